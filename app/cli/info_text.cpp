@@ -1,0 +1,110 @@
+#include <cstdio>
+#include <ostream>
+#include <string>
+
+#include "info_command.h"
+
+namespace gapscope::cli {
+
+namespace {
+
+std::string formatDuration(TimeNs ns) {
+    char buf[64];
+    const double v = static_cast<double>(ns);
+    if (ns < 1000) {
+        std::snprintf(buf, sizeof buf, "%lld ns", static_cast<long long>(ns));
+    } else if (ns < 1000000) {
+        std::snprintf(buf, sizeof buf, "%.2f µs", v / 1e3);
+    } else if (ns < 1000000000) {
+        std::snprintf(buf, sizeof buf, "%.2f ms", v / 1e6);
+    } else {
+        std::snprintf(buf, sizeof buf, "%.3f s", v / 1e9);
+    }
+    return buf;
+}
+
+std::string formatBytes(uint64_t b) {
+    char buf[64];
+    const double v = static_cast<double>(b);
+    if (b < 1024) {
+        std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(b));
+    } else if (b < (1u << 20)) {
+        std::snprintf(buf, sizeof buf, "%.1f KiB", v / 1024);
+    } else if (b < (1u << 30)) {
+        std::snprintf(buf, sizeof buf, "%.1f MiB", v / (1 << 20));
+    } else {
+        std::snprintf(buf, sizeof buf, "%.2f GiB", v / (1 << 30));
+    }
+    return buf;
+}
+
+}  // namespace
+
+void writeInfoText(const Trace& t, std::ostream& out) {
+    out << t.path << "\n";
+    out << "  format      Chrome Trace Event Format, " << (t.objectForm ? "object" : "array") << " form, "
+        << compressionName(t.compression) << " (" << formatBytes(t.fileSize);
+    if (t.compression != Compression::None) out << " -> " << formatBytes(t.decompressedSize);
+    out << ")\n";
+    out << "  events      " << t.report.events << " (";
+    bool first = true;
+    for (const auto& [ph, n] : t.report.phases) {
+        out << (first ? "" : ", ") << ph << " " << n;
+        first = false;
+    }
+    out << ")\n";
+    if (t.hasSpan) {
+        out << "  span        " << formatDuration(t.spanEnd - t.spanStart) << "  [" << t.spanStart << " .. "
+            << t.spanEnd << " ns]\n";
+    }
+    out << "  model       " << t.slices.size() << " slices, " << t.instants.size() << " instants, "
+        << t.counters.size() << " counter series, " << t.flows.size() << " flows\n";
+
+    if (!t.gpuDevices.empty()) out << "\nGPU devices (busy = union of kernels, memcpy, memset on all streams)\n";
+    for (const GpuDevice& d : t.gpuDevices) {
+        const TimeNs active = d.busy.empty() ? 0 : d.busy.back().end - d.busy.front().start;
+        char pct[32] = "";
+        if (active > 0) {
+            std::snprintf(pct, sizeof pct, " (%.1f%% of its active span)",
+                          100.0 * static_cast<double>(d.busyNs) / static_cast<double>(active));
+        }
+        out << "  GPU " << d.index << (d.name.empty() ? "" : " · " + d.name) << "  busy "
+            << formatDuration(d.busyNs) << pct << ", " << d.tracks.size() << " stream(s)\n";
+    }
+
+    out << "\nProcesses and tracks\n";
+    for (const Process& p : t.processes) {
+        out << "  " << p.displayName << "  [" << processKindName(p.kind) << ", pid " << idToText(t, p.pid) << "]\n";
+        for (uint32_t id : p.tracks) {
+            const Track& tr = t.tracks[id];
+            out << "    " << tr.displayName << "  " << tr.sliceCount() << " slices";
+            if (tr.instantEnd > tr.instantBegin) out << ", " << (tr.instantEnd - tr.instantBegin) << " instants";
+            if (tr.laneCount > 1) out << ", " << tr.laneCount << " lanes";
+            out << "\n";
+        }
+    }
+
+    const ImportReport& r = t.report;
+    out << "\nImport\n";
+    if (r.truncated) out << "  TRUNCATED: the input ended early; everything before the cut was kept\n";
+    if (!r.skipped.empty()) {
+        out << "  skipped phases:";
+        for (const auto& [ph, n] : r.skipped) out << " " << ph << " " << n;
+        out << "\n";
+    }
+    auto line = [&](const char* what, uint64_t n) {
+        if (n) out << "  " << what << ": " << n << "\n";
+    };
+    line("events without ph", r.withoutPhase);
+    line("invalid events dropped", r.invalidEvents);
+    line("unmatched ends", r.unmatchedEnds);
+    line("unclosed begins (closed at trace end)", r.unclosedBegins);
+    line("overlapping slices moved to extra lanes", r.overlapsMovedToLanes);
+    line("negative durations (kept as 0)", r.negativeDurations);
+    line("flow events with no slice at their time", r.unresolvedFlows);
+    line("flow events whose start is not in the trace", r.orphanFlowEvents);
+    for (const ImportWarning& w : r.warnings) out << "  warning at byte " << w.offset << ": " << w.message << "\n";
+    if (r.suppressedWarnings) out << "  ... and " << r.suppressedWarnings << " more warnings\n";
+}
+
+}  // namespace gapscope::cli

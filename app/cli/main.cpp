@@ -1,0 +1,49 @@
+// gapscope-cli: the headless front end. Same engine as the GUI, so scripts
+// and CI get the same numbers a person sees.
+
+#include <cstring>
+#include <iostream>
+#include <string>
+
+#include "info_command.h"
+
+namespace {
+
+constexpr const char* kUsage =
+    "Usage: gapscope-cli COMMAND [OPTIONS] TRACE\n"
+    "\n"
+    "Where and why is the GPU idle? Headless analysis of Chrome Trace Event Format\n"
+    "traces (PyTorch profiler / Kineto, TensorFlow, JAX; .json, .json.gz, .json.zst).\n"
+    "\n"
+    "Commands:\n"
+    "  info TRACE [--json]   open TRACE fully (read, build, index) and summarise it:\n"
+    "                        events per phase, time span, processes and threads,\n"
+    "                        GPU devices with busy time, import warnings\n"
+    "\n"
+    "Options:\n"
+    "  -h, --help            show this help\n"
+    "  --version             show the version\n"
+    "\n"
+    "Exit status: 0 success, 1 usage error, 2 the trace could not be read\n"
+    "(one line on stderr: gapscope: FILE: WHERE: WHAT).\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        std::cerr << kUsage;
+        return 1;
+    }
+    const std::string command = argv[1];
+    if (command == "-h" || command == "--help" || command == "help") {
+        std::cout << kUsage;
+        return 0;
+    }
+    if (command == "--version") {
+        std::cout << "gapscope-cli " << GAPSCOPE_VERSION << "\n";
+        return 0;
+    }
+    if (command == "info") return gapscope::cli::runInfo(argc - 2, argv + 2);
+    std::cerr << "gapscope-cli: unknown command '" << command << "'\n\n" << kUsage;
+    return 1;
+}

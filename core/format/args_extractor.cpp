@@ -1,0 +1,148 @@
+// Pulls the handful of args that analyses need out of the raw args JSON:
+// process/thread metadata (M), counter series (C), GPU launch parameters and
+// ids (Kineto kernel / memcpy / runtime events) and [memory] totals.
+
+#include <charconv>
+#include <cmath>
+#include <string>
+
+#include "format/event_parser.h"
+#include "util/decimal_time.h"
+
+namespace gapscope {
+namespace {
+
+using json::Value;
+using json::ValueKind;
+
+bool toInt64(const Value& v, int64_t& out) {
+    if (v.kind != ValueKind::Number && v.kind != ValueKind::String) return false;
+    const DecimalResult r = parseInteger(v.text);
+    if (r.status != DecimalStatus::Ok) return false;
+    out = r.value;
+    return true;
+}
+
+bool toInt32(const Value& v, int32_t& out) {
+    int64_t wide = 0;
+    if (!toInt64(v, wide) || wide < INT32_MIN || wide > INT32_MAX) return false;
+    out = static_cast<int32_t>(wide);
+    return true;
+}
+
+bool toDouble(const Value& v, double& out) {
+    if (v.kind != ValueKind::Number && v.kind != ValueKind::String) return false;
+    const char* b = v.text.data();
+    const char* e = b + v.text.size();
+    const auto r = std::from_chars(b, e, out);
+    return r.ec == std::errc() && r.ptr == e && std::isfinite(out);
+}
+
+// "[1, 2, 3]" -> three ints; shorter arrays leave the rest untouched.
+void toDim3(const Value& v, int32_t (&out)[3]) {
+    if (v.kind != ValueKind::Array) return;
+    json::Cursor c{v.text.data() + 1, v.text.data() + v.text.size()};
+    std::string scratch;
+    for (int i = 0; i < 3; ++i) {
+        json::skipWs(c);
+        if (c.p < c.end && *c.p == ',') ++c.p;
+        Value elem;
+        if (json::readValue(c, scratch, elem) != json::Status::Ok) return;
+        toInt32(elem, out[i]);
+    }
+}
+
+void extractMetadata(RawEvent& ev) {
+    json::forEachMember(ev.args, [&](std::string_view key, const Value& v) {
+        // Copies: an unescaped value is a view of forEachMember's scratch.
+        if (key == "name" && v.kind == ValueKind::String) {
+            ev.metaNameStorage.assign(v.text);
+            ev.metaName = ev.metaNameStorage;
+            ev.hasMetaName = true;
+        } else if (key == "labels" && v.kind == ValueKind::String) {
+            ev.metaLabelsStorage.assign(v.text);
+            ev.metaLabels = ev.metaLabelsStorage;
+            ev.hasMetaLabels = true;
+        } else if (key == "sort_index") {
+            ev.hasSortIndex = toInt64(v, ev.sortIndex);
+        }
+    });
+}
+
+void extractCounters(RawEvent& ev) {
+    json::forEachMember(ev.args, [&](std::string_view key, const Value& v) {
+        double d = 0;
+        if (!toDouble(v, d)) return;
+        const bool inArgs = key.data() >= ev.args.data() &&
+                            key.data() + key.size() <= ev.args.data() + ev.args.size();
+        if (!inArgs) key = ev.keyStorage.emplace_back(key);  // unescaped: keep a copy
+        ev.counterValues.push_back({key, d});
+    });
+}
+
+void extractKnown(RawEvent& ev) {
+    ExtractedArgs& k = ev.known;
+    bool any = false;
+    json::forEachMember(ev.args, [&](std::string_view key, const Value& v) {
+        switch (key.size()) {
+            case 4:
+                if (key == "grid") any = true, toDim3(v, k.grid);
+                break;
+            case 5:
+                if (key == "block") any = true, toDim3(v, k.block);
+                if (key == "bytes") any |= toInt64(v, k.bytes);
+                break;
+            case 6:
+                if (key == "device") any |= toInt32(v, k.device);
+                if (key == "stream") any |= toInt32(v, k.stream);
+                if (key == "Bytes") any |= toInt64(v, k.bytes);
+                break;
+            case 9:
+                if (key == "Device Id") toInt32(v, ev.memDeviceId);
+                break;
+            case 11:
+                if (key == "correlation") any |= toInt64(v, k.correlation);
+                if (key == "External id") any |= toInt64(v, k.externalId);
+                if (key == "Device Type") toInt32(v, ev.memDeviceType);
+                break;
+            case 13:
+                if (key == "shared memory") any |= toInt64(v, k.sharedMemory);
+                break;
+            case 14:
+                if (key == "Total Reserved") toInt64(v, ev.memTotalReserved);
+                break;
+            case 15:
+                if (key == "Total Allocated") toInt64(v, ev.memTotalAllocated);
+                break;
+            case 20:
+                if (key == "registers per thread") any |= toInt32(v, k.registersPerThread);
+                break;
+            case 25:
+                if (key == "est. achieved occupancy %") {
+                    double d = 0;
+                    if (toDouble(v, d)) {
+                        k.occupancyPercent = static_cast<float>(d);
+                        any = true;
+                    }
+                }
+                break;
+            default: break;
+        }
+    });
+    ev.hasKnown = any;
+}
+
+}  // namespace
+
+void extractArgs(RawEvent& ev) {
+    if (ev.args.size() <= 2) return;  // absent or "{}"
+    if (ev.ph == "M") {
+        extractMetadata(ev);
+    } else if (ev.ph == "C") {
+        extractCounters(ev);
+    } else {
+        extractKnown(ev);
+    }
+}
+
+}  // namespace gapscope

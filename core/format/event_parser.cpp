@@ -1,0 +1,206 @@
+#include "format/event_parser.h"
+
+#include "util/decimal_time.h"
+
+namespace gapscope {
+
+using json::Cursor;
+using json::Status;
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && json::isWs(s.front())) s.remove_prefix(1);
+    while (!s.empty() && json::isWs(s.back())) s.remove_suffix(1);
+    return s;
+}
+
+void setTime(RawTime& out, std::string_view text) {
+    const DecimalResult r = parseMicrosToNanos(trim(text));
+    out.valid = r.status == DecimalStatus::Ok;
+    out.ns = r.value;
+}
+
+bool isIntegerText(std::string_view s) {
+    if (!s.empty() && s.front() == '-') s.remove_prefix(1);
+    if (s.empty()) return false;
+    for (char ch : s) {
+        if (ch < '0' || ch > '9') return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+Status EventParser::readString(Cursor& c, std::string& scratch, std::string_view& out,
+                               RawEvent& ev, const char* field) {
+    if (*c.p == '"') return json::scanString(c, scratch, out);
+    // Names that are numbers (seen in the wild) are kept as their text.
+    const char* start = c.p;
+    const Status s = json::skipValue(c);
+    if (s != Status::Ok) return s;
+    if (*start == '-' || (*start >= '0' && *start <= '9')) {
+        out = std::string_view(start, static_cast<size_t>(c.p - start));
+    } else if (!ev.badField) {
+        ev.badField = field;
+    }
+    return Status::Ok;
+}
+
+Status EventParser::readTime(Cursor& c, RawTime& out, RawEvent& ev, const char* field) {
+    out.present = true;
+    std::string_view text;
+    Status s;
+    if (*c.p == '"') {
+        s = json::scanString(c, miscScratch_, text);
+    } else if (*c.p == '-' || (*c.p >= '0' && *c.p <= '9')) {
+        s = json::scanNumber(c, text);
+    } else {
+        s = json::skipValue(c);
+        if (s == Status::Ok && !ev.badField) ev.badField = field;
+        out.valid = false;
+        return s;
+    }
+    if (s == Status::Ok) setTime(out, text);
+    return s;
+}
+
+Status EventParser::readId(Cursor& c, std::string& scratch, RawId& out, RawEvent& ev,
+                           const char* field) {
+    if (*c.p == '"') {
+        out.kind = RawId::Kind::Text;
+        return json::scanString(c, scratch, out.text);
+    }
+    if (*c.p == '-' || (*c.p >= '0' && *c.p <= '9')) {
+        std::string_view text;
+        const Status s = json::scanNumber(c, text);
+        if (s != Status::Ok) return s;
+        const DecimalResult r = parseInteger(text);
+        if (isIntegerText(text) && r.status == DecimalStatus::Ok) {
+            out.kind = RawId::Kind::Number;
+            out.number = r.value;
+        } else {
+            out.kind = RawId::Kind::Text;  // 1.5 or 1e99: keep the text as the key
+            out.text = text;
+        }
+        return Status::Ok;
+    }
+    const Status s = json::skipValue(c);
+    if (s == Status::Ok) {
+        out.kind = RawId::Kind::Invalid;
+        if (!ev.badField) ev.badField = field;
+    }
+    return s;
+}
+
+Status EventParser::readId2(Cursor& c, RawEvent& ev) {
+    if (*c.p != '{') {
+        const Status s = json::skipValue(c);
+        if (s == Status::Ok && !ev.badField) ev.badField = "id2";
+        return s;
+    }
+    ++c.p;
+    for (;;) {
+        json::skipWs(c);
+        if (c.p >= c.end) return Status::NeedMore;
+        if (*c.p == '}') {
+            ++c.p;
+            return Status::Ok;
+        }
+        if (*c.p == ',') {
+            ++c.p;
+            continue;
+        }
+        if (*c.p != '"') return c.fail("a key string in \"id2\"");
+        std::string_view key;
+        Status s = json::scanString(c, keyScratch_, key);
+        if (s != Status::Ok) return s;
+        json::skipWs(c);
+        if (c.p >= c.end) return Status::NeedMore;
+        if (*c.p != ':') return c.fail("':' after a key");
+        ++c.p;
+        json::skipWs(c);
+        if (c.p >= c.end) return Status::NeedMore;
+        if (key == "local" || key == "global") {
+            ev.id2Local = key == "local";
+            s = readId(c, id2Scratch_, ev.id2, ev, "id2");
+        } else {
+            s = json::skipValue(c);
+        }
+        if (s != Status::Ok) return s;
+    }
+}
+
+Status EventParser::parse(Cursor& c, uint64_t baseOffset, RawEvent& ev) {
+    const char* objectStart = c.p;
+    ev.offset = baseOffset;
+    ++c.p;  // '{'
+    for (;;) {
+        json::skipWs(c);
+        if (c.p >= c.end) return Status::NeedMore;
+        const char ch = *c.p;
+        if (ch == '}') {
+            ++c.p;
+            break;
+        }
+        if (ch == ',') {  // trailing and doubled commas are tolerated
+            ++c.p;
+            continue;
+        }
+        if (ch != '"') return c.fail("a key string or '}' in the event object");
+        std::string_view key;
+        Status s = json::scanString(c, keyScratch_, key);
+        if (s != Status::Ok) return s;
+        json::skipWs(c);
+        if (c.p >= c.end) return Status::NeedMore;
+        if (*c.p != ':') return c.fail("':' after a key");
+        ++c.p;
+        json::skipWs(c);
+        if (c.p >= c.end) return Status::NeedMore;
+
+        // Dispatch on the key; the common keys are short and distinct.
+        if (key == "ph") {
+            ev.hasPh = true;
+            s = readString(c, phScratch_, ev.ph, ev, "ph");
+        } else if (key == "name") {
+            s = readString(c, nameScratch_, ev.name, ev, "name");
+        } else if (key == "cat") {
+            s = readString(c, catScratch_, ev.cat, ev, "cat");
+        } else if (key == "ts") {
+            s = readTime(c, ev.ts, ev, "ts");
+        } else if (key == "dur") {
+            s = readTime(c, ev.dur, ev, "dur");
+        } else if (key == "pid") {
+            s = readId(c, pidScratch_, ev.pid, ev, "pid");
+        } else if (key == "tid") {
+            s = readId(c, tidScratch_, ev.tid, ev, "tid");
+        } else if (key == "args") {
+            const char* start = c.p;
+            s = json::skipValue(c);
+            if (s == Status::Ok) {
+                if (*start == '{') {
+                    ev.args = std::string_view(start, static_cast<size_t>(c.p - start));
+                } else if (!ev.badField) {
+                    ev.badField = "args";
+                }
+            }
+        } else if (key == "id") {
+            s = readId(c, idScratch_, ev.id, ev, "id");
+        } else if (key == "id2") {
+            s = readId2(c, ev);
+        } else if (key == "s" || key == "bp") {
+            std::string_view v;
+            s = readString(c, miscScratch_, v, ev, key == "s" ? "s" : "bp");
+            if (s == Status::Ok && key == "s" && v.size() == 1) ev.scope = v[0];
+            if (s == Status::Ok && key == "bp") ev.bindEnclosing = v == "e";
+        } else {
+            s = json::skipValue(c);
+        }
+        if (s != Status::Ok) return s;
+    }
+    (void)objectStart;
+    extractArgs(ev);
+    return Status::Ok;
+}
+
+}  // namespace gapscope

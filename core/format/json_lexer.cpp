@@ -1,0 +1,247 @@
+#include "format/json_lexer.h"
+
+#include <cstring>
+
+namespace gapscope::json {
+namespace {
+
+int hexValue(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+void appendUtf8(std::string& s, uint32_t cp) {
+    if (cp < 0x80) {
+        s.push_back(static_cast<char>(cp));
+    } else if (cp < 0x800) {
+        s.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+        s.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else if (cp < 0x10000) {
+        s.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+        s.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+        s.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else {
+        s.push_back(static_cast<char>(0xF0 | (cp >> 18)));
+        s.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+        s.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+        s.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    }
+}
+
+// Reads 4 hex digits at p (p + 4 <= end checked by the caller).
+int readHex4(const char* p) {
+    int v = 0;
+    for (int i = 0; i < 4; ++i) {
+        const int h = hexValue(p[i]);
+        if (h < 0) return -1;
+        v = v * 16 + h;
+    }
+    return v;
+}
+
+bool isNumberChar(char c) {
+    return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+}
+
+}  // namespace
+
+Status skipString(Cursor& c) {
+    const char* p = c.p + 1;
+    for (;;) {
+        const void* hit = std::memchr(p, '"', static_cast<size_t>(c.end - p));
+        if (!hit) return Status::NeedMore;
+        const char* q = static_cast<const char*>(hit);
+        // The quote is escaped iff an odd number of backslashes precede it.
+        const char* b = q;
+        while (b > p && b[-1] == '\\') --b;
+        if (((q - b) & 1) == 0) {
+            c.p = q + 1;
+            return Status::Ok;
+        }
+        p = q + 1;
+    }
+}
+
+Status scanString(Cursor& c, std::string& scratch, std::string_view& out) {
+    const char* begin = c.p + 1;
+    const char* p = begin;
+    // Fast path: find the closing quote or the first backslash.
+    while (p < c.end && *p != '"' && *p != '\\') ++p;
+    if (p >= c.end) return Status::NeedMore;
+    if (*p == '"') {
+        out = std::string_view(begin, static_cast<size_t>(p - begin));
+        c.p = p + 1;
+        return Status::Ok;
+    }
+    scratch.assign(begin, p);
+    while (p < c.end) {
+        const char ch = *p;
+        if (ch == '"') {
+            out = scratch;
+            c.p = p + 1;
+            return Status::Ok;
+        }
+        if (ch != '\\') {
+            scratch.push_back(ch);
+            ++p;
+            continue;
+        }
+        if (p + 1 >= c.end) return Status::NeedMore;
+        const char esc = p[1];
+        p += 2;
+        switch (esc) {
+            case '"': scratch.push_back('"'); break;
+            case '\\': scratch.push_back('\\'); break;
+            case '/': scratch.push_back('/'); break;
+            case 'b': scratch.push_back('\b'); break;
+            case 'f': scratch.push_back('\f'); break;
+            case 'n': scratch.push_back('\n'); break;
+            case 'r': scratch.push_back('\r'); break;
+            case 't': scratch.push_back('\t'); break;
+            case 'u': {
+                if (c.end - p < 4) return Status::NeedMore;
+                int cp = readHex4(p);
+                if (cp < 0) {
+                    c.p = p;
+                    return c.fail("four hex digits after \\u");
+                }
+                p += 4;
+                if (cp >= 0xD800 && cp <= 0xDBFF) {
+                    // A high surrogate must be followed by \u and a low one.
+                    if (c.end - p < 6) return Status::NeedMore;
+                    const int low = (p[0] == '\\' && p[1] == 'u') ? readHex4(p + 2) : -1;
+                    if (low >= 0xDC00 && low <= 0xDFFF) {
+                        cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+                        p += 6;
+                    } else {
+                        cp = 0xFFFD;
+                    }
+                } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+                    cp = 0xFFFD;
+                }
+                appendUtf8(scratch, static_cast<uint32_t>(cp));
+                break;
+            }
+            default:
+                c.p = p - 1;
+                return c.fail("a valid escape after '\\' in a string");
+        }
+    }
+    return Status::NeedMore;
+}
+
+Status scanNumber(Cursor& c, std::string_view& out) {
+    const char* p = c.p;
+    while (p < c.end && isNumberChar(*p)) ++p;
+    if (p >= c.end) return Status::NeedMore;  // the number may continue
+    out = std::string_view(c.p, static_cast<size_t>(p - c.p));
+    c.p = p;
+    return Status::Ok;
+}
+
+namespace {
+
+Status skipLiteral(Cursor& c, const char* word, size_t len) {
+    const size_t avail = static_cast<size_t>(c.end - c.p);
+    const size_t n = avail < len ? avail : len;
+    if (std::memcmp(c.p, word, n) != 0) return c.fail("a JSON value");
+    if (n < len) return Status::NeedMore;
+    c.p += len;
+    return Status::Ok;
+}
+
+}  // namespace
+
+Status skipValue(Cursor& c) {
+    int depth = 0;
+    for (;;) {
+        skipWs(c);
+        if (c.p >= c.end) return Status::NeedMore;
+        const char ch = *c.p;
+        Status s = Status::Ok;
+        switch (ch) {
+            case '{':
+            case '[':
+                if (++depth > kMaxDepth) return c.fail("JSON nesting no deeper than 1000 levels");
+                ++c.p;
+                continue;  // the first member or element follows
+            case '}':
+            case ']':
+                if (depth == 0) return c.fail("a JSON value");
+                --depth;
+                ++c.p;
+                break;
+            case '"': s = skipString(c); break;
+            case 't': s = skipLiteral(c, "true", 4); break;
+            case 'f': s = skipLiteral(c, "false", 5); break;
+            case 'n': s = skipLiteral(c, "null", 4); break;
+            default:
+                if (ch == '-' || (ch >= '0' && ch <= '9')) {
+                    std::string_view num;
+                    s = scanNumber(c, num);
+                } else {
+                    return c.fail("a JSON value");
+                }
+        }
+        if (s != Status::Ok) return s;
+        // After a value inside a composite: a separator, a key or the close.
+        for (;;) {
+            if (depth == 0) return Status::Ok;
+            skipWs(c);
+            if (c.p >= c.end) return Status::NeedMore;
+            if (*c.p == ',' || *c.p == ':') {
+                ++c.p;
+                continue;
+            }
+            if (*c.p == '}' || *c.p == ']') {
+                --depth;
+                ++c.p;
+                continue;
+            }
+            break;  // the next value or key
+        }
+    }
+}
+
+Status readValue(Cursor& c, std::string& scratch, Value& out) {
+    skipWs(c);
+    if (c.p >= c.end) return Status::NeedMore;
+    const char* start = c.p;
+    switch (*c.p) {
+        case '"':
+            out.kind = ValueKind::String;
+            return scanString(c, scratch, out.text);
+        case '{':
+        case '[': {
+            out.kind = *c.p == '{' ? ValueKind::Object : ValueKind::Array;
+            const Status s = skipValue(c);
+            out.text = std::string_view(start, static_cast<size_t>(c.p - start));
+            return s;
+        }
+        case 't':
+            out.kind = ValueKind::True;
+            return skipLiteral(c, "true", 4);
+        case 'f':
+            out.kind = ValueKind::False;
+            return skipLiteral(c, "false", 5);
+        case 'n':
+            out.kind = ValueKind::Null;
+            return skipLiteral(c, "null", 4);
+        default:
+            if (*c.p == '-' || (*c.p >= '0' && *c.p <= '9')) {
+                out.kind = ValueKind::Number;
+                // Inside a complete text the number may end the buffer.
+                const char* p = c.p;
+                while (p < c.end && isNumberChar(*p)) ++p;
+                out.text = std::string_view(c.p, static_cast<size_t>(p - c.p));
+                c.p = p;
+                return Status::Ok;
+            }
+            return c.fail("a JSON value");
+    }
+}
+
+}  // namespace gapscope::json
+

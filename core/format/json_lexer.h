@@ -1,0 +1,92 @@
+#pragma once
+// Low-level JSON scanning over a byte range that may end mid-value: every
+// function reports NeedMore when it reaches the end of the available bytes,
+// so the caller can refill its buffer and restart the unit it was reading.
+// No allocation except for strings with escapes (into a caller's scratch).
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace gapscope::json {
+
+enum class Status { Ok, NeedMore, Error };
+
+// Nesting deeper than this inside one value is rejected (hostile input).
+inline constexpr int kMaxDepth = 1000;
+
+struct Cursor {
+    const char* p = nullptr;
+    const char* end = nullptr;
+    const char* error = nullptr;  // what was expected, when Status::Error (at p)
+
+    Status fail(const char* what) {
+        error = what;
+        return Status::Error;
+    }
+};
+
+inline bool isWs(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+inline void skipWs(Cursor& c) {
+    while (c.p < c.end && isWs(*c.p)) ++c.p;
+}
+
+// c.p at '"'. On Ok, `out` is the unescaped text: a view of the input when it
+// has no escapes, else of `scratch`. \u escapes become UTF-8; lone surrogates
+// become U+FFFD. c.p moves past the closing quote.
+Status scanString(Cursor& c, std::string& scratch, std::string_view& out);
+
+// Like scanString but only finds the end.
+Status skipString(Cursor& c);
+
+// c.p at '-' or a digit. `out` is the number's text.
+Status scanNumber(Cursor& c, std::string_view& out);
+
+// Skips one value of any type (iteratively, bounded by kMaxDepth).
+Status skipValue(Cursor& c);
+
+enum class ValueKind { String, Number, True, False, Null, Object, Array };
+
+// One scalar or composite value inside a complete JSON text.
+struct Value {
+    ValueKind kind = ValueKind::Null;
+    std::string_view text;  // unescaped string, number text, or raw composite text
+};
+
+// Reads one value at c.p (after whitespace). Composite values are skipped
+// and returned as raw text.
+Status readValue(Cursor& c, std::string& scratch, Value& out);
+
+// Calls fn(key, value) for each member of the complete object `text`. Returns
+// false if `text` is not a well-formed object. Keys and values are views that
+// live until the next call of fn.
+template <class Fn>
+bool forEachMember(std::string_view text, Fn&& fn) {
+    Cursor c{text.data(), text.data() + text.size()};
+    std::string keyScratch, valueScratch;
+    skipWs(c);
+    if (c.p >= c.end || *c.p != '{') return false;
+    ++c.p;
+    for (;;) {
+        skipWs(c);
+        if (c.p >= c.end) return false;
+        if (*c.p == '}') return true;
+        if (*c.p == ',') {  // tolerate stray and trailing commas
+            ++c.p;
+            continue;
+        }
+        if (*c.p != '"') return false;
+        std::string_view key;
+        if (scanString(c, keyScratch, key) != Status::Ok) return false;
+        skipWs(c);
+        if (c.p >= c.end || *c.p != ':') return false;
+        ++c.p;
+        skipWs(c);
+        Value v;
+        if (readValue(c, valueScratch, v) != Status::Ok) return false;
+        fn(key, v);
+    }
+}
+
+}  // namespace gapscope::json

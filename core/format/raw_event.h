@@ -1,0 +1,86 @@
+#pragma once
+// One event as the tokenizer saw it: views into the reader's buffer, valid
+// only during EventSink::onEvent. Nothing here is interned or allocated.
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/extracted_args.h"
+
+namespace gapscope {
+
+struct RawId {
+    enum class Kind : uint8_t { Absent, Number, Text, Invalid };
+    Kind kind = Kind::Absent;
+    int64_t number = 0;
+    std::string_view text;
+};
+
+struct RawTime {
+    bool present = false;
+    bool valid = false;  // present and a number (or numeric string) in range
+    int64_t ns = 0;
+};
+
+struct CounterValue {
+    std::string_view key;
+    double value = 0;
+};
+
+struct RawEvent {
+    uint64_t offset = 0;  // stream offset of the event's '{'
+    uint64_t index = 0;   // position in traceEvents
+
+    bool hasPh = false;
+    std::string_view ph, name, cat;
+    RawTime ts, dur;
+    RawId pid, tid, id;
+    RawId id2;  // id2.local or id2.global
+    bool id2Local = false;
+    char scope = 0;              // "s": 'g', 'p', 't'
+    bool bindEnclosing = false;  // "bp": "e"
+    std::string_view args;       // raw JSON of "args", empty when absent
+    const char* badField = nullptr;  // first field with a JSON type that makes no sense
+
+    // Pulled from args by ArgsExtractor (meaning depends on ph).
+    ExtractedArgs known;
+    bool hasKnown = false;
+    std::string_view metaName, metaLabels;  // M: args.name / args.labels
+    bool hasMetaName = false, hasMetaLabels = false, hasSortIndex = false;
+    int64_t sortIndex = 0;
+    int64_t memTotalAllocated = -1, memTotalReserved = -1;  // [memory] instants
+    int32_t memDeviceType = -1, memDeviceId = -1;
+    std::vector<CounterValue> counterValues;  // C: numeric args members
+    // Owned copies for text that was unescaped (so not a view of the buffer).
+    std::string metaNameStorage, metaLabelsStorage;
+    std::deque<std::string> keyStorage;
+
+    // Clears every field but keeps the containers' capacity.
+    void reset() {
+        auto values = std::move(counterValues);
+        auto keys = std::move(keyStorage);
+        auto nameStore = std::move(metaNameStorage);
+        auto labelStore = std::move(metaLabelsStorage);
+        *this = RawEvent{};
+        counterValues = std::move(values);
+        counterValues.clear();
+        keyStorage = std::move(keys);
+        keyStorage.clear();
+        metaNameStorage = std::move(nameStore);
+        metaLabelsStorage = std::move(labelStore);
+    }
+};
+
+// Receives the stream of events and top-level metadata from a reader.
+class EventSink {
+public:
+    virtual ~EventSink() = default;
+    virtual void onEvent(const RawEvent& event) = 0;
+    // A top-level key other than traceEvents, with its raw JSON value.
+    virtual void onMetadata(std::string_view key, std::string_view rawValue) = 0;
+};
+
+}  // namespace gapscope

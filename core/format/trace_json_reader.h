@@ -1,0 +1,71 @@
+#pragma once
+// Streams a Chrome Trace Event Format document (bare array or object form)
+// from a ByteSource through a reused buffer, handing each event to a sink.
+// Truncated input keeps everything before the cut and says so in the report.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "format/event_parser.h"
+#include "io/byte_source.h"
+#include "model/import_report.h"
+#include "util/cancel_token.h"
+
+namespace gapscope {
+
+struct ReaderOptions {
+    const CancelToken* cancel = nullptr;
+    ProgressCallback progress;
+    uint64_t fileSize = 0;          // for progress
+    bool decompressed = false;      // offsets refer to decompressed bytes
+    size_t maxEventBytes = 1u << 30;  // one event (or metadata value) larger than this is an error
+};
+
+struct ReaderResult {
+    bool objectForm = false;
+    bool sawTraceEvents = false;
+    uint64_t bytesRead = 0;  // decompressed bytes consumed
+};
+
+class TraceJsonReader {
+public:
+    TraceJsonReader(ByteSource& source, EventSink& sink, ImportReport& report,
+                    ReaderOptions options);
+
+    // Throws LoadError when nothing usable could be read, LoadCancelled on cancel.
+    ReaderResult run();
+
+private:
+    enum class Unit { Done, Eof, Stop };
+
+    bool refill(size_t keepFrom);
+    int peekNonWs();  // -1 at end of input
+    uint64_t offsetOf(size_t pos) const { return base_ + pos; }
+    [[noreturn]] void fail(size_t pos, const std::string& what) const;
+    void stopEarly(size_t pos, const std::string& why);
+
+    void readTopObject();
+    Unit readEventsArray();
+    bool readKey(std::string& key);
+    void readMetadataValue(const std::string& key);
+    std::string describeStart() const;
+
+    ByteSource& source_;
+    EventSink& sink_;
+    ImportReport& report_;
+    ReaderOptions options_;
+    ReaderResult result_;
+
+    std::vector<char> buf_;
+    size_t pos_ = 0, end_ = 0;
+    uint64_t base_ = 0;  // stream offset of buf_[0]
+    bool eof_ = false;
+    bool stopped_ = false;
+    std::string topKeys_;  // for the error when there is no traceEvents
+
+    EventParser parser_;
+    RawEvent event_;
+};
+
+}  // namespace gapscope

@@ -1,0 +1,36 @@
+#pragma once
+// A static interval tree over one track's slices: the slices sorted by start,
+// laid out as an implicit balanced binary tree (the middle of a range is its
+// root) and augmented with the maximum end of each subtree. Answers "which
+// slices overlap [t0, t1]" in O(log n + k) and stabbing queries as t0 == t1.
+// Intervals are closed: a zero-length slice at t overlaps [t, t].
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace gapscope {
+
+struct Slice;
+
+class IntervalIndex {
+public:
+    // `slices` is the whole trace's slice array; `ids` the members to index.
+    void build(const std::vector<Slice>& slices, std::vector<uint32_t> ids);
+
+    // Appends to `out` the ids of the indexed slices with start <= t1 and
+    // end >= t0, in start order.
+    void overlapping(const std::vector<Slice>& slices, int64_t t0, int64_t t1,
+                     std::vector<uint32_t>& out) const;
+
+    size_t size() const { return order_.size(); }
+    size_t memoryBytes() const { return order_.capacity() * 4 + maxEnd_.capacity() * 8; }
+
+private:
+    int64_t buildRange(const std::vector<Slice>& slices, size_t lo, size_t hi);
+
+    std::vector<uint32_t> order_;  // slice ids sorted by start
+    std::vector<int64_t> maxEnd_;  // max end within the subtree rooted at each position
+};
+
+}  // namespace gapscope

@@ -1,0 +1,50 @@
+#pragma once
+// A forward-only stream of bytes: a file, or a decompressor over one. The
+// reader pulls from it into its own reused buffer, so no layer ever holds a
+// whole multi-GB file.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace gapscope {
+
+class ByteSource {
+public:
+    virtual ~ByteSource() = default;
+    ByteSource() = default;
+    ByteSource(const ByteSource&) = delete;
+    ByteSource& operator=(const ByteSource&) = delete;
+
+    // Reads up to `capacity` bytes into `dst`; returns 0 at the end of the
+    // stream (normal or not: see problem()). Throws LoadError on I/O errors.
+    virtual size_t read(char* dst, size_t capacity) = 0;
+
+    // Bytes of the underlying file consumed so far, for progress.
+    virtual uint64_t filePosition() const = 0;
+
+    // Why the stream ended early (a truncated or corrupt compressed stream).
+    // The data returned before it is good and is kept.
+    const std::optional<std::string>& problem() const { return problem_; }
+
+protected:
+    std::optional<std::string> problem_;
+};
+
+enum class Compression { None, Gzip, Zstd };
+
+const char* compressionName(Compression c);
+
+struct OpenedSource {
+    std::unique_ptr<ByteSource> source;
+    Compression compression = Compression::None;
+    uint64_t fileSize = 0;
+};
+
+// Opens `path` and picks the decompressor from the magic bytes (never from the
+// extension). Throws LoadError for files that cannot be read or are archives.
+OpenedSource openTraceSource(const std::string& path);
+
+}  // namespace gapscope

@@ -1,0 +1,26 @@
+#pragma once
+// Sequential reads of a regular file through the kernel's read(2).
+
+#include "io/byte_source.h"
+
+namespace gapscope {
+
+class FileSource final : public ByteSource {
+public:
+    explicit FileSource(const std::string& path);  // throws LoadError
+    ~FileSource() override;
+
+    size_t read(char* dst, size_t capacity) override;
+    uint64_t filePosition() const override { return position_; }
+    uint64_t size() const { return size_; }
+
+    // Reads up to `capacity` bytes at `offset` without moving the stream.
+    size_t peek(uint64_t offset, char* dst, size_t capacity) const;
+
+private:
+    int fd_ = -1;
+    uint64_t position_ = 0;
+    uint64_t size_ = 0;
+};
+
+}  // namespace gapscope

@@ -1,0 +1,43 @@
+#include <array>
+#include <cstring>
+
+#include "io/byte_source.h"
+#include "io/file_source.h"
+#include "io/gzip_source.h"
+#include "io/zstd_source.h"
+#include "util/load_error.h"
+
+namespace gapscope {
+
+const char* compressionName(Compression c) {
+    switch (c) {
+        case Compression::Gzip: return "gzip";
+        case Compression::Zstd: return "zstd";
+        case Compression::None: break;
+    }
+    return "none";
+}
+
+OpenedSource openTraceSource(const std::string& path) {
+    auto file = std::make_unique<FileSource>(path);
+    std::array<unsigned char, 4> magic{};
+    const size_t got = file->peek(0, reinterpret_cast<char*>(magic.data()), magic.size());
+    OpenedSource opened;
+    opened.fileSize = file->size();
+    if (got == 0) throw LoadError("byte 0", "the file is empty");
+    if (got >= 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
+        opened.compression = Compression::Gzip;
+        opened.source = std::make_unique<GzipSource>(std::move(file));
+    } else if (got >= 4 && magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f &&
+               magic[3] == 0xfd) {
+        opened.compression = Compression::Zstd;
+        opened.source = std::make_unique<ZstdSource>(std::move(file));
+    } else if (got >= 4 && std::memcmp(magic.data(), "PK\x03\x04", 4) == 0) {
+        throw LoadError("byte 0", "this is a ZIP archive, not a trace: extract the trace file first");
+    } else {
+        opened.source = std::move(file);
+    }
+    return opened;
+}
+
+}  // namespace gapscope

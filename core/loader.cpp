@@ -1,0 +1,50 @@
+#include "loader.h"
+
+#include <new>
+
+#include "format/trace_json_reader.h"
+#include "model/trace_builder.h"
+#include "util/load_error.h"
+
+namespace gapscope {
+
+LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
+    LoadResult result;
+    try {
+        OpenedSource opened = openTraceSource(path);
+        auto trace = std::make_shared<Trace>();
+        trace->path = path;
+        trace->compression = opened.compression;
+        trace->fileSize = opened.fileSize;
+        TraceBuilder builder(*trace);
+        ReaderOptions ro;
+        ro.cancel = options.cancel;
+        ro.progress = options.progress;
+        ro.fileSize = opened.fileSize;
+        ro.decompressed = opened.compression != Compression::None;
+        ro.maxEventBytes = options.maxEventBytes;
+        TraceJsonReader reader(*opened.source, builder, trace->report, ro);
+        const ReaderResult rr = reader.run();
+        trace->objectForm = rr.objectForm;
+        trace->decompressedSize = rr.bytesRead;
+        if (trace->report.events == 0 && trace->report.truncated) {
+            const std::string why = trace->report.warnings.empty() ? std::string("the file ends before any event")
+                                                                   : trace->report.warnings.front().message;
+            throw LoadError(trace->report.warnings.empty() ? "byte 0" : byteWhere(trace->report.warnings.front().offset, ro.decompressed),
+                            why + " (no event could be read)");
+        }
+        if (options.progress) options.progress(LoadPhase::Building, 0, 1000);
+        builder.finish(options.cancel);
+        if (options.progress) options.progress(LoadPhase::Indexing, 1000, 1000);
+        result.trace = std::move(trace);
+    } catch (const LoadError& e) {
+        result.failure = LoadFailure{path, e.where(), e.what()};
+    } catch (const LoadCancelled&) {
+        result.cancelled = true;
+    } catch (const std::bad_alloc&) {
+        result.failure = LoadFailure{path, "memory", "out of memory while loading the trace"};
+    }
+    return result;
+}
+
+}  // namespace gapscope

@@ -1,0 +1,99 @@
+// finish() stage 3: flow events (s/t/f) bind to slices and become arrows.
+// 's' and 't' bind to the enclosing slice; 'f' binds to the enclosing slice
+// with "bp":"e" (Kineto's ac2g flows), else to the next slice that begins.
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "model/builder_state.h"
+
+namespace gapscope {
+
+namespace {
+
+uint32_t enclosingSlice(const Trace& t, const Track& track, TimeNs ts, std::vector<uint32_t>& scratch) {
+    scratch.clear();
+    track.index.overlapping(t.slices, ts, ts, scratch);
+    uint32_t best = kNone;
+    for (uint32_t id : scratch) {
+        const Slice& s = t.slices[id];
+        if (s.end() == ts && s.dur > 0) continue;  // ended exactly here: not enclosing
+        if (best == kNone || s.dur < t.slices[best].dur ||
+            (s.dur == t.slices[best].dur && s.depth > t.slices[best].depth)) {
+            best = id;
+        }
+    }
+    return best;
+}
+
+uint32_t nextSlice(const Trace& t, const Track& track, TimeNs ts) {
+    uint32_t best = kNone;
+    for (const Row& row : track.rows) {
+        const auto first = t.slices.begin() + row.begin;
+        const auto last = t.slices.begin() + row.end;
+        const auto it = std::lower_bound(first, last, ts, [](const Slice& s, TimeNs v) { return s.start < v; });
+        if (it == last) continue;
+        const auto id = static_cast<uint32_t>(it - t.slices.begin());
+        if (best == kNone || it->start < t.slices[best].start ||
+            (it->start == t.slices[best].start && it->depth < t.slices[best].depth)) {
+            best = id;
+        }
+    }
+    return best;
+}
+
+}  // namespace
+
+void resolveFlows(TraceBuilder::State& st, const std::vector<uint32_t>& finalTrackOfPending) {
+    Trace& t = st.trace;
+    auto& points = st.flowPoints;
+    if (points.empty()) return;
+    std::vector<uint32_t> bound(points.size(), kNone);
+    std::vector<uint32_t> scratch;
+    for (size_t i = 0; i < points.size(); ++i) {
+        const FlowPoint& p = points[i];
+        const uint32_t f = finalTrackOfPending[p.track];
+        if (f == kNone) continue;
+        const Track& track = t.tracks[f];
+        bound[i] = p.bindEnclosing ? enclosingSlice(t, track, p.ts, scratch) : nextSlice(t, track, p.ts);
+    }
+
+    std::unordered_map<MatchKey, std::vector<uint32_t>, MatchKeyHash> byKey;
+    for (uint32_t i = 0; i < points.size(); ++i) byKey[points[i].key].push_back(i);
+    std::vector<const std::vector<uint32_t>*> groups;
+    for (auto& [key, idx] : byKey) groups.push_back(&idx);
+    std::sort(groups.begin(), groups.end(), [](auto* a, auto* b) { return a->front() < b->front(); });
+
+    for (const auto* group : groups) {
+        std::vector<uint32_t> idx = *group;
+        std::stable_sort(idx.begin(), idx.end(), [&](uint32_t a, uint32_t b) {
+            return points[a].ts < points[b].ts;
+        });
+        uint32_t prev = kNone;
+        StringId name = 0;
+        uint16_t category = 0;
+        bool inChain = false;
+        for (uint32_t i : idx) {
+            const FlowPoint& p = points[i];
+            if (bound[i] == kNone) ++t.report.unresolvedFlows;
+            if (p.phase == 's') {
+                prev = bound[i];
+                name = p.name;
+                category = p.category;
+                inChain = true;
+                continue;
+            }
+            if (!inChain) {
+                ++t.report.orphanFlowEvents;  // its start was before the trace window
+                continue;
+            }
+            if (prev != kNone && bound[i] != kNone) t.flows.push_back({prev, bound[i], name, category});
+            prev = bound[i];
+            if (p.phase == 'f') inChain = false;
+        }
+    }
+    points.clear();
+    points.shrink_to_fit();
+}
+
+}  // namespace gapscope

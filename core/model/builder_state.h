@@ -1,0 +1,133 @@
+#pragma once
+// Internal to TraceBuilder: what is collected during ingest, before finish().
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "model/trace.h"
+#include "model/trace_builder.h"
+
+namespace gapscope {
+
+enum class SubTrack : uint8_t { Thread, GpuAnnotation, Async, Instants };
+
+struct TrackKey {
+    uint32_t process = 0;
+    IdKey tid;
+    SubTrack sub = SubTrack::Thread;
+    StringId asyncName = 0;
+    bool operator==(const TrackKey&) const = default;
+};
+
+struct TrackKeyHash {
+    size_t operator()(const TrackKey& k) const noexcept {
+        return IdKeyHash{}(k.tid) ^ (static_cast<size_t>(k.process) * 0x9e3779b97f4a7c15ull) ^
+               (static_cast<size_t>(k.sub) << 56) ^ (static_cast<size_t>(k.asyncName) << 20);
+    }
+};
+
+// Flows and async events are matched by (category, id, scope).
+struct MatchKey {
+    uint16_t category = 0;
+    IdKey id;
+    uint32_t scope = kNone;  // process index for id2.local / process-scoped ids
+    bool operator==(const MatchKey&) const = default;
+};
+
+struct MatchKeyHash {
+    size_t operator()(const MatchKey& k) const noexcept {
+        return IdKeyHash{}(k.id) ^ (static_cast<size_t>(k.category) << 40) ^
+               (static_cast<size_t>(k.scope) * 0x9e3779b97f4a7c15ull);
+    }
+};
+
+struct BeginEnd {
+    TimeNs ts = 0;
+    uint32_t seq = 0;
+    StringId name = 0;
+    uint32_t args = kNone;
+    uint16_t category = 0;
+    bool begin = false;
+    uint64_t offset = 0;
+};
+
+struct PendingTrack {
+    TrackKey key;
+    StringId threadName = 0;
+    bool hasThreadName = false;
+    int64_t sortIndex = 0;
+    bool hasSortIndex = false;
+    std::vector<Slice> slices;
+    std::vector<uint32_t> seq;  // file order of each slice, for equal-time ties
+    std::vector<BeginEnd> beginEnds;
+    std::vector<Instant> instants;
+    int deviceFromArgs = -1;
+};
+
+struct FlowPoint {
+    uint32_t track = 0;  // pending track index
+    TimeNs ts = 0;
+    uint32_t seq = 0;
+    char phase = 's';
+    bool bindEnclosing = false;
+    uint16_t category = 0;
+    StringId name = 0;
+    MatchKey key;
+};
+
+struct AsyncPoint {
+    uint32_t process = 0;
+    TimeNs ts = 0;
+    uint32_t seq = 0;
+    char phase = 'b';
+    StringId name = 0;
+    uint16_t category = 0;
+    uint32_t args = kNone;
+    MatchKey key;
+    uint64_t offset = 0;
+};
+
+struct TraceBuilder::State {
+    explicit State(Trace& t);
+
+    Trace& trace;
+    std::unordered_map<IdKey, uint32_t, IdKeyHash> processByPid;
+    std::vector<Process> processes;  // ingest order; reordered by finish()
+    std::unordered_map<TrackKey, uint32_t, TrackKeyHash> trackByKey;
+    std::vector<PendingTrack> tracks;
+    std::unordered_map<StringId, uint16_t> categoryIndex;
+    std::unordered_map<uint64_t, uint32_t> counterByKey;  // (process, name) -> series
+    std::vector<FlowPoint> flowPoints;
+    std::vector<AsyncPoint> asyncPoints;
+    uint64_t singleCharPhases[256] = {};
+    std::unordered_map<std::string, uint64_t> otherPhases;
+    TimeNs spanStart = INT64_MAX;
+    TimeNs spanEnd = INT64_MIN;
+    uint32_t seq = 0;
+    bool categoryOverflowWarned = false;
+
+    // Categories of GPU work that count towards busy time.
+    std::vector<uint16_t> activityCategories;
+    uint16_t gpuAnnotationCategory = UINT16_MAX;
+
+    uint32_t process(const IdKey& pid);
+    uint32_t track(const TrackKey& key);
+    uint16_t category(std::string_view name);
+    IdKey idKey(const RawId& id);
+    uint32_t storeArgs(const RawEvent& ev);
+    uint32_t counter(uint32_t process, std::string_view name);
+    bool isActivity(uint16_t category) const;
+};
+
+// finish() stages, each in its own file.
+void buildBeginEndSlices(TraceBuilder::State& st);
+void buildAsyncSlices(TraceBuilder::State& st);
+void classifyAndOrder(TraceBuilder::State& st, std::vector<uint32_t>& trackOrder);
+void layoutTracks(TraceBuilder::State& st, const std::vector<uint32_t>& trackOrder,
+                  std::vector<uint32_t>& finalTrackOfPending);
+void resolveFlows(TraceBuilder::State& st, const std::vector<uint32_t>& finalTrackOfPending);
+void applyDeviceProperties(Trace& trace);
+
+}  // namespace gapscope

@@ -1,0 +1,32 @@
+#pragma once
+// Identifiers as written in the trace: pid, tid and flow/async ids may be
+// JSON numbers or strings, and 1 and "1" are different keys.
+
+#include <cstdint>
+#include <functional>
+
+#include "model/string_table.h"
+
+namespace gapscope {
+
+using TimeNs = int64_t;
+
+struct IdKey {
+    int64_t number = 0;
+    StringId text = 0;
+    bool isText = false;
+
+    static IdKey fromNumber(int64_t n) { return IdKey{n, 0, false}; }
+    static IdKey fromText(StringId s) { return IdKey{0, s, true}; }
+    bool operator==(const IdKey&) const = default;
+};
+
+struct IdKeyHash {
+    size_t operator()(const IdKey& k) const noexcept {
+        const uint64_t v = k.isText ? (static_cast<uint64_t>(k.text) | (1ull << 63))
+                                    : static_cast<uint64_t>(k.number);
+        return std::hash<uint64_t>{}(v * 0x9e3779b97f4a7c15ull);
+    }
+};
+
+}  // namespace gapscope

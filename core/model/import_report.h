@@ -1,0 +1,44 @@
+#pragma once
+// What happened while importing: counts per phase, what was skipped or
+// repaired, and warnings with byte offsets. Shown as the trace's "health".
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace gapscope {
+
+struct ImportWarning {
+    uint64_t offset = 0;  // byte offset in the (decompressed) JSON text
+    std::string message;
+};
+
+struct ImportReport {
+    uint64_t events = 0;                      // objects read from traceEvents
+    std::map<std::string, uint64_t> phases;   // per "ph" value as written
+    std::map<std::string, uint64_t> skipped;  // phases read but not modelled (P, O, N, ...)
+    uint64_t withoutPhase = 0;                // objects with no "ph" (e.g. TF's trailing {})
+    uint64_t invalidEvents = 0;               // dropped: a required field was missing or bad
+    uint64_t unmatchedEnds = 0;               // E (or async end) with nothing open
+    uint64_t unclosedBegins = 0;              // B (or async begin) closed at trace end
+    uint64_t overlapsMovedToLanes = 0;        // slices placed on lane > 0
+    uint64_t negativeDurations = 0;           // X with dur < 0, kept with duration 0
+    uint64_t unresolvedFlows = 0;             // flow events with no slice at their time
+    uint64_t orphanFlowEvents = 0;            // flow steps/ends whose start is not in the trace
+    bool truncated = false;                   // input ended early; what came before is kept
+    std::vector<ImportWarning> warnings;
+    uint64_t suppressedWarnings = 0;  // beyond kMaxWarnings
+
+    static constexpr size_t kMaxWarnings = 200;
+
+    void warn(uint64_t offset, std::string message) {
+        if (warnings.size() < kMaxWarnings) {
+            warnings.push_back({offset, std::move(message)});
+        } else {
+            ++suppressedWarnings;
+        }
+    }
+};
+
+}  // namespace gapscope

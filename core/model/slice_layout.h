@@ -1,0 +1,31 @@
+#pragma once
+// Places one track's slices into lanes and depths, the way a person reads a
+// flame chart: a slice nests under the previous one when it lies inside it,
+// and a slice that overlaps a sibling without nesting (common for GPU kernels
+// in Kineto traces) moves to the first lane where it fits. Nothing is
+// dropped or truncated.
+//
+// Order of equal timestamps (documented, tested): by start; at equal start
+// the longer slice first (it encloses the shorter); at equal start and
+// duration, file order (the earlier event is the parent). A slice that starts
+// exactly where another ends is its sibling, not its child.
+
+#include <cstdint>
+#include <vector>
+
+#include "model/trace.h"
+
+namespace gapscope {
+
+struct LayoutResult {
+    std::vector<Slice> slices;  // grouped by row, start-sorted within each row
+    std::vector<Row> rows;      // begin/end relative to `slices`
+    uint16_t laneCount = 0;
+    uint64_t movedToLanes = 0;
+    bool clamped = false;  // more than 65535 rows: the deepest were merged
+};
+
+// `seq` gives each slice's file order for tie-breaking (same size as slices).
+LayoutResult layoutSlices(const std::vector<Slice>& slices, const std::vector<uint32_t>& seq);
+
+}  // namespace gapscope

@@ -1,0 +1,185 @@
+#pragma once
+// The loaded trace: plain, compact, immutable once built (shared read-only
+// across threads as std::shared_ptr<const Trace>). Built by TraceBuilder.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "index/interval_index.h"
+#include "io/byte_source.h"
+#include "model/args_store.h"
+#include "model/extracted_args.h"
+#include "model/ids.h"
+#include "model/import_report.h"
+#include "model/string_table.h"
+
+namespace gapscope {
+
+inline constexpr uint32_t kNone = UINT32_MAX;
+
+enum SliceFlag : uint16_t {
+    kSliceUnclosed = 1 << 0,         // a B (or async begin) without its end: closed at trace end
+    kSliceGpuActivity = 1 << 1,      // kernel / memcpy / memset: counts towards GPU busy time
+    kSliceFromBeginEnd = 1 << 2,     // built from a B/E pair
+    kSliceOverlapLane = 1 << 3,      // overlapped a sibling without nesting: moved to lane > 0
+    kSliceNegativeDuration = 1 << 4  // the file said dur < 0: kept with duration 0
+};
+
+// 32 bytes. Slices of one track are stored contiguously, grouped by row and
+// sorted by start within a row; rows never overlap internally.
+struct Slice {
+    TimeNs start = 0;
+    TimeNs dur = 0;
+    StringId name = 0;
+    uint32_t args = kNone;  // index into Trace::args
+    uint16_t category = 0;  // index into Trace::categories
+    uint16_t depth = 0;     // nesting depth within its lane
+    uint16_t row = 0;       // index into Track::rows
+    uint16_t flags = 0;
+
+    TimeNs end() const { return start + dur; }
+};
+static_assert(sizeof(Slice) == 32);
+
+struct Instant {
+    TimeNs ts = 0;
+    StringId name = 0;
+    uint32_t args = kNone;
+    uint32_t track = 0;
+    uint16_t category = 0;
+    char scope = 't';  // 't' thread, 'p' process, 'g' global
+};
+
+struct CounterSeries {
+    uint32_t process = kNone;  // kNone: global
+    StringId name = 0;         // "<event name>" or "<event name>.<key>" / with id
+    std::vector<TimeNs> ts;    // sorted
+    std::vector<double> values;
+};
+
+struct Flow {
+    uint32_t from = kNone;  // slice indices; kNone when the end did not bind
+    uint32_t to = kNone;
+    StringId name = 0;
+    uint16_t category = 0;
+};
+
+enum class TrackKind : uint8_t {
+    CpuThread,
+    GpuStream,      // kernels, memcpy, memset of one GPU stream
+    GpuAnnotation,  // Kineto gpu_user_annotation ranges on a stream
+    GpuOther,       // other tracks of a GPU process (TF derived lines: Steps, XLA Ops, ...)
+    Async,          // nestable (b/n/e) and legacy (S/T/F) async slices of a process
+    Instants        // process- or global-scoped instant events
+};
+
+const char* trackKindName(TrackKind k);
+
+struct Row {
+    uint32_t begin = 0;  // slice index range in Trace::slices
+    uint32_t end = 0;
+    uint16_t lane = 0;
+    uint16_t depth = 0;
+};
+
+struct Track {
+    TrackKind kind = TrackKind::CpuThread;
+    uint32_t process = 0;
+    IdKey tid;
+    StringId threadName = 0;  // from thread_name metadata, or the async event name
+    std::string displayName;  // e.g. "stream 7", "python3 (pt_main_thread) 1102"
+    int64_t sortIndex = 0;
+    bool hasSortIndex = false;
+    int gpuDevice = -1;
+    uint32_t sliceBegin = 0;  // [sliceBegin, sliceEnd) in Trace::slices
+    uint32_t sliceEnd = 0;
+    uint32_t instantBegin = 0;  // [instantBegin, instantEnd) in Trace::instants
+    uint32_t instantEnd = 0;
+    uint16_t laneCount = 0;
+    std::vector<Row> rows;
+    IntervalIndex index;  // stabbing / overlap queries across all rows
+
+    uint32_t sliceCount() const { return sliceEnd - sliceBegin; }
+};
+
+enum class ProcessKind : uint8_t { Cpu, Gpu };
+
+struct Process {
+    IdKey pid;
+    StringId name = 0;    // process_name metadata
+    StringId labels = 0;  // process_labels metadata
+    int64_t sortIndex = 0;
+    bool hasSortIndex = false;
+    ProcessKind kind = ProcessKind::Cpu;
+    int gpuDevice = -1;
+    std::string displayName;  // e.g. "GPU 0", "python3 418"
+    std::vector<uint32_t> tracks;  // in display order
+};
+
+struct BusyInterval {
+    TimeNs start = 0;
+    TimeNs end = 0;
+};
+
+struct GpuDevice {
+    int index = 0;
+    std::string name;  // from deviceProperties when present
+    std::vector<uint32_t> tracks;
+    std::vector<BusyInterval> busy;  // sorted, disjoint, merged
+    TimeNs busyNs = 0;
+};
+
+struct ArgsRecord {
+    uint64_t offset = 0;  // in ArgsStore
+    uint32_t length = 0;
+    uint32_t extracted = kNone;  // index into Trace::extracted
+};
+
+class Trace {
+public:
+    // Where it came from.
+    std::string path;
+    Compression compression = Compression::None;
+    bool objectForm = false;  // {"traceEvents": [...]} rather than a bare array
+    uint64_t fileSize = 0;
+    uint64_t decompressedSize = 0;
+    std::string displayTimeUnit;                  // "ms" or "ns" when the file says so
+    std::map<std::string, std::string> metadata;  // other top-level keys, raw JSON text
+
+    StringTable strings;
+    std::vector<StringId> categories;  // category index -> string
+    std::vector<Process> processes;    // display order: GPUs first
+    std::vector<Track> tracks;
+    std::vector<Slice> slices;
+    std::vector<Instant> instants;  // grouped by track, sorted by ts
+    std::vector<CounterSeries> counters;
+    std::vector<Flow> flows;
+    std::vector<ArgsRecord> args;
+    std::vector<ExtractedArgs> extracted;
+    ArgsStore argsStore;
+    std::vector<GpuDevice> gpuDevices;  // sorted by index
+    ImportReport report;
+
+    TimeNs spanStart = 0;  // first event start (absolute ns as in the file)
+    TimeNs spanEnd = 0;    // last event end
+    bool hasSpan = false;
+
+    std::string_view str(StringId id) const { return strings.view(id); }
+    std::string_view categoryName(uint16_t c) const { return strings.view(categories[c]); }
+
+    // The track that holds slice `s` (binary search over track ranges).
+    uint32_t trackOfSlice(uint32_t slice) const;
+    // The slices of one row that intersect [t0, t1] (closed), in start order.
+    std::pair<uint32_t, uint32_t> visibleInRow(const Row& row, TimeNs t0, TimeNs t1) const;
+    // Raw JSON text of a slice's args ("" when it has none). Thread-safe.
+    std::string argsJson(uint32_t argsIndex) const;
+    const ExtractedArgs* extractedArgs(uint32_t argsIndex) const;
+
+    // Total memory held by the model, for benchmarks and the import report.
+    size_t memoryBytes() const;
+};
+
+}  // namespace gapscope

@@ -1,0 +1,374 @@
+#include "model/trace_builder.h"
+
+#include <algorithm>
+
+#include "index/gpu_busy.h"
+#include "model/builder_state.h"
+#include "util/load_error.h"
+
+namespace gapscope {
+
+namespace {
+
+TimeNs saturatingAdd(TimeNs a, TimeNs b) {
+    TimeNs r;
+    if (__builtin_add_overflow(a, b, &r)) return b > 0 ? INT64_MAX : INT64_MIN;
+    return r;
+}
+
+bool needsTimestamp(char ph) { return ph != 'M'; }
+
+// Phases of the Trace Event Format that are read but not modelled.
+bool isKnownSkippedPhase(char ph) {
+    switch (ph) {
+        case 'P': case 'O': case 'N': case 'D': case 'V': case 'v': case 'R':
+        case 'c': case '(': case ')': case 'p':
+            return true;
+        default:
+            return false;
+    }
+}
+
+}  // namespace
+
+TraceBuilder::State::State(Trace& t) : trace(t) {
+    trace.categories.push_back(0);  // category 0 = ""
+    categoryIndex.emplace(0, 0);
+    for (const char* c : {"kernel", "gpu_memcpy", "gpu_memset", "Kernel", "Memcpy", "Memset"}) {
+        activityCategories.push_back(category(c));
+    }
+    gpuAnnotationCategory = category("gpu_user_annotation");
+}
+
+uint32_t TraceBuilder::State::process(const IdKey& pid) {
+    auto [it, inserted] = processByPid.try_emplace(pid, static_cast<uint32_t>(processes.size()));
+    if (inserted) {
+        Process p;
+        p.pid = pid;
+        processes.push_back(p);
+    }
+    return it->second;
+}
+
+uint32_t TraceBuilder::State::track(const TrackKey& key) {
+    auto [it, inserted] = trackByKey.try_emplace(key, static_cast<uint32_t>(tracks.size()));
+    if (inserted) {
+        tracks.emplace_back();
+        tracks.back().key = key;
+    }
+    return it->second;
+}
+
+uint16_t TraceBuilder::State::category(std::string_view name) {
+    const StringId id = trace.strings.intern(name);
+    auto it = categoryIndex.find(id);
+    if (it != categoryIndex.end()) return it->second;
+    if (trace.categories.size() >= UINT16_MAX) {
+        if (!categoryOverflowWarned) {
+            trace.report.warn(0, "more than 65534 distinct categories: the rest are shown as none");
+            categoryOverflowWarned = true;
+        }
+        return 0;
+    }
+    const auto index = static_cast<uint16_t>(trace.categories.size());
+    trace.categories.push_back(id);
+    categoryIndex.emplace(id, index);
+    return index;
+}
+
+bool TraceBuilder::State::isActivity(uint16_t c) const {
+    return std::find(activityCategories.begin(), activityCategories.end(), c) !=
+           activityCategories.end();
+}
+
+IdKey TraceBuilder::State::idKey(const RawId& id) {
+    if (id.kind == RawId::Kind::Number) return IdKey::fromNumber(id.number);
+    if (id.kind == RawId::Kind::Text) return IdKey::fromText(trace.strings.intern(id.text));
+    return IdKey::fromNumber(0);  // absent: the Trace Event Format's default
+}
+
+uint32_t TraceBuilder::State::storeArgs(const RawEvent& ev) {
+    if (ev.args.size() <= 2 && !ev.hasKnown) return kNone;  // none, or "{}"
+    ArgsRecord rec;
+    rec.offset = trace.argsStore.append(ev.args);
+    rec.length = static_cast<uint32_t>(std::min<size_t>(ev.args.size(), UINT32_MAX));
+    if (ev.hasKnown) {
+        rec.extracted = static_cast<uint32_t>(trace.extracted.size());
+        trace.extracted.push_back(ev.known);
+    }
+    trace.args.push_back(rec);
+    return static_cast<uint32_t>(trace.args.size() - 1);
+}
+
+uint32_t TraceBuilder::State::counter(uint32_t proc, std::string_view name) {
+    const StringId id = trace.strings.intern(name);
+    const uint64_t key = (static_cast<uint64_t>(proc) << 32) | id;
+    auto [it, inserted] = counterByKey.try_emplace(key, static_cast<uint32_t>(trace.counters.size()));
+    if (inserted) {
+        CounterSeries s;
+        s.process = proc;
+        s.name = id;
+        trace.counters.push_back(std::move(s));
+    }
+    return it->second;
+}
+
+TraceBuilder::TraceBuilder(Trace& trace) : state_(std::make_unique<State>(trace)) {}
+TraceBuilder::~TraceBuilder() = default;
+
+void TraceBuilder::onMetadata(std::string_view key, std::string_view rawValue) {
+    Trace& t = state_->trace;
+    if (key == "displayTimeUnit" && rawValue.size() >= 2 && rawValue.front() == '"') {
+        t.displayTimeUnit = std::string(rawValue.substr(1, rawValue.size() - 2));
+    }
+    constexpr size_t kMaxKept = 1 << 20;  // keep small metadata; note big values
+    if (rawValue.size() <= kMaxKept) {
+        t.metadata[std::string(key)] = std::string(rawValue);
+    } else {
+        t.metadata[std::string(key)] = "\"(omitted: " + std::to_string(rawValue.size()) + " bytes)\"";
+    }
+}
+
+void TraceBuilder::onEvent(const RawEvent& ev) {
+    State& st = *state_;
+    Trace& t = st.trace;
+    const uint32_t seq = st.seq++;
+    if (!ev.hasPh || ev.ph.empty()) {
+        ++t.report.withoutPhase;
+        return;
+    }
+    if (ev.ph.size() == 1) {
+        ++st.singleCharPhases[static_cast<unsigned char>(ev.ph[0])];
+    } else {
+        ++st.otherPhases[std::string(ev.ph)];
+        return;  // no multi-character phase exists in the format
+    }
+    const char ph = ev.ph[0];
+    if (ev.badField) {
+        t.report.warn(ev.offset, "event " + std::to_string(ev.index) + ": field \"" + ev.badField +
+                                     "\" has a JSON type that makes no sense there; ignored");
+    }
+    if (needsTimestamp(ph) && !ev.ts.valid) {
+        if (isKnownSkippedPhase(ph)) return;
+        ++t.report.invalidEvents;
+        t.report.warn(ev.offset, "event " + std::to_string(ev.index) + " (ph '" + ph +
+                                     "'): missing or invalid \"ts\"; event dropped");
+        return;
+    }
+    const TimeNs ts = ev.ts.ns;
+    if (needsTimestamp(ph)) {
+        TimeNs end = ts;
+        if (ph == 'X' && ev.dur.valid && ev.dur.ns > 0) end = saturatingAdd(ts, ev.dur.ns);
+        st.spanStart = std::min(st.spanStart, ts);
+        st.spanEnd = std::max(st.spanEnd, end);
+    }
+
+    switch (ph) {
+        case 'X': {
+            const uint32_t proc = st.process(st.idKey(ev.pid));
+            const uint16_t cat = st.category(ev.cat);
+            const bool annotation = cat == st.gpuAnnotationCategory;
+            const uint32_t tr = st.track(
+                {proc, st.idKey(ev.tid), annotation ? SubTrack::GpuAnnotation : SubTrack::Thread, 0});
+            Slice s;
+            s.start = ts;
+            s.name = t.strings.intern(ev.name);
+            s.category = cat;
+            if (ev.dur.valid && ev.dur.ns >= 0) {
+                s.dur = ev.dur.ns;
+                if (saturatingAdd(ts, s.dur) == INT64_MAX) s.dur = INT64_MAX - ts;
+            } else if (ev.dur.valid) {
+                s.flags |= kSliceNegativeDuration;
+                ++t.report.negativeDurations;
+                t.report.warn(ev.offset, "event " + std::to_string(ev.index) +
+                                             ": negative \"dur\"; kept with duration 0");
+            }
+            if (st.isActivity(cat)) {
+                s.flags |= kSliceGpuActivity;
+                if (ev.hasKnown && ev.known.device >= 0 && st.tracks[tr].deviceFromArgs < 0) {
+                    st.tracks[tr].deviceFromArgs = ev.known.device;
+                }
+            }
+            s.args = st.storeArgs(ev);
+            st.tracks[tr].slices.push_back(s);
+            st.tracks[tr].seq.push_back(seq);
+            break;
+        }
+        case 'B':
+        case 'E': {
+            const uint32_t proc = st.process(st.idKey(ev.pid));
+            const uint32_t tr = st.track({proc, st.idKey(ev.tid), SubTrack::Thread, 0});
+            BeginEnd be;
+            be.ts = ts;
+            be.seq = seq;
+            be.begin = ph == 'B';
+            be.offset = ev.offset;
+            if (be.begin) {
+                be.name = t.strings.intern(ev.name);
+                be.category = st.category(ev.cat);
+                be.args = st.storeArgs(ev);
+            }
+            st.tracks[tr].beginEnds.push_back(be);
+            break;
+        }
+        case 'i':
+        case 'I':
+        case 'n': {
+            const uint32_t proc = st.process(st.idKey(ev.pid));
+            Instant in;
+            in.ts = ts;
+            in.name = t.strings.intern(ev.name);
+            in.category = st.category(ev.cat);
+            in.scope = ph == 'n' ? 'p' : (ev.scope == 'g' || ev.scope == 'p' ? ev.scope : 't');
+            in.args = st.storeArgs(ev);
+            TrackKey key{proc, st.idKey(ev.tid), SubTrack::Thread, 0};
+            if (in.scope != 't') key = {proc, IdKey::fromNumber(0), SubTrack::Instants, 0};
+            if (in.scope == 'g') key.process = st.process(IdKey::fromText(t.strings.intern("Global")));
+            st.tracks[st.track(key)].instants.push_back(in);
+            // Kineto's [memory] instants carry the allocator totals: a memory curve.
+            if (ev.memTotalAllocated >= 0 && ev.name == "[memory]") {
+                const std::string device = ev.memDeviceType == 1
+                                               ? "GPU " + std::to_string(ev.memDeviceId)
+                                               : std::string("CPU");
+                auto addPoint = [&](const std::string& name, int64_t value) {
+                    if (value < 0) return;
+                    CounterSeries& cs = t.counters[st.counter(proc, name)];
+                    cs.ts.push_back(ts);
+                    cs.values.push_back(static_cast<double>(value));
+                };
+                addPoint(device + " memory allocated", ev.memTotalAllocated);
+                addPoint(device + " memory reserved", ev.memTotalReserved);
+            }
+            break;
+        }
+        case 'C': {
+            const uint32_t proc = st.process(st.idKey(ev.pid));
+            std::string base(ev.name);
+            if (ev.id.kind == RawId::Kind::Number) base += " " + std::to_string(ev.id.number);
+            if (ev.id.kind == RawId::Kind::Text) base += " " + std::string(ev.id.text);
+            for (const CounterValue& cv : ev.counterValues) {
+                CounterSeries& cs = t.counters[st.counter(proc, base + " " + std::string(cv.key))];
+                cs.ts.push_back(ts);
+                cs.values.push_back(cv.value);
+            }
+            break;
+        }
+        case 'M': {
+            const uint32_t proc = st.process(st.idKey(ev.pid));
+            Process& p = st.processes[proc];
+            if (ev.name == "process_name" && ev.hasMetaName) {
+                p.name = t.strings.intern(ev.metaName);
+            } else if (ev.name == "process_labels" && ev.hasMetaLabels) {
+                p.labels = t.strings.intern(ev.metaLabels);
+            } else if (ev.name == "process_sort_index" && ev.hasSortIndex) {
+                p.sortIndex = ev.sortIndex;
+                p.hasSortIndex = true;
+            } else if (ev.name == "thread_name" && ev.hasMetaName) {
+                PendingTrack& tr = st.tracks[st.track({proc, st.idKey(ev.tid), SubTrack::Thread, 0})];
+                tr.threadName = t.strings.intern(ev.metaName);
+                tr.hasThreadName = true;
+            } else if (ev.name == "thread_sort_index" && ev.hasSortIndex) {
+                PendingTrack& tr = st.tracks[st.track({proc, st.idKey(ev.tid), SubTrack::Thread, 0})];
+                tr.sortIndex = ev.sortIndex;
+                tr.hasSortIndex = true;
+            }
+            break;
+        }
+        case 's':
+        case 't':
+        case 'f': {
+            const uint32_t proc = st.process(st.idKey(ev.pid));
+            FlowPoint fp;
+            fp.track = st.track({proc, st.idKey(ev.tid), SubTrack::Thread, 0});
+            fp.ts = ts;
+            fp.seq = seq;
+            fp.phase = ph;
+            fp.bindEnclosing = ev.bindEnclosing || ph != 'f';
+            fp.category = st.category(ev.cat);
+            fp.name = t.strings.intern(ev.name);
+            const RawId& id = ev.id2.kind != RawId::Kind::Absent ? ev.id2 : ev.id;
+            fp.key = {fp.category, st.idKey(id), ev.id2.kind != RawId::Kind::Absent && ev.id2Local ? proc : kNone};
+            st.flowPoints.push_back(fp);
+            break;
+        }
+        case 'b':
+        case 'e':
+        case 'S':
+        case 'T':
+        case 'F': {
+            const uint32_t proc = st.process(st.idKey(ev.pid));
+            AsyncPoint ap;
+            ap.process = proc;
+            ap.ts = ts;
+            ap.seq = seq;
+            ap.phase = ph;
+            ap.name = t.strings.intern(ev.name);
+            ap.category = st.category(ev.cat);
+            ap.offset = ev.offset;
+            if (ph == 'b' || ph == 'S') ap.args = st.storeArgs(ev);
+            const RawId& id = ev.id2.kind != RawId::Kind::Absent ? ev.id2 : ev.id;
+            const bool local = ev.id2.kind != RawId::Kind::Absent ? ev.id2Local : true;
+            ap.key = {ap.category, st.idKey(id), local ? proc : kNone};
+            st.asyncPoints.push_back(ap);
+            break;
+        }
+        default:
+            break;  // counted in phases; reported as skipped in finish()
+    }
+}
+
+void TraceBuilder::finish(const CancelToken* cancel) {
+    State& st = *state_;
+    Trace& t = st.trace;
+    auto checkCancel = [&] {
+        if (cancel && cancel->isCancelled()) throw LoadCancelled();
+    };
+
+    // Phase counts as written, and which of them were not modelled.
+    static constexpr std::string_view kModelled = "XBEiInCMstfbeSTF";
+    for (int c = 0; c < 256; ++c) {
+        const uint64_t n = st.singleCharPhases[c];
+        if (n == 0) continue;
+        const std::string ph(1, static_cast<char>(c));
+        t.report.phases[ph] += n;
+        if (kModelled.find(static_cast<char>(c)) == std::string_view::npos) t.report.skipped[ph] += n;
+    }
+    for (const auto& [ph, n] : st.otherPhases) {
+        t.report.phases[ph] += n;
+        t.report.skipped[ph] += n;
+    }
+    t.hasSpan = st.spanStart <= st.spanEnd;
+    t.spanStart = t.hasSpan ? st.spanStart : 0;
+    t.spanEnd = t.hasSpan ? st.spanEnd : 0;
+
+    buildBeginEndSlices(st);
+    buildAsyncSlices(st);
+    checkCancel();
+    std::vector<uint32_t> trackOrder;
+    classifyAndOrder(st, trackOrder);
+    std::vector<uint32_t> finalTrackOfPending;
+    layoutTracks(st, trackOrder, finalTrackOfPending);
+    checkCancel();
+    resolveFlows(st, finalTrackOfPending);
+    for (CounterSeries& cs : t.counters) {
+        if (std::is_sorted(cs.ts.begin(), cs.ts.end())) continue;
+        std::vector<uint32_t> idx(cs.ts.size());
+        for (uint32_t i = 0; i < idx.size(); ++i) idx[i] = i;
+        std::stable_sort(idx.begin(), idx.end(), [&](uint32_t a, uint32_t b) { return cs.ts[a] < cs.ts[b]; });
+        std::vector<TimeNs> ts(idx.size());
+        std::vector<double> values(idx.size());
+        for (size_t i = 0; i < idx.size(); ++i) {
+            ts[i] = cs.ts[idx[i]];
+            values[i] = cs.values[idx[i]];
+        }
+        cs.ts = std::move(ts);
+        cs.values = std::move(values);
+    }
+    computeGpuBusy(t);
+    applyDeviceProperties(t);
+    t.argsStore.seal();
+    t.args.shrink_to_fit();
+    t.extracted.shrink_to_fit();
+}
+
+}  // namespace gapscope

@@ -1,0 +1,36 @@
+#pragma once
+// Turns the reader's stream of RawEvents into a Trace: interns strings,
+// matches B/E per (pid, tid), collects counters, flows and async events,
+// then (finish) sorts, lays out lanes, classifies GPU and CPU tracks, indexes
+// and computes each GPU's busy union. Appends only during ingest; every sort
+// happens once at the end.
+
+#include <memory>
+#include <string_view>
+
+#include "format/raw_event.h"
+#include "model/trace.h"
+#include "util/cancel_token.h"
+
+namespace gapscope {
+
+class TraceBuilder final : public EventSink {
+public:
+    explicit TraceBuilder(Trace& trace);
+    ~TraceBuilder() override;
+
+    void onEvent(const RawEvent& event) override;
+    void onMetadata(std::string_view key, std::string_view rawValue) override;
+
+    // Builds everything derived; throws LoadCancelled when cancelled.
+    void finish(const CancelToken* cancel);
+
+    // Internal ingest state; public only so finish()'s stages, in separate
+    // files, can name it.
+    struct State;
+
+private:
+    std::unique_ptr<State> state_;
+};
+
+}  // namespace gapscope

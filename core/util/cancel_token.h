@@ -1,0 +1,26 @@
+#pragma once
+// Cooperative cancellation and progress for long-running work (loading,
+// analysis). The worker polls; any thread may cancel.
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+
+namespace gapscope {
+
+class CancelToken {
+public:
+    void cancel() { cancelled_.store(true, std::memory_order_relaxed); }
+    bool isCancelled() const { return cancelled_.load(std::memory_order_relaxed); }
+
+private:
+    std::atomic<bool> cancelled_{false};
+};
+
+enum class LoadPhase { Reading, Building, Indexing };
+
+// Called from the loading thread; `done` and `total` are bytes of the input
+// file while reading, then 0..1 fractions scaled to 1000 for later phases.
+using ProgressCallback = std::function<void(LoadPhase phase, uint64_t done, uint64_t total)>;
+
+}  // namespace gapscope

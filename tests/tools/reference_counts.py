@@ -1,0 +1,352 @@
+#!/usr/bin/env python3
+"""Independent reference counts for the real traces (stdlib only, Python 3.11).
+
+Writes tests/data/real_traces_expected.json; the C++ reader tests must match it.
+Usage: reference_counts.py [--traces DIR] [--extra DIR]... [--out FILE]
+Inputs: files under --traces ending in .json, .gz (.json.gz, .tar.gz, .raw.gz),
+.zip or .pb, plus DIR/*.json.gz of each --extra DIR, named "<DIR name>/<file>"
+(default extras: tests/data/recorded, resources/samples). Output: {"files":
+[record, ...]} sorted by path; a file that is not a trace gets {"path", "ok":
+false, "error", "notes"}; the fields of a trace record are named in the rules.
+
+Rules (the spec):
+ 1. Container by magic bytes: PK\\3\\4 -> error "zip"; 1f 8b -> gzip (all
+    members; a cut-off or corrupt stream keeps what decoded, noted); 28 b5 2f fd
+    -> zstd (zstd CLI). b"ustar" at offset 257 of the data -> error "tar". A
+    UTF-8 BOM is dropped, invalid UTF-8 replaced. Empty -> error "empty";
+    first non-whitespace byte not '[' or '{' -> "not JSON" (e.g. .pb files).
+ 2. Strict parse: json.loads, numbers as Decimal, NaN/Infinity rejected. If it
+    fails, truncated=true and a lenient reader runs: a top-level '[' is the
+    event array (form "array"); a top-level '{' (form "object") is walked key
+    by key, values by raw_decode, until '}', end of data or a value that fails
+    to decode. When "traceEvents" starts with '[' its elements are decoded one
+    at a time, skipping whitespace and commas, until ']', end of data, or the
+    first element that fails to decode (it and all after it are dropped); keys
+    after a closed array are still read. The lenient decoder accepts raw
+    control characters in strings; a trailing comma inside an event fails it.
+ 3. A trace is an object with a "traceEvents" array (else "no traceEvents" /
+    "traceEvents is not an array"; systemTraceEvents alone does not count) or a
+    top-level array of objects of which at least one has "ph" (an empty array
+    is a trace; else "not trace events"). events = objects in the array ({}
+    included; non-object elements of traceEvents are ignored and noted).
+ 4. phases: count per string "ph" exactly as written ("XXX" is not "X").
+    Events without a string ph take no further part.
+ 5. ts/dur are µs: a JSON number, or a string that after stripping ASCII
+    whitespace matches the JSON number grammar; anything else (bool, null,
+    "100a") is invalid. ns = Decimal(v) * 1000 rounded half away from zero;
+    outside int64 -> invalid. displayTimeUnit never changes units.
+ 6. span_ns = [min ts_ns, max(ts_ns + (dur_ns if ph == "X" and dur is valid
+    and >= 0 else 0))] over events with ph != "M" and a valid ts; else null.
+ 7. slices = events with ph "X" or "B" and a valid ts (an X with a missing,
+    invalid or negative dur counts as zero-length).
+ 8. GPU activity = ph "X", valid ts, dur_ns > 0, and either (a) cat in
+    {kernel, gpu_memcpy, gpu_memset, Kernel, Memcpy, Memset}: device =
+    str(int(args.device)) if it is an integral number (or such a string, as in
+    rule 5), else the pid (integral number -> str(int), string as is, else the
+    event is no activity); or (b) its (pid, tid) has a thread_name M event with
+    args.name starting "Stream #" and its pid a process_name M event with
+    args.name matching ^/device:GPU:(\\d+): device = str(int(group 1)). pid and
+    tid compare as written (1 != "1"; 1 == 1.0). M events count wherever they
+    are; when a pid/thread is named twice, the last name in the file wins.
+    gpu_busy_ns[device] = length of the union of [ts_ns, ts_ns + dur_ns).
+Notes are informative only (not part of the spec), e.g. where PROVENANCE.md's
+statistics (events, ph counts, cat kernel/Kernel count) differ from ours.
+"""
+import argparse
+import collections
+import json
+import re
+import shutil
+import subprocess
+import zlib
+from decimal import MAX_EMAX, MIN_EMIN, ROUND_HALF_UP, Decimal, localcontext
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SUFFIXES = (".json", ".gz", ".zip", ".pb")
+KINETO_GPU_CATS = {"kernel", "gpu_memcpy", "gpu_memset", "Kernel", "Memcpy", "Memset"}
+KNOWN_PHASES = set("BEXiICbnestfPNODMVvRcSTpF()")
+NUMBER_RE = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+GPU_PROCESS_RE = re.compile(r"/device:GPU:(\d+)")
+WS = " \t\n\r\f\v"
+SKIP_WS, SKIP_SEP = re.compile(f"[{WS}]*"), re.compile(f"[{WS},]*")
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+
+class NotATrace(Exception):
+    """The file is not a readable Chrome Trace Event Format trace."""
+
+
+def _reject_constant(name):
+    raise ValueError(f"{name} is not JSON")
+
+
+DECODE = dict(parse_float=Decimal, parse_int=Decimal, parse_constant=_reject_constant)
+LENIENT = json.JSONDecoder(strict=False, **DECODE)
+
+
+def read_text(raw, notes):
+    """Return (compression, text) per rule 1, or raise NotATrace."""
+    if raw[:4] == b"PK\x03\x04":
+        raise NotATrace("zip")
+    compression = "none"
+    if raw[:2] == b"\x1f\x8b":
+        compression, chunks = "gzip", []
+        while raw[:2] == b"\x1f\x8b":  # one decompressor per gzip member
+            gz = zlib.decompressobj(wbits=31)
+            try:
+                chunks.append(gz.decompress(raw))
+            except zlib.error as err:
+                notes.append(f"gzip error ({err}), member dropped")
+                break
+            if not gz.eof:
+                notes.append("gzip stream cut off, kept what decoded")
+            raw = gz.unused_data
+        raw = b"".join(chunks)
+    elif raw[:4] == b"\x28\xb5\x2f\xfd":
+        compression = "zstd"
+        if not shutil.which("zstd"):
+            raise NotATrace("zstd: no zstd CLI to decompress")
+        raw = subprocess.run(["zstd", "-dcq"], input=raw, capture_output=True).stdout
+    if raw[257:262] == b"ustar":
+        raise NotATrace("tar")
+    return compression, raw.decode("utf-8-sig", errors="replace")
+
+
+def lenient_array(text, pos, notes):
+    """Decode array elements from pos (after '['): (items, end, closed)."""
+    items = []
+    while True:
+        pos = SKIP_SEP.match(text, pos).end()
+        if pos >= len(text):
+            notes.append(f"array not closed: data ends after {len(items)} elements")
+            return items, pos, False
+        if text[pos] == "]":
+            return items, pos + 1, True
+        try:
+            value, pos = LENIENT.raw_decode(text, pos)
+        except (ValueError, RecursionError) as err:
+            notes.append(f"lenient read stopped at char {pos} after {len(items)} elements: "
+                         f"{getattr(err, 'msg', err)}")
+            return items, pos, False
+        items.append(value)
+
+
+def lenient(text, notes):
+    """The top-level value as far as it can be read (rule 2)."""
+    pos = SKIP_WS.match(text).end()
+    if text[pos] == "[":
+        return lenient_array(text, pos + 1, notes)[0]
+    top, pos = {}, pos + 1
+    try:
+        while True:
+            pos = SKIP_SEP.match(text, pos).end()
+            if pos >= len(text) or text[pos] == "}":
+                return top
+            key, pos = LENIENT.raw_decode(text, pos)
+            pos = SKIP_WS.match(text, pos).end()
+            if not isinstance(key, str) or not text.startswith(":", pos):
+                return top
+            pos = SKIP_WS.match(text, pos + 1).end()
+            if key == "traceEvents" and text.startswith("[", pos):
+                top[key], pos, closed = lenient_array(text, pos + 1, notes)
+                if not closed:
+                    return top
+            else:
+                top[key], pos = LENIENT.raw_decode(text, pos)
+    except (ValueError, RecursionError):
+        return top
+
+
+def load_events(text, notes):
+    """Return (form, truncated, events) per rules 2 and 3, or raise NotATrace."""
+    first = text.lstrip(WS)[:1]
+    if not first or first not in "[{":
+        raise NotATrace("not JSON" if first else "empty")
+    try:
+        doc, truncated = json.loads(text, **DECODE), False
+    except (ValueError, RecursionError) as err:
+        notes.append(f"strict parse failed: {err}")
+        doc, truncated = lenient(text, notes), True
+    if isinstance(doc, list):
+        if not all(isinstance(e, dict) for e in doc) or (doc and not any("ph" in e for e in doc)):
+            raise NotATrace("not trace events")
+        return "array", truncated, doc
+    if "systemTraceEvents" in doc:
+        notes.append("systemTraceEvents ignored")
+    if "traceEvents" not in doc:
+        raise NotATrace("no traceEvents")
+    if not isinstance(doc["traceEvents"], list):
+        raise NotATrace("traceEvents is not an array")
+    if "displayTimeUnit" in doc:
+        notes.append(f"displayTimeUnit={doc['displayTimeUnit']} (display only)")
+    events = [e for e in doc["traceEvents"] if isinstance(e, dict)]
+    if len(events) < len(doc["traceEvents"]):
+        notes.append(f"{len(doc['traceEvents']) - len(events)} non-object elements ignored")
+    return "object", truncated, events
+
+
+def number(value):
+    """A Decimal for a valid number (rule 5), else None."""
+    if isinstance(value, str) and NUMBER_RE.fullmatch(value.strip(WS)):
+        return Decimal(value.strip(WS))
+    return value if isinstance(value, Decimal) else None
+
+
+def to_ns(value):
+    d = number(value)
+    if d is None or d.adjusted() > 18:  # >= 1e19 µs is far outside int64 ns
+        return None
+    with localcontext() as ctx:  # enough digits for the product to be exact
+        ctx.prec, ctx.Emax, ctx.Emin = len(d.as_tuple().digits) + 25, MAX_EMAX, MIN_EMIN
+        ns = int((d * 1000).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    return ns if INT64_MIN <= ns <= INT64_MAX else None
+
+
+def integral_str(value):
+    d = number(value)
+    return str(int(d)) if d is not None and d == d.to_integral_value() else None
+
+
+def id_key(value):
+    """pid/tid identity: numbers by value, strings by text, anything else None."""
+    return (type(value).__name__, value) if isinstance(value, (Decimal, str)) else None
+
+
+def union_length(intervals):
+    total, start, end = 0, None, None
+    for lo, hi in sorted(intervals):
+        if end is None or lo > end:
+            total += 0 if end is None else end - start
+            start, end = lo, hi
+        else:
+            end = max(end, hi)
+    return total + (0 if end is None else end - start)
+
+
+def analyze(events, notes):
+    """Return (phases, span_ns, slices, gpu_busy_ns) per rules 4 to 8."""
+    gpu_pid, stream_thread = {}, {}
+    for e in events:
+        args, pid = e.get("args"), id_key(e.get("pid"))
+        if e.get("ph") != "M" or not isinstance(args, dict) or pid is None:
+            continue
+        label = args.get("name")
+        if e.get("name") == "process_name" and isinstance(label, str):
+            match = GPU_PROCESS_RE.match(label)
+            gpu_pid[pid] = str(int(match.group(1))) if match else None
+        elif e.get("name") == "thread_name" and isinstance(label, str):
+            stream_thread[(pid, id_key(e.get("tid")))] = label.startswith("Stream #")
+    phases, odd = collections.Counter(), collections.Counter()
+    span, slices, busy = None, 0, collections.defaultdict(list)
+    for e in events:
+        ph = e.get("ph")
+        if not isinstance(ph, str):
+            odd["empty {} events" if not e else "events without a string ph"] += 1
+            continue
+        phases[ph] += 1
+        odd["string ts/dur values"] += sum(isinstance(e.get(k), str) for k in ("ts", "dur"))
+        if ph == "M":
+            continue
+        ts = to_ns(e.get("ts"))
+        if ts is None:
+            odd["invalid ts" if "ts" in e else "missing ts"] += 1
+            continue
+        dur = to_ns(e.get("dur")) if ph == "X" else None
+        if ph == "X" and (dur is None or dur < 0):
+            odd["X without dur" if "dur" not in e else "X with invalid/negative dur"] += 1
+        end = ts + dur if dur is not None and dur >= 0 else ts
+        span = [min(span[0], ts), max(span[1], end)] if span else [ts, end]
+        slices += ph in ("X", "B")
+        if ph != "X" or dur is None or dur <= 0:
+            continue
+        pid, args = id_key(e.get("pid")), e.get("args")
+        if e.get("cat") in KINETO_GPU_CATS:
+            device = integral_str(args.get("device")) if isinstance(args, dict) else None
+            if device is None and pid is not None:
+                device = pid[1] if pid[0] == "str" else integral_str(pid[1])
+            if device is None:
+                odd["GPU-category X without a usable device"] += 1
+                continue
+        elif stream_thread.get((pid, id_key(e.get("tid")))) and gpu_pid.get(pid):
+            device = gpu_pid[pid]
+            odd["TF/JAX GPU stream activity events"] += 1
+        else:
+            continue
+        busy[device].append((ts, ts + dur))
+    unusual = sorted(p for p in phases if p not in KNOWN_PHASES)
+    notes += [f"{n} {what}" for what, n in sorted(odd.items()) if n]
+    notes += [f"non-standard ph: {', '.join(unusual)}"] if unusual else []
+    return phases, span, slices, {d: union_length(v) for d, v in busy.items()}
+
+
+def examine(path, rel):
+    """Return (record, count of cat kernel/Kernel events or None)."""
+    notes = []
+    try:
+        compression, text = read_text(path.read_bytes(), notes)
+        form, truncated, events = load_events(text, notes)
+    except NotATrace as err:
+        return {"path": rel, "ok": False, "error": str(err), "notes": "; ".join(notes)}, None
+    phases, span, slices, busy = analyze(events, notes)
+    record = {"path": rel, "ok": True, "form": form, "compression": compression,
+              "truncated": truncated, "events": len(events),
+              "phases": dict(sorted(phases.items())), "span_ns": span, "slices": slices,
+              "gpu_busy_ns": {d: busy[d] for d in sorted(busy, key=lambda d: (len(d), d))},
+              "notes": "; ".join(notes)}
+    return record, sum(e.get("cat") in ("kernel", "Kernel") for e in events)
+
+
+def provenance(traces):
+    """{path: (events, phases, GPU kernels)} from the tables in PROVENANCE.md."""
+    table, header, md = {}, [], traces / "PROVENANCE.md"
+    for line in md.read_text().splitlines() if md.exists() else []:
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if not line.startswith("|") or set(cells[0]) <= set("-"):
+            continue
+        if not any(c.startswith("`") for c in cells):
+            header = cells
+            continue
+        col = dict(zip(header, cells))
+        if len(cells) != len(header) or not col.get("events", "").isdigit():
+            continue
+        path = next(c for c in cells if c.startswith("`")).strip("`")
+        path = {"test": f"perfetto/json_diff_tests/{path}/trace.json",
+                "snapshot key": f"speedscope/{path}"}.get(header[0], path)
+        ph = col.get("ph counts", col.get("ph", ""))
+        phases = dict(p.rsplit(":", 1) for p in ph.split(", ") if p and p[:5] != "None:")
+        kernels = int(col["GPU kernels"]) if col.get("GPU kernels") else None
+        table[path] = (int(col["events"]), {k: int(v) for k, v in phases.items()}, kernels)
+    return table
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--traces", type=Path, default=ROOT.parent / "shared" / "traces")
+    parser.add_argument("--extra", type=Path, action="append",
+                        help="also take DIR/*.json.gz, named <DIR name>/<file>")
+    parser.add_argument("--out", type=Path,
+                        default=ROOT / "tests" / "data" / "real_traces_expected.json")
+    opts = parser.parse_args()
+    extras = opts.extra or [ROOT / "tests" / "data" / "recorded", ROOT / "resources" / "samples"]
+    files = [(p, p.relative_to(opts.traces).as_posix()) for p in opts.traces.rglob("*")
+             if p.is_file() and p.name.endswith(SUFFIXES)]
+    files += [(p, f"{d.name}/{p.name}") for d in extras for p in d.glob("*.json.gz")]
+    expected, records = provenance(opts.traces), []
+    for path, rel in sorted(files, key=lambda f: f[1]):
+        record, kernels = examine(path, rel)
+        if record["ok"] and rel in expected:
+            events, phases, want_kernels = expected[rel]
+            if (record["events"], record["phases"]) != (events, phases) or (
+                    want_kernels is not None and want_kernels != kernels):
+                record["notes"] += "; " * bool(record["notes"]) + (
+                    f"PROVENANCE.md says events {events}, ph {phases}, kernels {want_kernels}")
+        records.append(record)
+    doc = {"generator": "tests/tools/reference_counts.py", "files": records}
+    opts.out.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    ok = sum(r["ok"] for r in records)
+    print(f"{len(records)} files: {ok} ok, {len(records) - ok} errors -> {opts.out}")
+
+
+if __name__ == "__main__":
+    main()
