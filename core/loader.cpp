@@ -33,6 +33,11 @@ LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
             throw LoadError(trace->report.warnings.empty() ? "byte 0" : byteWhere(trace->report.warnings.front().offset, ro.decompressed),
                             why + " (no event could be read)");
         }
+        const ImportReport& rep = trace->report;
+        if (rep.events > 0 && rep.withoutPhase == rep.events) {
+            throw LoadError("traceEvents", "not a Chrome trace: none of the " + std::to_string(rep.events) +
+                                               " objects has a \"ph\" (phase) field");
+        }
         if (options.progress) options.progress(LoadPhase::Building, 0, 1000);
         builder.finish(options.cancel);
         if (options.progress) options.progress(LoadPhase::Indexing, 1000, 1000);

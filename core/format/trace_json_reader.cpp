@@ -107,7 +107,7 @@ ReaderResult TraceJsonReader::run() {
                             "not a Chrome trace: no \"traceEvents\" array (keys: " + topKeys_ + ")");
         }
     } else {
-        if (first < 0 && end_ == 0) fail(0, "the file is empty");
+        if (first < 0 && result_.bytesRead == 0) fail(0, "the file is empty");
         fail(pos_, describeStart());
     }
     if (!stopped_ && !report_.truncated) {

@@ -67,6 +67,7 @@ void buildAsyncSlices(TraceBuilder::State& st) {
         uint32_t point;
         StringId trackName;
     };
+    uint32_t groupId = 0;
     auto emit = [&](const AsyncPoint& b, StringId trackName, TimeNs end, bool unclosed) {
         const uint32_t tr = st.track({b.process, IdKey::fromNumber(0), SubTrack::Async, trackName});
         st.tracks[tr].threadName = trackName;
@@ -79,6 +80,7 @@ void buildAsyncSlices(TraceBuilder::State& st) {
         if (unclosed) s.flags |= kSliceUnclosed;
         st.tracks[tr].slices.push_back(s);
         st.tracks[tr].seq.push_back(b.seq);
+        st.tracks[tr].group.push_back(groupId);
     };
     // Deterministic: keys in order of their first event.
     std::vector<const std::vector<uint32_t>*> groups;
@@ -87,6 +89,7 @@ void buildAsyncSlices(TraceBuilder::State& st) {
     std::sort(groups.begin(), groups.end(), [](auto* a, auto* b) { return a->front() < b->front(); });
 
     for (const auto* group : groups) {
+        ++groupId;
         std::vector<uint32_t> idx = *group;
         std::stable_sort(idx.begin(), idx.end(),
                          [&](uint32_t a, uint32_t b) { return points[a].ts < points[b].ts; });

@@ -255,7 +255,7 @@ void layoutTracks(TraceBuilder::State& st, const std::vector<uint32_t>& trackOrd
     for (uint32_t f = 0; f < trackOrder.size(); ++f) {
         PendingTrack& tr = st.tracks[trackOrder[f]];
         Track& out = t.tracks[f];
-        LayoutResult laid = layoutSlices(tr.slices, tr.seq);
+        LayoutResult laid = layoutSlices(tr.slices, tr.seq, tr.group);
         t.report.overlapsMovedToLanes += laid.movedToLanes;
         if (laid.clamped) t.report.warn(0, "track \"" + out.displayName + "\" has more than 65535 rows; the deepest were merged");
         const auto base = static_cast<uint32_t>(t.slices.size());
@@ -283,6 +283,7 @@ void layoutTracks(TraceBuilder::State& st, const std::vector<uint32_t>& trackOrd
         // Free as we go: peak memory is the pending copy of one track.
         std::vector<Slice>().swap(tr.slices);
         std::vector<uint32_t>().swap(tr.seq);
+        std::vector<uint32_t>().swap(tr.group);
         std::vector<Instant>().swap(tr.instants);
     }
 }

@@ -60,7 +60,8 @@ struct PendingTrack {
     int64_t sortIndex = 0;
     bool hasSortIndex = false;
     std::vector<Slice> slices;
-    std::vector<uint32_t> seq;  // file order of each slice, for equal-time ties
+    std::vector<uint32_t> seq;    // file order of each slice, for equal-time ties
+    std::vector<uint32_t> group;  // async tracks: each slice's id group (see layoutSlices)
     std::vector<BeginEnd> beginEnds;
     std::vector<Instant> instants;
     int deviceFromArgs = -1;
@@ -116,6 +117,7 @@ struct TraceBuilder::State {
     uint32_t track(const TrackKey& key);
     uint16_t category(std::string_view name);
     IdKey idKey(const RawId& id);
+    IdKey tidKey(const RawEvent& ev);
     uint32_t storeArgs(const RawEvent& ev);
     uint32_t counter(uint32_t process, std::string_view name);
     bool isActivity(uint16_t category) const;

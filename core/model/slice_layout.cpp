@@ -10,11 +10,13 @@ constexpr uint32_t kMaxRows = 65535;
 
 struct Lane {
     std::vector<TimeNs> openEnds;  // ends of the enclosing slices, innermost last
+    uint32_t group = 0;            // nesting group of the open slices
     uint32_t maxDepth = 0;
 };
 }  // namespace
 
-LayoutResult layoutSlices(const std::vector<Slice>& slices, const std::vector<uint32_t>& seq) {
+LayoutResult layoutSlices(const std::vector<Slice>& slices, const std::vector<uint32_t>& seq,
+                          const std::vector<uint32_t>& group) {
     LayoutResult result;
     const size_t n = slices.size();
     std::vector<uint32_t> order(n);
@@ -32,13 +34,15 @@ LayoutResult layoutSlices(const std::vector<Slice>& slices, const std::vector<ui
     std::vector<uint32_t> depthOf(n);
     for (uint32_t i : order) {
         const Slice& s = slices[i];
+        const uint32_t g = group.empty() ? 0 : group[i];
         size_t lane = 0;
         for (; lane < lanes.size(); ++lane) {
             auto& ends = lanes[lane].openEnds;
             while (!ends.empty() && ends.back() <= s.start) {
                 ends.pop_back();
             }
-            if (ends.empty() || ends.back() >= s.end()) break;  // nests (or top level)
+            if (ends.empty()) break;                                    // top level
+            if (ends.back() >= s.end() && lanes[lane].group == g) break;  // nests
         }
         if (lane == lanes.size()) {
             if (lanes.size() >= kMaxRows) {
@@ -50,6 +54,7 @@ LayoutResult layoutSlices(const std::vector<Slice>& slices, const std::vector<ui
             }
         }
         Lane& l = lanes[lane];
+        if (l.openEnds.empty()) l.group = g;
         const auto depth = static_cast<uint32_t>(l.openEnds.size());
         l.openEnds.push_back(s.end());
         l.maxDepth = std::max(l.maxDepth, depth);

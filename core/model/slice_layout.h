@@ -26,6 +26,10 @@ struct LayoutResult {
 };
 
 // `seq` gives each slice's file order for tie-breaking (same size as slices).
-LayoutResult layoutSlices(const std::vector<Slice>& slices, const std::vector<uint32_t>& seq);
+// `group`, when not empty, names each slice's nesting group: a slice only
+// nests under a slice of its own group (async slices of different ids never
+// nest; they take another lane instead).
+LayoutResult layoutSlices(const std::vector<Slice>& slices, const std::vector<uint32_t>& seq,
+                          const std::vector<uint32_t>& group = {});
 
 }  // namespace gapscope

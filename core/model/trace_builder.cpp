@@ -81,6 +81,12 @@ bool TraceBuilder::State::isActivity(uint16_t c) const {
            activityCategories.end();
 }
 
+IdKey TraceBuilder::State::tidKey(const RawEvent& ev) {
+    // A missing tid means the process's main thread (tid == pid), as in Perfetto.
+    return ev.tid.kind == RawId::Kind::Absent || ev.tid.kind == RawId::Kind::Invalid ? idKey(ev.pid)
+                                                                                      : idKey(ev.tid);
+}
+
 IdKey TraceBuilder::State::idKey(const RawId& id) {
     if (id.kind == RawId::Kind::Number) return IdKey::fromNumber(id.number);
     if (id.kind == RawId::Kind::Text) return IdKey::fromText(trace.strings.intern(id.text));
@@ -141,8 +147,9 @@ void TraceBuilder::onEvent(const RawEvent& ev) {
         ++st.singleCharPhases[static_cast<unsigned char>(ev.ph[0])];
     } else {
         ++st.otherPhases[std::string(ev.ph)];
-        return;  // no multi-character phase exists in the format
     }
+    // Like Chrome and Perfetto, only the first character decides the phase
+    // ("XXX" is a complete event); the report keeps the value as written.
     const char ph = ev.ph[0];
     if (ev.badField) {
         t.report.warn(ev.offset, "event " + std::to_string(ev.index) + ": field \"" + ev.badField +
@@ -153,6 +160,12 @@ void TraceBuilder::onEvent(const RawEvent& ev) {
         ++t.report.invalidEvents;
         t.report.warn(ev.offset, "event " + std::to_string(ev.index) + " (ph '" + ph +
                                      "'): missing or invalid \"ts\"; event dropped");
+        return;
+    }
+    if (ph == 'X' && ev.dur.present && !ev.dur.valid) {
+        ++t.report.invalidEvents;
+        t.report.warn(ev.offset, "event " + std::to_string(ev.index) +
+                                     " (ph 'X'): \"dur\" is not a number; event dropped");
         return;
     }
     const TimeNs ts = ev.ts.ns;
@@ -169,7 +182,7 @@ void TraceBuilder::onEvent(const RawEvent& ev) {
             const uint16_t cat = st.category(ev.cat);
             const bool annotation = cat == st.gpuAnnotationCategory;
             const uint32_t tr = st.track(
-                {proc, st.idKey(ev.tid), annotation ? SubTrack::GpuAnnotation : SubTrack::Thread, 0});
+                {proc, st.tidKey(ev), annotation ? SubTrack::GpuAnnotation : SubTrack::Thread, 0});
             Slice s;
             s.start = ts;
             s.name = t.strings.intern(ev.name);
@@ -197,7 +210,7 @@ void TraceBuilder::onEvent(const RawEvent& ev) {
         case 'B':
         case 'E': {
             const uint32_t proc = st.process(st.idKey(ev.pid));
-            const uint32_t tr = st.track({proc, st.idKey(ev.tid), SubTrack::Thread, 0});
+            const uint32_t tr = st.track({proc, st.tidKey(ev), SubTrack::Thread, 0});
             BeginEnd be;
             be.ts = ts;
             be.seq = seq;
@@ -221,7 +234,7 @@ void TraceBuilder::onEvent(const RawEvent& ev) {
             in.category = st.category(ev.cat);
             in.scope = ph == 'n' ? 'p' : (ev.scope == 'g' || ev.scope == 'p' ? ev.scope : 't');
             in.args = st.storeArgs(ev);
-            TrackKey key{proc, st.idKey(ev.tid), SubTrack::Thread, 0};
+            TrackKey key{proc, st.tidKey(ev), SubTrack::Thread, 0};
             if (in.scope != 't') key = {proc, IdKey::fromNumber(0), SubTrack::Instants, 0};
             if (in.scope == 'g') key.process = st.process(IdKey::fromText(t.strings.intern("Global")));
             st.tracks[st.track(key)].instants.push_back(in);
@@ -264,11 +277,11 @@ void TraceBuilder::onEvent(const RawEvent& ev) {
                 p.sortIndex = ev.sortIndex;
                 p.hasSortIndex = true;
             } else if (ev.name == "thread_name" && ev.hasMetaName) {
-                PendingTrack& tr = st.tracks[st.track({proc, st.idKey(ev.tid), SubTrack::Thread, 0})];
+                PendingTrack& tr = st.tracks[st.track({proc, st.tidKey(ev), SubTrack::Thread, 0})];
                 tr.threadName = t.strings.intern(ev.metaName);
                 tr.hasThreadName = true;
             } else if (ev.name == "thread_sort_index" && ev.hasSortIndex) {
-                PendingTrack& tr = st.tracks[st.track({proc, st.idKey(ev.tid), SubTrack::Thread, 0})];
+                PendingTrack& tr = st.tracks[st.track({proc, st.tidKey(ev), SubTrack::Thread, 0})];
                 tr.sortIndex = ev.sortIndex;
                 tr.hasSortIndex = true;
             }
@@ -279,7 +292,7 @@ void TraceBuilder::onEvent(const RawEvent& ev) {
         case 'f': {
             const uint32_t proc = st.process(st.idKey(ev.pid));
             FlowPoint fp;
-            fp.track = st.track({proc, st.idKey(ev.tid), SubTrack::Thread, 0});
+            fp.track = st.track({proc, st.tidKey(ev), SubTrack::Thread, 0});
             fp.ts = ts;
             fp.seq = seq;
             fp.phase = ph;
@@ -335,7 +348,7 @@ void TraceBuilder::finish(const CancelToken* cancel) {
     }
     for (const auto& [ph, n] : st.otherPhases) {
         t.report.phases[ph] += n;
-        t.report.skipped[ph] += n;
+        if (kModelled.find(ph[0]) == std::string_view::npos) t.report.skipped[ph] += n;
     }
     t.hasSpan = st.spanStart <= st.spanEnd;
     t.spanStart = t.hasSpan ? st.spanStart : 0;

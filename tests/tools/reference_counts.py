@@ -23,22 +23,26 @@ Rules (the spec):
     at a time, skipping whitespace and commas, until ']', end of data, or the
     first element that fails to decode (it and all after it are dropped); keys
     after a closed array are still read. The lenient decoder accepts raw
-    control characters in strings; a trailing comma inside an event fails it.
+    control characters in strings. Trailing commas before '}' or ']' (outside
+    strings) are accepted anywhere: they are removed before both parses.
  3. A trace is an object with a "traceEvents" array (else "no traceEvents" /
     "traceEvents is not an array"; systemTraceEvents alone does not count) or a
     top-level array of objects of which at least one has "ph" (an empty array
     is a trace; else "not trace events"). events = objects in the array ({}
     included; non-object elements of traceEvents are ignored and noted).
- 4. phases: count per string "ph" exactly as written ("XXX" is not "X").
-    Events without a string ph take no further part.
+ 4. phases: count per string "ph" exactly as written. As in Chrome and
+    Perfetto, the FIRST character of ph decides how the event is modelled
+    ("XXX" is a complete event). Events without a string ph take no part.
  5. ts/dur are µs: a JSON number, or a string that after stripping ASCII
     whitespace matches the JSON number grammar; anything else (bool, null,
     "100a") is invalid. ns = Decimal(v) * 1000 rounded half away from zero;
     outside int64 -> invalid. displayTimeUnit never changes units.
- 6. span_ns = [min ts_ns, max(ts_ns + (dur_ns if ph == "X" and dur is valid
-    and >= 0 else 0))] over events with ph != "M" and a valid ts; else null.
- 7. slices = events with ph "X" or "B" and a valid ts (an X with a missing,
-    invalid or negative dur counts as zero-length).
+ 6. An X event whose "dur" is present but invalid is dropped (as Perfetto
+    does): it counts in phases only. span_ns = [min ts_ns, max(ts_ns +
+    (dur_ns if ph is X and dur >= 0 else 0))] over the other events whose ph
+    is not M and whose ts is valid; else null.
+ 7. slices = events with ph X or B (first character) and a valid ts, less the
+    dropped X events (an X with a missing or negative dur is zero-length).
  8. GPU activity = ph "X", valid ts, dur_ns > 0, and either (a) cat in
     {kernel, gpu_memcpy, gpu_memset, Kernel, Memcpy, Memset}: device =
     str(int(args.device)) if it is an integral number (or such a string, as in
@@ -158,13 +162,38 @@ def lenient(text, notes):
         return top
 
 
+def strip_trailing_commas(text):
+    """Remove commas that are followed (after whitespace) by '}' or ']',
+    outside strings: JSON forbids them, trace writers emit them."""
+    out, i, n, in_string = [], 0, len(text), False
+    while i < n:
+        c = text[i]
+        if in_string:
+            if c == "\\":
+                out.append(text[i:i + 2])
+                i += 2
+                continue
+            in_string = c != '"'
+        elif c == '"':
+            in_string = True
+        elif c == ",":
+            j = SKIP_WS.match(text, i + 1).end()
+            if j < n and text[j] in "}]":
+                i += 1
+                continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
 def load_events(text, notes):
     """Return (form, truncated, events) per rules 2 and 3, or raise NotATrace."""
     first = text.lstrip(WS)[:1]
     if not first or first not in "[{":
         raise NotATrace("not JSON" if first else "empty")
+    text = strip_trailing_commas(text)
     try:
-        doc, truncated = json.loads(text, **DECODE), False
+        doc, truncated = LENIENT.decode(text), False  # raw control chars accepted
     except (ValueError, RecursionError) as err:
         notes.append(f"strict parse failed: {err}")
         doc, truncated = lenient(text, notes), True
@@ -240,11 +269,12 @@ def analyze(events, notes):
     phases, odd = collections.Counter(), collections.Counter()
     span, slices, busy = None, 0, collections.defaultdict(list)
     for e in events:
-        ph = e.get("ph")
-        if not isinstance(ph, str):
+        written = e.get("ph")
+        if not isinstance(written, str) or not written:
             odd["empty {} events" if not e else "events without a string ph"] += 1
             continue
-        phases[ph] += 1
+        phases[written] += 1
+        ph = written[0]
         odd["string ts/dur values"] += sum(isinstance(e.get(k), str) for k in ("ts", "dur"))
         if ph == "M":
             continue
@@ -253,6 +283,9 @@ def analyze(events, notes):
             odd["invalid ts" if "ts" in e else "missing ts"] += 1
             continue
         dur = to_ns(e.get("dur")) if ph == "X" else None
+        if ph == "X" and "dur" in e and dur is None:
+            odd["X with invalid dur (dropped)"] += 1
+            continue
         if ph == "X" and (dur is None or dur < 0):
             odd["X without dur" if "dur" not in e else "X with invalid/negative dur"] += 1
         end = ts + dur if dur is not None and dur >= 0 else ts

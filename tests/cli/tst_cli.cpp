@@ -1,0 +1,110 @@
+// gapscope-cli as a user runs it: help, version, info on the bundled sample
+// (text and JSON), and bad input (exit 2, one line on stderr).
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <nlohmann/json.hpp>
+
+#include "support/test_paths.h"
+#include "support/trace_files.h"
+
+using json = nlohmann::json;
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out, err;
+};
+
+Run runCli(const QStringList& args) {
+    QProcess p;
+    p.start(gapscope::test::cliPath(), args);
+    Run r;
+    if (!p.waitForFinished(120000)) return r;
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+}  // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+private slots:
+    void helpAndVersion() {
+        Run r = runCli({"--help"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("info TRACE"));
+        r = runCli({"--version"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.startsWith("gapscope-cli "));
+        r = runCli({});
+        QCOMPARE(r.exitCode, 1);
+        r = runCli({"frobnicate"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.err.contains("unknown command"));
+    }
+
+    void infoJsonOnTheSample() {
+        const Run r = runCli({"info", gapscope::test::samplePath(), "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const json j = json::parse(r.out.toStdString());
+        QCOMPARE(j["format"].get<std::string>(), std::string("chrome-json"));
+        QCOMPARE(j["compression"].get<std::string>(), std::string("gzip"));
+        // Counts from Python's json module on the same file.
+        QCOMPARE(j["events"].get<int>(), 4043);
+        QCOMPARE(j["phases"]["X"].get<int>(), 2314);
+        QCOMPARE(j["phases"]["M"].get<int>(), 62);
+        QCOMPARE(j["span_ns"][0].get<int64_t>(), 5203219824795433LL);
+        QCOMPARE(j["gpu_devices"].size(), size_t(1));
+        QCOMPARE(j["gpu_devices"][0]["device"].get<std::string>(), std::string("0"));
+        QCOMPARE(j["gpu_devices"][0]["name"].get<std::string>(), std::string("NVIDIA H200"));
+        QVERIFY(j["gpu_devices"][0]["busy_ns"].get<int64_t>() > 0);
+        const json& first = j["processes"][0];
+        QCOMPARE(first["kind"].get<std::string>(), std::string("gpu"));
+        QCOMPARE(first["pid"].get<int>(), 0);
+        QVERIFY(first["threads"][0]["slices"].get<int>() > 0);
+        QVERIFY(j["warnings"].is_array());
+    }
+
+    void infoText() {
+        const Run r = runCli({"info", gapscope::test::samplePath()});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("GPU 0 · NVIDIA H200"));
+        QVERIFY(r.out.contains("stream 7"));
+    }
+
+    void badInputExitsTwoWithOneLine_data() {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("what");
+        QTest::newRow("not json") << QByteArray("garbage") << "byte 0: expected '[' or '{'";
+        QTest::newRow("empty") << QByteArray() << "byte 0: the file is empty";
+        QTest::newRow("bad event") << QByteArray("[{\"ph\":}]") << "byte 7: malformed JSON in event 0";
+    }
+    void badInputExitsTwoWithOneLine() {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, what);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("bad trace ü.json");  // non-ASCII path
+        QVERIFY(gapscope::test::writeFile(path.toStdString(), bytes.toStdString()));
+        const Run r = runCli({"info", path});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.out.isEmpty());
+        QCOMPARE(r.err.count('\n'), 1);
+        const QString line = QString::fromUtf8(r.err).trimmed();
+        QVERIFY2(line.startsWith("gapscope: " + path + ": "), qPrintable(line));
+        QVERIFY2(line.contains(what), qPrintable(line));
+    }
+
+    void missingFile() {
+        const Run r = runCli({"info", "/nonexistent/trace.json"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.startsWith("gapscope: /nonexistent/trace.json: open: "));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

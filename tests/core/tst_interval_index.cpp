@@ -1,0 +1,110 @@
+// The interval index and the per-row visible query against brute force on
+// random data, including zero-length and identical intervals.
+
+#include <QRandomGenerator>
+#include <QTest>
+#include <algorithm>
+
+#include "index/gpu_busy.h"
+#include "index/interval_index.h"
+#include "model/slice_layout.h"
+#include "model/trace.h"
+
+using namespace gapscope;
+
+class TestIntervalIndex : public QObject {
+    Q_OBJECT
+private slots:
+    void overlapMatchesBruteForce() {
+        QRandomGenerator rng(12345);
+        for (int round = 0; round < 200; ++round) {
+            std::vector<Slice> slices;
+            const int n = int(rng.bounded(0, 300));
+            const int span = int(rng.bounded(10, 2000));
+            for (int i = 0; i < n; ++i) {
+                Slice s;
+                s.start = rng.bounded(span);
+                s.dur = rng.bounded(4) == 0 ? 0 : rng.bounded(span / 4 + 1);
+                slices.push_back(s);
+            }
+            std::vector<uint32_t> ids(slices.size());
+            for (uint32_t i = 0; i < ids.size(); ++i) ids[i] = i;
+            IntervalIndex index;
+            index.build(slices, ids);
+            for (int q = 0; q < 50; ++q) {
+                const int64_t t0 = rng.bounded(-10, span + 10);
+                const int64_t t1 = rng.bounded(2) ? t0 : t0 + rng.bounded(span / 3 + 1);
+                std::vector<uint32_t> got;
+                index.overlapping(slices, t0, t1, got);
+                std::vector<uint32_t> want;
+                for (uint32_t i = 0; i < slices.size(); ++i) {
+                    if (slices[i].start <= t1 && slices[i].end() >= t0) want.push_back(i);
+                }
+                std::sort(got.begin(), got.end());
+                QCOMPARE(got, want);
+            }
+        }
+    }
+
+    void visibleInRowMatchesBruteForce() {
+        QRandomGenerator rng(777);
+        for (int round = 0; round < 100; ++round) {
+            std::vector<Slice> input;
+            std::vector<uint32_t> seq;
+            const int n = int(rng.bounded(1, 200));
+            for (int i = 0; i < n; ++i) {
+                Slice s;
+                s.start = rng.bounded(1000);
+                s.dur = rng.bounded(3) == 0 ? 0 : rng.bounded(200);
+                input.push_back(s);
+                seq.push_back(uint32_t(i));
+            }
+            LayoutResult laid = layoutSlices(input, seq);
+            Trace t;
+            t.slices = laid.slices;
+            QCOMPARE(t.slices.size(), input.size());  // nothing dropped
+            for (const Row& row : laid.rows) {
+                for (uint32_t i = row.begin + 1; i < row.end; ++i) {
+                    QVERIFY(t.slices[i - 1].end() <= t.slices[i].start);  // rows never overlap
+                }
+                for (int q = 0; q < 20; ++q) {
+                    const int64_t t0 = rng.bounded(-5, 1100);
+                    const int64_t t1 = t0 + rng.bounded(300);
+                    const auto [lo, hi] = t.visibleInRow(row, t0, t1);
+                    for (uint32_t i = row.begin; i < row.end; ++i) {
+                        const bool visible = t.slices[i].start <= t1 && t.slices[i].end() >= t0;
+                        QCOMPARE(visible, i >= lo && i < hi);
+                    }
+                }
+            }
+        }
+    }
+
+    void busyUnionMatchesBruteForce() {
+        QRandomGenerator rng(99);
+        for (int round = 0; round < 100; ++round) {
+            std::vector<BusyInterval> v;
+            std::vector<bool> covered(600, false);
+            for (int i = 0; i < int(rng.bounded(0, 40)); ++i) {
+                const int64_t s = rng.bounded(500);
+                const int64_t e = s + rng.bounded(1, 60);
+                v.push_back({s, e});
+                for (int64_t x = s; x < e; ++x) covered[size_t(x)] = true;
+            }
+            mergeIntervals(v);
+            int64_t total = 0;
+            for (size_t i = 0; i < v.size(); ++i) {
+                total += v[i].end - v[i].start;
+                if (i) QVERIFY(v[i - 1].end < v[i].start);  // disjoint, not touching
+            }
+            QCOMPARE(total, int64_t(std::count(covered.begin(), covered.end(), true)));
+            for (const BusyInterval& g : idleGaps(v, 5)) {
+                QVERIFY(g.end - g.start >= 5);
+                for (int64_t x = g.start; x < g.end; ++x) QVERIFY(!covered[size_t(x)]);
+            }
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestIntervalIndex)
+#include "tst_interval_index.moc"

@@ -1,0 +1,182 @@
+// The streaming reader: both document forms, metadata before and after the
+// events, truncation, trailing commas, compression, errors with offsets, and
+// identical results whatever the split points of the input.
+
+#include <QFile>
+#include <QTest>
+
+#include "support/test_paths.h"
+#include "support/trace_files.h"
+
+using namespace gapscope;
+using namespace gapscope::test;
+
+namespace {
+
+std::string objectTrace() {
+    QFile f(fixture("object_form.json"));
+    return f.open(QIODevice::ReadOnly) ? f.readAll().toStdString() : std::string();
+}
+
+}  // namespace
+
+class TestJsonReader : public QObject {
+    Q_OBJECT
+private slots:
+    void objectFormKeepsMetadataAfterEvents() {
+        const LoadResult r = loadJsonText(objectTrace());
+        QVERIFY2(r.trace, r.failure ? r.failure->message().c_str() : "cancelled");
+        const Trace& t = *r.trace;
+        QVERIFY(t.objectForm);
+        QCOMPARE(t.report.events, uint64_t(5));
+        QVERIFY(!t.report.truncated);
+        QCOMPARE(t.displayTimeUnit, std::string("ms"));
+        QVERIFY(t.metadata.count("traceName"));
+        QVERIFY(t.metadata.count("deviceProperties"));
+        QCOMPARE(t.metadata.at("baseTimeNanoseconds"), std::string("1700000000000000000"));
+        QCOMPARE(t.spanStart, int64_t(9000));
+        QCOMPARE(t.spanEnd, int64_t(13250));
+        QCOMPARE(t.gpuDevices.size(), size_t(1));
+        QCOMPARE(t.gpuDevices[0].name, std::string("Test GPU \xc3\xa9"));
+        QCOMPARE(t.gpuDevices[0].busyNs, int64_t(2000));
+        // The escaped name is unescaped; args stay raw and intact.
+        const Track& stream = t.tracks[t.processes[0].tracks[0]];
+        QCOMPARE(stream.displayName, std::string("stream 7"));
+        const Slice& k = t.slices[stream.sliceBegin];
+        QCOMPARE(std::string(t.str(k.name)), std::string("k\"1\""));
+        const ExtractedArgs* x = t.extractedArgs(k.args);
+        QVERIFY(x);
+        QCOMPARE(x->correlation, int64_t(11));
+        QCOMPARE(x->grid[0], 4);
+        QCOMPARE(x->block[0], 128);
+        QVERIFY(t.argsJson(k.args).find("\"correlation\": 11") != std::string::npos);
+    }
+
+    void arrayForm() {
+        const LoadResult r = loadJsonText("[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1}]");
+        QVERIFY(r.trace);
+        QVERIFY(!r.trace->objectForm);
+        QCOMPARE(r.trace->slices.size(), size_t(1));
+    }
+
+    void byteOrderMarkAndWhitespace() {
+        const LoadResult r = loadJsonText("\xEF\xBB\xBF  \n[{\"ph\":\"X\",\"name\":\"a\",\"ts\":1,\"dur\":1}]\n");
+        QVERIFY(r.trace);
+        QCOMPARE(r.trace->slices.size(), size_t(1));
+    }
+
+    void everySplitPointGivesTheSameModel() {
+        const std::string whole = canonicalDump(*loadInChunks(objectTrace(), 1 << 20));
+        for (size_t chunk = 1; chunk <= 17; ++chunk) {
+            QCOMPARE(canonicalDump(*loadInChunks(objectTrace(), chunk)), whole);
+        }
+    }
+
+    void compressedFormsGiveTheSameModel() {
+        const std::string plain = canonicalDump(*loadJsonText(objectTrace()).trace);
+        const LoadResult gz = loadJsonText(objectTrace(), Compression::Gzip);
+        const LoadResult zst = loadJsonText(objectTrace(), Compression::Zstd);
+        QVERIFY(gz.trace && zst.trace);
+        QCOMPARE(gz.trace->compression, Compression::Gzip);
+        QCOMPARE(zst.trace->compression, Compression::Zstd);
+        QCOMPARE(canonicalDump(*gz.trace), plain);
+        QCOMPARE(canonicalDump(*zst.trace), plain);
+    }
+
+    void truncatedKeepsEventsBeforeTheCut() {
+        // Cut at every byte after the first complete event: the events
+        // before the cut survive, with a truncation warning, never an error.
+        const std::string text = objectTrace();
+        const size_t firstEventEnd = text.find("}},") + 2;
+        for (size_t cut = firstEventEnd; cut < text.find("\"displayTimeUnit\""); cut += 7) {
+            const LoadResult r = loadJsonText(text.substr(0, cut));
+            QVERIFY2(r.trace, r.failure ? r.failure->message().c_str() : "null");
+            QVERIFY(r.trace->report.truncated);
+            QVERIFY(r.trace->report.events >= 1);
+            QVERIFY(!r.trace->report.warnings.empty());
+        }
+    }
+
+    void truncatedGzipKeepsWhatDecompressed() {
+        std::string big = "[";
+        for (int i = 0; i < 20000; ++i) {
+            big += "{\"ph\":\"X\",\"name\":\"op" + std::to_string(i % 50) + "\",\"pid\":1,\"tid\":1,\"ts\":" +
+                   std::to_string(i * 10) + ",\"dur\":5},";
+        }
+        big += "]";
+        std::string gz = gzipBytes(big);
+        gz.resize(gz.size() / 2);
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("cut.json.gz").toStdString();
+        QVERIFY(writeFile(path, gz));
+        const LoadResult r = loadTrace(path);
+        QVERIFY(r.trace);
+        QVERIFY(r.trace->report.truncated);
+        QVERIFY(r.trace->report.events > 1000 && r.trace->report.events < 20000);
+        bool sawGzipWarning = false;
+        for (const auto& w : r.trace->report.warnings) sawGzipWarning |= w.message.find("gzip") != std::string::npos;
+        QVERIFY(sawGzipWarning);
+    }
+
+    void trailingCommasAccepted() {
+        const LoadResult r = loadJsonText(
+            "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\",\"ts\":1,\"dur\":1,\"args\":{\"k\":1,},},],\"x\":[1,2,],}");
+        QVERIFY(r.trace);
+        QVERIFY(!r.trace->report.truncated);
+        QCOMPARE(r.trace->slices.size(), size_t(1));
+    }
+
+    void errors_data() {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("where");
+        QTest::addColumn<QString>("what");
+        QTest::newRow("empty") << QByteArray() << "byte 0" << "empty";
+        QTest::newRow("whitespace") << QByteArray("  \n ") << "byte 4" << "no JSON";
+        QTest::newRow("not json") << QByteArray("hello") << "byte 0" << "expected '[' or '{'";
+        QTest::newRow("binary") << QByteArray("\x0a\xa6\x01", 3) << "byte 1" << "binary data";
+        QTest::newRow("no traceEvents") << QByteArray("{\"spans\": []}") << "top-level object"
+                                        << "no \"traceEvents\" array (keys: spans)";
+        QTest::newRow("traceEvents not array") << QByteArray("{\"traceEvents\": 5}") << "byte 16"
+                                               << "must be an array";
+        QTest::newRow("array of arrays") << QByteArray("[[1,2]]") << "byte 1" << "not a Chrome trace";
+        QTest::newRow("bad first event") << QByteArray("[{\"ph\" \"X\"}]") << "byte 7" << "expected ':'";
+        QTest::newRow("zip") << QByteArray("PK\x03\x04rest", 8) << "byte 0" << "ZIP archive";
+        QTest::newRow("truncated before any event") << QByteArray("{\"traceEvents\": [{\"ph\":") << "byte"
+                                                    << "no event could be read";
+    }
+    void errors() {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, where);
+        QFETCH(QString, what);
+        const LoadResult r = loadJsonText(bytes.toStdString());
+        QVERIFY(!r.trace);
+        QVERIFY(r.failure);
+        QVERIFY2(r.failure->where.find(where.toStdString()) == 0, r.failure->message().c_str());
+        QVERIFY2(r.failure->what.find(what.toStdString()) != std::string::npos, r.failure->message().c_str());
+        QVERIFY(r.failure->message().find("trace.json: ") != std::string::npos);  // names the file
+    }
+
+    void malformedAfterGoodEventsIsAWarning() {
+        const LoadResult r = loadJsonText(
+            "[{\"ph\":\"X\",\"name\":\"a\",\"ts\":1,\"dur\":1},{\"ph\":\"X\",\"name\":\"b\",\"ts\":2,\"dur\":1},{\"ph\" \"X\"}]");
+        QVERIFY(r.trace);
+        QCOMPARE(r.trace->report.events, uint64_t(2));
+        QVERIFY(r.trace->report.truncated);
+        QVERIFY(r.trace->report.warnings.front().message.find("malformed JSON in event 2") != std::string::npos);
+        QCOMPARE(r.trace->report.warnings.front().offset, uint64_t(81));  // the '"' where ':' belongs
+    }
+
+    void fileErrors() {
+        QTemporaryDir dir;
+        LoadResult r = loadTrace(dir.path().toStdString());
+        QVERIFY(!r.trace);
+        QCOMPARE(r.failure->where, std::string("open"));
+        QVERIFY(r.failure->what.find("directory") != std::string::npos);
+        r = loadTrace(dir.filePath("missing.json").toStdString());
+        QVERIFY(!r.trace);
+        QVERIFY(r.failure->what.find("No such file") != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestJsonReader)
+#include "tst_json_reader.moc"

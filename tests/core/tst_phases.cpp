@@ -1,0 +1,198 @@
+// Every phase of the Trace Event Format and the edge cases of building the
+// model, each on a small handcrafted trace with its expected result.
+
+#include <QTest>
+
+#include "support/test_paths.h"
+#include "support/trace_files.h"
+
+using namespace gapscope;
+using namespace gapscope::test;
+
+namespace {
+
+// Fixtures are files in tests/fixtures/ (moc cannot read raw strings).
+std::shared_ptr<const Trace> load(const QString& name) {
+    const LoadResult r = loadTrace(fixture(name).toStdString());
+    if (!r.trace) QTest::qFail(r.failure ? r.failure->message().c_str() : "cancelled", __FILE__, __LINE__);
+    return r.trace;
+}
+
+const Track* findTrack(const Trace& t, const std::string& name) {
+    for (const Track& tr : t.tracks) {
+        if (tr.displayName == name) return &tr;
+    }
+    return nullptr;
+}
+
+const Slice* findSlice(const Trace& t, const std::string& name) {
+    for (const Slice& s : t.slices) {
+        if (t.str(s.name) == name) return &s;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+class TestPhases : public QObject {
+    Q_OBJECT
+private slots:
+    void beginEndMatching() {
+        auto t = load("phases/begin_end_matching.json");
+        QCOMPARE(t->report.unmatchedEnds, uint64_t(1));
+        QCOMPARE(t->report.unclosedBegins, uint64_t(1));
+        const Slice* outer = findSlice(*t, "outer");
+        const Slice* inner = findSlice(*t, "inner");
+        const Slice* open = findSlice(*t, "open");
+        QVERIFY(outer && inner && open);
+        QCOMPARE(outer->dur, int64_t(10000));
+        QCOMPARE(outer->depth, uint16_t(0));
+        QCOMPARE(inner->start, int64_t(1000));
+        QCOMPARE(inner->dur, int64_t(2000));
+        QCOMPARE(inner->depth, uint16_t(1));
+        // The unclosed B ends at the end of the trace and is marked.
+        QVERIFY(open->flags & kSliceUnclosed);
+        QCOMPARE(open->end(), t->spanEnd);
+        QCOMPARE(t->spanEnd, int64_t(25000));
+    }
+
+    void instantsByScope() {
+        auto t = load("phases/instants_by_scope.json");
+        QCOMPARE(t->instants.size(), size_t(4));
+        const Track* thread = findTrack(*t, "thread 1");
+        QVERIFY(thread);
+        QCOMPARE(thread->instantEnd - thread->instantBegin, 2u);
+        int processScoped = 0, globalScoped = 0;
+        for (const Instant& in : t->instants) {
+            processScoped += in.scope == 'p';
+            globalScoped += in.scope == 'g';
+            if (in.scope != 't') QCOMPARE(t->tracks[in.track].kind, TrackKind::Instants);
+        }
+        QCOMPARE(processScoped, 1);
+        QCOMPARE(globalScoped, 1);
+    }
+
+    void countersEveryKeyIsASeries() {
+        auto t = load("phases/counters_every_key_is_a_series.json");
+        QCOMPARE(t->counters.size(), size_t(3));
+        for (const CounterSeries& c : t->counters) {
+            const std::string name(t->str(c.name));
+            if (name == "mem used") {
+                QCOMPARE(c.ts, (std::vector<TimeNs>{1000, 2000}));  // sorted by time
+                QCOMPARE(c.values, (std::vector<double>{10, 20}));
+            } else if (name == "mem free") {
+                QCOMPARE(c.values, (std::vector<double>{6, 5.5}));
+            } else {
+                QCOMPARE(name, std::string("ctr 7 value"));
+            }
+        }
+    }
+
+    void metadataNamesAndOrder() {
+        auto t = load("phases/metadata_names_and_order.json");
+        QCOMPARE(t->processes.size(), size_t(2));
+        QCOMPARE(t->processes[0].displayName, std::string("trainer 5"));  // sort index -1 first
+        QCOMPARE(t->processes[1].displayName, std::string("loader 3"));
+        const auto& tracks = t->processes[0].tracks;
+        QCOMPARE(t->tracks[tracks[0]].displayName, std::string("pt_main_thread 52"));
+        QCOMPARE(t->tracks[tracks[1]].displayName, std::string("worker 51"));
+    }
+
+    void stringAndNumberIdsAreDistinct() {
+        auto t = load("phases/string_and_number_ids_are_distinct.json");
+        QCOMPARE(t->processes.size(), size_t(3));
+        QCOMPARE(t->tracks.size(), size_t(4));
+        const Slice* c = findSlice(*t, "c");
+        QCOMPARE(c->start, int64_t(2500));  // numeric strings are accepted
+        QCOMPARE(c->dur, int64_t(1000));
+        const Track* d = findTrack(*t, "thread 2");  // missing tid = pid
+        QVERIFY(d);
+    }
+
+    void flowsBindToSlices() {
+        auto t = load("phases/flows_bind_to_slices.json");
+        QCOMPARE(t->flows.size(), size_t(3));
+        auto nameOf = [&](uint32_t i) { return std::string(t->str(t->slices[i].name)); };
+        QCOMPARE(nameOf(t->flows[0].from), std::string("cudaLaunchKernel"));
+        QCOMPARE(nameOf(t->flows[0].to), std::string("gemm"));
+        QCOMPARE(nameOf(t->flows[1].from), std::string("producer"));
+        QCOMPARE(nameOf(t->flows[1].to), std::string("middle"));
+        QCOMPARE(nameOf(t->flows[2].to), std::string("next consumer"));  // no bp: the next slice
+        QCOMPARE(t->report.orphanFlowEvents, uint64_t(1));               // id 99 has no start
+    }
+
+    void asyncNestableAndLegacy() {
+        auto t = load("phases/async_nestable_and_legacy.json");
+        const Track* read = findTrack(*t, "read");
+        QVERIFY(read);
+        QCOMPARE(read->kind, TrackKind::Async);
+        QCOMPARE(read->sliceCount(), 3u);  // read, parse nested in it, the overlapping second read
+        QCOMPARE(read->laneCount, uint16_t(2));
+        const Slice* parse = findSlice(*t, "parse");
+        QCOMPARE(parse->depth, uint16_t(1));
+        QCOMPARE(parse->dur, int64_t(2000));
+        const Slice* fetch = findSlice(*t, "fetch");
+        QCOMPARE(fetch->dur, int64_t(5000));
+        QCOMPARE(t->report.unclosedBegins, uint64_t(1));
+        QVERIFY(findSlice(*t, "never ends")->flags & kSliceUnclosed);
+    }
+
+    void skippedAndUnknownPhasesAreCounted() {
+        auto t = load("phases/skipped_and_unknown_phases_are_counted.json");
+        QCOMPARE(t->report.events, uint64_t(12));
+        QCOMPARE(t->report.withoutPhase, uint64_t(1));
+        QCOMPARE(t->report.phases.at("P"), uint64_t(1));
+        QCOMPARE(t->report.phases.at("XXX"), uint64_t(1));
+        for (const char* ph : {"P", "O", "N", "D", "V", "v", "R", "c", "Q"}) QCOMPARE(t->report.skipped.count(ph), size_t(1));
+        QCOMPARE(t->report.skipped.count("XXX"), size_t(0));  // modelled as X (Chrome, Perfetto)
+        QCOMPARE(t->slices.size(), size_t(2));
+        QCOMPARE(t->report.invalidEvents, uint64_t(0));
+    }
+
+    void invalidFieldsDropOrClampEvents() {
+        auto t = load("phases/invalid_fields_drop_or_clamp_events.json");
+        QCOMPARE(t->report.invalidEvents, uint64_t(3));
+        QCOMPARE(t->report.negativeDurations, uint64_t(1));
+        QCOMPARE(t->slices.size(), size_t(3));
+        QCOMPARE(findSlice(*t, "no dur")->dur, int64_t(0));
+        QVERIFY(findSlice(*t, "negative")->flags & kSliceNegativeDuration);
+        QCOMPARE(findSlice(*t, "negative")->dur, int64_t(0));
+        QVERIFY(!t->report.warnings.empty());
+    }
+
+    void kinetoGpuClassification() {
+        auto t = load("phases/kineto_gpu_classification.json");
+        // GPUs first, by device; the empty "GPU 1" process is not listed.
+        QCOMPARE(t->processes.size(), size_t(3));
+        QCOMPARE(t->processes[0].displayName, std::string("GPU 0"));
+        QCOMPARE(t->processes[1].displayName, std::string("GPU 2"));
+        QCOMPARE(t->processes[2].displayName, std::string("python3 418"));
+        QCOMPARE(t->gpuDevices.size(), size_t(2));
+        // Device 0: [10,25] + [40,45] = 20 us; the annotation does not count.
+        QCOMPARE(t->gpuDevices[0].busyNs, int64_t(20000));
+        QCOMPARE(t->gpuDevices[0].busy.size(), size_t(2));
+        QCOMPARE(t->gpuDevices[1].busyNs, int64_t(7000));
+        const auto& gpu0 = t->processes[0].tracks;
+        QCOMPARE(t->tracks[gpu0[0]].displayName, std::string("stream 7"));
+        QCOMPARE(t->tracks[gpu0[0]].kind, TrackKind::GpuStream);
+        QCOMPARE(t->tracks[gpu0[0]].laneCount, uint16_t(2));  // k1 and k2 overlap
+        QCOMPARE(t->tracks[gpu0[1]].displayName, std::string("stream 7 annotations"));
+        QCOMPARE(t->tracks[gpu0[1]].kind, TrackKind::GpuAnnotation);
+        QCOMPARE(t->tracks[gpu0[2]].displayName, std::string("stream 13"));
+        QCOMPARE(t->report.overlapsMovedToLanes, uint64_t(1));
+    }
+
+    void tensorflowGpuClassification() {
+        auto t = load("phases/tensorflow_gpu_classification.json");
+        QCOMPARE(t->processes[0].displayName, std::string("GPU 0"));
+        QCOMPARE(t->gpuDevices.size(), size_t(1));
+        QCOMPARE(t->gpuDevices[0].busyNs, int64_t(10000));  // derived lines do not count
+        const auto& tracks = t->processes[0].tracks;
+        QCOMPARE(t->tracks[tracks[0]].kind, TrackKind::GpuStream);
+        QCOMPARE(t->tracks[tracks[1]].kind, TrackKind::GpuOther);
+        QCOMPARE(t->report.withoutPhase, uint64_t(1));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPhases)
+#include "tst_phases.moc"

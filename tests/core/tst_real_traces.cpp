@@ -1,0 +1,105 @@
+// Every file under ../shared/traces against an independent computation
+// (tests/tools/reference_counts.py, Python's json module with exact
+// decimals), pinned in tests/data/real_traces_expected.json. Traces must match
+// event and phase counts, span, slices and GPU busy time per device; files
+// that are not traces must fail with a clear message.
+
+#include <QFile>
+#include <QTest>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "support/test_paths.h"
+#include "loader.h"
+
+using namespace gapscope;
+using json = nlohmann::json;
+
+namespace {
+
+json loadExpected() {
+    QFile f(test::sourceDir() + "/tests/data/real_traces_expected.json");
+    if (!f.open(QIODevice::ReadOnly)) return json();
+    return json::parse(f.readAll().toStdString());
+}
+
+QString resolve(const std::string& rel) {
+    const QString r = QString::fromStdString(rel);
+    if (r.startsWith("recorded/")) return test::sourceDir() + "/tests/data/" + r;
+    if (r.startsWith("samples/")) return test::sourceDir() + "/resources/" + r;
+    return test::sharedTraces() + "/" + r;
+}
+
+// What the message must say for each kind of non-trace file.
+std::string expectedErrorText(const std::string& reason) {
+    static const std::map<std::string, std::string> kText = {
+        {"zip", "ZIP archive"},
+        {"tar", "tar archive"},
+        {"empty", "empty"},
+        {"not JSON", "expected '[' or '{'"},
+        {"no traceEvents", "no \"traceEvents\""},
+        {"not trace events", "not a Chrome trace"},
+    };
+    const auto it = kText.find(reason);
+    return it == kText.end() ? reason : it->second;
+}
+
+}  // namespace
+
+class TestRealTraces : public QObject {
+    Q_OBJECT
+private slots:
+    void matchesIndependentCount_data() {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QByteArray>("expected");
+        const json all = loadExpected();
+        QVERIFY2(all.contains("files"), "tests/data/real_traces_expected.json is missing");
+        for (const json& f : all["files"]) {
+            const std::string rel = f["path"];
+            QTest::newRow(rel.c_str()) << resolve(rel) << QByteArray::fromStdString(f.dump());
+        }
+    }
+
+    void matchesIndependentCount() {
+        QFETCH(QString, path);
+        QFETCH(QByteArray, expected);
+        if (!path.startsWith(test::sourceDir())) GAPSCOPE_REQUIRE_SHARED();
+        const json e = json::parse(expected.toStdString());
+        const LoadResult r = loadTrace(path.toStdString());
+        if (!e["ok"].get<bool>()) {
+            QVERIFY2(!r.trace, "a file that is not a trace must not open");
+            QVERIFY(r.failure);
+            const std::string want = expectedErrorText(e["error"]);
+            QVERIFY2(r.failure->message().find(want) != std::string::npos,
+                     (r.failure->message() + " | want: " + want).c_str());
+            QVERIFY(r.failure->message().rfind(path.toStdString() + ": ", 0) == 0);  // names the file
+            return;
+        }
+        QVERIFY2(r.trace, r.failure ? r.failure->message().c_str() : "cancelled");
+        const Trace& t = *r.trace;
+        QCOMPARE(t.report.events, e["events"].get<uint64_t>());
+        std::map<std::string, uint64_t> phases;
+        for (const auto& [ph, n] : e["phases"].items()) phases[ph] = n.get<uint64_t>();
+        QCOMPARE(t.report.phases, phases);
+        QCOMPARE(t.report.truncated, e["truncated"].get<bool>());
+        QCOMPARE(t.objectForm, e["form"] == "object");
+        if (e["span_ns"].is_null()) {
+            QVERIFY(!t.hasSpan);
+        } else {
+            QCOMPARE(t.spanStart, e["span_ns"][0].get<int64_t>());
+            QCOMPARE(t.spanEnd, e["span_ns"][1].get<int64_t>());
+        }
+        uint64_t slices = 0;  // X and B/E slices (async slices are extra)
+        for (const Track& tr : t.tracks) {
+            if (tr.kind != TrackKind::Async) slices += tr.sliceCount();
+        }
+        QCOMPARE(slices, e["slices"].get<uint64_t>());
+        std::map<std::string, int64_t> busy, wantBusy;
+        for (const GpuDevice& d : t.gpuDevices) busy[std::to_string(d.index)] = d.busyNs;
+        for (const auto& [dev, ns] : e["gpu_busy_ns"].items()) wantBusy[dev] = ns.get<int64_t>();
+        QCOMPARE(busy, wantBusy);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRealTraces)
+#include "tst_real_traces.moc"

@@ -1,0 +1,116 @@
+#include "support/trace_files.h"
+
+#include <zlib.h>
+#include <zstd.h>
+
+#include <QTest>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "format/trace_json_reader.h"
+#include "model/trace_builder.h"
+
+namespace gapscope::test {
+
+std::string gzipBytes(const std::string& raw) {
+    z_stream zs{};
+    deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+    std::string out(deflateBound(&zs, static_cast<uLong>(raw.size())) + 64, '\0');
+    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(raw.data()));
+    zs.avail_in = static_cast<uInt>(raw.size());
+    zs.next_out = reinterpret_cast<Bytef*>(out.data());
+    zs.avail_out = static_cast<uInt>(out.size());
+    deflate(&zs, Z_FINISH);
+    out.resize(zs.total_out);
+    deflateEnd(&zs);
+    return out;
+}
+
+std::string zstdBytes(const std::string& raw) {
+    std::string out(ZSTD_compressBound(raw.size()), '\0');
+    const size_t n = ZSTD_compress(out.data(), out.size(), raw.data(), raw.size(), 3);
+    out.resize(ZSTD_isError(n) ? 0 : n);
+    return out;
+}
+
+bool writeFile(const std::string& path, const std::string& bytes) {
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    return static_cast<bool>(f);
+}
+
+LoadResult loadJsonText(const std::string& json, Compression compression) {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("trace.json")).toStdString();
+    std::string bytes = json;
+    if (compression == Compression::Gzip) bytes = gzipBytes(json);
+    if (compression == Compression::Zstd) bytes = zstdBytes(json);
+    if (!writeFile(path, bytes)) QTest::qFail("cannot write a temporary trace", __FILE__, __LINE__);
+    return loadTrace(path);
+}
+
+namespace {
+
+class ChunkedSource final : public ByteSource {
+public:
+    ChunkedSource(const std::string& data, size_t chunk) : data_(data), chunk_(chunk) {}
+    size_t read(char* dst, size_t capacity) override {
+        const size_t n = std::min({capacity, chunk_, data_.size() - pos_});
+        std::memcpy(dst, data_.data() + pos_, n);
+        pos_ += n;
+        return n;
+    }
+    uint64_t filePosition() const override { return pos_; }
+
+private:
+    const std::string& data_;
+    size_t chunk_;
+    size_t pos_ = 0;
+};
+
+}  // namespace
+
+std::shared_ptr<const Trace> loadInChunks(const std::string& json, size_t chunk) {
+    auto trace = std::make_shared<Trace>();
+    ChunkedSource source(json, chunk);
+    TraceBuilder builder(*trace);
+    TraceJsonReader reader(source, builder, trace->report, ReaderOptions{});
+    const ReaderResult rr = reader.run();
+    trace->objectForm = rr.objectForm;
+    trace->decompressedSize = rr.bytesRead;
+    builder.finish(nullptr);
+    return trace;
+}
+
+std::string canonicalDump(const Trace& t) {
+    std::ostringstream o;
+    o << "events " << t.report.events << " span " << t.spanStart << " " << t.spanEnd << "\n";
+    for (const auto& [ph, n] : t.report.phases) o << "ph " << ph << " " << n << "\n";
+    for (const Process& p : t.processes) {
+        o << "process " << p.displayName << " kind " << int(p.kind) << " dev " << p.gpuDevice << "\n";
+        for (uint32_t id : p.tracks) {
+            const Track& tr = t.tracks[id];
+            o << " track " << tr.displayName << " kind " << trackKindName(tr.kind) << " rows " << tr.rows.size()
+              << "\n";
+            for (uint32_t i = tr.sliceBegin; i < tr.sliceEnd; ++i) {
+                const Slice& s = t.slices[i];
+                o << "  " << s.start << " " << s.dur << " " << t.str(s.name) << " " << t.categoryName(s.category)
+                  << " r" << s.row << " d" << s.depth << " f" << s.flags << " " << t.argsJson(s.args) << "\n";
+            }
+            for (uint32_t i = tr.instantBegin; i < tr.instantEnd; ++i) {
+                o << "  i " << t.instants[i].ts << " " << t.str(t.instants[i].name) << "\n";
+            }
+        }
+    }
+    for (const CounterSeries& c : t.counters) {
+        o << "counter " << t.str(c.name) << " n " << c.ts.size();
+        for (size_t i = 0; i < c.ts.size(); ++i) o << " " << c.ts[i] << "=" << c.values[i];
+        o << "\n";
+    }
+    for (const Flow& f : t.flows) o << "flow " << f.from << " -> " << f.to << "\n";
+    for (const GpuDevice& d : t.gpuDevices) o << "gpu " << d.index << " busy " << d.busyNs << "\n";
+    return o.str();
+}
+
+}  // namespace gapscope::test

@@ -1,0 +1,28 @@
+#pragma once
+// Helpers for tests: write JSON text (optionally compressed) to a temporary
+// file, load it, and read a trace through a byte source that hands out a few
+// bytes at a time (to exercise every split point of the tokenizer).
+
+#include <QTemporaryDir>
+#include <memory>
+#include <string>
+
+#include "io/byte_source.h"
+#include "loader.h"
+
+namespace gapscope::test {
+
+std::string gzipBytes(const std::string& raw);
+std::string zstdBytes(const std::string& raw);
+bool writeFile(const std::string& path, const std::string& bytes);
+
+// Loads `json` written to a temporary file; fails the test on I/O errors.
+LoadResult loadJsonText(const std::string& json, Compression compression = Compression::None);
+
+// Reads `json` through a source that returns at most `chunk` bytes per read.
+std::shared_ptr<const Trace> loadInChunks(const std::string& json, size_t chunk);
+
+// A canonical text dump of the whole model, for byte-identical comparisons.
+std::string canonicalDump(const Trace& trace);
+
+}  // namespace gapscope::test
