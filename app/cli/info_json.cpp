@@ -81,6 +81,9 @@ void writeInfoJson(const Trace& t, std::ostream& out) {
     J skipped = J::object();
     for (const auto& [ph, n] : r.skipped) skipped[ph] = n;
     report["skipped_phases"] = skipped;
+    J unknown = J::object();
+    for (const auto& [ph, n] : r.unknown) unknown[ph] = n;
+    report["unknown_phases"] = unknown;
     report["without_phase"] = r.withoutPhase;
     report["invalid_events"] = r.invalidEvents;
     report["unmatched_ends"] = r.unmatchedEnds;

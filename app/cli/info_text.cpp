@@ -90,7 +90,7 @@ void writeInfoText(const Trace& t, std::ostream& out) {
     if (!r.skipped.empty()) {
         out << "  skipped phases:";
         for (const auto& [ph, n] : r.skipped) out << " " << ph << " " << n;
-        out << "\n";
+        out << (r.unknown.empty() ? "" : " (some are not phases of the format)") << "\n";
     }
     auto line = [&](const char* what, uint64_t n) {
         if (n) out << "  " << what << ": " << n << "\n";

@@ -18,6 +18,7 @@ struct ImportReport {
     uint64_t events = 0;                      // objects read from traceEvents
     std::map<std::string, uint64_t> phases;   // per "ph" value as written
     std::map<std::string, uint64_t> skipped;  // phases read but not modelled (P, O, N, ...)
+    std::map<std::string, uint64_t> unknown;  // of those, values the format does not define
     uint64_t withoutPhase = 0;                // objects with no "ph" (e.g. TF's trailing {})
     uint64_t invalidEvents = 0;               // dropped: a required field was missing or bad
     uint64_t unmatchedEnds = 0;               // E (or async end) with nothing open

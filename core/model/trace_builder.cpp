@@ -338,18 +338,17 @@ void TraceBuilder::finish(const CancelToken* cancel) {
     };
 
     // Phase counts as written, and which of them were not modelled.
-    static constexpr std::string_view kModelled = "XBEiInCMstfbeSTF";
+    auto count = [&](const std::string& ph, uint64_t n) {
+        static constexpr std::string_view kModelled = "XBEiInCMstfbeSTF";
+        t.report.phases[ph] += n;
+        if (kModelled.find(ph[0]) != std::string_view::npos) return;
+        t.report.skipped[ph] += n;
+        if (ph.size() > 1 || !isKnownSkippedPhase(ph[0])) t.report.unknown[ph] += n;
+    };
     for (int c = 0; c < 256; ++c) {
-        const uint64_t n = st.singleCharPhases[c];
-        if (n == 0) continue;
-        const std::string ph(1, static_cast<char>(c));
-        t.report.phases[ph] += n;
-        if (kModelled.find(static_cast<char>(c)) == std::string_view::npos) t.report.skipped[ph] += n;
+        if (st.singleCharPhases[c]) count(std::string(1, static_cast<char>(c)), st.singleCharPhases[c]);
     }
-    for (const auto& [ph, n] : st.otherPhases) {
-        t.report.phases[ph] += n;
-        if (kModelled.find(ph[0]) == std::string_view::npos) t.report.skipped[ph] += n;
-    }
+    for (const auto& [ph, n] : st.otherPhases) count(ph, n);
     t.hasSpan = st.spanStart <= st.spanEnd;
     t.spanStart = t.hasSpan ? st.spanStart : 0;
     t.spanEnd = t.hasSpan ? st.spanEnd : 0;

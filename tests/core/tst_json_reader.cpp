@@ -5,6 +5,7 @@
 #include <QFile>
 #include <QTest>
 
+#include "model/args_json.h"
 #include "support/test_paths.h"
 #include "support/trace_files.h"
 
@@ -50,6 +51,10 @@ private slots:
         QCOMPARE(x->grid[0], 4);
         QCOMPARE(x->block[0], 128);
         QVERIFY(t.argsJson(k.args).find("\"correlation\": 11") != std::string::npos);
+        // Parsed only on demand, keys in file order.
+        const std::string pretty = prettyArgs(t, k.args);
+        QVERIFY(pretty.find("\"device\": 0,\n  \"stream\": 7") != std::string::npos);
+        QCOMPARE(prettyArgs(t, kNone), std::string());
     }
 
     void arrayForm() {

@@ -145,6 +145,8 @@ private slots:
         QCOMPARE(t->report.phases.at("XXX"), uint64_t(1));
         for (const char* ph : {"P", "O", "N", "D", "V", "v", "R", "c", "Q"}) QCOMPARE(t->report.skipped.count(ph), size_t(1));
         QCOMPARE(t->report.skipped.count("XXX"), size_t(0));  // modelled as X (Chrome, Perfetto)
+        QCOMPARE(t->report.unknown.size(), size_t(1));       // only "Q" is not in the format
+        QCOMPARE(t->report.unknown.count("Q"), size_t(1));
         QCOMPARE(t->slices.size(), size_t(2));
         QCOMPARE(t->report.invalidEvents, uint64_t(0));
     }
