@@ -28,14 +28,18 @@ LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
         trace->objectForm = rr.objectForm;
         trace->decompressedSize = rr.bytesRead;
         if (trace->report.events == 0 && trace->report.truncated) {
-            const std::string why = trace->report.warnings.empty() ? std::string("the file ends before any event")
-                                                                   : trace->report.warnings.front().message;
-            throw LoadError(trace->report.warnings.empty() ? "byte 0" : byteWhere(trace->report.warnings.front().offset, ro.decompressed),
+            const std::string why = trace->report.warnings.empty()
+                                        ? std::string("the file ends before any event")
+                                        : trace->report.warnings.front().message;
+            throw LoadError(trace->report.warnings.empty()
+                                ? "byte 0"
+                                : byteWhere(trace->report.warnings.front().offset, ro.decompressed),
                             why + " (no event could be read)");
         }
         const ImportReport& rep = trace->report;
         if (rep.events > 0 && rep.withoutPhase == rep.events) {
-            throw LoadError("traceEvents", "not a Chrome trace: none of the " + std::to_string(rep.events) +
+            throw LoadError("traceEvents", "not a Chrome trace: none of the " +
+                                               std::to_string(rep.events) +
                                                " objects has a \"ph\" (phase) field");
         }
         if (options.progress) options.progress(LoadPhase::Building, 0, 1000);

@@ -11,7 +11,9 @@ std::string idToText(const Trace& trace, const IdKey& id) {
     return id.isText ? std::string(trace.str(id.text)) : std::to_string(id.number);
 }
 
-const char* processKindName(ProcessKind k) { return k == ProcessKind::Gpu ? "gpu" : "cpu"; }
+const char* processKindName(ProcessKind k) {
+    return k == ProcessKind::Gpu ? "gpu" : "cpu";
+}
 
 int runInfo(int argc, char** argv) {
     bool json = false;
@@ -39,8 +41,8 @@ int runInfo(int argc, char** argv) {
     }
     const LoadResult result = loadTrace(path);
     if (!result.trace) {
-        std::cerr << "gapscope: " << (result.failure ? result.failure->message() : path + ": cancelled")
-                  << "\n";
+        std::cerr << "gapscope: "
+                  << (result.failure ? result.failure->message() : path + ": cancelled") << "\n";
         return 2;
     }
     if (json) {

@@ -13,7 +13,9 @@ nlohmann::ordered_json idJson(const Trace& t, const IdKey& id) {
 }
 
 // Strings from traces may hold invalid UTF-8; never let that abort output.
-std::string text(std::string_view s) { return std::string(s); }
+std::string text(std::string_view s) {
+    return std::string(s);
+}
 
 }  // namespace
 
@@ -28,7 +30,8 @@ void writeInfoJson(const Trace& t, std::ostream& out) {
     j["json_bytes"] = t.decompressedSize;
     j["events"] = t.report.events;
     J phases = J::object();
-    for (const auto& [ph, n] : t.report.phases) phases[ph] = n;
+    for (const auto& [ph, n] : t.report.phases)
+        phases[ph] = n;
     j["phases"] = phases;
     j["span_ns"] = t.hasSpan ? J::array({t.spanStart, t.spanEnd}) : J(nullptr);
     if (!t.displayTimeUnit.empty()) j["display_time_unit"] = t.displayTimeUnit;
@@ -79,10 +82,12 @@ void writeInfoJson(const Trace& t, std::ostream& out) {
     J report;
     report["truncated"] = r.truncated;
     J skipped = J::object();
-    for (const auto& [ph, n] : r.skipped) skipped[ph] = n;
+    for (const auto& [ph, n] : r.skipped)
+        skipped[ph] = n;
     report["skipped_phases"] = skipped;
     J unknown = J::object();
-    for (const auto& [ph, n] : r.unknown) unknown[ph] = n;
+    for (const auto& [ph, n] : r.unknown)
+        unknown[ph] = n;
     report["unknown_phases"] = unknown;
     report["without_phase"] = r.withoutPhase;
     report["invalid_events"] = r.invalidEvents;
@@ -94,11 +99,13 @@ void writeInfoJson(const Trace& t, std::ostream& out) {
     report["orphan_flow_events"] = r.orphanFlowEvents;
     j["import"] = std::move(report);
     J warnings = J::array();
-    for (const ImportWarning& w : r.warnings) warnings.push_back(J{{"offset", w.offset}, {"message", w.message}});
+    for (const ImportWarning& w : r.warnings)
+        warnings.push_back(J{{"offset", w.offset}, {"message", w.message}});
     j["warnings"] = std::move(warnings);
     if (r.suppressedWarnings) j["warnings_suppressed"] = r.suppressedWarnings;
     J meta = J::array();
-    for (const auto& [key, value] : t.metadata) meta.push_back(text(key));
+    for (const auto& [key, value] : t.metadata)
+        meta.push_back(text(key));
     j["metadata_keys"] = std::move(meta);
 
     out << j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";

@@ -42,8 +42,8 @@ std::string formatBytes(uint64_t b) {
 
 void writeInfoText(const Trace& t, std::ostream& out) {
     out << t.path << "\n";
-    out << "  format      Chrome Trace Event Format, " << (t.objectForm ? "object" : "array") << " form, "
-        << compressionName(t.compression) << " (" << formatBytes(t.fileSize);
+    out << "  format      Chrome Trace Event Format, " << (t.objectForm ? "object" : "array")
+        << " form, " << compressionName(t.compression) << " (" << formatBytes(t.fileSize);
     if (t.compression != Compression::None) out << " -> " << formatBytes(t.decompressedSize);
     out << ")\n";
     out << "  events      " << t.report.events << " (";
@@ -54,13 +54,14 @@ void writeInfoText(const Trace& t, std::ostream& out) {
     }
     out << ")\n";
     if (t.hasSpan) {
-        out << "  span        " << formatDuration(t.spanEnd - t.spanStart) << "  [" << t.spanStart << " .. "
-            << t.spanEnd << " ns]\n";
+        out << "  span        " << formatDuration(t.spanEnd - t.spanStart) << "  [" << t.spanStart
+            << " .. " << t.spanEnd << " ns]\n";
     }
     out << "  model       " << t.slices.size() << " slices, " << t.instants.size() << " instants, "
         << t.counters.size() << " counter series, " << t.flows.size() << " flows\n";
 
-    if (!t.gpuDevices.empty()) out << "\nGPU devices (busy = union of kernels, memcpy, memset on all streams)\n";
+    if (!t.gpuDevices.empty())
+        out << "\nGPU devices (busy = union of kernels, memcpy, memset on all streams)\n";
     for (const GpuDevice& d : t.gpuDevices) {
         const TimeNs active = d.busy.empty() ? 0 : d.busy.back().end - d.busy.front().start;
         char pct[32] = "";
@@ -74,11 +75,13 @@ void writeInfoText(const Trace& t, std::ostream& out) {
 
     out << "\nProcesses and tracks\n";
     for (const Process& p : t.processes) {
-        out << "  " << p.displayName << "  [" << processKindName(p.kind) << ", pid " << idToText(t, p.pid) << "]\n";
+        out << "  " << p.displayName << "  [" << processKindName(p.kind) << ", pid "
+            << idToText(t, p.pid) << "]\n";
         for (uint32_t id : p.tracks) {
             const Track& tr = t.tracks[id];
             out << "    " << tr.displayName << "  " << tr.sliceCount() << " slices";
-            if (tr.instantEnd > tr.instantBegin) out << ", " << (tr.instantEnd - tr.instantBegin) << " instants";
+            if (tr.instantEnd > tr.instantBegin)
+                out << ", " << (tr.instantEnd - tr.instantBegin) << " instants";
             if (tr.laneCount > 1) out << ", " << tr.laneCount << " lanes";
             out << "\n";
         }
@@ -86,10 +89,12 @@ void writeInfoText(const Trace& t, std::ostream& out) {
 
     const ImportReport& r = t.report;
     out << "\nImport\n";
-    if (r.truncated) out << "  TRUNCATED: the input ended early; everything before the cut was kept\n";
+    if (r.truncated)
+        out << "  TRUNCATED: the input ended early; everything before the cut was kept\n";
     if (!r.skipped.empty()) {
         out << "  skipped phases:";
-        for (const auto& [ph, n] : r.skipped) out << " " << ph << " " << n;
+        for (const auto& [ph, n] : r.skipped)
+            out << " " << ph << " " << n;
         out << (r.unknown.empty() ? "" : " (some are not phases of the format)") << "\n";
     }
     auto line = [&](const char* what, uint64_t n) {
@@ -103,7 +108,8 @@ void writeInfoText(const Trace& t, std::ostream& out) {
     line("negative durations (kept as 0)", r.negativeDurations);
     line("flow events with no slice at their time", r.unresolvedFlows);
     line("flow events whose start is not in the trace", r.orphanFlowEvents);
-    for (const ImportWarning& w : r.warnings) out << "  warning at byte " << w.offset << ": " << w.message << "\n";
+    for (const ImportWarning& w : r.warnings)
+        out << "  warning at byte " << w.offset << ": " << w.message << "\n";
     if (r.suppressedWarnings) out << "  ... and " << r.suppressedWarnings << " more warnings\n";
 }
 

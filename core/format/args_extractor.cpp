@@ -34,6 +34,7 @@ bool toDouble(const Value& v, double& out) {
     if (v.kind != ValueKind::Number && v.kind != ValueKind::String) return false;
     const char* b = v.text.data();
     const char* e = b + v.text.size();
+    if (b != e && *b == '+' && e - b > 1 && e[-1] != '+') ++b;  // "+10.5" (from_chars takes no '+')
     const auto r = std::from_chars(b, e, out);
     return r.ec == std::errc() && r.ptr == e && std::isfinite(out);
 }
@@ -126,7 +127,8 @@ void extractKnown(RawEvent& ev) {
                     }
                 }
                 break;
-            default: break;
+            default:
+                break;
         }
     });
     ev.hasKnown = any;

@@ -10,8 +10,10 @@ using json::Status;
 namespace {
 
 std::string_view trim(std::string_view s) {
-    while (!s.empty() && json::isWs(s.front())) s.remove_prefix(1);
-    while (!s.empty() && json::isWs(s.back())) s.remove_suffix(1);
+    while (!s.empty() && json::isWs(s.front()))
+        s.remove_prefix(1);
+    while (!s.empty() && json::isWs(s.back()))
+        s.remove_suffix(1);
     return s;
 }
 
@@ -32,8 +34,8 @@ bool isIntegerText(std::string_view s) {
 
 }  // namespace
 
-Status EventParser::readString(Cursor& c, std::string& scratch, std::string_view& out,
-                               RawEvent& ev, const char* field) {
+Status EventParser::readString(Cursor& c, std::string& scratch, std::string_view& out, RawEvent& ev,
+                               const char* field) {
     if (*c.p == '"') return json::scanString(c, scratch, out);
     // Names that are numbers (seen in the wild) are kept as their text.
     const char* start = c.p;

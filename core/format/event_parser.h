@@ -11,11 +11,11 @@
 namespace gapscope {
 
 class EventParser {
-public:
+  public:
     // c.p at '{'. `baseOffset` is the stream offset of c.p.
     json::Status parse(json::Cursor& c, uint64_t baseOffset, RawEvent& ev);
 
-private:
+  private:
     json::Status readString(json::Cursor& c, std::string& scratch, std::string_view& out,
                             RawEvent& ev, const char* field);
     json::Status readTime(json::Cursor& c, RawTime& out, RawEvent& ev, const char* field);

@@ -55,7 +55,8 @@ Status skipString(Cursor& c) {
         const char* q = static_cast<const char*>(hit);
         // The quote is escaped iff an odd number of backslashes precede it.
         const char* b = q;
-        while (b > p && b[-1] == '\\') --b;
+        while (b > p && b[-1] == '\\')
+            --b;
         if (((q - b) & 1) == 0) {
             c.p = q + 1;
             return Status::Ok;
@@ -68,7 +69,8 @@ Status scanString(Cursor& c, std::string& scratch, std::string_view& out) {
     const char* begin = c.p + 1;
     const char* p = begin;
     // Fast path: find the closing quote or the first backslash.
-    while (p < c.end && *p != '"' && *p != '\\') ++p;
+    while (p < c.end && *p != '"' && *p != '\\')
+        ++p;
     if (p >= c.end) return Status::NeedMore;
     if (*p == '"') {
         out = std::string_view(begin, static_cast<size_t>(p - begin));
@@ -92,14 +94,30 @@ Status scanString(Cursor& c, std::string& scratch, std::string_view& out) {
         const char esc = p[1];
         p += 2;
         switch (esc) {
-            case '"': scratch.push_back('"'); break;
-            case '\\': scratch.push_back('\\'); break;
-            case '/': scratch.push_back('/'); break;
-            case 'b': scratch.push_back('\b'); break;
-            case 'f': scratch.push_back('\f'); break;
-            case 'n': scratch.push_back('\n'); break;
-            case 'r': scratch.push_back('\r'); break;
-            case 't': scratch.push_back('\t'); break;
+            case '"':
+                scratch.push_back('"');
+                break;
+            case '\\':
+                scratch.push_back('\\');
+                break;
+            case '/':
+                scratch.push_back('/');
+                break;
+            case 'b':
+                scratch.push_back('\b');
+                break;
+            case 'f':
+                scratch.push_back('\f');
+                break;
+            case 'n':
+                scratch.push_back('\n');
+                break;
+            case 'r':
+                scratch.push_back('\r');
+                break;
+            case 't':
+                scratch.push_back('\t');
+                break;
             case 'u': {
                 if (c.end - p < 4) return Status::NeedMore;
                 int cp = readHex4(p);
@@ -134,7 +152,8 @@ Status scanString(Cursor& c, std::string& scratch, std::string_view& out) {
 
 Status scanNumber(Cursor& c, std::string_view& out) {
     const char* p = c.p;
-    while (p < c.end && isNumberChar(*p)) ++p;
+    while (p < c.end && isNumberChar(*p))
+        ++p;
     if (p >= c.end) return Status::NeedMore;  // the number may continue
     out = std::string_view(c.p, static_cast<size_t>(p - c.p));
     c.p = p;
@@ -173,10 +192,18 @@ Status skipValue(Cursor& c) {
                 --depth;
                 ++c.p;
                 break;
-            case '"': s = skipString(c); break;
-            case 't': s = skipLiteral(c, "true", 4); break;
-            case 'f': s = skipLiteral(c, "false", 5); break;
-            case 'n': s = skipLiteral(c, "null", 4); break;
+            case '"':
+                s = skipString(c);
+                break;
+            case 't':
+                s = skipLiteral(c, "true", 4);
+                break;
+            case 'f':
+                s = skipLiteral(c, "false", 5);
+                break;
+            case 'n':
+                s = skipLiteral(c, "null", 4);
+                break;
             default:
                 if (ch == '-' || (ch >= '0' && ch <= '9')) {
                     std::string_view num;
@@ -234,7 +261,8 @@ Status readValue(Cursor& c, std::string& scratch, Value& out) {
                 out.kind = ValueKind::Number;
                 // Inside a complete text the number may end the buffer.
                 const char* p = c.p;
-                while (p < c.end && isNumberChar(*p)) ++p;
+                while (p < c.end && isNumberChar(*p))
+                    ++p;
                 out.text = std::string_view(c.p, static_cast<size_t>(p - c.p));
                 c.p = p;
                 return Status::Ok;
@@ -244,4 +272,3 @@ Status readValue(Cursor& c, std::string& scratch, Value& out) {
 }
 
 }  // namespace gapscope::json
-

@@ -26,10 +26,13 @@ struct Cursor {
     }
 };
 
-inline bool isWs(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+inline bool isWs(char c) {
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
 
 inline void skipWs(Cursor& c) {
-    while (c.p < c.end && isWs(*c.p)) ++c.p;
+    while (c.p < c.end && isWs(*c.p))
+        ++c.p;
 }
 
 // c.p at '"'. On Ok, `out` is the unescaped text: a view of the input when it

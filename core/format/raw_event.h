@@ -40,9 +40,9 @@ struct RawEvent {
     RawId pid, tid, id;
     RawId id2;  // id2.local or id2.global
     bool id2Local = false;
-    char scope = 0;              // "s": 'g', 'p', 't'
-    bool bindEnclosing = false;  // "bp": "e"
-    std::string_view args;       // raw JSON of "args", empty when absent
+    char scope = 0;                  // "s": 'g', 'p', 't'
+    bool bindEnclosing = false;      // "bp": "e"
+    std::string_view args;           // raw JSON of "args", empty when absent
     const char* badField = nullptr;  // first field with a JSON type that makes no sense
 
     // Pulled from args by ArgsExtractor (meaning depends on ph).
@@ -76,7 +76,7 @@ struct RawEvent {
 
 // Receives the stream of events and top-level metadata from a reader.
 class EventSink {
-public:
+  public:
     virtual ~EventSink() = default;
     virtual void onEvent(const RawEvent& event) = 0;
     // A top-level key other than traceEvents, with its raw JSON value.

@@ -58,13 +58,15 @@ bool TraceJsonReader::refill(size_t keepFrom) {
     }
     end_ += n;
     result_.bytesRead += n;
-    if (options_.progress) options_.progress(LoadPhase::Reading, source_.filePosition(), options_.fileSize);
+    if (options_.progress)
+        options_.progress(LoadPhase::Reading, source_.filePosition(), options_.fileSize);
     return true;
 }
 
 int TraceJsonReader::peekNonWs() {
     for (;;) {
-        while (pos_ < end_ && json::isWs(buf_[pos_])) ++pos_;
+        while (pos_ < end_ && json::isWs(buf_[pos_]))
+            ++pos_;
         if (pos_ < end_) return static_cast<unsigned char>(buf_[pos_]);
         if (!refill(pos_)) return -1;
     }
@@ -72,8 +74,8 @@ int TraceJsonReader::peekNonWs() {
 
 void TraceJsonReader::stopEarly(size_t pos, const std::string& why) {
     report_.truncated = true;
-    report_.warn(offsetOf(pos), why + "; kept the " + std::to_string(report_.events) +
-                                    " events before it");
+    report_.warn(offsetOf(pos),
+                 why + "; kept the " + std::to_string(report_.events) + " events before it");
     stopped_ = true;
 }
 
@@ -103,8 +105,9 @@ ReaderResult TraceJsonReader::run() {
         result_.objectForm = true;
         readTopObject();
         if (!result_.sawTraceEvents && !stopped_) {
-            throw LoadError("top-level object",
-                            "not a Chrome trace: no \"traceEvents\" array (keys: " + topKeys_ + ")");
+            throw LoadError(
+                "top-level object",
+                "not a Chrome trace: no \"traceEvents\" array (keys: " + topKeys_ + ")");
         }
     } else {
         if (first < 0 && result_.bytesRead == 0) fail(0, "the file is empty");
@@ -146,8 +149,9 @@ void TraceJsonReader::readMetadataValue(const std::string& key) {
             return;
         }
         if (s == json::Status::Error) {
-            stopEarly(static_cast<size_t>(c.p - buf_.data()),
-                      std::string("malformed JSON in top-level \"") + key + "\": expected " + c.error);
+            stopEarly(
+                static_cast<size_t>(c.p - buf_.data()),
+                std::string("malformed JSON in top-level \"") + key + "\": expected " + c.error);
             return;
         }
         if (!refill(pos_)) {
@@ -202,7 +206,8 @@ void TraceJsonReader::readTopObject() {
         }
         if (topKeys_.size() < 120) topKeys_ += (topKeys_.empty() ? "" : ", ") + key;
         if (key == "traceEvents") {
-            if (value != '[') fail(pos_, "\"traceEvents\" must be an array, found " + describeByte(buf_[pos_]));
+            if (value != '[')
+                fail(pos_, "\"traceEvents\" must be an array, found " + describeByte(buf_[pos_]));
             ++pos_;
             result_.sawTraceEvents = true;
             if (readEventsArray() != Unit::Done) return;
@@ -229,8 +234,9 @@ TraceJsonReader::Unit TraceJsonReader::readEventsArray() {
             continue;
         }
         if (ch != '{') {
-            const std::string what = "expected an event object '{' or ']' in \"traceEvents\", found " +
-                                     describeByte(buf_[pos_]);
+            const std::string what =
+                "expected an event object '{' or ']' in \"traceEvents\", found " +
+                describeByte(buf_[pos_]);
             if (report_.events == 0) fail(pos_, "not a Chrome trace: " + what);
             stopEarly(pos_, "malformed JSON: " + what);
             return Unit::Stop;

@@ -17,8 +17,8 @@ namespace gapscope {
 struct ReaderOptions {
     const CancelToken* cancel = nullptr;
     ProgressCallback progress;
-    uint64_t fileSize = 0;          // for progress
-    bool decompressed = false;      // offsets refer to decompressed bytes
+    uint64_t fileSize = 0;            // for progress
+    bool decompressed = false;        // offsets refer to decompressed bytes
     size_t maxEventBytes = 1u << 30;  // one event (or metadata value) larger than this is an error
 };
 
@@ -29,14 +29,14 @@ struct ReaderResult {
 };
 
 class TraceJsonReader {
-public:
+  public:
     TraceJsonReader(ByteSource& source, EventSink& sink, ImportReport& report,
                     ReaderOptions options);
 
     // Throws LoadError when nothing usable could be read, LoadCancelled on cancel.
     ReaderResult run();
 
-private:
+  private:
     enum class Unit { Done, Eof, Stop };
 
     bool refill(size_t keepFrom);

@@ -8,7 +8,8 @@
 namespace gapscope {
 
 void mergeIntervals(std::vector<BusyInterval>& v) {
-    std::sort(v.begin(), v.end(), [](const BusyInterval& a, const BusyInterval& b) { return a.start < b.start; });
+    std::sort(v.begin(), v.end(),
+              [](const BusyInterval& a, const BusyInterval& b) { return a.start < b.start; });
     size_t out = 0;
     for (size_t i = 0; i < v.size(); ++i) {
         if (out > 0 && v[i].start <= v[out - 1].end) {
@@ -41,7 +42,8 @@ void computeGpuBusy(Trace& trace) {
             const Slice& s = trace.slices[i];
             if (!(s.flags & kSliceGpuActivity) || s.dur <= 0) continue;
             int device = track.gpuDevice;
-            if (const ExtractedArgs* x = trace.extractedArgs(s.args); x && x->device >= 0) device = x->device;
+            if (const ExtractedArgs* x = trace.extractedArgs(s.args); x && x->device >= 0)
+                device = x->device;
             GpuDevice& d = devices[device];
             d.index = device;
             if (d.tracks.empty() || d.tracks.back() != f) d.tracks.push_back(f);
@@ -51,7 +53,8 @@ void computeGpuBusy(Trace& trace) {
     trace.gpuDevices.clear();
     for (auto& [index, d] : devices) {
         mergeIntervals(d.busy);
-        for (const BusyInterval& b : d.busy) d.busyNs += b.end - b.start;
+        for (const BusyInterval& b : d.busy)
+            d.busyNs += b.end - b.start;
         trace.gpuDevices.push_back(std::move(d));
     }
 }

@@ -14,7 +14,7 @@ namespace gapscope {
 struct Slice;
 
 class IntervalIndex {
-public:
+  public:
     // `slices` is the whole trace's slice array; `ids` the members to index.
     void build(const std::vector<Slice>& slices, std::vector<uint32_t> ids);
 
@@ -26,7 +26,7 @@ public:
     size_t size() const { return order_.size(); }
     size_t memoryBytes() const { return order_.capacity() * 4 + maxEnd_.capacity() * 8; }
 
-private:
+  private:
     int64_t buildRange(const std::vector<Slice>& slices, size_t lo, size_t hi);
 
     std::vector<uint32_t> order_;  // slice ids sorted by start

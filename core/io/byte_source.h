@@ -12,7 +12,7 @@
 namespace gapscope {
 
 class ByteSource {
-public:
+  public:
     virtual ~ByteSource() = default;
     ByteSource() = default;
     ByteSource(const ByteSource&) = delete;
@@ -29,7 +29,7 @@ public:
     // The data returned before it is good and is kept.
     const std::optional<std::string>& problem() const { return problem_; }
 
-protected:
+  protected:
     std::optional<std::string> problem_;
 };
 

@@ -48,7 +48,8 @@ size_t FileSource::read(char* dst, size_t capacity) {
             return static_cast<size_t>(n);
         }
         if (errno == EINTR) continue;
-        throw LoadError(byteWhere(position_, false), std::string("read failed: ") + std::strerror(errno));
+        throw LoadError(byteWhere(position_, false),
+                        std::string("read failed: ") + std::strerror(errno));
     }
 }
 

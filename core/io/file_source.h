@@ -6,7 +6,7 @@
 namespace gapscope {
 
 class FileSource final : public ByteSource {
-public:
+  public:
     explicit FileSource(const std::string& path);  // throws LoadError
     ~FileSource() override;
 
@@ -17,7 +17,7 @@ public:
     // Reads up to `capacity` bytes at `offset` without moving the stream.
     size_t peek(uint64_t offset, char* dst, size_t capacity) const;
 
-private:
+  private:
     int fd_ = -1;
     uint64_t position_ = 0;
     uint64_t size_ = 0;

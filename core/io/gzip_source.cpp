@@ -22,9 +22,13 @@ GzipSource::GzipSource(std::unique_ptr<FileSource> file)
     }
 }
 
-GzipSource::~GzipSource() { inflateEnd(&state_->zs); }
+GzipSource::~GzipSource() {
+    inflateEnd(&state_->zs);
+}
 
-uint64_t GzipSource::filePosition() const { return file_->filePosition(); }
+uint64_t GzipSource::filePosition() const {
+    return file_->filePosition();
+}
 
 size_t GzipSource::read(char* dst, size_t capacity) {
     z_stream& zs = state_->zs;
@@ -35,7 +39,8 @@ size_t GzipSource::read(char* dst, size_t capacity) {
             if (n == 0) {
                 finished_ = true;
                 if (state_->inMember) {
-                    problem_ = "the gzip stream is truncated (the file ends inside compressed data)";
+                    problem_ =
+                        "the gzip stream is truncated (the file ends inside compressed data)";
                 }
                 break;
             }

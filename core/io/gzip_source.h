@@ -12,14 +12,14 @@ namespace gapscope {
 class FileSource;
 
 class GzipSource final : public ByteSource {
-public:
+  public:
     explicit GzipSource(std::unique_ptr<FileSource> file);
     ~GzipSource() override;
 
     size_t read(char* dst, size_t capacity) override;
     uint64_t filePosition() const override;
 
-private:
+  private:
     struct State;
     std::unique_ptr<FileSource> file_;
     std::unique_ptr<State> state_;

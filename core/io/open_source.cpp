@@ -11,9 +11,12 @@ namespace gapscope {
 
 const char* compressionName(Compression c) {
     switch (c) {
-        case Compression::Gzip: return "gzip";
-        case Compression::Zstd: return "zstd";
-        case Compression::None: break;
+        case Compression::Gzip:
+            return "gzip";
+        case Compression::Zstd:
+            return "zstd";
+        case Compression::None:
+            break;
     }
     return "none";
 }
@@ -33,7 +36,8 @@ OpenedSource openTraceSource(const std::string& path) {
         opened.compression = Compression::Zstd;
         opened.source = std::make_unique<ZstdSource>(std::move(file));
     } else if (got >= 4 && std::memcmp(magic.data(), "PK\x03\x04", 4) == 0) {
-        throw LoadError("byte 0", "this is a ZIP archive, not a trace: extract the trace file first");
+        throw LoadError("byte 0",
+                        "this is a ZIP archive, not a trace: extract the trace file first");
     } else {
         opened.source = std::move(file);
     }

@@ -27,9 +27,13 @@ ZstdSource::ZstdSource(std::unique_ptr<FileSource> file)
     ZSTD_DCtx_setParameter(state_->stream, ZSTD_d_windowLogMax, 31);
 }
 
-ZstdSource::~ZstdSource() { ZSTD_freeDStream(state_->stream); }
+ZstdSource::~ZstdSource() {
+    ZSTD_freeDStream(state_->stream);
+}
 
-uint64_t ZstdSource::filePosition() const { return file_->filePosition(); }
+uint64_t ZstdSource::filePosition() const {
+    return file_->filePosition();
+}
 
 size_t ZstdSource::read(char* dst, size_t capacity) {
     ZSTD_outBuffer out{dst, capacity, 0};

@@ -11,14 +11,14 @@ namespace gapscope {
 class FileSource;
 
 class ZstdSource final : public ByteSource {
-public:
+  public:
     explicit ZstdSource(std::unique_ptr<FileSource> file);
     ~ZstdSource() override;
 
     size_t read(char* dst, size_t capacity) override;
     uint64_t filePosition() const override;
 
-private:
+  private:
     struct State;
     std::unique_ptr<FileSource> file_;
     std::unique_ptr<State> state_;

@@ -62,7 +62,8 @@ std::string ArgsStore::fetch(uint64_t offset, uint32_t length) const {
 
 size_t ArgsStore::memoryBytes() const {
     size_t total = current_.capacity() + cached_.capacity() + blockStart_.capacity() * 8;
-    for (const auto& b : blocks_) total += b.capacity();
+    for (const auto& b : blocks_)
+        total += b.capacity();
     return total;
 }
 

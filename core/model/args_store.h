@@ -14,7 +14,7 @@
 namespace gapscope {
 
 class ArgsStore {
-public:
+  public:
     ArgsStore();
     ~ArgsStore();
     ArgsStore(ArgsStore&&) noexcept;
@@ -29,7 +29,7 @@ public:
     uint64_t rawBytes() const { return rawBytes_; }
     size_t memoryBytes() const;
 
-private:
+  private:
     void compressCurrent();
     void decompressBlock(size_t block) const;
 

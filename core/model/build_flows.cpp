@@ -11,7 +11,8 @@ namespace gapscope {
 
 namespace {
 
-uint32_t enclosingSlice(const Trace& t, const Track& track, TimeNs ts, std::vector<uint32_t>& scratch) {
+uint32_t enclosingSlice(const Trace& t, const Track& track, TimeNs ts,
+                        std::vector<uint32_t>& scratch) {
     scratch.clear();
     track.index.overlapping(t.slices, ts, ts, scratch);
     uint32_t best = kNone;
@@ -31,7 +32,8 @@ uint32_t nextSlice(const Trace& t, const Track& track, TimeNs ts) {
     for (const Row& row : track.rows) {
         const auto first = t.slices.begin() + row.begin;
         const auto last = t.slices.begin() + row.end;
-        const auto it = std::lower_bound(first, last, ts, [](const Slice& s, TimeNs v) { return s.start < v; });
+        const auto it =
+            std::lower_bound(first, last, ts, [](const Slice& s, TimeNs v) { return s.start < v; });
         if (it == last) continue;
         const auto id = static_cast<uint32_t>(it - t.slices.begin());
         if (best == kNone || it->start < t.slices[best].start ||
@@ -55,20 +57,23 @@ void resolveFlows(TraceBuilder::State& st, const std::vector<uint32_t>& finalTra
         const uint32_t f = finalTrackOfPending[p.track];
         if (f == kNone) continue;
         const Track& track = t.tracks[f];
-        bound[i] = p.bindEnclosing ? enclosingSlice(t, track, p.ts, scratch) : nextSlice(t, track, p.ts);
+        bound[i] =
+            p.bindEnclosing ? enclosingSlice(t, track, p.ts, scratch) : nextSlice(t, track, p.ts);
     }
 
     std::unordered_map<MatchKey, std::vector<uint32_t>, MatchKeyHash> byKey;
-    for (uint32_t i = 0; i < points.size(); ++i) byKey[points[i].key].push_back(i);
+    for (uint32_t i = 0; i < points.size(); ++i)
+        byKey[points[i].key].push_back(i);
     std::vector<const std::vector<uint32_t>*> groups;
-    for (auto& [key, idx] : byKey) groups.push_back(&idx);
-    std::sort(groups.begin(), groups.end(), [](auto* a, auto* b) { return a->front() < b->front(); });
+    for (auto& [key, idx] : byKey)
+        groups.push_back(&idx);
+    std::sort(groups.begin(), groups.end(),
+              [](auto* a, auto* b) { return a->front() < b->front(); });
 
     for (const auto* group : groups) {
         std::vector<uint32_t> idx = *group;
-        std::stable_sort(idx.begin(), idx.end(), [&](uint32_t a, uint32_t b) {
-            return points[a].ts < points[b].ts;
-        });
+        std::stable_sort(idx.begin(), idx.end(),
+                         [&](uint32_t a, uint32_t b) { return points[a].ts < points[b].ts; });
         uint32_t prev = kNone;
         StringId name = 0;
         uint16_t category = 0;
@@ -87,7 +92,8 @@ void resolveFlows(TraceBuilder::State& st, const std::vector<uint32_t>& finalTra
                 ++t.report.orphanFlowEvents;  // its start was before the trace window
                 continue;
             }
-            if (prev != kNone && bound[i] != kNone) t.flows.push_back({prev, bound[i], name, category});
+            if (prev != kNone && bound[i] != kNone)
+                t.flows.push_back({prev, bound[i], name, category});
             prev = bound[i];
             if (p.phase == 'f') inChain = false;
         }

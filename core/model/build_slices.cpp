@@ -40,7 +40,8 @@ void buildBeginEndSlices(TraceBuilder::State& st) {
         }
         for (const BeginEnd* b : open) {
             ++t.report.unclosedBegins;
-            t.report.warn(b->offset, "a \"B\" event is never closed; it ends at the end of the trace");
+            t.report.warn(b->offset,
+                          "a \"B\" event is never closed; it ends at the end of the trace");
             Slice s;
             s.start = b->ts;
             s.dur = std::max<TimeNs>(0, t.spanEnd - b->ts);
@@ -61,7 +62,8 @@ void buildAsyncSlices(TraceBuilder::State& st) {
     auto& points = st.asyncPoints;
     if (points.empty()) return;
     std::unordered_map<MatchKey, std::vector<uint32_t>, MatchKeyHash> byKey;
-    for (uint32_t i = 0; i < points.size(); ++i) byKey[points[i].key].push_back(i);
+    for (uint32_t i = 0; i < points.size(); ++i)
+        byKey[points[i].key].push_back(i);
 
     struct Open {
         uint32_t point;
@@ -85,8 +87,10 @@ void buildAsyncSlices(TraceBuilder::State& st) {
     // Deterministic: keys in order of their first event.
     std::vector<const std::vector<uint32_t>*> groups;
     groups.reserve(byKey.size());
-    for (auto& [key, idx] : byKey) groups.push_back(&idx);
-    std::sort(groups.begin(), groups.end(), [](auto* a, auto* b) { return a->front() < b->front(); });
+    for (auto& [key, idx] : byKey)
+        groups.push_back(&idx);
+    std::sort(groups.begin(), groups.end(),
+              [](auto* a, auto* b) { return a->front() < b->front(); });
 
     for (const auto* group : groups) {
         ++groupId;
@@ -106,10 +110,11 @@ void buildAsyncSlices(TraceBuilder::State& st) {
                     continue;
                 }
                 // Prefer the innermost open begin with the same name.
-                auto it = std::find_if(open.rbegin(), open.rend(),
-                                       [&](const Open& o) { return points[o.point].name == p.name; });
-                const auto pos = it == open.rend() ? open.size() - 1
-                                                   : static_cast<size_t>(open.rend() - it) - 1;
+                auto it = std::find_if(open.rbegin(), open.rend(), [&](const Open& o) {
+                    return points[o.point].name == p.name;
+                });
+                const auto pos =
+                    it == open.rend() ? open.size() - 1 : static_cast<size_t>(open.rend() - it) - 1;
                 emit(points[open[pos].point], open[pos].trackName, p.ts, false);
                 open.erase(open.begin() + static_cast<ptrdiff_t>(pos));
             }

@@ -3,6 +3,7 @@
 // and index each track's slices.
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <string>
 
@@ -14,8 +15,10 @@ namespace gapscope {
 namespace {
 
 std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+        s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
+        s.remove_suffix(1);
     return s;
 }
 
@@ -38,10 +41,21 @@ bool idLess(const Trace& t, const IdKey& a, const IdKey& b) {
     return t.str(a.text) < t.str(b.text);
 }
 
+// `word` occurs in `text` not glued to other letters or digits.
+bool containsWord(std::string_view text, std::string_view word) {
+    auto isAlnum = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) != 0; };
+    for (size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+        const bool left = at == 0 || !isAlnum(text[at - 1]);
+        const bool right = at + word.size() == text.size() || !isAlnum(text[at + word.size()]);
+        if (left && right) return true;
+    }
+    return false;
+}
+
 std::string threadDisplayName(const Trace& t, const PendingTrack& tr) {
     const std::string tid = idText(t, tr.key.tid);
     const std::string_view name = trim(t.str(tr.threadName));
-    if (name.empty()) return "thread " + tid;
+    if (name.empty()) return tr.key.tid.isText ? tid : "thread " + tid;  // a text tid names itself
     // Kineto writes "thread 1102 (pt_main_thread)": show "pt_main_thread 1102".
     if (name.substr(0, 7) == "thread " && name.back() == ')') {
         const size_t open = name.find(" (");
@@ -49,16 +63,20 @@ std::string threadDisplayName(const Trace& t, const PendingTrack& tr) {
             return std::string(name.substr(open + 2, name.size() - open - 3)) + " " + tid;
         }
     }
-    if (name.find(tid) != std::string_view::npos) return std::string(name);
+    if (containsWord(name, tid)) return std::string(name);
     return std::string(name) + " " + tid;
 }
 
 int subTrackRank(SubTrack s) {
     switch (s) {
-        case SubTrack::Thread: return 0;
-        case SubTrack::GpuAnnotation: return 1;
-        case SubTrack::Async: return 2;
-        case SubTrack::Instants: return 3;
+        case SubTrack::Thread:
+            return 0;
+        case SubTrack::GpuAnnotation:
+            return 1;
+        case SubTrack::Async:
+            return 2;
+        case SubTrack::Instants:
+            return 3;
     }
     return 4;
 }
@@ -96,12 +114,13 @@ void classifyAndOrder(TraceBuilder::State& st, std::vector<uint32_t>& trackOrder
         if (proc.kind != ProcessKind::Gpu) {
             proc.kind = ProcessKind::Gpu;
             proc.gpuDevice = tr.deviceFromArgs >= 0 ? tr.deviceFromArgs
-                             : proc.pid.isText ? -1
-                                               : static_cast<int>(proc.pid.number);
+                             : proc.pid.isText      ? -1
+                                                    : static_cast<int>(proc.pid.number);
         }
     }
     int nextDevice = 0;
-    for (const Process& proc : procs) nextDevice = std::max(nextDevice, proc.gpuDevice + 1);
+    for (const Process& proc : procs)
+        nextDevice = std::max(nextDevice, proc.gpuDevice + 1);
     for (Process& proc : procs) {
         if (proc.kind == ProcessKind::Gpu && proc.gpuDevice < 0) proc.gpuDevice = nextDevice++;
     }
@@ -113,15 +132,22 @@ void classifyAndOrder(TraceBuilder::State& st, std::vector<uint32_t>& trackOrder
         const Process& proc = procs[tr.key.process];
         const std::string_view tname = trim(t.str(tr.threadName));
         switch (tr.key.sub) {
-            case SubTrack::Async: kinds[i] = TrackKind::Async; break;
-            case SubTrack::Instants: kinds[i] = TrackKind::Instants; break;
-            case SubTrack::GpuAnnotation: kinds[i] = TrackKind::GpuAnnotation; break;
+            case SubTrack::Async:
+                kinds[i] = TrackKind::Async;
+                break;
+            case SubTrack::Instants:
+                kinds[i] = TrackKind::Instants;
+                break;
+            case SubTrack::GpuAnnotation:
+                kinds[i] = TrackKind::GpuAnnotation;
+                break;
             case SubTrack::Thread:
                 if (proc.kind != ProcessKind::Gpu) {
                     kinds[i] = TrackKind::CpuThread;
                 } else if (tfStyle[tr.key.process] && tname.substr(0, 8) == "Stream #") {
                     kinds[i] = TrackKind::GpuStream;
-                    for (Slice& s : tr.slices) s.flags |= kSliceGpuActivity;
+                    for (Slice& s : tr.slices)
+                        s.flags |= kSliceGpuActivity;
                 } else if (hasActivity(tr) || tname.substr(0, 7) == "stream ") {
                     kinds[i] = TrackKind::GpuStream;
                 } else {
@@ -133,16 +159,16 @@ void classifyAndOrder(TraceBuilder::State& st, std::vector<uint32_t>& trackOrder
 
     // 3. Order processes: GPUs by device, then the rest by sort index and pid.
     std::vector<uint32_t> procOrder;
-    for (uint32_t p = 0; p < procs.size(); ++p) procOrder.push_back(p);
-    auto sortKey = [&](const Process& p) {
-        if (p.hasSortIndex) return p.sortIndex;
-        return p.pid.isText ? INT64_MAX : p.pid.number;
-    };
+    for (uint32_t p = 0; p < procs.size(); ++p)
+        procOrder.push_back(p);
+    // A missing sort index counts as 0, as in Chrome's viewer and Perfetto.
+    auto sortKey = [&](const Process& p) { return p.hasSortIndex ? p.sortIndex : int64_t{0}; };
     std::stable_sort(procOrder.begin(), procOrder.end(), [&](uint32_t a, uint32_t b) {
         const Process& x = procs[a];
         const Process& y = procs[b];
         if (x.kind != y.kind) return x.kind == ProcessKind::Gpu;
-        if (x.kind == ProcessKind::Gpu && x.gpuDevice != y.gpuDevice) return x.gpuDevice < y.gpuDevice;
+        if (x.kind == ProcessKind::Gpu && x.gpuDevice != y.gpuDevice)
+            return x.gpuDevice < y.gpuDevice;
         if (sortKey(x) != sortKey(y)) return sortKey(x) < sortKey(y);
         return idLess(t, x.pid, y.pid);
     });
@@ -155,14 +181,14 @@ void classifyAndOrder(TraceBuilder::State& st, std::vector<uint32_t>& trackOrder
         if (tr.slices.empty() && tr.instants.empty()) continue;  // metadata only
         tracksOf[tr.key.process].push_back(i);
     }
-    auto threadKey = [&](const PendingTrack& tr) {
+    auto threadKey = [&](const PendingTrack& tr) -> int64_t {
         if (tr.hasSortIndex) return tr.sortIndex;
         // The annotation line shares its stream's sort index.
         auto it = st.trackByKey.find({tr.key.process, tr.key.tid, SubTrack::Thread, 0});
         if (it != st.trackByKey.end() && st.tracks[it->second].hasSortIndex) {
             return st.tracks[it->second].sortIndex;
         }
-        return tr.key.tid.isText ? INT64_MAX : tr.key.tid.number;
+        return 0;  // missing sort index = 0; ties go by tid
     };
     trackOrder.clear();
     std::vector<Process> ordered;
@@ -184,8 +210,10 @@ void classifyAndOrder(TraceBuilder::State& st, std::vector<uint32_t>& trackOrder
         });
         Process proc = procs[p];
         proc.displayName = proc.kind == ProcessKind::Gpu ? "GPU " + std::to_string(proc.gpuDevice)
-                           : proc.name ? std::string(trim(t.str(proc.name))) + " " + idText(t, proc.pid)
-                                       : "process " + idText(t, proc.pid);
+                           : proc.name
+                               ? std::string(trim(t.str(proc.name))) + " " + idText(t, proc.pid)
+                           : proc.pid.isText ? idText(t, proc.pid)  // a text pid names itself
+                                             : "process " + idText(t, proc.pid);
         proc.tracks.clear();
         for (uint32_t i : list) {
             proc.tracks.push_back(i);  // pending ids for now; layoutTracks maps them
@@ -197,7 +225,8 @@ void classifyAndOrder(TraceBuilder::State& st, std::vector<uint32_t>& trackOrder
             if (c.process == p) c.process = static_cast<uint32_t>(ordered.size() - 1) | 0x80000000u;
         }
     }
-    for (CounterSeries& c : t.counters) c.process &= 0x7fffffffu;
+    for (CounterSeries& c : t.counters)
+        c.process &= 0x7fffffffu;
     // Remember each pending track's kind and display name for layoutTracks.
     for (Process& proc : ordered) {
         for (uint32_t i : proc.tracks) {
@@ -216,16 +245,23 @@ void classifyAndOrder(TraceBuilder::State& st, std::vector<uint32_t>& trackOrder
                     break;
                 case TrackKind::GpuAnnotation: {
                     auto it = st.trackByKey.find({tr.key.process, tr.key.tid, SubTrack::Thread, 0});
-                    const PendingTrack* stream = it != st.trackByKey.end() ? &st.tracks[it->second] : nullptr;
+                    const PendingTrack* stream =
+                        it != st.trackByKey.end() ? &st.tracks[it->second] : nullptr;
                     const std::string base = stream && stream->hasThreadName
                                                  ? std::string(trim(t.str(stream->threadName)))
                                                  : "stream " + idText(t, tr.key.tid);
                     out.displayName = base + " annotations";
                     break;
                 }
-                case TrackKind::Async: out.displayName = std::string(t.str(tr.key.asyncName)); break;
-                case TrackKind::Instants: out.displayName = "instants"; break;
-                default: out.displayName = threadDisplayName(t, tr); break;
+                case TrackKind::Async:
+                    out.displayName = std::string(t.str(tr.key.asyncName));
+                    break;
+                case TrackKind::Instants:
+                    out.displayName = "instants";
+                    break;
+                default:
+                    out.displayName = threadDisplayName(t, tr);
+                    break;
             }
             st.trace.tracks.push_back(std::move(out));  // final index = position in trackOrder
         }
@@ -237,7 +273,8 @@ void layoutTracks(TraceBuilder::State& st, const std::vector<uint32_t>& trackOrd
                   std::vector<uint32_t>& finalTrackOfPending) {
     Trace& t = st.trace;
     finalTrackOfPending.assign(st.tracks.size(), kNone);
-    for (uint32_t f = 0; f < trackOrder.size(); ++f) finalTrackOfPending[trackOrder[f]] = f;
+    for (uint32_t f = 0; f < trackOrder.size(); ++f)
+        finalTrackOfPending[trackOrder[f]] = f;
     for (uint32_t p = 0; p < t.processes.size(); ++p) {
         for (uint32_t& id : t.processes[p].tracks) {
             id = finalTrackOfPending[id];
@@ -257,7 +294,9 @@ void layoutTracks(TraceBuilder::State& st, const std::vector<uint32_t>& trackOrd
         Track& out = t.tracks[f];
         LayoutResult laid = layoutSlices(tr.slices, tr.seq, tr.group);
         t.report.overlapsMovedToLanes += laid.movedToLanes;
-        if (laid.clamped) t.report.warn(0, "track \"" + out.displayName + "\" has more than 65535 rows; the deepest were merged");
+        if (laid.clamped)
+            t.report.warn(0, "track \"" + out.displayName +
+                                 "\" has more than 65535 rows; the deepest were merged");
         const auto base = static_cast<uint32_t>(t.slices.size());
         out.sliceBegin = base;
         t.slices.insert(t.slices.end(), laid.slices.begin(), laid.slices.end());
@@ -269,7 +308,8 @@ void layoutTracks(TraceBuilder::State& st, const std::vector<uint32_t>& trackOrd
         }
         out.laneCount = laid.laneCount;
         std::vector<uint32_t> ids(out.sliceCount());
-        for (uint32_t i = 0; i < ids.size(); ++i) ids[i] = base + i;
+        for (uint32_t i = 0; i < ids.size(); ++i)
+            ids[i] = base + i;
         out.index.build(t.slices, std::move(ids));
 
         std::stable_sort(tr.instants.begin(), tr.instants.end(),

@@ -41,7 +41,7 @@ LayoutResult layoutSlices(const std::vector<Slice>& slices, const std::vector<ui
             while (!ends.empty() && ends.back() <= s.start) {
                 ends.pop_back();
             }
-            if (ends.empty()) break;                                    // top level
+            if (ends.empty()) break;                                      // top level
             if (ends.back() >= s.end() && lanes[lane].group == g) break;  // nests
         }
         if (lane == lanes.size()) {
@@ -65,7 +65,8 @@ LayoutResult layoutSlices(const std::vector<Slice>& slices, const std::vector<ui
 
     // Row numbers: lane 0's depths, then lane 1's, ...
     std::vector<uint32_t> laneBase(lanes.size() + 1, 0);
-    for (size_t k = 0; k < lanes.size(); ++k) laneBase[k + 1] = laneBase[k] + lanes[k].maxDepth + 1;
+    for (size_t k = 0; k < lanes.size(); ++k)
+        laneBase[k + 1] = laneBase[k] + lanes[k].maxDepth + 1;
     const uint32_t rowCount = std::min<uint32_t>(laneBase[lanes.size()], kMaxRows);
     if (laneBase[lanes.size()] > kMaxRows) result.clamped = true;
 

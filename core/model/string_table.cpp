@@ -18,7 +18,8 @@ uint64_t hashBytes(std::string_view s) {
         h = (h ^ w) * 0x100000001b3ull;
         h ^= h >> 29;
     }
-    for (; i < s.size(); ++i) h = (h ^ static_cast<unsigned char>(s[i])) * 0x100000001b3ull;
+    for (; i < s.size(); ++i)
+        h = (h ^ static_cast<unsigned char>(s[i])) * 0x100000001b3ull;
     h ^= h >> 33;
     h *= 0xff51afd7ed558ccdull;
     h ^= h >> 33;
@@ -80,7 +81,8 @@ void StringTable::grow() {
     const size_t mask = slots_.size() - 1;
     for (StringId id = 0; id < strings_.size(); ++id) {
         size_t i = hashes_[id] & mask;  // low hash bits suffice: mask < 2^32
-        while (slots_[i] != 0) i = (i + 1) & mask;
+        while (slots_[i] != 0)
+            i = (i + 1) & mask;
         slots_[i] = id + 1;
     }
 }

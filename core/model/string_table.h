@@ -13,7 +13,7 @@ namespace gapscope {
 using StringId = uint32_t;
 
 class StringTable {
-public:
+  public:
     StringTable();
     StringTable(StringTable&&) noexcept = default;
     StringTable& operator=(StringTable&&) noexcept = default;
@@ -27,7 +27,7 @@ public:
 
     static constexpr StringId kNotFound = UINT32_MAX;
 
-private:
+  private:
     std::string_view store(std::string_view s);
     void grow();
     size_t slotOf(std::string_view s, uint64_t hash) const;

@@ -6,12 +6,18 @@ namespace gapscope {
 
 const char* trackKindName(TrackKind k) {
     switch (k) {
-        case TrackKind::CpuThread: return "thread";
-        case TrackKind::GpuStream: return "gpu_stream";
-        case TrackKind::GpuAnnotation: return "gpu_annotation";
-        case TrackKind::GpuOther: return "gpu_other";
-        case TrackKind::Async: return "async";
-        case TrackKind::Instants: return "instants";
+        case TrackKind::CpuThread:
+            return "thread";
+        case TrackKind::GpuStream:
+            return "gpu_stream";
+        case TrackKind::GpuAnnotation:
+            return "gpu_annotation";
+        case TrackKind::GpuOther:
+            return "gpu_other";
+        case TrackKind::Async:
+            return "async";
+        case TrackKind::Instants:
+            return "instants";
     }
     return "unknown";
 }
@@ -28,8 +34,10 @@ std::pair<uint32_t, uint32_t> Trace::visibleInRow(const Row& row, TimeNs t0, Tim
     // Within a row slices do not overlap, so both starts and ends ascend.
     const auto first = slices.begin() + row.begin;
     const auto last = slices.begin() + row.end;
-    const auto lo = std::lower_bound(first, last, t0, [](const Slice& s, TimeNs t) { return s.end() < t; });
-    const auto hi = std::upper_bound(lo, last, t1, [](TimeNs t, const Slice& s) { return t < s.start; });
+    const auto lo =
+        std::lower_bound(first, last, t0, [](const Slice& s, TimeNs t) { return s.end() < t; });
+    const auto hi =
+        std::upper_bound(lo, last, t1, [](TimeNs t, const Slice& s) { return t < s.start; });
     return {static_cast<uint32_t>(lo - slices.begin()), static_cast<uint32_t>(hi - slices.begin())};
 }
 
@@ -46,11 +54,14 @@ const ExtractedArgs* Trace::extractedArgs(uint32_t argsIndex) const {
 size_t Trace::memoryBytes() const {
     size_t total = strings.memoryBytes() + slices.capacity() * sizeof(Slice) +
                    instants.capacity() * sizeof(Instant) + flows.capacity() * sizeof(Flow) +
-                   args.capacity() * sizeof(ArgsRecord) + extracted.capacity() * sizeof(ExtractedArgs) +
-                   argsStore.memoryBytes();
-    for (const Track& t : tracks) total += sizeof(Track) + t.rows.capacity() * sizeof(Row) + t.index.memoryBytes();
-    for (const CounterSeries& c : counters) total += c.ts.capacity() * 8 + c.values.capacity() * 8;
-    for (const GpuDevice& d : gpuDevices) total += d.busy.capacity() * sizeof(BusyInterval);
+                   args.capacity() * sizeof(ArgsRecord) +
+                   extracted.capacity() * sizeof(ExtractedArgs) + argsStore.memoryBytes();
+    for (const Track& t : tracks)
+        total += sizeof(Track) + t.rows.capacity() * sizeof(Row) + t.index.memoryBytes();
+    for (const CounterSeries& c : counters)
+        total += c.ts.capacity() * 8 + c.values.capacity() * 8;
+    for (const GpuDevice& d : gpuDevices)
+        total += d.busy.capacity() * sizeof(BusyInterval);
     return total;
 }
 

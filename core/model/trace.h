@@ -115,7 +115,7 @@ struct Process {
     bool hasSortIndex = false;
     ProcessKind kind = ProcessKind::Cpu;
     int gpuDevice = -1;
-    std::string displayName;  // e.g. "GPU 0", "python3 418"
+    std::string displayName;       // e.g. "GPU 0", "python3 418"
     std::vector<uint32_t> tracks;  // in display order
 };
 
@@ -139,7 +139,7 @@ struct ArgsRecord {
 };
 
 class Trace {
-public:
+  public:
     // Where it came from.
     std::string path;
     Compression compression = Compression::None;

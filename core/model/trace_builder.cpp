@@ -16,13 +16,24 @@ TimeNs saturatingAdd(TimeNs a, TimeNs b) {
     return r;
 }
 
-bool needsTimestamp(char ph) { return ph != 'M'; }
+bool needsTimestamp(char ph) {
+    return ph != 'M';
+}
 
 // Phases of the Trace Event Format that are read but not modelled.
 bool isKnownSkippedPhase(char ph) {
     switch (ph) {
-        case 'P': case 'O': case 'N': case 'D': case 'V': case 'v': case 'R':
-        case 'c': case '(': case ')': case 'p':
+        case 'P':
+        case 'O':
+        case 'N':
+        case 'D':
+        case 'V':
+        case 'v':
+        case 'R':
+        case 'c':
+        case '(':
+        case ')':
+        case 'p':
             return true;
         default:
             return false;
@@ -83,8 +94,9 @@ bool TraceBuilder::State::isActivity(uint16_t c) const {
 
 IdKey TraceBuilder::State::tidKey(const RawEvent& ev) {
     // A missing tid means the process's main thread (tid == pid), as in Perfetto.
-    return ev.tid.kind == RawId::Kind::Absent || ev.tid.kind == RawId::Kind::Invalid ? idKey(ev.pid)
-                                                                                      : idKey(ev.tid);
+    return ev.tid.kind == RawId::Kind::Absent || ev.tid.kind == RawId::Kind::Invalid
+               ? idKey(ev.pid)
+               : idKey(ev.tid);
 }
 
 IdKey TraceBuilder::State::idKey(const RawId& id) {
@@ -109,7 +121,8 @@ uint32_t TraceBuilder::State::storeArgs(const RawEvent& ev) {
 uint32_t TraceBuilder::State::counter(uint32_t proc, std::string_view name) {
     const StringId id = trace.strings.intern(name);
     const uint64_t key = (static_cast<uint64_t>(proc) << 32) | id;
-    auto [it, inserted] = counterByKey.try_emplace(key, static_cast<uint32_t>(trace.counters.size()));
+    auto [it, inserted] =
+        counterByKey.try_emplace(key, static_cast<uint32_t>(trace.counters.size()));
     if (inserted) {
         CounterSeries s;
         s.process = proc;
@@ -131,7 +144,8 @@ void TraceBuilder::onMetadata(std::string_view key, std::string_view rawValue) {
     if (rawValue.size() <= kMaxKept) {
         t.metadata[std::string(key)] = std::string(rawValue);
     } else {
-        t.metadata[std::string(key)] = "\"(omitted: " + std::to_string(rawValue.size()) + " bytes)\"";
+        t.metadata[std::string(key)] =
+            "\"(omitted: " + std::to_string(rawValue.size()) + " bytes)\"";
     }
 }
 
@@ -236,7 +250,12 @@ void TraceBuilder::onEvent(const RawEvent& ev) {
             in.args = st.storeArgs(ev);
             TrackKey key{proc, st.tidKey(ev), SubTrack::Thread, 0};
             if (in.scope != 't') key = {proc, IdKey::fromNumber(0), SubTrack::Instants, 0};
-            if (in.scope == 'g') key.process = st.process(IdKey::fromText(t.strings.intern("Global")));
+            if (in.scope == 'g') {
+                // Global instants live in a synthetic process listed last.
+                key.process = st.process(IdKey::fromText(t.strings.intern("Global")));
+                st.processes[key.process].sortIndex = INT64_MAX;
+                st.processes[key.process].hasSortIndex = true;
+            }
             st.tracks[st.track(key)].instants.push_back(in);
             // Kineto's [memory] instants carry the allocator totals: a memory curve.
             if (ev.memTotalAllocated >= 0 && ev.name == "[memory]") {
@@ -300,7 +319,8 @@ void TraceBuilder::onEvent(const RawEvent& ev) {
             fp.category = st.category(ev.cat);
             fp.name = t.strings.intern(ev.name);
             const RawId& id = ev.id2.kind != RawId::Kind::Absent ? ev.id2 : ev.id;
-            fp.key = {fp.category, st.idKey(id), ev.id2.kind != RawId::Kind::Absent && ev.id2Local ? proc : kNone};
+            fp.key = {fp.category, st.idKey(id),
+                      ev.id2.kind != RawId::Kind::Absent && ev.id2Local ? proc : kNone};
             st.flowPoints.push_back(fp);
             break;
         }
@@ -346,9 +366,11 @@ void TraceBuilder::finish(const CancelToken* cancel) {
         if (ph.size() > 1 || !isKnownSkippedPhase(ph[0])) t.report.unknown[ph] += n;
     };
     for (int c = 0; c < 256; ++c) {
-        if (st.singleCharPhases[c]) count(std::string(1, static_cast<char>(c)), st.singleCharPhases[c]);
+        if (st.singleCharPhases[c])
+            count(std::string(1, static_cast<char>(c)), st.singleCharPhases[c]);
     }
-    for (const auto& [ph, n] : st.otherPhases) count(ph, n);
+    for (const auto& [ph, n] : st.otherPhases)
+        count(ph, n);
     t.hasSpan = st.spanStart <= st.spanEnd;
     t.spanStart = t.hasSpan ? st.spanStart : 0;
     t.spanEnd = t.hasSpan ? st.spanEnd : 0;
@@ -365,8 +387,10 @@ void TraceBuilder::finish(const CancelToken* cancel) {
     for (CounterSeries& cs : t.counters) {
         if (std::is_sorted(cs.ts.begin(), cs.ts.end())) continue;
         std::vector<uint32_t> idx(cs.ts.size());
-        for (uint32_t i = 0; i < idx.size(); ++i) idx[i] = i;
-        std::stable_sort(idx.begin(), idx.end(), [&](uint32_t a, uint32_t b) { return cs.ts[a] < cs.ts[b]; });
+        for (uint32_t i = 0; i < idx.size(); ++i)
+            idx[i] = i;
+        std::stable_sort(idx.begin(), idx.end(),
+                         [&](uint32_t a, uint32_t b) { return cs.ts[a] < cs.ts[b]; });
         std::vector<TimeNs> ts(idx.size());
         std::vector<double> values(idx.size());
         for (size_t i = 0; i < idx.size(); ++i) {

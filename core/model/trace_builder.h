@@ -15,7 +15,7 @@
 namespace gapscope {
 
 class TraceBuilder final : public EventSink {
-public:
+  public:
     explicit TraceBuilder(Trace& trace);
     ~TraceBuilder() override;
 
@@ -29,7 +29,7 @@ public:
     // files, can name it.
     struct State;
 
-private:
+  private:
     std::unique_ptr<State> state_;
 };
 

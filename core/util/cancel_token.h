@@ -9,11 +9,11 @@
 namespace gapscope {
 
 class CancelToken {
-public:
+  public:
     void cancel() { cancelled_.store(true, std::memory_order_relaxed); }
     bool isCancelled() const { return cancelled_.load(std::memory_order_relaxed); }
 
-private:
+  private:
     std::atomic<bool> cancelled_{false};
 };
 

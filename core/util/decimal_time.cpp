@@ -5,7 +5,9 @@
 namespace gapscope {
 namespace {
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isDigit(char c) {
+    return c >= '0' && c <= '9';
+}
 
 // Appends one decimal digit to `acc`, reporting overflow of uint64 magnitude.
 bool appendDigit(uint64_t& acc, int digit) {
@@ -28,13 +30,15 @@ DecimalResult parseScaledDecimal(std::string_view text, int scaleExponent) {
     }
     // Significant digits: integer part then fraction part, as one digit string.
     const size_t intBegin = i;
-    while (i < n && isDigit(text[i])) ++i;
+    while (i < n && isDigit(text[i]))
+        ++i;
     const size_t intEnd = i;
     size_t fracBegin = i, fracEnd = i;
     if (i < n && text[i] == '.') {
         ++i;
         fracBegin = i;
-        while (i < n && isDigit(text[i])) ++i;
+        while (i < n && isDigit(text[i]))
+            ++i;
         fracEnd = i;
         if (fracEnd == fracBegin) return result;  // "1." is not JSON
     }

@@ -29,6 +29,8 @@ inline DecimalResult parseMicrosToNanos(std::string_view text) {
 }
 
 // Plain JSON integer text (no fraction) -> int64; fractions are rounded.
-inline DecimalResult parseInteger(std::string_view text) { return parseScaledDecimal(text, 0); }
+inline DecimalResult parseInteger(std::string_view text) {
+    return parseScaledDecimal(text, 0);
+}
 
 }  // namespace gapscope

@@ -11,19 +11,19 @@
 namespace gapscope {
 
 class LoadError : public std::runtime_error {
-public:
+  public:
     // `where` is e.g. "byte 1234" or "open"; `what` says what was wrong.
     LoadError(std::string where, const std::string& what)
         : std::runtime_error(what), where_(std::move(where)) {}
     const std::string& where() const { return where_; }
 
-private:
+  private:
     std::string where_;
 };
 
 // Thrown when the user cancels; never shown as an error.
 class LoadCancelled : public std::exception {
-public:
+  public:
     const char* what() const noexcept override { return "cancelled"; }
 };
 

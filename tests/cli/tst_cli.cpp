@@ -33,7 +33,7 @@ Run runCli(const QStringList& args) {
 
 class TestCli : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void helpAndVersion() {
         Run r = runCli({"--help"});
         QCOMPARE(r.exitCode, 0);
@@ -82,7 +82,8 @@ private slots:
         QTest::addColumn<QString>("what");
         QTest::newRow("not json") << QByteArray("garbage") << "byte 0: expected '[' or '{'";
         QTest::newRow("empty") << QByteArray() << "byte 0: the file is empty";
-        QTest::newRow("bad event") << QByteArray("[{\"ph\":}]") << "byte 7: malformed JSON in event 0";
+        QTest::newRow("bad event")
+            << QByteArray("[{\"ph\":}]") << "byte 7: malformed JSON in event 0";
     }
     void badInputExitsTwoWithOneLine() {
         QFETCH(QByteArray, bytes);

@@ -9,7 +9,7 @@ using gapscope::parseMicrosToNanos;
 
 class TestDecimalTime : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void micros_data() {
         QTest::addColumn<QString>("text");
         QTest::addColumn<int>("status");
@@ -21,8 +21,10 @@ private slots:
         QTest::newRow("negative zero") << "-0" << ok << qint64(0);
         QTest::newRow("three decimals") << "5203219863189.177" << ok << qint64(5203219863189177);
         // 16 significant digits + 3 decimals: beyond a double's 53 bits.
-        QTest::newRow("epoch micros") << "1712195495519689.047" << ok << qint64(1712195495519689047);
-        QTest::newRow("epoch micros 2") << "1712195495896244.499" << ok << qint64(1712195495896244499);
+        QTest::newRow("epoch micros")
+            << "1712195495519689.047" << ok << qint64(1712195495519689047);
+        QTest::newRow("epoch micros 2")
+            << "1712195495896244.499" << ok << qint64(1712195495896244499);
         QTest::newRow("round half up") << "1.0005" << ok << qint64(1001);
         QTest::newRow("round down") << "1.0004999" << ok << qint64(1000);
         QTest::newRow("negative rounds away") << "-1.0005" << ok << qint64(-1001);

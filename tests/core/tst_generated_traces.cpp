@@ -15,7 +15,7 @@ using json = nlohmann::json;
 
 class TestGeneratedTraces : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void matchesGroundTruth_data() {
         QTest::addColumn<QString>("profile");
         QTest::addColumn<QString>("extension");
@@ -26,7 +26,9 @@ private slots:
                 QTest::addRow("%s%s", profile, ext) << profile << ext << "relative" << 2;
             }
         }
-        QTest::newRow("kineto epoch timestamps") << "kineto" << ".json.gz" << "epoch" << 3;
+        QTest::newRow("kineto epoch timestamps") << "kineto"
+                                                 << ".json.gz"
+                                                 << "epoch" << 3;
     }
 
     void matchesGroundTruth() {
@@ -39,9 +41,20 @@ private slots:
         QTemporaryDir dir;
         const QString trace = dir.filePath("gen" + extension);
         const QString truth = dir.filePath("truth.json");
-        QStringList args{test::sharedDir() + "/tools/gen_trace.py", "--profile", profile, "--gpus",
-                         QString::number(gpus), "--steps", "3", "--seed", "7", "--out", trace,
-                         "--truth", truth, "--quiet"};
+        QStringList args{test::sharedDir() + "/tools/gen_trace.py",
+                         "--profile",
+                         profile,
+                         "--gpus",
+                         QString::number(gpus),
+                         "--steps",
+                         "3",
+                         "--seed",
+                         "7",
+                         "--out",
+                         trace,
+                         "--truth",
+                         truth,
+                         "--quiet"};
         if (profile == "kineto") args << "--ts-style" << tsStyle;
         QProcess gen;
         gen.start(test::python(), args);
@@ -80,8 +93,8 @@ private slots:
         QTemporaryDir dir;
         const QString trace = dir.filePath("gen.json");
         QProcess gen;
-        gen.start(test::python(), {test::sharedDir() + "/tools/gen_trace.py", "--profile", "kineto", "--steps",
-                                   "2", "--out", trace, "--quiet"});
+        gen.start(test::python(), {test::sharedDir() + "/tools/gen_trace.py", "--profile", "kineto",
+                                   "--steps", "2", "--out", trace, "--quiet"});
         QVERIFY(gen.waitForFinished(120000));
         QFile f(trace);
         QVERIFY(f.open(QIODevice::ReadOnly));

@@ -14,7 +14,7 @@ using namespace gapscope;
 
 class TestIntervalIndex : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void overlapMatchesBruteForce() {
         QRandomGenerator rng(12345);
         for (int round = 0; round < 200; ++round) {
@@ -28,7 +28,8 @@ private slots:
                 slices.push_back(s);
             }
             std::vector<uint32_t> ids(slices.size());
-            for (uint32_t i = 0; i < ids.size(); ++i) ids[i] = i;
+            for (uint32_t i = 0; i < ids.size(); ++i)
+                ids[i] = i;
             IntervalIndex index;
             index.build(slices, ids);
             for (int q = 0; q < 50; ++q) {
@@ -89,7 +90,8 @@ private slots:
                 const int64_t s = rng.bounded(500);
                 const int64_t e = s + rng.bounded(1, 60);
                 v.push_back({s, e});
-                for (int64_t x = s; x < e; ++x) covered[size_t(x)] = true;
+                for (int64_t x = s; x < e; ++x)
+                    covered[size_t(x)] = true;
             }
             mergeIntervals(v);
             int64_t total = 0;
@@ -100,7 +102,8 @@ private slots:
             QCOMPARE(total, int64_t(std::count(covered.begin(), covered.end(), true)));
             for (const BusyInterval& g : idleGaps(v, 5)) {
                 QVERIFY(g.end - g.start >= 5);
-                for (int64_t x = g.start; x < g.end; ++x) QVERIFY(!covered[size_t(x)]);
+                for (int64_t x = g.start; x < g.end; ++x)
+                    QVERIFY(!covered[size_t(x)]);
             }
         }
     }

@@ -23,7 +23,7 @@ std::string objectTrace() {
 
 class TestJsonReader : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void objectFormKeepsMetadataAfterEvents() {
         const LoadResult r = loadJsonText(objectTrace());
         QVERIFY2(r.trace, r.failure ? r.failure->message().c_str() : "cancelled");
@@ -58,14 +58,16 @@ private slots:
     }
 
     void arrayForm() {
-        const LoadResult r = loadJsonText("[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1}]");
+        const LoadResult r =
+            loadJsonText("[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1}]");
         QVERIFY(r.trace);
         QVERIFY(!r.trace->objectForm);
         QCOMPARE(r.trace->slices.size(), size_t(1));
     }
 
     void byteOrderMarkAndWhitespace() {
-        const LoadResult r = loadJsonText("\xEF\xBB\xBF  \n[{\"ph\":\"X\",\"name\":\"a\",\"ts\":1,\"dur\":1}]\n");
+        const LoadResult r =
+            loadJsonText("\xEF\xBB\xBF  \n[{\"ph\":\"X\",\"name\":\"a\",\"ts\":1,\"dur\":1}]\n");
         QVERIFY(r.trace);
         QCOMPARE(r.trace->slices.size(), size_t(1));
     }
@@ -105,8 +107,8 @@ private slots:
     void truncatedGzipKeepsWhatDecompressed() {
         std::string big = "[";
         for (int i = 0; i < 20000; ++i) {
-            big += "{\"ph\":\"X\",\"name\":\"op" + std::to_string(i % 50) + "\",\"pid\":1,\"tid\":1,\"ts\":" +
-                   std::to_string(i * 10) + ",\"dur\":5},";
+            big += "{\"ph\":\"X\",\"name\":\"op" + std::to_string(i % 50) +
+                   "\",\"pid\":1,\"tid\":1,\"ts\":" + std::to_string(i * 10) + ",\"dur\":5},";
         }
         big += "]";
         std::string gz = gzipBytes(big);
@@ -119,13 +121,15 @@ private slots:
         QVERIFY(r.trace->report.truncated);
         QVERIFY(r.trace->report.events > 1000 && r.trace->report.events < 20000);
         bool sawGzipWarning = false;
-        for (const auto& w : r.trace->report.warnings) sawGzipWarning |= w.message.find("gzip") != std::string::npos;
+        for (const auto& w : r.trace->report.warnings)
+            sawGzipWarning |= w.message.find("gzip") != std::string::npos;
         QVERIFY(sawGzipWarning);
     }
 
     void trailingCommasAccepted() {
         const LoadResult r = loadJsonText(
-            "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\",\"ts\":1,\"dur\":1,\"args\":{\"k\":1,},},],\"x\":[1,2,],}");
+            "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\",\"ts\":1,\"dur\":1,\"args\":{\"k\":1,},"
+            "},],\"x\":[1,2,],}");
         QVERIFY(r.trace);
         QVERIFY(!r.trace->report.truncated);
         QCOMPARE(r.trace->slices.size(), size_t(1));
@@ -135,19 +139,27 @@ private slots:
         QTest::addColumn<QByteArray>("bytes");
         QTest::addColumn<QString>("where");
         QTest::addColumn<QString>("what");
-        QTest::newRow("empty") << QByteArray() << "byte 0" << "empty";
-        QTest::newRow("whitespace") << QByteArray("  \n ") << "byte 4" << "no JSON";
-        QTest::newRow("not json") << QByteArray("hello") << "byte 0" << "expected '[' or '{'";
-        QTest::newRow("binary") << QByteArray("\x0a\xa6\x01", 3) << "byte 1" << "binary data";
+        QTest::newRow("empty") << QByteArray() << "byte 0"
+                               << "empty";
+        QTest::newRow("whitespace") << QByteArray("  \n ") << "byte 4"
+                                    << "no JSON";
+        QTest::newRow("not json") << QByteArray("hello") << "byte 0"
+                                  << "expected '[' or '{'";
+        QTest::newRow("binary") << QByteArray("\x0a\xa6\x01", 3) << "byte 1"
+                                << "binary data";
         QTest::newRow("no traceEvents") << QByteArray("{\"spans\": []}") << "top-level object"
                                         << "no \"traceEvents\" array (keys: spans)";
         QTest::newRow("traceEvents not array") << QByteArray("{\"traceEvents\": 5}") << "byte 16"
                                                << "must be an array";
-        QTest::newRow("array of arrays") << QByteArray("[[1,2]]") << "byte 1" << "not a Chrome trace";
-        QTest::newRow("bad first event") << QByteArray("[{\"ph\" \"X\"}]") << "byte 7" << "expected ':'";
-        QTest::newRow("zip") << QByteArray("PK\x03\x04rest", 8) << "byte 0" << "ZIP archive";
-        QTest::newRow("truncated before any event") << QByteArray("{\"traceEvents\": [{\"ph\":") << "byte"
-                                                    << "no event could be read";
+        QTest::newRow("array of arrays") << QByteArray("[[1,2]]") << "byte 1"
+                                         << "not a Chrome trace";
+        QTest::newRow("bad first event") << QByteArray("[{\"ph\" \"X\"}]") << "byte 7"
+                                         << "expected ':'";
+        QTest::newRow("zip") << QByteArray("PK\x03\x04rest", 8) << "byte 0"
+                             << "ZIP archive";
+        QTest::newRow("truncated before any event")
+            << QByteArray("{\"traceEvents\": [{\"ph\":") << "byte"
+            << "no event could be read";
     }
     void errors() {
         QFETCH(QByteArray, bytes);
@@ -157,18 +169,22 @@ private slots:
         QVERIFY(!r.trace);
         QVERIFY(r.failure);
         QVERIFY2(r.failure->where.find(where.toStdString()) == 0, r.failure->message().c_str());
-        QVERIFY2(r.failure->what.find(what.toStdString()) != std::string::npos, r.failure->message().c_str());
+        QVERIFY2(r.failure->what.find(what.toStdString()) != std::string::npos,
+                 r.failure->message().c_str());
         QVERIFY(r.failure->message().find("trace.json: ") != std::string::npos);  // names the file
     }
 
     void malformedAfterGoodEventsIsAWarning() {
         const LoadResult r = loadJsonText(
-            "[{\"ph\":\"X\",\"name\":\"a\",\"ts\":1,\"dur\":1},{\"ph\":\"X\",\"name\":\"b\",\"ts\":2,\"dur\":1},{\"ph\" \"X\"}]");
+            "[{\"ph\":\"X\",\"name\":\"a\",\"ts\":1,\"dur\":1},{\"ph\":\"X\",\"name\":\"b\",\"ts\":"
+            "2,\"dur\":1},{\"ph\" \"X\"}]");
         QVERIFY(r.trace);
         QCOMPARE(r.trace->report.events, uint64_t(2));
         QVERIFY(r.trace->report.truncated);
-        QVERIFY(r.trace->report.warnings.front().message.find("malformed JSON in event 2") != std::string::npos);
-        QCOMPARE(r.trace->report.warnings.front().offset, uint64_t(81));  // the '"' where ':' belongs
+        QVERIFY(r.trace->report.warnings.front().message.find("malformed JSON in event 2") !=
+                std::string::npos);
+        QCOMPARE(r.trace->report.warnings.front().offset,
+                 uint64_t(81));  // the '"' where ':' belongs
     }
 
     void fileErrors() {

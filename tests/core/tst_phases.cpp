@@ -14,7 +14,8 @@ namespace {
 // Fixtures are files in tests/fixtures/ (moc cannot read raw strings).
 std::shared_ptr<const Trace> load(const QString& name) {
     const LoadResult r = loadTrace(fixture(name).toStdString());
-    if (!r.trace) QTest::qFail(r.failure ? r.failure->message().c_str() : "cancelled", __FILE__, __LINE__);
+    if (!r.trace)
+        QTest::qFail(r.failure ? r.failure->message().c_str() : "cancelled", __FILE__, __LINE__);
     return r.trace;
 }
 
@@ -36,7 +37,7 @@ const Slice* findSlice(const Trace& t, const std::string& name) {
 
 class TestPhases : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void beginEndMatching() {
         auto t = load("phases/begin_end_matching.json");
         QCOMPARE(t->report.unmatchedEnds, uint64_t(1));
@@ -143,9 +144,10 @@ private slots:
         QCOMPARE(t->report.withoutPhase, uint64_t(1));
         QCOMPARE(t->report.phases.at("P"), uint64_t(1));
         QCOMPARE(t->report.phases.at("XXX"), uint64_t(1));
-        for (const char* ph : {"P", "O", "N", "D", "V", "v", "R", "c", "Q"}) QCOMPARE(t->report.skipped.count(ph), size_t(1));
+        for (const char* ph : {"P", "O", "N", "D", "V", "v", "R", "c", "Q"})
+            QCOMPARE(t->report.skipped.count(ph), size_t(1));
         QCOMPARE(t->report.skipped.count("XXX"), size_t(0));  // modelled as X (Chrome, Perfetto)
-        QCOMPARE(t->report.unknown.size(), size_t(1));       // only "Q" is not in the format
+        QCOMPARE(t->report.unknown.size(), size_t(1));        // only "Q" is not in the format
         QCOMPARE(t->report.unknown.count("Q"), size_t(1));
         QCOMPARE(t->slices.size(), size_t(2));
         QCOMPARE(t->report.invalidEvents, uint64_t(0));

@@ -9,8 +9,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "support/test_paths.h"
 #include "loader.h"
+#include "support/test_paths.h"
 
 using namespace gapscope;
 using json = nlohmann::json;
@@ -48,7 +48,7 @@ std::string expectedErrorText(const std::string& reason) {
 
 class TestRealTraces : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void matchesIndependentCount_data() {
         QTest::addColumn<QString>("path");
         QTest::addColumn<QByteArray>("expected");
@@ -72,14 +72,16 @@ private slots:
             const std::string want = expectedErrorText(e["error"]);
             QVERIFY2(r.failure->message().find(want) != std::string::npos,
                      (r.failure->message() + " | want: " + want).c_str());
-            QVERIFY(r.failure->message().rfind(path.toStdString() + ": ", 0) == 0);  // names the file
+            QVERIFY(r.failure->message().rfind(path.toStdString() + ": ", 0) ==
+                    0);  // names the file
             return;
         }
         QVERIFY2(r.trace, r.failure ? r.failure->message().c_str() : "cancelled");
         const Trace& t = *r.trace;
         QCOMPARE(t.report.events, e["events"].get<uint64_t>());
         std::map<std::string, uint64_t> phases;
-        for (const auto& [ph, n] : e["phases"].items()) phases[ph] = n.get<uint64_t>();
+        for (const auto& [ph, n] : e["phases"].items())
+            phases[ph] = n.get<uint64_t>();
         QCOMPARE(t.report.phases, phases);
         QCOMPARE(t.report.truncated, e["truncated"].get<bool>());
         QCOMPARE(t.objectForm, e["form"] == "object");
@@ -95,8 +97,10 @@ private slots:
         }
         QCOMPARE(slices, e["slices"].get<uint64_t>());
         std::map<std::string, int64_t> busy, wantBusy;
-        for (const GpuDevice& d : t.gpuDevices) busy[std::to_string(d.index)] = d.busyNs;
-        for (const auto& [dev, ns] : e["gpu_busy_ns"].items()) wantBusy[dev] = ns.get<int64_t>();
+        for (const GpuDevice& d : t.gpuDevices)
+            busy[std::to_string(d.index)] = d.busyNs;
+        for (const auto& [dev, ns] : e["gpu_busy_ns"].items())
+            wantBusy[dev] = ns.get<int64_t>();
         QCOMPARE(busy, wantBusy);
     }
 };

@@ -23,13 +23,15 @@ struct Placed {
 
 std::vector<Placed> place(const std::vector<Slice>& in) {
     std::vector<uint32_t> seq(in.size());
-    for (uint32_t i = 0; i < seq.size(); ++i) seq[i] = i;
+    for (uint32_t i = 0; i < seq.size(); ++i)
+        seq[i] = i;
     const LayoutResult r = layoutSlices(in, seq);
     std::vector<Placed> out(in.size());
     for (const Row& row : r.rows) {
         for (uint32_t i = row.begin; i < row.end; ++i) {
             out[r.slices[i].name] = {r.slices[i].name, row.lane, row.depth};
-            if (r.slices[i].depth != row.depth) QTest::qFail("slice depth != row depth", __FILE__, __LINE__);
+            if (r.slices[i].depth != row.depth)
+                QTest::qFail("slice depth != row depth", __FILE__, __LINE__);
         }
     }
     return out;
@@ -39,14 +41,15 @@ std::vector<Placed> place(const std::vector<Slice>& in) {
 
 class TestSliceLayout : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void nesting() {
         const auto p = place({make(0, 100, 0), make(10, 20, 1), make(12, 5, 2), make(40, 10, 3)});
         QCOMPARE(p[0].depth, uint16_t(0));
         QCOMPARE(p[1].depth, uint16_t(1));
         QCOMPARE(p[2].depth, uint16_t(2));
         QCOMPARE(p[3].depth, uint16_t(1));
-        for (const auto& x : p) QCOMPARE(x.lane, uint16_t(0));
+        for (const auto& x : p)
+            QCOMPARE(x.lane, uint16_t(0));
     }
     void equalStartLongerIsParent() {
         // File order puts the child first; the longer one still encloses it.
@@ -88,12 +91,15 @@ private slots:
     }
     void rowsAreStartSorted() {
         std::vector<Slice> in;
-        for (int i = 0; i < 50; ++i) in.push_back(make((i * 37) % 101, 3, StringId(i)));
+        for (int i = 0; i < 50; ++i)
+            in.push_back(make((i * 37) % 101, 3, StringId(i)));
         std::vector<uint32_t> seq(in.size());
-        for (uint32_t i = 0; i < seq.size(); ++i) seq[i] = i;
+        for (uint32_t i = 0; i < seq.size(); ++i)
+            seq[i] = i;
         const LayoutResult r = layoutSlices(in, seq);
         for (const Row& row : r.rows) {
-            for (uint32_t i = row.begin + 1; i < row.end; ++i) QVERIFY(r.slices[i - 1].start <= r.slices[i].start);
+            for (uint32_t i = row.begin + 1; i < row.end; ++i)
+                QVERIFY(r.slices[i - 1].start <= r.slices[i].start);
         }
     }
 };

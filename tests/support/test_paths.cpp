@@ -5,12 +5,15 @@
 
 namespace gapscope::test {
 
-QString sourceDir() { return QStringLiteral(GAPSCOPE_SOURCE_DIR); }
+QString sourceDir() {
+    return QStringLiteral(GAPSCOPE_SOURCE_DIR);
+}
 
 QString sharedDir() {
     const QString env = qEnvironmentVariable("GAPSCOPE_SHARED_DIR");
     const QString dir = env.isEmpty() ? QStringLiteral(GAPSCOPE_SHARED_DIR) : env;
-    return QFileInfo(dir + QStringLiteral("/traces")).isDir() ? QDir(dir).absolutePath() : QString();
+    return QFileInfo(dir + QStringLiteral("/traces")).isDir() ? QDir(dir).absolutePath()
+                                                              : QString();
 }
 
 QString sharedTraces() {
@@ -18,14 +21,20 @@ QString sharedTraces() {
     return dir.isEmpty() ? QString() : dir + QStringLiteral("/traces");
 }
 
-QString fixture(const QString& name) { return sourceDir() + QStringLiteral("/tests/fixtures/") + name; }
+QString fixture(const QString& name) {
+    return sourceDir() + QStringLiteral("/tests/fixtures/") + name;
+}
 
 QString samplePath() {
     return sourceDir() + QStringLiteral("/resources/samples/h200_cnn_dataloader.pt.trace.json.gz");
 }
 
-QString cliPath() { return QStringLiteral(GAPSCOPE_CLI); }
+QString cliPath() {
+    return QStringLiteral(GAPSCOPE_CLI);
+}
 
-QString python() { return QStringLiteral(GAPSCOPE_PYTHON); }
+QString python() {
+    return QStringLiteral(GAPSCOPE_PYTHON);
+}
 
 }  // namespace gapscope::test

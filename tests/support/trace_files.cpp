@@ -53,7 +53,7 @@ LoadResult loadJsonText(const std::string& json, Compression compression) {
 namespace {
 
 class ChunkedSource final : public ByteSource {
-public:
+  public:
     ChunkedSource(const std::string& data, size_t chunk) : data_(data), chunk_(chunk) {}
     size_t read(char* dst, size_t capacity) override {
         const size_t n = std::min({capacity, chunk_, data_.size() - pos_});
@@ -63,7 +63,7 @@ public:
     }
     uint64_t filePosition() const override { return pos_; }
 
-private:
+  private:
     const std::string& data_;
     size_t chunk_;
     size_t pos_ = 0;
@@ -86,17 +86,20 @@ std::shared_ptr<const Trace> loadInChunks(const std::string& json, size_t chunk)
 std::string canonicalDump(const Trace& t) {
     std::ostringstream o;
     o << "events " << t.report.events << " span " << t.spanStart << " " << t.spanEnd << "\n";
-    for (const auto& [ph, n] : t.report.phases) o << "ph " << ph << " " << n << "\n";
+    for (const auto& [ph, n] : t.report.phases)
+        o << "ph " << ph << " " << n << "\n";
     for (const Process& p : t.processes) {
-        o << "process " << p.displayName << " kind " << int(p.kind) << " dev " << p.gpuDevice << "\n";
+        o << "process " << p.displayName << " kind " << int(p.kind) << " dev " << p.gpuDevice
+          << "\n";
         for (uint32_t id : p.tracks) {
             const Track& tr = t.tracks[id];
-            o << " track " << tr.displayName << " kind " << trackKindName(tr.kind) << " rows " << tr.rows.size()
-              << "\n";
+            o << " track " << tr.displayName << " kind " << trackKindName(tr.kind) << " rows "
+              << tr.rows.size() << "\n";
             for (uint32_t i = tr.sliceBegin; i < tr.sliceEnd; ++i) {
                 const Slice& s = t.slices[i];
-                o << "  " << s.start << " " << s.dur << " " << t.str(s.name) << " " << t.categoryName(s.category)
-                  << " r" << s.row << " d" << s.depth << " f" << s.flags << " " << t.argsJson(s.args) << "\n";
+                o << "  " << s.start << " " << s.dur << " " << t.str(s.name) << " "
+                  << t.categoryName(s.category) << " r" << s.row << " d" << s.depth << " f"
+                  << s.flags << " " << t.argsJson(s.args) << "\n";
             }
             for (uint32_t i = tr.instantBegin; i < tr.instantEnd; ++i) {
                 o << "  i " << t.instants[i].ts << " " << t.str(t.instants[i].name) << "\n";
@@ -105,11 +108,14 @@ std::string canonicalDump(const Trace& t) {
     }
     for (const CounterSeries& c : t.counters) {
         o << "counter " << t.str(c.name) << " n " << c.ts.size();
-        for (size_t i = 0; i < c.ts.size(); ++i) o << " " << c.ts[i] << "=" << c.values[i];
+        for (size_t i = 0; i < c.ts.size(); ++i)
+            o << " " << c.ts[i] << "=" << c.values[i];
         o << "\n";
     }
-    for (const Flow& f : t.flows) o << "flow " << f.from << " -> " << f.to << "\n";
-    for (const GpuDevice& d : t.gpuDevices) o << "gpu " << d.index << " busy " << d.busyNs << "\n";
+    for (const Flow& f : t.flows)
+        o << "flow " << f.from << " -> " << f.to << "\n";
+    for (const GpuDevice& d : t.gpuDevices)
+        o << "gpu " << d.index << " busy " << d.busyNs << "\n";
     return o.str();
 }
 
