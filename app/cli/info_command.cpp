@@ -4,12 +4,9 @@
 #include <string>
 
 #include "loader.h"
+#include "report/trace_summary.h"
 
 namespace gapscope::cli {
-
-std::string idToText(const Trace& trace, const IdKey& id) {
-    return id.isText ? std::string(trace.str(id.text)) : std::to_string(id.number);
-}
 
 const char* processKindName(ProcessKind k) {
     return k == ProcessKind::Gpu ? "gpu" : "cpu";
@@ -48,7 +45,7 @@ int runInfo(int argc, char** argv) {
     if (json) {
         writeInfoJson(*result.trace, std::cout);
     } else {
-        writeInfoText(*result.trace, std::cout);
+        writeTraceSummary(*result.trace, std::cout);
     }
     return 0;
 }

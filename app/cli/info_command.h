@@ -11,12 +11,9 @@ namespace gapscope::cli {
 
 int runInfo(int argc, char** argv);
 
-// The two renderings of the summary.
+// The JSON rendering (the text one is core's writeTraceSummary).
 void writeInfoJson(const Trace& trace, std::ostream& out);
-void writeInfoText(const Trace& trace, std::ostream& out);
 
-// Helpers shared by both renderings.
-std::string idToText(const Trace& trace, const IdKey& id);
 const char* processKindName(ProcessKind k);
 
 }  // namespace gapscope::cli

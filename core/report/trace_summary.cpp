@@ -2,9 +2,9 @@
 #include <ostream>
 #include <string>
 
-#include "info_command.h"
+#include "report/trace_summary.h"
 
-namespace gapscope::cli {
+namespace gapscope {
 
 namespace {
 
@@ -40,7 +40,7 @@ std::string formatBytes(uint64_t b) {
 
 }  // namespace
 
-void writeInfoText(const Trace& t, std::ostream& out) {
+void writeTraceSummary(const Trace& t, std::ostream& out) {
     out << t.path << "\n";
     out << "  format      Chrome Trace Event Format, " << (t.objectForm ? "object" : "array")
         << " form, " << compressionName(t.compression) << " (" << formatBytes(t.fileSize);
@@ -75,8 +75,8 @@ void writeInfoText(const Trace& t, std::ostream& out) {
 
     out << "\nProcesses and tracks\n";
     for (const Process& p : t.processes) {
-        out << "  " << p.displayName << "  [" << processKindName(p.kind) << ", pid "
-            << idToText(t, p.pid) << "]\n";
+        out << "  " << p.displayName << "  [" << (p.kind == ProcessKind::Gpu ? "gpu" : "cpu") << ", pid "
+            << (p.pid.isText ? std::string(t.str(p.pid.text)) : std::to_string(p.pid.number)) << "]\n";
         for (uint32_t id : p.tracks) {
             const Track& tr = t.tracks[id];
             out << "    " << tr.displayName << "  " << tr.sliceCount() << " slices";
@@ -113,4 +113,4 @@ void writeInfoText(const Trace& t, std::ostream& out) {
     if (r.suppressedWarnings) out << "  ... and " << r.suppressedWarnings << " more warnings\n";
 }
 
-}  // namespace gapscope::cli
+}  // namespace gapscope

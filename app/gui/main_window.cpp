@@ -1,0 +1,394 @@
+#include "main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDockWidget>
+#include <QDoubleSpinBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QSettings>
+#include <QStackedWidget>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTextBrowser>
+#include <QToolBar>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <sstream>
+
+#include "loading/trace_loader.h"
+#include "panels/details_panel.h"
+#include "report/trace_summary.h"
+#include "search/search_bar.h"
+#include "timeline/timeline_view.h"
+#include "trace_page.h"
+#include "welcome_page.h"
+
+// Resources of a static library must be registered by hand (outside any namespace).
+static void initGapscopeResources() {
+    Q_INIT_RESOURCE(gapscope);
+}
+
+namespace gapscope::app {
+
+namespace {
+constexpr int kMaxRecent = 10;
+const char* kRecentKey = "recentFiles";
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent),
+      loader_(new ui::TraceLoader(this)),
+      stack_(new QStackedWidget(this)),
+      welcome_(new WelcomePage(this)),
+      page_(new ui::TracePage(this)),
+      details_(new ui::DetailsPanel(this)),
+      cursorLabel_(new QLabel(this)),
+      rangeLabel_(new QLabel(this)),
+      countLabel_(new QLabel(this)),
+      progress_(new QProgressBar(this)),
+      cancel_(new QToolButton(this)) {
+    initGapscopeResources();
+    setWindowTitle(tr("Gapscope"));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/gapscope.svg")));
+    setAcceptDrops(true);
+    stack_->addWidget(welcome_);
+    stack_->addWidget(page_);
+    setCentralWidget(stack_);
+    createActions();
+    createDocks();
+    createStatusBar();
+
+    connect(loader_, &ui::TraceLoader::loaded, this, &MainWindow::onLoaded);
+    connect(loader_, &ui::TraceLoader::failed, this, &MainWindow::onFailed);
+    connect(loader_, &ui::TraceLoader::cancelled, this, [this] {
+        setLoading(false);
+        statusBar()->showMessage(tr("Loading cancelled"), 4000);
+    });
+    connect(loader_, &ui::TraceLoader::progressChanged, this,
+            [this](int percent, const QString& phase) {
+                progress_->setValue(percent);
+                progress_->setFormat(phase + QStringLiteral(" %p%"));
+            });
+    connect(welcome_, &WelcomePage::openRequested, this, &MainWindow::chooseFile);
+    connect(welcome_, &WelcomePage::sampleRequested, this, &MainWindow::openSample);
+    connect(welcome_, &WelcomePage::recentRequested, this, &MainWindow::openTrace);
+    connect(page_, &ui::TracePage::importReportRequested, this, &MainWindow::showImportReport);
+
+    ui::ViewState* state = page_->state();
+    connect(state, &ui::ViewState::selectedSliceChanged, this, [this](uint32_t slice) {
+        if (slice != ui::kNoSlice) details_->showSlice(slice);
+        updateStatus();
+    });
+    connect(state, &ui::ViewState::selectedRangeChanged, this, [this, state] {
+        if (const auto r = state->selectedRange(); r && r->span() > 0) details_->showRange(*r);
+        updateStatus();
+    });
+    connect(state, &ui::ViewState::visibleChanged, this, &MainWindow::updateStatus);
+    connect(state, &ui::ViewState::historyChanged, this, [this, state] {
+        back_->setEnabled(state->canGoBack());
+        forward_->setEnabled(state->canGoForward());
+    });
+    connect(details_, &ui::DetailsPanel::sliceActivated, this, [this](uint32_t slice) {
+        const auto trace = page_->trace();
+        if (!trace || slice >= trace->slices.size()) return;
+        page_->state()->setSelectedSlice(slice);
+        const Slice& s = trace->slices[slice];
+        const ui::TimeWindow v = page_->state()->visible();
+        if (s.start < v.start || s.end() > v.end)
+            page_->state()->fit({s.start, std::max(s.end(), s.start + 1)});
+        page_->timeline()->revealSlice(slice);
+    });
+    connect(page_->timeline(), &ui::TimelineView::hoverTimeChanged, this,
+            [this](ui::TimeNs t, bool inside) {
+                const auto trace = page_->trace();
+                cursorLabel_->setText(
+                    inside && trace
+                        ? tr("cursor %1").arg(ui::formatDuration(t - trace->spanStart, 1))
+                        : QString());
+            });
+
+    QSettings settings;
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+    restoreState(settings.value("window/state").toByteArray());
+    if (!settings.contains("window/geometry")) resize(1500, 900);
+    welcome_->setRecentFiles(settings.value(kRecentKey).toStringList());
+    updateRecentMenu();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createActions() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::chooseFile);
+    open->setShortcut(QKeySequence::Open);
+    recentMenu_ = file->addMenu(tr("Open &Recent"));
+    file->addAction(tr("Open &Sample Trace"), this, &MainWindow::openSample);
+    reload_ = file->addAction(tr("&Reload"), this, [this] {
+        if (!currentPath_.isEmpty()) openTrace(currentPath_);
+    });
+    reload_->setShortcut(QKeySequence::Refresh);
+    reload_->setEnabled(false);
+    file->addAction(tr("Import &Report…"), this, &MainWindow::showImportReport);
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    viewMenu_ = menuBar()->addMenu(tr("&View"));
+    ui::ViewState* state = page_->state();
+    back_ = viewMenu_->addAction(tr("&Back"), state, &ui::ViewState::goBack);
+    back_->setShortcuts({QKeySequence::Back, QKeySequence(Qt::Key_Backspace)});
+    back_->setEnabled(false);
+    forward_ = viewMenu_->addAction(tr("&Forward"), state, &ui::ViewState::goForward);
+    forward_->setShortcut(QKeySequence::Forward);
+    forward_->setEnabled(false);
+    QAction* fit = viewMenu_->addAction(tr("Fit &All"), state, &ui::ViewState::fitAll);
+    fit->setToolTip(tr("Show the whole trace (0)"));
+    QAction* find =
+        viewMenu_->addAction(tr("&Find…"), page_->search(), &ui::SearchBar::focusSearch);
+    find->setShortcut(QKeySequence::Find);
+    viewMenu_->addSeparator();
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts)
+        ->setShortcut(QKeySequence::HelpContents);
+    help->addAction(tr("&About Gapscope"), this, [this] {
+        QMessageBox::about(
+            this, tr("About Gapscope"),
+            tr("<h3>Gapscope %1</h3><p>Where and why is the GPU idle? A native viewer for "
+               "GPU/CPU traces of machine-learning jobs.</p><p>MIT license. Built with Qt %2.</p>")
+                .arg(QCoreApplication::applicationVersion(), QString::fromLatin1(qVersion())));
+    });
+
+    QToolBar* bar = addToolBar(tr("Navigation"));
+    bar->setObjectName("navigationToolbar");
+    bar->addAction(open);
+    bar->addSeparator();
+    bar->addAction(back_);
+    bar->addAction(forward_);
+    bar->addAction(fit);
+    bar->addSeparator();
+    bar->addWidget(new QLabel(tr(" GPU idle gaps ≥ "), bar));
+    gapThreshold_ = new QDoubleSpinBox(bar);
+    gapThreshold_->setDecimals(1);
+    gapThreshold_->setRange(0, 1e7);
+    gapThreshold_->setSuffix(tr(" µs"));
+    gapThreshold_->setToolTip(tr("Idle gaps on a GPU shorter than this are not shaded"));
+    gapThreshold_->setValue(QSettings().value("gaps/thresholdUs", 100.0).toDouble());
+    page_->timeline()->setGapThreshold(static_cast<ui::TimeNs>(gapThreshold_->value() * 1000));
+    connect(gapThreshold_, &QDoubleSpinBox::valueChanged, this, [this](double us) {
+        page_->timeline()->setGapThreshold(static_cast<ui::TimeNs>(us * 1000));
+        QSettings().setValue("gaps/thresholdUs", us);
+    });
+    bar->addWidget(gapThreshold_);
+}
+
+void MainWindow::createDocks() {
+    auto addDock = [this](const QString& title, const QString& name, QWidget* content,
+                          bool visible) {
+        auto* dock = new QDockWidget(title, this);
+        dock->setObjectName(name);
+        dock->setWidget(content);
+        addDockWidget(Qt::RightDockWidgetArea, dock);
+        viewMenu_->addAction(dock->toggleViewAction());
+        dock->setVisible(visible);
+        return dock;
+    };
+    addDock(tr("Details"), "detailsDock", details_, true);
+    // Panels that later versions fill; listed so the layout already has a place for them.
+    const std::pair<const char*, const char*> later[] = {
+        {"Kernels", "kernel statistics"},
+        {"Memory", "memory curves"},
+        {"Input Pipeline", "the input-pipeline breakdown"},
+        {"Gaps", "the list of GPU idle gaps"},
+        {"Steps", "step times"},
+        {"Advice", "advice"}};
+    for (const auto& [title, what] : later) {
+        auto* label = new QLabel(tr("This panel will show %1.").arg(tr(what)), this);
+        label->setAlignment(Qt::AlignCenter);
+        label->setWordWrap(true);
+        addDock(tr(title), QString::fromLatin1(title).remove(' ') + "Dock", label, false);
+    }
+}
+
+void MainWindow::createStatusBar() {
+    progress_->setMaximumWidth(260);
+    progress_->setRange(0, 100);
+    progress_->hide();
+    cancel_->setText(tr("Cancel"));
+    cancel_->setToolTip(tr("Stop loading (Esc)"));
+    cancel_->hide();
+    connect(cancel_, &QToolButton::clicked, loader_, &ui::TraceLoader::cancel);
+    statusBar()->addWidget(cursorLabel_);
+    statusBar()->addWidget(rangeLabel_);
+    statusBar()->addPermanentWidget(countLabel_);
+    statusBar()->addPermanentWidget(progress_);
+    statusBar()->addPermanentWidget(cancel_);
+}
+
+void MainWindow::chooseFile() {
+    const QString dir = QFileInfo(currentPath_).absolutePath();
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Trace"), dir,
+        tr("Traces (*.json *.json.gz *.json.zst *.gz *.zst);;All files (*)"));
+    if (!path.isEmpty()) openTrace(path);
+}
+
+void MainWindow::openSample() {
+    // The sample is compiled in, so it opens wherever the app is installed.
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
+    QDir().mkpath(dir);
+    const QString path = dir + QStringLiteral("/h200_cnn_dataloader.pt.trace.json.gz");
+    QFile resource(QStringLiteral(":/samples/h200_cnn_dataloader.pt.trace.json.gz"));
+    if (!QFileInfo::exists(path) || QFileInfo(path).size() != resource.size()) {
+        QFile::remove(path);
+        resource.copy(path);
+    }
+    openTrace(path);
+}
+
+void MainWindow::openTrace(const QString& path) {
+    lastError_.clear();
+    setLoading(true);
+    statusBar()->showMessage(tr("Opening %1…").arg(QFileInfo(path).fileName()));
+    loader_->load(path);
+}
+
+void MainWindow::setLoading(bool loading) {
+    progress_->setVisible(loading);
+    cancel_->setVisible(loading);
+    if (loading) progress_->setValue(0);
+    if (!loading) statusBar()->clearMessage();
+}
+
+void MainWindow::onLoaded(std::shared_ptr<const Trace> trace, const QString& path) {
+    setLoading(false);
+    currentPath_ = path;
+    reload_->setEnabled(true);
+    details_->setTrace(trace);
+    page_->setTrace(trace);
+    stack_->setCurrentWidget(page_);
+    page_->timeline()->setFocus();
+    setWindowTitle(tr("%1 — Gapscope").arg(QFileInfo(path).fileName()));
+    addRecent(path);
+    updateStatus();
+    statusBar()->showMessage(
+        tr("Opened %1: %2 events").arg(QFileInfo(path).fileName()).arg(trace->report.events), 5000);
+}
+
+void MainWindow::onFailed(const QString& message, const QString& path) {
+    setLoading(false);
+    lastError_ = message;
+    Q_UNUSED(path);
+    if (interactive_) QMessageBox::critical(this, tr("Cannot open trace"), message);
+}
+
+void MainWindow::addRecent(const QString& path) {
+    QSettings settings;
+    QStringList files = settings.value(kRecentKey).toStringList();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    files.removeAll(absolute);
+    files.prepend(absolute);
+    while (files.size() > kMaxRecent)
+        files.removeLast();
+    settings.setValue(kRecentKey, files);
+    welcome_->setRecentFiles(files);
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu() {
+    recentMenu_->clear();
+    const QStringList files = QSettings().value(kRecentKey).toStringList();
+    for (const QString& f : files) {
+        recentMenu_->addAction(QFileInfo(f).fileName(), this, [this, f] { openTrace(f); })
+            ->setToolTip(f);
+    }
+    recentMenu_->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::updateStatus() {
+    const auto trace = page_->trace();
+    if (!trace) return;
+    const auto range = page_->state()->selectedRange();
+    rangeLabel_->setText(range && range->span() > 0
+                             ? tr("selection %1").arg(ui::formatDuration(range->span(), 1))
+                             : QString());
+    countLabel_->setText(tr("%L1 slices in view").arg(page_->timeline()->slicesInView()));
+}
+
+void MainWindow::showImportReport() {
+    const auto trace = page_->trace();
+    if (!trace) return;
+    std::ostringstream text;
+    writeTraceSummary(*trace, text);
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Import Report — %1").arg(QFileInfo(currentPath_).fileName()));
+    auto* layout = new QVBoxLayout(&dialog);
+    auto* view = new QPlainTextEdit(QString::fromStdString(text.str()), &dialog);
+    view->setReadOnly(true);
+    view->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    view->setLineWrapMode(QPlainTextEdit::NoWrap);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dialog);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    layout->addWidget(view);
+    layout->addWidget(buttons);
+    dialog.resize(900, 600);
+    dialog.exec();
+}
+
+void MainWindow::showShortcuts() {
+    const QString html = tr(
+        "<table cellpadding='3'>"
+        "<tr><td><b>W</b> / <b>S</b></td><td>zoom in / out at the cursor (Shift: faster)</td></tr>"
+        "<tr><td><b>A</b> / <b>D</b></td><td>pan left / right (Shift: faster)</td></tr>"
+        "<tr><td><b>Ctrl+wheel</b></td><td>zoom at the cursor</td></tr>"
+        "<tr><td><b>wheel</b>, <b>Shift+wheel</b></td><td>scroll tracks, pan in time</td></tr>"
+        "<tr><td><b>drag</b></td><td>pan</td></tr>"
+        "<tr><td><b>Shift+drag</b></td><td>select a time range (summary in Details)</td></tr>"
+        "<tr><td><b>click</b></td><td>select a slice (details, flows)</td></tr>"
+        "<tr><td><b>double-click</b>, <b>F</b></td><td>fit the slice or the selected "
+        "range</td></tr>"
+        "<tr><td><b>0</b></td><td>fit the whole trace</td></tr>"
+        "<tr><td><b>Alt+Left</b> / <b>Alt+Right</b></td><td>back / forward through zoom "
+        "history</td></tr>"
+        "<tr><td><b>Ctrl+F</b></td><td>search; <b>Enter</b> / <b>Shift+Enter</b> next / previous "
+        "match</td></tr>"
+        "<tr><td><b>Esc</b></td><td>clear the selection</td></tr>"
+        "<tr><td><b>F5</b></td><td>reload the trace</td></tr>"
+        "</table>");
+    QMessageBox box(this);
+    box.setWindowTitle(tr("Keyboard Shortcuts"));
+    box.setText(html);
+    box.exec();
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+    loader_->cancel();
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+    QMainWindow::closeEvent(e);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+    if (e->mimeData()->hasUrls()) e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+    const auto urls = e->mimeData()->urls();
+    if (!urls.isEmpty() && urls.first().isLocalFile()) openTrace(urls.first().toLocalFile());
+}
+
+}  // namespace gapscope::app

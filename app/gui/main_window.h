@@ -1,0 +1,85 @@
+#pragma once
+// The main window: opening traces (menu, recent files, drag and drop,
+// command line, reload), background loading with progress and cancel,
+// the trace page, docks for the side panels, status bar, persisted layout.
+
+#include <QMainWindow>
+#include <memory>
+
+#include "model/trace.h"
+
+class QAction;
+class QDoubleSpinBox;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QStackedWidget;
+class QToolButton;
+
+namespace gapscope::ui {
+class DetailsPanel;
+class TraceLoader;
+class TracePage;
+}  // namespace gapscope::ui
+
+namespace gapscope::app {
+
+class WelcomePage;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+  public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    void openTrace(const QString& path);
+    void openSample();
+    ui::TracePage* tracePage() const { return page_; }
+    ui::DetailsPanel* details() const { return details_; }
+    ui::TraceLoader* loader() const { return loader_; }
+    QString currentPath() const { return currentPath_; }
+    QString lastError() const { return lastError_; }
+    // For tests and scripted screenshots: no modal dialogs.
+    void setInteractive(bool interactive) { interactive_ = interactive; }
+
+  protected:
+    void closeEvent(QCloseEvent*) override;
+    void dragEnterEvent(QDragEnterEvent*) override;
+    void dropEvent(QDropEvent*) override;
+
+  private:
+    void createActions();
+    void createDocks();
+    void createStatusBar();
+    void onLoaded(std::shared_ptr<const Trace> trace, const QString& path);
+    void onFailed(const QString& message, const QString& path);
+    void setLoading(bool loading);
+    void addRecent(const QString& path);
+    void updateRecentMenu();
+    void updateStatus();
+    void showImportReport();
+    void showShortcuts();
+    void chooseFile();
+
+    ui::TraceLoader* loader_;
+    QStackedWidget* stack_;
+    WelcomePage* welcome_;
+    ui::TracePage* page_;
+    ui::DetailsPanel* details_;
+    QMenu* recentMenu_ = nullptr;
+    QMenu* viewMenu_ = nullptr;
+    QAction* reload_ = nullptr;
+    QAction* back_ = nullptr;
+    QAction* forward_ = nullptr;
+    QDoubleSpinBox* gapThreshold_ = nullptr;
+    QLabel* cursorLabel_;
+    QLabel* rangeLabel_;
+    QLabel* countLabel_;
+    QProgressBar* progress_;
+    QToolButton* cancel_;
+    QString currentPath_;
+    QString lastError_;
+    bool interactive_ = true;
+};
+
+}  // namespace gapscope::app

@@ -1,0 +1,73 @@
+#include "analysis/slice_queries.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace gapscope {
+
+TimeNs selfTime(const Trace& t, uint32_t slice) {
+    if (slice >= t.slices.size()) return 0;
+    const Slice& s = t.slices[slice];
+    const uint32_t tr = t.trackOfSlice(slice);
+    if (tr == kNone) return s.dur;
+    const Track& track = t.tracks[tr];
+    const Row& mine = track.rows[s.row];
+    TimeNs children = 0;
+    for (const Row& row : track.rows) {
+        if (row.lane != mine.lane || row.depth != mine.depth + 1) continue;
+        const auto [lo, hi] = t.visibleInRow(row, s.start, s.end());
+        for (uint32_t i = lo; i < hi; ++i) {
+            const Slice& c = t.slices[i];
+            children += std::min(c.end(), s.end()) - std::max(c.start, s.start);
+        }
+    }
+    return std::max<TimeNs>(0, s.dur - children);
+}
+
+std::vector<NameTotal> summarizeRange(const Trace& t, TimeNs t0, TimeNs t1, uint32_t onlyTrack) {
+    std::unordered_map<StringId, NameTotal> byName;
+    for (uint32_t tr = 0; tr < t.tracks.size(); ++tr) {
+        if (onlyTrack != kNone && tr != onlyTrack) continue;
+        for (const Row& row : t.tracks[tr].rows) {
+            const auto [lo, hi] = t.visibleInRow(row, t0, t1);
+            for (uint32_t i = lo; i < hi; ++i) {
+                const Slice& s = t.slices[i];
+                NameTotal& n = byName[s.name];
+                n.name = s.name;
+                ++n.count;
+                n.totalNs += std::max<TimeNs>(0, std::min(s.end(), t1) - std::max(s.start, t0));
+            }
+        }
+    }
+    std::vector<NameTotal> out;
+    out.reserve(byName.size());
+    for (auto& [name, total] : byName) out.push_back(total);
+    std::sort(out.begin(), out.end(), [](const NameTotal& a, const NameTotal& b) {
+        return a.totalNs != b.totalNs ? a.totalNs > b.totalNs : a.name < b.name;
+    });
+    return out;
+}
+
+std::vector<const Flow*> flowsInto(const Trace& t, uint32_t slice) {
+    std::vector<const Flow*> out;
+    for (const Flow& f : t.flows) {
+        if (f.to == slice) out.push_back(&f);
+    }
+    return out;
+}
+
+std::vector<const Flow*> flowsOutOf(const Trace& t, uint32_t slice) {
+    std::vector<const Flow*> out;
+    for (const Flow& f : t.flows) {
+        if (f.from == slice) out.push_back(&f);
+    }
+    return out;
+}
+
+std::string trackLabel(const Trace& t, uint32_t track) {
+    if (track >= t.tracks.size()) return {};
+    const Track& tr = t.tracks[track];
+    return t.processes[tr.process].displayName + " · " + tr.displayName;
+}
+
+}  // namespace gapscope

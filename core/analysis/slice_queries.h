@@ -1,0 +1,32 @@
+#pragma once
+// Questions a person asks about one slice or one time range, as pure
+// functions of the Trace (used by the details panel and the CLI).
+
+#include <string>
+#include <vector>
+
+#include "model/trace.h"
+
+namespace gapscope {
+
+// Duration minus the time covered by direct children (same lane, one level deeper).
+TimeNs selfTime(const Trace& trace, uint32_t slice);
+
+struct NameTotal {
+    StringId name = 0;
+    uint64_t count = 0;
+    TimeNs totalNs = 0;  // time inside the range (clipped)
+};
+
+// Slices of all tracks that intersect [t0, t1], grouped by name, sorted by
+// total time (descending). `onlyTrack` restricts to one track (kNone: all).
+std::vector<NameTotal> summarizeRange(const Trace& trace, TimeNs t0, TimeNs t1, uint32_t onlyTrack = kNone);
+
+// Flows that end at / start from a slice.
+std::vector<const Flow*> flowsInto(const Trace& trace, uint32_t slice);
+std::vector<const Flow*> flowsOutOf(const Trace& trace, uint32_t slice);
+
+// "GPU 0 · stream 7", "python3 418 · pt_main_thread 1102".
+std::string trackLabel(const Trace& trace, uint32_t track);
+
+}  // namespace gapscope

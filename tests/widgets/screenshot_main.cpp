@@ -1,0 +1,90 @@
+// gapscope-screenshot TRACE OUT.png [WIDTH HEIGHT] [--dark] [--select NAME] [--range A B]
+// Opens TRACE in the real main window (offscreen works), waits for the load,
+// optionally selects the first slice named NAME or a range (fractions of the
+// trace span), and saves the window as a PNG: how we look at what we build.
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QPalette>
+#include <QStyleFactory>
+#include <QTimer>
+
+#include "loading/trace_loader.h"
+#include "main_window.h"
+#include "model/trace.h"
+#include "search/search_bar.h"
+#include "timeline/timeline_view.h"
+#include "trace_page.h"
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("GapscopeScreenshot"));
+    QCommandLineParser parser;
+    parser.addPositionalArgument("trace", "trace");
+    parser.addPositionalArgument("out", "png");
+    QCommandLineOption dark("dark", "dark palette");
+    QCommandLineOption select("select", "select the first slice with this name", "name");
+    QCommandLineOption range("range", "select a range: two fractions of the span, comma separated",
+                             "a,b");
+    QCommandLineOption zoom("zoom", "visible window: two fractions of the span, comma separated",
+                            "a,b");
+    QCommandLineOption size("size", "window size WxH", "size", "1600x1000");
+    QCommandLineOption search("search", "search query", "text");
+    parser.addOptions({dark, select, range, zoom, size, search});
+    parser.process(app);
+    const QStringList args = parser.positionalArguments();
+    if (args.size() != 2) return 1;
+    QApplication::setStyle(QStyleFactory::create("Fusion"));
+    if (parser.isSet(dark)) {
+        QPalette p;
+        p.setColor(QPalette::Window, QColor(45, 47, 51));
+        p.setColor(QPalette::WindowText, QColor(225, 225, 225));
+        p.setColor(QPalette::Base, QColor(30, 32, 35));
+        p.setColor(QPalette::AlternateBase, QColor(45, 47, 51));
+        p.setColor(QPalette::Text, QColor(225, 225, 225));
+        p.setColor(QPalette::Button, QColor(55, 57, 61));
+        p.setColor(QPalette::ButtonText, QColor(225, 225, 225));
+        p.setColor(QPalette::Highlight, QColor(70, 140, 230));
+        QApplication::setPalette(p);
+    }
+    gapscope::app::MainWindow window;
+    window.setInteractive(false);
+    const QStringList wh = parser.value(size).split('x');
+    window.resize(wh.value(0).toInt(), wh.value(1).toInt());
+    window.show();
+    window.openTrace(args[0]);
+    window.loader()->wait();
+    auto trace = window.tracePage()->trace();
+    if (!trace) {
+        fprintf(stderr, "load failed: %s\n", qPrintable(window.lastError()));
+        return 2;
+    }
+    auto* state = window.tracePage()->state();
+    auto fractions = [&](const QString& v) {
+        const QStringList ab = v.split(',');
+        const double a = ab.value(0).toDouble(), b = ab.value(1).toDouble();
+        const auto span = static_cast<double>(trace->spanEnd - trace->spanStart);
+        return gapscope::ui::TimeWindow{trace->spanStart + static_cast<int64_t>(a * span),
+                                        trace->spanStart + static_cast<int64_t>(b * span)};
+    };
+    if (parser.isSet(zoom))
+        state->setVisible(fractions(parser.value(zoom)), gapscope::ui::ViewState::History::Record);
+    if (parser.isSet(search)) window.tracePage()->search()->setQuery(parser.value(search), false);
+    if (parser.isSet(select)) {
+        const std::string name = parser.value(select).toStdString();
+        for (uint32_t i = 0; i < trace->slices.size(); ++i) {
+            if (trace->str(trace->slices[i].name) == name) {
+                state->setSelectedSlice(i);
+                window.tracePage()->timeline()->revealSlice(i);
+                break;
+            }
+        }
+    }
+    if (parser.isSet(range)) state->setSelectedRange(fractions(parser.value(range)));
+    QApplication::processEvents();
+    QTimer::singleShot(100, [&] {
+        window.grab().save(args[1]);
+        app.quit();
+    });
+    return app.exec();
+}

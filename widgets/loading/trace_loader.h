@@ -1,0 +1,49 @@
+#pragma once
+// Loads a trace off the GUI thread through core's loadTrace, with progress
+// (polled, so a fast reader never floods the event loop) and cancel. Results
+// arrive as queued signals on the GUI thread.
+
+#include <QObject>
+#include <QString>
+#include <QThread>
+#include <QTimer>
+#include <atomic>
+#include <memory>
+
+#include "loader.h"
+
+namespace gapscope::ui {
+
+class TraceLoader : public QObject {
+    Q_OBJECT
+  public:
+    explicit TraceLoader(QObject* parent = nullptr);
+    ~TraceLoader() override;
+
+    void load(const QString& path);  // cancels a load in progress first
+    void cancel();
+    bool isLoading() const { return thread_ != nullptr; }
+    // Blocks until the current load ends (tests, shutdown).
+    void wait();
+
+  signals:
+    void progressChanged(int percent, const QString& phase);
+    void loaded(std::shared_ptr<const gapscope::Trace> trace, const QString& path);
+    void failed(const QString& message, const QString& path);
+    void cancelled(const QString& path);
+
+  private:
+    struct Shared {
+        CancelToken cancel;
+        std::atomic<int> phase{0};
+        std::atomic<uint64_t> done{0}, total{0};
+    };
+    void pollProgress();
+    void finish(LoadResult result, const QString& path);
+
+    QThread* thread_ = nullptr;
+    std::shared_ptr<Shared> shared_;
+    QTimer poll_;
+};
+
+}  // namespace gapscope::ui

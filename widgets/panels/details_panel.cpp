@@ -1,0 +1,145 @@
+#include "panels/details_panel.h"
+
+#include <QTextBrowser>
+#include <QUrl>
+#include <QVBoxLayout>
+
+#include "analysis/slice_queries.h"
+#include "model/args_json.h"
+
+namespace gapscope::ui {
+
+namespace {
+
+QString q(std::string_view s) {
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())).toHtmlEscaped();
+}
+
+QString row(const QString& key, const QString& value) {
+    return QStringLiteral(
+               "<tr><td style='padding-right:12px; color:palette(mid)'>%1</td><td>%2</td></tr>")
+        .arg(key, value);
+}
+
+QString sliceLink(const Trace& t, uint32_t slice) {
+    const QString label = q(t.str(t.slices[slice].name));
+    return QStringLiteral("<a href='slice:%1'>%2</a> <span style='color:gray'>(%3)</span>")
+        .arg(slice)
+        .arg(label.size() > 80 ? label.left(77) + "..." : label)
+        .arg(q(trackLabel(t, t.trackOfSlice(slice))));
+}
+
+}  // namespace
+
+DetailsPanel::DetailsPanel(QWidget* parent) : QWidget(parent), view_(new QTextBrowser(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(view_);
+    view_->setOpenLinks(false);
+    view_->setPlaceholderText(
+        tr("Click a slice for its details; Shift+drag to summarise a time range."));
+    connect(view_, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        if (url.scheme() == QLatin1String("slice")) emit sliceActivated(url.path().toUInt());
+    });
+}
+
+void DetailsPanel::setTrace(std::shared_ptr<const Trace> trace) {
+    trace_ = std::move(trace);
+    clear();
+}
+
+void DetailsPanel::clear() {
+    view_->clear();
+}
+
+QString DetailsPanel::plainText() const {
+    return view_->toPlainText();
+}
+
+void DetailsPanel::showSlice(uint32_t slice) {
+    if (!trace_ || slice >= trace_->slices.size()) return clear();
+    const Trace& t = *trace_;
+    const Slice& s = t.slices[slice];
+    QString html = QStringLiteral("<h3 style='margin:4px 0'>%1</h3><table>").arg(q(t.str(s.name)));
+    html += row(tr("Category"), q(t.categoryName(s.category)));
+    html += row(tr("Track"), q(trackLabel(t, t.trackOfSlice(slice))));
+    html += row(tr("Start"), QStringLiteral("%1 <span style='color:gray'>(%2 ns)</span>")
+                                 .arg(formatDuration(s.start - t.spanStart, 1))
+                                 .arg(s.start));
+    html += row(tr("Duration"), formatDuration(s.dur, 1));
+    html += row(tr("Self time"), formatDuration(selfTime(t, slice), 1));
+    if (s.flags & kSliceUnclosed)
+        html += row(tr("Note"), tr("never closed: ends at the end of the trace"));
+    if (s.flags & kSliceOverlapLane)
+        html += row(tr("Note"), tr("overlaps a sibling without nesting: drawn on an extra lane"));
+    if (const ExtractedArgs* x = t.extractedArgs(s.args)) {
+        if (x->grid[0] > 0) {
+            html += row(tr("Grid × block"), QStringLiteral("[%1, %2, %3] × [%4, %5, %6]")
+                                                .arg(x->grid[0])
+                                                .arg(x->grid[1])
+                                                .arg(x->grid[2])
+                                                .arg(x->block[0])
+                                                .arg(x->block[1])
+                                                .arg(x->block[2]));
+        }
+        if (x->registersPerThread >= 0)
+            html += row(tr("Registers / thread"), QString::number(x->registersPerThread));
+        if (x->occupancyPercent >= 0)
+            html +=
+                row(tr("Est. occupancy"), QStringLiteral("%1 %").arg(double(x->occupancyPercent)));
+        if (x->correlation >= 0) html += row(tr("Correlation"), QString::number(x->correlation));
+    }
+    html += QStringLiteral("</table>");
+    const auto in = flowsInto(t, slice);
+    const auto out = flowsOutOf(t, slice);
+    if (!in.empty() || !out.empty()) {
+        html += QStringLiteral("<h4 style='margin:8px 0 2px 0'>%1</h4>").arg(tr("Flows"));
+        for (const Flow* f : in)
+            html += QStringLiteral("← %1<br>").arg(sliceLink(t, f->from));
+        for (const Flow* f : out)
+            html += QStringLiteral("→ %1<br>").arg(sliceLink(t, f->to));
+    }
+    const std::string args = prettyArgs(t, s.args);
+    if (!args.empty()) {
+        html +=
+            QStringLiteral("<h4 style='margin:8px 0 2px 0'>%1</h4><pre style='margin:0'>%2</pre>")
+                .arg(tr("Args"), q(args));
+    }
+    view_->setHtml(html);
+}
+
+void DetailsPanel::showRange(TimeWindow range) {
+    if (!trace_) return;
+    const Trace& t = *trace_;
+    const auto totals = summarizeRange(t, range.start, range.end);
+    uint64_t count = 0;
+    for (const NameTotal& n : totals)
+        count += n.count;
+    QString html = QStringLiteral("<h3 style='margin:4px 0'>%1</h3>")
+                       .arg(tr("Range %1").arg(formatDuration(range.span(), 1)));
+    html += QStringLiteral("<p>%1 → %2 · %3 slices, %4 names</p>")
+                .arg(formatDuration(range.start - t.spanStart, 1),
+                     formatDuration(range.end - t.spanStart, 1))
+                .arg(count)
+                .arg(totals.size());
+    html += QStringLiteral(
+                "<table><tr><th align='left'>%1</th><th align='right'>%2</th><th "
+                "align='right'>%3</th></tr>")
+                .arg(tr("Name"), tr("Count"), tr("Time in range"));
+    const size_t shown = std::min<size_t>(totals.size(), 200);
+    for (size_t i = 0; i < shown; ++i) {
+        const NameTotal& n = totals[i];
+        QString name = q(t.str(n.name));
+        if (name.size() > 90) name = name.left(87) + "...";
+        html +=
+            QStringLiteral("<tr><td>%1</td><td align='right'>%2</td><td align='right'>%3</td></tr>")
+                .arg(name)
+                .arg(n.count)
+                .arg(formatDuration(n.totalNs, 1));
+    }
+    html += QStringLiteral("</table>");
+    if (totals.size() > shown) html += tr("<p>… and %1 more names</p>").arg(totals.size() - shown);
+    view_->setHtml(html);
+}
+
+}  // namespace gapscope::ui

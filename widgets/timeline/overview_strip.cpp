@@ -1,0 +1,109 @@
+#include "timeline/overview_strip.h"
+
+#include <QMouseEvent>
+#include <QPainter>
+#include <algorithm>
+
+#include "timeline/timeline_colors.h"
+
+namespace gapscope::ui {
+
+namespace {
+constexpr int kLaneHeight = 16;
+}
+
+std::vector<double> utilizationBins(const GpuDevice& device, TimeWindow window, int bins) {
+    std::vector<double> out(static_cast<size_t>(std::max(0, bins)), 0.0);
+    if (bins <= 0 || window.span() <= 0) return out;
+    const double binNs = static_cast<double>(window.span()) / bins;
+    auto it = std::lower_bound(device.busy.begin(), device.busy.end(), window.start,
+                               [](const BusyInterval& b, TimeNs v) { return b.end < v; });
+    for (; it != device.busy.end() && it->start < window.end; ++it) {
+        const double a =
+            static_cast<double>(std::max(it->start, window.start) - window.start) / binNs;
+        const double b = static_cast<double>(std::min(it->end, window.end) - window.start) / binNs;
+        for (int i = static_cast<int>(a); i < bins && i <= static_cast<int>(b); ++i) {
+            const double overlap = std::min<double>(b, i + 1) - std::max<double>(a, i);
+            if (overlap > 0) out[static_cast<size_t>(i)] += overlap;
+        }
+    }
+    return out;
+}
+
+OverviewStrip::OverviewStrip(ViewState* state, int gutterWidth, QWidget* parent)
+    : QWidget(parent), state_(state), gutter_(gutterWidth) {
+    connect(state_, &ViewState::visibleChanged, this, qOverload<>(&QWidget::update));
+    setCursor(Qt::PointingHandCursor);
+    setToolTip(tr("GPU utilisation over the whole trace; click to go there"));
+}
+
+void OverviewStrip::setTrace(std::shared_ptr<const Trace> trace) {
+    trace_ = std::move(trace);
+    updateGeometry();
+    setFixedHeight(sizeHint().height());
+    update();
+}
+
+QSize OverviewStrip::sizeHint() const {
+    const int lanes = trace_ ? std::max<int>(1, static_cast<int>(trace_->gpuDevices.size())) : 1;
+    return {600, lanes * kLaneHeight + 6};
+}
+
+void OverviewStrip::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    const TimelineColors c = TimelineColors::fromPalette(palette());
+    p.fillRect(rect(), c.gutter);
+    if (!trace_) return;
+    const int w = width() - gutter_ - rightMargin_;
+    const TimeWindow all = state_->bounds();
+    p.setPen(c.gutterText);
+    if (trace_->gpuDevices.empty()) {
+        p.drawText(rect().adjusted(6, 0, 0, 0), Qt::AlignVCenter,
+                   tr("No GPU activity in this trace"));
+        return;
+    }
+    int y = 3;
+    for (const GpuDevice& d : trace_->gpuDevices) {
+        const TimeNs active = d.busy.empty() ? 0 : d.busy.back().end - d.busy.front().start;
+        const double pct =
+            active > 0 ? 100.0 * static_cast<double>(d.busyNs) / static_cast<double>(active) : 0;
+        p.setPen(c.gutterText);
+        p.drawText(QRect(6, y, gutter_ - 10, kLaneHeight), Qt::AlignVCenter,
+                   tr("GPU %1 busy %2%").arg(d.index).arg(pct, 0, 'f', 1));
+        const std::vector<double> bins = utilizationBins(d, all, w);
+        p.fillRect(QRect(gutter_, y, w, kLaneHeight - 2), c.gapFill);
+        for (int x = 0; x < w; ++x) {
+            const double u = std::clamp(bins[static_cast<size_t>(x)], 0.0, 1.0);
+            if (u <= 0) continue;
+            const int h = std::max(1, static_cast<int>(u * (kLaneHeight - 2)));
+            p.fillRect(QRect(gutter_ + x, y + kLaneHeight - 2 - h, 1, h), c.counterLine);
+        }
+        y += kLaneHeight;
+    }
+    // The visible window.
+    const TimeAxis axis(all, w);
+    const TimeWindow v = state_->visible();
+    const double a = gutter_ + axis.toX(v.start), b = gutter_ + axis.toX(v.end);
+    p.setPen(QPen(c.selection, 1.5));
+    p.setBrush(QColor(c.selection.red(), c.selection.green(), c.selection.blue(), 30));
+    p.drawRect(QRectF(a, 1, std::max(2.0, b - a), height() - 3));
+}
+
+void OverviewStrip::navigate(double x) {
+    if (!trace_) return;
+    const TimeAxis axis(state_->bounds(), width() - gutter_ - rightMargin_);
+    const TimeNs centre = axis.toTime(x - gutter_);
+    const TimeWindow v = state_->visible();
+    state_->setVisible({centre - v.span() / 2, centre - v.span() / 2 + v.span()},
+                       ViewState::History::Record);
+}
+
+void OverviewStrip::mousePressEvent(QMouseEvent* e) {
+    if (e->position().x() >= gutter_) navigate(e->position().x());
+}
+
+void OverviewStrip::mouseMoveEvent(QMouseEvent* e) {
+    if (e->buttons() & Qt::LeftButton && e->position().x() >= gutter_) navigate(e->position().x());
+}
+
+}  // namespace gapscope::ui

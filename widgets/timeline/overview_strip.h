@@ -1,0 +1,42 @@
+#pragma once
+// GPU utilisation over the whole trace, one lane per device, with the
+// visible window marked; clicking or dragging navigates there.
+
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+#include "model/trace.h"
+#include "timeline/view_state.h"
+
+namespace gapscope::ui {
+
+// Busy fraction of one device in each of `bins` equal bins of `window`.
+std::vector<double> utilizationBins(const GpuDevice& device, TimeWindow window, int bins);
+
+class OverviewStrip : public QWidget {
+    Q_OBJECT
+  public:
+    OverviewStrip(ViewState* state, int gutterWidth, QWidget* parent = nullptr);
+    void setTrace(std::shared_ptr<const Trace> trace);
+    void setRightMargin(int px) {
+        rightMargin_ = px;
+        update();
+    }
+    QSize sizeHint() const override;
+
+  protected:
+    void paintEvent(QPaintEvent*) override;
+    void mousePressEvent(QMouseEvent*) override;
+    void mouseMoveEvent(QMouseEvent*) override;
+
+  private:
+    void navigate(double x);
+
+    ViewState* state_;
+    int gutter_;
+    int rightMargin_ = 0;
+    std::shared_ptr<const Trace> trace_;
+};
+
+}  // namespace gapscope::ui

@@ -1,0 +1,123 @@
+#include "timeline/time_axis.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gapscope::ui {
+
+TimeAxis::TimeAxis(TimeWindow window, double widthPx)
+    : window_(window), width_(std::max(1.0, widthPx)) {
+    if (window_.end <= window_.start) window_.end = window_.start + 1;
+    scale_ = width_ / static_cast<double>(window_.span());
+}
+
+TimeNs TimeAxis::toTime(double x) const {
+    return window_.start + static_cast<TimeNs>(std::llround(x / scale_));
+}
+
+TimeNs tickStep(const TimeAxis& axis, double minSpacingPx) {
+    const double minNs = minSpacingPx / axis.pixelsPerNs();
+    TimeNs base = 1;
+    for (int i = 0; i < 19; ++i) {
+        for (TimeNs m : {1, 2, 5}) {
+            const TimeNs step = base * m;
+            if (static_cast<double>(step) >= minNs) return step;
+        }
+        if (base > INT64_MAX / 10) break;
+        base *= 10;
+    }
+    return base;
+}
+
+std::vector<Tick> ticks(const TimeAxis& axis, TimeNs origin, double minSpacingPx) {
+    // Labelled (major) ticks at least minSpacingPx apart; minor ticks divide
+    // each major step in 5 (1x, 5x steps) or 4 (2x steps) when they fit.
+    const TimeNs major = tickStep(axis, minSpacingPx);
+    TimeNs lead = major;
+    while (lead >= 10)
+        lead /= 10;
+    TimeNs minor = major / (lead == 2 ? 4 : 5);
+    if (minor <= 0 || static_cast<double>(minor) * axis.pixelsPerNs() < 6.0) minor = major;
+    const TimeWindow& w = axis.window();
+    const TimeNs rel = w.start - origin;
+    TimeNs first = (rel / minor) * minor;
+    if (first > rel) first -= minor;
+    std::vector<Tick> out;
+    for (TimeNs r = first; origin + r <= w.end && out.size() < 20000; r += minor) {
+        if (origin + r < w.start) continue;
+        out.push_back({origin + r, r % major == 0});
+    }
+    return out;
+}
+
+namespace {
+
+struct Unit {
+    TimeNs ns;
+    const char* suffix;
+};
+
+Unit unitFor(TimeNs magnitude) {
+    if (magnitude >= 1000000000) return {1000000000, "s"};
+    if (magnitude >= 1000000) return {1000000, "ms"};
+    if (magnitude >= 1000) return {1000, "µs"};
+    return {1, "ns"};
+}
+
+int decimalsFor(TimeNs unit, TimeNs resolution) {
+    if (resolution <= 0 || resolution >= unit) return unit == 1 ? 0 : (resolution <= 0 ? 2 : 0);
+    int d = 0;
+    for (TimeNs r = unit; r > resolution && d < 9; r /= 10)
+        ++d;
+    return d;
+}
+
+}  // namespace
+
+QString formatDuration(TimeNs ns, TimeNs resolution) {
+    const TimeNs mag = ns < 0 ? -ns : ns;
+    const Unit u = unitFor(mag);
+    const int decimals = decimalsFor(u.ns, resolution);
+    return QString::number(static_cast<double>(ns) / static_cast<double>(u.ns), 'f', decimals) +
+           QChar(' ') + QString::fromUtf8(u.suffix);
+}
+
+QString formatOffset(TimeNs relative, TimeNs step) {
+    // The unit follows the tick step so labels of one ruler share a unit.
+    const Unit u = unitFor(step);
+    const int decimals = decimalsFor(u.ns, step);
+    return QString::number(static_cast<double>(relative) / static_cast<double>(u.ns), 'f',
+                           decimals) +
+           QChar(' ') + QString::fromUtf8(u.suffix);
+}
+
+TimeWindow clampWindow(TimeWindow w, TimeWindow bounds, TimeNs minSpan) {
+    const TimeNs boundSpan = std::max<TimeNs>(1, bounds.span());
+    TimeNs span = std::clamp<TimeNs>(w.span(), std::min(minSpan, boundSpan), boundSpan);
+    TimeNs start = std::clamp<TimeNs>(w.start, bounds.start, bounds.end - span);
+    return {start, start + span};
+}
+
+TimeWindow zoomAround(TimeWindow w, TimeNs anchor, double factor, TimeWindow bounds,
+                      TimeNs minSpan) {
+    anchor = std::clamp(anchor, w.start, w.end);
+    const double left = static_cast<double>(anchor - w.start) * factor;
+    const double right = static_cast<double>(w.end - anchor) * factor;
+    TimeWindow z{anchor - static_cast<TimeNs>(std::llround(left)),
+                 anchor + static_cast<TimeNs>(std::llround(right))};
+    if (z.span() < minSpan) {
+        // Keep the anchor's relative position while enforcing the minimum.
+        const double frac =
+            w.span() > 0 ? static_cast<double>(anchor - w.start) / static_cast<double>(w.span())
+                         : 0.5;
+        z.start = anchor - static_cast<TimeNs>(std::llround(frac * static_cast<double>(minSpan)));
+        z.end = z.start + minSpan;
+    }
+    return clampWindow(z, bounds, minSpan);
+}
+
+TimeWindow panBy(TimeWindow w, TimeNs delta, TimeWindow bounds) {
+    return clampWindow({w.start + delta, w.end + delta}, bounds, 1);
+}
+
+}  // namespace gapscope::ui

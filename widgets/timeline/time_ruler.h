@@ -1,0 +1,35 @@
+#pragma once
+// The time ruler above the tracks: adaptive ticks and units (ns, µs, ms, s)
+// relative to the trace start, and the selected range's duration.
+
+#include <QWidget>
+
+#include "timeline/view_state.h"
+
+namespace gapscope::ui {
+
+class TimeRuler : public QWidget {
+    Q_OBJECT
+  public:
+    TimeRuler(ViewState* state, int gutterWidth, QWidget* parent = nullptr);
+    void setOrigin(TimeNs origin) {
+        origin_ = origin;
+        update();
+    }
+    void setRightMargin(int px) {
+        rightMargin_ = px;
+        update();
+    }
+    QSize sizeHint() const override { return {600, 28}; }
+
+  protected:
+    void paintEvent(QPaintEvent*) override;
+
+  private:
+    ViewState* state_;
+    int gutter_;
+    int rightMargin_ = 0;
+    TimeNs origin_ = 0;
+};
+
+}  // namespace gapscope::ui

@@ -1,0 +1,98 @@
+#include "timeline/timeline_layout.h"
+
+#include <algorithm>
+
+namespace gapscope::ui {
+
+void TimelineLayout::setTrace(std::shared_ptr<const Trace> trace) {
+    trace_ = std::move(trace);
+    collapsedProcesses_.clear();
+    collapsedTracks_.clear();
+    rebuild();
+}
+
+void TimelineLayout::toggleProcess(uint32_t p) {
+    if (!collapsedProcesses_.erase(p)) collapsedProcesses_.insert(p);
+    rebuild();
+}
+
+void TimelineLayout::toggleTrack(uint32_t t) {
+    if (!collapsedTracks_.erase(t)) collapsedTracks_.insert(t);
+    rebuild();
+}
+
+void TimelineLayout::rebuild() {
+    rows_.clear();
+    trackRowBase_.clear();
+    processExtent_.clear();
+    totalHeight_ = 0;
+    if (!trace_) return;
+    const Trace& t = *trace_;
+    trackRowBase_.assign(t.tracks.size(), -1);
+    processExtent_.assign(t.processes.size(), {0, 0});
+    int y = 0;
+    auto push = [&](DisplayRow r, int height) {
+        r.y = y;
+        r.height = height;
+        y += height;
+        rows_.push_back(r);
+    };
+    for (uint32_t p = 0; p < t.processes.size(); ++p) {
+        const int top = y;
+        push({DisplayRow::Kind::ProcessHeader, p}, kHeaderHeight);
+        if (!isProcessCollapsed(p)) {
+            for (uint32_t tr : t.processes[p].tracks) {
+                const Track& track = t.tracks[tr];
+                // Instants get a thin marker row above the track's slices.
+                const bool instants = track.instantEnd > track.instantBegin;
+                if (instants) {
+                    DisplayRow row{DisplayRow::Kind::Instants, p, tr, 0};
+                    row.firstOfTrack = true;
+                    push(row, track.rows.empty() ? kRowHeight : kInstantsHeight);
+                }
+                trackRowBase_[tr] = static_cast<int>(rows_.size());
+                // A collapsed track keeps its first row.
+                const auto shown = static_cast<uint32_t>(
+                    isTrackCollapsed(tr) ? std::min<size_t>(1, track.rows.size())
+                                         : track.rows.size());
+                for (uint32_t r = 0; r < shown; ++r) {
+                    DisplayRow row{DisplayRow::Kind::Slices, p, tr, r};
+                    row.firstOfTrack = r == 0 && !instants;
+                    push(row, kRowHeight);
+                }
+            }
+            for (uint32_t c = 0; c < t.counters.size(); ++c) {
+                if (t.counters[c].process != p) continue;
+                DisplayRow row{DisplayRow::Kind::Counter, p};
+                row.counter = c;
+                row.firstOfTrack = true;
+                push(row, kCounterHeight);
+            }
+        }
+        processExtent_[p] = {top, y};
+    }
+    totalHeight_ = y;
+}
+
+int TimelineLayout::rowAt(int y) const {
+    if (y < 0 || y >= totalHeight_) return -1;
+    const auto it = std::upper_bound(rows_.begin(), rows_.end(), y,
+                                     [](int v, const DisplayRow& r) { return v < r.y; });
+    return static_cast<int>(it - rows_.begin()) - 1;
+}
+
+int TimelineLayout::yOfSlice(uint32_t slice) const {
+    if (!trace_ || slice >= trace_->slices.size()) return -1;
+    const uint32_t tr = trace_->trackOfSlice(slice);
+    if (tr == kNone || trackRowBase_[tr] < 0) return -1;
+    const uint32_t row = trace_->slices[slice].row;
+    const size_t index = static_cast<size_t>(trackRowBase_[tr]) + row;
+    if (index >= rows_.size() || rows_[index].track != tr || rows_[index].row != row) return -1;
+    return rows_[index].y;
+}
+
+std::pair<int, int> TimelineLayout::processExtent(uint32_t process) const {
+    return process < processExtent_.size() ? processExtent_[process] : std::pair<int, int>{0, 0};
+}
+
+}  // namespace gapscope::ui

@@ -1,0 +1,338 @@
+#include "timeline/timeline_painter.h"
+
+#include <QFontMetrics>
+#include <QPainterPath>
+#include <algorithm>
+#include <cmath>
+
+namespace gapscope::ui {
+
+namespace {
+
+constexpr double kMinSliceWidth = 1.0;  // narrower slices fold into blocks
+constexpr double kMergePx = 2.0;        // a block absorbs slices starting within this
+constexpr double kLabelMinWidth = 24.0;
+
+struct Ctx {
+    QPainter& p;
+    const PaintInputs& in;
+    const Trace& t;
+    TimeAxis axis;
+    double x0;  // left edge of the track area
+    double right;
+    PaintStats stats;
+};
+
+QString elide(const QFontMetrics& fm, std::string_view text, int width) {
+    return fm.elidedText(QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())),
+                         Qt::ElideRight, width);
+}
+
+void paintGaps(Ctx& c) {
+    if (!c.in.gaps) return;
+    const int top = -c.in.scrollY;
+    for (size_t d = 0; d < c.t.gpuDevices.size() && d < c.in.gaps->size(); ++d) {
+        const auto& gaps = (*c.in.gaps)[d];
+        if (gaps.empty()) continue;
+        const int device = c.t.gpuDevices[d].index;
+        for (uint32_t p = 0; p < c.t.processes.size(); ++p) {
+            if (c.t.processes[p].gpuDevice != device) continue;
+            const auto [y0, y1] = c.in.layout->processExtent(p);
+            const QRectF band(c.x0, top + y0 + TimelineLayout::kHeaderHeight, c.right - c.x0,
+                              y1 - y0 - TimelineLayout::kHeaderHeight);
+            const QRectF header(c.x0, top + y0, c.right - c.x0, TimelineLayout::kHeaderHeight);
+            if (band.bottom() < 0 && header.bottom() < 0) continue;
+            const TimeWindow w = c.axis.window();
+            auto it = std::lower_bound(gaps.begin(), gaps.end(), w.start,
+                                       [](const BusyInterval& g, TimeNs v) { return g.end < v; });
+            double lastRight = -1e9;
+            for (; it != gaps.end() && it->start <= w.end; ++it) {
+                const double gx0 = std::max(c.x0, c.x0 + c.axis.toX(it->start));
+                const double gx1 = std::min(c.right, c.x0 + c.axis.toX(it->end));
+                if (gx1 - gx0 < 0.5 || gx1 <= lastRight) continue;  // sub-pixel gap at this zoom
+                lastRight = gx1;
+                c.p.fillRect(QRectF(gx0, band.top(), gx1 - gx0, band.height()),
+                             c.in.colors.gapFill);
+                c.p.fillRect(QRectF(gx0, header.bottom() - 5, gx1 - gx0, 5), c.in.colors.gapHeader);
+                if (gx1 - gx0 > 6) {
+                    c.p.fillRect(QRectF(gx0, band.top(), 1, band.height()), c.in.colors.gapEdge);
+                    c.p.fillRect(QRectF(gx1 - 1, band.top(), 1, band.height()),
+                                 c.in.colors.gapEdge);
+                }
+            }
+        }
+    }
+}
+
+void paintSliceRow(Ctx& c, const DisplayRow& dr, double y) {
+    const Track& track = c.t.tracks[dr.track];
+    if (dr.row >= track.rows.size()) return;
+    const Row& row = track.rows[dr.row];
+    const TimeWindow w = c.axis.window();
+    const auto [lo, hi] = c.t.visibleInRow(row, w.start, w.end);
+    const double h = dr.height - 2;
+    const QFontMetrics fm = c.p.fontMetrics();
+    const auto& slices = c.t.slices;
+    uint32_t i = lo;
+    while (i < hi) {
+        const Slice& s = slices[i];
+        const double sx0 = c.axis.toX(s.start);
+        const double sx1 = c.axis.toX(s.end());
+        if (sx1 - sx0 >= kMinSliceWidth) {
+            const double a = std::max(sx0, -2.0), b = std::min(sx1, c.right - c.x0 + 2);
+            const QRectF r(c.x0 + a, y + 1, b - a, h);
+            const QColor fill = c.in.names->color(s.name);
+            c.p.fillRect(r, fill);
+            const bool match = c.in.searchNames && s.name < c.in.searchNames->size() &&
+                               (*c.in.searchNames)[s.name];
+            if (match) {
+                c.p.setPen(QPen(c.in.colors.searchMatch, 2));
+                c.p.drawRect(r.adjusted(1, 1, -1, -1));
+            }
+            if (r.width() >= kLabelMinWidth) {
+                c.p.setPen(NameColors::textOn(fill));
+                const QString label = elide(fm, c.t.str(s.name), static_cast<int>(r.width()) - 6);
+                if (!label.isEmpty()) {
+                    c.p.drawText(r.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft, label);
+                    ++c.stats.labels;
+                }
+            }
+            ++c.stats.slicesDrawn;
+            ++i;
+            continue;
+        }
+        // Fold a run of sub-pixel slices into one block (Tracy's approach):
+        // jump with binary search to the first slice that starts beyond the
+        // block's end plus kMergePx; rows never overlap, so ends ascend too.
+        double blockEnd = sx1;
+        uint32_t j = i + 1;
+        for (;;) {
+            const TimeNs limit = c.axis.toTime(blockEnd + kMergePx);
+            const auto it = std::lower_bound(slices.begin() + j, slices.begin() + hi, limit,
+                                             [](const Slice& x, TimeNs v) { return x.start < v; });
+            uint32_t k = static_cast<uint32_t>(it - slices.begin());
+            if (k > j) {
+                const Slice& last = slices[k - 1];
+                if (c.axis.toX(last.end()) - c.axis.toX(last.start) >= kMinSliceWidth)
+                    --k;  // draw it alone
+            }
+            if (k <= j) break;
+            blockEnd = std::max(blockEnd, c.axis.toX(slices[k - 1].end()));
+            j = k;
+        }
+        const double a = std::max(sx0, -2.0);
+        const double b = std::max(a + 1.0, std::min(blockEnd, c.right - c.x0 + 2));
+        QColor fill = c.in.names->color(s.name);
+        fill = c.in.colors.dark ? fill.darker(135) : fill.darker(118);
+        c.p.fillRect(QRectF(c.x0 + a, y + 1, b - a, h), fill);
+        ++c.stats.mergedBlocks;
+        i = j;
+    }
+}
+
+void paintInstants(Ctx& c, const Track& track, double y, double h) {
+    const TimeWindow w = c.axis.window();
+    const auto first = c.t.instants.begin() + track.instantBegin;
+    const auto last = c.t.instants.begin() + track.instantEnd;
+    auto it = std::lower_bound(first, last, w.start,
+                               [](const Instant& in, TimeNs v) { return in.ts < v; });
+    c.p.setPen(Qt::NoPen);
+    while (it != last && it->ts <= w.end) {
+        const double x = c.x0 + c.axis.toX(it->ts);
+        QColor col = c.in.names->color(it->name);
+        c.p.setBrush(col.darker(140));
+        const double cy = y + h / 2, r = std::min(4.0, h / 2 - 1);
+        const QPointF diamond[4] = {{x, cy - r}, {x + r, cy}, {x, cy + r}, {x - r, cy}};
+        c.p.drawPolygon(diamond, 4);
+        // Skip instants that would land on the same 3 pixels.
+        const TimeNs next = c.axis.toTime(x - c.x0 + 3.0);
+        it = std::lower_bound(it + 1, last, next,
+                              [](const Instant& in, TimeNs v) { return in.ts < v; });
+    }
+    c.p.setBrush(Qt::NoBrush);
+}
+
+void paintCounter(Ctx& c, const DisplayRow& dr, double y) {
+    const CounterSeries& cs = c.t.counters[dr.counter];
+    if (cs.ts.empty()) return;
+    const auto [minIt, maxIt] = std::minmax_element(cs.values.begin(), cs.values.end());
+    const double lo = std::min(0.0, *minIt), hi = std::max(*maxIt, lo + 1e-12);
+    const double top = y + 4, bottom = y + dr.height - 2;
+    auto yOf = [&](double v) { return bottom - (v - lo) / (hi - lo) * (bottom - top); };
+    QPainterPath path;
+    const int width = static_cast<int>(c.right - c.x0);
+    bool started = false;
+    double prevY = bottom;
+    for (int x = 0; x <= width; ++x) {
+        // Step function: the last value at or before this column, and the
+        // maximum of the points inside the column (spikes stay visible).
+        const TimeNs t0 = c.axis.toTime(x), t1 = c.axis.toTime(x + 1);
+        auto it = std::upper_bound(cs.ts.begin(), cs.ts.end(), t0);
+        if (it == cs.ts.begin() && (it == cs.ts.end() || *it >= t1)) continue;
+        double v = it == cs.ts.begin() ? cs.values[0]
+                                       : cs.values[static_cast<size_t>(it - cs.ts.begin()) - 1];
+        for (int n = 0; it != cs.ts.end() && *it < t1 && n < 64; ++it, ++n) {
+            v = std::max(v, cs.values[static_cast<size_t>(it - cs.ts.begin())]);
+        }
+        const double vy = yOf(v);
+        if (!started) {
+            path.moveTo(c.x0 + x, bottom);
+            path.lineTo(c.x0 + x, vy);
+            started = true;
+        } else {
+            path.lineTo(c.x0 + x, prevY);
+            path.lineTo(c.x0 + x, vy);
+        }
+        prevY = vy;
+        if (cs.ts.back() < t0) break;
+    }
+    if (!started) return;
+    path.lineTo(path.currentPosition().x(), bottom);
+    path.closeSubpath();
+    c.p.fillPath(path, c.in.colors.counterFill);
+    c.p.setPen(QPen(c.in.colors.counterLine, 1));
+    c.p.drawPath(path);
+}
+
+void paintGutter(Ctx& c) {
+    const auto& rows = c.in.layout->rows();
+    c.p.fillRect(QRectF(0, 0, c.x0, c.in.size.height()), c.in.colors.gutter);
+    const QFontMetrics fm = c.p.fontMetrics();
+    for (const DisplayRow& dr : rows) {
+        const double y = dr.y - c.in.scrollY;
+        if (y + dr.height < 0) continue;
+        if (y > c.in.size.height()) break;
+        if (dr.kind == DisplayRow::Kind::ProcessHeader) {
+            const Process& proc = c.t.processes[dr.process];
+            c.p.fillRect(QRectF(0, y, c.in.size.width(), dr.height), c.in.colors.header);
+            c.p.setPen(c.in.colors.headerText);
+            const bool collapsed = c.in.layout->isProcessCollapsed(dr.process);
+            QString title = QString::fromStdString(proc.displayName);
+            if (proc.kind == ProcessKind::Gpu) {
+                for (const GpuDevice& d : c.t.gpuDevices) {
+                    if (d.index == proc.gpuDevice && !d.name.empty())
+                        title += " · " + QString::fromStdString(d.name);
+                }
+            }
+            QFont bold = c.p.font();
+            bold.setBold(true);
+            c.p.setFont(bold);
+            c.p.drawText(QRectF(6, y, c.x0 - 8, dr.height), Qt::AlignVCenter,
+                         QString(collapsed ? "▸ " : "▾ ") +
+                             QFontMetrics(bold).elidedText(title, Qt::ElideRight,
+                                                           static_cast<int>(c.x0) - 30));
+            c.p.setFont(QFont(c.p.font().family(), c.p.font().pointSize()));
+            continue;
+        }
+        if (!dr.firstOfTrack) continue;
+        QString label;
+        if (dr.kind == DisplayRow::Kind::Counter) {
+            const std::string_view name = c.t.str(c.t.counters[dr.counter].name);
+            label = QStringLiteral("   ") +
+                    QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
+        } else {
+            const Track& tr = c.t.tracks[dr.track];
+            const bool collapsible = tr.rows.size() > 1;
+            const QString mark =
+                collapsible ? (c.in.layout->isTrackCollapsed(dr.track) ? "▸ " : "▾ ") : "   ";
+            label = mark + QString::fromStdString(tr.displayName);
+        }
+        c.p.setPen(c.in.colors.gutterText);
+        c.p.drawText(QRectF(16, y, c.x0 - 20, TimelineLayout::kRowHeight), Qt::AlignVCenter,
+                     fm.elidedText(label, Qt::ElideRight, static_cast<int>(c.x0) - 22));
+    }
+    c.p.fillRect(QRectF(c.x0 - 1, 0, 1, c.in.size.height()), c.in.colors.grid);
+}
+
+void paintFlows(Ctx& c) {
+    const uint32_t sel = c.in.selectedSlice;
+    if (sel == kNone) return;
+    c.p.setRenderHint(QPainter::Antialiasing, true);
+    for (const Flow& f : c.t.flows) {
+        if (f.from != sel && f.to != sel) continue;
+        const int y0 = c.in.layout->yOfSlice(f.from), y1 = c.in.layout->yOfSlice(f.to);
+        if (y0 < 0 || y1 < 0) continue;
+        const QPointF a(c.x0 + c.axis.toX(c.t.slices[f.from].start),
+                        y0 - c.in.scrollY + TimelineLayout::kRowHeight / 2.0);
+        const QPointF b(c.x0 + c.axis.toX(c.t.slices[f.to].start),
+                        y1 - c.in.scrollY + TimelineLayout::kRowHeight / 2.0);
+        QPainterPath path(a);
+        const double dx = std::max(30.0, std::abs(b.x() - a.x()) / 2);
+        path.cubicTo(a + QPointF(dx, 0), b - QPointF(dx, 0), b);
+        c.p.setPen(QPen(c.in.colors.flow, 1.6));
+        c.p.drawPath(path);
+        c.p.setBrush(c.in.colors.flow);
+        const QPointF head[3] = {b, b + QPointF(-8, -4), b + QPointF(-8, 4)};
+        c.p.drawPolygon(head, 3);
+        c.p.setBrush(Qt::NoBrush);
+    }
+    c.p.setRenderHint(QPainter::Antialiasing, false);
+}
+
+void outlineSlice(Ctx& c, uint32_t slice, const QColor& color, double width) {
+    if (slice == kNone || slice >= c.t.slices.size()) return;
+    const int y = c.in.layout->yOfSlice(slice);
+    if (y < 0) return;
+    const Slice& s = c.t.slices[slice];
+    const double a = std::max(c.axis.toX(s.start), -3.0);
+    const double b = std::max(a + 2.0, std::min(c.axis.toX(s.end()), c.right - c.x0 + 3));
+    c.p.setPen(QPen(color, width));
+    c.p.drawRect(QRectF(c.x0 + a, y - c.in.scrollY + 1, b - a, TimelineLayout::kRowHeight - 2));
+}
+
+}  // namespace
+
+PaintStats paintTimeline(QPainter& p, const PaintInputs& in) {
+    Ctx c{p,
+          in,
+          *in.trace,
+          trackAxis(in),
+          static_cast<double>(in.gutterWidth),
+          static_cast<double>(in.size.width()),
+          {}};
+    p.fillRect(QRect(QPoint(0, 0), in.size), in.colors.background);
+    p.setClipRect(QRectF(c.x0, 0, c.right - c.x0, in.size.height()));
+    // Alternate track backgrounds help the eye follow a row.
+    bool alternate = false;
+    uint32_t lastTrack = kNone;
+    for (const DisplayRow& dr : in.layout->rows()) {
+        const double y = dr.y - in.scrollY;
+        if (dr.kind != DisplayRow::Kind::ProcessHeader && dr.track != lastTrack) {
+            alternate = !alternate;
+            lastTrack = dr.track;
+        }
+        if (y + dr.height < 0 || y > in.size.height()) continue;
+        if (dr.kind == DisplayRow::Kind::ProcessHeader) {
+            p.fillRect(QRectF(c.x0, y, c.right - c.x0, dr.height), in.colors.header);
+        } else if (alternate) {
+            p.fillRect(QRectF(c.x0, y, c.right - c.x0, dr.height), in.colors.alternateBackground);
+        }
+    }
+    paintGaps(c);
+    for (const DisplayRow& dr : in.layout->rows()) {
+        const double y = dr.y - in.scrollY;
+        if (y + dr.height < 0) continue;
+        if (y > in.size.height()) break;
+        if (dr.kind == DisplayRow::Kind::Slices) {
+            paintSliceRow(c, dr, y);
+        } else if (dr.kind == DisplayRow::Kind::Instants) {
+            paintInstants(c, c.t.tracks[dr.track], y, dr.height);
+        } else if (dr.kind == DisplayRow::Kind::Counter) {
+            paintCounter(c, dr, y);
+        }
+    }
+    if (in.range) {
+        const double a = c.x0 + c.axis.toX(in.range->start), b = c.x0 + c.axis.toX(in.range->end);
+        p.fillRect(QRectF(a, 0, std::max(1.0, b - a), in.size.height()), in.colors.rangeFill);
+        p.fillRect(QRectF(a, 0, 1, in.size.height()), in.colors.rangeEdge);
+        p.fillRect(QRectF(b, 0, 1, in.size.height()), in.colors.rangeEdge);
+    }
+    outlineSlice(c, in.hoverSlice, in.colors.hover, 1);
+    outlineSlice(c, in.selectedSlice, in.colors.selection, 2.5);
+    paintFlows(c);
+    p.setClipping(false);
+    paintGutter(c);
+    return c.stats;
+}
+
+}  // namespace gapscope::ui

@@ -1,0 +1,49 @@
+#pragma once
+// Draws the timeline: process headers, track labels, GPU idle-gap shading,
+// slices with level-of-detail merging, instants, counters, search matches,
+// selection and flow arrows. Preprocess-then-paint per row: binary searches
+// find the visible slices, runs of sub-pixel slices fold into one block, so a
+// frame costs O(pixels x log n) per row, not O(events).
+
+#include <QPainter>
+#include <optional>
+#include <vector>
+
+#include "model/trace.h"
+#include "timeline/time_axis.h"
+#include "timeline/timeline_colors.h"
+#include "timeline/timeline_layout.h"
+
+namespace gapscope::ui {
+
+struct PaintInputs {
+    const Trace* trace = nullptr;
+    const TimelineLayout* layout = nullptr;
+    TimeWindow window;
+    int gutterWidth = 240;
+    int scrollY = 0;
+    QSize size;
+    // Idle gaps per entry of trace->gpuDevices, already filtered by threshold.
+    const std::vector<std::vector<BusyInterval>>* gaps = nullptr;
+    const std::vector<uint8_t>* searchNames = nullptr;  // per StringId: 1 = matches
+    uint32_t selectedSlice = kNone;
+    uint32_t hoverSlice = kNone;
+    std::optional<TimeWindow> range;
+    TimelineColors colors;
+    NameColors* names = nullptr;
+};
+
+struct PaintStats {
+    int slicesDrawn = 0;
+    int mergedBlocks = 0;
+    int labels = 0;
+};
+
+PaintStats paintTimeline(QPainter& p, const PaintInputs& in);
+
+// The track area's time axis for a widget of the given inputs.
+inline TimeAxis trackAxis(const PaintInputs& in) {
+    return TimeAxis(in.window, in.size.width() - in.gutterWidth);
+}
+
+}  // namespace gapscope::ui

@@ -1,0 +1,334 @@
+#include "timeline/timeline_view.h"
+
+#include <QApplication>
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QScrollBar>
+#include <QToolTip>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+
+#include "index/gpu_busy.h"
+
+namespace gapscope::ui {
+
+TimelineView::TimelineView(ViewState* state, QWidget* parent)
+    : QWidget(parent), state_(state), vbar_(new QScrollBar(Qt::Vertical, this)) {
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setMinimumSize(400, 200);
+    colors_ = TimelineColors::fromPalette(palette());
+    connect(vbar_, &QScrollBar::valueChanged, this, qOverload<>(&QWidget::update));
+    connect(state_, &ViewState::visibleChanged, this, qOverload<>(&QWidget::update));
+    connect(state_, &ViewState::selectedSliceChanged, this, qOverload<>(&QWidget::update));
+    connect(state_, &ViewState::selectedRangeChanged, this, qOverload<>(&QWidget::update));
+}
+
+void TimelineView::setTrace(std::shared_ptr<const Trace> trace) {
+    trace_ = std::move(trace);
+    layout_.setTrace(trace_);
+    names_.reset(trace_.get(), colors_.dark);
+    searchNames_.clear();
+    hover_ = kNone;
+    vbar_->setValue(0);
+    recomputeGaps();
+    updateScrollRange();
+    update();
+}
+
+void TimelineView::setGapThreshold(TimeNs ns) {
+    gapThreshold_ = std::max<TimeNs>(0, ns);
+    recomputeGaps();
+    update();
+}
+
+void TimelineView::recomputeGaps() {
+    gaps_.clear();
+    if (!trace_) return;
+    for (const GpuDevice& d : trace_->gpuDevices)
+        gaps_.push_back(idleGaps(d.busy, gapThreshold_));
+}
+
+void TimelineView::setSearchNames(std::vector<uint8_t> mask) {
+    searchNames_ = std::move(mask);
+    update();
+}
+
+TimeAxis TimelineView::axis() const {
+    return TimeAxis(state_->visible(), width() - kGutterWidth - vbar_->width());
+}
+
+void TimelineView::updateScrollRange() {
+    vbar_->setGeometry(width() - vbar_->sizeHint().width(), 0, vbar_->sizeHint().width(), height());
+    vbar_->setRange(0, std::max(0, layout_.totalHeight() - height() + 20));
+    vbar_->setPageStep(height());
+    vbar_->setSingleStep(TimelineLayout::kRowHeight * 3);
+}
+
+void TimelineView::resizeEvent(QResizeEvent*) {
+    updateScrollRange();
+}
+
+void TimelineView::changeEvent(QEvent* e) {
+    if (e->type() == QEvent::PaletteChange || e->type() == QEvent::StyleChange) {
+        colors_ = TimelineColors::fromPalette(palette());
+        names_.reset(trace_.get(), colors_.dark);
+    }
+    QWidget::changeEvent(e);
+}
+
+void TimelineView::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    if (!trace_) {
+        p.fillRect(rect(), colors_.background);
+        return;
+    }
+    PaintInputs in;
+    in.trace = trace_.get();
+    in.layout = &layout_;
+    in.window = state_->visible();
+    in.gutterWidth = kGutterWidth;
+    in.scrollY = vbar_->value();
+    in.size = QSize(width() - vbar_->width(), height());
+    in.gaps = &gaps_;
+    in.searchNames = searchNames_.empty() ? nullptr : &searchNames_;
+    in.selectedSlice = state_->selectedSlice();
+    in.hoverSlice = hover_;
+    in.range = state_->selectedRange();
+    in.colors = colors_;
+    in.names = &names_;
+    lastStats_ = paintTimeline(p, in);
+}
+
+uint32_t TimelineView::sliceAt(QPoint pos) const {
+    if (!trace_ || pos.x() < kGutterWidth) return kNone;
+    const int index = layout_.rowAt(pos.y() + vbar_->value());
+    if (index < 0) return kNone;
+    const DisplayRow& dr = layout_.rows()[static_cast<size_t>(index)];
+    if (dr.kind != DisplayRow::Kind::Slices) return kNone;
+    const Track& track = trace_->tracks[dr.track];
+    if (dr.row >= track.rows.size()) return kNone;
+    const TimeAxis ax = axis();
+    const double x = pos.x() - kGutterWidth;
+    // Two pixels of slack so that thin slices can be clicked.
+    const TimeNs t0 = ax.toTime(x - 2), t1 = ax.toTime(x + 2), t = ax.toTime(x);
+    const auto [lo, hi] = trace_->visibleInRow(track.rows[dr.row], t0, t1);
+    uint32_t best = kNone;
+    TimeNs bestDistance = INT64_MAX;
+    for (uint32_t i = lo; i < hi; ++i) {
+        const Slice& s = trace_->slices[i];
+        const TimeNs d = t < s.start ? s.start - t : (t > s.end() ? t - s.end() : 0);
+        if (d < bestDistance) {
+            bestDistance = d;
+            best = i;
+        }
+    }
+    return best;
+}
+
+void TimelineView::revealSlice(uint32_t slice) {
+    const int y = layout_.yOfSlice(slice);
+    if (y < 0) return;
+    if (y < vbar_->value() || y + TimelineLayout::kRowHeight > vbar_->value() + height()) {
+        vbar_->setValue(std::max(0, y - height() / 3));
+    }
+}
+
+uint64_t TimelineView::slicesInView() const {
+    if (!trace_) return 0;
+    const TimeWindow w = state_->visible();
+    uint64_t n = 0;
+    for (const Track& tr : trace_->tracks) {
+        for (const Row& row : tr.rows) {
+            const auto [lo, hi] = trace_->visibleInRow(row, w.start, w.end);
+            n += hi - lo;
+        }
+    }
+    return n;
+}
+
+TimeNs TimelineView::anchorTime() const {
+    const QPoint pos = mapFromGlobal(QCursor::pos());
+    const TimeAxis ax = axis();
+    if (rect().contains(pos) && pos.x() >= kGutterWidth) return ax.toTime(pos.x() - kGutterWidth);
+    return state_->visible().start + state_->visible().span() / 2;
+}
+
+void TimelineView::handleGutterClick(QPoint pos) {
+    const int index = layout_.rowAt(pos.y() + vbar_->value());
+    if (index < 0) return;
+    const DisplayRow& dr = layout_.rows()[static_cast<size_t>(index)];
+    if (dr.kind == DisplayRow::Kind::ProcessHeader) {
+        layout_.toggleProcess(dr.process);
+    } else if (dr.kind != DisplayRow::Kind::Counter && dr.firstOfTrack &&
+               trace_->tracks[dr.track].rows.size() > 1) {
+        layout_.toggleTrack(dr.track);
+    } else {
+        return;
+    }
+    updateScrollRange();
+    update();
+}
+
+void TimelineView::mousePressEvent(QMouseEvent* e) {
+    setFocus();
+    if (!trace_ || e->button() != Qt::LeftButton) return;
+    if (e->position().x() < kGutterWidth) {
+        handleGutterClick(e->position().toPoint());
+        return;
+    }
+    pressPos_ = e->position().toPoint();
+    pressWindow_ = state_->visible();
+    pressScroll_ = vbar_->value();
+    dragging_ = false;
+    selectingRange_ = e->modifiers() & Qt::ShiftModifier;
+    if (selectingRange_) rangeAnchor_ = axis().toTime(pressPos_.x() - kGutterWidth);
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent* e) {
+    if (!trace_) return;
+    const QPoint pos = e->position().toPoint();
+    const TimeAxis ax = axis();
+    emit hoverTimeChanged(ax.toTime(pos.x() - kGutterWidth), pos.x() >= kGutterWidth);
+    if (e->buttons() & Qt::LeftButton && pressPos_ != QPoint()) {
+        if ((pos - pressPos_).manhattanLength() > QApplication::startDragDistance())
+            dragging_ = true;
+        if (!dragging_) return;
+        if (selectingRange_) {
+            const TimeNs t = ax.toTime(pos.x() - kGutterWidth);
+            state_->setSelectedRange(
+                TimeWindow{std::min(rangeAnchor_, t), std::max(rangeAnchor_, t)});
+        } else {
+            // Drag to pan: the grabbed time stays under the cursor.
+            const TimeAxis pressAxis(pressWindow_, ax.width());
+            const TimeNs delta = pressAxis.toTime(pressPos_.x()) - pressAxis.toTime(pos.x());
+            state_->setVisible(ui::panBy(pressWindow_, delta, state_->bounds()));
+            vbar_->setValue(pressScroll_ - (pos.y() - pressPos_.y()));
+        }
+        return;
+    }
+    const uint32_t h = sliceAt(pos);
+    if (h != hover_) {
+        hover_ = h;
+        update();
+    }
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
+    if (!trace_ || e->button() != Qt::LeftButton || pressPos_ == QPoint()) return;
+    if (!dragging_) {
+        const uint32_t s = sliceAt(e->position().toPoint());
+        state_->setSelectedSlice(s);
+        if (!selectingRange_) state_->setSelectedRange(std::nullopt);
+    }
+    pressPos_ = QPoint();
+    dragging_ = false;
+    selectingRange_ = false;
+}
+
+void TimelineView::mouseDoubleClickEvent(QMouseEvent* e) {
+    const uint32_t s = sliceAt(e->position().toPoint());
+    if (s == kNone) return;
+    state_->setSelectedSlice(s);
+    fitSelection();
+}
+
+void TimelineView::fitSelection() {
+    if (!trace_) return;
+    if (const auto r = state_->selectedRange(); r && r->span() > 0) {
+        state_->fit(*r);
+    } else if (state_->selectedSlice() != kNone) {
+        const Slice& s = trace_->slices[state_->selectedSlice()];
+        state_->fit({s.start, std::max(s.end(), s.start + 1)});
+    }
+}
+
+void TimelineView::wheelEvent(QWheelEvent* e) {
+    if (!trace_) return;
+    const QPoint delta = e->angleDelta();
+    if (e->modifiers() & Qt::ControlModifier) {
+        const TimeNs anchor = axis().toTime(e->position().x() - kGutterWidth);
+        state_->zoomAt(anchor, std::pow(0.85, delta.y() / 120.0));
+    } else if (e->modifiers() & Qt::ShiftModifier || delta.x() != 0) {
+        const int d = delta.x() != 0 ? delta.x() : delta.y();
+        state_->panBy(
+            -static_cast<TimeNs>(static_cast<double>(state_->visible().span()) * d / 1200.0));
+    } else {
+        vbar_->setValue(vbar_->value() - delta.y() / 2);
+    }
+    e->accept();
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* e) {
+    if (!trace_) return QWidget::keyPressEvent(e);
+    const TimeNs span = state_->visible().span();
+    const bool fast = e->modifiers() & Qt::ShiftModifier;
+    switch (e->key()) {
+        case Qt::Key_W:
+            state_->zoomAt(anchorTime(), fast ? 0.5 : 0.8);
+            break;
+        case Qt::Key_S:
+            state_->zoomAt(anchorTime(), fast ? 2.0 : 1.25);
+            break;
+        case Qt::Key_A:
+            state_->panBy(-span / (fast ? 2 : 8));
+            break;
+        case Qt::Key_D:
+            state_->panBy(span / (fast ? 2 : 8));
+            break;
+        case Qt::Key_F:
+            fitSelection();
+            break;
+        case Qt::Key_0:
+            state_->fitAll();
+            break;
+        case Qt::Key_Escape:
+            state_->setSelectedRange(std::nullopt);
+            state_->setSelectedSlice(kNone);
+            break;
+        default:
+            return QWidget::keyPressEvent(e);
+    }
+    e->accept();
+}
+
+void TimelineView::leaveEvent(QEvent*) {
+    hover_ = kNone;
+    emit hoverTimeChanged(0, false);
+    update();
+}
+
+bool TimelineView::event(QEvent* e) {
+    if (e->type() == QEvent::ToolTip && trace_) {
+        auto* help = static_cast<QHelpEvent*>(e);
+        const uint32_t s = sliceAt(help->pos());
+        if (s == kNone) {
+            QToolTip::hideText();
+            return true;
+        }
+        const Slice& slice = trace_->slices[s];
+        const Track& tr = trace_->tracks[trace_->trackOfSlice(s)];
+        QString text =
+            QStringLiteral("<b>%1</b><br>%2 · %3<br>start %4")
+                .arg(QString::fromUtf8(trace_->str(slice.name).data(),
+                                       static_cast<qsizetype>(trace_->str(slice.name).size()))
+                         .toHtmlEscaped(),
+                     formatDuration(slice.dur),
+                     QString::fromStdString(tr.displayName).toHtmlEscaped(),
+                     formatDuration(slice.start - trace_->spanStart, 1));
+        const std::string_view cat = trace_->categoryName(slice.category);
+        if (!cat.empty())
+            text += QStringLiteral("<br>category %1")
+                        .arg(QString::fromUtf8(cat.data(), static_cast<qsizetype>(cat.size()))
+                                 .toHtmlEscaped());
+        QToolTip::showText(help->globalPos(), text, this);
+        return true;
+    }
+    return QWidget::event(e);
+}
+
+}  // namespace gapscope::ui

@@ -1,0 +1,95 @@
+#include "timeline/view_state.h"
+
+namespace gapscope::ui {
+
+namespace {
+constexpr qint64 kGestureGapMs = 700;  // a pause this long starts a new history entry
+constexpr size_t kMaxHistory = 100;
+}  // namespace
+
+ViewState::ViewState(QObject* parent) : QObject(parent) {}
+
+void ViewState::reset(TimeWindow bounds) {
+    if (bounds.end <= bounds.start) bounds.end = bounds.start + kMinSpan;
+    bounds_ = bounds;
+    back_.clear();
+    forward_.clear();
+    range_.reset();
+    slice_ = kNoSlice;
+    visible_ = bounds;
+    emit visibleChanged(visible_);
+    emit selectedRangeChanged();
+    emit selectedSliceChanged(slice_);
+    emit historyChanged();
+}
+
+void ViewState::record(TimeWindow previous) {
+    if (!back_.empty() && back_.back() == previous) return;
+    back_.push_back(previous);
+    if (back_.size() > kMaxHistory) back_.erase(back_.begin());
+    forward_.clear();
+    emit historyChanged();
+}
+
+void ViewState::setVisible(TimeWindow w, History history) {
+    w = clampWindow(w, bounds_, kMinSpan);
+    if (w == visible_) return;
+    if (history == History::Record) {
+        record(visible_);
+    } else if (history == History::Coalesce) {
+        if (!lastCoalesced_.isValid() || lastCoalesced_.elapsed() > kGestureGapMs) record(visible_);
+        lastCoalesced_.start();
+    }
+    visible_ = w;
+    emit visibleChanged(visible_);
+}
+
+void ViewState::zoomAt(TimeNs anchor, double factor) {
+    setVisible(zoomAround(visible_, anchor, factor, bounds_, kMinSpan));
+}
+
+void ViewState::panBy(TimeNs delta) {
+    setVisible(ui::panBy(visible_, delta, bounds_));
+}
+
+void ViewState::fitAll() {
+    setVisible(bounds_, History::Record);
+}
+
+void ViewState::fit(TimeWindow w) {
+    const TimeNs margin = std::max<TimeNs>(w.span() / 20, kMinSpan / 2);
+    setVisible({w.start - margin, w.end + margin}, History::Record);
+}
+
+void ViewState::goBack() {
+    if (back_.empty()) return;
+    forward_.push_back(visible_);
+    visible_ = back_.back();
+    back_.pop_back();
+    emit visibleChanged(visible_);
+    emit historyChanged();
+}
+
+void ViewState::goForward() {
+    if (forward_.empty()) return;
+    back_.push_back(visible_);
+    visible_ = forward_.back();
+    forward_.pop_back();
+    emit visibleChanged(visible_);
+    emit historyChanged();
+}
+
+void ViewState::setSelectedRange(std::optional<TimeWindow> range) {
+    if (range && range->end < range->start) std::swap(range->start, range->end);
+    if (range == range_) return;
+    range_ = range;
+    emit selectedRangeChanged();
+}
+
+void ViewState::setSelectedSlice(uint32_t slice) {
+    if (slice == slice_) return;
+    slice_ = slice;
+    emit selectedSliceChanged(slice_);
+}
+
+}  // namespace gapscope::ui

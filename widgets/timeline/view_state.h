@@ -1,0 +1,68 @@
+#pragma once
+// The timeline's navigation and selection state, shared by the ruler, the
+// overview, the timeline and the panels: nested ranges (trace bounds ⊇
+// visible window; a selected range; a selected slice), zoom history, one
+// signal per change, emitted only when the value really changes.
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <optional>
+#include <vector>
+
+#include "timeline/time_axis.h"
+
+namespace gapscope::ui {
+
+inline constexpr uint32_t kNoSlice = UINT32_MAX;
+
+class ViewState : public QObject {
+    Q_OBJECT
+  public:
+    explicit ViewState(QObject* parent = nullptr);
+
+    // How a change of the visible window enters the back/forward history.
+    enum class History {
+        Record,    // a discrete jump (fit, overview click): always recorded
+        Coalesce,  // continuous navigation (wheel, keys, drag): one entry per gesture
+        None
+    };
+
+    static constexpr TimeNs kMinSpan = 100;  // ns: the deepest zoom
+
+    void reset(TimeWindow bounds);  // new trace: fit all, clear selection and history
+    TimeWindow bounds() const { return bounds_; }
+    TimeWindow visible() const { return visible_; }
+    void setVisible(TimeWindow w, History history = History::Coalesce);
+    void zoomAt(TimeNs anchor, double factor);
+    void panBy(TimeNs delta);
+    void fitAll();
+    void fit(TimeWindow w);  // with a little margin, recorded in history
+
+    bool canGoBack() const { return !back_.empty(); }
+    bool canGoForward() const { return !forward_.empty(); }
+    void goBack();
+    void goForward();
+
+    std::optional<TimeWindow> selectedRange() const { return range_; }
+    void setSelectedRange(std::optional<TimeWindow> range);
+    uint32_t selectedSlice() const { return slice_; }
+    void setSelectedSlice(uint32_t slice);
+
+  signals:
+    void visibleChanged(gapscope::ui::TimeWindow window);
+    void selectedRangeChanged();
+    void selectedSliceChanged(uint32_t slice);
+    void historyChanged();
+
+  private:
+    void record(TimeWindow previous);
+
+    TimeWindow bounds_{0, 1};
+    TimeWindow visible_{0, 1};
+    std::optional<TimeWindow> range_;
+    uint32_t slice_ = kNoSlice;
+    std::vector<TimeWindow> back_, forward_;
+    QElapsedTimer lastCoalesced_;
+};
+
+}  // namespace gapscope::ui

@@ -1,0 +1,48 @@
+#pragma once
+// The page people live in: search bar, time ruler, GPU overview strip and
+// the timeline, sharing one ViewState, plus the warning banner for traces
+// that were read only in part.
+
+#include <QWidget>
+#include <memory>
+
+#include "model/trace.h"
+#include "timeline/view_state.h"
+
+class QLabel;
+class QPushButton;
+
+namespace gapscope::ui {
+
+class OverviewStrip;
+class SearchBar;
+class TimeRuler;
+class TimelineView;
+
+class TracePage : public QWidget {
+    Q_OBJECT
+  public:
+    explicit TracePage(QWidget* parent = nullptr);
+    void setTrace(std::shared_ptr<const Trace> trace);
+    std::shared_ptr<const Trace> trace() const { return trace_; }
+
+    ViewState* state() const { return state_; }
+    TimelineView* timeline() const { return timeline_; }
+    SearchBar* search() const { return search_; }
+    OverviewStrip* overview() const { return overview_; }
+
+  signals:
+    void importReportRequested();
+
+  private:
+    std::shared_ptr<const Trace> trace_;
+    ViewState* state_;
+    QWidget* banner_;
+    QLabel* bannerText_;
+    SearchBar* search_;
+    TimeRuler* ruler_;
+    OverviewStrip* overview_;
+    TimelineView* timeline_;
+};
+
+}  // namespace gapscope::ui
