@@ -19,6 +19,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QSettings>
+#include <QShortcut>
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -231,6 +232,10 @@ void MainWindow::createStatusBar() {
     cancel_->setToolTip(tr("Stop loading (Esc)"));
     cancel_->hide();
     connect(cancel_, &QToolButton::clicked, loader_, &ui::TraceLoader::cancel);
+    // Esc cancels a load; only while loading, so the timeline keeps Esc otherwise.
+    cancelShortcut_ = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    cancelShortcut_->setEnabled(false);
+    connect(cancelShortcut_, &QShortcut::activated, loader_, &ui::TraceLoader::cancel);
     statusBar()->addWidget(cursorLabel_);
     statusBar()->addWidget(rangeLabel_);
     statusBar()->addPermanentWidget(countLabel_);
@@ -269,6 +274,7 @@ void MainWindow::openTrace(const QString& path) {
 void MainWindow::setLoading(bool loading) {
     progress_->setVisible(loading);
     cancel_->setVisible(loading);
+    cancelShortcut_->setEnabled(loading);
     if (loading) progress_->setValue(0);
     if (!loading) statusBar()->clearMessage();
 }

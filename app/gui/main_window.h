@@ -13,6 +13,7 @@ class QDoubleSpinBox;
 class QLabel;
 class QMenu;
 class QProgressBar;
+class QShortcut;
 class QStackedWidget;
 class QToolButton;
 
@@ -77,6 +78,7 @@ class MainWindow : public QMainWindow {
     QLabel* countLabel_;
     QProgressBar* progress_;
     QToolButton* cancel_;
+    QShortcut* cancelShortcut_ = nullptr;
     QString currentPath_;
     QString lastError_;
     bool interactive_ = true;

@@ -31,7 +31,7 @@ std::vector<BusyInterval> idleGaps(const std::vector<BusyInterval>& busy, TimeNs
     return gaps;
 }
 
-void computeGpuBusy(Trace& trace) {
+std::vector<GpuDevice> gpuBusyFromSlices(const Trace& trace) {
     // A slice's device is its own args.device when the profiler wrote one,
     // else its process's device.
     std::map<int, GpuDevice> devices;
@@ -50,13 +50,18 @@ void computeGpuBusy(Trace& trace) {
             d.busy.push_back({s.start, s.end()});
         }
     }
-    trace.gpuDevices.clear();
+    std::vector<GpuDevice> out;
     for (auto& [index, d] : devices) {
         mergeIntervals(d.busy);
         for (const BusyInterval& b : d.busy)
             d.busyNs += b.end - b.start;
-        trace.gpuDevices.push_back(std::move(d));
+        out.push_back(std::move(d));
     }
+    return out;
+}
+
+void computeGpuBusy(Trace& trace) {
+    trace.gpuDevices = gpuBusyFromSlices(trace);
 }
 
 }  // namespace gapscope

@@ -14,7 +14,10 @@ void mergeIntervals(std::vector<BusyInterval>& intervals);
 // Gaps between consecutive busy intervals that last at least minGapNs.
 std::vector<BusyInterval> idleGaps(const std::vector<BusyInterval>& busy, TimeNs minGapNs);
 
-// Fills trace.gpuDevices from the slices flagged kSliceGpuActivity.
+// The busy union of every device, from the slices flagged kSliceGpuActivity.
+std::vector<GpuDevice> gpuBusyFromSlices(const Trace& trace);
+
+// Fills trace.gpuDevices (gpuBusyFromSlices) while building.
 void computeGpuBusy(Trace& trace);
 
 }  // namespace gapscope

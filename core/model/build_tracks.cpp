@@ -67,6 +67,12 @@ std::string threadDisplayName(const Trace& t, const PendingTrack& tr) {
     return std::string(name) + " " + tid;
 }
 
+// "stream 7": the thread name, or the tid (old Kineto writes "stream 7" as the tid).
+std::string streamName(const Trace& t, const PendingTrack& tr) {
+    if (tr.hasThreadName) return std::string(trim(t.str(tr.threadName)));
+    return tr.key.tid.isText ? idText(t, tr.key.tid) : "stream " + idText(t, tr.key.tid);
+}
+
 int subTrackRank(SubTrack s) {
     switch (s) {
         case SubTrack::Thread:
@@ -240,17 +246,14 @@ void classifyAndOrder(TraceBuilder::State& st, std::vector<uint32_t>& trackOrder
             if (proc.kind == ProcessKind::Gpu) out.gpuDevice = proc.gpuDevice;
             switch (out.kind) {
                 case TrackKind::GpuStream:
-                    out.displayName = tr.hasThreadName ? std::string(trim(t.str(tr.threadName)))
-                                                       : "stream " + idText(t, tr.key.tid);
+                    out.displayName = streamName(t, tr);
                     break;
                 case TrackKind::GpuAnnotation: {
                     auto it = st.trackByKey.find({tr.key.process, tr.key.tid, SubTrack::Thread, 0});
-                    const PendingTrack* stream =
-                        it != st.trackByKey.end() ? &st.tracks[it->second] : nullptr;
-                    const std::string base = stream && stream->hasThreadName
-                                                 ? std::string(trim(t.str(stream->threadName)))
-                                                 : "stream " + idText(t, tr.key.tid);
-                    out.displayName = base + " annotations";
+                    out.displayName =
+                        (it != st.trackByKey.end() ? streamName(t, st.tracks[it->second])
+                                                   : streamName(t, tr)) +
+                        " annotations";
                     break;
                 }
                 case TrackKind::Async:

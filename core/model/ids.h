@@ -1,6 +1,8 @@
 #pragma once
-// Identifiers as written in the trace: pid, tid and flow/async ids may be
-// JSON numbers or strings, and 1 and "1" are different keys.
+// Identifiers of the trace: pid, tid and flow/async ids may be JSON numbers
+// or strings. A string holding a canonical integer ("25738") is the same key
+// as that number (old Kineto traces mix both for one thread; Chrome's viewer
+// treats them alike); other strings ("stream 7", "0x1f") are keys of their own.
 
 #include <cstdint>
 #include <functional>

@@ -101,7 +101,18 @@ IdKey TraceBuilder::State::tidKey(const RawEvent& ev) {
 
 IdKey TraceBuilder::State::idKey(const RawId& id) {
     if (id.kind == RawId::Kind::Number) return IdKey::fromNumber(id.number);
-    if (id.kind == RawId::Kind::Text) return IdKey::fromText(trace.strings.intern(id.text));
+    if (id.kind == RawId::Kind::Text) {
+        // "25738" and 25738 name the same thread (old Kineto writes both in one
+        // file; Chrome's viewer keys threads by their text too).
+        const std::string_view s = id.text;
+        const bool canonical =
+            !s.empty() && s.size() <= 18 &&
+            (s == "0" || (s[0] != '0' && !(s[0] == '-' && (s.size() == 1 || s[1] == '0')))) &&
+            std::all_of(s.begin() + (s[0] == '-'), s.end(),
+                        [](char c) { return c >= '0' && c <= '9'; });
+        if (canonical) return IdKey::fromNumber(std::stoll(std::string(s)));
+        return IdKey::fromText(trace.strings.intern(id.text));
+    }
     return IdKey::fromNumber(0);  // absent: the Trace Event Format's default
 }
 

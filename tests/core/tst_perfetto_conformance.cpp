@@ -664,7 +664,7 @@ class TestPerfettoConformance : public QObject {
              {"incomplete_exp", "exp_no_digit", "just_dot", "just_plus", "just_minus"}) {
             QVERIFY2(!counterNamed(*t, std::string("CounterStringEdgeCases ") + key), key);
         }
-        // Suspected bug: "+10.5" is a number for Perfetto (and strtod).
+        // "+10.5" is a number for Perfetto (and strtod), and for Gapscope.
         const CounterSeries* plus = counterNamed(*t, "CounterStringEdgeCases plus_val");
         QVERIFY(plus && plus->values == std::vector<double>{10.5});
         QCOMPARE(t->counters.size(), size_t(5));
@@ -679,7 +679,7 @@ class TestPerfettoConformance : public QObject {
         QCOMPARE(c.ts, (std::vector<TimeNs>{0, 10000, 20000}));
         QCOMPARE(c.values, (std::vector<double>{0, 10, 0}));
         QVERIFY(c.process != kNone);
-        QVERIFY(t->processes[c.process].pid.isText);  // "pid": "1000"
+        QCOMPARE(t->processes[c.process].pid, IdKey::fromNumber(1000));  // "pid": "1000" is pid 1000
         QCOMPARE(idText(*t, t->processes[c.process].pid), std::string("1000"));
     }
 

@@ -99,15 +99,21 @@ class TestPhases : public QObject {
         QCOMPARE(t->tracks[tracks[1]].displayName, std::string("worker 51"));
     }
 
-    void stringAndNumberIdsAreDistinct() {
-        auto t = load("phases/string_and_number_ids_are_distinct.json");
-        QCOMPARE(t->processes.size(), size_t(3));
-        QCOMPARE(t->tracks.size(), size_t(4));
+    void stringAndNumberIds() {
+        auto t = load("phases/string_and_number_ids.json");
+        // "1" is the number 1 (old Kineto mixes both for one thread); "t",
+        // "foo" and the non-canonical "01" are text keys of their own.
+        QCOMPARE(t->processes.size(), size_t(4));
+        QCOMPARE(t->tracks.size(), size_t(5));
+        const Track* one = findTrack(*t, "thread 1");
+        QVERIFY(one);
+        QCOMPARE(one->sliceCount(), 2u);  // a and b
+        QVERIFY(findTrack(*t, "t"));      // a text tid names itself
+        QVERIFY(findTrack(*t, "bar"));
         const Slice* c = findSlice(*t, "c");
-        QCOMPARE(c->start, int64_t(2500));  // numeric strings are accepted
+        QCOMPARE(c->start, int64_t(2500));  // numeric strings are accepted as times
         QCOMPARE(c->dur, int64_t(1000));
-        const Track* d = findTrack(*t, "thread 2");  // missing tid = pid
-        QVERIFY(d);
+        QVERIFY(findTrack(*t, "thread 2"));  // missing tid = pid
     }
 
     void flowsBindToSlices() {

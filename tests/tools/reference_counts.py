@@ -50,7 +50,9 @@ Rules (the spec):
     event is no activity); or (b) its (pid, tid) has a thread_name M event with
     args.name starting "Stream #" and its pid a process_name M event with
     args.name matching ^/device:GPU:(\\d+): device = str(int(group 1)). pid and
-    tid compare as written (1 != "1"; 1 == 1.0). M events count wherever they
+    tid compare by value: a string holding a canonical integer ("25738") is
+    that number (old Kineto mixes both for one thread), 1 == 1.0; other
+    strings are keys of their own. M events count wherever they
     are; when a pid/thread is named twice, the last name in the file wins.
     gpu_busy_ns[device] = length of the union of [ts_ns, ts_ns + dur_ns).
 Notes are informative only (not part of the spec), e.g. where PROVENANCE.md's
@@ -237,8 +239,14 @@ def integral_str(value):
     return str(int(d)) if d is not None and d == d.to_integral_value() else None
 
 
+CANONICAL_INT_RE = re.compile(r"0|-?[1-9][0-9]{0,17}")
+
+
 def id_key(value):
-    """pid/tid identity: numbers by value, strings by text, anything else None."""
+    """pid/tid identity (rule 8): numbers by value, canonical-integer strings
+    as their number, other strings by text, anything else None."""
+    if isinstance(value, str) and CANONICAL_INT_RE.fullmatch(value):
+        return ("Decimal", Decimal(value))
     return (type(value).__name__, value) if isinstance(value, (Decimal, str)) else None
 
 

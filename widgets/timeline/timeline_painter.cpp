@@ -204,7 +204,8 @@ void paintGutter(Ctx& c) {
         if (y > c.in.size.height()) break;
         if (dr.kind == DisplayRow::Kind::ProcessHeader) {
             const Process& proc = c.t.processes[dr.process];
-            c.p.fillRect(QRectF(0, y, c.in.size.width(), dr.height), c.in.colors.header);
+            // The gutter part only: the track part (gap markers, range) is already drawn.
+            c.p.fillRect(QRectF(0, y, c.x0, dr.height), c.in.colors.header);
             c.p.setPen(c.in.colors.headerText);
             const bool collapsed = c.in.layout->isProcessCollapsed(dr.process);
             QString title = QString::fromStdString(proc.displayName);

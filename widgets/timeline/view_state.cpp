@@ -16,6 +16,7 @@ void ViewState::reset(TimeWindow bounds) {
     forward_.clear();
     range_.reset();
     slice_ = kNoSlice;
+    lastCoalesced_.invalidate();  // the next gesture starts a new entry
     visible_ = bounds;
     emit visibleChanged(visible_);
     emit selectedRangeChanged();
@@ -36,6 +37,7 @@ void ViewState::setVisible(TimeWindow w, History history) {
     if (w == visible_) return;
     if (history == History::Record) {
         record(visible_);
+        lastCoalesced_.invalidate();  // a jump ends the gesture in progress
     } else if (history == History::Coalesce) {
         if (!lastCoalesced_.isValid() || lastCoalesced_.elapsed() > kGestureGapMs) record(visible_);
         lastCoalesced_.start();
@@ -63,6 +65,7 @@ void ViewState::fit(TimeWindow w) {
 
 void ViewState::goBack() {
     if (back_.empty()) return;
+    lastCoalesced_.invalidate();  // navigating after Back is a new entry
     forward_.push_back(visible_);
     visible_ = back_.back();
     back_.pop_back();
@@ -72,6 +75,7 @@ void ViewState::goBack() {
 
 void ViewState::goForward() {
     if (forward_.empty()) return;
+    lastCoalesced_.invalidate();
     back_.push_back(visible_);
     visible_ = forward_.back();
     forward_.pop_back();
