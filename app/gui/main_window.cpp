@@ -89,13 +89,27 @@ MainWindow::MainWindow(QWidget* parent)
     connect(page_, &ui::TracePage::importReportRequested, this, &MainWindow::showImportReport);
 
     ui::ViewState* state = page_->state();
-    connect(state, &ui::ViewState::selectedSliceChanged, this, [this](uint32_t slice) {
-        if (slice != ui::kNoSlice) details_->showSlice(slice);
+    // Details follows the selection: a slice, else a range, else nothing.
+    auto showSelection = [this, state] {
+        const auto range = state->selectedRange();
+        if (state->selectedSlice() != ui::kNoSlice) {
+            details_->showSlice(state->selectedSlice());
+        } else if (range && range->span() > 0) {
+            details_->showRange(*range);
+        } else {
+            details_->clear();
+        }
         updateStatus();
-    });
-    connect(state, &ui::ViewState::selectedRangeChanged, this, [this, state] {
-        if (const auto r = state->selectedRange(); r && r->span() > 0) details_->showRange(*r);
-        updateStatus();
+    };
+    connect(state, &ui::ViewState::selectedSliceChanged, this, showSelection);
+    connect(state, &ui::ViewState::selectedRangeChanged, this, [this, state, showSelection] {
+        // A new range replaces the slice selection in Details.
+        if (const auto r = state->selectedRange(); r && r->span() > 0) {
+            details_->showRange(*r);
+            updateStatus();
+        } else {
+            showSelection();
+        }
     });
     connect(state, &ui::ViewState::visibleChanged, this, &MainWindow::updateStatus);
     connect(state, &ui::ViewState::historyChanged, this, [this, state] {

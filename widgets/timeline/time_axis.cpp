@@ -76,10 +76,17 @@ int decimalsFor(TimeNs unit, TimeNs resolution) {
 
 QString formatDuration(TimeNs ns, TimeNs resolution) {
     const TimeNs mag = ns < 0 ? -ns : ns;
-    const Unit u = unitFor(mag);
-    const int decimals = decimalsFor(u.ns, resolution);
-    return QString::number(static_cast<double>(ns) / static_cast<double>(u.ns), 'f', decimals) +
-           QChar(' ') + QString::fromUtf8(u.suffix);
+    Unit u = unitFor(mag);
+    int decimals = decimalsFor(u.ns, resolution);
+    double value = static_cast<double>(ns) / static_cast<double>(u.ns);
+    // 999999 ns must not print as "1000 µs": move up a unit when rounding reaches it.
+    if (u.ns < 1000000000 &&
+        std::abs(std::round(value * std::pow(10, decimals))) >= 1000 * std::pow(10, decimals)) {
+        u = unitFor(u.ns * 1000);
+        decimals = decimalsFor(u.ns, resolution);
+        value = static_cast<double>(ns) / static_cast<double>(u.ns);
+    }
+    return QString::number(value, 'f', decimals) + QChar(' ') + QString::fromUtf8(u.suffix);
 }
 
 QString formatOffset(TimeNs relative, TimeNs step) {
@@ -92,6 +99,7 @@ QString formatOffset(TimeNs relative, TimeNs step) {
 }
 
 TimeWindow clampWindow(TimeWindow w, TimeWindow bounds, TimeNs minSpan) {
+    if (bounds.end <= bounds.start) bounds.end = bounds.start + 1;  // empty bounds: one ns
     const TimeNs boundSpan = std::max<TimeNs>(1, bounds.span());
     TimeNs span = std::clamp<TimeNs>(w.span(), std::min(minSpan, boundSpan), boundSpan);
     TimeNs start = std::clamp<TimeNs>(w.start, bounds.start, bounds.end - span);

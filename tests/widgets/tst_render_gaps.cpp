@@ -1,0 +1,273 @@
+// GPU idle-gap shading as drawn by paintTimeline, checked pixel by pixel
+// against the planted gaps of a generated Kineto trace (../shared/tools/
+// gen_trace.py --truth): inside every planted gap the GPU's stream rows and
+// its header carry the warm gap wash; inside long busy spans, and anywhere
+// in CPU processes, the picture is the same as without gaps.
+
+#include <QFile>
+#include <QImage>
+#include <QPainter>
+#include <QPalette>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "index/gpu_busy.h"
+#include "loader.h"
+#include "support/test_paths.h"
+#include "timeline/timeline_colors.h"
+#include "timeline/timeline_layout.h"
+#include "timeline/timeline_painter.h"
+
+using namespace gapscope;
+using namespace gapscope::ui;
+using json = nlohmann::json;
+
+namespace {
+
+constexpr TimeNs kThreshold = 100'000;  // 100 us, as --min-gap-us 100
+constexpr int kGutter = 260;
+constexpr double kMinGapPx = 12;  // the narrowest planted gap, on screen
+
+QPalette lightPalette() {
+    QPalette p(QColor(239, 239, 239));
+    p.setColor(QPalette::Window, QColor(239, 239, 239));
+    p.setColor(QPalette::WindowText, Qt::black);
+    p.setColor(QPalette::Base, Qt::white);
+    p.setColor(QPalette::AlternateBase, QColor(247, 247, 247));
+    p.setColor(QPalette::Text, Qt::black);
+    p.setColor(QPalette::Highlight, QColor(48, 140, 198));
+    return p;
+}
+
+QString describe(QRgb c) {
+    return QStringLiteral("rgb(%1, %2, %3)").arg(qRed(c)).arg(qGreen(c)).arg(qBlue(c));
+}
+
+}  // namespace
+
+class TestRenderGaps : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    json truth_;
+    std::shared_ptr<const Trace> trace_;
+    TimelineLayout layout_;
+    TimelineColors colors_;
+    TimeWindow window_;
+    int width_ = 0;
+    std::vector<std::vector<BusyInterval>> gaps_, noGaps_;
+    QImage shaded_, plain_;
+
+    QImage render(const std::vector<std::vector<BusyInterval>>& gaps) const {
+        NameColors names;
+        names.reset(trace_.get(), colors_.dark);
+        PaintInputs in;
+        in.trace = trace_.get();
+        in.layout = &layout_;
+        in.window = window_;
+        in.gutterWidth = kGutter;
+        in.scrollY = 0;
+        in.size = QSize(width_, layout_.totalHeight());
+        in.gaps = &gaps;
+        in.colors = colors_;
+        in.names = &names;
+        QImage image(in.size, QImage::Format_RGB32);
+        image.fill(Qt::magenta);
+        QPainter p(&image);
+        paintTimeline(p, in);
+        p.end();
+        return image;
+    }
+
+    TimeAxis axis() const { return TimeAxis(window_, width_ - kGutter); }  // as trackAxis()
+    double xOf(TimeNs t) const { return kGutter + axis().toX(t); }
+
+    const GpuDevice* device(int index) const {
+        for (const GpuDevice& d : trace_->gpuDevices)
+            if (d.index == index) return &d;
+        return nullptr;
+    }
+
+    // Display rows of the GPU streams of one device.
+    std::vector<const DisplayRow*> streamRows(int device) const {
+        std::vector<const DisplayRow*> out;
+        for (const DisplayRow& r : layout_.rows()) {
+            if (r.kind != DisplayRow::Kind::Slices) continue;
+            if (trace_->processes[r.process].gpuDevice != device) continue;
+            if (trace_->tracks[r.track].kind != TrackKind::GpuStream) continue;
+            out.push_back(&r);
+        }
+        return out;
+    }
+
+    // Whether a slice of this row covers any of the pixel column [x - 1, x + 2).
+    bool sliceNear(const DisplayRow& r, int x) const {
+        const Row& row = trace_->tracks[r.track].rows[r.row];
+        const auto [lo, hi] = trace_->visibleInRow(row, axis().toTime(x - 1 - kGutter),
+                                                   axis().toTime(x + 2 - kGutter));
+        return hi > lo;
+    }
+
+  private slots:
+    void initTestCase() {
+        GAPSCOPE_REQUIRE_SHARED();
+        if (test::python().isEmpty()) QSKIP("no python3 for the generator");
+        QVERIFY(dir_.isValid());
+        const QString trace = dir_.filePath("gaps.json");
+        const QString truth = dir_.filePath("gaps.truth.json");
+        QProcess gen;
+        gen.start(test::python(), {test::sharedDir() + "/tools/gen_trace.py", "--profile", "kineto",
+                                   "--gpus", "2", "--steps", "4", "--seed", "11", "--min-gap-us",
+                                   "100", "--out", trace, "--truth", truth, "--quiet"});
+        QVERIFY(gen.waitForFinished(120000));
+        QVERIFY2(gen.exitCode() == 0, gen.readAllStandardError().constData());
+        QFile tf(truth);
+        QVERIFY(tf.open(QIODevice::ReadOnly));
+        truth_ = json::parse(tf.readAll().toStdString());
+        QCOMPARE(truth_["min_gap_us"].get<double>(), 100.0);
+
+        LoadResult r = loadTrace(trace.toStdString());
+        QVERIFY2(r.trace, r.failure ? r.failure->message().c_str() : "cancelled");
+        trace_ = r.trace;
+        QCOMPARE(trace_->gpuDevices.size(), size_t(2));
+        layout_.setTrace(trace_);
+        colors_ = TimelineColors::fromPalette(lightPalette());
+        QVERIFY(!colors_.dark);
+        window_ = {trace_->spanStart, trace_->spanEnd};
+
+        // Wide enough that the narrowest planted gap covers kMinGapPx.
+        TimeNs narrowest = INT64_MAX;
+        for (const auto& [d, dev] : truth_["devices"].items()) {
+            for (const json& g : dev["idle_gaps"])
+                narrowest =
+                    std::min(narrowest, g["end_ns"].get<TimeNs>() - g["start_ns"].get<TimeNs>());
+        }
+        QVERIFY(narrowest >= kThreshold && narrowest < INT64_MAX);
+        const double px =
+            kMinGapPx * static_cast<double>(window_.span()) / static_cast<double>(narrowest);
+        width_ = kGutter + std::clamp(static_cast<int>(std::ceil(px)), 1000, 20000);
+
+        for (const GpuDevice& d : trace_->gpuDevices)
+            gaps_.push_back(idleGaps(d.busy, kThreshold));
+        noGaps_.assign(gaps_.size(), {});
+        shaded_ = render(gaps_);
+        plain_ = render(noGaps_);
+        QCOMPARE(shaded_.size(), plain_.size());
+    }
+
+    void plantedGapsAreShaded() {
+        int checkedGaps = 0, checkedPixels = 0;
+        for (const auto& [key, dev] : truth_["devices"].items()) {
+            const int index = std::stoi(key);
+            const GpuDevice* d = device(index);
+            QVERIFY2(d, key.c_str());
+            const auto& mine = gaps_[static_cast<size_t>(d - trace_->gpuDevices.data())];
+            std::set<TimeNs> borderline;
+            for (const json& g : dev["borderline_gaps"])
+                borderline.insert(g["start_ns"].get<TimeNs>());
+            const auto rows = streamRows(index);
+            QVERIFY(!rows.empty());
+
+            for (const json& g : dev["idle_gaps"]) {
+                const TimeNs start = g["start_ns"].get<TimeNs>(), end = g["end_ns"].get<TimeNs>();
+                if (borderline.count(start)) continue;
+                // The model finds the same gap (the painter is handed these).
+                QVERIFY(std::any_of(mine.begin(), mine.end(), [&](const BusyInterval& b) {
+                    return b.start == start && b.end == end;
+                }));
+                QVERIFY2(
+                    xOf(end) - xOf(start) >= kMinGapPx - 0.5,
+                    qPrintable(QString("gap %1 is %2 px").arg(start).arg(xOf(end) - xOf(start))));
+                const int x = static_cast<int>(std::floor(xOf(start + (end - start) / 2)));
+                const QString where = QStringLiteral("GPU %1 gap at %2 ns").arg(index).arg(start);
+
+                int rowsChecked = 0;
+                for (const DisplayRow* r : rows) {
+                    if (sliceNear(*r, x)) continue;  // only the background shows the wash
+                    const int y = r->y + r->height / 2;
+                    const QRgb s = shaded_.pixel(x, y), p = plain_.pixel(x, y);
+                    QVERIFY2(s != p, qPrintable(where + ": not shaded, " + describe(s)));
+                    QVERIFY2(qRed(s) - qBlue(s) > qRed(p) - qBlue(p),
+                             qPrintable(where + ": " + describe(s) + " is not warmer than " +
+                                        describe(p)));
+                    ++rowsChecked;
+                    ++checkedPixels;
+                }
+                QVERIFY2(rowsChecked > 0, qPrintable(where + ": every stream row is busy"));
+
+                // The process header carries a marker along the gap too.
+                for (uint32_t p = 0; p < trace_->processes.size(); ++p) {
+                    if (trace_->processes[p].gpuDevice != index) continue;
+                    const int y =
+                        layout_.processExtent(p).first + TimelineLayout::kHeaderHeight - 2;
+                    QVERIFY2(shaded_.pixel(x, y) != plain_.pixel(x, y),
+                             qPrintable(where + ": no marker in the process header"));
+                }
+                ++checkedGaps;
+            }
+        }
+        QVERIFY(checkedGaps >= 5);
+        qInfo("%d planted gaps, %d pixels checked", checkedGaps, checkedPixels);
+    }
+
+    void busySpansAreNotShaded() {
+        int checked = 0;
+        for (const GpuDevice& d : trace_->gpuDevices) {
+            // The device's band: its processes' rows below their headers.
+            std::vector<std::pair<int, int>> bands;
+            for (uint32_t p = 0; p < trace_->processes.size(); ++p) {
+                if (trace_->processes[p].gpuDevice != d.index) continue;
+                const auto [top, bottom] = layout_.processExtent(p);
+                bands.push_back({top, bottom});
+            }
+            QVERIFY(!bands.empty());
+            for (const BusyInterval& b : d.busy) {
+                if (xOf(b.end) - xOf(b.start) < 8) continue;  // long merged intervals only
+                const int x = static_cast<int>(std::floor(xOf(b.start + (b.end - b.start) / 2)));
+                for (const auto& [top, bottom] : bands) {
+                    for (int y = top; y < bottom; ++y) {
+                        QVERIFY2(shaded_.pixel(x, y) == plain_.pixel(x, y),
+                                 qPrintable(QStringLiteral("GPU %1 busy at %2 ns, y %3: %4 vs %5")
+                                                .arg(d.index)
+                                                .arg(b.start)
+                                                .arg(y)
+                                                .arg(describe(shaded_.pixel(x, y)),
+                                                     describe(plain_.pixel(x, y)))));
+                    }
+                }
+                ++checked;
+            }
+        }
+        QVERIFY2(checked >= 4, qPrintable(QString::number(checked)));
+    }
+
+    void cpuProcessesAreNeverShaded() {
+        int rows = 0;
+        for (uint32_t p = 0; p < trace_->processes.size(); ++p) {
+            if (trace_->processes[p].kind == ProcessKind::Gpu) continue;
+            const auto [top, bottom] = layout_.processExtent(p);
+            for (int y = top; y < bottom; ++y, ++rows) {
+                QVERIFY2(std::memcmp(shaded_.constScanLine(y), plain_.constScanLine(y),
+                                     static_cast<size_t>(shaded_.bytesPerLine())) == 0,
+                         qPrintable(QStringLiteral("process %1, y %2").arg(p).arg(y)));
+            }
+        }
+        QVERIFY(rows > 0);
+    }
+
+    // Without gaps to draw, the painter draws none.
+    void emptyGapListsDrawNothing() {
+        const std::vector<std::vector<BusyInterval>> none;
+        const QImage image = render(none);
+        QCOMPARE(image, plain_);
+    }
+};
+
+QTEST_MAIN(TestRenderGaps)
+#include "tst_render_gaps.moc"

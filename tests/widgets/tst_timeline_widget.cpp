@@ -1,0 +1,507 @@
+// The timeline in the real main window, driven like a user would (offscreen):
+// the bundled sample replaces the welcome page; W/S zoom, A/D pan, Ctrl+wheel
+// zooms at the cursor, the wheel scrolls, 0 fits all; clicking a slice shows
+// it in Details, double-click fits it; search steps through matches; Shift+drag
+// selects a range; Back/Forward restore windows. Files that are not traces
+// leave the window usable; a truncated trace opens with its report.
+
+#include <zlib.h>
+
+#include <QAction>
+#include <QApplication>
+#include <QLabel>
+#include <QScrollBar>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStackedWidget>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QWheelEvent>
+#include <memory>
+
+#include "loading/trace_loader.h"
+#include "main_window.h"
+#include "panels/details_panel.h"
+#include "search/search_bar.h"
+#include "support/test_paths.h"
+#include "timeline/timeline_view.h"
+#include "trace_page.h"
+
+using namespace gapscope;
+using namespace gapscope::ui;
+
+namespace gapscope::ui {
+inline char* toString(const TimeWindow& w) {
+    return QTest::toString(QStringLiteral("[%1, %2]").arg(w.start).arg(w.end));
+}
+}  // namespace gapscope::ui
+
+namespace {
+
+QByteArray gunzip(const QString& path) {
+    QByteArray out;
+    gzFile f = gzopen(QFile::encodeName(path).constData(), "rb");
+    if (!f) return out;
+    char buffer[1 << 16];
+    int n = 0;
+    while ((n = gzread(f, buffer, sizeof buffer)) > 0)
+        out.append(buffer, n);
+    gzclose(f);
+    return out;
+}
+
+bool writeFile(const QString& path, const QByteArray& bytes) {
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
+QString sliceName(const Trace& t, uint32_t slice) {
+    const std::string_view name = t.str(t.slices[slice].name);
+    return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
+}
+
+}  // namespace
+
+class TestTimelineWidget : public QObject {
+    Q_OBJECT
+
+    std::unique_ptr<app::MainWindow> window_;
+
+    TracePage* page() const { return window_->tracePage(); }
+    ViewState* state() const { return page()->state(); }
+    TimelineView* view() const { return page()->timeline(); }
+    const Trace& trace() const { return *page()->trace(); }
+    QScrollBar* vbar() const { return view()->findChild<QScrollBar*>(); }
+    QWidget* currentPage() const {
+        return qobject_cast<QStackedWidget*>(window_->centralWidget())->currentWidget();
+    }
+    QAction* action(const QString& text) const {
+        for (QAction* a : window_->findChildren<QAction*>())
+            if (a->text() == text) return a;
+        return nullptr;
+    }
+
+    void open(const QString& path) {
+        window_->openTrace(path);
+        window_->loader()->wait();
+        QApplication::processEvents();
+    }
+
+    // Widget x of time t, and the time at widget x.
+    double xOf(TimeNs t) const { return TimelineView::kGutterWidth + view()->axis().toX(t); }
+    TimeNs timeAt(double x) const { return view()->axis().toTime(x - TimelineView::kGutterWidth); }
+    int trackAreaWidth() const { return static_cast<int>(view()->axis().width()); }
+
+    // The visible part of a slice's on-screen extent, [x0, x1) in widget x.
+    std::pair<double, double> extentOf(uint32_t slice) const {
+        const Slice& s = trace().slices[slice];
+        const TimeWindow w = state()->visible();
+        return {xOf(std::max(s.start, w.start)), xOf(std::min(s.end(), w.end))};
+    }
+
+    // The centre of a slice on screen, from the layout and the axis alone.
+    QPoint centreOf(uint32_t slice) const {
+        const auto [x0, x1] = extentOf(slice);
+        const int y = view()->layout().yOfSlice(slice) - vbar()->value();
+        return {static_cast<int>(std::lround((x0 + x1) / 2)), y + TimelineLayout::kRowHeight / 2};
+    }
+
+    // The first slice whose row is on screen and whose visible part is
+    // between minPx and maxPx wide.
+    uint32_t findSlice(double minPx, double maxPx, const QString& name = {}) const {
+        const Trace& t = trace();
+        for (uint32_t i = 0; i < t.slices.size(); ++i) {
+            if (!name.isEmpty() && sliceName(t, i) != name) continue;
+            const int y = view()->layout().yOfSlice(i);
+            if (y < 0) continue;
+            const int top = y - vbar()->value();
+            if (top < 0 || top + TimelineLayout::kRowHeight > view()->height()) continue;
+            const Slice& s = t.slices[i];
+            const TimeWindow w = state()->visible();
+            if (s.end() <= w.start || s.start >= w.end) continue;
+            const auto [x0, x1] = extentOf(i);
+            if (x1 - x0 >= minPx && x1 - x0 <= maxPx) return i;
+        }
+        return kNone;
+    }
+
+    void wheel(QPoint pos, QPoint angleDelta, Qt::KeyboardModifiers modifiers) {
+        QWheelEvent e(pos, view()->mapToGlobal(pos), QPoint(), angleDelta, Qt::NoButton, modifiers,
+                      Qt::NoScrollPhase, false);
+        QApplication::sendEvent(view(), &e);
+    }
+
+    // Zooms to the middle quarter of the trace, as a recorded jump.
+    void zoomToMiddle() {
+        const TimeWindow b = state()->bounds();
+        const TimeNs q = b.span() / 8;
+        state()->setVisible({b.start + 3 * q, b.end - 3 * q}, ViewState::History::Record);
+    }
+
+  private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("GapscopeTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_timeline_widget"));
+        QSettings().clear();  // no geometry, recent files or threshold from earlier runs
+        window_ = std::make_unique<app::MainWindow>();
+        window_->setInteractive(false);
+        window_->resize(1400, 700);
+        window_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+    }
+
+    void cleanupTestCase() { window_.reset(); }
+
+    // Each test starts from the whole trace, nothing selected, no history.
+    void init() {
+        if (!page()->trace()) return;
+        page()->setTrace(page()->trace());
+        page()->search()->setQuery({}, false);
+        window_->details()->clear();
+        QApplication::processEvents();
+    }
+
+    void openingTheSampleShowsTheTracePage() {
+        QVERIFY(currentPage() != page());
+        open(test::samplePath());
+        QVERIFY2(page()->trace(), qPrintable(window_->lastError()));
+        QVERIFY(window_->lastError().isEmpty());
+        QCOMPARE(currentPage(), page());
+        QVERIFY(view()->isVisible());
+        QVERIFY(!trace().slices.empty());
+        QCOMPARE(state()->visible(), state()->bounds());
+        QCOMPARE(state()->bounds().start, trace().spanStart);
+        QVERIFY(window_->windowTitle().contains("h200_cnn_dataloader"));
+        QVERIFY(view()->slicesInView() > 0);
+    }
+
+    void keysZoom() {
+        const TimeWindow all = state()->visible();
+        QTest::keyClick(view(), Qt::Key_W);
+        const TimeWindow in = state()->visible();
+        QVERIFY(in.span() < all.span());
+        QVERIFY(std::abs(static_cast<double>(in.span()) - 0.8 * static_cast<double>(all.span())) <=
+                2.0);
+        QVERIFY(in.start >= all.start && in.end <= all.end);
+        QTest::keyClick(view(), Qt::Key_W, Qt::ShiftModifier);  // faster
+        const TimeWindow in2 = state()->visible();
+        QVERIFY(std::abs(static_cast<double>(in2.span()) - 0.5 * static_cast<double>(in.span())) <=
+                2.0);
+        QTest::keyClick(view(), Qt::Key_S);
+        QVERIFY(state()->visible().span() > in2.span());
+        QVERIFY(std::abs(static_cast<double>(state()->visible().span()) -
+                         1.25 * static_cast<double>(in2.span())) <= 2.0);
+        // Zooming out stops at the whole trace.
+        for (int i = 0; i < 20; ++i)
+            QTest::keyClick(view(), Qt::Key_S, Qt::ShiftModifier);
+        QCOMPARE(state()->visible(), state()->bounds());
+    }
+
+    void keysPan() {
+        zoomToMiddle();
+        const TimeWindow w = state()->visible();
+        QTest::keyClick(view(), Qt::Key_D);
+        QCOMPARE(state()->visible(), (TimeWindow{w.start + w.span() / 8, w.end + w.span() / 8}));
+        QTest::keyClick(view(), Qt::Key_A);
+        QCOMPARE(state()->visible(), w);
+        QTest::keyClick(view(), Qt::Key_A, Qt::ShiftModifier);
+        QCOMPARE(state()->visible(), (TimeWindow{w.start - w.span() / 2, w.end - w.span() / 2}));
+        // Panning stops at the trace's start, keeping the span.
+        for (int i = 0; i < 10; ++i)
+            QTest::keyClick(view(), Qt::Key_A, Qt::ShiftModifier);
+        QCOMPARE(state()->visible().start, state()->bounds().start);
+        QCOMPARE(state()->visible().span(), w.span());
+    }
+
+    void zeroFitsAll() {
+        zoomToMiddle();
+        QTest::keyClick(view(), Qt::Key_W);
+        QVERIFY(state()->visible() != state()->bounds());
+        QTest::keyClick(view(), Qt::Key_0);
+        QCOMPARE(state()->visible(), state()->bounds());
+    }
+
+    void ctrlWheelZoomsAtTheCursor_data() {
+        QTest::addColumn<double>("fraction");  // of the track area, from the left
+        QTest::newRow("left") << 0.1;
+        QTest::newRow("middle") << 0.5;
+        QTest::newRow("right") << 0.85;
+    }
+    void ctrlWheelZoomsAtTheCursor() {
+        QFETCH(double, fraction);
+        zoomToMiddle();
+        const QPoint pos(TimelineView::kGutterWidth + static_cast<int>(fraction * trackAreaWidth()),
+                         view()->height() / 2);
+        const TimeNs under = timeAt(pos.x());
+        const TimeNs before = state()->visible().span();
+        wheel(pos, {0, 120}, Qt::ControlModifier);
+        QVERIFY(state()->visible().span() < before);
+        QVERIFY2(std::abs(xOf(under) - pos.x()) <= 2.0, qPrintable(QString::number(xOf(under))));
+        wheel(pos, {0, 120}, Qt::ControlModifier);
+        wheel(pos, {0, -360}, Qt::ControlModifier);
+        QVERIFY(state()->visible().span() > before);
+        QVERIFY2(std::abs(xOf(under) - pos.x()) <= 2.0, qPrintable(QString::number(xOf(under))));
+    }
+
+    void wheelScrollsRowsNotTime() {
+        QVERIFY2(vbar()->maximum() > 0, "the sample's rows should not fit in the view");
+        const TimeWindow w = state()->visible();
+        QCOMPARE(vbar()->value(), 0);
+        wheel({TimelineView::kGutterWidth + 100, 100}, {0, -120}, Qt::NoModifier);
+        QVERIFY(vbar()->value() > 0);
+        QCOMPARE(state()->visible(), w);
+        const int scrolled = vbar()->value();
+        wheel({TimelineView::kGutterWidth + 100, 100}, {0, 120}, Qt::NoModifier);
+        QVERIFY(vbar()->value() < scrolled);
+        QCOMPARE(state()->visible(), w);
+        // Shift+wheel pans in time instead, keeping the span.
+        zoomToMiddle();
+        const TimeWindow middle = state()->visible();
+        wheel({TimelineView::kGutterWidth + 100, 100}, {0, -120}, Qt::ShiftModifier);
+        QVERIFY(state()->visible().start > middle.start);
+        QCOMPARE(state()->visible().span(), middle.span());
+    }
+
+    void dragPans() {
+        zoomToMiddle();
+        const TimeWindow w = state()->visible();
+        const QPoint from(TimelineView::kGutterWidth + trackAreaWidth() * 3 / 5, 60);
+        const QPoint to = from - QPoint(200, 0);
+        const TimeNs grabbed = timeAt(from.x());
+        QTest::mousePress(view(), Qt::LeftButton, {}, from);
+        QTest::mouseMove(view(), from - QPoint(100, 0));
+        QTest::mouseMove(view(), to);
+        QTest::mouseRelease(view(), Qt::LeftButton, {}, to);
+        QCOMPARE(state()->visible().span(), w.span());
+        QVERIFY(state()->visible().start > w.start);
+        QVERIFY(std::abs(xOf(grabbed) - to.x()) <= 1.0);  // the grabbed time follows the cursor
+        QCOMPARE(state()->selectedSlice(), kNoSlice);
+        QVERIFY(!state()->selectedRange());
+    }
+
+    void clickSelectsASlice() {
+        const uint32_t slice = findSlice(12, 1e9);
+        QVERIFY2(slice != kNone, "no slice wide enough to click at fit-all");
+        const QPoint at = centreOf(slice);
+        QCOMPARE(view()->sliceAt(at), slice);
+        QTest::mouseClick(view(), Qt::LeftButton, {}, at);
+        QCOMPARE(state()->selectedSlice(), slice);
+        const QString details = window_->details()->plainText();
+        QVERIFY2(details.contains(sliceName(trace(), slice)), qPrintable(details));
+        QVERIFY(details.contains("Duration"));
+        // Esc clears the selection, and Details with it.
+        QTest::keyClick(view(), Qt::Key_Escape);
+        QCOMPARE(state()->selectedSlice(), kNoSlice);
+        QVERIFY(window_->details()->plainText().isEmpty());
+    }
+
+    void clickOnEmptySpaceClearsTheSelection() {
+        state()->setSelectedSlice(0);
+        // Below the last row there is nothing to hit.
+        vbar()->setValue(vbar()->maximum());
+        const QPoint empty(TimelineView::kGutterWidth + 50,
+                           view()->layout().totalHeight() - vbar()->value() + 5);
+        QVERIFY(empty.y() < view()->height());
+        QTest::mouseClick(view(), Qt::LeftButton, {}, empty);
+        QCOMPARE(state()->selectedSlice(), kNoSlice);
+    }
+
+    void doubleClickFitsASlice() {
+        // Wide enough to hit, narrow enough that fitting it is a real zoom.
+        const uint32_t slice = findSlice(10, trackAreaWidth() / 5.0);
+        QVERIFY(slice != kNone);
+        const Slice s = trace().slices[slice];
+        const QPoint at = centreOf(slice);
+        QTest::mouseClick(view(), Qt::LeftButton, {}, at);
+        QTest::mouseDClick(view(), Qt::LeftButton, {}, at);
+        QTest::mouseRelease(view(), Qt::LeftButton, {}, at);
+        QCOMPARE(state()->selectedSlice(), slice);
+        const TimeWindow v = state()->visible();
+        QVERIFY(v.start <= s.start && v.end >= s.end());
+        const TimeNs margin = std::max<TimeNs>(s.dur / 20, ViewState::kMinSpan / 2);
+        QVERIFY2(v.span() <= std::max(s.dur + 2 * margin, ViewState::kMinSpan),
+                 qPrintable(QString("%1 for a slice of %2").arg(v.span()).arg(s.dur)));
+        QVERIFY(state()->canGoBack());
+        // F fits the selection again after zooming away.
+        QTest::keyClick(view(), Qt::Key_0);
+        QTest::keyClick(view(), Qt::Key_F);
+        QCOMPARE(state()->visible(), v);
+    }
+
+    void searchStepsThroughMatches() {
+        SearchBar* search = page()->search();
+        QSignalSpy activated(search, &SearchBar::matchActivated);
+        search->setQuery(QStringLiteral("cudaLaunchKernel"), false);
+        const int n = search->matchCount();
+        QVERIFY(n > 1);
+        QCOMPARE(search->currentIndex(), -1);
+
+        std::vector<uint32_t> seen;
+        for (int expected : {0, 1, 2}) {
+            search->next();
+            QCOMPARE(search->currentIndex(), expected);
+            QCOMPARE(activated.count(), expected + 1);
+            const auto slice = activated.last().at(0).value<uint32_t>();
+            seen.push_back(slice);
+            QCOMPARE(state()->selectedSlice(), slice);
+            QVERIFY(sliceName(trace(), slice).contains("cudaLaunchKernel"));
+            // Brought into view, in time and vertically.
+            const Slice& s = trace().slices[slice];
+            QVERIFY(s.start >= state()->visible().start && s.end() <= state()->visible().end);
+            const int top = view()->layout().yOfSlice(slice) - vbar()->value();
+            QVERIFY(top >= 0 && top + TimelineLayout::kRowHeight <= view()->height());
+            QVERIFY(window_->details()->plainText().contains("cudaLaunchKernel"));
+        }
+        // Matches come in time order.
+        QVERIFY(trace().slices[seen[0]].start <= trace().slices[seen[1]].start);
+        QVERIFY(trace().slices[seen[1]].start <= trace().slices[seen[2]].start);
+
+        search->previous();
+        QCOMPARE(search->currentIndex(), 1);
+        QCOMPARE(state()->selectedSlice(), seen[1]);
+        search->previous();
+        search->previous();  // wraps to the last match
+        QCOMPARE(search->currentIndex(), n - 1);
+        search->next();  // and back to the first
+        QCOMPARE(search->currentIndex(), 0);
+        QCOMPARE(state()->selectedSlice(), seen[0]);
+
+        search->setQuery(QStringLiteral("no such kernel name anywhere"), false);
+        QCOMPARE(search->matchCount(), 0);
+        search->next();
+        QCOMPARE(search->currentIndex(), -1);
+    }
+
+    void shiftDragSelectsARange_data() {
+        QTest::addColumn<double>("from");  // fractions of the track area
+        QTest::addColumn<double>("to");
+        QTest::newRow("left to right") << 0.25 << 0.6;
+        QTest::newRow("right to left") << 0.7 << 0.4;
+    }
+    void shiftDragSelectsARange() {
+        QFETCH(double, from);
+        QFETCH(double, to);
+        const TimeWindow w = state()->visible();
+        const int y = 40;
+        const QPoint a(TimelineView::kGutterWidth + static_cast<int>(from * trackAreaWidth()), y);
+        const QPoint b(TimelineView::kGutterWidth + static_cast<int>(to * trackAreaWidth()), y);
+        QTest::mousePress(view(), Qt::LeftButton, Qt::ShiftModifier, a);
+        QTest::mouseMove(view(), (a + b) / 2);
+        QTest::mouseMove(view(), b);
+        QTest::mouseRelease(view(), Qt::LeftButton, Qt::ShiftModifier, b);
+
+        const auto range = state()->selectedRange();
+        QVERIFY(range);
+        QVERIFY(range->start < range->end);
+        const double left = std::min(a.x(), b.x()), right = std::max(a.x(), b.x());
+        QVERIFY(std::abs(xOf(range->start) - left) <= 1.0);
+        QVERIFY(std::abs(xOf(range->end) - right) <= 1.0);
+        QCOMPARE(state()->visible(), w);  // selecting does not pan
+        const QString details = window_->details()->plainText();
+        QVERIFY2(details.contains("Range"), qPrintable(details));
+        // F fits the range.
+        QTest::keyClick(view(), Qt::Key_F);
+        QVERIFY(state()->visible().start <= range->start && state()->visible().end >= range->end);
+        QVERIFY(state()->visible().span() < w.span());
+    }
+
+    void backAndForwardRestoreWindows() {
+        QAction* back = action(QStringLiteral("&Back"));
+        QAction* forward = action(QStringLiteral("&Forward"));
+        QVERIFY(back && forward);
+        QVERIFY(!back->isEnabled());
+        const TimeWindow all = state()->visible();
+        QTest::keyClick(view(), Qt::Key_W);
+        QTest::keyClick(view(), Qt::Key_W);  // one gesture: one entry
+        const TimeWindow zoomed = state()->visible();
+        const uint32_t slice = findSlice(10, trackAreaWidth() / 5.0);
+        QVERIFY(slice != kNone);
+        QTest::mouseDClick(view(), Qt::LeftButton, {}, centreOf(slice));
+        QTest::mouseRelease(view(), Qt::LeftButton, {}, centreOf(slice));
+        const TimeWindow fitted = state()->visible();
+        QVERIFY(fitted != zoomed);
+        QVERIFY(back->isEnabled());
+        QVERIFY(!forward->isEnabled());
+
+        back->trigger();
+        QCOMPARE(state()->visible(), zoomed);
+        QVERIFY(forward->isEnabled());
+        back->trigger();
+        QCOMPARE(state()->visible(), all);
+        QVERIFY(!back->isEnabled());
+        forward->trigger();
+        QCOMPARE(state()->visible(), zoomed);
+        forward->trigger();
+        QCOMPARE(state()->visible(), fitted);
+        QVERIFY(!forward->isEnabled());
+
+        // A new navigation after Back drops the forward entries.
+        back->trigger();
+        QTest::keyClick(view(), Qt::Key_D);
+        QVERIFY(!forward->isEnabled());
+        back->trigger();
+        QCOMPARE(state()->visible(), zoomed);
+    }
+
+    void openingANonTraceKeepsTheWindowUsable_data() {
+        QTest::addColumn<QString>("fileName");
+        QTest::addColumn<QByteArray>("bytes");  // empty with a name ending "missing": no file
+        QTest::newRow("binary garbage")
+            << "garbage.bin"
+            << QByteArray::fromHex("7f454c4602010100fffe0000") + QByteArray(" not a trace");
+        QTest::newRow("text") << "notes.json" << QByteArray("hello, this is not JSON at all\n");
+        QTest::newRow("missing file") << "missing" << QByteArray();
+    }
+    void openingANonTraceKeepsTheWindowUsable() {
+        QFETCH(QString, fileName);
+        QFETCH(QByteArray, bytes);
+        const auto before = page()->trace();
+        const QString beforePath = window_->currentPath();
+        QTemporaryDir dir;
+        const QString path = dir.filePath(fileName);
+        if (!bytes.isEmpty()) QVERIFY(writeFile(path, bytes));
+
+        open(path);
+        QVERIFY2(window_->lastError().contains(fileName), qPrintable(window_->lastError()));
+        // The trace that was open stays open and works.
+        QCOMPARE(page()->trace(), before);
+        QCOMPARE(window_->currentPath(), beforePath);
+        QCOMPARE(currentPage(), page());
+        QVERIFY(!window_->loader()->isLoading());
+        const TimeNs span = state()->visible().span();
+        QTest::keyClick(view(), Qt::Key_W);
+        QVERIFY(state()->visible().span() < span);
+        // And the next good file opens, clearing the error.
+        open(test::samplePath());
+        QVERIFY(window_->lastError().isEmpty());
+        QVERIFY(page()->trace() && page()->trace() != before);
+    }
+
+    void truncatedTraceOpensWithItsReport() {
+        const QByteArray full = gunzip(test::samplePath());
+        QVERIFY(full.size() > 100000);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("cut.pt.trace.json"));
+        QVERIFY(writeFile(path, full.left(full.size() / 2)));
+        const uint64_t fullEvents = trace().report.events;
+
+        open(path);
+        QVERIFY2(page()->trace(), qPrintable(window_->lastError()));
+        QVERIFY(window_->lastError().isEmpty());
+        QCOMPARE(currentPage(), page());
+        QVERIFY(trace().report.truncated);
+        QVERIFY(trace().report.events > 0 && trace().report.events < fullEvents);
+        QVERIFY(!trace().slices.empty());
+        // The page says so.
+        bool banner = false;
+        for (const QLabel* label : page()->findChildren<QLabel*>())
+            banner |= label->isVisible() && label->text().contains("read only in part");
+        QVERIFY(banner);
+        QVERIFY(view()->slicesInView() > 0);
+    }
+};
+
+QTEST_MAIN(TestTimelineWidget)
+#include "tst_timeline_widget.moc"
