@@ -1,5 +1,7 @@
 #include "loader.h"
 
+#include <unistd.h>
+
 #include <new>
 
 #include "format/trace_json_reader.h"
@@ -8,15 +10,27 @@
 
 namespace gapscope {
 
-LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
+uint64_t defaultMemoryLimit() {
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long pageSize = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || pageSize <= 0) return uint64_t{16} << 30;
+    return static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize) / 4 * 3;
+}
+
+namespace {
+
+LoadResult loadWith(const std::string& path, const std::function<OpenedSource()>& open,
+                    const LoadOptions& options) {
     LoadResult result;
     try {
-        OpenedSource opened = openTraceSource(path);
+        OpenedSource opened = open();
         auto trace = std::make_shared<Trace>();
         trace->path = path;
         trace->compression = opened.compression;
         trace->fileSize = opened.fileSize;
         TraceBuilder builder(*trace);
+        builder.setMemoryLimit(options.memoryLimitBytes ? options.memoryLimitBytes
+                                                        : defaultMemoryLimit());
         ReaderOptions ro;
         ro.cancel = options.cancel;
         ro.progress = options.progress;
@@ -54,6 +68,19 @@ LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
         result.failure = LoadFailure{path, "memory", "out of memory while loading the trace"};
     }
     return result;
+}
+
+}  // namespace
+
+LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
+    return loadWith(
+        path, [&] { return openTraceSource(path); }, options);
+}
+
+LoadResult loadTraceFromBytes(std::string bytes, const std::string& name,
+                              const LoadOptions& options, size_t chunk) {
+    return loadWith(
+        name, [&] { return openMemorySource(std::move(bytes), chunk); }, options);
 }
 
 }  // namespace gapscope

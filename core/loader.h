@@ -2,6 +2,8 @@
 // The one way to open a trace: read (decompress + tokenize), build, index.
 // Used alike by the GUI (on a worker thread), the CLI and the benchmarks.
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -14,8 +16,14 @@ namespace gapscope {
 struct LoadOptions {
     const CancelToken* cancel = nullptr;
     ProgressCallback progress;
-    size_t maxEventBytes = 1u << 30;
+    // Limits for legitimate but too-big input; the user can raise them
+    // (gapscope-cli --max-event-mb / --memory-limit-mb; the viewer's Settings).
+    size_t maxEventBytes = 256u << 20;  // one event or top-level value
+    uint64_t memoryLimitBytes = 0;      // the model; 0 = 3/4 of physical memory
 };
+
+// 3/4 of this machine's physical memory: the default memory limit.
+uint64_t defaultMemoryLimit();
 
 struct LoadFailure {
     std::string path;
@@ -32,5 +40,10 @@ struct LoadResult {
 };
 
 LoadResult loadTrace(const std::string& path, const LoadOptions& options = {});
+
+// The same from bytes in memory (fuzzing, tests): `name` stands for the path
+// in messages; `chunk` caps each read of the reader.
+LoadResult loadTraceFromBytes(std::string bytes, const std::string& name,
+                              const LoadOptions& options = {}, size_t chunk = SIZE_MAX);
 
 }  // namespace gapscope

@@ -19,6 +19,7 @@ constexpr const char* kUsage =
     "  info TRACE [--json]   open TRACE fully (read, build, index) and summarise it:\n"
     "                        events per phase, time span, processes and threads,\n"
     "                        GPU devices with busy time, import warnings\n"
+    "                        (--max-event-mb N, --memory-limit-mb N raise the limits)\n"
     "\n"
     "Options:\n"
     "  -h, --help            show this help\n"

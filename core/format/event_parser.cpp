@@ -53,6 +53,10 @@ Status EventParser::readTime(Cursor& c, RawTime& out, RawEvent& ev, const char* 
     out.present = true;
     std::string_view text;
     Status s;
+    if (json::startsNonFinite(c)) {  // NaN or Infinity: present, but no time
+        out.valid = false;
+        return json::skipNonFinite(c);
+    }
     if (*c.p == '"') {
         s = json::scanString(c, miscScratch_, text);
     } else if (*c.p == '-' || (*c.p >= '0' && *c.p <= '9')) {
@@ -73,7 +77,7 @@ Status EventParser::readId(Cursor& c, std::string& scratch, RawId& out, RawEvent
         out.kind = RawId::Kind::Text;
         return json::scanString(c, scratch, out.text);
     }
-    if (*c.p == '-' || (*c.p >= '0' && *c.p <= '9')) {
+    if (!json::startsNonFinite(c) && (*c.p == '-' || (*c.p >= '0' && *c.p <= '9'))) {
         std::string_view text;
         const Status s = json::scanNumber(c, text);
         if (s != Status::Ok) return s;

@@ -173,8 +173,22 @@ Status skipLiteral(Cursor& c, const char* word, size_t len) {
 
 }  // namespace
 
+Status skipNonFinite(Cursor& c) {
+    if (c.p < c.end && *c.p == 'N') return skipLiteral(c, "NaN", 3);
+    if (c.p < c.end && *c.p == 'I') return skipLiteral(c, "Infinity", 8);
+    return skipLiteral(c, "-Infinity", 9);
+}
+
+bool startsNonFinite(const Cursor& c) {
+    if (c.p >= c.end) return false;
+    if (*c.p == 'N' || *c.p == 'I') return true;
+    return *c.p == '-' && c.p + 1 < c.end && c.p[1] == 'I';
+}
+
 Status skipValue(Cursor& c) {
-    int depth = 0;
+    // Depth is only counted, never recursed into: any nesting is skipped in
+    // constant stack space.
+    int64_t depth = 0;
     for (;;) {
         skipWs(c);
         if (c.p >= c.end) return Status::NeedMore;
@@ -183,7 +197,7 @@ Status skipValue(Cursor& c) {
         switch (ch) {
             case '{':
             case '[':
-                if (++depth > kMaxDepth) return c.fail("JSON nesting no deeper than 1000 levels");
+                ++depth;
                 ++c.p;
                 continue;  // the first member or element follows
             case '}':
@@ -205,7 +219,9 @@ Status skipValue(Cursor& c) {
                 s = skipLiteral(c, "null", 4);
                 break;
             default:
-                if (ch == '-' || (ch >= '0' && ch <= '9')) {
+                if (startsNonFinite(c)) {
+                    s = skipNonFinite(c);
+                } else if (ch == '-' || (ch >= '0' && ch <= '9')) {
                     std::string_view num;
                     s = scanNumber(c, num);
                 } else {
@@ -236,6 +252,11 @@ Status readValue(Cursor& c, std::string& scratch, Value& out) {
     skipWs(c);
     if (c.p >= c.end) return Status::NeedMore;
     const char* start = c.p;
+    if (startsNonFinite(c)) {  // NaN, Infinity: a number that is no number
+        out.kind = ValueKind::Null;
+        out.text = {};
+        return skipNonFinite(c);
+    }
     switch (*c.p) {
         case '"':
             out.kind = ValueKind::String;

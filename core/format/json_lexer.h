@@ -12,9 +12,6 @@ namespace gapscope::json {
 
 enum class Status { Ok, NeedMore, Error };
 
-// Nesting deeper than this inside one value is rejected (hostile input).
-inline constexpr int kMaxDepth = 1000;
-
 struct Cursor {
     const char* p = nullptr;
     const char* end = nullptr;
@@ -46,8 +43,13 @@ Status skipString(Cursor& c);
 // c.p at '-' or a digit. `out` is the number's text.
 Status scanNumber(Cursor& c, std::string_view& out);
 
-// Skips one value of any type (iteratively, bounded by kMaxDepth).
+// Skips one value of any type, iteratively: any depth in constant stack.
+// NaN, Infinity and -Infinity (which Python's json module writes) count as values.
 Status skipValue(Cursor& c);
+
+// At NaN, Infinity or -Infinity.
+bool startsNonFinite(const Cursor& c);
+Status skipNonFinite(Cursor& c);
 
 enum class ValueKind { String, Number, True, False, Null, Object, Array };
 

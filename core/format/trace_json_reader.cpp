@@ -25,6 +25,12 @@ TraceJsonReader::TraceJsonReader(ByteSource& source, EventSink& sink, ImportRepo
     buf_.resize(kInitialBuffer);
 }
 
+void TraceJsonReader::failTooLarge(size_t pos) const {
+    fail(pos, "one event or value is larger than the limit of " +
+                  std::to_string(options_.maxEventBytes >> 20) +
+                  " MiB (raise it with gapscope-cli --max-event-mb, or in the viewer's Settings)");
+}
+
 void TraceJsonReader::fail(size_t pos, const std::string& what) const {
     throw LoadError(byteWhere(offsetOf(pos), options_.decompressed), what);
 }
@@ -40,13 +46,11 @@ bool TraceJsonReader::refill(size_t keepFrom) {
         pos_ -= keepFrom;
         end_ = kept;
     }
-    if (end_ == buf_.size()) {
-        if (buf_.size() >= options_.maxEventBytes) {
-            fail(pos_, "one event or value is larger than the limit of " +
-                           std::to_string(options_.maxEventBytes >> 20) + " MiB");
-        }
-        buf_.resize(std::min(buf_.size() * 2, options_.maxEventBytes));
-    }
+    // The unit being read (an event, a key, a metadata value) starts at the
+    // front now; past the limit it is legitimate maybe, but too big.
+    if (kept > options_.maxEventBytes) failTooLarge(0);
+    if (end_ == buf_.size()) buf_.resize(buf_.size() * 2);
+
     const size_t n = source_.read(buf_.data() + end_, buf_.size() - end_);
     if (n == 0) {
         eof_ = true;
@@ -110,7 +114,11 @@ ReaderResult TraceJsonReader::run() {
                 "not a Chrome trace: no \"traceEvents\" array (keys: " + topKeys_ + ")");
         }
     } else {
-        if (first < 0 && result_.bytesRead == 0) fail(0, "the file is empty");
+        if (first < 0 && source_.problem()) fail(0, *source_.problem());
+        if (first < 0 && result_.bytesRead == 0) {
+            fail(0,
+                 options_.decompressed ? "the compressed file holds no data" : "the file is empty");
+        }
         fail(pos_, describeStart());
     }
     if (!stopped_ && !report_.truncated) {
@@ -247,7 +255,9 @@ TraceJsonReader::Unit TraceJsonReader::readEventsArray() {
             event_.index = report_.events;
             const json::Status s = parser_.parse(c, offsetOf(pos_), event_);
             if (s == json::Status::Ok) {
-                pos_ = static_cast<size_t>(c.p - buf_.data());
+                const size_t end = static_cast<size_t>(c.p - buf_.data());
+                if (end - pos_ > options_.maxEventBytes) failTooLarge(pos_);
+                pos_ = end;
                 ++report_.events;
                 sink_.onEvent(event_);
                 break;

@@ -17,9 +17,10 @@ namespace gapscope {
 struct ReaderOptions {
     const CancelToken* cancel = nullptr;
     ProgressCallback progress;
-    uint64_t fileSize = 0;            // for progress
-    bool decompressed = false;        // offsets refer to decompressed bytes
-    size_t maxEventBytes = 1u << 30;  // one event (or metadata value) larger than this is an error
+    uint64_t fileSize = 0;      // for progress
+    bool decompressed = false;  // offsets refer to decompressed bytes
+    size_t maxEventBytes =
+        256u << 20;  // one event (or metadata value) larger than this is an error
 };
 
 struct ReaderResult {
@@ -43,6 +44,7 @@ class TraceJsonReader {
     int peekNonWs();  // -1 at end of input
     uint64_t offsetOf(size_t pos) const { return base_ + pos; }
     [[noreturn]] void fail(size_t pos, const std::string& what) const;
+    [[noreturn]] void failTooLarge(size_t pos) const;
     void stopEarly(size_t pos, const std::string& why);
 
     void readTopObject();

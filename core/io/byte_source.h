@@ -47,4 +47,7 @@ struct OpenedSource {
 // extension). Throws LoadError for files that cannot be read or are archives.
 OpenedSource openTraceSource(const std::string& path);
 
+// The same for bytes in memory (fuzzing, tests); `chunk` caps each read.
+OpenedSource openMemorySource(std::string bytes, size_t chunk = SIZE_MAX);
+
 }  // namespace gapscope

@@ -4,8 +4,6 @@
 
 #include <string>
 
-#include "io/file_source.h"
-
 namespace gapscope {
 
 struct GzipSource::State {
@@ -13,8 +11,8 @@ struct GzipSource::State {
     bool inMember = false;  // inside a gzip member (between header and trailer)
 };
 
-GzipSource::GzipSource(std::unique_ptr<FileSource> file)
-    : file_(std::move(file)), state_(std::make_unique<State>()), input_(1 << 18) {
+GzipSource::GzipSource(std::unique_ptr<ByteSource> compressed)
+    : file_(std::move(compressed)), state_(std::make_unique<State>()), input_(1 << 18) {
     // 15 + 32: any window size, detect the gzip or zlib header automatically.
     if (inflateInit2(&state_->zs, 15 + 32) != Z_OK) {
         problem_ = "zlib could not be initialised";

@@ -9,11 +9,9 @@
 
 namespace gapscope {
 
-class FileSource;
-
 class GzipSource final : public ByteSource {
   public:
-    explicit GzipSource(std::unique_ptr<FileSource> file);
+    explicit GzipSource(std::unique_ptr<ByteSource> compressed);
     ~GzipSource() override;
 
     size_t read(char* dst, size_t capacity) override;
@@ -21,7 +19,7 @@ class GzipSource final : public ByteSource {
 
   private:
     struct State;
-    std::unique_ptr<FileSource> file_;
+    std::unique_ptr<ByteSource> file_;  // the compressed input
     std::unique_ptr<State> state_;
     std::vector<char> input_;
     bool finished_ = false;

@@ -4,8 +4,6 @@
 
 #include <string>
 
-#include "io/file_source.h"
-
 namespace gapscope {
 
 struct ZstdSource::State {
@@ -14,8 +12,10 @@ struct ZstdSource::State {
     size_t lastHint = 0;  // 0 once a frame is complete
 };
 
-ZstdSource::ZstdSource(std::unique_ptr<FileSource> file)
-    : file_(std::move(file)), state_(std::make_unique<State>()), input_(ZSTD_DStreamInSize()) {
+ZstdSource::ZstdSource(std::unique_ptr<ByteSource> compressed)
+    : file_(std::move(compressed)),
+      state_(std::make_unique<State>()),
+      input_(ZSTD_DStreamInSize()) {
     state_->stream = ZSTD_createDStream();
     if (!state_->stream) {
         problem_ = "zstd could not be initialised";

@@ -8,11 +8,9 @@
 
 namespace gapscope {
 
-class FileSource;
-
 class ZstdSource final : public ByteSource {
   public:
-    explicit ZstdSource(std::unique_ptr<FileSource> file);
+    explicit ZstdSource(std::unique_ptr<ByteSource> compressed);
     ~ZstdSource() override;
 
     size_t read(char* dst, size_t capacity) override;
@@ -20,7 +18,7 @@ class ZstdSource final : public ByteSource {
 
   private:
     struct State;
-    std::unique_ptr<FileSource> file_;
+    std::unique_ptr<ByteSource> file_;  // the compressed input
     std::unique_ptr<State> state_;
     std::vector<char> input_;
     bool finished_ = false;

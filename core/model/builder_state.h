@@ -108,6 +108,10 @@ struct TraceBuilder::State {
     TimeNs spanEnd = INT64_MIN;
     uint32_t seq = 0;
     bool categoryOverflowWarned = false;
+    // Rough bytes held so far (checked against the limit every few thousand events).
+    uint64_t approxBytes = 0;
+    uint64_t memoryLimit = UINT64_MAX;
+    void checkMemory(const RawEvent& ev);
 
     // Categories of GPU work that count towards busy time.
     std::vector<uint16_t> activityCategories;

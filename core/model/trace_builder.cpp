@@ -54,6 +54,7 @@ TraceBuilder::State::State(Trace& t) : trace(t) {
 uint32_t TraceBuilder::State::process(const IdKey& pid) {
     auto [it, inserted] = processByPid.try_emplace(pid, static_cast<uint32_t>(processes.size()));
     if (inserted) {
+        approxBytes += sizeof(Process) + 64;
         Process p;
         p.pid = pid;
         processes.push_back(p);
@@ -64,6 +65,7 @@ uint32_t TraceBuilder::State::process(const IdKey& pid) {
 uint32_t TraceBuilder::State::track(const TrackKey& key) {
     auto [it, inserted] = trackByKey.try_emplace(key, static_cast<uint32_t>(tracks.size()));
     if (inserted) {
+        approxBytes += sizeof(PendingTrack) + 64;
         tracks.emplace_back();
         tracks.back().key = key;
     }
@@ -144,6 +146,21 @@ uint32_t TraceBuilder::State::counter(uint32_t proc, std::string_view name) {
 }
 
 TraceBuilder::TraceBuilder(Trace& trace) : state_(std::make_unique<State>(trace)) {}
+
+void TraceBuilder::setMemoryLimit(uint64_t bytes) {
+    state_->memoryLimit = bytes;
+}
+
+void TraceBuilder::State::checkMemory(const RawEvent& ev) {
+    const uint64_t total =
+        approxBytes + trace.strings.memoryBytes() + trace.argsStore.memoryBytes();
+    if (total <= memoryLimit) return;
+    throw LoadError(
+        "event " + std::to_string(ev.index),
+        "the trace needs more memory than the limit of " + std::to_string(memoryLimit >> 20) +
+            " MiB; raise the limit (gapscope-cli --memory-limit-mb, or Settings in the viewer) "
+            "if this machine has the memory");
+}
 TraceBuilder::~TraceBuilder() = default;
 
 void TraceBuilder::onMetadata(std::string_view key, std::string_view rawValue) {
@@ -164,6 +181,8 @@ void TraceBuilder::onEvent(const RawEvent& ev) {
     State& st = *state_;
     Trace& t = st.trace;
     const uint32_t seq = st.seq++;
+    if ((seq & 0x3fff) == 0) st.checkMemory(ev);
+    st.approxBytes += 48 + ev.args.size() / 6;  // a record, its args (compressed), index share
     if (!ev.hasPh || ev.ph.empty()) {
         ++t.report.withoutPhase;
         return;

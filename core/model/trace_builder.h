@@ -19,6 +19,9 @@ class TraceBuilder final : public EventSink {
     explicit TraceBuilder(Trace& trace);
     ~TraceBuilder() override;
 
+    // Loading stops with a LoadError when the model would need more.
+    void setMemoryLimit(uint64_t bytes);
+
     void onEvent(const RawEvent& event) override;
     void onMetadata(std::string_view key, std::string_view rawValue) override;
 

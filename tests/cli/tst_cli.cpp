@@ -100,6 +100,27 @@ class TestCli : public QObject {
         QVERIFY2(line.contains(what), qPrintable(line));
     }
 
+    void limitsCanBeRaised() {
+        // 2000 events need more than a 1 MiB model: refused, then accepted with more.
+        std::string text = "[";
+        for (int i = 0; i < 20000; ++i) {
+            text += "{\"ph\":\"X\",\"name\":\"k" + std::to_string(i) +
+                    "\",\"ts\":" + std::to_string(i) + ",\"dur\":1},";
+        }
+        text += "]";
+        QTemporaryDir dir;
+        const QString path = dir.filePath("big.json");
+        QVERIFY(gapscope::test::writeFile(path.toStdString(), text));
+        Run r = runCli({"info", path, "--memory-limit-mb", "1"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("needs more memory than the limit of 1 MiB"), r.err.constData());
+        QVERIFY(r.err.contains("--memory-limit-mb"));
+        r = runCli({"info", path, "--memory-limit-mb", "512", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        r = runCli({"info", path, "--memory-limit-mb", "lots"});
+        QCOMPARE(r.exitCode, 1);
+    }
+
     void missingFile() {
         const Run r = runCli({"info", "/nonexistent/trace.json"});
         QCOMPARE(r.exitCode, 2);

@@ -1,0 +1,76 @@
+// libFuzzer target for the whole loading path: sniffing, gzip and zstd
+// decoding, the tokenizer at every split point, the builder, the index and
+// the queries a person triggers. Built by the `fuzz` preset (clang).
+//
+// The first input byte chooses how the rest is fed: plain, gzip- or
+// zstd-compressed (so the JSON behind a decoder is fuzzed too), or raw (so
+// the decoders see hostile compressed data), and the reader's chunk size.
+
+#include <zlib.h>
+#include <zstd.h>
+
+#include <cstdint>
+#include <string>
+
+#include "analysis/slice_queries.h"
+#include "loader.h"
+#include "model/args_json.h"
+
+namespace {
+
+std::string gzip(const std::string& raw) {
+    z_stream zs{};
+    deflateInit2(&zs, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+    std::string out(deflateBound(&zs, static_cast<uLong>(raw.size())) + 64, '\0');
+    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(raw.data()));
+    zs.avail_in = static_cast<uInt>(raw.size());
+    zs.next_out = reinterpret_cast<Bytef*>(out.data());
+    zs.avail_out = static_cast<uInt>(out.size());
+    deflate(&zs, Z_FINISH);
+    out.resize(zs.total_out);
+    deflateEnd(&zs);
+    return out;
+}
+
+std::string zstd(const std::string& raw) {
+    std::string out(ZSTD_compressBound(raw.size()), '\0');
+    const size_t n = ZSTD_compress(out.data(), out.size(), raw.data(), raw.size(), 1);
+    out.resize(ZSTD_isError(n) ? 0 : n);
+    return out;
+}
+
+// What the viewer does with a loaded trace.
+void exercise(const gapscope::Trace& t) {
+    using namespace gapscope;
+    const TimeNs mid = t.spanStart + (t.spanEnd - t.spanStart) / 2;
+    for (const Track& tr : t.tracks) {
+        for (const Row& row : tr.rows)
+            t.visibleInRow(row, t.spanStart, mid);
+        std::vector<uint32_t> hits;
+        tr.index.overlapping(t.slices, mid, mid, hits);
+    }
+    for (uint32_t i = 0; i < t.slices.size() && i < 64; ++i) {
+        selfTime(t, i);
+        prettyArgs(t, t.slices[i].args);
+        t.trackOfSlice(i);
+    }
+    summarizeRange(t, t.spanStart, t.spanEnd);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    if (size == 0) return 0;
+    const uint8_t mode = data[0];
+    std::string bytes(reinterpret_cast<const char*>(data + 1), size - 1);
+    if ((mode & 3) == 1) bytes = gzip(bytes);
+    if ((mode & 3) == 2) bytes = zstd(bytes);
+    gapscope::LoadOptions options;
+    options.memoryLimitBytes = 512u << 20;  // stay inside libFuzzer's -rss_limit_mb
+    options.maxEventBytes = 8u << 20;
+    const size_t chunk = (mode >> 2) == 0 ? SIZE_MAX : (mode >> 2);
+    const gapscope::LoadResult r =
+        gapscope::loadTraceFromBytes(std::move(bytes), "fuzz-input", options, chunk);
+    if (r.trace) exercise(*r.trace);
+    return 0;
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus of fuzz_reader into OUT_DIR: the test fixtures and
+the small real traces of ../shared/traces, each prefixed with the mode byte
+that feeds it plain (0), gzip- (1) or zstd-compressed (2), or chunked.
+Usage: make_seeds.py OUT_DIR"""
+import gzip
+import hashlib
+import pathlib
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+MAX_BYTES = 256 * 1024
+
+
+def texts():
+    for p in sorted((ROOT / "tests" / "fixtures").rglob("*.json")):
+        yield p.read_bytes()
+    shared = ROOT.parent / "shared" / "traces"
+    for p in sorted(shared.rglob("*")):
+        if not p.is_file() or p.suffix not in (".json", ".gz"):
+            continue
+        raw = p.read_bytes()
+        if raw[:2] == b"\x1f\x8b":
+            try:
+                raw = gzip.decompress(raw)
+            except OSError:
+                continue
+        if len(raw) <= MAX_BYTES:
+            yield raw
+
+
+def main():
+    out = pathlib.Path(sys.argv[1])
+    out.mkdir(parents=True, exist_ok=True)
+    n = 0
+    for i, text in enumerate(texts()):
+        for mode in (0, 1, 2, 7 << 2):
+            if mode and i % 3:  # compressed and chunked variants of every third seed
+                continue
+            data = bytes([mode]) + text
+            (out / hashlib.sha1(data).hexdigest()).write_bytes(data)
+            n += 1
+    print(f"{n} seeds in {out}")
+
+
+if __name__ == "__main__":
+    main()
