@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <new>
 
 #include "format/trace_json_reader.h"
@@ -37,6 +38,9 @@ LoadResult loadWith(const std::string& path, const std::function<OpenedSource()>
         ro.fileSize = opened.fileSize;
         ro.decompressed = opened.compression != Compression::None;
         ro.maxEventBytes = options.maxEventBytes;
+        // Small files get a small buffer; compressed ones about their inflated size.
+        const uint64_t expected = ro.decompressed ? opened.fileSize * 8 : opened.fileSize + 64;
+        ro.initialBufferBytes = static_cast<size_t>(std::min<uint64_t>(expected, 4u << 20));
         TraceJsonReader reader(*opened.source, builder, trace->report, ro);
         const ReaderResult rr = reader.run();
         trace->objectForm = rr.objectForm;

@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # Installs every build and test dependency of Gapscope on Debian 12.
 # Idempotent: when everything is already installed it only runs dpkg-query.
+#   --fuzz   also clang and its runtime, for the libFuzzer preset
 set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config
-  qt6-base-dev qt6-base-dev-tools libqt6svg6-dev libgl-dev
+  qt6-base-dev qt6-base-dev-tools qt6-svg-dev libgl-dev
   nlohmann-json3-dev libzstd-dev zlib1g-dev zstd
   python3 xvfb xauth
 )
+if [[ "${1:-}" == "--fuzz" ]]; then
+  packages+=(clang libclang-rt-14-dev)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -12,6 +12,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFormLayout>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -20,6 +21,7 @@
 #include <QProgressBar>
 #include <QSettings>
 #include <QShortcut>
+#include <QSpinBox>
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -29,6 +31,7 @@
 #include <QVBoxLayout>
 #include <sstream>
 
+#include "loader.h"
 #include "loading/trace_loader.h"
 #include "panels/details_panel.h"
 #include "report/trace_summary.h"
@@ -176,6 +179,10 @@ void MainWindow::createActions() {
     find->setShortcut(QKeySequence::Find);
     viewMenu_->addSeparator();
 
+    QMenu* settingsMenu = menuBar()->addMenu(tr("&Settings"));
+    settingsMenu->addAction(tr("Loading &Limits…"), this, &MainWindow::editLimits);
+    applyLimits();
+
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts)
         ->setShortcut(QKeySequence::HelpContents);
@@ -208,6 +215,44 @@ void MainWindow::createActions() {
         QSettings().setValue("gaps/thresholdUs", us);
     });
     bar->addWidget(gapThreshold_);
+}
+
+void MainWindow::applyLimits() {
+    QSettings settings;
+    const uint64_t eventMb = settings.value("limits/maxEventMiB", 256).toULongLong();
+    const uint64_t memoryMb = settings.value("limits/memoryMiB", 0).toULongLong();
+    loader_->setLimits(static_cast<size_t>(eventMb) << 20, memoryMb << 20);
+}
+
+void MainWindow::editLimits() {
+    QSettings settings;
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Loading Limits"));
+    auto* form = new QFormLayout(&dialog);
+    auto* memory = new QSpinBox(&dialog);
+    memory->setRange(0, 1 << 22);
+    memory->setSuffix(tr(" MiB"));
+    memory->setSpecialValueText(
+        tr("automatic (3/4 of physical memory: %1 MiB)").arg(defaultMemoryLimit() >> 20));
+    memory->setValue(settings.value("limits/memoryMiB", 0).toInt());
+    auto* event = new QSpinBox(&dialog);
+    event->setRange(1, 1 << 16);
+    event->setSuffix(tr(" MiB"));
+    event->setValue(settings.value("limits/maxEventMiB", 256).toInt());
+    form->addRow(new QLabel(
+        tr("Traces that need more are refused with a message, so a hostile or broken file "
+           "cannot exhaust this machine. Raise them for legitimate large traces."),
+        &dialog));
+    form->addRow(tr("Memory for one trace:"), memory);
+    form->addRow(tr("Largest single event:"), event);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    form->addRow(buttons);
+    if (dialog.exec() != QDialog::Accepted) return;
+    settings.setValue("limits/memoryMiB", memory->value());
+    settings.setValue("limits/maxEventMiB", event->value());
+    applyLimits();
 }
 
 void MainWindow::createDocks() {

@@ -61,6 +61,8 @@ class MainWindow : public QMainWindow {
     void showImportReport();
     void showShortcuts();
     void chooseFile();
+    void applyLimits();
+    void editLimits();
 
     ui::TraceLoader* loader_;
     QStackedWidget* stack_;

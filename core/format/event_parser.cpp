@@ -107,26 +107,10 @@ Status EventParser::readId2(Cursor& c, RawEvent& ev) {
     }
     ++c.p;
     for (;;) {
-        json::skipWs(c);
-        if (c.p >= c.end) return Status::NeedMore;
-        if (*c.p == '}') {
-            ++c.p;
-            return Status::Ok;
-        }
-        if (*c.p == ',') {
-            ++c.p;
-            continue;
-        }
-        if (*c.p != '"') return c.fail("a key string in \"id2\"");
         std::string_view key;
-        Status s = json::scanString(c, keyScratch_, key);
-        if (s != Status::Ok) return s;
-        json::skipWs(c);
-        if (c.p >= c.end) return Status::NeedMore;
-        if (*c.p != ':') return c.fail("':' after a key");
-        ++c.p;
-        json::skipWs(c);
-        if (c.p >= c.end) return Status::NeedMore;
+        bool closed = false;
+        Status s = json::readMemberKey(c, keyScratch_, key, closed, "a key string in \"id2\"");
+        if (s != Status::Ok || closed) return s;
         if (key == "local" || key == "global") {
             ev.id2Local = key == "local";
             s = readId(c, id2Scratch_, ev.id2, ev, "id2");
@@ -138,31 +122,15 @@ Status EventParser::readId2(Cursor& c, RawEvent& ev) {
 }
 
 Status EventParser::parse(Cursor& c, uint64_t baseOffset, RawEvent& ev) {
-    const char* objectStart = c.p;
     ev.offset = baseOffset;
     ++c.p;  // '{'
     for (;;) {
-        json::skipWs(c);
-        if (c.p >= c.end) return Status::NeedMore;
-        const char ch = *c.p;
-        if (ch == '}') {
-            ++c.p;
-            break;
-        }
-        if (ch == ',') {  // trailing and doubled commas are tolerated
-            ++c.p;
-            continue;
-        }
-        if (ch != '"') return c.fail("a key string or '}' in the event object");
         std::string_view key;
-        Status s = json::scanString(c, keyScratch_, key);
+        bool closed = false;
+        Status s = json::readMemberKey(c, keyScratch_, key, closed,
+                                       "a key string or '}' in the event object");
         if (s != Status::Ok) return s;
-        json::skipWs(c);
-        if (c.p >= c.end) return Status::NeedMore;
-        if (*c.p != ':') return c.fail("':' after a key");
-        ++c.p;
-        json::skipWs(c);
-        if (c.p >= c.end) return Status::NeedMore;
+        if (closed) break;
 
         // Dispatch on the key; the common keys are short and distinct.
         if (key == "ph") {
@@ -204,7 +172,6 @@ Status EventParser::parse(Cursor& c, uint64_t baseOffset, RawEvent& ev) {
         }
         if (s != Status::Ok) return s;
     }
-    (void)objectStart;
     extractArgs(ev);
     return Status::Ok;
 }

@@ -248,6 +248,33 @@ Status skipValue(Cursor& c) {
     }
 }
 
+Status readMemberKey(Cursor& c, std::string& scratch, std::string_view& key, bool& closed,
+                     const char* what) {
+    closed = false;
+    for (;;) {
+        skipWs(c);
+        if (c.p >= c.end) return Status::NeedMore;
+        if (*c.p == ',') {  // trailing and doubled commas are tolerated
+            ++c.p;
+            continue;
+        }
+        if (*c.p == '}') {
+            ++c.p;
+            closed = true;
+            return Status::Ok;
+        }
+        if (*c.p != '"') return c.fail(what);
+        const Status s = scanString(c, scratch, key);
+        if (s != Status::Ok) return s;
+        skipWs(c);
+        if (c.p >= c.end) return Status::NeedMore;
+        if (*c.p != ':') return c.fail("':' after a key");
+        ++c.p;
+        skipWs(c);
+        return c.p >= c.end ? Status::NeedMore : Status::Ok;
+    }
+}
+
 Status readValue(Cursor& c, std::string& scratch, Value& out) {
     skipWs(c);
     if (c.p >= c.end) return Status::NeedMore;

@@ -51,6 +51,12 @@ Status skipValue(Cursor& c);
 bool startsNonFinite(const Cursor& c);
 Status skipNonFinite(Cursor& c);
 
+// Inside an object, before a member: skips whitespace and stray commas, then
+// either finds the closing '}' (closed = true, c.p after it) or reads the
+// key and its ':' (c.p at the value). `what` names the object in errors.
+Status readMemberKey(Cursor& c, std::string& scratch, std::string_view& key, bool& closed,
+                     const char* what);
+
 enum class ValueKind { String, Number, True, False, Null, Object, Array };
 
 // One scalar or composite value inside a complete JSON text.
@@ -74,19 +80,11 @@ bool forEachMember(std::string_view text, Fn&& fn) {
     if (c.p >= c.end || *c.p != '{') return false;
     ++c.p;
     for (;;) {
-        skipWs(c);
-        if (c.p >= c.end) return false;
-        if (*c.p == '}') return true;
-        if (*c.p == ',') {  // tolerate stray and trailing commas
-            ++c.p;
-            continue;
-        }
-        if (*c.p != '"') return false;
         std::string_view key;
-        if (scanString(c, keyScratch, key) != Status::Ok) return false;
-        skipWs(c);
-        if (c.p >= c.end || *c.p != ':') return false;
-        ++c.p;
+        bool closed = false;
+        if (readMemberKey(c, keyScratch, key, closed, "a key string or '}'") != Status::Ok)
+            return false;
+        if (closed) return true;
         skipWs(c);
         Value v;
         if (readValue(c, valueScratch, v) != Status::Ok) return false;

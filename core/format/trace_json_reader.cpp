@@ -1,5 +1,6 @@
 #include "format/trace_json_reader.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -22,13 +23,14 @@ std::string describeByte(char ch) {
 TraceJsonReader::TraceJsonReader(ByteSource& source, EventSink& sink, ImportReport& report,
                                  ReaderOptions options)
     : source_(source), sink_(sink), report_(report), options_(std::move(options)) {
-    buf_.resize(kInitialBuffer);
+    buf_ = RawBuffer(std::clamp<size_t>(options_.initialBufferBytes, 4096, kInitialBuffer));
 }
 
 void TraceJsonReader::failTooLarge(size_t pos) const {
     fail(pos, "one event or value is larger than the limit of " +
                   std::to_string(options_.maxEventBytes >> 20) +
-                  " MiB (raise it with gapscope-cli --max-event-mb, or in the viewer's Settings)");
+                  " MiB (raise it with gapscope-cli --max-event-mb, or Settings → Loading Limits "
+                  "in the viewer)");
 }
 
 void TraceJsonReader::fail(size_t pos, const std::string& what) const {
@@ -49,7 +51,7 @@ bool TraceJsonReader::refill(size_t keepFrom) {
     // The unit being read (an event, a key, a metadata value) starts at the
     // front now; past the limit it is legitimate maybe, but too big.
     if (kept > options_.maxEventBytes) failTooLarge(0);
-    if (end_ == buf_.size()) buf_.resize(buf_.size() * 2);
+    if (end_ == buf_.size()) buf_.grow(buf_.size() * 2, end_);
 
     const size_t n = source_.read(buf_.data() + end_, buf_.size() - end_);
     if (n == 0) {

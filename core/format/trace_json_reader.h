@@ -11,14 +11,16 @@
 #include "io/byte_source.h"
 #include "model/import_report.h"
 #include "util/cancel_token.h"
+#include "util/raw_buffer.h"
 
 namespace gapscope {
 
 struct ReaderOptions {
     const CancelToken* cancel = nullptr;
     ProgressCallback progress;
-    uint64_t fileSize = 0;      // for progress
-    bool decompressed = false;  // offsets refer to decompressed bytes
+    uint64_t fileSize = 0;                 // for progress
+    bool decompressed = false;             // offsets refer to decompressed bytes
+    size_t initialBufferBytes = 4u << 20;  // grows while one unit does not fit
     size_t maxEventBytes =
         256u << 20;  // one event (or metadata value) larger than this is an error
 };
@@ -59,7 +61,7 @@ class TraceJsonReader {
     ReaderOptions options_;
     ReaderResult result_;
 
-    std::vector<char> buf_;
+    RawBuffer buf_;
     size_t pos_ = 0, end_ = 0;
     uint64_t base_ = 0;  // stream offset of buf_[0]
     bool eof_ = false;

@@ -158,7 +158,7 @@ void TraceBuilder::State::checkMemory(const RawEvent& ev) {
     throw LoadError(
         "event " + std::to_string(ev.index),
         "the trace needs more memory than the limit of " + std::to_string(memoryLimit >> 20) +
-            " MiB; raise the limit (gapscope-cli --memory-limit-mb, or Settings in the viewer) "
+            " MiB; raise the limit (gapscope-cli --memory-limit-mb, or Settings → Loading Limits in the viewer) "
             "if this machine has the memory");
 }
 TraceBuilder::~TraceBuilder() = default;

@@ -6,38 +6,15 @@
 // zstd-compressed (so the JSON behind a decoder is fuzzed too), or raw (so
 // the decoders see hostile compressed data), and the reader's chunk size.
 
-#include <zlib.h>
-#include <zstd.h>
-
 #include <cstdint>
 #include <string>
 
 #include "analysis/slice_queries.h"
+#include "io/compress.h"
 #include "loader.h"
 #include "model/args_json.h"
 
 namespace {
-
-std::string gzip(const std::string& raw) {
-    z_stream zs{};
-    deflateInit2(&zs, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-    std::string out(deflateBound(&zs, static_cast<uLong>(raw.size())) + 64, '\0');
-    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(raw.data()));
-    zs.avail_in = static_cast<uInt>(raw.size());
-    zs.next_out = reinterpret_cast<Bytef*>(out.data());
-    zs.avail_out = static_cast<uInt>(out.size());
-    deflate(&zs, Z_FINISH);
-    out.resize(zs.total_out);
-    deflateEnd(&zs);
-    return out;
-}
-
-std::string zstd(const std::string& raw) {
-    std::string out(ZSTD_compressBound(raw.size()), '\0');
-    const size_t n = ZSTD_compress(out.data(), out.size(), raw.data(), raw.size(), 1);
-    out.resize(ZSTD_isError(n) ? 0 : n);
-    return out;
-}
 
 // What the viewer does with a loaded trace.
 void exercise(const gapscope::Trace& t) {
@@ -63,8 +40,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size == 0) return 0;
     const uint8_t mode = data[0];
     std::string bytes(reinterpret_cast<const char*>(data + 1), size - 1);
-    if ((mode & 3) == 1) bytes = gzip(bytes);
-    if ((mode & 3) == 2) bytes = zstd(bytes);
+    if ((mode & 3) == 1) bytes = gapscope::gzipCompress(bytes, 1);
+    if ((mode & 3) == 2) bytes = gapscope::zstdCompress(bytes, 1);
     gapscope::LoadOptions options;
     options.memoryLimitBytes = 512u << 20;  // stay inside libFuzzer's -rss_limit_mb
     options.maxEventBytes = 8u << 20;

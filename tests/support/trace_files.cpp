@@ -1,37 +1,23 @@
 #include "support/trace_files.h"
 
-#include <zlib.h>
-#include <zstd.h>
-
 #include <QTest>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 
 #include "format/trace_json_reader.h"
+#include "io/compress.h"
+#include "io/memory_source.h"
 #include "model/trace_builder.h"
 
 namespace gapscope::test {
 
 std::string gzipBytes(const std::string& raw) {
-    z_stream zs{};
-    deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-    std::string out(deflateBound(&zs, static_cast<uLong>(raw.size())) + 64, '\0');
-    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(raw.data()));
-    zs.avail_in = static_cast<uInt>(raw.size());
-    zs.next_out = reinterpret_cast<Bytef*>(out.data());
-    zs.avail_out = static_cast<uInt>(out.size());
-    deflate(&zs, Z_FINISH);
-    out.resize(zs.total_out);
-    deflateEnd(&zs);
-    return out;
+    return gzipCompress(raw);
 }
 
 std::string zstdBytes(const std::string& raw) {
-    std::string out(ZSTD_compressBound(raw.size()), '\0');
-    const size_t n = ZSTD_compress(out.data(), out.size(), raw.data(), raw.size(), 3);
-    out.resize(ZSTD_isError(n) ? 0 : n);
-    return out;
+    return zstdCompress(raw);
 }
 
 bool writeFile(const std::string& path, const std::string& bytes) {
@@ -50,30 +36,9 @@ LoadResult loadJsonText(const std::string& json, Compression compression) {
     return loadTrace(path);
 }
 
-namespace {
-
-class ChunkedSource final : public ByteSource {
-  public:
-    ChunkedSource(const std::string& data, size_t chunk) : data_(data), chunk_(chunk) {}
-    size_t read(char* dst, size_t capacity) override {
-        const size_t n = std::min({capacity, chunk_, data_.size() - pos_});
-        std::memcpy(dst, data_.data() + pos_, n);
-        pos_ += n;
-        return n;
-    }
-    uint64_t filePosition() const override { return pos_; }
-
-  private:
-    const std::string& data_;
-    size_t chunk_;
-    size_t pos_ = 0;
-};
-
-}  // namespace
-
 std::shared_ptr<const Trace> loadInChunks(const std::string& json, size_t chunk) {
     auto trace = std::make_shared<Trace>();
-    ChunkedSource source(json, chunk);
+    MemorySource source(json, chunk);
     TraceBuilder builder(*trace);
     TraceJsonReader reader(source, builder, trace->report, ReaderOptions{});
     const ReaderResult rr = reader.run();

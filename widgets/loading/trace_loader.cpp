@@ -22,6 +22,11 @@ void TraceLoader::wait() {
     QCoreApplication::sendPostedEvents(this);
 }
 
+void TraceLoader::setLimits(size_t maxEventBytes, uint64_t memoryLimitBytes) {
+    maxEventBytes_ = maxEventBytes;
+    memoryLimitBytes_ = memoryLimitBytes;
+}
+
 void TraceLoader::cancel() {
     if (shared_) shared_->cancel.cancel();
 }
@@ -35,8 +40,10 @@ void TraceLoader::load(const QString& path) {
     auto shared = std::make_shared<Shared>();
     shared_ = shared;
     const std::string file = QFile::encodeName(path).toStdString();
-    thread_ = QThread::create([this, shared, file, path] {
-        LoadOptions options;
+    LoadOptions options;
+    if (maxEventBytes_) options.maxEventBytes = maxEventBytes_;
+    options.memoryLimitBytes = memoryLimitBytes_;
+    thread_ = QThread::create([this, shared, file, path, options]() mutable {
         options.cancel = &shared->cancel;
         options.progress = [shared](LoadPhase phase, uint64_t done, uint64_t total) {
             shared->phase.store(static_cast<int>(phase), std::memory_order_relaxed);

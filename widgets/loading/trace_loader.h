@@ -21,6 +21,8 @@ class TraceLoader : public QObject {
     ~TraceLoader() override;
 
     void load(const QString& path);  // cancels a load in progress first
+    // Limits for the next loads (0 = the core's defaults).
+    void setLimits(size_t maxEventBytes, uint64_t memoryLimitBytes);
     void cancel();
     bool isLoading() const { return thread_ != nullptr; }
     // Blocks until the current load ends (tests, shutdown).
@@ -42,6 +44,8 @@ class TraceLoader : public QObject {
     void finish(LoadResult result, const QString& path);
 
     QThread* thread_ = nullptr;
+    size_t maxEventBytes_ = 0;
+    uint64_t memoryLimitBytes_ = 0;
     std::shared_ptr<Shared> shared_;
     QTimer poll_;
 };
