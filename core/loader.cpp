@@ -8,6 +8,7 @@
 #include "format/trace_json_reader.h"
 #include "model/trace_builder.h"
 #include "util/load_error.h"
+#include "util/unique_fd.h"
 
 namespace gapscope {
 
@@ -29,6 +30,9 @@ LoadResult loadWith(const std::string& path, const std::function<OpenedSource()>
         trace->path = path;
         trace->compression = opened.compression;
         trace->fileSize = opened.fileSize;
+        if (opened.fileFd.valid()) {
+            trace->argsStore.useFile(std::move(opened.fileFd), opened.fileSize, opened.fileMtimeNs);
+        }
         TraceBuilder builder(*trace);
         builder.setMemoryLimit(options.memoryLimitBytes ? options.memoryLimitBytes
                                                         : defaultMemoryLimit());

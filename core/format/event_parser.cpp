@@ -122,6 +122,7 @@ Status EventParser::readId2(Cursor& c, RawEvent& ev) {
 }
 
 Status EventParser::parse(Cursor& c, uint64_t baseOffset, RawEvent& ev) {
+    const char* objectStart = c.p;
     ev.offset = baseOffset;
     ++c.p;  // '{'
     for (;;) {
@@ -154,6 +155,7 @@ Status EventParser::parse(Cursor& c, uint64_t baseOffset, RawEvent& ev) {
             if (s == Status::Ok) {
                 if (*start == '{') {
                     ev.args = std::string_view(start, static_cast<size_t>(c.p - start));
+                    ev.argsOffset = baseOffset + static_cast<uint64_t>(start - objectStart);
                 } else if (!ev.badField) {
                     ev.badField = "args";
                 }

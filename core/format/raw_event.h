@@ -43,6 +43,7 @@ struct RawEvent {
     char scope = 0;                  // "s": 'g', 'p', 't'
     bool bindEnclosing = false;      // "bp": "e"
     std::string_view args;           // raw JSON of "args", empty when absent
+    uint64_t argsOffset = 0;         // stream offset of the first byte of args
     const char* badField = nullptr;  // first field with a JSON type that makes no sense
 
     // Pulled from args by ArgsExtractor (meaning depends on ph).

@@ -9,6 +9,8 @@
 #include <optional>
 #include <string>
 
+#include "util/unique_fd.h"
+
 namespace gapscope {
 
 class ByteSource {
@@ -41,6 +43,8 @@ struct OpenedSource {
     std::unique_ptr<ByteSource> source;
     Compression compression = Compression::None;
     uint64_t fileSize = 0;
+    int64_t fileMtimeNs = 0;
+    UniqueFd fileFd;  // a plain file on disk: a second descriptor of it (to read args later)
 };
 
 // Opens `path` and picks the decompressor from the magic bytes (never from the

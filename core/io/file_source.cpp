@@ -33,7 +33,12 @@ FileSource::FileSource(const std::string& path) {
     const int flags = ::fcntl(fd_, F_GETFL);
     if (flags >= 0) ::fcntl(fd_, F_SETFL, flags & ~O_NONBLOCK);
     size_ = static_cast<uint64_t>(st.st_size);
+    mtimeNs_ = st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
     ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
+}
+
+int FileSource::duplicateFd() const {
+    return ::fcntl(fd_, F_DUPFD_CLOEXEC, 0);
 }
 
 FileSource::~FileSource() {

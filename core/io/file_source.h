@@ -13,6 +13,9 @@ class FileSource final : public ByteSource {
     size_t read(char* dst, size_t capacity) override;
     uint64_t filePosition() const override { return position_; }
     uint64_t size() const { return size_; }
+    int64_t mtimeNs() const { return mtimeNs_; }
+    // A second descriptor of the same open file (for reading args later).
+    int duplicateFd() const;
 
     // Reads up to `capacity` bytes at `offset` without moving the stream.
     size_t peek(uint64_t offset, char* dst, size_t capacity) const;
@@ -21,6 +24,7 @@ class FileSource final : public ByteSource {
     int fd_ = -1;
     uint64_t position_ = 0;
     uint64_t size_ = 0;
+    int64_t mtimeNs_ = 0;
 };
 
 }  // namespace gapscope

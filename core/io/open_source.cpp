@@ -49,7 +49,13 @@ OpenedSource openTraceSource(const std::string& path) {
     std::array<char, 4> magic{};
     const size_t got = file->peek(0, magic.data(), magic.size());
     const uint64_t size = file->size();
-    return sniffSource(std::move(file), std::string_view(magic.data(), got), size);
+    const int64_t mtime = file->mtimeNs();
+    const bool plain = !(got >= 2 && magic[0] == '\x1f') && !(got >= 1 && magic[0] == '\x28');
+    UniqueFd dup(plain ? file->duplicateFd() : -1);
+    OpenedSource opened = sniffSource(std::move(file), std::string_view(magic.data(), got), size);
+    opened.fileMtimeNs = mtime;
+    if (opened.compression == Compression::None) opened.fileFd = std::move(dup);
+    return opened;
 }
 
 OpenedSource openMemorySource(std::string bytes, size_t chunk) {

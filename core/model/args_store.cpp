@@ -1,5 +1,8 @@
 #include "model/args_store.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #include <algorithm>
@@ -10,6 +13,33 @@ ArgsStore::ArgsStore() : mutex_(std::make_unique<std::mutex>()) {}
 ArgsStore::~ArgsStore() = default;
 ArgsStore::ArgsStore(ArgsStore&&) noexcept = default;
 ArgsStore& ArgsStore::operator=(ArgsStore&&) noexcept = default;
+
+void ArgsStore::useFile(UniqueFd fd, uint64_t size, int64_t mtimeNs) {
+    fd_ = std::move(fd);
+    fileSize_ = size;
+    fileMtimeNs_ = mtimeNs;
+}
+
+std::string ArgsStore::fetchFromFile(uint64_t offset, uint32_t length) const {
+    const int fd = fd_.get();
+    struct stat st {};
+    std::string out;
+    const bool same = ::fstat(fd, &st) == 0 && static_cast<uint64_t>(st.st_size) == fileSize_ &&
+                      st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec == fileMtimeNs_;
+    if (same && offset + length <= fileSize_) {
+        out.resize(length);
+        size_t got = 0;
+        while (got < length) {
+            const ssize_t n =
+                ::pread(fd, out.data() + got, length - got, static_cast<off_t>(offset + got));
+            if (n <= 0) break;
+            got += static_cast<size_t>(n);
+        }
+        out.resize(got);
+    }
+    if (!same) fileChanged_ = true;
+    return out;
+}
 
 uint64_t ArgsStore::append(std::string_view text) {
     const uint64_t offset = rawBytes_;
@@ -46,7 +76,12 @@ void ArgsStore::decompressBlock(size_t block) const {
 }
 
 std::string ArgsStore::fetch(uint64_t offset, uint32_t length) const {
-    if (length == 0 || offset + length > rawBytes_) return {};
+    if (length == 0) return {};
+    if (fileBacked()) {
+        std::lock_guard lock(*mutex_);
+        return fetchFromFile(offset, length);
+    }
+    if (offset + length > rawBytes_) return {};
     const auto it = std::upper_bound(blockStart_.begin(), blockStart_.end(), offset);
     const auto block = static_cast<size_t>(it - blockStart_.begin()) - 1;
     std::lock_guard lock(*mutex_);

@@ -1,8 +1,9 @@
 #pragma once
-// Raw JSON text of event args, kept compressed in blocks: held whole they
-// would cost more memory than the rest of the model. Parsed (nlohmann/json)
-// only when a person looks at one event. Appends are single-threaded (the
-// builder); fetches are thread-safe.
+// Raw JSON text of event args, parsed (nlohmann/json) only when a person
+// looks at one event. Held whole they would cost more memory than the rest of
+// the model, so: for an uncompressed file they stay in the file and are read
+// back by offset; otherwise they are kept compressed in blocks. Appends are
+// single-threaded (the builder); fetches are thread-safe.
 
 #include <cstdint>
 #include <memory>
@@ -10,6 +11,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "util/unique_fd.h"
 
 namespace gapscope {
 
@@ -20,7 +23,15 @@ class ArgsStore {
     ArgsStore(ArgsStore&&) noexcept;
     ArgsStore& operator=(ArgsStore&&) noexcept;
 
-    // Returns the offset of the appended text.
+    // Args live in this (uncompressed) file at the offsets the reader saw.
+    // The descriptor is kept open, so deleting or replacing the file does not
+    // matter; rewriting it in place does (size and mtime are checked).
+    void useFile(UniqueFd fd, uint64_t size, int64_t mtimeNs);
+    bool fileBacked() const { return fd_.valid(); }
+    // True once a fetch found the file changed since loading.
+    bool fileChanged() const { return fileChanged_; }
+
+    // Returns the offset of the appended text (not file-backed only).
     uint64_t append(std::string_view text);
     // Compresses the last partial block; call once when building is done.
     void seal();
@@ -39,6 +50,13 @@ class ArgsStore {
     std::vector<uint64_t> blockStart_;       // raw offset of each block
     std::string current_;                    // raw text of the block being filled
     uint64_t rawBytes_ = 0;
+
+    std::string fetchFromFile(uint64_t offset, uint32_t length) const;
+
+    UniqueFd fd_;
+    uint64_t fileSize_ = 0;
+    int64_t fileMtimeNs_ = 0;
+    mutable bool fileChanged_ = false;
 
     // One-block cache of the last decompressed block (fetch is for humans).
     mutable std::unique_ptr<std::mutex> mutex_;

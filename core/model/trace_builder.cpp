@@ -121,7 +121,8 @@ IdKey TraceBuilder::State::idKey(const RawId& id) {
 uint32_t TraceBuilder::State::storeArgs(const RawEvent& ev) {
     if (ev.args.size() <= 2 && !ev.hasKnown) return kNone;  // none, or "{}"
     ArgsRecord rec;
-    rec.offset = trace.argsStore.append(ev.args);
+    // An uncompressed file keeps the args; else they are kept compressed.
+    rec.offset = trace.argsStore.fileBacked() ? ev.argsOffset : trace.argsStore.append(ev.args);
     rec.length = static_cast<uint32_t>(std::min<size_t>(ev.args.size(), UINT32_MAX));
     if (ev.hasKnown) {
         rec.extracted = static_cast<uint32_t>(trace.extracted.size());

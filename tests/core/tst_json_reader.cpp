@@ -3,6 +3,7 @@
 // identical results whatever the split points of the input.
 
 #include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include "model/args_json.h"
@@ -171,7 +172,7 @@ class TestJsonReader : public QObject {
         QVERIFY2(r.failure->where.find(where.toStdString()) == 0, r.failure->message().c_str());
         QVERIFY2(r.failure->what.find(what.toStdString()) != std::string::npos,
                  r.failure->message().c_str());
-        QVERIFY(r.failure->message().find("trace.json: ") != std::string::npos);  // names the file
+        QVERIFY(r.failure->message().find(".json: ") != std::string::npos);  // names the file
     }
 
     void malformedAfterGoodEventsIsAWarning() {
@@ -185,6 +186,38 @@ class TestJsonReader : public QObject {
                 std::string::npos);
         QCOMPARE(r.trace->report.warnings.front().offset,
                  uint64_t(81));  // the '"' where ':' belongs
+    }
+
+    void argsOfAPlainFileAreReadBackFromIt() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("plain.json").toStdString();
+        QVERIFY(writeFile(
+            path, "[{\"ph\":\"X\",\"name\":\"a\",\"ts\":1,\"dur\":1,\"args\":{\"k\": 42}}]"));
+        const LoadResult r = loadTrace(path);
+        QVERIFY(r.trace);
+        QVERIFY(r.trace->argsStore.fileBacked());  // not copied into memory
+        const uint32_t args = r.trace->slices[0].args;
+        QCOMPARE(r.trace->argsJson(args), std::string("{\"k\": 42}"));
+        // Deleting (or replacing) the file does not matter: the descriptor is kept.
+        QVERIFY(QFile::remove(QString::fromStdString(path)));
+        QCOMPARE(r.trace->argsJson(args), std::string("{\"k\": 42}"));
+        QVERIFY(!r.trace->argsStore.fileChanged());
+    }
+
+    void argsOfARewrittenFileAreNotMisread() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("plain.json").toStdString();
+        QVERIFY(writeFile(
+            path, "[{\"ph\":\"X\",\"name\":\"a\",\"ts\":1,\"dur\":1,\"args\":{\"k\": 42}}]"));
+        const LoadResult r = loadTrace(path);
+        QVERIFY(r.trace);
+        // Rewritten in place (same inode, other bytes): args must not be misread.
+        QFile f(QString::fromStdString(path));
+        QVERIFY(f.open(QIODevice::ReadWrite | QIODevice::Truncate));
+        f.write("[]");
+        f.close();
+        QCOMPARE(r.trace->argsJson(r.trace->slices[0].args), std::string());
+        QVERIFY(r.trace->argsStore.fileChanged());
     }
 
     void fileErrors() {

@@ -27,8 +27,12 @@ bool writeFile(const std::string& path, const std::string& bytes) {
 }
 
 LoadResult loadJsonText(const std::string& json, Compression compression) {
-    QTemporaryDir dir;
-    const std::string path = dir.filePath(QStringLiteral("trace.json")).toStdString();
+    // Files live as long as the test process: plain traces keep their args
+    // in the file and read them back on demand.
+    static QTemporaryDir dir;
+    static int counter = 0;
+    const std::string path =
+        dir.filePath(QStringLiteral("trace%1.json").arg(++counter)).toStdString();
     std::string bytes = json;
     if (compression == Compression::Gzip) bytes = gzipBytes(json);
     if (compression == Compression::Zstd) bytes = zstdBytes(json);

@@ -100,6 +100,11 @@ void DetailsPanel::showSlice(uint32_t slice) {
             html += QStringLiteral("→ %1<br>").arg(sliceLink(t, f->to));
     }
     const std::string args = prettyArgs(t, s.args);
+    if (args.empty() && s.args != kNone && t.argsStore.fileChanged()) {
+        html += QStringLiteral("<p><i>%1</i></p>")
+                    .arg(tr("The trace file was changed on disk since it was opened; reload (F5) "
+                            "to see the args."));
+    }
     if (!args.empty()) {
         html +=
             QStringLiteral("<h4 style='margin:8px 0 2px 0'>%1</h4><pre style='margin:0'>%2</pre>")
