@@ -44,7 +44,7 @@ LoadResult loadWith(const std::string& path, const std::function<OpenedSource()>
         ro.maxEventBytes = options.maxEventBytes;
         // Small files get a small buffer; compressed ones about their inflated size.
         const uint64_t expected = ro.decompressed ? opened.fileSize * 8 : opened.fileSize + 64;
-        ro.initialBufferBytes = static_cast<size_t>(std::min<uint64_t>(expected, 4u << 20));
+        ro.initialBufferBytes = static_cast<size_t>(std::clamp<uint64_t>(expected, 4096, 4u << 20));
         TraceJsonReader reader(*opened.source, builder, trace->report, ro);
         const ReaderResult rr = reader.run();
         trace->objectForm = rr.objectForm;

@@ -173,6 +173,19 @@ class TestBrokenInput : public QObject {
         QVERIFY(r.trace->report.events > 1000 && r.trace->report.events < 200000);
     }
 
+    void tinyReadsOfAHugeEventStayLinear() {
+        // Regression (fuzzer timeout): a source that returns a few bytes per
+        // read made every refill restart the unfinished event, quadratic in
+        // its size. The reader now fills its whole buffer per refill, so this
+        // 2 MB event costs a handful of restarts, not a million.
+        const std::string text = "[{\"ph\":\"X\",\"name\":\"big\",\"ts\":1,\"dur\":1,\"args\":{\"blob\":\"" +
+                                 std::string(2 << 20, 'x') + "\"}}]";
+        const LoadResult r = loadTraceFromBytes(text, "memory", LoadOptions{}, 3);
+        QVERIFY(r.trace);
+        QCOMPARE(r.trace->slices.size(), size_t(1));
+        QCOMPARE(r.trace->argsJson(r.trace->slices[0].args).size(), size_t((2 << 20) + 11));  // {"blob":"…"}
+    }
+
     void cancelStopsAndFreesEverything() {
         std::string text = "[";
         for (int i = 0; i < 300000; ++i) {

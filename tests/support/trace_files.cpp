@@ -44,7 +44,12 @@ std::shared_ptr<const Trace> loadInChunks(const std::string& json, size_t chunk)
     auto trace = std::make_shared<Trace>();
     MemorySource source(json, chunk);
     TraceBuilder builder(*trace);
-    TraceJsonReader reader(source, builder, trace->report, ReaderOptions{});
+    // The reader fills its whole buffer per refill, so a buffer of `chunk`
+    // bytes (growing only while one event does not fit) puts the split
+    // points all over the input.
+    ReaderOptions options;
+    options.initialBufferBytes = chunk;
+    TraceJsonReader reader(source, builder, trace->report, options);
     const ReaderResult rr = reader.run();
     trace->objectForm = rr.objectForm;
     trace->decompressedSize = rr.bytesRead;

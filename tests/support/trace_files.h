@@ -19,7 +19,8 @@ bool writeFile(const std::string& path, const std::string& bytes);
 // Loads `json` written to a temporary file; fails the test on I/O errors.
 LoadResult loadJsonText(const std::string& json, Compression compression = Compression::None);
 
-// Reads `json` through a source that returns at most `chunk` bytes per read.
+// Reads `json` with a reader buffer that starts at `chunk` bytes (and a source
+// returning at most `chunk` bytes per read): split points all over the input.
 std::shared_ptr<const Trace> loadInChunks(const std::string& json, size_t chunk);
 
 // A canonical text dump of the whole model, for byte-identical comparisons.
