@@ -42,7 +42,7 @@ std::vector<GpuDevice> gpuBusyFromSlices(const Trace& trace) {
             const Slice& s = trace.slices[i];
             if (!(s.flags & kSliceGpuActivity) || s.dur <= 0) continue;
             int device = track.gpuDevice;
-            if (const ExtractedArgs* x = trace.extractedArgs(s.args); x && x->device >= 0)
+            if (const auto x = trace.extractedArgs(s.args); x && x->device >= 0)
                 device = x->device;
             GpuDevice& d = devices[device];
             d.index = device;

@@ -15,6 +15,18 @@ void IntervalIndex::build(const std::vector<Slice>& slices, std::vector<uint32_t
     order_.shrink_to_fit();
     maxEnd_.assign(order_.size(), 0);
     maxEnd_.shrink_to_fit();
+    if (order_.empty()) return;
+    // Subtree maxima are stored in 32 bits as ceil((end - base) / 2^shift):
+    // an upper bound, so pruning stays exact while the index costs 8 bytes
+    // per slice instead of 12.
+    base_ = slices[order_.front()].start;
+    int64_t last = base_;
+    for (uint32_t id : order_)
+        last = std::max(last, slices[id].end());
+    const uint64_t range = static_cast<uint64_t>(last) - static_cast<uint64_t>(base_);
+    shift_ = 0;
+    while ((range >> shift_) >= UINT32_MAX)
+        ++shift_;
     buildRange(slices, 0, order_.size());
 }
 
@@ -24,8 +36,11 @@ int64_t IntervalIndex::buildRange(const std::vector<Slice>& slices, size_t lo, s
     const int64_t left = buildRange(slices, lo, mid);
     const int64_t right = buildRange(slices, mid + 1, hi);
     const int64_t own = slices[order_[mid]].end();
-    maxEnd_[mid] = std::max({own, left, right});
-    return maxEnd_[mid];
+    const int64_t most = std::max({own, left, right});
+    const uint64_t offset = static_cast<uint64_t>(most) - static_cast<uint64_t>(base_);
+    const uint64_t unit = uint64_t{1} << shift_;
+    maxEnd_[mid] = static_cast<uint32_t>((offset + unit - 1) >> shift_);  // rounded up
+    return most;
 }
 
 void IntervalIndex::overlapping(const std::vector<Slice>& slices, int64_t t0, int64_t t1,
@@ -43,7 +58,12 @@ void IntervalIndex::overlapping(const std::vector<Slice>& slices, int64_t t0, in
         if (r.lo >= r.hi) continue;
         const size_t mid = r.lo + (r.hi - r.lo) / 2;
         if (!r.visitRoot) {
-            if (maxEnd_[mid] < t0) continue;  // nothing here reaches t0
+            // Nothing in this subtree reaches t0 (the stored maximum is an upper bound).
+            // (Unsigned offsets from base_: no overflow for any int64 times.)
+            if (t0 > base_ && (static_cast<uint64_t>(maxEnd_[mid]) << shift_) <
+                                  static_cast<uint64_t>(t0) - static_cast<uint64_t>(base_)) {
+                continue;
+            }
             stack[top++] = {r.lo, r.hi, true};
             stack[top++] = {r.lo, mid, false};
             continue;

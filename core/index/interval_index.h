@@ -24,13 +24,15 @@ class IntervalIndex {
                      std::vector<uint32_t>& out) const;
 
     size_t size() const { return order_.size(); }
-    size_t memoryBytes() const { return order_.capacity() * 4 + maxEnd_.capacity() * 8; }
+    size_t memoryBytes() const { return order_.capacity() * 4 + maxEnd_.capacity() * 4; }
 
   private:
     int64_t buildRange(const std::vector<Slice>& slices, size_t lo, size_t hi);
 
-    std::vector<uint32_t> order_;  // slice ids sorted by start
-    std::vector<int64_t> maxEnd_;  // max end within the subtree rooted at each position
+    std::vector<uint32_t> order_;   // slice ids sorted by start
+    std::vector<uint32_t> maxEnd_;  // per subtree root: its max end, quantised (see build)
+    int64_t base_ = 0;              // the first start
+    int shift_ = 0;
 };
 
 }  // namespace gapscope

@@ -20,4 +20,23 @@ struct ExtractedArgs {
     int64_t bytes = -1;
 };
 
+// How they are stored: ids for every event that has any (32 bytes), launch
+// parameters only for the GPU operations that have them (48 bytes).
+struct ArgIds {
+    int64_t correlation = -1;
+    int64_t externalId = -1;
+    int32_t device = -1;
+    int32_t stream = -1;
+    uint32_t launch = UINT32_MAX;  // index into Trace::launches
+};
+
+struct LaunchParams {
+    int32_t grid[3] = {0, 0, 0};
+    int32_t block[3] = {0, 0, 0};
+    int32_t registersPerThread = -1;
+    float occupancyPercent = -1.0f;
+    int64_t sharedMemory = -1;
+    int64_t bytes = -1;
+};
+
 }  // namespace gapscope

@@ -46,16 +46,31 @@ std::string Trace::argsJson(uint32_t argsIndex) const {
     return argsStore.fetch(args[argsIndex].offset, args[argsIndex].length);
 }
 
-const ExtractedArgs* Trace::extractedArgs(uint32_t argsIndex) const {
-    if (argsIndex >= args.size() || args[argsIndex].extracted == kNone) return nullptr;
-    return &extracted[args[argsIndex].extracted];
+std::optional<ExtractedArgs> Trace::extractedArgs(uint32_t argsIndex) const {
+    if (argsIndex >= args.size() || args[argsIndex].extracted == kNone) return std::nullopt;
+    const ArgIds& id = ids[args[argsIndex].extracted];
+    ExtractedArgs x;
+    x.correlation = id.correlation;
+    x.externalId = id.externalId;
+    x.device = id.device;
+    x.stream = id.stream;
+    if (id.launch != UINT32_MAX) {
+        const LaunchParams& l = launches[id.launch];
+        std::copy(std::begin(l.grid), std::end(l.grid), x.grid);
+        std::copy(std::begin(l.block), std::end(l.block), x.block);
+        x.registersPerThread = l.registersPerThread;
+        x.occupancyPercent = l.occupancyPercent;
+        x.sharedMemory = l.sharedMemory;
+        x.bytes = l.bytes;
+    }
+    return x;
 }
 
 size_t Trace::memoryBytes() const {
     size_t total = strings.memoryBytes() + slices.capacity() * sizeof(Slice) +
                    instants.capacity() * sizeof(Instant) + flows.capacity() * sizeof(Flow) +
-                   args.capacity() * sizeof(ArgsRecord) +
-                   extracted.capacity() * sizeof(ExtractedArgs) + argsStore.memoryBytes();
+                   args.capacity() * sizeof(ArgsRecord) + ids.capacity() * sizeof(ArgIds) +
+                   launches.capacity() * sizeof(LaunchParams) + argsStore.memoryBytes();
     for (const Track& t : tracks)
         total += sizeof(Track) + t.rows.capacity() * sizeof(Row) + t.index.memoryBytes();
     for (const CounterSeries& c : counters)

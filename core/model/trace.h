@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -135,7 +136,7 @@ struct GpuDevice {
 struct ArgsRecord {
     uint64_t offset = 0;  // in ArgsStore
     uint32_t length = 0;
-    uint32_t extracted = kNone;  // index into Trace::extracted
+    uint32_t extracted = kNone;  // index into Trace::ids
 };
 
 class Trace {
@@ -158,7 +159,8 @@ class Trace {
     std::vector<CounterSeries> counters;
     std::vector<Flow> flows;
     std::vector<ArgsRecord> args;
-    std::vector<ExtractedArgs> extracted;
+    std::vector<ArgIds> ids;  // see ExtractedArgs
+    std::vector<LaunchParams> launches;
     ArgsStore argsStore;
     std::vector<GpuDevice> gpuDevices;  // sorted by index
     ImportReport report;
@@ -176,7 +178,8 @@ class Trace {
     std::pair<uint32_t, uint32_t> visibleInRow(const Row& row, TimeNs t0, TimeNs t1) const;
     // Raw JSON text of a slice's args ("" when it has none). Thread-safe.
     std::string argsJson(uint32_t argsIndex) const;
-    const ExtractedArgs* extractedArgs(uint32_t argsIndex) const;
+    // The args pulled out at load for one event, if it had any.
+    std::optional<ExtractedArgs> extractedArgs(uint32_t argsIndex) const;
 
     // Total memory held by the model, for benchmarks and the import report.
     size_t memoryBytes() const;

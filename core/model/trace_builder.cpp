@@ -125,8 +125,27 @@ uint32_t TraceBuilder::State::storeArgs(const RawEvent& ev) {
     rec.offset = trace.argsStore.fileBacked() ? ev.argsOffset : trace.argsStore.append(ev.args);
     rec.length = static_cast<uint32_t>(std::min<size_t>(ev.args.size(), UINT32_MAX));
     if (ev.hasKnown) {
-        rec.extracted = static_cast<uint32_t>(trace.extracted.size());
-        trace.extracted.push_back(ev.known);
+        const ExtractedArgs& k = ev.known;
+        ArgIds id;
+        id.correlation = k.correlation;
+        id.externalId = k.externalId;
+        id.device = k.device;
+        id.stream = k.stream;
+        const bool launch = k.grid[0] || k.block[0] || k.registersPerThread >= 0 ||
+                            k.occupancyPercent >= 0 || k.sharedMemory >= 0 || k.bytes >= 0;
+        if (launch) {
+            id.launch = static_cast<uint32_t>(trace.launches.size());
+            LaunchParams l;
+            std::copy(std::begin(k.grid), std::end(k.grid), l.grid);
+            std::copy(std::begin(k.block), std::end(k.block), l.block);
+            l.registersPerThread = k.registersPerThread;
+            l.occupancyPercent = k.occupancyPercent;
+            l.sharedMemory = k.sharedMemory;
+            l.bytes = k.bytes;
+            trace.launches.push_back(l);
+        }
+        rec.extracted = static_cast<uint32_t>(trace.ids.size());
+        trace.ids.push_back(id);
     }
     trace.args.push_back(rec);
     return static_cast<uint32_t>(trace.args.size() - 1);
@@ -156,11 +175,12 @@ void TraceBuilder::State::checkMemory(const RawEvent& ev) {
     const uint64_t total =
         approxBytes + trace.strings.memoryBytes() + trace.argsStore.memoryBytes();
     if (total <= memoryLimit) return;
-    throw LoadError(
-        "event " + std::to_string(ev.index),
-        "the trace needs more memory than the limit of " + std::to_string(memoryLimit >> 20) +
-            " MiB; raise the limit (gapscope-cli --memory-limit-mb, or Settings → Loading Limits in the viewer) "
-            "if this machine has the memory");
+    throw LoadError("event " + std::to_string(ev.index),
+                    "the trace needs more memory than the limit of " +
+                        std::to_string(memoryLimit >> 20) +
+                        " MiB; raise the limit (gapscope-cli --memory-limit-mb, or Settings → "
+                        "Loading Limits in the viewer) "
+                        "if this machine has the memory");
 }
 TraceBuilder::~TraceBuilder() = default;
 
@@ -435,7 +455,8 @@ void TraceBuilder::finish(const CancelToken* cancel) {
     applyDeviceProperties(t);
     t.argsStore.seal();
     t.args.shrink_to_fit();
-    t.extracted.shrink_to_fit();
+    t.ids.shrink_to_fit();
+    t.launches.shrink_to_fit();
 }
 
 }  // namespace gapscope

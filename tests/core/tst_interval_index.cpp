@@ -47,6 +47,38 @@ class TestIntervalIndex : public QObject {
         }
     }
 
+    void overlapAtExtremeTimes() {
+        // Epoch-scale and near-int64 times: the quantised bounds must still
+        // never prune a slice that overlaps.
+        QRandomGenerator rng(4242);
+        for (const int64_t base :
+             {int64_t(0), int64_t(1712195495519689047LL), INT64_MAX / 2 - 10, INT64_MIN / 2}) {
+            std::vector<Slice> slices;
+            for (int i = 0; i < 300; ++i) {
+                Slice s;
+                s.start = base + int64_t(rng.bounded(1 << 30)) * 1000;
+                s.dur = int64_t(rng.bounded(1 << 20)) * 977;
+                slices.push_back(s);
+            }
+            std::vector<uint32_t> ids(slices.size());
+            for (uint32_t i = 0; i < ids.size(); ++i)
+                ids[i] = i;
+            IntervalIndex index;
+            index.build(slices, ids);
+            for (int q = 0; q < 200; ++q) {
+                const int64_t t0 = base + int64_t(rng.bounded(1 << 30)) * 1000;
+                const int64_t t1 = t0 + int64_t(rng.bounded(1 << 20)) * 100;
+                std::vector<uint32_t> got, want;
+                index.overlapping(slices, t0, t1, got);
+                for (uint32_t i = 0; i < slices.size(); ++i) {
+                    if (slices[i].start <= t1 && slices[i].end() >= t0) want.push_back(i);
+                }
+                std::sort(got.begin(), got.end());
+                QCOMPARE(got, want);
+            }
+        }
+    }
+
     void visibleInRowMatchesBruteForce() {
         QRandomGenerator rng(777);
         for (int round = 0; round < 100; ++round) {

@@ -46,7 +46,7 @@ class TestJsonReader : public QObject {
         QCOMPARE(stream.displayName, std::string("stream 7"));
         const Slice& k = t.slices[stream.sliceBegin];
         QCOMPARE(std::string(t.str(k.name)), std::string("k\"1\""));
-        const ExtractedArgs* x = t.extractedArgs(k.args);
+        const auto x = t.extractedArgs(k.args);
         QVERIFY(x);
         QCOMPARE(x->correlation, int64_t(11));
         QCOMPARE(x->grid[0], 4);

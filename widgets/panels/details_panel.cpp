@@ -72,7 +72,7 @@ void DetailsPanel::showSlice(uint32_t slice) {
         html += row(tr("Note"), tr("never closed: ends at the end of the trace"));
     if (s.flags & kSliceOverlapLane)
         html += row(tr("Note"), tr("overlaps a sibling without nesting: drawn on an extra lane"));
-    if (const ExtractedArgs* x = t.extractedArgs(s.args)) {
+    if (const auto x = t.extractedArgs(s.args)) {
         if (x->grid[0] > 0) {
             html += row(tr("Grid × block"), QStringLiteral("[%1, %2, %3] × [%4, %5, %6]")
                                                 .arg(x->grid[0])
