@@ -39,4 +39,9 @@ struct LaunchParams {
     int64_t bytes = -1;
 };
 
+// The split between the two, and back.
+bool hasLaunchParams(const ExtractedArgs& x);
+LaunchParams launchParamsOf(const ExtractedArgs& x);
+void mergeLaunchParams(const LaunchParams& l, ExtractedArgs& x);
+
 }  // namespace gapscope

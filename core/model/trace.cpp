@@ -54,15 +54,7 @@ std::optional<ExtractedArgs> Trace::extractedArgs(uint32_t argsIndex) const {
     x.externalId = id.externalId;
     x.device = id.device;
     x.stream = id.stream;
-    if (id.launch != UINT32_MAX) {
-        const LaunchParams& l = launches[id.launch];
-        std::copy(std::begin(l.grid), std::end(l.grid), x.grid);
-        std::copy(std::begin(l.block), std::end(l.block), x.block);
-        x.registersPerThread = l.registersPerThread;
-        x.occupancyPercent = l.occupancyPercent;
-        x.sharedMemory = l.sharedMemory;
-        x.bytes = l.bytes;
-    }
+    if (id.launch != UINT32_MAX) mergeLaunchParams(launches[id.launch], x);
     return x;
 }
 

@@ -131,18 +131,9 @@ uint32_t TraceBuilder::State::storeArgs(const RawEvent& ev) {
         id.externalId = k.externalId;
         id.device = k.device;
         id.stream = k.stream;
-        const bool launch = k.grid[0] || k.block[0] || k.registersPerThread >= 0 ||
-                            k.occupancyPercent >= 0 || k.sharedMemory >= 0 || k.bytes >= 0;
-        if (launch) {
+        if (hasLaunchParams(k)) {
             id.launch = static_cast<uint32_t>(trace.launches.size());
-            LaunchParams l;
-            std::copy(std::begin(k.grid), std::end(k.grid), l.grid);
-            std::copy(std::begin(k.block), std::end(k.block), l.block);
-            l.registersPerThread = k.registersPerThread;
-            l.occupancyPercent = k.occupancyPercent;
-            l.sharedMemory = k.sharedMemory;
-            l.bytes = k.bytes;
-            trace.launches.push_back(l);
+            trace.launches.push_back(launchParamsOf(k));
         }
         rec.extracted = static_cast<uint32_t>(trace.ids.size());
         trace.ids.push_back(id);
