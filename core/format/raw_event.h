@@ -30,7 +30,8 @@ struct CounterValue {
     double value = 0;
 };
 
-struct RawEvent {
+// The plain fields, reset by one assignment per event.
+struct RawEventFields {
     uint64_t offset = 0;  // stream offset of the event's '{'
     uint64_t index = 0;   // position in traceEvents
 
@@ -54,24 +55,20 @@ struct RawEvent {
     int64_t sortIndex = 0;
     int64_t memTotalAllocated = -1, memTotalReserved = -1;  // [memory] instants
     int32_t memDeviceType = -1, memDeviceId = -1;
+};
+
+struct RawEvent : RawEventFields {
     std::vector<CounterValue> counterValues;  // C: numeric args members
     // Owned copies for text that was unescaped (so not a view of the buffer).
     std::string metaNameStorage, metaLabelsStorage;
     std::deque<std::string> keyStorage;
 
-    // Clears every field but keeps the containers' capacity.
+    // Clears every field but keeps the containers' capacity (the owned
+    // strings are only read when their has* flag is set).
     void reset() {
-        auto values = std::move(counterValues);
-        auto keys = std::move(keyStorage);
-        auto nameStore = std::move(metaNameStorage);
-        auto labelStore = std::move(metaLabelsStorage);
-        *this = RawEvent{};
-        counterValues = std::move(values);
+        static_cast<RawEventFields&>(*this) = RawEventFields{};
         counterValues.clear();
-        keyStorage = std::move(keys);
         keyStorage.clear();
-        metaNameStorage = std::move(nameStore);
-        metaLabelsStorage = std::move(labelStore);
     }
 };
 

@@ -42,8 +42,7 @@ std::vector<GpuDevice> gpuBusyFromSlices(const Trace& trace) {
             const Slice& s = trace.slices[i];
             if (!(s.flags & kSliceGpuActivity) || s.dur <= 0) continue;
             int device = track.gpuDevice;
-            if (const auto x = trace.extractedArgs(s.args); x && x->device >= 0)
-                device = x->device;
+            if (const int32_t own = trace.deviceOf(s.args); own >= 0) device = own;
             GpuDevice& d = devices[device];
             d.index = device;
             if (d.tracks.empty() || d.tracks.back() != f) d.tracks.push_back(f);

@@ -3,7 +3,8 @@
 // with "bp":"e" (Kineto's ac2g flows), else to the next slice that begins.
 
 #include <algorithm>
-#include <unordered_map>
+#include <span>
+#include <tuple>
 
 #include "model/builder_state.h"
 
@@ -61,19 +62,25 @@ void resolveFlows(TraceBuilder::State& st, const std::vector<uint32_t>& finalTra
             p.bindEnclosing ? enclosingSlice(t, track, p.ts, scratch) : nextSlice(t, track, p.ts);
     }
 
-    std::unordered_map<MatchKey, std::vector<uint32_t>, MatchKeyHash> byKey;
-    for (uint32_t i = 0; i < points.size(); ++i)
-        byKey[points[i].key].push_back(i);
-    std::vector<const std::vector<uint32_t>*> groups;
-    for (auto& [key, idx] : byKey)
-        groups.push_back(&idx);
-    std::sort(groups.begin(), groups.end(),
-              [](auto* a, auto* b) { return a->front() < b->front(); });
-
-    for (const auto* group : groups) {
-        std::vector<uint32_t> idx = *group;
-        std::stable_sort(idx.begin(), idx.end(),
-                         [&](uint32_t a, uint32_t b) { return points[a].ts < points[b].ts; });
+    // Group by key with one sort (no container per flow id): key order,
+    // then time, file order for ties.
+    std::vector<uint32_t> order(points.size());
+    for (uint32_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    auto keyTuple = [&](const MatchKey& k) {
+        return std::tuple(k.category, k.scope, k.id.isText,
+                          k.id.isText ? int64_t{k.id.text} : k.id.number);
+    };
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        const auto ka = keyTuple(points[a].key), kb = keyTuple(points[b].key);
+        return ka != kb ? ka < kb : points[a].ts < points[b].ts;
+    });
+    for (size_t runBegin = 0; runBegin < order.size();) {
+        size_t runEnd = runBegin + 1;
+        while (runEnd < order.size() && points[order[runEnd]].key == points[order[runBegin]].key)
+            ++runEnd;
+        const std::span<const uint32_t> idx(order.data() + runBegin, runEnd - runBegin);
+        runBegin = runEnd;
         uint32_t prev = kNone;
         StringId name = 0;
         uint16_t category = 0;

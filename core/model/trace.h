@@ -180,6 +180,11 @@ class Trace {
     std::string argsJson(uint32_t argsIndex) const;
     // The args pulled out at load for one event, if it had any.
     std::optional<ExtractedArgs> extractedArgs(uint32_t argsIndex) const;
+    // Just args.device (-1 when absent): the hot path of the GPU busy union.
+    int32_t deviceOf(uint32_t argsIndex) const {
+        if (argsIndex >= args.size() || args[argsIndex].extracted == kNone) return -1;
+        return ids[args[argsIndex].extracted].device;
+    }
 
     // Total memory held by the model, for benchmarks and the import report.
     size_t memoryBytes() const;
