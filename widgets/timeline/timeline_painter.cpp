@@ -198,9 +198,10 @@ void paintGutter(Ctx& c) {
     const auto& rows = c.in.layout->rows();
     c.p.fillRect(QRectF(0, 0, c.x0, c.in.size.height()), c.in.colors.gutter);
     const QFontMetrics fm = c.p.fontMetrics();
-    for (const DisplayRow& dr : rows) {
+    for (size_t r = static_cast<size_t>(std::max(0, c.in.layout->rowAt(c.in.scrollY)));
+         r < rows.size(); ++r) {
+        const DisplayRow& dr = rows[r];
         const double y = dr.y - c.in.scrollY;
-        if (y + dr.height < 0) continue;
         if (y > c.in.size.height()) break;
         if (dr.kind == DisplayRow::Kind::ProcessHeader) {
             const Process& proc = c.t.processes[dr.process];
@@ -294,25 +295,25 @@ PaintStats paintTimeline(QPainter& p, const PaintInputs& in) {
     p.fillRect(QRect(QPoint(0, 0), in.size), in.colors.background);
     p.setClipRect(QRectF(c.x0, 0, c.right - c.x0, in.size.height()));
     // Alternate track backgrounds help the eye follow a row.
-    bool alternate = false;
-    uint32_t lastTrack = kNone;
-    for (const DisplayRow& dr : in.layout->rows()) {
+    // Only the rows on screen are visited (a trace may have a million
+    // threads); alternate tracks get a faint band to guide the eye.
+    const auto& rows = in.layout->rows();
+    const size_t firstRow = static_cast<size_t>(std::max(0, in.layout->rowAt(in.scrollY)));
+    for (size_t r = firstRow; r < rows.size(); ++r) {
+        const DisplayRow& dr = rows[r];
         const double y = dr.y - in.scrollY;
-        if (dr.kind != DisplayRow::Kind::ProcessHeader && dr.track != lastTrack) {
-            alternate = !alternate;
-            lastTrack = dr.track;
-        }
-        if (y + dr.height < 0 || y > in.size.height()) continue;
+        if (y > in.size.height()) break;
+        const uint32_t id = dr.kind == DisplayRow::Kind::Counter ? dr.counter : dr.track;
         if (dr.kind == DisplayRow::Kind::ProcessHeader) {
             p.fillRect(QRectF(c.x0, y, c.right - c.x0, dr.height), in.colors.header);
-        } else if (alternate) {
+        } else if (id & 1) {
             p.fillRect(QRectF(c.x0, y, c.right - c.x0, dr.height), in.colors.alternateBackground);
         }
     }
     paintGaps(c);
-    for (const DisplayRow& dr : in.layout->rows()) {
+    for (size_t r = firstRow; r < rows.size(); ++r) {
+        const DisplayRow& dr = rows[r];
         const double y = dr.y - in.scrollY;
-        if (y + dr.height < 0) continue;
         if (y > in.size.height()) break;
         if (dr.kind == DisplayRow::Kind::Slices) {
             paintSliceRow(c, dr, y);
