@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <new>
 
+#include "cache/index_cache.h"
 #include "format/trace_json_reader.h"
 #include "model/trace_builder.h"
 #include "util/load_error.h"
@@ -30,6 +31,7 @@ LoadResult loadWith(const std::string& path, const std::function<OpenedSource()>
         trace->path = path;
         trace->compression = opened.compression;
         trace->fileSize = opened.fileSize;
+        trace->fileStamp = opened.stamp;
         if (opened.fileFd.valid()) {
             trace->argsStore.useFile(std::move(opened.fileFd), opened.fileSize, opened.fileMtimeNs);
         }
@@ -81,8 +83,25 @@ LoadResult loadWith(const std::string& path, const std::function<OpenedSource()>
 }  // namespace
 
 LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
-    return loadWith(
+    if (!options.cache) {
+        return loadWith(
+            path, [&] { return openTraceSource(path); }, options);
+    }
+    IndexCache::Lookup hit = options.cache->load(path);
+    if (hit.trace) {
+        LoadResult result;
+        result.trace = std::move(hit.trace);
+        result.cacheNote = "hit";
+        return result;
+    }
+    LoadResult result = loadWith(
         path, [&] { return openTraceSource(path); }, options);
+    result.cacheNote = std::string(cacheOutcomeName(hit.outcome)) + " (" + hit.detail + ")";
+    if (result.trace && options.storeInCache) {
+        const std::string error = options.cache->store(*result.trace);
+        result.cacheNote += error.empty() ? "; written" : "; not written: " + error;
+    }
+    return result;
 }
 
 LoadResult loadTraceFromBytes(std::string bytes, const std::string& name,

@@ -13,6 +13,8 @@
 
 namespace gapscope {
 
+class IndexCache;
+
 struct LoadOptions {
     const CancelToken* cancel = nullptr;
     ProgressCallback progress;
@@ -20,6 +22,11 @@ struct LoadOptions {
     // (gapscope-cli --max-event-mb / --memory-limit-mb; the viewer's Settings).
     size_t maxEventBytes = 256u << 20;  // one event or top-level value
     uint64_t memoryLimitBytes = 0;      // the model; 0 = 3/4 of physical memory
+    // Reopen from (and, after a parse, write) this index cache; null = always parse.
+    const IndexCache* cache = nullptr;
+    // False: the caller stores the entry itself later (the viewer shows the
+    // trace first and writes the entry after).
+    bool storeInCache = true;
 };
 
 // 3/4 of this machine's physical memory: the default memory limit.
@@ -37,6 +44,9 @@ struct LoadResult {
     std::shared_ptr<const Trace> trace;  // null on failure or cancel
     std::optional<LoadFailure> failure;
     bool cancelled = false;
+    // What the index cache did: "" without a cache, else e.g. "hit",
+    // "miss (no entry); written", "stale (...); not written: <why>".
+    std::string cacheNote;
 };
 
 LoadResult loadTrace(const std::string& path, const LoadOptions& options = {});

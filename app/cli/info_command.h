@@ -12,7 +12,7 @@ namespace gapscope::cli {
 int runInfo(int argc, char** argv);
 
 // The JSON rendering (the text one is core's writeTraceSummary).
-void writeInfoJson(const Trace& trace, std::ostream& out);
+void writeInfoJson(const Trace& trace, const std::string& cacheNote, std::ostream& out);
 
 const char* processKindName(ProcessKind k);
 

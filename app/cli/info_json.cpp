@@ -19,7 +19,7 @@ std::string text(std::string_view s) {
 
 }  // namespace
 
-void writeInfoJson(const Trace& t, std::ostream& out) {
+void writeInfoJson(const Trace& t, const std::string& cacheNote, std::ostream& out) {
     using J = nlohmann::ordered_json;
     J j;
     j["file"] = t.path;
@@ -28,6 +28,7 @@ void writeInfoJson(const Trace& t, std::ostream& out) {
     j["compression"] = compressionName(t.compression);
     j["file_bytes"] = t.fileSize;
     j["json_bytes"] = t.decompressedSize;
+    if (!cacheNote.empty()) j["index_cache"] = cacheNote;
     j["events"] = t.report.events;
     J phases = J::object();
     for (const auto& [ph, n] : t.report.phases)

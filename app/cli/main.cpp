@@ -5,6 +5,7 @@
 #include <iostream>
 #include <string>
 
+#include "dump_command.h"
 #include "info_command.h"
 
 namespace {
@@ -19,7 +20,12 @@ constexpr const char* kUsage =
     "  info TRACE [--json]   open TRACE fully (read, build, index) and summarise it:\n"
     "                        events per phase, time span, processes and threads,\n"
     "                        GPU devices with busy time, import warnings\n"
-    "                        (--max-event-mb N, --memory-limit-mb N raise the limits)\n"
+    "  dump TRACE            every field of the loaded model as text (to compare loads)\n"
+    "\n"
+    "Loading options (any command; see COMMAND --help):\n"
+    "  --max-event-mb N, --memory-limit-mb N   raise the limits\n"
+    "  --no-cache            parse TRACE even if the index cache has it\n"
+    "  --cache-dir DIR       index cache folder (default ~/.cache/gapscope)\n"
     "\n"
     "Options:\n"
     "  -h, --help            show this help\n"
@@ -45,6 +51,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (command == "info") return gapscope::cli::runInfo(argc - 2, argv + 2);
+    if (command == "dump") return gapscope::cli::runDump(argc - 2, argv + 2);
     std::cerr << "gapscope-cli: unknown command '" << command << "'\n\n" << kUsage;
     return 1;
 }

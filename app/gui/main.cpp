@@ -20,9 +20,14 @@ int main(int argc, char** argv) {
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("trace"),
                                  QStringLiteral("A trace to open (.json, .json.gz, .json.zst)"));
+    const QCommandLineOption noCache(
+        QStringLiteral("no-cache"),
+        QStringLiteral("Parse traces even when the index cache has them (this session only)"));
+    parser.addOption(noCache);
     parser.process(app);
 
     gapscope::app::MainWindow window;
+    if (parser.isSet(noCache)) window.disableCacheForSession();
     window.show();
     if (!parser.positionalArguments().isEmpty())
         window.openTrace(parser.positionalArguments().first());

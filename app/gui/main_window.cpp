@@ -3,8 +3,10 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDateTime>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QDragEnterEvent>
@@ -31,6 +33,7 @@
 #include <QVBoxLayout>
 #include <sstream>
 
+#include "cache/index_cache.h"
 #include "loader.h"
 #include "loading/trace_loader.h"
 #include "panels/details_panel.h"
@@ -181,7 +184,19 @@ void MainWindow::createActions() {
 
     QMenu* settingsMenu = menuBar()->addMenu(tr("&Settings"));
     settingsMenu->addAction(tr("Loading &Limits…"), this, &MainWindow::editLimits);
+    useCache_ = settingsMenu->addAction(tr("Use the &Index Cache"));
+    useCache_->setCheckable(true);
+    useCache_->setToolTip(
+        tr("Reopen unchanged traces from a saved index instead of parsing "
+           "them again"));
+    useCache_->setChecked(QSettings().value("cache/enabled", true).toBool());
+    connect(useCache_, &QAction::toggled, this, [this](bool on) {
+        QSettings().setValue("cache/enabled", on);
+        applyCache();
+    });
+    settingsMenu->addAction(tr("&Clear the Index Cache"), this, &MainWindow::clearCache);
     applyLimits();
+    applyCache();
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts)
@@ -215,6 +230,31 @@ void MainWindow::createActions() {
         QSettings().setValue("gaps/thresholdUs", us);
     });
     bar->addWidget(gapThreshold_);
+}
+
+void MainWindow::applyCache() {
+    const std::string dir = IndexCache::defaultDir();
+    const bool on = useCache_->isChecked() && !cacheDisabledForSession_ && !dir.empty();
+    loader_->setCache(on ? std::make_shared<IndexCache>(dir) : nullptr);
+}
+
+void MainWindow::disableCacheForSession() {
+    cacheDisabledForSession_ = true;
+    applyCache();
+}
+
+void MainWindow::clearCache() {
+    const QString dir = QString::fromStdString(IndexCache::defaultDir());
+    if (dir.isEmpty()) return;
+    loader_->waitForCacheWrite();
+    int removed = 0;
+    for (const QFileInfo& entry :
+         QDir(dir).entryInfoList({QStringLiteral("*.gsidx"), QStringLiteral("*.gsidx.*")},
+                                 QDir::Files | QDir::Hidden)) {
+        removed += QFile::remove(entry.absoluteFilePath()) ? 1 : 0;
+    }
+    statusBar()->showMessage(
+        tr("Removed %n index cache entries from %1", nullptr, removed).arg(dir), 5000);
 }
 
 void MainWindow::applyLimits() {
@@ -327,6 +367,7 @@ void MainWindow::openTrace(const QString& path) {
     lastError_.clear();
     setLoading(true);
     statusBar()->showMessage(tr("Opening %1…").arg(QFileInfo(path).fileName()));
+    loadStartMs_ = QDateTime::currentMSecsSinceEpoch();
     loader_->load(path);
 }
 
@@ -349,8 +390,15 @@ void MainWindow::onLoaded(std::shared_ptr<const Trace> trace, const QString& pat
     setWindowTitle(tr("%1 — Gapscope").arg(QFileInfo(path).fileName()));
     addRecent(path);
     updateStatus();
+    const double seconds =
+        static_cast<double>(QDateTime::currentMSecsSinceEpoch() - loadStartMs_) / 1000.0;
     statusBar()->showMessage(
-        tr("Opened %1: %2 events").arg(QFileInfo(path).fileName()).arg(trace->report.events), 5000);
+        (trace->fromCache ? tr("Opened %1 from the index cache: %2 events in %3 s")
+                          : tr("Opened %1: %2 events in %3 s"))
+            .arg(QFileInfo(path).fileName())
+            .arg(trace->report.events)
+            .arg(seconds, 0, 'f', 2),
+        8000);
 }
 
 void MainWindow::onFailed(const QString& message, const QString& path) {

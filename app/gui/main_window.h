@@ -40,6 +40,8 @@ class MainWindow : public QMainWindow {
     ui::TraceLoader* loader() const { return loader_; }
     QString currentPath() const { return currentPath_; }
     QString lastError() const { return lastError_; }
+    // `gapscope --no-cache`: parse every trace this session (Settings keep theirs).
+    void disableCacheForSession();
     // For tests and scripted screenshots: no modal dialogs.
     void setInteractive(bool interactive) { interactive_ = interactive; }
 
@@ -62,6 +64,8 @@ class MainWindow : public QMainWindow {
     void showShortcuts();
     void chooseFile();
     void applyLimits();
+    void applyCache();
+    void clearCache();
     void editLimits();
 
     ui::TraceLoader* loader_;
@@ -84,6 +88,9 @@ class MainWindow : public QMainWindow {
     QString currentPath_;
     QString lastError_;
     bool interactive_ = true;
+    bool cacheDisabledForSession_ = false;
+    QAction* useCache_ = nullptr;
+    qint64 loadStartMs_ = 0;
 };
 
 }  // namespace gapscope::app

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace gapscope {
@@ -24,6 +25,20 @@ class IntervalIndex {
                      std::vector<uint32_t>& out) const;
 
     size_t size() const { return order_.size(); }
+
+    // The built arrays, for the index cache; restore() takes them back as
+    // they were (the cache validates ids before restoring).
+    const std::vector<uint32_t>& order() const { return order_; }
+    const std::vector<uint32_t>& maxEnds() const { return maxEnd_; }
+    int64_t base() const { return base_; }
+    int shift() const { return shift_; }
+    void restore(std::vector<uint32_t> order, std::vector<uint32_t> maxEnds, int64_t base,
+                 int shift) {
+        order_ = std::move(order);
+        maxEnd_ = std::move(maxEnds);
+        base_ = base;
+        shift_ = shift;
+    }
     size_t memoryBytes() const { return order_.capacity() * 4 + maxEnd_.capacity() * 4; }
 
   private:

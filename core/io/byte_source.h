@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "io/file_stamp.h"
 #include "util/unique_fd.h"
 
 namespace gapscope {
@@ -44,6 +45,7 @@ struct OpenedSource {
     Compression compression = Compression::None;
     uint64_t fileSize = 0;
     int64_t fileMtimeNs = 0;
+    FileStamp stamp;  // invalid for bytes in memory
     UniqueFd fileFd;  // a plain file on disk: a second descriptor of it (to read args later)
 };
 

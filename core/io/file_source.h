@@ -2,6 +2,7 @@
 // Sequential reads of a regular file through the kernel's read(2).
 
 #include "io/byte_source.h"
+#include "io/file_stamp.h"
 
 namespace gapscope {
 
@@ -16,6 +17,7 @@ class FileSource final : public ByteSource {
     int64_t mtimeNs() const { return mtimeNs_; }
     // A second descriptor of the same open file (for reading args later).
     int duplicateFd() const;
+    FileStamp stamp() const { return stampOfDescriptor(fd_); }
 
     // Reads up to `capacity` bytes at `offset` without moving the stream.
     size_t peek(uint64_t offset, char* dst, size_t capacity) const;

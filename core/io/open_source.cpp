@@ -50,10 +50,12 @@ OpenedSource openTraceSource(const std::string& path) {
     const size_t got = file->peek(0, magic.data(), magic.size());
     const uint64_t size = file->size();
     const int64_t mtime = file->mtimeNs();
+    const FileStamp stamp = file->stamp();
     const bool plain = !(got >= 2 && magic[0] == '\x1f') && !(got >= 1 && magic[0] == '\x28');
     UniqueFd dup(plain ? file->duplicateFd() : -1);
     OpenedSource opened = sniffSource(std::move(file), std::string_view(magic.data(), got), size);
     opened.fileMtimeNs = mtime;
+    opened.stamp = stamp;
     if (opened.compression == Compression::None) opened.fileFd = std::move(dup);
     return opened;
 }

@@ -95,6 +95,14 @@ std::string ArgsStore::fetch(uint64_t offset, uint32_t length) const {
     return cached_.substr(static_cast<size_t>(local), length);
 }
 
+void ArgsStore::restore(Blocks b) {
+    blocks_ = std::move(b.frames);
+    blockStart_ = std::move(b.starts);
+    rawBytes_ = b.rawBytes;
+    current_.clear();
+    cachedBlock_ = SIZE_MAX;
+}
+
 size_t ArgsStore::memoryBytes() const {
     size_t total = current_.capacity() + cached_.capacity() + blockStart_.capacity() * 8;
     for (const auto& b : blocks_)

@@ -38,6 +38,16 @@ class ArgsStore {
     std::string fetch(uint64_t offset, uint32_t length) const;
 
     uint64_t rawBytes() const { return rawBytes_; }
+
+    // The sealed compressed blocks, for the index cache (not file-backed).
+    struct Blocks {
+        std::vector<std::vector<char>> frames;  // zstd frames
+        std::vector<uint64_t> starts;           // raw offset of each block
+        uint64_t rawBytes = 0;
+    };
+    const std::vector<std::vector<char>>& frames() const { return blocks_; }
+    const std::vector<uint64_t>& blockStarts() const { return blockStart_; }
+    void restore(Blocks b);
     size_t memoryBytes() const;
 
   private:

@@ -11,6 +11,7 @@
 
 #include "index/interval_index.h"
 #include "io/byte_source.h"
+#include "io/file_stamp.h"
 #include "model/args_store.h"
 #include "model/extracted_args.h"
 #include "model/ids.h"
@@ -147,7 +148,9 @@ class Trace {
     bool objectForm = false;  // {"traceEvents": [...]} rather than a bare array
     uint64_t fileSize = 0;
     uint64_t decompressedSize = 0;
-    std::string displayTimeUnit;                  // "ms" or "ns" when the file says so
+    FileStamp fileStamp;          // the file version this model describes (index cache key)
+    bool fromCache = false;       // restored from the index cache rather than parsed
+    std::string displayTimeUnit;  // "ms" or "ns" when the file says so
     std::map<std::string, std::string> metadata;  // other top-level keys, raw JSON text
 
     StringTable strings;

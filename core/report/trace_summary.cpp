@@ -1,8 +1,8 @@
+#include "report/trace_summary.h"
+
 #include <cstdio>
 #include <ostream>
 #include <string>
-
-#include "report/trace_summary.h"
 
 namespace gapscope {
 
@@ -75,8 +75,10 @@ void writeTraceSummary(const Trace& t, std::ostream& out) {
 
     out << "\nProcesses and tracks\n";
     for (const Process& p : t.processes) {
-        out << "  " << p.displayName << "  [" << (p.kind == ProcessKind::Gpu ? "gpu" : "cpu") << ", pid "
-            << (p.pid.isText ? std::string(t.str(p.pid.text)) : std::to_string(p.pid.number)) << "]\n";
+        out << "  " << p.displayName << "  [" << (p.kind == ProcessKind::Gpu ? "gpu" : "cpu")
+            << ", pid "
+            << (p.pid.isText ? std::string(t.str(p.pid.text)) : std::to_string(p.pid.number))
+            << "]\n";
         for (uint32_t id : p.tracks) {
             const Track& tr = t.tracks[id];
             out << "    " << tr.displayName << "  " << tr.sliceCount() << " slices";

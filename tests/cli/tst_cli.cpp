@@ -1,6 +1,7 @@
 // gapscope-cli as a user runs it: help, version, info on the bundled sample
 // (text and JSON), and bad input (exit 2, one line on stderr).
 
+#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -18,8 +19,17 @@ struct Run {
     QByteArray out, err;
 };
 
+// Each test process gets its own index cache folder, never the user's.
+QString cacheHome() {
+    static QTemporaryDir dir;
+    return dir.path();
+}
+
 Run runCli(const QStringList& args) {
     QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("XDG_CACHE_HOME", cacheHome());
+    p.setProcessEnvironment(env);
     p.start(gapscope::test::cliPath(), args);
     Run r;
     if (!p.waitForFinished(120000)) return r;
@@ -46,6 +56,32 @@ class TestCli : public QObject {
         r = runCli({"frobnicate"});
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.err.contains("unknown command"));
+    }
+
+    void theIndexCacheServesASecondOpen() {
+        QTemporaryDir dir;
+        const QString copy = dir.filePath("sample.json.gz");
+        QVERIFY(QFile::copy(gapscope::test::samplePath(), copy));
+        const QString cacheDir = dir.filePath("cache");
+        Run r = runCli({"info", copy, "--json", "--cache-dir", cacheDir});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(
+            json::parse(r.out.toStdString())["index_cache"].get<std::string>().find("miss") == 0,
+            r.out.constData());
+        r = runCli({"info", copy, "--json", "--cache-dir", cacheDir});
+        QCOMPARE(json::parse(r.out.toStdString())["index_cache"].get<std::string>(),
+                 std::string("hit"));
+        r = runCli({"info", copy, "--json", "--no-cache", "--cache-dir", cacheDir});
+        QVERIFY(!json::parse(r.out.toStdString()).contains("index_cache"));
+        // The text form says it too.
+        r = runCli({"info", copy, "--cache-dir", cacheDir});
+        QVERIFY(r.out.contains("Index cache: hit"));
+        // The restored model is the parsed one, field for field.
+        const Run cached = runCli({"dump", copy, "--cache-dir", cacheDir});
+        const Run parsed = runCli({"dump", copy, "--no-cache"});
+        QCOMPARE(cached.exitCode, 0);
+        QVERIFY(cached.out.size() > 100000);
+        QVERIFY(cached.out == parsed.out);
     }
 
     void infoJsonOnTheSample() {

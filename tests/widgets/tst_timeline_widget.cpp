@@ -15,6 +15,7 @@
 #include <QSignalSpy>
 #include <QStackedWidget>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QWheelEvent>
@@ -67,6 +68,7 @@ class TestTimelineWidget : public QObject {
     Q_OBJECT
 
     std::unique_ptr<app::MainWindow> window_;
+    QTemporaryDir cacheHome_;  // the index cache of this test run
 
     TracePage* page() const { return window_->tracePage(); }
     ViewState* state() const { return page()->state(); }
@@ -145,6 +147,7 @@ class TestTimelineWidget : public QObject {
         QCoreApplication::setOrganizationName(QStringLiteral("GapscopeTests"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_timeline_widget"));
         QSettings().clear();  // no geometry, recent files or threshold from earlier runs
+        qputenv("XDG_CACHE_HOME", cacheHome_.path().toLocal8Bit());
         window_ = std::make_unique<app::MainWindow>();
         window_->setInteractive(false);
         window_->resize(1400, 700);
@@ -477,6 +480,34 @@ class TestTimelineWidget : public QObject {
         open(test::samplePath());
         QVERIFY(window_->lastError().isEmpty());
         QVERIFY(page()->trace() && page()->trace() != before);
+    }
+
+    void reopeningAnUnchangedTraceUsesTheIndexCache() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("copy.pt.trace.json.gz"));
+        QVERIFY(QFile::copy(test::samplePath(), path));
+        QSignalSpy written(window_->loader(), &TraceLoader::cacheWritten);
+        open(path);
+        QVERIFY(!trace().fromCache);
+        window_->loader()->waitForCacheWrite();
+        QCOMPARE(written.size(), 1);
+        QCOMPARE(written.at(0).at(1).toString(), QString());  // no error
+        const size_t slices = trace().slices.size();
+
+        open(path);
+        QVERIFY(trace().fromCache);
+        QCOMPARE(trace().slices.size(), slices);
+        QVERIFY2(window_->statusBar()->currentMessage().contains("index cache"),
+                 qPrintable(window_->statusBar()->currentMessage()));
+        QVERIFY(view()->slicesInView() > 0);
+
+        // Settings → Use the Index Cache, off: parsed again.
+        QAction* use = action(QStringLiteral("Use the &Index Cache"));
+        QVERIFY(use && use->isChecked());
+        use->setChecked(false);
+        open(path);
+        QVERIFY(!trace().fromCache);
+        use->setChecked(true);
     }
 
     void truncatedTraceOpensWithItsReport() {

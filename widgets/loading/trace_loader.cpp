@@ -13,6 +13,25 @@ TraceLoader::TraceLoader(QObject* parent) : QObject(parent) {
 TraceLoader::~TraceLoader() {
     cancel();
     wait();
+    waitForCacheWrite();
+}
+
+void TraceLoader::waitForCacheWrite() {
+    if (!storeThread_) return;
+    storeThread_->wait();
+    QCoreApplication::sendPostedEvents(this);
+    delete storeThread_;
+    storeThread_ = nullptr;
+}
+
+void TraceLoader::storeInCache(std::shared_ptr<const Trace> trace, const QString& path) {
+    waitForCacheWrite();  // one writer at a time; the previous one is nearly done
+    storeThread_ = QThread::create([this, cache = cache_, trace = std::move(trace), path] {
+        const QString error = QString::fromStdString(cache->store(*trace));
+        QMetaObject::invokeMethod(
+            this, [this, path, error] { emit cacheWritten(path, error); }, Qt::QueuedConnection);
+    });
+    storeThread_->start(QThread::LowPriority);
 }
 
 void TraceLoader::wait() {
@@ -43,7 +62,10 @@ void TraceLoader::load(const QString& path) {
     LoadOptions options;
     if (maxEventBytes_) options.maxEventBytes = maxEventBytes_;
     options.memoryLimitBytes = memoryLimitBytes_;
-    thread_ = QThread::create([this, shared, file, path, options]() mutable {
+    options.cache = cache_.get();
+    options.storeInCache = false;  // after the trace is shown: see finish()
+    thread_ = QThread::create([this, shared, file, path, options, cache = cache_]() mutable {
+        (void)cache;  // held so the cache outlives this load
         options.cancel = &shared->cancel;
         options.progress = [shared](LoadPhase phase, uint64_t done, uint64_t total) {
             shared->phase.store(static_cast<int>(phase), std::memory_order_relaxed);
@@ -90,7 +112,10 @@ void TraceLoader::finish(LoadResult result, const QString& path) {
     }
     shared_.reset();
     if (result.trace) {
+        const bool parsed = !result.trace->fromCache;
+        std::shared_ptr<const Trace> trace = result.trace;
         emit loaded(std::move(result.trace), path);
+        if (parsed && cache_) storeInCache(std::move(trace), path);
     } else if (result.cancelled) {
         emit cancelled(path);
     } else {

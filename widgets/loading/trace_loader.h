@@ -10,6 +10,7 @@
 #include <atomic>
 #include <memory>
 
+#include "cache/index_cache.h"
 #include "loader.h"
 
 namespace gapscope::ui {
@@ -23,16 +24,24 @@ class TraceLoader : public QObject {
     void load(const QString& path);  // cancels a load in progress first
     // Limits for the next loads (0 = the core's defaults).
     void setLimits(size_t maxEventBytes, uint64_t memoryLimitBytes);
+    // Reopen from this index cache (null: always parse). A parsed trace is
+    // handed over first and written to the cache afterwards, off the GUI thread.
+    void setCache(std::shared_ptr<const IndexCache> cache) { cache_ = std::move(cache); }
+    const IndexCache* cache() const { return cache_.get(); }
     void cancel();
     bool isLoading() const { return thread_ != nullptr; }
     // Blocks until the current load ends (tests, shutdown).
     void wait();
+    // Blocks until the index cache entry of the last parse is written.
+    void waitForCacheWrite();
 
   signals:
     void progressChanged(int percent, const QString& phase);
     void loaded(std::shared_ptr<const gapscope::Trace> trace, const QString& path);
     void failed(const QString& message, const QString& path);
     void cancelled(const QString& path);
+    // The index cache entry for `path` was written ("" error) or not.
+    void cacheWritten(const QString& path, const QString& error);
 
   private:
     struct Shared {
@@ -43,7 +52,11 @@ class TraceLoader : public QObject {
     void pollProgress();
     void finish(LoadResult result, const QString& path);
 
+    void storeInCache(std::shared_ptr<const Trace> trace, const QString& path);
+
     QThread* thread_ = nullptr;
+    QThread* storeThread_ = nullptr;
+    std::shared_ptr<const IndexCache> cache_;
     size_t maxEventBytes_ = 0;
     uint64_t memoryLimitBytes_ = 0;
     std::shared_ptr<Shared> shared_;

@@ -1,0 +1,32 @@
+#include "dump_command.h"
+
+#include <iostream>
+#include <string>
+
+#include "load_args.h"
+#include "report/canonical_dump.h"
+
+namespace gapscope::cli {
+
+int runDump(int argc, char** argv) {
+    for (int i = 0; i < argc; ++i) {
+        if (std::string(argv[i]) == "-h" || std::string(argv[i]) == "--help") {
+            std::cout << "Usage: gapscope-cli dump TRACE [--no-args-text] [OPTIONS]\n"
+                         "  Every field of the loaded model as text, ids included: two loads\n"
+                         "  gave the same model exactly when their dumps are identical.\n"
+                         "  --no-args-text      leave out each event's raw args JSON\n"
+                      << kLoadOptionsHelp;
+            return 0;
+        }
+    }
+    auto args = parseLoadArgs("dump", argc, argv, {"--no-args-text"});
+    if (!args) return 1;
+    const auto trace = loadOrReport(*args);
+    if (!trace) return 2;
+    DumpOptions options;
+    options.argsText = args->flags.empty();
+    std::cout << canonicalDump(*trace, options);
+    return 0;
+}
+
+}  // namespace gapscope::cli

@@ -1,0 +1,66 @@
+#include "load_args.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+
+namespace gapscope::cli {
+
+std::optional<LoadArgs> parseLoadArgs(const char* command, int argc, char** argv,
+                                      const std::vector<std::string>& known) {
+    LoadArgs args;
+    bool useCache = true;
+    std::string cacheDir = IndexCache::defaultDir();
+    for (int i = 0; i < argc; ++i) {
+        const std::string arg = argv[i];
+        const bool hasValue = i + 1 < argc;
+        if ((arg == "--max-event-mb" || arg == "--memory-limit-mb") && hasValue) {
+            char* end = nullptr;
+            const unsigned long long mb = std::strtoull(argv[++i], &end, 10);
+            if (!end || *end != '\0' || mb == 0 || mb > (1ull << 40)) {
+                std::cerr << "gapscope-cli " << command << ": " << arg
+                          << " takes a positive number of MiB\n";
+                return std::nullopt;
+            }
+            if (arg == "--max-event-mb") args.options.maxEventBytes = static_cast<size_t>(mb) << 20;
+            if (arg == "--memory-limit-mb") args.options.memoryLimitBytes = mb << 20;
+        } else if (arg == "--no-cache") {
+            useCache = false;
+        } else if (arg == "--cache-dir" && hasValue) {
+            cacheDir = argv[++i];
+        } else if (std::find(known.begin(), known.end(), arg) != known.end()) {
+            args.flags.push_back(arg);
+        } else if (arg.size() > 1 && arg[0] == '-') {
+            std::cerr << "gapscope-cli " << command << ": unknown option '" << arg << "'\n";
+            return std::nullopt;
+        } else if (args.path.empty()) {
+            args.path = arg;
+        } else {
+            std::cerr << "gapscope-cli " << command << ": one trace at a time ('" << arg
+                      << "' is extra)\n";
+            return std::nullopt;
+        }
+    }
+    if (args.path.empty()) {
+        std::cerr << "gapscope-cli " << command << ": which trace? (see --help)\n";
+        return std::nullopt;
+    }
+    if (useCache && !cacheDir.empty()) {
+        args.cache = std::make_unique<IndexCache>(cacheDir);
+        args.options.cache = args.cache.get();
+    }
+    return args;
+}
+
+std::shared_ptr<const Trace> loadOrReport(LoadArgs& args, std::string* cacheNote) {
+    const LoadResult result = loadTrace(args.path, args.options);
+    if (cacheNote) *cacheNote = result.cacheNote;
+    if (!result.trace) {
+        std::cerr << "gapscope: "
+                  << (result.failure ? result.failure->message() : args.path + ": cancelled")
+                  << "\n";
+    }
+    return result.trace;
+}
+
+}  // namespace gapscope::cli

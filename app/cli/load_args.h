@@ -1,0 +1,38 @@
+#pragma once
+// The options every command that opens a trace shares: limits, the index
+// cache, and the one TRACE argument. Command-specific flags are handed back.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cache/index_cache.h"
+#include "loader.h"
+
+namespace gapscope::cli {
+
+struct LoadArgs {
+    std::string path;
+    LoadOptions options;
+    std::unique_ptr<IndexCache> cache;  // null with --no-cache
+    std::vector<std::string> flags;     // other --options, for the command
+};
+
+inline constexpr const char* kLoadOptionsHelp =
+    "  --max-event-mb N    largest single event or top-level value (default 256)\n"
+    "  --memory-limit-mb N memory the model may use (default 3/4 of physical memory)\n"
+    "  --no-cache          parse the trace even if the index cache has it (and do not\n"
+    "                      write the cache)\n"
+    "  --cache-dir DIR     index cache folder (default $XDG_CACHE_HOME/gapscope or\n"
+    "                      ~/.cache/gapscope)\n";
+
+// Parses argv; on a usage error prints it (prefixed by `command`) and returns
+// nullopt. `known` lists the command's own flags.
+std::optional<LoadArgs> parseLoadArgs(const char* command, int argc, char** argv,
+                                      const std::vector<std::string>& known);
+
+// Loads, printing the one-line failure on stderr; null on failure.
+std::shared_ptr<const Trace> loadOrReport(LoadArgs& args, std::string* cacheNote = nullptr);
+
+}  // namespace gapscope::cli

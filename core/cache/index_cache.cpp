@@ -1,0 +1,269 @@
+#include "cache/index_cache.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <new>
+
+#include "cache/cache_io.h"
+#include "cache/trace_codec.h"
+#include "util/fast_hash.h"
+#include "util/unique_fd.h"
+
+namespace gapscope {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr char kMagic[8] = {'G', 'S', 'I', 'N', 'D', 'E', 'X', '\n'};
+constexpr const char* kSuffix = ".gsidx";
+
+// Every POD array is stored in its in-memory layout: a build where any of
+// them differs must not read another build's entries.
+constexpr uint32_t layoutSignature() {
+    uint32_t h = 2166136261u;
+    for (size_t s : {sizeof(Slice), sizeof(Instant), sizeof(Flow), sizeof(ArgsRecord),
+                     sizeof(ArgIds), sizeof(LaunchParams), sizeof(Row), sizeof(BusyInterval),
+                     sizeof(IdKey), alignof(int64_t), sizeof(void*)})
+        h = (h ^ static_cast<uint32_t>(s)) * 16777619u;
+    return h;
+}
+
+struct Header {
+    char magic[8];
+    uint32_t formatVersion;
+    uint32_t layout;
+    char appVersion[16];
+    uint64_t pathHash;
+    uint64_t size;
+    int64_t mtimeNs;
+    uint64_t headTailHash;
+    uint64_t pathBytes;  // the absolute trace path follows the header
+    uint64_t bodyBytes;  // then the body
+    uint64_t bodyHash;
+};
+
+std::string absolutePath(const std::string& path) {
+    if (char* real = ::realpath(path.c_str(), nullptr)) {
+        std::string out(real);
+        std::free(real);
+        return out;
+    }
+    std::error_code ec;
+    const fs::path abs = fs::absolute(path, ec);
+    return ec ? path : abs.lexically_normal().string();
+}
+
+void fillVersion(char (&out)[16]) {
+    std::memset(out, 0, sizeof out);
+    std::strncpy(out, GAPSCOPE_VERSION, sizeof out - 1);
+}
+
+bool readExactly(int fd, void* dst, size_t n, uint64_t offset) {
+    size_t got = 0;
+    while (got < n) {
+        const ssize_t r =
+            ::pread(fd, static_cast<char*>(dst) + got, n - got, static_cast<off_t>(offset + got));
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return false;
+        got += static_cast<size_t>(r);
+    }
+    return true;
+}
+
+}  // namespace
+
+const char* cacheOutcomeName(IndexCache::Outcome o) {
+    switch (o) {
+        case IndexCache::Outcome::Hit:
+            return "hit";
+        case IndexCache::Outcome::Miss:
+            return "miss";
+        case IndexCache::Outcome::Stale:
+            return "stale";
+        case IndexCache::Outcome::Corrupt:
+            return "corrupt";
+        case IndexCache::Outcome::OtherVersion:
+            return "other version";
+    }
+    return "?";
+}
+
+IndexCache::IndexCache(std::string dir, uint64_t maxBytes, uint32_t formatVersion)
+    : dir_(std::move(dir)), maxBytes_(maxBytes), formatVersion_(formatVersion) {}
+
+std::string IndexCache::defaultDir() {
+    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg == '/')
+        return std::string(xdg) + "/gapscope";
+    if (const char* home = std::getenv("HOME"); home && *home)
+        return std::string(home) + "/.cache/gapscope";
+    return {};
+}
+
+std::string IndexCache::entryPath(const std::string& tracePath) const {
+    const std::string abs = absolutePath(tracePath);
+    char name[40];
+    std::snprintf(name, sizeof name, "%016llx",
+                  static_cast<unsigned long long>(fastHash(abs.data(), abs.size())));
+    return dir_ + "/" + name + kSuffix;
+}
+
+IndexCache::Lookup IndexCache::load(const std::string& tracePath) const {
+    Lookup result;
+    auto miss = [&](Outcome o, std::string why) {
+        result.outcome = o;
+        result.detail = std::move(why);
+        return result;
+    };
+    if (dir_.empty()) return miss(Outcome::Miss, "no cache folder");
+    const std::string abs = absolutePath(tracePath);
+    const UniqueFd cacheFd(::open(entryPath(tracePath).c_str(), O_RDONLY | O_CLOEXEC));
+    if (!cacheFd.valid()) return miss(Outcome::Miss, "no entry");
+    struct stat st {};
+    Header h{};
+    if (::fstat(cacheFd.get(), &st) != 0 || !readExactly(cacheFd.get(), &h, sizeof h, 0) ||
+        std::memcmp(h.magic, kMagic, sizeof kMagic) != 0)
+        return miss(Outcome::Corrupt, "not an index cache file");
+    char version[16];
+    fillVersion(version);
+    if (h.formatVersion != formatVersion_ || h.layout != layoutSignature() ||
+        std::memcmp(h.appVersion, version, sizeof version) != 0)
+        return miss(Outcome::OtherVersion, "written by another version of Gapscope");
+
+    UniqueFd traceFd(::open(tracePath.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+    if (!traceFd.valid()) return miss(Outcome::Miss, "the trace cannot be opened");
+    const FileStamp stamp = stampOfDescriptor(traceFd.get());
+    if (!stamp.valid || stamp.size != h.size || stamp.mtimeNs != h.mtimeNs ||
+        stamp.headTailHash != h.headTailHash)
+        return miss(Outcome::Stale, "the trace changed since the entry was written");
+    const uint64_t fileBytes = static_cast<uint64_t>(st.st_size);
+    if (h.pathBytes > 65536 || sizeof h + h.pathBytes > fileBytes ||
+        h.bodyBytes != fileBytes - sizeof h - h.pathBytes)
+        return miss(Outcome::Corrupt, "the entry's size is wrong");
+    std::string storedPath(static_cast<size_t>(h.pathBytes), '\0');
+    if (!readExactly(cacheFd.get(), storedPath.data(), storedPath.size(), sizeof h))
+        return miss(Outcome::Corrupt, "the entry ends early");
+    if (storedPath != abs) return miss(Outcome::Miss, "the entry is for another path");
+
+    auto trace = std::make_shared<Trace>();
+    try {
+        if (::lseek(cacheFd.get(), static_cast<off_t>(sizeof h + h.pathBytes), SEEK_SET) < 0)
+            throw CacheCorrupt("seek failed");
+        ::posix_fadvise(cacheFd.get(), 0, 0, POSIX_FADV_SEQUENTIAL);
+        CacheReader in(cacheFd.get(), h.bodyBytes);
+        readTraceBody(in, *trace);
+        if (in.left() != 0) throw CacheCorrupt("trailing bytes");
+        if (in.hash() != h.bodyHash) throw CacheCorrupt("checksum mismatch");
+        validateTrace(*trace);
+    } catch (const CacheCorrupt& e) {
+        return miss(Outcome::Corrupt, e.what());
+    } catch (const std::bad_alloc&) {
+        return miss(Outcome::Corrupt, "out of memory reading the entry");
+    }
+    trace->path = tracePath;
+    trace->fileStamp = stamp;
+    trace->fromCache = true;
+    if (trace->compression == Compression::None) {
+        // Args are read back from the trace file itself, as after a parse.
+        const int flags = ::fcntl(traceFd.get(), F_GETFL);
+        if (flags >= 0) ::fcntl(traceFd.get(), F_SETFL, flags & ~O_NONBLOCK);
+        trace->argsStore.useFile(std::move(traceFd), stamp.size, stamp.mtimeNs);
+    }
+    ::futimens(cacheFd.get(), nullptr);  // recently used: pruned last
+    result.trace = std::move(trace);
+    result.outcome = Outcome::Hit;
+    return result;
+}
+
+std::string IndexCache::store(const Trace& trace) const {
+    if (dir_.empty()) return "no cache folder (neither XDG_CACHE_HOME nor HOME is set)";
+    if (!trace.fileStamp.valid) return "the trace did not come from a file";
+    std::error_code ec;
+    fs::create_directories(dir_, ec);
+    if (ec) return dir_ + ": " + ec.message();
+    const std::string entry = entryPath(trace.path);
+    std::string tmp = entry + ".XXXXXX";
+    const UniqueFd fd(::mkostemp(tmp.data(), O_CLOEXEC));
+    if (!fd.valid()) return dir_ + ": " + std::strerror(errno);
+    const std::string abs = absolutePath(trace.path);
+    try {
+        Header h{};
+        CacheWriter prefix(fd.get());
+        prefix.bytes(&h, sizeof h);  // a placeholder, rewritten once the body is known
+        prefix.bytes(abs.data(), abs.size());
+        prefix.flush();
+        CacheWriter body(fd.get());
+        writeTraceBody(trace, body);
+        body.flush();
+        std::memcpy(h.magic, kMagic, sizeof kMagic);
+        h.formatVersion = formatVersion_;
+        h.layout = layoutSignature();
+        fillVersion(h.appVersion);
+        h.pathHash = fastHash(abs.data(), abs.size());
+        h.size = trace.fileStamp.size;
+        h.mtimeNs = trace.fileStamp.mtimeNs;
+        h.headTailHash = trace.fileStamp.headTailHash;
+        h.pathBytes = abs.size();
+        h.bodyBytes = body.written();
+        h.bodyHash = body.hash();
+        if (::pwrite(fd.get(), &h, sizeof h, 0) != static_cast<ssize_t>(sizeof h))
+            throw std::runtime_error(std::strerror(errno));
+    } catch (const std::exception& e) {
+        ::unlink(tmp.c_str());
+        return entry + ": " + e.what();
+    }
+    // No fsync: a torn entry after a crash fails its checksum and is rebuilt.
+    if (::rename(tmp.c_str(), entry.c_str()) != 0) {
+        const std::string why = std::strerror(errno);
+        ::unlink(tmp.c_str());
+        return entry + ": " + why;
+    }
+    prune(entry);
+    return {};
+}
+
+void IndexCache::prune(const std::string& keep) const {
+    struct Entry {
+        fs::path path;
+        uint64_t bytes;
+        fs::file_time_type time;
+    };
+    std::vector<Entry> entries;
+    uint64_t total = 0;
+    std::error_code ec;
+    const auto now = fs::file_time_type::clock::now();
+    for (const auto& de : fs::directory_iterator(dir_, ec)) {
+        const std::string name = de.path().filename().string();
+        std::error_code e2;
+        const auto time = de.last_write_time(e2);
+        if (e2) continue;
+        if (name.find(std::string(kSuffix) + ".") != std::string::npos) {
+            // A temporary file left by a crashed writer.
+            if (now - time > std::chrono::hours(1)) fs::remove(de.path(), e2);
+            continue;
+        }
+        if (!name.ends_with(kSuffix)) continue;
+        const uint64_t bytes = de.file_size(e2);
+        if (e2) continue;
+        entries.push_back({de.path(), bytes, time});
+        total += bytes;
+    }
+    if (total <= maxBytes_) return;
+    std::sort(entries.begin(), entries.end(),
+              [](const Entry& a, const Entry& b) { return a.time < b.time; });
+    for (const Entry& e : entries) {
+        if (total <= maxBytes_) break;
+        if (e.path.string() == keep) continue;
+        std::error_code e2;
+        if (fs::remove(e.path, e2)) total -= e.bytes;
+    }
+}
+
+}  // namespace gapscope

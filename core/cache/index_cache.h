@@ -1,0 +1,57 @@
+#pragma once
+// The on-disk index cache: reopening an unchanged trace restores the built
+// model (slices, interval indexes, strings, args references) instead of
+// parsing the JSON again. One entry per trace path in the user's cache folder
+// ($XDG_CACHE_HOME/gapscope, else ~/.cache/gapscope), keyed by the file's
+// size, mtime and a hash of its head and tail, versioned, checksummed, written
+// atomically (temporary file + rename) and pruned oldest-first past a size
+// cap. A missing, stale, corrupt or other-version entry is a miss, never an
+// error: the trace is parsed and the entry rewritten.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "model/trace.h"
+
+namespace gapscope {
+
+class IndexCache {
+  public:
+    static constexpr uint64_t kDefaultMaxBytes = uint64_t{8} << 30;
+    // Bump when the model's meaning or layout changes: old entries are then
+    // ignored and rebuilt. (Tests pass other values to simulate that.)
+    static constexpr uint32_t kFormatVersion = 1;
+
+    explicit IndexCache(std::string dir, uint64_t maxBytes = kDefaultMaxBytes,
+                        uint32_t formatVersion = kFormatVersion);
+
+    // $XDG_CACHE_HOME/gapscope or $HOME/.cache/gapscope; "" when neither is set.
+    static std::string defaultDir();
+
+    const std::string& dir() const { return dir_; }
+    // Where the entry for a trace lives (named by a hash of its absolute path).
+    std::string entryPath(const std::string& tracePath) const;
+
+    enum class Outcome { Hit, Miss, Stale, Corrupt, OtherVersion };
+    struct Lookup {
+        std::shared_ptr<Trace> trace;  // set on a hit
+        Outcome outcome = Outcome::Miss;
+        std::string detail;  // why it was not used
+    };
+    Lookup load(const std::string& tracePath) const;
+
+    // Writes the entry for a trace loaded from a file; "" on success, else
+    // what went wrong. Old entries are pruned past the size cap.
+    std::string store(const Trace& trace) const;
+
+  private:
+    void prune(const std::string& keep) const;
+    std::string dir_;
+    uint64_t maxBytes_;
+    uint32_t formatVersion_;
+};
+
+const char* cacheOutcomeName(IndexCache::Outcome o);
+
+}  // namespace gapscope

@@ -1,0 +1,19 @@
+#pragma once
+// Every field of a loaded model as text, in a fixed order, ids included: two
+// models are the same exactly when their dumps are byte-identical. Used to
+// prove that the parallel loader and the index cache give the very model the
+// single-threaded parse gives (`gapscope-cli dump`, tests).
+
+#include <string>
+
+#include "model/trace.h"
+
+namespace gapscope {
+
+struct DumpOptions {
+    bool argsText = true;  // include every args record's raw JSON (slow on huge traces)
+};
+
+std::string canonicalDump(const Trace& trace, const DumpOptions& options = {});
+
+}  // namespace gapscope

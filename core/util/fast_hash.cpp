@@ -1,0 +1,71 @@
+#include "util/fast_hash.h"
+
+#include <cstring>
+
+namespace gapscope {
+namespace {
+
+constexpr uint64_t kP1 = 0x9E3779B185EBCA87ull;
+constexpr uint64_t kP2 = 0xC2B2AE3D27D4EB4Full;
+constexpr uint64_t kP3 = 0x165667B19E3779F9ull;
+constexpr uint64_t kP4 = 0x85EBCA77C2B2AE63ull;
+constexpr uint64_t kP5 = 0x27D4EB2F165667C5ull;
+
+constexpr uint64_t rotl(uint64_t x, int r) {
+    return (x << r) | (x >> (64 - r));
+}
+
+uint64_t round(uint64_t acc, uint64_t input) {
+    acc += input * kP2;
+    acc = rotl(acc, 31);
+    return acc * kP1;
+}
+
+uint64_t mergeRound(uint64_t acc, uint64_t val) {
+    acc ^= round(0, val);
+    return acc * kP1 + kP4;
+}
+
+uint64_t load64(const unsigned char* p) {
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+}
+
+}  // namespace
+
+uint64_t fastHash(const void* data, size_t size, uint64_t seed) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    const unsigned char* const end = p + size;
+    uint64_t h;
+    if (size >= 32) {
+        uint64_t v1 = seed + kP1 + kP2, v2 = seed + kP2, v3 = seed, v4 = seed - kP1;
+        for (; p + 32 <= end; p += 32) {
+            v1 = round(v1, load64(p));
+            v2 = round(v2, load64(p + 8));
+            v3 = round(v3, load64(p + 16));
+            v4 = round(v4, load64(p + 24));
+        }
+        h = rotl(v1, 1) + rotl(v2, 7) + rotl(v3, 12) + rotl(v4, 18);
+        h = mergeRound(mergeRound(mergeRound(mergeRound(h, v1), v2), v3), v4);
+    } else {
+        h = seed + kP5;
+    }
+    h += static_cast<uint64_t>(size);
+    for (; p + 8 <= end; p += 8) {
+        h ^= round(0, load64(p));
+        h = rotl(h, 27) * kP1 + kP4;
+    }
+    for (; p < end; ++p) {
+        h ^= *p * kP5;
+        h = rotl(h, 11) * kP1;
+    }
+    h ^= h >> 33;
+    h *= kP2;
+    h ^= h >> 29;
+    h *= kP3;
+    h ^= h >> 32;
+    return h;
+}
+
+}  // namespace gapscope
