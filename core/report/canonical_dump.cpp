@@ -16,7 +16,7 @@ class Line {
         sep();
         char buf[32];
         const auto r = std::to_chars(buf, buf + sizeof buf, +v);  // + : bools as 0/1
-        out_.append(buf, r.ptr);
+        out_.append(std::string_view(buf, static_cast<size_t>(r.ptr - buf)));
         return *this;
     }
     Line& operator<<(std::string_view s) {
@@ -25,7 +25,8 @@ class Line {
         for (char ch : s) {
             if (ch == '"' || ch == '\\') out_.push_back('\\');
             if (ch == '\n') {
-                out_ += "\\n";
+                out_.push_back('\\');
+                out_.push_back('n');
                 continue;
             }
             out_.push_back(ch);
@@ -37,7 +38,7 @@ class Line {
     Line& operator<<(const std::string& s) { return *this << std::string_view(s); }
     Line& operator<<(const IdKey& k) {
         sep();
-        out_ += k.isText ? "t" : "n";
+        out_.push_back(k.isText ? 't' : 'n');
         first_ = true;
         return k.isText ? (*this << k.text) : (*this << k.number);
     }
