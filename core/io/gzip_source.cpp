@@ -1,10 +1,101 @@
 #include "io/gzip_source.h"
 
-#include <zlib.h>
-
+#include <algorithm>
+#include <cstdint>
 #include <string>
 
+#ifdef GAPSCOPE_HAVE_ISAL
+#include <isa-l/igzip_lib.h>
+#else
+#include <zlib.h>
+#endif
+
 namespace gapscope {
+
+// Two inflaters behind one interface: ISA-L's igzip (about 9x zlib's speed
+// on trace JSON, which matters when a 1 GB trace is a 80 MB .gz) where the
+// build found it, zlib otherwise.
+#ifdef GAPSCOPE_HAVE_ISAL
+
+struct GzipSource::State {
+    inflate_state is{};
+    bool inMember = false;  // inside a gzip member (between header and trailer)
+
+    void startMember() {
+        isal_inflate_reset(&is);
+        is.crc_flag = ISAL_GZIP;  // parse the header, verify the CRC trailer
+    }
+};
+
+namespace {
+const char* isalError(int rc) {
+    switch (rc) {
+        case ISAL_INVALID_BLOCK:
+            return "invalid deflate block";
+        case ISAL_INVALID_SYMBOL:
+            return "invalid deflate symbol";
+        case ISAL_INVALID_LOOKBACK:
+            return "invalid back-reference distance";
+        case ISAL_INVALID_WRAPPER:
+            return "incorrect gzip header";
+        case ISAL_UNSUPPORTED_METHOD:
+            return "unknown compression method";
+        case ISAL_INCORRECT_CHECKSUM:
+            return "incorrect data check";
+        default:
+            return "inflate failed";
+    }
+}
+}  // namespace
+
+GzipSource::GzipSource(std::unique_ptr<ByteSource> compressed)
+    : file_(std::move(compressed)), state_(std::make_unique<State>()), input_(1 << 18) {
+    isal_inflate_init(&state_->is);
+    state_->is.crc_flag = ISAL_GZIP;
+}
+
+GzipSource::~GzipSource() = default;
+
+size_t GzipSource::read(char* dst, size_t capacity) {
+    inflate_state& is = state_->is;
+    size_t produced = 0;
+    while (!finished_ && produced < capacity) {
+        if (is.avail_in == 0) {
+            const size_t n = file_->read(input_.data(), input_.size());
+            if (n == 0) {
+                finished_ = true;
+                if (state_->inMember) {
+                    problem_ =
+                        "the gzip stream is truncated (the file ends inside compressed data)";
+                }
+                break;
+            }
+            is.next_in = reinterpret_cast<uint8_t*>(input_.data());
+            is.avail_in = static_cast<uint32_t>(n);
+        }
+        const size_t room = std::min<size_t>(capacity - produced, UINT32_MAX);
+        is.next_out = reinterpret_cast<uint8_t*>(dst + produced);
+        is.avail_out = static_cast<uint32_t>(room);
+        state_->inMember = true;
+        const int rc = isal_inflate(&is);
+        produced += room - is.avail_out;
+        if (rc < 0) {
+            const uint64_t at = file_->filePosition() - is.avail_in;
+            problem_ = "corrupt gzip data near compressed byte " + std::to_string(at) + " (" +
+                       isalError(rc) + ")";
+            finished_ = true;
+            break;
+        }
+        if (is.block_state == ISAL_BLOCK_FINISH) {
+            // Another member may follow (pigz, concatenated files).
+            state_->inMember = false;
+            state_->startMember();
+        }
+    }
+    return produced;
+}
+
+#else  // zlib
 
 struct GzipSource::State {
     z_stream zs{};
@@ -22,10 +113,6 @@ GzipSource::GzipSource(std::unique_ptr<ByteSource> compressed)
 
 GzipSource::~GzipSource() {
     inflateEnd(&state_->zs);
-}
-
-uint64_t GzipSource::filePosition() const {
-    return file_->filePosition();
 }
 
 size_t GzipSource::read(char* dst, size_t capacity) {
@@ -65,6 +152,12 @@ size_t GzipSource::read(char* dst, size_t capacity) {
         }
     }
     return produced;
+}
+
+#endif
+
+uint64_t GzipSource::filePosition() const {
+    return file_->filePosition();
 }
 
 }  // namespace gapscope
