@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <new>
+#include <thread>
 
 #include "cache/index_cache.h"
+#include "format/pipelined_reader.h"
 #include "format/trace_json_reader.h"
 #include "model/trace_builder.h"
 #include "util/load_error.h"
@@ -21,6 +23,8 @@ uint64_t defaultMemoryLimit() {
 }
 
 namespace {
+
+constexpr size_t kPipelineBufferBytes = 1u << 20;
 
 LoadResult loadWith(const std::string& path, const std::function<OpenedSource()>& open,
                     const LoadOptions& options) {
@@ -47,8 +51,16 @@ LoadResult loadWith(const std::string& path, const std::function<OpenedSource()>
         // Small files get a small buffer; compressed ones about their inflated size.
         const uint64_t expected = ro.decompressed ? opened.fileSize * 8 : opened.fileSize + 64;
         ro.initialBufferBytes = static_cast<size_t>(std::clamp<uint64_t>(expected, 4096, 4u << 20));
-        TraceJsonReader reader(*opened.source, builder, trace->report, ro);
-        const ReaderResult rr = reader.run();
+        const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+        const bool pipelined = options.threads == 0 ? cores >= 2 : options.threads >= 2;
+        ReaderResult rr;
+        if (pipelined) {
+            // Smaller buffers: each is a batch in flight between the threads.
+            ro.initialBufferBytes = std::min<size_t>(ro.initialBufferBytes, kPipelineBufferBytes);
+            rr = readPipelined(*opened.source, builder, trace->report, ro, options.cancel);
+        } else {
+            rr = TraceJsonReader(*opened.source, builder, trace->report, ro).run();
+        }
         trace->objectForm = rr.objectForm;
         trace->decompressedSize = rr.bytesRead;
         if (trace->report.events == 0 && trace->report.truncated) {

@@ -22,6 +22,9 @@ struct LoadOptions {
     // (gapscope-cli --max-event-mb / --memory-limit-mb; the viewer's Settings).
     size_t maxEventBytes = 256u << 20;  // one event or top-level value
     uint64_t memoryLimitBytes = 0;      // the model; 0 = 3/4 of physical memory
+    // 1: read and build on the calling thread. 0 (auto) or more: read on a
+    // second thread while this one builds, when the machine has two cores.
+    int threads = 0;
     // Reopen from (and, after a parse, write) this index cache; null = always parse.
     const IndexCache* cache = nullptr;
     // False: the caller stores the entry itself later (the viewer shows the

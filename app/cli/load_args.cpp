@@ -24,6 +24,13 @@ std::optional<LoadArgs> parseLoadArgs(const char* command, int argc, char** argv
             }
             if (arg == "--max-event-mb") args.options.maxEventBytes = static_cast<size_t>(mb) << 20;
             if (arg == "--memory-limit-mb") args.options.memoryLimitBytes = mb << 20;
+        } else if (arg == "--threads" && hasValue) {
+            const std::string v = argv[++i];
+            if (v != "1" && v != "2" && v != "auto") {
+                std::cerr << "gapscope-cli " << command << ": --threads takes 1, 2 or auto\n";
+                return std::nullopt;
+            }
+            args.options.threads = v == "auto" ? 0 : std::stoi(v);
         } else if (arg == "--no-cache") {
             useCache = false;
         } else if (arg == "--cache-dir" && hasValue) {

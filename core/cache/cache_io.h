@@ -12,7 +12,6 @@
 #include <type_traits>
 #include <vector>
 
-#include "util/huge_pages.h"
 #include "util/raw_buffer.h"
 
 namespace gapscope {
@@ -33,8 +32,8 @@ class CacheWriter {
         static_assert(std::is_trivially_copyable_v<T>);
         bytes(&value, sizeof value);
     }
-    template <class T>
-    void podVector(const std::vector<T>& v) {
+    template <class T, class A>
+    void podVector(const std::vector<T, A>& v) {
         static_assert(std::is_trivially_copyable_v<T>);
         pod<uint64_t>(v.size());
         bytes(v.data(), v.size() * sizeof(T));
@@ -66,12 +65,11 @@ class CacheReader {
         bytes(&value, sizeof value);
         return value;
     }
-    template <class T>
-    void podVector(std::vector<T>& v) {
+    template <class T, class A>
+    void podVector(std::vector<T, A>& v) {
         static_assert(std::is_trivially_copyable_v<T>);
         const uint64_t n = count(sizeof(T));
         v.clear();
-        reserveHuge(v, static_cast<size_t>(n));
         v.resize(static_cast<size_t>(n));
         bytes(v.data(), v.size() * sizeof(T));
     }

@@ -191,7 +191,7 @@ void writeTracks(const Trace& t, CacheWriter& out) {
 void readTracks(CacheReader& in, Trace& t) {
     const uint64_t n = in.count(sizeof(TrackRecord));
     t.tracks.resize(static_cast<size_t>(n));
-    std::vector<uint32_t> order, maxEnds;
+    HugeVector<uint32_t> order, maxEnds;
     for (Track& k : t.tracks) {
         const auto rec = in.pod<TrackRecord>();
         k.kind = asEnum(rec.kind, TrackKind::Instants);

@@ -24,7 +24,8 @@ TraceJsonReader::TraceJsonReader(ByteSource& source, EventSink& sink, ImportRepo
                                  ReaderOptions options)
     : source_(source), sink_(sink), report_(report), options_(std::move(options)) {
     // Tests ask for tiny buffers to put split points everywhere.
-    buf_ = RawBuffer(std::clamp<size_t>(options_.initialBufferBytes, 1, kInitialBuffer));
+    const size_t initial = std::clamp<size_t>(options_.initialBufferBytes, 1, kInitialBuffer);
+    buf_ = options_.exchange ? options_.exchange->acquire(initial) : RawBuffer(initial);
 }
 
 void TraceJsonReader::failTooLarge(size_t pos) const {
@@ -43,7 +44,18 @@ bool TraceJsonReader::refill(size_t keepFrom) {
     if (options_.cancel && options_.cancel->isCancelled()) throw LoadCancelled();
     // Keep [keepFrom, end) at the front; grow only if one unit fills the buffer.
     const size_t kept = end_ - keepFrom;
-    if (keepFrom > 0) {
+    if (options_.exchange && (keepFrom > 0 || end_ == buf_.size())) {
+        // Events parsed so far keep pointing into the old buffer.
+        if (kept > options_.maxEventBytes) failTooLarge(keepFrom);
+        RawBuffer next =
+            options_.exchange->acquire(kept == buf_.size() ? buf_.size() * 2 : buf_.size());
+        std::memcpy(next.data(), buf_.data() + keepFrom, kept);
+        options_.exchange->retire(std::move(buf_));
+        buf_ = std::move(next);
+        base_ += keepFrom;
+        pos_ -= keepFrom;
+        end_ = kept;
+    } else if (keepFrom > 0) {
         std::memmove(buf_.data(), buf_.data() + keepFrom, kept);
         base_ += keepFrom;
         pos_ -= keepFrom;
@@ -52,7 +64,7 @@ bool TraceJsonReader::refill(size_t keepFrom) {
     // The unit being read (an event, a key, a metadata value) starts at the
     // front now; past the limit it is legitimate maybe, but too big.
     if (kept > options_.maxEventBytes) failTooLarge(0);
-    if (end_ == buf_.size()) buf_.grow(buf_.size() * 2, end_);
+    if (end_ == buf_.size()) buf_.grow(buf_.size() * 2, end_);  // (not with an exchange: above)
 
     // Fill the whole free space: a unit restarts only at a buffer boundary,
     // so reading costs O(n) however small the source's reads are.
@@ -137,6 +149,7 @@ ReaderResult TraceJsonReader::run() {
             report_.warn(offsetOf(pos_), "ignored data after the end of the JSON document");
         }
     }
+    if (options_.exchange) options_.exchange->retire(std::move(buf_));
     return result_;
 }
 

@@ -15,6 +15,18 @@
 
 namespace gapscope {
 
+// Lets a sink keep views of the reader's text after onEvent returns (the
+// pipelined loader hands whole buffers to another thread). When set, the
+// reader never moves text inside a buffer: it takes a fresh buffer, copies
+// the unfinished unit over, and retires the old one with every event parsed
+// from it. The last buffer is retired when run() returns normally.
+class BufferExchange {
+  public:
+    virtual ~BufferExchange() = default;
+    virtual RawBuffer acquire(size_t minBytes) = 0;
+    virtual void retire(RawBuffer full) = 0;
+};
+
 struct ReaderOptions {
     const CancelToken* cancel = nullptr;
     ProgressCallback progress;
@@ -23,6 +35,7 @@ struct ReaderOptions {
     size_t initialBufferBytes = 4u << 20;  // grows while one unit does not fit
     size_t maxEventBytes =
         256u << 20;  // one event (or metadata value) larger than this is an error
+    BufferExchange* exchange = nullptr;
 };
 
 struct ReaderResult {

@@ -7,7 +7,7 @@
 
 namespace gapscope {
 
-void IntervalIndex::build(const std::vector<Slice>& slices, std::vector<uint32_t> ids) {
+void IntervalIndex::build(const HugeVector<Slice>& slices, HugeVector<uint32_t> ids) {
     std::sort(ids.begin(), ids.end(), [&](uint32_t a, uint32_t b) {
         return slices[a].start != slices[b].start ? slices[a].start < slices[b].start : a < b;
     });
@@ -30,7 +30,7 @@ void IntervalIndex::build(const std::vector<Slice>& slices, std::vector<uint32_t
     buildRange(slices, 0, order_.size());
 }
 
-int64_t IntervalIndex::buildRange(const std::vector<Slice>& slices, size_t lo, size_t hi) {
+int64_t IntervalIndex::buildRange(const HugeVector<Slice>& slices, size_t lo, size_t hi) {
     if (lo >= hi) return std::numeric_limits<int64_t>::min();
     const size_t mid = lo + (hi - lo) / 2;
     const int64_t left = buildRange(slices, lo, mid);
@@ -43,7 +43,7 @@ int64_t IntervalIndex::buildRange(const std::vector<Slice>& slices, size_t lo, s
     return most;
 }
 
-void IntervalIndex::overlapping(const std::vector<Slice>& slices, int64_t t0, int64_t t1,
+void IntervalIndex::overlapping(const HugeVector<Slice>& slices, int64_t t0, int64_t t1,
                                 std::vector<uint32_t>& out) const {
     // Iterative in-order walk; depth is log2(n) so a fixed stack suffices.
     struct Range {

@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "util/huge_vector.h"
+
 namespace gapscope {
 
 struct Slice;
@@ -17,22 +19,22 @@ struct Slice;
 class IntervalIndex {
   public:
     // `slices` is the whole trace's slice array; `ids` the members to index.
-    void build(const std::vector<Slice>& slices, std::vector<uint32_t> ids);
+    void build(const HugeVector<Slice>& slices, HugeVector<uint32_t> ids);
 
     // Appends to `out` the ids of the indexed slices with start <= t1 and
     // end >= t0, in start order.
-    void overlapping(const std::vector<Slice>& slices, int64_t t0, int64_t t1,
+    void overlapping(const HugeVector<Slice>& slices, int64_t t0, int64_t t1,
                      std::vector<uint32_t>& out) const;
 
     size_t size() const { return order_.size(); }
 
     // The built arrays, for the index cache; restore() takes them back as
     // they were (the cache validates ids before restoring).
-    const std::vector<uint32_t>& order() const { return order_; }
-    const std::vector<uint32_t>& maxEnds() const { return maxEnd_; }
+    const HugeVector<uint32_t>& order() const { return order_; }
+    const HugeVector<uint32_t>& maxEnds() const { return maxEnd_; }
     int64_t base() const { return base_; }
     int shift() const { return shift_; }
-    void restore(std::vector<uint32_t> order, std::vector<uint32_t> maxEnds, int64_t base,
+    void restore(HugeVector<uint32_t> order, HugeVector<uint32_t> maxEnds, int64_t base,
                  int shift) {
         order_ = std::move(order);
         maxEnd_ = std::move(maxEnds);
@@ -42,10 +44,10 @@ class IntervalIndex {
     size_t memoryBytes() const { return order_.capacity() * 4 + maxEnd_.capacity() * 4; }
 
   private:
-    int64_t buildRange(const std::vector<Slice>& slices, size_t lo, size_t hi);
+    int64_t buildRange(const HugeVector<Slice>& slices, size_t lo, size_t hi);
 
-    std::vector<uint32_t> order_;   // slice ids sorted by start
-    std::vector<uint32_t> maxEnd_;  // per subtree root: its max end, quantised (see build)
+    HugeVector<uint32_t> order_;   // slice ids sorted by start
+    HugeVector<uint32_t> maxEnd_;  // per subtree root: its max end, quantised (see build)
     int64_t base_ = 0;              // the first start
     int shift_ = 0;
 };

@@ -310,7 +310,7 @@ void layoutTracks(TraceBuilder::State& st, const std::vector<uint32_t>& trackOrd
             r.end += base;
         }
         out.laneCount = laid.laneCount;
-        std::vector<uint32_t> ids(out.sliceCount());
+        HugeVector<uint32_t> ids(out.sliceCount());
         for (uint32_t i = 0; i < ids.size(); ++i)
             ids[i] = base + i;
         out.index.build(t.slices, std::move(ids));
@@ -324,10 +324,10 @@ void layoutTracks(TraceBuilder::State& st, const std::vector<uint32_t>& trackOrd
         }
         out.instantEnd = static_cast<uint32_t>(t.instants.size());
         // Free as we go: peak memory is the pending copy of one track.
-        std::vector<Slice>().swap(tr.slices);
-        std::vector<uint32_t>().swap(tr.seq);
+        HugeVector<Slice>().swap(tr.slices);
+        HugeVector<uint32_t>().swap(tr.seq);
         std::vector<uint32_t>().swap(tr.group);
-        std::vector<Instant>().swap(tr.instants);
+        HugeVector<Instant>().swap(tr.instants);
     }
 }
 

@@ -59,11 +59,11 @@ struct PendingTrack {
     bool hasThreadName = false;
     int64_t sortIndex = 0;
     bool hasSortIndex = false;
-    std::vector<Slice> slices;
-    std::vector<uint32_t> seq;    // file order of each slice, for equal-time ties
+    HugeVector<Slice> slices;
+    HugeVector<uint32_t> seq;    // file order of each slice, for equal-time ties
     std::vector<uint32_t> group;  // async tracks: each slice's id group (see layoutSlices)
-    std::vector<BeginEnd> beginEnds;
-    std::vector<Instant> instants;
+    HugeVector<BeginEnd> beginEnds;
+    HugeVector<Instant> instants;
     int deviceFromArgs = -1;
 };
 
@@ -100,8 +100,8 @@ struct TraceBuilder::State {
     std::vector<PendingTrack> tracks;
     std::unordered_map<StringId, uint16_t> categoryIndex;
     std::unordered_map<uint64_t, uint32_t> counterByKey;  // (process, name) -> series
-    std::vector<FlowPoint> flowPoints;
-    std::vector<AsyncPoint> asyncPoints;
+    HugeVector<FlowPoint> flowPoints;
+    HugeVector<AsyncPoint> asyncPoints;
     uint64_t singleCharPhases[256] = {};
     std::unordered_map<std::string, uint64_t> otherPhases;
     TimeNs spanStart = INT64_MAX;

@@ -15,7 +15,7 @@ struct Lane {
 };
 }  // namespace
 
-LayoutResult layoutSlices(const std::vector<Slice>& slices, const std::vector<uint32_t>& seq,
+LayoutResult layoutSlices(const HugeVector<Slice>& slices, const HugeVector<uint32_t>& seq,
                           const std::vector<uint32_t>& group) {
     LayoutResult result;
     const size_t n = slices.size();

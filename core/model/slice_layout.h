@@ -18,7 +18,7 @@
 namespace gapscope {
 
 struct LayoutResult {
-    std::vector<Slice> slices;  // grouped by row, start-sorted within each row
+    HugeVector<Slice> slices;  // grouped by row, start-sorted within each row
     std::vector<Row> rows;      // begin/end relative to `slices`
     uint16_t laneCount = 0;
     uint64_t movedToLanes = 0;
@@ -29,7 +29,7 @@ struct LayoutResult {
 // `group`, when not empty, names each slice's nesting group: a slice only
 // nests under a slice of its own group (async slices of different ids never
 // nest; they take another lane instead).
-LayoutResult layoutSlices(const std::vector<Slice>& slices, const std::vector<uint32_t>& seq,
+LayoutResult layoutSlices(const HugeVector<Slice>& slices, const HugeVector<uint32_t>& seq,
                           const std::vector<uint32_t>& group = {});
 
 }  // namespace gapscope

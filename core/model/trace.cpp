@@ -61,8 +61,10 @@ std::optional<ExtractedArgs> Trace::extractedArgs(uint32_t argsIndex) const {
 size_t Trace::memoryBytes() const {
     size_t total = strings.memoryBytes() + slices.capacity() * sizeof(Slice) +
                    instants.capacity() * sizeof(Instant) + flows.capacity() * sizeof(Flow) +
-                   args.capacity() * sizeof(ArgsRecord) + ids.capacity() * sizeof(ArgIds) +
-                   launches.capacity() * sizeof(LaunchParams) + argsStore.memoryBytes();
+                   // (size, not capacity: these grow by doubling and the
+                   // untouched rest is address space, not memory)
+                   args.size() * sizeof(ArgsRecord) + ids.size() * sizeof(ArgIds) +
+                   launches.size() * sizeof(LaunchParams) + argsStore.memoryBytes();
     for (const Track& t : tracks)
         total += sizeof(Track) + t.rows.capacity() * sizeof(Row) + t.index.memoryBytes();
     for (const CounterSeries& c : counters)

@@ -17,6 +17,7 @@
 #include "model/ids.h"
 #include "model/import_report.h"
 #include "model/string_table.h"
+#include "util/huge_vector.h"
 
 namespace gapscope {
 
@@ -58,8 +59,8 @@ struct Instant {
 struct CounterSeries {
     uint32_t process = kNone;  // kNone: global
     StringId name = 0;         // "<event name>" or "<event name>.<key>" / with id
-    std::vector<TimeNs> ts;    // sorted
-    std::vector<double> values;
+    HugeVector<TimeNs> ts;  // sorted
+    HugeVector<double> values;
 };
 
 struct Flow {
@@ -157,13 +158,13 @@ class Trace {
     std::vector<StringId> categories;  // category index -> string
     std::vector<Process> processes;    // display order: GPUs first
     std::vector<Track> tracks;
-    std::vector<Slice> slices;
-    std::vector<Instant> instants;  // grouped by track, sorted by ts
+    HugeVector<Slice> slices;
+    HugeVector<Instant> instants;  // grouped by track, sorted by ts
     std::vector<CounterSeries> counters;
     std::vector<Flow> flows;
-    std::vector<ArgsRecord> args;
-    std::vector<ArgIds> ids;  // see ExtractedArgs
-    std::vector<LaunchParams> launches;
+    HugeVector<ArgsRecord> args;
+    HugeVector<ArgIds> ids;  // see ExtractedArgs
+    HugeVector<LaunchParams> launches;
     ArgsStore argsStore;
     std::vector<GpuDevice> gpuDevices;  // sorted by index
     ImportReport report;

@@ -433,8 +433,8 @@ void TraceBuilder::finish(const CancelToken* cancel) {
             idx[i] = i;
         std::stable_sort(idx.begin(), idx.end(),
                          [&](uint32_t a, uint32_t b) { return cs.ts[a] < cs.ts[b]; });
-        std::vector<TimeNs> ts(idx.size());
-        std::vector<double> values(idx.size());
+        HugeVector<TimeNs> ts(idx.size());
+        HugeVector<double> values(idx.size());
         for (size_t i = 0; i < idx.size(); ++i) {
             ts[i] = cs.ts[idx[i]];
             values[i] = cs.values[idx[i]];
@@ -445,9 +445,9 @@ void TraceBuilder::finish(const CancelToken* cancel) {
     computeGpuBusy(t);
     applyDeviceProperties(t);
     t.argsStore.seal();
-    t.args.shrink_to_fit();
-    t.ids.shrink_to_fit();
-    t.launches.shrink_to_fit();
+    // No shrink_to_fit for args, ids and launches: the spare capacity was
+    // never touched, so it is address space, not memory; copying to trim it
+    // would fault in a second copy.
 }
 
 }  // namespace gapscope

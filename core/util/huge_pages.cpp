@@ -1,8 +1,9 @@
-#include "util/huge_pages.h"
-
 #include <sys/mman.h>
 
 #include <cstdint>
+
+#include "util/huge_pages.h"
+#include "util/huge_vector.h"
 
 namespace gapscope {
 
@@ -19,5 +20,20 @@ void adviseHugePages(void* data, size_t bytes) {
     (void)bytes;
 #endif
 }
+
+namespace huge_detail {
+
+void* mapAdvised(size_t bytes) {
+    void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    adviseHugePages(p, bytes);
+    return p;
+}
+
+void unmap(void* p, size_t bytes) noexcept {
+    ::munmap(p, bytes);
+}
+
+}  // namespace huge_detail
 
 }  // namespace gapscope

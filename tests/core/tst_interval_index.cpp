@@ -14,8 +14,8 @@ using namespace gapscope;
 
 namespace {
 
-IntervalIndex indexOf(const std::vector<Slice>& slices) {
-    std::vector<uint32_t> ids(slices.size());
+IntervalIndex indexOf(const HugeVector<Slice>& slices) {
+    HugeVector<uint32_t> ids(slices.size());
     for (uint32_t i = 0; i < ids.size(); ++i)
         ids[i] = i;
     IntervalIndex index;
@@ -24,7 +24,7 @@ IntervalIndex indexOf(const std::vector<Slice>& slices) {
 }
 
 // The index's answer for [t0, t1] against a scan of every slice.
-bool matchesBruteForce(const IntervalIndex& index, const std::vector<Slice>& slices, int64_t t0,
+bool matchesBruteForce(const IntervalIndex& index, const HugeVector<Slice>& slices, int64_t t0,
                        int64_t t1) {
     std::vector<uint32_t> got, want;
     index.overlapping(slices, t0, t1, got);
@@ -43,7 +43,7 @@ class TestIntervalIndex : public QObject {
     void overlapMatchesBruteForce() {
         QRandomGenerator rng(12345);
         for (int round = 0; round < 200; ++round) {
-            std::vector<Slice> slices;
+            HugeVector<Slice> slices;
             const int n = int(rng.bounded(0, 300));
             const int span = int(rng.bounded(10, 2000));
             for (int i = 0; i < n; ++i) {
@@ -67,7 +67,7 @@ class TestIntervalIndex : public QObject {
         QRandomGenerator rng(4242);
         for (const int64_t base :
              {int64_t(0), int64_t(1712195495519689047LL), INT64_MAX / 2 - 10, INT64_MIN / 2}) {
-            std::vector<Slice> slices;
+            HugeVector<Slice> slices;
             for (int i = 0; i < 300; ++i) {
                 Slice s;
                 s.start = base + int64_t(rng.bounded(1 << 30)) * 1000;
@@ -86,8 +86,8 @@ class TestIntervalIndex : public QObject {
     void visibleInRowMatchesBruteForce() {
         QRandomGenerator rng(777);
         for (int round = 0; round < 100; ++round) {
-            std::vector<Slice> input;
-            std::vector<uint32_t> seq;
+            HugeVector<Slice> input;
+            HugeVector<uint32_t> seq;
             const int n = int(rng.bounded(1, 200));
             for (int i = 0; i < n; ++i) {
                 Slice s;

@@ -656,8 +656,8 @@ class TestPerfettoConformance : public QObject {
             const std::string name = std::string("CounterStringEdgeCases ") + key;
             const CounterSeries* c = counterNamed(*t, name);
             QVERIFY2(c, name.c_str());
-            QCOMPARE(c->ts, (std::vector<TimeNs>{3000000}));
-            QCOMPARE(c->values, (std::vector<double>{value}));
+            QCOMPARE(c->ts, (HugeVector<TimeNs>{3000000}));
+            QCOMPARE(c->values, (HugeVector<double>{value}));
             QCOMPARE(&t->processes[c->process], p);
         }
         for (const char* key :
@@ -666,7 +666,7 @@ class TestPerfettoConformance : public QObject {
         }
         // "+10.5" is a number for Perfetto (and strtod), and for Gapscope.
         const CounterSeries* plus = counterNamed(*t, "CounterStringEdgeCases plus_val");
-        QVERIFY(plus && plus->values == std::vector<double>{10.5});
+        QVERIFY(plus && plus->values == HugeVector<double>{10.5});
         QCOMPARE(t->counters.size(), size_t(5));
     }
 
@@ -676,8 +676,8 @@ class TestPerfettoConformance : public QObject {
         QCOMPARE(t->counters.size(), size_t(1));
         const CounterSeries& c = t->counters[0];
         QCOMPARE(t->str(c.name), std::string_view("ctr cats"));
-        QCOMPARE(c.ts, (std::vector<TimeNs>{0, 10000, 20000}));
-        QCOMPARE(c.values, (std::vector<double>{0, 10, 0}));
+        QCOMPARE(c.ts, (HugeVector<TimeNs>{0, 10000, 20000}));
+        QCOMPARE(c.values, (HugeVector<double>{0, 10, 0}));
         QVERIFY(c.process != kNone);
         QCOMPARE(t->processes[c.process].pid, IdKey::fromNumber(1000));  // "pid": "1000" is pid 1000
         QCOMPARE(idText(*t, t->processes[c.process].pid), std::string("1000"));

@@ -79,10 +79,10 @@ class TestPhases : public QObject {
         for (const CounterSeries& c : t->counters) {
             const std::string name(t->str(c.name));
             if (name == "mem used") {
-                QCOMPARE(c.ts, (std::vector<TimeNs>{1000, 2000}));  // sorted by time
-                QCOMPARE(c.values, (std::vector<double>{10, 20}));
+                QCOMPARE(c.ts, (HugeVector<TimeNs>{1000, 2000}));  // sorted by time
+                QCOMPARE(c.values, (HugeVector<double>{10, 20}));
             } else if (name == "mem free") {
-                QCOMPARE(c.values, (std::vector<double>{6, 5.5}));
+                QCOMPARE(c.values, (HugeVector<double>{6, 5.5}));
             } else {
                 QCOMPARE(name, std::string("ctr 7 value"));
             }

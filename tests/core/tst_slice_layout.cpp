@@ -21,8 +21,8 @@ struct Placed {
     uint16_t lane, depth;
 };
 
-std::vector<Placed> place(const std::vector<Slice>& in) {
-    std::vector<uint32_t> seq(in.size());
+std::vector<Placed> place(const HugeVector<Slice>& in) {
+    HugeVector<uint32_t> seq(in.size());
     for (uint32_t i = 0; i < seq.size(); ++i)
         seq[i] = i;
     const LayoutResult r = layoutSlices(in, seq);
@@ -74,8 +74,8 @@ class TestSliceLayout : public QObject {
     }
     void partialOverlapMovesToLane() {
         // Kineto GPU kernels on one stream can overlap without nesting.
-        std::vector<uint32_t> seq{0, 1, 2};
-        const std::vector<Slice> in{make(0, 10, 0), make(5, 10, 1), make(20, 5, 2)};
+        HugeVector<uint32_t> seq{0, 1, 2};
+        const HugeVector<Slice> in{make(0, 10, 0), make(5, 10, 1), make(20, 5, 2)};
         const LayoutResult r = layoutSlices(in, seq);
         QCOMPARE(r.slices.size(), size_t(3));  // nothing dropped
         QCOMPARE(r.movedToLanes, uint64_t(1));
@@ -90,10 +90,10 @@ class TestSliceLayout : public QObject {
         }
     }
     void rowsAreStartSorted() {
-        std::vector<Slice> in;
+        HugeVector<Slice> in;
         for (int i = 0; i < 50; ++i)
             in.push_back(make((i * 37) % 101, 3, StringId(i)));
-        std::vector<uint32_t> seq(in.size());
+        HugeVector<uint32_t> seq(in.size());
         for (uint32_t i = 0; i < seq.size(); ++i)
             seq[i] = i;
         const LayoutResult r = layoutSlices(in, seq);
