@@ -42,6 +42,10 @@ LoadResult loadWith(const std::string& path, const std::function<OpenedSource()>
         TraceBuilder builder(*trace);
         builder.setMemoryLimit(options.memoryLimitBytes ? options.memoryLimitBytes
                                                         : defaultMemoryLimit());
+        // Compressed traces are about 10x smaller than their JSON (zstd and
+        // gzip on profiler output); the guess only sizes address space.
+        builder.expectJsonBytes(opened.compression == Compression::None ? opened.fileSize
+                                                                        : opened.fileSize * 10);
         ReaderOptions ro;
         ro.cancel = options.cancel;
         ro.progress = options.progress;

@@ -38,7 +38,7 @@ struct PipelineAborted {};
 // spent batches going back (so buffers and event vectors are reused).
 class BatchQueue {
   public:
-    static constexpr size_t kMaxBatches = 4;
+    static constexpr size_t kMaxBatches = 8;
 
     std::unique_ptr<EventBatch> takeFree() {
         std::unique_lock lock(mutex_);
@@ -125,7 +125,11 @@ class BatchingSink final : public EventSink, public BufferExchange {
         EventBatch& b = *current_;
         if (b.count == b.events.size()) b.events.emplace_back();
         RawEvent& copy = b.events[b.count++];
-        copy = ev;
+        // The plain fields and counter values; the owned-text containers are
+        // not copied: every view into them is re-pointed by keep() below.
+        static_cast<RawEventFields&>(copy) = ev;
+        if (!ev.counterValues.empty() || !copy.counterValues.empty())
+            copy.counterValues = ev.counterValues;
         // Views into the parser's scratch or the event's own storage would
         // not survive the next event: give them batch-owned copies.
         for (std::string_view* v :

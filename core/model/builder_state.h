@@ -60,7 +60,7 @@ struct PendingTrack {
     int64_t sortIndex = 0;
     bool hasSortIndex = false;
     HugeVector<Slice> slices;
-    HugeVector<uint32_t> seq;    // file order of each slice, for equal-time ties
+    HugeVector<uint32_t> seq;     // file order of each slice, for equal-time ties
     std::vector<uint32_t> group;  // async tracks: each slice's id group (see layoutSlices)
     HugeVector<BeginEnd> beginEnds;
     HugeVector<Instant> instants;

@@ -19,7 +19,7 @@ namespace gapscope {
 
 struct LayoutResult {
     HugeVector<Slice> slices;  // grouped by row, start-sorted within each row
-    std::vector<Row> rows;      // begin/end relative to `slices`
+    std::vector<Row> rows;     // begin/end relative to `slices`
     uint16_t laneCount = 0;
     uint64_t movedToLanes = 0;
     bool clamped = false;  // more than 65535 rows: the deepest were merged

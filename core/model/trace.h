@@ -59,7 +59,7 @@ struct Instant {
 struct CounterSeries {
     uint32_t process = kNone;  // kNone: global
     StringId name = 0;         // "<event name>" or "<event name>.<key>" / with id
-    HugeVector<TimeNs> ts;  // sorted
+    HugeVector<TimeNs> ts;     // sorted
     HugeVector<double> values;
 };
 

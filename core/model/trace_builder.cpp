@@ -162,6 +162,18 @@ void TraceBuilder::setMemoryLimit(uint64_t bytes) {
     state_->memoryLimit = bytes;
 }
 
+void TraceBuilder::expectJsonBytes(uint64_t bytes) {
+    // Trace events are rarely under ~100 bytes of JSON; cap the guess so a
+    // wrong size never reserves absurd address space.
+    const uint64_t events = std::min<uint64_t>(bytes / 100, uint64_t{1} << 30);
+    if (events < (1u << 16)) return;  // small traces: growth is cheap
+    Trace& t = state_->trace;
+    t.args.reserve(static_cast<size_t>(events));
+    t.ids.reserve(static_cast<size_t>(events));
+    t.launches.reserve(static_cast<size_t>(events / 2));
+    state_->flowPoints.reserve(static_cast<size_t>(events / 2));
+}
+
 void TraceBuilder::State::checkMemory(const RawEvent& ev) {
     const uint64_t total =
         approxBytes + trace.strings.memoryBytes() + trace.argsStore.memoryBytes();

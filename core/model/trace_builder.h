@@ -21,6 +21,11 @@ class TraceBuilder final : public EventSink {
 
     // Loading stops with a LoadError when the model would need more.
     void setMemoryLimit(uint64_t bytes);
+    // Reserves address space (not memory: pages are touched only as they
+    // fill) for the per-event arrays of a document of about this size, so
+    // they never regrow: each regrowth copies into fresh pages, and fresh
+    // pages are what is slow on virtual machines.
+    void expectJsonBytes(uint64_t bytes);
 
     void onEvent(const RawEvent& event) override;
     void onMetadata(std::string_view key, std::string_view rawValue) override;

@@ -17,10 +17,49 @@ bool appendDigit(uint64_t& acc, int digit) {
     return true;
 }
 
+// The common case, "123456.789" with a few digits and no exponent, in one
+// pass; false for everything else (the general path decides those).
+bool parseSimple(std::string_view text, int scaleExponent, DecimalResult& result) {
+    const char* p = text.data();
+    const char* const end = p + text.size();
+    const bool negative = p < end && *p == '-';
+    p += negative ? 1 : 0;
+    const char* const intBegin = p;
+    uint64_t magnitude = 0;
+    while (p < end && isDigit(*p))
+        magnitude = magnitude * 10 + static_cast<uint64_t>(*p++ - '0');
+    const auto intLen = p - intBegin;
+    // 18 digits plus the scale fit in uint64 without overflow checks.
+    if (intLen == 0 || intLen + scaleExponent > 18 || scaleExponent < 0) return false;
+    int fracTaken = 0, roundDigit = 0;
+    if (p < end && *p == '.') {
+        ++p;
+        const char* const fracBegin = p;
+        while (p < end && isDigit(*p)) {
+            if (fracTaken < scaleExponent) {
+                magnitude = magnitude * 10 + static_cast<uint64_t>(*p - '0');
+                ++fracTaken;
+            } else if (p - fracBegin == scaleExponent) {
+                roundDigit = *p - '0';
+            }
+            ++p;
+        }
+        if (p == fracBegin) return false;
+    }
+    if (p != end) return false;  // an exponent, or not a number
+    for (int k = fracTaken; k < scaleExponent; ++k)
+        magnitude *= 10;
+    if (roundDigit >= 5) ++magnitude;
+    result.status = DecimalStatus::Ok;
+    result.value = negative ? -static_cast<int64_t>(magnitude) : static_cast<int64_t>(magnitude);
+    return true;
+}
+
 }  // namespace
 
 DecimalResult parseScaledDecimal(std::string_view text, int scaleExponent) {
     DecimalResult result;
+    if (parseSimple(text, scaleExponent, result)) return result;
     size_t i = 0;
     const size_t n = text.size();
     bool negative = false;

@@ -1,8 +1,9 @@
+#include "util/huge_pages.h"
+
 #include <sys/mman.h>
 
 #include <cstdint>
 
-#include "util/huge_pages.h"
 #include "util/huge_vector.h"
 
 namespace gapscope {
