@@ -38,7 +38,7 @@ struct PipelineAborted {};
 // spent batches going back (so buffers and event vectors are reused).
 class BatchQueue {
   public:
-    static constexpr size_t kMaxBatches = 8;
+    static constexpr size_t kMaxBatches = 4;
 
     std::unique_ptr<EventBatch> takeFree() {
         std::unique_lock lock(mutex_);

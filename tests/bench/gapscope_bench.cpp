@@ -186,7 +186,8 @@ int main(int argc, char** argv) {
         std::ifstream entry(cache.entryPath(f), std::ios::binary | std::ios::ate);
         const double cacheMb = static_cast<double>(entry.tellg()) / 1e6;
         const double jsonMb = static_cast<double>(l.jsonBytes) / 1e6;
-        const double rssMb = static_cast<double>(l.peakRssKb) / 1024.0;
+        // MB (10^6 bytes) throughout, so RSS / JSON is a ratio of bytes.
+        const double rssMb = static_cast<double>(l.peakRssKb) * 1024.0 / 1e6;
         char dec[32] = "-", decRatio[32] = "-";
         if (decompress > 0) {
             std::snprintf(dec, sizeof dec, "%.2f", decompress);
@@ -200,7 +201,7 @@ int main(int argc, char** argv) {
             rssMb / std::max(jsonMb, 1e-9),
             l.slices ? static_cast<double>(l.modelBytes) / static_cast<double>(l.slices) : 0.0,
             stored.storeWall, cacheMb, reopened.wall,
-            static_cast<double>(reopened.peakRssKb) / 1024.0);
+            static_cast<double>(reopened.peakRssKb) * 1024.0 / 1e6);
         std::fflush(stdout);
     }
     std::error_code ec;
