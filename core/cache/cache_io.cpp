@@ -28,6 +28,7 @@ void CacheWriter::writeAll(const char* data, size_t size) {
 }
 
 void CacheWriter::bytes(const void* data, size_t size) {
+    if (size == 0) return;  // (an empty vector's data() may be null)
     hash_ = fastHash(data, size, hash_);
     written_ += size;
     const auto* p = static_cast<const char*>(data);
@@ -66,6 +67,7 @@ size_t CacheReader::fill() {
 }
 
 void CacheReader::bytes(void* data, size_t size) {
+    if (size == 0) return;  // as the writer: nothing hashed, nothing copied
     if (size > available_) throw CacheCorrupt("the cache file ends early");
     available_ -= size;
     auto* out = static_cast<char*>(data);

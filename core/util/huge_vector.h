@@ -10,15 +10,28 @@
 // come from operator new as usual.
 
 #include <cstddef>
+#include <cstdint>
 #include <new>
 #include <vector>
+
+#if defined(__has_feature)  // clang spells "AddressSanitizer is on" this way
+#if __has_feature(address_sanitizer)
+#define GAPSCOPE_ASAN 1
+#endif
+#endif
 
 namespace gapscope {
 
 namespace huge_detail {
 void* mapAdvised(size_t bytes);  // throws std::bad_alloc
 void unmap(void* p, size_t bytes) noexcept;
+#if defined(__SANITIZE_ADDRESS__) || defined(GAPSCOPE_ASAN)
+// Under AddressSanitizer every array comes from operator new, so overruns of
+// the model's arrays are caught (mapped blocks would hide them).
+inline constexpr size_t kMinMappedBytes = SIZE_MAX;
+#else
 inline constexpr size_t kMinMappedBytes = size_t{1} << 20;
+#endif
 }  // namespace huge_detail
 
 template <class T>

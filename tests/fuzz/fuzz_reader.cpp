@@ -45,7 +45,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     gapscope::LoadOptions options;
     options.memoryLimitBytes = 512u << 20;  // stay inside libFuzzer's -rss_limit_mb
     options.maxEventBytes = 8u << 20;
-    const size_t chunk = (mode >> 2) == 0 ? SIZE_MAX : (mode >> 2);
+    // Both loading paths: bit 7 of the mode byte picks the two-thread pipeline.
+    options.threads = (mode & 0x80) ? 2 : 1;
+    const size_t chunk = ((mode & 0x7f) >> 2) == 0 ? SIZE_MAX : ((mode & 0x7f) >> 2);
     const gapscope::LoadResult r =
         gapscope::loadTraceFromBytes(std::move(bytes), "fuzz-input", options, chunk);
     if (r.trace) exercise(*r.trace);
