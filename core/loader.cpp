@@ -61,7 +61,7 @@ LoadResult loadWith(const std::string& path, const std::function<OpenedSource()>
         if (pipelined) {
             // Smaller buffers: each is a batch in flight between the threads.
             ro.initialBufferBytes = std::min<size_t>(ro.initialBufferBytes, kPipelineBufferBytes);
-            rr = readPipelined(*opened.source, builder, trace->report, ro, options.cancel);
+            rr = readPipelined(*opened.source, builder, trace->report, ro);
         } else {
             rr = TraceJsonReader(*opened.source, builder, trace->report, ro).run();
         }

@@ -172,7 +172,8 @@ void deliver(const EventBatch& b, EventSink& sink) {
 }  // namespace
 
 ReaderResult readPipelined(ByteSource& source, EventSink& sink, ImportReport& report,
-                           ReaderOptions options, const CancelToken* cancel) {
+                           ReaderOptions options) {
+    const CancelToken* cancel = options.cancel;
     BatchQueue queue;
     BatchingSink batching(queue);
     ImportReport readerReport;

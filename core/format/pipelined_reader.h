@@ -16,6 +16,6 @@ namespace gapscope {
 // The reader's report entries (event count, truncation, warnings) are merged
 // into `report` after the last event, where the direct path puts them.
 ReaderResult readPipelined(ByteSource& source, EventSink& sink, ImportReport& report,
-                           ReaderOptions options, const CancelToken* cancel);
+                           ReaderOptions options);
 
 }  // namespace gapscope

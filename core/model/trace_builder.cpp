@@ -1,6 +1,7 @@
 #include "model/trace_builder.h"
 
 #include <algorithm>
+#include <new>
 
 #include "index/gpu_busy.h"
 #include "model/builder_state.h"
@@ -168,10 +169,19 @@ void TraceBuilder::expectJsonBytes(uint64_t bytes) {
     const uint64_t events = std::min<uint64_t>(bytes / 100, uint64_t{1} << 30);
     if (events < (1u << 16)) return;  // small traces: growth is cheap
     Trace& t = state_->trace;
-    t.args.reserve(static_cast<size_t>(events));
-    t.ids.reserve(static_cast<size_t>(events));
-    t.launches.reserve(static_cast<size_t>(events / 2));
-    state_->flowPoints.reserve(static_cast<size_t>(events / 2));
+    try {
+        t.args.reserve(static_cast<size_t>(events));
+        t.ids.reserve(static_cast<size_t>(events));
+        t.launches.reserve(static_cast<size_t>(events / 2));
+        state_->flowPoints.reserve(static_cast<size_t>(events / 2));
+    } catch (const std::bad_alloc&) {
+        // Only an optimisation: where address space is limited (ulimit -v),
+        // grow as needed instead.
+        HugeVector<ArgsRecord>().swap(t.args);
+        HugeVector<ArgIds>().swap(t.ids);
+        HugeVector<LaunchParams>().swap(t.launches);
+        HugeVector<FlowPoint>().swap(state_->flowPoints);
+    }
 }
 
 void TraceBuilder::State::checkMemory(const RawEvent& ev) {

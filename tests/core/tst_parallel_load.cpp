@@ -36,7 +36,7 @@ std::shared_ptr<const Trace> pipelinedInChunks(const std::string& json, size_t c
     TraceBuilder builder(*trace);
     ReaderOptions options;
     options.initialBufferBytes = chunk;
-    const ReaderResult rr = readPipelined(source, builder, trace->report, options, nullptr);
+    const ReaderResult rr = readPipelined(source, builder, trace->report, options);
     trace->objectForm = rr.objectForm;
     trace->decompressedSize = rr.bytesRead;
     builder.finish(nullptr);
