@@ -9,6 +9,7 @@
 #include "cache/index_cache.h"
 #include "format/pipelined_reader.h"
 #include "format/trace_json_reader.h"
+#include "io/read_ahead_source.h"
 #include "model/trace_builder.h"
 #include "util/load_error.h"
 #include "util/unique_fd.h"
@@ -55,15 +56,17 @@ LoadResult loadWith(const std::string& path, const std::function<OpenedSource()>
         // Small files get a small buffer; compressed ones about their inflated size.
         const uint64_t expected = ro.decompressed ? opened.fileSize * 8 : opened.fileSize + 64;
         ro.initialBufferBytes = static_cast<size_t>(std::clamp<uint64_t>(expected, 4096, 4u << 20));
-        const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-        const bool pipelined = options.threads == 0 ? cores >= 2 : options.threads >= 2;
+        const bool twoCores = std::thread::hardware_concurrency() >= 2;
         ReaderResult rr;
-        if (pipelined) {
+        if (options.threads >= 2) {
             // Smaller buffers: each is a batch in flight between the threads.
             ro.initialBufferBytes = std::min<size_t>(ro.initialBufferBytes, kPipelineBufferBytes);
             rr = readPipelined(*opened.source, builder, trace->report, ro);
         } else {
-            rr = TraceJsonReader(*opened.source, builder, trace->report, ro).run();
+            std::unique_ptr<ByteSource> source = std::move(opened.source);
+            if (options.threads == 0 && twoCores && opened.compression != Compression::None)
+                source = std::make_unique<ReadAheadSource>(std::move(source));
+            rr = TraceJsonReader(*source, builder, trace->report, ro).run();
         }
         trace->objectForm = rr.objectForm;
         trace->decompressedSize = rr.bytesRead;

@@ -22,8 +22,13 @@ struct LoadOptions {
     // (gapscope-cli --max-event-mb / --memory-limit-mb; the viewer's Settings).
     size_t maxEventBytes = 256u << 20;  // one event or top-level value
     uint64_t memoryLimitBytes = 0;      // the model; 0 = 3/4 of physical memory
-    // 1: read and build on the calling thread. 0 (auto) or more: read on a
-    // second thread while this one builds, when the machine has two cores.
+    // How to use a second core while reading:
+    //  0 (auto): decompress .gz/.zst on a second thread (ReadAheadSource)
+    //    when the machine has two cores; parse and build on this one.
+    //  1: everything on the calling thread.
+    //  2: decompress and tokenize on a second thread, build on this one
+    //    (readPipelined); on today's machines slower than auto for plain
+    //    JSON (see docs/performance.md), kept for measurements.
     int threads = 0;
     // Reopen from (and, after a parse, write) this index cache; null = always parse.
     const IndexCache* cache = nullptr;

@@ -36,8 +36,14 @@ uint64_t ZstdSource::filePosition() const {
 }
 
 size_t ZstdSource::read(char* dst, size_t capacity) {
-    ZSTD_outBuffer out{dst, capacity, 0};
-    while (!finished_ && out.pos < out.size) {
+    // At most one zstd block (128 KiB) of output per call: when a call meets
+    // corrupt data, what it decoded in that call is lost, so a bigger window
+    // would drop good data before the damage depending on the caller's
+    // buffer size.
+    size_t produced = 0;
+    while (!finished_ && produced < capacity) {
+        ZSTD_outBuffer out{dst + produced,
+                           std::min<size_t>(capacity - produced, ZSTD_BLOCKSIZE_MAX), 0};
         if (state_->in.pos == state_->in.size) {
             const size_t n = file_->read(input_.data(), input_.size());
             if (n == 0) {
@@ -58,8 +64,9 @@ size_t ZstdSource::read(char* dst, size_t capacity) {
             break;
         }
         state_->lastHint = rc;
+        produced += out.pos;
     }
-    return out.pos;
+    return produced;
 }
 
 }  // namespace gapscope
