@@ -292,27 +292,30 @@ void layoutTracks(TraceBuilder::State& st, const std::vector<uint32_t>& trackOrd
     t.slices.reserve(total);
     t.instants.reserve(totalInstants);
 
+    uint32_t base = 0;
     for (uint32_t f = 0; f < trackOrder.size(); ++f) {
         PendingTrack& tr = st.tracks[trackOrder[f]];
         Track& out = t.tracks[f];
-        LayoutResult laid = layoutSlices(tr.slices, tr.seq, tr.group);
+        // Laid out straight into the trace's array (no copy of the track);
+        // the array grows track by track as the pending copies are freed.
+        t.slices.resize(base + tr.slices.size());
+        LayoutResult laid = layoutSlices(tr.slices, tr.seq, tr.group, t.slices.data() + base);
         t.report.overlapsMovedToLanes += laid.movedToLanes;
         if (laid.clamped)
             t.report.warn(0, "track \"" + out.displayName +
                                  "\" has more than 65535 rows; the deepest were merged");
-        const auto base = static_cast<uint32_t>(t.slices.size());
         out.sliceBegin = base;
-        t.slices.insert(t.slices.end(), laid.slices.begin(), laid.slices.end());
-        out.sliceEnd = static_cast<uint32_t>(t.slices.size());
+        out.sliceEnd = base + static_cast<uint32_t>(tr.slices.size());
+        base = out.sliceEnd;
         out.rows = std::move(laid.rows);
         for (Row& r : out.rows) {
-            r.begin += base;
-            r.end += base;
+            r.begin += out.sliceBegin;
+            r.end += out.sliceBegin;
         }
         out.laneCount = laid.laneCount;
         HugeVector<uint32_t> ids(out.sliceCount());
         for (uint32_t i = 0; i < ids.size(); ++i)
-            ids[i] = base + i;
+            ids[i] = out.sliceBegin + i;
         out.index.build(t.slices, std::move(ids));
 
         std::stable_sort(tr.instants.begin(), tr.instants.end(),

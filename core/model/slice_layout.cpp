@@ -16,10 +16,12 @@ struct Lane {
 }  // namespace
 
 LayoutResult layoutSlices(const HugeVector<Slice>& slices, const HugeVector<uint32_t>& seq,
-                          const std::vector<uint32_t>& group) {
+                          const std::vector<uint32_t>& group, Slice* out) {
     LayoutResult result;
     const size_t n = slices.size();
-    std::vector<uint32_t> order(n);
+    // Scratch per slice: on huge pages like the model (a track can hold
+    // millions of slices).
+    HugeVector<uint32_t> order(n);
     std::iota(order.begin(), order.end(), 0u);
     std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
         const Slice& x = slices[a];
@@ -30,8 +32,8 @@ LayoutResult layoutSlices(const HugeVector<Slice>& slices, const HugeVector<uint
     });
 
     std::vector<Lane> lanes;
-    std::vector<uint16_t> laneOf(n);
-    std::vector<uint32_t> depthOf(n);
+    HugeVector<uint16_t> laneOf(n);
+    HugeVector<uint32_t> depthOf(n);
     for (uint32_t i : order) {
         const Slice& s = slices[i];
         const uint32_t g = group.empty() ? 0 : group[i];
@@ -71,7 +73,7 @@ LayoutResult layoutSlices(const HugeVector<Slice>& slices, const HugeVector<uint
     if (laneBase[lanes.size()] > kMaxRows) result.clamped = true;
 
     // Counting sort by row; `order` is start order, so rows stay start-sorted.
-    std::vector<uint32_t> rowOf(n);
+    HugeVector<uint32_t> rowOf(n);
     std::vector<uint32_t> counts(rowCount + 1, 0);
     for (uint32_t i = 0; i < n; ++i) {
         rowOf[i] = std::min(laneBase[laneOf[i]] + depthOf[i], rowCount - 1);
@@ -91,14 +93,17 @@ LayoutResult layoutSlices(const HugeVector<Slice>& slices, const HugeVector<uint
             result.rows[r].depth = static_cast<uint16_t>(std::min<uint32_t>(d, 65535));
         }
     }
-    result.slices.resize(n);
+    if (!out) {
+        result.slices.resize(n);
+        out = result.slices.data();
+    }
     std::vector<uint32_t> fill(counts.begin(), counts.end() - 1);
     for (uint32_t i : order) {
         Slice s = slices[i];
         s.row = static_cast<uint16_t>(rowOf[i]);
         s.depth = result.rows[rowOf[i]].depth;
         if (laneOf[i] > 0) s.flags |= kSliceOverlapLane;
-        result.slices[fill[rowOf[i]]++] = s;
+        out[fill[rowOf[i]]++] = s;
     }
     result.laneCount = static_cast<uint16_t>(lanes.size());
     return result;

@@ -18,7 +18,7 @@
 namespace gapscope {
 
 struct LayoutResult {
-    HugeVector<Slice> slices;  // grouped by row, start-sorted within each row
+    HugeVector<Slice> slices;  // grouped by row, start-sorted within each row (unless `out`)
     std::vector<Row> rows;     // begin/end relative to `slices`
     uint16_t laneCount = 0;
     uint64_t movedToLanes = 0;
@@ -29,7 +29,10 @@ struct LayoutResult {
 // `group`, when not empty, names each slice's nesting group: a slice only
 // nests under a slice of its own group (async slices of different ids never
 // nest; they take another lane instead).
+// With `out`, the laid-out slices are written there (room for all of them)
+// instead of into the result: the builder lays each track straight into the
+// trace's array, with no copy of the biggest track in memory at once.
 LayoutResult layoutSlices(const HugeVector<Slice>& slices, const HugeVector<uint32_t>& seq,
-                          const std::vector<uint32_t>& group = {});
+                          const std::vector<uint32_t>& group = {}, Slice* out = nullptr);
 
 }  // namespace gapscope
