@@ -22,8 +22,9 @@ struct LoadArgs {
 inline constexpr const char* kLoadOptionsHelp =
     "  --max-event-mb N    largest single event or top-level value (default 256)\n"
     "  --memory-limit-mb N memory the model may use (default 3/4 of physical memory)\n"
-    "  --threads 1|2|auto  read on a second thread while building (auto: when the\n"
-    "                      machine has two cores; 1 is the single-threaded reference)\n"
+    "  --threads 1|2|auto  auto: inflate .gz/.zst on a second core; 1: one thread;\n"
+    "                      2: tokenize on a second thread while building (see\n"
+    "                      docs/performance.md)\n"
     "  --no-cache          parse the trace even if the index cache has it (and do not\n"
     "                      write the cache)\n"
     "  --cache-dir DIR     index cache folder (default $XDG_CACHE_HOME/gapscope or\n"
