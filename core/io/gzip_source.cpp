@@ -61,15 +61,8 @@ size_t GzipSource::read(char* dst, size_t capacity) {
     size_t produced = 0;
     while (!finished_ && produced < capacity) {
         if (is.avail_in == 0) {
-            const size_t n = file_->read(input_.data(), input_.size());
-            if (n == 0) {
-                finished_ = true;
-                if (state_->inMember) {
-                    problem_ =
-                        "the gzip stream is truncated (the file ends inside compressed data)";
-                }
-                break;
-            }
+            const size_t n = refillInput(state_->inMember);
+            if (n == 0) break;
             is.next_in = reinterpret_cast<uint8_t*>(input_.data());
             is.avail_in = static_cast<uint32_t>(n);
         }
@@ -120,15 +113,8 @@ size_t GzipSource::read(char* dst, size_t capacity) {
     size_t produced = 0;
     while (!finished_ && produced < capacity) {
         if (zs.avail_in == 0) {
-            const size_t n = file_->read(input_.data(), input_.size());
-            if (n == 0) {
-                finished_ = true;
-                if (state_->inMember) {
-                    problem_ =
-                        "the gzip stream is truncated (the file ends inside compressed data)";
-                }
-                break;
-            }
+            const size_t n = refillInput(state_->inMember);
+            if (n == 0) break;
             zs.next_in = reinterpret_cast<Bytef*>(input_.data());
             zs.avail_in = static_cast<uInt>(n);
         }
@@ -155,6 +141,16 @@ size_t GzipSource::read(char* dst, size_t capacity) {
 }
 
 #endif
+
+size_t GzipSource::refillInput(bool inMember) {
+    const size_t n = file_->read(input_.data(), input_.size());
+    if (n == 0) {
+        finished_ = true;
+        if (inMember)
+            problem_ = "the gzip stream is truncated (the file ends inside compressed data)";
+    }
+    return n;
+}
 
 uint64_t GzipSource::filePosition() const {
     return file_->filePosition();

@@ -18,6 +18,10 @@ class GzipSource final : public ByteSource {
     uint64_t filePosition() const override;
 
   private:
+    // More compressed input into input_; 0 at the end of the file, which
+    // inside a member means the stream is truncated (noted in problem()).
+    size_t refillInput(bool inMember);
+
     struct State;
     std::unique_ptr<ByteSource> file_;  // the compressed input
     std::unique_ptr<State> state_;

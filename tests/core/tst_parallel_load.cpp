@@ -14,11 +14,9 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "format/pipelined_reader.h"
 #include "io/memory_source.h"
 #include "io/read_ahead_source.h"
 #include "loader.h"
-#include "model/trace_builder.h"
 #include "report/canonical_dump.h"
 #include "support/test_paths.h"
 #include "support/trace_files.h"
@@ -32,20 +30,6 @@ LoadResult loadWithThreads(const std::string& path, int threads) {
     LoadOptions options;
     options.threads = threads;
     return loadTrace(path, options);
-}
-
-// Reads `json` through the pipeline with a reader buffer of `chunk` bytes.
-std::shared_ptr<const Trace> pipelinedInChunks(const std::string& json, size_t chunk) {
-    auto trace = std::make_shared<Trace>();
-    MemorySource source(json, chunk);
-    TraceBuilder builder(*trace);
-    ReaderOptions options;
-    options.initialBufferBytes = chunk;
-    const ReaderResult rr = readPipelined(source, builder, trace->report, options);
-    trace->objectForm = rr.objectForm;
-    trace->decompressedSize = rr.bytesRead;
-    builder.finish(nullptr);
-    return trace;
 }
 
 std::string generate(const QString& dir, const QStringList& extra, const QString& name) {
@@ -279,7 +263,7 @@ class TestParallelLoad : public QObject {
         QVERIFY(direct->metadata.count("otherData"));
         QCOMPARE(direct->counters.size(), size_t(2));
         for (size_t chunk : {size_t(1), size_t(7), size_t(64), size_t(4093)}) {
-            const auto t = pipelinedInChunks(text, chunk);
+            const auto t = test::loadInChunks(text, chunk, true);
             QCOMPARE(canonicalDump(*t), reference);
             QCOMPARE(t->displayTimeUnit, std::string("ns"));
         }
@@ -299,7 +283,7 @@ class TestParallelLoad : public QObject {
         text.back() = ']';
         const std::string reference = canonicalDump(*test::loadInChunks(text, 1 << 20));
         for (size_t chunk : {size_t(64), size_t(4093)})
-            QCOMPARE(canonicalDump(*pipelinedInChunks(text, chunk)), reference);
+            QCOMPARE(canonicalDump(*test::loadInChunks(text, chunk, true)), reference);
     }
 
     void aTruncatedTraceKeepsTheSameEventsAndReport() {
@@ -326,10 +310,8 @@ class TestParallelLoad : public QObject {
 
     void aReaderErrorFailsTheLoadAlike() {
         // An event over the size limit is a fatal reader error mid-stream.
-        std::string text = "[";
-        for (int i = 0; i < 20000; ++i)
-            text += "{\"ph\":\"X\",\"name\":\"n\",\"pid\":1,\"tid\":1,\"ts\":" + std::to_string(i) +
-                    ",\"dur\":1},";
+        std::string text = test::manyEvents(20000);
+        text.back() = ',';
         text += "{\"ph\":\"X\",\"name\":\"" + std::string(3 << 20, 'x') + "\"}]";
         LoadOptions options;
         options.maxEventBytes = 1 << 20;
@@ -345,11 +327,7 @@ class TestParallelLoad : public QObject {
     void aBuilderErrorStopsTheReader() {
         // The memory limit trips on the builder thread while the reader is
         // still going: the load fails cleanly with the builder's message.
-        std::string text = "[";
-        for (int i = 0; i < 300000; ++i)
-            text += "{\"ph\":\"X\",\"name\":\"n" + std::to_string(i) +
-                    "\",\"pid\":1,\"tid\":1,\"ts\":" + std::to_string(i) + ",\"dur\":1},";
-        text.back() = ']';
+        const std::string text = test::manyEvents(300000, true);
         LoadOptions options;
         options.memoryLimitBytes = 1 << 20;
         options.threads = 1;
@@ -361,11 +339,7 @@ class TestParallelLoad : public QObject {
     }
 
     void cancelStopsTheReadAhead() {
-        std::string text = "[";
-        for (int i = 0; i < 200000; ++i)
-            text += "{\"ph\":\"X\",\"name\":\"n\",\"pid\":1,\"tid\":1,\"ts\":" + std::to_string(i) +
-                    ",\"dur\":1},";
-        text.back() = ']';
+        const std::string text = test::manyEvents(200000);
         QTemporaryDir dir;
         const std::string path = dir.filePath("cancel.json.zst").toStdString();
         QVERIFY(test::writeFile(path, test::zstdBytes(text)));
@@ -383,11 +357,7 @@ class TestParallelLoad : public QObject {
     }
 
     void cancelStopsBothThreads() {
-        std::string text = "[";
-        for (int i = 0; i < 200000; ++i)
-            text += "{\"ph\":\"X\",\"name\":\"n\",\"pid\":1,\"tid\":1,\"ts\":" + std::to_string(i) +
-                    ",\"dur\":1},";
-        text.back() = ']';
+        const std::string text = test::manyEvents(200000);
         CancelToken cancel;
         LoadOptions options;
         options.threads = 2;

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "format/pipelined_reader.h"
 #include "format/trace_json_reader.h"
 #include "io/compress.h"
 #include "io/memory_source.h"
@@ -40,7 +41,7 @@ LoadResult loadJsonText(const std::string& json, Compression compression) {
     return loadTrace(path);
 }
 
-std::shared_ptr<const Trace> loadInChunks(const std::string& json, size_t chunk) {
+std::shared_ptr<const Trace> loadInChunks(const std::string& json, size_t chunk, bool pipelined) {
     auto trace = std::make_shared<Trace>();
     MemorySource source(json, chunk);
     TraceBuilder builder(*trace);
@@ -49,12 +50,24 @@ std::shared_ptr<const Trace> loadInChunks(const std::string& json, size_t chunk)
     // points all over the input.
     ReaderOptions options;
     options.initialBufferBytes = chunk;
-    TraceJsonReader reader(source, builder, trace->report, options);
-    const ReaderResult rr = reader.run();
+    const ReaderResult rr = pipelined
+                                ? readPipelined(source, builder, trace->report, options)
+                                : TraceJsonReader(source, builder, trace->report, options).run();
     trace->objectForm = rr.objectForm;
     trace->decompressedSize = rr.bytesRead;
     builder.finish(nullptr);
     return trace;
+}
+
+std::string manyEvents(int count, bool distinctNames) {
+    std::string text = "[";
+    for (int i = 0; i < count; ++i) {
+        const std::string n = std::to_string(i);
+        text += "{\"ph\":\"X\",\"name\":\"n" + (distinctNames ? n : std::string()) +
+                "\",\"pid\":1,\"tid\":1,\"ts\":" + n + ",\"dur\":1},";
+    }
+    text.back() = ']';
+    return text;
 }
 
 std::string canonicalDump(const Trace& t) {

@@ -21,7 +21,13 @@ LoadResult loadJsonText(const std::string& json, Compression compression = Compr
 
 // Reads `json` with a reader buffer that starts at `chunk` bytes (and a source
 // returning at most `chunk` bytes per read): split points all over the input.
-std::shared_ptr<const Trace> loadInChunks(const std::string& json, size_t chunk);
+// `pipelined`: through readPipelined (reader thread -> builder) instead.
+std::shared_ptr<const Trace> loadInChunks(const std::string& json, size_t chunk,
+                                          bool pipelined = false);
+
+// A bare-array trace of `count` complete events on one thread, event i at
+// ts = i; with `distinctNames` each is named "n<i>", else all "n".
+std::string manyEvents(int count, bool distinctNames = false);
 
 // A canonical text dump of the whole model, for byte-identical comparisons.
 std::string canonicalDump(const Trace& trace);
