@@ -25,8 +25,16 @@ int runDump(int argc, char** argv) {
     if (!trace) return 2;
     DumpOptions options;
     options.argsText = args->flags.empty();
+    uint64_t unreadable = 0;
+    options.onArgsError = [&](uint32_t index, const std::string& error) {
+        if (++unreadable <= 10)
+            std::cerr << "gapscope: " << args->path << ": args " << index << ": " << error << "\n";
+    };
     std::cout << canonicalDump(*trace, options);
-    return 0;
+    if (unreadable == 0) return 0;
+    std::cerr << "gapscope: " << args->path << ": the args of " << unreadable
+              << " event(s) could not be read\n";
+    return 2;
 }
 
 }  // namespace gapscope::cli

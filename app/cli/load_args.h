@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "cache/index_cache.h"
-#include "loader.h"
+#include "loader/loader.h"
 
 namespace gapscope::cli {
 

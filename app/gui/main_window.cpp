@@ -33,8 +33,9 @@
 #include <QVBoxLayout>
 #include <sstream>
 
+#include "analysis/idle_gaps.h"
 #include "cache/index_cache.h"
-#include "loader.h"
+#include "loader/loader.h"
 #include "loading/trace_loader.h"
 #include "panels/details_panel.h"
 #include "report/trace_summary.h"
@@ -98,7 +99,7 @@ MainWindow::MainWindow(QWidget* parent)
     // Details follows the selection: a slice, else a range, else nothing.
     auto showSelection = [this, state] {
         const auto range = state->selectedRange();
-        if (state->selectedSlice() != ui::kNoSlice) {
+        if (state->selectedSlice() != kNone) {
             details_->showSlice(state->selectedSlice());
         } else if (range && range->span() > 0) {
             details_->showRange(*range);
@@ -133,7 +134,7 @@ MainWindow::MainWindow(QWidget* parent)
         page_->timeline()->revealSlice(slice);
     });
     connect(page_->timeline(), &ui::TimelineView::hoverTimeChanged, this,
-            [this](ui::TimeNs t, bool inside) {
+            [this](TimeNs t, bool inside) {
                 const auto trace = page_->trace();
                 cursorLabel_->setText(
                     inside && trace
@@ -223,10 +224,11 @@ void MainWindow::createActions() {
     gapThreshold_->setRange(0, 1e7);
     gapThreshold_->setSuffix(tr(" µs"));
     gapThreshold_->setToolTip(tr("Idle gaps on a GPU shorter than this are not shaded"));
-    gapThreshold_->setValue(QSettings().value("gaps/thresholdUs", 100.0).toDouble());
-    page_->timeline()->setGapThreshold(static_cast<ui::TimeNs>(gapThreshold_->value() * 1000));
+    gapThreshold_->setValue(
+        QSettings().value("gaps/thresholdUs", double(kDefaultGapThresholdNs) / 1000).toDouble());
+    page_->timeline()->setGapThreshold(static_cast<TimeNs>(gapThreshold_->value() * 1000));
     connect(gapThreshold_, &QDoubleSpinBox::valueChanged, this, [this](double us) {
-        page_->timeline()->setGapThreshold(static_cast<ui::TimeNs>(us * 1000));
+        page_->timeline()->setGapThreshold(static_cast<TimeNs>(us * 1000));
         QSettings().setValue("gaps/thresholdUs", us);
     });
     bar->addWidget(gapThreshold_);

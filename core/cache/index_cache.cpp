@@ -30,7 +30,7 @@ constexpr const char* kSuffix = ".gsidx";
 constexpr uint32_t layoutSignature() {
     uint32_t h = 2166136261u;
     for (size_t s : {sizeof(Slice), sizeof(Instant), sizeof(Flow), sizeof(ArgsRecord),
-                     sizeof(ArgIds), sizeof(LaunchParams), sizeof(Row), sizeof(BusyInterval),
+                     sizeof(ArgIds), sizeof(LaunchParams), sizeof(Row), sizeof(Interval),
                      sizeof(IdKey), alignof(int64_t), sizeof(void*)})
         h = (h ^ static_cast<uint32_t>(s)) * 16777619u;
     return h;

@@ -219,8 +219,8 @@ void readTracks(CacheReader& in, Trace& t) {
 }
 
 void writeArgsStore(const ArgsStore& store, CacheWriter& out) {
+    // A file-backed store may hold owned blocks too (args a reader composed).
     out.pod<uint8_t>(store.fileBacked() ? 1 : 0);
-    if (store.fileBacked()) return;
     out.pod<uint64_t>(store.frames().size());
     for (const auto& f : store.frames())
         out.podVector(f);
@@ -230,7 +230,6 @@ void writeArgsStore(const ArgsStore& store, CacheWriter& out) {
 
 void readArgsStore(CacheReader& in, ArgsStore& store, bool& fileBacked) {
     fileBacked = asBool(in.pod<uint8_t>());
-    if (fileBacked) return;
     ArgsStore::Blocks b;
     b.frames.resize(static_cast<size_t>(in.count(8)));
     for (auto& f : b.frames)

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "model/extracted_args.h"
+#include "format/extracted_args.h"
 
 namespace gapscope {
 

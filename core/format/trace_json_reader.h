@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "format/event_parser.h"
+#include "format/import_report.h"
 #include "io/byte_source.h"
-#include "model/import_report.h"
 #include "util/cancel_token.h"
 #include "util/raw_buffer.h"
 

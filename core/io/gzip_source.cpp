@@ -60,7 +60,7 @@ size_t GzipSource::read(char* dst, size_t capacity) {
     inflate_state& is = state_->is;
     size_t produced = 0;
     while (!finished_ && produced < capacity) {
-        if (is.avail_in == 0) {
+        if (is.avail_in == 0 && drained_) {
             const size_t n = refillInput(state_->inMember);
             if (n == 0) break;
             is.next_in = reinterpret_cast<uint8_t*>(input_.data());
@@ -72,6 +72,7 @@ size_t GzipSource::read(char* dst, size_t capacity) {
         state_->inMember = true;
         const int rc = isal_inflate(&is);
         produced += room - is.avail_out;
+        drained_ = is.avail_out > 0;
         if (rc < 0) {
             const uint64_t at = file_->filePosition() - is.avail_in;
             problem_ = "corrupt gzip data near compressed byte " + std::to_string(at) + " (" +
@@ -112,7 +113,7 @@ size_t GzipSource::read(char* dst, size_t capacity) {
     z_stream& zs = state_->zs;
     size_t produced = 0;
     while (!finished_ && produced < capacity) {
-        if (zs.avail_in == 0) {
+        if (zs.avail_in == 0 && drained_) {
             const size_t n = refillInput(state_->inMember);
             if (n == 0) break;
             zs.next_in = reinterpret_cast<Bytef*>(input_.data());
@@ -123,6 +124,7 @@ size_t GzipSource::read(char* dst, size_t capacity) {
         state_->inMember = true;
         const int rc = inflate(&zs, Z_NO_FLUSH);
         produced = capacity - zs.avail_out;
+        drained_ = zs.avail_out > 0;
         if (rc == Z_STREAM_END) {
             // Another member may follow (pigz, concatenated files).
             state_->inMember = false;

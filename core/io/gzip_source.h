@@ -27,6 +27,11 @@ class GzipSource final : public ByteSource {
     std::unique_ptr<State> state_;
     std::vector<char> input_;
     bool finished_ = false;
+    // The decoder has handed out all it can from its input so far. Until
+    // then it may hold decoded bytes of its own (a small caller buffer
+    // filled up), and must be drained before more input is read, or before
+    // the end of input is taken as the end of the stream.
+    bool drained_ = true;
 };
 
 }  // namespace gapscope

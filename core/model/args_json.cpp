@@ -4,13 +4,15 @@
 
 namespace gapscope {
 
-std::string prettyArgs(const Trace& trace, uint32_t argsIndex) {
-    const std::string raw = trace.argsJson(argsIndex);
-    if (raw.empty()) return raw;
+ArgsText prettyArgs(const Trace& trace, uint32_t argsIndex) {
+    ArgsText text = trace.argsText(argsIndex);
+    if (!text.ok() || text.json.empty()) return text;
     // ordered_json keeps the profiler's key order, which people rely on.
-    const auto parsed = nlohmann::ordered_json::parse(raw, nullptr, /*allow_exceptions=*/false);
-    if (parsed.is_discarded()) return raw;
-    return parsed.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+    const auto parsed =
+        nlohmann::ordered_json::parse(text.json, nullptr, /*allow_exceptions=*/false);
+    if (parsed.is_discarded()) return text;
+    text.json = parsed.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+    return text;
 }
 
 }  // namespace gapscope

@@ -9,7 +9,8 @@
 namespace gapscope {
 
 // The args of `argsIndex` pretty-printed (2-space indent, keys in file
-// order); "" when there are none. Malformed text is returned as it is.
-std::string prettyArgs(const Trace& trace, uint32_t argsIndex);
+// order); "" when there are none. Malformed text is returned as it is; an
+// args text that could not be read keeps its error.
+ArgsText prettyArgs(const Trace& trace, uint32_t argsIndex);
 
 }  // namespace gapscope

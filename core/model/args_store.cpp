@@ -6,13 +6,41 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 
 namespace gapscope {
 
 ArgsStore::ArgsStore() : mutex_(std::make_unique<std::mutex>()) {}
 ArgsStore::~ArgsStore() = default;
-ArgsStore::ArgsStore(ArgsStore&&) noexcept = default;
-ArgsStore& ArgsStore::operator=(ArgsStore&&) noexcept = default;
+
+ArgsStore::ArgsStore(ArgsStore&& o) noexcept
+    : blocks_(std::move(o.blocks_)),
+      blockStart_(std::move(o.blockStart_)),
+      current_(std::move(o.current_)),
+      rawBytes_(o.rawBytes_),
+      fd_(std::move(o.fd_)),
+      fileSize_(o.fileSize_),
+      fileMtimeNs_(o.fileMtimeNs_),
+      fileChanged_(o.fileChanged_.load()),
+      mutex_(std::move(o.mutex_)),
+      cachedBlock_(o.cachedBlock_),
+      cached_(std::move(o.cached_)) {}
+
+ArgsStore& ArgsStore::operator=(ArgsStore&& o) noexcept {
+    blocks_ = std::move(o.blocks_);
+    blockStart_ = std::move(o.blockStart_);
+    current_ = std::move(o.current_);
+    rawBytes_ = o.rawBytes_;
+    fd_ = std::move(o.fd_);
+    fileSize_ = o.fileSize_;
+    fileMtimeNs_ = o.fileMtimeNs_;
+    fileChanged_.store(o.fileChanged_.load());
+    mutex_ = std::move(o.mutex_);
+    cachedBlock_ = o.cachedBlock_;
+    cached_ = std::move(o.cached_);
+    return *this;
+}
 
 void ArgsStore::useFile(UniqueFd fd, uint64_t size, int64_t mtimeNs) {
     fd_ = std::move(fd);
@@ -20,24 +48,39 @@ void ArgsStore::useFile(UniqueFd fd, uint64_t size, int64_t mtimeNs) {
     fileMtimeNs_ = mtimeNs;
 }
 
-std::string ArgsStore::fetchFromFile(uint64_t offset, uint32_t length) const {
+ArgsText ArgsStore::fetchFromFile(uint64_t offset, uint32_t length) const {
+    ArgsText out;
     const int fd = fd_.get();
     struct stat st {};
-    std::string out;
-    const bool same = ::fstat(fd, &st) == 0 && static_cast<uint64_t>(st.st_size) == fileSize_ &&
-                      st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec == fileMtimeNs_;
-    if (same && offset + length <= fileSize_) {
-        out.resize(length);
-        size_t got = 0;
-        while (got < length) {
-            const ssize_t n =
-                ::pread(fd, out.data() + got, length - got, static_cast<off_t>(offset + got));
-            if (n <= 0) break;
-            got += static_cast<size_t>(n);
-        }
-        out.resize(got);
+    if (::fstat(fd, &st) != 0) {
+        out.error = std::string("cannot check the trace file: ") + std::strerror(errno);
+        return out;
     }
-    if (!same) fileChanged_ = true;
+    const bool same = static_cast<uint64_t>(st.st_size) == fileSize_ &&
+                      st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec == fileMtimeNs_;
+    if (!same) {
+        fileChanged_.store(true, std::memory_order_relaxed);
+        out.error = "the trace file changed on disk since it was loaded; reload it to see args";
+        return out;
+    }
+    if (offset > fileSize_ || length > fileSize_ - offset) {
+        out.error = "args at byte " + std::to_string(offset) + " lie past the end of the file";
+        return out;
+    }
+    out.json.resize(length);
+    size_t got = 0;
+    while (got < length) {
+        const ssize_t n =
+            ::pread(fd, out.json.data() + got, length - got, static_cast<off_t>(offset + got));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            out.error = "reading the trace file at byte " + std::to_string(offset + got) +
+                        " failed: " + (n < 0 ? std::strerror(errno) : "unexpected end of file");
+            out.json.clear();
+            return out;
+        }
+        got += static_cast<size_t>(n);
+    }
     return out;
 }
 
@@ -48,14 +91,14 @@ uint64_t ArgsStore::append(std::string_view text) {
     if (current_.empty()) blockStart_.push_back(offset);
     current_.append(text);
     rawBytes_ += text.size();
-    return offset;
+    return offset | kOwnedBit;
 }
 
 void ArgsStore::compressCurrent() {
     std::vector<char> frame(ZSTD_compressBound(current_.size()));
     // Level 1: args are written once and rarely read; favour load speed.
     const size_t n = ZSTD_compress(frame.data(), frame.size(), current_.data(), current_.size(), 1);
-    frame.resize(ZSTD_isError(n) ? 0 : n);
+    frame.resize(ZSTD_isError(n) ? 0 : n);  // an empty frame fails to decompress: reported then
     frame.shrink_to_fit();
     blocks_.push_back(std::move(frame));
     current_.clear();
@@ -66,33 +109,51 @@ void ArgsStore::seal() {
     current_.shrink_to_fit();
 }
 
-void ArgsStore::decompressBlock(size_t block) const {
-    const auto& frame = blocks_[block];
-    const uint64_t end = block + 1 < blockStart_.size() ? blockStart_[block + 1] : rawBytes_;
-    cached_.resize(static_cast<size_t>(end - blockStart_[block]));
-    const size_t n = ZSTD_decompress(cached_.data(), cached_.size(), frame.data(), frame.size());
-    if (ZSTD_isError(n)) cached_.clear();
-    cachedBlock_ = block;
-}
-
-std::string ArgsStore::fetch(uint64_t offset, uint32_t length) const {
-    if (length == 0) return {};
-    if (fileBacked()) {
-        std::lock_guard lock(*mutex_);
-        return fetchFromFile(offset, length);
+ArgsText ArgsStore::fetchOwned(uint64_t offset, uint32_t length) const {
+    ArgsText out;
+    if (offset > rawBytes_ || length > rawBytes_ - offset || blockStart_.empty()) {
+        out.error = "args reference " + std::to_string(offset) + " lies outside the store";
+        return out;
     }
-    if (offset + length > rawBytes_) return {};
     const auto it = std::upper_bound(blockStart_.begin(), blockStart_.end(), offset);
     const auto block = static_cast<size_t>(it - blockStart_.begin()) - 1;
-    std::lock_guard lock(*mutex_);
-    if (block >= blocks_.size()) {  // not sealed yet: still in current_
-        const uint64_t local = offset - blockStart_[block];
-        return current_.substr(static_cast<size_t>(local), length);
-    }
-    if (cachedBlock_ != block) decompressBlock(block);
     const uint64_t local = offset - blockStart_[block];
-    if (local + length > cached_.size()) return {};
-    return cached_.substr(static_cast<size_t>(local), length);
+    if (block >= blocks_.size()) {  // not sealed yet: still in current_
+        out.json = current_.substr(static_cast<size_t>(local), length);
+        return out;
+    }
+    if (cachedBlock_ != block) {
+        const auto& frame = blocks_[block];
+        const uint64_t end = block + 1 < blockStart_.size() ? blockStart_[block + 1] : rawBytes_;
+        cached_.resize(static_cast<size_t>(end - blockStart_[block]));
+        const size_t n =
+            ZSTD_decompress(cached_.data(), cached_.size(), frame.data(), frame.size());
+        if (ZSTD_isError(n) || n != cached_.size()) {
+            cachedBlock_ = SIZE_MAX;
+            out.error = "args block " + std::to_string(block) + " could not be decompressed (" +
+                        (ZSTD_isError(n) ? ZSTD_getErrorName(n) : "wrong size") + ")";
+            return out;
+        }
+        cachedBlock_ = block;
+    }
+    if (local + length > cached_.size()) {
+        out.error = "args reference " + std::to_string(offset) + " crosses its block";
+        return out;
+    }
+    out.json = cached_.substr(static_cast<size_t>(local), length);
+    return out;
+}
+
+ArgsText ArgsStore::fetch(uint64_t offset, uint32_t length) const {
+    if (length == 0) return {};
+    std::lock_guard lock(*mutex_);
+    if (offset & kOwnedBit) return fetchOwned(offset & ~kOwnedBit, length);
+    if (!fileBacked()) {
+        ArgsText out;
+        out.error = "args reference " + std::to_string(offset) + " points into a file not kept";
+        return out;
+    }
+    return fetchFromFile(offset, length);
 }
 
 void ArgsStore::restore(Blocks b) {

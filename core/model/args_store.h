@@ -1,10 +1,16 @@
 #pragma once
 // Raw JSON text of event args, parsed (nlohmann/json) only when a person
 // looks at one event. Held whole they would cost more memory than the rest of
-// the model, so: for an uncompressed file they stay in the file and are read
-// back by offset; otherwise they are kept compressed in blocks. Appends are
-// single-threaded (the builder); fetches are thread-safe.
+// the model, so they live in one of two places, told apart by the offset:
+//  - in the trace file itself (an uncompressed JSON trace): read back by
+//    offset through a descriptor kept open;
+//  - in the store's own zstd-compressed blocks (compressed traces, and args
+//    a reader composed itself rather than found as JSON text in the file,
+//    e.g. the stats of a binary format): offsets with kOwnedBit set.
+// Appends are single-threaded (the builder); fetches are thread-safe and
+// say why when the text cannot be had.
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -16,30 +22,40 @@
 
 namespace gapscope {
 
+// The args text of one event, or why it could not be read.
+struct ArgsText {
+    std::string json;   // "" with an error, or when the event has no args
+    std::string error;  // e.g. "the trace file changed since it was loaded"
+    bool ok() const { return error.empty(); }
+};
+
 class ArgsStore {
   public:
+    static constexpr uint64_t kOwnedBit = uint64_t{1} << 63;
+
     ArgsStore();
     ~ArgsStore();
     ArgsStore(ArgsStore&&) noexcept;
     ArgsStore& operator=(ArgsStore&&) noexcept;
 
-    // Args live in this (uncompressed) file at the offsets the reader saw.
-    // The descriptor is kept open, so deleting or replacing the file does not
-    // matter; rewriting it in place does (size and mtime are checked).
+    // Args of the file live at the offsets the reader saw in this
+    // (uncompressed) file. The descriptor is kept open, so deleting or
+    // replacing the file does not matter; rewriting it in place does (size
+    // and mtime are checked on every fetch).
     void useFile(UniqueFd fd, uint64_t size, int64_t mtimeNs);
     bool fileBacked() const { return fd_.valid(); }
     // True once a fetch found the file changed since loading.
-    bool fileChanged() const { return fileChanged_; }
+    bool fileChanged() const { return fileChanged_.load(std::memory_order_relaxed); }
 
-    // Returns the offset of the appended text (not file-backed only).
+    // Keeps `text` in the store's own blocks; returns its offset (kOwnedBit set).
     uint64_t append(std::string_view text);
     // Compresses the last partial block; call once when building is done.
     void seal();
-    std::string fetch(uint64_t offset, uint32_t length) const;
+    ArgsText fetch(uint64_t offset, uint32_t length) const;
 
-    uint64_t rawBytes() const { return rawBytes_; }
+    uint64_t rawBytes() const { return rawBytes_; }  // of the owned blocks
 
-    // The sealed compressed blocks, for the index cache (not file-backed).
+    // The sealed compressed blocks, for the index cache.
     struct Blocks {
         std::vector<std::vector<char>> frames;  // zstd frames
         std::vector<uint64_t> starts;           // raw offset of each block
@@ -52,7 +68,8 @@ class ArgsStore {
 
   private:
     void compressCurrent();
-    void decompressBlock(size_t block) const;
+    ArgsText fetchFromFile(uint64_t offset, uint32_t length) const;
+    ArgsText fetchOwned(uint64_t offset, uint32_t length) const;
 
     static constexpr size_t kBlockBytes = 256 * 1024;
 
@@ -61,12 +78,10 @@ class ArgsStore {
     std::string current_;                    // raw text of the block being filled
     uint64_t rawBytes_ = 0;
 
-    std::string fetchFromFile(uint64_t offset, uint32_t length) const;
-
     UniqueFd fd_;
     uint64_t fileSize_ = 0;
     int64_t fileMtimeNs_ = 0;
-    mutable bool fileChanged_ = false;
+    mutable std::atomic<bool> fileChanged_{false};
 
     // One-block cache of the last decompressed block (fetch is for humans).
     mutable std::unique_ptr<std::mutex> mutex_;

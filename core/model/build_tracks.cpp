@@ -1,10 +1,9 @@
-// finish() stage 2: decide which processes are GPUs and which tracks are
-// streams, name everything readably, order it (GPUs first), then lay out
-// and index each track's slices.
+// finish() stage 2b: with processes and tracks classified
+// (classify_tracks.cpp), name everything readably, order it (GPUs first),
+// then lay out and index each track's slices.
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <string>
 
 #include "model/builder_state.h"
@@ -13,23 +12,6 @@
 namespace gapscope {
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-        s.remove_suffix(1);
-    return s;
-}
-
-// "<prefix><digits>..." -> digits, else -1.
-int numberAfter(std::string_view s, std::string_view prefix) {
-    if (s.substr(0, prefix.size()) != prefix) return -1;
-    s.remove_prefix(prefix.size());
-    int n = -1;
-    const auto r = std::from_chars(s.data(), s.data() + s.size(), n);
-    return r.ec == std::errc() ? n : -1;
-}
 
 std::string idText(const Trace& t, const IdKey& id) {
     return id.isText ? std::string(t.str(id.text)) : std::to_string(id.number);
@@ -54,7 +36,7 @@ bool containsWord(std::string_view text, std::string_view word) {
 
 std::string threadDisplayName(const Trace& t, const PendingTrack& tr) {
     const std::string tid = idText(t, tr.key.tid);
-    const std::string_view name = trim(t.str(tr.threadName));
+    const std::string_view name = trimSpaces(t.str(tr.threadName));
     if (name.empty()) return tr.key.tid.isText ? tid : "thread " + tid;  // a text tid names itself
     // Kineto writes "thread 1102 (pt_main_thread)": show "pt_main_thread 1102".
     if (name.substr(0, 7) == "thread " && name.back() == ')') {
@@ -69,7 +51,7 @@ std::string threadDisplayName(const Trace& t, const PendingTrack& tr) {
 
 // "stream 7": the thread name, or the tid (old Kineto writes "stream 7" as the tid).
 std::string streamName(const Trace& t, const PendingTrack& tr) {
-    if (tr.hasThreadName) return std::string(trim(t.str(tr.threadName)));
+    if (tr.hasThreadName) return std::string(trimSpaces(t.str(tr.threadName)));
     return tr.key.tid.isText ? idText(t, tr.key.tid) : "stream " + idText(t, tr.key.tid);
 }
 
@@ -87,83 +69,10 @@ int subTrackRank(SubTrack s) {
     return 4;
 }
 
-bool hasActivity(const PendingTrack& tr) {
-    return std::any_of(tr.slices.begin(), tr.slices.end(),
-                       [](const Slice& s) { return s.flags & kSliceGpuActivity; });
-}
-
-}  // namespace
-
-void classifyAndOrder(TraceBuilder::State& st, std::vector<uint32_t>& trackOrder) {
-    Trace& t = st.trace;
-    auto& procs = st.processes;
-    std::vector<bool> tfStyle(procs.size(), false);  // "/device:GPU:N" processes
-
-    // 1. Which processes are GPUs, and which device each is.
-    for (uint32_t p = 0; p < procs.size(); ++p) {
-        Process& proc = procs[p];
-        const std::string_view name = t.str(proc.name);
-        int device = numberAfter(t.str(proc.labels), "GPU ");
-        if (device < 0) device = numberAfter(name, "GPU ");
-        if (device < 0) {
-            device = numberAfter(name, "/device:GPU:");
-            tfStyle[p] = device >= 0;
-        }
-        if (device >= 0) {
-            proc.kind = ProcessKind::Gpu;
-            proc.gpuDevice = device;
-        }
-    }
-    for (PendingTrack& tr : st.tracks) {
-        Process& proc = procs[tr.key.process];
-        if (!hasActivity(tr)) continue;
-        if (proc.kind != ProcessKind::Gpu) {
-            proc.kind = ProcessKind::Gpu;
-            proc.gpuDevice = tr.deviceFromArgs >= 0 ? tr.deviceFromArgs
-                             : proc.pid.isText      ? -1
-                                                    : static_cast<int>(proc.pid.number);
-        }
-    }
-    int nextDevice = 0;
-    for (const Process& proc : procs)
-        nextDevice = std::max(nextDevice, proc.gpuDevice + 1);
-    for (Process& proc : procs) {
-        if (proc.kind == ProcessKind::Gpu && proc.gpuDevice < 0) proc.gpuDevice = nextDevice++;
-    }
-
-    // 2. Track kinds, and TensorFlow/JAX stream lines as GPU activity.
-    std::vector<TrackKind> kinds(st.tracks.size());
-    for (uint32_t i = 0; i < st.tracks.size(); ++i) {
-        PendingTrack& tr = st.tracks[i];
-        const Process& proc = procs[tr.key.process];
-        const std::string_view tname = trim(t.str(tr.threadName));
-        switch (tr.key.sub) {
-            case SubTrack::Async:
-                kinds[i] = TrackKind::Async;
-                break;
-            case SubTrack::Instants:
-                kinds[i] = TrackKind::Instants;
-                break;
-            case SubTrack::GpuAnnotation:
-                kinds[i] = TrackKind::GpuAnnotation;
-                break;
-            case SubTrack::Thread:
-                if (proc.kind != ProcessKind::Gpu) {
-                    kinds[i] = TrackKind::CpuThread;
-                } else if (tfStyle[tr.key.process] && tname.substr(0, 8) == "Stream #") {
-                    kinds[i] = TrackKind::GpuStream;
-                    for (Slice& s : tr.slices)
-                        s.flags |= kSliceGpuActivity;
-                } else if (hasActivity(tr) || tname.substr(0, 7) == "stream ") {
-                    kinds[i] = TrackKind::GpuStream;
-                } else {
-                    kinds[i] = TrackKind::GpuOther;
-                }
-                break;
-        }
-    }
-
-    // 3. Order processes: GPUs by device, then the rest by sort index and pid.
+// Processes in display order: GPUs by device, then the rest by sort index and pid.
+std::vector<uint32_t> processOrder(const TraceBuilder::State& st) {
+    const Trace& t = st.trace;
+    const auto& procs = st.processes;
     std::vector<uint32_t> procOrder;
     for (uint32_t p = 0; p < procs.size(); ++p)
         procOrder.push_back(p);
@@ -179,8 +88,17 @@ void classifyAndOrder(TraceBuilder::State& st, std::vector<uint32_t>& trackOrder
         return idLess(t, x.pid, y.pid);
     });
 
-    // 4. Tracks of each process: threads by sort index then tid; each
-    // stream's annotation line right after it; async and instants last.
+    return procOrder;
+}
+
+// Tracks of each process: threads by sort index then tid; each stream's
+// annotation line right after it; async and instants last. Appends the
+// pending ids to trackOrder and returns the processes that have tracks or
+// counters, in order, with their display names.
+std::vector<Process> orderTracks(TraceBuilder::State& st, const std::vector<uint32_t>& procOrder,
+                                 std::vector<uint32_t>& trackOrder) {
+    Trace& t = st.trace;
+    const auto& procs = st.processes;
     std::vector<std::vector<uint32_t>> tracksOf(procs.size());
     for (uint32_t i = 0; i < st.tracks.size(); ++i) {
         const PendingTrack& tr = st.tracks[i];
@@ -215,11 +133,11 @@ void classifyAndOrder(TraceBuilder::State& st, std::vector<uint32_t>& trackOrder
             return subTrackRank(x.key.sub) < subTrackRank(y.key.sub);
         });
         Process proc = procs[p];
-        proc.displayName = proc.kind == ProcessKind::Gpu ? "GPU " + std::to_string(proc.gpuDevice)
-                           : proc.name
-                               ? std::string(trim(t.str(proc.name))) + " " + idText(t, proc.pid)
-                           : proc.pid.isText ? idText(t, proc.pid)  // a text pid names itself
-                                             : "process " + idText(t, proc.pid);
+        proc.displayName =
+            proc.kind == ProcessKind::Gpu ? "GPU " + std::to_string(proc.gpuDevice)
+            : proc.name ? std::string(trimSpaces(t.str(proc.name))) + " " + idText(t, proc.pid)
+            : proc.pid.isText ? idText(t, proc.pid)  // a text pid names itself
+                              : "process " + idText(t, proc.pid);
         proc.tracks.clear();
         for (uint32_t i : list) {
             proc.tracks.push_back(i);  // pending ids for now; layoutTracks maps them
@@ -233,7 +151,13 @@ void classifyAndOrder(TraceBuilder::State& st, std::vector<uint32_t>& trackOrder
     }
     for (CounterSeries& c : t.counters)
         c.process &= 0x7fffffffu;
-    // Remember each pending track's kind and display name for layoutTracks.
+    return ordered;
+}
+
+// The final tracks, in order, with their kinds and readable names.
+void makeTracks(TraceBuilder::State& st, std::vector<Process>& ordered,
+                const std::vector<TrackKind>& kinds) {
+    Trace& t = st.trace;
     for (Process& proc : ordered) {
         for (uint32_t i : proc.tracks) {
             PendingTrack& tr = st.tracks[i];
@@ -269,7 +193,17 @@ void classifyAndOrder(TraceBuilder::State& st, std::vector<uint32_t>& trackOrder
             st.trace.tracks.push_back(std::move(out));  // final index = position in trackOrder
         }
     }
-    t.processes = std::move(ordered);
+}
+
+}  // namespace
+
+void classifyAndOrder(TraceBuilder::State& st, std::vector<uint32_t>& trackOrder) {
+    const std::vector<bool> tfStyle = classifyProcesses(st);
+    const std::vector<TrackKind> kinds = classifyTracks(st, tfStyle);
+    trackOrder.clear();
+    std::vector<Process> ordered = orderTracks(st, processOrder(st), trackOrder);
+    makeTracks(st, ordered, kinds);
+    st.trace.processes = std::move(ordered);
 }
 
 void layoutTracks(TraceBuilder::State& st, const std::vector<uint32_t>& trackOrder,

@@ -127,13 +127,38 @@ struct TraceBuilder::State {
     bool isActivity(uint16_t category) const;
 };
 
+inline std::string_view trimSpaces(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+        s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
+        s.remove_suffix(1);
+    return s;
+}
+
+inline TimeNs saturatingAdd(TimeNs a, TimeNs b) {
+    TimeNs r;
+    if (__builtin_add_overflow(a, b, &r)) return b > 0 ? INT64_MAX : INT64_MIN;
+    return r;
+}
+
+// Ingest handlers per phase family (build_events.cpp); the event is valid
+// and has a timestamp where its phase needs one.
+void ingestCompleteSlice(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts, uint32_t seq);
+void ingestBeginEnd(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts, uint32_t seq);
+void ingestInstant(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts);
+void ingestCounter(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts);
+void ingestMetadata(TraceBuilder::State& st, const RawEvent& ev);
+void ingestFlowPoint(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts, uint32_t seq);
+void ingestAsyncPoint(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts, uint32_t seq);
+
 // finish() stages, each in its own file.
 void buildBeginEndSlices(TraceBuilder::State& st);
 void buildAsyncSlices(TraceBuilder::State& st);
+std::vector<bool> classifyProcesses(TraceBuilder::State& st);  // true: "/device:GPU:N"
+std::vector<TrackKind> classifyTracks(TraceBuilder::State& st, const std::vector<bool>& tfStyle);
 void classifyAndOrder(TraceBuilder::State& st, std::vector<uint32_t>& trackOrder);
 void layoutTracks(TraceBuilder::State& st, const std::vector<uint32_t>& trackOrder,
                   std::vector<uint32_t>& finalTrackOfPending);
 void resolveFlows(TraceBuilder::State& st, const std::vector<uint32_t>& finalTrackOfPending);
-void applyDeviceProperties(Trace& trace);
 
 }  // namespace gapscope

@@ -1,27 +1,27 @@
 // Names GPU devices from Kineto's top-level "deviceProperties" array.
 
-#include <nlohmann/json.hpp>
+#include "model/device_properties.h"
 
-#include "model/builder_state.h"
+#include <nlohmann/json.hpp>
 
 namespace gapscope {
 
-void applyDeviceProperties(Trace& trace) {
+std::map<int, std::string> deviceNamesFromProperties(const Trace& trace) {
+    std::map<int, std::string> names;
     const auto it = trace.metadata.find("deviceProperties");
-    if (it == trace.metadata.end()) return;
+    if (it == trace.metadata.end()) return names;
     const nlohmann::json props =
         nlohmann::json::parse(it->second, nullptr, /*allow_exceptions=*/false);
-    if (!props.is_array()) return;
+    if (!props.is_array()) return names;
     for (const auto& p : props) {
         if (!p.is_object()) continue;
         const auto id = p.find("id");
         const auto name = p.find("name");
         if (id == p.end() || !id->is_number_integer() || name == p.end() || !name->is_string())
             continue;
-        for (GpuDevice& d : trace.gpuDevices) {
-            if (d.index == id->get<int>()) d.name = name->get<std::string>();
-        }
+        names[id->get<int>()] = name->get<std::string>();
     }
+    return names;
 }
 
 }  // namespace gapscope

@@ -8,10 +8,9 @@
 #include <functional>
 
 #include "model/string_table.h"
+#include "util/types.h"
 
 namespace gapscope {
-
-using TimeNs = int64_t;
 
 struct IdKey {
     int64_t number = 0;

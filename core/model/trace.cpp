@@ -41,8 +41,10 @@ std::pair<uint32_t, uint32_t> Trace::visibleInRow(const Row& row, TimeNs t0, Tim
     return {static_cast<uint32_t>(lo - slices.begin()), static_cast<uint32_t>(hi - slices.begin())};
 }
 
-std::string Trace::argsJson(uint32_t argsIndex) const {
-    if (argsIndex >= args.size()) return {};
+ArgsText Trace::argsText(uint32_t argsIndex) const {
+    if (argsIndex == kNone) return {};
+    if (argsIndex >= args.size())
+        return {{}, "args index " + std::to_string(argsIndex) + " is out of range"};
     return argsStore.fetch(args[argsIndex].offset, args[argsIndex].length);
 }
 
@@ -70,7 +72,7 @@ size_t Trace::memoryBytes() const {
     for (const CounterSeries& c : counters)
         total += c.ts.capacity() * 8 + c.values.capacity() * 8;
     for (const GpuDevice& d : gpuDevices)
-        total += d.busy.capacity() * sizeof(BusyInterval);
+        total += d.busy.capacity() * sizeof(Interval);
     return total;
 }
 

@@ -9,19 +9,18 @@
 #include <string>
 #include <vector>
 
+#include "format/import_report.h"
 #include "index/interval_index.h"
+#include "index/interval_set.h"
 #include "io/byte_source.h"
 #include "io/file_stamp.h"
+#include "model/arg_ids.h"
 #include "model/args_store.h"
-#include "model/extracted_args.h"
 #include "model/ids.h"
-#include "model/import_report.h"
 #include "model/string_table.h"
 #include "util/huge_vector.h"
 
 namespace gapscope {
-
-inline constexpr uint32_t kNone = UINT32_MAX;
 
 enum SliceFlag : uint16_t {
     kSliceUnclosed = 1 << 0,         // a B (or async begin) without its end: closed at trace end
@@ -122,16 +121,11 @@ struct Process {
     std::vector<uint32_t> tracks;  // in display order
 };
 
-struct BusyInterval {
-    TimeNs start = 0;
-    TimeNs end = 0;
-};
-
 struct GpuDevice {
     int index = 0;
     std::string name;  // from deviceProperties when present
     std::vector<uint32_t> tracks;
-    std::vector<BusyInterval> busy;  // sorted, disjoint, merged
+    std::vector<Interval> busy;  // sorted, disjoint, merged (analysis/gpu_busy)
     TimeNs busyNs = 0;
 };
 
@@ -180,8 +174,9 @@ class Trace {
     uint32_t trackOfSlice(uint32_t slice) const;
     // The slices of one row that intersect [t0, t1] (closed), in start order.
     std::pair<uint32_t, uint32_t> visibleInRow(const Row& row, TimeNs t0, TimeNs t1) const;
-    // Raw JSON text of a slice's args ("" when it has none). Thread-safe.
-    std::string argsJson(uint32_t argsIndex) const;
+    // Raw JSON text of an event's args ("" when it has none), or why it
+    // could not be read (the file changed, a read failed). Thread-safe.
+    ArgsText argsText(uint32_t argsIndex) const;
     // The args pulled out at load for one event, if it had any.
     std::optional<ExtractedArgs> extractedArgs(uint32_t argsIndex) const;
     // Just args.device (-1 when absent): the hot path of the GPU busy union.

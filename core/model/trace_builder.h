@@ -1,9 +1,9 @@
 #pragma once
 // Turns the reader's stream of RawEvents into a Trace: interns strings,
 // matches B/E per (pid, tid), collects counters, flows and async events,
-// then (finish) sorts, lays out lanes, classifies GPU and CPU tracks, indexes
-// and computes each GPU's busy union. Appends only during ingest; every sort
-// happens once at the end.
+// then (finish) sorts, lays out lanes, classifies GPU and CPU tracks and
+// indexes them. Appends only during ingest; every sort happens once at the
+// end. The GPU busy union is derived afterwards (analysis/gpu_busy).
 
 #include <memory>
 #include <string_view>

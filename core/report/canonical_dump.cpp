@@ -120,7 +120,14 @@ std::string canonicalDump(const Trace& t, const DumpOptions& options) {
         const ArgsRecord& a = t.args[i];
         Line line(out);
         line << "args" << a.offset << a.length << a.extracted;
-        if (options.argsText) line << t.argsJson(static_cast<uint32_t>(i));
+        if (!options.argsText) continue;
+        const ArgsText text = t.argsText(static_cast<uint32_t>(i));
+        if (text.ok()) {
+            line << text.json;
+        } else {
+            line << "unreadable: " + text.error;
+            if (options.onArgsError) options.onArgsError(static_cast<uint32_t>(i), text.error);
+        }
     }
     for (const ArgIds& x : t.ids)
         Line(out) << "ids" << x.correlation << x.externalId << x.device << x.stream << x.launch;
@@ -133,7 +140,7 @@ std::string canonicalDump(const Trace& t, const DumpOptions& options) {
         line << "gpu" << d.index << d.name << d.busyNs;
         for (uint32_t k : d.tracks)
             line << k;
-        for (const BusyInterval& b : d.busy)
+        for (const Interval& b : d.busy)
             Line(out) << "busy" << b.start << b.end;
     }
     dumpReport(t.report, out);

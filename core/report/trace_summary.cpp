@@ -1,8 +1,11 @@
 #include "report/trace_summary.h"
 
 #include <cstdio>
+#include <optional>
 #include <ostream>
 #include <string>
+
+#include "analysis/gpu_utilization.h"
 
 namespace gapscope {
 
@@ -63,11 +66,9 @@ void writeTraceSummary(const Trace& t, std::ostream& out) {
     if (!t.gpuDevices.empty())
         out << "\nGPU devices (busy = union of kernels, memcpy, memset on all streams)\n";
     for (const GpuDevice& d : t.gpuDevices) {
-        const TimeNs active = d.busy.empty() ? 0 : d.busy.back().end - d.busy.front().start;
         char pct[32] = "";
-        if (active > 0) {
-            std::snprintf(pct, sizeof pct, " (%.1f%% of its active span)",
-                          100.0 * static_cast<double>(d.busyNs) / static_cast<double>(active));
+        if (const std::optional<double> share = busyPercentOfActiveSpan(d)) {
+            std::snprintf(pct, sizeof pct, " (%.1f%% of its active span)", *share);
         }
         out << "  GPU " << d.index << (d.name.empty() ? "" : " · " + d.name) << "  busy "
             << formatDuration(d.busyNs) << pct << ", " << d.tracks.size() << " stream(s)\n";

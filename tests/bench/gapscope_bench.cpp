@@ -22,9 +22,10 @@
 #include <string>
 #include <vector>
 
+#include "analysis/gpu_busy.h"
+#include "analysis/idle_gaps.h"
 #include "cache/index_cache.h"
-#include "index/gpu_busy.h"
-#include "loader.h"
+#include "loader/loader.h"
 #include "timeline/timeline_painter.h"
 
 using namespace gapscope;
@@ -107,9 +108,8 @@ double frameMs(const Trace& trace, const ui::TimelineLayout& layout, ui::TimeWin
     QImage image(1920 + 260, 1080, QImage::Format_ARGB32_Premultiplied);
     ui::NameColors names;
     names.reset(&trace, false);
-    std::vector<std::vector<BusyInterval>> gaps;
-    for (const GpuDevice& d : trace.gpuDevices)
-        gaps.push_back(idleGaps(d.busy, 100000));
+    const std::vector<std::vector<Interval>> gaps =
+        idleGapsPerDevice(trace, kDefaultGapThresholdNs);
     ui::PaintInputs in;
     in.trace = &trace;
     in.layout = &layout;
@@ -221,7 +221,7 @@ int main(int argc, char** argv) {
         const auto devices = gpuBusyFromSlices(t);
         size_t gapCount = 0;
         for (const GpuDevice& d : devices)
-            gapCount += idleGaps(d.busy, 100000).size();
+            gapCount += idleGaps(d, kDefaultGapThresholdNs).size();
         const double busyMs = seconds(t0, Clock::now()) * 1000;
         const TimeNs span = t.spanEnd - t.spanStart;
         // Centre on the middle of the busiest device's activity.

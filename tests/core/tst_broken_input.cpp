@@ -15,7 +15,7 @@
 #include <atomic>
 #include <nlohmann/json.hpp>
 
-#include "loader.h"
+#include "loader/loader.h"
 #include "support/test_paths.h"
 #include "support/trace_files.h"
 
@@ -100,7 +100,7 @@ class TestBrokenInput : public QObject {
         }
         // Whatever was kept can be inspected without trouble.
         for (uint32_t i = 0; i < t.slices.size() && i < 16; ++i)
-            t.argsJson(t.slices[i].args);
+            t.argsText(t.slices[i].args).json;
     }
 
     void directory() {
@@ -178,12 +178,14 @@ class TestBrokenInput : public QObject {
         // read made every refill restart the unfinished event, quadratic in
         // its size. The reader now fills its whole buffer per refill, so this
         // 2 MB event costs a handful of restarts, not a million.
-        const std::string text = "[{\"ph\":\"X\",\"name\":\"big\",\"ts\":1,\"dur\":1,\"args\":{\"blob\":\"" +
-                                 std::string(2 << 20, 'x') + "\"}}]";
+        const std::string text =
+            "[{\"ph\":\"X\",\"name\":\"big\",\"ts\":1,\"dur\":1,\"args\":{\"blob\":\"" +
+            std::string(2 << 20, 'x') + "\"}}]";
         const LoadResult r = loadTraceFromBytes(text, "memory", LoadOptions{}, 3);
         QVERIFY(r.trace);
         QCOMPARE(r.trace->slices.size(), size_t(1));
-        QCOMPARE(r.trace->argsJson(r.trace->slices[0].args).size(), size_t((2 << 20) + 11));  // {"blob":"…"}
+        QCOMPARE(r.trace->argsText(r.trace->slices[0].args).json.size(),
+                 size_t((2 << 20) + 11));  // {"blob":"…"}
     }
 
     void cancelStopsAndFreesEverything() {

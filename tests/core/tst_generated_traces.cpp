@@ -6,7 +6,7 @@
 #include <QTest>
 #include <nlohmann/json.hpp>
 
-#include "loader.h"
+#include "loader/loader.h"
 #include "support/test_paths.h"
 #include "support/trace_files.h"
 

@@ -14,7 +14,7 @@
 #include <fstream>
 
 #include "cache/index_cache.h"
-#include "loader.h"
+#include "loader/loader.h"
 #include "report/canonical_dump.h"
 #include "support/test_paths.h"
 #include "support/trace_files.h"
@@ -103,7 +103,7 @@ class TestIndexCache : public QObject {
         bool sawArgs = false;
         for (const Slice& s : t.slices) {
             if (t.str(s.name) == "step") {
-                QCOMPARE(t.argsJson(s.args), std::string("{\"k\":\"v\"}"));
+                QCOMPARE(t.argsText(s.args).json, std::string("{\"k\":\"v\"}"));
                 sawArgs = true;
             }
         }

@@ -1,11 +1,11 @@
 // The interval index and the per-row visible query against brute force on
-// random data, including zero-length and identical intervals.
+// random data, including zero-length and identical intervals. (The interval
+// algebra has its own suite: tst_interval_set.)
 
 #include <QRandomGenerator>
 #include <QTest>
 #include <algorithm>
 
-#include "index/gpu_busy.h"
 #include "index/interval_index.h"
 #include "model/slice_layout.h"
 #include "model/trace.h"
@@ -113,33 +113,6 @@ class TestIntervalIndex : public QObject {
                         QCOMPARE(visible, i >= lo && i < hi);
                     }
                 }
-            }
-        }
-    }
-
-    void busyUnionMatchesBruteForce() {
-        QRandomGenerator rng(99);
-        for (int round = 0; round < 100; ++round) {
-            std::vector<BusyInterval> v;
-            std::vector<bool> covered(600, false);
-            for (int i = 0; i < int(rng.bounded(0, 40)); ++i) {
-                const int64_t s = rng.bounded(500);
-                const int64_t e = s + rng.bounded(1, 60);
-                v.push_back({s, e});
-                for (int64_t x = s; x < e; ++x)
-                    covered[size_t(x)] = true;
-            }
-            mergeIntervals(v);
-            int64_t total = 0;
-            for (size_t i = 0; i < v.size(); ++i) {
-                total += v[i].end - v[i].start;
-                if (i) QVERIFY(v[i - 1].end < v[i].start);  // disjoint, not touching
-            }
-            QCOMPARE(total, int64_t(std::count(covered.begin(), covered.end(), true)));
-            for (const BusyInterval& g : idleGaps(v, 5)) {
-                QVERIFY(g.end - g.start >= 5);
-                for (int64_t x = g.start; x < g.end; ++x)
-                    QVERIFY(!covered[size_t(x)]);
             }
         }
     }

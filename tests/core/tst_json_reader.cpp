@@ -51,11 +51,12 @@ class TestJsonReader : public QObject {
         QCOMPARE(x->correlation, int64_t(11));
         QCOMPARE(x->grid[0], 4);
         QCOMPARE(x->block[0], 128);
-        QVERIFY(t.argsJson(k.args).find("\"correlation\": 11") != std::string::npos);
+        QVERIFY(t.argsText(k.args).json.find("\"correlation\": 11") != std::string::npos);
         // Parsed only on demand, keys in file order.
-        const std::string pretty = prettyArgs(t, k.args);
+        const std::string pretty = prettyArgs(t, k.args).json;
         QVERIFY(pretty.find("\"device\": 0,\n  \"stream\": 7") != std::string::npos);
-        QCOMPARE(prettyArgs(t, kNone), std::string());
+        QCOMPARE(prettyArgs(t, kNone).json, std::string());
+        QVERIFY(prettyArgs(t, kNone).ok());
     }
 
     void arrayForm() {
@@ -197,10 +198,10 @@ class TestJsonReader : public QObject {
         QVERIFY(r.trace);
         QVERIFY(r.trace->argsStore.fileBacked());  // not copied into memory
         const uint32_t args = r.trace->slices[0].args;
-        QCOMPARE(r.trace->argsJson(args), std::string("{\"k\": 42}"));
+        QCOMPARE(r.trace->argsText(args).json, std::string("{\"k\": 42}"));
         // Deleting (or replacing) the file does not matter: the descriptor is kept.
         QVERIFY(QFile::remove(QString::fromStdString(path)));
-        QCOMPARE(r.trace->argsJson(args), std::string("{\"k\": 42}"));
+        QCOMPARE(r.trace->argsText(args).json, std::string("{\"k\": 42}"));
         QVERIFY(!r.trace->argsStore.fileChanged());
     }
 
@@ -216,7 +217,9 @@ class TestJsonReader : public QObject {
         QVERIFY(f.open(QIODevice::ReadWrite | QIODevice::Truncate));
         f.write("[]");
         f.close();
-        QCOMPARE(r.trace->argsJson(r.trace->slices[0].args), std::string());
+        const ArgsText text = r.trace->argsText(r.trace->slices[0].args);
+        QCOMPARE(text.json, std::string());
+        QVERIFY2(text.error.find("changed on disk") != std::string::npos, text.error.c_str());
         QVERIFY(r.trace->argsStore.fileChanged());
     }
 

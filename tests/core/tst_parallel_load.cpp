@@ -16,7 +16,7 @@
 
 #include "io/memory_source.h"
 #include "io/read_ahead_source.h"
-#include "loader.h"
+#include "loader/loader.h"
 #include "report/canonical_dump.h"
 #include "support/test_paths.h"
 #include "support/trace_files.h"

@@ -218,7 +218,7 @@ std::string withoutTrailingCommas(const std::string& text) {
 // A slice's args, parsed in file order (null when it has none).
 ordered_json argsOf(const Trace& t, uint32_t argsIndex) {
     if (argsIndex == kNone) return nullptr;
-    return ordered_json::parse(withoutTrailingCommas(t.argsJson(argsIndex)));
+    return ordered_json::parse(withoutTrailingCommas(t.argsText(argsIndex).json));
 }
 
 std::vector<std::string> keysOf(const ordered_json& obj) {
@@ -679,7 +679,8 @@ class TestPerfettoConformance : public QObject {
         QCOMPARE(c.ts, (HugeVector<TimeNs>{0, 10000, 20000}));
         QCOMPARE(c.values, (HugeVector<double>{0, 10, 0}));
         QVERIFY(c.process != kNone);
-        QCOMPARE(t->processes[c.process].pid, IdKey::fromNumber(1000));  // "pid": "1000" is pid 1000
+        QCOMPARE(t->processes[c.process].pid,
+                 IdKey::fromNumber(1000));  // "pid": "1000" is pid 1000
         QCOMPARE(idText(*t, t->processes[c.process].pid), std::string("1000"));
     }
 

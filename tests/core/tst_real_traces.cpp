@@ -9,7 +9,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "loader.h"
+#include "loader/loader.h"
 #include "support/test_paths.h"
 
 using namespace gapscope;
@@ -37,6 +37,7 @@ std::string expectedErrorText(const std::string& reason) {
         {"tar", "tar archive"},
         {"empty", "empty"},
         {"not JSON", "expected '[' or '{'"},
+        {"xspace", "an XSpace protobuf"},
         {"no traceEvents", "no \"traceEvents\""},
         {"not trace events", "not a Chrome trace"},
     };

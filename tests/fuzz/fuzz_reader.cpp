@@ -11,7 +11,7 @@
 
 #include "analysis/slice_queries.h"
 #include "io/compress.h"
-#include "loader.h"
+#include "loader/loader.h"
 #include "model/args_json.h"
 
 namespace {

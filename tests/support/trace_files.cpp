@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "analysis/gpu_busy.h"
 #include "format/pipelined_reader.h"
 #include "format/trace_json_reader.h"
 #include "io/compress.h"
@@ -56,6 +57,7 @@ std::shared_ptr<const Trace> loadInChunks(const std::string& json, size_t chunk,
     trace->objectForm = rr.objectForm;
     trace->decompressedSize = rr.bytesRead;
     builder.finish(nullptr);
+    computeGpuBusy(*trace);
     return trace;
 }
 
@@ -86,7 +88,7 @@ std::string canonicalDump(const Trace& t) {
                 const Slice& s = t.slices[i];
                 o << "  " << s.start << " " << s.dur << " " << t.str(s.name) << " "
                   << t.categoryName(s.category) << " r" << s.row << " d" << s.depth << " f"
-                  << s.flags << " " << t.argsJson(s.args) << "\n";
+                  << s.flags << " " << t.argsText(s.args).json << "\n";
             }
             for (uint32_t i = tr.instantBegin; i < tr.instantEnd; ++i) {
                 o << "  i " << t.instants[i].ts << " " << t.str(t.instants[i].name) << "\n";

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "io/byte_source.h"
-#include "loader.h"
+#include "loader/loader.h"
 
 namespace gapscope::test {
 

@@ -14,7 +14,10 @@ Rules (the spec):
     members; a cut-off or corrupt stream keeps what decoded, noted); 28 b5 2f fd
     -> zstd (zstd CLI). b"ustar" at offset 257 of the data -> error "tar". A
     UTF-8 BOM is dropped, invalid UTF-8 replaced. Empty -> error "empty";
-    first non-whitespace byte not '[' or '{' -> "not JSON" (e.g. .pb files).
+    first non-whitespace byte not '[' or '{' -> "not JSON" (e.g. .pb files),
+    except data whose first bytes read as an XSpace protobuf's first plane
+    (tag 0x0A = field 1 length-delimited, a varint of at most 10 bytes, then
+    an XPlane field tag: field 1..6 with wire type 0 or 2) -> "xspace".
  2. Strict parse: json.loads, numbers as Decimal, NaN/Infinity rejected. If it
     fails, truncated=true and a lenient reader runs: a top-level '[' is the
     event array (form "array"); a top-level '{' (form "object") is walked key
@@ -116,7 +119,7 @@ def read_text(raw, notes):
         raw = subprocess.run(["zstd", "-dcq"], input=raw, capture_output=True).stdout
     if raw[257:262] == b"ustar":
         raise NotATrace("tar")
-    return compression, raw.decode("utf-8-sig", errors="replace")
+    return compression, raw
 
 
 def lenient_array(text, pos, notes):
@@ -188,10 +191,25 @@ def strip_trailing_commas(text):
     return "".join(out)
 
 
-def load_events(text, notes):
+def looks_like_xspace(raw):
+    """Rule 1's XSpace test, on the decompressed bytes."""
+    if raw[:1] != b"\x0a":
+        return False
+    i = 1
+    while i < len(raw) and i <= 10 and raw[i] & 0x80:
+        i += 1
+    if i >= len(raw) or i > 10 or i + 1 >= len(raw):
+        return False
+    field, wire = raw[i + 1] >> 3, raw[i + 1] & 7
+    return 1 <= field <= 6 and wire in (0, 2)
+
+
+def load_events(text, notes, raw=b""):
     """Return (form, truncated, events) per rules 2 and 3, or raise NotATrace."""
     first = text.lstrip(WS)[:1]
     if not first or first not in "[{":
+        if first and looks_like_xspace(raw):
+            raise NotATrace("xspace")
         raise NotATrace("not JSON" if first else "empty")
     text = strip_trailing_commas(text)
     try:
@@ -325,8 +343,9 @@ def examine(path, rel):
     """Return (record, count of cat kernel/Kernel events or None)."""
     notes = []
     try:
-        compression, text = read_text(path.read_bytes(), notes)
-        form, truncated, events = load_events(text, notes)
+        compression, raw = read_text(path.read_bytes(), notes)
+        text = raw.decode("utf-8-sig", errors="replace")
+        form, truncated, events = load_events(text, notes, raw)
     except NotATrace as err:
         return {"path": rel, "ok": False, "error": str(err), "notes": "; ".join(notes)}, None
     phases, span, slices, busy = analyze(events, notes)

@@ -1,8 +1,9 @@
 // GPU idle-gap shading as drawn by paintTimeline, checked pixel by pixel
 // against the planted gaps of a generated Kineto trace (../shared/tools/
 // gen_trace.py --truth): inside every planted gap the GPU's stream rows and
-// its header carry the warm gap wash; inside long busy spans, and anywhere
-// in CPU processes, the picture is the same as without gaps.
+// its header carry the warm gap wash; between the planted gaps (where the
+// truth says the GPU is busy or idle for less than the threshold), and
+// anywhere in CPU processes, the picture is the same as without gaps.
 
 #include <QFile>
 #include <QImage>
@@ -17,8 +18,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "index/gpu_busy.h"
-#include "loader.h"
+#include "analysis/idle_gaps.h"
+#include "loader/loader.h"
 #include "support/test_paths.h"
 #include "timeline/timeline_colors.h"
 #include "timeline/timeline_layout.h"
@@ -61,10 +62,10 @@ class TestRenderGaps : public QObject {
     TimelineColors colors_;
     TimeWindow window_;
     int width_ = 0;
-    std::vector<std::vector<BusyInterval>> gaps_, noGaps_;
+    std::vector<std::vector<Interval>> gaps_, noGaps_;
     QImage shaded_, plain_;
 
-    QImage render(const std::vector<std::vector<BusyInterval>>& gaps) const {
+    QImage render(const std::vector<std::vector<Interval>>& gaps) const {
         NameColors names;
         names.reset(trace_.get(), colors_.dark);
         PaintInputs in;
@@ -153,8 +154,7 @@ class TestRenderGaps : public QObject {
             kMinGapPx * static_cast<double>(window_.span()) / static_cast<double>(narrowest);
         width_ = kGutter + std::clamp(static_cast<int>(std::ceil(px)), 1000, 20000);
 
-        for (const GpuDevice& d : trace_->gpuDevices)
-            gaps_.push_back(idleGaps(d.busy, kThreshold));
+        gaps_ = idleGapsPerDevice(*trace_, kThreshold);  // what the viewer hands the painter
         noGaps_.assign(gaps_.size(), {});
         shaded_ = render(gaps_);
         plain_ = render(noGaps_);
@@ -178,7 +178,7 @@ class TestRenderGaps : public QObject {
                 const TimeNs start = g["start_ns"].get<TimeNs>(), end = g["end_ns"].get<TimeNs>();
                 if (borderline.count(start)) continue;
                 // The model finds the same gap (the painter is handed these).
-                QVERIFY(std::any_of(mine.begin(), mine.end(), [&](const BusyInterval& b) {
+                QVERIFY(std::any_of(mine.begin(), mine.end(), [&](const Interval& b) {
                     return b.start == start && b.end == end;
                 }));
                 QVERIFY2(
@@ -216,26 +216,43 @@ class TestRenderGaps : public QObject {
         qInfo("%d planted gaps, %d pixels checked", checkedGaps, checkedPixels);
     }
 
-    void busySpansAreNotShaded() {
+    void stretchesBetweenPlantedGapsAreNotShaded() {
+        // From the truth alone: between two consecutive planted gaps (and
+        // before the first, after the last) no gap of >= the threshold
+        // exists, so nothing of the device's band may change there.
         int checked = 0;
-        for (const GpuDevice& d : trace_->gpuDevices) {
-            // The device's band: its processes' rows below their headers.
+        for (const auto& [key, dev] : truth_["devices"].items()) {
+            const int index = std::stoi(key);
             std::vector<std::pair<int, int>> bands;
             for (uint32_t p = 0; p < trace_->processes.size(); ++p) {
-                if (trace_->processes[p].gpuDevice != d.index) continue;
+                if (trace_->processes[p].gpuDevice != index) continue;
                 const auto [top, bottom] = layout_.processExtent(p);
                 bands.push_back({top, bottom});
             }
             QVERIFY(!bands.empty());
-            for (const BusyInterval& b : d.busy) {
-                if (xOf(b.end) - xOf(b.start) < 8) continue;  // long merged intervals only
-                const int x = static_cast<int>(std::floor(xOf(b.start + (b.end - b.start) / 2)));
+            std::vector<TimeNs> edges = {dev["span_start_ns"].get<TimeNs>()};
+            for (const json& g : dev["idle_gaps"]) {
+                edges.push_back(g["start_ns"].get<TimeNs>());
+                edges.push_back(g["end_ns"].get<TimeNs>());
+            }
+            edges.push_back(dev["span_end_ns"].get<TimeNs>());
+            std::vector<TimeNs> borderline;
+            for (const json& g : dev["borderline_gaps"])
+                borderline.push_back(g["start_ns"].get<TimeNs>());
+            for (size_t i = 0; i + 1 < edges.size(); i += 2) {
+                const TimeNs a = edges[i], b = edges[i + 1];
+                if (xOf(b) - xOf(a) < 8) continue;  // too narrow to sample cleanly
+                if (std::any_of(borderline.begin(), borderline.end(),
+                                [&](TimeNs t) { return t >= a && t <= b; }))
+                    continue;
+                const int x = static_cast<int>(std::floor(xOf(a + (b - a) / 2)));
                 for (const auto& [top, bottom] : bands) {
                     for (int y = top; y < bottom; ++y) {
                         QVERIFY2(shaded_.pixel(x, y) == plain_.pixel(x, y),
-                                 qPrintable(QStringLiteral("GPU %1 busy at %2 ns, y %3: %4 vs %5")
-                                                .arg(d.index)
-                                                .arg(b.start)
+                                 qPrintable(QStringLiteral("GPU %1 between gaps at %2 ns, y %3: "
+                                                           "%4 vs %5")
+                                                .arg(index)
+                                                .arg(a)
                                                 .arg(y)
                                                 .arg(describe(shaded_.pixel(x, y)),
                                                      describe(plain_.pixel(x, y)))));
@@ -261,11 +278,25 @@ class TestRenderGaps : public QObject {
         QVERIFY(rows > 0);
     }
 
-    // Without gaps to draw, the painter draws none.
-    void emptyGapListsDrawNothing() {
-        const std::vector<std::vector<BusyInterval>> none;
-        const QImage image = render(none);
-        QCOMPARE(image, plain_);
+    // The gaps of one device shade that device's band and nothing else.
+    void gapsOfOneDeviceShadeOnlyThatDevice() {
+        QVERIFY(gaps_.size() == 2 && !gaps_[0].empty() && !gaps_[1].empty());
+        const std::vector<std::vector<Interval>> onlyFirst = {gaps_[0], {}};
+        const QImage image = render(onlyFirst);
+        const int first = trace_->gpuDevices[0].index, second = trace_->gpuDevices[1].index;
+        int changedInFirst = 0;
+        for (uint32_t p = 0; p < trace_->processes.size(); ++p) {
+            const auto [top, bottom] = layout_.processExtent(p);
+            for (int y = top; y < bottom; ++y) {
+                const bool same = std::memcmp(image.constScanLine(y), plain_.constScanLine(y),
+                                              static_cast<size_t>(image.bytesPerLine())) == 0;
+                if (trace_->processes[p].gpuDevice == first) changedInFirst += same ? 0 : 1;
+                if (trace_->processes[p].gpuDevice == second ||
+                    trace_->processes[p].kind != ProcessKind::Gpu)
+                    QVERIFY2(same, qPrintable(QStringLiteral("process %1, y %2").arg(p).arg(y)));
+            }
+        }
+        QVERIFY(changedInFirst > 0);
     }
 };
 

@@ -8,6 +8,7 @@
 
 #include "timeline/time_axis.h"
 
+using namespace gapscope;
 using namespace gapscope::ui;
 
 namespace {

@@ -280,7 +280,7 @@ class TestTimelineWidget : public QObject {
         QCOMPARE(state()->visible().span(), w.span());
         QVERIFY(state()->visible().start > w.start);
         QVERIFY(std::abs(xOf(grabbed) - to.x()) <= 1.0);  // the grabbed time follows the cursor
-        QCOMPARE(state()->selectedSlice(), kNoSlice);
+        QCOMPARE(state()->selectedSlice(), kNone);
         QVERIFY(!state()->selectedRange());
     }
 
@@ -296,7 +296,7 @@ class TestTimelineWidget : public QObject {
         QVERIFY(details.contains("Duration"));
         // Esc clears the selection, and Details with it.
         QTest::keyClick(view(), Qt::Key_Escape);
-        QCOMPARE(state()->selectedSlice(), kNoSlice);
+        QCOMPARE(state()->selectedSlice(), kNone);
         QVERIFY(window_->details()->plainText().isEmpty());
     }
 
@@ -308,7 +308,7 @@ class TestTimelineWidget : public QObject {
                            view()->layout().totalHeight() - vbar()->value() + 5);
         QVERIFY(empty.y() < view()->height());
         QTest::mouseClick(view(), Qt::LeftButton, {}, empty);
-        QCOMPARE(state()->selectedSlice(), kNoSlice);
+        QCOMPARE(state()->selectedSlice(), kNone);
     }
 
     void doubleClickFitsASlice() {

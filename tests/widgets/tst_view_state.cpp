@@ -8,6 +8,7 @@
 
 #include "timeline/view_state.h"
 
+using namespace gapscope;
 using namespace gapscope::ui;
 using History = ViewState::History;
 
@@ -112,16 +113,16 @@ class TestViewState : public QObject {
         ViewState s;
         s.reset(kBounds);
         Spies spy(s);
-        s.setSelectedSlice(kNoSlice);
+        s.setSelectedSlice(kNone);
         QCOMPARE(spy.slice.count(), 0);
         s.setSelectedSlice(42);
         QCOMPARE(spy.slice.count(), 1);
         QCOMPARE(spy.slice.at(0).at(0).toUInt(), 42u);
         s.setSelectedSlice(42);
         QCOMPARE(spy.slice.count(), 1);
-        s.setSelectedSlice(kNoSlice);
+        s.setSelectedSlice(kNone);
         QCOMPARE(spy.slice.count(), 2);
-        QCOMPARE(s.selectedSlice(), kNoSlice);
+        QCOMPARE(s.selectedSlice(), kNone);
         QCOMPARE(spy.visible.count() + spy.range.count() + spy.history.count(), 0);
     }
 
@@ -269,7 +270,7 @@ class TestViewState : public QObject {
         QCOMPARE(s.visible(), other);
         QVERIFY(!s.canGoBack());
         QVERIFY(!s.canGoForward());
-        QCOMPARE(s.selectedSlice(), kNoSlice);
+        QCOMPARE(s.selectedSlice(), kNone);
         QVERIFY(!s.selectedRange());
     }
 

@@ -11,7 +11,7 @@
 #include <memory>
 
 #include "cache/index_cache.h"
-#include "loader.h"
+#include "loader/loader.h"
 
 namespace gapscope::ui {
 

@@ -99,16 +99,15 @@ void DetailsPanel::showSlice(uint32_t slice) {
         for (const Flow* f : out)
             html += QStringLiteral("→ %1<br>").arg(sliceLink(t, f->to));
     }
-    const std::string args = prettyArgs(t, s.args);
-    if (args.empty() && s.args != kNone && t.argsStore.fileChanged()) {
+    const ArgsText args = prettyArgs(t, s.args);
+    if (!args.ok()) {
         html += QStringLiteral("<p><i>%1</i></p>")
-                    .arg(tr("The trace file was changed on disk since it was opened; reload (F5) "
-                            "to see the args."));
-    }
-    if (!args.empty()) {
+                    .arg(tr("The args could not be read: %1. Reload (F5) to read them again.")
+                             .arg(q(args.error)));
+    } else if (!args.json.empty()) {
         html +=
             QStringLiteral("<h4 style='margin:8px 0 2px 0'>%1</h4><pre style='margin:0'>%2</pre>")
-                .arg(tr("Args"), q(args));
+                .arg(tr("Args"), q(args.json));
     }
     view_->setHtml(html);
 }

@@ -4,30 +4,13 @@
 #include <QPainter>
 #include <algorithm>
 
+#include "analysis/gpu_utilization.h"
 #include "timeline/timeline_colors.h"
 
 namespace gapscope::ui {
 
 namespace {
 constexpr int kLaneHeight = 16;
-}
-
-std::vector<double> utilizationBins(const GpuDevice& device, TimeWindow window, int bins) {
-    std::vector<double> out(static_cast<size_t>(std::max(0, bins)), 0.0);
-    if (bins <= 0 || window.span() <= 0) return out;
-    const double binNs = static_cast<double>(window.span()) / bins;
-    auto it = std::lower_bound(device.busy.begin(), device.busy.end(), window.start,
-                               [](const BusyInterval& b, TimeNs v) { return b.end < v; });
-    for (; it != device.busy.end() && it->start < window.end; ++it) {
-        const double a =
-            static_cast<double>(std::max(it->start, window.start) - window.start) / binNs;
-        const double b = static_cast<double>(std::min(it->end, window.end) - window.start) / binNs;
-        for (int i = static_cast<int>(a); i < bins && i <= static_cast<int>(b); ++i) {
-            const double overlap = std::min<double>(b, i + 1) - std::max<double>(a, i);
-            if (overlap > 0) out[static_cast<size_t>(i)] += overlap;
-        }
-    }
-    return out;
 }
 
 OverviewStrip::OverviewStrip(ViewState* state, int gutterWidth, QWidget* parent)
@@ -64,13 +47,11 @@ void OverviewStrip::paintEvent(QPaintEvent*) {
     }
     int y = 3;
     for (const GpuDevice& d : trace_->gpuDevices) {
-        const TimeNs active = d.busy.empty() ? 0 : d.busy.back().end - d.busy.front().start;
-        const double pct =
-            active > 0 ? 100.0 * static_cast<double>(d.busyNs) / static_cast<double>(active) : 0;
+        const double pct = busyPercentOfActiveSpan(d).value_or(0.0);
         p.setPen(c.gutterText);
         p.drawText(QRect(6, y, gutter_ - 10, kLaneHeight), Qt::AlignVCenter,
                    tr("GPU %1 busy %2%").arg(d.index).arg(pct, 0, 'f', 1));
-        const std::vector<double> bins = utilizationBins(d, all, w);
+        const std::vector<double> bins = utilizationBins(d, {all.start, all.end}, w);
         p.fillRect(QRect(gutter_, y, w, kLaneHeight - 2), c.gapFill);
         for (int x = 0; x < w; ++x) {
             const double u = std::clamp(bins[static_cast<size_t>(x)], 0.0, 1.0);

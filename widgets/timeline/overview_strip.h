@@ -11,9 +11,6 @@
 
 namespace gapscope::ui {
 
-// Busy fraction of one device in each of `bins` equal bins of `window`.
-std::vector<double> utilizationBins(const GpuDevice& device, TimeWindow window, int bins);
-
 class OverviewStrip : public QWidget {
     Q_OBJECT
   public:

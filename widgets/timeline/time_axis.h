@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <vector>
 
-namespace gapscope::ui {
+#include "util/types.h"
 
-using TimeNs = int64_t;
+namespace gapscope::ui {
 
 struct TimeWindow {
     TimeNs start = 0;

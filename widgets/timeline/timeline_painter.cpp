@@ -44,7 +44,7 @@ void paintGaps(Ctx& c) {
             if (band.bottom() < 0 && header.bottom() < 0) continue;
             const TimeWindow w = c.axis.window();
             auto it = std::lower_bound(gaps.begin(), gaps.end(), w.start,
-                                       [](const BusyInterval& g, TimeNs v) { return g.end < v; });
+                                       [](const Interval& g, TimeNs v) { return g.end < v; });
             double lastRight = -1e9;
             for (; it != gaps.end() && it->start <= w.end; ++it) {
                 const double gx0 = std::max(c.x0, c.x0 + c.axis.toX(it->start));

@@ -24,7 +24,7 @@ struct PaintInputs {
     int scrollY = 0;
     QSize size;
     // Idle gaps per entry of trace->gpuDevices, already filtered by threshold.
-    const std::vector<std::vector<BusyInterval>>* gaps = nullptr;
+    const std::vector<std::vector<Interval>>* gaps = nullptr;
     const std::vector<uint8_t>* searchNames = nullptr;  // per StringId: 1 = matches
     uint32_t selectedSlice = kNone;
     uint32_t hoverSlice = kNone;

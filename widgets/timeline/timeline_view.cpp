@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "index/gpu_busy.h"
+#include "analysis/idle_gaps.h"
 
 namespace gapscope::ui {
 
@@ -48,9 +48,7 @@ void TimelineView::setGapThreshold(TimeNs ns) {
 
 void TimelineView::recomputeGaps() {
     gaps_.clear();
-    if (!trace_) return;
-    for (const GpuDevice& d : trace_->gpuDevices)
-        gaps_.push_back(idleGaps(d.busy, gapThreshold_));
+    if (trace_) gaps_ = idleGapsPerDevice(*trace_, gapThreshold_);
 }
 
 void TimelineView::setSearchNames(std::vector<uint8_t> mask) {

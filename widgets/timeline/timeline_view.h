@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "analysis/idle_gaps.h"
 #include "timeline/timeline_colors.h"
 #include "timeline/timeline_layout.h"
 #include "timeline/timeline_painter.h"
@@ -29,7 +30,7 @@ class TimelineView : public QWidget {
     // GPU idle gaps shorter than this are not shaded.
     void setGapThreshold(TimeNs ns);
     TimeNs gapThreshold() const { return gapThreshold_; }
-    const std::vector<std::vector<BusyInterval>>& gaps() const { return gaps_; }
+    const std::vector<std::vector<Interval>>& gaps() const { return gaps_; }
 
     // Names (per StringId) to highlight; empty = no search.
     void setSearchNames(std::vector<uint8_t> mask);
@@ -47,7 +48,7 @@ class TimelineView : public QWidget {
     PaintStats lastPaintStats() const { return lastStats_; }
 
   signals:
-    void hoverTimeChanged(gapscope::ui::TimeNs t, bool inside);
+    void hoverTimeChanged(gapscope::TimeNs t, bool inside);
 
   protected:
     void paintEvent(QPaintEvent*) override;
@@ -73,8 +74,8 @@ class TimelineView : public QWidget {
     std::shared_ptr<const Trace> trace_;
     TimelineLayout layout_;
     QScrollBar* vbar_;
-    TimeNs gapThreshold_ = 100000;  // 100 µs
-    std::vector<std::vector<BusyInterval>> gaps_;
+    TimeNs gapThreshold_ = kDefaultGapThresholdNs;
+    std::vector<std::vector<Interval>> gaps_;
     std::vector<uint8_t> searchNames_;
     TimelineColors colors_;
     NameColors names_;

@@ -15,7 +15,7 @@ void ViewState::reset(TimeWindow bounds) {
     back_.clear();
     forward_.clear();
     range_.reset();
-    slice_ = kNoSlice;
+    slice_ = kNone;
     lastCoalesced_.invalidate();  // the next gesture starts a new entry
     visible_ = bounds;
     emit visibleChanged(visible_);

@@ -13,8 +13,6 @@
 
 namespace gapscope::ui {
 
-inline constexpr uint32_t kNoSlice = UINT32_MAX;
-
 class ViewState : public QObject {
     Q_OBJECT
   public:
@@ -60,7 +58,7 @@ class ViewState : public QObject {
     TimeWindow bounds_{0, 1};
     TimeWindow visible_{0, 1};
     std::optional<TimeWindow> range_;
-    uint32_t slice_ = kNoSlice;
+    uint32_t slice_ = kNone;
     std::vector<TimeWindow> back_, forward_;
     QElapsedTimer lastCoalesced_;
 };

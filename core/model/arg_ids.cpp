@@ -1,4 +1,4 @@
-#include "model/extracted_args.h"
+#include "model/arg_ids.h"
 
 #include <algorithm>
 #include <iterator>

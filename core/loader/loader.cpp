@@ -1,15 +1,15 @@
-#include "loader.h"
+#include "loader/loader.h"
 
 #include <unistd.h>
 
 #include <algorithm>
 #include <new>
-#include <thread>
 
+#include "analysis/gpu_busy.h"
 #include "cache/index_cache.h"
-#include "format/pipelined_reader.h"
-#include "format/trace_json_reader.h"
-#include "io/read_ahead_source.h"
+#include "format/input_format.h"
+#include "io/head_source.h"
+#include "loader/trace_readers.h"
 #include "model/trace_builder.h"
 #include "util/load_error.h"
 #include "util/unique_fd.h"
@@ -24,8 +24,6 @@ uint64_t defaultMemoryLimit() {
 }
 
 namespace {
-
-constexpr size_t kPipelineBufferBytes = 1u << 20;
 
 LoadResult loadWith(const std::string& path, const std::function<OpenedSource()>& open,
                     const LoadOptions& options) {
@@ -47,46 +45,24 @@ LoadResult loadWith(const std::string& path, const std::function<OpenedSource()>
         // gzip on profiler output); the guess only sizes address space.
         builder.expectJsonBytes(opened.compression == Compression::None ? opened.fileSize
                                                                         : opened.fileSize * 10);
-        ReaderOptions ro;
-        ro.cancel = options.cancel;
-        ro.progress = options.progress;
-        ro.fileSize = opened.fileSize;
-        ro.decompressed = opened.compression != Compression::None;
-        ro.maxEventBytes = options.maxEventBytes;
+        // What the bytes are decides the reader.
+        auto head = std::make_unique<HeadSource>(std::move(opened.source), kFormatSniffBytes);
+        const InputFormat format = detectInputFormat(head->head());
+        ReadRequest rq{std::move(head), opened.compression, builder, *trace, {}, options.threads};
+        rq.reader.cancel = options.cancel;
+        rq.reader.progress = options.progress;
+        rq.reader.fileSize = opened.fileSize;
+        rq.reader.decompressed = opened.compression != Compression::None;
+        rq.reader.maxEventBytes = options.maxEventBytes;
         // Small files get a small buffer; compressed ones about their inflated size.
-        const uint64_t expected = ro.decompressed ? opened.fileSize * 8 : opened.fileSize + 64;
-        ro.initialBufferBytes = static_cast<size_t>(std::clamp<uint64_t>(expected, 4096, 4u << 20));
-        const bool twoCores = std::thread::hardware_concurrency() >= 2;
-        ReaderResult rr;
-        if (options.threads >= 2) {
-            // Smaller buffers: each is a batch in flight between the threads.
-            ro.initialBufferBytes = std::min<size_t>(ro.initialBufferBytes, kPipelineBufferBytes);
-            rr = readPipelined(*opened.source, builder, trace->report, ro);
-        } else {
-            std::unique_ptr<ByteSource> source = std::move(opened.source);
-            if (options.threads == 0 && twoCores && opened.compression != Compression::None)
-                source = std::make_unique<ReadAheadSource>(std::move(source));
-            rr = TraceJsonReader(*source, builder, trace->report, ro).run();
-        }
-        trace->objectForm = rr.objectForm;
-        trace->decompressedSize = rr.bytesRead;
-        if (trace->report.events == 0 && trace->report.truncated) {
-            const std::string why = trace->report.warnings.empty()
-                                        ? std::string("the file ends before any event")
-                                        : trace->report.warnings.front().message;
-            throw LoadError(trace->report.warnings.empty()
-                                ? "byte 0"
-                                : byteWhere(trace->report.warnings.front().offset, ro.decompressed),
-                            why + " (no event could be read)");
-        }
-        const ImportReport& rep = trace->report;
-        if (rep.events > 0 && rep.withoutPhase == rep.events) {
-            throw LoadError("traceEvents", "not a Chrome trace: none of the " +
-                                               std::to_string(rep.events) +
-                                               " objects has a \"ph\" (phase) field");
-        }
+        const uint64_t expected =
+            rq.reader.decompressed ? opened.fileSize * 8 : opened.fileSize + 64;
+        rq.reader.initialBufferBytes =
+            static_cast<size_t>(std::clamp<uint64_t>(expected, 4096, 4u << 20));
+        readerFor(format)(rq);
         if (options.progress) options.progress(LoadPhase::Building, 0, 1000);
         builder.finish(options.cancel);
+        computeGpuBusy(*trace);
         if (options.progress) options.progress(LoadPhase::Indexing, 1000, 1000);
         result.trace = std::move(trace);
     } catch (const LoadError& e) {

@@ -1,35 +1,10 @@
-#include "index/gpu_busy.h"
+#include "analysis/gpu_busy.h"
 
-#include <algorithm>
 #include <map>
 
-#include "index/gpu_busy.h"
+#include "model/device_properties.h"
 
 namespace gapscope {
-
-void mergeIntervals(std::vector<BusyInterval>& v) {
-    std::sort(v.begin(), v.end(),
-              [](const BusyInterval& a, const BusyInterval& b) { return a.start < b.start; });
-    size_t out = 0;
-    for (size_t i = 0; i < v.size(); ++i) {
-        if (out > 0 && v[i].start <= v[out - 1].end) {
-            v[out - 1].end = std::max(v[out - 1].end, v[i].end);
-        } else {
-            v[out++] = v[i];
-        }
-    }
-    v.resize(out);
-    v.shrink_to_fit();
-}
-
-std::vector<BusyInterval> idleGaps(const std::vector<BusyInterval>& busy, TimeNs minGapNs) {
-    std::vector<BusyInterval> gaps;
-    for (size_t i = 1; i < busy.size(); ++i) {
-        const TimeNs len = busy[i].start - busy[i - 1].end;
-        if (len >= minGapNs && len > 0) gaps.push_back({busy[i - 1].end, busy[i].start});
-    }
-    return gaps;
-}
 
 std::vector<GpuDevice> gpuBusyFromSlices(const Trace& trace) {
     // A slice's device is its own args.device when the profiler wrote one,
@@ -49,11 +24,12 @@ std::vector<GpuDevice> gpuBusyFromSlices(const Trace& trace) {
             d.busy.push_back({s.start, s.end()});
         }
     }
+    const std::map<int, std::string> names = deviceNamesFromProperties(trace);
     std::vector<GpuDevice> out;
     for (auto& [index, d] : devices) {
+        if (const auto n = names.find(index); n != names.end()) d.name = n->second;
         mergeIntervals(d.busy);
-        for (const BusyInterval& b : d.busy)
-            d.busyNs += b.end - b.start;
+        d.busyNs = totalLength(d.busy);
         out.push_back(std::move(d));
     }
     return out;

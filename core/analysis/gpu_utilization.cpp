@@ -1,0 +1,38 @@
+#include "analysis/gpu_utilization.h"
+
+#include <algorithm>
+
+namespace gapscope {
+
+std::optional<Interval> activeSpan(const GpuDevice& device) {
+    if (device.busy.empty()) return std::nullopt;
+    return Interval{device.busy.front().start, device.busy.back().end};
+}
+
+std::optional<double> busyPercentOfActiveSpan(const GpuDevice& device) {
+    const std::optional<Interval> span = activeSpan(device);
+    if (!span || span->length() <= 0) return std::nullopt;
+    return 100.0 * static_cast<double>(device.busyNs) / static_cast<double>(span->length());
+}
+
+std::vector<double> utilizationBins(const GpuDevice& device, Interval window, int bins) {
+    std::vector<double> out(static_cast<size_t>(std::max(0, bins)), 0.0);
+    if (bins <= 0 || window.length() <= 0) return out;
+    // Work in ns relative to the window so that epoch-scale times keep
+    // their precision; each busy interval adds its overlap with every bin.
+    const double binNs = static_cast<double>(window.length()) / bins;
+    for (size_t k = firstEndingAfter(device.busy, window.start);
+         k < device.busy.size() && device.busy[k].start < window.end; ++k) {
+        const Interval& b = device.busy[k];
+        const double a =
+            static_cast<double>(std::max(b.start, window.start) - window.start) / binNs;
+        const double e = static_cast<double>(std::min(b.end, window.end) - window.start) / binNs;
+        for (int i = static_cast<int>(a); i < bins && i <= static_cast<int>(e); ++i) {
+            const double overlap = std::min<double>(e, i + 1) - std::max<double>(a, i);
+            if (overlap > 0) out[static_cast<size_t>(i)] += overlap;
+        }
+    }
+    return out;
+}
+
+}  // namespace gapscope

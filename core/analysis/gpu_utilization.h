@@ -1,0 +1,22 @@
+#pragma once
+// GPU utilisation as the viewer's overview strip and the summaries show it:
+// the busy share of a device's active span, and busy fractions per time bin.
+
+#include <optional>
+#include <vector>
+
+#include "index/interval_set.h"
+#include "model/trace.h"
+
+namespace gapscope {
+
+// From the device's first busy start to its last busy end; empty when idle.
+std::optional<Interval> activeSpan(const GpuDevice& device);
+
+// busyNs / |activeSpan| in percent; nullopt when the span is empty.
+std::optional<double> busyPercentOfActiveSpan(const GpuDevice& device);
+
+// Busy fraction (0..1) of one device in each of `bins` equal bins of `window`.
+std::vector<double> utilizationBins(const GpuDevice& device, Interval window, int bins);
+
+}  // namespace gapscope

@@ -1,0 +1,22 @@
+#pragma once
+// What a trace's (decompressed) bytes are, decided from their first bytes,
+// never from the file name: the loader picks the reader for it.
+
+#include <string_view>
+
+namespace gapscope {
+
+enum class InputFormat {
+    ChromeJson,  // Trace Event Format JSON: array or object form
+    XSpace,      // TensorFlow/JAX profiler protobuf (*.xplane.pb)
+    Unknown,     // anything else: handed to the JSON reader, which says what it found
+};
+
+const char* inputFormatName(InputFormat f);
+
+// How many leading bytes detectInputFormat wants to see (fewer at the end of input).
+inline constexpr size_t kFormatSniffBytes = 64;
+
+InputFormat detectInputFormat(std::string_view head);
+
+}  // namespace gapscope

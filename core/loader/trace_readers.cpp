@@ -1,0 +1,68 @@
+#include "loader/trace_readers.h"
+
+#include <algorithm>
+#include <thread>
+
+#include "format/pipelined_reader.h"
+#include "io/read_ahead_source.h"
+#include "util/load_error.h"
+
+namespace gapscope {
+
+namespace {
+
+constexpr size_t kPipelineBufferBytes = 1u << 20;
+
+void readChromeJson(ReadRequest& rq) {
+    Trace& trace = rq.trace;
+    ReaderOptions ro = rq.reader;
+    const bool twoCores = std::thread::hardware_concurrency() >= 2;
+    ReaderResult rr;
+    if (rq.threads >= 2) {
+        // Smaller buffers: each is a batch in flight between the threads.
+        ro.initialBufferBytes = std::min<size_t>(ro.initialBufferBytes, kPipelineBufferBytes);
+        rr = readPipelined(*rq.source, rq.builder, trace.report, ro);
+    } else {
+        std::unique_ptr<ByteSource> source = std::move(rq.source);
+        if (rq.threads == 0 && twoCores && rq.compression != Compression::None)
+            source = std::make_unique<ReadAheadSource>(std::move(source));
+        rr = TraceJsonReader(*source, rq.builder, trace.report, ro).run();
+    }
+    trace.objectForm = rr.objectForm;
+    trace.decompressedSize = rr.bytesRead;
+    const ImportReport& rep = trace.report;
+    if (rep.events == 0 && rep.truncated) {
+        const std::string why = rep.warnings.empty() ? std::string("the file ends before any event")
+                                                     : rep.warnings.front().message;
+        throw LoadError(rep.warnings.empty()
+                            ? "byte 0"
+                            : byteWhere(rep.warnings.front().offset, ro.decompressed),
+                        why + " (no event could be read)");
+    }
+    if (rep.events > 0 && rep.withoutPhase == rep.events) {
+        throw LoadError("traceEvents", "not a Chrome trace: none of the " +
+                                           std::to_string(rep.events) +
+                                           " objects has a \"ph\" (phase) field");
+    }
+}
+
+void readXSpace(ReadRequest&) {
+    throw LoadError("byte 0",
+                    "an XSpace protobuf (a TensorFlow/JAX *.xplane.pb profile): this version "
+                    "cannot read XSpace yet; open the trace viewer's JSON export instead");
+}
+
+}  // namespace
+
+TraceReaderFn readerFor(InputFormat format) {
+    switch (format) {
+        case InputFormat::XSpace:
+            return &readXSpace;
+        case InputFormat::ChromeJson:
+        case InputFormat::Unknown:
+            break;
+    }
+    return &readChromeJson;
+}
+
+}  // namespace gapscope

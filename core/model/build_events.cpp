@@ -1,0 +1,167 @@
+// Ingest, one handler per phase family (the way Perfetto's trace processor
+// has a slice tracker, a flow tracker and so on). TraceBuilder::onEvent
+// validates an event and dispatches here; each handler only appends.
+
+#include <string>
+
+#include "model/builder_state.h"
+
+namespace gapscope {
+
+void ingestCompleteSlice(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts, uint32_t seq) {
+    Trace& t = st.trace;
+    const uint32_t proc = st.process(st.idKey(ev.pid));
+    const uint16_t cat = st.category(ev.cat);
+    const bool annotation = cat == st.gpuAnnotationCategory;
+    const uint32_t tr =
+        st.track({proc, st.tidKey(ev), annotation ? SubTrack::GpuAnnotation : SubTrack::Thread, 0});
+    Slice s;
+    s.start = ts;
+    s.name = t.strings.intern(ev.name);
+    s.category = cat;
+    if (ev.dur.valid && ev.dur.ns >= 0) {
+        s.dur = ev.dur.ns;
+        if (saturatingAdd(ts, s.dur) == INT64_MAX) s.dur = INT64_MAX - ts;
+    } else if (ev.dur.valid) {
+        s.flags |= kSliceNegativeDuration;
+        ++t.report.negativeDurations;
+        t.report.warn(ev.offset, "event " + std::to_string(ev.index) +
+                                     ": negative \"dur\"; kept with duration 0");
+    }
+    if (st.isActivity(cat)) {
+        s.flags |= kSliceGpuActivity;
+        if (ev.hasKnown && ev.known.device >= 0 && st.tracks[tr].deviceFromArgs < 0) {
+            st.tracks[tr].deviceFromArgs = ev.known.device;
+        }
+    }
+    s.args = st.storeArgs(ev);
+    st.tracks[tr].slices.push_back(s);
+    st.tracks[tr].seq.push_back(seq);
+}
+
+void ingestBeginEnd(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts, uint32_t seq) {
+    const uint32_t proc = st.process(st.idKey(ev.pid));
+    const uint32_t tr = st.track({proc, st.tidKey(ev), SubTrack::Thread, 0});
+    BeginEnd be;
+    be.ts = ts;
+    be.seq = seq;
+    be.begin = ev.ph[0] == 'B';
+    be.offset = ev.offset;
+    if (be.begin) {
+        be.name = st.trace.strings.intern(ev.name);
+        be.category = st.category(ev.cat);
+        be.args = st.storeArgs(ev);
+    }
+    st.tracks[tr].beginEnds.push_back(be);
+}
+
+namespace {
+
+// Kineto's [memory] instants carry the allocator totals: a memory curve.
+void addMemoryTotals(TraceBuilder::State& st, const RawEvent& ev, uint32_t proc, TimeNs ts) {
+    const std::string device =
+        ev.memDeviceType == 1 ? "GPU " + std::to_string(ev.memDeviceId) : std::string("CPU");
+    auto addPoint = [&](const std::string& name, int64_t value) {
+        if (value < 0) return;
+        CounterSeries& cs = st.trace.counters[st.counter(proc, name)];
+        cs.ts.push_back(ts);
+        cs.values.push_back(static_cast<double>(value));
+    };
+    addPoint(device + " memory allocated", ev.memTotalAllocated);
+    addPoint(device + " memory reserved", ev.memTotalReserved);
+}
+
+}  // namespace
+
+void ingestInstant(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts) {
+    Trace& t = st.trace;
+    const char ph = ev.ph[0];
+    const uint32_t proc = st.process(st.idKey(ev.pid));
+    Instant in;
+    in.ts = ts;
+    in.name = t.strings.intern(ev.name);
+    in.category = st.category(ev.cat);
+    in.scope = ph == 'n' ? 'p' : (ev.scope == 'g' || ev.scope == 'p' ? ev.scope : 't');
+    in.args = st.storeArgs(ev);
+    TrackKey key{proc, st.tidKey(ev), SubTrack::Thread, 0};
+    if (in.scope != 't') key = {proc, IdKey::fromNumber(0), SubTrack::Instants, 0};
+    if (in.scope == 'g') {
+        // Global instants live in a synthetic process listed last.
+        key.process = st.process(IdKey::fromText(t.strings.intern("Global")));
+        st.processes[key.process].sortIndex = INT64_MAX;
+        st.processes[key.process].hasSortIndex = true;
+    }
+    st.tracks[st.track(key)].instants.push_back(in);
+    if (ev.memTotalAllocated >= 0 && ev.name == "[memory]") addMemoryTotals(st, ev, proc, ts);
+}
+
+void ingestCounter(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts) {
+    const uint32_t proc = st.process(st.idKey(ev.pid));
+    std::string base(ev.name);
+    if (ev.id.kind == RawId::Kind::Number) base += " " + std::to_string(ev.id.number);
+    if (ev.id.kind == RawId::Kind::Text) base += " " + std::string(ev.id.text);
+    for (const CounterValue& cv : ev.counterValues) {
+        CounterSeries& cs = st.trace.counters[st.counter(proc, base + " " + std::string(cv.key))];
+        cs.ts.push_back(ts);
+        cs.values.push_back(cv.value);
+    }
+}
+
+void ingestMetadata(TraceBuilder::State& st, const RawEvent& ev) {
+    Trace& t = st.trace;
+    const uint32_t proc = st.process(st.idKey(ev.pid));
+    Process& p = st.processes[proc];
+    if (ev.name == "process_name" && ev.hasMetaName) {
+        p.name = t.strings.intern(ev.metaName);
+    } else if (ev.name == "process_labels" && ev.hasMetaLabels) {
+        p.labels = t.strings.intern(ev.metaLabels);
+    } else if (ev.name == "process_sort_index" && ev.hasSortIndex) {
+        p.sortIndex = ev.sortIndex;
+        p.hasSortIndex = true;
+    } else if (ev.name == "thread_name" && ev.hasMetaName) {
+        PendingTrack& tr = st.tracks[st.track({proc, st.tidKey(ev), SubTrack::Thread, 0})];
+        tr.threadName = t.strings.intern(ev.metaName);
+        tr.hasThreadName = true;
+    } else if (ev.name == "thread_sort_index" && ev.hasSortIndex) {
+        PendingTrack& tr = st.tracks[st.track({proc, st.tidKey(ev), SubTrack::Thread, 0})];
+        tr.sortIndex = ev.sortIndex;
+        tr.hasSortIndex = true;
+    }
+}
+
+void ingestFlowPoint(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts, uint32_t seq) {
+    const char ph = ev.ph[0];
+    const uint32_t proc = st.process(st.idKey(ev.pid));
+    FlowPoint fp;
+    fp.track = st.track({proc, st.tidKey(ev), SubTrack::Thread, 0});
+    fp.ts = ts;
+    fp.seq = seq;
+    fp.phase = ph;
+    fp.bindEnclosing = ev.bindEnclosing || ph != 'f';
+    fp.category = st.category(ev.cat);
+    fp.name = st.trace.strings.intern(ev.name);
+    const RawId& id = ev.id2.kind != RawId::Kind::Absent ? ev.id2 : ev.id;
+    fp.key = {fp.category, st.idKey(id),
+              ev.id2.kind != RawId::Kind::Absent && ev.id2Local ? proc : kNone};
+    st.flowPoints.push_back(fp);
+}
+
+void ingestAsyncPoint(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts, uint32_t seq) {
+    const char ph = ev.ph[0];
+    const uint32_t proc = st.process(st.idKey(ev.pid));
+    AsyncPoint ap;
+    ap.process = proc;
+    ap.ts = ts;
+    ap.seq = seq;
+    ap.phase = ph;
+    ap.name = st.trace.strings.intern(ev.name);
+    ap.category = st.category(ev.cat);
+    ap.offset = ev.offset;
+    if (ph == 'b' || ph == 'S') ap.args = st.storeArgs(ev);
+    const RawId& id = ev.id2.kind != RawId::Kind::Absent ? ev.id2 : ev.id;
+    const bool local = ev.id2.kind != RawId::Kind::Absent ? ev.id2Local : true;
+    ap.key = {ap.category, st.idKey(id), local ? proc : kNone};
+    st.asyncPoints.push_back(ap);
+}
+
+}  // namespace gapscope

@@ -1,0 +1,140 @@
+// The interval algebra (merge, union, intersection, difference, clip,
+// lengths, gaps) against a brute-force bitmap of covered nanoseconds on
+// random lists, and the GPU idle gaps for soundness *and* completeness.
+
+#include <QRandomGenerator>
+#include <QTest>
+#include <algorithm>
+
+#include "analysis/idle_gaps.h"
+#include "index/interval_set.h"
+
+using namespace gapscope;
+
+namespace {
+
+constexpr int kSpan = 400;
+using Bitmap = std::vector<bool>;
+
+// A random list (unsorted, overlapping, touching, empty intervals included)
+// and the nanoseconds it covers.
+std::vector<Interval> randomIntervals(QRandomGenerator& rng, Bitmap& covered) {
+    std::vector<Interval> v;
+    covered.assign(kSpan, false);
+    const int n = int(rng.bounded(0, 30));  // drawn once per list
+    for (int i = 0; i < n; ++i) {
+        const int64_t s = rng.bounded(kSpan - 50);
+        const int64_t e = s + rng.bounded(0, 50);  // 0: an empty interval
+        v.push_back({s, e});
+        for (int64_t x = s; x < e; ++x)
+            covered[size_t(x)] = true;
+    }
+    return v;
+}
+
+// The merged list a bitmap describes: maximal runs of covered nanoseconds.
+std::vector<Interval> runsOf(const Bitmap& b) {
+    std::vector<Interval> out;
+    for (int64_t x = 0; x < kSpan; ++x) {
+        if (!b[size_t(x)]) continue;
+        if (!out.empty() && out.back().end == x) {
+            out.back().end = x + 1;
+        } else {
+            out.push_back({x, x + 1});
+        }
+    }
+    return out;
+}
+
+Bitmap combine(const Bitmap& a, const Bitmap& b, char op) {
+    Bitmap out(kSpan);
+    for (size_t i = 0; i < size_t(kSpan); ++i)
+        out[i] = op == '|' ? (a[i] || b[i]) : op == '&' ? (a[i] && b[i]) : (a[i] && !b[i]);
+    return out;
+}
+
+}  // namespace
+
+class TestIntervalSet : public QObject {
+    Q_OBJECT
+  private slots:
+    void mergeGivesTheMaximalRuns() {
+        QRandomGenerator rng(99);
+        for (int round = 0; round < 500; ++round) {
+            Bitmap covered;
+            std::vector<Interval> v = randomIntervals(rng, covered);
+            mergeIntervals(v);
+            QCOMPARE(v, runsOf(covered));  // sorted, disjoint, never touching, exact
+            QCOMPARE(totalLength(v), int64_t(std::count(covered.begin(), covered.end(), true)));
+        }
+    }
+
+    void unionIntersectionDifference() {
+        QRandomGenerator rng(7);
+        for (int round = 0; round < 500; ++round) {
+            Bitmap ca, cb;
+            std::vector<Interval> a = randomIntervals(rng, ca);
+            std::vector<Interval> b = randomIntervals(rng, cb);
+            mergeIntervals(a);
+            mergeIntervals(b);
+            QCOMPARE(unionOf(a, b), runsOf(combine(ca, cb, '|')));
+            QCOMPARE(intersectionOf(a, b), runsOf(combine(ca, cb, '&')));
+            QCOMPARE(differenceOf(a, b), runsOf(combine(ca, cb, '-')));
+            QCOMPARE(differenceOf(b, a), runsOf(combine(cb, ca, '-')));
+        }
+    }
+
+    void clipAndLengthWithinAWindow() {
+        QRandomGenerator rng(31);
+        for (int round = 0; round < 500; ++round) {
+            Bitmap c;
+            std::vector<Interval> v = randomIntervals(rng, c);
+            mergeIntervals(v);
+            const int64_t w0 = rng.bounded(-20, kSpan);
+            const int64_t w1 = w0 + rng.bounded(0, kSpan / 2);
+            Bitmap inside(kSpan, false);
+            for (int64_t x = std::max<int64_t>(0, w0); x < std::min<int64_t>(kSpan, w1); ++x)
+                inside[size_t(x)] = c[size_t(x)];
+            QCOMPARE(clippedTo(v, {w0, w1}), runsOf(inside));
+            QCOMPARE(lengthWithin(v, {w0, w1}),
+                     int64_t(std::count(inside.begin(), inside.end(), true)));
+        }
+    }
+
+    void idleGapsAreSoundAndComplete() {
+        // Every maximal uncovered run strictly between the first and the
+        // last busy nanosecond that lasts >= the threshold is a gap, and
+        // nothing else is.
+        QRandomGenerator rng(2024);
+        for (int round = 0; round < 500; ++round) {
+            Bitmap c;
+            GpuDevice d;
+            d.busy = randomIntervals(rng, c);
+            mergeIntervals(d.busy);
+            const TimeNs threshold = rng.bounded(0, 12);
+            std::vector<Interval> want;
+            const std::vector<Interval> runs = runsOf(c);
+            for (size_t i = 1; i < runs.size(); ++i) {
+                if (runs[i].start - runs[i - 1].end >= threshold)
+                    want.push_back({runs[i - 1].end, runs[i].start});
+            }
+            QCOMPARE(idleGaps(d, threshold), want);
+        }
+    }
+
+    void epochScaleTimesKeepTheirLength() {
+        // Kineto writes epoch ns (~1.7e18): lengths must stay exact integers.
+        const TimeNs base = 1712195495519689047LL;
+        std::vector<Interval> v = {
+            {base + 10, base + 20}, {base, base + 5}, {base + 19, base + 31}};
+        mergeIntervals(v);
+        QCOMPARE(v, (std::vector<Interval>{{base, base + 5}, {base + 10, base + 31}}));
+        QCOMPARE(totalLength(v), TimeNs(26));
+        QCOMPARE(lengthWithin(v, {base + 3, base + 12}), TimeNs(4));
+        QCOMPARE(gapsBetween(v, 5), (std::vector<Interval>{{base + 5, base + 10}}));
+        QCOMPARE(gapsBetween(v, 6), std::vector<Interval>{});
+    }
+};
+
+QTEST_GUILESS_MAIN(TestIntervalSet)
+#include "tst_interval_set.moc"
