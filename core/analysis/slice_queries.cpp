@@ -24,13 +24,16 @@ TimeNs selfTime(const Trace& t, uint32_t slice) {
     return std::max<TimeNs>(0, s.dur - children);
 }
 
-std::vector<NameTotal> summarizeRange(const Trace& t, TimeNs t0, TimeNs t1, uint32_t onlyTrack) {
+std::vector<NameTotal> summarizeRange(const Trace& t, TimeNs t0, TimeNs t1, uint32_t onlyTrack,
+                                      const CancelToken* cancel) {
     std::unordered_map<StringId, NameTotal> byName;
     for (uint32_t tr = 0; tr < t.tracks.size(); ++tr) {
         if (onlyTrack != kNone && tr != onlyTrack) continue;
         for (const Row& row : t.tracks[tr].rows) {
+            if (cancel && cancel->isCancelled()) return {};
             const auto [lo, hi] = t.visibleInRow(row, t0, t1);
             for (uint32_t i = lo; i < hi; ++i) {
+                if ((i & 0xffff) == 0 && cancel && cancel->isCancelled()) return {};
                 const Slice& s = t.slices[i];
                 NameTotal& n = byName[s.name];
                 n.name = s.name;
@@ -41,7 +44,8 @@ std::vector<NameTotal> summarizeRange(const Trace& t, TimeNs t0, TimeNs t1, uint
     }
     std::vector<NameTotal> out;
     out.reserve(byName.size());
-    for (auto& [name, total] : byName) out.push_back(total);
+    for (auto& [name, total] : byName)
+        out.push_back(total);
     std::sort(out.begin(), out.end(), [](const NameTotal& a, const NameTotal& b) {
         return a.totalNs != b.totalNs ? a.totalNs > b.totalNs : a.name < b.name;
     });

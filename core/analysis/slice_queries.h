@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "model/trace.h"
+#include "util/cancel_token.h"
 
 namespace gapscope {
 
@@ -20,7 +21,10 @@ struct NameTotal {
 
 // Slices of all tracks that intersect [t0, t1], grouped by name, sorted by
 // total time (descending). `onlyTrack` restricts to one track (kNone: all).
-std::vector<NameTotal> summarizeRange(const Trace& trace, TimeNs t0, TimeNs t1, uint32_t onlyTrack = kNone);
+// O(rows · log n + k). Returns {} when `cancel` fires.
+std::vector<NameTotal> summarizeRange(const Trace& trace, TimeNs t0, TimeNs t1,
+                                      uint32_t onlyTrack = kNone,
+                                      const CancelToken* cancel = nullptr);
 
 // Flows that end at / start from a slice.
 std::vector<const Flow*> flowsInto(const Trace& trace, uint32_t slice);

@@ -41,7 +41,7 @@ class TestBrokenInput : public QObject {
 
   private slots:
     void initTestCase() {
-        if (test::python().isEmpty()) QSKIP("no python3 to generate the corpus");
+        GAPSCOPE_REQUIRE_PYTHON("no python3 to generate the corpus");
         QProcess gen;
         gen.start(test::python(),
                   {test::sourceDir() + "/tests/tools/make_broken_corpus.py", corpus_.path()});

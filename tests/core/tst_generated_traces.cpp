@@ -33,7 +33,7 @@ class TestGeneratedTraces : public QObject {
 
     void matchesGroundTruth() {
         GAPSCOPE_REQUIRE_SHARED();
-        if (test::python().isEmpty()) QSKIP("no python3 for the generator");
+        GAPSCOPE_REQUIRE_PYTHON("no python3 for the generator");
         QFETCH(QString, profile);
         QFETCH(QString, extension);
         QFETCH(QString, tsStyle);
@@ -89,7 +89,7 @@ class TestGeneratedTraces : public QObject {
     // chunking: the whole model is identical when read 1 MiB or 4 KiB at a time.
     void chunkingDoesNotChangeTheModel() {
         GAPSCOPE_REQUIRE_SHARED();
-        if (test::python().isEmpty()) QSKIP("no python3 for the generator");
+        GAPSCOPE_REQUIRE_PYTHON("no python3 for the generator");
         QTemporaryDir dir;
         const QString trace = dir.filePath("gen.json");
         QProcess gen;

@@ -87,7 +87,7 @@ class TestParallelLoad : public QObject {
     }
     void generatedTracesBuildIdentically() {
         GAPSCOPE_REQUIRE_SHARED();
-        if (test::python().isEmpty()) QSKIP("no python3 for the generator");
+        GAPSCOPE_REQUIRE_PYTHON("no python3 for the generator");
         QFETCH(QStringList, args);
         QFETCH(QString, name);
         QTemporaryDir dir;

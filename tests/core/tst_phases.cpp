@@ -35,11 +35,17 @@ const Slice* findSlice(const Trace& t, const std::string& name) {
 
 }  // namespace
 
+// Loads a fixture into `var`; a failed load fails the test and stops it
+// there (the rest of the function would dereference a null trace).
+#define LOAD_FIXTURE(var, name)  \
+    const auto var = load(name); \
+    if (!var) return
+
 class TestPhases : public QObject {
     Q_OBJECT
   private slots:
     void beginEndMatching() {
-        auto t = load("phases/begin_end_matching.json");
+        LOAD_FIXTURE(t, "phases/begin_end_matching.json");
         QCOMPARE(t->report.unmatchedEnds, uint64_t(1));
         QCOMPARE(t->report.unclosedBegins, uint64_t(1));
         const Slice* outer = findSlice(*t, "outer");
@@ -58,7 +64,7 @@ class TestPhases : public QObject {
     }
 
     void instantsByScope() {
-        auto t = load("phases/instants_by_scope.json");
+        LOAD_FIXTURE(t, "phases/instants_by_scope.json");
         QCOMPARE(t->instants.size(), size_t(4));
         const Track* thread = findTrack(*t, "thread 1");
         QVERIFY(thread);
@@ -74,7 +80,7 @@ class TestPhases : public QObject {
     }
 
     void countersEveryKeyIsASeries() {
-        auto t = load("phases/counters_every_key_is_a_series.json");
+        LOAD_FIXTURE(t, "phases/counters_every_key_is_a_series.json");
         QCOMPARE(t->counters.size(), size_t(3));
         for (const CounterSeries& c : t->counters) {
             const std::string name(t->str(c.name));
@@ -90,7 +96,7 @@ class TestPhases : public QObject {
     }
 
     void metadataNamesAndOrder() {
-        auto t = load("phases/metadata_names_and_order.json");
+        LOAD_FIXTURE(t, "phases/metadata_names_and_order.json");
         QCOMPARE(t->processes.size(), size_t(2));
         QCOMPARE(t->processes[0].displayName, std::string("trainer 5"));  // sort index -1 first
         QCOMPARE(t->processes[1].displayName, std::string("loader 3"));
@@ -100,7 +106,7 @@ class TestPhases : public QObject {
     }
 
     void stringAndNumberIds() {
-        auto t = load("phases/string_and_number_ids.json");
+        LOAD_FIXTURE(t, "phases/string_and_number_ids.json");
         // "1" is the number 1 (old Kineto mixes both for one thread); "t",
         // "foo" and the non-canonical "01" are text keys of their own.
         QCOMPARE(t->processes.size(), size_t(4));
@@ -117,7 +123,7 @@ class TestPhases : public QObject {
     }
 
     void flowsBindToSlices() {
-        auto t = load("phases/flows_bind_to_slices.json");
+        LOAD_FIXTURE(t, "phases/flows_bind_to_slices.json");
         QCOMPARE(t->flows.size(), size_t(3));
         auto nameOf = [&](uint32_t i) { return std::string(t->str(t->slices[i].name)); };
         QCOMPARE(nameOf(t->flows[0].from), std::string("cudaLaunchKernel"));
@@ -129,7 +135,7 @@ class TestPhases : public QObject {
     }
 
     void asyncNestableAndLegacy() {
-        auto t = load("phases/async_nestable_and_legacy.json");
+        LOAD_FIXTURE(t, "phases/async_nestable_and_legacy.json");
         const Track* read = findTrack(*t, "read");
         QVERIFY(read);
         QCOMPARE(read->kind, TrackKind::Async);
@@ -145,7 +151,7 @@ class TestPhases : public QObject {
     }
 
     void skippedAndUnknownPhasesAreCounted() {
-        auto t = load("phases/skipped_and_unknown_phases_are_counted.json");
+        LOAD_FIXTURE(t, "phases/skipped_and_unknown_phases_are_counted.json");
         QCOMPARE(t->report.events, uint64_t(12));
         QCOMPARE(t->report.withoutPhase, uint64_t(1));
         QCOMPARE(t->report.phases.at("P"), uint64_t(1));
@@ -160,7 +166,7 @@ class TestPhases : public QObject {
     }
 
     void invalidFieldsDropOrClampEvents() {
-        auto t = load("phases/invalid_fields_drop_or_clamp_events.json");
+        LOAD_FIXTURE(t, "phases/invalid_fields_drop_or_clamp_events.json");
         QCOMPARE(t->report.invalidEvents, uint64_t(3));
         QCOMPARE(t->report.negativeDurations, uint64_t(1));
         QCOMPARE(t->slices.size(), size_t(3));
@@ -171,7 +177,7 @@ class TestPhases : public QObject {
     }
 
     void kinetoGpuClassification() {
-        auto t = load("phases/kineto_gpu_classification.json");
+        LOAD_FIXTURE(t, "phases/kineto_gpu_classification.json");
         // GPUs first, by device; the empty "GPU 1" process is not listed.
         QCOMPARE(t->processes.size(), size_t(3));
         QCOMPARE(t->processes[0].displayName, std::string("GPU 0"));
@@ -193,7 +199,7 @@ class TestPhases : public QObject {
     }
 
     void tensorflowGpuClassification() {
-        auto t = load("phases/tensorflow_gpu_classification.json");
+        LOAD_FIXTURE(t, "phases/tensorflow_gpu_classification.json");
         QCOMPARE(t->processes[0].displayName, std::string("GPU 0"));
         QCOMPARE(t->gpuDevices.size(), size_t(1));
         QCOMPARE(t->gpuDevices[0].busyNs, int64_t(10000));  // derived lines do not count

@@ -37,4 +37,8 @@ QString python() {
     return QStringLiteral(GAPSCOPE_PYTHON);
 }
 
+bool inputsRequired() {
+    return qEnvironmentVariableIntValue("GAPSCOPE_REQUIRE_INPUTS") != 0;
+}
+
 }  // namespace gapscope::test

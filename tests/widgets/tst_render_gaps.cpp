@@ -118,7 +118,7 @@ class TestRenderGaps : public QObject {
   private slots:
     void initTestCase() {
         GAPSCOPE_REQUIRE_SHARED();
-        if (test::python().isEmpty()) QSKIP("no python3 for the generator");
+        GAPSCOPE_REQUIRE_PYTHON("no python3 for the generator");
         QVERIFY(dir_.isValid());
         const QString trace = dir_.filePath("gaps.json");
         const QString truth = dir_.filePath("gaps.truth.json");

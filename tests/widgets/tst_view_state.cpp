@@ -204,6 +204,8 @@ class TestViewState : public QObject {
         const TimeWindow a{2'000'000, 4'000'000}, b{6'000'000, 6'500'000}, c{8'000'000, 9'000'000};
         // Quick keyboard zooms, then Back, then another quick zoom: all
         // inside one gesture's time, as a user pressing keys would.
+        qint64 now = 0;
+        s.setClock([&] { return now; });
         s.setVisible(a, History::Coalesce);
         s.setVisible(b, History::Coalesce);
         s.goBack();
@@ -217,8 +219,60 @@ class TestViewState : public QObject {
         QCOMPARE(s.visible(), kBounds);  // where the new navigation started
     }
 
-    void coalescedBurstIsOneEntry() {
+    // Coalesced changes within kGestureGapMs of each other are one gesture;
+    // a pause longer than that starts the next one. Both sides of the
+    // window, on an injected clock (no reliance on how fast the test runs).
+    void gestureWindowOnBothSides_data() {
+        QTest::addColumn<qint64>("pauseMs");
+        QTest::addColumn<int>("entries");
+        QTest::newRow("no pause") << qint64(0) << 1;
+        QTest::newRow("just inside") << ViewState::kGestureGapMs - 1 << 1;
+        QTest::newRow("at the window") << ViewState::kGestureGapMs << 1;
+        QTest::newRow("just outside") << ViewState::kGestureGapMs + 1 << 2;
+        QTest::newRow("long pause") << qint64(60'000) << 2;
+    }
+    void gestureWindowOnBothSides() {
+        QFETCH(qint64, pauseMs);
+        QFETCH(int, entries);
+        qint64 now = 1'000'000;
         ViewState s;
+        s.setClock([&] { return now; });
+        s.reset(kBounds);
+        QSignalSpy history(&s, &ViewState::historyChanged);
+        auto burst = [&] {  // three steps 10 ms apart, ending at `now`
+            for (int i = 0; i < 3; ++i) {
+                if (i) now += 10;
+                s.zoomAt(5'000'000, 0.9);
+            }
+        };
+        burst();
+        const TimeWindow afterFirst = s.visible();
+        now += pauseMs;  // from the last step of one burst to the first of the next
+        burst();
+        QCOMPARE(history.count(), entries);
+        s.goBack();
+        QCOMPARE(s.visible(), entries == 1 ? kBounds : afterFirst);
+    }
+
+    // However slow each step, steps closer than the window stay one gesture.
+    void slowButSteadyGestureIsOneEntry() {
+        qint64 now = 0;
+        ViewState s;
+        s.setClock([&] { return now; });
+        s.reset(kBounds);
+        for (int i = 0; i < 20; ++i) {
+            s.panBy(10'000);
+            now += ViewState::kGestureGapMs;  // 14 s in all
+        }
+        s.goBack();
+        QCOMPARE(s.visible(), kBounds);
+        QVERIFY(!s.canGoBack());
+    }
+
+    void coalescedBurstIsOneEntry() {
+        qint64 now = 0;
+        ViewState s;
+        s.setClock([&] { return now; });
         s.reset(kBounds);
         QSignalSpy history(&s, &ViewState::historyChanged);
         QSignalSpy visible(&s, &ViewState::visibleChanged);
@@ -236,7 +290,9 @@ class TestViewState : public QObject {
     }
 
     void recordedJumpSplitsGestures() {
+        qint64 now = 0;
         ViewState s;
+        s.setClock([&] { return now; });
         s.reset(kBounds);
         for (int i = 0; i < 5; ++i)
             s.zoomAt(6'000'000, 0.8);
@@ -277,7 +333,9 @@ class TestViewState : public QObject {
     // The first gesture on a new trace is an entry of its own, even right
     // after a gesture on the previous one.
     void firstGestureAfterResetIsRecorded() {
+        qint64 now = 0;
         ViewState s;
+        s.setClock([&] { return now; });
         s.reset(kBounds);
         for (int i = 0; i < 3; ++i)
             s.zoomAt(3'000'000, 0.5);

@@ -1,10 +1,12 @@
 #include "panels/details_panel.h"
 
+#include <QLabel>
 #include <QTextBrowser>
 #include <QUrl>
 #include <QVBoxLayout>
 
 #include "analysis/slice_queries.h"
+#include "jobs/coalescing_runner.h"
 #include "model/args_json.h"
 
 namespace gapscope::ui {
@@ -31,10 +33,19 @@ QString sliceLink(const Trace& t, uint32_t slice) {
 
 }  // namespace
 
-DetailsPanel::DetailsPanel(QWidget* parent) : QWidget(parent), view_(new QTextBrowser(this)) {
+DetailsPanel::DetailsPanel(QWidget* parent)
+    : QWidget(parent),
+      status_(new QLabel(this)),
+      view_(new QTextBrowser(this)),
+      runner_(new CoalescingRunner(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    status_->setText(tr("Summarising the range…"));
+    status_->setContentsMargins(6, 2, 6, 2);
+    status_->hide();
+    layout->addWidget(status_);
     layout->addWidget(view_);
+    connect(runner_, &CoalescingRunner::busyChanged, status_, &QLabel::setVisible);
     view_->setOpenLinks(false);
     view_->setPlaceholderText(
         tr("Click a slice for its details; Shift+drag to summarise a time range."));
@@ -44,12 +55,18 @@ DetailsPanel::DetailsPanel(QWidget* parent) : QWidget(parent), view_(new QTextBr
 }
 
 void DetailsPanel::setTrace(std::shared_ptr<const Trace> trace) {
+    runner_->cancelAll();
     trace_ = std::move(trace);
     clear();
 }
 
 void DetailsPanel::clear() {
+    runner_->cancelAll();
     view_->clear();
+}
+
+bool DetailsPanel::summarising() const {
+    return runner_->busy();
 }
 
 QString DetailsPanel::plainText() const {
@@ -58,6 +75,7 @@ QString DetailsPanel::plainText() const {
 
 void DetailsPanel::showSlice(uint32_t slice) {
     if (!trace_ || slice >= trace_->slices.size()) return clear();
+    runner_->cancelAll();  // a pending range summary must not replace the slice
     const Trace& t = *trace_;
     const Slice& s = t.slices[slice];
     QString html = QStringLiteral("<h3 style='margin:4px 0'>%1</h3><table>").arg(q(t.str(s.name)));
@@ -112,15 +130,14 @@ void DetailsPanel::showSlice(uint32_t slice) {
     view_->setHtml(html);
 }
 
-void DetailsPanel::showRange(TimeWindow range) {
-    if (!trace_) return;
-    const Trace& t = *trace_;
-    const auto totals = summarizeRange(t, range.start, range.end);
+namespace {
+
+QString rangeHtml(const Trace& t, TimeWindow range, const std::vector<NameTotal>& totals) {
     uint64_t count = 0;
     for (const NameTotal& n : totals)
         count += n.count;
     QString html = QStringLiteral("<h3 style='margin:4px 0'>%1</h3>")
-                       .arg(tr("Range %1").arg(formatDuration(range.span(), 1)));
+                       .arg(DetailsPanel::tr("Range %1").arg(formatDuration(range.span(), 1)));
     html += QStringLiteral("<p>%1 → %2 · %3 slices, %4 names</p>")
                 .arg(formatDuration(range.start - t.spanStart, 1),
                      formatDuration(range.end - t.spanStart, 1))
@@ -129,7 +146,8 @@ void DetailsPanel::showRange(TimeWindow range) {
     html += QStringLiteral(
                 "<table><tr><th align='left'>%1</th><th align='right'>%2</th><th "
                 "align='right'>%3</th></tr>")
-                .arg(tr("Name"), tr("Count"), tr("Time in range"));
+                .arg(DetailsPanel::tr("Name"), DetailsPanel::tr("Count"),
+                     DetailsPanel::tr("Time in range"));
     const size_t shown = std::min<size_t>(totals.size(), 200);
     for (size_t i = 0; i < shown; ++i) {
         const NameTotal& n = totals[i];
@@ -142,8 +160,23 @@ void DetailsPanel::showRange(TimeWindow range) {
                 .arg(formatDuration(n.totalNs, 1));
     }
     html += QStringLiteral("</table>");
-    if (totals.size() > shown) html += tr("<p>… and %1 more names</p>").arg(totals.size() - shown);
-    view_->setHtml(html);
+    if (totals.size() > shown)
+        html += DetailsPanel::tr("<p>… and %1 more names</p>").arg(totals.size() - shown);
+    return html;
+}
+
+}  // namespace
+
+void DetailsPanel::showRange(TimeWindow range) {
+    if (!trace_) return;
+    // The summary and its HTML are made on the worker; the GUI thread only
+    // swaps the text in, and only for the newest range.
+    runner_->submit([this, trace = trace_, range](const CancelToken& cancel) {
+        const auto totals = summarizeRange(*trace, range.start, range.end, kNone, &cancel);
+        if (cancel.isCancelled()) return std::function<void()>();
+        QString html = rangeHtml(*trace, range, totals);
+        return std::function<void()>([this, html = std::move(html)] { view_->setHtml(html); });
+    });
 }
 
 }  // namespace gapscope::ui

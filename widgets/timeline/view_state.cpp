@@ -1,13 +1,19 @@
 #include "timeline/view_state.h"
 
+#include <chrono>
+
 namespace gapscope::ui {
 
 namespace {
-constexpr qint64 kGestureGapMs = 700;  // a pause this long starts a new history entry
 constexpr size_t kMaxHistory = 100;
+
+qint64 steadyMs() {
+    using namespace std::chrono;
+    return duration_cast<milliseconds>(steady_clock::now().time_since_epoch()).count();
+}
 }  // namespace
 
-ViewState::ViewState(QObject* parent) : QObject(parent) {}
+ViewState::ViewState(QObject* parent) : QObject(parent), clock_(&steadyMs) {}
 
 void ViewState::reset(TimeWindow bounds) {
     if (bounds.end <= bounds.start) bounds.end = bounds.start + kMinSpan;
@@ -16,7 +22,7 @@ void ViewState::reset(TimeWindow bounds) {
     forward_.clear();
     range_.reset();
     slice_ = kNone;
-    lastCoalesced_.invalidate();  // the next gesture starts a new entry
+    lastCoalescedMs_.reset();  // the next gesture starts a new entry
     visible_ = bounds;
     emit visibleChanged(visible_);
     emit selectedRangeChanged();
@@ -37,10 +43,11 @@ void ViewState::setVisible(TimeWindow w, History history) {
     if (w == visible_) return;
     if (history == History::Record) {
         record(visible_);
-        lastCoalesced_.invalidate();  // a jump ends the gesture in progress
+        lastCoalescedMs_.reset();  // a jump ends the gesture in progress
     } else if (history == History::Coalesce) {
-        if (!lastCoalesced_.isValid() || lastCoalesced_.elapsed() > kGestureGapMs) record(visible_);
-        lastCoalesced_.start();
+        const qint64 now = clock_();
+        if (!lastCoalescedMs_ || now - *lastCoalescedMs_ > kGestureGapMs) record(visible_);
+        lastCoalescedMs_ = now;
     }
     visible_ = w;
     emit visibleChanged(visible_);
@@ -65,7 +72,7 @@ void ViewState::fit(TimeWindow w) {
 
 void ViewState::goBack() {
     if (back_.empty()) return;
-    lastCoalesced_.invalidate();  // navigating after Back is a new entry
+    lastCoalescedMs_.reset();  // navigating after Back is a new entry
     forward_.push_back(visible_);
     visible_ = back_.back();
     back_.pop_back();
@@ -75,7 +82,7 @@ void ViewState::goBack() {
 
 void ViewState::goForward() {
     if (forward_.empty()) return;
-    lastCoalesced_.invalidate();
+    lastCoalescedMs_.reset();
     back_.push_back(visible_);
     visible_ = forward_.back();
     forward_.pop_back();

@@ -4,8 +4,8 @@
 // visible window; a selected range; a selected slice), zoom history, one
 // signal per change, emitted only when the value really changes.
 
-#include <QElapsedTimer>
 #include <QObject>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -26,6 +26,12 @@ class ViewState : public QObject {
     };
 
     static constexpr TimeNs kMinSpan = 100;  // ns: the deepest zoom
+    // Coalesced changes further apart than this start a new history entry.
+    static constexpr qint64 kGestureGapMs = 700;
+
+    // Milliseconds on a monotonic clock; tests inject their own.
+    using Clock = std::function<qint64()>;
+    void setClock(Clock clock) { clock_ = std::move(clock); }
 
     void reset(TimeWindow bounds);  // new trace: fit all, clear selection and history
     TimeWindow bounds() const { return bounds_; }
@@ -60,7 +66,8 @@ class ViewState : public QObject {
     std::optional<TimeWindow> range_;
     uint32_t slice_ = kNone;
     std::vector<TimeWindow> back_, forward_;
-    QElapsedTimer lastCoalesced_;
+    Clock clock_;
+    std::optional<qint64> lastCoalescedMs_;  // when the gesture in progress last moved
 };
 
 }  // namespace gapscope::ui

@@ -1,0 +1,54 @@
+#pragma once
+// Runs analyses off the GUI thread, latest request wins: while one job runs,
+// a newer request cancels it (through its CancelToken) and replaces any
+// request still waiting, so a burst of requests (a Shift+drag, a scope
+// change) costs the GUI thread only the hand-over, and only the newest
+// result is ever shown. The result is applied on the GUI thread by the
+// continuation the job returns, unless a newer request came in meanwhile.
+// Destroying the runner cancels and joins its worker.
+
+#include <QObject>
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "util/cancel_token.h"
+
+namespace gapscope::ui {
+
+class CoalescingRunner : public QObject {
+    Q_OBJECT
+  public:
+    // Runs on the worker; returns what to do with its result on the GUI
+    // thread (may be empty, e.g. when cancelled).
+    using Job = std::function<std::function<void()>(const CancelToken& cancel)>;
+
+    explicit CoalescingRunner(QObject* parent = nullptr);
+    ~CoalescingRunner() override;
+
+    void submit(Job job);
+    // Drops the waiting request and cancels the running one; no result of
+    // either will be applied.
+    void cancelAll();
+    bool busy() const { return busy_; }
+
+  signals:
+    void busyChanged(bool busy);
+
+  private:
+    void workerLoop();
+    void setBusy(bool busy);
+
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    Job pending_;
+    std::shared_ptr<CancelToken> running_;  // the token of the job in progress
+    uint64_t generation_ = 0;               // of the newest request (GUI thread and worker)
+    bool stopping_ = false;
+    bool busy_ = false;  // GUI thread only
+    std::thread worker_;
+};
+
+}  // namespace gapscope::ui
