@@ -317,6 +317,8 @@ void readTraceBody(CacheReader& in, Trace& t) {
         c.name = in.pod<StringId>();
         in.podVector(c.ts);
         in.podVector(c.values);
+        if (c.ts.size() != c.values.size()) throw CacheCorrupt("counter samples are inconsistent");
+        c.extremes.build(c.values);
     }
     in.podVector(t.flows);
     in.podVector(t.args);

@@ -70,7 +70,7 @@ size_t Trace::memoryBytes() const {
     for (const Track& t : tracks)
         total += sizeof(Track) + t.rows.capacity() * sizeof(Row) + t.index.memoryBytes();
     for (const CounterSeries& c : counters)
-        total += c.ts.capacity() * 8 + c.values.capacity() * 8;
+        total += c.ts.capacity() * 8 + c.values.capacity() * 8 + c.extremes.memoryBytes();
     for (const GpuDevice& d : gpuDevices)
         total += d.busy.capacity() * sizeof(Interval);
     return total;

@@ -12,6 +12,7 @@
 #include "format/import_report.h"
 #include "index/interval_index.h"
 #include "index/interval_set.h"
+#include "index/min_max_index.h"
 #include "io/byte_source.h"
 #include "io/file_stamp.h"
 #include "model/arg_ids.h"
@@ -60,6 +61,7 @@ struct CounterSeries {
     StringId name = 0;         // "<event name>" or "<event name>.<key>" / with id
     HugeVector<TimeNs> ts;     // sorted
     HugeVector<double> values;
+    MinMaxIndex extremes;  // min/max of any run of values, for drawing (not cached: rebuilt)
 };
 
 struct Flow {

@@ -333,6 +333,8 @@ void TraceBuilder::finish(const CancelToken* cancel) {
         cs.ts = std::move(ts);
         cs.values = std::move(values);
     }
+    for (CounterSeries& cs : t.counters)
+        cs.extremes.build(cs.values);
     t.argsStore.seal();
     // No shrink_to_fit for args, ids and launches: the spare capacity was
     // never touched, so it is address space, not memory; copying to trim it

@@ -20,6 +20,7 @@
 
 #include "analysis/idle_gaps.h"
 #include "loader/loader.h"
+#include "render_support.h"
 #include "support/test_paths.h"
 #include "timeline/timeline_colors.h"
 #include "timeline/timeline_layout.h"
@@ -34,21 +35,6 @@ namespace {
 constexpr TimeNs kThreshold = 100'000;  // 100 us, as --min-gap-us 100
 constexpr int kGutter = 260;
 constexpr double kMinGapPx = 12;  // the narrowest planted gap, on screen
-
-QPalette lightPalette() {
-    QPalette p(QColor(239, 239, 239));
-    p.setColor(QPalette::Window, QColor(239, 239, 239));
-    p.setColor(QPalette::WindowText, Qt::black);
-    p.setColor(QPalette::Base, Qt::white);
-    p.setColor(QPalette::AlternateBase, QColor(247, 247, 247));
-    p.setColor(QPalette::Text, Qt::black);
-    p.setColor(QPalette::Highlight, QColor(48, 140, 198));
-    return p;
-}
-
-QString describe(QRgb c) {
-    return QStringLiteral("rgb(%1, %2, %3)").arg(qRed(c)).arg(qGreen(c)).arg(qBlue(c));
-}
 
 }  // namespace
 
@@ -66,24 +52,15 @@ class TestRenderGaps : public QObject {
     QImage shaded_, plain_;
 
     QImage render(const std::vector<std::vector<Interval>>& gaps) const {
-        NameColors names;
-        names.reset(trace_.get(), colors_.dark);
-        PaintInputs in;
-        in.trace = trace_.get();
-        in.layout = &layout_;
-        in.window = window_;
-        in.gutterWidth = kGutter;
-        in.scrollY = 0;
-        in.size = QSize(width_, layout_.totalHeight());
-        in.gaps = &gaps;
-        in.colors = colors_;
-        in.names = &names;
-        QImage image(in.size, QImage::Format_RGB32);
-        image.fill(Qt::magenta);
-        QPainter p(&image);
-        paintTimeline(p, in);
-        p.end();
-        return image;
+        test::RenderRequest r;
+        r.trace = trace_.get();
+        r.layout = &layout_;
+        r.window = window_;
+        r.gutter = kGutter;
+        r.width = width_;
+        r.gaps = &gaps;
+        r.colors = colors_;
+        return test::renderTimeline(r);
     }
 
     TimeAxis axis() const { return TimeAxis(window_, width_ - kGutter); }  // as trackAxis()
@@ -138,7 +115,7 @@ class TestRenderGaps : public QObject {
         trace_ = r.trace;
         QCOMPARE(trace_->gpuDevices.size(), size_t(2));
         layout_.setTrace(trace_);
-        colors_ = TimelineColors::fromPalette(lightPalette());
+        colors_ = TimelineColors::fromPalette(test::lightPalette());
         QVERIFY(!colors_.dark);
         window_ = {trace_->spanStart, trace_->spanEnd};
 
@@ -192,10 +169,10 @@ class TestRenderGaps : public QObject {
                     if (sliceNear(*r, x)) continue;  // only the background shows the wash
                     const int y = r->y + r->height / 2;
                     const QRgb s = shaded_.pixel(x, y), p = plain_.pixel(x, y);
-                    QVERIFY2(s != p, qPrintable(where + ": not shaded, " + describe(s)));
+                    QVERIFY2(s != p, qPrintable(where + ": not shaded, " + test::describe(s)));
                     QVERIFY2(qRed(s) - qBlue(s) > qRed(p) - qBlue(p),
-                             qPrintable(where + ": " + describe(s) + " is not warmer than " +
-                                        describe(p)));
+                             qPrintable(where + ": " + test::describe(s) + " is not warmer than " +
+                                        test::describe(p)));
                     ++rowsChecked;
                     ++checkedPixels;
                 }
@@ -254,8 +231,8 @@ class TestRenderGaps : public QObject {
                                                 .arg(index)
                                                 .arg(a)
                                                 .arg(y)
-                                                .arg(describe(shaded_.pixel(x, y)),
-                                                     describe(plain_.pixel(x, y)))));
+                                                .arg(test::describe(shaded_.pixel(x, y)),
+                                                     test::describe(plain_.pixel(x, y)))));
                     }
                 }
                 ++checked;

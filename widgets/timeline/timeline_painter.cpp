@@ -155,26 +155,36 @@ void paintInstants(Ctx& c, const Track& track, double y, double h) {
 void paintCounter(Ctx& c, const DisplayRow& dr, double y) {
     const CounterSeries& cs = c.t.counters[dr.counter];
     if (cs.ts.empty()) return;
-    const auto [minIt, maxIt] = std::minmax_element(cs.values.begin(), cs.values.end());
-    const double lo = std::min(0.0, *minIt), hi = std::max(*maxIt, lo + 1e-12);
+    const MinMax all = cs.extremes.overall();
+    const double lo = std::min(0.0, all.min), hi = std::max(all.max, lo + 1e-12);
     const double top = y + 4, bottom = y + dr.height - 2;
     auto yOf = [&](double v) { return bottom - (v - lo) / (hi - lo) * (bottom - top); };
     QPainterPath path;
+    QVector<QLineF> ranges;  // columns whose samples vary: min..max, so dips show too
     const int width = static_cast<int>(c.right - c.x0);
     bool started = false;
     double prevY = bottom;
+    size_t from = 0;  // columns move right: each search starts where the last ended
     for (int x = 0; x <= width; ++x) {
-        // Step function: the last value at or before this column, and the
-        // maximum of the points inside the column (spikes stay visible).
+        // A step function: the value in effect when the column starts and
+        // the extremes of every sample inside it (from the min/max index, so
+        // no spike is skipped however many samples fall in one column).
         const TimeNs t0 = c.axis.toTime(x), t1 = c.axis.toTime(x + 1);
-        auto it = std::upper_bound(cs.ts.begin(), cs.ts.end(), t0);
-        if (it == cs.ts.begin() && (it == cs.ts.end() || *it >= t1)) continue;
-        double v = it == cs.ts.begin() ? cs.values[0]
-                                       : cs.values[static_cast<size_t>(it - cs.ts.begin()) - 1];
-        for (int n = 0; it != cs.ts.end() && *it < t1 && n < 64; ++it, ++n) {
-            v = std::max(v, cs.values[static_cast<size_t>(it - cs.ts.begin())]);
+        const auto first =
+            std::lower_bound(cs.ts.begin() + static_cast<ptrdiff_t>(from), cs.ts.end(), t0);
+        const auto last = std::lower_bound(first, cs.ts.end(), t1);
+        const size_t a = static_cast<size_t>(first - cs.ts.begin());
+        const size_t b = static_cast<size_t>(last - cs.ts.begin());
+        from = b;
+        if (a == 0 && b == 0) continue;  // before the first sample
+        MinMax m =
+            a > 0 ? MinMax{cs.values[a - 1], cs.values[a - 1]} : MinMax{cs.values[0], cs.values[0]};
+        if (b > a) {
+            const MinMax inside = cs.extremes.query(cs.values, a, b);
+            m.min = std::min(m.min, inside.min);
+            m.max = std::max(m.max, inside.max);
         }
-        const double vy = yOf(v);
+        const double vy = yOf(m.max);
         if (!started) {
             path.moveTo(c.x0 + x, bottom);
             path.lineTo(c.x0 + x, vy);
@@ -183,8 +193,9 @@ void paintCounter(Ctx& c, const DisplayRow& dr, double y) {
             path.lineTo(c.x0 + x, prevY);
             path.lineTo(c.x0 + x, vy);
         }
+        if (m.min < m.max) ranges.push_back(QLineF(c.x0 + x + 0.5, yOf(m.min), c.x0 + x + 0.5, vy));
         prevY = vy;
-        if (cs.ts.back() < t0) break;
+        if (b == cs.ts.size() && cs.ts.back() < t0) break;  // past the last sample
     }
     if (!started) return;
     path.lineTo(path.currentPosition().x(), bottom);
@@ -192,6 +203,7 @@ void paintCounter(Ctx& c, const DisplayRow& dr, double y) {
     c.p.fillPath(path, c.in.colors.counterFill);
     c.p.setPen(QPen(c.in.colors.counterLine, 1));
     c.p.drawPath(path);
+    if (!ranges.isEmpty()) c.p.drawLines(ranges);
 }
 
 void paintGutter(Ctx& c) {
