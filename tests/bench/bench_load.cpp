@@ -1,0 +1,133 @@
+#include "bench_load.h"
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "bench_common.h"
+#include "cache/index_cache.h"
+#include "loader/loader.h"
+
+namespace gapscope::bench {
+
+namespace {
+
+struct LoadFigures {
+    double wall = 0;
+    double storeWall = 0;  // writing the index cache entry, after the load
+    long peakRssKb = 0;
+    uint64_t events = 0, slices = 0, jsonBytes = 0, modelBytes = 0;
+    bool ok = false, fromCache = false;
+};
+
+enum class CacheMode { None, Write, Read };
+
+// Loads in a child process: wall time and the child's own peak RSS. With
+// CacheMode::Write the parsed model is then stored in `cache` (timed apart);
+// with Read it must come from there.
+LoadFigures loadInChild(const std::string& path, CacheMode mode, const IndexCache& cache) {
+    int pipeFd[2];
+    if (pipe(pipeFd) != 0) return {};
+    const pid_t pid = fork();
+    if (pid == 0) {
+        close(pipeFd[0]);
+        LoadFigures f;
+        LoadOptions options;
+        if (mode == CacheMode::Read) options.cache = &cache;
+        const auto t0 = Clock::now();
+        const LoadResult r = loadTrace(path, options);
+        f.wall = seconds(t0, Clock::now());
+        if (r.trace) {
+            f.ok = true;
+            f.fromCache = r.trace->fromCache;
+            f.events = r.trace->report.events;
+            f.slices = r.trace->slices.size();
+            f.jsonBytes = r.trace->decompressedSize;
+            f.modelBytes = r.trace->memoryBytes();
+            if (mode == CacheMode::Write) {
+                const auto t1 = Clock::now();
+                f.ok = cache.store(*r.trace).empty();
+                f.storeWall = seconds(t1, Clock::now());
+            }
+        }
+        if (write(pipeFd[1], &f, sizeof f) != sizeof f) _exit(1);
+        _exit(0);
+    }
+    close(pipeFd[1]);
+    LoadFigures f;
+    const bool got = read(pipeFd[0], &f, sizeof f) == sizeof f;
+    close(pipeFd[0]);
+    int status = 0;
+    struct rusage usage {};
+    wait4(pid, &status, 0, &usage);
+    if (!got) return {};
+    f.peakRssKb = usage.ru_maxrss;
+    return f;
+}
+
+}  // namespace
+
+void printLoadTable(const std::vector<std::string>& files) {
+    // A private index cache folder, removed at the end.
+    char cacheDir[] = "/tmp/gapscope-bench-XXXXXX";
+    if (!mkdtemp(cacheDir)) return;
+    const IndexCache cache(cacheDir);
+    std::printf(
+        "| file | file MB | JSON MB | events | cat s | decompress s | load s | JSON MB/s | load / "
+        "cat | load / decompress | peak RSS MB | RSS / JSON | model B/slice | cache write s | "
+        "cache MB | reopen s (median of 3) | reopen RSS MB |\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (const std::string& f : files) {
+        std::ifstream in(f, std::ios::binary | std::ios::ate);
+        const double fileMb = static_cast<double>(in.tellg()) / 1e6;
+        const double cat = timeCommand("cat " + quote(f));
+        double decompress = -1;
+        if (f.size() > 4 && f.substr(f.size() - 4) == ".zst")
+            decompress = timeCommand("zstd -dc " + quote(f));
+        if (f.size() > 3 && f.substr(f.size() - 3) == ".gz")
+            decompress = timeCommand("gzip -dc " + quote(f));
+        const LoadFigures l = loadInChild(f, CacheMode::None, cache);
+        const LoadFigures stored = loadInChild(f, CacheMode::Write, cache);
+        // The entry has just been written: let writeback settle, then take
+        // the median of three reopens.
+        timeCommand("sync");
+        std::vector<LoadFigures> reopens;
+        for (int i = 0; i < 3; ++i)
+            reopens.push_back(loadInChild(f, CacheMode::Read, cache));
+        std::sort(reopens.begin(), reopens.end(),
+                  [](const LoadFigures& a, const LoadFigures& b) { return a.wall < b.wall; });
+        const LoadFigures reopened = reopens[1];
+        if (!l.ok || !stored.ok || !reopened.ok || !reopened.fromCache) {
+            std::printf("| %s | failed to load (or to cache) |\n", f.c_str());
+            continue;
+        }
+        std::ifstream entry(cache.entryPath(f), std::ios::binary | std::ios::ate);
+        const double cacheMb = static_cast<double>(entry.tellg()) / 1e6;
+        const double jsonMb = static_cast<double>(l.jsonBytes) / 1e6;
+        // MB (10^6 bytes) throughout, so RSS / JSON is a ratio of bytes.
+        const double rssMb = static_cast<double>(l.peakRssKb) * 1024.0 / 1e6;
+        char dec[32] = "-", decRatio[32] = "-";
+        if (decompress > 0) {
+            std::snprintf(dec, sizeof dec, "%.2f", decompress);
+            std::snprintf(decRatio, sizeof decRatio, "%.1f", l.wall / decompress);
+        }
+        std::printf(
+            "| %s | %.1f | %.1f | %llu | %.3f | %s | %.2f | %.0f | %.1f | %s | %.0f | %.2f | %.1f "
+            "| %.2f | %.0f | %.3f | %.0f |\n",
+            f.c_str(), fileMb, jsonMb, static_cast<unsigned long long>(l.events), cat, dec, l.wall,
+            jsonMb / l.wall, l.wall / std::max(cat, 1e-6), decRatio, rssMb,
+            rssMb / std::max(jsonMb, 1e-9),
+            l.slices ? static_cast<double>(l.modelBytes) / static_cast<double>(l.slices) : 0.0,
+            stored.storeWall, cacheMb, reopened.wall,
+            static_cast<double>(reopened.peakRssKb) * 1024.0 / 1e6);
+        std::fflush(stdout);
+    }
+    std::error_code ec;
+    std::filesystem::remove_all(cacheDir, ec);
+}
+
+}  // namespace gapscope::bench

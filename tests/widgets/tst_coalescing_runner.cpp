@@ -1,0 +1,89 @@
+// The GUI's background analysis runner: latest request wins, superseded
+// jobs are cancelled, results are applied on the GUI thread only for the
+// newest request, cancelAll drops everything, destruction joins cleanly.
+// (Also run under ThreadSanitizer in CI.)
+
+#include <QCoreApplication>
+#include <QTest>
+#include <QThread>
+#include <atomic>
+#include <memory>
+
+#include "jobs/coalescing_runner.h"
+
+using namespace gapscope;
+using namespace gapscope::ui;
+
+class TestCoalescingRunner : public QObject {
+    Q_OBJECT
+  private slots:
+    void latestRequestWins() {
+        CoalescingRunner runner;
+        std::vector<int> applied;
+        std::atomic<int> started{0}, cancelledSeen{0};
+        for (int i = 0; i < 50; ++i) {
+            runner.submit([&, i](const CancelToken& cancel) {
+                ++started;
+                // Every job but the last runs until it is told to stop
+                // (5 s at most), so however slow this machine, each
+                // superseded run must see its cancel.
+                for (int k = 0; i < 49 && k < 50000 && !cancel.isCancelled(); ++k)
+                    QThread::usleep(100);
+                if (cancel.isCancelled()) ++cancelledSeen;
+                return std::function<void()>([&applied, i] { applied.push_back(i); });
+            });
+        }
+        QVERIFY(runner.busy());
+        QTRY_VERIFY_WITH_TIMEOUT(!runner.busy(), 10000);
+        QCOMPARE(applied, std::vector<int>{49});  // only the newest, once
+        QVERIFY(started.load() < 50);             // waiting requests were replaced, not queued
+        QCOMPARE(cancelledSeen.load(), started.load() - 1);  // every superseded run was told
+    }
+
+    void resultsAreAppliedOnTheGuiThread() {
+        CoalescingRunner runner;
+        QThread* appliedOn = nullptr;
+        QThread* ranOn = nullptr;
+        runner.submit([&](const CancelToken&) {
+            ranOn = QThread::currentThread();
+            return std::function<void()>([&] { appliedOn = QThread::currentThread(); });
+        });
+        QTRY_VERIFY(appliedOn != nullptr);
+        QCOMPARE(appliedOn, QCoreApplication::instance()->thread());
+        QVERIFY(ranOn != appliedOn);
+    }
+
+    void cancelAllDropsTheResult() {
+        CoalescingRunner runner;
+        std::atomic<bool> release{false};
+        bool applied = false;
+        runner.submit([&](const CancelToken&) {
+            while (!release.load())
+                QThread::usleep(100);
+            return std::function<void()>([&] { applied = true; });
+        });
+        runner.cancelAll();
+        QVERIFY(!runner.busy());
+        release = true;
+        QTest::qWait(100);
+        QVERIFY(!applied);
+    }
+
+    void destructionWhileRunningJoins() {
+        std::atomic<bool> finished{false};
+        {
+            CoalescingRunner runner;
+            runner.submit([&](const CancelToken& cancel) {
+                while (!cancel.isCancelled())
+                    QThread::usleep(100);
+                finished = true;
+                return std::function<void()>();
+            });
+            QThread::msleep(20);
+        }  // cancels and joins
+        QVERIFY(finished.load());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCoalescingRunner)
+#include "tst_coalescing_runner.moc"
