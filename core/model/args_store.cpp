@@ -48,21 +48,24 @@ void ArgsStore::useFile(UniqueFd fd, uint64_t size, int64_t mtimeNs) {
     fileMtimeNs_ = mtimeNs;
 }
 
+bool ArgsStore::fileUnchanged(std::string& error) const {
+    struct stat st {};
+    if (::fstat(fd_.get(), &st) != 0) {
+        error = std::string("cannot check the trace file: ") + std::strerror(errno);
+        return false;
+    }
+    if (static_cast<uint64_t>(st.st_size) == fileSize_ &&
+        st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec == fileMtimeNs_)
+        return true;
+    fileChanged_.store(true, std::memory_order_relaxed);
+    error = "the trace file changed on disk since it was loaded; reload it to see args";
+    return false;
+}
+
 ArgsText ArgsStore::fetchFromFile(uint64_t offset, uint32_t length) const {
     ArgsText out;
     const int fd = fd_.get();
-    struct stat st {};
-    if (::fstat(fd, &st) != 0) {
-        out.error = std::string("cannot check the trace file: ") + std::strerror(errno);
-        return out;
-    }
-    const bool same = static_cast<uint64_t>(st.st_size) == fileSize_ &&
-                      st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec == fileMtimeNs_;
-    if (!same) {
-        fileChanged_.store(true, std::memory_order_relaxed);
-        out.error = "the trace file changed on disk since it was loaded; reload it to see args";
-        return out;
-    }
+    if (!fileUnchanged(out.error)) return out;
     if (offset > fileSize_ || length > fileSize_ - offset) {
         out.error = "args at byte " + std::to_string(offset) + " lie past the end of the file";
         return out;
@@ -74,13 +77,18 @@ ArgsText ArgsStore::fetchFromFile(uint64_t offset, uint32_t length) const {
             ::pread(fd, out.json.data() + got, length - got, static_cast<off_t>(offset + got));
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
+            out.json.clear();
+            // A file cut short under us is a changed file; say so first.
+            if (!fileUnchanged(out.error)) return out;
             out.error = "reading the trace file at byte " + std::to_string(offset + got) +
                         " failed: " + (n < 0 ? std::strerror(errno) : "unexpected end of file");
-            out.json.clear();
             return out;
         }
         got += static_cast<size_t>(n);
     }
+    // Checked again after the read: a rewrite that landed between the first
+    // check and the read must not pass for the args.
+    if (!fileUnchanged(out.error)) out.json.clear();
     return out;
 }
 

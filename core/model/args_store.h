@@ -69,6 +69,7 @@ class ArgsStore {
   private:
     void compressCurrent();
     ArgsText fetchFromFile(uint64_t offset, uint32_t length) const;
+    bool fileUnchanged(std::string& error) const;  // size and mtime as loaded
     ArgsText fetchOwned(uint64_t offset, uint32_t length) const;
 
     static constexpr size_t kBlockBytes = 256 * 1024;

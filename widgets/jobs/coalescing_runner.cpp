@@ -35,8 +35,27 @@ void CoalescingRunner::cancelAll() {
         std::lock_guard lock(mutex_);
         ++generation_;  // whatever finishes now is stale
         pending_ = nullptr;
+        hasReady_ = false;
+        ready_ = nullptr;
         if (running_) running_->cancel();
     }
+    setBusy(false);
+}
+
+void CoalescingRunner::deliver() {
+    std::function<void()> apply;
+    {
+        std::lock_guard lock(mutex_);
+        if (!hasReady_) return;
+        hasReady_ = false;
+        if (readyGeneration_ != generation_) {  // a newer request is on its way
+            ready_ = nullptr;
+            return;
+        }
+        apply = std::move(ready_);
+        ready_ = nullptr;
+    }
+    if (apply) apply();
     setBusy(false);
 }
 
@@ -61,18 +80,11 @@ void CoalescingRunner::workerLoop() {
         lock.lock();
         running_.reset();
         if (token->isCancelled() || generation != generation_ || stopping_) continue;
-        // Queued to the GUI thread; dropped by Qt if the runner is gone by then.
-        QMetaObject::invokeMethod(
-            this,
-            [this, generation, apply = std::move(apply)] {
-                {
-                    std::lock_guard guard(mutex_);
-                    if (generation != generation_) return;  // a newer request is on its way
-                }
-                if (apply) apply();
-                setBusy(false);
-            },
-            Qt::QueuedConnection);
+        ready_ = std::move(apply);
+        readyGeneration_ = generation;
+        hasReady_ = true;
+        // Dropped by Qt if the runner is gone by then.
+        QMetaObject::invokeMethod(this, "deliver", Qt::QueuedConnection);
     }
 }
 

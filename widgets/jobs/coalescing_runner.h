@@ -40,12 +40,19 @@ class CoalescingRunner : public QObject {
   private:
     void workerLoop();
     void setBusy(bool busy);
+    // On the GUI thread: applies the result the worker left in ready_. The
+    // result travels through our own mutex, not inside Qt's event (whose
+    // locking ThreadSanitizer cannot see); the event only wakes us.
+    Q_INVOKABLE void deliver();
 
     std::mutex mutex_;
     std::condition_variable wake_;
     Job pending_;
     std::shared_ptr<CancelToken> running_;  // the token of the job in progress
-    uint64_t generation_ = 0;               // of the newest request (GUI thread and worker)
+    std::function<void()> ready_;           // a finished job's continuation
+    uint64_t readyGeneration_ = 0;
+    bool hasReady_ = false;
+    uint64_t generation_ = 0;  // of the newest request (GUI thread and worker)
     bool stopping_ = false;
     bool busy_ = false;  // GUI thread only
     std::thread worker_;

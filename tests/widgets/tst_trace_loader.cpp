@@ -1,0 +1,75 @@
+// The viewer's background loader without a window (so ThreadSanitizer sees
+// our threads and not Qt's GUI thread pool): a load hands the trace over on
+// the GUI thread, then writes the index cache entry on its own thread; a
+// reopen comes from the cache; cancel and failure are reported; destroying
+// the loader mid-load is safe.
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+#include "loading/trace_loader.h"
+#include "support/test_paths.h"
+
+using namespace gapscope;
+using namespace gapscope::ui;
+
+class TestTraceLoader : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+  private slots:
+    void initTestCase() { qRegisterMetaType<std::shared_ptr<const Trace>>(); }
+
+    void loadsThenWritesTheCacheThenReopensFromIt() {
+        auto cache = std::make_shared<const IndexCache>(dir_.filePath("cache").toStdString());
+        TraceLoader loader;
+        loader.setCache(cache);
+        QSignalSpy loaded(&loader, &TraceLoader::loaded);
+        QSignalSpy written(&loader, &TraceLoader::cacheWritten);
+        QThread* gui = QThread::currentThread();
+        QThread* deliveredOn = nullptr;
+        connect(&loader, &TraceLoader::loaded, this,
+                [&] { deliveredOn = QThread::currentThread(); });
+        loader.load(test::samplePath());
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 1, 60000);
+        QCOMPARE(deliveredOn, gui);
+        const auto first = loaded.at(0).at(0).value<std::shared_ptr<const Trace>>();
+        QVERIFY(first && !first->fromCache && first->slices.size() > 1000);
+        loader.waitForCacheWrite();
+        QTRY_COMPARE(written.size(), 1);
+        QCOMPARE(written.at(0).at(1).toString(), QString());
+        loader.load(test::samplePath());
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 2, 60000);
+        const auto second = loaded.at(1).at(0).value<std::shared_ptr<const Trace>>();
+        QVERIFY(second && second->fromCache);
+        QCOMPARE(second->slices.size(), first->slices.size());
+    }
+
+    void failureAndCancelAreReported() {
+        TraceLoader loader;
+        QSignalSpy failed(&loader, &TraceLoader::failed);
+        QSignalSpy cancelled(&loader, &TraceLoader::cancelled);
+        QSignalSpy loaded(&loader, &TraceLoader::loaded);
+        loader.load(dir_.filePath("missing.json"));
+        QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 30000);
+        QVERIFY(failed.at(0).at(0).toString().contains("missing.json"));
+        // Cancel right away: either it is cancelled or it finished first.
+        loader.load(test::samplePath());
+        loader.cancel();
+        QTRY_VERIFY_WITH_TIMEOUT(cancelled.size() + loaded.size() == 1, 30000);
+        QVERIFY(!loader.isLoading());
+    }
+
+    void destroyedWhileLoading() {
+        {
+            TraceLoader loader;
+            loader.load(test::samplePath());
+        }  // cancels and waits; nothing is delivered to a dead loader
+        QTest::qWait(50);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTraceLoader)
+#include "tst_trace_loader.moc"
