@@ -1,6 +1,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "analysis/gpu_utilization.h"
 #include "info_command.h"
 
 namespace gapscope::cli {
@@ -68,9 +69,8 @@ void writeInfoJson(const Trace& t, const std::string& cacheNote, std::ostream& o
         if (!d.name.empty()) dj["name"] = d.name;
         dj["busy_ns"] = d.busyNs;
         dj["busy_intervals"] = d.busy.size();
-        if (!d.busy.empty()) {
-            dj["active_span_ns"] = J::array({d.busy.front().start, d.busy.back().end});
-        }
+        if (const auto span = activeSpan(d))
+            dj["active_span_ns"] = J::array({span->start, span->end});
         devices.push_back(std::move(dj));
     }
     j["gpu_devices"] = std::move(devices);

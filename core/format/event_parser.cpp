@@ -156,6 +156,7 @@ Status EventParser::parse(Cursor& c, uint64_t baseOffset, RawEvent& ev) {
                 if (*start == '{') {
                     ev.args = std::string_view(start, static_cast<size_t>(c.p - start));
                     ev.argsOffset = baseOffset + static_cast<uint64_t>(start - objectStart);
+                    ev.argsInInput = true;
                 } else if (!ev.badField) {
                     ev.badField = "args";
                 }

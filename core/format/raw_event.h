@@ -41,10 +41,13 @@ struct RawEventFields {
     RawId pid, tid, id;
     RawId id2;  // id2.local or id2.global
     bool id2Local = false;
-    char scope = 0;                  // "s": 'g', 'p', 't'
-    bool bindEnclosing = false;      // "bp": "e"
-    std::string_view args;           // raw JSON of "args", empty when absent
-    uint64_t argsOffset = 0;         // stream offset of the first byte of args
+    char scope = 0;              // "s": 'g', 'p', 't'
+    bool bindEnclosing = false;  // "bp": "e"
+    std::string_view args;       // raw JSON of "args", empty when absent
+    uint64_t argsOffset = 0;     // stream offset of the first byte of args
+    // `args` is the input's own text at argsOffset (so a file-backed store
+    // can read it back from the file); false for args a reader composed.
+    bool argsInInput = false;
     const char* badField = nullptr;  // first field with a JSON type that makes no sense
 
     // Pulled from args by ArgsExtractor (meaning depends on ph).

@@ -69,7 +69,7 @@ size_t GzipSource::read(char* dst, size_t capacity) {
         const size_t room = std::min<size_t>(capacity - produced, UINT32_MAX);
         is.next_out = reinterpret_cast<uint8_t*>(dst + produced);
         is.avail_out = static_cast<uint32_t>(room);
-        state_->inMember = true;
+        if (is.avail_in > 0) state_->inMember = true;  // (a drain call adds no input)
         const int rc = isal_inflate(&is);
         produced += room - is.avail_out;
         drained_ = is.avail_out > 0;
@@ -81,9 +81,11 @@ size_t GzipSource::read(char* dst, size_t capacity) {
             break;
         }
         if (is.block_state == ISAL_BLOCK_FINISH) {
-            // Another member may follow (pigz, concatenated files).
+            // Another member may follow (pigz, concatenated files). A
+            // finished member holds no decoded bytes back.
             state_->inMember = false;
             state_->startMember();
+            drained_ = true;
         }
     }
     return produced;
@@ -121,7 +123,7 @@ size_t GzipSource::read(char* dst, size_t capacity) {
         }
         zs.next_out = reinterpret_cast<Bytef*>(dst + produced);
         zs.avail_out = static_cast<uInt>(capacity - produced);
-        state_->inMember = true;
+        if (zs.avail_in > 0) state_->inMember = true;  // (a drain call adds no input)
         const int rc = inflate(&zs, Z_NO_FLUSH);
         produced = capacity - zs.avail_out;
         drained_ = zs.avail_out > 0;
@@ -129,6 +131,7 @@ size_t GzipSource::read(char* dst, size_t capacity) {
             // Another member may follow (pigz, concatenated files).
             state_->inMember = false;
             inflateReset(&zs);
+            drained_ = true;  // a finished member holds no decoded bytes back
             continue;
         }
         if (rc != Z_OK && rc != Z_BUF_ERROR) {

@@ -35,9 +35,6 @@ LoadResult loadWith(const std::string& path, const std::function<OpenedSource()>
         trace->compression = opened.compression;
         trace->fileSize = opened.fileSize;
         trace->fileStamp = opened.stamp;
-        if (opened.fileFd.valid()) {
-            trace->argsStore.useFile(std::move(opened.fileFd), opened.fileSize, opened.fileMtimeNs);
-        }
         TraceBuilder builder(*trace);
         builder.setMemoryLimit(options.memoryLimitBytes ? options.memoryLimitBytes
                                                         : defaultMemoryLimit());
@@ -48,6 +45,10 @@ LoadResult loadWith(const std::string& path, const std::function<OpenedSource()>
         // What the bytes are decides the reader.
         auto head = std::make_unique<HeadSource>(std::move(opened.source), kFormatSniffBytes);
         const InputFormat format = detectInputFormat(head->head());
+        // Readers whose args are text of the (uncompressed) file leave them there.
+        if (opened.fileFd.valid() && argsStayInInput(format)) {
+            trace->argsStore.useFile(std::move(opened.fileFd), opened.fileSize, opened.fileMtimeNs);
+        }
         ReadRequest rq{std::move(head), opened.compression, builder, *trace, {}, options.threads};
         rq.reader.cancel = options.cancel;
         rq.reader.progress = options.progress;

@@ -54,6 +54,10 @@ void readXSpace(ReadRequest&) {
 
 }  // namespace
 
+bool argsStayInInput(InputFormat format) {
+    return format != InputFormat::XSpace;
+}
+
 TraceReaderFn readerFor(InputFormat format) {
     switch (format) {
         case InputFormat::XSpace:

@@ -115,8 +115,10 @@ IdKey TraceBuilder::State::idKey(const RawId& id) {
 uint32_t TraceBuilder::State::storeArgs(const RawEvent& ev) {
     if (ev.args.size() <= 2 && !ev.hasKnown) return kNone;  // none, or "{}"
     ArgsRecord rec;
-    // An uncompressed file keeps the args; else they are kept compressed.
-    rec.offset = trace.argsStore.fileBacked() ? ev.argsOffset : trace.argsStore.append(ev.args);
+    // Args that are the file's own text stay there (uncompressed input);
+    // the rest (compressed input, args a reader composed) go to the blocks.
+    rec.offset = trace.argsStore.fileBacked() && ev.argsInInput ? ev.argsOffset
+                                                                : trace.argsStore.append(ev.args);
     rec.length = static_cast<uint32_t>(std::min<size_t>(ev.args.size(), UINT32_MAX));
     if (ev.hasKnown) {
         const ExtractedArgs& k = ev.known;

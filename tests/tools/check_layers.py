@@ -10,7 +10,8 @@ build). It fails when:
   - a folder of core/ is not a layer, or a source file sits at core/'s top;
   - a file of layer L includes "X/..." of a layer X that is neither L nor
     reachable from L through DEPS (an upward or sideways include);
-  - a quoted include names no file (neither "layer/file.h" nor a sibling);
+  - a quoted include names no file (neither "layer/file.h" nor a sibling),
+    climbs with "..", or a layer header is included with <...>;
   - anything in core/ includes Qt (<Q...>, <Qt...>).
 Usage: check_layers.py [--root DIR]   (DIR holds CMakeLists.txt and core/)
        check_layers.py --self-test    (plants each kind of violation in a
@@ -109,11 +110,16 @@ def check(root):
                 continue
             kind, target = m.groups()
             where = f"{rel}:{number}"
+            if ".." in target.split("/"):
+                problems.append(f'{where}: "{target}": no relative climbing, name the layer')
+                continue
+            top = target.split("/")[0] if "/" in target else None
             if kind == "<":
                 if QT_HEADER.match(target):
                     problems.append(f"{where}: core/ must not use Qt (<{target}>)")
+                elif top in layers:
+                    problems.append(f"{where}: <{target}>: include layer headers with quotes")
                 continue
-            top = target.split("/")[0] if "/" in target else None
             if top in layers:
                 if top not in allowed:
                     problems.append(f'{where}: layer {layer} includes "{target}" of layer {top}, '
@@ -132,6 +138,8 @@ def self_test(root):
         ("index/interval_set.h", '#include "format/raw_event.h"\n', "of layer format"),
         ("analysis/idle_gaps.h", "#include <QString>\n", "must not use Qt"),
         ("model/trace.h", '#include "model/no_such_file.h"\n', "does not exist"),
+        ("index/interval_set.h", '#include "../model/trace.h"\n', "no relative climbing"),
+        ("util/types.h", "#include <loader/loader.h>\n", "with quotes"),
     ]
     failures = []
     with tempfile.TemporaryDirectory() as tmp:

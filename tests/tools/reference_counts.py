@@ -17,7 +17,8 @@ Rules (the spec):
     first non-whitespace byte not '[' or '{' -> "not JSON" (e.g. .pb files),
     except data whose first bytes read as an XSpace protobuf's first plane
     (tag 0x0A = field 1 length-delimited, a varint of at most 10 bytes, then
-    an XPlane field tag: field 1..6 with wire type 0 or 2) -> "xspace".
+    an XPlane field tag: id = field 1 varint, or one of fields 2..6
+    length-delimited) -> "xspace".
  2. Strict parse: json.loads, numbers as Decimal, NaN/Infinity rejected. If it
     fails, truncated=true and a lenient reader runs: a top-level '[' is the
     event array (form "array"); a top-level '{' (form "object") is walked key
@@ -201,7 +202,7 @@ def looks_like_xspace(raw):
     if i >= len(raw) or i > 10 or i + 1 >= len(raw):
         return False
     field, wire = raw[i + 1] >> 3, raw[i + 1] & 7
-    return 1 <= field <= 6 and wire in (0, 2)
+    return (field, wire) == (1, 0) or (2 <= field <= 6 and wire == 2)
 
 
 def load_events(text, notes, raw=b""):

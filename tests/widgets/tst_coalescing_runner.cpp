@@ -8,6 +8,7 @@
 #include <QThread>
 #include <atomic>
 #include <memory>
+#include <new>
 
 #include "jobs/coalescing_runner.h"
 
@@ -67,6 +68,45 @@ class TestCoalescingRunner : public QObject {
         release = true;
         QTest::qWait(100);
         QVERIFY(!applied);
+    }
+
+    // A result that is ready but not yet applied when a newer request comes
+    // in is dropped; the newer one is applied, and only then is the runner idle.
+    void aReadyResultIsDroppedForANewerRequest() {
+        CoalescingRunner runner;
+        std::atomic<bool> firstDone{false}, releaseSecond{false};
+        std::vector<int> applied;
+        runner.submit([&](const CancelToken&) {
+            firstDone = true;
+            return std::function<void()>([&] { applied.push_back(1); });
+        });
+        // Let the first finish and post its result, without running the event loop.
+        while (!firstDone.load())
+            QThread::usleep(100);
+        QThread::msleep(50);
+        runner.submit([&](const CancelToken&) {
+            while (!releaseSecond.load())
+                QThread::usleep(100);
+            return std::function<void()>([&] { applied.push_back(2); });
+        });
+        QCoreApplication::processEvents();  // delivers the first: stale, dropped
+        QVERIFY(applied.empty());
+        QVERIFY(runner.busy());
+        releaseSecond = true;
+        QTRY_VERIFY(!runner.busy());
+        QCOMPARE(applied, std::vector<int>{2});
+    }
+
+    // A job that throws (out of memory on a huge trace) ends the request
+    // without a result and without taking the process down.
+    void aThrowingJobEndsItsRequest() {
+        CoalescingRunner runner;
+        runner.submit([](const CancelToken&) -> std::function<void()> { throw std::bad_alloc(); });
+        QTRY_VERIFY(!runner.busy());
+        bool applied = false;
+        runner.submit(
+            [&](const CancelToken&) { return std::function<void()>([&] { applied = true; }); });
+        QTRY_VERIFY(applied);
     }
 
     void destructionWhileRunningJoins() {

@@ -191,6 +191,26 @@ class TestRenderGaps : public QObject {
         }
         QVERIFY(checkedGaps >= 5);
         qInfo("%d planted gaps, %d pixels checked", checkedGaps, checkedPixels);
+        // And the other way: every gap the viewer shades is a planted gap
+        // (or one within 1 us of the threshold, which the truth lists apart).
+        for (size_t i = 0; i < trace_->gpuDevices.size(); ++i) {
+            const json& dev = truth_["devices"][std::to_string(trace_->gpuDevices[i].index)];
+            for (const Interval& g : gaps_[i]) {
+                auto same = [&](const json& t) {
+                    return t["start_ns"].get<TimeNs>() == g.start &&
+                           t["end_ns"].get<TimeNs>() == g.end;
+                };
+                const bool planted =
+                    std::any_of(dev["idle_gaps"].begin(), dev["idle_gaps"].end(), same);
+                const bool borderline =
+                    std::any_of(dev["borderline_gaps"].begin(), dev["borderline_gaps"].end(), same);
+                QVERIFY2(planted || borderline,
+                         qPrintable(QStringLiteral("GPU %1: gap [%2, %3) is not in the truth")
+                                        .arg(trace_->gpuDevices[i].index)
+                                        .arg(g.start)
+                                        .arg(g.end)));
+            }
+        }
     }
 
     void stretchesBetweenPlantedGapsAreNotShaded() {

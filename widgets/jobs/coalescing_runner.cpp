@@ -44,19 +44,24 @@ void CoalescingRunner::cancelAll() {
 
 void CoalescingRunner::deliver() {
     std::function<void()> apply;
+    uint64_t generation = 0;
     {
         std::lock_guard lock(mutex_);
         if (!hasReady_) return;
         hasReady_ = false;
-        if (readyGeneration_ != generation_) {  // a newer request is on its way
-            ready_ = nullptr;
-            return;
-        }
+        generation = readyGeneration_;
         apply = std::move(ready_);
         ready_ = nullptr;
+        if (generation != generation_) return;  // a newer request is on its way
     }
     if (apply) apply();
-    setBusy(false);
+    // The continuation may have submitted more work: stay busy for it.
+    bool idle = false;
+    {
+        std::lock_guard lock(mutex_);
+        idle = generation == generation_;
+    }
+    if (idle) setBusy(false);  // outside the lock: a slot may submit again
 }
 
 void CoalescingRunner::setBusy(bool busy) {
@@ -76,11 +81,24 @@ void CoalescingRunner::workerLoop() {
         auto token = std::make_shared<CancelToken>();
         running_ = token;
         lock.unlock();
-        std::function<void()> apply = job(*token);
+        std::function<void()> apply;
+        try {
+            apply = job(*token);
+        } catch (const std::exception&) {
+            apply = nullptr;  // e.g. out of memory on a huge trace: no result, not a crash
+        }
+        // The job's captures (a whole trace, perhaps its last reference) die
+        // here, unlocked: the GUI thread never waits on a teardown.
+        job = nullptr;
         lock.lock();
         running_.reset();
-        if (token->isCancelled() || generation != generation_ || stopping_) continue;
-        ready_ = std::move(apply);
+        if (token->isCancelled() || generation != generation_ || stopping_) {
+            lock.unlock();
+            apply = nullptr;
+            lock.lock();
+            continue;
+        }
+        ready_ = std::move(apply);  // may be empty (cancelled, failed): still clears busy
         readyGeneration_ = generation;
         hasReady_ = true;
         // Dropped by Qt if the runner is gone by then.

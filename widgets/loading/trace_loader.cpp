@@ -11,9 +11,14 @@ TraceLoader::TraceLoader(QObject* parent) : QObject(parent) {
 }
 
 TraceLoader::~TraceLoader() {
+    // Stop and join both threads, but deliver nothing: a signal emitted from
+    // a destructor reaches receivers that may be half torn down themselves.
     cancel();
-    wait();
-    waitForCacheWrite();
+    if (thread_) thread_->wait();
+    if (storeThread_) storeThread_->wait();
+    QCoreApplication::removePostedEvents(this);
+    delete thread_;
+    delete storeThread_;
 }
 
 void TraceLoader::waitForCacheWrite() {
