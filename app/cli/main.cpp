@@ -7,6 +7,8 @@
 
 #include "dump_command.h"
 #include "info_command.h"
+#include "kernels_command.h"
+#include "timeline_command.h"
 
 namespace {
 
@@ -21,6 +23,10 @@ constexpr const char* kUsage =
     "                        events per phase, time span, processes and threads,\n"
     "                        GPU devices with busy time, import warnings\n"
     "  dump TRACE            every field of the loaded model as text (to compare loads)\n"
+    "  timeline TRACE        GPU time breakdown per device: computation, exposed\n"
+    "                        communication and memcpy, idle (they add up exactly)\n"
+    "  kernels TRACE         kernel statistics per name (count, total, mean, min,\n"
+    "                        max, median, p95, stddev, shares, Tensor Cores)\n"
     "\n"
     "Loading options (any command; see COMMAND --help):\n"
     "  --max-event-mb N, --memory-limit-mb N   raise the limits\n"
@@ -52,6 +58,8 @@ int main(int argc, char** argv) {
     }
     if (command == "info") return gapscope::cli::runInfo(argc - 2, argv + 2);
     if (command == "dump") return gapscope::cli::runDump(argc - 2, argv + 2);
+    if (command == "timeline") return gapscope::cli::runTimeline(argc - 2, argv + 2);
+    if (command == "kernels") return gapscope::cli::runKernels(argc - 2, argv + 2);
     std::cerr << "gapscope-cli: unknown command '" << command << "'\n\n" << kUsage;
     return 1;
 }

@@ -162,6 +162,49 @@ class TestCli : public QObject {
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.startsWith("gapscope: /nonexistent/trace.json: open: "));
     }
+
+    // The analysis commands as a script uses them: JSON that parses and adds
+    // up, CSV with a header, help, and the exit statuses.
+    void timelineAndKernelsOnTheSample() {
+        const QString sample = gapscope::test::samplePath();
+        Run r = runCli({"timeline", sample, "--format", "json"});
+        QCOMPARE(r.exitCode, 0);
+        const auto t = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(t["devices"].size(), size_t(1));
+        const auto& d = t["devices"][0];
+        QCOMPARE(d["computation_ns"].get<int64_t>() + d["exposed_comm_ns"].get<int64_t>() +
+                     d["exposed_memcpy_ns"].get<int64_t>() + d["idle_ns"].get<int64_t>(),
+                 d["total_ns"].get<int64_t>());
+        QVERIFY(d["comm_overlap"].is_null());  // no communication kernels in this trace
+        r = runCli({"kernels", sample, "--format", "json", "--top", "3"});
+        QCOMPARE(r.exitCode, 0);
+        const auto k = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(k["kernels"].size(), size_t(3));
+        QVERIFY(k["kernels"][0]["total_ns"].get<int64_t>() >=
+                k["kernels"][1]["total_ns"].get<int64_t>());
+        r = runCli({"kernels", sample, "--format", "csv", "--by-device"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.startsWith("device,name,count,total ns,"));
+        QVERIFY(r.out.contains("\r\n"));  // RFC 4180 line ends
+        for (const char* command : {"timeline", "kernels"}) {
+            r = runCli({command, "--help"});
+            QCOMPARE(r.exitCode, 0);
+            QVERIFY(r.out.contains("--format"));
+            r = runCli({command, sample, "--format", "xml"});
+            QCOMPARE(r.exitCode, 1);
+            r = runCli({command, sample, "--range", "9:3"});
+            QCOMPARE(r.exitCode, 1);
+            r = runCli({command, "/nonexistent/trace.json"});
+            QCOMPARE(r.exitCode, 2);
+        }
+        // A range with no GPU activity: an empty result, said so, exit 0.
+        r = runCli({"timeline", sample, "--range", "0:1000"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("No GPU activity"));
+        r = runCli({"kernels", sample, "--range", "0:1000", "--format", "json"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(nlohmann::json::parse(r.out.toStdString())["kernels"].empty());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -1,0 +1,77 @@
+#include "analysis_args.h"
+
+#include <algorithm>
+#include <charconv>
+#include <iostream>
+
+#include "report/table.h"
+
+namespace gapscope::cli {
+
+namespace {
+
+bool parseInt(const std::string& s, int64_t& out) {
+    const auto r = std::from_chars(s.data(), s.data() + s.size(), out);
+    return r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+
+}  // namespace
+
+std::optional<AnalysisArgs> parseAnalysisArgs(const char* command, int argc, char** argv,
+                                              const std::vector<std::string>& extra) {
+    AnalysisArgs a;
+    std::vector<char*> rest;
+    auto fail = [&](const std::string& why) {
+        std::cerr << "gapscope-cli " << command << ": " << why << "\n";
+        return std::nullopt;
+    };
+    auto takes = [&](const char* flag) {
+        return std::find(extra.begin(), extra.end(), flag) != extra.end();
+    };
+    for (int i = 0; i < argc; ++i) {
+        const std::string arg = argv[i];
+        const bool hasValue = i + 1 < argc;
+        if (arg == "--format" && hasValue) {
+            const std::string v = argv[++i];
+            if (v == "table")
+                a.format = OutputFormat::Table;
+            else if (v == "csv")
+                a.format = OutputFormat::Csv;
+            else if (v == "md")
+                a.format = OutputFormat::Markdown;
+            else if (v == "json")
+                a.format = OutputFormat::Json;
+            else
+                return fail("--format takes table, csv, md or json");
+        } else if (arg == "--range" && hasValue) {
+            const std::string v = argv[++i];
+            const size_t colon = v.find(':');
+            int64_t s = 0, e = 0;
+            if (colon == std::string::npos || !parseInt(v.substr(0, colon), s) ||
+                !parseInt(v.substr(colon + 1), e) || e <= s)
+                return fail("--range takes START:END, integer ns with START < END");
+            a.range = Interval{s, e};
+        } else if (arg == "--by-device" && takes("--by-device")) {
+            a.byDevice = true;
+        } else if (arg == "--top" && hasValue && takes("--top")) {
+            int64_t n = 0;
+            if (!parseInt(argv[++i], n) || n <= 0) return fail("--top takes a positive count");
+            a.top = static_cast<size_t>(n);
+        } else {
+            rest.push_back(argv[i]);
+        }
+    }
+    auto load = parseLoadArgs(command, static_cast<int>(rest.size()), rest.data(), {});
+    if (!load) return std::nullopt;
+    a.load = std::move(*load);
+    return a;
+}
+
+void printTable(const Table& table, OutputFormat format) {
+    const TableFormat f = format == OutputFormat::Csv        ? TableFormat::Csv
+                          : format == OutputFormat::Markdown ? TableFormat::Markdown
+                                                             : TableFormat::Text;
+    std::cout << formatTable(table, f);
+}
+
+}  // namespace gapscope::cli

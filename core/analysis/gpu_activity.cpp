@@ -1,0 +1,80 @@
+#include "analysis/gpu_activity.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace gapscope {
+
+namespace {
+
+bool containsNoCase(std::string_view text, std::string_view word) {
+    auto lower = [](char c) {
+        return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    };
+    if (word.size() > text.size()) return false;
+    for (size_t i = 0; i + word.size() <= text.size(); ++i) {
+        size_t k = 0;
+        while (k < word.size() && lower(text[i + k]) == word[k])
+            ++k;
+        if (k == word.size()) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+bool isCommunicationKernel(std::string_view name) {
+    if (containsNoCase(name, "nccl") || containsNoCase(name, "rccl") ||
+        containsNoCase(name, "cross_device_reduce"))
+        return true;
+    return name.substr(0, 4) == "hccl";  // Huawei's collectives: a case-sensitive prefix
+}
+
+ActivityKind activityKind(const Trace& trace, const Track& track, const Slice& slice) {
+    const std::string_view cat = trace.categoryName(slice.category);
+    if (cat == "kernel" || cat == "Kernel") return ActivityKind::Kernel;
+    if (cat == "gpu_memcpy" || cat == "Memcpy") return ActivityKind::Memcpy;
+    if (cat == "gpu_memset" || cat == "Memset") return ActivityKind::Memset;
+    // TensorFlow/JAX stream lines: copy streams carry memcpy, memsets are named.
+    if (containsNoCase(trace.str(track.threadName), "memcpy")) return ActivityKind::Memcpy;
+    if (containsNoCase(trace.str(slice.name), "memset")) return ActivityKind::Memset;
+    return ActivityKind::Kernel;
+}
+
+ActivityClass activityClass(ActivityKind kind, std::string_view name) {
+    switch (kind) {
+        case ActivityKind::Memcpy:
+            return ActivityClass::Memcpy;
+        case ActivityKind::Memset:
+            return ActivityClass::Compute;
+        case ActivityKind::Kernel:
+            break;
+    }
+    return isCommunicationKernel(name) ? ActivityClass::Communication : ActivityClass::Compute;
+}
+
+DeviceActivity deviceActivity(const Trace& trace, const GpuDevice& device, Interval window) {
+    DeviceActivity out;
+    out.device = device.index;
+    forEachActivity(trace, device, window, [&](uint32_t i, const Track&, ActivityKind kind) {
+        const Slice& s = trace.slices[i];
+        const Interval clipped{std::max(s.start, window.start), std::min(s.end(), window.end)};
+        switch (activityClass(kind, trace.str(s.name))) {
+            case ActivityClass::Compute:
+                out.compute.push_back(clipped);
+                break;
+            case ActivityClass::Communication:
+                out.communication.push_back(clipped);
+                break;
+            case ActivityClass::Memcpy:
+                out.memcpy.push_back(clipped);
+                break;
+        }
+    });
+    mergeIntervals(out.compute);
+    mergeIntervals(out.communication);
+    mergeIntervals(out.memcpy);
+    return out;
+}
+
+}  // namespace gapscope

@@ -1,0 +1,49 @@
+#pragma once
+// Kernel statistics per kernel name (optionally per device): count, total,
+// mean, min, max, median, p95, sample standard deviation, shares, streams,
+// Tensor Core use. Durations are the raw kernel durations (not clipped); a
+// kernel counts when it starts inside the window. Definitions:
+//   median: the middle duration; for an even count the mean of the two
+//           middle ones, rounded down to an integer ns;
+//   p95:    nearest rank, the ceil(0.95 · count)-th smallest duration;
+//   stddev: sample standard deviation (n − 1), none for a single kernel
+//           (as pandas, which Holistic Trace Analysis uses).
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/gpu_activity.h"
+#include "util/cancel_token.h"
+
+namespace gapscope {
+
+struct KernelStats {
+    StringId name = 0;
+    int device = -1;  // -1: all devices together
+    uint64_t count = 0;
+    TimeNs total = 0, min = 0, max = 0, median = 0, p95 = 0;
+    double mean = 0;
+    std::optional<double> stddev;
+    double shareOfKernelTime = 0;      // of all kernels' total (same device, or all)
+    double shareOfBusyTime = 0;        // of the device's busy time (all devices' sum)
+    std::vector<std::string> streams;  // track names, in first-seen order
+    bool communication = false;
+    bool tensorCores = false;  // by name, the way TensorBoard's profiler decides
+};
+
+struct KernelStatsOptions {
+    Interval window = kWholeTrace;
+    bool byDevice = false;
+    const CancelToken* cancel = nullptr;
+};
+
+// Sorted by total time, descending (then by name).
+std::vector<KernelStats> kernelStats(const Trace& trace, const KernelStatsOptions& options = {});
+
+// Whether a kernel name says it runs on Tensor Cores: TensorBoard's
+// patterns (h884, s884, h1688, s1688, 16816, i8816, hmma, xmma_gemm, ...)
+// plus wgmma, tensorop and any xmma.
+bool usesTensorCores(std::string_view kernelName);
+
+}  // namespace gapscope

@@ -1,0 +1,104 @@
+#include "report/table.h"
+
+#include <algorithm>
+
+namespace gapscope {
+
+std::string csvCell(const std::string& text) {
+    std::string cell = text;
+    if (!cell.empty() && (cell[0] == '=' || cell[0] == '+' || cell[0] == '-' || cell[0] == '@' ||
+                          cell[0] == '\t' || cell[0] == '\r')) {
+        // A number like -5 stays a number: only text is neutralised.
+        const bool number = cell.size() > 1 && cell[0] == '-' &&
+                            cell.find_first_not_of("0123456789.eE+-", 1) == std::string::npos;
+        if (!number) cell.insert(cell.begin(), '\'');
+    }
+    if (cell.find_first_of(",\"\r\n") == std::string::npos) return cell;
+    std::string quoted = "\"";
+    for (const char c : cell) {
+        if (c == '"') quoted += '"';
+        quoted += c;
+    }
+    return quoted + "\"";
+}
+
+namespace {
+
+std::string markdownCell(const std::string& text) {
+    std::string out;
+    for (const char c : text) {
+        if (c == '|') {
+            out += "\\|";
+        } else if (c == '\n' || c == '\r') {
+            out += ' ';
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+// Display width in code points (UTF-8 continuation bytes take no column).
+size_t width(const std::string& s) {
+    return static_cast<size_t>(
+        std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+}
+
+}  // namespace
+
+std::string formatTable(const Table& t, TableFormat format) {
+    std::string out;
+    const size_t cols = t.headers.size();
+    auto numeric = [&](size_t c) { return c < t.numeric.size() && t.numeric[c]; };
+    if (format == TableFormat::Csv) {
+        auto line = [&](const std::vector<std::string>& cells) {
+            for (size_t c = 0; c < cells.size(); ++c)
+                out += (c ? "," : "") + csvCell(cells[c]);
+            out += "\r\n";
+        };
+        line(t.headers);
+        for (const auto& r : t.rows)
+            line(r);
+        return out;
+    }
+    if (format == TableFormat::Markdown) {
+        auto line = [&](const std::vector<std::string>& cells) {
+            out += "|";
+            for (const auto& cell : cells)
+                out += " " + markdownCell(cell) + " |";
+            out += "\n";
+        };
+        line(t.headers);
+        out += "|";
+        for (size_t c = 0; c < cols; ++c)
+            out += numeric(c) ? "---:|" : "---|";
+        out += "\n";
+        for (const auto& r : t.rows)
+            line(r);
+        return out;
+    }
+    std::vector<size_t> w(cols, 0);
+    for (size_t c = 0; c < cols; ++c)
+        w[c] = width(t.headers[c]);
+    for (const auto& r : t.rows)
+        for (size_t c = 0; c < cols && c < r.size(); ++c)
+            w[c] = std::max(w[c], width(r[c]));
+    auto line = [&](const std::vector<std::string>& cells) {
+        for (size_t c = 0; c < cols; ++c) {
+            const std::string& cell = c < cells.size() ? cells[c] : std::string();
+            const std::string pad(w[c] - std::min(w[c], width(cell)), ' ');
+            out += (c ? "  " : "") + (numeric(c) ? pad + cell : cell + (c + 1 < cols ? pad : ""));
+        }
+        out += "\n";
+    };
+    line(t.headers);
+    std::vector<std::string> rule(cols);
+    for (size_t c = 0; c < cols; ++c)
+        rule[c] = std::string(w[c], '-');
+    line(rule);
+    for (const auto& r : t.rows)
+        line(r);
+    return out;
+}
+
+}  // namespace gapscope

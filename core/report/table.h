@@ -1,0 +1,26 @@
+#pragma once
+// A table of text cells written as an aligned text table, CSV or Markdown:
+// the one way the CLI (and later the panels' exports) print analyses.
+// CSV follows RFC 4180 and is safe to open in a spreadsheet: a cell that
+// starts with = + - @, a tab or a carriage return is prefixed with ' so it
+// is never taken for a formula. Markdown escapes | and line breaks.
+
+#include <string>
+#include <vector>
+
+namespace gapscope {
+
+enum class TableFormat { Text, Csv, Markdown };
+
+struct Table {
+    std::vector<std::string> headers;
+    std::vector<bool> numeric;  // per column: right-aligned in text (default false)
+    std::vector<std::vector<std::string>> rows;
+};
+
+std::string formatTable(const Table& table, TableFormat format);
+
+// One cell as CSV would write it (quoted when needed, formula-safe).
+std::string csvCell(const std::string& text);
+
+}  // namespace gapscope

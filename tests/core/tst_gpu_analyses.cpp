@@ -1,0 +1,164 @@
+// The GPU time breakdown and kernel statistics against an independent
+// reference (tests/tools/reference_gpu_analyses.py: Python's json module,
+// exact decimals, its own interval sweeps) on generated traces of both
+// profiles and on real traces (the bundled H200 sample, an HTA trace with
+// NCCL kernels), over the whole trace and over a range; and against the
+// generator's ground truth for busy time and per-kernel count, total, min
+// and max.
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "analysis/kernel_stats.h"
+#include "analysis/time_breakdown.h"
+#include "support/generator.h"
+#include "support/test_paths.h"
+#include "support/trace_files.h"
+
+using namespace gapscope;
+using json = nlohmann::json;
+
+namespace {
+
+json reference(const QString& trace, const QString& range = {}) {
+    QProcess p;
+    QStringList args{test::sourceDir() + "/tests/tools/reference_gpu_analyses.py", trace};
+    if (!range.isEmpty()) args << "--range" << range;
+    p.start(test::python(), args);
+    if (!p.waitForFinished(600000) || p.exitCode() != 0) {
+        QTest::qFail(qPrintable("reference failed: " + QString::fromUtf8(p.readAllStandardError())),
+                     __FILE__, __LINE__);
+        return {};
+    }
+    return json::parse(p.readAllStandardOutput().toStdString());
+}
+
+bool near(double a, double b) {
+    return std::abs(a - b) <= 1e-9 * std::max(1.0, std::max(std::abs(a), std::abs(b)));
+}
+
+}  // namespace
+
+class TestGpuAnalyses : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+    // Compares our breakdown and kernel statistics with the reference's.
+    void compare(const Trace& t, const json& ref, Interval window) {
+        const auto ours = timeBreakdowns(t, window);
+        QCOMPARE(ours.size(), ref["devices"].size());
+        for (size_t i = 0; i < ours.size(); ++i) {
+            const GpuTimeBreakdown& b = ours[i];
+            const json& r = ref["devices"][i];
+            QCOMPARE(b.device, r["device"].get<int>());
+            QCOMPARE(b.computation, r["computation_ns"].get<TimeNs>());
+            QCOMPARE(b.exposedComm, r["exposed_comm_ns"].get<TimeNs>());
+            QCOMPARE(b.exposedMemcpy, r["exposed_memcpy_ns"].get<TimeNs>());
+            QCOMPARE(b.busy, r["busy_ns"].get<TimeNs>());
+            QCOMPARE(b.idle, r["idle_ns"].get<TimeNs>());
+            QCOMPARE(b.total, r["total_ns"].get<TimeNs>());
+            QCOMPARE(b.totalComm, r["total_comm_ns"].get<TimeNs>());
+            QCOMPARE(b.totalMemcpy, r["total_memcpy_ns"].get<TimeNs>());
+            QCOMPARE(b.computation + b.exposedComm + b.exposedMemcpy + b.idle, b.total);
+            QCOMPARE(bool(b.commOverlap), !r["comm_overlap"].is_null());
+            if (b.commOverlap) QVERIFY(near(*b.commOverlap, r["comm_overlap"].get<double>()));
+        }
+        // Kernel statistics of the whole trace (the reference ignores --range).
+        if (!(window == kWholeTrace)) return;
+        KernelStatsOptions options;
+        options.window = window;
+        for (const bool byDevice : {false, true}) {
+            options.byDevice = byDevice;
+            const auto stats = kernelStats(t, options);
+            const json& want = ref[byDevice ? "kernels_by_device" : "kernels"];
+            QCOMPARE(stats.size(), want.size());
+            std::map<std::pair<int, std::string>, const KernelStats*> byName;
+            for (const KernelStats& k : stats)
+                byName[{k.device, std::string(t.str(k.name))}] = &k;
+            for (const json& w : want) {
+                const auto it = byName.find({byDevice ? w["device"].get<int>() : -1, w["name"]});
+                QVERIFY2(it != byName.end(), w["name"].get<std::string>().c_str());
+                const KernelStats& k = *it->second;
+                QCOMPARE(k.count, w["count"].get<uint64_t>());
+                QCOMPARE(k.total, w["total_ns"].get<TimeNs>());
+                QCOMPARE(k.min, w["min_ns"].get<TimeNs>());
+                QCOMPARE(k.max, w["max_ns"].get<TimeNs>());
+                QCOMPARE(k.median, w["median_ns"].get<TimeNs>());
+                QCOMPARE(k.p95, w["p95_ns"].get<TimeNs>());
+                QVERIFY(near(k.mean, w["mean_ns"].get<double>()));
+                QCOMPARE(bool(k.stddev), !w["stddev_ns"].is_null());
+                if (k.stddev) QVERIFY(near(*k.stddev, w["stddev_ns"].get<double>()));
+            }
+        }
+    }
+
+  private slots:
+    void initTestCase() { QVERIFY(dir_.isValid()); }
+
+    void generatedTraces_data() {
+        QTest::addColumn<QString>("profile");
+        QTest::addColumn<int>("seed");
+        QTest::newRow("kineto 5") << "kineto" << 5;
+        QTest::newRow("kineto 9") << "kineto" << 9;
+        QTest::newRow("tensorflow 5") << "tensorflow" << 5;
+    }
+    void generatedTraces() {
+        GAPSCOPE_REQUIRE_SHARED();
+        GAPSCOPE_REQUIRE_PYTHON("no python3 for the generator and the reference");
+        QFETCH(QString, profile);
+        QFETCH(int, seed);
+        const test::Generated g = test::generateTrace(
+            dir_.path(), QStringLiteral("%1_%2.json").arg(profile).arg(seed),
+            {"--profile", profile, "--gpus", "2", "--steps", "4", "--seed", QString::number(seed)});
+        QVERIFY2(g.error.isEmpty(), qPrintable(g.error));
+        const LoadResult r = loadTrace(g.trace.toStdString());
+        QVERIFY(r.trace);
+        const Trace& t = *r.trace;
+        compare(t, reference(g.trace), kWholeTrace);
+        if (QTest::currentTestFailed()) return;
+        // A range: the middle 40 % of the trace, cutting through kernels.
+        const TimeNs span = t.spanEnd - t.spanStart;
+        const Interval mid{t.spanStart + span * 3 / 10, t.spanStart + span * 7 / 10};
+        compare(t, reference(g.trace, QStringLiteral("%1:%2").arg(mid.start).arg(mid.end)), mid);
+        if (QTest::currentTestFailed()) return;
+        // The generator's own truth: busy time per device, kernels per name.
+        for (const GpuTimeBreakdown& b : timeBreakdowns(t)) {
+            const json& d = g.truth["devices"][std::to_string(b.device)];
+            QCOMPARE(b.busy, d["busy_ns"].get<TimeNs>());
+        }
+        const auto stats = kernelStats(t);
+        for (const auto& [name, k] : g.truth["kernels"].items()) {
+            const auto it = std::find_if(stats.begin(), stats.end(), [&](const KernelStats& s) {
+                return t.str(s.name) == name;
+            });
+            QVERIFY2(it != stats.end(), name.c_str());
+            QCOMPARE(it->count, k["count"].get<uint64_t>());
+            QCOMPARE(it->total, k["total_ns"].get<TimeNs>());
+            QCOMPARE(it->min, k["min_ns"].get<TimeNs>());
+            QCOMPARE(it->max, k["max_ns"].get<TimeNs>());
+        }
+    }
+
+    void realTraces_data() {
+        QTest::addColumn<QString>("path");
+        QTest::newRow("H200 sample") << test::samplePath();
+        QTest::newRow("HTA, NCCL kernels") << "hta/tests/data/trace_diff/test/test.json.gz";
+    }
+    void realTraces() {
+        GAPSCOPE_REQUIRE_PYTHON("no python3 for the reference");
+        QFETCH(QString, path);
+        if (!path.startsWith('/')) {
+            GAPSCOPE_REQUIRE_SHARED();
+            path = test::sharedTraces() + "/" + path;
+        }
+        const LoadResult r = loadTrace(path.toStdString());
+        QVERIFY2(r.trace, r.failure ? r.failure->message().c_str() : "cancelled");
+        compare(*r.trace, reference(path), kWholeTrace);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGpuAnalyses)
+#include "tst_gpu_analyses.moc"

@@ -1,0 +1,61 @@
+// Table output: CSV as RFC 4180 and safe in a spreadsheet, Markdown with
+// its separators escaped, aligned text.
+
+#include <QTest>
+
+#include "report/table.h"
+
+using namespace gapscope;
+
+class TestTable : public QObject {
+    Q_OBJECT
+  private slots:
+    void csvCells_data() {
+        QTest::addColumn<QString>("in");
+        QTest::addColumn<QString>("out");
+        QTest::newRow("plain") << "abc"
+                               << "abc";
+        QTest::newRow("comma") << "a,b"
+                               << "\"a,b\"";
+        QTest::newRow("quote") << "say \"hi\""
+                               << "\"say \"\"hi\"\"\"";
+        QTest::newRow("newline") << "a\nb"
+                                 << "\"a\nb\"";
+        QTest::newRow("formula") << "=cmd|' /C calc'!A0"
+                                 << "'=cmd|' /C calc'!A0";
+        QTest::newRow("plus") << "+1+2"
+                              << "'+1+2";
+        QTest::newRow("at") << "@SUM(A1)"
+                            << "'@SUM(A1)";
+        QTest::newRow("tab") << "\tx"
+                             << "'\tx";
+        QTest::newRow("negative number stays a number") << "-12.5"
+                                                        << "-12.5";
+        QTest::newRow("minus text") << "-x"
+                                    << "'-x";
+        QTest::newRow("formula with a comma") << "=A1,B1"
+                                              << "\"'=A1,B1\"";
+    }
+    void csvCells() {
+        QFETCH(QString, in);
+        QFETCH(QString, out);
+        QCOMPARE(QString::fromStdString(csvCell(in.toStdString())), out);
+    }
+
+    void formats() {
+        Table t;
+        t.headers = {"name", "n"};
+        t.numeric = {false, true};
+        t.rows = {{"a|b", "1"}, {"long name", "1234"}};
+        QCOMPARE(formatTable(t, TableFormat::Csv),
+                 std::string("name,n\r\na|b,1\r\nlong name,1234\r\n"));
+        QCOMPARE(formatTable(t, TableFormat::Markdown),
+                 std::string("| name | n |\n|---|---:|\n| a\\|b | 1 |\n| long name | 1234 |\n"));
+        QCOMPARE(
+            formatTable(t, TableFormat::Text),
+            std::string("name          n\n---------  ----\na|b           1\nlong name  1234\n"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTable)
+#include "tst_table.moc"
