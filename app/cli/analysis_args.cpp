@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "report/table.h"
+#include "util/decimal_time.h"
 
 namespace gapscope::cli {
 
@@ -53,6 +54,12 @@ std::optional<AnalysisArgs> parseAnalysisArgs(const char* command, int argc, cha
             a.range = Interval{s, e};
         } else if (arg == "--by-device" && takes("--by-device")) {
             a.byDevice = true;
+        } else if (arg == "--min-gap-us" && hasValue && takes("--min-gap-us")) {
+            // Exact decimal microseconds, as the trace's own times.
+            const DecimalResult ns = parseMicrosToNanos(argv[++i]);
+            if (ns.status != DecimalStatus::Ok || ns.value < 0)
+                return fail("--min-gap-us takes a non-negative number of microseconds");
+            a.minGapNs = ns.value;
         } else if (arg == "--top" && hasValue && takes("--top")) {
             int64_t n = 0;
             if (!parseInt(argv[++i], n) || n <= 0) return fail("--top takes a positive count");

@@ -22,7 +22,8 @@ struct AnalysisArgs {
     OutputFormat format = OutputFormat::Table;
     std::optional<Interval> range;  // absolute ns, [START, END)
     bool byDevice = false;
-    size_t top = 0;  // 0: all
+    size_t top = 0;                  // 0: all
+    std::optional<TimeNs> minGapNs;  // --min-gap-us
     LoadArgs load;
 };
 
@@ -30,7 +31,7 @@ inline constexpr const char* kAnalysisOptionsHelp =
     "  --format table|csv|md|json   output (default table); JSON times are integer ns\n"
     "  --range START:END   only [START, END), absolute ns as in `info --json`\n";
 
-// `extra` lists which of --by-device / --top the command takes.
+// `extra` lists which of --by-device / --top / --min-gap-us the command takes.
 std::optional<AnalysisArgs> parseAnalysisArgs(const char* command, int argc, char** argv,
                                               const std::vector<std::string>& extra);
 

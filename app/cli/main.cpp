@@ -6,6 +6,7 @@
 #include <string>
 
 #include "dump_command.h"
+#include "gaps_command.h"
 #include "info_command.h"
 #include "kernels_command.h"
 #include "timeline_command.h"
@@ -23,6 +24,8 @@ constexpr const char* kUsage =
     "                        events per phase, time span, processes and threads,\n"
     "                        GPU devices with busy time, import warnings\n"
     "  dump TRACE            every field of the loaded model as text (to compare loads)\n"
+    "  gaps TRACE            each GPU's idle gaps with their cause (input, sync,\n"
+    "                        communication, launch, other) and the evidence\n"
     "  timeline TRACE        GPU time breakdown per device: computation, exposed\n"
     "                        communication and memcpy, idle (they add up exactly)\n"
     "  kernels TRACE         kernel statistics per name (count, total, mean, min,\n"
@@ -58,6 +61,7 @@ int main(int argc, char** argv) {
     }
     if (command == "info") return gapscope::cli::runInfo(argc - 2, argv + 2);
     if (command == "dump") return gapscope::cli::runDump(argc - 2, argv + 2);
+    if (command == "gaps") return gapscope::cli::runGaps(argc - 2, argv + 2);
     if (command == "timeline") return gapscope::cli::runTimeline(argc - 2, argv + 2);
     if (command == "kernels") return gapscope::cli::runKernels(argc - 2, argv + 2);
     std::cerr << "gapscope-cli: unknown command '" << command << "'\n\n" << kUsage;

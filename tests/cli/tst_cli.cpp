@@ -197,6 +197,25 @@ class TestCli : public QObject {
             r = runCli({command, "/nonexistent/trace.json"});
             QCOMPARE(r.exitCode, 2);
         }
+        // gaps: the sample's DataLoader stalls come out as input, with evidence.
+        r = runCli({"gaps", sample, "--format", "json"});
+        QCOMPARE(r.exitCode, 0);
+        const auto g = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(g["threshold_ns"].get<int64_t>(), int64_t(100000));
+        const auto& dev = g["devices"][0];
+        QVERIFY(dev["by_cause"]["input"].get<int64_t>() > dev["by_cause"]["launch"].get<int64_t>());
+        bool inputWithEvidence = false;
+        for (const auto& gap : dev["gaps"])
+            inputWithEvidence |= gap["cause"] == "input" && !gap["evidence"].empty() &&
+                                 gap["evidence"][0]["name"].get<std::string>().find("DataLoader") !=
+                                     std::string::npos;
+        QVERIFY(inputWithEvidence);
+        r = runCli({"gaps", sample, "--min-gap-us", "1e9"});  // nothing that long
+        QCOMPARE(r.exitCode, 0);
+        r = runCli({"gaps", sample, "--min-gap-us", "-3"});
+        QCOMPARE(r.exitCode, 1);
+        r = runCli({"gaps", "--help"});
+        QVERIFY(r.out.contains("--min-gap-us"));
         // A range with no GPU activity: an empty result, said so, exit 0.
         r = runCli({"timeline", sample, "--range", "0:1000"});
         QCOMPARE(r.exitCode, 0);

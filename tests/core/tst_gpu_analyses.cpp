@@ -1,4 +1,5 @@
-// The GPU time breakdown and kernel statistics against an independent
+// The GPU time breakdown, kernel statistics and idle gaps with their causes
+// and evidence against an independent
 // reference (tests/tools/reference_gpu_analyses.py: Python's json module,
 // exact decimals, its own interval sweeps) on generated traces of both
 // profiles and on real traces (the bundled H200 sample, an HTA trace with
@@ -6,12 +7,14 @@
 // generator's ground truth for busy time and per-kernel count, total, min
 // and max.
 
+#include <QDir>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "analysis/gap_causes.h"
 #include "analysis/kernel_stats.h"
 #include "analysis/time_breakdown.h"
 #include "support/generator.h"
@@ -66,6 +69,39 @@ class TestGpuAnalyses : public QObject {
             QCOMPARE(bool(b.commOverlap), !r["comm_overlap"].is_null());
             if (b.commOverlap) QVERIFY(near(*b.commOverlap, r["comm_overlap"].get<double>()));
         }
+        // Idle gaps with causes and evidence, at the default threshold.
+        const json& rg = ref["gaps"];
+        GapOptions go;
+        go.window = window;
+        QCOMPARE(go.minGapNs, rg["threshold_ns"].get<TimeNs>());
+        const auto gaps = gapsWithCauses(t, go);
+        QCOMPARE(gaps.size(), rg["devices"].size());
+        for (size_t i = 0; i < gaps.size(); ++i) {
+            const DeviceGaps& d = gaps[i];
+            const json& r = rg["devices"][i];
+            QCOMPARE(d.device, r["device"].get<int>());
+            QCOMPARE(d.busy, r["busy_ns"].get<TimeNs>());
+            QCOMPARE(d.shortCount, r["short_gaps"]["count"].get<uint64_t>());
+            QCOMPARE(d.shortTotal, r["short_gaps"]["total_ns"].get<TimeNs>());
+            for (size_t c = 0; c < kGapCauseCount; ++c)
+                QCOMPARE(d.byCause[c], r["by_cause"][gapCauseName(GapCause(c))].get<TimeNs>());
+            QCOMPARE(d.gaps.size(), r["gaps"].size());
+            for (size_t k = 0; k < d.gaps.size(); ++k) {
+                const CausedGap& g = d.gaps[k];
+                const json& w = r["gaps"][k];
+                QCOMPARE(g.gap.start, w["start_ns"].get<TimeNs>());
+                QCOMPARE(g.gap.end, w["end_ns"].get<TimeNs>());
+                QCOMPARE(std::string(gapCauseName(g.cause)), w["cause"].get<std::string>());
+                QCOMPARE(g.evidence.size(), w["evidence"].size());
+                for (size_t e = 0; e < g.evidence.size(); ++e) {
+                    const Slice& sl = t.slices[g.evidence[e]];
+                    QCOMPARE(std::string(t.str(sl.name)),
+                             w["evidence"][e]["name"].get<std::string>());
+                    QCOMPARE(sl.start, w["evidence"][e]["start_ns"].get<TimeNs>());
+                    QCOMPARE(sl.end(), w["evidence"][e]["end_ns"].get<TimeNs>());
+                }
+            }
+        }
         // Kernel statistics of the whole trace (the reference ignores --range).
         if (!(window == kWholeTrace)) return;
         KernelStatsOptions options;
@@ -101,18 +137,22 @@ class TestGpuAnalyses : public QObject {
     void generatedTraces_data() {
         QTest::addColumn<QString>("profile");
         QTest::addColumn<int>("seed");
-        QTest::newRow("kineto 5") << "kineto" << 5;
-        QTest::newRow("kineto 9") << "kineto" << 9;
-        QTest::newRow("tensorflow 5") << "tensorflow" << 5;
+        QTest::addColumn<int>("steps");
+        // 7 Kineto steps and 6 TensorFlow steps include a planted input stall.
+        QTest::newRow("kineto 5") << "kineto" << 5 << 7;
+        QTest::newRow("kineto 9") << "kineto" << 9 << 4;
+        QTest::newRow("tensorflow 5") << "tensorflow" << 5 << 6;
     }
     void generatedTraces() {
         GAPSCOPE_REQUIRE_SHARED();
         GAPSCOPE_REQUIRE_PYTHON("no python3 for the generator and the reference");
         QFETCH(QString, profile);
         QFETCH(int, seed);
-        const test::Generated g = test::generateTrace(
-            dir_.path(), QStringLiteral("%1_%2.json").arg(profile).arg(seed),
-            {"--profile", profile, "--gpus", "2", "--steps", "4", "--seed", QString::number(seed)});
+        QFETCH(int, steps);
+        const test::Generated g =
+            test::generateTrace(dir_.path(), QStringLiteral("%1_%2.json").arg(profile).arg(seed),
+                                {"--profile", profile, "--gpus", "2", "--steps",
+                                 QString::number(steps), "--seed", QString::number(seed)});
         QVERIFY2(g.error.isEmpty(), qPrintable(g.error));
         const LoadResult r = loadTrace(g.trace.toStdString());
         QVERIFY(r.trace);
@@ -129,6 +169,31 @@ class TestGpuAnalyses : public QObject {
             const json& d = g.truth["devices"][std::to_string(b.device)];
             QCOMPARE(b.busy, d["busy_ns"].get<TimeNs>());
         }
+        // Every planted gap, to the nanosecond, and nothing else (gaps
+        // within 1 us of the threshold are listed apart by the truth).
+        for (const DeviceGaps& d : gapsWithCauses(t)) {
+            const json& truth = g.truth["devices"][std::to_string(d.device)];
+            std::vector<std::pair<TimeNs, TimeNs>> want, got;
+            for (const json& x : truth["idle_gaps"])
+                want.push_back({x["start_ns"].get<TimeNs>(), x["end_ns"].get<TimeNs>()});
+            for (const CausedGap& x : d.gaps)
+                got.push_back({x.gap.start, x.gap.end});
+            QCOMPARE(got, want);
+            // The gaps inside a planted input stall are caused by input.
+            for (const json& stall : g.truth["input_stall_steps"]) {
+                const Interval st{stall["start_ns"].get<TimeNs>(), stall["end_ns"].get<TimeNs>()};
+                int inside = 0;
+                for (const CausedGap& x : d.gaps) {
+                    if (2 * (std::min(x.gap.end, st.end) - std::max(x.gap.start, st.start)) <
+                        x.gap.length())
+                        continue;  // not mostly inside the stall
+                    QCOMPARE(std::string(gapCauseName(x.cause)), std::string("input"));
+                    ++inside;
+                }
+                QVERIFY2(inside > 0, "a planted stall must leave a gap on every device");
+            }
+        }
+        QVERIFY(steps < 6 || !g.truth["input_stall_steps"].empty());
         const auto stats = kernelStats(t);
         for (const auto& [name, k] : g.truth["kernels"].items()) {
             const auto it = std::find_if(stats.begin(), stats.end(), [&](const KernelStats& s) {
@@ -146,6 +211,37 @@ class TestGpuAnalyses : public QObject {
         QTest::addColumn<QString>("path");
         QTest::newRow("H200 sample") << test::samplePath();
         QTest::newRow("HTA, NCCL kernels") << "hta/tests/data/trace_diff/test/test.json.gz";
+    }
+
+    // The Kineto ResNet50 samples: with the DataLoader in the training
+    // process (num_workers=0) most idle time waits for input; with four
+    // workers none does (it is launch-bound instead).
+    void resnet50InputBound() {
+        GAPSCOPE_REQUIRE_SHARED();
+        GAPSCOPE_REQUIRE_PYTHON("no python3 for the reference");
+        for (const char* dir : {"resnet50_num_workers_0", "resnet50_num_workers_4"}) {
+            const QString folder = test::sharedTraces() + "/kineto/tb_plugin/samples/" + dir;
+            const QStringList files = QDir(folder).entryList({"*.json*"}, QDir::Files);
+            QVERIFY2(!files.isEmpty(), qPrintable(folder));
+            const QString path = folder + "/" + files.first();
+            const LoadResult r = loadTrace(path.toStdString());
+            QVERIFY(r.trace);
+            compare(*r.trace, reference(path), kWholeTrace);
+            if (QTest::currentTestFailed()) return;
+            TimeNs input = 0, listed = 0;
+            for (const DeviceGaps& d : gapsWithCauses(*r.trace)) {
+                input += d.byCause[size_t(GapCause::Input)];
+                for (const TimeNs c : d.byCause)
+                    listed += c;
+            }
+            QVERIFY(listed > 0);
+            const double share = double(input) / double(listed);
+            if (std::string(dir).ends_with("_0")) {
+                QVERIFY2(share > 0.5, qPrintable(QString::number(share)));
+            } else {
+                QCOMPARE(input, TimeNs(0));
+            }
+        }
     }
     void realTraces() {
         GAPSCOPE_REQUIRE_PYTHON("no python3 for the reference");

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Independent reference for Gapscope's GPU analyses (Python 3 stdlib only).
 
-Usage: reference_gpu_analyses.py TRACE [--range START:END] [--out FILE]
+Usage: reference_gpu_analyses.py TRACE [--range START:END] [--min-gap-us US]
+                                 [--out FILE]
 
 This docstring is the specification the tests rely on.
 
@@ -67,8 +68,76 @@ Output (JSON, stdout or --out FILE)
   (code-point order); kernels_by_device by device, then as kernels.
   --range START:END gives the window in absolute integer ns (either side may
   be empty = unbounded).
+
+Idle gaps and their causes (JSON key "gaps"; over the whole trace or the
+--range window; --min-gap-us US, default 100, threshold_ns =
+Decimal(US) * 1000 rounded half up (away from zero), via the ns rule above)
+  Busy: per device, busy = union of ALL its activity intervals (compute incl.
+  memset, communication, memcpy), each clipped to the window, empty ones
+  dropped (the same A as busy_ns above).  Devices with no activity inside the
+  window are omitted.  Gaps = the intervals [s, e) between consecutive merged
+  busy intervals (s = end of one, e = start of the next; always e > s; the
+  window edges before the first / after the last busy interval are NOT gaps).
+  A gap with e - s >= threshold_ns is "listed"; shorter ones are only counted
+  and totalled in short_gaps.
+  Host slices: events with ph "X" and a numeric (Decimal, finite) ts whose dur
+  is missing (= 0) or a finite number >= 0 (any other dur: skipped), that are
+  not GPU activity events (as defined above) and whose pid is not a GPU pid.
+  Interval [S, S + D) with S = ns(ts), D = ns(dur) (not clipped to the
+  window).  GPU pids: the pid of every GPU activity event; every pid with a
+  metadata event (ph "M") named "process_labels" whose args.labels is a
+  string matching re.match(r"GPU \d+"), or named "process_name" whose
+  args.name is a string matching re.match(r"GPU \d+") or
+  re.match(r"/device:GPU:\d+").  ANY such metadata event marks the pid (no
+  "last one wins" here).  pids compare as JSON values (1 != "1").
+  Name classes of host slices (a slice may be in several classes):
+    input:           "DataLoader" in name and "__next__" in name; or name
+                     starts with "IteratorGetNext" or with "Iterator::".
+    synchronization: name in {cudaStreamSynchronize, cudaDeviceSynchronize,
+                     cudaEventSynchronize}; or name starts with "hip" and ends
+                     with "Synchronize"; or name == "aten::_local_scalar_dense".
+    communication:   name starts with "nccl:" or "c10d::"; or
+                     "ProcessGroupNCCL" in name; or name == "record_param_comms".
+  Cover(class, G) = |union(all host slices of the class) n G| (ns).
+  Cause of a listed gap G = [s, e): the first rule that holds:
+    a. input:           Cover(input, G) * 2 >= e - s
+    b. synchronization: Cover(synchronization, G) * 2 >= e - s
+    c. communication:   a communication kernel of this device has raw start
+                        ns == e; or Cover(communication, G) * 2 >= e - s
+    d. launch:          some GPU activity event K of this device with raw
+                        start ns == e has a launch call L with ns(L.ts) > s
+                        (no upper bound on L.ts).
+    e. other.
+  Launch calls of an activity event K: (1) every host slice with cat
+  "cuda_runtime", "cuda_driver" or "Runtime" (Kineto of 2021) whose args.correlation is integral and
+  equal to K's integral args.correlation; (2) only if (1) gives none: flows
+  with cat "ac2g" (keyed by id, compared as JSON values): every "f" event
+  (ph "f", cat "ac2g") with the same pid and tid as K and ns(ts) == K's
+  start gives an id; every "s" event (ph "s", cat "ac2g") with that id binds
+  to every host slice (any cat) with the same pid and tid as that "s" event
+  and ns(ts) == ns(s.ts); those slices are K's launch calls.  ("bp" is not
+  looked at.  Old Kineto files with cat "Runtime" and flow cat "async" thus
+  have no launch calls.)
+  Evidence (list of {"name", "start_ns", "end_ns"}, raw unclipped
+  intervals, sorted by start_ns, then name (code points), then end_ns; each
+  event at most once):
+    input / synchronization: the host slices of that class overlapping G
+      (start < e and end > s; a zero-length slice strictly inside G counts);
+    communication: the communication host slices overlapping G (also when
+      the rule held by kernel) plus every communication kernel of this device
+      with raw start == e;
+    launch: the launch calls L with ns(L.ts) > s of all activity events of
+      this device starting at e;
+    other: [].
+  Output: "gaps": {"threshold_ns": N, "devices": [{"device", "busy_ns",
+    "gaps": [{"start_ns", "end_ns", "cause", "evidence"}] (listed gaps in
+    time order), "by_cause": {"input", "synchronization", "communication",
+    "launch", "other"} (sum of e - s of the listed gaps per cause, all five
+    keys always present), "short_gaps": {"count", "total_ns"}}]} with
+    devices sorted by device.
 """
 import argparse
+import bisect
 import decimal
 import gzip
 import json
@@ -119,6 +188,12 @@ def key(v):
 
 def activities(events):
     """Yield (device, kind, name, start_ns, end_ns); kind in kernel/memcpy/memset."""
+    for _, dev, kind, name, s, e in activity_events(events):
+        yield dev, kind, name, s, e
+
+
+def activity_events(events):
+    """Yield (event, device, kind, name, start_ns, end_ns)."""
     threads, gpu_procs = {}, {}
     for e in events:
         if e.get("ph") != "M" or not isinstance(e.get("args"), dict):
@@ -165,7 +240,7 @@ def activities(events):
             else:
                 kind = "kernel"
         s = to_ns(ts)
-        yield dev, kind, name, s, s + to_ns(dur)
+        yield e, dev, kind, name, s, s + to_ns(dur)
 
 
 def is_comm(name):
@@ -275,6 +350,201 @@ def kernel_stats(acts):
     return kernels, per_dev
 
 
+GPU_LABEL_RE = re.compile(r"GPU \d+")
+TF_GPU_RE = re.compile(r"/device:GPU:\d+")
+SYNC_NAMES = {"cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchronize"}
+LAUNCH_CATS = {"cuda_runtime", "cuda_driver", "Runtime"}  # "Runtime": Kineto of 2021
+CAUSES = ("input", "synchronization", "communication", "launch", "other")
+
+
+def event_name(e):
+    name = e.get("name")
+    return name if isinstance(name, str) else ("" if name is None else str(name))
+
+
+def host_classes(name):
+    out = set()
+    if ("DataLoader" in name and "__next__" in name) or name.startswith("IteratorGetNext") \
+            or name.startswith("Iterator::"):
+        out.add("input")
+    if name in SYNC_NAMES or (name.startswith("hip") and name.endswith("Synchronize")) \
+            or name == "aten::_local_scalar_dense":
+        out.add("synchronization")
+    if name.startswith("nccl:") or name.startswith("c10d::") or "ProcessGroupNCCL" in name \
+            or name == "record_param_comms":
+        out.add("communication")
+    return out
+
+
+def host_slices(events, act_events):
+    """List of dicts: name, s, e, cat, args, pid, tid, ev."""
+    act_ids = {id(x[0]) for x in act_events}
+    gpu_pids = {key(x[0].get("pid")) for x in act_events}
+    for e in events:
+        if e.get("ph") != "M" or not isinstance(e.get("args"), dict):
+            continue
+        if e.get("name") == "process_labels":
+            lab = e["args"].get("labels")
+            if isinstance(lab, str) and GPU_LABEL_RE.match(lab):
+                gpu_pids.add(key(e.get("pid")))
+        elif e.get("name") == "process_name":
+            lab = e["args"].get("name")
+            if isinstance(lab, str) and (GPU_LABEL_RE.match(lab) or TF_GPU_RE.match(lab)):
+                gpu_pids.add(key(e.get("pid")))
+    out = []
+    for e in events:
+        if e.get("ph") != "X" or id(e) in act_ids:
+            continue
+        ts, dur = e.get("ts"), e.get("dur", Decimal(0))
+        if not isinstance(ts, Decimal) or not ts.is_finite():
+            continue
+        if not isinstance(dur, Decimal) or not dur.is_finite() or dur < 0:
+            continue
+        if key(e.get("pid")) in gpu_pids:
+            continue
+        s = to_ns(ts)
+        args = e.get("args")
+        out.append({"name": event_name(e), "s": s, "e": s + to_ns(dur), "cat": e.get("cat"),
+                    "args": args if isinstance(args, dict) else {},
+                    "pid": key(e.get("pid")), "tid": key(e.get("tid")), "ev": e})
+    return out
+
+
+def cover(merged, starts, s, e):
+    """|merged n [s, e)|; merged sorted disjoint, starts = their start list."""
+    i = max(bisect.bisect_right(starts, s) - 1, 0)
+    tot = 0
+    while i < len(merged) and merged[i][0] < e:
+        a, b = max(merged[i][0], s), min(merged[i][1], e)
+        if a < b:
+            tot += b - a
+        i += 1
+    return tot
+
+
+class HostClass:
+    def __init__(self, slices):
+        self.slices = sorted(slices, key=lambda h: (h["s"], h["e"]))
+        self.slice_starts = [h["s"] for h in self.slices]
+        self.merged = union([(h["s"], h["e"]) for h in self.slices if h["e"] > h["s"]])
+        self.merged_starts = [m[0] for m in self.merged]
+        # max end over the prefix, to bound the overlap scan
+        self.max_end = []
+        m = -math.inf
+        for h in self.slices:
+            m = max(m, h["e"])
+            self.max_end.append(m)
+
+    def cover(self, s, e):
+        return cover(self.merged, self.merged_starts, s, e)
+
+    def overlapping(self, s, e):
+        hi = bisect.bisect_left(self.slice_starts, e)  # start < e
+        lo = bisect.bisect_right(self.max_end, s, 0, hi)  # first prefix whose max end > s
+        return [h for h in self.slices[lo:hi] if h["e"] > s]
+
+
+def evidence_item(name, s, e):
+    return {"name": name, "start_ns": s, "end_ns": e}
+
+
+def launch_resolver(events, hosts):
+    by_corr = {}
+    for h in hosts:
+        c = h["args"].get("correlation")
+        if h["cat"] in LAUNCH_CATS and integral(c):
+            by_corr.setdefault(int(c), []).append(h)
+    by_pos = {}
+    for h in hosts:
+        by_pos.setdefault((h["pid"], h["tid"], h["s"]), []).append(h)
+    f_ends, s_ends = {}, {}
+    for e in events:
+        ph = e.get("ph")
+        if ph not in ("s", "f") or e.get("cat") != "ac2g":
+            continue
+        ts = e.get("ts")
+        if not isinstance(ts, Decimal) or not ts.is_finite():
+            continue
+        pos = (key(e.get("pid")), key(e.get("tid")), to_ns(ts))
+        if ph == "f":
+            f_ends.setdefault(pos, []).append(key(e.get("id")))
+        else:
+            s_ends.setdefault(key(e.get("id")), []).append(pos)
+
+    def launches(ev, start):
+        args = ev.get("args") if isinstance(ev.get("args"), dict) else {}
+        c = args.get("correlation")
+        if integral(c) and by_corr.get(int(c)):
+            return by_corr[int(c)]
+        out, seen = [], set()
+        for fid in f_ends.get((key(ev.get("pid")), key(ev.get("tid")), start), []):
+            for pos in s_ends.get(fid, []):
+                for h in by_pos.get(pos, []):
+                    if id(h) not in seen:
+                        seen.add(id(h))
+                        out.append(h)
+        return out
+    return launches
+
+
+def gap_analysis(events, act_events, w0, w1, threshold):
+    hosts = host_slices(events, act_events)
+    classes = {c: [] for c in ("input", "synchronization", "communication")}
+    for h in hosts:
+        for c in host_classes(h["name"]):
+            classes[c].append(h)
+    hc = {c: HostClass(v) for c, v in classes.items()}
+    launches = launch_resolver(events, hosts)
+    busy_iv, by_start = {}, {}
+    for ev, dev, kind, name, s, e in act_events:
+        by_start.setdefault((dev, s), []).append((ev, kind, name, s, e))
+        cs, ce = max(s, w0), min(e, w1)
+        if cs < ce:
+            busy_iv.setdefault(dev, []).append((cs, ce))
+    rows = []
+    for dev in sorted(busy_iv):
+        busy = union(busy_iv[dev])
+        listed, by_cause = [], {c: 0 for c in CAUSES}
+        short_n = short_t = 0
+        for (_, s), (e, _) in zip(busy, busy[1:]):
+            n = e - s
+            if n < threshold:
+                short_n += 1
+                short_t += n
+                continue
+            at_e = by_start.get((dev, e), [])
+            cause, evid = "other", []
+            comm_k = [x for x in at_e if x[1] == "kernel" and is_comm(x[2])]
+            if hc["input"].cover(s, e) * 2 >= n:
+                cause = "input"
+                evid = [evidence_item(h["name"], h["s"], h["e"]) for h in hc["input"].overlapping(s, e)]
+            elif hc["synchronization"].cover(s, e) * 2 >= n:
+                cause = "synchronization"
+                evid = [evidence_item(h["name"], h["s"], h["e"])
+                        for h in hc["synchronization"].overlapping(s, e)]
+            elif comm_k or hc["communication"].cover(s, e) * 2 >= n:
+                cause = "communication"
+                evid = [evidence_item(h["name"], h["s"], h["e"])
+                        for h in hc["communication"].overlapping(s, e)]
+                evid += [evidence_item(x[2], x[3], x[4]) for x in comm_k]
+            else:
+                seen, ls = set(), []
+                for ev, kind, name, ks, ke in at_e:
+                    for h in launches(ev, ks):
+                        if h["s"] > s and id(h) not in seen:
+                            seen.add(id(h))
+                            ls.append(h)
+                if ls:
+                    cause = "launch"
+                    evid = [evidence_item(h["name"], h["s"], h["e"]) for h in ls]
+            evid.sort(key=lambda x: (x["start_ns"], x["name"], x["end_ns"]))
+            by_cause[cause] += n
+            listed.append({"start_ns": s, "end_ns": e, "cause": cause, "evidence": evid})
+        rows.append({"device": dev, "busy_ns": measure(busy), "gaps": listed, "by_cause": by_cause,
+                     "short_gaps": {"count": short_n, "total_ns": short_t}})
+    return {"threshold_ns": threshold, "devices": rows}
+
+
 def parse_range(text):
     a, sep, b = text.partition(":")
     if not sep:
@@ -282,17 +552,32 @@ def parse_range(text):
     return (int(a) if a.strip() else -math.inf, int(b) if b.strip() else math.inf)
 
 
+def parse_us(text):
+    try:
+        v = Decimal(text)
+    except decimal.InvalidOperation:
+        raise argparse.ArgumentTypeError("expected a decimal number")
+    if not v.is_finite():
+        raise argparse.ArgumentTypeError("expected a finite number")
+    return v
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("trace")
     ap.add_argument("--range", type=parse_range, default=(-math.inf, math.inf),
                     help="window START:END in absolute ns, [START, END)")
+    ap.add_argument("--min-gap-us", type=parse_us, default=Decimal(100),
+                    help="idle-gap listing threshold in us (default 100)")
     ap.add_argument("--out", help="write JSON here instead of stdout")
     a = ap.parse_args()
-    acts = list(activities(load_events(a.trace)))
+    events = load_events(a.trace)
+    act_events = list(activity_events(events))
+    acts = [x[1:] for x in act_events]
     kernels, per_dev = kernel_stats(acts)
     result = {"devices": device_breakdown(acts, *a.range), "kernels": kernels,
-              "kernels_by_device": per_dev}
+              "kernels_by_device": per_dev,
+              "gaps": gap_analysis(events, act_events, *a.range, to_ns(a.min_gap_us))}
     text = json.dumps(result, indent=1) + "\n"
     if a.out:
         with open(a.out, "w", encoding="utf-8") as f:

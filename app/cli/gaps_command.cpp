@@ -1,0 +1,116 @@
+#include "gaps_command.h"
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "analysis/gap_causes.h"
+#include "analysis/slice_queries.h"
+#include "analysis_args.h"
+#include "report/table.h"
+
+namespace gapscope::cli {
+
+namespace {
+
+constexpr const char* kHelp =
+    "Usage: gapscope-cli gaps TRACE [--format table|csv|md|json] [--range START:END]\n"
+    "                 [--min-gap-us N]\n"
+    "  Each GPU's idle gaps of at least N us (default 100), with the first cause that\n"
+    "  holds: input (the host was in a DataLoader __next__ / IteratorGetNext /\n"
+    "  Iterator:: for at least half of the gap), synchronization (a cuda*Synchronize or\n"
+    "  a blocking device-to-host read for half of it), communication (the gap ends in a\n"
+    "  collective kernel, or the host waited in one for half of it), launch (the kernel\n"
+    "  that ends the gap was launched after the gap began: host-bound), other. Shorter\n"
+    "  gaps are totalled as short gaps. Evidence: the CPU slices behind the cause.\n"
+    "  --min-gap-us N      the threshold in microseconds (may be fractional)\n";
+
+}  // namespace
+
+int runGaps(int argc, char** argv) {
+    for (int i = 0; i < argc; ++i) {
+        if (std::string(argv[i]) == "-h" || std::string(argv[i]) == "--help") {
+            std::cout << kHelp << kAnalysisOptionsHelp << kLoadOptionsHelp;
+            return 0;
+        }
+    }
+    auto args = parseAnalysisArgs("gaps", argc, argv, {"--min-gap-us"});
+    if (!args) return 1;
+    const auto trace = loadOrReport(args->load);
+    if (!trace) return 2;
+    const Trace& t = *trace;
+    GapOptions options;
+    options.window = args->range.value_or(kWholeTrace);
+    if (args->minGapNs) options.minGapNs = *args->minGapNs;
+    const auto devices = gapsWithCauses(t, options);
+    auto evidenceJson = [&](uint32_t s) {
+        return nlohmann::json{{"name", std::string(t.str(t.slices[s].name))},
+                              {"start_ns", t.slices[s].start},
+                              {"end_ns", t.slices[s].end()},
+                              {"track", trackLabel(t, t.trackOfSlice(s))}};
+    };
+    if (args->format == OutputFormat::Json) {
+        nlohmann::json out = nlohmann::json::array();
+        for (const DeviceGaps& d : devices) {
+            nlohmann::json gaps = nlohmann::json::array();
+            for (const CausedGap& g : d.gaps) {
+                nlohmann::json ev = nlohmann::json::array();
+                for (const uint32_t s : g.evidence)
+                    ev.push_back(evidenceJson(s));
+                gaps.push_back({{"start_ns", g.gap.start},
+                                {"end_ns", g.gap.end},
+                                {"cause", gapCauseName(g.cause)},
+                                {"evidence", std::move(ev)}});
+            }
+            nlohmann::json byCause;
+            for (size_t c = 0; c < kGapCauseCount; ++c)
+                byCause[gapCauseName(static_cast<GapCause>(c))] = d.byCause[c];
+            out.push_back({{"device", d.device},
+                           {"busy_ns", d.busy},
+                           {"gaps", std::move(gaps)},
+                           {"by_cause", std::move(byCause)},
+                           {"short_gaps", {{"count", d.shortCount}, {"total_ns", d.shortTotal}}}});
+        }
+        std::cout << nlohmann::json{{"threshold_ns", options.minGapNs}, {"devices", out}}.dump(2)
+                  << "\n";
+        return 0;
+    }
+    if (devices.empty()) {
+        std::cout << "No GPU activity in this trace" << (args->range ? " range" : "") << ".\n";
+        return 0;
+    }
+    Table table;
+    table.headers = {"device", "start ns", "duration ns", "cause", "evidence"};
+    table.numeric = {true, true, true, false, false};
+    for (const DeviceGaps& d : devices) {
+        for (const CausedGap& g : d.gaps) {
+            std::string ev;
+            for (size_t i = 0; i < g.evidence.size() && i < 3; ++i)
+                ev += (i ? "; " : "") + std::string(t.str(t.slices[g.evidence[i]].name));
+            if (g.evidence.size() > 3)
+                ev += "; +" + std::to_string(g.evidence.size() - 3) + " more";
+            if (args->format == OutputFormat::Table && ev.size() > 90)
+                ev = ev.substr(0, 87) + "...";
+            table.rows.push_back({std::to_string(d.device), std::to_string(g.gap.start),
+                                  std::to_string(g.gap.length()), gapCauseName(g.cause), ev});
+        }
+    }
+    printTable(table, args->format);
+    if (args->format != OutputFormat::Table) return 0;
+    Table totals;
+    totals.headers = {"device",        "busy ns", "input", "synchronization",
+                      "communication", "launch",  "other", "short gaps"};
+    totals.numeric.assign(totals.headers.size(), true);
+    for (const DeviceGaps& d : devices) {
+        std::vector<std::string> r = {std::to_string(d.device), std::to_string(d.busy)};
+        for (size_t c = 0; c < kGapCauseCount; ++c)
+            r.push_back(std::to_string(d.byCause[c]));
+        r.push_back(std::to_string(d.shortTotal) + " (" + std::to_string(d.shortCount) + ")");
+        totals.rows.push_back(std::move(r));
+    }
+    std::cout << "\nIdle time by cause, ns (gaps >= " << options.minGapNs << " ns):\n";
+    printTable(totals, args->format);
+    return 0;
+}
+
+}  // namespace gapscope::cli

@@ -1,0 +1,206 @@
+#include "analysis/gap_causes.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace gapscope {
+
+const char* gapCauseName(GapCause cause) {
+    switch (cause) {
+        case GapCause::Input:
+            return "input";
+        case GapCause::Synchronization:
+            return "synchronization";
+        case GapCause::Communication:
+            return "communication";
+        case GapCause::Launch:
+            return "launch";
+        case GapCause::Other:
+            break;
+    }
+    return "other";
+}
+
+namespace {
+
+enum class HostClass : int8_t { None = 0, Input, Sync, Comm };
+
+HostClass classifyHostName(std::string_view n) {
+    auto starts = [&](std::string_view p) { return n.substr(0, p.size()) == p; };
+    auto ends = [&](std::string_view p) {
+        return n.size() >= p.size() && n.substr(n.size() - p.size()) == p;
+    };
+    auto has = [&](std::string_view p) { return n.find(p) != std::string_view::npos; };
+    if ((has("DataLoader") && has("__next__")) || starts("IteratorGetNext") || starts("Iterator::"))
+        return HostClass::Input;
+    if (n == "cudaStreamSynchronize" || n == "cudaDeviceSynchronize" ||
+        n == "cudaEventSynchronize" || (starts("hip") && ends("Synchronize")) ||
+        n == "aten::_local_scalar_dense")
+        return HostClass::Sync;
+    if (starts("nccl:") || starts("c10d::") || has("ProcessGroupNCCL") || n == "record_param_comms")
+        return HostClass::Comm;
+    return HostClass::None;
+}
+
+// The host slices of one class: their merged union, and the slices
+// themselves by start (with the longest duration, to find overlaps fast).
+struct HostClassSlices {
+    std::vector<Interval> merged;
+    std::vector<uint32_t> byStart;
+    TimeNs longest = 0;
+};
+
+struct HostIndex {
+    HostClassSlices input, sync, comm;
+    std::unordered_map<int64_t, uint32_t> launchByCorrelation;  // cuda_runtime / cuda_driver
+    std::vector<uint32_t> launchFlowsByTarget;  // ac2g flows sorted by their kernel end
+};
+
+int64_t correlationOf(const Trace& t, const Slice& s) {
+    if (s.args >= t.args.size() || t.args[s.args].extracted == kNone) return -1;
+    return t.ids[t.args[s.args].extracted].correlation;
+}
+
+HostIndex indexHost(const Trace& t) {
+    HostIndex h;
+    std::vector<int8_t> memo(t.strings.size() + 1, -1);
+    for (const Track& track : t.tracks) {
+        if (track.kind != TrackKind::CpuThread) continue;
+        for (uint32_t i = track.sliceBegin; i < track.sliceEnd; ++i) {
+            const Slice& s = t.slices[i];
+            if (s.name < memo.size() && memo[s.name] < 0)
+                memo[s.name] = static_cast<int8_t>(classifyHostName(t.str(s.name)));
+            const auto c = static_cast<HostClass>(s.name < memo.size() ? memo[s.name] : 0);
+            HostClassSlices* into = c == HostClass::Input  ? &h.input
+                                    : c == HostClass::Sync ? &h.sync
+                                    : c == HostClass::Comm ? &h.comm
+                                                           : nullptr;
+            if (into) {
+                into->merged.push_back({s.start, s.end()});
+                into->byStart.push_back(i);
+                into->longest = std::max(into->longest, s.dur);
+            }
+            const std::string_view cat = t.categoryName(s.category);
+            if (cat == "cuda_runtime" || cat == "cuda_driver" || cat == "Runtime") {  // 2021 Kineto
+                const int64_t corr = correlationOf(t, s);
+                if (corr >= 0) h.launchByCorrelation.emplace(corr, i);
+            }
+        }
+    }
+    for (uint32_t f = 0; f < t.flows.size(); ++f) {
+        const Flow& flow = t.flows[f];
+        if (flow.from != kNone && flow.to != kNone && t.categoryName(flow.category) == "ac2g")
+            h.launchFlowsByTarget.push_back(f);
+    }
+    std::sort(h.launchFlowsByTarget.begin(), h.launchFlowsByTarget.end(),
+              [&](uint32_t a, uint32_t b) { return t.flows[a].to < t.flows[b].to; });
+    for (HostClassSlices* c : {&h.input, &h.sync, &h.comm}) {
+        mergeIntervals(c->merged);
+        std::sort(c->byStart.begin(), c->byStart.end(), [&](uint32_t a, uint32_t b) {
+            return t.slices[a].start != t.slices[b].start ? t.slices[a].start < t.slices[b].start
+                                                          : a < b;
+        });
+    }
+    return h;
+}
+
+bool coversHalf(const HostClassSlices& c, Interval gap) {
+    return 2 * lengthWithin(c.merged, gap) >= gap.length();
+}
+
+// The slices of a class that overlap the gap, by start.
+void overlapping(const Trace& t, const HostClassSlices& c, Interval gap,
+                 std::vector<uint32_t>& out) {
+    const auto from = std::lower_bound(c.byStart.begin(), c.byStart.end(), gap.start - c.longest,
+                                       [&](uint32_t i, TimeNs v) { return t.slices[i].start < v; });
+    for (auto it = from; it != c.byStart.end() && t.slices[*it].start < gap.end; ++it) {
+        if (t.slices[*it].end() > gap.start) out.push_back(*it);
+    }
+}
+
+void decide(const Trace& t, const GpuDevice& device, const HostIndex& host, CausedGap& g) {
+    if (coversHalf(host.input, g.gap)) {
+        g.cause = GapCause::Input;
+        overlapping(t, host.input, g.gap, g.evidence);
+        return;
+    }
+    if (coversHalf(host.sync, g.gap)) {
+        g.cause = GapCause::Synchronization;
+        overlapping(t, host.sync, g.gap, g.evidence);
+        return;
+    }
+    // The activity that ends the gap.
+    std::vector<uint32_t> enders;
+    forEachActivity(t, device, {g.gap.end, g.gap.end + 1},
+                    [&](uint32_t i, const Track&, ActivityKind) {
+                        if (t.slices[i].start == g.gap.end) enders.push_back(i);
+                    });
+    std::vector<uint32_t> commKernels;
+    for (const uint32_t k : enders) {
+        const Track& track = t.tracks[t.trackOfSlice(k)];
+        if (activityClass(activityKind(t, track, t.slices[k]), t.str(t.slices[k].name)) ==
+            ActivityClass::Communication)
+            commKernels.push_back(k);
+    }
+    if (!commKernels.empty() || coversHalf(host.comm, g.gap)) {
+        g.cause = GapCause::Communication;
+        g.evidence = commKernels;
+        overlapping(t, host.comm, g.gap, g.evidence);
+        return;
+    }
+    // Each ender's launch call: by correlation id, else by its ac2g flow.
+    for (const uint32_t k : enders) {
+        const auto launch = host.launchByCorrelation.find(correlationOf(t, t.slices[k]));
+        if (launch != host.launchByCorrelation.end()) {
+            if (t.slices[launch->second].start > g.gap.start) g.evidence.push_back(launch->second);
+            continue;
+        }
+        const auto& byTarget = host.launchFlowsByTarget;
+        auto it = std::lower_bound(byTarget.begin(), byTarget.end(), k,
+                                   [&](uint32_t f, uint32_t v) { return t.flows[f].to < v; });
+        for (; it != byTarget.end() && t.flows[*it].to == k; ++it) {
+            if (t.slices[t.flows[*it].from].start > g.gap.start)
+                g.evidence.push_back(t.flows[*it].from);
+        }
+    }
+    g.cause = g.evidence.empty() ? GapCause::Other : GapCause::Launch;
+}
+
+}  // namespace
+
+std::vector<DeviceGaps> gapsWithCauses(const Trace& trace, const GapOptions& options) {
+    const HostIndex host = indexHost(trace);
+    std::vector<DeviceGaps> out;
+    for (const GpuDevice& device : trace.gpuDevices) {
+        if (options.cancel && options.cancel->isCancelled()) return {};
+        const std::vector<Interval> busy = clippedTo(device.busy, options.window);
+        if (busy.empty()) continue;
+        DeviceGaps d;
+        d.device = device.index;
+        d.busy = totalLength(busy);
+        for (const Interval& gap : gapsBetween(busy, 0)) {
+            if (gap.length() < options.minGapNs) {
+                ++d.shortCount;
+                d.shortTotal += gap.length();
+                continue;
+            }
+            CausedGap g;
+            g.gap = gap;
+            decide(trace, device, host, g);
+            std::sort(g.evidence.begin(), g.evidence.end(), [&](uint32_t a, uint32_t b) {
+                const Slice &x = trace.slices[a], &y = trace.slices[b];
+                if (x.start != y.start) return x.start < y.start;
+                if (trace.str(x.name) != trace.str(y.name))
+                    return trace.str(x.name) < trace.str(y.name);
+                return x.end() < y.end();
+            });
+            g.evidence.erase(std::unique(g.evidence.begin(), g.evidence.end()), g.evidence.end());
+            d.byCause[static_cast<size_t>(g.cause)] += gap.length();
+            d.gaps.push_back(std::move(g));
+        }
+        out.push_back(std::move(d));
+    }
+    return out;
+}
+
+}  // namespace gapscope

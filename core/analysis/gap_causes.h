@@ -1,0 +1,61 @@
+#pragma once
+// The idle gaps of each GPU with a cause and the evidence for it: the first
+// question Gapscope answers. Gaps are the maximal intervals between the
+// device's busy intervals inside the window; those of at least the
+// threshold are listed, the shorter ones only totalled ("short gaps",
+// kernel wait). Each listed gap [s, e) gets the first cause that holds:
+//
+//  1. input: for at least half of the gap the host was inside input work
+//     (a DataLoader `__next__`, `IteratorGetNext...`, `Iterator::...`);
+//  2. synchronization: a cuda{Stream,Device,Event}Synchronize, a
+//     hip...Synchronize or a blocking device-to-host read
+//     (aten::_local_scalar_dense, as `.item()`) covers at least half of it;
+//  3. communication: the gap ends in a communication kernel, or the host
+//     was in a collective or its wait (`nccl:...`, `c10d::...`,
+//     ProcessGroupNCCL, record_param_comms) for at least half of it;
+//  4. launch (host-bound): the launch call of a kernel that ends the gap
+//     (its cuda_runtime / cuda_driver / Runtime call with the same
+//     correlation id, else the source of its ac2g flow) started after the
+//     gap began: the GPU waited for the CPU to issue work (HTA's "host wait");
+//  5. other.
+// "The host" is every CPU thread of the trace; "at least half" compares
+// twice the covered time with the gap's length, in integer ns.
+
+#include <array>
+#include <vector>
+
+#include "analysis/gpu_activity.h"
+#include "analysis/idle_gaps.h"
+#include "util/cancel_token.h"
+
+namespace gapscope {
+
+enum class GapCause : uint8_t { Input, Synchronization, Communication, Launch, Other };
+inline constexpr size_t kGapCauseCount = 5;
+const char* gapCauseName(GapCause cause);  // "input", "synchronization", ...
+
+struct CausedGap {
+    Interval gap;
+    GapCause cause = GapCause::Other;
+    std::vector<uint32_t> evidence;  // slice indices, by start
+};
+
+struct DeviceGaps {
+    int device = 0;
+    TimeNs busy = 0;              // in the window
+    std::vector<CausedGap> gaps;  // listed (>= threshold), in time order
+    std::array<TimeNs, kGapCauseCount> byCause{};
+    uint64_t shortCount = 0;  // gaps under the threshold
+    TimeNs shortTotal = 0;
+};
+
+struct GapOptions {
+    Interval window = kWholeTrace;
+    TimeNs minGapNs = kDefaultGapThresholdNs;
+    const CancelToken* cancel = nullptr;
+};
+
+// One per device with activity in the window; {} when cancelled.
+std::vector<DeviceGaps> gapsWithCauses(const Trace& trace, const GapOptions& options = {});
+
+}  // namespace gapscope
