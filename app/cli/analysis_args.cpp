@@ -74,6 +74,16 @@ std::optional<AnalysisArgs> parseAnalysisArgs(const char* command, int argc, cha
     return a;
 }
 
+bool printedHelp(int argc, char** argv, const char* help) {
+    for (int i = 0; i < argc; ++i) {
+        if (std::string(argv[i]) == "-h" || std::string(argv[i]) == "--help") {
+            std::cout << help << kAnalysisOptionsHelp << kLoadOptionsHelp;
+            return true;
+        }
+    }
+    return false;
+}
+
 void printTable(const Table& table, OutputFormat format) {
     const TableFormat f = format == OutputFormat::Csv        ? TableFormat::Csv
                           : format == OutputFormat::Markdown ? TableFormat::Markdown

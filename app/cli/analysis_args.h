@@ -35,6 +35,9 @@ inline constexpr const char* kAnalysisOptionsHelp =
 std::optional<AnalysisArgs> parseAnalysisArgs(const char* command, int argc, char** argv,
                                               const std::vector<std::string>& extra);
 
+// When argv asks for --help: prints `help` and the shared options, true.
+bool printedHelp(int argc, char** argv, const char* help);
+
 // Prints a table in the chosen text format (not JSON).
 void printTable(const Table& table, OutputFormat format);
 

@@ -28,12 +28,7 @@ constexpr const char* kHelp =
 }  // namespace
 
 int runGaps(int argc, char** argv) {
-    for (int i = 0; i < argc; ++i) {
-        if (std::string(argv[i]) == "-h" || std::string(argv[i]) == "--help") {
-            std::cout << kHelp << kAnalysisOptionsHelp << kLoadOptionsHelp;
-            return 0;
-        }
-    }
+    if (printedHelp(argc, argv, kHelp)) return 0;
     auto args = parseAnalysisArgs("gaps", argc, argv, {"--min-gap-us"});
     if (!args) return 1;
     const auto trace = loadOrReport(args->load);

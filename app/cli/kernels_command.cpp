@@ -32,12 +32,7 @@ std::string fixed(double v, int digits) {
 }  // namespace
 
 int runKernels(int argc, char** argv) {
-    for (int i = 0; i < argc; ++i) {
-        if (std::string(argv[i]) == "-h" || std::string(argv[i]) == "--help") {
-            std::cout << kHelp << kAnalysisOptionsHelp << kLoadOptionsHelp;
-            return 0;
-        }
-    }
+    if (printedHelp(argc, argv, kHelp)) return 0;
     auto args = parseAnalysisArgs("kernels", argc, argv, {"--by-device", "--top"});
     if (!args) return 1;
     const auto trace = loadOrReport(args->load);
