@@ -52,8 +52,12 @@ std::string formatTable(const Table& t, TableFormat format) {
     auto numeric = [&](size_t c) { return c < t.numeric.size() && t.numeric[c]; };
     if (format == TableFormat::Csv) {
         auto line = [&](const std::vector<std::string>& cells) {
-            for (size_t c = 0; c < cells.size(); ++c)
-                out += (c ? "," : "") + csvCell(cells[c]);
+            // Appended piece by piece: GCC 12 at -O3 warns (-Wrestrict, a
+            // known false positive) on `"," + std::string`.
+            for (size_t c = 0; c < cells.size(); ++c) {
+                if (c) out += ',';
+                out += csvCell(cells[c]);
+            }
             out += "\r\n";
         };
         line(t.headers);
@@ -64,8 +68,11 @@ std::string formatTable(const Table& t, TableFormat format) {
     if (format == TableFormat::Markdown) {
         auto line = [&](const std::vector<std::string>& cells) {
             out += "|";
-            for (const auto& cell : cells)
-                out += " " + markdownCell(cell) + " |";
+            for (const auto& cell : cells) {
+                out += ' ';
+                out += markdownCell(cell);
+                out += " |";
+            }
             out += "\n";
         };
         line(t.headers);
@@ -87,7 +94,14 @@ std::string formatTable(const Table& t, TableFormat format) {
         for (size_t c = 0; c < cols; ++c) {
             const std::string& cell = c < cells.size() ? cells[c] : std::string();
             const std::string pad(w[c] - std::min(w[c], width(cell)), ' ');
-            out += (c ? "  " : "") + (numeric(c) ? pad + cell : cell + (c + 1 < cols ? pad : ""));
+            if (c) out += "  ";
+            if (numeric(c)) {
+                out += pad;
+                out += cell;
+            } else {
+                out += cell;
+                if (c + 1 < cols) out += pad;
+            }
         }
         out += "\n";
     };
