@@ -56,10 +56,22 @@ ActivityClass activityClass(ActivityKind kind, std::string_view name) {
 DeviceActivity deviceActivity(const Trace& trace, const GpuDevice& device, Interval window) {
     DeviceActivity out;
     out.device = device.index;
+    // Whether a kernel name is communication, once per name: names are long
+    // and a trace has millions of kernels but few names.
+    std::vector<int8_t> communication(trace.strings.size() + 1, -1);
+    auto isComm = [&](StringId name) {
+        if (name >= communication.size()) return isCommunicationKernel(trace.str(name));
+        if (communication[name] < 0) communication[name] = isCommunicationKernel(trace.str(name));
+        return communication[name] == 1;
+    };
     forEachActivity(trace, device, window, [&](uint32_t i, const Track&, ActivityKind kind) {
         const Slice& s = trace.slices[i];
         const Interval clipped{std::max(s.start, window.start), std::min(s.end(), window.end)};
-        switch (activityClass(kind, trace.str(s.name))) {
+        const ActivityClass cls = kind == ActivityKind::Memcpy ? ActivityClass::Memcpy
+                                  : kind == ActivityKind::Kernel && isComm(s.name)
+                                      ? ActivityClass::Communication
+                                      : ActivityClass::Compute;
+        switch (cls) {
             case ActivityClass::Compute:
                 out.compute.push_back(clipped);
                 break;
