@@ -41,7 +41,7 @@ ActivityKind activityKind(const Trace& trace, const Track& track, const Slice& s
     return ActivityKind::Kernel;
 }
 
-ActivityClass activityClass(ActivityKind kind, std::string_view name) {
+ActivityClass activityClass(ActivityKind kind, bool communicationName) {
     switch (kind) {
         case ActivityKind::Memcpy:
             return ActivityClass::Memcpy;
@@ -50,7 +50,11 @@ ActivityClass activityClass(ActivityKind kind, std::string_view name) {
         case ActivityKind::Kernel:
             break;
     }
-    return isCommunicationKernel(name) ? ActivityClass::Communication : ActivityClass::Compute;
+    return communicationName ? ActivityClass::Communication : ActivityClass::Compute;
+}
+
+ActivityClass activityClass(ActivityKind kind, std::string_view name) {
+    return activityClass(kind, kind == ActivityKind::Kernel && isCommunicationKernel(name));
 }
 
 DeviceActivity deviceActivity(const Trace& trace, const GpuDevice& device, Interval window) {
@@ -67,11 +71,7 @@ DeviceActivity deviceActivity(const Trace& trace, const GpuDevice& device, Inter
     forEachActivity(trace, device, window, [&](uint32_t i, const Track&, ActivityKind kind) {
         const Slice& s = trace.slices[i];
         const Interval clipped{std::max(s.start, window.start), std::min(s.end(), window.end)};
-        const ActivityClass cls = kind == ActivityKind::Memcpy ? ActivityClass::Memcpy
-                                  : kind == ActivityKind::Kernel && isComm(s.name)
-                                      ? ActivityClass::Communication
-                                      : ActivityClass::Compute;
-        switch (cls) {
+        switch (activityClass(kind, kind == ActivityKind::Kernel && isComm(s.name))) {
             case ActivityClass::Compute:
                 out.compute.push_back(clipped);
                 break;

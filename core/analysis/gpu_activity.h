@@ -27,6 +27,8 @@ bool isCommunicationKernel(std::string_view name);
 // The kind of a slice flagged kSliceGpuActivity on `track`.
 ActivityKind activityKind(const Trace& trace, const Track& track, const Slice& slice);
 ActivityClass activityClass(ActivityKind kind, std::string_view name);
+// The same when the caller already knows whether the name is communication.
+ActivityClass activityClass(ActivityKind kind, bool communicationName);
 
 // The device a GPU activity slice belongs to: its own args.device when the
 // profiler wrote one, else its track's (as the busy union counts it).
