@@ -64,6 +64,17 @@ std::optional<AnalysisArgs> parseAnalysisArgs(const char* command, int argc, cha
             int64_t n = 0;
             if (!parseInt(argv[++i], n) || n <= 0) return fail("--top takes a positive count");
             a.top = static_cast<size_t>(n);
+        } else if (arg == "--step" && hasValue) {
+            int64_t n = 0;
+            if (!parseInt(argv[++i], n) || n < 0) return fail("--step takes a step number");
+            a.step = n;
+        } else if (arg == "--step-regex" && hasValue) {
+            a.stepRegexText = argv[++i];
+            try {
+                a.stepRegex.emplace(a.stepRegexText, std::regex::ECMAScript);
+            } catch (const std::regex_error& e) {
+                return fail("--step-regex: " + a.stepRegexText + ": " + e.what());
+            }
         } else {
             rest.push_back(argv[i]);
         }
@@ -72,6 +83,36 @@ std::optional<AnalysisArgs> parseAnalysisArgs(const char* command, int argc, cha
     if (!load) return std::nullopt;
     a.load = std::move(*load);
     return a;
+}
+
+StepOptions AnalysisArgs::stepOptions() const {
+    StepOptions o;
+    o.regex = stepRegex ? &*stepRegex : nullptr;
+    if (minGapNs) o.minGapNs = *minGapNs;
+    return o;
+}
+
+bool applyStepWindow(AnalysisArgs& args, const Trace& trace, const char* command) {
+    if (!args.step) return true;
+    const StepList list = findSteps(trace, args.stepRegex ? &*args.stepRegex : nullptr);
+    for (const Step& s : list.steps) {
+        if (s.number != *args.step) continue;
+        Interval w = s.span;
+        if (args.range) {  // both: their intersection
+            w = {std::max(w.start, args.range->start), std::min(w.end, args.range->end)};
+            if (w.end <= w.start) w = {s.span.start, s.span.start};
+        }
+        args.range = w;
+        return true;
+    }
+    std::cerr << "gapscope-cli " << command << ": " << trace.path << ": no step " << *args.step;
+    if (list.steps.empty()) {
+        std::cerr << " (the trace has no steps)\n";
+    } else {
+        std::cerr << " (steps " << list.steps.front().number << ".." << list.steps.back().number
+                  << ")\n";
+    }
+    return false;
 }
 
 bool printedHelp(int argc, char** argv, const char* help) {

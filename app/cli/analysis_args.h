@@ -4,9 +4,11 @@
 // of argv first; the rest goes to parseLoadArgs.
 
 #include <optional>
+#include <regex>
 #include <string>
 #include <vector>
 
+#include "analysis/steps.h"
 #include "index/interval_set.h"
 #include "load_args.h"
 
@@ -24,12 +26,20 @@ struct AnalysisArgs {
     bool byDevice = false;
     size_t top = 0;                  // 0: all
     std::optional<TimeNs> minGapNs;  // --min-gap-us
+    std::optional<int64_t> step;     // --step N
+    std::optional<std::regex> stepRegex;
+    std::string stepRegexText;
     LoadArgs load;
+
+    // The step options these arguments ask for (regex, threshold).
+    StepOptions stepOptions() const;
 };
 
 inline constexpr const char* kAnalysisOptionsHelp =
     "  --format table|csv|md|json   output (default table); JSON times are integer ns\n"
-    "  --range START:END   only [START, END), absolute ns as in `info --json`\n";
+    "  --range START:END   only [START, END), absolute ns as in `info --json`\n"
+    "  --step N            only step N (ProfilerStep#N, TensorFlow step_num, ...)\n"
+    "  --step-regex RE     steps are the CPU slices whose name matches RE (ECMAScript)\n";
 
 // `extra` lists which of --by-device / --top / --min-gap-us the command takes.
 std::optional<AnalysisArgs> parseAnalysisArgs(const char* command, int argc, char** argv,
@@ -37,6 +47,10 @@ std::optional<AnalysisArgs> parseAnalysisArgs(const char* command, int argc, cha
 
 // When argv asks for --help: prints `help` and the shared options, true.
 bool printedHelp(int argc, char** argv, const char* help);
+
+// With --step N: narrows --range to that step's span. False (after saying
+// why on stderr) when the trace has no such step.
+bool applyStepWindow(AnalysisArgs& args, const Trace& trace, const char* command);
 
 // Prints a table in the chosen text format (not JSON).
 void printTable(const Table& table, OutputFormat format);

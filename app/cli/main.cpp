@@ -4,7 +4,9 @@
 #include <cstring>
 #include <iostream>
 #include <string>
+#include <utility>
 
+#include "analysis_commands.h"
 #include "dump_command.h"
 #include "gaps_command.h"
 #include "info_command.h"
@@ -29,7 +31,17 @@ constexpr const char* kUsage =
     "  timeline TRACE        GPU time breakdown per device: computation, exposed\n"
     "                        communication and memcpy, idle (they add up exactly)\n"
     "  kernels TRACE         kernel statistics per name (count, total, mean, min,\n"
-    "                        max, median, p95, stddev, shares, Tensor Cores)\n"
+    "                        max, median, p95, stddev, shares, Tensor Cores, launch\n"
+    "                        parameters, the CPU op that launched it)\n"
+    "  memcpy TRACE          copies and memsets: count, time, bytes, bandwidth,\n"
+    "                        direction, pageable or pinned\n"
+    "  ops TRACE             op statistics: count, inclusive, self and GPU time\n"
+    "  steps TRACE           steps with a breakdown that adds up to the step time,\n"
+    "                        slow steps and why\n"
+    "  memory TRACE          memory peaks per device, per step, growth\n"
+    "  pipeline TRACE        input pipeline: time waiting for input and a verdict\n"
+    "  launch TRACE          launch delays, tiny kernels\n"
+    "  advice TRACE          findings with their numbers and evidence\n"
     "\n"
     "Loading options (any command; see COMMAND --help):\n"
     "  --max-event-mb N, --memory-limit-mb N   raise the limits\n"
@@ -64,6 +76,14 @@ int main(int argc, char** argv) {
     if (command == "gaps") return gapscope::cli::runGaps(argc - 2, argv + 2);
     if (command == "timeline") return gapscope::cli::runTimeline(argc - 2, argv + 2);
     if (command == "kernels") return gapscope::cli::runKernels(argc - 2, argv + 2);
+    using Run = int (*)(int, char**);
+    static const std::pair<const char*, Run> kAnalyses[] = {
+        {"memcpy", gapscope::cli::runMemcpy},     {"ops", gapscope::cli::runOps},
+        {"steps", gapscope::cli::runSteps},       {"memory", gapscope::cli::runMemory},
+        {"pipeline", gapscope::cli::runPipeline}, {"launch", gapscope::cli::runLaunch},
+        {"advice", gapscope::cli::runAdvice}};
+    for (const auto& [name, run] : kAnalyses)
+        if (command == name) return run(argc - 2, argv + 2);
     std::cerr << "gapscope-cli: unknown command '" << command << "'\n\n" << kUsage;
     return 1;
 }

@@ -1,7 +1,8 @@
 #include "analysis/gap_causes.h"
 
 #include <algorithm>
-#include <unordered_map>
+
+#include "analysis/launch_calls.h"
 
 namespace gapscope {
 
@@ -50,19 +51,19 @@ struct HostClassSlices {
     TimeNs longest = 0;
 };
 
-struct HostIndex {
+}  // namespace
+
+struct GapExplainer::Index {
+    explicit Index(const Trace& t) : launches(t) {}
     HostClassSlices input, sync, comm;
-    std::unordered_map<int64_t, uint32_t> launchByCorrelation;  // cuda_runtime / cuda_driver
-    std::vector<uint32_t> launchFlowsByTarget;  // ac2g flows sorted by their kernel end
+    LaunchCalls launches;
 };
 
-int64_t correlationOf(const Trace& t, const Slice& s) {
-    if (s.args >= t.args.size() || t.args[s.args].extracted == kNone) return -1;
-    return t.ids[t.args[s.args].extracted].correlation;
-}
+namespace {
 
-HostIndex indexHost(const Trace& t) {
-    HostIndex h;
+using HostIndex = GapExplainer::Index;
+
+void indexHost(const Trace& t, HostIndex& h) {
     std::vector<int8_t> memo(t.strings.size() + 1, -1);
     for (const Track& track : t.tracks) {
         if (track.kind != TrackKind::CpuThread) continue;
@@ -80,20 +81,8 @@ HostIndex indexHost(const Trace& t) {
                 into->byStart.push_back(i);
                 into->longest = std::max(into->longest, s.dur);
             }
-            const std::string_view cat = t.categoryName(s.category);
-            if (cat == "cuda_runtime" || cat == "cuda_driver" || cat == "Runtime") {  // 2021 Kineto
-                const int64_t corr = correlationOf(t, s);
-                if (corr >= 0) h.launchByCorrelation.emplace(corr, i);
-            }
         }
     }
-    for (uint32_t f = 0; f < t.flows.size(); ++f) {
-        const Flow& flow = t.flows[f];
-        if (flow.from != kNone && flow.to != kNone && t.categoryName(flow.category) == "ac2g")
-            h.launchFlowsByTarget.push_back(f);
-    }
-    std::sort(h.launchFlowsByTarget.begin(), h.launchFlowsByTarget.end(),
-              [&](uint32_t a, uint32_t b) { return t.flows[a].to < t.flows[b].to; });
     for (HostClassSlices* c : {&h.input, &h.sync, &h.comm}) {
         mergeIntervals(c->merged);
         std::sort(c->byStart.begin(), c->byStart.end(), [&](uint32_t a, uint32_t b) {
@@ -101,7 +90,6 @@ HostIndex indexHost(const Trace& t) {
                                                           : a < b;
         });
     }
-    return h;
 }
 
 bool coversHalf(const HostClassSlices& c, Interval gap) {
@@ -150,26 +138,39 @@ void decide(const Trace& t, const GpuDevice& device, const HostIndex& host, Caus
     }
     // Each ender's launch call: by correlation id, else by its ac2g flow.
     for (const uint32_t k : enders) {
-        const auto launch = host.launchByCorrelation.find(correlationOf(t, t.slices[k]));
-        if (launch != host.launchByCorrelation.end()) {
-            if (t.slices[launch->second].start > g.gap.start) g.evidence.push_back(launch->second);
-            continue;
-        }
-        const auto& byTarget = host.launchFlowsByTarget;
-        auto it = std::lower_bound(byTarget.begin(), byTarget.end(), k,
-                                   [&](uint32_t f, uint32_t v) { return t.flows[f].to < v; });
-        for (; it != byTarget.end() && t.flows[*it].to == k; ++it) {
-            if (t.slices[t.flows[*it].from].start > g.gap.start)
-                g.evidence.push_back(t.flows[*it].from);
-        }
+        host.launches.forEach(k, [&](uint32_t launch) {
+            if (t.slices[launch].start > g.gap.start) g.evidence.push_back(launch);
+        });
     }
     g.cause = g.evidence.empty() ? GapCause::Other : GapCause::Launch;
 }
 
 }  // namespace
 
+GapExplainer::GapExplainer(const Trace& trace)
+    : trace_(trace), index_(std::make_unique<Index>(trace)) {
+    indexHost(trace, *index_);
+}
+
+GapExplainer::~GapExplainer() = default;
+
+CausedGap GapExplainer::explain(const GpuDevice& device, Interval gap) const {
+    const Trace& trace = trace_;
+    CausedGap g;
+    g.gap = gap;
+    decide(trace, device, *index_, g);
+    std::sort(g.evidence.begin(), g.evidence.end(), [&](uint32_t a, uint32_t b) {
+        const Slice &x = trace.slices[a], &y = trace.slices[b];
+        if (x.start != y.start) return x.start < y.start;
+        if (trace.str(x.name) != trace.str(y.name)) return trace.str(x.name) < trace.str(y.name);
+        return x.end() < y.end();
+    });
+    g.evidence.erase(std::unique(g.evidence.begin(), g.evidence.end()), g.evidence.end());
+    return g;
+}
+
 std::vector<DeviceGaps> gapsWithCauses(const Trace& trace, const GapOptions& options) {
-    const HostIndex host = indexHost(trace);
+    const GapExplainer explainer(trace);
     std::vector<DeviceGaps> out;
     for (const GpuDevice& device : trace.gpuDevices) {
         if (options.cancel && options.cancel->isCancelled()) return {};
@@ -184,17 +185,7 @@ std::vector<DeviceGaps> gapsWithCauses(const Trace& trace, const GapOptions& opt
                 d.shortTotal += gap.length();
                 continue;
             }
-            CausedGap g;
-            g.gap = gap;
-            decide(trace, device, host, g);
-            std::sort(g.evidence.begin(), g.evidence.end(), [&](uint32_t a, uint32_t b) {
-                const Slice &x = trace.slices[a], &y = trace.slices[b];
-                if (x.start != y.start) return x.start < y.start;
-                if (trace.str(x.name) != trace.str(y.name))
-                    return trace.str(x.name) < trace.str(y.name);
-                return x.end() < y.end();
-            });
-            g.evidence.erase(std::unique(g.evidence.begin(), g.evidence.end()), g.evidence.end());
+            CausedGap g = explainer.explain(device, gap);
             d.byCause[static_cast<size_t>(g.cause)] += gap.length();
             d.gaps.push_back(std::move(g));
         }

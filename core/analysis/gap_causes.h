@@ -22,6 +22,7 @@
 // twice the covered time with the gap's length, in integer ns.
 
 #include <array>
+#include <memory>
 #include <vector>
 
 #include "analysis/gpu_activity.h"
@@ -53,6 +54,27 @@ struct GapOptions {
     Interval window = kWholeTrace;
     TimeNs minGapNs = kDefaultGapThresholdNs;
     const CancelToken* cancel = nullptr;
+};
+
+// Decides the cause of any idle interval of a device by the rules above
+// (the per-step breakdown asks it for the idle pieces of each step). Builds
+// an index of the host's input, sync and communication slices and of the
+// launch calls once.
+class GapExplainer {
+  public:
+    explicit GapExplainer(const Trace& trace);
+    ~GapExplainer();
+    GapExplainer(const GapExplainer&) = delete;
+    GapExplainer& operator=(const GapExplainer&) = delete;
+
+    // The cause and evidence (sorted by start, then name, then end).
+    CausedGap explain(const GpuDevice& device, Interval gap) const;
+
+    struct Index;  // defined in the .cpp only
+
+  private:
+    const Trace& trace_;
+    std::unique_ptr<Index> index_;
 };
 
 // One per device with activity in the window; {} when cancelled.

@@ -30,6 +30,34 @@ bool isCommunicationKernel(std::string_view name) {
     return name.substr(0, 4) == "hccl";  // Huawei's collectives: a case-sensitive prefix
 }
 
+const char* copyDirectionName(CopyDirection d) {
+    switch (d) {
+        case CopyDirection::HtoD:
+            return "HtoD";
+        case CopyDirection::DtoH:
+            return "DtoH";
+        case CopyDirection::DtoD:
+            return "DtoD";
+        case CopyDirection::PtoP:
+            return "PtoP";
+        case CopyDirection::Other:
+            break;
+    }
+    return "other";
+}
+
+CopyDirection copyDirection(const Trace& trace, const Track& track, const Slice& slice) {
+    const std::string_view cat = trace.categoryName(slice.category);
+    const std::string_view text = cat == "gpu_memcpy" || cat == "Memcpy"
+                                      ? trace.str(slice.name)
+                                      : trace.str(track.threadName);
+    for (size_t d = 0; d + 1 < kCopyDirectionCount; ++d) {
+        if (text.find(copyDirectionName(CopyDirection(d))) != std::string_view::npos)
+            return CopyDirection(d);
+    }
+    return CopyDirection::Other;
+}
+
 ActivityKind activityKind(const Trace& trace, const Track& track, const Slice& slice) {
     const std::string_view cat = trace.categoryName(slice.category);
     if (cat == "kernel" || cat == "Kernel") return ActivityKind::Kernel;
@@ -68,7 +96,7 @@ DeviceActivity deviceActivity(const Trace& trace, const GpuDevice& device, Inter
         if (communication[name] < 0) communication[name] = isCommunicationKernel(trace.str(name));
         return communication[name] == 1;
     };
-    forEachActivity(trace, device, window, [&](uint32_t i, const Track&, ActivityKind kind) {
+    forEachActivity(trace, device, window, [&](uint32_t i, const Track& track, ActivityKind kind) {
         const Slice& s = trace.slices[i];
         const Interval clipped{std::max(s.start, window.start), std::min(s.end(), window.end)};
         switch (activityClass(kind, kind == ActivityKind::Kernel && isComm(s.name))) {
@@ -80,12 +108,16 @@ DeviceActivity deviceActivity(const Trace& trace, const GpuDevice& device, Inter
                 break;
             case ActivityClass::Memcpy:
                 out.memcpy.push_back(clipped);
+                out.memcpyByDirection[static_cast<size_t>(copyDirection(trace, track, s))]
+                    .push_back(clipped);
                 break;
         }
     });
     mergeIntervals(out.compute);
     mergeIntervals(out.communication);
     mergeIntervals(out.memcpy);
+    for (std::vector<Interval>& d : out.memcpyByDirection)
+        mergeIntervals(d);
     return out;
 }
 

@@ -11,6 +11,7 @@
 // Never activity: Kineto's gpu_user_annotation, TensorFlow's derived lines
 // (they are not flagged kSliceGpuActivity by the builder).
 
+#include <array>
 #include <string_view>
 #include <vector>
 
@@ -23,6 +24,14 @@ enum class ActivityKind : uint8_t { Kernel, Memcpy, Memset };
 enum class ActivityClass : uint8_t { Compute, Communication, Memcpy };
 
 bool isCommunicationKernel(std::string_view name);
+
+// The direction of a copy: from Kineto's name ("Memcpy HtoD (Pinned ->
+// Device)"), or TensorFlow's copy-stream name ("Stream #13(MemcpyHtoD)"),
+// the first of HtoD, DtoH, DtoD, PtoP found; else Other.
+enum class CopyDirection : uint8_t { HtoD, DtoH, DtoD, PtoP, Other };
+inline constexpr size_t kCopyDirectionCount = 5;
+const char* copyDirectionName(CopyDirection d);  // "HtoD", ..., "other"
+CopyDirection copyDirection(const Trace& trace, const Track& track, const Slice& slice);
 
 // The kind of a slice flagged kSliceGpuActivity on `track`.
 ActivityKind activityKind(const Trace& trace, const Track& track, const Slice& slice);
@@ -64,6 +73,7 @@ void forEachActivity(const Trace& trace, const GpuDevice& device, Interval windo
 struct DeviceActivity {
     int device = 0;
     std::vector<Interval> compute, communication, memcpy;
+    std::array<std::vector<Interval>, kCopyDirectionCount> memcpyByDirection;
 };
 
 DeviceActivity deviceActivity(const Trace& trace, const GpuDevice& device, Interval window);

@@ -1,8 +1,10 @@
 #include "analysis/kernel_stats.h"
 
 #include <algorithm>
-#include <cmath>
 #include <map>
+
+#include "analysis/distribution.h"
+#include "analysis/launch_calls.h"
 
 namespace gapscope {
 
@@ -36,34 +38,52 @@ namespace {
 struct Acc {
     std::vector<TimeNs> durations;
     std::vector<uint32_t> tracks;
+    uint32_t first = kNone;                  // the earliest kernel
+    std::map<StringId, uint64_t> launchers;  // innermost CPU op -> kernels
 };
+
+// The innermost CPU op around the first launch call of a kernel.
+std::optional<StringId> launchingOp(const Trace& trace, const LaunchCalls& calls,
+                                    const EnclosingSlices& enclosing, uint32_t kernel) {
+    const uint32_t call = calls.first(kernel);
+    if (call == kNone) return std::nullopt;
+    std::optional<StringId> op;
+    enclosing.forEach(call, [&](uint32_t s) {
+        if (!op && isCpuOp(trace, trace.slices[s])) op = trace.slices[s].name;
+    });
+    return op;
+}
 
 KernelStats finish(const Trace& trace, StringId name, int device, Acc& acc) {
     KernelStats k;
     k.name = name;
     k.device = device;
-    std::vector<TimeNs>& d = acc.durations;
-    std::sort(d.begin(), d.end());
-    k.count = d.size();
-    for (const TimeNs x : d)
-        k.total += x;
-    k.min = d.front();
-    k.max = d.back();
-    const size_t n = d.size();
-    k.median = n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2;  // both >= 0: floor
-    k.p95 = d[static_cast<size_t>(std::ceil(0.95 * static_cast<double>(n))) - 1];
-    k.mean = static_cast<double>(k.total) / static_cast<double>(n);
-    if (n > 1) {
-        double sq = 0;
-        for (const TimeNs x : d)
-            sq += (static_cast<double>(x) - k.mean) * (static_cast<double>(x) - k.mean);
-        k.stddev = std::sqrt(sq / static_cast<double>(n - 1));
-    }
+    const Distribution d = distributionOf(acc.durations);
+    k.count = d.count;
+    k.total = d.total;
+    k.min = d.min;
+    k.max = d.max;
+    k.median = d.median;
+    k.p95 = d.p95;
+    k.mean = d.mean;
+    k.stddev = d.stddev;
     for (const uint32_t t : acc.tracks)
         k.streams.push_back(trace.tracks[t].displayName);
     const std::string_view text = trace.str(name);
     k.communication = isCommunicationKernel(text);
     k.tensorCores = usesTensorCores(text);
+    k.firstSlice = acc.first;
+    if (acc.first != kNone) {
+        const auto x = trace.extractedArgs(trace.slices[acc.first].args);
+        if (x && hasLaunchParams(*x)) k.launch = launchParamsOf(*x);
+    }
+    uint64_t most = 0;
+    for (const auto& [op, count] : acc.launchers) {  // ties: the smallest name
+        if (count > most || (count == most && trace.str(op) < trace.str(*k.launchedBy))) {
+            most = count;
+            k.launchedBy = op;
+        }
+    }
     return k;
 }
 
@@ -73,6 +93,9 @@ std::vector<KernelStats> kernelStats(const Trace& trace, const KernelStatsOption
     // (device or -1, name) -> durations; map keeps a deterministic order.
     std::map<std::pair<int, StringId>, Acc> byKey;
     std::map<int, TimeNs> kernelTime, busyTime;
+    std::optional<LaunchCalls> calls;
+    std::optional<EnclosingSlices> enclosing;
+    if (options.launchers) calls.emplace(trace), enclosing.emplace(trace);
     for (const GpuDevice& device : trace.gpuDevices) {
         if (options.cancel && options.cancel->isCancelled()) return {};
         const int key = options.byDevice ? device.index : -1;
@@ -86,6 +109,11 @@ std::vector<KernelStats> kernelStats(const Trace& trace, const KernelStatsOption
                 const auto tr = static_cast<uint32_t>(&track - trace.tracks.data());
                 if (std::find(acc.tracks.begin(), acc.tracks.end(), tr) == acc.tracks.end())
                     acc.tracks.push_back(tr);
+                if (acc.first == kNone || s.start < trace.slices[acc.first].start) acc.first = i;
+                if (calls) {
+                    if (const auto op = launchingOp(trace, *calls, *enclosing, i))
+                        ++acc.launchers[*op];
+                }
                 kernelTime[key] += s.dur;
             });
     }

@@ -2,12 +2,10 @@
 // Kernel statistics per kernel name (optionally per device): count, total,
 // mean, min, max, median, p95, sample standard deviation, shares, streams,
 // Tensor Core use. Durations are the raw kernel durations (not clipped); a
-// kernel counts when it starts inside the window. Definitions:
-//   median: the middle duration; for an even count the mean of the two
-//           middle ones, rounded down to an integer ns;
-//   p95:    nearest rank, the ceil(0.95 · count)-th smallest duration;
-//   stddev: sample standard deviation (n − 1), none for a single kernel
-//           (as pandas, which Holistic Trace Analysis uses).
+// kernel counts when it starts inside the window. Median, p95 and stddev as
+// analysis/distribution.h defines them. Launch parameters are those of the
+// name's first kernel; the launching op is the innermost CPU op around the
+// launch call, the most frequent one over the name's kernels.
 
 #include <optional>
 #include <string>
@@ -20,7 +18,8 @@ namespace gapscope {
 
 struct KernelStats {
     StringId name = 0;
-    int device = -1;  // -1: all devices together
+    uint32_t firstSlice = kNone;  // the earliest kernel of this name
+    int device = -1;              // -1: all devices together
     uint64_t count = 0;
     TimeNs total = 0, min = 0, max = 0, median = 0, p95 = 0;
     double mean = 0;
@@ -29,12 +28,15 @@ struct KernelStats {
     double shareOfBusyTime = 0;        // of the device's busy time (all devices' sum)
     std::vector<std::string> streams;  // track names, in first-seen order
     bool communication = false;
-    bool tensorCores = false;  // by name, the way TensorBoard's profiler decides
+    bool tensorCores = false;            // by name, the way TensorBoard's profiler decides
+    std::optional<LaunchParams> launch;  // of the first kernel, when the trace has them
+    std::optional<StringId> launchedBy;  // the CPU op, when the launch call is known
 };
 
 struct KernelStatsOptions {
     Interval window = kWholeTrace;
     bool byDevice = false;
+    bool launchers = true;  // find the launching CPU op (indexes the launch calls)
     const CancelToken* cancel = nullptr;
 };
 

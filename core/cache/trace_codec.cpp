@@ -272,6 +272,9 @@ void writeTraceBody(const Trace& t, CacheWriter& out) {
     for (const CounterSeries& c : t.counters) {
         out.pod(c.process);
         out.pod(c.name);
+        out.pod(static_cast<uint8_t>(c.memory));
+        out.pod(c.memoryDevice);
+        out.pod(static_cast<uint8_t>(c.relative));
         out.podVector(c.ts);
         out.podVector(c.values);
     }
@@ -315,6 +318,9 @@ void readTraceBody(CacheReader& in, Trace& t) {
     for (CounterSeries& c : t.counters) {
         c.process = in.pod<uint32_t>();
         c.name = in.pod<StringId>();
+        c.memory = asEnum(in.pod<uint8_t>(), MemoryCurve::Reserved);
+        c.memoryDevice = in.pod<int32_t>();
+        c.relative = asBool(in.pod<uint8_t>());
         in.podVector(c.ts);
         in.podVector(c.values);
         if (c.ts.size() != c.values.size()) throw CacheCorrupt("counter samples are inconsistent");

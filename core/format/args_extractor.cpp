@@ -92,11 +92,11 @@ void extractKnown(RawEvent& ev) {
             case 5:
                 if (key == "block") any = true, toDim3(v, k.block);
                 if (key == "bytes") any |= toInt64(v, k.bytes);
+                if (key == "Bytes") toInt64(v, ev.memBytes);
                 break;
             case 6:
                 if (key == "device") any |= toInt32(v, k.device);
                 if (key == "stream") any |= toInt32(v, k.stream);
-                if (key == "Bytes") any |= toInt64(v, k.bytes);
                 break;
             case 9:
                 if (key == "Device Id") toInt32(v, ev.memDeviceId);

@@ -58,6 +58,8 @@ struct RawEventFields {
     int64_t sortIndex = 0;
     int64_t memTotalAllocated = -1, memTotalReserved = -1;  // [memory] instants
     int32_t memDeviceType = -1, memDeviceId = -1;
+    static constexpr int64_t kNoBytes = INT64_MIN;
+    int64_t memBytes = kNoBytes;  // [memory] "Bytes": the change (may be negative)
 };
 
 struct RawEvent : RawEventFields {

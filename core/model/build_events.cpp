@@ -58,17 +58,33 @@ void ingestBeginEnd(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts, uint
 namespace {
 
 // Kineto's [memory] instants carry the allocator totals: a memory curve.
-void addMemoryTotals(TraceBuilder::State& st, const RawEvent& ev, uint32_t proc, TimeNs ts) {
-    const std::string device =
-        ev.memDeviceType == 1 ? "GPU " + std::to_string(ev.memDeviceId) : std::string("CPU");
-    auto addPoint = [&](const std::string& name, int64_t value) {
-        if (value < 0) return;
+// Those of 2021 carry only the change ("Bytes"): a relative curve, summed
+// up once the points are in time order (TraceBuilder::finish).
+void addMemoryPoint(TraceBuilder::State& st, const RawEvent& ev, uint32_t proc, TimeNs ts) {
+    const bool gpu = ev.memDeviceType == 1;
+    if (!gpu && ev.memDeviceType != 0) return;
+    std::string device = gpu ? "GPU " : "CPU";
+    if (gpu) device.append(std::to_string(ev.memDeviceId));
+    auto addPoint = [&](const char* what, MemoryCurve curve, bool relative, double value) {
+        std::string name = device;
+        name.append(what);
         CounterSeries& cs = st.trace.counters[st.counter(proc, name)];
+        cs.memory = curve;
+        cs.memoryDevice = gpu ? ev.memDeviceId : -1;
+        cs.relative = relative;
         cs.ts.push_back(ts);
-        cs.values.push_back(static_cast<double>(value));
+        cs.values.push_back(value);
     };
-    addPoint(device + " memory allocated", ev.memTotalAllocated);
-    addPoint(device + " memory reserved", ev.memTotalReserved);
+    if (ev.memTotalAllocated >= 0) {
+        addPoint(" memory allocated", MemoryCurve::Allocated, false,
+                 static_cast<double>(ev.memTotalAllocated));
+        if (ev.memTotalReserved >= 0)
+            addPoint(" memory reserved", MemoryCurve::Reserved, false,
+                     static_cast<double>(ev.memTotalReserved));
+    } else if (ev.memBytes != RawEvent::kNoBytes) {
+        addPoint(" memory allocated (relative)", MemoryCurve::Allocated, true,
+                 static_cast<double>(ev.memBytes));
+    }
 }
 
 }  // namespace
@@ -92,7 +108,7 @@ void ingestInstant(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts) {
         st.processes[key.process].hasSortIndex = true;
     }
     st.tracks[st.track(key)].instants.push_back(in);
-    if (ev.memTotalAllocated >= 0 && ev.name == "[memory]") addMemoryTotals(st, ev, proc, ts);
+    if (ev.name == "[memory]") addMemoryPoint(st, ev, proc, ts);
 }
 
 void ingestCounter(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts) {

@@ -56,11 +56,20 @@ struct Instant {
     char scope = 't';  // 't' thread, 'p' process, 'g' global
 };
 
+// What a counter series measures, when it is one of the memory curves the
+// builder makes from Kineto's [memory] events.
+enum class MemoryCurve : uint8_t { None, Allocated, Reserved };
+
 struct CounterSeries {
     uint32_t process = kNone;  // kNone: global
     StringId name = 0;         // "<event name>" or "<event name>.<key>" / with id
     HugeVector<TimeNs> ts;     // sorted
     HugeVector<double> values;
+    MemoryCurve memory = MemoryCurve::None;
+    int32_t memoryDevice = -1;  // GPU index; -1: host memory
+    // Old Kineto (2021) [memory] events carry only the change ("Bytes"):
+    // the values are their running sum from the trace start, in time order.
+    bool relative = false;
     MinMaxIndex extremes;  // min/max of any run of values, for drawing (not cached: rebuilt)
 };
 

@@ -285,6 +285,35 @@ void TraceBuilder::onEvent(const RawEvent& ev) {
     }
 }
 
+namespace {
+
+// Relative memory curves (2021 Kineto) become the running sum of their
+// changes, now that they are in time order. A device that also has
+// absolute totals keeps only those: both together would be two answers.
+void finishRelativeMemory(Trace& t) {
+    std::vector<int32_t> absolute;
+    for (const CounterSeries& cs : t.counters)
+        if (cs.memory == MemoryCurve::Allocated && !cs.relative)
+            absolute.push_back(cs.memoryDevice);
+    std::vector<CounterSeries> kept;
+    kept.reserve(t.counters.size());
+    for (CounterSeries& cs : t.counters) {
+        if (cs.relative) {
+            if (std::find(absolute.begin(), absolute.end(), cs.memoryDevice) != absolute.end())
+                continue;
+            double sum = 0;
+            for (double& v : cs.values) {
+                sum += v;
+                v = sum;
+            }
+        }
+        kept.push_back(std::move(cs));
+    }
+    t.counters = std::move(kept);
+}
+
+}  // namespace
+
 void TraceBuilder::finish(const CancelToken* cancel) {
     State& st = *state_;
     Trace& t = st.trace;
@@ -335,6 +364,7 @@ void TraceBuilder::finish(const CancelToken* cancel) {
         cs.ts = std::move(ts);
         cs.values = std::move(values);
     }
+    finishRelativeMemory(t);
     for (CounterSeries& cs : t.counters)
         cs.extremes.build(cs.values);
     t.argsStore.seal();

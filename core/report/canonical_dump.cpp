@@ -110,7 +110,8 @@ std::string canonicalDump(const Trace& t, const DumpOptions& options) {
         Line(out) << "instant" << i.ts << i.name << i.args << i.track << i.category
                   << static_cast<int>(i.scope);
     for (const CounterSeries& c : t.counters) {
-        Line(out) << "counter" << c.process << c.name << c.ts.size();
+        Line(out) << "counter" << c.process << c.name << c.ts.size() << static_cast<int>(c.memory)
+                  << c.memoryDevice << c.relative;
         for (size_t i = 0; i < c.ts.size(); ++i)
             Line(out) << "sample" << c.ts[i] << c.values[i];
     }

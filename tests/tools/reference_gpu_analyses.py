@@ -156,7 +156,8 @@ HCCL_RE = re.compile(r"hccl")
 GPU_PROC_RE = re.compile(r"/device:GPU:(\d+)")
 
 
-def load_events(path):
+def load_document(path):
+    """The whole parsed JSON document (numbers as Decimal)."""
     with open(path, "rb") as f:
         data = f.read()
     if data[:2] == b"\x1f\x8b":
@@ -164,9 +165,16 @@ def load_events(path):
     elif data[:4] == b"\x28\xb5\x2f\xfd":
         data = subprocess.run(["zstd", "-dcq", path], check=True,
                               stdout=subprocess.PIPE).stdout
-    doc = json.loads(data.decode("utf-8"), parse_float=Decimal, parse_int=Decimal)
+    return json.loads(data.decode("utf-8"), parse_float=Decimal, parse_int=Decimal)
+
+
+def document_events(doc):
     events = doc.get("traceEvents", []) if isinstance(doc, dict) else doc
     return [e for e in events if isinstance(e, dict)]
+
+
+def load_events(path):
+    return document_events(load_document(path))
 
 
 def integral(v):
@@ -192,8 +200,9 @@ def activities(events):
         yield dev, kind, name, s, e
 
 
-def activity_events(events):
-    """Yield (event, device, kind, name, start_ns, end_ns)."""
+def tf_metadata(events):
+    """(threads, gpu_procs): {(pid, tid): last thread_name}, {pid: GPU number of
+    the last process_name, only when it matches ^/device:GPU:(\\d+)}."""
     threads, gpu_procs = {}, {}
     for e in events:
         if e.get("ph") != "M" or not isinstance(e.get("args"), dict):
@@ -209,6 +218,12 @@ def activity_events(events):
                 gpu_procs[key(e.get("pid"))] = int(m.group(1))
             else:
                 gpu_procs.pop(key(e.get("pid")), None)
+    return threads, gpu_procs
+
+
+def activity_events(events):
+    """Yield (event, device, kind, name, start_ns, end_ns)."""
+    threads, gpu_procs = tf_metadata(events)
     for e in events:
         ts, dur = e.get("ts"), e.get("dur")
         if e.get("ph") != "X" or not isinstance(ts, Decimal) or not isinstance(dur, Decimal):
@@ -487,17 +502,58 @@ def launch_resolver(events, hosts):
     return launches
 
 
+class GapCauses:
+    """The cause rules a-e above, for any interval [s, e) of a device."""
+
+    def __init__(self, events, act_events, hosts=None):
+        if hosts is None:
+            hosts = host_slices(events, act_events)
+        classes = {c: [] for c in ("input", "synchronization", "communication")}
+        for h in hosts:
+            for c in host_classes(h["name"]):
+                classes[c].append(h)
+        self.hc = {c: HostClass(v) for c, v in classes.items()}
+        self.launches = launch_resolver(events, hosts)
+        self.by_start = {}
+        for ev, dev, kind, name, s, e in act_events:
+            self.by_start.setdefault((dev, s), []).append((ev, kind, name, s, e))
+
+    def cause(self, dev, s, e):
+        """(cause, evidence) of the interval [s, e) of device dev."""
+        hc, n = self.hc, e - s
+        at_e = self.by_start.get((dev, e), [])
+        cause, evid = "other", []
+        comm_k = [x for x in at_e if x[1] == "kernel" and is_comm(x[2])]
+        if hc["input"].cover(s, e) * 2 >= n:
+            cause = "input"
+            evid = [evidence_item(h["name"], h["s"], h["e"]) for h in hc["input"].overlapping(s, e)]
+        elif hc["synchronization"].cover(s, e) * 2 >= n:
+            cause = "synchronization"
+            evid = [evidence_item(h["name"], h["s"], h["e"])
+                    for h in hc["synchronization"].overlapping(s, e)]
+        elif comm_k or hc["communication"].cover(s, e) * 2 >= n:
+            cause = "communication"
+            evid = [evidence_item(h["name"], h["s"], h["e"])
+                    for h in hc["communication"].overlapping(s, e)]
+            evid += [evidence_item(x[2], x[3], x[4]) for x in comm_k]
+        else:
+            seen, ls = set(), []
+            for ev, kind, name, ks, ke in at_e:
+                for h in self.launches(ev, ks):
+                    if h["s"] > s and id(h) not in seen:
+                        seen.add(id(h))
+                        ls.append(h)
+            if ls:
+                cause = "launch"
+                evid = [evidence_item(h["name"], h["s"], h["e"]) for h in ls]
+        evid.sort(key=lambda x: (x["start_ns"], x["name"], x["end_ns"]))
+        return cause, evid
+
+
 def gap_analysis(events, act_events, w0, w1, threshold):
-    hosts = host_slices(events, act_events)
-    classes = {c: [] for c in ("input", "synchronization", "communication")}
-    for h in hosts:
-        for c in host_classes(h["name"]):
-            classes[c].append(h)
-    hc = {c: HostClass(v) for c, v in classes.items()}
-    launches = launch_resolver(events, hosts)
-    busy_iv, by_start = {}, {}
+    causes = GapCauses(events, act_events)
+    busy_iv = {}
     for ev, dev, kind, name, s, e in act_events:
-        by_start.setdefault((dev, s), []).append((ev, kind, name, s, e))
         cs, ce = max(s, w0), min(e, w1)
         if cs < ce:
             busy_iv.setdefault(dev, []).append((cs, ce))
@@ -512,32 +568,7 @@ def gap_analysis(events, act_events, w0, w1, threshold):
                 short_n += 1
                 short_t += n
                 continue
-            at_e = by_start.get((dev, e), [])
-            cause, evid = "other", []
-            comm_k = [x for x in at_e if x[1] == "kernel" and is_comm(x[2])]
-            if hc["input"].cover(s, e) * 2 >= n:
-                cause = "input"
-                evid = [evidence_item(h["name"], h["s"], h["e"]) for h in hc["input"].overlapping(s, e)]
-            elif hc["synchronization"].cover(s, e) * 2 >= n:
-                cause = "synchronization"
-                evid = [evidence_item(h["name"], h["s"], h["e"])
-                        for h in hc["synchronization"].overlapping(s, e)]
-            elif comm_k or hc["communication"].cover(s, e) * 2 >= n:
-                cause = "communication"
-                evid = [evidence_item(h["name"], h["s"], h["e"])
-                        for h in hc["communication"].overlapping(s, e)]
-                evid += [evidence_item(x[2], x[3], x[4]) for x in comm_k]
-            else:
-                seen, ls = set(), []
-                for ev, kind, name, ks, ke in at_e:
-                    for h in launches(ev, ks):
-                        if h["s"] > s and id(h) not in seen:
-                            seen.add(id(h))
-                            ls.append(h)
-                if ls:
-                    cause = "launch"
-                    evid = [evidence_item(h["name"], h["s"], h["e"]) for h in ls]
-            evid.sort(key=lambda x: (x["start_ns"], x["name"], x["end_ns"]))
+            cause, evid = causes.cause(dev, s, e)
             by_cause[cause] += n
             listed.append({"start_ns": s, "end_ns": e, "cause": cause, "evidence": evid})
         rows.append({"device": dev, "busy_ns": measure(busy), "gaps": listed, "by_cause": by_cause,

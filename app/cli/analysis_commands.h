@@ -1,0 +1,14 @@
+#pragma once
+// The analysis commands beyond gaps, timeline and kernels; one file each.
+
+namespace gapscope::cli {
+
+int runMemcpy(int argc, char** argv);    // copies and memsets
+int runOps(int argc, char** argv);       // op statistics
+int runSteps(int argc, char** argv);     // steps with their breakdown
+int runMemory(int argc, char** argv);    // memory per device
+int runPipeline(int argc, char** argv);  // input pipeline and verdict
+int runLaunch(int argc, char** argv);    // launch overhead
+int runAdvice(int argc, char** argv);    // findings
+
+}  // namespace gapscope::cli

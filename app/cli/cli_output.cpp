@@ -1,0 +1,65 @@
+#include "cli_output.h"
+
+#include <cstdio>
+#include <iostream>
+
+#include "analysis/slice_queries.h"
+
+namespace gapscope::cli {
+
+std::string fixed(double v, int digits) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+    return buf;
+}
+
+std::string percentText(double share) {
+    std::string s = fixed(share * 100, 1);
+    s.push_back('%');
+    return s;
+}
+
+std::string fitName(std::string_view name, OutputFormat format, size_t width) {
+    std::string s(name);
+    if (format == OutputFormat::Table && s.size() > width) {
+        s.resize(width - 3);
+        s.append("...");
+    }
+    return s;
+}
+
+nlohmann::json intervalJson(Interval i) {
+    return {{"start_ns", i.start}, {"end_ns", i.end}};
+}
+
+nlohmann::json sliceJson(const Trace& t, uint32_t s) {
+    return {{"name", std::string(t.str(t.slices[s].name))},
+            {"start_ns", t.slices[s].start},
+            {"end_ns", t.slices[s].end()},
+            {"track", trackLabel(t, t.trackOfSlice(s))}};
+}
+
+void printJson(const nlohmann::json& j) {
+    std::cout << j.dump(2) << "\n";
+}
+
+std::optional<Prepared> prepare(const char* command, int argc, char** argv,
+                                const std::vector<std::string>& extra, int& exitCode) {
+    auto args = parseAnalysisArgs(command, argc, argv, extra);
+    if (!args) {
+        exitCode = 1;
+        return std::nullopt;
+    }
+    auto trace = loadOrReport(args->load);
+    if (!trace) {
+        exitCode = 2;
+        return std::nullopt;
+    }
+    if (!applyStepWindow(*args, *trace, command)) {
+        exitCode = 1;
+        return std::nullopt;
+    }
+    return Prepared{std::move(*args), std::move(trace)};
+}
+
+}  // namespace gapscope::cli

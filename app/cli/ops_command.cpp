@@ -1,0 +1,67 @@
+#include <iostream>
+
+#include "analysis/op_stats.h"
+#include "analysis_commands.h"
+#include "cli_output.h"
+#include "report/table.h"
+
+namespace gapscope::cli {
+
+namespace {
+
+constexpr const char* kHelp =
+    "Usage: gapscope-cli ops TRACE [--format table|csv|md|json] [--range START:END]\n"
+    "                [--step N] [--top N]\n"
+    "  Op statistics per op name: count, inclusive and self time, the GPU time of the\n"
+    "  kernels, copies and memsets it launched (itself and its children), and its\n"
+    "  share of the step time. PyTorch: CPU ops (cpu_op / Operator, without\n"
+    "  ProfilerStep#N); TensorFlow: the device-side TensorFlow Ops line. Sorted by\n"
+    "  GPU time, then self time. An op counts when it starts inside the range.\n"
+    "  --top N             the first N ops\n";
+
+}  // namespace
+
+int runOps(int argc, char** argv) {
+    if (printedHelp(argc, argv, kHelp)) return 0;
+    int exitCode = 0;
+    auto p = prepare("ops", argc, argv, {"--top"}, exitCode);
+    if (!p) return exitCode;
+    const Trace& t = *p->trace;
+    OpStatsOptions options;
+    options.window = p->args.range.value_or(kWholeTrace);
+    for (const Step& s : findSteps(t, p->args.stepRegex ? &*p->args.stepRegex : nullptr).steps)
+        if (s.span.start >= options.window.start && s.span.start < options.window.end)
+            options.stepTime += s.span.length();
+    std::vector<OpStats> ops = opStats(t, options);
+    if (p->args.top && ops.size() > p->args.top) ops.resize(p->args.top);
+    if (p->args.format == OutputFormat::Json) {
+        nlohmann::json rows = nlohmann::json::array();
+        for (const OpStats& o : ops) {
+            rows.push_back({{"name", std::string(t.str(o.name))},
+                            {"count", o.count},
+                            {"inclusive_ns", o.inclusive},
+                            {"self_ns", o.self},
+                            {"gpu_ns", o.gpu},
+                            {"share_of_step_time", orNull(o.shareOfStepTime)}});
+        }
+        printJson({{"step_time_ns", options.stepTime}, {"ops", rows}});
+        return 0;
+    }
+    if (ops.empty()) {
+        std::cout << "No ops in this trace" << (p->args.range ? " range" : "") << ".\n";
+        return 0;
+    }
+    Table table;
+    table.headers = {"op", "count", "inclusive ns", "self ns", "GPU ns", "% step"};
+    table.numeric = {false, true, true, true, true, true};
+    for (const OpStats& o : ops) {
+        table.rows.push_back({fitName(t.str(o.name), p->args.format), std::to_string(o.count),
+                              std::to_string(o.inclusive), std::to_string(o.self),
+                              std::to_string(o.gpu),
+                              o.shareOfStepTime ? percentText(*o.shareOfStepTime) : "-"});
+    }
+    printTable(table, p->args.format);
+    return 0;
+}
+
+}  // namespace gapscope::cli

@@ -1,0 +1,102 @@
+#include <iostream>
+
+#include "analysis/input_pipeline.h"
+#include "analysis_commands.h"
+#include "cli_output.h"
+#include "report/table.h"
+
+namespace gapscope::cli {
+
+namespace {
+
+constexpr const char* kHelp =
+    "Usage: gapscope-cli pipeline TRACE [--format table|csv|md|json] [--step-regex RE]\n"
+    "  Is the job waiting for input? The share of step time spent waiting for the\n"
+    "  next batch (DataLoader __next__, IteratorGetNext) with TensorBoard's verdict:\n"
+    "  >= 20% highly, >= 5% moderately, else not input-bound. tf.data stages\n"
+    "  (Iterator::...) with calls, inclusive and self time and checks (missing\n"
+    "  Prefetch, sequential Map, no Cache); the PyTorch DataLoader kind (single-\n"
+    "  process or worker processes) and whether a pin-memory thread runs.\n";
+
+}  // namespace
+
+int runPipeline(int argc, char** argv) {
+    if (printedHelp(argc, argv, kHelp)) return 0;
+    int exitCode = 0;
+    auto p = prepare("pipeline", argc, argv, {}, exitCode);
+    if (!p) return exitCode;
+    const Trace& t = *p->trace;
+    const StepList steps = findSteps(t, p->args.stepRegex ? &*p->args.stepRegex : nullptr);
+    const PipelineReport r = inputPipeline(t, steps.steps);
+    if (p->args.format == OutputFormat::Json) {
+        nlohmann::json stages = nlohmann::json::array();
+        for (const PipelineStage& s : r.stages) {
+            stages.push_back({{"name", std::string(t.str(s.name))},
+                              {"calls", s.calls},
+                              {"inclusive_ns", s.inclusive},
+                              {"self_ns", s.self},
+                              {"share", orNull(s.share)}});
+        }
+        nlohmann::json perStep = nlohmann::json::array();
+        for (const StepInputWait& w : r.perStep)
+            perStep.push_back(
+                {{"number", w.number}, {"input_wait_ns", w.wait}, {"share", w.share}});
+        nlohmann::json checks = nullptr, loader = nullptr, waits = nlohmann::json::array();
+        if (r.checks) {
+            checks = {{"missing_prefetch", r.checks->missingPrefetch},
+                      {"sequential_map", r.checks->sequentialMap},
+                      {"no_cache", r.checks->noCache}};
+        }
+        if (r.dataLoader) {
+            loader = {{"calls", r.dataLoader->calls},
+                      {"total_ns", r.dataLoader->total},
+                      {"kind", orNull(r.dataLoader->kind)},
+                      {"pin_memory_thread", r.dataLoader->pinMemoryThread}};
+        }
+        for (const uint32_t s : r.longestWaits)
+            waits.push_back(sliceJson(t, s));
+        printJson({{"verdict", inputVerdictName(r.verdict)},
+                   {"input_share", orNull(r.inputShare)},
+                   {"input_wait_ns", r.inputWait},
+                   {"step_time_ns", r.stepTime},
+                   {"steps", steps.steps.size()},
+                   {"stages", stages},
+                   {"get_next_ns", r.getNext},
+                   {"checks", checks},
+                   {"dataloader", loader},
+                   {"per_step", perStep},
+                   {"longest_waits", waits}});
+        return 0;
+    }
+    std::cout << "Verdict: " << inputVerdictName(r.verdict);
+    if (r.inputShare)
+        std::cout << " (" << percentText(*r.inputShare) << " of " << r.stepTime << " ns "
+                  << (steps.steps.empty() ? "of activity" : "of step time")
+                  << " waiting for input)";
+    std::cout << "\n";
+    if (r.dataLoader) {
+        std::cout << "DataLoader: " << r.dataLoader->calls << " calls, " << r.dataLoader->total
+                  << " ns, " << r.dataLoader->kind.value_or("unknown kind")
+                  << (r.dataLoader->pinMemoryThread ? ", pin-memory thread" : "") << "\n";
+    }
+    if (r.checks) {
+        std::cout << "tf.data: IteratorGetNext " << r.getNext << " ns"
+                  << (r.checks->missingPrefetch ? "; no Prefetch" : "")
+                  << (r.checks->sequentialMap ? "; a sequential Map" : "")
+                  << (r.checks->noCache ? "; no Cache" : "") << "\n";
+    }
+    if (r.stages.empty()) return 0;
+    Table table;
+    table.headers = {"stage", "calls", "inclusive ns", "self ns", "share"};
+    table.numeric = {false, true, true, true, true};
+    for (const PipelineStage& s : r.stages) {
+        table.rows.push_back({fitName(t.str(s.name), p->args.format), std::to_string(s.calls),
+                              std::to_string(s.inclusive), std::to_string(s.self),
+                              s.share ? percentText(*s.share) : "-"});
+    }
+    std::cout << "\n";
+    printTable(table, p->args.format);
+    return 0;
+}
+
+}  // namespace gapscope::cli

@@ -1,0 +1,499 @@
+#include "analysis/advice.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+
+namespace gapscope {
+
+const char* severityName(Severity s) {
+    switch (s) {
+        case Severity::High:
+            return "high";
+        case Severity::Medium:
+            return "medium";
+        case Severity::Low:
+            break;
+    }
+    return "low";
+}
+
+namespace {
+
+std::string percent(double share) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f %%", share * 100);
+    return buf;
+}
+
+std::string duration(TimeNs ns) {
+    char buf[48];
+    const double v = static_cast<double>(ns);
+    if (ns >= 1'000'000'000)
+        std::snprintf(buf, sizeof buf, "%.2f s", v / 1e9);
+    else if (ns >= 1'000'000)
+        std::snprintf(buf, sizeof buf, "%.2f ms", v / 1e6);
+    else if (ns >= 1'000)
+        std::snprintf(buf, sizeof buf, "%.1f µs", v / 1e3);
+    else
+        std::snprintf(buf, sizeof buf, "%lld ns", static_cast<long long>(ns));
+    return buf;
+}
+
+std::string gpu(int device) {
+    std::string s = "GPU ";
+    s.append(std::to_string(device));
+    return s;
+}
+
+double share(TimeNs part, TimeNs whole) {
+    return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0;
+}
+
+bool containsNoCase(std::string_view text, std::string_view word) {
+    auto it = std::search(text.begin(), text.end(), word.begin(), word.end(), [](char a, char b) {
+        return std::tolower(static_cast<unsigned char>(a)) == b;
+    });
+    return it != text.end();
+}
+
+// A finding with the share of time it is about, for ordering.
+struct Ranked {
+    Finding finding;
+    double impact = 0;
+};
+
+// Per device, over the steps (or, without steps, the device's active span).
+struct DeviceTime {
+    int device = 0;
+    TimeNs time = 0, idle = 0, exposedComm = 0, syncIdle = 0;
+    std::array<TimeNs, kGapCauseCount> idleByCause{};
+    TimeNs idleShort = 0;
+};
+
+std::vector<DeviceTime> deviceTimes(const AdviceInputs& in) {
+    std::map<int, DeviceTime> byDevice;
+    if (in.steps && !in.steps->steps.empty()) {
+        for (const StepReport& r : in.steps->steps) {
+            for (const StepBreakdown& b : r.devices) {
+                DeviceTime& d = byDevice[b.device];
+                d.device = b.device;
+                d.time += r.duration;
+                d.idle += b.idle;
+                d.exposedComm += b.exposedComm;
+                for (size_t c = 0; c < kGapCauseCount; ++c)
+                    d.idleByCause[c] += b.idleByCause[c];
+                d.idleShort += b.idleShort;
+            }
+        }
+    } else if (in.breakdowns) {
+        for (const GpuTimeBreakdown& b : *in.breakdowns) {
+            DeviceTime& d = byDevice[b.device];
+            d.device = b.device;
+            d.time = b.total;
+            d.idle = b.idle;
+            d.exposedComm = b.exposedComm;
+            if (!in.gaps) continue;
+            for (const DeviceGaps& g : *in.gaps) {
+                if (g.device != b.device) continue;
+                d.idleByCause = g.byCause;
+                d.idleShort = g.shortTotal;
+            }
+        }
+    }
+    std::vector<DeviceTime> out;
+    for (auto& [device, d] : byDevice) {
+        d.syncIdle = d.idleByCause[static_cast<size_t>(GapCause::Synchronization)];
+        out.push_back(d);
+    }
+    return out;
+}
+
+// The longest gaps of a device (optionally of one cause), inside the steps.
+std::vector<const CausedGap*> longestGaps(const AdviceInputs& in, int device,
+                                          std::optional<GapCause> cause, size_t most) {
+    std::vector<const CausedGap*> out;
+    if (!in.gaps) return out;
+    Interval within = kWholeTrace;
+    if (in.steps && !in.steps->steps.empty())
+        within = {in.steps->steps.front().step.span.start, in.steps->steps.back().step.span.end};
+    for (const DeviceGaps& d : *in.gaps) {
+        if (d.device != device) continue;
+        for (const CausedGap& g : d.gaps) {
+            if (cause && g.cause != *cause) continue;
+            if (g.gap.end <= within.start || g.gap.start >= within.end) continue;
+            out.push_back(&g);
+        }
+    }
+    std::sort(out.begin(), out.end(), [](const CausedGap* a, const CausedGap* b) {
+        if (a->gap.length() != b->gap.length()) return a->gap.length() > b->gap.length();
+        return a->gap.start < b->gap.start;
+    });
+    if (out.size() > most) out.resize(most);
+    return out;
+}
+
+void addGapEvidence(Finding& f, const std::vector<const CausedGap*>& gaps, size_t maxSlices) {
+    for (const CausedGap* g : gaps) {
+        f.ranges.push_back(g->gap);
+        for (const uint32_t s : g->evidence) {
+            if (f.slices.size() >= maxSlices) break;
+            if (std::find(f.slices.begin(), f.slices.end(), s) == f.slices.end())
+                f.slices.push_back(s);
+        }
+    }
+}
+
+void inputBound(const Trace& t, const AdviceInputs& in, std::vector<Ranked>& out) {
+    if (!in.pipeline || in.pipeline->verdict == InputVerdict::NotInputBound) return;
+    const PipelineReport& p = *in.pipeline;
+    Finding f;
+    f.rule = "input-bound";
+    f.severity = p.verdict == InputVerdict::Highly ? Severity::High : Severity::Medium;
+    const double s = p.inputShare.value_or(0);
+    std::string what;
+    if (p.dataLoader) {
+        const double loaderShare = share(p.dataLoader->total, p.stepTime);
+        if (p.dataLoader->kind == std::optional<std::string>("single-process") &&
+            loaderShare > 0.05)
+            what =
+                "the DataLoader loads in the main process: set num_workers > 0 (and "
+                "pin_memory=True)";
+        else
+            what = "raise the DataLoader's num_workers or make __getitem__ cheaper";
+        f.numbers.push_back({"dataloader_share", loaderShare});
+    }
+    if (p.checks) {
+        std::vector<std::string> fixes;
+        if (p.checks->missingPrefetch) fixes.push_back("add .prefetch(tf.data.AUTOTUNE)");
+        if (p.checks->sequentialMap)
+            fixes.push_back("use map(..., num_parallel_calls=tf.data.AUTOTUNE)");
+        if (p.checks->noCache) fixes.push_back("cache() the dataset if it fits in memory");
+        std::string joined;
+        for (const std::string& x : fixes) {
+            if (!joined.empty()) joined.append("; ");
+            joined.append(x);
+        }
+        if (!joined.empty()) what = what.empty() ? joined : what + "; " + joined;
+    }
+    if (what.empty()) what = "make the input pipeline faster (prefetch, parallel map, cache)";
+    f.message = "The GPU waits for input: ";
+    f.message.append(percent(s)).append(" of the step time is spent waiting for the next batch (");
+    f.message.append(duration(p.inputWait)).append(" of ").append(duration(p.stepTime));
+    f.message.append("); ").append(what).append(".");
+    f.numbers.insert(f.numbers.begin(), {{"input_share", s},
+                                         {"input_wait_ns", static_cast<double>(p.inputWait)},
+                                         {"step_time_ns", static_cast<double>(p.stepTime)}});
+    f.slices = p.longestWaits;
+    if (in.steps) {
+        // The steps that waited longest.
+        std::vector<std::pair<TimeNs, Interval>> waits;
+        for (size_t i = 0; i < p.perStep.size() && i < in.steps->steps.size(); ++i)
+            if (p.perStep[i].wait > 0)
+                waits.push_back({p.perStep[i].wait, in.steps->steps[i].step.span});
+        std::stable_sort(waits.begin(), waits.end(),
+                         [](const auto& a, const auto& b) { return a.first > b.first; });
+        for (size_t i = 0; i < waits.size() && i < 5; ++i)
+            f.ranges.push_back(waits[i].second);
+    }
+    if (f.slices.empty() && f.ranges.empty()) return;
+    (void)t;
+    out.push_back({std::move(f), s});
+}
+
+void gpuIdle(const AdviceInputs& in, const std::vector<DeviceTime>& times,
+             std::vector<Ranked>& out) {
+    for (const DeviceTime& d : times) {
+        if (d.idle * 5 <= d.time) continue;
+        Finding f;
+        f.rule = "gpu-idle";
+        f.device = d.device;
+        const double s = share(d.idle, d.time);
+        f.severity = s > 0.5 ? Severity::High : Severity::Medium;
+        size_t lead = 0;
+        for (size_t c = 1; c < kGapCauseCount; ++c)
+            if (d.idleByCause[c] > d.idleByCause[lead]) lead = c;
+        const bool shortLeads = d.idleShort > d.idleByCause[lead];
+        f.message = gpu(d.device);
+        f.message.append(" is idle ").append(percent(s)).append(" of the step time (");
+        f.message.append(duration(d.idle)).append(" of ").append(duration(d.time));
+        f.message.append("); the most idle time is ");
+        if (shortLeads) {
+            f.message.append("in short gaps between kernels (");
+            f.message.append(duration(d.idleShort)).append("): launch overhead or small kernels.");
+        } else {
+            f.message.append("caused by ").append(gapCauseName(GapCause(lead))).append(" (");
+            f.message.append(duration(d.idleByCause[lead])).append(").");
+        }
+        f.numbers = {{"idle_share", s},
+                     {"idle_ns", static_cast<double>(d.idle)},
+                     {"step_time_ns", static_cast<double>(d.time)},
+                     {"short_gaps_ns", static_cast<double>(d.idleShort)}};
+        for (size_t c = 0; c < kGapCauseCount; ++c) {
+            std::string key = "idle_";
+            key.append(gapCauseName(GapCause(c))).append("_ns");
+            f.numbers.push_back({key, static_cast<double>(d.idleByCause[c])});
+        }
+        addGapEvidence(f, longestGaps(in, d.device, std::nullopt, 5), 10);
+        if (f.ranges.empty()) continue;
+        out.push_back({std::move(f), s});
+    }
+}
+
+void tinyKernels(const AdviceInputs& in, std::vector<Ranked>& out) {
+    if (!in.launch || !in.launch->shortShare || in.launch->shortKernels * 2 <= in.launch->kernels)
+        return;
+    const LaunchOverhead& l = *in.launch;
+    Finding f;
+    f.rule = "tiny-kernels";
+    f.severity = Severity::Medium;
+    f.message = percent(*l.shortShare);
+    f.message.append(" of the kernels (").append(std::to_string(l.shortKernels)).append(" of ");
+    f.message.append(std::to_string(l.kernels)).append(") run shorter than 10 µs: fuse them ");
+    f.message.append("(torch.compile, XLA), capture CUDA graphs, or raise the batch size.");
+    f.numbers = {{"short_kernels", static_cast<double>(l.shortKernels)},
+                 {"kernels", static_cast<double>(l.kernels)},
+                 {"short_share", *l.shortShare},
+                 {"short_time_share", l.shortTimeShare.value_or(0)}};
+    if (in.kernels) {
+        // The most frequent short kernels, one instance each.
+        std::vector<const KernelStats*> shortOnes;
+        for (const KernelStats& k : *in.kernels)
+            if (k.median < kShortKernelNs) shortOnes.push_back(&k);
+        std::stable_sort(shortOnes.begin(), shortOnes.end(),
+                         [](const auto* a, const auto* b) { return a->count > b->count; });
+        for (size_t i = 0; i < shortOnes.size() && i < 5; ++i)
+            f.slices.push_back(shortOnes[i]->firstSlice);
+    }
+    if (f.slices.empty()) return;
+    out.push_back({std::move(f), l.shortTimeShare.value_or(0)});
+}
+
+void blockingSync(const Trace& t, const AdviceInputs& in, const std::vector<DeviceTime>& times,
+                  std::vector<Ranked>& out) {
+    for (const DeviceTime& d : times) {
+        if (d.syncIdle <= 0) continue;
+        Finding f;
+        f.rule = "blocking-sync";
+        f.device = d.device;
+        const double s = share(d.syncIdle, d.time);
+        f.severity = s >= 0.05 ? Severity::Medium : Severity::Low;
+        addGapEvidence(f, longestGaps(in, d.device, GapCause::Synchronization, 5), 10);
+        std::set<std::string_view> names;
+        for (const uint32_t x : f.slices)
+            names.insert(t.str(t.slices[x].name));
+        std::string list;
+        for (const std::string_view n : names) {
+            if (!list.empty()) list.append(", ");
+            list.append(n);
+        }
+        f.message = "Blocking synchronisation leaves ";
+        f.message.append(gpu(d.device)).append(" idle for ").append(duration(d.syncIdle));
+        f.message.append(" (").append(percent(s)).append(" of the step time)");
+        if (!list.empty()) f.message.append(": ").append(list);
+        f.message.append(
+            "; avoid reading GPU values on the host inside the step (.item(), "
+            ".cpu(), printing a loss) or move them to its end.");
+        f.numbers = {{"sync_idle_ns", static_cast<double>(d.syncIdle)}, {"sync_idle_share", s}};
+        if (f.ranges.empty()) continue;
+        out.push_back({std::move(f), s});
+    }
+}
+
+void pageableCopies(const AdviceInputs& in, const std::vector<DeviceTime>& times,
+                    std::vector<Ranked>& out) {
+    if (!in.copies) return;
+    std::map<int, Finding> byDevice;
+    std::map<int, std::pair<uint64_t, TimeNs>> totals;
+    for (const CopyStats& c : *in.copies) {
+        if (c.direction != CopyDirection::HtoD || c.memory != HostMemory::Pageable) continue;
+        Finding& f = byDevice[c.device];
+        f.slices.push_back(c.longestSlice);
+        totals[c.device].first += c.count;
+        totals[c.device].second += c.total;
+    }
+    for (auto& [device, f] : byDevice) {
+        TimeNs time = 0;
+        for (const DeviceTime& d : times)
+            if (d.device == device) time = d.time;
+        const auto [count, total] = totals[device];
+        const double s = share(total, time);
+        f.rule = "pageable-copies";
+        f.device = device;
+        f.severity = s >= 0.01 ? Severity::Medium : Severity::Low;
+        f.message = std::to_string(count);
+        f.message.append(" host-to-device copies to ").append(gpu(device));
+        f.message.append(" come from pageable memory (").append(duration(total));
+        f.message.append(
+            "): pin the host memory (DataLoader pin_memory=True, "
+            "tensor.pin_memory()) and copy with non_blocking=True.");
+        f.numbers = {{"copies", static_cast<double>(count)},
+                     {"total_ns", static_cast<double>(total)},
+                     {"share_of_step_time", s}};
+        out.push_back({std::move(f), s});
+    }
+}
+
+void exposedComm(const AdviceInputs& in, const std::vector<DeviceTime>& times,
+                 std::vector<Ranked>& out) {
+    for (const DeviceTime& d : times) {
+        if (d.exposedComm * 10 <= d.time) continue;
+        Finding f;
+        f.rule = "exposed-communication";
+        f.device = d.device;
+        const double s = share(d.exposedComm, d.time);
+        f.severity = s > 0.3 ? Severity::High : Severity::Medium;
+        f.message = "Communication that does not overlap compute takes ";
+        f.message.append(percent(s)).append(" of ").append(gpu(d.device)).append("'s step time (");
+        f.message.append(duration(d.exposedComm)).append("): overlap it with compute (DDP ");
+        f.message.append("bucketing, FSDP prefetch) or communicate less (gradient accumulation).");
+        f.numbers = {{"exposed_comm_ns", static_cast<double>(d.exposedComm)},
+                     {"share_of_step_time", s}};
+        if (in.kernels) {
+            for (const KernelStats& k : *in.kernels) {
+                if (k.communication && f.slices.size() < 5) f.slices.push_back(k.firstSlice);
+            }
+        }
+        if (in.steps) {
+            std::vector<std::pair<TimeNs, Interval>> worst;
+            for (const StepReport& r : in.steps->steps)
+                for (const StepBreakdown& b : r.devices)
+                    if (b.device == d.device && b.exposedComm > 0)
+                        worst.push_back({b.exposedComm, r.step.span});
+            std::stable_sort(worst.begin(), worst.end(),
+                             [](const auto& a, const auto& b) { return a.first > b.first; });
+            for (size_t i = 0; i < worst.size() && i < 3; ++i)
+                f.ranges.push_back(worst[i].second);
+        }
+        if (f.slices.empty() && f.ranges.empty()) continue;
+        out.push_back({std::move(f), s});
+    }
+}
+
+void tensorCores(const Trace& t, const AdviceInputs& in, std::vector<Ranked>& out) {
+    if (!in.kernels || !in.breakdowns) return;
+    TimeNs compute = 0, gemmConv = 0;
+    for (const GpuTimeBreakdown& b : *in.breakdowns)
+        compute += b.computation;
+    std::vector<const KernelStats*> heavy;
+    for (const KernelStats& k : *in.kernels) {
+        if (k.tensorCores) return;  // some kernel already uses them
+        const std::string_view n = t.str(k.name);
+        if (k.communication || !(containsNoCase(n, "gemm") || containsNoCase(n, "conv"))) continue;
+        gemmConv += k.total;
+        heavy.push_back(&k);
+    }
+    if (gemmConv * 5 <= compute || heavy.empty()) return;
+    Finding f;
+    f.rule = "no-tensor-cores";
+    f.severity = Severity::Medium;
+    const double s = share(gemmConv, compute);
+    f.message = "GEMM and convolution kernels take ";
+    f.message.append(percent(s)).append(" of the compute time and none runs on Tensor Cores: ");
+    f.message.append("train in mixed precision (torch.autocast with bf16/fp16, or TF32).");
+    f.numbers = {{"gemm_conv_ns", static_cast<double>(gemmConv)},
+                 {"compute_ns", static_cast<double>(compute)},
+                 {"share_of_compute", s}};
+    for (size_t i = 0; i < heavy.size() && i < 5; ++i)
+        f.slices.push_back(heavy[i]->firstSlice);
+    out.push_back({std::move(f), s});
+}
+
+void memory(const AdviceInputs& in, std::vector<Ranked>& out) {
+    if (!in.memory) return;
+    auto where = [](const DeviceMemory& m) { return m.gpu ? gpu(m.device) : std::string("Host"); };
+    for (const DeviceMemory& m : in.memory->devices) {
+        if (m.growthPerStep && in.steps && !in.steps->steps.empty()) {
+            Finding f;
+            f.rule = "memory-growth";
+            f.device = m.device;
+            f.severity = Severity::Medium;
+            char buf[64];
+            std::snprintf(buf, sizeof buf, "%.1f MiB", *m.growthPerStep / (1024.0 * 1024.0));
+            f.message = where(m);
+            f.message.append(" memory grows ~").append(buf).append(" per step over ");
+            f.message.append(std::to_string(in.steps->steps.size()));
+            f.message.append(
+                " steps: look for tensors kept across steps (a list of losses "
+                "without .item(), a growing cache).");
+            f.numbers = {{"growth_bytes_per_step", *m.growthPerStep},
+                         {"r2", m.growthR2.value_or(0)}};
+            for (const StepReport& r : in.steps->steps)
+                f.ranges.push_back(r.step.span);
+            out.push_back({std::move(f), 0});
+        }
+        if (m.peakShare && *m.peakShare > 0.9 && !m.relative) {
+            Finding f;
+            f.rule = "memory-peak";
+            f.device = m.device;
+            f.severity = *m.peakShare > 0.97 ? Severity::High : Severity::Medium;
+            f.message = where(m);
+            f.message.append(" peaks at ").append(percent(*m.peakShare));
+            f.message.append(
+                " of its memory: close to out-of-memory; lower the batch size, use "
+                "activation checkpointing or shard the model.");
+            f.numbers = {{"peak_allocated_bytes", m.peakAllocated},
+                         {"device_memory_bytes", static_cast<double>(m.deviceMemory.value_or(0))},
+                         {"peak_share", *m.peakShare}};
+            f.ranges.push_back({m.peakTime, m.peakTime + 1});
+            out.push_back({std::move(f), *m.peakShare});
+        }
+    }
+}
+
+}  // namespace
+
+std::vector<Finding> advise(const Trace& trace, const AdviceInputs& in) {
+    std::vector<Ranked> ranked;
+    const std::vector<DeviceTime> times = deviceTimes(in);
+    inputBound(trace, in, ranked);
+    gpuIdle(in, times, ranked);
+    tinyKernels(in, ranked);
+    blockingSync(trace, in, times, ranked);
+    pageableCopies(in, times, ranked);
+    exposedComm(in, times, ranked);
+    tensorCores(trace, in, ranked);
+    memory(in, ranked);
+    std::stable_sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) {
+        if (a.finding.severity != b.finding.severity)
+            return a.finding.severity < b.finding.severity;
+        return a.impact > b.impact;
+    });
+    std::vector<Finding> out;
+    for (Ranked& r : ranked)
+        out.push_back(std::move(r.finding));
+    return out;
+}
+
+std::vector<Finding> adviseWholeTrace(const Trace& trace, const StepOptions& stepOptions) {
+    const StepsResult steps = stepAnalysis(trace, stepOptions);
+    std::vector<Step> spans;
+    for (const StepReport& r : steps.steps)
+        spans.push_back(r.step);
+    const PipelineReport pipeline = inputPipeline(trace, spans);
+    const LaunchOverhead launch = launchOverhead(trace);
+    KernelStatsOptions ko;
+    ko.launchers = false;
+    const std::vector<KernelStats> kernels = kernelStats(trace, ko);
+    const std::vector<CopyStats> copies = memcpyStats(trace);
+    const MemoryReport memory = memoryUsage(trace, spans);
+    const std::vector<GpuTimeBreakdown> breakdowns = timeBreakdowns(trace);
+    GapOptions go;
+    go.minGapNs = stepOptions.minGapNs;
+    const std::vector<DeviceGaps> gaps = gapsWithCauses(trace, go);
+    AdviceInputs in;
+    in.steps = &steps;
+    in.pipeline = &pipeline;
+    in.launch = &launch;
+    in.kernels = &kernels;
+    in.copies = &copies;
+    in.memory = &memory;
+    in.breakdowns = &breakdowns;
+    in.gaps = &gaps;
+    return advise(trace, in);
+}
+
+}  // namespace gapscope

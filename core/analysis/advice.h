@@ -1,0 +1,65 @@
+#pragma once
+// Advice: the usual tuning checklist turned into findings, each with a
+// severity, one sentence, the numbers behind it and the evidence (time
+// ranges and slices) a person can click. No finding without evidence.
+//
+// Rules (step time = the steps' total duration; without steps, the span of
+// each device's activity):
+//  - input-bound: the input pipeline's verdict (≥ 5 % moderately, ≥ 20 %
+//    highly); what to change from its checks (prefetch, parallel map,
+//    cache) or "set num_workers" for a single-process DataLoader > 5 %;
+//  - GPU idle > 20 % of step time (per device), with the leading cause;
+//  - many tiny kernels: > 50 % of kernels shorter than 10 µs;
+//  - blocking synchronisation inside steps: idle time caused by a sync;
+//  - pageable host-to-device copies;
+//  - exposed communication > 10 % of step time (per device);
+//  - no Tensor Core kernel while GEMM / convolution kernels (name contains
+//    gemm or conv, any case) take > 20 % of compute time;
+//  - memory growth per step (analysis/memory_usage.h);
+//  - peak memory > 90 % of the device.
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analysis/input_pipeline.h"
+#include "analysis/kernel_stats.h"
+#include "analysis/launch_overhead.h"
+#include "analysis/memcpy_stats.h"
+#include "analysis/memory_usage.h"
+#include "analysis/time_breakdown.h"
+
+namespace gapscope {
+
+enum class Severity : uint8_t { High, Medium, Low };
+const char* severityName(Severity s);  // "high", "medium", "low"
+
+struct Finding {
+    std::string rule;  // "input-bound", "gpu-idle", ...
+    Severity severity = Severity::Low;
+    int device = -1;  // -1: not about one device
+    std::string message;
+    std::vector<std::pair<std::string, double>> numbers;  // name -> value (ns, bytes, shares)
+    std::vector<Interval> ranges;                         // evidence on the time axis
+    std::vector<uint32_t> slices;                         // evidence slices
+};
+
+// The analyses advice reads; computed by the caller (the GUI has them).
+struct AdviceInputs {
+    const StepsResult* steps = nullptr;
+    const PipelineReport* pipeline = nullptr;
+    const LaunchOverhead* launch = nullptr;
+    const std::vector<KernelStats>* kernels = nullptr;  // all devices together
+    const std::vector<CopyStats>* copies = nullptr;
+    const MemoryReport* memory = nullptr;
+    const std::vector<GpuTimeBreakdown>* breakdowns = nullptr;  // whole trace
+    const std::vector<DeviceGaps>* gaps = nullptr;              // whole trace
+};
+
+// Most severe first; within a severity, the larger share of time first.
+std::vector<Finding> advise(const Trace& trace, const AdviceInputs& inputs);
+
+// Computes every input over the whole trace and advises.
+std::vector<Finding> adviseWholeTrace(const Trace& trace, const StepOptions& stepOptions = {});
+
+}  // namespace gapscope

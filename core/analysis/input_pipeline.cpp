@@ -1,0 +1,199 @@
+#include "analysis/input_pipeline.h"
+
+#include <algorithm>
+#include <map>
+
+#include "analysis/launch_calls.h"
+
+namespace gapscope {
+
+const char* inputVerdictName(InputVerdict v) {
+    switch (v) {
+        case InputVerdict::Highly:
+            return "highly input-bound";
+        case InputVerdict::Moderately:
+            return "moderately input-bound";
+        case InputVerdict::NotInputBound:
+            break;
+    }
+    return "not input-bound";
+}
+
+Interval activitySpan(const Trace& t) {
+    Interval span{INT64_MAX, INT64_MIN};
+    for (const Track& track : t.tracks) {
+        if (track.kind != TrackKind::CpuThread) continue;
+        for (const Row& row : track.rows) {
+            if (row.begin == row.end) continue;
+            span.start = std::min(span.start, t.slices[row.begin].start);
+            span.end = std::max(span.end, t.slices[row.end - 1].end());
+        }
+    }
+    for (const GpuDevice& d : t.gpuDevices) {
+        if (d.busy.empty()) continue;
+        span.start = std::min(span.start, d.busy.front().start);
+        span.end = std::max(span.end, d.busy.back().end);
+    }
+    return span.start <= span.end ? span : Interval{0, 0};
+}
+
+namespace {
+
+bool startsWith(std::string_view s, std::string_view p) {
+    return s.substr(0, p.size()) == p;
+}
+
+bool isDataLoaderNext(std::string_view n) {
+    return n.find("DataLoader") != std::string_view::npos &&
+           n.find("__next__") != std::string_view::npos;
+}
+
+// The "::"-separated parts of a stage path.
+std::vector<std::string_view> components(std::string_view path) {
+    std::vector<std::string_view> out;
+    for (size_t at = 0;;) {
+        const size_t next = path.find("::", at);
+        out.push_back(path.substr(at, next == std::string_view::npos ? next : next - at));
+        if (next == std::string_view::npos) return out;
+        at = next + 2;
+    }
+}
+
+PipelineChecks checkStages(const Trace& t, const std::vector<PipelineStage>& stages) {
+    PipelineChecks c;
+    bool prefetch = false, cache = false;
+    for (const PipelineStage& s : stages) {
+        const auto parts = components(t.str(s.name));
+        for (const std::string_view p : parts) {
+            prefetch |= p == "Prefetch";
+            cache |= p.find("Cache") != std::string_view::npos;
+        }
+        c.sequentialMap |= parts.back() == "Map";
+    }
+    c.missingPrefetch = !prefetch;
+    c.noCache = !cache;
+    return c;
+}
+
+enum class Role : int8_t { None, Stage, GetNext, DataLoader };
+
+}  // namespace
+
+PipelineReport inputPipeline(const Trace& t, const std::vector<Step>& steps) {
+    PipelineReport out;
+    std::vector<int8_t> memo(t.strings.size() + 1, -1);
+    auto roleOf = [&](StringId name) {
+        if (name < memo.size() && memo[name] >= 0) return static_cast<Role>(memo[name]);
+        const std::string_view n = t.str(name);
+        const Role r = startsWith(n, "Iterator::")        ? Role::Stage
+                       : startsWith(n, "IteratorGetNext") ? Role::GetNext
+                       : isDataLoaderNext(n)              ? Role::DataLoader
+                                                          : Role::None;
+        if (name < memo.size()) memo[name] = static_cast<int8_t>(r);
+        return r;
+    };
+    const EnclosingSlices enclosing(t);
+    std::map<StringId, PipelineStage> stages;
+    std::vector<Interval> waits;
+    std::vector<uint32_t> waitSlices;
+    DataLoaderUse loader;
+    bool single = false, workers = false;
+    for (const Track& track : t.tracks) {
+        if (track.kind != TrackKind::CpuThread) continue;
+        const std::string_view thread = t.str(track.threadName);
+        for (size_t i = 0; i + 10 <= thread.size(); ++i) {
+            if (std::equal(thread.begin() + static_cast<ptrdiff_t>(i),
+                           thread.begin() + static_cast<ptrdiff_t>(i + 10), "pin_memory",
+                           [](char a, char b) { return std::tolower(a) == b; }))
+                loader.pinMemoryThread = true;
+        }
+        for (uint32_t i = track.sliceBegin; i < track.sliceEnd; ++i) {
+            const Slice& s = t.slices[i];
+            switch (roleOf(s.name)) {
+                case Role::Stage: {
+                    PipelineStage& st = stages[s.name];
+                    st.name = s.name;
+                    ++st.calls;
+                    st.inclusive += s.dur;
+                    st.self += s.dur;
+                    // Less this stage's time in its nearest enclosing stage.
+                    bool done = false;
+                    enclosing.forEach(i, [&](uint32_t p) {
+                        if (done || roleOf(t.slices[p].name) != Role::Stage) return;
+                        stages[t.slices[p].name].self -= s.dur;
+                        done = true;
+                    });
+                    break;
+                }
+                case Role::GetNext:
+                    out.getNext += s.dur;
+                    waits.push_back({s.start, s.end()});
+                    waitSlices.push_back(i);
+                    break;
+                case Role::DataLoader: {
+                    ++loader.calls;
+                    loader.total += s.dur;
+                    const std::string_view n = t.str(s.name);
+                    single |= n.find("_SingleProcessDataLoaderIter") != std::string_view::npos;
+                    workers |= n.find("_MultiProcessingDataLoaderIter") != std::string_view::npos;
+                    waits.push_back({s.start, s.end()});
+                    waitSlices.push_back(i);
+                    break;
+                }
+                case Role::None:
+                    break;
+            }
+        }
+    }
+    TimeNs selfTotal = 0;
+    for (auto& [name, st] : stages) {
+        selfTotal += st.self;
+        out.stages.push_back(st);
+    }
+    for (PipelineStage& st : out.stages)
+        if (selfTotal > 0) st.share = static_cast<double>(st.self) / static_cast<double>(selfTotal);
+    std::sort(out.stages.begin(), out.stages.end(), [&](const auto& a, const auto& b) {
+        if (a.self != b.self) return a.self > b.self;
+        return t.str(a.name) < t.str(b.name);
+    });
+    if (!out.stages.empty()) out.checks = checkStages(t, out.stages);
+    if (loader.calls > 0) {
+        if (single)
+            loader.kind = "single-process";
+        else if (workers)
+            loader.kind = "worker processes";
+        out.dataLoader = loader;
+    }
+    mergeIntervals(waits);
+    if (steps.empty()) {
+        const Interval span = activitySpan(t);
+        out.stepTime = span.length();
+        out.inputWait = lengthWithin(waits, span);
+    }
+    for (const Step& s : steps) {
+        StepInputWait w;
+        w.number = s.number;
+        w.wait = lengthWithin(waits, s.span);
+        w.share = s.span.length() > 0
+                      ? static_cast<double>(w.wait) / static_cast<double>(s.span.length())
+                      : 0;
+        out.inputWait += w.wait;
+        out.stepTime += s.span.length();
+        out.perStep.push_back(w);
+    }
+    if (out.stepTime > 0) {
+        out.inputShare = static_cast<double>(out.inputWait) / static_cast<double>(out.stepTime);
+        out.verdict = out.inputWait * 5 >= out.stepTime    ? InputVerdict::Highly
+                      : out.inputWait * 20 >= out.stepTime ? InputVerdict::Moderately
+                                                           : InputVerdict::NotInputBound;
+    }
+    std::sort(waitSlices.begin(), waitSlices.end(), [&](uint32_t a, uint32_t b) {
+        if (t.slices[a].dur != t.slices[b].dur) return t.slices[a].dur > t.slices[b].dur;
+        return t.slices[a].start < t.slices[b].start;
+    });
+    if (waitSlices.size() > 10) waitSlices.resize(10);
+    out.longestWaits = std::move(waitSlices);
+    return out;
+}
+
+}  // namespace gapscope

@@ -1,0 +1,85 @@
+#include "analysis/launch_calls.h"
+
+#include <algorithm>
+
+namespace gapscope {
+
+bool isLaunchCategory(std::string_view c) {
+    return c == "cuda_runtime" || c == "cuda_driver" || c == "Runtime";
+}
+
+bool isCpuOp(const Trace& trace, const Slice& s) {
+    const std::string_view cat = trace.categoryName(s.category);
+    if (cat != "cpu_op" && cat != "Operator") return false;
+    return trace.str(s.name).substr(0, 13) != "ProfilerStep#";
+}
+
+LaunchCalls::LaunchCalls(const Trace& trace) : trace_(trace) {
+    for (const Track& track : trace.tracks) {
+        if (track.kind != TrackKind::CpuThread) continue;
+        for (uint32_t i = track.sliceBegin; i < track.sliceEnd; ++i) {
+            if (!isLaunchCategory(trace.categoryName(trace.slices[i].category))) continue;
+            const int64_t corr = correlationOf(i);
+            if (corr >= 0) byCorrelation_.emplace(corr, i);
+        }
+    }
+    for (uint32_t f = 0; f < trace.flows.size(); ++f) {
+        const Flow& flow = trace.flows[f];
+        if (flow.from != kNone && flow.to != kNone && trace.categoryName(flow.category) == "ac2g")
+            flowsByTarget_.push_back(f);
+    }
+    std::stable_sort(flowsByTarget_.begin(), flowsByTarget_.end(),
+                     [&](uint32_t a, uint32_t b) { return trace.flows[a].to < trace.flows[b].to; });
+}
+
+int64_t LaunchCalls::correlationOf(uint32_t slice) const {
+    const uint32_t a = trace_.slices[slice].args;
+    if (a >= trace_.args.size() || trace_.args[a].extracted == kNone) return -1;
+    return trace_.ids[trace_.args[a].extracted].correlation;
+}
+
+size_t LaunchCalls::firstFlowInto(uint32_t activity) const {
+    return static_cast<size_t>(
+        std::lower_bound(flowsByTarget_.begin(), flowsByTarget_.end(), activity,
+                         [&](uint32_t f, uint32_t v) { return trace_.flows[f].to < v; }) -
+        flowsByTarget_.begin());
+}
+
+uint32_t LaunchCalls::first(uint32_t activity) const {
+    uint32_t found = kNone;
+    forEach(activity, [&](uint32_t l) {
+        if (found == kNone) found = l;
+    });
+    return found;
+}
+
+EnclosingSlices::EnclosingSlices(const Trace& trace)
+    : trace_(trace), rowsOf_(trace.tracks.size()), depthsOf_(trace.tracks.size(), 0) {
+    for (size_t tr = 0; tr < trace.tracks.size(); ++tr) {
+        const Track& track = trace.tracks[tr];
+        size_t depths = 0, lanes = 0;
+        for (const Row& row : track.rows) {
+            depths = std::max<size_t>(depths, row.depth + 1u);
+            lanes = std::max<size_t>(lanes, row.lane + 1u);
+        }
+        depthsOf_[tr] = depths;
+        rowsOf_[tr].assign(depths * lanes, kNone);
+        for (uint32_t r = 0; r < track.rows.size(); ++r)
+            rowsOf_[tr][size_t{track.rows[r].lane} * depths + track.rows[r].depth] = r;
+    }
+}
+
+uint32_t EnclosingSlices::containing(const Row& row, const Slice& s) const {
+    // The last slice of the row starting at or before s: rows never overlap
+    // internally, so it is the only candidate.
+    const Slice* first = &trace_.slices[row.begin];
+    const Slice* last = first + (row.end - row.begin);
+    const Slice* it = std::upper_bound(first, last, s.start,
+                                       [](TimeNs v, const Slice& x) { return v < x.start; });
+    if (it == first) return kNone;
+    --it;
+    if (it->end() < s.end()) return kNone;
+    return row.begin + static_cast<uint32_t>(it - first);
+}
+
+}  // namespace gapscope

@@ -1,0 +1,37 @@
+#pragma once
+// Op statistics, what a regression check scripts as "the top 10 ops": per
+// op name, count, inclusive time, self time (less its direct children on
+// the thread, any kind), the GPU time of the work it launched, and its
+// share of the step time.
+//  - PyTorch: CPU ops (Kineto cat cpu_op; Operator in 2021), without the
+//    ProfilerStep#N markers. A GPU activity (kernel, memcpy, memset) counts
+//    for every op around its launch call (the op, its parent op, ...), so a
+//    recursive op counts it twice, as PyTorch's profiler does.
+//  - TensorFlow: the device-side "TensorFlow Ops" line of each GPU; these
+//    ranges are GPU time, so inclusive = self = GPU time = duration.
+// An op counts when it starts inside the window. Sorted by GPU time, then
+// self time, then name.
+
+#include <optional>
+#include <vector>
+
+#include "analysis/steps.h"
+
+namespace gapscope {
+
+struct OpStats {
+    StringId name = 0;
+    uint64_t count = 0;
+    TimeNs inclusive = 0, self = 0, gpu = 0;
+    std::optional<double> shareOfStepTime;  // inclusive / step time, with steps
+};
+
+struct OpStatsOptions {
+    Interval window = kWholeTrace;
+    TimeNs stepTime = 0;  // total duration of the steps (0: none)
+    const CancelToken* cancel = nullptr;
+};
+
+std::vector<OpStats> opStats(const Trace& trace, const OpStatsOptions& options = {});
+
+}  // namespace gapscope

@@ -1,0 +1,279 @@
+#include "analysis/steps.h"
+
+#include <algorithm>
+#include <map>
+
+#include "analysis/distribution.h"
+#include "format/json_lexer.h"
+
+namespace gapscope {
+
+const char* stepSourceName(StepSource s) {
+    switch (s) {
+        case StepSource::Regex:
+            return "regex";
+        case StepSource::ProfilerStep:
+            return "ProfilerStep";
+        case StepSource::TrainTest:
+            return "train/test";
+        case StepSource::StepsLine:
+            return "Steps line";
+        case StepSource::None:
+            break;
+    }
+    return "none";
+}
+
+const char* stepPartName(StepPart p) {
+    static constexpr const char* kNames[] = {
+        "compute",     "exposed_comm",         "exposed_memcpy",
+        "idle_input",  "idle_synchronization", "idle_communication",
+        "idle_launch", "idle_other",           "idle_short",
+        "cpu"};
+    return kNames[static_cast<size_t>(p)];
+}
+
+TimeNs StepBreakdown::part(StepPart p) const {
+    switch (p) {
+        case StepPart::Compute:
+            return compute;
+        case StepPart::ExposedComm:
+            return exposedComm;
+        case StepPart::ExposedMemcpy:
+            return exposedMemcpy;
+        case StepPart::IdleShort:
+            return idleShort;
+        case StepPart::Cpu:
+            return 0;
+        default:
+            break;
+    }
+    return idleByCause[static_cast<size_t>(p) - static_cast<size_t>(StepPart::IdleInput)];
+}
+
+namespace {
+
+// "123" -> 123; anything else -> nullopt.
+std::optional<int64_t> digits(std::string_view text) {
+    if (text.empty() || text.size() > 18) return std::nullopt;
+    int64_t v = 0;
+    for (const char c : text) {
+        if (c < '0' || c > '9') return std::nullopt;
+        v = v * 10 + (c - '0');
+    }
+    return v;
+}
+
+// The first run of decimal digits in a name.
+std::optional<int64_t> firstNumber(std::string_view name) {
+    const size_t a = name.find_first_of("0123456789");
+    if (a == std::string_view::npos) return std::nullopt;
+    const size_t b = name.find_first_not_of("0123456789", a);
+    return digits(name.substr(a, b == std::string_view::npos ? b : b - a));
+}
+
+// args.step_num of a TensorFlow train/test marker: an integer or digits.
+std::optional<int64_t> stepNumArg(const Trace& t, const Slice& s) {
+    const ArgsText args = t.argsText(s.args);
+    if (!args.ok() || args.json.empty()) return std::nullopt;
+    std::optional<int64_t> out;
+    json::forEachMember(args.json, [&](std::string_view key, const json::Value& v) {
+        if (key != "step_num") return;
+        if (v.kind == json::ValueKind::String || v.kind == json::ValueKind::Number)
+            out = digits(v.text);
+    });
+    return out;
+}
+
+template <class Accept>
+std::vector<Step> collect(const Trace& t, bool cpu, Accept&& accept) {
+    std::vector<Step> out;
+    for (const Track& track : t.tracks) {
+        if ((track.kind == TrackKind::CpuThread) != cpu) continue;
+        for (uint32_t i = track.sliceBegin; i < track.sliceEnd; ++i) {
+            const Slice& s = t.slices[i];
+            if (s.dur <= 0) continue;
+            if (const auto number = accept(track, s))
+                out.push_back({i, *number, {s.start, s.end()}});
+        }
+    }
+    return out;
+}
+
+void order(std::vector<Step>& steps, bool numberByPosition) {
+    std::sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) {
+        if (a.span.start != b.span.start) return a.span.start < b.span.start;
+        if (a.span.end != b.span.end) return a.span.end < b.span.end;
+        return a.number < b.number;
+    });
+    if (!numberByPosition) return;
+    for (size_t i = 0; i < steps.size(); ++i)
+        if (steps[i].number < 0) steps[i].number = static_cast<int64_t>(i);
+}
+
+}  // namespace
+
+StepList findSteps(const Trace& t, const std::regex* regex) {
+    StepList list;
+    auto done = [&](StepSource source, std::vector<Step> steps, bool byPosition) {
+        if (steps.empty()) return false;
+        order(steps, byPosition);
+        list.source = source;
+        list.steps = std::move(steps);
+        return true;
+    };
+    // Names repeat: each is matched once.
+    std::map<StringId, std::optional<int64_t>> memo;
+    if (regex) {
+        auto steps = collect(t, true, [&](const Track&, const Slice& s) {
+            auto [it, fresh] = memo.try_emplace(s.name);
+            if (fresh) {
+                const std::string name(t.str(s.name));
+                if (std::regex_search(name, *regex)) it->second = firstNumber(name).value_or(-1);
+            }
+            return it->second;
+        });
+        if (done(StepSource::Regex, std::move(steps), true)) return list;
+    }
+    memo.clear();
+    auto profilerSteps = collect(t, true, [&](const Track&, const Slice& s) {
+        auto [it, fresh] = memo.try_emplace(s.name);
+        if (fresh) {
+            const std::string_view name = t.str(s.name);
+            if (name.substr(0, 13) == "ProfilerStep#") it->second = digits(name.substr(13));
+        }
+        return it->second;
+    });
+    if (done(StepSource::ProfilerStep, std::move(profilerSteps), false)) return list;
+    auto trainTest = collect(t, true, [&](const Track&, const Slice& s) -> std::optional<int64_t> {
+        const std::string_view name = t.str(s.name);
+        if (name != "train" && name != "test") return std::nullopt;
+        return stepNumArg(t, s);
+    });
+    if (done(StepSource::TrainTest, std::move(trainTest), false)) return list;
+    // TensorFlow's derived Steps line of the lowest GPU.
+    int lowest = INT32_MAX;
+    for (const Track& track : t.tracks) {
+        if (track.kind == TrackKind::GpuOther && t.str(track.threadName) == "Steps" &&
+            t.processes[track.process].gpuDevice >= 0)
+            lowest = std::min(lowest, t.processes[track.process].gpuDevice);
+    }
+    auto stepsLine = collect(t, false, [&](const Track& track, const Slice& s) {
+        std::optional<int64_t> n;
+        if (track.kind == TrackKind::GpuOther && t.str(track.threadName) == "Steps" &&
+            t.processes[track.process].gpuDevice == lowest)
+            n = digits(t.str(s.name)).value_or(-1);
+        return n;
+    });
+    done(StepSource::StepsLine, std::move(stepsLine), true);
+    return list;
+}
+
+StepBreakdown stepBreakdown(const Trace& trace, const GpuDevice& device, Interval span,
+                            const GapExplainer& explainer, TimeNs minGapNs) {
+    StepBreakdown b;
+    b.device = device.index;
+    const DeviceActivity a = deviceActivity(trace, device, span);
+    const std::vector<Interval> computeOrComm = unionOf(a.compute, a.communication);
+    b.compute = totalLength(a.compute);
+    b.exposedComm = totalLength(differenceOf(a.communication, a.compute));
+    std::vector<Interval> covered = computeOrComm;
+    for (size_t d = 0; d < kCopyDirectionCount; ++d) {
+        b.memcpyByDirection[d] = totalLength(differenceOf(a.memcpyByDirection[d], covered));
+        covered = unionOf(covered, a.memcpyByDirection[d]);
+        b.exposedMemcpy += b.memcpyByDirection[d];
+    }
+    const std::vector<Interval> whole{span};
+    for (const Interval& idle : differenceOf(whole, clippedTo(device.busy, span))) {
+        b.idle += idle.length();
+        if (idle.length() < minGapNs) {
+            b.idleShort += idle.length();
+            continue;
+        }
+        b.idleByCause[static_cast<size_t>(explainer.explain(device, idle).cause)] += idle.length();
+    }
+    return b;
+}
+
+namespace {
+
+// The GPU-side copies of ProfilerStep ranges: name -> device -> window.
+std::map<StringId, std::map<int, Interval>> gpuWindows(const Trace& t) {
+    std::map<StringId, std::map<int, Interval>> out;
+    for (const Track& track : t.tracks) {
+        if (track.kind != TrackKind::GpuAnnotation) continue;
+        for (uint32_t i = track.sliceBegin; i < track.sliceEnd; ++i) {
+            const Slice& s = t.slices[i];
+            if (t.str(s.name).substr(0, 13) != "ProfilerStep#") continue;
+            const int device = deviceOfSlice(t, track, s);
+            auto [it, fresh] = out[s.name].try_emplace(device, Interval{s.start, s.end()});
+            if (!fresh) {
+                it->second.start = std::min(it->second.start, s.start);
+                it->second.end = std::max(it->second.end, s.end());
+            }
+        }
+    }
+    return out;
+}
+
+void judgeSlowSteps(std::vector<StepReport>& steps, TimeNs median) {
+    for (StepReport& r : steps) {
+        r.slow = 2 * r.duration > 3 * median;
+        if (!r.slow) continue;
+        if (r.devices.empty()) {
+            r.slowerBecause = StepPart::Cpu;
+            r.grewBy = r.duration - median;
+            continue;
+        }
+        for (size_t p = 0; p < kStepPartCount; ++p) {
+            std::vector<TimeNs> values;
+            values.reserve(steps.size());
+            for (const StepReport& o : steps)
+                values.push_back(o.devices.front().part(StepPart(p)));
+            const TimeNs growth = r.devices.front().part(StepPart(p)) - medianOf(values);
+            if (!r.slowerBecause || growth > r.grewBy) {
+                r.slowerBecause = StepPart(p);
+                r.grewBy = growth;
+            }
+        }
+    }
+}
+
+}  // namespace
+
+StepsResult stepAnalysis(const Trace& trace, const StepOptions& options) {
+    StepsResult out;
+    const StepList list = findSteps(trace, options.regex);
+    out.source = list.source;
+    if (list.steps.empty()) return out;
+    const GapExplainer explainer(trace);
+    const auto windows = gpuWindows(trace);
+    std::vector<TimeNs> durations;
+    for (const Step& step : list.steps) {
+        if (options.cancel && options.cancel->isCancelled()) return {};
+        StepReport r;
+        r.step = step;
+        r.duration = step.span.length();
+        durations.push_back(r.duration);
+        for (const GpuDevice& device : trace.gpuDevices) {
+            if (device.busy.empty()) continue;
+            StepBreakdown b = stepBreakdown(trace, device, step.span, explainer, options.minGapNs);
+            const auto byName = windows.find(trace.slices[step.slice].name);
+            if (byName != windows.end()) {
+                const auto w = byName->second.find(device.index);
+                if (w != byName->second.end()) b.gpuWindow = w->second;
+            }
+            r.devices.push_back(std::move(b));
+        }
+        out.steps.push_back(std::move(r));
+    }
+    out.medianDuration = medianOf(durations);
+    judgeSlowSteps(out.steps, *out.medianDuration);
+    std::erase_if(out.steps, [&](const StepReport& r) {
+        if (options.onlyNumber && r.step.number != *options.onlyNumber) return true;
+        return r.step.span.start < options.window.start || r.step.span.start >= options.window.end;
+    });
+    return out;
+}
+
+}  // namespace gapscope
