@@ -7,6 +7,7 @@
 #include "analysis/gap_causes.h"
 #include "analysis/slice_queries.h"
 #include "analysis_args.h"
+#include "cli_output.h"
 #include "report/table.h"
 
 namespace gapscope::cli {
@@ -29,10 +30,11 @@ constexpr const char* kHelp =
 
 int runGaps(int argc, char** argv) {
     if (printedHelp(argc, argv, kHelp)) return 0;
-    auto args = parseAnalysisArgs("gaps", argc, argv, {"--min-gap-us"});
-    if (!args) return 1;
-    const auto trace = loadOrReport(args->load);
-    if (!trace) return 2;
+    int exitCode = 0;
+    auto prepared = prepare("gaps", argc, argv, {"--min-gap-us"}, exitCode);
+    if (!prepared) return exitCode;
+    const AnalysisArgs* args = &prepared->args;
+    const auto& trace = prepared->trace;
     const Trace& t = *trace;
     GapOptions options;
     options.window = args->range.value_or(kWholeTrace);

@@ -6,6 +6,7 @@
 
 #include "analysis/kernel_stats.h"
 #include "analysis_args.h"
+#include "cli_output.h"
 #include "report/table.h"
 
 namespace gapscope::cli {
@@ -19,24 +20,31 @@ constexpr const char* kHelp =
     "  max, median, p95 (nearest rank), sample standard deviation, share of all\n"
     "  kernel time and of the GPU's busy time, streams, Tensor Core use (by name,\n"
     "  as TensorBoard's profiler decides). Raw kernel durations, in ns; a kernel\n"
-    "  counts when it starts inside --range.\n"
+    "  counts when it starts inside --range. Launch parameters (grid, block,\n"
+    "  registers, shared memory, occupancy) of the name's first kernel, and the CPU\n"
+    "  op that launched it (correlation -> runtime call -> enclosing cpu_op; the most\n"
+    "  frequent one).\n"
     "  --by-device         one row per (device, kernel name)\n"
     "  --top N             the N kernels with the most total time\n";
 
-std::string fixed(double v, int digits) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
+nlohmann::json launchJson(const LaunchParams& l) {
+    nlohmann::json j = {{"grid", {l.grid[0], l.grid[1], l.grid[2]}},
+                        {"block", {l.block[0], l.block[1], l.block[2]}}};
+    if (l.registersPerThread >= 0) j["registers_per_thread"] = l.registersPerThread;
+    if (l.sharedMemory >= 0) j["shared_memory_bytes"] = l.sharedMemory;
+    if (l.occupancyPercent >= 0) j["occupancy_percent"] = l.occupancyPercent;
+    return j;
 }
 
 }  // namespace
 
 int runKernels(int argc, char** argv) {
     if (printedHelp(argc, argv, kHelp)) return 0;
-    auto args = parseAnalysisArgs("kernels", argc, argv, {"--by-device", "--top"});
-    if (!args) return 1;
-    const auto trace = loadOrReport(args->load);
-    if (!trace) return 2;
+    int exitCode = 0;
+    auto prepared = prepare("kernels", argc, argv, {"--by-device", "--top"}, exitCode);
+    if (!prepared) return exitCode;
+    const AnalysisArgs* args = &prepared->args;
+    const auto& trace = prepared->trace;
     KernelStatsOptions options;
     options.window = args->range.value_or(kWholeTrace);
     options.byDevice = args->byDevice;
@@ -60,7 +68,10 @@ int runKernels(int argc, char** argv) {
                 {"share_of_busy_time", k.shareOfBusyTime},
                 {"streams", k.streams},
                 {"communication", k.communication},
-                {"tensor_cores", k.tensorCores}};
+                {"tensor_cores", k.tensorCores},
+                {"launch", k.launch ? launchJson(*k.launch) : nullptr},
+                {"launched_by",
+                 k.launchedBy ? nlohmann::json(std::string(t.str(*k.launchedBy))) : nullptr}};
             if (k.device >= 0) j["device"] = k.device;
             kernels.push_back(std::move(j));
         }
@@ -73,11 +84,13 @@ int runKernels(int argc, char** argv) {
     }
     Table table;
     if (args->byDevice) table.headers.push_back("device");
-    for (const char* h : {"name", "count", "total ns", "mean ns", "min ns", "max ns", "median ns",
-                          "p95 ns", "stddev ns", "% kernel", "% busy", "tensor cores"})
+    for (const char* h :
+         {"name", "count", "total ns", "mean ns", "min ns", "max ns", "median ns", "p95 ns",
+          "stddev ns", "% kernel", "% busy", "tensor cores", "launched by"})
         table.headers.push_back(h);
     table.numeric.assign(table.headers.size(), true);
     table.numeric[args->byDevice ? 1 : 0] = false;
+    table.numeric[table.headers.size() - 2] = false;
     table.numeric.back() = false;
     for (const KernelStats& k : rows) {
         std::vector<std::string> r;
@@ -89,7 +102,8 @@ int runKernels(int argc, char** argv) {
                            std::to_string(k.min), std::to_string(k.max), std::to_string(k.median),
                            std::to_string(k.p95), k.stddev ? fixed(*k.stddev, 1) : "-",
                            fixed(k.shareOfKernelTime * 100, 1), fixed(k.shareOfBusyTime * 100, 1),
-                           k.tensorCores ? "yes" : "no"});
+                           k.tensorCores ? "yes" : "no",
+                           k.launchedBy ? fitName(t.str(*k.launchedBy), args->format, 40) : "-"});
         table.rows.push_back(std::move(r));
     }
     printTable(table, args->format);

@@ -6,6 +6,7 @@
 
 #include "analysis/time_breakdown.h"
 #include "analysis_args.h"
+#include "cli_output.h"
 #include "report/table.h"
 
 namespace gapscope::cli {
@@ -32,10 +33,11 @@ std::string pct(double share) {
 
 int runTimeline(int argc, char** argv) {
     if (printedHelp(argc, argv, kHelp)) return 0;
-    auto args = parseAnalysisArgs("timeline", argc, argv, {});
-    if (!args) return 1;
-    const auto trace = loadOrReport(args->load);
-    if (!trace) return 2;
+    int exitCode = 0;
+    auto prepared = prepare("timeline", argc, argv, {}, exitCode);
+    if (!prepared) return exitCode;
+    const AnalysisArgs* args = &prepared->args;
+    const auto& trace = prepared->trace;
     const auto rows = timeBreakdowns(*trace, args->range.value_or(kWholeTrace));
     if (args->format == OutputFormat::Json) {
         nlohmann::json devices = nlohmann::json::array();

@@ -66,6 +66,16 @@ struct Ranked {
     double impact = 0;
 };
 
+// Within a severity, causes before the symptom they explain (GPU idle).
+int priority(const std::string& rule) {
+    static constexpr const char* kOrder[] = {
+        "input-bound",  "blocking-sync",   "exposed-communication", "memory-peak",  "gpu-idle",
+        "tiny-kernels", "pageable-copies", "no-tensor-cores",       "memory-growth"};
+    for (size_t i = 0; i < std::size(kOrder); ++i)
+        if (rule == kOrder[i]) return static_cast<int>(i);
+    return static_cast<int>(std::size(kOrder));
+}
+
 // Per device, over the steps (or, without steps, the device's active span).
 struct DeviceTime {
     int device = 0;
@@ -112,21 +122,25 @@ std::vector<DeviceTime> deviceTimes(const AdviceInputs& in) {
     return out;
 }
 
-// The longest gaps of a device (optionally of one cause), inside the steps.
+// The longest idle gaps of a device (optionally of one cause): the idle
+// pieces of the steps, or without steps the gaps of the whole trace.
 std::vector<const CausedGap*> longestGaps(const AdviceInputs& in, int device,
                                           std::optional<GapCause> cause, size_t most) {
     std::vector<const CausedGap*> out;
-    if (!in.gaps) return out;
-    Interval within = kWholeTrace;
-    if (in.steps && !in.steps->steps.empty())
-        within = {in.steps->steps.front().step.span.start, in.steps->steps.back().step.span.end};
-    for (const DeviceGaps& d : *in.gaps) {
-        if (d.device != device) continue;
-        for (const CausedGap& g : d.gaps) {
-            if (cause && g.cause != *cause) continue;
-            if (g.gap.end <= within.start || g.gap.start >= within.end) continue;
-            out.push_back(&g);
-        }
+    auto consider = [&](const CausedGap& g) {
+        if (!cause || g.cause == *cause) out.push_back(&g);
+    };
+    if (in.steps && !in.steps->steps.empty()) {
+        for (const StepReport& r : in.steps->steps)
+            for (const StepBreakdown& b : r.devices)
+                if (b.device == device)
+                    for (const CausedGap& g : b.idlePieces)
+                        consider(g);
+    } else if (in.gaps) {
+        for (const DeviceGaps& d : *in.gaps)
+            if (d.device == device)
+                for (const CausedGap& g : d.gaps)
+                    consider(g);
     }
     std::sort(out.begin(), out.end(), [](const CausedGap* a, const CausedGap* b) {
         if (a->gap.length() != b->gap.length()) return a->gap.length() > b->gap.length();
@@ -460,6 +474,8 @@ std::vector<Finding> advise(const Trace& trace, const AdviceInputs& in) {
     std::stable_sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) {
         if (a.finding.severity != b.finding.severity)
             return a.finding.severity < b.finding.severity;
+        if (priority(a.finding.rule) != priority(b.finding.rule))
+            return priority(a.finding.rule) < priority(b.finding.rule);
         return a.impact > b.impact;
     });
     std::vector<Finding> out;

@@ -56,7 +56,8 @@ struct AdviceInputs {
     const std::vector<DeviceGaps>* gaps = nullptr;              // whole trace
 };
 
-// Most severe first; within a severity, the larger share of time first.
+// Most severe first; within a severity, causes (input, sync, communication,
+// memory) before GPU idle, the symptom they explain; then the larger share.
 std::vector<Finding> advise(const Trace& trace, const AdviceInputs& inputs);
 
 // Computes every input over the whole trace and advises.

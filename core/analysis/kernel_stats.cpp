@@ -5,6 +5,7 @@
 
 #include "analysis/distribution.h"
 #include "analysis/launch_calls.h"
+#include "analysis/slice_queries.h"
 
 namespace gapscope {
 
@@ -68,7 +69,7 @@ KernelStats finish(const Trace& trace, StringId name, int device, Acc& acc) {
     k.mean = d.mean;
     k.stddev = d.stddev;
     for (const uint32_t t : acc.tracks)
-        k.streams.push_back(trace.tracks[t].displayName);
+        k.streams.push_back(trackLabel(trace, t));
     const std::string_view text = trace.str(name);
     k.communication = isCommunicationKernel(text);
     k.tensorCores = usesTensorCores(text);

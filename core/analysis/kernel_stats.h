@@ -26,7 +26,7 @@ struct KernelStats {
     std::optional<double> stddev;
     double shareOfKernelTime = 0;      // of all kernels' total (same device, or all)
     double shareOfBusyTime = 0;        // of the device's busy time (all devices' sum)
-    std::vector<std::string> streams;  // track names, in first-seen order
+    std::vector<std::string> streams;  // "GPU 0 · stream 7", in first-seen order
     bool communication = false;
     bool tensorCores = false;            // by name, the way TensorBoard's profiler decides
     std::optional<LaunchParams> launch;  // of the first kernel, when the trace has them

@@ -190,7 +190,9 @@ StepBreakdown stepBreakdown(const Trace& trace, const GpuDevice& device, Interva
             b.idleShort += idle.length();
             continue;
         }
-        b.idleByCause[static_cast<size_t>(explainer.explain(device, idle).cause)] += idle.length();
+        CausedGap g = explainer.explain(device, idle);
+        b.idleByCause[static_cast<size_t>(g.cause)] += idle.length();
+        b.idlePieces.push_back(std::move(g));
     }
     return b;
 }

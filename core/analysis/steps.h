@@ -71,6 +71,7 @@ struct StepBreakdown {
     std::array<TimeNs, kCopyDirectionCount> memcpyByDirection{};
     std::array<TimeNs, kGapCauseCount> idleByCause{};
     TimeNs idleShort = 0;
+    std::vector<CausedGap> idlePieces;  // those of at least the threshold, with their cause
 
     TimeNs part(StepPart p) const;
 };

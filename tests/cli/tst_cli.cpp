@@ -224,6 +224,88 @@ class TestCli : public QObject {
         QCOMPARE(r.exitCode, 0);
         QVERIFY(nlohmann::json::parse(r.out.toStdString())["kernels"].empty());
     }
+
+    // Every analysis command: help, formats, exit statuses, the JSON keys
+    // docs/cli.md promises, and an empty result (exit 0) on a trace with
+    // no GPU, no steps and no memory events.
+    void everyAnalysisCommand() {
+        const QString sample = gapscope::test::samplePath();
+        const std::vector<std::pair<const char*, std::vector<const char*>>> commands = {
+            {"gaps", {"devices", "threshold_ns"}},
+            {"timeline", {"devices"}},
+            {"kernels", {"kernels"}},
+            {"memcpy", {"copies"}},
+            {"ops", {"ops", "step_time_ns"}},
+            {"steps", {"steps", "source", "median_duration_ns"}},
+            {"memory", {"devices", "other_curves"}},
+            {"pipeline", {"verdict", "input_share", "stages", "dataloader", "per_step"}},
+            {"launch", {"kernels", "kernels_with_launch", "delay_ns", "histogram", "by_name"}},
+            {"advice", {"findings"}}};
+        QTemporaryDir dir;
+        const QString cpuOnly = dir.path() + "/cpu_only.json";
+        QVERIFY(gapscope::test::writeFile(
+            cpuOnly.toStdString(),
+            R"([{"ph":"X","pid":1,"tid":1,"name":"work","ts":0,"dur":10}])"));
+        for (const auto& [command, keys] : commands) {
+            const QString c = command;
+            Run r = runCli({c, "--help"});
+            QCOMPARE(r.exitCode, 0);
+            QVERIFY2(
+                r.out.contains("--format") && r.out.contains("Usage: gapscope-cli " + c.toUtf8()),
+                command);
+            r = runCli({c, sample, "--format", "json"});
+            QCOMPARE(r.exitCode, 0);
+            const json j = json::parse(r.out.toStdString());
+            for (const char* key : keys)
+                QVERIFY2(j.contains(key), (std::string(command) + ": " + key).c_str());
+            for (const char* format : {"table", "csv", "md"}) {
+                r = runCli({c, sample, "--format", format});
+                QCOMPARE(r.exitCode, 0);
+                QVERIFY(!r.out.isEmpty());
+            }
+            QCOMPARE(runCli({c, sample, "--format", "xml"}).exitCode, 1);
+            QCOMPARE(runCli({c, sample, "--step-regex", "("}).exitCode, 1);
+            QCOMPARE(runCli({c, "/nonexistent/trace.json"}).exitCode, 2);
+            r = runCli({c, cpuOnly, "--format", "json"});
+            QCOMPARE(r.exitCode, 0);
+            QVERIFY(json::parse(r.out.toStdString()).is_object());
+            r = runCli({c, cpuOnly});
+            QCOMPARE(r.exitCode, 0);
+            QVERIFY2(r.err.isEmpty(), r.err.constData());
+        }
+        // --step: one step for `steps`, the step's window for the others.
+        Run r = runCli({"steps", sample, "--format", "json"});
+        const json all = json::parse(r.out.toStdString());
+        QVERIFY(all["steps"].size() > 1);
+        const json& first = all["steps"][0];
+        const std::string n = std::to_string(first["number"].get<int64_t>());
+        r = runCli({"steps", sample, "--format", "json", "--step", QString::fromStdString(n)});
+        QCOMPARE(r.exitCode, 0);
+        const json one = json::parse(r.out.toStdString());
+        QCOMPARE(one["steps"].size(), size_t(1));
+        QVERIFY(one["steps"][0] == first);
+        const json& b = first["breakdown"];
+        QCOMPARE(b["compute_ns"].get<int64_t>() + b["exposed_comm_ns"].get<int64_t>() +
+                     b["exposed_memcpy_ns"].get<int64_t>() + b["idle_ns"].get<int64_t>(),
+                 first["duration_ns"].get<int64_t>());
+        r = runCli({"timeline", sample, "--format", "json", "--step", QString::fromStdString(n)});
+        QCOMPARE(r.exitCode, 0);
+        const json tl = json::parse(r.out.toStdString());
+        QVERIFY(tl["devices"][0]["computation_ns"] == b["compute_ns"]);
+        r = runCli({"timeline", sample, "--step", "987654"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.err.contains("no step 987654"));
+        // The sample waits for its DataLoader: advice says so first, with evidence.
+        r = runCli({"advice", sample, "--format", "json"});
+        const json advice = json::parse(r.out.toStdString());
+        QVERIFY(!advice["findings"].empty());
+        QCOMPARE(advice["findings"][0]["rule"].get<std::string>(), std::string("input-bound"));
+        for (const json& f : advice["findings"])
+            QVERIFY(!f["evidence"]["ranges"].empty() || !f["evidence"]["slices"].empty());
+        r = runCli({"advice", sample});
+        QVERIFY(r.out.contains("The GPU waits for input"));
+        QVERIFY(r.out.contains("num_workers"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCli)
