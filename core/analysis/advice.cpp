@@ -7,6 +7,8 @@
 #include <map>
 #include <set>
 
+#include "analysis/analysis_index.h"
+
 namespace gapscope {
 
 const char* severityName(Severity s) {
@@ -484,21 +486,28 @@ std::vector<Finding> advise(const Trace& trace, const AdviceInputs& in) {
     return out;
 }
 
-std::vector<Finding> adviseWholeTrace(const Trace& trace, const StepOptions& stepOptions) {
-    const StepsResult steps = stepAnalysis(trace, stepOptions);
+std::vector<Finding> adviseWholeTrace(const Trace& trace, const StepOptions& stepOptions,
+                                      const AnalysisIndex* index) {
+    std::optional<AnalysisIndex> own;
+    if (!index) index = &own.emplace(trace);
+    StepOptions so = stepOptions;
+    so.index = index;
+    const StepsResult steps = stepAnalysis(trace, so);
     std::vector<Step> spans;
     for (const StepReport& r : steps.steps)
         spans.push_back(r.step);
     const PipelineReport pipeline = inputPipeline(trace, spans);
-    const LaunchOverhead launch = launchOverhead(trace);
+    const LaunchOverhead launch = launchOverhead(trace, kWholeTrace, index);
     KernelStatsOptions ko;
     ko.launchers = false;
+    ko.index = index;
     const std::vector<KernelStats> kernels = kernelStats(trace, ko);
     const std::vector<CopyStats> copies = memcpyStats(trace);
     const MemoryReport memory = memoryUsage(trace, spans);
     const std::vector<GpuTimeBreakdown> breakdowns = timeBreakdowns(trace);
     GapOptions go;
     go.minGapNs = stepOptions.minGapNs;
+    go.index = index;
     const std::vector<DeviceGaps> gaps = gapsWithCauses(trace, go);
     AdviceInputs in;
     in.steps = &steps;

@@ -60,7 +60,9 @@ struct AdviceInputs {
 // memory) before GPU idle, the symptom they explain; then the larger share.
 std::vector<Finding> advise(const Trace& trace, const AdviceInputs& inputs);
 
-// Computes every input over the whole trace and advises.
-std::vector<Finding> adviseWholeTrace(const Trace& trace, const StepOptions& stepOptions = {});
+// Computes every input over the whole trace and advises (`index`: built
+// once per trace; else built here).
+std::vector<Finding> adviseWholeTrace(const Trace& trace, const StepOptions& stepOptions = {},
+                                      const AnalysisIndex* index = nullptr);
 
 }  // namespace gapscope

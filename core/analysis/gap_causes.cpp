@@ -1,7 +1,9 @@
 #include "analysis/gap_causes.h"
 
 #include <algorithm>
+#include <optional>
 
+#include "analysis/analysis_index.h"
 #include "analysis/launch_calls.h"
 
 namespace gapscope {
@@ -54,9 +56,13 @@ struct HostClassSlices {
 }  // namespace
 
 struct GapExplainer::Index {
-    explicit Index(const Trace& t) : launches(t) {}
+    Index(const Trace& t, const LaunchCalls* shared) {
+        if (!shared) own.emplace(t);
+        launches = shared ? shared : &*own;
+    }
     HostClassSlices input, sync, comm;
-    LaunchCalls launches;
+    std::optional<LaunchCalls> own;
+    const LaunchCalls* launches = nullptr;
 };
 
 namespace {
@@ -138,7 +144,7 @@ void decide(const Trace& t, const GpuDevice& device, const HostIndex& host, Caus
     }
     // Each ender's launch call: by correlation id, else by its ac2g flow.
     for (const uint32_t k : enders) {
-        host.launches.forEach(k, [&](uint32_t launch) {
+        host.launches->forEach(k, [&](uint32_t launch) {
             if (t.slices[launch].start > g.gap.start) g.evidence.push_back(launch);
         });
     }
@@ -147,8 +153,8 @@ void decide(const Trace& t, const GpuDevice& device, const HostIndex& host, Caus
 
 }  // namespace
 
-GapExplainer::GapExplainer(const Trace& trace)
-    : trace_(trace), index_(std::make_unique<Index>(trace)) {
+GapExplainer::GapExplainer(const Trace& trace, const LaunchCalls* launches)
+    : trace_(trace), index_(std::make_unique<Index>(trace, launches)) {
     indexHost(trace, *index_);
 }
 
@@ -170,7 +176,9 @@ CausedGap GapExplainer::explain(const GpuDevice& device, Interval gap) const {
 }
 
 std::vector<DeviceGaps> gapsWithCauses(const Trace& trace, const GapOptions& options) {
-    const GapExplainer explainer(trace);
+    std::optional<GapExplainer> own;
+    if (!options.index) own.emplace(trace);
+    const GapExplainer& explainer = options.index ? options.index->explainer() : *own;
     std::vector<DeviceGaps> out;
     for (const GpuDevice& device : trace.gpuDevices) {
         if (options.cancel && options.cancel->isCancelled()) return {};

@@ -31,6 +31,9 @@
 
 namespace gapscope {
 
+class AnalysisIndex;
+class LaunchCalls;
+
 enum class GapCause : uint8_t { Input, Synchronization, Communication, Launch, Other };
 inline constexpr size_t kGapCauseCount = 5;
 const char* gapCauseName(GapCause cause);  // "input", "synchronization", ...
@@ -53,6 +56,7 @@ struct DeviceGaps {
 struct GapOptions {
     Interval window = kWholeTrace;
     TimeNs minGapNs = kDefaultGapThresholdNs;
+    const AnalysisIndex* index = nullptr;  // built once per trace; else built here
     const CancelToken* cancel = nullptr;
 };
 
@@ -62,7 +66,8 @@ struct GapOptions {
 // launch calls once.
 class GapExplainer {
   public:
-    explicit GapExplainer(const Trace& trace);
+    // `launches` (kept, not copied) saves indexing the launch calls again.
+    explicit GapExplainer(const Trace& trace, const LaunchCalls* launches = nullptr);
     ~GapExplainer();
     GapExplainer(const GapExplainer&) = delete;
     GapExplainer& operator=(const GapExplainer&) = delete;

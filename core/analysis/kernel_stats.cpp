@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "analysis/analysis_index.h"
 #include "analysis/distribution.h"
 #include "analysis/launch_calls.h"
 #include "analysis/slice_queries.h"
@@ -94,9 +95,17 @@ std::vector<KernelStats> kernelStats(const Trace& trace, const KernelStatsOption
     // (device or -1, name) -> durations; map keeps a deterministic order.
     std::map<std::pair<int, StringId>, Acc> byKey;
     std::map<int, TimeNs> kernelTime, busyTime;
-    std::optional<LaunchCalls> calls;
-    std::optional<EnclosingSlices> enclosing;
-    if (options.launchers) calls.emplace(trace), enclosing.emplace(trace);
+    std::optional<LaunchCalls> ownCalls;
+    std::optional<EnclosingSlices> ownEnclosing;
+    const LaunchCalls* calls = nullptr;
+    const EnclosingSlices* enclosing = nullptr;
+    if (options.launchers && options.index) {
+        calls = &options.index->launches();
+        enclosing = &options.index->enclosing();
+    } else if (options.launchers) {
+        calls = &ownCalls.emplace(trace);
+        enclosing = &ownEnclosing.emplace(trace);
+    }
     for (const GpuDevice& device : trace.gpuDevices) {
         if (options.cancel && options.cancel->isCancelled()) return {};
         const int key = options.byDevice ? device.index : -1;

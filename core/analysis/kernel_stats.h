@@ -16,6 +16,8 @@
 
 namespace gapscope {
 
+class AnalysisIndex;
+
 struct KernelStats {
     StringId name = 0;
     uint32_t firstSlice = kNone;  // the earliest kernel of this name
@@ -36,7 +38,8 @@ struct KernelStats {
 struct KernelStatsOptions {
     Interval window = kWholeTrace;
     bool byDevice = false;
-    bool launchers = true;  // find the launching CPU op (indexes the launch calls)
+    bool launchers = true;                 // find the launching CPU op (indexes the launch calls)
+    const AnalysisIndex* index = nullptr;  // built once per trace; else built here
     const CancelToken* cancel = nullptr;
 };
 

@@ -1,15 +1,20 @@
 #include "analysis/launch_overhead.h"
 
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
 
+#include "analysis/analysis_index.h"
 #include "analysis/launch_calls.h"
 
 namespace gapscope {
 
-LaunchOverhead launchOverhead(const Trace& t, Interval window, const CancelToken* cancel) {
+LaunchOverhead launchOverhead(const Trace& t, Interval window, const AnalysisIndex* index,
+                              const CancelToken* cancel) {
     LaunchOverhead out;
-    const LaunchCalls calls(t);
+    std::optional<LaunchCalls> own;
+    if (!index) own.emplace(t);
+    const LaunchCalls& calls = index ? index->launches() : *own;
     std::vector<TimeNs> delays, launches;
     struct Acc {
         uint64_t count = 0;

@@ -38,7 +38,11 @@ struct LaunchOverhead {
     std::vector<KernelLaunchDelay> byName;  // by mean delay, then name
 };
 
+class AnalysisIndex;
+
+// `index`: built once per trace; else the launch calls are indexed here.
 LaunchOverhead launchOverhead(const Trace& trace, Interval window = kWholeTrace,
+                              const AnalysisIndex* index = nullptr,
                               const CancelToken* cancel = nullptr);
 
 }  // namespace gapscope

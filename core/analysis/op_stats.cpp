@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "analysis/analysis_index.h"
 #include "analysis/launch_calls.h"
 #include "analysis/slice_queries.h"
 
@@ -34,37 +35,58 @@ std::vector<OpStats> opStats(const Trace& t, const OpStatsOptions& options) {
         o.inclusive += s.dur;
         return o;
     };
+    const Interval w = options.window;
+    TimeNs lastOpEnd = w.start;  // launch calls inside the window's ops end by then
     for (const Track& track : t.tracks) {
         if (options.cancel && options.cancel->isCancelled()) return {};
         const bool tfOps =
             track.kind == TrackKind::GpuOther && t.str(track.threadName) == "TensorFlow Ops";
         if (track.kind != TrackKind::CpuThread && !tfOps) continue;
-        for (uint32_t i = track.sliceBegin; i < track.sliceEnd; ++i) {
-            const Slice& s = t.slices[i];
-            if (!inWindow(s, options.window)) continue;
-            if (tfOps) {
-                OpStats& o = add(s);
-                o.self += s.dur;
-                o.gpu += s.dur;
-            } else if (isOp(s)) {
-                add(s).self += selfTime(t, i);
+        for (const Row& row : track.rows) {
+            const auto [lo, hi] = t.visibleInRow(row, w.start, w.end);
+            for (uint32_t i = lo; i < hi; ++i) {
+                const Slice& s = t.slices[i];
+                if (!inWindow(s, w)) continue;
+                if (tfOps) {
+                    OpStats& o = add(s);
+                    o.self += s.dur;
+                    o.gpu += s.dur;
+                } else if (isOp(s)) {
+                    add(s).self += selfTime(t, i);
+                    lastOpEnd = std::max(lastOpEnd, s.end());
+                }
             }
         }
     }
     // GPU time: each activity's duration to every op around its launch call.
-    const LaunchCalls calls(t);
-    const EnclosingSlices enclosing(t);
-    for (const GpuDevice& device : t.gpuDevices) {
-        if (options.cancel && options.cancel->isCancelled()) return {};
-        forEachActivity(t, device, kWholeTrace, [&](uint32_t k, const Track&, ActivityKind) {
-            const uint32_t call = calls.first(k);
-            if (call == kNone) return;
-            enclosing.forEach(call, [&](uint32_t op) {
-                const Slice& s = t.slices[op];
-                if (!inWindow(s, options.window) || !isOp(s)) return;
-                byName[s.name].gpu += t.slices[k].dur;
-            });
+    auto credit = [&](const EnclosingSlices& enclosing, uint32_t call, uint32_t activity) {
+        enclosing.forEach(call, [&](uint32_t op) {
+            const Slice& s = t.slices[op];
+            if (inWindow(s, w) && isOp(s)) byName[s.name].gpu += t.slices[activity].dur;
         });
+    };
+    if (options.index) {
+        // Only the launch calls that can lie inside the window's ops.
+        const AnalysisIndex& index = *options.index;
+        for (const Track& track : t.tracks) {
+            if (track.kind != TrackKind::CpuThread) continue;
+            if (options.cancel && options.cancel->isCancelled()) return {};
+            for (const Row& row : track.rows) {
+                const auto [lo, hi] = t.visibleInRow(row, w.start, lastOpEnd);
+                for (uint32_t i = lo; i < hi; ++i)  // any category: ac2g flows bind any slice
+                    index.forEachLaunched(i, [&](uint32_t k) { credit(index.enclosing(), i, k); });
+            }
+        }
+    } else {
+        const LaunchCalls calls(t);
+        const EnclosingSlices enclosing(t);
+        for (const GpuDevice& device : t.gpuDevices) {
+            if (options.cancel && options.cancel->isCancelled()) return {};
+            forEachActivity(t, device, kWholeTrace, [&](uint32_t k, const Track&, ActivityKind) {
+                const uint32_t call = calls.first(k);
+                if (call != kNone) credit(enclosing, call, k);
+            });
+        }
     }
     std::vector<OpStats> out;
     out.reserve(byName.size());

@@ -19,6 +19,8 @@
 
 namespace gapscope {
 
+class AnalysisIndex;
+
 struct OpStats {
     StringId name = 0;
     uint64_t count = 0;
@@ -28,7 +30,8 @@ struct OpStats {
 
 struct OpStatsOptions {
     Interval window = kWholeTrace;
-    TimeNs stepTime = 0;  // total duration of the steps (0: none)
+    TimeNs stepTime = 0;                   // total duration of the steps (0: none)
+    const AnalysisIndex* index = nullptr;  // built once per trace; else built here
     const CancelToken* cancel = nullptr;
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "analysis/analysis_index.h"
 #include "analysis/distribution.h"
 #include "format/json_lexer.h"
 
@@ -218,25 +219,14 @@ std::map<StringId, std::map<int, Interval>> gpuWindows(const Trace& t) {
     return out;
 }
 
-void judgeSlowSteps(std::vector<StepReport>& steps, TimeNs median) {
-    for (StepReport& r : steps) {
-        r.slow = 2 * r.duration > 3 * median;
-        if (!r.slow) continue;
-        if (r.devices.empty()) {
-            r.slowerBecause = StepPart::Cpu;
-            r.grewBy = r.duration - median;
-            continue;
-        }
-        for (size_t p = 0; p < kStepPartCount; ++p) {
-            std::vector<TimeNs> values;
-            values.reserve(steps.size());
-            for (const StepReport& o : steps)
-                values.push_back(o.devices.front().part(StepPart(p)));
-            const TimeNs growth = r.devices.front().part(StepPart(p)) - medianOf(values);
-            if (!r.slowerBecause || growth > r.grewBy) {
-                r.slowerBecause = StepPart(p);
-                r.grewBy = growth;
-            }
+// Why a slow step was slower: the part of the first device's breakdown that
+// grew most over its median across all steps.
+void explainSlowStep(StepReport& r, const std::vector<TimeNs>& medians) {
+    for (size_t p = 0; p < kStepPartCount; ++p) {
+        const TimeNs growth = r.devices.front().part(StepPart(p)) - medians[p];
+        if (!r.slowerBecause || growth > r.grewBy) {
+            r.slowerBecause = StepPart(p);
+            r.grewBy = growth;
         }
     }
 }
@@ -245,18 +235,17 @@ void judgeSlowSteps(std::vector<StepReport>& steps, TimeNs median) {
 
 StepsResult stepAnalysis(const Trace& trace, const StepOptions& options) {
     StepsResult out;
-    const StepList list = findSteps(trace, options.regex);
+    const StepList found =
+        options.index && !options.regex ? StepList{} : findSteps(trace, options.regex);
+    const StepList& list = options.index && !options.regex ? options.index->steps() : found;
     out.source = list.source;
     if (list.steps.empty()) return out;
-    const GapExplainer explainer(trace);
+    std::optional<GapExplainer> own;
+    if (!options.index) own.emplace(trace);
+    const GapExplainer& explainer = options.index ? options.index->explainer() : *own;
     const auto windows = gpuWindows(trace);
-    std::vector<TimeNs> durations;
-    for (const Step& step : list.steps) {
-        if (options.cancel && options.cancel->isCancelled()) return {};
-        StepReport r;
-        r.step = step;
-        r.duration = step.span.length();
-        durations.push_back(r.duration);
+    auto breakdowns = [&](const Step& step) {
+        std::vector<StepBreakdown> devices;
         for (const GpuDevice& device : trace.gpuDevices) {
             if (device.busy.empty()) continue;
             StepBreakdown b = stepBreakdown(trace, device, step.span, explainer, options.minGapNs);
@@ -265,16 +254,63 @@ StepsResult stepAnalysis(const Trace& trace, const StepOptions& options) {
                 const auto w = byName->second.find(device.index);
                 if (w != byName->second.end()) b.gpuWindow = w->second;
             }
-            r.devices.push_back(std::move(b));
+            devices.push_back(std::move(b));
         }
+        return devices;
+    };
+    // Slowness is judged against all steps; breakdowns only for those asked for
+    // (and for all of them when a slow one has to say why).
+    std::vector<TimeNs> durations;
+    for (const Step& step : list.steps)
+        durations.push_back(step.span.length());
+    out.medianDuration = medianOf(durations);
+    const TimeNs median = *out.medianDuration;
+    std::vector<size_t> chosen;
+    for (size_t i = 0; i < list.steps.size(); ++i) {
+        const Step& s = list.steps[i];
+        if (options.onlyNumber && s.number != *options.onlyNumber) continue;
+        if (s.span.start < options.window.start || s.span.start >= options.window.end) continue;
+        chosen.push_back(i);
+    }
+    std::vector<std::optional<StepBreakdown>> first(list.steps.size());  // of every step, if needed
+    for (const size_t i : chosen) {
+        if (options.cancel && options.cancel->isCancelled()) return {};
+        StepReport r;
+        r.step = list.steps[i];
+        r.duration = r.step.span.length();
+        r.devices = breakdowns(r.step);
+        if (!r.devices.empty()) first[i] = r.devices.front();
+        r.slow = 2 * r.duration > 3 * median;
         out.steps.push_back(std::move(r));
     }
-    out.medianDuration = medianOf(durations);
-    judgeSlowSteps(out.steps, *out.medianDuration);
-    std::erase_if(out.steps, [&](const StepReport& r) {
-        if (options.onlyNumber && r.step.number != *options.onlyNumber) return true;
-        return r.step.span.start < options.window.start || r.step.span.start >= options.window.end;
-    });
+    std::vector<TimeNs> medians;  // of each part over all steps, when a slow step needs them
+    for (StepReport& r : out.steps) {
+        if (!r.slow) continue;
+        if (r.devices.empty()) {
+            r.slowerBecause = StepPart::Cpu;
+            r.grewBy = r.duration - median;
+            continue;
+        }
+        if (medians.empty()) {
+            auto compute = [&] {
+                std::vector<TimeNs> parts(kStepPartCount);
+                for (size_t i = 0; i < list.steps.size(); ++i)
+                    if (!first[i]) first[i] = breakdowns(list.steps[i]).front();
+                for (size_t p = 0; p < kStepPartCount; ++p) {
+                    std::vector<TimeNs> values;
+                    values.reserve(first.size());
+                    for (const auto& b : first)
+                        values.push_back(b->part(StepPart(p)));
+                    parts[p] = medianOf(std::move(values));
+                }
+                return parts;
+            };
+            const bool reusable = options.index && !options.regex;
+            medians =
+                reusable ? options.index->stepPartMedians(options.minGapNs, compute) : compute();
+        }
+        explainSlowStep(r, medians);
+    }
     return out;
 }
 

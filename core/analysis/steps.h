@@ -85,8 +85,11 @@ struct StepReport {
     TimeNs grewBy = 0;
 };
 
+class AnalysisIndex;
+
 struct StepOptions {
     const std::regex* regex = nullptr;
+    const AnalysisIndex* index = nullptr;  // built once per trace; else built here
     TimeNs minGapNs = kDefaultGapThresholdNs;
     std::optional<int64_t> onlyNumber;  // --step N (the median still uses all steps)
     Interval window = kWholeTrace;      // steps that start inside it

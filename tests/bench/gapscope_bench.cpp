@@ -3,13 +3,15 @@
 // (reading the file, `zstd -dc` / `gzip -dc`, the load itself), so the
 // figures survive a noisy machine. Build with the release preset.
 //
-//   gapscope-bench [--frames] [--interaction] [--quick] TRACE...
+//   gapscope-bench [--frames] [--interaction] [--analyses] [--quick] TRACE...
 //
 //   (always)       loads: parse, cache write, reopen, peak RSS (bench_load)
 //   --frames       frame times at five zooms, the GPU busy union, and a
 //                  counter series of 10 M samples (bench_frames)
 //   --interaction  range summaries and the GUI thread's time per Shift+drag
 //                  event in the real window (bench_interaction)
+//   --analyses     every analysis over the whole trace and 1 % of it, as a
+//                  share of the load time (bench_analyses)
 //   --quick        fewer repeats (CI smoke test)
 
 #include <QApplication>
@@ -17,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_analyses.h"
 #include "bench_frames.h"
 #include "bench_interaction.h"
 #include "bench_load.h"
@@ -26,7 +29,7 @@ using namespace gapscope::bench;
 int main(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
-    bool frames = false, interaction = false, quick = false;
+    bool frames = false, interaction = false, analyses = false, quick = false;
     std::vector<std::string> files;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -34,6 +37,8 @@ int main(int argc, char** argv) {
             frames = true;
         else if (a == "--interaction")
             interaction = true;
+        else if (a == "--analyses")
+            analyses = true;
         else if (a == "--quick")
             quick = true;
         else
@@ -41,7 +46,8 @@ int main(int argc, char** argv) {
     }
     if (files.empty()) {
         std::fprintf(stderr,
-                     "usage: gapscope-bench [--frames] [--interaction] [--quick] TRACE...\n");
+                     "usage: gapscope-bench [--frames] [--interaction] [--analyses] [--quick] "
+                     "TRACE...\n");
         return 1;
     }
     printLoadTable(files);
@@ -50,5 +56,6 @@ int main(int argc, char** argv) {
         printCounterFrames(quick ? 1'000'000 : 10'000'000, quick);
     }
     if (interaction) printInteraction(files, quick);
+    if (analyses) printAnalyses(files, quick);
     return 0;
 }

@@ -16,6 +16,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "analysis/analysis_index.h"
 #include "analysis/input_pipeline.h"
 #include "analysis/kernel_stats.h"
 #include "analysis/launch_overhead.h"
@@ -279,6 +280,44 @@ class TestHostAnalyses : public QObject {
         }
     }
 
+    // The same through an index built once per trace (the GUI's way).
+    void compareIndexed(const Trace& t, const json& ref, const StepsResult& steps,
+                        OpStatsOptions oo) {
+        const AnalysisIndex index(t);
+        StepOptions so;
+        so.index = &index;
+        compareSteps(t, ref, stepAnalysis(t, so));
+        if (QTest::currentTestFailed()) return;
+        oo.index = &index;
+        compareOps(t, ref, opStats(t, oo));
+        if (QTest::currentTestFailed()) return;
+        compareLaunch(t, ref, launchOverhead(t, kWholeTrace, &index));
+        GapOptions go;
+        const auto plain = gapsWithCauses(t, go);
+        go.index = &index;
+        const auto indexed = gapsWithCauses(t, go);
+        QCOMPARE(indexed.size(), plain.size());
+        for (size_t d = 0; d < plain.size(); ++d) {
+            QCOMPARE(indexed[d].byCause, plain[d].byCause);
+            QCOMPARE(indexed[d].gaps.size(), plain[d].gaps.size());
+            for (size_t g = 0; g < plain[d].gaps.size(); ++g)
+                QCOMPARE(indexed[d].gaps[g].evidence, plain[d].gaps[g].evidence);
+        }
+        // A range through the index: the steps that start in it, as the
+        // whole-trace analysis gives them (slowness judged against all steps).
+        if (steps.steps.size() >= 3) {
+            so.window = {steps.steps[1].step.span.start, steps.steps[2].step.span.start + 1};
+            const StepsResult some = stepAnalysis(t, so);
+            QCOMPARE(some.steps.size(), size_t(2));
+            for (size_t i = 0; i < 2; ++i) {
+                QCOMPARE(some.steps[i].step.slice, steps.steps[i + 1].step.slice);
+                QCOMPARE(some.steps[i].slow, steps.steps[i + 1].slow);
+                QCOMPARE(some.steps[i].slowerBecause, steps.steps[i + 1].slowerBecause);
+                QCOMPARE(some.steps[i].grewBy, steps.steps[i + 1].grewBy);
+            }
+        }
+    }
+
     // Every analysis of one trace against the reference; returns the steps.
     StepsResult compareAll(const Trace& t, const json& ref) {
         const StepsResult steps = stepAnalysis(t);
@@ -301,6 +340,8 @@ class TestHostAnalyses : public QObject {
         compareLaunch(t, ref, launchOverhead(t));
         if (QTest::currentTestFailed()) return steps;
         compareCopies(t, ref, memcpyStats(t));
+        if (QTest::currentTestFailed()) return steps;
+        compareIndexed(t, ref, steps, oo);
         return steps;
     }
 

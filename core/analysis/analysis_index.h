@@ -1,0 +1,65 @@
+#pragma once
+// What the analyses look up again and again, built once per loaded trace
+// (off the GUI thread, next to the trace): the launch call of each GPU
+// activity and the activities of each launch call, the slices around a
+// slice, the host's input / sync / communication slices for gap causes, and
+// the steps. With it a query over a short range costs what the range holds
+// rather than a pass over the whole trace. Every analysis also works
+// without one (it then builds what it needs itself).
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "analysis/gap_causes.h"
+#include "analysis/launch_calls.h"
+#include "analysis/steps.h"
+
+namespace gapscope {
+
+class AnalysisIndex {
+  public:
+    explicit AnalysisIndex(const Trace& trace);
+
+    const Trace& trace() const { return trace_; }
+    const LaunchCalls& launches() const { return launches_; }
+    const EnclosingSlices& enclosing() const { return enclosing_; }
+    const GapExplainer& explainer() const { return explainer_; }
+    const StepList& steps() const { return steps_; }  // the default sources (no regex)
+
+    // The median of each breakdown part of the first GPU over all steps, for
+    // one gap threshold: what a slow step is compared with. Computed by
+    // `compute` on first use, then kept (thread-safe).
+    template <class F>
+    std::vector<TimeNs> stepPartMedians(TimeNs minGapNs, F&& compute) const {
+        {
+            const std::lock_guard lock(mutex_);
+            const auto it = partMedians_.find(minGapNs);
+            if (it != partMedians_.end()) return it->second;
+        }
+        std::vector<TimeNs> medians = compute();
+        const std::lock_guard lock(mutex_);
+        return partMedians_.emplace(minGapNs, std::move(medians)).first->second;
+    }
+
+    // Calls f(activity) for each GPU activity whose first launch call is `launch`.
+    template <class F>
+    void forEachLaunched(uint32_t launch, F&& f) const {
+        auto it = std::lower_bound(launched_.begin(), launched_.end(), std::pair{launch, 0u});
+        for (; it != launched_.end() && it->first == launch; ++it)
+            f(it->second);
+    }
+
+  private:
+    const Trace& trace_;
+    LaunchCalls launches_;
+    EnclosingSlices enclosing_;
+    GapExplainer explainer_;
+    StepList steps_;
+    std::vector<std::pair<uint32_t, uint32_t>> launched_;  // (launch call, activity), sorted
+    mutable std::mutex mutex_;
+    mutable std::map<TimeNs, std::vector<TimeNs>> partMedians_;
+};
+
+}  // namespace gapscope

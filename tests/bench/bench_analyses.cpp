@@ -1,0 +1,134 @@
+#include "bench_analyses.h"
+
+#include <cstdio>
+#include <functional>
+
+#include "analysis/advice.h"
+#include "analysis/analysis_index.h"
+#include "analysis/op_stats.h"
+#include "bench_common.h"
+#include "loader/loader.h"
+
+namespace gapscope::bench {
+
+namespace {
+
+struct Analysis {
+    const char* name;
+    // Runs the analysis over a window; returns a number so the work is kept.
+    std::function<size_t(const Trace&, Interval, const AnalysisIndex*)> run;
+    bool hasRange = true;
+};
+
+std::vector<Step> stepsIn(const Trace& t, const AnalysisIndex* x, Interval w) {
+    std::vector<Step> out;
+    for (const Step& s : x ? x->steps().steps : findSteps(t).steps)
+        if (s.span.start >= w.start && s.span.start < w.end) out.push_back(s);
+    return out;
+}
+
+std::vector<Analysis> analyses() {
+    return {
+        {"gaps",
+         [](const Trace& t, Interval w, const AnalysisIndex* x) {
+             GapOptions o;
+             o.window = w;
+             o.index = x;
+             return gapsWithCauses(t, o).size();
+         }},
+        {"timeline", [](const Trace& t, Interval w,
+                        const AnalysisIndex*) { return timeBreakdowns(t, w).size(); }},
+        {"kernels",
+         [](const Trace& t, Interval w, const AnalysisIndex* x) {
+             KernelStatsOptions o;
+             o.window = w;
+             o.index = x;
+             return kernelStats(t, o).size();
+         }},
+        {"memcpy",
+         [](const Trace& t, Interval w, const AnalysisIndex* x) {
+             (void)x;
+             return memcpyStats(t, w).size();
+         }},
+        {"ops",
+         [](const Trace& t, Interval w, const AnalysisIndex* x) {
+             OpStatsOptions o;
+             o.window = w;
+             o.index = x;
+             return opStats(t, o).size();
+         }},
+        {"steps",
+         [](const Trace& t, Interval w, const AnalysisIndex* x) {
+             StepOptions o;
+             o.window = w;
+             o.index = x;
+             return stepAnalysis(t, o).steps.size();
+         }},
+        {"memory",
+         [](const Trace& t, Interval w, const AnalysisIndex* x) {
+             return memoryUsage(t, stepsIn(t, x, w)).devices.size();
+         }},
+        {"pipeline",
+         [](const Trace& t, Interval w, const AnalysisIndex* x) {
+             return inputPipeline(t, stepsIn(t, x, w)).stages.size();
+         }},
+        {"launch", [](const Trace& t, Interval w,
+                      const AnalysisIndex* x) { return size_t(launchOverhead(t, w, x).kernels); }},
+        {"advice",
+         [](const Trace& t, Interval, const AnalysisIndex* x) {
+             return adviseWholeTrace(t, {}, x).size();
+         },
+         false},
+    };
+}
+
+}  // namespace
+
+void printAnalyses(const std::vector<std::string>& files, bool quick) {
+    std::printf(
+        "\n| file | load s | analysis | whole trace, alone ms | / load | whole trace with the "
+        "index ms | / load | 1 %% range with the index ms | / load |\n"
+        "|---|---|---|---|---|---|---|---|---|\n");
+    for (const std::string& path : files) {
+        LoadOptions options;  // no cache: the load time is this run's reference
+        const auto t0 = Clock::now();
+        const LoadResult r = loadTrace(path, options);
+        const double loadS = seconds(t0, Clock::now());
+        if (!r.trace) continue;
+        const Trace& t = *r.trace;
+        const TimeNs span = t.spanEnd - t.spanStart, mid = t.spanStart + span / 2;
+        const Interval onePercent{mid - span / 200, mid + span / 200};
+        const auto i0 = Clock::now();
+        const AnalysisIndex index(t);
+        const double indexMs = msSince(i0);
+        std::printf("| %s | %.2f | (the index, once per load) | %.1f | %.1f %% | | | | |\n",
+                    path.c_str(), loadS, indexMs, indexMs / (loadS * 10));
+        size_t keep = 0;
+        auto timed = [&](const Analysis& a, Interval w, const AnalysisIndex* x, int repeats) {
+            std::vector<double> ms;
+            for (int i = 0; i < repeats; ++i) {
+                const auto s = Clock::now();
+                keep += a.run(t, w, x);
+                ms.push_back(msSince(s));
+            }
+            return median(ms);
+        };
+        const double pct = loadS * 10;  // ms per 1 % of the load
+        for (const Analysis& a : analyses()) {
+            const double alone = timed(a, kWholeTrace, nullptr, quick ? 1 : 3);
+            const double whole = timed(a, kWholeTrace, &index, quick ? 1 : 3);
+            std::printf("| %s | %.2f | %s | %.1f | %.1f %% | %.1f | %.1f %% |", path.c_str(), loadS,
+                        a.name, alone, alone / pct, whole, whole / pct);
+            if (a.hasRange) {
+                const double range = timed(a, onePercent, &index, quick ? 1 : 5);
+                std::printf(" %.2f | %.2f %% |\n", range, range / pct);
+            } else {
+                std::printf(" - | - |\n");
+            }
+            std::fflush(stdout);
+        }
+        if (keep == SIZE_MAX) std::printf("(unreachable)\n");
+    }
+}
+
+}  // namespace gapscope::bench
