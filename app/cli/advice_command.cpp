@@ -1,3 +1,4 @@
+#include <cmath>
 #include <iostream>
 
 #include "analysis/advice.h"
@@ -32,8 +33,12 @@ int runAdvice(int argc, char** argv) {
         for (const Finding& f : findings) {
             nlohmann::json numbers = nlohmann::json::object(), ranges = nlohmann::json::array(),
                            slices = nlohmann::json::array();
-            for (const auto& [name, value] : f.numbers)
-                numbers[name] = value;
+            for (const auto& [name, value] : f.numbers) {
+                // Times, bytes and counts as integers (they are whole numbers).
+                const bool whole = std::floor(value) == value && std::abs(value) < 9.0e15;
+                numbers[name] = whole ? nlohmann::json(static_cast<int64_t>(value))
+                                      : nlohmann::json(value);
+            }
             for (const Interval& r : f.ranges)
                 ranges.push_back(intervalJson(r));
             for (const uint32_t s : f.slices)
