@@ -26,6 +26,11 @@ int runAdvice(int argc, char** argv) {
     int exitCode = 0;
     auto p = prepare("advice", argc, argv, {"--min-gap-us"}, exitCode);
     if (!p) return exitCode;
+    if (p->args.range) {
+        std::cerr << "gapscope-cli advice: advice is about the whole trace (its rules compare "
+                     "the steps); --range and --step do not apply\n";
+        return 1;
+    }
     const Trace& t = *p->trace;
     const std::vector<Finding> findings = adviseWholeTrace(t, p->args.stepOptions());
     if (p->args.format == OutputFormat::Json) {
@@ -34,8 +39,10 @@ int runAdvice(int argc, char** argv) {
             nlohmann::json numbers = nlohmann::json::object(), ranges = nlohmann::json::array(),
                            slices = nlohmann::json::array();
             for (const auto& [name, value] : f.numbers) {
-                // Times, bytes and counts as integers (they are whole numbers).
-                const bool whole = std::floor(value) == value && std::abs(value) < 9.0e15;
+                // Times, bytes and counts as integers, by what they are.
+                const bool whole = name.ends_with("_ns") || name.ends_with("_bytes") ||
+                                   name == "copies" || name == "kernels" ||
+                                   name == "short_kernels";
                 numbers[name] = whole ? nlohmann::json(static_cast<int64_t>(value))
                                       : nlohmann::json(value);
             }

@@ -43,6 +43,14 @@ void printJson(const nlohmann::json& j) {
     std::cout << j.dump(2) << "\n";
 }
 
+std::vector<Step> stepsInRange(const Trace& trace, const AnalysisArgs& args) {
+    std::vector<Step> out;
+    const Interval w = args.range.value_or(kWholeTrace);
+    for (const Step& s : findSteps(trace, args.stepRegex ? &*args.stepRegex : nullptr).steps)
+        if (s.span.start >= w.start && s.span.start < w.end) out.push_back(s);
+    return out;
+}
+
 std::optional<Prepared> prepare(const char* command, int argc, char** argv,
                                 const std::vector<std::string>& extra, int& exitCode) {
     auto args = parseAnalysisArgs(command, argc, argv, extra);

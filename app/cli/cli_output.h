@@ -29,6 +29,10 @@ nlohmann::json sliceJson(const Trace& trace, uint32_t slice);
 
 void printJson(const nlohmann::json& j);
 
+// The steps (of --step-regex, or the default sources) that start inside
+// --range (all without one; --step N narrows the range to that step).
+std::vector<Step> stepsInRange(const Trace& trace, const AnalysisArgs& args);
+
 // Parses argv, loads the trace and applies --step. On failure returns null
 // and sets `exitCode` (1 usage, 2 unreadable trace).
 struct Prepared {

@@ -12,12 +12,15 @@ namespace {
 
 constexpr const char* kHelp =
     "Usage: gapscope-cli memory TRACE [--format table|csv|md|json] [--step-regex RE]\n"
+    "                   [--range START:END] [--step N]\n"
     "  Memory per device: Kineto [memory] events (Total Allocated / Total Reserved;\n"
     "  2021 Kineto's Bytes changes give a relative curve, their running sum), and\n"
     "  TensorFlow's Memory Usage counters. Peak allocated with its time, peak\n"
     "  reserved, the peak as a share of the device memory (deviceProperties), the\n"
     "  peak of each step and growth (least squares over >= 4 steps, R^2 >= 0.9).\n"
-    "  Other counter series are listed as plain curves.\n";
+    "  Other counter series are listed as plain curves. --range / --step: the\n"
+    "  per-step peaks and growth of the steps that start inside it (peaks stay\n"
+    "  those of the whole trace).\n";
 
 std::string mib(double bytes) {
     return fixed(bytes / (1024.0 * 1024.0), 1);
@@ -31,7 +34,7 @@ int runMemory(int argc, char** argv) {
     auto p = prepare("memory", argc, argv, {}, exitCode);
     if (!p) return exitCode;
     const Trace& t = *p->trace;
-    std::vector<Step> steps = findSteps(t, p->args.stepRegex ? &*p->args.stepRegex : nullptr).steps;
+    std::vector<Step> steps = stepsInRange(t, p->args);
     const MemoryReport r = memoryUsage(t, steps);
     auto bytes = [](double v) { return static_cast<int64_t>(std::llround(v)); };
     if (p->args.format == OutputFormat::Json) {

@@ -16,7 +16,8 @@ constexpr const char* kHelp =
     "  >= 20% highly, >= 5% moderately, else not input-bound. tf.data stages\n"
     "  (Iterator::...) with calls, inclusive and self time and checks (missing\n"
     "  Prefetch, sequential Map, no Cache); the PyTorch DataLoader kind (single-\n"
-    "  process or worker processes) and whether a pin-memory thread runs.\n";
+    "  process or worker processes) and whether a pin-memory thread runs.\n"
+    "  --range / --step: the steps that start inside it.\n";
 
 }  // namespace
 
@@ -26,7 +27,8 @@ int runPipeline(int argc, char** argv) {
     auto p = prepare("pipeline", argc, argv, {}, exitCode);
     if (!p) return exitCode;
     const Trace& t = *p->trace;
-    const StepList steps = findSteps(t, p->args.stepRegex ? &*p->args.stepRegex : nullptr);
+    StepList steps;
+    steps.steps = stepsInRange(t, p->args);
     const PipelineReport r = inputPipeline(t, steps.steps);
     if (p->args.format == OutputFormat::Json) {
         nlohmann::json stages = nlohmann::json::array();
@@ -55,7 +57,7 @@ int runPipeline(int argc, char** argv) {
         }
         for (const uint32_t s : r.longestWaits)
             waits.push_back(sliceJson(t, s));
-        printJson({{"verdict", inputVerdictName(r.verdict)},
+        printJson({{"verdict", r.inputShare ? nlohmann::json(inputVerdictName(r.verdict)) : nullptr},
                    {"input_share", orNull(r.inputShare)},
                    {"input_wait_ns", r.inputWait},
                    {"step_time_ns", r.stepTime},

@@ -38,6 +38,7 @@
 #include "loader/loader.h"
 #include "loading/trace_loader.h"
 #include "panels/details_panel.h"
+#include "panels/panel_host.h"
 #include "report/trace_summary.h"
 #include "search/search_bar.h"
 #include "timeline/timeline_view.h"
@@ -63,6 +64,7 @@ MainWindow::MainWindow(QWidget* parent)
       welcome_(new WelcomePage(this)),
       page_(new ui::TracePage(this)),
       details_(new ui::DetailsPanel(this)),
+      panels_(new ui::PanelHost(this, page_)),
       cursorLabel_(new QLabel(this)),
       rangeLabel_(new QLabel(this)),
       countLabel_(new QLabel(this)),
@@ -144,8 +146,8 @@ MainWindow::MainWindow(QWidget* parent)
 
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
-    restoreState(settings.value("window/state").toByteArray());
     if (!settings.contains("window/geometry")) resize(1500, 900);
+    if (!restoreState(settings.value("window/state").toByteArray())) panels_->resetLayout();
     welcome_->setRecentFiles(settings.value(kRecentKey).toStringList());
     updateRecentMenu();
 }
@@ -227,8 +229,10 @@ void MainWindow::createActions() {
     gapThreshold_->setValue(
         QSettings().value("gaps/thresholdUs", double(kDefaultGapThresholdNs) / 1000).toDouble());
     page_->timeline()->setGapThreshold(static_cast<TimeNs>(gapThreshold_->value() * 1000));
+    panels_->session()->setGapThreshold(static_cast<TimeNs>(gapThreshold_->value() * 1000));
     connect(gapThreshold_, &QDoubleSpinBox::valueChanged, this, [this](double us) {
         page_->timeline()->setGapThreshold(static_cast<TimeNs>(us * 1000));
+        panels_->session()->setGapThreshold(static_cast<TimeNs>(us * 1000));
         QSettings().setValue("gaps/thresholdUs", us);
     });
     bar->addWidget(gapThreshold_);
@@ -309,20 +313,7 @@ void MainWindow::createDocks() {
         return dock;
     };
     addDock(tr("Details"), "detailsDock", details_, true);
-    // Panels that later versions fill; listed so the layout already has a place for them.
-    const std::pair<const char*, const char*> later[] = {
-        {"Kernels", "kernel statistics"},
-        {"Memory", "memory curves"},
-        {"Input Pipeline", "the input-pipeline breakdown"},
-        {"Gaps", "the list of GPU idle gaps"},
-        {"Steps", "step times"},
-        {"Advice", "advice"}};
-    for (const auto& [title, what] : later) {
-        auto* label = new QLabel(tr("This panel will show %1.").arg(tr(what)), this);
-        label->setAlignment(Qt::AlignCenter);
-        label->setWordWrap(true);
-        addDock(tr(title), QString::fromLatin1(title).remove(' ') + "Dock", label, false);
-    }
+    panels_->install(viewMenu_, findChild<QToolBar*>("navigationToolbar"));
 }
 
 void MainWindow::createStatusBar() {
@@ -387,6 +378,8 @@ void MainWindow::onLoaded(std::shared_ptr<const Trace> trace, const QString& pat
     reload_->setEnabled(true);
     details_->setTrace(trace);
     page_->setTrace(trace);
+    panels_->setTrace(trace);
+    panels_->raisePanel(QStringLiteral("overviewDock"));
     stack_->setCurrentWidget(page_);
     page_->timeline()->setFocus();
     setWindowTitle(tr("%1 — Gapscope").arg(QFileInfo(path).fileName()));

@@ -19,6 +19,7 @@ class QToolButton;
 
 namespace gapscope::ui {
 class DetailsPanel;
+class PanelHost;
 class TraceLoader;
 class TracePage;
 }  // namespace gapscope::ui
@@ -37,6 +38,7 @@ class MainWindow : public QMainWindow {
     void openSample();
     ui::TracePage* tracePage() const { return page_; }
     ui::DetailsPanel* details() const { return details_; }
+    ui::PanelHost* panels() const { return panels_; }
     ui::TraceLoader* loader() const { return loader_; }
     QString currentPath() const { return currentPath_; }
     QString lastError() const { return lastError_; }
@@ -73,6 +75,7 @@ class MainWindow : public QMainWindow {
     WelcomePage* welcome_;
     ui::TracePage* page_;
     ui::DetailsPanel* details_;
+    ui::PanelHost* panels_;
     QMenu* recentMenu_ = nullptr;
     QMenu* viewMenu_ = nullptr;
     QAction* reload_ = nullptr;

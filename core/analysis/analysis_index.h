@@ -21,6 +21,7 @@ namespace gapscope {
 class AnalysisIndex {
   public:
     explicit AnalysisIndex(const Trace& trace);
+    AnalysisIndex(const Trace&&) = delete;  // it keeps a reference
 
     const Trace& trace() const { return trace_; }
     const LaunchCalls& launches() const { return launches_; }

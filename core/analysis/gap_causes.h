@@ -68,6 +68,7 @@ class GapExplainer {
   public:
     // `launches` (kept, not copied) saves indexing the launch calls again.
     explicit GapExplainer(const Trace& trace, const LaunchCalls* launches = nullptr);
+    GapExplainer(const Trace&&, const LaunchCalls* = nullptr) = delete;  // it keeps a reference
     ~GapExplainer();
     GapExplainer(const GapExplainer&) = delete;
     GapExplainer& operator=(const GapExplainer&) = delete;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <unordered_map>
 
 namespace gapscope {
 
@@ -90,11 +91,13 @@ DeviceActivity deviceActivity(const Trace& trace, const GpuDevice& device, Inter
     out.device = device.index;
     // Whether a kernel name is communication, once per name: names are long
     // and a trace has millions of kernels but few names.
-    std::vector<int8_t> communication(trace.strings.size() + 1, -1);
+    // (A map, not a table of every string: a window holds few names, and
+    // this runs per step.)
+    std::unordered_map<StringId, bool> communication;
     auto isComm = [&](StringId name) {
-        if (name >= communication.size()) return isCommunicationKernel(trace.str(name));
-        if (communication[name] < 0) communication[name] = isCommunicationKernel(trace.str(name));
-        return communication[name] == 1;
+        const auto [it, fresh] = communication.try_emplace(name, false);
+        if (fresh) it->second = isCommunicationKernel(trace.str(name));
+        return it->second;
     };
     forEachActivity(trace, device, window, [&](uint32_t i, const Track& track, ActivityKind kind) {
         const Slice& s = trace.slices[i];

@@ -104,7 +104,9 @@ PipelineReport inputPipeline(const Trace& t, const std::vector<Step>& steps) {
         for (size_t i = 0; i + 10 <= thread.size(); ++i) {
             if (std::equal(thread.begin() + static_cast<ptrdiff_t>(i),
                            thread.begin() + static_cast<ptrdiff_t>(i + 10), "pin_memory",
-                           [](char a, char b) { return std::tolower(a) == b; }))
+                           [](char a, char b) {
+                               return std::tolower(static_cast<unsigned char>(a)) == b;
+                           }))
                 loader.pinMemoryThread = true;
         }
         for (uint32_t i = track.sliceBegin; i < track.sliceEnd; ++i) {

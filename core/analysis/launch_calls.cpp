@@ -54,18 +54,13 @@ uint32_t LaunchCalls::first(uint32_t activity) const {
 }
 
 EnclosingSlices::EnclosingSlices(const Trace& trace)
-    : trace_(trace), rowsOf_(trace.tracks.size()), depthsOf_(trace.tracks.size(), 0) {
+    : trace_(trace), rowsOf_(trace.tracks.size()) {
     for (size_t tr = 0; tr < trace.tracks.size(); ++tr) {
         const Track& track = trace.tracks[tr];
-        size_t depths = 0, lanes = 0;
-        for (const Row& row : track.rows) {
-            depths = std::max<size_t>(depths, row.depth + 1u);
-            lanes = std::max<size_t>(lanes, row.lane + 1u);
-        }
-        depthsOf_[tr] = depths;
-        rowsOf_[tr].assign(depths * lanes, kNone);
+        if (track.kind != TrackKind::CpuThread) continue;
+        rowsOf_[tr].reserve(track.rows.size());
         for (uint32_t r = 0; r < track.rows.size(); ++r)
-            rowsOf_[tr][size_t{track.rows[r].lane} * depths + track.rows[r].depth] = r;
+            rowsOf_[tr].emplace(key(track.rows[r].lane, track.rows[r].depth), r);
     }
 }
 

@@ -15,6 +15,7 @@ namespace gapscope {
 class LaunchCalls {
   public:
     explicit LaunchCalls(const Trace& trace);
+    LaunchCalls(const Trace&&) = delete;  // it keeps a reference
 
     // Calls f(launchSlice) for each launch call of an activity slice.
     template <class F>
@@ -54,19 +55,19 @@ bool isCpuOp(const Trace& trace, const Slice& slice);
 class EnclosingSlices {
   public:
     explicit EnclosingSlices(const Trace& trace);
+    EnclosingSlices(const Trace&&) = delete;  // it keeps a reference
     template <class F>
     void forEach(uint32_t slice, F&& f) const {
         const uint32_t tr = trace_.trackOfSlice(slice);
-        if (tr == kNone) return;
+        if (tr == kNone || rowsOf_[tr].empty()) return;
         const Slice& s = trace_.slices[slice];
         const Track& track = trace_.tracks[tr];
         const Row& mine = track.rows[s.row];
-        const std::vector<uint32_t>& rows = rowsOf_[tr];
-        const size_t base = size_t{mine.lane} * depthsOf_[tr];
+        const auto& rows = rowsOf_[tr];
         for (uint16_t depth = mine.depth; depth-- > 0;) {
-            const uint32_t r = rows[base + depth];
-            if (r == kNone) continue;
-            const uint32_t found = containing(track.rows[r], s);
+            const auto r = rows.find(key(mine.lane, depth));
+            if (r == rows.end()) continue;
+            const uint32_t found = containing(track.rows[r->second], s);
             if (found != kNone) f(found);
         }
     }
@@ -75,8 +76,12 @@ class EnclosingSlices {
     uint32_t containing(const Row& row, const Slice& s) const;
 
     const Trace& trace_;
-    std::vector<std::vector<uint32_t>> rowsOf_;  // per track: [lane * depths + depth] -> row
-    std::vector<size_t> depthsOf_;
+    static uint32_t key(uint16_t lane, uint16_t depth) {
+        return (uint32_t{lane} << 16) | depth;
+    }
+    // Per CPU track: (lane, depth) -> row; proportional to the rows, however
+    // deep or wide the track (other tracks: empty).
+    std::vector<std::unordered_map<uint32_t, uint32_t>> rowsOf_;
 };
 
 }  // namespace gapscope

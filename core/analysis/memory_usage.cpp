@@ -21,7 +21,37 @@ MemoryCurve tensorflowCurve(const Trace& t, const CounterSeries& c, int& device)
     return MemoryCurve::None;
 }
 
-double peakOf(const CounterSeries& c, TimeNs* when) {
+// One curve of a device: the points of every series that gives it (several
+// processes may report the same device), in time order.
+struct Curve {
+    std::vector<TimeNs> ts;
+    std::vector<double> values;
+    bool relative = false;
+    bool kineto = false;
+};
+
+void addSeries(Curve& curve, const CounterSeries& c, bool kineto) {
+    if (curve.kineto && !kineto) return;  // Kineto's [memory] wins over TensorFlow's counters
+    if (kineto && !curve.kineto) curve = Curve{};
+    curve.kineto = kineto;
+    curve.relative = c.relative;
+    std::vector<std::pair<TimeNs, double>> points;
+    points.reserve(curve.ts.size() + c.ts.size());
+    for (size_t i = 0; i < curve.ts.size(); ++i)
+        points.push_back({curve.ts[i], curve.values[i]});
+    for (size_t i = 0; i < c.ts.size(); ++i)
+        points.push_back({c.ts[i], c.values[i]});
+    std::stable_sort(points.begin(), points.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    curve.ts.clear();
+    curve.values.clear();
+    for (const auto& [t, v] : points) {
+        curve.ts.push_back(t);
+        curve.values.push_back(v);
+    }
+}
+
+double peakOf(const Curve& c, TimeNs* when) {
     double peak = c.values[0];
     if (when) *when = c.ts[0];
     for (size_t i = 1; i < c.values.size(); ++i) {
@@ -33,7 +63,7 @@ double peakOf(const CounterSeries& c, TimeNs* when) {
     return peak;
 }
 
-std::optional<double> stepPeak(const CounterSeries& c, Interval step) {
+std::optional<double> stepPeak(const Curve& c, Interval step) {
     // The level in effect at the start: the last point at or before it.
     const auto after = std::upper_bound(c.ts.begin(), c.ts.end(), step.start);
     std::optional<double> peak;
@@ -77,30 +107,39 @@ void fitGrowth(DeviceMemory& d) {
 
 MemoryReport memoryUsage(const Trace& t, const std::vector<Step>& steps) {
     MemoryReport out;
-    // (host last, device) -> report
+    // (host last, device) -> report, with its allocated and reserved curves
     std::map<std::pair<bool, int>, DeviceMemory> byDevice;
+    std::map<std::pair<bool, int>, Curve> allocated, reserved;
     for (uint32_t i = 0; i < t.counters.size(); ++i) {
         const CounterSeries& c = t.counters[i];
         int device = c.memoryDevice;
         MemoryCurve curve = c.memory;
-        if (curve == MemoryCurve::None) curve = tensorflowCurve(t, c, device);
+        const bool kineto = curve != MemoryCurve::None;
+        if (!kineto) curve = tensorflowCurve(t, c, device);
         if (curve == MemoryCurve::None || c.values.empty()) {
             out.otherCurves.push_back(i);
             continue;
         }
-        DeviceMemory& d = byDevice[{device < 0, device}];
+        const std::pair<bool, int> key{device < 0, device};
+        DeviceMemory& d = byDevice[key];
         d.device = device;
         d.gpu = device >= 0;
-        (curve == MemoryCurve::Allocated ? d.allocatedSeries : d.reservedSeries) = i;
+        if (curve == MemoryCurve::Allocated) {
+            addSeries(allocated[key], c, kineto);
+            if (d.allocatedSeries == kNone || kineto) d.allocatedSeries = i;
+        } else {
+            addSeries(reserved[key], c, kineto);
+            if (d.reservedSeries == kNone || kineto) d.reservedSeries = i;
+        }
     }
     const std::map<int, int64_t> sizes = deviceMemoryFromProperties(t);
     for (auto& [key, d] : byDevice) {
-        if (d.allocatedSeries == kNone) continue;  // reserved alone: nothing to peak
-        const CounterSeries& a = t.counters[d.allocatedSeries];
-        d.relative = a.relative;
-        d.peakAllocated = peakOf(a, &d.peakTime);
-        if (d.reservedSeries != kNone)
-            d.peakReserved = peakOf(t.counters[d.reservedSeries], nullptr);
+        const auto a = allocated.find(key);
+        if (a == allocated.end()) continue;  // reserved alone: nothing to peak
+        d.relative = a->second.relative;
+        d.peakAllocated = peakOf(a->second, &d.peakTime);
+        const auto r = reserved.find(key);
+        if (r != reserved.end()) d.peakReserved = peakOf(r->second, nullptr);
         if (d.gpu) {
             const auto size = sizes.find(d.device);
             if (size != sizes.end() && size->second > 0) {
@@ -109,7 +148,7 @@ MemoryReport memoryUsage(const Trace& t, const std::vector<Step>& steps) {
             }
         }
         for (const Step& s : steps)
-            d.perStepPeak.push_back(stepPeak(a, s.span));
+            d.perStepPeak.push_back(stepPeak(a->second, s.span));
         fitGrowth(d);
         out.devices.push_back(std::move(d));
     }

@@ -24,7 +24,9 @@ struct DeviceMemory {
     int device = -1;  // GPU index; -1 host
     bool gpu = false;
     bool relative = false;
-    uint32_t allocatedSeries = kNone;  // index into Trace::counters
+    // A series of the curve (several processes may report one device; the
+    // figures merge their points): index into Trace::counters.
+    uint32_t allocatedSeries = kNone;
     uint32_t reservedSeries = kNone;
     double peakAllocated = 0;
     TimeNs peakTime = 0;

@@ -244,10 +244,11 @@ StepsResult stepAnalysis(const Trace& trace, const StepOptions& options) {
     if (!options.index) own.emplace(trace);
     const GapExplainer& explainer = options.index ? options.index->explainer() : *own;
     const auto windows = gpuWindows(trace);
-    auto breakdowns = [&](const Step& step) {
+    auto breakdowns = [&](const Step& step, bool firstOnly = false) {
         std::vector<StepBreakdown> devices;
         for (const GpuDevice& device : trace.gpuDevices) {
             if (device.busy.empty()) continue;
+            if (firstOnly && !devices.empty()) break;
             StepBreakdown b = stepBreakdown(trace, device, step.span, explainer, options.minGapNs);
             const auto byName = windows.find(trace.slices[step.slice].name);
             if (byName != windows.end()) {
@@ -295,7 +296,7 @@ StepsResult stepAnalysis(const Trace& trace, const StepOptions& options) {
             auto compute = [&] {
                 std::vector<TimeNs> parts(kStepPartCount);
                 for (size_t i = 0; i < list.steps.size(); ++i)
-                    if (!first[i]) first[i] = breakdowns(list.steps[i]).front();
+                    if (!first[i]) first[i] = breakdowns(list.steps[i], true).front();
                 for (size_t p = 0; p < kStepPartCount; ++p) {
                     std::vector<TimeNs> values;
                     values.reserve(first.size());

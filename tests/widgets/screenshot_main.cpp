@@ -1,16 +1,20 @@
-// gapscope-screenshot TRACE OUT.png [WIDTH HEIGHT] [--dark] [--select NAME] [--range A B]
+// gapscope-screenshot TRACE OUT.png [--size WxH] [--dark] [--select NAME] [--range A,B]
+//                     [--zoom A,B] [--search TEXT] [--panel DOCK] [--step N]
 // Opens TRACE in the real main window (offscreen works), waits for the load,
 // optionally selects the first slice named NAME or a range (fractions of the
 // trace span), and saves the window as a PNG: how we look at what we build.
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
 #include <QPalette>
 #include <QStyleFactory>
 #include <QTimer>
 
 #include "loading/trace_loader.h"
 #include "main_window.h"
+#include "panels/analysis_panel.h"
+#include "panels/panel_host.h"
 #include "model/trace.h"
 #include "search/search_bar.h"
 #include "timeline/timeline_view.h"
@@ -30,7 +34,9 @@ int main(int argc, char** argv) {
                             "a,b");
     QCommandLineOption size("size", "window size WxH", "size", "1600x1000");
     QCommandLineOption search("search", "search query", "text");
-    parser.addOptions({dark, select, range, zoom, size, search});
+    QCommandLineOption panel("panel", "raise this panel's dock (e.g. gapsDock)", "dock");
+    QCommandLineOption step("step", "set the scope to this step", "number");
+    parser.addOptions({dark, select, range, zoom, size, search, panel, step});
     parser.process(app);
     const QStringList args = parser.positionalArguments();
     if (args.size() != 2) return 1;
@@ -81,6 +87,25 @@ int main(int argc, char** argv) {
         }
     }
     if (parser.isSet(range)) state->setSelectedRange(fractions(parser.value(range)));
+    gapscope::ui::PanelHost* panels = window.panels();
+    auto settle = [&] {
+        // Until the index is built and no panel is computing (at most a minute).
+        QElapsedTimer clock;
+        clock.start();
+        while (clock.elapsed() < 60000) {
+            QApplication::processEvents(QEventLoop::AllEvents, 20);
+            bool busy = !panels->session()->indexed();
+            for (auto* p : panels->panels())
+                busy |= p->computing();
+            if (!busy) break;
+        }
+    };
+    settle();
+    if (parser.isSet(step)) {
+        panels->session()->setStepScope(parser.value(step).toLongLong());
+        settle();
+    }
+    if (parser.isSet(panel)) panels->raisePanel(parser.value(panel));
     QApplication::processEvents();
     QTimer::singleShot(100, [&] {
         window.grab().save(args[1]);

@@ -1,0 +1,36 @@
+#pragma once
+// Advice: the findings of the scope's trace by severity, each with its
+// sentence, its numbers and its evidence as links to the timeline.
+
+#include "analysis/advice.h"
+#include "panels/analysis_panel.h"
+
+namespace gapscope::ui {
+
+class LinkView;
+
+class AdvicePanel : public AnalysisPanel {
+    Q_OBJECT
+  public:
+    explicit AdvicePanel(AnalysisSession* session, QWidget* parent = nullptr);
+    QString title() const override { return tr("Advice"); }
+    QString dockName() const override { return QStringLiteral("AdviceDock"); }
+    LinkView* view() const { return view_; }
+
+  protected:
+    Work prepare(std::shared_ptr<const IndexedTrace> trace, AnalysisScope scope,
+                 TimeNs gapThreshold) override;
+    void clearContents() override;
+
+  private:
+    LinkView* view_;
+    QString cached_;  // advice is about the whole trace: computed once per trace and threshold
+    const Trace* cachedOf_ = nullptr;
+    TimeNs cachedThreshold_ = -1;
+};
+
+// The findings as HTML with evidence links (shared with the Overview).
+QString findingsHtml(const Trace& trace, const std::vector<Finding>& findings, size_t most,
+                     bool withEvidence);
+
+}  // namespace gapscope::ui

@@ -1,0 +1,63 @@
+#pragma once
+// The common frame of the analysis panels: a header that shows the scope
+// and whether the panel is computing, and the hand-over of the work to a
+// worker (the core/analysis functions, latest request wins, cancelled when
+// the scope or the trace changes). A panel says what to compute and how to
+// show it; whole-trace results are computed once per load and kept.
+
+#include <QWidget>
+#include <functional>
+#include <memory>
+
+#include "panels/analysis_session.h"
+#include "util/cancel_token.h"
+
+class QLabel;
+class QVBoxLayout;
+
+namespace gapscope::ui {
+
+class CoalescingRunner;
+
+class AnalysisPanel : public QWidget {
+    Q_OBJECT
+  public:
+    AnalysisPanel(AnalysisSession* session, QWidget* parent = nullptr);
+    ~AnalysisPanel() override;
+
+    virtual QString title() const = 0;
+    virtual QString dockName() const = 0;  // object name of its dock (persisted layout)
+    bool computing() const;
+    QString headerText() const;
+
+  protected:
+    // How to show a result, on the GUI thread. It may run again later (the
+    // whole trace's result is kept), so it owns what it shows.
+    using Show = std::function<void()>;
+    // The work for one scope, run on the worker. Built on the GUI thread by
+    // prepare(); it captures what it needs by value and never dereferences
+    // `this` (the panel may be gone while it runs): only the Show it returns
+    // does, on the GUI thread. Returns an empty Show when cancelled.
+    using Work = std::function<Show(const CancelToken& cancel)>;
+    virtual Work prepare(std::shared_ptr<const IndexedTrace> trace, AnalysisScope scope,
+                         TimeNs gapThreshold) = 0;
+    // No trace (or a new one before its results): empty the panel.
+    virtual void clearContents() = 0;
+
+    QVBoxLayout* body() const { return body_; }
+    AnalysisSession* session() const { return session_; }
+    // Computes again (e.g. an option of the panel changed).
+    void refresh();
+
+  private:
+    void updateHeader();
+
+    AnalysisSession* session_;
+    QLabel* header_;
+    QVBoxLayout* body_;
+    CoalescingRunner* runner_;
+    Show wholeTrace_;  // the whole trace's result, once computed
+    const Trace* wholeTraceOf_ = nullptr;
+};
+
+}  // namespace gapscope::ui

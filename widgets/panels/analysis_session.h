@@ -1,0 +1,77 @@
+#pragma once
+// What every analysis panel follows: the loaded trace, its AnalysisIndex
+// (built once per load on a worker), and the one scope the user picks for
+// all panels: the whole trace, the selected range, the visible window, or
+// one step. Panels ask it to navigate; the main window does the framing.
+
+#include <QObject>
+#include <memory>
+#include <optional>
+
+#include "analysis/analysis_index.h"
+#include "panels/nav_target.h"
+
+namespace gapscope::ui {
+
+class CoalescingRunner;
+
+struct AnalysisScope {
+    enum class Kind { WholeTrace, Selection, Visible, Step };
+    Kind kind = Kind::WholeTrace;
+    Interval window = kWholeTrace;
+    std::optional<int64_t> step;  // Kind::Step
+    bool operator==(const AnalysisScope&) const = default;
+    bool whole() const { return kind == Kind::WholeTrace; }
+};
+
+// The trace and its index, kept alive together (the index refers to the trace).
+struct IndexedTrace {
+    std::shared_ptr<const Trace> trace;
+    std::unique_ptr<const AnalysisIndex> index;
+};
+
+class AnalysisSession : public QObject {
+    Q_OBJECT
+  public:
+    explicit AnalysisSession(QObject* parent = nullptr);
+    ~AnalysisSession() override;
+
+    // Starts indexing on a worker; indexReady() follows. Null: no trace.
+    void setTrace(std::shared_ptr<const Trace> trace);
+    std::shared_ptr<const Trace> trace() const { return trace_; }
+    // Null until the index is ready.
+    std::shared_ptr<const IndexedTrace> indexed() const { return indexed_; }
+    bool indexing() const;
+
+    AnalysisScope scope() const { return scope_; }
+    void setScope(AnalysisScope scope);
+    void setWholeTrace();
+    void setStepScope(int64_t number);  // no-op for a step the trace lacks
+    // The step before / after the current step scope (or the first / last).
+    void previousStep();
+    void nextStep();
+    QString scopeText() const;  // "Whole trace", "Step 12 (45.2 ms)", ...
+
+    TimeNs gapThreshold() const { return gapThreshold_; }
+    void setGapThreshold(TimeNs ns);
+
+    void navigate(const NavTarget& target) { emit navigateRequested(target); }
+
+  signals:
+    void traceChanged();
+    void indexReady();
+    void scopeChanged();
+    void gapThresholdChanged();
+    void navigateRequested(const gapscope::ui::NavTarget& target);
+
+  private:
+    void stepBy(int direction);
+
+    std::shared_ptr<const Trace> trace_;
+    std::shared_ptr<const IndexedTrace> indexed_;
+    AnalysisScope scope_;
+    TimeNs gapThreshold_ = kDefaultGapThresholdNs;
+    CoalescingRunner* runner_;
+};
+
+}  // namespace gapscope::ui

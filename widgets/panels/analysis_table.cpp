@@ -1,0 +1,214 @@
+#include "panels/analysis_table.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLineEdit>
+#include <QMimeData>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "panels/units.h"
+
+namespace gapscope::ui {
+
+void AnalysisTableModel::setColumns(std::vector<TableColumn> columns) {
+    beginResetModel();
+    columns_ = std::move(columns);
+    rows_.clear();
+    endResetModel();
+}
+
+void AnalysisTableModel::setRows(std::vector<TableRow> rows) {
+    beginResetModel();
+    rows_ = std::move(rows);
+    endResetModel();
+}
+
+int AnalysisTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+}
+
+int AnalysisTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(columns_.size());
+}
+
+QString AnalysisTableModel::displayText(int row, int column) const {
+    const TableCell& c = rows_[static_cast<size_t>(row)].cells[static_cast<size_t>(column)];
+    if (c.empty) return QStringLiteral("-");
+    switch (columns_[static_cast<size_t>(column)].kind) {
+        case CellKind::Text:
+            return c.text;
+        case CellKind::Count:
+            return groupedInteger(static_cast<qint64>(c.number));
+        case CellKind::Duration:
+            return shortDuration(static_cast<TimeNs>(c.number));
+        case CellKind::Bytes:
+            return formatBytes(c.number);
+        case CellKind::Percent:
+            return formatPercent(c.number);
+        case CellKind::Number:
+            return c.text.isEmpty() ? QString::number(c.number, 'g', 4) : c.text;
+    }
+    return {};
+}
+
+QVariant AnalysisTableModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount())
+        return {};
+    const TableCell& c = rows_[static_cast<size_t>(index.row())].cells[static_cast<size_t>(index.column())];
+    const CellKind kind = columns_[static_cast<size_t>(index.column())].kind;
+    switch (role) {
+        case Qt::DisplayRole:
+            return displayText(index.row(), index.column());
+        case kSortRole:
+            if (kind == CellKind::Text) return c.text;
+            return c.empty ? -1e300 : c.number;
+        case Qt::ToolTipRole: {
+            QString exact;
+            if (!c.empty) {
+                if (kind == CellKind::Duration) exact = exactNs(static_cast<TimeNs>(c.number));
+                if (kind == CellKind::Bytes) exact = exactBytes(c.number);
+                if (kind == CellKind::Percent) exact = QString::number(c.number * 100, 'f', 4) + " %";
+                if (kind == CellKind::Text) exact = c.text;
+            }
+            if (!c.tooltip.isEmpty()) exact += (exact.isEmpty() ? "" : "\n") + c.tooltip;
+            return exact.isEmpty() ? QVariant() : QVariant(exact);
+        }
+        case Qt::TextAlignmentRole:
+            return kind == CellKind::Text ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                          : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        default:
+            return {};
+    }
+}
+
+QVariant AnalysisTableModel::headerData(int section, Qt::Orientation o, int role) const {
+    if (o != Qt::Horizontal || role != Qt::DisplayRole || section >= columnCount()) return {};
+    return columns_[static_cast<size_t>(section)].title;
+}
+
+AnalysisTable::AnalysisTable(QWidget* parent)
+    : QWidget(parent),
+      model_(new AnalysisTableModel(this)),
+      proxy_(new QSortFilterProxyModel(this)),
+      view_(new QTableView(this)),
+      filter_(new QLineEdit(this)) {
+    proxy_->setSourceModel(model_);
+    proxy_->setSortRole(AnalysisTableModel::kSortRole);
+    proxy_->setFilterKeyColumn(-1);
+    proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    filter_->setPlaceholderText(tr("Filter"));
+    filter_->setClearButtonEnabled(true);
+    connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
+    view_->setModel(proxy_);
+    view_->setSortingEnabled(true);
+    view_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    view_->setAlternatingRowColors(true);
+    view_->setWordWrap(false);
+    view_->verticalHeader()->hide();
+    view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 6);
+    view_->horizontalHeader()->setStretchLastSection(true);
+    view_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    view_->horizontalHeader()->setResizeContentsPrecision(200);  // sample, not every row
+    // Fit the columns to new rows (names capped so the numbers stay in view).
+    connect(model_, &QAbstractItemModel::modelReset, this, [this] {
+        view_->resizeColumnsToContents();
+        const int cap = std::max(200, view_->width() / 2);
+        for (int c = 0; c < model_->columnCount(); ++c)
+            if (view_->columnWidth(c) > cap) view_->setColumnWidth(c, cap);
+    });
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(filter_);
+    layout->addWidget(view_);
+    auto* copy = new QAction(tr("Copy"), view_);
+    copy->setShortcut(QKeySequence::Copy);
+    copy->setShortcutContext(Qt::WidgetShortcut);
+    connect(copy, &QAction::triggered, this, &AnalysisTable::copySelection);
+    view_->addAction(copy);
+    view_->setContextMenuPolicy(Qt::ActionsContextMenu);
+    auto emitRow = [this](const QModelIndex& index) {
+        if (!index.isValid()) return;
+        const QModelIndex source = proxy_->mapToSource(index);
+        emit activated(model_->row(source.row()).target);
+    };
+    // A row is shown when it becomes current (click, arrows); Enter or a
+    // double-click shows it again (the next occurrence of a name).
+    connect(view_, &QTableView::activated, this, emitRow);
+    connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [emitRow](const QModelIndex& current, const QModelIndex&) { emitRow(current); });
+}
+
+void AnalysisTable::setDefaultSort(int column, Qt::SortOrder order) {
+    view_->sortByColumn(column, order);
+}
+
+int AnalysisTable::visibleRows() const {
+    return proxy_->rowCount();
+}
+
+const TableRow& AnalysisTable::visibleRow(int i) const {
+    return model_->row(proxy_->mapToSource(proxy_->index(i, 0)).row());
+}
+
+std::vector<int> AnalysisTable::selectedSourceRows() const {
+    std::vector<std::pair<int, int>> rows;  // (view row, source row)
+    for (const QModelIndex& i : view_->selectionModel()->selectedRows())
+        rows.push_back({i.row(), proxy_->mapToSource(i).row()});
+    std::sort(rows.begin(), rows.end());
+    std::vector<int> out;
+    for (const auto& r : rows)
+        out.push_back(r.second);
+    return out;
+}
+
+QString AnalysisTable::selectedMarkdown() const {
+    const int columns = model_->columnCount();
+    auto escape = [](QString s) { return s.replace('|', QStringLiteral("\\|")); };
+    QString out = "|";
+    QString rule = "|";
+    for (int c = 0; c < columns; ++c) {
+        out += " " + escape(model_->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString()) + " |";
+        rule += model_->columns()[static_cast<size_t>(c)].kind == CellKind::Text ? "---|" : "---:|";
+    }
+    out += "\n" + rule + "\n";
+    for (const int r : selectedSourceRows()) {
+        out += "|";
+        for (int c = 0; c < columns; ++c)
+            out += " " + escape(model_->displayText(r, c)) + " |";
+        out += "\n";
+    }
+    return out;
+}
+
+QString AnalysisTable::selectedTabSeparated() const {
+    const int columns = model_->columnCount();
+    QStringList lines;
+    QStringList header;
+    for (int c = 0; c < columns; ++c)
+        header << model_->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
+    lines << header.join('\t');
+    for (const int r : selectedSourceRows()) {
+        QStringList cells;
+        for (int c = 0; c < columns; ++c)
+            cells << model_->displayText(r, c).replace('\t', ' ');
+        lines << cells.join('\t');
+    }
+    return lines.join('\n') + "\n";
+}
+
+void AnalysisTable::copySelection() const {
+    auto* mime = new QMimeData;
+    mime->setText(selectedTabSeparated());
+    mime->setData(QStringLiteral("text/markdown"), selectedMarkdown().toUtf8());
+    QApplication::clipboard()->setMimeData(mime);
+}
+
+}  // namespace gapscope::ui

@@ -1,0 +1,109 @@
+#pragma once
+// The table every panel shows: a QAbstractTableModel of typed cells behind a
+// QSortFilterProxyModel. Sortable by the raw value, filterable by text,
+// numbers in units that fit them with the exact figure as tooltip,
+// keyboard navigation, and Ctrl+C copying the selected rows as Markdown and
+// tab-separated text. Activating a row (click, arrow keys, Enter) emits
+// its NavTarget.
+
+#include <QAbstractTableModel>
+#include <QWidget>
+#include <vector>
+
+#include "panels/nav_target.h"
+
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace gapscope::ui {
+
+enum class CellKind { Text, Count, Duration, Bytes, Percent, Number };
+
+struct TableCell {
+    double number = 0;  // Count, Duration (ns), Bytes, Percent (share), Number
+    QString text;       // Text, or "" to format `number`
+    bool empty = false; // no value ("-")
+    QString tooltip;    // extra, shown after the exact figure
+
+    static TableCell of(double v) {
+        TableCell c;
+        c.number = v;
+        return c;
+    }
+    static TableCell ofText(QString t) {
+        TableCell c;
+        c.text = std::move(t);
+        return c;
+    }
+    static TableCell none() {
+        TableCell c;
+        c.empty = true;
+        return c;
+    }
+};
+
+struct TableColumn {
+    QString title;
+    CellKind kind = CellKind::Text;
+};
+
+struct TableRow {
+    std::vector<TableCell> cells;
+    NavTarget target;
+};
+
+class AnalysisTableModel : public QAbstractTableModel {
+    Q_OBJECT
+  public:
+    static constexpr int kSortRole = Qt::UserRole + 1;
+
+    using QAbstractTableModel::QAbstractTableModel;
+    void setColumns(std::vector<TableColumn> columns);
+    void setRows(std::vector<TableRow> rows);
+    const TableRow& row(int i) const { return rows_[static_cast<size_t>(i)]; }
+    const std::vector<TableColumn>& columns() const { return columns_; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation o, int role) const override;
+
+    QString displayText(int row, int column) const;
+
+  private:
+    std::vector<TableColumn> columns_;
+    std::vector<TableRow> rows_;
+};
+
+class AnalysisTable : public QWidget {
+    Q_OBJECT
+  public:
+    explicit AnalysisTable(QWidget* parent = nullptr);
+    AnalysisTableModel* model() const { return model_; }
+    QSortFilterProxyModel* proxy() const { return proxy_; }
+    QTableView* view() const { return view_; }
+    QLineEdit* filter() const { return filter_; }
+    // The rows as the view shows them (sorted, filtered): for tests and copy.
+    int visibleRows() const;
+    const TableRow& visibleRow(int i) const;
+    // The selected rows as Markdown and as tab-separated text.
+    QString selectedMarkdown() const;
+    QString selectedTabSeparated() const;
+    void copySelection() const;
+    // Sort by a column (descending for numbers) after new rows arrive.
+    void setDefaultSort(int column, Qt::SortOrder order);
+
+  signals:
+    void activated(const gapscope::ui::NavTarget& target);
+
+  private:
+    std::vector<int> selectedSourceRows() const;
+
+    AnalysisTableModel* model_;
+    QSortFilterProxyModel* proxy_;
+    QTableView* view_;
+    QLineEdit* filter_;
+};
+
+}  // namespace gapscope::ui

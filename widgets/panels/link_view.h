@@ -1,0 +1,26 @@
+#pragma once
+// Rich text whose links lead somewhere in the viewer: "slice:N" selects a
+// slice, "range:START:END" frames a time range, "step:N" sets the step
+// scope, "panel:NAME" raises a panel. Used by the Overview and Advice.
+
+#include <QTextBrowser>
+
+#include "panels/nav_target.h"
+
+namespace gapscope::ui {
+
+QString sliceLink(uint32_t slice, const QString& text);
+QString rangeLink(Interval range, const QString& text);
+QString panelLink(const QString& dockName, const QString& text);
+
+class LinkView : public QTextBrowser {
+    Q_OBJECT
+  public:
+    explicit LinkView(QWidget* parent = nullptr);
+
+  signals:
+    void navigate(const gapscope::ui::NavTarget& target);
+    void panelRequested(const QString& dockName);
+};
+
+}  // namespace gapscope::ui

@@ -1,0 +1,155 @@
+#include "panels/overview_panel.h"
+
+#include <QVBoxLayout>
+
+#include "analysis/advice.h"
+#include "panels/advice_panel.h"
+#include "panels/cause_colors.h"
+#include "panels/link_view.h"
+#include "panels/units.h"
+
+namespace gapscope::ui {
+
+OverviewPanel::OverviewPanel(AnalysisSession* session, QWidget* parent)
+    : AnalysisPanel(session, parent), view_(new LinkView(this)) {
+    body()->addWidget(view_, 1);
+    connect(view_, &LinkView::navigate, session, &AnalysisSession::navigate);
+    connect(view_, &LinkView::panelRequested, this, &OverviewPanel::panelRequested);
+}
+
+void OverviewPanel::clearContents() {
+    view_->clear();
+}
+
+namespace {
+
+// A horizontal bar of the idle time by cause (and short gaps), as an HTML table.
+QString idleBar(const DeviceGaps& g, TimeNs idle, bool dark) {
+    if (idle <= 0) return {};
+    QString cells;
+    auto cell = [&](TimeNs v, QColor c, const QString& what) {
+        const int pct = static_cast<int>(100.0 * static_cast<double>(v) / static_cast<double>(idle) + 0.5);
+        if (pct <= 0) return;
+        cells += QStringLiteral("<td width='%1%' bgcolor='%2' title='%3'>&nbsp;</td>")
+                     .arg(pct)
+                     .arg(c.name(), what + ": " + shortDuration(v));
+    };
+    for (size_t c = 0; c < kGapCauseCount; ++c)
+        cell(g.byCause[c], causeColor(GapCause(c), dark), causeLabel(GapCause(c)));
+    cell(g.shortTotal, shortGapColor(dark), QObject::tr("short gaps"));
+    return QStringLiteral("<table width='100%' cellspacing='0' cellpadding='2'><tr>%1</tr></table>").arg(cells);
+}
+
+}  // namespace
+
+AnalysisPanel::Work OverviewPanel::prepare(std::shared_ptr<const IndexedTrace> indexed,
+                                           AnalysisScope scope, TimeNs threshold) {
+    const bool dark = palette().color(QPalette::Window).lightness() < 128;
+    return [this, indexed, scope, threshold, dark](const CancelToken& cancel) -> Show {
+        const Trace& t = *indexed->trace;
+        const AnalysisIndex* index = indexed->index.get();
+        GapOptions go;
+        go.window = scope.window;
+        go.minGapNs = threshold;
+        go.index = index;
+        go.cancel = &cancel;
+        const auto gaps = gapsWithCauses(t, go);
+        const auto breakdowns = timeBreakdowns(t, scope.window);
+        StepOptions so;
+        so.index = index;
+        so.minGapNs = threshold;
+        so.cancel = &cancel;
+        so.window = scope.window;
+        const StepsResult steps = stepAnalysis(t, so);
+        std::vector<Step> spans;
+        for (const StepReport& r : steps.steps)
+            spans.push_back(r.step);
+        const PipelineReport pipeline = inputPipeline(t, spans);
+        const MemoryReport memory = memoryUsage(t, spans);
+        KernelStatsOptions ko;
+        ko.window = scope.window;
+        ko.index = index;
+        ko.cancel = &cancel;
+        const auto kernels = kernelStats(t, ko);
+        if (cancel.isCancelled()) return {};
+        StepOptions whole;
+        whole.minGapNs = threshold;
+        whole.cancel = &cancel;
+        const auto findings = adviseWholeTrace(t, whole, index);
+        if (cancel.isCancelled()) return {};
+
+        QString html = QStringLiteral("<h3>%1</h3>").arg(tr("Where the GPU time goes"));
+        if (breakdowns.empty()) html += tr("<p>No GPU activity in this scope.</p>");
+        for (const GpuTimeBreakdown& b : breakdowns) {
+            const auto g = std::find_if(gaps.begin(), gaps.end(),
+                                        [&](const DeviceGaps& d) { return d.device == b.device; });
+            html += QStringLiteral("<p><b>GPU %1</b>: busy %2 of %3; idle %4 — %5")
+                        .arg(b.device)
+                        .arg(formatPercent(b.total > 0 ? double(b.busy) / double(b.total) : 0),
+                             shortDuration(b.total), shortDuration(b.idle),
+                             panelLink(QStringLiteral("gapsDock"), tr("gaps by cause")));
+            if (g != gaps.end()) {
+                QStringList parts;
+                for (size_t c = 0; c < kGapCauseCount; ++c)
+                    if (g->byCause[c] > 0)
+                        parts << QStringLiteral("<span style='color:%1'>■</span> %2 %3")
+                                     .arg(causeColor(GapCause(c), dark).name(),
+                                          causeLabel(GapCause(c)), shortDuration(g->byCause[c]));
+                parts << QStringLiteral("<span style='color:%1'>■</span> %2 %3")
+                             .arg(shortGapColor(dark).name(), tr("short gaps"),
+                                  shortDuration(g->shortTotal));
+                html += "<br>" + parts.join(" &nbsp; ") + "</p>" + idleBar(*g, b.idle, dark);
+            } else {
+                html += "</p>";
+            }
+        }
+        html += QStringLiteral("<h3>%1</h3><p>").arg(tr("Steps and input"));
+        if (steps.steps.empty()) {
+            html += tr("No steps found.");
+        } else {
+            TimeNs total = 0;
+            const StepReport* slowest = &steps.steps.front();
+            for (const StepReport& r : steps.steps) {
+                total += r.duration;
+                if (r.duration > slowest->duration) slowest = &r;
+            }
+            html += tr("%1 steps: mean %2, median %3, slowest %4 (step %5). ")
+                        .arg(steps.steps.size())
+                        .arg(shortDuration(total / TimeNs(steps.steps.size())),
+                             shortDuration(steps.medianDuration.value_or(0)),
+                             shortDuration(slowest->duration))
+                        .arg(slowest->step.number);
+            html += panelLink(QStringLiteral("stepsDock"), tr("Steps"));
+        }
+        html += "<br>" + tr("Input pipeline: <b>%1</b>").arg(QString::fromLatin1(inputVerdictName(pipeline.verdict)));
+        if (pipeline.inputShare)
+            html += tr(" (%1 of the time waiting for input) ").arg(formatPercent(*pipeline.inputShare));
+        html += panelLink(QStringLiteral("InputPipelineDock"), tr("Input Pipeline")) + "</p>";
+        html += QStringLiteral("<h3>%1</h3><p>").arg(tr("Memory"));
+        if (memory.devices.empty()) html += tr("No memory events.");
+        for (const DeviceMemory& m : memory.devices) {
+            html += (m.gpu ? QStringLiteral("GPU %1").arg(m.device) : tr("Host")) + ": " +
+                    tr("peak %1").arg(formatBytes(m.peakAllocated));
+            if (m.peakShare) html += tr(" (%1 of the device)").arg(formatPercent(*m.peakShare));
+            if (m.relative) html += tr(" relative to the start");
+            if (m.growthPerStep) html += tr(", grows %1 per step").arg(formatBytes(*m.growthPerStep));
+            html += "<br>";
+        }
+        html += panelLink(QStringLiteral("MemoryDock"), tr("Memory")) + "</p>";
+        html += QStringLiteral("<h3>%1</h3><ol>").arg(tr("Top kernels"));
+        for (size_t i = 0; i < kernels.size() && i < 5; ++i) {
+            QString name = QString::fromUtf8(t.str(kernels[i].name));
+            if (name.size() > 70) name = name.left(67) + QStringLiteral("…");
+            html += QStringLiteral("<li>%1 — %2 (%3 of busy)</li>")
+                        .arg(sliceLink(kernels[i].firstSlice, name), shortDuration(kernels[i].total),
+                             formatPercent(kernels[i].shareOfBusyTime));
+        }
+        html += "</ol>" + panelLink(QStringLiteral("kernelsDock"), tr("Kernels"));
+        html += QStringLiteral("<h3>%1</h3>").arg(tr("Findings"));
+        html += findings.empty() ? tr("<p>No findings.</p>") : findingsHtml(t, findings, 3, false);
+        html += panelLink(QStringLiteral("AdviceDock"), tr("All findings with evidence"));
+        return [this, html] { view_->setHtml(html); };
+    };
+}
+
+}  // namespace gapscope::ui

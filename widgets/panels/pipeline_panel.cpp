@@ -1,0 +1,121 @@
+#include "panels/pipeline_panel.h"
+
+#include <QLabel>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include "analysis/input_pipeline.h"
+#include "panels/analysis_table.h"
+#include "panels/units.h"
+
+namespace gapscope::ui {
+
+PipelinePanel::PipelinePanel(AnalysisSession* session, QWidget* parent)
+    : AnalysisPanel(session, parent),
+      verdict_(new QLabel(this)),
+      stages_(new AnalysisTable(this)),
+      perStep_(new AnalysisTable(this)) {
+    verdict_->setWordWrap(true);
+    verdict_->setTextFormat(Qt::RichText);
+    auto* tabs = new QTabWidget(this);
+    tabs->setDocumentMode(true);
+    tabs->addTab(perStep_, tr("Wait per step"));
+    tabs->addTab(stages_, tr("tf.data stages"));
+    body()->addWidget(verdict_);
+    body()->addWidget(tabs, 1);
+    stages_->model()->setColumns({{tr("Stage"), CellKind::Text},
+                                  {tr("Calls"), CellKind::Count},
+                                  {tr("Inclusive"), CellKind::Duration},
+                                  {tr("Self"), CellKind::Duration},
+                                  {tr("Share"), CellKind::Percent},
+                                  {tr(""), CellKind::Text}});
+    perStep_->model()->setColumns({{tr("Step"), CellKind::Count},
+                                   {tr("Waiting for input"), CellKind::Duration},
+                                   {tr("Share of the step"), CellKind::Percent}});
+    connect(stages_, &AnalysisTable::activated, session, &AnalysisSession::navigate);
+    connect(perStep_, &AnalysisTable::activated, this, [session](const NavTarget& t) {
+        if (t.kind == NavTarget::Kind::Step) session->setStepScope(t.step);
+    });
+}
+
+QString PipelinePanel::verdictText() const {
+    return verdict_->text();
+}
+
+void PipelinePanel::clearContents() {
+    verdict_->clear();
+    stages_->model()->setRows({});
+    perStep_->model()->setRows({});
+}
+
+AnalysisPanel::Work PipelinePanel::prepare(std::shared_ptr<const IndexedTrace> indexed,
+                                           AnalysisScope scope, TimeNs) {
+    return [this, indexed, scope](const CancelToken& cancel) -> Show {
+        const Trace& t = *indexed->trace;
+        std::vector<Step> steps;
+        for (const Step& s : indexed->index->steps().steps)
+            if (s.span.start >= scope.window.start && s.span.start < scope.window.end)
+                steps.push_back(s);
+        const PipelineReport r = inputPipeline(t, steps);
+        if (cancel.isCancelled()) return {};
+        QString text = QStringLiteral("<b>%1</b>").arg(QString::fromLatin1(inputVerdictName(r.verdict)));
+        if (r.inputShare)
+            text += tr(": %1 of %2 %3 waiting for input (%4).")
+                        .arg(formatPercent(*r.inputShare), shortDuration(r.stepTime),
+                             steps.empty() ? tr("of activity") : tr("of step time"),
+                             shortDuration(r.inputWait));
+        text += tr(" TensorBoard's thresholds: ≥ 20 % highly, ≥ 5 % moderately input-bound.");
+        if (r.dataLoader) {
+            text += "<br>" + tr("DataLoader: %1 calls, %2, %3%4.")
+                                 .arg(r.dataLoader->calls)
+                                 .arg(shortDuration(r.dataLoader->total))
+                                 .arg(QString::fromStdString(r.dataLoader->kind.value_or("kind unknown")))
+                                 .arg(r.dataLoader->pinMemoryThread ? tr(", pin-memory thread")
+                                                                    : QString());
+            if (r.dataLoader->kind == std::optional<std::string>("single-process"))
+                text += " " + tr("It loads in the training process: set num_workers > 0.");
+        }
+        if (r.checks) {
+            QStringList hints;
+            if (r.checks->missingPrefetch) hints << tr("no Prefetch stage");
+            if (r.checks->sequentialMap) hints << tr("a sequential Map (use num_parallel_calls)");
+            if (r.checks->noCache) hints << tr("no Cache");
+            text += "<br>" + tr("tf.data: IteratorGetNext %1").arg(shortDuration(r.getNext));
+            if (!hints.isEmpty()) text += "; " + hints.join("; ");
+        }
+        auto stageRows = std::make_shared<std::vector<TableRow>>();
+        for (const PipelineStage& s : r.stages) {
+            TableRow row;
+            const int bar = s.share ? static_cast<int>(*s.share * 20 + 0.5) : 0;
+            row.cells = {TableCell::ofText(QString::fromUtf8(t.str(s.name))),
+                         TableCell::of(static_cast<double>(s.calls)),
+                         TableCell::of(static_cast<double>(s.inclusive)),
+                         TableCell::of(static_cast<double>(s.self)),
+                         s.share ? TableCell::of(*s.share) : TableCell::none(),
+                         TableCell::ofText(QString(bar, QChar(0x2588)))};
+            row.target.kind = NavTarget::Kind::Name;
+            row.target.name = s.name;
+            stageRows->push_back(std::move(row));
+        }
+        auto stepRows = std::make_shared<std::vector<TableRow>>();
+        for (size_t i = 0; i < r.perStep.size(); ++i) {
+            TableRow row;
+            row.cells = {TableCell::of(static_cast<double>(r.perStep[i].number)),
+                         TableCell::of(static_cast<double>(r.perStep[i].wait)),
+                         TableCell::of(r.perStep[i].share)};
+            row.target.kind = NavTarget::Kind::Step;
+            row.target.step = r.perStep[i].number;
+            row.target.range = steps[i].span;
+            stepRows->push_back(std::move(row));
+        }
+        return [this, text, stageRows, stepRows] {
+            verdict_->setText(text);
+            stages_->model()->setRows(*stageRows);
+            stages_->setDefaultSort(3, Qt::DescendingOrder);
+            perStep_->model()->setRows(*stepRows);
+            perStep_->setDefaultSort(0, Qt::AscendingOrder);
+        };
+    };
+}
+
+}  // namespace gapscope::ui

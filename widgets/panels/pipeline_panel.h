@@ -1,0 +1,35 @@
+#pragma once
+// Input pipeline: the verdict and its numbers, the tf.data stages (self
+// time, share, calls) as a table with a share bar, the checks (prefetch,
+// parallel map, cache), and the DataLoader's wait per step.
+
+#include "panels/analysis_panel.h"
+
+class QLabel;
+
+namespace gapscope::ui {
+
+class AnalysisTable;
+
+class PipelinePanel : public AnalysisPanel {
+    Q_OBJECT
+  public:
+    explicit PipelinePanel(AnalysisSession* session, QWidget* parent = nullptr);
+    QString title() const override { return tr("Input Pipeline"); }
+    QString dockName() const override { return QStringLiteral("InputPipelineDock"); }
+    QString verdictText() const;
+    AnalysisTable* stages() const { return stages_; }
+    AnalysisTable* perStep() const { return perStep_; }
+
+  protected:
+    Work prepare(std::shared_ptr<const IndexedTrace> trace, AnalysisScope scope,
+                 TimeNs gapThreshold) override;
+    void clearContents() override;
+
+  private:
+    QLabel* verdict_;
+    AnalysisTable* stages_;
+    AnalysisTable* perStep_;
+};
+
+}  // namespace gapscope::ui
