@@ -8,8 +8,11 @@
 #include <QRegularExpression>
 #include <QShortcut>
 #include <QToolBar>
+#include <cmath>
 
 #include "panels/analysis_panel.h"
+#include "panels/memory_chart.h"
+#include "panels/memory_panel.h"
 #include "panels/overview_panel.h"
 #include "panels/panel_registry.h"
 #include "search/search_bar.h"
@@ -51,6 +54,21 @@ PanelHost::PanelHost(QMainWindow* window, TracePage* page)
     for (AnalysisPanel* p : panels_) {
         if (auto* overview = qobject_cast<OverviewPanel*>(p))
             connect(overview, &OverviewPanel::panelRequested, this, &PanelHost::raisePanel);
+        if (auto* memory = qobject_cast<MemoryPanel*>(p)) {
+            TimelineView* timeline = page_->timeline();
+            memory->chart()->setTrackArea([timeline] {
+                const TimeAxis axis = timeline->axis();
+                const int left = timeline->mapToGlobal(QPoint(timeline->gutterWidth(), 0)).x();
+                return std::pair{left, static_cast<int>(std::lround(
+                                           axis.pixelsPerNs() *
+                                           static_cast<double>(axis.window().span())))};
+            });
+            // The chart's cursor line follows the timeline's.
+            connect(page_->timeline(), &TimelineView::hoverTimeChanged, memory->chart(),
+                    [chart = memory->chart()](TimeNs t, bool inside) {
+                        chart->setCursor(inside ? std::optional<TimeNs>(t) : std::nullopt);
+                    });
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 #include "panels/advice_panel.h"
 #include "panels/gaps_panel.h"
 #include "panels/kernels_panel.h"
+#include "panels/memory_panel.h"
 #include "panels/ops_panel.h"
 #include "panels/overview_panel.h"
 #include "panels/pipeline_panel.h"
@@ -11,10 +12,9 @@
 namespace gapscope::ui {
 
 std::vector<AnalysisPanel*> createPanels(AnalysisSession* session, ViewState* view) {
-    (void)view;  // the charts on the time axis take it
-    return {new OverviewPanel(session), new GapsPanel(session),  new StepsPanel(session),
-            new KernelsPanel(session),  new OpsPanel(session),   new PipelinePanel(session),
-            new AdvicePanel(session)};
+    return {new OverviewPanel(session),       new GapsPanel(session),   new StepsPanel(session),
+            new KernelsPanel(session),        new OpsPanel(session),    new MemoryPanel(session, view),
+            new PipelinePanel(session),       new AdvicePanel(session)};
 }
 
 }  // namespace gapscope::ui

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "timeline/counter_columns.h"
+
 namespace gapscope::ui {
 
 namespace {
@@ -164,26 +166,7 @@ void paintCounter(Ctx& c, const DisplayRow& dr, double y) {
     const int width = static_cast<int>(c.right - c.x0);
     bool started = false;
     double prevY = bottom;
-    size_t from = 0;  // columns move right: each search starts where the last ended
-    for (int x = 0; x <= width; ++x) {
-        // A step function: the value in effect when the column starts and
-        // the extremes of every sample inside it (from the min/max index, so
-        // no spike is skipped however many samples fall in one column).
-        const TimeNs t0 = c.axis.toTime(x), t1 = c.axis.toTime(x + 1);
-        const auto first =
-            std::lower_bound(cs.ts.begin() + static_cast<ptrdiff_t>(from), cs.ts.end(), t0);
-        const auto last = std::lower_bound(first, cs.ts.end(), t1);
-        const size_t a = static_cast<size_t>(first - cs.ts.begin());
-        const size_t b = static_cast<size_t>(last - cs.ts.begin());
-        from = b;
-        if (a == 0 && b == 0) continue;  // before the first sample
-        MinMax m =
-            a > 0 ? MinMax{cs.values[a - 1], cs.values[a - 1]} : MinMax{cs.values[0], cs.values[0]};
-        if (b > a) {
-            const MinMax inside = cs.extremes.query(cs.values, a, b);
-            m.min = std::min(m.min, inside.min);
-            m.max = std::max(m.max, inside.max);
-        }
+    forEachCounterColumn(cs, c.axis, width, [&](int x, MinMax m) {
         const double vy = yOf(m.max);
         if (!started) {
             path.moveTo(c.x0 + x, bottom);
@@ -195,8 +178,7 @@ void paintCounter(Ctx& c, const DisplayRow& dr, double y) {
         }
         if (m.min < m.max) ranges.push_back(QLineF(c.x0 + x + 0.5, yOf(m.min), c.x0 + x + 0.5, vy));
         prevY = vy;
-        if (b == cs.ts.size() && cs.ts.back() < t0) break;  // past the last sample
-    }
+    });
     if (!started) return;
     path.lineTo(path.currentPosition().x(), bottom);
     path.closeSubpath();

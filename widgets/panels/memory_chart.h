@@ -1,0 +1,57 @@
+#pragma once
+// Memory curves on the timeline's time axis: the same visible window (zoom
+// and pan follow the timeline; the chart's left margin is the timeline's
+// gutter, so times line up), allocated as a filled step curve and reserved
+// as a line, the peak marked with its time and value, a cursor line that
+// follows the timeline's, and the value under the mouse. A click selects
+// that time on the timeline.
+
+#include <QWidget>
+#include <functional>
+#include <memory>
+#include <optional>
+
+#include "model/trace.h"
+#include "timeline/view_state.h"
+
+namespace gapscope::ui {
+
+class MemoryChart : public QWidget {
+    Q_OBJECT
+  public:
+    MemoryChart(ViewState* state, QWidget* parent = nullptr);
+    void setTrace(std::shared_ptr<const Trace> trace);
+    // Counter series to draw (kNone: none), and the peak to mark.
+    void setCurves(uint32_t allocated, uint32_t reserved, std::optional<TimeNs> peakTime,
+                   double peakValue);
+    void setCursor(std::optional<TimeNs> t);
+    // Where the timeline's track area is, in global x (left, width), so the
+    // chart's time axis lines up with it; unset: the chart's own width.
+    void setTrackArea(std::function<std::pair<int, int>()> area) { area_ = std::move(area); }
+    QSize sizeHint() const override { return {600, 160}; }
+    // The plot's left edge and width in the chart's coordinates.
+    std::pair<int, int> plotSpan() const;
+
+  signals:
+    void timeClicked(gapscope::TimeNs t);
+
+  protected:
+    void paintEvent(QPaintEvent*) override;
+    void mouseMoveEvent(QMouseEvent*) override;
+    void mousePressEvent(QMouseEvent*) override;
+    void leaveEvent(QEvent*) override;
+
+  private:
+    double valueAt(uint32_t series, TimeNs t) const;
+
+    ViewState* state_;
+    std::shared_ptr<const Trace> trace_;
+    uint32_t allocated_ = kNone, reserved_ = kNone;
+    std::optional<TimeNs> peakTime_;
+    double peakValue_ = 0;
+    std::optional<TimeNs> cursor_;
+    std::optional<QPoint> mouse_;
+    std::function<std::pair<int, int>()> area_;
+};
+
+}  // namespace gapscope::ui

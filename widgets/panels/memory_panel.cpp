@@ -1,0 +1,145 @@
+#include "panels/memory_panel.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include "analysis/memory_usage.h"
+#include "panels/analysis_table.h"
+#include "panels/memory_chart.h"
+#include "panels/units.h"
+
+namespace gapscope::ui {
+
+struct MemoryPanel::Shown {
+    struct Choice {
+        QString label;
+        uint32_t allocated = kNone, reserved = kNone;
+        std::optional<TimeNs> peakTime;
+        double peak = 0;
+        QString summary;
+        std::vector<TableRow> perStep;
+    };
+    std::vector<Choice> choices;
+};
+
+MemoryPanel::MemoryPanel(AnalysisSession* session, ViewState* view, QWidget* parent)
+    : AnalysisPanel(session, parent),
+      chart_(new MemoryChart(view, this)),
+      curves_(new QComboBox(this)),
+      summary_(new QLabel(this)),
+      perStep_(new AnalysisTable(this)) {
+    summary_->setWordWrap(true);
+    auto* top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Curve:"), this));
+    top->addWidget(curves_, 1);
+    body()->addLayout(top);
+    body()->addWidget(summary_);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(chart_);
+    split->addWidget(perStep_);
+    split->setStretchFactor(0, 2);
+    body()->addWidget(split, 1);
+    perStep_->model()->setColumns({{tr("Step"), CellKind::Count}, {tr("Peak"), CellKind::Bytes}});
+    connect(curves_, &QComboBox::currentIndexChanged, this, &MemoryPanel::showCurve);
+    connect(session, &AnalysisSession::traceChanged, this,
+            [this, session] { chart_->setTrace(session->trace()); });
+    connect(chart_, &MemoryChart::timeClicked, this, [session](TimeNs t) {
+        session->navigate(NavTarget::toRange({t, t + 1}));
+    });
+    connect(perStep_, &AnalysisTable::activated, this, [session](const NavTarget& t) {
+        if (t.kind == NavTarget::Kind::Step) session->setStepScope(t.step);
+    });
+}
+
+QString MemoryPanel::summaryText() const {
+    return summary_->text();
+}
+
+void MemoryPanel::clearContents() {
+    shown_.reset();
+    const QSignalBlocker block(curves_);
+    curves_->clear();
+    summary_->clear();
+    perStep_->model()->setRows({});
+    chart_->setCurves(kNone, kNone, std::nullopt, 0);
+}
+
+void MemoryPanel::showCurve(int index) {
+    if (!shown_ || index < 0 || index >= static_cast<int>(shown_->choices.size())) return;
+    const Shown::Choice& c = shown_->choices[static_cast<size_t>(index)];
+    chart_->setCurves(c.allocated, c.reserved, c.peakTime, c.peak);
+    summary_->setText(c.summary);
+    perStep_->model()->setRows(c.perStep);
+    perStep_->setDefaultSort(0, Qt::AscendingOrder);
+}
+
+AnalysisPanel::Work MemoryPanel::prepare(std::shared_ptr<const IndexedTrace> indexed,
+                                         AnalysisScope, TimeNs) {
+    // The curves are the whole trace's: the chart follows the timeline's window.
+    return [this, indexed](const CancelToken& cancel) -> Show {
+        const Trace& t = *indexed->trace;
+        const std::vector<Step>& steps = indexed->index->steps().steps;
+        const MemoryReport r = memoryUsage(t, steps);
+        if (cancel.isCancelled()) return {};
+        auto shown = std::make_shared<Shown>();
+        for (const DeviceMemory& d : r.devices) {
+            Shown::Choice c;
+            c.label = d.gpu ? tr("GPU %1").arg(d.device) : tr("Host");
+            if (d.relative) c.label += tr(" (relative)");
+            c.allocated = d.allocatedSeries;
+            c.reserved = d.reservedSeries;
+            c.peakTime = d.peakTime;
+            c.peak = d.peakAllocated;
+            c.summary = tr("Peak allocated %1 at %2").arg(formatBytes(d.peakAllocated),
+                                                          shortDuration(d.peakTime - t.spanStart));
+            if (d.peakReserved) c.summary += tr(", peak reserved %1").arg(formatBytes(*d.peakReserved));
+            if (d.peakShare)
+                c.summary += tr(", %1 of the device's %2")
+                                 .arg(formatPercent(*d.peakShare), formatBytes(double(*d.deviceMemory)));
+            c.summary += ". ";
+            c.summary += d.growthPerStep
+                             ? tr("Memory grows ~%1 per step (R² %2).")
+                                   .arg(formatBytes(*d.growthPerStep))
+                                   .arg(d.growthR2.value_or(0), 0, 'f', 2)
+                             : tr("No steady growth per step.");
+            if (d.relative) c.summary += tr(" Relative: the change since the trace start (2021 Kineto).");
+            for (size_t i = 0; i < d.perStepPeak.size(); ++i) {
+                TableRow row;
+                row.cells = {TableCell::of(static_cast<double>(steps[i].number)),
+                             d.perStepPeak[i] ? TableCell::of(*d.perStepPeak[i]) : TableCell::none()};
+                row.target.kind = NavTarget::Kind::Step;
+                row.target.step = steps[i].number;
+                row.target.range = steps[i].span;
+                c.perStep.push_back(std::move(row));
+            }
+            shown->choices.push_back(std::move(c));
+        }
+        for (const uint32_t s : r.otherCurves) {
+            Shown::Choice c;
+            c.label = QString::fromUtf8(t.str(t.counters[s].name));
+            c.allocated = s;
+            c.summary = tr("A counter series (not a memory curve).");
+            shown->choices.push_back(std::move(c));
+        }
+        return [this, shown] {
+            shown_ = shown;
+            const QSignalBlocker block(curves_);
+            curves_->clear();
+            for (const auto& c : shown->choices)
+                curves_->addItem(c.label);
+            if (shown->choices.empty()) {
+                summary_->setText(tr("No memory events in this trace."));
+                chart_->setCurves(kNone, kNone, std::nullopt, 0);
+                perStep_->model()->setRows({});
+                return;
+            }
+            curves_->setCurrentIndex(0);
+            showCurve(0);
+        };
+    };
+}
+
+}  // namespace gapscope::ui

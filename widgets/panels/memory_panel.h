@@ -1,0 +1,44 @@
+#pragma once
+// Memory: the curves of one device (allocated and reserved) on the
+// timeline's time axis, its peak, the per-step peaks and the growth
+// finding; the device (or any other counter series) picked from a list.
+
+#include "panels/analysis_panel.h"
+
+class QComboBox;
+class QLabel;
+
+namespace gapscope::ui {
+
+class AnalysisTable;
+class MemoryChart;
+class ViewState;
+
+class MemoryPanel : public AnalysisPanel {
+    Q_OBJECT
+  public:
+    MemoryPanel(AnalysisSession* session, ViewState* view, QWidget* parent = nullptr);
+    QString title() const override { return tr("Memory"); }
+    QString dockName() const override { return QStringLiteral("MemoryDock"); }
+    MemoryChart* chart() const { return chart_; }
+    QComboBox* curves() const { return curves_; }
+    QString summaryText() const;
+    AnalysisTable* perStep() const { return perStep_; }
+
+  protected:
+    Work prepare(std::shared_ptr<const IndexedTrace> trace, AnalysisScope scope,
+                 TimeNs gapThreshold) override;
+    void clearContents() override;
+
+  private:
+    struct Shown;
+    void showCurve(int index);
+
+    MemoryChart* chart_;
+    QComboBox* curves_;
+    QLabel* summary_;
+    AnalysisTable* perStep_;
+    std::shared_ptr<const Shown> shown_;
+};
+
+}  // namespace gapscope::ui
