@@ -30,6 +30,7 @@ QImage renderTimeline(const RenderRequest& r) {
     in.scrollY = 0;
     in.size = QSize(r.width, r.layout->totalHeight());
     in.gaps = r.gaps;
+    in.gapColors = r.gapColors;
     in.colors = r.colors;
     in.names = &names;
     QImage image(in.size, QImage::Format_RGB32);

@@ -23,6 +23,7 @@ struct RenderRequest {
     int gutter = 260;
     int width = 1260;  // gutter included
     const std::vector<std::vector<Interval>>* gaps = nullptr;
+    const std::vector<std::vector<QColor>>* gapColors = nullptr;  // by cause, parallel to gaps
     ui::TimelineColors colors;
 };
 

@@ -18,8 +18,10 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "analysis/gap_causes.h"
 #include "analysis/idle_gaps.h"
 #include "loader/loader.h"
+#include "panels/cause_colors.h"
 #include "render_support.h"
 #include "support/test_paths.h"
 #include "timeline/timeline_colors.h"
@@ -294,6 +296,70 @@ class TestRenderGaps : public QObject {
             }
         }
         QVERIFY(changedInFirst > 0);
+    }
+
+    // Coloured by cause: the header strip of each gap carries its cause's
+    // colour, and the gaps inside the planted input stall are the input colour.
+    void gapsCarryTheColourOfTheirCause() {
+        GAPSCOPE_REQUIRE_SHARED();
+        GAPSCOPE_REQUIRE_PYTHON("no python3 for the generator");
+        const QString trace = dir_.filePath("stall.json");
+        const QString truth = dir_.filePath("stall.truth.json");
+        QProcess gen;
+        gen.start(test::python(),
+                  {test::sharedDir() + "/tools/gen_trace.py", "--profile", "kineto", "--steps", "8",
+                   "--seed", "5", "--out", trace, "--truth", truth, "--quiet"});
+        QVERIFY(gen.waitForFinished(120000));
+        QVERIFY2(gen.exitCode() == 0, gen.readAllStandardError().constData());
+        QFile tf(truth);
+        QVERIFY(tf.open(QIODevice::ReadOnly));
+        const json t = json::parse(tf.readAll().toStdString());
+        QCOMPARE(t["input_stall_steps"].size(), size_t(1));
+        const json& stall = t["input_stall_steps"][0];
+        const LoadResult r = loadTrace(trace.toStdString());
+        QVERIFY(r.trace);
+        TimelineLayout layout;
+        layout.setTrace(r.trace);
+        std::vector<std::vector<Interval>> gaps(r.trace->gpuDevices.size());
+        std::vector<std::vector<QColor>> colors(r.trace->gpuDevices.size());
+        GapOptions o;
+        o.minGapNs = kThreshold;
+        for (const DeviceGaps& d : gapsWithCauses(*r.trace, o)) {
+            for (const CausedGap& g : d.gaps) {
+                gaps[0].push_back(g.gap);
+                colors[0].push_back(causeColor(g.cause, false));
+            }
+        }
+        const Interval st{stall["start_ns"].get<TimeNs>(), stall["end_ns"].get<TimeNs>()};
+        test::RenderRequest req;
+        req.trace = r.trace.get();
+        req.layout = &layout;
+        req.window = {st.start - (st.end - st.start), st.end + (st.end - st.start)};
+        req.gutter = kGutter;
+        req.width = kGutter + 1200;
+        req.gaps = &gaps;
+        req.gapColors = &colors;
+        req.colors = colors_;
+        const QImage image = test::renderTimeline(req);
+        const TimeAxis ax(req.window, req.width - kGutter);
+        int inside = 0;
+        for (size_t k = 0; k < gaps[0].size(); ++k) {
+            const Interval& g = gaps[0][k];
+            const double x0 = kGutter + ax.toX(std::max(g.start, req.window.start));
+            const double x1 = kGutter + ax.toX(std::min(g.end, req.window.end));
+            if (x1 - x0 < 3) continue;  // off screen or sub-pixel
+            const int x = static_cast<int>((x0 + x1) / 2);
+            for (uint32_t p = 0; p < r.trace->processes.size(); ++p) {
+                if (r.trace->processes[p].gpuDevice < 0) continue;
+                const int y = layout.processExtent(p).first + TimelineLayout::kHeaderHeight - 2;
+                QCOMPARE(QColor(image.pixel(x, y)), colors[0][k]);
+            }
+            if (2 * (std::min(g.end, st.end) - std::max(g.start, st.start)) >= g.length()) {
+                QCOMPARE(colors[0][k], causeColor(GapCause::Input, false));
+                ++inside;
+            }
+        }
+        QVERIFY2(inside > 0, "the planted stall leaves an input gap");
     }
 };
 

@@ -11,7 +11,9 @@ namespace gapscope::ui {
 namespace {
 
 QString severityHtml(Severity s) {
-    const char* color = s == Severity::High ? "#D55E00" : s == Severity::Medium ? "#E69F00" : "#888888";
+    const char* color = s == Severity::High     ? "#D55E00"
+                        : s == Severity::Medium ? "#E69F00"
+                                                : "#888888";
     return QStringLiteral("<span style='color:%1'><b>%2</b></span>")
         .arg(QLatin1String(color), QString::fromLatin1(severityName(s)).toUpper());
 }
@@ -23,14 +25,16 @@ QString findingsHtml(const Trace& t, const std::vector<Finding>& findings, size_
     QString html;
     for (size_t i = 0; i < findings.size() && i < most; ++i) {
         const Finding& f = findings[i];
-        html += QStringLiteral("<p>%1 %2").arg(severityHtml(f.severity),
-                                               QString::fromStdString(f.message).toHtmlEscaped());
+        html +=
+            QStringLiteral("<p>%1 %2")
+                .arg(severityHtml(f.severity), QString::fromStdString(f.message).toHtmlEscaped());
         if (withEvidence) {
             QStringList links;
             for (size_t r = 0; r < f.ranges.size() && r < 5; ++r)
-                links << rangeLink(f.ranges[r], QObject::tr("at %1 (%2)")
-                                                    .arg(shortDuration(f.ranges[r].start - t.spanStart),
-                                                         shortDuration(f.ranges[r].length())));
+                links << rangeLink(f.ranges[r],
+                                   QObject::tr("at %1 (%2)")
+                                       .arg(shortDuration(f.ranges[r].start - t.spanStart),
+                                            shortDuration(f.ranges[r].length())));
             for (size_t s = 0; s < f.slices.size() && s < 5; ++s) {
                 QString name = QString::fromUtf8(t.str(t.slices[f.slices[s]].name));
                 if (name.size() > 60) name = name.left(57) + QStringLiteral("…");
@@ -56,8 +60,8 @@ void AdvicePanel::clearContents() {
     cachedOf_ = nullptr;
 }
 
-AnalysisPanel::Work AdvicePanel::prepare(std::shared_ptr<const IndexedTrace> indexed,
-                                         AnalysisScope, TimeNs threshold) {
+AnalysisPanel::Work AdvicePanel::prepare(std::shared_ptr<const IndexedTrace> indexed, AnalysisScope,
+                                         TimeNs threshold) {
     // Advice is about the whole run: its rules compare steps with each other.
     if (cachedOf_ == indexed->trace.get() && cachedThreshold_ == threshold) {
         const QString html = cached_;

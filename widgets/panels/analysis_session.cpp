@@ -66,8 +66,10 @@ void AnalysisSession::stepBy(int direction) {
     if (scope_.step) {
         for (size_t i = 0; i < steps.size(); ++i) {
             if (steps[i].number != *scope_.step) continue;
-            if (direction > 0) at = std::min(i + 1, steps.size() - 1);
-            else at = i == 0 ? 0 : i - 1;
+            if (direction > 0)
+                at = std::min(i + 1, steps.size() - 1);
+            else
+                at = i == 0 ? 0 : i - 1;
         }
     }
     setStepScope(steps[at].number);

@@ -58,9 +58,9 @@ QString AnalysisTableModel::displayText(int row, int column) const {
 }
 
 QVariant AnalysisTableModel::data(const QModelIndex& index, int role) const {
-    if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount())
-        return {};
-    const TableCell& c = rows_[static_cast<size_t>(index.row())].cells[static_cast<size_t>(index.column())];
+    if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount()) return {};
+    const TableCell& c =
+        rows_[static_cast<size_t>(index.row())].cells[static_cast<size_t>(index.column())];
     const CellKind kind = columns_[static_cast<size_t>(index.column())].kind;
     switch (role) {
         case Qt::DisplayRole:
@@ -73,7 +73,8 @@ QVariant AnalysisTableModel::data(const QModelIndex& index, int role) const {
             if (!c.empty) {
                 if (kind == CellKind::Duration) exact = exactNs(static_cast<TimeNs>(c.number));
                 if (kind == CellKind::Bytes) exact = exactBytes(c.number);
-                if (kind == CellKind::Percent) exact = QString::number(c.number * 100, 'f', 4) + " %";
+                if (kind == CellKind::Percent)
+                    exact = QString::number(c.number * 100, 'f', 4) + " %";
                 if (kind == CellKind::Text) exact = c.text;
             }
             if (!c.tooltip.isEmpty()) exact += (exact.isEmpty() ? "" : "\n") + c.tooltip;
@@ -175,7 +176,8 @@ QString AnalysisTable::selectedMarkdown() const {
     QString out = "|";
     QString rule = "|";
     for (int c = 0; c < columns; ++c) {
-        out += " " + escape(model_->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString()) + " |";
+        out +=
+            " " + escape(model_->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString()) + " |";
         rule += model_->columns()[static_cast<size_t>(c)].kind == CellKind::Text ? "---|" : "---:|";
     }
     out += "\n" + rule + "\n";

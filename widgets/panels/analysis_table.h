@@ -21,10 +21,10 @@ namespace gapscope::ui {
 enum class CellKind { Text, Count, Duration, Bytes, Percent, Number };
 
 struct TableCell {
-    double number = 0;  // Count, Duration (ns), Bytes, Percent (share), Number
-    QString text;       // Text, or "" to format `number`
-    bool empty = false; // no value ("-")
-    QString tooltip;    // extra, shown after the exact figure
+    double number = 0;   // Count, Duration (ns), Bytes, Percent (share), Number
+    QString text;        // Text, or "" to format `number`
+    bool empty = false;  // no value ("-")
+    QString tooltip;     // extra, shown after the exact figure
 
     static TableCell of(double v) {
         TableCell c;

@@ -61,11 +61,12 @@ AnalysisPanel::Work GapsPanel::prepare(std::shared_ptr<const IndexedTrace> index
                     if (!names.contains(n)) names << n;
                 }
                 TableRow row;
-                row.cells = {TableCell::of(d.device),
-                             TableCell::of(static_cast<double>(g.gap.start - t.spanStart)),
-                             TableCell::of(static_cast<double>(g.gap.length())),
-                             TableCell::ofText(causeLabel(g.cause)),
-                             names.isEmpty() ? TableCell::none() : TableCell::ofText(names.join("; "))};
+                row.cells = {
+                    TableCell::of(d.device),
+                    TableCell::of(static_cast<double>(g.gap.start - t.spanStart)),
+                    TableCell::of(static_cast<double>(g.gap.length())),
+                    TableCell::ofText(causeLabel(g.cause)),
+                    names.isEmpty() ? TableCell::none() : TableCell::ofText(names.join("; "))};
                 row.cells[1].tooltip = QStringLiteral("absolute %1 ns").arg(g.gap.start);
                 row.target = NavTarget::toRange(g.gap);
                 rows.push_back(std::move(row));
@@ -80,8 +81,10 @@ AnalysisPanel::Work GapsPanel::prepare(std::shared_ptr<const IndexedTrace> index
         }
         totals += QStringLiteral("<span style='color:%1'>■</span> %2 %3")
                       .arg(shortGapColor(dark).name(), tr("short gaps"), shortDuration(shortTotal));
-        if (devices.empty()) totals = tr("No GPU activity in this scope.");
-        else if (listed == 0) totals.prepend(tr("No gap of at least %1. ").arg(shortDuration(threshold)));
+        if (devices.empty())
+            totals = tr("No GPU activity in this scope.");
+        else if (listed == 0)
+            totals.prepend(tr("No gap of at least %1. ").arg(shortDuration(threshold)));
         auto shared = std::make_shared<std::vector<TableRow>>(std::move(rows));
         return [this, shared, totals] {
             table_->model()->setRows(*shared);

@@ -93,16 +93,17 @@ AnalysisPanel::Work KernelsPanel::prepare(std::shared_ptr<const IndexedTrace> in
             const char* memory = c.memory == HostMemory::Pageable ? "pageable"
                                  : c.memory == HostMemory::Pinned ? "pinned"
                                                                   : nullptr;
-            r.cells = {TableCell::of(c.device),
-                       TableCell::ofText(c.kind == ActivityKind::Memset ? tr("memset") : tr("memcpy")),
-                       TableCell::ofText(QString::fromUtf8(t.str(c.name))),
-                       c.direction ? TableCell::ofText(copyDirectionName(*c.direction))
-                                   : TableCell::none(),
-                       memory ? TableCell::ofText(memory) : TableCell::none(),
-                       TableCell::of(static_cast<double>(c.count)),
-                       TableCell::of(static_cast<double>(c.total)),
-                       c.bytes ? TableCell::of(static_cast<double>(*c.bytes)) : TableCell::none(),
-                       c.bandwidthGBps ? TableCell::of(*c.bandwidthGBps) : TableCell::none()};
+            r.cells = {
+                TableCell::of(c.device),
+                TableCell::ofText(c.kind == ActivityKind::Memset ? tr("memset") : tr("memcpy")),
+                TableCell::ofText(QString::fromUtf8(t.str(c.name))),
+                c.direction ? TableCell::ofText(copyDirectionName(*c.direction))
+                            : TableCell::none(),
+                memory ? TableCell::ofText(memory) : TableCell::none(),
+                TableCell::of(static_cast<double>(c.count)),
+                TableCell::of(static_cast<double>(c.total)),
+                c.bytes ? TableCell::of(static_cast<double>(*c.bytes)) : TableCell::none(),
+                c.bandwidthGBps ? TableCell::of(*c.bandwidthGBps) : TableCell::none()};
             r.target.kind = NavTarget::Kind::Name;
             r.target.name = c.name;
             r.target.slice = c.longestSlice;

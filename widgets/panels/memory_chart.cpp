@@ -100,7 +100,8 @@ void MemoryChart::paintEvent(QPaintEvent*) {
             f.setAlpha(70);
             p.fillPath(path, f);
         }
-        p.setPen(QPen(fill ? line : pal.color(QPalette::Text), fill ? 1.5 : 1, fill ? Qt::SolidLine : Qt::DashLine));
+        p.setPen(QPen(fill ? line : pal.color(QPalette::Text), fill ? 1.5 : 1,
+                      fill ? Qt::SolidLine : Qt::DashLine));
         p.drawPath(path);
     };
     if (reserved_ != kNone) curve(reserved_, false);
@@ -111,8 +112,10 @@ void MemoryChart::paintEvent(QPaintEvent*) {
         p.setPen(QPen(pal.color(QPalette::Text), 1));
         p.setBrush(pal.color(QPalette::Text));
         p.drawEllipse(QPointF(x, y), 3, 3);
-        p.drawText(QPointF(x + 6, std::max(plot.top() + 10, y + 4)),
-                   tr("peak %1 at %2").arg(formatBytes(peakValue_), shortDuration(*peakTime_ - trace_->spanStart)));
+        p.drawText(
+            QPointF(x + 6, std::max(plot.top() + 10, y + 4)),
+            tr("peak %1 at %2")
+                .arg(formatBytes(peakValue_), shortDuration(*peakTime_ - trace_->spanStart)));
     }
     if (cursor_ && *cursor_ >= w.start && *cursor_ <= w.end) {
         const double x = x0 + axis.toX(*cursor_);
@@ -121,8 +124,9 @@ void MemoryChart::paintEvent(QPaintEvent*) {
     }
     if (mouse_ && mouse_->x() >= x0 && mouse_->x() < x0 + width) {
         const TimeNs t = axis.toTime(mouse_->x() - x0);
-        QString text = tr("%1: allocated %2").arg(shortDuration(t - trace_->spanStart),
-                                                  formatBytes(valueAt(allocated_, t)));
+        QString text =
+            tr("%1: allocated %2")
+                .arg(shortDuration(t - trace_->spanStart), formatBytes(valueAt(allocated_, t)));
         if (reserved_ != kNone) text += tr(", reserved %1").arg(formatBytes(valueAt(reserved_, t)));
         p.setPen(pal.color(QPalette::Text));
         p.drawText(QRectF(x0, height() - 16, width, 14), Qt::AlignLeft, text);

@@ -76,8 +76,8 @@ void MemoryPanel::showCurve(int index) {
     perStep_->setDefaultSort(0, Qt::AscendingOrder);
 }
 
-AnalysisPanel::Work MemoryPanel::prepare(std::shared_ptr<const IndexedTrace> indexed,
-                                         AnalysisScope, TimeNs) {
+AnalysisPanel::Work MemoryPanel::prepare(std::shared_ptr<const IndexedTrace> indexed, AnalysisScope,
+                                         TimeNs) {
     // The curves are the whole trace's: the chart follows the timeline's window.
     return [this, indexed](const CancelToken& cancel) -> Show {
         const Trace& t = *indexed->trace;
@@ -93,23 +93,27 @@ AnalysisPanel::Work MemoryPanel::prepare(std::shared_ptr<const IndexedTrace> ind
             c.reserved = d.reservedSeries;
             c.peakTime = d.peakTime;
             c.peak = d.peakAllocated;
-            c.summary = tr("Peak allocated %1 at %2").arg(formatBytes(d.peakAllocated),
-                                                          shortDuration(d.peakTime - t.spanStart));
-            if (d.peakReserved) c.summary += tr(", peak reserved %1").arg(formatBytes(*d.peakReserved));
+            c.summary =
+                tr("Peak allocated %1 at %2")
+                    .arg(formatBytes(d.peakAllocated), shortDuration(d.peakTime - t.spanStart));
+            if (d.peakReserved)
+                c.summary += tr(", peak reserved %1").arg(formatBytes(*d.peakReserved));
             if (d.peakShare)
-                c.summary += tr(", %1 of the device's %2")
-                                 .arg(formatPercent(*d.peakShare), formatBytes(double(*d.deviceMemory)));
+                c.summary +=
+                    tr(", %1 of the device's %2")
+                        .arg(formatPercent(*d.peakShare), formatBytes(double(*d.deviceMemory)));
             c.summary += ". ";
-            c.summary += d.growthPerStep
-                             ? tr("Memory grows ~%1 per step (R² %2).")
-                                   .arg(formatBytes(*d.growthPerStep))
-                                   .arg(d.growthR2.value_or(0), 0, 'f', 2)
-                             : tr("No steady growth per step.");
-            if (d.relative) c.summary += tr(" Relative: the change since the trace start (2021 Kineto).");
+            c.summary += d.growthPerStep ? tr("Memory grows ~%1 per step (R² %2).")
+                                               .arg(formatBytes(*d.growthPerStep))
+                                               .arg(d.growthR2.value_or(0), 0, 'f', 2)
+                                         : tr("No steady growth per step.");
+            if (d.relative)
+                c.summary += tr(" Relative: the change since the trace start (2021 Kineto).");
             for (size_t i = 0; i < d.perStepPeak.size(); ++i) {
                 TableRow row;
-                row.cells = {TableCell::of(static_cast<double>(steps[i].number)),
-                             d.perStepPeak[i] ? TableCell::of(*d.perStepPeak[i]) : TableCell::none()};
+                row.cells = {
+                    TableCell::of(static_cast<double>(steps[i].number)),
+                    d.perStepPeak[i] ? TableCell::of(*d.perStepPeak[i]) : TableCell::none()};
                 row.target.kind = NavTarget::Kind::Step;
                 row.target.step = steps[i].number;
                 row.target.range = steps[i].span;

@@ -28,7 +28,8 @@ QString idleBar(const DeviceGaps& g, TimeNs idle, bool dark) {
     if (idle <= 0) return {};
     QString cells;
     auto cell = [&](TimeNs v, QColor c, const QString& what) {
-        const int pct = static_cast<int>(100.0 * static_cast<double>(v) / static_cast<double>(idle) + 0.5);
+        const int pct =
+            static_cast<int>(100.0 * static_cast<double>(v) / static_cast<double>(idle) + 0.5);
         if (pct <= 0) return;
         cells += QStringLiteral("<td width='%1%' bgcolor='%2' title='%3'>&nbsp;</td>")
                      .arg(pct)
@@ -37,7 +38,8 @@ QString idleBar(const DeviceGaps& g, TimeNs idle, bool dark) {
     for (size_t c = 0; c < kGapCauseCount; ++c)
         cell(g.byCause[c], causeColor(GapCause(c), dark), causeLabel(GapCause(c)));
     cell(g.shortTotal, shortGapColor(dark), QObject::tr("short gaps"));
-    return QStringLiteral("<table width='100%' cellspacing='0' cellpadding='2'><tr>%1</tr></table>").arg(cells);
+    return QStringLiteral("<table width='100%' cellspacing='0' cellpadding='2'><tr>%1</tr></table>")
+        .arg(cells);
 }
 
 }  // namespace
@@ -121,9 +123,11 @@ AnalysisPanel::Work OverviewPanel::prepare(std::shared_ptr<const IndexedTrace> i
                         .arg(slowest->step.number);
             html += panelLink(QStringLiteral("stepsDock"), tr("Steps"));
         }
-        html += "<br>" + tr("Input pipeline: <b>%1</b>").arg(QString::fromLatin1(inputVerdictName(pipeline.verdict)));
+        html += "<br>" + tr("Input pipeline: <b>%1</b>")
+                             .arg(QString::fromLatin1(inputVerdictName(pipeline.verdict)));
         if (pipeline.inputShare)
-            html += tr(" (%1 of the time waiting for input) ").arg(formatPercent(*pipeline.inputShare));
+            html +=
+                tr(" (%1 of the time waiting for input) ").arg(formatPercent(*pipeline.inputShare));
         html += panelLink(QStringLiteral("InputPipelineDock"), tr("Input Pipeline")) + "</p>";
         html += QStringLiteral("<h3>%1</h3><p>").arg(tr("Memory"));
         if (memory.devices.empty()) html += tr("No memory events.");
@@ -132,7 +136,8 @@ AnalysisPanel::Work OverviewPanel::prepare(std::shared_ptr<const IndexedTrace> i
                     tr("peak %1").arg(formatBytes(m.peakAllocated));
             if (m.peakShare) html += tr(" (%1 of the device)").arg(formatPercent(*m.peakShare));
             if (m.relative) html += tr(" relative to the start");
-            if (m.growthPerStep) html += tr(", grows %1 per step").arg(formatBytes(*m.growthPerStep));
+            if (m.growthPerStep)
+                html += tr(", grows %1 per step").arg(formatBytes(*m.growthPerStep));
             html += "<br>";
         }
         html += panelLink(QStringLiteral("MemoryDock"), tr("Memory")) + "</p>";
@@ -140,9 +145,10 @@ AnalysisPanel::Work OverviewPanel::prepare(std::shared_ptr<const IndexedTrace> i
         for (size_t i = 0; i < kernels.size() && i < 5; ++i) {
             QString name = QString::fromUtf8(t.str(kernels[i].name));
             if (name.size() > 70) name = name.left(67) + QStringLiteral("…");
-            html += QStringLiteral("<li>%1 — %2 (%3 of busy)</li>")
-                        .arg(sliceLink(kernels[i].firstSlice, name), shortDuration(kernels[i].total),
-                             formatPercent(kernels[i].shareOfBusyTime));
+            html +=
+                QStringLiteral("<li>%1 — %2 (%3 of busy)</li>")
+                    .arg(sliceLink(kernels[i].firstSlice, name), shortDuration(kernels[i].total),
+                         formatPercent(kernels[i].shareOfBusyTime));
         }
         html += "</ol>" + panelLink(QStringLiteral("kernelsDock"), tr("Kernels"));
         html += QStringLiteral("<h3>%1</h3>").arg(tr("Findings"));

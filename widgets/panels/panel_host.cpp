@@ -10,7 +10,10 @@
 #include <QToolBar>
 #include <cmath>
 
+#include "analysis/gap_causes.h"
+#include "jobs/coalescing_runner.h"
 #include "panels/analysis_panel.h"
+#include "panels/cause_colors.h"
 #include "panels/memory_chart.h"
 #include "panels/memory_panel.h"
 #include "panels/overview_panel.h"
@@ -26,7 +29,13 @@ enum ScopeChoice { kWhole, kSelection, kVisible, kStep };
 }
 
 PanelHost::PanelHost(QMainWindow* window, TracePage* page)
-    : QObject(window), window_(window), page_(page), session_(new AnalysisSession(this)) {
+    : QObject(window),
+      window_(window),
+      page_(page),
+      session_(new AnalysisSession(this)),
+      gapColours_(new CoalescingRunner(this)) {
+    connect(session_, &AnalysisSession::indexReady, this, &PanelHost::colourGaps);
+    connect(session_, &AnalysisSession::gapThresholdChanged, this, &PanelHost::colourGaps);
     panels_ = createPanels(session_, page_->state());
     connect(session_, &AnalysisSession::navigateRequested, this, &PanelHost::navigate);
     connect(session_, &AnalysisSession::scopeChanged, this, &PanelHost::showScope);
@@ -59,9 +68,9 @@ PanelHost::PanelHost(QMainWindow* window, TracePage* page)
             memory->chart()->setTrackArea([timeline] {
                 const TimeAxis axis = timeline->axis();
                 const int left = timeline->mapToGlobal(QPoint(timeline->gutterWidth(), 0)).x();
-                return std::pair{left, static_cast<int>(std::lround(
-                                           axis.pixelsPerNs() *
-                                           static_cast<double>(axis.window().span())))};
+                return std::pair{
+                    left, static_cast<int>(std::lround(axis.pixelsPerNs() *
+                                                       static_cast<double>(axis.window().span())))};
             });
             // The chart's cursor line follows the timeline's.
             connect(page_->timeline(), &TimelineView::hoverTimeChanged, memory->chart(),
@@ -79,15 +88,18 @@ void PanelHost::install(QMenu* viewMenu, QToolBar* toolbar) {
         dock->setObjectName(p->dockName());
         dock->setWidget(p);
         window_->addDockWidget(Qt::BottomDockWidgetArea, dock);
-        if (first) window_->tabifyDockWidget(first, dock);
-        else first = dock;
+        if (first)
+            window_->tabifyDockWidget(first, dock);
+        else
+            first = dock;
         viewMenu->addAction(dock->toggleViewAction());
         docks_.push_back(dock);
     }
     if (first) first->raise();
     viewMenu->addSeparator();
     viewMenu->addAction(tr("Reset &Layout"), this, &PanelHost::resetLayout);
-    QAction* prev = viewMenu->addAction(tr("Previous Step"), session_, &AnalysisSession::previousStep);
+    QAction* prev =
+        viewMenu->addAction(tr("Previous Step"), session_, &AnalysisSession::previousStep);
     prev->setShortcut(QKeySequence(Qt::Key_BracketLeft));
     QAction* next = viewMenu->addAction(tr("Next Step"), session_, &AnalysisSession::nextStep);
     next->setShortcut(QKeySequence(Qt::Key_BracketRight));
@@ -177,6 +189,36 @@ void PanelHost::resetLayout() {
         const int h = window_->height() >= 1000 ? window_->height() * 2 / 5 : window_->height() / 3;
         window_->resizeDocks({docks_.front()}, {h}, Qt::Vertical);
     }
+}
+
+void PanelHost::colourGaps() {
+    const auto indexed = session_->indexed();
+    if (!indexed) return;
+    const TimeNs threshold = session_->gapThreshold();
+    const bool dark = window_->palette().color(QPalette::Window).lightness() < 128;
+    TimelineView* timeline = page_->timeline();
+    gapColours_->submit([indexed, threshold, dark, timeline,
+                         this](const CancelToken& cancel) -> std::function<void()> {
+        GapOptions o;
+        o.minGapNs = threshold;
+        o.index = indexed->index.get();
+        o.cancel = &cancel;
+        const auto devices = gapsWithCauses(*indexed->trace, o);
+        if (cancel.isCancelled()) return {};
+        const Trace& t = *indexed->trace;
+        auto colours = std::make_shared<TimelineView::GapColorList>(t.gpuDevices.size());
+        for (const DeviceGaps& d : devices) {
+            for (size_t e = 0; e < t.gpuDevices.size(); ++e) {
+                if (t.gpuDevices[e].index != d.device) continue;
+                for (const CausedGap& g : d.gaps)
+                    (*colours)[e].push_back({g.gap, causeColor(g.cause, dark)});
+            }
+        }
+        return [this, indexed, colours, timeline] {
+            if (indexed != session_->indexed()) return;
+            timeline->setGapCauseColors(*colours);
+        };
+    });
 }
 
 void PanelHost::navigate(const NavTarget& target) {

@@ -44,6 +44,7 @@ class PanelHost : public QObject {
 
   private:
     void navigate(const NavTarget& target);
+    void colourGaps();  // the timeline's gap shading by cause (on a worker)
     void applyScopeChoice(int index);
     void showScope();
 
@@ -56,6 +57,7 @@ class PanelHost : public QObject {
     bool navigating_ = false;  // a panel framed a range: not a new selection scope
     StringId lastName_ = 0;
     bool hasLastName_ = false;
+    class CoalescingRunner* gapColours_;
 };
 
 }  // namespace gapscope::ui

@@ -12,9 +12,9 @@
 namespace gapscope::ui {
 
 std::vector<AnalysisPanel*> createPanels(AnalysisSession* session, ViewState* view) {
-    return {new OverviewPanel(session),       new GapsPanel(session),   new StepsPanel(session),
-            new KernelsPanel(session),        new OpsPanel(session),    new MemoryPanel(session, view),
-            new PipelinePanel(session),       new AdvicePanel(session)};
+    return {new OverviewPanel(session), new GapsPanel(session),  new StepsPanel(session),
+            new KernelsPanel(session),  new OpsPanel(session),   new MemoryPanel(session, view),
+            new PipelinePanel(session), new AdvicePanel(session)};
 }
 
 }  // namespace gapscope::ui

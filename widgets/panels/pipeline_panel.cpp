@@ -58,7 +58,8 @@ AnalysisPanel::Work PipelinePanel::prepare(std::shared_ptr<const IndexedTrace> i
                 steps.push_back(s);
         const PipelineReport r = inputPipeline(t, steps);
         if (cancel.isCancelled()) return {};
-        QString text = QStringLiteral("<b>%1</b>").arg(QString::fromLatin1(inputVerdictName(r.verdict)));
+        QString text =
+            QStringLiteral("<b>%1</b>").arg(QString::fromLatin1(inputVerdictName(r.verdict)));
         if (r.inputShare)
             text += tr(": %1 of %2 %3 waiting for input (%4).")
                         .arg(formatPercent(*r.inputShare), shortDuration(r.stepTime),
@@ -66,12 +67,12 @@ AnalysisPanel::Work PipelinePanel::prepare(std::shared_ptr<const IndexedTrace> i
                              shortDuration(r.inputWait));
         text += tr(" TensorBoard's thresholds: ≥ 20 % highly, ≥ 5 % moderately input-bound.");
         if (r.dataLoader) {
-            text += "<br>" + tr("DataLoader: %1 calls, %2, %3%4.")
-                                 .arg(r.dataLoader->calls)
-                                 .arg(shortDuration(r.dataLoader->total))
-                                 .arg(QString::fromStdString(r.dataLoader->kind.value_or("kind unknown")))
-                                 .arg(r.dataLoader->pinMemoryThread ? tr(", pin-memory thread")
-                                                                    : QString());
+            text += "<br>" +
+                    tr("DataLoader: %1 calls, %2, %3%4.")
+                        .arg(r.dataLoader->calls)
+                        .arg(shortDuration(r.dataLoader->total))
+                        .arg(QString::fromStdString(r.dataLoader->kind.value_or("kind unknown")))
+                        .arg(r.dataLoader->pinMemoryThread ? tr(", pin-memory thread") : QString());
             if (r.dataLoader->kind == std::optional<std::string>("single-process"))
                 text += " " + tr("It loads in the training process: set num_workers > 0.");
         }

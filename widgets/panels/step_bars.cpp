@@ -67,7 +67,8 @@ void StepBars::paintEvent(QPaintEvent*) {
             segment(s.duration, stepPartColor(StepPart::Cpu, dark));
         } else {
             for (size_t part = 0; part < kStepPartCount; ++part)
-                segment(s.devices.front().part(StepPart(part)), stepPartColor(StepPart(part), dark));
+                segment(s.devices.front().part(StepPart(part)),
+                        stepPartColor(StepPart(part), dark));
         }
         const QRectF bar(x + gap / 2, y, w - gap, p.bottom() - y);
         if (s.slow) {

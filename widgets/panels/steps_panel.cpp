@@ -72,7 +72,8 @@ AnalysisPanel::Work StepsPanel::prepare(std::shared_ptr<const IndexedTrace> inde
             return [this, all, current] { show(*all, current); };
         };
     }
-    return [this, indexed, scope, threshold, dark, current, allSteps](const CancelToken& cancel) -> Show {
+    return [this, indexed, scope, threshold, dark, current,
+            allSteps](const CancelToken& cancel) -> Show {
         StepOptions o;
         o.index = indexed->index.get();
         o.minGapNs = threshold;
@@ -89,10 +90,9 @@ AnalysisPanel::Work StepsPanel::prepare(std::shared_ptr<const IndexedTrace> inde
             r.cells = {TableCell::of(static_cast<double>(s.step.number)),
                        TableCell::of(static_cast<double>(s.duration))};
             for (size_t p = 0; p < kStepPartCount; ++p)
-                r.cells.push_back(s.devices.empty()
-                                      ? TableCell::none()
-                                      : TableCell::of(static_cast<double>(
-                                            s.devices.front().part(StepPart(p)))));
+                r.cells.push_back(s.devices.empty() ? TableCell::none()
+                                                    : TableCell::of(static_cast<double>(
+                                                          s.devices.front().part(StepPart(p)))));
             r.cells.push_back(s.slowerBecause ? TableCell::ofText(stepPartLabel(*s.slowerBecause) +
                                                                   " +" + shortDuration(s.grewBy))
                                               : TableCell::none());
@@ -106,7 +106,8 @@ AnalysisPanel::Work StepsPanel::prepare(std::shared_ptr<const IndexedTrace> inde
             slow += s.slow;
         }
         if (result.steps.empty()) {
-            shown->summary = tr("No steps in this scope (ProfilerStep#N, TensorFlow step markers).");
+            shown->summary =
+                tr("No steps in this scope (ProfilerStep#N, TensorFlow step markers).");
         } else {
             shown->summary =
                 tr("%1 steps (%2): mean %3, median %4, slowest %5; %6 slow (> 1.5 × median).")
@@ -118,9 +119,9 @@ AnalysisPanel::Work StepsPanel::prepare(std::shared_ptr<const IndexedTrace> inde
                     .arg(slow);
             shown->summary += "<br>";
             for (size_t p = 0; p < kStepPartCount; ++p)
-                shown->summary += QStringLiteral("<span style='color:%1'>■</span> %2 &nbsp; ")
-                                      .arg(stepPartColor(StepPart(p), dark).name(),
-                                           stepPartLabel(StepPart(p)));
+                shown->summary +=
+                    QStringLiteral("<span style='color:%1'>■</span> %2 &nbsp; ")
+                        .arg(stepPartColor(StepPart(p), dark).name(), stepPartLabel(StepPart(p)));
         }
         shown->steps = result.steps;
         const Trace* of = indexed->trace.get();

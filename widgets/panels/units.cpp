@@ -23,7 +23,8 @@ QString shortDuration(TimeNs ns) {
     if (std::abs(v) < 1e3) return QStringLiteral("%1 ns").arg(ns);
     size_t u = std::abs(v) < 1e6 ? 1 : std::abs(v) < 1e9 ? 2 : 3;
     // 999.96 µs must not print as "1000 µs": move up a unit when rounding gets there.
-    if (u < 3 && threeDigits(v / kUnits[u].first).remove('-').startsWith(QLatin1String("1000"))) ++u;
+    if (u < 3 && threeDigits(v / kUnits[u].first).remove('-').startsWith(QLatin1String("1000")))
+        ++u;
     return threeDigits(v / kUnits[u].first) + QChar(' ') + QString::fromUtf8(kUnits[u].second);
 }
 
@@ -31,7 +32,8 @@ QString formatBytes(double bytes) {
     const double a = std::abs(bytes);
     if (a < 1024) return QStringLiteral("%1 B").arg(static_cast<qint64>(std::llround(bytes)));
     if (a < 1024.0 * 1024) return threeDigits(bytes / 1024) + QStringLiteral(" KiB");
-    if (a < 1024.0 * 1024 * 1024) return threeDigits(bytes / (1024.0 * 1024)) + QStringLiteral(" MiB");
+    if (a < 1024.0 * 1024 * 1024)
+        return threeDigits(bytes / (1024.0 * 1024)) + QStringLiteral(" MiB");
     return threeDigits(bytes / (1024.0 * 1024 * 1024)) + QStringLiteral(" GiB");
 }
 

@@ -36,6 +36,10 @@ void paintGaps(Ctx& c) {
     for (size_t d = 0; d < c.t.gpuDevices.size() && d < c.in.gaps->size(); ++d) {
         const auto& gaps = (*c.in.gaps)[d];
         if (gaps.empty()) continue;
+        const std::vector<QColor>* colors = c.in.gapColors && d < c.in.gapColors->size() &&
+                                                    (*c.in.gapColors)[d].size() == gaps.size()
+                                                ? &(*c.in.gapColors)[d]
+                                                : nullptr;
         const int device = c.t.gpuDevices[d].index;
         for (uint32_t p = 0; p < c.t.processes.size(); ++p) {
             if (c.t.processes[p].gpuDevice != device) continue;
@@ -53,13 +57,22 @@ void paintGaps(Ctx& c) {
                 const double gx1 = std::min(c.right, c.x0 + c.axis.toX(it->end));
                 if (gx1 - gx0 < 0.5 || gx1 <= lastRight) continue;  // sub-pixel gap at this zoom
                 lastRight = gx1;
-                c.p.fillRect(QRectF(gx0, band.top(), gx1 - gx0, band.height()),
-                             c.in.colors.gapFill);
-                c.p.fillRect(QRectF(gx0, header.bottom() - 5, gx1 - gx0, 5), c.in.colors.gapHeader);
+                QColor fill = c.in.colors.gapFill, head = c.in.colors.gapHeader,
+                       edge = c.in.colors.gapEdge;
+                const QColor cause =
+                    colors ? (*colors)[static_cast<size_t>(it - gaps.begin())] : QColor();
+                if (cause.isValid()) {
+                    fill = cause;
+                    fill.setAlpha(c.in.colors.dark ? 60 : 50);
+                    head = cause;
+                    edge = cause;
+                    edge.setAlpha(170);
+                }
+                c.p.fillRect(QRectF(gx0, band.top(), gx1 - gx0, band.height()), fill);
+                c.p.fillRect(QRectF(gx0, header.bottom() - 5, gx1 - gx0, 5), head);
                 if (gx1 - gx0 > 6) {
-                    c.p.fillRect(QRectF(gx0, band.top(), 1, band.height()), c.in.colors.gapEdge);
-                    c.p.fillRect(QRectF(gx1 - 1, band.top(), 1, band.height()),
-                                 c.in.colors.gapEdge);
+                    c.p.fillRect(QRectF(gx0, band.top(), 1, band.height()), edge);
+                    c.p.fillRect(QRectF(gx1 - 1, band.top(), 1, band.height()), edge);
                 }
             }
         }

@@ -25,6 +25,9 @@ struct PaintInputs {
     QSize size;
     // Idle gaps per entry of trace->gpuDevices, already filtered by threshold.
     const std::vector<std::vector<Interval>>* gaps = nullptr;
+    // Optional, parallel to `gaps`: each gap's colour (its cause); an invalid
+    // colour keeps the default shading. The header strip is drawn opaque.
+    const std::vector<std::vector<QColor>>* gapColors = nullptr;
     const std::vector<uint8_t>* searchNames = nullptr;  // per StringId: 1 = matches
     uint32_t selectedSlice = kNone;
     uint32_t hoverSlice = kNone;

@@ -33,6 +33,7 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace) {
     layout_.setTrace(trace_);
     names_.reset(trace_.get(), colors_.dark);
     searchNames_.clear();
+    gapCauseColors_.clear();  // the new trace's arrive from the panels
     hover_ = kNone;
     vbar_->setValue(0);
     recomputeGaps();
@@ -49,6 +50,23 @@ void TimelineView::setGapThreshold(TimeNs ns) {
 void TimelineView::recomputeGaps() {
     gaps_.clear();
     if (trace_) gaps_ = idleGapsPerDevice(*trace_, gapThreshold_);
+    // Each gap's colour, matched by its interval (computed apart, on a worker).
+    gapColors_.assign(gaps_.size(), {});
+    for (size_t d = 0; d < gaps_.size() && d < gapCauseColors_.size(); ++d) {
+        const auto& known = gapCauseColors_[d];
+        for (const Interval& g : gaps_[d]) {
+            const auto it = std::lower_bound(
+                known.begin(), known.end(), g.start,
+                [](const std::pair<Interval, QColor>& k, TimeNs v) { return k.first.start < v; });
+            gapColors_[d].push_back(it != known.end() && it->first == g ? it->second : QColor());
+        }
+    }
+}
+
+void TimelineView::setGapCauseColors(GapColorList colors) {
+    gapCauseColors_ = std::move(colors);
+    recomputeGaps();
+    update();
 }
 
 void TimelineView::setSearchNames(std::vector<uint8_t> mask) {
@@ -93,6 +111,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
     in.scrollY = vbar_->value();
     in.size = QSize(width() - vbar_->width(), height());
     in.gaps = &gaps_;
+    in.gapColors = &gapColors_;
     in.searchNames = searchNames_.empty() ? nullptr : &searchNames_;
     in.selectedSlice = state_->selectedSlice();
     in.hoverSlice = hover_;

@@ -31,6 +31,10 @@ class TimelineView : public QWidget {
     void setGapThreshold(TimeNs ns);
     TimeNs gapThreshold() const { return gapThreshold_; }
     const std::vector<std::vector<Interval>>& gaps() const { return gaps_; }
+    // Colours of the gaps by their cause, per entry of trace.gpuDevices, each
+    // (gap, colour) sorted by start; gaps not listed keep the default shading.
+    using GapColorList = std::vector<std::vector<std::pair<Interval, QColor>>>;
+    void setGapCauseColors(GapColorList colors);
 
     // Names (per StringId) to highlight; empty = no search.
     void setSearchNames(std::vector<uint8_t> mask);
@@ -76,6 +80,8 @@ class TimelineView : public QWidget {
     QScrollBar* vbar_;
     TimeNs gapThreshold_ = kDefaultGapThresholdNs;
     std::vector<std::vector<Interval>> gaps_;
+    GapColorList gapCauseColors_;
+    std::vector<std::vector<QColor>> gapColors_;  // parallel to gaps_
     std::vector<uint8_t> searchNames_;
     TimelineColors colors_;
     NameColors names_;

@@ -1,0 +1,238 @@
+// The analysis panels in the real main window (offscreen), on a generated
+// trace with ground truth (gen_trace.py --truth, two GPUs, a planted input
+// stall): each table holds the truth's rows and values; sorting, filtering
+// and copying work; a row selects and frames its gap / step / kernel on the
+// timeline; a scope change recomputes; closing mid-computation cancels.
+
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QLineEdit>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <map>
+#include <set>
+
+#include "loading/trace_loader.h"
+#include "main_window.h"
+#include "panels/analysis_panel.h"
+#include "panels/analysis_table.h"
+#include "panels/gaps_panel.h"
+#include "panels/kernels_panel.h"
+#include "panels/link_view.h"
+#include "panels/memory_panel.h"
+#include "panels/overview_panel.h"
+#include "panels/panel_host.h"
+#include "panels/pipeline_panel.h"
+#include "panels/steps_panel.h"
+#include "search/search_bar.h"
+#include "support/generator.h"
+#include "support/test_paths.h"
+#include "trace_page.h"
+
+using namespace gapscope;
+using namespace gapscope::ui;
+
+class TestPanels : public QObject {
+    Q_OBJECT
+    std::unique_ptr<app::MainWindow> window_;
+    QTemporaryDir dir_;
+    test::Generated generated_;
+
+    PanelHost* host() const { return window_->panels(); }
+    template <class P>
+    P* panel(const char* dock) const {
+        return qobject_cast<P*>(host()->panel(QString::fromLatin1(dock)));
+    }
+
+    // Until the index is built and no panel computes (fails after a minute).
+    bool settle() {
+        QElapsedTimer clock;
+        clock.start();
+        while (clock.elapsed() < 60000) {
+            QApplication::processEvents(QEventLoop::AllEvents, 20);
+            bool busy = host()->session()->trace() && !host()->session()->indexed();
+            for (AnalysisPanel* p : host()->panels())
+                busy |= p->computing();
+            if (!busy) return true;
+        }
+        return false;
+    }
+
+  private slots:
+    void initTestCase() {
+        QSettings().clear();
+        QVERIFY(dir_.isValid());
+        if (test::sharedDir().isEmpty() || test::python().isEmpty()) return;
+        generated_ = test::generateTrace(
+            dir_.path(), QStringLiteral("panels.json"),
+            {"--profile", "kineto", "--gpus", "2", "--steps", "8", "--seed", "3"});
+        QVERIFY2(generated_.error.isEmpty(), qPrintable(generated_.error));
+        window_ = std::make_unique<app::MainWindow>();
+        window_->setInteractive(false);
+        window_->disableCacheForSession();
+        window_->resize(1600, 1000);
+        window_->show();
+        window_->openTrace(generated_.trace);
+        window_->loader()->wait();
+        QVERIFY(settle());
+    }
+
+    void gapsHoldTheTruthsGaps() {
+        GAPSCOPE_REQUIRE_SHARED();
+        GAPSCOPE_REQUIRE_PYTHON("no python3 for the generator");
+        AnalysisTable* table = panel<GapsPanel>("gapsDock")->table();
+        const Trace& t = *window_->tracePage()->trace();
+        std::multiset<std::pair<TimeNs, TimeNs>> want, got;
+        for (const auto& [device, d] : generated_.truth["devices"].items())
+            for (const auto& g : d["idle_gaps"])
+                want.insert({g["start_ns"].get<TimeNs>() - t.spanStart,
+                             g["end_ns"].get<TimeNs>() - g["start_ns"].get<TimeNs>()});
+        for (int i = 0; i < table->visibleRows(); ++i) {
+            const TableRow& r = table->visibleRow(i);
+            got.insert({TimeNs(r.cells[1].number), TimeNs(r.cells[2].number)});
+        }
+        QCOMPARE(got, want);
+        // Sorted by duration, longest first.
+        QVERIFY(table->visibleRows() > 2);
+        QVERIFY(table->visibleRow(0).cells[2].number >= table->visibleRow(1).cells[2].number);
+        // Filtering by cause: the planted stall's gaps are input.
+        table->filter()->setText(QStringLiteral("input"));
+        QVERIFY(table->visibleRows() > 0);
+        for (int i = 0; i < table->visibleRows(); ++i)
+            QCOMPARE(table->visibleRow(i).cells[3].text, QStringLiteral("input"));
+        table->filter()->clear();
+        QVERIFY(panel<GapsPanel>("gapsDock")->totalsText().contains("input"));
+        // Copy: Markdown with a header and one line per selected row.
+        table->view()->selectRow(0);
+        table->view()->selectionModel()->select(
+            table->proxy()->index(1, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        const QStringList md = table->selectedMarkdown().trimmed().split('\n');
+        QCOMPARE(md.size(), 4);
+        QVERIFY(md[0].startsWith("| GPU | Start | Duration | Cause |"));
+        QCOMPARE(table->selectedTabSeparated().trimmed().split('\n').size(), 3);
+        table->copySelection();
+        QVERIFY(QApplication::clipboard()->text().startsWith("GPU\tStart\tDuration"));
+        // A row selects its gap on the timeline and frames it.
+        const TableRow& first = table->visibleRow(0);
+        table->view()->setCurrentIndex(table->proxy()->index(0, 0));
+        const auto range = window_->tracePage()->state()->selectedRange();
+        QVERIFY(range);
+        QCOMPARE(range->start, first.target.range.start);
+        QCOMPARE(range->end, first.target.range.end);
+        const TimeWindow v = window_->tracePage()->state()->visible();
+        QVERIFY(v.start <= range->start && range->end <= v.end);
+        QVERIFY(v.span() < 4 * (range->end - range->start));
+        // Framing a gap is not a new scope.
+        QVERIFY(host()->session()->scope().whole());
+    }
+
+    void stepsAndKernelsHoldTheTruth() {
+        GAPSCOPE_REQUIRE_SHARED();
+        GAPSCOPE_REQUIRE_PYTHON("no python3 for the generator");
+        AnalysisTable* steps = panel<StepsPanel>("stepsDock")->table();
+        QCOMPARE(size_t(steps->visibleRows()), generated_.truth["steps"].size());
+        std::map<int64_t, TimeNs> durations;
+        for (const auto& s : generated_.truth["steps"])
+            durations[s["step"].get<int64_t>()] =
+                s["end_ns"].get<TimeNs>() - s["start_ns"].get<TimeNs>();
+        for (int i = 0; i < steps->visibleRows(); ++i) {
+            const TableRow& r = steps->visibleRow(i);
+            QCOMPARE(TimeNs(r.cells[1].number), durations.at(int64_t(r.cells[0].number)));
+        }
+        AnalysisTable* kernels = panel<KernelsPanel>("kernelsDock")->kernels();
+        QCOMPARE(size_t(kernels->visibleRows()), generated_.truth["kernels"].size());
+        for (int i = 0; i < kernels->visibleRows(); ++i) {
+            const TableRow& r = kernels->visibleRow(i);
+            const auto& k = generated_.truth["kernels"][r.cells[0].text.toStdString()];
+            QCOMPARE(uint64_t(r.cells[1].number), k["count"].get<uint64_t>());
+            QCOMPARE(TimeNs(r.cells[2].number), k["total_ns"].get<TimeNs>());
+        }
+        // A kernel row highlights every occurrence through the search; again: the next one.
+        kernels->view()->setCurrentIndex(kernels->proxy()->index(0, 0));
+        SearchBar* search = window_->tracePage()->search();
+        QCOMPARE(uint64_t(search->matchCount()), uint64_t(kernels->visibleRow(0).cells[1].number));
+        const int at = search->currentIndex();
+        emit kernels->activated(kernels->visibleRow(0).target);
+        QCOMPARE(search->currentIndex(), (at + 1) % search->matchCount());
+    }
+
+    void overviewMemoryAndPipeline() {
+        GAPSCOPE_REQUIRE_SHARED();
+        GAPSCOPE_REQUIRE_PYTHON("no python3 for the generator");
+        const QString overview = panel<OverviewPanel>("overviewDock")->view()->toPlainText();
+        QVERIFY2(overview.contains("input-bound"), qPrintable(overview));
+        QVERIFY(overview.contains("GPU 0") && overview.contains("GPU 1"));
+        QVERIFY(panel<PipelinePanel>("InputPipelineDock")->verdictText().contains("input-bound"));
+        MemoryPanel* memory = panel<MemoryPanel>("MemoryDock");
+        QVERIFY(memory->curves()->count() >= 2);
+        QCOMPARE(memory->curves()->itemText(0), QStringLiteral("GPU 0"));
+        QCOMPARE(size_t(memory->perStep()->visibleRows()), generated_.truth["steps"].size());
+    }
+
+    // [ and ] walk the steps; every panel follows; back to the whole trace.
+    void scopeChangesRecompute() {
+        GAPSCOPE_REQUIRE_SHARED();
+        GAPSCOPE_REQUIRE_PYTHON("no python3 for the generator");
+        AnalysisSession* session = host()->session();
+        AnalysisTable* kernels = panel<KernelsPanel>("kernelsDock")->kernels();
+        uint64_t wholeCount = 0;
+        for (int i = 0; i < kernels->visibleRows(); ++i)
+            wholeCount += uint64_t(kernels->visibleRow(i).cells[1].number);
+        session->nextStep();
+        QVERIFY(settle());
+        const int64_t first = generated_.truth["steps"][0]["step"].get<int64_t>();
+        QCOMPARE(session->scope().step.value_or(-1), first);
+        QVERIFY(panel<GapsPanel>("gapsDock")
+                    ->headerText()
+                    .startsWith("Step " + QString::number(first)));
+        QCOMPARE(host()->scopePicker()->currentIndex(), 3);
+        uint64_t stepCount = 0;
+        for (int i = 0; i < kernels->visibleRows(); ++i)
+            stepCount += uint64_t(kernels->visibleRow(i).cells[1].number);
+        QVERIFY(stepCount > 0 && stepCount < wholeCount);
+        session->nextStep();
+        QVERIFY(settle());
+        QCOMPARE(session->scope().step.value_or(-1),
+                 generated_.truth["steps"][1]["step"].get<int64_t>());
+        session->previousStep();
+        QVERIFY(settle());
+        QCOMPARE(session->scope().step.value_or(-1), first);
+        // A Shift+drag range becomes the scope.
+        const Trace& t = *window_->tracePage()->trace();
+        window_->tracePage()->state()->setSelectedRange(
+            TimeWindow{t.spanStart, t.spanStart + (t.spanEnd - t.spanStart) / 2});
+        QCOMPARE(session->scope().kind, AnalysisScope::Kind::Selection);
+        QVERIFY(settle());
+        session->setWholeTrace();
+        QVERIFY(settle());
+        uint64_t again = 0;
+        for (int i = 0; i < kernels->visibleRows(); ++i)
+            again += uint64_t(kernels->visibleRow(i).cells[1].number);
+        QCOMPARE(again, wholeCount);
+    }
+
+    // A new trace (or none) while panels compute: no stale result, no crash.
+    void closingMidComputationCancels() {
+        GAPSCOPE_REQUIRE_SHARED();
+        GAPSCOPE_REQUIRE_PYTHON("no python3 for the generator");
+        AnalysisSession* session = host()->session();
+        session->nextStep();  // panels start computing
+        session->setTrace(nullptr);
+        QVERIFY(settle());
+        QCOMPARE(panel<GapsPanel>("gapsDock")->table()->visibleRows(), 0);
+        QCOMPARE(panel<GapsPanel>("gapsDock")->headerText(), QStringLiteral("No trace"));
+        session->setTrace(window_->tracePage()->trace());
+        QVERIFY(settle());
+        QVERIFY(panel<GapsPanel>("gapsDock")->table()->visibleRows() > 0);
+    }
+
+    void cleanupTestCase() { window_.reset(); }
+};
+
+QTEST_MAIN(TestPanels)
+#include "tst_panels.moc"
