@@ -7,6 +7,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QLineEdit>
 #include <QSettings>
@@ -14,6 +15,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -29,6 +31,7 @@
 #include "panels/panel_host.h"
 #include "panels/pipeline_panel.h"
 #include "panels/steps_panel.h"
+#include "panels/utilization_panel.h"
 #include "search/search_bar.h"
 #include "support/generator.h"
 #include "support/test_paths.h"
@@ -172,6 +175,37 @@ class TestPanels : public QObject {
         QVERIFY(memory->curves()->count() >= 2);
         QCOMPARE(memory->curves()->itemText(0), QStringLiteral("GPU 0"));
         QCOMPARE(size_t(memory->perStep()->visibleRows()), generated_.truth["steps"].size());
+    }
+
+    // The utilisation chart follows the visible window; its buckets add up
+    // to each GPU's busy time (the truth's).
+    void utilizationAddsUpToTheBusyTime() {
+        GAPSCOPE_REQUIRE_SHARED();
+        GAPSCOPE_REQUIRE_PYTHON("no python3 for the generator");
+        UtilizationPanel* u = panel<UtilizationPanel>("utilizationDock");
+        window_->tracePage()->state()->fitAll();
+        u->bucket()->setValue(0.5);  // ms
+        QVERIFY(settle());
+        const TimeWindow v = window_->tracePage()->state()->visible();
+        const auto& rows = u->chart()->rows();
+        QCOMPARE(rows.size(), generated_.truth["devices"].size());
+        for (const auto& [device, bins] : rows) {
+            QCOMPARE(TimeNs(bins.size()), (v.span() + 499'999) / 500'000);
+            double busy = 0;
+            for (const double b : bins)
+                busy += b * double(v.span()) / double(bins.size());
+            const double want = double(
+                generated_.truth["devices"][std::to_string(device)]["busy_ns"].get<TimeNs>());
+            QVERIFY2(std::abs(busy - want) <= 1e-6 * want + 1,
+                     qPrintable(QString::number(busy - want)));
+        }
+        // Zooming in recomputes for the new window.
+        window_->tracePage()->state()->setVisible({v.start, v.start + v.span() / 10},
+                                                  ViewState::History::Record);
+        QVERIFY(settle());
+        QCOMPARE(TimeNs(u->chart()->rows().front().second.size()),
+                 (v.span() / 10 + 499'999) / 500'000);
+        window_->tracePage()->state()->fitAll();
     }
 
     // [ and ] walk the steps; every panel follows; back to the whole trace.

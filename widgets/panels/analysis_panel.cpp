@@ -67,7 +67,8 @@ void AnalysisPanel::refresh() {
         return;
     }
     const AnalysisScope scope = session_->scope();
-    if (scope.whole() && wholeTrace_ && wholeTraceOf_ == indexed->trace.get()) {
+    if (scope.whole() && keepsWholeTrace() && wholeTrace_ &&
+        wholeTraceOf_ == indexed->trace.get()) {
         runner_->cancelAll();
         wholeTrace_();
         updateHeader();

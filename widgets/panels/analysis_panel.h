@@ -43,6 +43,9 @@ class AnalysisPanel : public QWidget {
                          TimeNs gapThreshold) = 0;
     // No trace (or a new one before its results): empty the panel.
     virtual void clearContents() = 0;
+    // Whether the whole trace's result can be kept and shown again (not for
+    // a panel that follows something else, such as the visible window).
+    virtual bool keepsWholeTrace() const { return true; }
 
     QVBoxLayout* body() const { return body_; }
     AnalysisSession* session() const { return session_; }

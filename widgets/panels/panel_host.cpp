@@ -18,6 +18,7 @@
 #include "panels/memory_panel.h"
 #include "panels/overview_panel.h"
 #include "panels/panel_registry.h"
+#include "panels/utilization_panel.h"
 #include "search/search_bar.h"
 #include "timeline/timeline_view.h"
 #include "trace_page.h"
@@ -63,15 +64,19 @@ PanelHost::PanelHost(QMainWindow* window, TracePage* page)
     for (AnalysisPanel* p : panels_) {
         if (auto* overview = qobject_cast<OverviewPanel*>(p))
             connect(overview, &OverviewPanel::panelRequested, this, &PanelHost::raisePanel);
+        TimelineView* timeline = page_->timeline();
+        // Charts on the time axis line up with the timeline's track area.
+        auto trackArea = [timeline] {
+            const TimeAxis axis = timeline->axis();
+            const int left = timeline->mapToGlobal(QPoint(timeline->gutterWidth(), 0)).x();
+            return std::pair{
+                left, static_cast<int>(std::lround(axis.pixelsPerNs() *
+                                                   static_cast<double>(axis.window().span())))};
+        };
+        if (auto* utilization = qobject_cast<UtilizationPanel*>(p))
+            utilization->chart()->setTrackArea(trackArea);
         if (auto* memory = qobject_cast<MemoryPanel*>(p)) {
-            TimelineView* timeline = page_->timeline();
-            memory->chart()->setTrackArea([timeline] {
-                const TimeAxis axis = timeline->axis();
-                const int left = timeline->mapToGlobal(QPoint(timeline->gutterWidth(), 0)).x();
-                return std::pair{
-                    left, static_cast<int>(std::lround(axis.pixelsPerNs() *
-                                                       static_cast<double>(axis.window().span())))};
-            });
+            memory->chart()->setTrackArea(trackArea);
             // The chart's cursor line follows the timeline's.
             connect(page_->timeline(), &TimelineView::hoverTimeChanged, memory->chart(),
                     [chart = memory->chart()](TimeNs t, bool inside) {

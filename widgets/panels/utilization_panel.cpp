@@ -1,0 +1,179 @@
+#include "panels/utilization_panel.h"
+
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QPainter>
+#include <algorithm>
+
+#include "analysis/gpu_utilization.h"
+#include "panels/units.h"
+#include "timeline/timeline_view.h"
+#include "timeline/view_state.h"
+
+namespace gapscope::ui {
+
+namespace {
+constexpr int kRowHeight = 40;
+constexpr int kMaxBuckets = 4000;
+}  // namespace
+
+UtilizationChart::UtilizationChart(QWidget* parent) : QWidget(parent) {
+    setMouseTracking(true);
+    setMinimumHeight(kRowHeight + 20);
+}
+
+void UtilizationChart::setData(Interval window,
+                               std::vector<std::pair<int, std::vector<double>>> rows) {
+    window_ = window;
+    rows_ = std::move(rows);
+    setMinimumHeight(static_cast<int>(rows_.size()) * kRowHeight + 20);
+    update();
+}
+
+std::pair<int, int> UtilizationChart::plotSpan() const {
+    if (area_) {
+        const auto [left, w] = area_();
+        const int x = mapFromGlobal(QPoint(left, 0)).x();
+        return {std::max(x, 0), std::max(1, std::min(w, width() - x))};
+    }
+    return {TimelineView::kGutterWidth, std::max(1, width() - TimelineView::kGutterWidth - 16)};
+}
+
+std::pair<int, int> UtilizationChart::at(QPoint p) const {
+    const auto [x0, w] = plotSpan();
+    const int row = (p.y() - 4) / kRowHeight;
+    if (rows_.empty() || row < 0 || row >= static_cast<int>(rows_.size()) || p.x() < x0 ||
+        p.x() >= x0 + w)
+        return {-1, -1};
+    const auto& bins = rows_[static_cast<size_t>(row)].second;
+    if (bins.empty()) return {-1, -1};
+    const int i =
+        static_cast<int>(static_cast<double>(p.x() - x0) / w * static_cast<double>(bins.size()));
+    return {row, std::clamp(i, 0, static_cast<int>(bins.size()) - 1)};
+}
+
+Interval UtilizationChart::bucket(int i) const {
+    const size_t n = rows_.empty() ? 1 : std::max<size_t>(1, rows_.front().second.size());
+    const double per = static_cast<double>(window_.length()) / static_cast<double>(n);
+    return {window_.start + static_cast<TimeNs>(per * i),
+            window_.start + static_cast<TimeNs>(per * (i + 1))};
+}
+
+void UtilizationChart::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    const QPalette pal = palette();
+    p.fillRect(rect(), pal.color(QPalette::Base));
+    if (rows_.empty()) {
+        p.setPen(pal.color(QPalette::PlaceholderText));
+        p.drawText(rect(), Qt::AlignCenter, tr("No GPU activity"));
+        return;
+    }
+    const auto [x0, w] = plotSpan();
+    const QColor busy = QColor(0x00, 0x9E, 0x73);
+    for (size_t r = 0; r < rows_.size(); ++r) {
+        const double top = 4 + static_cast<double>(r) * kRowHeight, h = kRowHeight - 8;
+        p.setPen(pal.color(QPalette::Text));
+        p.drawText(QRectF(4, top, x0 - 8, h), Qt::AlignRight | Qt::AlignVCenter,
+                   tr("GPU %1").arg(rows_[r].first));
+        p.fillRect(QRectF(x0, top, w, h), pal.color(QPalette::AlternateBase));
+        const auto& bins = rows_[r].second;
+        const double bw = static_cast<double>(w) / static_cast<double>(bins.size());
+        for (size_t i = 0; i < bins.size(); ++i) {
+            const double v = std::clamp(bins[i], 0.0, 1.0);
+            if (v <= 0) continue;
+            p.fillRect(QRectF(x0 + bw * static_cast<double>(i), top + h * (1 - v),
+                              std::max(bw, 1.0), h * v),
+                       busy);
+        }
+    }
+    if (mouse_) {
+        const auto [row, i] = at(*mouse_);
+        if (row >= 0) {
+            const Interval b = bucket(i);
+            p.setPen(pal.color(QPalette::Text));
+            p.drawText(
+                QRectF(x0, height() - 16, w, 14), Qt::AlignLeft,
+                tr("GPU %1, %2 – %3: busy %4")
+                    .arg(rows_[static_cast<size_t>(row)].first)
+                    .arg(shortDuration(b.start - window_.start),
+                         shortDuration(b.end - window_.start),
+                         formatPercent(
+                             rows_[static_cast<size_t>(row)].second[static_cast<size_t>(i)])));
+        }
+    }
+}
+
+void UtilizationChart::mouseMoveEvent(QMouseEvent* e) {
+    mouse_ = e->position().toPoint();
+    update();
+}
+
+void UtilizationChart::leaveEvent(QEvent*) {
+    mouse_.reset();
+    update();
+}
+
+void UtilizationChart::mousePressEvent(QMouseEvent* e) {
+    const auto [row, i] = at(e->position().toPoint());
+    if (row >= 0) emit bucketClicked(bucket(i));
+}
+
+UtilizationPanel::UtilizationPanel(AnalysisSession* session, ViewState* view, QWidget* parent)
+    : AnalysisPanel(session, parent),
+      view_(view),
+      chart_(new UtilizationChart(this)),
+      bucket_(new QDoubleSpinBox(this)),
+      note_(new QLabel(this)) {
+    bucket_->setDecimals(3);
+    bucket_->setRange(0.001, 1e6);
+    bucket_->setValue(1.0);
+    bucket_->setSuffix(tr(" ms"));
+    bucket_->setToolTip(tr("The width of each bucket of the chart"));
+    auto* top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Bucket:"), this));
+    top->addWidget(bucket_);
+    top->addWidget(note_, 1);
+    body()->addLayout(top);
+    body()->addWidget(chart_, 1);
+    connect(bucket_, &QDoubleSpinBox::valueChanged, this, &UtilizationPanel::refresh);
+    // It follows the timeline's window, whatever the scope.
+    connect(view_, &ViewState::visibleChanged, this, &UtilizationPanel::refresh);
+    connect(chart_, &UtilizationChart::bucketClicked, session,
+            [session](Interval b) { session->navigate(NavTarget::toRange(b)); });
+}
+
+void UtilizationPanel::clearContents() {
+    chart_->setData({}, {});
+    note_->clear();
+}
+
+AnalysisPanel::Work UtilizationPanel::prepare(std::shared_ptr<const IndexedTrace> indexed,
+                                              AnalysisScope, TimeNs) {
+    const TimeWindow v = view_->visible();
+    const Interval window{v.start, v.end};
+    const auto bucketNs = static_cast<TimeNs>(bucket_->value() * 1e6);
+    return [this, indexed, window, bucketNs](const CancelToken& cancel) -> Show {
+        const TimeNs wanted = bucketNs > 0 ? (window.length() + bucketNs - 1) / bucketNs : 1;
+        const int bins = static_cast<int>(std::clamp<TimeNs>(wanted, 1, kMaxBuckets));
+        auto rows = std::make_shared<std::vector<std::pair<int, std::vector<double>>>>();
+        for (const GpuDevice& d : indexed->trace->gpuDevices) {
+            if (cancel.isCancelled()) return {};
+            if (!d.busy.empty()) rows->push_back({d.index, utilizationBins(d, window, bins)});
+        }
+        const QString note =
+            wanted > kMaxBuckets
+                ? tr("%1 buckets of %2 (wider than asked: at most %3 in the window)")
+                      .arg(bins)
+                      .arg(shortDuration(window.length() / bins))
+                      .arg(kMaxBuckets)
+                : tr("%1 buckets in the visible window").arg(bins);
+        return [this, window, rows, note] {
+            chart_->setData(window, *rows);
+            note_->setText(note);
+        };
+    };
+}
+
+}  // namespace gapscope::ui

@@ -1,0 +1,69 @@
+#pragma once
+// GPU utilisation: the overview strip's data as a chart per device, the busy
+// share of each bucket of the visible window (the bucket size settable),
+// on the timeline's time axis. Hover shows the figure; a click frames the
+// bucket.
+
+#include "panels/analysis_panel.h"
+
+class QDoubleSpinBox;
+class QLabel;
+
+namespace gapscope::ui {
+
+class ViewState;
+
+class UtilizationChart : public QWidget {
+    Q_OBJECT
+  public:
+    explicit UtilizationChart(QWidget* parent = nullptr);
+    void setTrackArea(std::function<std::pair<int, int>()> area) { area_ = std::move(area); }
+    // Per device: its index and the busy fraction of each bucket of `window`.
+    void setData(Interval window, std::vector<std::pair<int, std::vector<double>>> rows);
+    const std::vector<std::pair<int, std::vector<double>>>& rows() const { return rows_; }
+    QSize sizeHint() const override { return {600, 120}; }
+
+  signals:
+    void bucketClicked(gapscope::Interval bucket);
+
+  protected:
+    void paintEvent(QPaintEvent*) override;
+    void mouseMoveEvent(QMouseEvent*) override;
+    void mousePressEvent(QMouseEvent*) override;
+    void leaveEvent(QEvent*) override;
+
+  private:
+    std::pair<int, int> plotSpan() const;
+    // The (row, bucket) under a point, or {-1, -1}.
+    std::pair<int, int> at(QPoint p) const;
+    Interval bucket(int i) const;
+
+    std::function<std::pair<int, int>()> area_;
+    Interval window_;
+    std::vector<std::pair<int, std::vector<double>>> rows_;
+    std::optional<QPoint> mouse_;
+};
+
+class UtilizationPanel : public AnalysisPanel {
+    Q_OBJECT
+  public:
+    UtilizationPanel(AnalysisSession* session, ViewState* view, QWidget* parent = nullptr);
+    QString title() const override { return tr("GPU Utilisation"); }
+    QString dockName() const override { return QStringLiteral("utilizationDock"); }
+    UtilizationChart* chart() const { return chart_; }
+    QDoubleSpinBox* bucket() const { return bucket_; }
+
+  protected:
+    Work prepare(std::shared_ptr<const IndexedTrace> trace, AnalysisScope scope,
+                 TimeNs gapThreshold) override;
+    void clearContents() override;
+    bool keepsWholeTrace() const override { return false; }
+
+  private:
+    ViewState* view_;
+    UtilizationChart* chart_;
+    QDoubleSpinBox* bucket_;
+    QLabel* note_;
+};
+
+}  // namespace gapscope::ui
