@@ -3,7 +3,7 @@
 // (reading the file, `zstd -dc` / `gzip -dc`, the load itself), so the
 // figures survive a noisy machine. Build with the release preset.
 //
-//   gapscope-bench [--frames] [--interaction] [--analyses] [--quick] TRACE...
+//   gapscope-bench [--frames] [--interaction] [--analyses] [--panels] [--quick] TRACE...
 //
 //   (always)       loads: parse, cache write, reopen, peak RSS (bench_load)
 //   --frames       frame times at five zooms, the GPU busy union, and a
@@ -12,6 +12,8 @@
 //                  event in the real window (bench_interaction)
 //   --analyses     every analysis over the whole trace and 1 % of it, as a
 //                  share of the load time (bench_analyses)
+//   --panels       the analysis panels in the real window: whole trace after
+//                  the load, a scope change to a step, GUI stalls (bench_panels)
 //   --quick        fewer repeats (CI smoke test)
 
 #include <QApplication>
@@ -23,13 +25,14 @@
 #include "bench_frames.h"
 #include "bench_interaction.h"
 #include "bench_load.h"
+#include "bench_panels.h"
 
 using namespace gapscope::bench;
 
 int main(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
-    bool frames = false, interaction = false, analyses = false, quick = false;
+    bool frames = false, interaction = false, analyses = false, panels = false, quick = false;
     std::vector<std::string> files;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -37,6 +40,8 @@ int main(int argc, char** argv) {
             frames = true;
         else if (a == "--interaction")
             interaction = true;
+        else if (a == "--panels")
+            panels = true;
         else if (a == "--analyses")
             analyses = true;
         else if (a == "--quick")
@@ -45,9 +50,10 @@ int main(int argc, char** argv) {
             files.push_back(a);
     }
     if (files.empty()) {
-        std::fprintf(stderr,
-                     "usage: gapscope-bench [--frames] [--interaction] [--analyses] [--quick] "
-                     "TRACE...\n");
+        std::fprintf(
+            stderr,
+            "usage: gapscope-bench [--frames] [--interaction] [--analyses] [--panels] [--quick] "
+            "TRACE...\n");
         return 1;
     }
     printLoadTable(files);
@@ -57,5 +63,6 @@ int main(int argc, char** argv) {
     }
     if (interaction) printInteraction(files, quick);
     if (analyses) printAnalyses(files, quick);
+    if (panels) printPanels(files);
     return 0;
 }

@@ -19,6 +19,7 @@ OverviewPanel::OverviewPanel(AnalysisSession* session, QWidget* parent)
 
 void OverviewPanel::clearContents() {
     view_->clear();
+    findingsOf_ = nullptr;
 }
 
 namespace {
@@ -47,7 +48,10 @@ QString idleBar(const DeviceGaps& g, TimeNs idle, bool dark) {
 AnalysisPanel::Work OverviewPanel::prepare(std::shared_ptr<const IndexedTrace> indexed,
                                            AnalysisScope scope, TimeNs threshold) {
     const bool dark = palette().color(QPalette::Window).lightness() < 128;
-    return [this, indexed, scope, threshold, dark](const CancelToken& cancel) -> Show {
+    // The findings are the whole trace's: computed once per trace and threshold.
+    std::optional<QString> known;
+    if (findingsOf_ == indexed->trace.get() && findingsThreshold_ == threshold) known = findings_;
+    return [this, indexed, scope, threshold, dark, known](const CancelToken& cancel) -> Show {
         const Trace& t = *indexed->trace;
         const AnalysisIndex* index = indexed->index.get();
         GapOptions go;
@@ -74,11 +78,18 @@ AnalysisPanel::Work OverviewPanel::prepare(std::shared_ptr<const IndexedTrace> i
         ko.cancel = &cancel;
         const auto kernels = kernelStats(t, ko);
         if (cancel.isCancelled()) return {};
-        StepOptions whole;
-        whole.minGapNs = threshold;
-        whole.cancel = &cancel;
-        const auto findings = adviseWholeTrace(t, whole, index);
-        if (cancel.isCancelled()) return {};
+        QString findingsPart;
+        if (known) {
+            findingsPart = *known;
+        } else {
+            StepOptions whole;
+            whole.minGapNs = threshold;
+            whole.cancel = &cancel;
+            const auto findings = adviseWholeTrace(t, whole, index);
+            if (cancel.isCancelled()) return {};
+            findingsPart =
+                findings.empty() ? tr("<p>No findings.</p>") : findingsHtml(t, findings, 3, false);
+        }
 
         QString html = QStringLiteral("<h3>%1</h3>").arg(tr("Where the GPU time goes"));
         if (breakdowns.empty()) html += tr("<p>No GPU activity in this scope.</p>");
@@ -152,9 +163,15 @@ AnalysisPanel::Work OverviewPanel::prepare(std::shared_ptr<const IndexedTrace> i
         }
         html += "</ol>" + panelLink(QStringLiteral("kernelsDock"), tr("Kernels"));
         html += QStringLiteral("<h3>%1</h3>").arg(tr("Findings"));
-        html += findings.empty() ? tr("<p>No findings.</p>") : findingsHtml(t, findings, 3, false);
+        html += findingsPart;
         html += panelLink(QStringLiteral("AdviceDock"), tr("All findings with evidence"));
-        return [this, html] { view_->setHtml(html); };
+        const Trace* of = indexed->trace.get();
+        return [this, html, findingsPart, of, threshold] {
+            findings_ = findingsPart;
+            findingsOf_ = of;
+            findingsThreshold_ = threshold;
+            view_->setHtml(html);
+        };
     };
 }
 

@@ -28,6 +28,9 @@ class OverviewPanel : public AnalysisPanel {
 
   private:
     LinkView* view_;
+    QString findings_;  // the top findings' HTML, of the whole trace
+    const Trace* findingsOf_ = nullptr;
+    TimeNs findingsThreshold_ = -1;
 };
 
 }  // namespace gapscope::ui

@@ -1,0 +1,101 @@
+#include "bench_panels.h"
+
+#include <QApplication>
+#include <QTimer>
+#include <cstdio>
+
+#include "bench_common.h"
+#include "loading/trace_loader.h"
+#include "main_window.h"
+#include "panels/analysis_panel.h"
+#include "panels/panel_host.h"
+#include "trace_page.h"
+
+namespace gapscope::bench {
+
+namespace {
+
+// The GUI thread's largest gap between two ticks of a 1 ms timer.
+class StallMeter {
+  public:
+    StallMeter() {
+        timer_.setInterval(1);
+        QObject::connect(&timer_, &QTimer::timeout, [this] {
+            const auto now = Clock::now();
+            worst_ = std::max(worst_, seconds(last_, now) * 1000);
+            last_ = now;
+        });
+    }
+    void start() {
+        worst_ = 0;
+        last_ = Clock::now();
+        timer_.start();
+    }
+    double stop() {
+        timer_.stop();
+        return worst_;
+    }
+
+  private:
+    QTimer timer_;
+    Clock::time_point last_;
+    double worst_ = 0;
+};
+
+bool settled(ui::PanelHost* host) {
+    if (!host->session()->indexed()) return false;
+    for (ui::AnalysisPanel* p : host->panels())
+        if (p->computing()) return false;
+    return true;
+}
+
+// Processes events until every panel is done; ms, or -1 after a timeout.
+double untilSettled(ui::PanelHost* host) {
+    const auto t0 = Clock::now();
+    while (!settled(host)) {
+        if (seconds(t0, Clock::now()) > 600) return -1;
+        QApplication::processEvents(QEventLoop::AllEvents, 5);
+    }
+    return msSince(t0);
+}
+
+}  // namespace
+
+void printPanels(const std::vector<std::string>& files) {
+    std::printf(
+        "\n| file | load s | all panels, whole trace, after the load ms | scope to a step ms "
+        "(median / max of 5) | longest GUI stall ms |\n|---|---|---|---|---|\n");
+    for (const std::string& path : files) {
+        app::MainWindow window;
+        window.setInteractive(false);
+        window.disableCacheForSession();
+        window.resize(1920, 1080);
+        window.show();
+        StallMeter stalls;
+        const auto t0 = Clock::now();
+        window.openTrace(QString::fromStdString(path));
+        while (!window.tracePage()->trace() && window.lastError().isEmpty())
+            QApplication::processEvents(QEventLoop::AllEvents, 5);
+        if (!window.tracePage()->trace()) continue;
+        const double loadS = seconds(t0, Clock::now());
+        ui::PanelHost* host = window.panels();
+        stalls.start();
+        const double whole = untilSettled(host);
+        std::vector<double> steps;
+        const auto indexed = host->session()->indexed();
+        const auto& list = indexed->index->steps().steps;
+        for (size_t i = 0; i < 5 && i < list.size(); ++i) {
+            const auto s = Clock::now();
+            host->session()->setStepScope(
+                list[list.size() / 2 + i < list.size() ? list.size() / 2 + i : i].number);
+            untilSettled(host);
+            steps.push_back(msSince(s));
+        }
+        const double stall = stalls.stop();
+        std::printf("| %s | %.2f | %.0f | %.1f / %.1f | %.1f |\n", path.c_str(), loadS, whole,
+                    median(steps), maximum(steps), stall);
+        std::fflush(stdout);
+    }
+}
+
+}  // namespace gapscope::bench
