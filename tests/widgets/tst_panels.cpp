@@ -160,8 +160,17 @@ class TestPanels : public QObject {
         SearchBar* search = window_->tracePage()->search();
         QCOMPARE(uint64_t(search->matchCount()), uint64_t(kernels->visibleRow(0).cells[1].number));
         const int at = search->currentIndex();
-        emit kernels->activated(kernels->visibleRow(0).target);
+        kernels->view()->setFocus();
+        QTest::keyClick(kernels->view(), Qt::Key_Return);
         QCOMPARE(search->currentIndex(), (at + 1) % search->matchCount());
+        QTest::keyClick(kernels->view(), Qt::Key_Return, Qt::ShiftModifier);
+        QCOMPARE(search->currentIndex(), at);
+        // The selected occurrence is a slice of that kernel.
+        const Trace& t = *window_->tracePage()->trace();
+        const uint32_t selected = window_->tracePage()->state()->selectedSlice();
+        QVERIFY(selected < t.slices.size());
+        QCOMPARE(QString::fromUtf8(t.str(t.slices[selected].name)),
+                 kernels->visibleRow(0).cells[0].text);
     }
 
     void overviewMemoryAndPipeline() {

@@ -5,6 +5,7 @@
 #include <QClipboard>
 #include <QHeaderView>
 #include <QItemSelectionModel>
+#include <QKeyEvent>
 #include <QLineEdit>
 #include <QMimeData>
 #include <QSortFilterProxyModel>
@@ -143,8 +144,23 @@ AnalysisTable::AnalysisTable(QWidget* parent)
     // A row is shown when it becomes current (click, arrows); Enter or a
     // double-click shows it again (the next occurrence of a name).
     connect(view_, &QTableView::activated, this, emitRow);
+    view_->installEventFilter(this);  // Shift+Enter: the previous occurrence
     connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [emitRow](const QModelIndex& current, const QModelIndex&) { emitRow(current); });
+}
+
+bool AnalysisTable::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == view_ && event->type() == QEvent::KeyPress) {
+        auto* key = static_cast<QKeyEvent*>(event);
+        const bool enter = key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter;
+        if (enter && (key->modifiers() & Qt::ShiftModifier) && view_->currentIndex().isValid()) {
+            NavTarget t = model_->row(proxy_->mapToSource(view_->currentIndex()).row()).target;
+            t.backwards = true;
+            emit activated(t);
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void AnalysisTable::setDefaultSort(int column, Qt::SortOrder order) {

@@ -97,6 +97,9 @@ class AnalysisTable : public QWidget {
   signals:
     void activated(const gapscope::ui::NavTarget& target);
 
+  protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
   private:
     std::vector<int> selectedSourceRows() const;
 

@@ -14,6 +14,7 @@ struct NavTarget {
     Interval range;          // Range, Step
     int64_t step = 0;        // Step: its number
     StringId name = 0;       // Name: every slice of that name (a kernel row)
+    bool backwards = false;  // Name again: the previous occurrence (Shift+Enter)
 
     static NavTarget toSlice(uint32_t s) {
         NavTarget t;

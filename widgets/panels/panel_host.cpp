@@ -257,7 +257,7 @@ void PanelHost::navigate(const NavTarget& target) {
         case NavTarget::Kind::Name: {
             // Every slice of the name is highlighted; again: the next one.
             if (hasLastName_ && lastName_ == target.name) {
-                page_->search()->next();
+                target.backwards ? page_->search()->previous() : page_->search()->next();
                 break;
             }
             lastName_ = target.name;
