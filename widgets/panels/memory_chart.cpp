@@ -11,19 +11,10 @@
 
 namespace gapscope::ui {
 
-MemoryChart::MemoryChart(ViewState* state, QWidget* parent) : QWidget(parent), state_(state) {
+MemoryChart::MemoryChart(ViewState* state, QWidget* parent) : TimeAxisChart(parent), state_(state) {
     setMouseTracking(true);
     setMinimumHeight(100);
     connect(state_, &ViewState::visibleChanged, this, [this] { update(); });
-}
-
-std::pair<int, int> MemoryChart::plotSpan() const {
-    if (area_) {
-        const auto [left, w] = area_();
-        const int x = mapFromGlobal(QPoint(left, 0)).x();
-        return {std::max(x, 0), std::max(1, std::min(w, width() - x))};
-    }
-    return {TimelineView::kGutterWidth, std::max(1, width() - TimelineView::kGutterWidth - 16)};
 }
 
 void MemoryChart::setTrace(std::shared_ptr<const Trace> trace) {

@@ -6,17 +6,16 @@
 // follows the timeline's, and the value under the mouse. A click selects
 // that time on the timeline.
 
-#include <QWidget>
-#include <functional>
 #include <memory>
 #include <optional>
 
 #include "model/trace.h"
+#include "panels/time_axis_chart.h"
 #include "timeline/view_state.h"
 
 namespace gapscope::ui {
 
-class MemoryChart : public QWidget {
+class MemoryChart : public TimeAxisChart {
     Q_OBJECT
   public:
     MemoryChart(ViewState* state, QWidget* parent = nullptr);
@@ -25,12 +24,7 @@ class MemoryChart : public QWidget {
     void setCurves(uint32_t allocated, uint32_t reserved, std::optional<TimeNs> peakTime,
                    double peakValue);
     void setCursor(std::optional<TimeNs> t);
-    // Where the timeline's track area is, in global x (left, width), so the
-    // chart's time axis lines up with it; unset: the chart's own width.
-    void setTrackArea(std::function<std::pair<int, int>()> area) { area_ = std::move(area); }
     QSize sizeHint() const override { return {600, 160}; }
-    // The plot's left edge and width in the chart's coordinates.
-    std::pair<int, int> plotSpan() const;
 
   signals:
     void timeClicked(gapscope::TimeNs t);
@@ -51,7 +45,6 @@ class MemoryChart : public QWidget {
     double peakValue_ = 0;
     std::optional<TimeNs> cursor_;
     std::optional<QPoint> mouse_;
-    std::function<std::pair<int, int>()> area_;
 };
 
 }  // namespace gapscope::ui

@@ -19,7 +19,7 @@ constexpr int kRowHeight = 40;
 constexpr int kMaxBuckets = 4000;
 }  // namespace
 
-UtilizationChart::UtilizationChart(QWidget* parent) : QWidget(parent) {
+UtilizationChart::UtilizationChart(QWidget* parent) : TimeAxisChart(parent) {
     setMouseTracking(true);
     setMinimumHeight(kRowHeight + 20);
 }
@@ -30,15 +30,6 @@ void UtilizationChart::setData(Interval window,
     rows_ = std::move(rows);
     setMinimumHeight(static_cast<int>(rows_.size()) * kRowHeight + 20);
     update();
-}
-
-std::pair<int, int> UtilizationChart::plotSpan() const {
-    if (area_) {
-        const auto [left, w] = area_();
-        const int x = mapFromGlobal(QPoint(left, 0)).x();
-        return {std::max(x, 0), std::max(1, std::min(w, width() - x))};
-    }
-    return {TimelineView::kGutterWidth, std::max(1, width() - TimelineView::kGutterWidth - 16)};
 }
 
 std::pair<int, int> UtilizationChart::at(QPoint p) const {

@@ -5,6 +5,7 @@
 // bucket.
 
 #include "panels/analysis_panel.h"
+#include "panels/time_axis_chart.h"
 
 class QDoubleSpinBox;
 class QLabel;
@@ -13,11 +14,10 @@ namespace gapscope::ui {
 
 class ViewState;
 
-class UtilizationChart : public QWidget {
+class UtilizationChart : public TimeAxisChart {
     Q_OBJECT
   public:
     explicit UtilizationChart(QWidget* parent = nullptr);
-    void setTrackArea(std::function<std::pair<int, int>()> area) { area_ = std::move(area); }
     // Per device: its index and the busy fraction of each bucket of `window`.
     void setData(Interval window, std::vector<std::pair<int, std::vector<double>>> rows);
     const std::vector<std::pair<int, std::vector<double>>>& rows() const { return rows_; }
@@ -33,12 +33,10 @@ class UtilizationChart : public QWidget {
     void leaveEvent(QEvent*) override;
 
   private:
-    std::pair<int, int> plotSpan() const;
     // The (row, bucket) under a point, or {-1, -1}.
     std::pair<int, int> at(QPoint p) const;
     Interval bucket(int i) const;
 
-    std::function<std::pair<int, int>()> area_;
     Interval window_;
     std::vector<std::pair<int, std::vector<double>>> rows_;
     std::optional<QPoint> mouse_;
