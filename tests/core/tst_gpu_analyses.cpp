@@ -8,7 +8,6 @@
 // and max.
 
 #include <QDir>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
@@ -18,6 +17,7 @@
 #include "analysis/kernel_stats.h"
 #include "analysis/time_breakdown.h"
 #include "support/generator.h"
+#include "support/reference_run.h"
 #include "support/test_paths.h"
 #include "support/trace_files.h"
 
@@ -27,20 +27,13 @@ using json = nlohmann::json;
 namespace {
 
 json reference(const QString& trace, const QString& range = {}) {
-    QProcess p;
-    QStringList args{test::sourceDir() + "/tests/tools/reference_gpu_analyses.py", trace};
+    QStringList args{trace};
     if (!range.isEmpty()) args << "--range" << range;
-    p.start(test::python(), args);
-    if (!p.waitForFinished(600000) || p.exitCode() != 0) {
-        QTest::qFail(qPrintable("reference failed: " + QString::fromUtf8(p.readAllStandardError())),
-                     __FILE__, __LINE__);
-        return {};
-    }
-    return json::parse(p.readAllStandardOutput().toStdString());
+    return test::runReference("reference_gpu_analyses.py", args);
 }
 
 bool near(double a, double b) {
-    return std::abs(a - b) <= 1e-9 * std::max(1.0, std::max(std::abs(a), std::abs(b)));
+    return test::nearlyEqual(a, b);
 }
 
 }  // namespace

@@ -9,7 +9,6 @@
 // peaks and the planted input stalls.
 
 #include <QDir>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
@@ -25,6 +24,7 @@
 #include "analysis/op_stats.h"
 #include "analysis/steps.h"
 #include "support/generator.h"
+#include "support/reference_run.h"
 #include "support/test_paths.h"
 #include "support/trace_files.h"
 
@@ -34,18 +34,11 @@ using json = nlohmann::json;
 namespace {
 
 json reference(const QString& trace) {
-    QProcess p;
-    p.start(test::python(), {test::sourceDir() + "/tests/tools/reference_host_analyses.py", trace});
-    if (!p.waitForFinished(600000) || p.exitCode() != 0) {
-        QTest::qFail(qPrintable("reference failed: " + QString::fromUtf8(p.readAllStandardError())),
-                     __FILE__, __LINE__);
-        return {};
-    }
-    return json::parse(p.readAllStandardOutput().toStdString());
+    return test::runReference("reference_host_analyses.py", {trace});
 }
 
 bool near(double a, double b) {
-    return std::abs(a - b) <= 1e-9 * std::max(1.0, std::max(std::abs(a), std::abs(b)));
+    return test::nearlyEqual(a, b);
 }
 
 #define COMPARE_OPT_DOUBLE(ours, want)                                  \
