@@ -20,7 +20,7 @@ struct Distribution {
     std::optional<double> stddev;
 };
 
-// Sorts `values` (non-negative) in place; all zero for an empty set.
+// Reorders `values` (non-negative) in place; all zero for an empty set.
 Distribution distributionOf(std::vector<TimeNs>& values);
 
 // The median alone, by the same rule (0 for an empty set).

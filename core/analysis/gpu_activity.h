@@ -13,6 +13,7 @@
 
 #include <array>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "index/interval_set.h"
@@ -24,6 +25,19 @@ enum class ActivityKind : uint8_t { Kernel, Memcpy, Memset };
 enum class ActivityClass : uint8_t { Compute, Communication, Memcpy };
 
 bool isCommunicationKernel(std::string_view name);
+
+// isCommunicationKernel once per name: names are long and a trace has
+// millions of kernels but few names. (A map, not a table of every string: a
+// window holds few names.) Share one across the windows of a loop (steps).
+class CommunicationNames {
+  public:
+    explicit CommunicationNames(const Trace& trace) : trace_(trace) {}
+    bool operator()(StringId name);
+
+  private:
+    const Trace& trace_;
+    std::unordered_map<StringId, bool> known_;
+};
 
 // The direction of a copy: from Kineto's name ("Memcpy HtoD (Pinned ->
 // Device)"), or TensorFlow's copy-stream name ("Stream #13(MemcpyHtoD)"),
@@ -76,6 +90,8 @@ struct DeviceActivity {
     std::array<std::vector<Interval>, kCopyDirectionCount> memcpyByDirection;
 };
 
-DeviceActivity deviceActivity(const Trace& trace, const GpuDevice& device, Interval window);
+// `names` (may be null) carries what is known of names across calls.
+DeviceActivity deviceActivity(const Trace& trace, const GpuDevice& device, Interval window,
+                              CommunicationNames* names = nullptr);
 
 }  // namespace gapscope

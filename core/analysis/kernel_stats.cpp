@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 #include "analysis/analysis_index.h"
 #include "analysis/distribution.h"
@@ -92,8 +93,12 @@ KernelStats finish(const Trace& trace, StringId name, int device, Acc& acc) {
 }  // namespace
 
 std::vector<KernelStats> kernelStats(const Trace& trace, const KernelStatsOptions& options) {
-    // (device or -1, name) -> durations; map keeps a deterministic order.
-    std::map<std::pair<int, StringId>, Acc> byKey;
+    // (device or -1, name) -> durations; a hash map, as this runs per
+    // kernel (the result is sorted by a total order below).
+    std::unordered_map<uint64_t, Acc> byKey;
+    auto keyOf = [](int device, StringId name) {
+        return (uint64_t{static_cast<uint32_t>(device)} << 32) | name;
+    };
     std::map<int, TimeNs> kernelTime, busyTime;
     std::optional<LaunchCalls> ownCalls;
     std::optional<EnclosingSlices> ownEnclosing;
@@ -110,11 +115,12 @@ std::vector<KernelStats> kernelStats(const Trace& trace, const KernelStatsOption
         if (options.cancel && options.cancel->isCancelled()) return {};
         const int key = options.byDevice ? device.index : -1;
         busyTime[key] += lengthWithin(device.busy, options.window);
+        TimeNs& deviceKernelTime = kernelTime[key];
         forEachActivity(
             trace, device, options.window, [&](uint32_t i, const Track& track, ActivityKind kind) {
                 const Slice& s = trace.slices[i];
                 if (kind != ActivityKind::Kernel || s.start < options.window.start) return;
-                Acc& acc = byKey[{key, s.name}];
+                Acc& acc = byKey[keyOf(key, s.name)];
                 acc.durations.push_back(s.dur);
                 const auto tr = static_cast<uint32_t>(&track - trace.tracks.data());
                 if (std::find(acc.tracks.begin(), acc.tracks.end(), tr) == acc.tracks.end())
@@ -124,14 +130,15 @@ std::vector<KernelStats> kernelStats(const Trace& trace, const KernelStatsOption
                     if (const auto op = launchingOp(trace, *calls, *enclosing, i))
                         ++acc.launchers[*op];
                 }
-                kernelTime[key] += s.dur;
+                deviceKernelTime += s.dur;
             });
     }
     std::vector<KernelStats> out;
     out.reserve(byKey.size());
     for (auto& [key, acc] : byKey) {
-        KernelStats k = finish(trace, key.second, key.first, acc);
-        const TimeNs kt = kernelTime[key.first], bt = busyTime[key.first];
+        const auto device = static_cast<int>(static_cast<uint32_t>(key >> 32));
+        KernelStats k = finish(trace, static_cast<StringId>(key), device, acc);
+        const TimeNs kt = kernelTime[device], bt = busyTime[device];
         k.shareOfKernelTime = kt > 0 ? static_cast<double>(k.total) / static_cast<double>(kt) : 0;
         k.shareOfBusyTime = bt > 0 ? static_cast<double>(k.total) / static_cast<double>(bt) : 0;
         out.push_back(std::move(k));

@@ -15,10 +15,26 @@ bool isCpuOp(const Trace& trace, const Slice& s) {
 }
 
 LaunchCalls::LaunchCalls(const Trace& trace) : trace_(trace) {
+    // Per category, not per slice: a trace has millions of calls, few categories.
+    std::vector<char> launchCategory(trace.categories.size());
+    for (size_t c = 0; c < launchCategory.size(); ++c)
+        launchCategory[c] = isLaunchCategory(trace.categoryName(static_cast<uint16_t>(c)));
+    auto isCall = [&](const Slice& s) {
+        return s.category < launchCategory.size() && launchCategory[s.category];
+    };
+    // Counted first so that the table is sized once (rehashing a million
+    // entries cost a tenth of building it).
+    size_t calls = 0;
+    for (const Track& track : trace.tracks) {
+        if (track.kind != TrackKind::CpuThread) continue;
+        for (uint32_t i = track.sliceBegin; i < track.sliceEnd; ++i)
+            calls += isCall(trace.slices[i]);
+    }
+    byCorrelation_.reserve(calls);
     for (const Track& track : trace.tracks) {
         if (track.kind != TrackKind::CpuThread) continue;
         for (uint32_t i = track.sliceBegin; i < track.sliceEnd; ++i) {
-            if (!isLaunchCategory(trace.categoryName(trace.slices[i].category))) continue;
+            if (!isCall(trace.slices[i])) continue;
             const int64_t corr = correlationOf(i);
             if (corr >= 0) byCorrelation_.emplace(corr, i);
         }
@@ -53,8 +69,7 @@ uint32_t LaunchCalls::first(uint32_t activity) const {
     return found;
 }
 
-EnclosingSlices::EnclosingSlices(const Trace& trace)
-    : trace_(trace), rowsOf_(trace.tracks.size()) {
+EnclosingSlices::EnclosingSlices(const Trace& trace) : trace_(trace), rowsOf_(trace.tracks.size()) {
     for (size_t tr = 0; tr < trace.tracks.size(); ++tr) {
         const Track& track = trace.tracks[tr];
         if (track.kind != TrackKind::CpuThread) continue;

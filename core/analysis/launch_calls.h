@@ -76,9 +76,7 @@ class EnclosingSlices {
     uint32_t containing(const Row& row, const Slice& s) const;
 
     const Trace& trace_;
-    static uint32_t key(uint16_t lane, uint16_t depth) {
-        return (uint32_t{lane} << 16) | depth;
-    }
+    static uint32_t key(uint16_t lane, uint16_t depth) { return (uint32_t{lane} << 16) | depth; }
     // Per CPU track: (lane, depth) -> row; proportional to the rows, however
     // deep or wide the track (other tracks: empty).
     std::vector<std::unordered_map<uint32_t, uint32_t>> rowsOf_;

@@ -44,6 +44,7 @@ std::vector<OpStats> opStats(const Trace& t, const OpStatsOptions& options) {
         if (track.kind != TrackKind::CpuThread && !tfOps) continue;
         for (const Row& row : track.rows) {
             const auto [lo, hi] = t.visibleInRow(row, w.start, w.end);
+            std::vector<TimeNs> children;  // of [lo, hi), once the row has an op
             for (uint32_t i = lo; i < hi; ++i) {
                 const Slice& s = t.slices[i];
                 if (!inWindow(s, w)) continue;
@@ -52,7 +53,8 @@ std::vector<OpStats> opStats(const Trace& t, const OpStatsOptions& options) {
                     o.self += s.dur;
                     o.gpu += s.dur;
                 } else if (isOp(s)) {
-                    add(s).self += selfTime(t, i);
+                    if (children.empty()) children = childTimes(t, track, row, lo, hi);
+                    add(s).self += std::max<TimeNs>(0, s.dur - children[i - lo]);
                     lastOpEnd = std::max(lastOpEnd, s.end());
                 }
             }

@@ -11,17 +11,32 @@ TimeNs selfTime(const Trace& t, uint32_t slice) {
     const uint32_t tr = t.trackOfSlice(slice);
     if (tr == kNone) return s.dur;
     const Track& track = t.tracks[tr];
-    const Row& mine = track.rows[s.row];
-    TimeNs children = 0;
-    for (const Row& row : track.rows) {
-        if (row.lane != mine.lane || row.depth != mine.depth + 1) continue;
-        const auto [lo, hi] = t.visibleInRow(row, s.start, s.end());
-        for (uint32_t i = lo; i < hi; ++i) {
+    return std::max<TimeNs>(0,
+                            s.dur - childTimes(t, track, track.rows[s.row], slice, slice + 1)[0]);
+}
+
+std::vector<TimeNs> childTimes(const Trace& t, const Track& track, const Row& row, uint32_t lo,
+                               uint32_t hi) {
+    std::vector<TimeNs> out(hi > lo ? hi - lo : 0, 0);
+    if (out.empty()) return out;
+    // Rows never overlap internally: the last slice ends last.
+    const TimeNs from = t.slices[lo].start, to = t.slices[hi - 1].end();
+    for (const Row& child : track.rows) {
+        if (child.lane != row.lane || child.depth != row.depth + 1) continue;
+        const auto [clo, chi] = t.visibleInRow(child, from, to);
+        uint32_t p = lo;  // the first parent that does not end before the child
+        for (uint32_t i = clo; i < chi; ++i) {
             const Slice& c = t.slices[i];
-            children += std::min(c.end(), s.end()) - std::max(c.start, s.start);
+            while (p < hi && t.slices[p].end() <= c.start)
+                ++p;
+            for (uint32_t q = p; q < hi && t.slices[q].start < c.end(); ++q) {
+                const Slice& s = t.slices[q];
+                out[q - lo] +=
+                    std::max<TimeNs>(0, std::min(c.end(), s.end()) - std::max(c.start, s.start));
+            }
         }
     }
-    return std::max<TimeNs>(0, s.dur - children);
+    return out;
 }
 
 std::vector<NameTotal> summarizeRange(const Trace& t, TimeNs t0, TimeNs t1, uint32_t onlyTrack,

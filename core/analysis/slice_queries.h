@@ -13,6 +13,12 @@ namespace gapscope {
 // Duration minus the time covered by direct children (same lane, one level deeper).
 TimeNs selfTime(const Trace& trace, uint32_t slice);
 
+// The time covered by direct children of each slice [lo, hi) of `row` on
+// `track` (so its self time is dur minus that, at least 0): one merge pass
+// over the child rows, for tables that need the self time of many slices.
+std::vector<TimeNs> childTimes(const Trace& trace, const Track& track, const Row& row, uint32_t lo,
+                               uint32_t hi);
+
 struct NameTotal {
     StringId name = 0;
     uint64_t count = 0;

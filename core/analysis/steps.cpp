@@ -171,10 +171,11 @@ StepList findSteps(const Trace& t, const std::regex* regex) {
 }
 
 StepBreakdown stepBreakdown(const Trace& trace, const GpuDevice& device, Interval span,
-                            const GapExplainer& explainer, TimeNs minGapNs) {
+                            const GapExplainer& explainer, TimeNs minGapNs,
+                            CommunicationNames* names) {
     StepBreakdown b;
     b.device = device.index;
-    const DeviceActivity a = deviceActivity(trace, device, span);
+    const DeviceActivity a = deviceActivity(trace, device, span, names);
     const std::vector<Interval> computeOrComm = unionOf(a.compute, a.communication);
     b.compute = totalLength(a.compute);
     b.exposedComm = totalLength(differenceOf(a.communication, a.compute));
@@ -244,12 +245,14 @@ StepsResult stepAnalysis(const Trace& trace, const StepOptions& options) {
     if (!options.index) own.emplace(trace);
     const GapExplainer& explainer = options.index ? options.index->explainer() : *own;
     const auto windows = gpuWindows(trace);
+    CommunicationNames names(trace);
     auto breakdowns = [&](const Step& step, bool firstOnly = false) {
         std::vector<StepBreakdown> devices;
         for (const GpuDevice& device : trace.gpuDevices) {
             if (device.busy.empty()) continue;
             if (firstOnly && !devices.empty()) break;
-            StepBreakdown b = stepBreakdown(trace, device, step.span, explainer, options.minGapNs);
+            StepBreakdown b =
+                stepBreakdown(trace, device, step.span, explainer, options.minGapNs, &names);
             const auto byName = windows.find(trace.slices[step.slice].name);
             if (byName != windows.end()) {
                 const auto w = byName->second.find(device.index);

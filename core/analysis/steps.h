@@ -105,7 +105,9 @@ struct StepsResult {
 StepsResult stepAnalysis(const Trace& trace, const StepOptions& options = {});
 
 // One step's breakdown on one device (the panels ask for a single step).
+// `names` (may be null) is shared across the steps of a loop.
 StepBreakdown stepBreakdown(const Trace& trace, const GpuDevice& device, Interval span,
-                            const GapExplainer& explainer, TimeNs minGapNs);
+                            const GapExplainer& explainer, TimeNs minGapNs,
+                            CommunicationNames* names = nullptr);
 
 }  // namespace gapscope
