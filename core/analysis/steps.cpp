@@ -73,15 +73,28 @@ std::optional<int64_t> firstNumber(std::string_view name) {
     return digits(name.substr(a, b == std::string_view::npos ? b : b - a));
 }
 
-// args.step_num of a TensorFlow train/test marker: an integer or digits.
+// A JSON number that is a non-negative integer written as digits or with a
+// zero fraction ("5.0", as some TensorFlow versions write step_num).
+std::optional<int64_t> integral(std::string_view text) {
+    const size_t dot = text.find('.');
+    if (dot != std::string_view::npos) {
+        const std::string_view fraction = text.substr(dot + 1);
+        if (fraction.find_first_not_of('0') != std::string_view::npos) return std::nullopt;
+        text = text.substr(0, dot);
+    }
+    return digits(text);
+}
+
+// args.step_num of a TensorFlow train/test marker: an integral number or a
+// string of digits.
 std::optional<int64_t> stepNumArg(const Trace& t, const Slice& s) {
     const ArgsText args = t.argsText(s.args);
     if (!args.ok() || args.json.empty()) return std::nullopt;
     std::optional<int64_t> out;
     json::forEachMember(args.json, [&](std::string_view key, const json::Value& v) {
         if (key != "step_num") return;
-        if (v.kind == json::ValueKind::String || v.kind == json::ValueKind::Number)
-            out = digits(v.text);
+        if (v.kind == json::ValueKind::String) out = digits(v.text);
+        if (v.kind == json::ValueKind::Number) out = integral(v.text);
     });
     return out;
 }

@@ -9,6 +9,7 @@
 // peaks and the planted input stalls.
 
 #include <QDir>
+#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
@@ -473,6 +474,35 @@ class TestHostAnalyses : public QObject {
     }
 
     // A user regex picks the steps; numbers come from the names.
+    // TensorFlow's train/test markers write step_num as an integer, a
+    // number with a zero fraction, or a string of digits; a fraction or
+    // another string is not a step number.
+    void trainMarkerStepNumbers() {
+        GAPSCOPE_REQUIRE_PYTHON("no python3 for the reference");
+        const QString path = dir_.filePath("train_markers.json");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"traceEvents":[
+{"ph":"M","pid":1,"tid":1,"name":"thread_name","args":{"name":"python"}},
+{"ph":"X","pid":1,"tid":1,"name":"train","ts":100,"dur":50,"args":{"step_num":5.0}},
+{"ph":"X","pid":1,"tid":1,"name":"train","ts":200,"dur":50,"args":{"step_num":"6"}},
+{"ph":"X","pid":1,"tid":1,"name":"train","ts":300,"dur":50,"args":{"step_num":7}},
+{"ph":"X","pid":1,"tid":1,"name":"train","ts":400,"dur":50,"args":{"step_num":8.5}},
+{"ph":"X","pid":1,"tid":1,"name":"train","ts":500,"dur":50,"args":{"step_num":"9.0"}},
+{"ph":"X","pid":1,"tid":1,"name":"test","ts":600,"dur":50,"args":{"step_num":10.000}}
+]})");
+        f.close();
+        const LoadResult r = loadTrace(path.toStdString());
+        QVERIFY(r.trace);
+        const StepsResult steps = compareAll(*r.trace, reference(path));
+        if (QTest::currentTestFailed()) return;
+        QCOMPARE(steps.source, StepSource::TrainTest);
+        std::vector<int64_t> numbers;
+        for (const StepReport& s : steps.steps)
+            numbers.push_back(s.step.number);
+        QCOMPARE(numbers, (std::vector<int64_t>{5, 6, 7, 10}));
+    }
+
     void stepRegex() {
         GAPSCOPE_REQUIRE_SHARED();
         const QString path =
