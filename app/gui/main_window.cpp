@@ -28,6 +28,7 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -147,12 +148,23 @@ MainWindow::MainWindow(QWidget* parent)
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
     if (!settings.contains("window/geometry")) resize(1500, 900);
-    if (!restoreState(settings.value("window/state").toByteArray())) panels_->resetLayout();
+    if (!restoreState(settings.value("window/state").toByteArray())) {
+        panels_->resetLayout();
+        fitDocksWhenShown_ = true;
+    }
     welcome_->setRecentFiles(settings.value(kRecentKey).toStringList());
     updateRecentMenu();
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    if (!fitDocksWhenShown_) return;
+    fitDocksWhenShown_ = false;
+    // After this pass: the window has its size on screen only then.
+    QTimer::singleShot(0, this, [this] { panels_->fitDockHeight(); });
+}
 
 void MainWindow::createActions() {
     QMenu* file = menuBar()->addMenu(tr("&File"));

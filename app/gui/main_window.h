@@ -49,6 +49,7 @@ class MainWindow : public QMainWindow {
 
   protected:
     void closeEvent(QCloseEvent*) override;
+    void showEvent(QShowEvent*) override;
     void dragEnterEvent(QDragEnterEvent*) override;
     void dropEvent(QDropEvent*) override;
 
@@ -94,6 +95,7 @@ class MainWindow : public QMainWindow {
     bool cacheDisabledForSession_ = false;
     QAction* useCache_ = nullptr;
     qint64 loadStartMs_ = 0;
+    bool fitDocksWhenShown_ = false;  // the default layout, sized for the real window
 };
 
 }  // namespace gapscope::app

@@ -26,12 +26,13 @@
 #include "bench_interaction.h"
 #include "bench_load.h"
 #include "bench_panels.h"
+#include "timed_application.h"
 
 using namespace gapscope::bench;
 
 int main(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
+    TimedApplication app(argc, argv);
     bool frames = false, interaction = false, analyses = false, panels = false, quick = false;
     std::vector<std::string> files;
     for (int i = 1; i < argc; ++i) {

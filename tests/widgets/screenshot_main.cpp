@@ -13,9 +13,9 @@
 
 #include "loading/trace_loader.h"
 #include "main_window.h"
+#include "model/trace.h"
 #include "panels/analysis_panel.h"
 #include "panels/panel_host.h"
-#include "model/trace.h"
 #include "search/search_bar.h"
 #include "timeline/timeline_view.h"
 #include "trace_page.h"
@@ -105,7 +105,10 @@ int main(int argc, char** argv) {
         panels->session()->setStepScope(parser.value(step).toLongLong());
         settle();
     }
-    if (parser.isSet(panel)) panels->raisePanel(parser.value(panel));
+    if (parser.isSet(panel)) {
+        panels->raisePanel(parser.value(panel));  // a hidden panel computes when shown
+        settle();
+    }
     QApplication::processEvents();
     QTimer::singleShot(100, [&] {
         window.grab().save(args[1]);

@@ -47,8 +47,12 @@ class TestPanels : public QObject {
     test::Generated generated_;
 
     PanelHost* host() const { return window_->panels(); }
+    // The panel of a dock, raised (a hidden panel computes when shown) and
+    // with its results in.
     template <class P>
-    P* panel(const char* dock) const {
+    P* panel(const char* dock) {
+        host()->raisePanel(QString::fromLatin1(dock));
+        if (!settle()) qWarning("the panels did not settle within a minute");
         return qobject_cast<P*>(host()->panel(QString::fromLatin1(dock)));
     }
 
@@ -253,10 +257,34 @@ class TestPanels : public QObject {
         QVERIFY(settle());
         session->setWholeTrace();
         QVERIFY(settle());
+        kernels = panel<KernelsPanel>("kernelsDock")->kernels();  // back in view
         uint64_t again = 0;
         for (int i = 0; i < kernels->visibleRows(); ++i)
             again += uint64_t(kernels->visibleRow(i).cells[1].number);
         QCOMPARE(again, wholeCount);
+    }
+
+    // A panel out of view (its dock's tab behind another) computes nothing
+    // until it is shown again, and then follows the scope.
+    void panelsOutOfViewComputeWhenShown() {
+        GAPSCOPE_REQUIRE_SHARED();
+        GAPSCOPE_REQUIRE_PYTHON("no python3 for the generator");
+        AnalysisSession* session = host()->session();
+        session->setWholeTrace();
+        KernelsPanel* kernels = panel<KernelsPanel>("kernelsDock");
+        QVERIFY(kernels->inView());
+        panel<GapsPanel>("gapsDock");  // the same tab group: kernels goes behind
+        QVERIFY(!kernels->inView());
+        const int64_t last = generated_.truth["steps"].back()["step"].get<int64_t>();
+        session->setStepScope(last);
+        QVERIFY(!kernels->computing());
+        QVERIFY(kernels->headerText().startsWith("Whole trace"));
+        QVERIFY(panel<GapsPanel>("gapsDock")->headerText().startsWith("Step "));
+        panel<KernelsPanel>("kernelsDock");
+        QVERIFY(kernels->inView());
+        QVERIFY(kernels->headerText().startsWith("Step " + QString::number(last)));
+        session->setWholeTrace();
+        QVERIFY(settle());
     }
 
     // A new trace (or none) while panels compute: no stale result, no crash.

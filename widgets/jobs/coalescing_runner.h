@@ -5,7 +5,8 @@
 // change) costs the GUI thread only the hand-over, and only the newest
 // result is ever shown. The result is applied on the GUI thread by the
 // continuation the job returns, unless a newer request came in meanwhile.
-// Destroying the runner cancels and joins its worker.
+// Destroying the runner cancels and joins its worker. The worker runs at a
+// lower priority than the GUI thread (nice 19 on Linux).
 
 #include <QObject>
 #include <condition_variable>

@@ -4,6 +4,7 @@
 #include <QVBoxLayout>
 
 #include "jobs/coalescing_runner.h"
+#include "jobs/gui_pacer.h"
 
 namespace gapscope::ui {
 
@@ -24,6 +25,9 @@ AnalysisPanel::AnalysisPanel(AnalysisSession* session, QWidget* parent)
     layout->addLayout(body_, 1);
     connect(session_, &AnalysisSession::traceChanged, this, [this] {
         runner_->cancelAll();
+        ++generation_;
+        showQueued_ = false;
+        stale_ = false;
         wholeTrace_ = nullptr;
         wholeTraceOf_ = nullptr;
         clearContents();
@@ -42,7 +46,7 @@ AnalysisPanel::AnalysisPanel(AnalysisSession* session, QWidget* parent)
 AnalysisPanel::~AnalysisPanel() = default;
 
 bool AnalysisPanel::computing() const {
-    return runner_->busy();
+    return runner_->busy() || showQueued_;
 }
 
 QString AnalysisPanel::headerText() const {
@@ -50,17 +54,41 @@ QString AnalysisPanel::headerText() const {
 }
 
 void AnalysisPanel::updateHeader() {
+    if (stale_) return;  // out of view: it still shows the older scope
     QString text;
     if (!session_->trace())
         text = tr("No trace");
     else if (!session_->indexed())
         text = tr("%1 — indexing…").arg(session_->scopeText());
     else
-        text = session_->scopeText() + (runner_->busy() ? tr(" — computing…") : QString());
+        text = session_->scopeText() + (computing() ? tr(" — computing…") : QString());
     header_->setText(text);
 }
 
+void AnalysisPanel::showPaced(Show show) {
+    showQueued_ = true;
+    session_->pacer()->post(this, [this, show, generation = generation_] {
+        if (generation != generation_) return;  // a newer request superseded it
+        showQueued_ = false;
+        show();
+        updateHeader();
+    });
+}
+
+void AnalysisPanel::setInView(bool inView) {
+    inView_ = inView;
+    if (inView_ && stale_) refresh();
+}
+
 void AnalysisPanel::refresh() {
+    ++generation_;
+    showQueued_ = false;
+    if (!inView_) {
+        stale_ = true;         // first: the header keeps saying what is shown
+        runner_->cancelAll();  // what it computes is for an older request
+        return;
+    }
+    stale_ = false;
     const auto indexed = session_->indexed();
     if (!indexed) {
         updateHeader();
@@ -70,7 +98,7 @@ void AnalysisPanel::refresh() {
     if (scope.whole() && keepsWholeTrace() && wholeTrace_ &&
         wholeTraceOf_ == indexed->trace.get()) {
         runner_->cancelAll();
-        wholeTrace_();
+        showPaced(wholeTrace_);
         updateHeader();
         return;
     }
@@ -87,7 +115,7 @@ void AnalysisPanel::refresh() {
                 wholeTrace_ = show;
                 wholeTraceOf_ = indexed->trace.get();
             }
-            show();
+            showPaced(show);
         };
     });
     updateHeader();

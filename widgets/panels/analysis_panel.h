@@ -29,6 +29,11 @@ class AnalysisPanel : public QWidget {
     virtual QString dockName() const = 0;  // object name of its dock (persisted layout)
     bool computing() const;
     QString headerText() const;
+    // Whether a person can see the panel (its dock's tab is the current
+    // one). Out of view it computes nothing until it is back: on two cores
+    // nine panels computing at once made the one in view wait for all.
+    void setInView(bool inView);
+    bool inView() const { return inView_; }
 
   protected:
     // How to show a result, on the GUI thread. It may run again later (the
@@ -49,7 +54,8 @@ class AnalysisPanel : public QWidget {
 
     QVBoxLayout* body() const { return body_; }
     AnalysisSession* session() const { return session_; }
-    // Computes again (e.g. an option of the panel changed).
+    // Computes again (e.g. an option of the panel changed). A panel out of
+    // view only remembers to, and computes when it comes into view.
     void refresh();
 
   private:
@@ -59,8 +65,16 @@ class AnalysisPanel : public QWidget {
     QLabel* header_;
     QVBoxLayout* body_;
     CoalescingRunner* runner_;
+    // Hands a result to the session's pacer; dropped if a newer request
+    // (or another trace) comes first.
+    void showPaced(Show show);
+
     Show wholeTrace_;  // the whole trace's result, once computed
     const Trace* wholeTraceOf_ = nullptr;
+    uint64_t generation_ = 0;  // of the newest request
+    bool showQueued_ = false;  // a result waits for the pacer
+    bool inView_ = true;
+    bool stale_ = false;  // out of view when asked to compute
 };
 
 }  // namespace gapscope::ui

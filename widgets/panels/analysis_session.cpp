@@ -1,12 +1,13 @@
 #include "panels/analysis_session.h"
 
 #include "jobs/coalescing_runner.h"
+#include "jobs/gui_pacer.h"
 #include "panels/units.h"
 
 namespace gapscope::ui {
 
 AnalysisSession::AnalysisSession(QObject* parent)
-    : QObject(parent), runner_(new CoalescingRunner(this)) {}
+    : QObject(parent), runner_(new CoalescingRunner(this)), pacer_(new GuiPacer(this)) {}
 
 AnalysisSession::~AnalysisSession() = default;
 

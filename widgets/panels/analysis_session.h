@@ -14,6 +14,7 @@
 namespace gapscope::ui {
 
 class CoalescingRunner;
+class GuiPacer;
 
 struct AnalysisScope {
     enum class Kind { WholeTrace, Selection, Visible, Step };
@@ -57,6 +58,9 @@ class AnalysisSession : public QObject {
 
     void navigate(const NavTarget& target) { emit navigateRequested(target); }
 
+    // Where the panels apply their results, one per pass of the event loop.
+    GuiPacer* pacer() const { return pacer_; }
+
   signals:
     void traceChanged();
     void indexReady();
@@ -72,6 +76,7 @@ class AnalysisSession : public QObject {
     AnalysisScope scope_;
     TimeNs gapThreshold_ = kDefaultGapThresholdNs;
     CoalescingRunner* runner_;
+    GuiPacer* pacer_;
 };
 
 }  // namespace gapscope::ui

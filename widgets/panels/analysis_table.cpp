@@ -20,18 +20,28 @@ namespace gapscope::ui {
 void AnalysisTableModel::setColumns(std::vector<TableColumn> columns) {
     beginResetModel();
     columns_ = std::move(columns);
-    rows_.clear();
+    rows_ = std::make_shared<const std::vector<TableRow>>();
     endResetModel();
 }
 
-void AnalysisTableModel::setRows(std::vector<TableRow> rows) {
+void AnalysisTableModel::setRows(Rows rows) {
+    if (!rows) rows = std::make_shared<const std::vector<TableRow>>();
+    if (rows == rows_) return;
     beginResetModel();
     rows_ = std::move(rows);
     endResetModel();
 }
 
+void AnalysisTableModel::setRows(std::vector<TableRow> rows) {
+    setRows(std::make_shared<const std::vector<TableRow>>(std::move(rows)));
+}
+
+void AnalysisTableModel::clearRows() {
+    setRows(Rows{});
+}
+
 int AnalysisTableModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+    return parent.isValid() ? 0 : static_cast<int>(rows_->size());
 }
 
 int AnalysisTableModel::columnCount(const QModelIndex& parent) const {
@@ -39,7 +49,7 @@ int AnalysisTableModel::columnCount(const QModelIndex& parent) const {
 }
 
 QString AnalysisTableModel::displayText(int row, int column) const {
-    const TableCell& c = rows_[static_cast<size_t>(row)].cells[static_cast<size_t>(column)];
+    const TableCell& c = cell(row, column);
     if (c.empty) return QStringLiteral("-");
     switch (columns_[static_cast<size_t>(column)].kind) {
         case CellKind::Text:
@@ -60,8 +70,7 @@ QString AnalysisTableModel::displayText(int row, int column) const {
 
 QVariant AnalysisTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount()) return {};
-    const TableCell& c =
-        rows_[static_cast<size_t>(index.row())].cells[static_cast<size_t>(index.column())];
+    const TableCell& c = cell(index.row(), index.column());
     const CellKind kind = columns_[static_cast<size_t>(index.column())].kind;
     switch (role) {
         case Qt::DisplayRole:
@@ -94,10 +103,37 @@ QVariant AnalysisTableModel::headerData(int section, Qt::Orientation o, int role
     return columns_[static_cast<size_t>(section)].title;
 }
 
+namespace {
+
+// Sorts on the cells themselves: the stock proxy builds two QVariants per
+// comparison, which for thousands of gaps or steps held the GUI thread for
+// tens of ms. The order is the one kSortRole gives (empty numbers first).
+class CellSortProxy : public QSortFilterProxyModel {
+  public:
+    CellSortProxy(AnalysisTableModel* model, QObject* parent)
+        : QSortFilterProxyModel(parent), model_(model) {}
+
+  protected:
+    bool lessThan(const QModelIndex& l, const QModelIndex& r) const override {
+        const int column = l.column();
+        const TableCell& a = model_->cell(l.row(), column);
+        const TableCell& b = model_->cell(r.row(), column);
+        if (model_->columns()[static_cast<size_t>(column)].kind == CellKind::Text)
+            return QString::compare(a.text, b.text, sortCaseSensitivity()) < 0;
+        const double x = a.empty ? -1e300 : a.number, y = b.empty ? -1e300 : b.number;
+        return x < y;
+    }
+
+  private:
+    AnalysisTableModel* model_;
+};
+
+}  // namespace
+
 AnalysisTable::AnalysisTable(QWidget* parent)
     : QWidget(parent),
       model_(new AnalysisTableModel(this)),
-      proxy_(new QSortFilterProxyModel(this)),
+      proxy_(new CellSortProxy(model_, this)),
       view_(new QTableView(this)),
       filter_(new QLineEdit(this)) {
     proxy_->setSourceModel(model_);
@@ -117,7 +153,10 @@ AnalysisTable::AnalysisTable(QWidget* parent)
     view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 6);
     view_->horizontalHeader()->setStretchLastSection(true);
     view_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    view_->horizontalHeader()->setResizeContentsPrecision(200);  // sample, not every row
+    // Fit columns to a sample of rows, not every one: QTableView samples the
+    // rows for a column's width by the vertical header's precision.
+    view_->verticalHeader()->setResizeContentsPrecision(100);
+    view_->horizontalHeader()->setResizeContentsPrecision(100);
     // Fit the columns to new rows (names capped so the numbers stay in view).
     connect(model_, &QAbstractItemModel::modelReset, this, [this] {
         view_->resizeColumnsToContents();
@@ -164,6 +203,8 @@ bool AnalysisTable::eventFilter(QObject* watched, QEvent* event) {
 }
 
 void AnalysisTable::setDefaultSort(int column, Qt::SortOrder order) {
+    if (sorted_) return;  // the proxy keeps its column and order for new rows
+    sorted_ = true;
     view_->sortByColumn(column, order);
 }
 

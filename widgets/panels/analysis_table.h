@@ -8,6 +8,7 @@
 
 #include <QAbstractTableModel>
 #include <QWidget>
+#include <memory>
 #include <vector>
 
 #include "panels/nav_target.h"
@@ -58,10 +59,19 @@ class AnalysisTableModel : public QAbstractTableModel {
   public:
     static constexpr int kSortRole = Qt::UserRole + 1;
 
+    // Shared, not copied: a panel keeps the whole trace's rows and shows
+    // them again; the same rows again leave the view as it is.
+    using Rows = std::shared_ptr<const std::vector<TableRow>>;
+
     using QAbstractTableModel::QAbstractTableModel;
     void setColumns(std::vector<TableColumn> columns);
+    void setRows(Rows rows);
     void setRows(std::vector<TableRow> rows);
-    const TableRow& row(int i) const { return rows_[static_cast<size_t>(i)]; }
+    void clearRows();
+    const TableRow& row(int i) const { return (*rows_)[static_cast<size_t>(i)]; }
+    const TableCell& cell(int row, int column) const {
+        return (*rows_)[static_cast<size_t>(row)].cells[static_cast<size_t>(column)];
+    }
     const std::vector<TableColumn>& columns() const { return columns_; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -73,7 +83,7 @@ class AnalysisTableModel : public QAbstractTableModel {
 
   private:
     std::vector<TableColumn> columns_;
-    std::vector<TableRow> rows_;
+    Rows rows_ = std::make_shared<const std::vector<TableRow>>();
 };
 
 class AnalysisTable : public QWidget {
@@ -91,7 +101,8 @@ class AnalysisTable : public QWidget {
     QString selectedMarkdown() const;
     QString selectedTabSeparated() const;
     void copySelection() const;
-    // Sort by a column (descending for numbers) after new rows arrive.
+    // Sort by a column until the user picks another: the first call sorts,
+    // later ones (new rows for another scope) keep the user's order.
     void setDefaultSort(int column, Qt::SortOrder order);
 
   signals:
@@ -107,6 +118,7 @@ class AnalysisTable : public QWidget {
     QSortFilterProxyModel* proxy_;
     QTableView* view_;
     QLineEdit* filter_;
+    bool sorted_ = false;
 };
 
 }  // namespace gapscope::ui

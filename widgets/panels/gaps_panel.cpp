@@ -29,7 +29,7 @@ QString GapsPanel::totalsText() const {
 }
 
 void GapsPanel::clearContents() {
-    table_->model()->setRows({});
+    table_->model()->clearRows();
     totals_->clear();
 }
 
@@ -87,7 +87,7 @@ AnalysisPanel::Work GapsPanel::prepare(std::shared_ptr<const IndexedTrace> index
             totals.prepend(tr("No gap of at least %1. ").arg(shortDuration(threshold)));
         auto shared = std::make_shared<std::vector<TableRow>>(std::move(rows));
         return [this, shared, totals] {
-            table_->model()->setRows(*shared);
+            table_->model()->setRows(shared);
             table_->setDefaultSort(2, Qt::DescendingOrder);
             totals_->setText(totals);
         };

@@ -43,8 +43,8 @@ KernelsPanel::KernelsPanel(AnalysisSession* session, QWidget* parent)
 }
 
 void KernelsPanel::clearContents() {
-    kernels_->model()->setRows({});
-    copies_->model()->setRows({});
+    kernels_->model()->clearRows();
+    copies_->model()->clearRows();
 }
 
 AnalysisPanel::Work KernelsPanel::prepare(std::shared_ptr<const IndexedTrace> indexed,
@@ -110,9 +110,9 @@ AnalysisPanel::Work KernelsPanel::prepare(std::shared_ptr<const IndexedTrace> in
             copyRows->push_back(std::move(r));
         }
         return [this, kernelRows, copyRows] {
-            kernels_->model()->setRows(*kernelRows);
+            kernels_->model()->setRows(kernelRows);
             kernels_->setDefaultSort(2, Qt::DescendingOrder);
-            copies_->model()->setRows(*copyRows);
+            copies_->model()->setRows(copyRows);
             copies_->setDefaultSort(6, Qt::DescendingOrder);
         };
     };

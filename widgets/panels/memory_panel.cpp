@@ -20,7 +20,7 @@ struct MemoryPanel::Shown {
         std::optional<TimeNs> peakTime;
         double peak = 0;
         QString summary;
-        std::vector<TableRow> perStep;
+        AnalysisTableModel::Rows perStep;
     };
     std::vector<Choice> choices;
 };
@@ -63,7 +63,7 @@ void MemoryPanel::clearContents() {
     const QSignalBlocker block(curves_);
     curves_->clear();
     summary_->clear();
-    perStep_->model()->setRows({});
+    perStep_->model()->clearRows();
     chart_->setCurves(kNone, kNone, std::nullopt, 0);
 }
 
@@ -109,6 +109,7 @@ AnalysisPanel::Work MemoryPanel::prepare(std::shared_ptr<const IndexedTrace> ind
                                          : tr("No steady growth per step.");
             if (d.relative)
                 c.summary += tr(" Relative: the change since the trace start (2021 Kineto).");
+            std::vector<TableRow> perStep;
             for (size_t i = 0; i < d.perStepPeak.size(); ++i) {
                 TableRow row;
                 row.cells = {
@@ -117,8 +118,9 @@ AnalysisPanel::Work MemoryPanel::prepare(std::shared_ptr<const IndexedTrace> ind
                 row.target.kind = NavTarget::Kind::Step;
                 row.target.step = steps[i].number;
                 row.target.range = steps[i].span;
-                c.perStep.push_back(std::move(row));
+                perStep.push_back(std::move(row));
             }
+            c.perStep = std::make_shared<const std::vector<TableRow>>(std::move(perStep));
             shown->choices.push_back(std::move(c));
         }
         for (const uint32_t s : r.otherCurves) {
@@ -137,7 +139,7 @@ AnalysisPanel::Work MemoryPanel::prepare(std::shared_ptr<const IndexedTrace> ind
             if (shown->choices.empty()) {
                 summary_->setText(tr("No memory events in this trace."));
                 chart_->setCurves(kNone, kNone, std::nullopt, 0);
-                perStep_->model()->setRows({});
+                perStep_->model()->clearRows();
                 return;
             }
             curves_->setCurrentIndex(0);

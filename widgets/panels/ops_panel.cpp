@@ -20,7 +20,7 @@ OpsPanel::OpsPanel(AnalysisSession* session, QWidget* parent)
 }
 
 void OpsPanel::clearContents() {
-    table_->model()->setRows({});
+    table_->model()->clearRows();
 }
 
 AnalysisPanel::Work OpsPanel::prepare(std::shared_ptr<const IndexedTrace> indexed,
@@ -50,7 +50,7 @@ AnalysisPanel::Work OpsPanel::prepare(std::shared_ptr<const IndexedTrace> indexe
             rows->push_back(std::move(r));
         }
         return [this, rows] {
-            table_->model()->setRows(*rows);
+            table_->model()->setRows(rows);
             table_->setDefaultSort(4, Qt::DescendingOrder);
         };
     };

@@ -76,16 +76,36 @@ AnalysisPanel::Work OverviewPanel::prepare(std::shared_ptr<const IndexedTrace> i
         ko.window = scope.window;
         ko.index = index;
         ko.cancel = &cancel;
+        ko.launchers = false;  // the top five show no launching op
         const auto kernels = kernelStats(t, ko);
         if (cancel.isCancelled()) return {};
         QString findingsPart;
         if (known) {
             findingsPart = *known;
         } else {
-            StepOptions whole;
-            whole.minGapNs = threshold;
-            whole.cancel = &cancel;
-            const auto findings = adviseWholeTrace(t, whole, index);
+            std::vector<Finding> findings;
+            if (scope.whole()) {
+                // What advice needs is mostly computed above, for the same
+                // (whole) window and threshold: only launches and copies are new.
+                const LaunchOverhead launch = launchOverhead(t, kWholeTrace, index, &cancel);
+                const std::vector<CopyStats> copies = memcpyStats(t);
+                AdviceInputs in;
+                in.steps = &steps;
+                in.pipeline = &pipeline;
+                in.launch = &launch;
+                in.kernels = &kernels;
+                in.copies = &copies;
+                in.memory = &memory;
+                in.breakdowns = &breakdowns;
+                in.gaps = &gaps;
+                if (cancel.isCancelled()) return {};
+                findings = advise(t, in);
+            } else {
+                StepOptions whole;
+                whole.minGapNs = threshold;
+                whole.cancel = &cancel;
+                findings = adviseWholeTrace(t, whole, index);
+            }
             if (cancel.isCancelled()) return {};
             findingsPart =
                 findings.empty() ? tr("<p>No findings.</p>") : findingsHtml(t, findings, 3, false);

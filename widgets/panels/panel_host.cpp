@@ -92,6 +92,8 @@ void PanelHost::install(QMenu* viewMenu, QToolBar* toolbar) {
         auto* dock = new QDockWidget(p->title(), window_);
         dock->setObjectName(p->dockName());
         dock->setWidget(p);
+        // Also when its tab becomes (or stops being) the current one.
+        connect(dock, &QDockWidget::visibilityChanged, p, &AnalysisPanel::setInView);
         window_->addDockWidget(Qt::BottomDockWidgetArea, dock);
         if (first)
             window_->tabifyDockWidget(first, dock);
@@ -188,12 +190,16 @@ void PanelHost::resetLayout() {
     }
     for (size_t i = 1; i < docks_.size(); ++i)
         window_->tabifyDockWidget(docks_.front(), docks_[i]);
-    if (!docks_.empty()) {
-        docks_.front()->raise();
-        // About a third of the height for the panels; less on a small screen.
-        const int h = window_->height() >= 1000 ? window_->height() * 2 / 5 : window_->height() / 3;
-        window_->resizeDocks({docks_.front()}, {h}, Qt::Vertical);
-    }
+    if (!docks_.empty()) docks_.front()->raise();
+    fitDockHeight();
+}
+
+void PanelHost::fitDockHeight() {
+    if (docks_.empty()) return;
+    // About two fifths of the height for the panels; a third on a laptop
+    // screen (768 px), where the timeline needs the rows.
+    const int h = window_->height() >= 1000 ? window_->height() * 2 / 5 : window_->height() / 3;
+    window_->resizeDocks({docks_.front()}, {h}, Qt::Vertical);
 }
 
 void PanelHost::colourGaps() {

@@ -41,6 +41,9 @@ class PanelHost : public QObject {
     void raisePanel(const QString& dockName);
     // The default arrangement of the docks for the window's size.
     void resetLayout();
+    // The default height of the panels for the window's size (resetLayout
+    // does it too; the window calls it once it is shown at its real size).
+    void fitDockHeight();
 
   private:
     void navigate(const NavTarget& target);

@@ -14,15 +14,15 @@ PipelinePanel::PipelinePanel(AnalysisSession* session, QWidget* parent)
     : AnalysisPanel(session, parent),
       verdict_(new QLabel(this)),
       stages_(new AnalysisTable(this)),
-      perStep_(new AnalysisTable(this)) {
+      perStep_(new AnalysisTable(this)),
+      tabs_(new QTabWidget(this)) {
     verdict_->setWordWrap(true);
     verdict_->setTextFormat(Qt::RichText);
-    auto* tabs = new QTabWidget(this);
-    tabs->setDocumentMode(true);
-    tabs->addTab(perStep_, tr("Wait per step"));
-    tabs->addTab(stages_, tr("tf.data stages"));
+    tabs_->setDocumentMode(true);
+    tabs_->addTab(perStep_, tr("Wait per step"));
+    tabs_->addTab(stages_, tr("tf.data stages"));
     body()->addWidget(verdict_);
-    body()->addWidget(tabs, 1);
+    body()->addWidget(tabs_, 1);
     stages_->model()->setColumns({{tr("Stage"), CellKind::Text},
                                   {tr("Calls"), CellKind::Count},
                                   {tr("Inclusive"), CellKind::Duration},
@@ -44,8 +44,8 @@ QString PipelinePanel::verdictText() const {
 
 void PipelinePanel::clearContents() {
     verdict_->clear();
-    stages_->model()->setRows({});
-    perStep_->model()->setRows({});
+    stages_->model()->clearRows();
+    perStep_->model()->clearRows();
 }
 
 AnalysisPanel::Work PipelinePanel::prepare(std::shared_ptr<const IndexedTrace> indexed,
@@ -111,10 +111,13 @@ AnalysisPanel::Work PipelinePanel::prepare(std::shared_ptr<const IndexedTrace> i
         }
         return [this, text, stageRows, stepRows] {
             verdict_->setText(text);
-            stages_->model()->setRows(*stageRows);
+            stages_->model()->setRows(stageRows);
             stages_->setDefaultSort(3, Qt::DescendingOrder);
-            perStep_->model()->setRows(*stepRows);
+            perStep_->model()->setRows(stepRows);
             perStep_->setDefaultSort(0, Qt::AscendingOrder);
+            // A trace without steps (TensorFlow eager, a short capture):
+            // the stages are what there is to see.
+            if (stepRows->empty() && !stageRows->empty()) tabs_->setCurrentWidget(stages_);
         };
     };
 }

@@ -7,6 +7,8 @@
 
 class QLabel;
 
+class QTabWidget;
+
 namespace gapscope::ui {
 
 class AnalysisTable;
@@ -30,6 +32,7 @@ class PipelinePanel : public AnalysisPanel {
     QLabel* verdict_;
     AnalysisTable* stages_;
     AnalysisTable* perStep_;
+    QTabWidget* tabs_;
 };
 
 }  // namespace gapscope::ui

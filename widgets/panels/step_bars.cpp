@@ -16,8 +16,10 @@ StepBars::StepBars(QWidget* parent) : QWidget(parent) {
     setMouseTracking(true);
 }
 
-void StepBars::setSteps(std::vector<StepReport> steps) {
-    steps_ = std::move(steps);
+void StepBars::setSteps(std::shared_ptr<const std::vector<StepReport>> steps) {
+    if (steps == shared_) return;
+    shared_ = std::move(steps);
+    steps_ = shared_ ? std::span<const StepReport>(*shared_) : std::span<const StepReport>();
     longest_ = 1;
     for (const StepReport& s : steps_)
         longest_ = std::max(longest_, s.duration);

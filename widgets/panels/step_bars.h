@@ -5,7 +5,9 @@
 // figures; a click picks the step.
 
 #include <QWidget>
+#include <memory>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "analysis/steps.h"
@@ -16,7 +18,8 @@ class StepBars : public QWidget {
     Q_OBJECT
   public:
     explicit StepBars(QWidget* parent = nullptr);
-    void setSteps(std::vector<StepReport> steps);
+    // Shared with the panel that shows them; the same steps again only repaint.
+    void setSteps(std::shared_ptr<const std::vector<StepReport>> steps);
     void setCurrent(std::optional<int64_t> number);
     int stepAt(QPoint pos) const;  // index into the steps, or -1
     QSize sizeHint() const override { return {400, 140}; }
@@ -32,7 +35,8 @@ class StepBars : public QWidget {
   private:
     QRectF plot() const;
 
-    std::vector<StepReport> steps_;
+    std::shared_ptr<const std::vector<StepReport>> shared_;
+    std::span<const StepReport> steps_;
     std::optional<int64_t> current_;
     TimeNs longest_ = 1;
 };

@@ -12,8 +12,8 @@
 namespace gapscope::ui {
 
 struct StepsPanel::Shown {
-    std::vector<StepReport> steps;
-    std::vector<TableRow> rows;
+    std::shared_ptr<const std::vector<StepReport>> steps;
+    AnalysisTableModel::Rows rows;
     QString summary;
     bool whole = false;
 };
@@ -52,8 +52,8 @@ StepsPanel::StepsPanel(AnalysisSession* session, QWidget* parent)
 }
 
 void StepsPanel::clearContents() {
-    table_->model()->setRows({});
-    bars_->setSteps({});
+    table_->model()->clearRows();
+    bars_->setSteps(nullptr);
     bars_->setCurrent(std::nullopt);
     summary_->clear();
     all_.reset();
@@ -85,6 +85,7 @@ AnalysisPanel::Work StepsPanel::prepare(std::shared_ptr<const IndexedTrace> inde
         if (cancel.isCancelled()) return {};
         TimeNs total = 0, slowest = 0;
         size_t slow = 0;
+        std::vector<TableRow> rows;
         for (const StepReport& s : result.steps) {
             TableRow r;
             r.cells = {TableCell::of(static_cast<double>(s.step.number)),
@@ -100,7 +101,7 @@ AnalysisPanel::Work StepsPanel::prepare(std::shared_ptr<const IndexedTrace> inde
             r.target.step = s.step.number;
             r.target.slice = s.step.slice;
             r.target.range = s.step.span;
-            shown->rows.push_back(std::move(r));
+            rows.push_back(std::move(r));
             total += s.duration;
             slowest = std::max(slowest, s.duration);
             slow += s.slow;
@@ -123,7 +124,8 @@ AnalysisPanel::Work StepsPanel::prepare(std::shared_ptr<const IndexedTrace> inde
                     QStringLiteral("<span style='color:%1'>■</span> %2 &nbsp; ")
                         .arg(stepPartColor(StepPart(p), dark).name(), stepPartLabel(StepPart(p)));
         }
-        shown->steps = result.steps;
+        shown->steps = std::make_shared<const std::vector<StepReport>>(result.steps);
+        shown->rows = std::make_shared<const std::vector<TableRow>>(std::move(rows));
         const Trace* of = indexed->trace.get();
         return [this, shown, current, of] {
             if (shown->whole) {

@@ -1,0 +1,45 @@
+#include "timed_application.h"
+
+#include <QEvent>
+#include <QPointer>
+#include <ctime>
+
+#include "bench_common.h"
+
+namespace gapscope::bench {
+
+namespace {
+
+// CPU time of the calling thread: wall time minus this is time the thread
+// waited (for a core, a page, a lock).
+double threadCpuMs() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
+
+}  // namespace
+
+bool TimedApplication::notify(QObject* receiver, QEvent* event) {
+    if (depth_ > 0) return QApplication::notify(receiver, event);
+    ++depth_;
+    const auto t0 = Clock::now();
+    const double cpu0 = threadCpuMs();
+    const int type = event->type();           // the event may be gone afterwards
+    const QPointer<QObject> alive(receiver);  // and so may the receiver
+    const bool handled = QApplication::notify(receiver, event);
+    const double ms = msSince(t0);
+    --depth_;
+    if (ms > slowest_.ms) {
+        slowest_.ms = ms;
+        slowest_.cpuMs = threadCpuMs() - cpu0;
+        slowest_.what = QStringLiteral("event %1").arg(type);
+        if (alive)
+            slowest_.what = QStringLiteral("%1(%2) event %3")
+                                .arg(alive->metaObject()->className(), alive->objectName())
+                                .arg(type);
+    }
+    return handled;
+}
+
+}  // namespace gapscope::bench
