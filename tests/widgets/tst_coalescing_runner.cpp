@@ -1,6 +1,7 @@
 // The GUI's background analysis runner: latest request wins, superseded
 // jobs are cancelled, results are applied on the GUI thread only for the
-// newest request, cancelAll drops everything, destruction joins cleanly.
+// newest request, cancelAll drops everything, destruction joins cleanly;
+// and the pacer that applies results one per pass of the event loop.
 // (Also run under ThreadSanitizer in CI.)
 
 #include <QCoreApplication>
@@ -9,8 +10,10 @@
 #include <atomic>
 #include <memory>
 #include <new>
+#include <vector>
 
 #include "jobs/coalescing_runner.h"
+#include "jobs/gui_pacer.h"
 
 using namespace gapscope;
 using namespace gapscope::ui;
@@ -122,6 +125,25 @@ class TestCoalescingRunner : public QObject {
             QThread::msleep(20);
         }  // cancels and joins
         QVERIFY(finished.load());
+    }
+
+    // The pacer that applies panel results: one piece per pass of the event
+    // loop, in order, and none for an owner that is gone.
+    void thePacerRunsOnePiecePerPass() {
+        GuiPacer pacer;
+        std::vector<int> ran;
+        QObject keep;
+        auto gone = std::make_unique<QObject>();
+        pacer.post(&keep, [&] { ran.push_back(1); });
+        pacer.post(gone.get(), [&] { ran.push_back(2); });
+        pacer.post(&keep, [&] { ran.push_back(3); });
+        pacer.post(&keep, [&] { ran.push_back(4); });
+        gone.reset();
+        QVERIFY(!pacer.idle());
+        QCoreApplication::processEvents();
+        QCOMPARE(ran, (std::vector<int>{1}));
+        QTRY_VERIFY(pacer.idle());
+        QCOMPARE(ran, (std::vector<int>{1, 3, 4}));
     }
 };
 
