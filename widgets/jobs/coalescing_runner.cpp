@@ -14,9 +14,9 @@ namespace {
 
 // Background analyses yield to the GUI thread: on a two-core machine nine
 // panel workers at the GUI's priority took its core away mid-frame (at nice
-// 10 they still held a third of it: CFS weighs 1024 against 110 each, against
-// 15 at nice 19). Linux
-// keeps a nice value per thread; elsewhere this does nothing.
+// 10 they still held a third of it; CFS weighs 1024 against 110 each at nice
+// 10, 15 at nice 19). Linux keeps a nice value per thread; elsewhere this
+// does nothing.
 void yieldToTheGuiThread() {
 #ifdef __linux__
     setpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)), 19);
