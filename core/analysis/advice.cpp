@@ -486,29 +486,7 @@ std::vector<Finding> advise(const Trace& trace, const AdviceInputs& in) {
     return out;
 }
 
-std::vector<Finding> adviseWholeTrace(const Trace& trace, const StepOptions& stepOptions,
-                                      const AnalysisIndex* index) {
-    std::optional<AnalysisIndex> own;
-    if (!index) index = &own.emplace(trace);
-    StepOptions so = stepOptions;
-    so.index = index;
-    const StepsResult steps = stepAnalysis(trace, so);
-    std::vector<Step> spans;
-    for (const StepReport& r : steps.steps)
-        spans.push_back(r.step);
-    const PipelineReport pipeline = inputPipeline(trace, spans);
-    const LaunchOverhead launch = launchOverhead(trace, kWholeTrace, index);
-    KernelStatsOptions ko;
-    ko.launchers = false;
-    ko.index = index;
-    const std::vector<KernelStats> kernels = kernelStats(trace, ko);
-    const std::vector<CopyStats> copies = memcpyStats(trace);
-    const MemoryReport memory = memoryUsage(trace, spans);
-    const std::vector<GpuTimeBreakdown> breakdowns = timeBreakdowns(trace);
-    GapOptions go;
-    go.minGapNs = stepOptions.minGapNs;
-    go.index = index;
-    const std::vector<DeviceGaps> gaps = gapsWithCauses(trace, go);
+AdviceInputs AdviceData::inputs() const {
     AdviceInputs in;
     in.steps = &steps;
     in.pipeline = &pipeline;
@@ -518,7 +496,45 @@ std::vector<Finding> adviseWholeTrace(const Trace& trace, const StepOptions& ste
     in.memory = &memory;
     in.breakdowns = &breakdowns;
     in.gaps = &gaps;
-    return advise(trace, in);
+    return in;
+}
+
+AdviceData adviceData(const Trace& trace, const StepOptions& so) {
+    AdviceData d;
+    const Interval window = so.window;
+    d.steps = stepAnalysis(trace, so);
+    std::vector<Step> spans;
+    for (const StepReport& r : d.steps.steps)
+        spans.push_back(r.step);
+    d.pipeline = inputPipeline(trace, spans);
+    d.launch = launchOverhead(trace, window, so.index, so.cancel);
+    KernelStatsOptions ko;
+    ko.window = window;
+    ko.launchers = false;
+    ko.index = so.index;
+    ko.cancel = so.cancel;
+    d.kernels = kernelStats(trace, ko);
+    d.copies = memcpyStats(trace, window, so.cancel);
+    d.memory = memoryUsage(trace, spans);
+    d.breakdowns = timeBreakdowns(trace, window);
+    GapOptions go;
+    go.window = window;
+    go.minGapNs = so.minGapNs;
+    go.index = so.index;
+    go.cancel = so.cancel;
+    d.gaps = gapsWithCauses(trace, go);
+    return d;
+}
+
+std::vector<Finding> adviseWholeTrace(const Trace& trace, const StepOptions& stepOptions,
+                                      const AnalysisIndex* index) {
+    std::optional<AnalysisIndex> own;
+    if (!index) index = &own.emplace(trace);
+    StepOptions so = stepOptions;
+    so.index = index;
+    so.window = kWholeTrace;
+    const AdviceData data = adviceData(trace, so);
+    return advise(trace, data.inputs());
 }
 
 }  // namespace gapscope

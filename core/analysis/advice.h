@@ -60,6 +60,24 @@ struct AdviceInputs {
 // memory) before GPU idle, the symptom they explain; then the larger share.
 std::vector<Finding> advise(const Trace& trace, const AdviceInputs& inputs);
 
+// Everything the rules read, computed over one window.
+struct AdviceData {
+    StepsResult steps;
+    PipelineReport pipeline;
+    LaunchOverhead launch;
+    std::vector<KernelStats> kernels;  // all devices together, no launching op
+    std::vector<CopyStats> copies;
+    MemoryReport memory;
+    std::vector<GpuTimeBreakdown> breakdowns;
+    std::vector<DeviceGaps> gaps;
+    AdviceInputs inputs() const;
+};
+
+// Over `stepOptions.window` with its gap threshold and cancel (advice itself
+// is about the whole trace; the Overview shows the same figures for its
+// scope). `stepOptions.index` must be set.
+AdviceData adviceData(const Trace& trace, const StepOptions& stepOptions);
+
 // Computes every input over the whole trace and advises (`index`: built
 // once per trace; else built here).
 std::vector<Finding> adviseWholeTrace(const Trace& trace, const StepOptions& stepOptions = {},

@@ -94,8 +94,9 @@ void printPanels(const std::vector<std::string>& files) {
             const auto s = Clock::now();
             host->raisePanel(p->dockName());
             untilSettled(host);
-            if (msSince(s) > slowestOpen) {
-                slowestOpen = msSince(s);
+            const double ms = msSince(s);
+            if (ms > slowestOpen) {
+                slowestOpen = ms;
                 slowestName = p->title();
             }
         }

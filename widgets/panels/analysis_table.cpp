@@ -75,9 +75,6 @@ QVariant AnalysisTableModel::data(const QModelIndex& index, int role) const {
     switch (role) {
         case Qt::DisplayRole:
             return displayText(index.row(), index.column());
-        case kSortRole:
-            if (kind == CellKind::Text) return c.text;
-            return c.empty ? -1e300 : c.number;
         case Qt::ToolTipRole: {
             QString exact;
             if (!c.empty) {
@@ -107,7 +104,7 @@ namespace {
 
 // Sorts on the cells themselves: the stock proxy builds two QVariants per
 // comparison, which for thousands of gaps or steps held the GUI thread for
-// tens of ms. The order is the one kSortRole gives (empty numbers first).
+// tens of ms. Text by its string, numbers by value, empty numbers first.
 class CellSortProxy : public QSortFilterProxyModel {
   public:
     CellSortProxy(AnalysisTableModel* model, QObject* parent)
@@ -137,7 +134,6 @@ AnalysisTable::AnalysisTable(QWidget* parent)
       view_(new QTableView(this)),
       filter_(new QLineEdit(this)) {
     proxy_->setSourceModel(model_);
-    proxy_->setSortRole(AnalysisTableModel::kSortRole);
     proxy_->setFilterKeyColumn(-1);
     proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
     filter_->setPlaceholderText(tr("Filter"));

@@ -57,8 +57,6 @@ struct TableRow {
 class AnalysisTableModel : public QAbstractTableModel {
     Q_OBJECT
   public:
-    static constexpr int kSortRole = Qt::UserRole + 1;
-
     // Shared, not copied: a panel keeps the whole trace's rows and shows
     // them again; the same rows again leave the view as it is.
     using Rows = std::shared_ptr<const std::vector<TableRow>>;

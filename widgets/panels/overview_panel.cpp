@@ -54,58 +54,27 @@ AnalysisPanel::Work OverviewPanel::prepare(std::shared_ptr<const IndexedTrace> i
     return [this, indexed, scope, threshold, dark, known](const CancelToken& cancel) -> Show {
         const Trace& t = *indexed->trace;
         const AnalysisIndex* index = indexed->index.get();
-        GapOptions go;
-        go.window = scope.window;
-        go.minGapNs = threshold;
-        go.index = index;
-        go.cancel = &cancel;
-        const auto gaps = gapsWithCauses(t, go);
-        const auto breakdowns = timeBreakdowns(t, scope.window);
         StepOptions so;
         so.index = index;
         so.minGapNs = threshold;
         so.cancel = &cancel;
         so.window = scope.window;
-        const StepsResult steps = stepAnalysis(t, so);
-        std::vector<Step> spans;
-        for (const StepReport& r : steps.steps)
-            spans.push_back(r.step);
-        const PipelineReport pipeline = inputPipeline(t, spans);
-        const MemoryReport memory = memoryUsage(t, spans);
-        KernelStatsOptions ko;
-        ko.window = scope.window;
-        ko.index = index;
-        ko.cancel = &cancel;
-        ko.launchers = false;  // the top five show no launching op
-        const auto kernels = kernelStats(t, ko);
+        // The scope's figures are what advice reads, over the scope.
+        const AdviceData figures = adviceData(t, so);
         if (cancel.isCancelled()) return {};
+        const auto& gaps = figures.gaps;
+        const auto& breakdowns = figures.breakdowns;
+        const StepsResult& steps = figures.steps;
+        const PipelineReport& pipeline = figures.pipeline;
+        const MemoryReport& memory = figures.memory;
+        const auto& kernels = figures.kernels;
         QString findingsPart;
         if (known) {
             findingsPart = *known;
         } else {
-            std::vector<Finding> findings;
-            if (scope.whole()) {
-                // What advice needs is mostly computed above, for the same
-                // (whole) window and threshold: only launches and copies are new.
-                const LaunchOverhead launch = launchOverhead(t, kWholeTrace, index, &cancel);
-                const std::vector<CopyStats> copies = memcpyStats(t);
-                AdviceInputs in;
-                in.steps = &steps;
-                in.pipeline = &pipeline;
-                in.launch = &launch;
-                in.kernels = &kernels;
-                in.copies = &copies;
-                in.memory = &memory;
-                in.breakdowns = &breakdowns;
-                in.gaps = &gaps;
-                if (cancel.isCancelled()) return {};
-                findings = advise(t, in);
-            } else {
-                StepOptions whole;
-                whole.minGapNs = threshold;
-                whole.cancel = &cancel;
-                findings = adviseWholeTrace(t, whole, index);
-            }
+            // Advice is about the whole trace: for that scope it is at hand.
+            const std::vector<Finding> findings =
+                scope.whole() ? advise(t, figures.inputs()) : adviseWholeTrace(t, so, index);
             if (cancel.isCancelled()) return {};
             findingsPart =
                 findings.empty() ? tr("<p>No findings.</p>") : findingsHtml(t, findings, 3, false);

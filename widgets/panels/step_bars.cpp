@@ -16,12 +16,11 @@ StepBars::StepBars(QWidget* parent) : QWidget(parent) {
     setMouseTracking(true);
 }
 
-void StepBars::setSteps(std::shared_ptr<const std::vector<StepReport>> steps) {
-    if (steps == shared_) return;
-    shared_ = std::move(steps);
-    steps_ = shared_ ? std::span<const StepReport>(*shared_) : std::span<const StepReport>();
+void StepBars::setSteps(std::shared_ptr<const std::vector<StepReport>> reports) {
+    if (reports == steps_) return;
+    steps_ = std::move(reports);
     longest_ = 1;
-    for (const StepReport& s : steps_)
+    for (const StepReport& s : steps())
         longest_ = std::max(longest_, s.duration);
     update();
 }
@@ -37,10 +36,10 @@ QRectF StepBars::plot() const {
 
 int StepBars::stepAt(QPoint pos) const {
     const QRectF p = plot();
-    if (steps_.empty() || !p.contains(pos)) return -1;
-    const double w = p.width() / static_cast<double>(steps_.size());
+    if (steps().empty() || !p.contains(pos)) return -1;
+    const double w = p.width() / static_cast<double>(steps().size());
     const int i = static_cast<int>((pos.x() - p.left()) / w);
-    return std::clamp(i, 0, static_cast<int>(steps_.size()) - 1);
+    return std::clamp(i, 0, static_cast<int>(steps().size()) - 1);
 }
 
 void StepBars::paintEvent(QPaintEvent*) {
@@ -49,15 +48,15 @@ void StepBars::paintEvent(QPaintEvent*) {
     const bool dark = pal.color(QPalette::Window).lightness() < 128;
     painter.fillRect(rect(), pal.color(QPalette::Base));
     const QRectF p = plot();
-    if (steps_.empty()) {
+    if (steps().empty()) {
         painter.setPen(pal.color(QPalette::PlaceholderText));
         painter.drawText(rect(), Qt::AlignCenter, tr("No steps"));
         return;
     }
-    const double w = p.width() / static_cast<double>(steps_.size());
+    const double w = p.width() / static_cast<double>(steps().size());
     const double gap = w > 6 ? std::min(3.0, w * 0.15) : 0;
-    for (size_t i = 0; i < steps_.size(); ++i) {
-        const StepReport& s = steps_[i];
+    for (size_t i = 0; i < steps().size(); ++i) {
+        const StepReport& s = steps()[i];
         const double x = p.left() + static_cast<double>(i) * w;
         double y = p.bottom();
         auto segment = [&](TimeNs part, QColor color) {
@@ -89,7 +88,7 @@ void StepBars::paintEvent(QPaintEvent*) {
 
 void StepBars::mousePressEvent(QMouseEvent* e) {
     const int i = stepAt(e->position().toPoint());
-    if (i >= 0) emit stepClicked(steps_[static_cast<size_t>(i)].step.number);
+    if (i >= 0) emit stepClicked(steps()[static_cast<size_t>(i)].step.number);
 }
 
 bool StepBars::event(QEvent* e) {
@@ -100,7 +99,7 @@ bool StepBars::event(QEvent* e) {
         QToolTip::hideText();
         return true;
     }
-    const StepReport& s = steps_[static_cast<size_t>(i)];
+    const StepReport& s = steps()[static_cast<size_t>(i)];
     QString text = tr("Step %1: %2").arg(s.step.number).arg(shortDuration(s.duration));
     if (s.slow && s.slowerBecause)
         text += tr(" — slow: %1 +%2").arg(stepPartLabel(*s.slowerBecause), shortDuration(s.grewBy));

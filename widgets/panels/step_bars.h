@@ -19,7 +19,7 @@ class StepBars : public QWidget {
   public:
     explicit StepBars(QWidget* parent = nullptr);
     // Shared with the panel that shows them; the same steps again only repaint.
-    void setSteps(std::shared_ptr<const std::vector<StepReport>> steps);
+    void setSteps(std::shared_ptr<const std::vector<StepReport>> reports);
     void setCurrent(std::optional<int64_t> number);
     int stepAt(QPoint pos) const;  // index into the steps, or -1
     QSize sizeHint() const override { return {400, 140}; }
@@ -35,8 +35,11 @@ class StepBars : public QWidget {
   private:
     QRectF plot() const;
 
-    std::shared_ptr<const std::vector<StepReport>> shared_;
-    std::span<const StepReport> steps_;
+    std::span<const StepReport> steps() const {
+        return steps_ ? std::span<const StepReport>(*steps_) : std::span<const StepReport>();
+    }
+
+    std::shared_ptr<const std::vector<StepReport>> steps_;
     std::optional<int64_t> current_;
     TimeNs longest_ = 1;
 };

@@ -81,7 +81,7 @@ AnalysisPanel::Work StepsPanel::prepare(std::shared_ptr<const IndexedTrace> inde
         if (!allSteps) o.window = scope.window;
         auto shown = std::make_shared<Shown>();
         shown->whole = allSteps;
-        const StepsResult result = stepAnalysis(*indexed->trace, o);
+        StepsResult result = stepAnalysis(*indexed->trace, o);
         if (cancel.isCancelled()) return {};
         TimeNs total = 0, slowest = 0;
         size_t slow = 0;
@@ -124,7 +124,7 @@ AnalysisPanel::Work StepsPanel::prepare(std::shared_ptr<const IndexedTrace> inde
                     QStringLiteral("<span style='color:%1'>■</span> %2 &nbsp; ")
                         .arg(stepPartColor(StepPart(p), dark).name(), stepPartLabel(StepPart(p)));
         }
-        shown->steps = std::make_shared<const std::vector<StepReport>>(result.steps);
+        shown->steps = std::make_shared<const std::vector<StepReport>>(std::move(result.steps));
         shown->rows = std::make_shared<const std::vector<TableRow>>(std::move(rows));
         const Trace* of = indexed->trace.get();
         return [this, shown, current, of] {
