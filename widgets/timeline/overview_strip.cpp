@@ -22,9 +22,24 @@ OverviewStrip::OverviewStrip(ViewState* state, int gutterWidth, QWidget* parent)
 
 void OverviewStrip::setTrace(std::shared_ptr<const Trace> trace) {
     trace_ = std::move(trace);
+    lanes_.clear();
+    lanesWidth_ = -1;
     updateGeometry();
     setFixedHeight(sizeHint().height());
     update();
+}
+
+const std::vector<OverviewStrip::Lane>& OverviewStrip::lanes(int width) {
+    const TimeWindow all = state_->bounds();
+    if (width == lanesWidth_ && all.start == lanesBounds_.start && all.end == lanesBounds_.end)
+        return lanes_;
+    lanes_.clear();
+    for (const GpuDevice& d : trace_->gpuDevices)
+        lanes_.push_back({busyPercentOfActiveSpan(d).value_or(0.0),
+                          utilizationBins(d, {all.start, all.end}, std::max(0, width))});
+    lanesWidth_ = width;
+    lanesBounds_ = all;
+    return lanes_;
 }
 
 QSize OverviewStrip::sizeHint() const {
@@ -46,12 +61,13 @@ void OverviewStrip::paintEvent(QPaintEvent*) {
         return;
     }
     int y = 3;
-    for (const GpuDevice& d : trace_->gpuDevices) {
-        const double pct = busyPercentOfActiveSpan(d).value_or(0.0);
+    const std::vector<Lane>& gpuLanes = lanes(w);
+    for (size_t lane = 0; lane < gpuLanes.size(); ++lane) {
+        const GpuDevice& d = trace_->gpuDevices[lane];
+        const std::vector<double>& bins = gpuLanes[lane].bins;
         p.setPen(c.gutterText);
         p.drawText(QRect(6, y, gutter_ - 10, kLaneHeight), Qt::AlignVCenter,
-                   tr("GPU %1 busy %2%").arg(d.index).arg(pct, 0, 'f', 1));
-        const std::vector<double> bins = utilizationBins(d, {all.start, all.end}, w);
+                   tr("GPU %1 busy %2%").arg(d.index).arg(gpuLanes[lane].busyPercent, 0, 'f', 1));
         p.fillRect(QRect(gutter_, y, w, kLaneHeight - 2), c.gapFill);
         for (int x = 0; x < w; ++x) {
             const double u = std::clamp(bins[static_cast<size_t>(x)], 0.0, 1.0);

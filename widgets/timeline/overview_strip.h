@@ -29,6 +29,18 @@ class OverviewStrip : public QWidget {
 
   private:
     void navigate(double x);
+    // Each GPU's busy share per pixel and over its active span, for the
+    // whole trace: computed when the trace or the width changes, not per
+    // paint (the strip repaints on every pan and zoom, and the busy union of
+    // a large trace has millions of intervals).
+    struct Lane {
+        double busyPercent = 0;
+        std::vector<double> bins;
+    };
+    const std::vector<Lane>& lanes(int width);
+    std::vector<Lane> lanes_;
+    int lanesWidth_ = -1;
+    TimeWindow lanesBounds_{0, 0};
 
     ViewState* state_;
     int gutter_;
