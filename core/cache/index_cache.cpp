@@ -162,6 +162,7 @@ IndexCache::Lookup IndexCache::load(const std::string& tracePath) const {
         if (in.left() != 0) throw CacheCorrupt("trailing bytes");
         if (in.hash() != h.bodyHash) throw CacheCorrupt("checksum mismatch");
         validateTrace(*trace);
+        indexRowBreaks(*trace);
     } catch (const CacheCorrupt& e) {
         return miss(Outcome::Corrupt, e.what());
     } catch (const std::bad_alloc&) {

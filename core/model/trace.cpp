@@ -60,6 +60,14 @@ std::optional<ExtractedArgs> Trace::extractedArgs(uint32_t argsIndex) const {
     return x;
 }
 
+void indexRowBreaks(Trace& trace) {
+    for (Track& track : trace.tracks) {
+        track.rowBreaks.assign(track.rows.size(), {});
+        for (size_t r = 0; r < track.rows.size(); ++r)
+            track.rowBreaks[r].build(trace.slices, track.rows[r].begin, track.rows[r].end);
+    }
+}
+
 size_t Trace::memoryBytes() const {
     size_t total = strings.memoryBytes() + slices.capacity() * sizeof(Slice) +
                    instants.capacity() * sizeof(Instant) + flows.capacity() * sizeof(Flow) +
@@ -67,8 +75,11 @@ size_t Trace::memoryBytes() const {
                    // untouched rest is address space, not memory)
                    args.size() * sizeof(ArgsRecord) + ids.size() * sizeof(ArgIds) +
                    launches.size() * sizeof(LaunchParams) + argsStore.memoryBytes();
-    for (const Track& t : tracks)
+    for (const Track& t : tracks) {
         total += sizeof(Track) + t.rows.capacity() * sizeof(Row) + t.index.memoryBytes();
+        for (const RunBreakIndex& b : t.rowBreaks)
+            total += sizeof b + b.memoryBytes();
+    }
     for (const CounterSeries& c : counters)
         total += c.ts.capacity() * 8 + c.values.capacity() * 8 + c.extremes.memoryBytes();
     for (const GpuDevice& d : gpuDevices)

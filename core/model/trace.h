@@ -13,6 +13,7 @@
 #include "index/interval_index.h"
 #include "index/interval_set.h"
 #include "index/min_max_index.h"
+#include "index/run_break_index.h"
 #include "io/byte_source.h"
 #include "io/file_stamp.h"
 #include "model/arg_ids.h"
@@ -114,6 +115,9 @@ struct Track {
     uint16_t laneCount = 0;
     std::vector<Row> rows;
     IntervalIndex index;  // stabbing / overlap queries across all rows
+    // Parallel to rows: where runs of short, packed slices end (the
+    // timeline folds them into blocks). Derived from the slices, not cached.
+    std::vector<RunBreakIndex> rowBreaks;
 
     uint32_t sliceCount() const { return sliceEnd - sliceBegin; }
 };
@@ -199,5 +203,8 @@ class Trace {
     // Total memory held by the model, for benchmarks and the import report.
     size_t memoryBytes() const;
 };
+
+// Builds every track's rowBreaks from its rows (after a load or a cache read).
+void indexRowBreaks(Trace& trace);
 
 }  // namespace gapscope

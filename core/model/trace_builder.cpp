@@ -348,6 +348,7 @@ void TraceBuilder::finish(const CancelToken* cancel) {
     layoutTracks(st, trackOrder, finalTrackOfPending);
     checkCancel();
     resolveFlows(st, finalTrackOfPending);
+    indexRowBreaks(t);
     for (CounterSeries& cs : t.counters) {
         if (std::is_sorted(cs.ts.begin(), cs.ts.end())) continue;
         std::vector<uint32_t> idx(cs.ts.size());

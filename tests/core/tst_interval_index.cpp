@@ -1,5 +1,5 @@
-// The interval index and the per-row visible query against brute force on
-// random data, including zero-length and identical intervals. (The interval
+// The interval index, the per-row visible query and the run breaks against
+// brute force on random data, including zero-length and identical intervals. (The interval
 // algebra has its own suite: tst_interval_set.)
 
 #include <QRandomGenerator>
@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "index/interval_index.h"
+#include "index/run_break_index.h"
 #include "model/slice_layout.h"
 #include "model/trace.h"
 
@@ -113,6 +114,48 @@ class TestIntervalIndex : public QObject {
                         QCOMPARE(visible, i >= lo && i < hi);
                     }
                 }
+            }
+        }
+    }
+
+    // The first break of a run against a scan, on rows below and above the
+    // indexed size, packed and sparse, for random starts, limits and
+    // thresholds (0 and huge included).
+    void runBreaksMatchBruteForce() {
+        QRandomGenerator rng(4242);
+        for (int round = 0; round < 120; ++round) {
+            HugeVector<Slice> slices;
+            const int n = int(rng.bounded(1, round < 60 ? 100 : 5000));
+            const int maxGap = int(rng.bounded(1, 50)), maxDur = int(rng.bounded(1, 50));
+            int64_t t = rng.bounded(100);
+            for (int i = 0; i < n; ++i) {
+                Slice s;
+                s.start = t;
+                s.dur = rng.bounded(8) == 0 ? 0 : rng.bounded(maxDur);
+                slices.push_back(s);
+                // Mostly packed, now and then a wide gap.
+                t = s.end() + (rng.bounded(50) == 0 ? rng.bounded(1000) : rng.bounded(maxGap));
+            }
+            // The row is a middle part of the array, as in a trace.
+            const uint32_t begin = uint32_t(rng.bounded(0, std::max(1, n / 4)));
+            const uint32_t end = uint32_t(rng.bounded(int(begin) + 1, n + 1));
+            RunBreakIndex index;
+            index.build(slices, begin, end);
+            for (int q = 0; q < 40; ++q) {
+                const uint32_t from = uint32_t(rng.bounded(int(begin), int(end)));
+                const uint32_t limit = uint32_t(rng.bounded(int(from), int(end) + 1));
+                const int64_t longNs = q == 0 ? 0 : (q == 1 ? INT64_MAX : rng.bounded(60));
+                const int64_t gapNs = q == 2 ? INT64_MAX : rng.bounded(1, 1200);
+                uint32_t want = limit;
+                for (uint32_t k = from; k < limit; ++k) {
+                    const int64_t gap =
+                        k + 1 < end ? slices[k + 1].start - slices[k].end() : INT64_MAX;
+                    if (slices[k].dur >= longNs || gap >= gapNs) {
+                        want = k;
+                        break;
+                    }
+                }
+                QCOMPARE(index.firstBreak(slices, from, limit, longNs, gapNs), want);
             }
         }
     }

@@ -1,7 +1,8 @@
 // The GUI's background analysis runner: latest request wins, superseded
 // jobs are cancelled, results are applied on the GUI thread only for the
 // newest request, cancelAll drops everything, destruction joins cleanly;
-// and the pacer that applies results one per pass of the event loop.
+// the frames policy, which finishes and shows the frame in progress; and the
+// pacer that applies results one per pass of the event loop.
 // (Also run under ThreadSanitizer in CI.)
 
 #include <QCoreApplication>
@@ -98,6 +99,39 @@ class TestCoalescingRunner : public QObject {
         releaseSecond = true;
         QTRY_VERIFY(!runner.busy());
         QCOMPARE(applied, std::vector<int>{2});
+    }
+
+    // Frames: a newer request neither cancels the frame being drawn nor
+    // drops it; it is applied, then the newest, and only then is the runner
+    // idle. Requests that waited meanwhile are replaced, as for analyses.
+    void framesInProgressAreFinishedAndShown() {
+        CoalescingRunner runner(nullptr, CoalescingRunner::Policy::Frames);
+        std::atomic<bool> firstStarted{false}, releaseFirst{false}, releaseLast{false};
+        std::atomic<bool> firstCancelled{false};
+        std::vector<int> applied;
+        runner.submit([&](const CancelToken& cancel) {
+            firstStarted = true;
+            while (!releaseFirst.load())
+                QThread::usleep(100);
+            firstCancelled = cancel.isCancelled();
+            return std::function<void()>([&] { applied.push_back(1); });
+        });
+        while (!firstStarted.load())
+            QThread::usleep(100);
+        for (int i = 2; i <= 5; ++i) {
+            runner.submit([&, i](const CancelToken&) {
+                while (i == 5 && !releaseLast.load())
+                    QThread::usleep(100);
+                return std::function<void()>([&applied, i] { applied.push_back(i); });
+            });
+        }
+        releaseFirst = true;
+        QTRY_COMPARE(applied, std::vector<int>{1});  // shown while a newer one is drawn
+        QVERIFY(!firstCancelled.load());
+        QVERIFY(runner.busy());
+        releaseLast = true;
+        QTRY_VERIFY(!runner.busy());
+        QCOMPARE(applied, (std::vector<int>{1, 5}));  // 2-4 were replaced while waiting
     }
 
     // A job that throws (out of memory on a huge trace) ends the request

@@ -263,6 +263,64 @@ class TestRenderGaps : public QObject {
         QVERIFY2(checked >= 4, qPrintable(QString::number(checked)));
     }
 
+    // Folding sub-pixel slices into blocks loses none and invents none: at
+    // the whole trace and two zooms, in every slice row, next to a pixel
+    // column that a slice touches a pixel is painted (edges round to whole
+    // pixels, so the column or a neighbour), and a column with no slice
+    // within 3 pixels (a fold bridges gaps under 2) shows the background.
+    void foldedRowsDrawEverySliceAndNothingElse() {
+        for (const int zoom : {1, 10, 100}) {
+            const TimeWindow saved = window_;
+            const TimeNs span = window_.span() / zoom;
+            window_ = {saved.start + (saved.span() - span) / 2,
+                       saved.start + (saved.span() - span) / 2 + span};
+            const QImage image = render(noGaps_);
+            int painted = 0, empty = 0;
+            for (const DisplayRow& r : layout_.rows()) {
+                if (r.kind != DisplayRow::Kind::Slices) continue;
+                const int y = r.y + r.height / 2;
+                const QRgb background =
+                    (r.track & 1) ? colors_.alternateBackground.rgb() : colors_.background.rgb();
+                const Row& row = trace_->tracks[r.track].rows[r.row];
+                for (int x = kGutter; x < width_; ++x) {
+                    const TimeNs t0 = axis().toTime(x - kGutter);
+                    const TimeNs t1 = axis().toTime(x + 1 - kGutter);
+                    const auto [lo, hi] = trace_->visibleInRow(row, t0, t1 - 1);
+                    const auto [nlo, nhi] = trace_->visibleInRow(
+                        row, axis().toTime(x - 3 - kGutter), axis().toTime(x + 4 - kGutter));
+                    const QRgb pixel = image.pixel(x, y);
+                    if (hi > lo) {
+                        const bool near = pixel != background ||
+                                          image.pixel(x - 1, y) != background ||
+                                          (x + 1 < width_ && image.pixel(x + 1, y) != background);
+                        QVERIFY2(near,
+                                 qPrintable(QStringLiteral("zoom 1/%1, track %2 row %3: slice %4 "
+                                                           "not drawn at x %5")
+                                                .arg(zoom)
+                                                .arg(r.track)
+                                                .arg(r.row)
+                                                .arg(lo)
+                                                .arg(x)));
+                        ++painted;
+                    } else if (nhi == nlo) {
+                        QVERIFY2(pixel == background,
+                                 qPrintable(QStringLiteral("zoom 1/%1, track %2 row %3: %4 at "
+                                                           "x %5, where no slice is")
+                                                .arg(zoom)
+                                                .arg(r.track)
+                                                .arg(r.row)
+                                                .arg(test::describe(pixel))
+                                                .arg(x)));
+                        ++empty;
+                    }
+                }
+            }
+            window_ = saved;
+            QVERIFY(painted > 1000 && empty > 1000);
+            qInfo("zoom 1/%d: %d painted and %d empty columns checked", zoom, painted, empty);
+        }
+    }
+
     void cpuProcessesAreNeverShaded() {
         int rows = 0;
         for (uint32_t p = 0; p < trace_->processes.size(); ++p) {

@@ -19,6 +19,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QWheelEvent>
+#include <functional>
 #include <memory>
 
 #include "loading/trace_loader.h"
@@ -412,6 +413,72 @@ class TestTimelineWidget : public QObject {
         QTest::keyClick(view(), Qt::Key_F);
         QVERIFY(state()->visible().start <= range->start && state()->visible().end >= range->end);
         QVERIFY(state()->visible().span() < w.span());
+    }
+
+    // A repaint with nothing changed copies the last frame (Qt repaints the
+    // whole window when a dock changes); anything the frame shows draws anew.
+    void repaintsReuseTheLastFrameUntilItChanges() {
+        zoomToMiddle();
+        const QImage first = view()->grab().toImage();
+        const uint64_t drawn = view()->framesDrawn();
+        const QImage again = view()->grab().toImage();
+        QCOMPARE(view()->framesDrawn(), drawn);
+        QCOMPARE(again, first);
+        // The copy is what a fresh draw gives (same font, same pixels).
+        view()->setSearchNames({});
+        QCOMPARE(view()->grab().toImage(), first);
+        QCOMPARE(view()->framesDrawn(), drawn + 1);
+
+        const auto redraws = [&](const char* what, const std::function<void()>& change) {
+            const QImage before = view()->grab().toImage();
+            const uint64_t n = view()->framesDrawn();
+            change();
+            const QImage after = view()->grab().toImage();
+            QVERIFY2(view()->framesDrawn() == n + 1, what);
+            QVERIFY2(after != before, what);
+        };
+        uint32_t slice = kNone;  // one in view
+        for (const Track& track : trace().tracks) {
+            for (const Row& row : track.rows) {
+                const auto [lo, hi] =
+                    trace().visibleInRow(row, state()->visible().start, state()->visible().end);
+                if (lo < hi && slice == kNone) slice = lo;
+            }
+        }
+        QVERIFY(slice != kNone);
+        redraws("pan", [&] { QTest::keyClick(view(), Qt::Key_D); });
+        redraws("selection", [&] { state()->setSelectedSlice(slice); });
+        redraws("range", [&] {
+            const TimeWindow w = state()->visible();
+            state()->setSelectedRange(TimeWindow{w.start + w.span() / 4, w.start + w.span() / 2});
+        });
+        redraws("scroll", [&] { vbar()->setValue(vbar()->value() + 40); });
+        redraws("gap threshold", [&] { view()->setGapThreshold(view()->gapThreshold() * 100); });
+        redraws("size", [&] { view()->resize(view()->width() - 50, view()->height()); });
+        std::vector<uint8_t> all(trace().strings.size(), 1);
+        redraws("search", [&] { view()->setSearchNames(all); });
+        view()->setGapThreshold(kDefaultGapThresholdNs);
+        window_->resize(1400, 700);
+        QApplication::processEvents();
+    }
+
+    // On screen, frames are drawn by a worker and the GUI thread only copies
+    // them; the worker's frame is the one the GUI thread would draw.
+    void onScreenFramesAreDrawnOffTheGuiThread() {
+        zoomToMiddle();
+        QTest::keyClick(view(), Qt::Key_D);
+        const uint64_t offThread = view()->framesDrawnOffThread();
+        view()->repaint();  // into the window's backing store
+        QTRY_VERIFY(view()->frameIsCurrent());
+        const uint64_t shownOffThread = view()->framesDrawnOffThread();
+        QVERIFY(shownOffThread > offThread);  // (an older request's frame may come first)
+        const uint64_t drawn = view()->framesDrawn();
+        const QImage fromWorker = view()->grab().toImage();
+        QCOMPARE(view()->framesDrawn(), drawn);  // a copy of the worker's frame
+        view()->setSearchNames({});              // the same picture, drawn again here
+        QCOMPARE(view()->grab().toImage(), fromWorker);
+        QCOMPARE(view()->framesDrawn(), drawn + 1);
+        QCOMPARE(view()->framesDrawnOffThread(), shownOffThread);
     }
 
     void backAndForwardRestoreWindows() {

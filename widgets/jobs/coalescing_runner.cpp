@@ -25,9 +25,10 @@ void yieldToTheGuiThread() {
 
 }  // namespace
 
-CoalescingRunner::CoalescingRunner(QObject* parent) : QObject(parent) {
+CoalescingRunner::CoalescingRunner(QObject* parent, Policy policy)
+    : QObject(parent), policy_(policy) {
     worker_ = std::thread([this] {
-        yieldToTheGuiThread();
+        if (policy_ == Policy::Analyses) yieldToTheGuiThread();
         workerLoop();
     });
 }
@@ -48,7 +49,7 @@ void CoalescingRunner::submit(Job job) {
         std::lock_guard lock(mutex_);
         ++generation_;
         pending_ = std::move(job);
-        if (running_) running_->cancel();
+        if (running_ && policy_ == Policy::Analyses) running_->cancel();
     }
     wake_.notify_all();
     setBusy(true);
@@ -76,7 +77,9 @@ void CoalescingRunner::deliver() {
         generation = readyGeneration_;
         apply = std::move(ready_);
         ready_ = nullptr;
-        if (generation != generation_) return;  // a newer request is on its way
+        // A newer request is on its way: an analysis's result is dropped, a
+        // frame is shown meanwhile.
+        if (generation != generation_ && policy_ == Policy::Analyses) return;
     }
     if (apply) apply();
     // The continuation may have submitted more work: stay busy for it.
@@ -116,7 +119,8 @@ void CoalescingRunner::workerLoop() {
         job = nullptr;
         lock.lock();
         running_.reset();
-        if (token->isCancelled() || generation != generation_ || stopping_) {
+        const bool superseded = generation != generation_ && policy_ == Policy::Analyses;
+        if (token->isCancelled() || superseded || stopping_) {
             lock.unlock();
             apply = nullptr;
             lock.lock();

@@ -7,6 +7,11 @@
 // continuation the job returns, unless a newer request came in meanwhile.
 // Destroying the runner cancels and joins its worker. The worker runs at a
 // lower priority than the GUI thread (nice 19 on Linux).
+//
+// Frames (the timeline's) differ: the worker runs at the GUI's priority, a
+// newer request does not cancel the frame being drawn, and a finished frame
+// is shown even when a newer one is on its way; otherwise a continuous drag,
+// each event newer than the frame in progress, would show no frame at all.
 
 #include <QObject>
 #include <condition_variable>
@@ -26,7 +31,8 @@ class CoalescingRunner : public QObject {
     // thread (may be empty, e.g. when cancelled).
     using Job = std::function<std::function<void()>(const CancelToken& cancel)>;
 
-    explicit CoalescingRunner(QObject* parent = nullptr);
+    enum class Policy { Analyses, Frames };
+    explicit CoalescingRunner(QObject* parent = nullptr, Policy policy = Policy::Analyses);
     ~CoalescingRunner() override;
 
     void submit(Job job);
@@ -56,6 +62,7 @@ class CoalescingRunner : public QObject {
     uint64_t generation_ = 0;  // of the newest request (GUI thread and worker)
     bool stopping_ = false;
     bool busy_ = false;  // GUI thread only
+    const Policy policy_;
     std::thread worker_;
 };
 

@@ -111,6 +111,7 @@ class AnalysisTable : public QWidget {
 
   private:
     std::vector<int> selectedSourceRows() const;
+    void fitColumns();
 
     AnalysisTableModel* model_;
     QSortFilterProxyModel* proxy_;

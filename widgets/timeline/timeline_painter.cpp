@@ -88,12 +88,23 @@ void paintSliceRow(Ctx& c, const DisplayRow& dr, double y) {
     const double h = dr.height - 2;
     const QFontMetrics fm = c.p.fontMetrics();
     const auto& slices = c.t.slices;
+    RunBreakIndex unindexed;  // a trace not built by the TraceBuilder
+    const RunBreakIndex& breaks = dr.row < track.rowBreaks.size()
+                                      ? track.rowBreaks[dr.row]
+                                      : (unindexed.build(slices, row.begin, row.end), unindexed);
+    // The pixel thresholds in whole ns, so that drawing and folding agree:
+    // a slice of at least `wideNs` is drawn alone, a gap of `mergeGapNs`
+    // ends a block.
+    const double nsPerPx = 1.0 / c.axis.pixelsPerNs();
+    const auto ns = [](double v) { return static_cast<TimeNs>(std::min(std::ceil(v), 4.0e18)); };
+    const TimeNs wideNs = std::max<TimeNs>(1, ns(kMinSliceWidth * nsPerPx));
+    const TimeNs mergeGapNs = std::max<TimeNs>(1, ns(kMergePx * nsPerPx));
     uint32_t i = lo;
     while (i < hi) {
         const Slice& s = slices[i];
         const double sx0 = c.axis.toX(s.start);
-        const double sx1 = c.axis.toX(s.end());
-        if (sx1 - sx0 >= kMinSliceWidth) {
+        if (s.dur >= wideNs) {
+            const double sx1 = c.axis.toX(s.end());
             const double a = std::max(sx0, -2.0), b = std::min(sx1, c.right - c.x0 + 2);
             const QRectF r(c.x0 + a, y + 1, b - a, h);
             const QColor fill = c.in.names->color(s.name);
@@ -117,31 +128,18 @@ void paintSliceRow(Ctx& c, const DisplayRow& dr, double y) {
             continue;
         }
         // Fold a run of sub-pixel slices into one block (Tracy's approach):
-        // jump with binary search to the first slice that starts beyond the
-        // block's end plus kMergePx; rows never overlap, so ends ascend too.
-        double blockEnd = sx1;
-        uint32_t j = i + 1;
-        for (;;) {
-            const TimeNs limit = c.axis.toTime(blockEnd + kMergePx);
-            const auto it = std::lower_bound(slices.begin() + j, slices.begin() + hi, limit,
-                                             [](const Slice& x, TimeNs v) { return x.start < v; });
-            uint32_t k = static_cast<uint32_t>(it - slices.begin());
-            if (k > j) {
-                const Slice& last = slices[k - 1];
-                if (c.axis.toX(last.end()) - c.axis.toX(last.start) >= kMinSliceWidth)
-                    --k;  // draw it alone
-            }
-            if (k <= j) break;
-            blockEnd = std::max(blockEnd, c.axis.toX(slices[k - 1].end()));
-            j = k;
-        }
+        // the block ends before the next slice of a pixel or more, or after
+        // the slice that a gap of kMergePx follows. One query per block.
+        const uint32_t k = breaks.firstBreak(slices, i, hi, wideNs, mergeGapNs);
+        const uint32_t next = k == hi || slices[k].dur >= wideNs ? k : k + 1;
+        const double blockEnd = c.axis.toX(slices[next - 1].end());
         const double a = std::max(sx0, -2.0);
         const double b = std::max(a + 1.0, std::min(blockEnd, c.right - c.x0 + 2));
         QColor fill = c.in.names->color(s.name);
         fill = c.in.colors.dark ? fill.darker(135) : fill.darker(118);
         c.p.fillRect(QRectF(c.x0 + a, y + 1, b - a, h), fill);
         ++c.stats.mergedBlocks;
-        i = j;
+        i = next;
     }
 }
 

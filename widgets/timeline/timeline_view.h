@@ -4,8 +4,11 @@
 // Ctrl+wheel zoom, wheel scroll, drag to pan, Shift+drag to select a range,
 // click to select a slice, double-click or F to fit, 0 to fit all).
 
+#include <QFont>
+#include <QImage>
 #include <QWidget>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "analysis/idle_gaps.h"
@@ -18,10 +21,13 @@ class QScrollBar;
 
 namespace gapscope::ui {
 
+class CoalescingRunner;
+
 class TimelineView : public QWidget {
     Q_OBJECT
   public:
     explicit TimelineView(ViewState* state, QWidget* parent = nullptr);
+    ~TimelineView() override;
 
     void setTrace(std::shared_ptr<const Trace> trace);
     const Trace* trace() const { return trace_.get(); }
@@ -50,6 +56,13 @@ class TimelineView : public QWidget {
     // Slices of all tracks that intersect the visible window.
     uint64_t slicesInView() const;
     PaintStats lastPaintStats() const { return lastStats_; }
+    // Frames drawn (not copied from the last one) since construction, and
+    // of those the ones drawn off the GUI thread (for the screen; a grab()
+    // draws at once).
+    uint64_t framesDrawn() const { return framesDrawn_; }
+    uint64_t framesDrawnOffThread() const { return framesDrawnOffThread_; }
+    // Whether the frame on screen shows the view as it is now.
+    bool frameIsCurrent() const;
 
   signals:
     void hoverTimeChanged(gapscope::TimeNs t, bool inside);
@@ -73,6 +86,40 @@ class TimelineView : public QWidget {
     TimeNs anchorTime() const;  // the cursor's time, or the centre
     void handleGutterClick(QPoint pos);
     void fitSelection();
+    // Something drawn changed that the frame key does not hold.
+    void contentChanged();
+    // Repaints the frame's part of the widget.
+    void updateFrame();
+
+    // What one frame shows: while it is unchanged, a repaint is a copy of the
+    // last frame. Qt repaints the whole window when a dock's tab or contents
+    // change, and drawing a whole-trace frame again costs milliseconds.
+    struct FrameKey {
+        TimeWindow window;
+        int scrollY = 0;
+        QSize size;       // of the widget
+        QSize paintSize;  // of the part paintTimeline draws (not the scroll bar)
+        qreal dpr = 1;
+        uint32_t selectedSlice = kNone;
+        uint32_t hoverSlice = kNone;
+        std::optional<TimeWindow> range;
+        uint64_t content = 0;
+        bool operator==(const FrameKey&) const = default;
+    };
+    // What frames draw besides the key, owned, so that a worker can draw
+    // while the view changes: copied again only when it changes.
+    struct FrameContent;
+    static PaintInputs inputsFor(const FrameKey& key, const FrameContent& content,
+                                 NameColors* names);
+    FrameKey currentKey() const;
+    std::shared_ptr<const FrameContent> frameContent();
+    // Draws on the GUI thread (for a grab()), or asks the worker.
+    void drawFrameNow(const FrameKey& key);
+    void requestFrame(const FrameKey& key);
+    void showFrame(const FrameKey& key, QImage image, PaintStats stats);
+    // The last frame, shifted when only the start of the window or the
+    // scroll position changed since (the newer frame is on its way).
+    void paintStaleFrame(QPainter& p, const FrameKey& key) const;
 
     ViewState* state_;
     std::shared_ptr<const Trace> trace_;
@@ -84,7 +131,7 @@ class TimelineView : public QWidget {
     std::vector<std::vector<QColor>> gapColors_;  // parallel to gaps_
     std::vector<uint8_t> searchNames_;
     TimelineColors colors_;
-    NameColors names_;
+    mutable NameColors names_;  // a memo of colours per name, filled while painting
     uint32_t hover_ = kNone;
     QPoint pressPos_;
     TimeWindow pressWindow_;
@@ -93,6 +140,16 @@ class TimelineView : public QWidget {
     bool selectingRange_ = false;
     TimeNs rangeAnchor_ = 0;
     PaintStats lastStats_;
+    uint64_t contentVersion_ = 0;
+    uint64_t traceContentVersion_ = 0;  // frames older than this show another trace
+    std::shared_ptr<const FrameContent> content_;
+    std::shared_ptr<NameColors> workerNames_;  // touched only by the frame worker
+    QImage frame_;
+    std::optional<FrameKey> frameKey_;
+    std::optional<FrameKey> requestedKey_;
+    uint64_t framesDrawn_ = 0;
+    uint64_t framesDrawnOffThread_ = 0;
+    std::unique_ptr<CoalescingRunner> frames_;  // last: joined before the rest goes
 };
 
 }  // namespace gapscope::ui
