@@ -10,5 +10,6 @@ int runMemory(int argc, char** argv);    // memory per device
 int runPipeline(int argc, char** argv);  // input pipeline and verdict
 int runLaunch(int argc, char** argv);    // launch overhead
 int runAdvice(int argc, char** argv);    // findings
+int runDiff(int argc, char** argv);      // two runs compared, the regression gate
 
 }  // namespace gapscope::cli

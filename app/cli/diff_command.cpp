@@ -1,0 +1,270 @@
+// gapscope-cli diff BASE NEW: the regression gate. Both traces' figures
+// side by side with their deltas, and --fail-if conditions that set the
+// exit status (1: one crossed, 2: bad input or a malformed condition).
+
+#include <cmath>
+#include <iostream>
+
+#include "analysis/analysis_index.h"
+#include "analysis_commands.h"
+#include "cli_output.h"
+#include "report/fail_if.h"
+#include "report/run_diff.h"
+#include "report/table.h"
+
+namespace gapscope::cli {
+
+namespace {
+
+constexpr const char* kHelp =
+    "Usage: gapscope-cli diff BASE NEW [--format table|md|json] [--step-regex RE]\n"
+    "                  [--min-gap-us N] [--top N] [--fail-if EXPR]...\n"
+    "  Compares two runs: mean and median step time, GPU busy and idle %, idle by\n"
+    "  cause, exposed communication, memory peak, kernel time and count, and per\n"
+    "  kernel (count, total, mean) and per op (self time, GPU time) the absolute and\n"
+    "  relative deltas, new and vanished names, sorted by impact. --top N keeps the N\n"
+    "  kernels and ops that changed most in the table (JSON keeps all).\n"
+    "  --fail-if EXPR (repeatable): exit 1 when a condition holds, listing each.\n"
+    "  Exit status: 0 nothing crossed, 1 a condition crossed, 2 bad input (a trace\n"
+    "  that cannot be read, a malformed option or condition).\n"
+    "Conditions:\n";
+
+// The options that take a value, so that their values are not taken for traces.
+const char* const kValued[] = {"--format",          "--range",   "--step",     "--step-regex",
+                               "--min-gap-us",      "--top",     "--fail-if",  "--max-event-mb",
+                               "--memory-limit-mb", "--threads", "--cache-dir"};
+
+bool takesValue(const std::string& arg) {
+    for (const char* v : kValued)
+        if (arg == v) return true;
+    return false;
+}
+
+std::string number(std::optional<double> v, MetricUnit unit) {
+    if (!v) return "-";
+    if (std::isinf(*v)) return *v > 0 ? "+inf" : "-inf";
+    if (unit == MetricUnit::Percent) return fixed(*v, 2);
+    return fixed(*v, std::abs(*v - std::round(*v)) < 1e-9 ? 0 : 1);
+}
+
+std::string signedNumber(std::optional<double> v, MetricUnit unit) {
+    const std::string s = number(v, unit);
+    return v && *v > 0 && !std::isinf(*v) ? "+" + s : s;
+}
+
+std::string relativeText(std::optional<double> v) {
+    if (!v) return "-";
+    return (*v > 0 ? "+" : "") + fixed(*v, 1) + "%";
+}
+
+std::optional<double> relativeOf(double base, double now) {
+    if (base == 0) return std::nullopt;
+    return 100.0 * (now - base) / std::abs(base);
+}
+
+nlohmann::json finite(std::optional<double> v) {
+    if (!v || !std::isfinite(*v)) return v ? nlohmann::json(*v > 0 ? "+inf" : "-inf") : nullptr;
+    return *v;
+}
+
+}  // namespace
+
+int runDiff(int argc, char** argv) {
+    for (int i = 0; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "-h" || a == "--help") {
+            std::cout << kHelp << kFailIfGrammar << "Options:\n"
+                      << kAnalysisOptionsHelp << kLoadOptionsHelp;
+            return 0;
+        }
+    }
+    // BASE and NEW are the first two arguments that are neither options nor
+    // their values; everything else is shared by both loads.
+    std::vector<std::string> paths;
+    std::vector<std::string> conditions;
+    std::vector<char*> shared;
+    for (int i = 0; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--fail-if" && i + 1 < argc) {
+            conditions.push_back(argv[++i]);
+        } else if (takesValue(a) && i + 1 < argc) {
+            shared.push_back(argv[i]);
+            shared.push_back(argv[++i]);
+        } else if (!a.empty() && a[0] != '-') {
+            paths.push_back(a);
+        } else {
+            shared.push_back(argv[i]);
+        }
+    }
+    if (paths.size() != 2) {
+        std::cerr << "gapscope-cli diff: needs BASE and NEW (see --help)\n";
+        return 2;
+    }
+    std::vector<FailIf> gates;
+    for (const std::string& c : conditions) {
+        std::string error;
+        std::optional<FailIf> f = parseFailIf(c, error);
+        if (!f) {
+            std::cerr << "gapscope-cli diff: --fail-if: " << error << "\naccepted:\n"
+                      << kFailIfGrammar;
+            return 2;
+        }
+        gates.push_back(std::move(*f));
+    }
+    RunMetrics metrics[2];
+    std::optional<AnalysisArgs> args;
+    for (int k = 0; k < 2; ++k) {
+        std::vector<char*> one = shared;
+        one.push_back(paths[static_cast<size_t>(k)].data());
+        args = parseAnalysisArgs("diff", static_cast<int>(one.size()), one.data(),
+                                 {"--min-gap-us", "--top"});
+        if (!args) return 2;
+        if (args->range || args->step || args->byDevice) {
+            std::cerr << "gapscope-cli diff: --range and --step do not apply (whole runs are "
+                         "compared)\n";
+            return 2;
+        }
+        const auto trace = loadOrReport(args->load);
+        if (!trace) return 2;
+        const AnalysisIndex index(*trace);
+        StepOptions options = args->stepOptions();
+        options.index = &index;
+        metrics[k] = runMetrics(*trace, options);
+    }
+    const RunDiff d = diffRuns(metrics[0], metrics[1]);
+    std::vector<FailIfResult> results;
+    bool crossed = false, unusable = false;
+    for (const FailIf& g : gates) {
+        results.push_back(evaluateFailIf(g, metrics[0], metrics[1]));
+        crossed = crossed || results.back().crossed;
+        unusable = unusable || !results.back().error.empty();
+    }
+    const int status = unusable ? 2 : crossed ? 1 : 0;
+
+    if (args->format == OutputFormat::Json) {
+        nlohmann::json j;
+        j["base"] = paths[0];
+        j["new"] = paths[1];
+        for (const MetricDelta& m : d.metrics)
+            j["metrics"].push_back({{"metric", m.metric},
+                                    {"unit", metricUnitName(m.unit)},
+                                    {"base", finite(m.base)},
+                                    {"new", finite(m.now)},
+                                    {"delta", finite(m.delta())},
+                                    {"relative_percent", finite(m.relative())}});
+        j["kernels"] = nlohmann::json::array();
+        for (const KernelDelta& k : d.kernels)
+            j["kernels"].push_back(
+                {{"name", k.name},
+                 {"status", nameStatusName(k.status)},
+                 {"base",
+                  {{"count", k.base.count},
+                   {"total_ns", k.base.total},
+                   {"mean_ns", k.base.mean()}}},
+                 {"new",
+                  {{"count", k.now.count}, {"total_ns", k.now.total}, {"mean_ns", k.now.mean()}}},
+                 {"delta_total_ns", k.now.total - k.base.total},
+                 {"relative_total_percent",
+                  finite(relativeOf(double(k.base.total), double(k.now.total)))}});
+        j["ops"] = nlohmann::json::array();
+        for (const OpDelta& o : d.ops)
+            j["ops"].push_back(
+                {{"name", o.name},
+                 {"status", nameStatusName(o.status)},
+                 {"base",
+                  {{"count", o.base.count}, {"self_ns", o.base.self}, {"gpu_ns", o.base.gpu}}},
+                 {"new", {{"count", o.now.count}, {"self_ns", o.now.self}, {"gpu_ns", o.now.gpu}}},
+                 {"delta_self_ns", o.now.self - o.base.self},
+                 {"delta_gpu_ns", o.now.gpu - o.base.gpu}});
+        j["fail_if"] = nlohmann::json::array();
+        for (size_t i = 0; i < gates.size(); ++i)
+            j["fail_if"].push_back(
+                {{"expression", gates[i].text},
+                 {"crossed", results[i].crossed},
+                 {"base", finite(results[i].base)},
+                 {"new", finite(results[i].now)},
+                 {"measured", finite(results[i].measured)},
+                 {"threshold", gates[i].threshold},
+                 {"error", results[i].error.empty() ? nlohmann::json(nullptr)
+                                                    : nlohmann::json(results[i].error)}});
+        j["failed"] = crossed;
+        printJson(j);
+    } else {
+        const bool md = args->format == OutputFormat::Markdown;
+        const OutputFormat tableFormat = md ? OutputFormat::Markdown : OutputFormat::Table;
+        if (args->format == OutputFormat::Csv) {
+            std::cerr << "gapscope-cli diff: --format takes table, md or json\n";
+            return 2;
+        }
+        std::cout << (md ? "## " : "") << "BASE " << paths[0] << "\n"
+                  << (md ? "\n## " : "") << "NEW  " << paths[1] << "\n\n";
+        Table metricsTable;
+        metricsTable.headers = {"metric", "unit", "base", "new", "delta", "relative"};
+        metricsTable.numeric = {false, false, true, true, true, true};
+        for (const MetricDelta& m : d.metrics)
+            metricsTable.rows.push_back({m.metric, metricUnitName(m.unit), number(m.base, m.unit),
+                                         number(m.now, m.unit), signedNumber(m.delta(), m.unit),
+                                         relativeText(m.relative())});
+        printTable(metricsTable, tableFormat);
+        const size_t top = args->top ? args->top : 20;
+        Table kernels;
+        kernels.headers = {"kernel",        "status",       "count base",     "count new",
+                           "total base ns", "total new ns", "delta total ns", "relative",
+                           "mean base ns",  "mean new ns"};
+        kernels.numeric.assign(kernels.headers.size(), true);
+        kernels.numeric[0] = kernels.numeric[1] = false;
+        for (const KernelDelta& k : d.kernels) {
+            if (kernels.rows.size() == top || k.status == NameStatus::Same) continue;
+            kernels.rows.push_back(
+                {fitName(k.name, tableFormat, 60), nameStatusName(k.status),
+                 std::to_string(k.base.count), std::to_string(k.now.count),
+                 std::to_string(k.base.total), std::to_string(k.now.total),
+                 signedNumber(double(k.now.total - k.base.total), MetricUnit::Ns),
+                 relativeText(relativeOf(double(k.base.total), double(k.now.total))),
+                 fixed(k.base.mean(), 1), fixed(k.now.mean(), 1)});
+        }
+        std::cout << "\n" << (md ? "### " : "") << "Kernels that changed most\n\n";
+        if (kernels.rows.empty())
+            std::cout << "(none changed)\n";
+        else
+            printTable(kernels, tableFormat);
+        Table ops;
+        ops.headers = {"op",          "status",     "self base ns", "self new ns", "delta self ns",
+                       "gpu base ns", "gpu new ns", "delta gpu ns"};
+        ops.numeric.assign(ops.headers.size(), true);
+        ops.numeric[0] = ops.numeric[1] = false;
+        for (const OpDelta& o : d.ops) {
+            if (ops.rows.size() == top || o.status == NameStatus::Same) continue;
+            ops.rows.push_back({fitName(o.name, tableFormat, 60), nameStatusName(o.status),
+                                std::to_string(o.base.self), std::to_string(o.now.self),
+                                signedNumber(double(o.now.self - o.base.self), MetricUnit::Ns),
+                                std::to_string(o.base.gpu), std::to_string(o.now.gpu),
+                                signedNumber(double(o.now.gpu - o.base.gpu), MetricUnit::Ns)});
+        }
+        std::cout << "\n" << (md ? "### " : "") << "Ops that changed most\n\n";
+        if (ops.rows.empty())
+            std::cout << "(none changed)\n";
+        else
+            printTable(ops, tableFormat);
+    }
+    // The gate's verdict, always on stderr too, so a CI log shows it whatever the format.
+    for (size_t i = 0; i < gates.size(); ++i) {
+        const FailIfResult& r = results[i];
+        const FailIf& g = gates[i];
+        if (!r.error.empty()) {
+            std::cerr << "gapscope-cli diff: cannot evaluate " << g.text << ": " << r.error << "\n";
+            continue;
+        }
+        const std::string measured =
+            g.measure == FailIf::Measure::RelativeChange
+                ? relativeText(r.measured)
+                : (g.measure == FailIf::Measure::Change ? signedNumber(r.measured, g.unit)
+                                                        : number(r.measured, g.unit));
+        std::cerr << (r.crossed ? "FAILED " : "ok     ") << g.text << ": " << measured << " (base "
+                  << number(r.base, g.unit) << ", new " << number(r.now, g.unit) << " "
+                  << metricUnitName(g.unit) << ")\n";
+    }
+    return status;
+}
+
+}  // namespace gapscope::cli

@@ -1,0 +1,58 @@
+#pragma once
+// Two runs' figures side by side (`gapscope-cli diff BASE NEW`): the
+// headline metrics with absolute and relative deltas, and every kernel and
+// op name, changed, new or vanished, sorted by impact (the largest change
+// of time first).
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "report/run_metrics.h"
+
+namespace gapscope {
+
+enum class MetricUnit { Ns, Percent, Bytes, Count };
+const char* metricUnitName(MetricUnit u);  // "ns", "percent", "bytes", "count"
+
+struct MetricDelta {
+    std::string metric;  // "step_time", "gpu_idle", ... (docs/cli.md)
+    MetricUnit unit = MetricUnit::Ns;
+    std::optional<double> base, now;
+    std::optional<double> delta() const;     // now - base
+    std::optional<double> relative() const;  // percent of base; none when base is 0
+};
+
+enum class NameStatus { Same, Changed, New, Vanished };
+const char* nameStatusName(NameStatus s);  // "same", "changed", "new", "vanished"
+
+struct KernelDelta {
+    std::string name;
+    NameStatus status = NameStatus::Same;
+    RunMetrics::Kernel base, now;  // zero where absent
+    double impact() const;         // |now.total - base.total|
+};
+
+struct OpDelta {
+    std::string name;
+    NameStatus status = NameStatus::Same;
+    RunMetrics::Op base, now;
+    double impact() const;  // the larger of |Δ self| and |Δ GPU time|
+};
+
+struct RunDiff {
+    std::vector<MetricDelta> metrics;  // fixed order
+    std::vector<KernelDelta> kernels;  // by impact, then name
+    std::vector<OpDelta> ops;
+};
+
+RunDiff diffRuns(const RunMetrics& base, const RunMetrics& now);
+
+// The headline metric of that name in one run (what --fail-if reads), or
+// none when the run has no such figure (no steps, no GPU memory curve).
+// False when the name is not a headline metric.
+bool headlineMetric(const RunMetrics& m, const std::string& name, std::optional<double>& value,
+                    MetricUnit& unit);
+const std::vector<std::string>& headlineMetricNames();
+
+}  // namespace gapscope

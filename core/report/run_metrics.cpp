@@ -1,0 +1,66 @@
+#include "report/run_metrics.h"
+
+#include <memory>
+
+#include "analysis/advice.h"
+#include "analysis/analysis_index.h"
+#include "analysis/op_stats.h"
+
+namespace gapscope {
+
+RunMetrics runMetrics(const Trace& trace, const StepOptions& stepOptions) {
+    std::unique_ptr<AnalysisIndex> own;
+    StepOptions options = stepOptions;
+    options.window = kWholeTrace;
+    if (!options.index) {
+        own = std::make_unique<AnalysisIndex>(trace);
+        options.index = own.get();
+    }
+    const AdviceData data = adviceData(trace, options);
+    RunMetrics m;
+
+    m.stepCount = data.steps.steps.size();
+    if (!data.steps.steps.empty()) {
+        double sum = 0;
+        for (const StepReport& s : data.steps.steps)
+            sum += double(s.duration);
+        m.stepMean = sum / double(data.steps.steps.size());
+    }
+    if (data.steps.medianDuration) m.stepMedian = double(*data.steps.medianDuration);
+
+    for (const GpuTimeBreakdown& b : data.breakdowns) {
+        m.gpuBusy += b.busy;
+        m.gpuActive += b.total;
+        m.exposedComm += b.exposedComm;
+    }
+    if (m.gpuActive > 0) m.gpuBusyPercent = 100.0 * double(m.gpuBusy) / double(m.gpuActive);
+    for (const DeviceGaps& d : data.gaps) {
+        for (const CausedGap& g : d.gaps)
+            m.idleByCause[static_cast<size_t>(g.cause)] += g.gap.length();
+        m.idleShort += d.shortTotal;
+    }
+    for (const DeviceMemory& d : data.memory.devices) {
+        if (!d.gpu || d.relative) continue;  // relative curves have no absolute peak
+        if (!m.memoryPeak || d.peakAllocated > *m.memoryPeak) m.memoryPeak = d.peakAllocated;
+    }
+
+    for (const KernelStats& k : data.kernels) {
+        RunMetrics::Kernel& out = m.kernels[std::string(trace.str(k.name))];
+        out.count += k.count;
+        out.total += k.total;
+        m.kernelCount += k.count;
+        m.kernelTotal += k.total;
+    }
+    OpStatsOptions opOptions;
+    opOptions.index = options.index;
+    opOptions.cancel = options.cancel;
+    for (const OpStats& o : opStats(trace, opOptions)) {
+        RunMetrics::Op& out = m.ops[std::string(trace.str(o.name))];
+        out.count += o.count;
+        out.self += o.self;
+        out.gpu += o.gpu;
+    }
+    return m;
+}
+
+}  // namespace gapscope

@@ -1,0 +1,46 @@
+#pragma once
+// The figures of one run that a regression gate compares (`gapscope-cli
+// diff`) and a summary lists, each computed by the analyses over the whole
+// trace: step times, GPU busy and idle by cause, exposed communication,
+// memory peak, and per kernel and per op name their times.
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include "analysis/gap_causes.h"
+#include "analysis/steps.h"
+#include "model/trace.h"
+
+namespace gapscope {
+
+struct RunMetrics {
+    size_t stepCount = 0;
+    std::optional<double> stepMean;           // ns
+    std::optional<double> stepMedian;         // ns
+    TimeNs gpuBusy = 0, gpuActive = 0;        // summed over GPUs; active = first start .. last end
+    std::optional<double> gpuBusyPercent;     // busy / active, none without GPU activity
+    TimeNs idleByCause[kGapCauseCount] = {};  // listed gaps (>= the threshold)
+    TimeNs idleShort = 0;                     // the shorter ones together
+    TimeNs exposedComm = 0;
+    std::optional<double> memoryPeak;  // bytes, the highest of the GPUs
+
+    struct Kernel {
+        uint64_t count = 0;
+        TimeNs total = 0;
+        double mean() const { return count ? double(total) / double(count) : 0; }
+    };
+    struct Op {
+        uint64_t count = 0;
+        TimeNs self = 0, gpu = 0;
+    };
+    std::map<std::string, Kernel> kernels;  // all devices together
+    std::map<std::string, Op> ops;
+    TimeNs kernelTotal = 0;
+    uint64_t kernelCount = 0;
+};
+
+// `options.index` may be null (then one is built); the window is the whole trace.
+RunMetrics runMetrics(const Trace& trace, const StepOptions& options);
+
+}  // namespace gapscope

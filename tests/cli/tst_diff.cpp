@@ -1,0 +1,283 @@
+// gapscope-cli diff, the regression gate, against the generator's truth:
+// two gen_trace.py runs with different seeds give the step-time and kernel
+// deltas that the truth files give (computed here from them, not by the
+// tool); a condition just below a true change fails the gate (exit 1) and
+// one just above passes (exit 0); identical runs give zero deltas and exit
+// 0; every malformed --fail-if exits 2 and shows the grammar.
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "support/test_paths.h"
+
+using json = nlohmann::json;
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out, err;
+};
+
+Run runCli(const QStringList& args) {
+    static QTemporaryDir cache;
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("XDG_CACHE_HOME", cache.path());
+    p.setProcessEnvironment(env);
+    p.start(gapscope::test::cliPath(), args);
+    Run r;
+    if (!p.waitForFinished(300000)) return r;
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+json readJson(const QString& path) {
+    std::ifstream in(path.toStdString());
+    return json::parse(in);
+}
+
+// From a truth file: the mean and the median (mean of the middle two,
+// rounded down) of the step durations, and each kernel's total and count.
+struct Truth {
+    double stepMean = 0;
+    int64_t stepMedian = 0;
+    std::map<std::string, std::pair<int64_t, int64_t>> kernels;  // name -> (count, total ns)
+    int64_t kernelTotal = 0;
+};
+
+Truth truthOf(const json& t) {
+    Truth out;
+    std::vector<int64_t> d;
+    for (const json& s : t["steps"])
+        d.push_back(s["end_ns"].get<int64_t>() - s["start_ns"].get<int64_t>());
+    double sum = 0;
+    for (int64_t x : d)
+        sum += double(x);
+    out.stepMean = sum / double(d.size());
+    std::sort(d.begin(), d.end());
+    const size_t m = d.size() / 2;
+    out.stepMedian = d.size() % 2 ? d[m] : (d[m - 1] + d[m]) / 2;
+    for (const auto& [name, k] : t["kernels"].items()) {
+        out.kernels[name] = {k["count"].get<int64_t>(), k["total_ns"].get<int64_t>()};
+        out.kernelTotal += k["total_ns"].get<int64_t>();
+    }
+    return out;
+}
+
+const json* metric(const json& diff, const std::string& name) {
+    for (const json& m : diff["metrics"])
+        if (m["metric"] == name) return &m;
+    return nullptr;
+}
+
+}  // namespace
+
+class TestDiff : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    QString a_, b_, a2_;
+    Truth ta_, tb_;
+
+    bool generate(const QString& out, int seed, const QString& truth) {
+        QProcess gen;
+        gen.start(
+            gapscope::test::python(),
+            {gapscope::test::sharedDir() + "/tools/gen_trace.py", "--profile", "kineto", "--steps",
+             "6", "--seed", QString::number(seed), "--out", out, "--truth", truth, "--quiet"});
+        return gen.waitForFinished(120000) && gen.exitCode() == 0;
+    }
+
+    json diffJson(const QStringList& extra, int expectedExit) {
+        const Run r = runCli(QStringList{"diff", a_, b_, "--format", "json", "--no-cache"} + extra);
+        if (r.exitCode != expectedExit) {
+            qWarning("exit %d, expected %d: %s", r.exitCode, expectedExit, r.err.constData());
+            return {};
+        }
+        return json::parse(r.out.toStdString());
+    }
+
+  private slots:
+    void initTestCase() {
+        GAPSCOPE_REQUIRE_SHARED();
+        GAPSCOPE_REQUIRE_PYTHON("no python3 for the generator");
+        a_ = dir_.filePath("a.json");
+        b_ = dir_.filePath("b.json");
+        a2_ = dir_.filePath("a-again.json");
+        QVERIFY(generate(a_, 1, dir_.filePath("a.truth.json")));
+        QVERIFY(generate(b_, 2, dir_.filePath("b.truth.json")));
+        QVERIFY(generate(a2_, 1, dir_.filePath("a2.truth.json")));
+        ta_ = truthOf(readJson(dir_.filePath("a.truth.json")));
+        tb_ = truthOf(readJson(dir_.filePath("b.truth.json")));
+        QVERIFY(ta_.stepMean != tb_.stepMean);
+    }
+
+    void deltasAreTheTruthsDeltas() {
+        const json d = diffJson({}, 0);
+        QVERIFY(!d.is_null());
+        const json* step = metric(d, "step_time");
+        QVERIFY(step);
+        QVERIFY(std::abs((*step)["base"].get<double>() - ta_.stepMean) < 1e-6);
+        QVERIFY(std::abs((*step)["new"].get<double>() - tb_.stepMean) < 1e-6);
+        QVERIFY(std::abs((*step)["delta"].get<double>() - (tb_.stepMean - ta_.stepMean)) < 1e-6);
+        const json* median = metric(d, "step_time_median");
+        QCOMPARE((*median)["base"].get<int64_t>(), ta_.stepMedian);
+        QCOMPARE((*median)["new"].get<int64_t>(), tb_.stepMedian);
+        QCOMPARE((*metric(d, "kernel_total"))["base"].get<int64_t>(), ta_.kernelTotal);
+        QCOMPARE((*metric(d, "kernel_total"))["new"].get<int64_t>(), tb_.kernelTotal);
+        // Every kernel of either run, with the truth's count and total.
+        size_t seen = 0;
+        for (const json& k : d["kernels"]) {
+            const std::string name = k["name"];
+            const auto ia = ta_.kernels.find(name), ib = tb_.kernels.find(name);
+            QVERIFY2(ia != ta_.kernels.end() || ib != tb_.kernels.end(), name.c_str());
+            const int64_t baseTotal = ia != ta_.kernels.end() ? ia->second.second : 0;
+            const int64_t newTotal = ib != tb_.kernels.end() ? ib->second.second : 0;
+            QCOMPARE(k["base"]["total_ns"].get<int64_t>(), baseTotal);
+            QCOMPARE(k["new"]["total_ns"].get<int64_t>(), newTotal);
+            QCOMPARE(k["delta_total_ns"].get<int64_t>(), newTotal - baseTotal);
+            const std::string status =
+                ia == ta_.kernels.end()                                         ? "new"
+                : ib == tb_.kernels.end()                                       ? "vanished"
+                : baseTotal == newTotal && ia->second.first == ib->second.first ? "same"
+                                                                                : "changed";
+            QCOMPARE(k["status"].get<std::string>(), status);
+            ++seen;
+        }
+        std::set<std::string> names;
+        for (const auto& [n, v] : ta_.kernels)
+            names.insert(n);
+        for (const auto& [n, v] : tb_.kernels)
+            names.insert(n);
+        QCOMPARE(seen, names.size());
+        // Sorted by impact: the absolute change of total time never grows.
+        for (size_t i = 1; i < d["kernels"].size(); ++i)
+            QVERIFY(std::llabs(d["kernels"][i]["delta_total_ns"].get<int64_t>()) <=
+                    std::llabs(d["kernels"][i - 1]["delta_total_ns"].get<int64_t>()));
+    }
+
+    // Thresholds just either side of the true relative changes.
+    void theGateFailsJustPastATrueChange() {
+        const double stepChange = 100.0 * (tb_.stepMean - ta_.stepMean) / ta_.stepMean;
+        // The kernel whose total changed most, by the truth.
+        std::string kernel;
+        double kernelChange = 0;
+        for (const auto& [name, k] : ta_.kernels) {
+            const auto it = tb_.kernels.find(name);
+            if (it == tb_.kernels.end() || k.second == 0) continue;
+            const double c = 100.0 * double(it->second.second - k.second) / double(k.second);
+            if (std::abs(c) > std::abs(kernelChange)) {
+                kernelChange = c;
+                kernel = name;
+            }
+        }
+        QVERIFY(!kernel.empty() && std::abs(kernelChange) > 0.5);
+        QString escaped;  // the name as a regex matching itself only
+        for (const QChar ch : QString::fromStdString(kernel))
+            escaped += QString(ch.isLetterOrNumber() || ch == '_' ? "" : "\\") + ch;
+        const auto sign = [](double v) { return v >= 0 ? QString("+") : QString(""); };
+        const auto gate = [&](const QString& expr) {
+            return runCli({"diff", a_, b_, "--no-cache", "--fail-if", expr});
+        };
+        const QString below = QString::number(stepChange - 0.05, 'f', 3);
+        const QString above = QString::number(stepChange + 0.05, 'f', 3);
+        Run r = gate("step_time>" + sign(stepChange - 0.05) + below + "%");
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("FAILED step_time>"), r.err.constData());
+        r = gate("step_time>" + sign(stepChange + 0.05) + above + "%");
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.err.contains("ok     step_time>"));
+        const QString k = "kernel:" + escaped + ".total";
+        if (kernelChange > 0) {
+            QCOMPARE(gate(k + ">+" + QString::number(kernelChange - 0.1, 'f', 3) + "%").exitCode,
+                     1);
+            QCOMPARE(gate(k + ">+" + QString::number(kernelChange + 0.1, 'f', 3) + "%").exitCode,
+                     0);
+        } else {
+            QCOMPARE(gate(k + "<" + QString::number(kernelChange + 0.1, 'f', 3) + "%").exitCode, 1);
+            QCOMPARE(gate(k + "<" + QString::number(kernelChange - 0.1, 'f', 3) + "%").exitCode, 0);
+        }
+        // An absolute change in the metric's unit: the kernel total moved
+        // by exactly this many ns.
+        const int64_t delta = tb_.kernelTotal - ta_.kernelTotal;
+        const QString d = (delta >= 0 ? "+" : "") + QString::number(delta);
+        QCOMPARE(gate("kernel_total>=" + d).exitCode, 1);
+        QCOMPARE(gate("kernel_total>" + d).exitCode, 0);
+        const double deltaUs = double(delta) / 1000.0 - 0.001;
+        QCOMPARE(gate("kernel_total>" + QString(deltaUs >= 0 ? "+" : "") +
+                      QString::number(deltaUs, 'f', 3) + "us")
+                     .exitCode,
+                 1);
+        // Several conditions: the list names the one that crossed.
+        r = runCli({"diff", a_, b_, "--no-cache", "--fail-if", "kernel_total>=" + d, "--fail-if",
+                    "gpu_busy<0"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.err.contains("FAILED kernel_total>="));
+        QVERIFY(r.err.contains("ok     gpu_busy<0"));
+    }
+
+    void identicalRunsHaveNoDelta() {
+        const Run r = runCli({"diff", a_, a2_, "--format", "json", "--no-cache", "--fail-if",
+                              "step_time>+0%", "--fail-if", "kernel:.*.total>+0%"});
+        QCOMPARE(r.exitCode, 0);
+        const json d = json::parse(r.out.toStdString());
+        for (const json& m : d["metrics"]) {
+            if (m["delta"].is_null()) continue;  // a figure neither run has
+            QVERIFY2(m["delta"].get<double>() == 0, m.dump().c_str());
+        }
+        for (const json& k : d["kernels"])
+            QCOMPARE(k["status"].get<std::string>(), std::string("same"));
+        for (const json& o : d["ops"])
+            QCOMPARE(o["status"].get<std::string>(), std::string("same"));
+        QCOMPARE(d["failed"].get<bool>(), false);
+        // Zero is not more than zero, but it is at least zero.
+        QCOMPARE(runCli({"diff", a_, a2_, "--no-cache", "--fail-if", "step_time>=+0%"}).exitCode,
+                 1);
+    }
+
+    void malformedConditionsExit2() {
+        const QStringList bad = {"step_time",
+                                 "step_time>",
+                                 "bogus>+5%",
+                                 "memory_peak>+5ms",
+                                 "step_time>+5pp",
+                                 "kernel_count>+5MiB",
+                                 "op:aten::mm>+5%",
+                                 "op:aten::mm.bogus>+5%",
+                                 "kernel:(.total>+5%",
+                                 "kernel:x.mean>abc",
+                                 "gpu_idle>+2ppx",
+                                 "step_time>5%",
+                                 ">+5%",
+                                 "step_time>+nan%"};
+        for (const QString& expr : bad) {
+            const Run r = runCli({"diff", a_, b_, "--no-cache", "--fail-if", expr});
+            QVERIFY2(r.exitCode == 2, qPrintable(expr + ": exit " + QString::number(r.exitCode)));
+            QVERIFY2(r.err.contains("METRIC    :="), qPrintable(expr + ": " + r.err));
+        }
+        QCOMPARE(runCli({"diff", a_}).exitCode, 2);
+        QCOMPARE(runCli({"diff", a_, dir_.filePath("missing.json")}).exitCode, 2);
+    }
+
+    void textAndMarkdownShowTheTables() {
+        Run r = runCli({"diff", a_, b_, "--no-cache"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("step_time") && r.out.contains("Kernels that changed most"));
+        r = runCli({"diff", a_, b_, "--no-cache", "--format", "md"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("| metric |"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDiff)
+#include "tst_diff.moc"
