@@ -11,5 +11,6 @@ int runPipeline(int argc, char** argv);  // input pipeline and verdict
 int runLaunch(int argc, char** argv);    // launch overhead
 int runAdvice(int argc, char** argv);    // findings
 int runDiff(int argc, char** argv);      // two runs compared, the regression gate
+int runSummary(int argc, char** argv);   // the summary tables, in one document or CSV files
 
 }  // namespace gapscope::cli

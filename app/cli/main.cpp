@@ -42,6 +42,8 @@ constexpr const char* kUsage =
     "  pipeline TRACE        input pipeline: time waiting for input and a verdict\n"
     "  launch TRACE          launch delays, tiny kernels\n"
     "  advice TRACE          findings with their numbers and evidence\n"
+    "  summary TRACE         the summary tables (GPU time, steps, top kernels and ops,\n"
+    "                        input pipeline, memory, advice) as md, csv, json or html\n"
     "  diff BASE NEW         two runs compared with deltas; --fail-if EXPR makes it a\n"
     "                        regression gate (exit 1 when a condition holds)\n"
     "\n"
@@ -83,7 +85,8 @@ int main(int argc, char** argv) {
         {"memcpy", gapscope::cli::runMemcpy},     {"ops", gapscope::cli::runOps},
         {"steps", gapscope::cli::runSteps},       {"memory", gapscope::cli::runMemory},
         {"pipeline", gapscope::cli::runPipeline}, {"launch", gapscope::cli::runLaunch},
-        {"advice", gapscope::cli::runAdvice},     {"diff", gapscope::cli::runDiff}};
+        {"advice", gapscope::cli::runAdvice},     {"diff", gapscope::cli::runDiff},
+        {"summary", gapscope::cli::runSummary}};
     for (const auto& [name, run] : kAnalyses)
         if (command == name) return run(argc - 2, argv + 2);
     std::cerr << "gapscope-cli: unknown command '" << command << "'\n\n" << kUsage;

@@ -8,14 +8,20 @@
 
 namespace gapscope {
 
-RunMetrics runMetrics(const Trace& trace, const StepOptions& stepOptions) {
-    std::unique_ptr<AnalysisIndex> own;
-    StepOptions options = stepOptions;
+StepOptions wholeTraceOptions(const Trace& trace, const StepOptions& given,
+                              std::unique_ptr<AnalysisIndex>& own) {
+    StepOptions options = given;
     options.window = kWholeTrace;
     if (!options.index) {
         own = std::make_unique<AnalysisIndex>(trace);
         options.index = own.get();
     }
+    return options;
+}
+
+RunMetrics runMetrics(const Trace& trace, const StepOptions& stepOptions) {
+    std::unique_ptr<AnalysisIndex> own;
+    const StepOptions options = wholeTraceOptions(trace, stepOptions, own);
     const AdviceData data = adviceData(trace, options);
     RunMetrics m;
 

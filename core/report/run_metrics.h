@@ -5,9 +5,11 @@
 // memory peak, and per kernel and per op name their times.
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 
+#include "analysis/analysis_index.h"
 #include "analysis/gap_causes.h"
 #include "analysis/steps.h"
 #include "model/trace.h"
@@ -42,5 +44,10 @@ struct RunMetrics {
 
 // `options.index` may be null (then one is built); the window is the whole trace.
 RunMetrics runMetrics(const Trace& trace, const StepOptions& options);
+
+// The caller's options over the whole trace, with its index or, when it
+// has none, one built into `own` (the report layer's commands take either).
+StepOptions wholeTraceOptions(const Trace& trace, const StepOptions& options,
+                              std::unique_ptr<AnalysisIndex>& own);
 
 }  // namespace gapscope

@@ -22,6 +22,33 @@ std::string csvCell(const std::string& text) {
     return quoted + "\"";
 }
 
+std::string htmlEscape(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    for (const char c : text) {
+        switch (c) {
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            case '\'':
+                out += "&#39;";
+                break;
+            default:
+                out += c;
+        }
+    }
+    return out;
+}
+
 namespace {
 
 std::string markdownCell(const std::string& text) {
@@ -63,6 +90,26 @@ std::string formatTable(const Table& t, TableFormat format) {
         line(t.headers);
         for (const auto& r : t.rows)
             line(r);
+        return out;
+    }
+    if (format == TableFormat::Html) {
+        out += "<table>\n<thead><tr>";
+        for (size_t c = 0; c < cols; ++c) {
+            out += numeric(c) ? "<th class=\"num\">" : "<th>";
+            out += htmlEscape(t.headers[c]);
+            out += "</th>";
+        }
+        out += "</tr></thead>\n<tbody>\n";
+        for (const auto& r : t.rows) {
+            out += "<tr>";
+            for (size_t c = 0; c < r.size(); ++c) {
+                out += numeric(c) ? "<td class=\"num\">" : "<td>";
+                out += htmlEscape(r[c]);
+                out += "</td>";
+            }
+            out += "</tr>\n";
+        }
+        out += "</tbody>\n</table>\n";
         return out;
     }
     if (format == TableFormat::Markdown) {

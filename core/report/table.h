@@ -3,14 +3,15 @@
 // the one way the CLI (and later the panels' exports) print analyses.
 // CSV follows RFC 4180 and is safe to open in a spreadsheet: a cell that
 // starts with = + - @, a tab or a carriage return is prefixed with ' so it
-// is never taken for a formula. Markdown escapes | and line breaks.
+// is never taken for a formula. Markdown escapes | and line breaks. HTML
+// (a <table> element) escapes everything: & < > " and '.
 
 #include <string>
 #include <vector>
 
 namespace gapscope {
 
-enum class TableFormat { Text, Csv, Markdown };
+enum class TableFormat { Text, Csv, Markdown, Html };
 
 struct Table {
     std::vector<std::string> headers;
@@ -22,5 +23,7 @@ std::string formatTable(const Table& table, TableFormat format);
 
 // One cell as CSV would write it (quoted when needed, formula-safe).
 std::string csvCell(const std::string& text);
+// Text made safe inside HTML elements and attribute values.
+std::string htmlEscape(const std::string& text);
 
 }  // namespace gapscope

@@ -7,39 +7,15 @@
 #include <QTest>
 #include <nlohmann/json.hpp>
 
+#include "support/cli_run.h"
 #include "support/test_paths.h"
 #include "support/trace_files.h"
 
 using json = nlohmann::json;
+using gapscope::test::runCli;
+using Run = gapscope::test::CliRun;
 
-namespace {
-
-struct Run {
-    int exitCode = -1;
-    QByteArray out, err;
-};
-
-// Each test process gets its own index cache folder, never the user's.
-QString cacheHome() {
-    static QTemporaryDir dir;
-    return dir.path();
-}
-
-Run runCli(const QStringList& args) {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert("XDG_CACHE_HOME", cacheHome());
-    p.setProcessEnvironment(env);
-    p.start(gapscope::test::cliPath(), args);
-    Run r;
-    if (!p.waitForFinished(120000)) return r;
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 class TestCli : public QObject {
     Q_OBJECT

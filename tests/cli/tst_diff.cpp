@@ -15,31 +15,14 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "support/cli_run.h"
 #include "support/test_paths.h"
 
 using json = nlohmann::json;
+using gapscope::test::runCli;
+using Run = gapscope::test::CliRun;
 
 namespace {
-
-struct Run {
-    int exitCode = -1;
-    QByteArray out, err;
-};
-
-Run runCli(const QStringList& args) {
-    static QTemporaryDir cache;
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert("XDG_CACHE_HOME", cache.path());
-    p.setProcessEnvironment(env);
-    p.start(gapscope::test::cliPath(), args);
-    Run r;
-    if (!p.waitForFinished(300000)) return r;
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
 
 json readJson(const QString& path) {
     std::ifstream in(path.toStdString());

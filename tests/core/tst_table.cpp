@@ -55,6 +55,20 @@ class TestTable : public QObject {
             formatTable(t, TableFormat::Text),
             std::string("name          n\n---------  ----\na|b           1\nlong name  1234\n"));
     }
+
+    void htmlEscapesEverything() {
+        QCOMPARE(
+            htmlEscape("<script>alert(\"x\" & 'y')</script>"),
+            std::string("&lt;script&gt;alert(&quot;x&quot; &amp; &#39;y&#39;)&lt;/script&gt;"));
+        Table t;
+        t.headers = {"<b>name</b>", "n"};
+        t.numeric = {false, true};
+        t.rows = {{"a&b", "1"}};
+        QCOMPARE(formatTable(t, TableFormat::Html),
+                 std::string("<table>\n<thead><tr><th>&lt;b&gt;name&lt;/b&gt;</th><th "
+                             "class=\"num\">n</th></tr></thead>\n<tbody>\n<tr><td>a&amp;b</"
+                             "td><td class=\"num\">1</td></tr>\n</tbody>\n</table>\n"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestTable)

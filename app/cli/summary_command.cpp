@@ -1,0 +1,136 @@
+// gapscope-cli summary TRACE: the summary tables in one document
+// (Markdown, JSON, HTML) or one CSV file per table, to stdout or --out DIR.
+
+#include <filesystem>
+#include <iostream>
+
+#include "analysis/analysis_index.h"
+#include "analysis_commands.h"
+#include "cli_output.h"
+#include "report/run_summary.h"
+#include "util/atomic_file.h"
+
+namespace gapscope::cli {
+
+namespace {
+
+constexpr const char* kHelp =
+    "Usage: gapscope-cli summary TRACE [--format md|csv|json|html] [--out DIR]\n"
+    "                  [--top N] [--step-regex RE] [--min-gap-us N]\n"
+    "  The summary of a trace as tables: per GPU busy and idle by cause, steps, the\n"
+    "  top kernels and ops (--top, default 10), the input pipeline's verdict, memory\n"
+    "  peaks and growth, and the advice. --format md (default), json and html write\n"
+    "  one document, csv one file per table (on stdout: each after a '# ID' line).\n"
+    "  --out DIR writes summary.md / summary.json / summary.html or ID.csv there\n"
+    "  (replacing files of those names); stdout without it.\n";
+
+// A cell as JSON: a number where the column is numeric and the text is one.
+nlohmann::json cellJson(const std::string& text, bool numeric) {
+    if (numeric && !text.empty() && text != "-") {
+        size_t used = 0;
+        try {
+            const double v = std::stod(text, &used);
+            if (used == text.size()) {
+                const bool whole = text.find_first_of(".eE") == std::string::npos;
+                return whole ? nlohmann::json(static_cast<int64_t>(std::stoll(text)))
+                             : nlohmann::json(v);
+            }
+        } catch (const std::exception&) {
+        }
+    }
+    if (text == "-") return nullptr;
+    return text;
+}
+
+nlohmann::json tablesJson(const std::string& path, const std::vector<SummaryTable>& tables) {
+    nlohmann::json j;
+    j["trace"] = path;
+    for (const SummaryTable& t : tables) {
+        nlohmann::json rows = nlohmann::json::array();
+        for (const auto& r : t.table.rows) {
+            nlohmann::json row;
+            for (size_t c = 0; c < r.size() && c < t.table.headers.size(); ++c)
+                row[t.table.headers[c]] =
+                    cellJson(r[c], c < t.table.numeric.size() && t.table.numeric[c]);
+            rows.push_back(std::move(row));
+        }
+        j["tables"][t.id] = {{"title", t.title}, {"rows", rows}};
+    }
+    return j;
+}
+
+}  // namespace
+
+int runSummary(int argc, char** argv) {
+    if (printedHelp(argc, argv, kHelp)) return 0;
+    // --format takes html here too, and --out a folder: taken out first.
+    std::string format = "md", outDir;
+    std::vector<char*> rest;
+    for (int i = 0; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--format" && i + 1 < argc) {
+            format = argv[++i];
+        } else if (a == "--out" && i + 1 < argc) {
+            outDir = argv[++i];
+        } else {
+            rest.push_back(argv[i]);
+        }
+    }
+    if (format != "md" && format != "csv" && format != "json" && format != "html") {
+        std::cerr << "gapscope-cli summary: --format takes md, csv, json or html\n";
+        return 1;
+    }
+    auto args = parseAnalysisArgs("summary", static_cast<int>(rest.size()), rest.data(),
+                                  {"--top", "--min-gap-us"});
+    if (!args) return 1;
+    if (args->range || args->step) {
+        std::cerr << "gapscope-cli summary: --range and --step do not apply (the whole trace)\n";
+        return 1;
+    }
+    if (!outDir.empty() && !std::filesystem::is_directory(outDir)) {
+        std::cerr << "gapscope-cli summary: --out " << outDir << ": not a folder\n";
+        return 1;
+    }
+    const auto trace = loadOrReport(args->load);
+    if (!trace) return 2;
+    const AnalysisIndex index(*trace);
+    StepOptions options = args->stepOptions();
+    options.index = &index;
+    const std::vector<SummaryTable> tables =
+        summaryTables(*trace, options, args->top ? args->top : 10);
+    const std::string name = std::filesystem::path(args->load.path).filename().string();
+
+    // What goes where: (file name, bytes).
+    std::vector<std::pair<std::string, std::string>> outputs;
+    if (format == "csv") {
+        std::string all;
+        for (const SummaryTable& t : tables) {
+            const std::string csv = formatTable(t.table, TableFormat::Csv);
+            outputs.push_back({t.id + ".csv", csv});
+            all += "# " + t.id + "\n" + csv + "\n";
+        }
+        if (outDir.empty()) outputs = {{"", all}};
+    } else if (format == "json") {
+        outputs.push_back({"summary.json", tablesJson(args->load.path, tables).dump(2) + "\n"});
+    } else {
+        const TableFormat f = format == "html" ? TableFormat::Html : TableFormat::Markdown;
+        outputs.push_back({"summary." + format, summaryDocument(name, tables, f)});
+    }
+    if (outDir.empty()) {
+        for (const auto& [file, bytes] : outputs)
+            std::cout << bytes;
+        return 0;
+    }
+    for (const auto& [file, bytes] : outputs) {
+        const std::string path = (std::filesystem::path(outDir) / file).string();
+        const std::string error = writeFileAtomically(path, bytes, Overwrite::Yes);
+        if (!error.empty()) {
+            std::cerr << "gapscope-cli summary: " << path << ": " << error << "\n";
+            return 2;
+        }
+        std::cout << path << "\n";
+    }
+    return 0;
+}
+
+}  // namespace gapscope::cli

@@ -1,0 +1,199 @@
+// gapscope-cli summary against the generator's truth: the kernel and step
+// tables in CSV (parsed back here with an RFC 4180 reader), JSON and HTML
+// hold the truth's numbers; a kernel named with <script>, quotes, a line
+// break and a leading = is escaped in HTML and neutralised in CSV; --out
+// writes one file per CSV table.
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "support/cli_run.h"
+#include "support/test_paths.h"
+
+using json = nlohmann::json;
+using gapscope::test::runCli;
+using Run = gapscope::test::CliRun;
+
+namespace {
+
+const std::string kHostile = "=cmd|' /C calc'!A0 <script>alert(\"x\")</script>\nnext line";
+
+// RFC 4180: quoted fields may hold commas, quotes ("") and line breaks.
+std::vector<std::vector<std::string>> parseCsv(const std::string& text) {
+    std::vector<std::vector<std::string>> rows(1);
+    std::string cell;
+    bool quoted = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+                cell += '"';
+                ++i;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                cell += c;
+            }
+        } else if (c == '"') {
+            quoted = true;
+        } else if (c == ',') {
+            rows.back().push_back(cell);
+            cell.clear();
+        } else if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') {
+            rows.back().push_back(cell);
+            cell.clear();
+            rows.emplace_back();
+            ++i;
+        } else {
+            cell += c;
+        }
+    }
+    if (!cell.empty() || !rows.back().empty()) rows.back().push_back(cell);
+    if (rows.back().empty()) rows.pop_back();
+    return rows;
+}
+
+std::string readFile(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll().toStdString() : std::string();
+}
+
+}  // namespace
+
+class TestSummary : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    QString trace_;
+    json truth_;
+    std::string renamed_;  // the kernel given the hostile name
+
+  private slots:
+    void initTestCase() {
+        GAPSCOPE_REQUIRE_SHARED();
+        GAPSCOPE_REQUIRE_PYTHON("no python3 for the generator");
+        const QString plain = dir_.filePath("plain.json"), truth = dir_.filePath("truth.json");
+        QProcess gen;
+        gen.start(gapscope::test::python(),
+                  {gapscope::test::sharedDir() + "/tools/gen_trace.py", "--profile", "kineto",
+                   "--steps", "5", "--seed", "3", "--out", plain, "--truth", truth, "--quiet"});
+        QVERIFY(gen.waitForFinished(120000) && gen.exitCode() == 0);
+        truth_ = json::parse(readFile(truth));
+        // The kernel with the most time gets the hostile name, in the trace
+        // and in the truth.
+        std::string top;
+        int64_t most = -1;
+        for (const auto& [name, k] : truth_["kernels"].items()) {
+            if (k["total_ns"].get<int64_t>() > most) {
+                most = k["total_ns"].get<int64_t>();
+                top = name;
+            }
+        }
+        renamed_ = top;
+        json t = json::parse(readFile(plain));
+        for (json& e : t["traceEvents"])
+            if (e.contains("name") && e["name"] == top && e.value("cat", "") == "kernel")
+                e["name"] = kHostile;
+        truth_["kernels"][kHostile] = truth_["kernels"][top];
+        truth_["kernels"].erase(top);
+        trace_ = dir_.filePath("hostile.json");
+        std::ofstream(trace_.toStdString()) << t.dump();
+    }
+
+    void csvTablesHoldTheTruthsNumbers() {
+        const QString out = dir_.filePath("csv");
+        QVERIFY(QDir().mkpath(out));
+        const Run r = runCli(
+            {"summary", trace_, "--format", "csv", "--out", out, "--top", "5", "--no-cache"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        for (const char* id :
+             {"gpus", "steps", "kernels", "ops", "input_pipeline", "memory", "advice"})
+            QVERIFY2(QFile::exists(out + "/" + id + ".csv"), id);
+        const auto kernels = parseCsv(readFile(out + "/kernels.csv"));
+        QCOMPARE(kernels.front().front(), std::string("kernel"));
+        QCOMPARE(kernels.size(), size_t(6));  // header + --top 5
+        // The top 5 of the truth, in order of total time.
+        std::vector<std::pair<int64_t, std::string>> byTotal;
+        for (const auto& [name, k] : truth_["kernels"].items())
+            byTotal.push_back({-k["total_ns"].get<int64_t>(), name});
+        std::sort(byTotal.begin(), byTotal.end());
+        for (size_t i = 0; i < 5; ++i) {
+            const auto& row = kernels[i + 1];
+            const json& k = truth_["kernels"][byTotal[i].second];
+            // A name that starts with = is written with a leading ' (no formula).
+            const std::string expectedName =
+                byTotal[i].second.front() == '=' ? "'" + byTotal[i].second : byTotal[i].second;
+            QCOMPARE(row[0], expectedName);
+            QCOMPARE(std::stoll(row[1]), k["count"].get<int64_t>());
+            QCOMPARE(std::stoll(row[2]), k["total_ns"].get<int64_t>());
+        }
+        QCOMPARE(kernels[1][0], "'" + kHostile);  // the hostile one has the most time
+        // Steps: count, mean and median of the truth's step spans.
+        const auto steps = parseCsv(readFile(out + "/steps.csv"));
+        std::vector<int64_t> d;
+        for (const json& s : truth_["steps"])
+            d.push_back(s["end_ns"].get<int64_t>() - s["start_ns"].get<int64_t>());
+        std::sort(d.begin(), d.end());
+        double sum = 0;
+        for (int64_t x : d)
+            sum += double(x);
+        QCOMPARE(std::stoll(steps[1][1]), int64_t(d.size()));
+        QVERIFY(std::abs(std::stod(steps[1][2]) - sum / double(d.size())) <= 0.5);
+        QCOMPARE(std::stoll(steps[1][3]),
+                 d.size() % 2 ? d[d.size() / 2] : (d[d.size() / 2 - 1] + d[d.size() / 2]) / 2);
+        QCOMPARE(std::stoll(steps[1][4]), d.back());
+    }
+
+    void jsonHoldsTheSameNumbersAsCsv() {
+        const Run csv = runCli({"summary", trace_, "--format", "csv", "--no-cache"});
+        const Run js = runCli({"summary", trace_, "--format", "json", "--no-cache"});
+        QCOMPARE(csv.exitCode, 0);
+        QCOMPARE(js.exitCode, 0);
+        // On stdout each CSV table follows a "# id" line.
+        const std::string all = csv.out.toStdString();
+        const size_t at = all.find("# kernels\n");
+        QVERIFY(at != std::string::npos);
+        const size_t end = all.find("\n# ", at + 1);
+        const auto kernels = parseCsv(all.substr(at + 10, end - at - 10));
+        const json j = json::parse(js.out.toStdString());
+        const json& rows = j["tables"]["kernels"]["rows"];
+        QCOMPARE(rows.size() + 1, kernels.size() - (kernels.back().empty() ? 1 : 0));
+        for (size_t i = 0; i < rows.size(); ++i) {
+            QCOMPARE(rows[i]["total ns"].get<int64_t>(), std::stoll(kernels[i + 1][2]));
+            QCOMPARE(rows[i]["count"].get<int64_t>(), std::stoll(kernels[i + 1][1]));
+        }
+        QCOMPARE(rows[0]["kernel"].get<std::string>(), kHostile);  // JSON keeps the name
+    }
+
+    void htmlEscapesWhatComesFromTheTrace() {
+        const Run r = runCli({"summary", trace_, "--format", "html", "--no-cache"});
+        QCOMPARE(r.exitCode, 0);
+        const std::string html = r.out.toStdString();
+        QVERIFY(html.find("<script>") == std::string::npos);
+        QVERIFY(html.find("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;") !=
+                std::string::npos);
+        QVERIFY(html.find("&#39; /C calc&#39;") != std::string::npos);
+        QVERIFY(html.rfind("<!DOCTYPE html>", 0) == 0);
+        QVERIFY(html.find("</html>") != std::string::npos);
+        const Run md = runCli({"summary", trace_, "--no-cache"});
+        QCOMPARE(md.exitCode, 0);
+        QVERIFY(md.out.startsWith("# Gapscope summary: hostile.json"));
+        QVERIFY(md.out.contains("## Top kernels by total time"));
+    }
+
+    void badArgumentsAreRefused() {
+        QCOMPARE(runCli({"summary", trace_, "--format", "pdf"}).exitCode, 1);
+        QCOMPARE(runCli({"summary", trace_, "--out", dir_.filePath("nowhere")}).exitCode, 1);
+        QCOMPARE(runCli({"summary", dir_.filePath("missing.json")}).exitCode, 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSummary)
+#include "tst_summary.moc"

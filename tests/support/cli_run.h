@@ -1,0 +1,17 @@
+#pragma once
+// Runs the built gapscope-cli as a user would, with an index cache folder
+// of this test process (never the user's).
+
+#include <QByteArray>
+#include <QStringList>
+
+namespace gapscope::test {
+
+struct CliRun {
+    int exitCode = -1;  // -1: did not finish in time; -2: crashed
+    QByteArray out, err;
+};
+
+CliRun runCli(const QStringList& args, int timeoutMs = 300000);
+
+}  // namespace gapscope::test
