@@ -1,0 +1,182 @@
+// Annotation sidecars: a round trip keeps every field (line breaks and
+// non-ASCII text included); writing replaces the file atomically and
+// leaves nothing else in the folder; the trace's bytes are the same after
+// annotating; unreadable and newer-version sidecars are reported, named
+// and must be kept; a trace in a folder that cannot be written gets its
+// sidecar in the fallback folder, apart for two traces of one name.
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "report/annotations.h"
+
+using namespace gapscope;
+
+namespace {
+
+QByteArray sha256(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    return QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256);
+}
+
+bool writeText(const QString& path, const QByteArray& bytes) {
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
+std::vector<Annotation> sample() {
+    Annotation marker;
+    marker.kind = Annotation::Kind::Marker;
+    marker.id = 1;
+    marker.start = marker.end = 1'700'000'000'123'456'789;
+    marker.text = "step 5 starts late";
+    Annotation range;
+    range.kind = Annotation::Kind::Range;
+    range.id = 2;
+    range.start = 100;
+    range.end = 250'000;
+    range.text = "input stall:\nDataLoader waits — 12 ms «here»";
+    range.color = "#56b4e9";
+    Annotation slice;
+    slice.kind = Annotation::Kind::Slice;
+    slice.id = 7;
+    slice.start = 5000;
+    slice.end = 9000;
+    slice.track = "stream 7";
+    slice.slice = "void gemm<float, 128>(\"x\")";
+    slice.text = "";
+    slice.color = "#CC79A7";
+    return {marker, range, slice};
+}
+
+}  // namespace
+
+class TestAnnotations : public QObject {
+    Q_OBJECT
+  private slots:
+    void roundTrip() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("run.pt.trace.json.gz.gapscope.json").toStdString();
+        QCOMPARE(readSidecar(path).status, SidecarStatus::Missing);
+        QVERIFY(mayReplace(SidecarStatus::Missing));
+        QCOMPARE(writeSidecar(path, sample(), "run.pt.trace.json.gz"), std::string());
+        const SidecarRead r = readSidecar(path);
+        QCOMPARE(r.status, SidecarStatus::Loaded);
+        QVERIFY2(r.error.empty(), r.error.c_str());
+        QVERIFY(r.annotations == sample());
+        QVERIFY(mayReplace(r.status));
+        // An empty list is a valid sidecar too.
+        QCOMPARE(writeSidecar(path, {}, "run"), std::string());
+        QCOMPARE(readSidecar(path).status, SidecarStatus::Loaded);
+        QVERIFY(readSidecar(path).annotations.empty());
+    }
+
+    void theSidecarSitsBesideTheTrace() {
+        QCOMPARE(sidecarPathFor("/data/run.pt.trace.json.gz"),
+                 std::string("/data/run.pt.trace.json.gz.gapscope.json"));
+    }
+
+    void writesAreAtomicAndLeaveTheTraceAlone() {
+        QTemporaryDir dir;
+        const QString trace = dir.filePath("t.json");
+        QVERIFY(writeText(trace, R"({"traceEvents": []})"));
+        const QByteArray before = sha256(trace);
+        const std::string path = sidecarPathFor(trace.toStdString());
+        for (int i = 0; i < 5; ++i) {
+            std::vector<Annotation> a = sample();
+            a.resize(static_cast<size_t>(i % 3) + 1);
+            QCOMPARE(writeSidecar(path, a, "t.json"), std::string());
+            QCOMPARE(readSidecar(path).annotations.size(), a.size());
+        }
+        QCOMPARE(sha256(trace), before);
+        // Only the trace and its sidecar: no temporary file left behind.
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden),
+                 (QStringList{"t.json", "t.json.gapscope.json"}));
+    }
+
+    void unreadableSidecarsAreReportedAndKept_data() {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("garbage") << QByteArray("\x89PNG\r\n") << "not JSON";
+        QTest::newRow("truncated")
+            << QByteArray(R"({"format": "gapscope-annotations", "vers)") << "not JSON";
+        QTest::newRow("another format")
+            << QByteArray(R"({"traceEvents": []})") << "not a Gapscope annotations file";
+        QTest::newRow("no version")
+            << QByteArray(R"({"format": "gapscope-annotations", "annotations": []})")
+            << "\"version\"";
+        QTest::newRow("start as text")
+            << QByteArray(R"({"format": "gapscope-annotations", "version": 1, "annotations":
+                [{"id": 1, "kind": "marker", "start_ns": "5", "end_ns": 5}]})")
+            << "annotation 1: \"start_ns\" is not integer ns";
+        QTest::newRow("end before start")
+            << QByteArray(R"({"format": "gapscope-annotations", "version": 1, "annotations":
+                [{"id": 1, "kind": "marker", "start_ns": 5, "end_ns": 5},
+                 {"id": 2, "kind": "range", "start_ns": 9, "end_ns": 3}]})")
+            << "annotation 2: end_ns is before start_ns";
+        QTest::newRow("unknown kind")
+            << QByteArray(R"({"format": "gapscope-annotations", "version": 1, "annotations":
+                [{"id": 1, "kind": "arrow", "start_ns": 5, "end_ns": 5}]})")
+            << "unknown kind \"arrow\"";
+        QTest::newRow("bad colour")
+            << QByteArray(R"({"format": "gapscope-annotations", "version": 1, "annotations":
+                [{"id": 1, "kind": "marker", "start_ns": 5, "end_ns": 5, "color": "red"}]})")
+            << "\"color\" is not #rrggbb";
+    }
+
+    void unreadableSidecarsAreReportedAndKept() {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, says);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("x.json.gapscope.json");
+        QVERIFY(writeText(path, bytes));
+        const SidecarRead r = readSidecar(path.toStdString());
+        QCOMPARE(r.status, SidecarStatus::Unreadable);
+        QVERIFY(r.annotations.empty());
+        QVERIFY2(QString::fromStdString(r.error).startsWith(path + ": "), r.error.c_str());
+        QVERIFY2(QString::fromStdString(r.error).contains(says), r.error.c_str());
+        QVERIFY(!mayReplace(r.status));
+        QCOMPARE(sha256(path), QCryptographicHash::hash(bytes, QCryptographicHash::Sha256));
+    }
+
+    void aNewerSidecarIsKept() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("x.json.gapscope.json");
+        QVERIFY(writeText(path, R"({"format": "gapscope-annotations", "version": 2,
+                                    "annotations": [{"id": 1, "kind": "hologram"}]})"));
+        const SidecarRead r = readSidecar(path.toStdString());
+        QCOMPARE(r.status, SidecarStatus::Newer);
+        QVERIFY2(r.error.find("version 2 is newer") != std::string::npos, r.error.c_str());
+        QVERIFY(!mayReplace(r.status));
+    }
+
+    void aReadOnlyFolderFallsBack() {
+        QTemporaryDir data;
+        const auto no = [](const std::string&) { return false; };
+        const auto yes = [](const std::string&) { return true; };
+        const SidecarLocation beside =
+            locateSidecar("/runs/a/trace.json", data.path().toStdString(), yes);
+        QVERIFY(!beside.fallback);
+        QCOMPARE(beside.path, std::string("/runs/a/trace.json.gapscope.json"));
+        const SidecarLocation a =
+            locateSidecar("/runs/a/trace.json", data.path().toStdString(), no);
+        const SidecarLocation b =
+            locateSidecar("/runs/b/trace.json", data.path().toStdString(), no);
+        QVERIFY(a.fallback && b.fallback);
+        QVERIFY(QString::fromStdString(a.path).startsWith(data.path() + "/"));
+        QVERIFY(QString::fromStdString(a.path).endsWith("-trace.json.gapscope.json"));
+        QVERIFY(a.path != b.path);
+        QCOMPARE(locateSidecar("/runs/a/trace.json", data.path().toStdString(), no).path, a.path);
+        // The real check: a folder that exists and one that does not.
+        QVERIFY(folderWritable(data.path().toStdString()));
+        QVERIFY(!folderWritable(data.filePath("missing").toStdString()));
+        QCOMPARE(QDir(data.path()).entryList(QDir::Files | QDir::Hidden), QStringList());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAnnotations)
+#include "tst_annotations.moc"
