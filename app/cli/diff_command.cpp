@@ -119,6 +119,10 @@ int runDiff(int argc, char** argv) {
         args = parseAnalysisArgs("diff", static_cast<int>(one.size()), one.data(),
                                  {"--min-gap-us", "--top"});
         if (!args) return 2;
+        if (args->format == OutputFormat::Csv) {
+            std::cerr << "gapscope-cli diff: --format takes table, md or json\n";
+            return 2;
+        }
         if (args->range || args->step || args->byDevice) {
             std::cerr << "gapscope-cli diff: --range and --step do not apply (whole runs are "
                          "compared)\n";
@@ -192,10 +196,6 @@ int runDiff(int argc, char** argv) {
     } else {
         const bool md = args->format == OutputFormat::Markdown;
         const OutputFormat tableFormat = md ? OutputFormat::Markdown : OutputFormat::Table;
-        if (args->format == OutputFormat::Csv) {
-            std::cerr << "gapscope-cli diff: --format takes table, md or json\n";
-            return 2;
-        }
         std::cout << (md ? "## " : "") << "BASE " << paths[0] << "\n"
                   << (md ? "\n## " : "") << "NEW  " << paths[1] << "\n\n";
         Table metricsTable;

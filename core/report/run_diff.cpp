@@ -59,6 +59,40 @@ std::string idleName(size_t cause) {
     return std::string("idle_") + gapCauseName(GapCause(cause));
 }
 
+bool sameFigures(const RunMetrics::Kernel& x, const RunMetrics::Kernel& y) {
+    return x.count == y.count && x.total == y.total;
+}
+
+bool sameFigures(const RunMetrics::Op& x, const RunMetrics::Op& y) {
+    return x.count == y.count && x.self == y.self && x.gpu == y.gpu;
+}
+
+// Every name of either run, in name order, with both runs' figures (zero
+// where absent) and whether it changed, is new or vanished.
+template <class Delta, class Figures>
+std::vector<Delta> namedDeltas(const std::map<std::string, Figures>& base,
+                               const std::map<std::string, Figures>& now) {
+    std::set<std::string> names;
+    for (const auto& [n, f] : base)
+        names.insert(n);
+    for (const auto& [n, f] : now)
+        names.insert(n);
+    std::vector<Delta> out;
+    for (const std::string& n : names) {
+        Delta d;
+        d.name = n;
+        const auto b = base.find(n), a = now.find(n);
+        if (b != base.end()) d.base = b->second;
+        if (a != now.end()) d.now = a->second;
+        d.status = b == base.end()              ? NameStatus::New
+                   : a == now.end()             ? NameStatus::Vanished
+                   : sameFigures(d.base, d.now) ? NameStatus::Same
+                                                : NameStatus::Changed;
+        out.push_back(std::move(d));
+    }
+    return out;
+}
+
 }  // namespace
 
 const std::vector<std::string>& headlineMetricNames() {
@@ -119,42 +153,8 @@ RunDiff diffRuns(const RunMetrics& base, const RunMetrics& now) {
         headlineMetric(now, name, md.now, md.unit);
         d.metrics.push_back(std::move(md));
     }
-    std::set<std::string> kernelNames, opNames;
-    for (const auto& [n, k] : base.kernels)
-        kernelNames.insert(n);
-    for (const auto& [n, k] : now.kernels)
-        kernelNames.insert(n);
-    for (const std::string& n : kernelNames) {
-        KernelDelta k;
-        k.name = n;
-        const auto b = base.kernels.find(n), a = now.kernels.find(n);
-        if (b != base.kernels.end()) k.base = b->second;
-        if (a != now.kernels.end()) k.now = a->second;
-        k.status = b == base.kernels.end()  ? NameStatus::New
-                   : a == now.kernels.end() ? NameStatus::Vanished
-                   : (k.base.count == k.now.count && k.base.total == k.now.total)
-                       ? NameStatus::Same
-                       : NameStatus::Changed;
-        d.kernels.push_back(std::move(k));
-    }
-    for (const auto& [n, o] : base.ops)
-        opNames.insert(n);
-    for (const auto& [n, o] : now.ops)
-        opNames.insert(n);
-    for (const std::string& n : opNames) {
-        OpDelta o;
-        o.name = n;
-        const auto b = base.ops.find(n), a = now.ops.find(n);
-        if (b != base.ops.end()) o.base = b->second;
-        if (a != now.ops.end()) o.now = a->second;
-        o.status =
-            b == base.ops.end()  ? NameStatus::New
-            : a == now.ops.end() ? NameStatus::Vanished
-            : (o.base.count == o.now.count && o.base.self == o.now.self && o.base.gpu == o.now.gpu)
-                ? NameStatus::Same
-                : NameStatus::Changed;
-        d.ops.push_back(std::move(o));
-    }
+    d.kernels = namedDeltas<KernelDelta>(base.kernels, now.kernels);
+    d.ops = namedDeltas<OpDelta>(base.ops, now.ops);
     // Names were visited in name order, so ties keep it.
     std::stable_sort(
         d.kernels.begin(), d.kernels.end(),
