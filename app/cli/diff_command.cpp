@@ -54,7 +54,10 @@ std::string signedNumber(std::optional<double> v, MetricUnit unit) {
 
 std::string relativeText(std::optional<double> v) {
     if (!v) return "-";
-    return (*v > 0 ? "+" : "") + fixed(*v, 1) + "%";
+    std::string text = *v > 0 ? "+" : "";
+    text += fixed(*v, 1);
+    text += '%';
+    return text;
 }
 
 std::optional<double> relativeOf(double base, double now) {

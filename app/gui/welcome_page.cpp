@@ -44,15 +44,29 @@ WelcomePage::WelcomePage(QWidget* parent) : QWidget(parent), recent_(new QListWi
 }
 
 void WelcomePage::setRecentFiles(const QStringList& files) {
+    files_ = files;
+    // Filled when next shown: laying out the list of a hidden page (every
+    // load updates the recent files) cost 5 ms of GUI time after a load.
+    listed_ = false;
+    if (isVisible()) fillList();
+}
+
+void WelcomePage::showEvent(QShowEvent* e) {
+    if (!listed_) fillList();
+    QWidget::showEvent(e);
+}
+
+void WelcomePage::fillList() {
+    listed_ = true;
     recent_->clear();
-    for (const QString& f : files) {
+    for (const QString& f : files_) {
         auto* item = new QListWidgetItem(QFileInfo(f).fileName() + QStringLiteral("  —  ") +
                                          QFileInfo(f).path());
         item->setData(Qt::UserRole, f);
         item->setToolTip(f);
         recent_->addItem(item);
     }
-    if (files.isEmpty()) recent_->addItem(tr("(none yet)"));
+    if (files_.isEmpty()) recent_->addItem(tr("(none yet)"));
 }
 
 }  // namespace gapscope::app

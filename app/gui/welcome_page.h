@@ -20,8 +20,15 @@ class WelcomePage : public QWidget {
     void sampleRequested();
     void recentRequested(const QString& path);
 
+  protected:
+    void showEvent(QShowEvent* e) override;
+
   private:
+    void fillList();
+
     QListWidget* recent_;
+    QStringList files_;
+    bool listed_ = false;
 };
 
 }  // namespace gapscope::app

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,14 @@ inline double seconds(Clock::time_point a, Clock::time_point b) {
 
 inline double msSince(Clock::time_point a) {
     return seconds(a, Clock::now()) * 1000;
+}
+
+// CPU time of the calling thread: wall time minus this is time the thread
+// waited (for a core, a page, a lock).
+inline double threadCpuMs() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
 }
 
 // Wall time of a shell command with its output discarded; -1 when it failed.

@@ -2,23 +2,10 @@
 
 #include <QEvent>
 #include <QPointer>
-#include <ctime>
 
 #include "bench_common.h"
 
 namespace gapscope::bench {
-
-namespace {
-
-// CPU time of the calling thread: wall time minus this is time the thread
-// waited (for a core, a page, a lock).
-double threadCpuMs() {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
-}
-
-}  // namespace
 
 bool TimedApplication::notify(QObject* receiver, QEvent* event) {
     if (depth_ > 0) return QApplication::notify(receiver, event);

@@ -27,6 +27,7 @@
 #include "panels/details_panel.h"
 #include "search/search_bar.h"
 #include "support/test_paths.h"
+#include "timeline/overview_strip.h"
 #include "timeline/timeline_view.h"
 #include "trace_page.h"
 
@@ -479,6 +480,26 @@ class TestTimelineWidget : public QObject {
         QCOMPARE(view()->grab().toImage(), fromWorker);
         QCOMPARE(view()->framesDrawn(), drawn + 1);
         QCOMPARE(view()->framesDrawnOffThread(), shownOffThread);
+    }
+
+    // The overview strip's utilisation bins (the busy union of the whole
+    // trace) come from a worker on screen; they are the ones grab() computes
+    // at once.
+    void overviewStripBinsComeFromAWorker() {
+        OverviewStrip* strip = page()->overview();
+        const uint64_t before = strip->lanesFromWorker();
+        window_->resize(window_->width() - 37, window_->height());  // a new width
+        QApplication::processEvents();
+        strip->repaint();  // into the window's backing store
+        QTRY_VERIFY(strip->lanesCurrent());
+        QVERIFY(strip->lanesFromWorker() > before);
+        const QImage fromWorker = strip->grab().toImage();
+        strip->setTrace(page()->trace());  // forgets the lanes
+        QVERIFY(!strip->lanesCurrent());
+        QCOMPARE(strip->grab().toImage(), fromWorker);  // computed here, at once
+        QVERIFY(strip->lanesCurrent());
+        window_->resize(1400, 700);
+        QApplication::processEvents();
     }
 
     void backAndForwardRestoreWindows() {

@@ -8,7 +8,7 @@
 // Destroying the runner cancels and joins its worker. The worker runs at a
 // lower priority than the GUI thread (nice 19 on Linux).
 //
-// Frames (the timeline's) differ: the worker runs at the GUI's priority, a
+// Frames (the timeline's) differ: the worker runs at nice 5, a
 // newer request does not cancel the frame being drawn, and a finished frame
 // is shown even when a newer one is on its way; otherwise a continuous drag,
 // each event newer than the frame in progress, would show no frame at all.

@@ -14,6 +14,8 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "panels/cell_delegate.h"
+#include "panels/text_widths.h"
 #include "panels/units.h"
 
 namespace gapscope::ui {
@@ -141,6 +143,7 @@ AnalysisTable::AnalysisTable(QWidget* parent)
     filter_->setClearButtonEnabled(true);
     connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
     view_->setModel(proxy_);
+    view_->setItemDelegate(new CellDelegate(view_));
     view_->setSortingEnabled(true);
     view_->setSelectionBehavior(QAbstractItemView::SelectRows);
     view_->setSelectionMode(QAbstractItemView::ExtendedSelection);
@@ -149,6 +152,8 @@ AnalysisTable::AnalysisTable(QWidget* parent)
     view_->verticalHeader()->hide();
     view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 6);
     view_->horizontalHeader()->setStretchLastSection(true);
+    // Not the header too on every selection change (1-2 ms a repaint).
+    view_->horizontalHeader()->setHighlightSections(false);
     view_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     // Fit the columns to new rows (names capped so the numbers stay in view).
     connect(model_, &QAbstractItemModel::modelReset, this, &AnalysisTable::fitColumns);
@@ -182,7 +187,7 @@ void AnalysisTable::fitColumns() {
     // sampled cell's size hint (a style option per cell), which took 5-10 ms
     // of GUI time for 1,400 rows of a dozen columns even at 100 rows.
     constexpr int kSampleRows = 60;
-    const QFontMetrics fm(view_->font());
+    const TextWidths textWidth(view_->font());
     const int padding =
         2 * (view_->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, view_) + 1) + 6;
     const int rows = model_->rowCount();
@@ -192,10 +197,9 @@ void AnalysisTable::fitColumns() {
     for (int c = 0; c < model_->columnCount(); ++c) {
         int width = header->sectionSizeHint(c);
         for (int r = 0; r < rows; r += step)
-            width = std::max(width, fm.horizontalAdvance(model_->displayText(r, c)) + padding);
+            width = std::max(width, textWidth(model_->displayText(r, c)) + padding);
         if (rows > 0)  // and the last
-            width =
-                std::max(width, fm.horizontalAdvance(model_->displayText(rows - 1, c)) + padding);
+            width = std::max(width, textWidth(model_->displayText(rows - 1, c)) + padding);
         view_->setColumnWidth(c, std::min(width, cap));
     }
 }

@@ -119,7 +119,11 @@ void PanelHost::install(QMenu* viewMenu, QToolBar* toolbar) {
     scope_->setObjectName("scopePicker");
     scope_->setToolTip(tr("What the panels analyse ([ / ] step through the steps)"));
     scope_->addItems({tr("Whole trace"), tr("Selection"), tr("Visible window"), tr("Step")});
-    scope_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // One width for every scope ("Step 1234 (56.7 ms)"): a combo that grew
+    // with its text relaid the toolbar, and repainted half the window, with
+    // every step.
+    scope_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    scope_->setMinimumContentsLength(24);
     connect(scope_, &QComboBox::activated, this, &PanelHost::applyScopeChoice);
     toolbar->addWidget(scope_);
 }

@@ -11,57 +11,78 @@
 
 namespace gapscope::ui {
 
+namespace {
+
+// Where the bars go in a widget of `size`, and how high the tallest is.
+struct BarGeometry {
+    QRectF plot;
+    double width = 0;
+    TimeNs longest = 1;
+
+    BarGeometry(std::span<const StepReport> steps, QSize size)
+        : plot(QRectF(QPointF(0, 0), QSizeF(size)).adjusted(4, 4, -4, -4)) {
+        for (const StepReport& s : steps)
+            longest = std::max(longest, s.duration);
+        width = steps.empty() ? 0 : plot.width() / static_cast<double>(steps.size());
+    }
+    double gap() const { return width > 6 ? std::min(3.0, width * 0.15) : 0; }
+    double height(TimeNs part) const {
+        return plot.height() * static_cast<double>(part) / static_cast<double>(longest);
+    }
+    // The whole stacked bar of steps[i].
+    QRectF bar(std::span<const StepReport> steps, size_t i) const {
+        const StepReport& s = steps[i];
+        TimeNs total = 0;
+        if (s.devices.empty()) {
+            total = s.duration;
+        } else {
+            for (size_t part = 0; part < kStepPartCount; ++part)
+                total += s.devices.front().part(StepPart(part));
+        }
+        const double h = height(total);
+        const double x = plot.left() + static_cast<double>(i) * width;
+        return QRectF(x + gap() / 2, plot.bottom() - h, width - gap(), h);
+    }
+};
+
+qint64 keyOf(const QPalette& palette) {
+    return palette.cacheKey();
+}
+
+}  // namespace
+
 StepBars::StepBars(QWidget* parent) : QWidget(parent) {
     setMinimumHeight(90);
     setMouseTracking(true);
 }
 
-void StepBars::setSteps(std::shared_ptr<const std::vector<StepReport>> reports) {
-    if (reports == steps_) return;
-    steps_ = std::move(reports);
-    longest_ = 1;
-    for (const StepReport& s : steps())
-        longest_ = std::max(longest_, s.duration);
-    update();
-}
-
-void StepBars::setCurrent(std::optional<int64_t> number) {
-    current_ = number;
-    update();
-}
-
-QRectF StepBars::plot() const {
-    return QRectF(rect()).adjusted(4, 4, -4, -4);
-}
-
-int StepBars::stepAt(QPoint pos) const {
-    const QRectF p = plot();
-    if (steps().empty() || !p.contains(pos)) return -1;
-    const double w = p.width() / static_cast<double>(steps().size());
-    const int i = static_cast<int>((pos.x() - p.left()) / w);
-    return std::clamp(i, 0, static_cast<int>(steps().size()) - 1);
-}
-
-void StepBars::paintEvent(QPaintEvent*) {
-    QPainter painter(this);
-    const QPalette pal = palette();
-    const bool dark = pal.color(QPalette::Window).lightness() < 128;
-    painter.fillRect(rect(), pal.color(QPalette::Base));
-    const QRectF p = plot();
-    if (steps().empty()) {
+StepBars::Picture StepBars::draw(const Steps& reports, QSize size, qreal dpr, const QPalette& pal) {
+    Picture out;
+    out.of = reports.get();
+    out.size = size;
+    out.dpr = dpr;
+    out.paletteKey = keyOf(pal);
+    out.image = QImage(size * dpr, QImage::Format_RGB32);
+    out.image.setDevicePixelRatio(dpr);
+    QPainter painter(&out.image);
+    const QRect all(QPoint(0, 0), size);
+    painter.fillRect(all, pal.color(QPalette::Base));
+    const std::span<const StepReport> steps =
+        reports ? std::span<const StepReport>(*reports) : std::span<const StepReport>();
+    if (steps.empty()) {
         painter.setPen(pal.color(QPalette::PlaceholderText));
-        painter.drawText(rect(), Qt::AlignCenter, tr("No steps"));
-        return;
+        painter.drawText(all, Qt::AlignCenter, tr("No steps"));
+        return out;
     }
-    const double w = p.width() / static_cast<double>(steps().size());
-    const double gap = w > 6 ? std::min(3.0, w * 0.15) : 0;
-    for (size_t i = 0; i < steps().size(); ++i) {
-        const StepReport& s = steps()[i];
-        const double x = p.left() + static_cast<double>(i) * w;
-        double y = p.bottom();
+    const bool dark = pal.color(QPalette::Window).lightness() < 128;
+    const BarGeometry g(steps, size);
+    for (size_t i = 0; i < steps.size(); ++i) {
+        const StepReport& s = steps[i];
+        const QRectF bar = g.bar(steps, i);
+        double y = g.plot.bottom();
         auto segment = [&](TimeNs part, QColor color) {
-            const double h = p.height() * static_cast<double>(part) / static_cast<double>(longest_);
-            painter.fillRect(QRectF(x + gap / 2, y - h, w - gap, h), color);
+            const double h = g.height(part);
+            painter.fillRect(QRectF(bar.left(), y - h, bar.width(), h), color);
             y -= h;
         };
         if (s.devices.empty()) {
@@ -71,18 +92,58 @@ void StepBars::paintEvent(QPaintEvent*) {
                 segment(s.devices.front().part(StepPart(part)),
                         stepPartColor(StepPart(part), dark));
         }
-        const QRectF bar(x + gap / 2, y, w - gap, p.bottom() - y);
         if (s.slow) {
             painter.setPen(QPen(pal.color(QPalette::Text), 1.5));
-            const QPointF top(bar.center().x(), y - 2);
+            const QPointF top(bar.center().x(), bar.top() - 2);
             painter.setBrush(pal.color(QPalette::Text));
             painter.drawPolygon(QPolygonF({top, top + QPointF(-4, -6), top + QPointF(4, -6)}));
         }
-        if (current_ && s.step.number == *current_) {
-            painter.setPen(QPen(pal.color(QPalette::Highlight), 2));
-            painter.setBrush(Qt::NoBrush);
-            painter.drawRect(bar.adjusted(-1, -1, 1, 1));
-        }
+    }
+    return out;
+}
+
+bool StepBars::fits(const Picture& p) const {
+    return !p.image.isNull() && p.of == steps_.get() && p.size == size() &&
+           p.dpr == devicePixelRatioF() && p.paletteKey == keyOf(palette());
+}
+
+void StepBars::setSteps(Steps reports, Picture picture) {
+    if (reports == steps_) return;
+    steps_ = std::move(reports);
+    if (fits(picture)) picture_ = std::move(picture);
+    update();
+}
+
+void StepBars::setSteps(Steps reports) {
+    setSteps(std::move(reports), Picture());
+}
+
+void StepBars::setCurrent(std::optional<int64_t> number) {
+    if (number == current_) return;
+    current_ = number;
+    update();
+}
+
+int StepBars::stepAt(QPoint pos) const {
+    const BarGeometry g(steps(), size());
+    if (steps().empty() || !g.plot.contains(pos)) return -1;
+    const int i = static_cast<int>((pos.x() - g.plot.left()) / g.width);
+    return std::clamp(i, 0, static_cast<int>(steps().size()) - 1);
+}
+
+void StepBars::paintEvent(QPaintEvent*) {
+    // The bars are kept as a picture: moving the current step (every scope
+    // change) repaints the picture and one outline, not 1,000+ bars.
+    if (!fits(picture_)) picture_ = draw(steps_, size(), devicePixelRatioF(), palette());
+    QPainter painter(this);
+    painter.drawImage(0, 0, picture_.image);
+    if (!current_ || steps().empty()) return;
+    for (size_t i = 0; i < steps().size(); ++i) {
+        if (steps()[i].step.number != *current_) continue;
+        painter.setPen(QPen(palette().color(QPalette::Highlight), 2));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawRect(BarGeometry(steps(), size()).bar(steps(), i).adjusted(-1, -1, 1, 1));
+        break;
     }
 }
 

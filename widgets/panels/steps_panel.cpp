@@ -16,12 +16,13 @@ struct StepsPanel::Shown {
     AnalysisTableModel::Rows rows;
     QString summary;
     bool whole = false;
+    StepBars::Picture bars;  // drawn on the worker for the bars' size then
 };
 
 void StepsPanel::show(const Shown& shown, std::optional<int64_t> current) {
     table_->model()->setRows(shown.rows);
     table_->setDefaultSort(0, Qt::AscendingOrder);
-    bars_->setSteps(shown.steps);
+    bars_->setSteps(shown.steps, shown.bars);
     bars_->setCurrent(current);
     summary_->setText(shown.summary);
 }
@@ -72,8 +73,11 @@ AnalysisPanel::Work StepsPanel::prepare(std::shared_ptr<const IndexedTrace> inde
             return [this, all, current] { show(*all, current); };
         };
     }
-    return [this, indexed, scope, threshold, dark, current,
-            allSteps](const CancelToken& cancel) -> Show {
+    const QSize barsSize = bars_->size();
+    const qreal barsDpr = bars_->devicePixelRatioF();
+    const QPalette barsPalette = bars_->palette();
+    return [this, indexed, scope, threshold, dark, current, allSteps, barsSize, barsDpr,
+            barsPalette](const CancelToken& cancel) -> Show {
         StepOptions o;
         o.index = indexed->index.get();
         o.minGapNs = threshold;
@@ -126,6 +130,8 @@ AnalysisPanel::Work StepsPanel::prepare(std::shared_ptr<const IndexedTrace> inde
         }
         shown->steps = std::make_shared<const std::vector<StepReport>>(std::move(result.steps));
         shown->rows = std::make_shared<const std::vector<TableRow>>(std::move(rows));
+        if (cancel.isCancelled()) return {};
+        shown->bars = StepBars::draw(shown->steps, barsSize, barsDpr, barsPalette);
         const Trace* of = indexed->trace.get();
         return [this, shown, current, of] {
             if (shown->whole) {

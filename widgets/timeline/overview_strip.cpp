@@ -20,26 +20,47 @@ OverviewStrip::OverviewStrip(ViewState* state, int gutterWidth, QWidget* parent)
     setToolTip(tr("GPU utilisation over the whole trace; click to go there"));
 }
 
+OverviewStrip::~OverviewStrip() = default;
+
 void OverviewStrip::setTrace(std::shared_ptr<const Trace> trace) {
+    if (binner_) binner_->cancelAll();
     trace_ = std::move(trace);
     lanes_.clear();
-    lanesWidth_ = -1;
+    lanesKey_ = {};
+    asked_.reset();
     updateGeometry();
     setFixedHeight(sizeHint().height());
     update();
 }
 
-const std::vector<OverviewStrip::Lane>& OverviewStrip::lanes(int width) {
-    const TimeWindow all = state_->bounds();
-    if (width == lanesWidth_ && all.start == lanesBounds_.start && all.end == lanesBounds_.end)
-        return lanes_;
-    lanes_.clear();
-    for (const GpuDevice& d : trace_->gpuDevices)
-        lanes_.push_back({busyPercentOfActiveSpan(d).value_or(0.0),
-                          utilizationBins(d, {all.start, all.end}, std::max(0, width))});
-    lanesWidth_ = width;
-    lanesBounds_ = all;
-    return lanes_;
+std::vector<OverviewStrip::Lane> OverviewStrip::computeLanes(const Trace& trace,
+                                                             const LanesKey& key) {
+    std::vector<Lane> lanes;
+    for (const GpuDevice& d : trace.gpuDevices)
+        lanes.push_back({busyPercentOfActiveSpan(d).value_or(0.0),
+                         utilizationBins(d, {key.bounds.start, key.bounds.end}, key.width)});
+    return lanes;
+}
+
+OverviewStrip::LanesKey OverviewStrip::wantedKey(int width) const {
+    return {trace_.get(), std::max(0, width), state_->bounds()};
+}
+
+void OverviewStrip::requestLanes(const LanesKey& key) {
+    if (asked_ && *asked_ == key) return;
+    asked_ = key;
+    if (!binner_) binner_ = std::make_unique<CoalescingRunner>();
+    binner_->submit([this, trace = trace_, key](const CancelToken&) -> std::function<void()> {
+        auto lanes = std::make_shared<std::vector<Lane>>(computeLanes(*trace, key));
+        return [this, lanes, key] {
+            if (key.trace != trace_.get()) return;
+            lanes_ = std::move(*lanes);
+            lanesKey_ = key;
+            ++lanesFromWorker_;
+            if (asked_ && *asked_ == key) asked_.reset();
+            update();
+        };
+    });
 }
 
 QSize OverviewStrip::sizeHint() const {
@@ -52,7 +73,7 @@ void OverviewStrip::paintEvent(QPaintEvent*) {
     const TimelineColors c = TimelineColors::fromPalette(palette());
     p.fillRect(rect(), c.gutter);
     if (!trace_) return;
-    const int w = width() - gutter_ - rightMargin_;
+    const int w = laneWidth();
     const TimeWindow all = state_->bounds();
     p.setPen(c.gutterText);
     if (trace_->gpuDevices.empty()) {
@@ -60,17 +81,38 @@ void OverviewStrip::paintEvent(QPaintEvent*) {
                    tr("No GPU activity in this trace"));
         return;
     }
+    const LanesKey wanted = wantedKey(w);
+    if (!(lanesKey_ == wanted)) {
+        // A grab() (screenshots, tests) wants the finished strip at once.
+        const QPaintDevice* target = redirected(nullptr);
+        if (target && target->devType() == QInternal::Pixmap) {
+            lanes_ = computeLanes(*trace_, wanted);
+            lanesKey_ = wanted;
+        } else {
+            requestLanes(wanted);
+        }
+    }
+    const bool current = lanesKey_ == wanted;
     int y = 3;
-    const std::vector<Lane>& gpuLanes = lanes(w);
-    for (size_t lane = 0; lane < gpuLanes.size(); ++lane) {
+    for (size_t lane = 0; lane < trace_->gpuDevices.size(); ++lane) {
         const GpuDevice& d = trace_->gpuDevices[lane];
-        const std::vector<double>& bins = gpuLanes[lane].bins;
         p.setPen(c.gutterText);
-        p.drawText(QRect(6, y, gutter_ - 10, kLaneHeight), Qt::AlignVCenter,
-                   tr("GPU %1 busy %2%").arg(d.index).arg(gpuLanes[lane].busyPercent, 0, 'f', 1));
+        const QRect label(6, y, gutter_ - 10, kLaneHeight);
         p.fillRect(QRect(gutter_, y, w, kLaneHeight - 2), c.gapFill);
+        if (lane >= lanes_.size()) {  // nothing computed yet for this trace
+            p.drawText(label, Qt::AlignVCenter, tr("GPU %1 busy …").arg(d.index));
+            y += kLaneHeight;
+            continue;
+        }
+        p.drawText(label, Qt::AlignVCenter,
+                   tr("GPU %1 busy %2%").arg(d.index).arg(lanes_[lane].busyPercent, 0, 'f', 1));
+        // The bins of another width are stretched until this width's arrive.
+        const std::vector<double>& bins = lanes_[lane].bins;
+        const double scale = current || w == 0 ? 1.0 : double(bins.size()) / double(w);
         for (int x = 0; x < w; ++x) {
-            const double u = std::clamp(bins[static_cast<size_t>(x)], 0.0, 1.0);
+            const auto i = static_cast<size_t>(double(x) * scale);
+            if (i >= bins.size()) break;
+            const double u = std::clamp(bins[i], 0.0, 1.0);
             if (u <= 0) continue;
             const int h = std::max(1, static_cast<int>(u * (kLaneHeight - 2)));
             p.fillRect(QRect(gutter_ + x, y + kLaneHeight - 2 - h, 1, h), c.counterLine);

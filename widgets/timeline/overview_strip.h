@@ -4,8 +4,10 @@
 
 #include <QWidget>
 #include <memory>
+#include <optional>
 #include <vector>
 
+#include "jobs/coalescing_runner.h"
 #include "model/trace.h"
 #include "timeline/view_state.h"
 
@@ -15,12 +17,17 @@ class OverviewStrip : public QWidget {
     Q_OBJECT
   public:
     OverviewStrip(ViewState* state, int gutterWidth, QWidget* parent = nullptr);
+    ~OverviewStrip() override;
     void setTrace(std::shared_ptr<const Trace> trace);
     void setRightMargin(int px) {
         rightMargin_ = px;
         update();
     }
     QSize sizeHint() const override;
+    // For tests: whether the lanes for the current width are in, and how
+    // many times a worker delivered them.
+    bool lanesCurrent() const { return lanesKey_ == wantedKey(laneWidth()); }
+    uint64_t lanesFromWorker() const { return lanesFromWorker_; }
 
   protected:
     void paintEvent(QPaintEvent*) override;
@@ -31,16 +38,28 @@ class OverviewStrip : public QWidget {
     void navigate(double x);
     // Each GPU's busy share per pixel and over its active span, for the
     // whole trace: computed when the trace or the width changes, not per
-    // paint (the strip repaints on every pan and zoom, and the busy union of
-    // a large trace has millions of intervals).
+    // paint (the strip repaints on every pan and zoom), and on a worker (the
+    // busy union of a large trace has millions of intervals: 5 ms of GUI
+    // time on a 1 GB trace). Until they arrive the last ones are stretched.
     struct Lane {
         double busyPercent = 0;
         std::vector<double> bins;
     };
-    const std::vector<Lane>& lanes(int width);
+    struct LanesKey {
+        const Trace* trace = nullptr;
+        int width = -1;
+        TimeWindow bounds{0, 0};
+        bool operator==(const LanesKey&) const = default;
+    };
+    static std::vector<Lane> computeLanes(const Trace& trace, const LanesKey& key);
+    LanesKey wantedKey(int width) const;
+    int laneWidth() const { return width() - gutter_ - rightMargin_; }
+    void requestLanes(const LanesKey& key);
     std::vector<Lane> lanes_;
-    int lanesWidth_ = -1;
-    TimeWindow lanesBounds_{0, 0};
+    LanesKey lanesKey_;              // what lanes_ holds
+    std::optional<LanesKey> asked_;  // what the worker is computing
+    std::unique_ptr<CoalescingRunner> binner_;
+    uint64_t lanesFromWorker_ = 0;
 
     ViewState* state_;
     int gutter_;
