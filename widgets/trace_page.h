@@ -30,6 +30,7 @@ class TracePage : public QWidget {
     TimelineView* timeline() const { return timeline_; }
     SearchBar* search() const { return search_; }
     OverviewStrip* overview() const { return overview_; }
+    TimeRuler* ruler() const { return ruler_; }
 
   signals:
     void importReportRequested();

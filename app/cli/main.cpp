@@ -46,6 +46,8 @@ constexpr const char* kUsage =
     "                        input pipeline, memory, advice) as md, csv, json or html\n"
     "  diff BASE NEW         two runs compared with deltas; --fail-if EXPR makes it a\n"
     "                        regression gate (exit 1 when a condition holds)\n"
+    "  render TRACE --out F  the annotated picture of the timeline, PNG or SVG, without\n"
+    "                        a display\n"
     "\n"
     "Loading options (any command; see COMMAND --help):\n"
     "  --max-event-mb N, --memory-limit-mb N   raise the limits\n"
@@ -89,6 +91,14 @@ int main(int argc, char** argv) {
         {"summary", gapscope::cli::runSummary}};
     for (const auto& [name, run] : kAnalyses)
         if (command == name) return run(argc - 2, argv + 2);
+#ifdef GAPSCOPE_HAVE_RENDER
+    if (command == "render") return gapscope::cli::runRender(argc - 2, argv + 2);
+#else
+    if (command == "render") {
+        std::cerr << "gapscope-cli: this build has no `render` (built without Qt)\n";
+        return 1;
+    }
+#endif
     std::cerr << "gapscope-cli: unknown command '" << command << "'\n\n" << kUsage;
     return 1;
 }

@@ -35,7 +35,10 @@
 #include <sstream>
 
 #include "analysis/idle_gaps.h"
+#include "annotations/annotation_controller.h"
+#include "annotations/annotations_panel.h"
 #include "cache/index_cache.h"
+#include "export/image_export.h"
 #include "loader/loader.h"
 #include "loading/trace_loader.h"
 #include "panels/details_panel.h"
@@ -66,6 +69,8 @@ MainWindow::MainWindow(QWidget* parent)
       page_(new ui::TracePage(this)),
       details_(new ui::DetailsPanel(this)),
       panels_(new ui::PanelHost(this, page_)),
+      images_(new ui::ImageExport(page_, this)),
+      annotations_(new ui::AnnotationController(page_, images_, this)),
       cursorLabel_(new QLabel(this)),
       rangeLabel_(new QLabel(this)),
       countLabel_(new QLabel(this)),
@@ -179,8 +184,24 @@ void MainWindow::createActions() {
     reload_->setEnabled(false);
     file->addAction(tr("Import &Report…"), this, &MainWindow::showImportReport);
     file->addSeparator();
+    file->addAction(images_->exportAction());
+    file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(annotations_->undoAction());
+    edit->addAction(annotations_->redoAction());
+    edit->addSeparator();
+    edit->addAction(annotations_->markerAction());
+    edit->addAction(annotations_->noteAction());
+    edit->addSeparator();
+    edit->addAction(images_->copyAction());
+    connect(annotations_, &ui::AnnotationController::message, this, [this](const QString& text) {
+        if (!text.isEmpty()) statusBar()->showMessage(text, 10000);
+    });
+    connect(images_, &ui::ImageExport::finished, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 6000); });
 
     viewMenu_ = menuBar()->addMenu(tr("&View"));
     ui::ViewState* state = page_->state();
@@ -324,7 +345,10 @@ void MainWindow::createDocks() {
         dock->setVisible(visible);
         return dock;
     };
-    addDock(tr("Details"), "detailsDock", details_, true);
+    QDockWidget* detailsDock = addDock(tr("Details"), "detailsDock", details_, true);
+    QDockWidget* notes = addDock(tr("Annotations"), "annotationsDock", annotations_->panel(), true);
+    tabifyDockWidget(detailsDock, notes);
+    detailsDock->raise();
     panels_->install(viewMenu_, findChild<QToolBar*>("navigationToolbar"));
 }
 
@@ -391,6 +415,7 @@ void MainWindow::onLoaded(std::shared_ptr<const Trace> trace, const QString& pat
     details_->setTrace(trace);
     page_->setTrace(trace);
     panels_->setTrace(trace);
+    annotations_->traceOpened(path);  // after the page has the trace
     panels_->raisePanel(QStringLiteral("overviewDock"));
     stack_->setCurrentWidget(page_);
     page_->timeline()->setFocus();
@@ -406,6 +431,11 @@ void MainWindow::onLoaded(std::shared_ptr<const Trace> trace, const QString& pat
             .arg(trace->report.events)
             .arg(seconds, 0, 'f', 2),
         8000);
+}
+
+void MainWindow::setInteractive(bool interactive) {
+    interactive_ = interactive;
+    annotations_->setInteractive(interactive);
 }
 
 void MainWindow::onFailed(const QString& message, const QString& path) {

@@ -19,6 +19,8 @@ class QToolButton;
 
 namespace gapscope::ui {
 class DetailsPanel;
+class ImageExport;
+class AnnotationController;
 class PanelHost;
 class TraceLoader;
 class TracePage;
@@ -39,13 +41,15 @@ class MainWindow : public QMainWindow {
     ui::TracePage* tracePage() const { return page_; }
     ui::DetailsPanel* details() const { return details_; }
     ui::PanelHost* panels() const { return panels_; }
+    ui::ImageExport* images() const { return images_; }
+    ui::AnnotationController* annotations() const { return annotations_; }
     ui::TraceLoader* loader() const { return loader_; }
     QString currentPath() const { return currentPath_; }
     QString lastError() const { return lastError_; }
     // `gapscope --no-cache`: parse every trace this session (Settings keep theirs).
     void disableCacheForSession();
     // For tests and scripted screenshots: no modal dialogs.
-    void setInteractive(bool interactive) { interactive_ = interactive; }
+    void setInteractive(bool interactive);
 
   protected:
     void closeEvent(QCloseEvent*) override;
@@ -77,6 +81,8 @@ class MainWindow : public QMainWindow {
     ui::TracePage* page_;
     ui::DetailsPanel* details_;
     ui::PanelHost* panels_;
+    ui::ImageExport* images_;
+    ui::AnnotationController* annotations_;
     QMenu* recentMenu_ = nullptr;
     QMenu* viewMenu_ = nullptr;
     QAction* reload_ = nullptr;

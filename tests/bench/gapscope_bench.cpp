@@ -3,7 +3,8 @@
 // (reading the file, `zstd -dc` / `gzip -dc`, the load itself), so the
 // figures survive a noisy machine. Build with the release preset.
 //
-//   gapscope-bench [--frames] [--interaction] [--analyses] [--panels] [--quick] TRACE...
+//   gapscope-bench [--frames] [--interaction] [--analyses] [--panels] [--render] [--quick]
+//                  TRACE...
 //
 //   (always)       loads: parse, cache write, reopen, peak RSS (bench_load)
 //   --frames       frame times at five zooms, the GPU busy union, and a
@@ -14,6 +15,8 @@
 //                  share of the load time (bench_analyses)
 //   --panels       the analysis panels in the real window: whole trace after
 //                  the load, a scope change to a step, GUI stalls (bench_panels)
+//   --render       `gapscope-cli render`'s work after the load, step by step
+//                  (bench_render)
 //   --quick        fewer repeats (CI smoke test)
 
 #include <QApplication>
@@ -26,6 +29,7 @@
 #include "bench_interaction.h"
 #include "bench_load.h"
 #include "bench_panels.h"
+#include "bench_render.h"
 #include "timed_application.h"
 
 using namespace gapscope::bench;
@@ -33,7 +37,8 @@ using namespace gapscope::bench;
 int main(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", "offscreen");
     TimedApplication app(argc, argv);
-    bool frames = false, interaction = false, analyses = false, panels = false, quick = false;
+    bool frames = false, interaction = false, analyses = false, panels = false, render = false,
+         quick = false;
     std::vector<std::string> files;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -43,6 +48,8 @@ int main(int argc, char** argv) {
             interaction = true;
         else if (a == "--panels")
             panels = true;
+        else if (a == "--render")
+            render = true;
         else if (a == "--analyses")
             analyses = true;
         else if (a == "--quick")
@@ -53,7 +60,8 @@ int main(int argc, char** argv) {
     if (files.empty()) {
         std::fprintf(
             stderr,
-            "usage: gapscope-bench [--frames] [--interaction] [--analyses] [--panels] [--quick] "
+            "usage: gapscope-bench [--frames] [--interaction] [--analyses] [--panels] [--render] "
+            "[--quick] "
             "TRACE...\n");
         return 1;
     }
@@ -65,5 +73,6 @@ int main(int argc, char** argv) {
     if (interaction) printInteraction(files, quick);
     if (analyses) printAnalyses(files, quick);
     if (panels) printPanels(files);
+    if (render) printRender(files);
     return 0;
 }

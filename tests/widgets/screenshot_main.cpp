@@ -6,6 +6,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QPalette>
 #include <QStyleFactory>
@@ -16,6 +17,7 @@
 #include "model/trace.h"
 #include "panels/analysis_panel.h"
 #include "panels/panel_host.h"
+#include "picture/picture.h"
 #include "search/search_bar.h"
 #include "timeline/timeline_view.h"
 #include "trace_page.h"
@@ -41,18 +43,7 @@ int main(int argc, char** argv) {
     const QStringList args = parser.positionalArguments();
     if (args.size() != 2) return 1;
     QApplication::setStyle(QStyleFactory::create("Fusion"));
-    if (parser.isSet(dark)) {
-        QPalette p;
-        p.setColor(QPalette::Window, QColor(45, 47, 51));
-        p.setColor(QPalette::WindowText, QColor(225, 225, 225));
-        p.setColor(QPalette::Base, QColor(30, 32, 35));
-        p.setColor(QPalette::AlternateBase, QColor(45, 47, 51));
-        p.setColor(QPalette::Text, QColor(225, 225, 225));
-        p.setColor(QPalette::Button, QColor(55, 57, 61));
-        p.setColor(QPalette::ButtonText, QColor(225, 225, 225));
-        p.setColor(QPalette::Highlight, QColor(70, 140, 230));
-        QApplication::setPalette(p);
-    }
+    if (parser.isSet(dark)) QApplication::setPalette(gapscope::ui::picturePalette(true));
     gapscope::app::MainWindow window;
     window.setInteractive(false);
     const QStringList wh = parser.value(size).split('x');
@@ -107,6 +98,7 @@ int main(int argc, char** argv) {
     }
     if (parser.isSet(panel)) {
         panels->raisePanel(parser.value(panel));  // a hidden panel computes when shown
+        if (auto* dock = window.findChild<QDockWidget*>(parser.value(panel))) dock->raise();
         settle();
     }
     QApplication::processEvents();

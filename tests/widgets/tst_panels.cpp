@@ -9,6 +9,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QLineEdit>
 #include <QSettings>
 #include <QSortFilterProxyModel>
@@ -17,6 +18,7 @@
 #include <QTest>
 #include <cmath>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "loading/trace_loader.h"
@@ -39,6 +41,46 @@
 
 using namespace gapscope;
 using namespace gapscope::ui;
+
+namespace {
+
+// RFC 4180: quoted fields, doubled quotes, CRLF or LF line ends.
+std::vector<std::vector<std::string>> parseCsv(const std::string& text) {
+    std::vector<std::vector<std::string>> rows(1);
+    std::string field;
+    bool quoted = false, any = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+                field += '"';
+                ++i;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                field += c;
+            }
+        } else if (c == '"') {
+            quoted = true;
+        } else if (c == ',') {
+            rows.back().push_back(field);
+            field.clear();
+        } else if (c == '\r') {
+        } else if (c == '\n') {
+            rows.back().push_back(field);
+            field.clear();
+            rows.emplace_back();
+        } else {
+            field += c;
+        }
+        any = true;
+    }
+    if (!field.empty() || (any && !rows.back().empty())) rows.back().push_back(field);
+    if (rows.back().empty()) rows.pop_back();
+    return rows;
+}
+
+}  // namespace
 
 class TestPanels : public QObject {
     Q_OBJECT
@@ -175,6 +217,82 @@ class TestPanels : public QObject {
         QVERIFY(selected < t.slices.size());
         QCOMPARE(QString::fromUtf8(t.str(t.slices[selected].name)),
                  kernels->visibleRow(0).cells[0].text);
+    }
+
+    // Every table exports; CSV and JSON hold the panel's raw numbers, here
+    // checked against the generator's truth, and a hostile name is escaped
+    // in HTML, neutralised in CSV and kept exactly in JSON.
+    void tablesExportTheirNumbers() {
+        GAPSCOPE_REQUIRE_SHARED();
+        GAPSCOPE_REQUIRE_PYTHON("no python3 for the generator");
+        AnalysisTable* kernels = panel<KernelsPanel>("kernelsDock")->kernels();
+        const QString csvPath = dir_.filePath("kernels.csv"), jsonPath = dir_.filePath("k.json");
+        QString error;
+        QVERIFY2(kernels->exportTo(csvPath, &error), qPrintable(error));
+        QVERIFY2(kernels->exportTo(jsonPath, &error), qPrintable(error));
+        QVERIFY(!kernels->exportTo(dir_.filePath("k.xlsx"), &error));
+        QFile csvFile(csvPath);
+        QVERIFY(csvFile.open(QIODevice::ReadOnly));
+        const auto csv = parseCsv(csvFile.readAll().toStdString());
+        QCOMPARE(csv.size(), size_t(kernels->visibleRows()) + 1);
+        const auto column = [&](const std::string& name) {
+            const auto& h = csv.front();
+            return size_t(std::find(h.begin(), h.end(), name) - h.begin());
+        };
+        const size_t name = column("Kernel"), count = column("Count"), total = column("Total (ns)");
+        QVERIFY(total < csv.front().size());
+        QFile jsonFile(jsonPath);
+        QVERIFY(jsonFile.open(QIODevice::ReadOnly));
+        const auto json = nlohmann::json::parse(jsonFile.readAll().toStdString());
+        QCOMPARE(json["rows"].size(), size_t(kernels->visibleRows()));
+        for (size_t i = 1; i < csv.size(); ++i) {
+            const auto& k = generated_.truth["kernels"][csv[i][name]];
+            QCOMPARE(std::stoull(csv[i][count]), k["count"].get<uint64_t>());
+            QCOMPARE(std::stoll(csv[i][total]), k["total_ns"].get<int64_t>());
+            const auto& row = json["rows"][i - 1];
+            QCOMPARE(row["Kernel"].get<std::string>(), csv[i][name]);
+            QCOMPARE(row["Total (ns)"].get<int64_t>(), k["total_ns"].get<int64_t>());
+        }
+        // Every panel's tables export in every format.
+        for (AnalysisTable* t : window_->findChildren<AnalysisTable*>()) {
+            for (const char* ext : {"csv", "md", "json", "html"}) {
+                const QString path = dir_.filePath(QStringLiteral("any.") + ext);
+                QVERIFY2(t->exportTo(path, &error), qPrintable(error));
+                QVERIFY(QFileInfo(path).size() > 0);
+            }
+        }
+        // Hostile names.
+        AnalysisTable hostile;
+        hostile.model()->setColumns({{"Kernel", CellKind::Text}, {"Total", CellKind::Duration}});
+        const QString script = QStringLiteral("<script>alert(\"x\")</script>\nnext");
+        const QString formula = QStringLiteral("=cmd|' /C calc'!A0");
+        std::vector<TableRow> rows(2);
+        rows[0].cells = {TableCell::ofText(script), TableCell::of(1500)};
+        rows[1].cells = {TableCell::ofText(formula), TableCell::of(7)};
+        hostile.model()->setRows(std::move(rows));
+        QVERIFY(hostile.exportTo(dir_.filePath("h.html"), &error));
+        QVERIFY(hostile.exportTo(dir_.filePath("h.csv"), &error));
+        QVERIFY(hostile.exportTo(dir_.filePath("h.json"), &error));
+        auto read = [&](const char* file) {
+            QFile f(dir_.filePath(QString::fromLatin1(file)));
+            return f.open(QIODevice::ReadOnly) ? f.readAll().toStdString() : std::string();
+        };
+        const std::string html = read("h.html");
+        QVERIFY(html.find("<script>") == std::string::npos);
+        QVERIFY(html.find("&lt;script&gt;alert(&quot;x&quot;)") != std::string::npos);
+        const auto hcsv = parseCsv(read("h.csv"));
+        QCOMPARE(hcsv.size(), size_t(3));
+        for (size_t i = 1; i < hcsv.size(); ++i) {
+            const std::string& cell = hcsv[i][0];
+            QVERIFY2(cell.empty() || std::string("=+-@\t\r").find(cell[0]) == std::string::npos,
+                     cell.c_str());
+        }
+        const auto hjson = nlohmann::json::parse(read("h.json"));
+        std::set<std::string> names;
+        for (const auto& r : hjson["rows"])
+            names.insert(r["Kernel"].get<std::string>());
+        QVERIFY(names.count(script.toStdString()));
+        QVERIFY(names.count(formula.toStdString()));
     }
 
     void overviewMemoryAndPipeline() {

@@ -22,10 +22,12 @@
 #include <functional>
 #include <memory>
 
+#include "export/image_export.h"
 #include "loading/trace_loader.h"
 #include "main_window.h"
 #include "panels/details_panel.h"
 #include "search/search_bar.h"
+#include "support/cli_run.h"
 #include "support/test_paths.h"
 #include "timeline/overview_strip.h"
 #include "timeline/timeline_view.h"
@@ -500,6 +502,40 @@ class TestTimelineWidget : public QObject {
         QVERIFY(strip->lanesCurrent());
         window_->resize(1400, 700);
         QApplication::processEvents();
+    }
+
+    // File > Export Image draws what `gapscope-cli render` draws: the same
+    // range, tracks and width give the same pixels (and the same SVG text).
+    void exportImageIsTheCliPicture() {
+        // The causes' colours, as the panels give them after a load (init()
+        // gave the page the trace again, which forgets them).
+        GapOptions o;
+        o.minGapNs = view()->gapThreshold();
+        view()->setGapCauseColors(ui::gapCauseColours(trace(), o, false));
+        QVERIFY(!view()->gapCauseColors().empty());
+        const TimeWindow b = state()->bounds();
+        const TimeWindow range{b.start + b.span() / 5, b.end - b.span() / 5};
+        state()->setSelectedRange(range);
+        ui::ImageExport::Choice choice;
+        choice.range = ui::ImageExport::Choice::Range::Selection;
+        choice.tracks = QStringLiteral("gpu");
+        choice.width = 1200;
+        QTemporaryDir dir;
+        const QString fromViewer = dir.filePath("viewer.png"), fromCli = dir.filePath("cli.png");
+        QString error;
+        QVERIFY2(window_->images()->exportTo(fromViewer, choice, &error), qPrintable(error));
+        const test::CliRun run = test::runCli(
+            {"render", test::samplePath(), "--out", fromCli, "--tracks", "gpu", "--width", "1200",
+             "--range", QStringLiteral("%1:%2").arg(range.start).arg(range.end), "--no-cache"});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QImage a(fromViewer), b2(fromCli);
+        QCOMPARE(a.size(), b2.size());
+        QCOMPARE(a.convertToFormat(QImage::Format_RGB32), b2.convertToFormat(QImage::Format_RGB32));
+        choice.range = ui::ImageExport::Choice::Range::Visible;
+        QVERIFY(!window_->images()->exportTo(dir.filePath("x.jpg"), choice, &error));
+        QVERIFY(error.contains(".png or .svg"));
+        QVERIFY(!QFile::exists(dir.filePath("x.jpg")));
+        state()->setSelectedRange(std::nullopt);
     }
 
     void backAndForwardRestoreWindows() {

@@ -3,10 +3,12 @@
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
+#include <QFileDialog>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QKeyEvent>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QSortFilterProxyModel>
 #include <QStyle>
@@ -14,9 +16,12 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "panels/analysis_panel.h"
 #include "panels/cell_delegate.h"
+#include "panels/table_export.h"
 #include "panels/text_widths.h"
 #include "panels/units.h"
+#include "util/atomic_file.h"
 
 namespace gapscope::ui {
 
@@ -167,6 +172,19 @@ AnalysisTable::AnalysisTable(QWidget* parent)
     copy->setShortcutContext(Qt::WidgetShortcut);
     connect(copy, &QAction::triggered, this, &AnalysisTable::copySelection);
     view_->addAction(copy);
+    auto* copyAll = new QAction(tr("Copy All as Markdown"), view_);
+    connect(copyAll, &QAction::triggered, this, [this] {
+        auto* mime = new QMimeData;
+        const QString md = QString::fromStdString(exportTable(
+            *model_, shownSourceRows(), TableExportFormat::Markdown, exportTitle().toStdString()));
+        mime->setText(md);
+        mime->setData(QStringLiteral("text/markdown"), md.toUtf8());
+        QApplication::clipboard()->setMimeData(mime);
+    });
+    view_->addAction(copyAll);
+    auto* exportTo = new QAction(tr("Export Table…"), view_);
+    connect(exportTo, &QAction::triggered, this, &AnalysisTable::chooseAndExport);
+    view_->addAction(exportTo);
     view_->setContextMenuPolicy(Qt::ActionsContextMenu);
     auto emitRow = [this](const QModelIndex& index) {
         if (!index.isValid()) return;
@@ -277,6 +295,49 @@ QString AnalysisTable::selectedTabSeparated() const {
         lines << cells.join('\t');
     }
     return lines.join('\n') + "\n";
+}
+
+std::vector<int> AnalysisTable::shownSourceRows() const {
+    std::vector<int> rows;
+    rows.reserve(static_cast<size_t>(proxy_->rowCount()));
+    for (int i = 0; i < proxy_->rowCount(); ++i)
+        rows.push_back(proxy_->mapToSource(proxy_->index(i, 0)).row());
+    return rows;
+}
+
+QString AnalysisTable::exportTitle() const {
+    for (const QObject* o = parent(); o; o = o->parent()) {
+        if (const auto* panel = qobject_cast<const AnalysisPanel*>(o)) {
+            QString title = panel->title();
+            if (!accessibleName().isEmpty()) title += QStringLiteral(": ") + accessibleName();
+            return title + QStringLiteral(" (") + panel->headerText() + QStringLiteral(")");
+        }
+    }
+    return accessibleName().isEmpty() ? tr("Table") : accessibleName();
+}
+
+bool AnalysisTable::exportTo(const QString& path, QString* error) const {
+    const auto format = tableExportFormatFor(path);
+    if (!format) {
+        if (error) *error = tr("%1: the name must end in .csv, .md, .json or .html").arg(path);
+        return false;
+    }
+    const std::string bytes =
+        exportTable(*model_, shownSourceRows(), *format, exportTitle().toStdString());
+    const std::string why = writeFileAtomically(path.toStdString(), bytes, Overwrite::Yes);
+    if (why.empty()) return true;
+    if (error) *error = QStringLiteral("%1: %2").arg(path, QString::fromStdString(why));
+    return false;
+}
+
+void AnalysisTable::chooseAndExport() {
+    QString name = exportTitle().section(QLatin1Char(' '), 0, 0).toLower();
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export Table"), name + QStringLiteral(".csv"),
+        tr("CSV (*.csv);;Markdown (*.md);;JSON (*.json);;HTML (*.html)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!exportTo(path, &error)) QMessageBox::warning(this, tr("Export Table"), error);
 }
 
 void AnalysisTable::copySelection() const {

@@ -99,6 +99,12 @@ class AnalysisTable : public QWidget {
     QString selectedMarkdown() const;
     QString selectedTabSeparated() const;
     void copySelection() const;
+    // Every shown row (sorted and filtered as the view shows them) to a
+    // file, the format by its extension (panels/table_export.h), atomically.
+    bool exportTo(const QString& path, QString* error) const;
+    std::vector<int> shownSourceRows() const;
+    // "Kernels (Whole trace)": the panel's title and scope, for exports.
+    QString exportTitle() const;
     // Sort by a column until the user picks another: the first call sorts,
     // later ones (new rows for another scope) keep the user's order.
     void setDefaultSort(int column, Qt::SortOrder order);
@@ -112,6 +118,7 @@ class AnalysisTable : public QWidget {
   private:
     std::vector<int> selectedSourceRows() const;
     void fitColumns();
+    void chooseAndExport();
 
     AnalysisTableModel* model_;
     QSortFilterProxyModel* proxy_;

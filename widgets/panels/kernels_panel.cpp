@@ -17,6 +17,8 @@ KernelsPanel::KernelsPanel(AnalysisSession* session, QWidget* parent)
     tabs->setDocumentMode(true);
     tabs->addTab(kernels_, tr("Kernels"));
     tabs->addTab(copies_, tr("Copies and memsets"));
+    kernels_->setAccessibleName(tr("kernels"));            // in export titles
+    copies_->setAccessibleName(tr("copies and memsets"));  // in export titles
     body()->addWidget(tabs, 1);
     kernels_->model()->setColumns({{tr("Kernel"), CellKind::Text},
                                    {tr("Count"), CellKind::Count},

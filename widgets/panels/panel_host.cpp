@@ -19,6 +19,7 @@
 #include "panels/overview_panel.h"
 #include "panels/panel_registry.h"
 #include "panels/utilization_panel.h"
+#include "picture/gap_colours.h"
 #include "search/search_bar.h"
 #include "timeline/timeline_view.h"
 #include "trace_page.h"
@@ -218,17 +219,8 @@ void PanelHost::colourGaps() {
         o.minGapNs = threshold;
         o.index = indexed->index.get();
         o.cancel = &cancel;
-        const auto devices = gapsWithCauses(*indexed->trace, o);
+        auto colours = std::make_shared<GapColorList>(gapCauseColours(*indexed->trace, o, dark));
         if (cancel.isCancelled()) return {};
-        const Trace& t = *indexed->trace;
-        auto colours = std::make_shared<TimelineView::GapColorList>(t.gpuDevices.size());
-        for (const DeviceGaps& d : devices) {
-            for (size_t e = 0; e < t.gpuDevices.size(); ++e) {
-                if (t.gpuDevices[e].index != d.device) continue;
-                for (const CausedGap& g : d.gaps)
-                    (*colours)[e].push_back({g.gap, causeColor(g.cause, dark)});
-            }
-        }
         return [this, indexed, colours, timeline] {
             if (indexed != session_->indexed()) return;
             timeline->setGapCauseColors(*colours);

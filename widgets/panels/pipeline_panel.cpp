@@ -21,6 +21,8 @@ PipelinePanel::PipelinePanel(AnalysisSession* session, QWidget* parent)
     tabs_->setDocumentMode(true);
     tabs_->addTab(perStep_, tr("Wait per step"));
     tabs_->addTab(stages_, tr("tf.data stages"));
+    stages_->setAccessibleName(tr("stages"));     // in export titles
+    perStep_->setAccessibleName(tr("per step"));  // in export titles
     body()->addWidget(verdict_);
     body()->addWidget(tabs_, 1);
     stages_->model()->setColumns({{tr("Stage"), CellKind::Text},

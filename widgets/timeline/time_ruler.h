@@ -3,7 +3,9 @@
 // relative to the trace start, and the selected range's duration.
 
 #include <QWidget>
+#include <vector>
 
+#include "report/annotations.h"
 #include "timeline/view_state.h"
 
 namespace gapscope::ui {
@@ -21,6 +23,12 @@ class TimeRuler : public QWidget {
         update();
     }
     QSize sizeHint() const override { return {600, 28}; }
+    // Markers as flags, notes as bars, with their first line.
+    void setAnnotations(std::vector<Annotation> annotations, uint64_t current) {
+        annotations_ = std::move(annotations);
+        currentAnnotation_ = current;
+        update();
+    }
 
   protected:
     void paintEvent(QPaintEvent*) override;
@@ -30,6 +38,8 @@ class TimeRuler : public QWidget {
     int gutter_;
     int rightMargin_ = 0;
     TimeNs origin_ = 0;
+    std::vector<Annotation> annotations_;
+    uint64_t currentAnnotation_ = 0;
 };
 
 }  // namespace gapscope::ui

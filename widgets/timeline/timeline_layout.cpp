@@ -8,6 +8,8 @@ void TimelineLayout::setTrace(std::shared_ptr<const Trace> trace) {
     trace_ = std::move(trace);
     collapsedProcesses_.clear();
     collapsedTracks_.clear();
+    shownTracks_.clear();
+    shownCounters_.clear();
     rebuild();
 }
 
@@ -18,6 +20,12 @@ void TimelineLayout::toggleProcess(uint32_t p) {
 
 void TimelineLayout::toggleTrack(uint32_t t) {
     if (!collapsedTracks_.erase(t)) collapsedTracks_.insert(t);
+    rebuild();
+}
+
+void TimelineLayout::setShown(std::vector<uint8_t> tracks, std::vector<uint8_t> counters) {
+    shownTracks_ = std::move(tracks);
+    shownCounters_ = std::move(counters);
     rebuild();
 }
 
@@ -37,11 +45,29 @@ void TimelineLayout::rebuild() {
         y += height;
         rows_.push_back(r);
     };
+    const bool filtered = !shownTracks_.empty() || !shownCounters_.empty();
+    auto trackShown = [&](uint32_t tr) {
+        return !filtered || (tr < shownTracks_.size() && shownTracks_[tr]);
+    };
+    auto counterShown = [&](uint32_t c) {
+        return !filtered || (c < shownCounters_.size() && shownCounters_[c]);
+    };
     for (uint32_t p = 0; p < t.processes.size(); ++p) {
         const int top = y;
+        if (filtered) {
+            bool any =
+                std::any_of(t.processes[p].tracks.begin(), t.processes[p].tracks.end(), trackShown);
+            for (uint32_t c = 0; c < t.counters.size() && !any; ++c)
+                any = t.counters[c].process == p && counterShown(c);
+            if (!any) {
+                processExtent_[p] = {top, top};
+                continue;
+            }
+        }
         push({DisplayRow::Kind::ProcessHeader, p}, kHeaderHeight);
         if (!isProcessCollapsed(p)) {
             for (uint32_t tr : t.processes[p].tracks) {
+                if (!trackShown(tr)) continue;
                 const Track& track = t.tracks[tr];
                 // Instants get a thin marker row above the track's slices.
                 const bool instants = track.instantEnd > track.instantBegin;
@@ -62,7 +88,7 @@ void TimelineLayout::rebuild() {
                 }
             }
             for (uint32_t c = 0; c < t.counters.size(); ++c) {
-                if (t.counters[c].process != p) continue;
+                if (t.counters[c].process != p || !counterShown(c)) continue;
                 DisplayRow row{DisplayRow::Kind::Counter, p};
                 row.counter = c;
                 row.firstOfTrack = true;

@@ -47,6 +47,10 @@ class TimelineLayout {
     bool isTrackCollapsed(uint32_t t) const { return collapsedTracks_.count(t) > 0; }
     void toggleProcess(uint32_t p);
     void toggleTrack(uint32_t t);
+    // Only these tracks and counters (1 = shown, by index; empty = all); a
+    // process with none of them shown is left out, header and all. For
+    // exported pictures of some of the tracks.
+    void setShown(std::vector<uint8_t> tracks, std::vector<uint8_t> counters);
 
   private:
     void rebuild();
@@ -56,6 +60,7 @@ class TimelineLayout {
     std::vector<int> trackRowBase_;  // per track: index into rows_ of its row 0, or -1
     std::vector<std::pair<int, int>> processExtent_;
     std::unordered_set<uint32_t> collapsedProcesses_, collapsedTracks_;
+    std::vector<uint8_t> shownTracks_, shownCounters_;
     int totalHeight_ = 0;
 };
 

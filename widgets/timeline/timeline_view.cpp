@@ -1,6 +1,7 @@
 #include "timeline/timeline_view.h"
 
 #include <QApplication>
+#include <QContextMenuEvent>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -13,6 +14,7 @@
 
 #include "analysis/idle_gaps.h"
 #include "jobs/coalescing_runner.h"
+#include "picture/annotation_painter.h"
 
 namespace gapscope::ui {
 
@@ -22,6 +24,8 @@ struct TimelineView::FrameContent {
     std::vector<std::vector<Interval>> gaps;
     std::vector<std::vector<QColor>> gapColors;
     std::vector<uint8_t> searchNames;
+    std::vector<Annotation> annotations;
+    uint64_t currentAnnotation = 0;
     TimelineColors colors;
     QFont font;
     int gutterWidth = 0;
@@ -31,6 +35,7 @@ struct TimelineView::FrameContent {
 namespace {
 
 QImage drawFrame(const PaintInputs& in, QSize widgetSize, qreal dpr, const QFont& font,
+                 const std::vector<Annotation>& annotations, uint64_t currentAnnotation,
                  PaintStats& stats) {
     QImage image(widgetSize * dpr, QImage::Format_RGB32);  // opaque: copied, not blended
     image.setDevicePixelRatio(dpr);
@@ -40,6 +45,18 @@ QImage drawFrame(const PaintInputs& in, QSize widgetSize, qreal dpr, const QFont
     p.fillRect(QRect(in.size.width(), 0, widgetSize.width() - in.size.width(), in.size.height()),
                in.colors.background);
     stats = paintTimeline(p, in);
+    if (!annotations.empty()) {
+        AnnotationArea area;
+        area.trace = in.trace;
+        area.layout = in.layout;
+        area.scrollY = in.scrollY;
+        area.tracks = QRect(QPoint(0, 0), in.size);
+        area.gutterWidth = in.gutterWidth;
+        area.axis = trackAxis(in);
+        area.dark = in.colors.dark;
+        area.current = currentAnnotation;
+        paintAnnotations(p, area, annotations);
+    }
     return image;
 }
 
@@ -114,21 +131,19 @@ void TimelineView::recomputeGaps() {
     gaps_.clear();
     if (trace_) gaps_ = idleGapsPerDevice(*trace_, gapThreshold_);
     // Each gap's colour, matched by its interval (computed apart, on a worker).
-    gapColors_.assign(gaps_.size(), {});
-    for (size_t d = 0; d < gaps_.size() && d < gapCauseColors_.size(); ++d) {
-        const auto& known = gapCauseColors_[d];
-        for (const Interval& g : gaps_[d]) {
-            const auto it = std::lower_bound(
-                known.begin(), known.end(), g.start,
-                [](const std::pair<Interval, QColor>& k, TimeNs v) { return k.first.start < v; });
-            gapColors_[d].push_back(it != known.end() && it->first == g ? it->second : QColor());
-        }
-    }
+    gapColors_ = matchGapColours(gaps_, gapCauseColors_);
 }
 
 void TimelineView::setGapCauseColors(GapColorList colors) {
     gapCauseColors_ = std::move(colors);
     recomputeGaps();
+    contentChanged();
+}
+
+void TimelineView::setAnnotations(std::vector<Annotation> annotations, uint64_t current) {
+    if (annotations == annotations_ && current == currentAnnotation_) return;
+    annotations_ = std::move(annotations);
+    currentAnnotation_ = current;
     contentChanged();
 }
 
@@ -191,6 +206,8 @@ std::shared_ptr<const TimelineView::FrameContent> TimelineView::frameContent() {
         c->gaps = gaps_;
         c->gapColors = gapColors_;
         c->searchNames = searchNames_;
+        c->annotations = annotations_;
+        c->currentAnnotation = currentAnnotation_;
         c->colors = colors_;
         c->font = font();
         c->gutterWidth = kGutterWidth;
@@ -207,8 +224,8 @@ bool TimelineView::frameIsCurrent() const {
 void TimelineView::drawFrameNow(const FrameKey& key) {
     const std::shared_ptr<const FrameContent> content = frameContent();
     PaintStats stats;
-    QImage image =
-        drawFrame(inputsFor(key, *content, &names_), key.size, key.dpr, content->font, stats);
+    QImage image = drawFrame(inputsFor(key, *content, &names_), key.size, key.dpr, content->font,
+                             content->annotations, content->currentAnnotation, stats);
     showFrame(key, std::move(image), stats);
 }
 
@@ -222,8 +239,9 @@ void TimelineView::requestFrame(const FrameKey& key) {
     frames_->submit([this, key, content = frameContent(),
                      names = workerNames_](const CancelToken&) -> std::function<void()> {
         auto stats = std::make_shared<PaintStats>();
-        auto image = std::make_shared<QImage>(drawFrame(inputsFor(key, *content, names.get()),
-                                                        key.size, key.dpr, content->font, *stats));
+        auto image = std::make_shared<QImage>(
+            drawFrame(inputsFor(key, *content, names.get()), key.size, key.dpr, content->font,
+                      content->annotations, content->currentAnnotation, *stats));
         return [this, key, image, stats] {
             if (key.content < traceContentVersion_) return;  // another trace's
             ++framesDrawnOffThread_;
@@ -426,6 +444,13 @@ void TimelineView::mouseDoubleClickEvent(QMouseEvent* e) {
     if (s == kNone) return;
     state_->setSelectedSlice(s);
     fitSelection();
+}
+
+void TimelineView::contextMenuEvent(QContextMenuEvent* e) {
+    if (!trace_ || e->pos().x() < kGutterWidth) return QWidget::contextMenuEvent(e);
+    emit contextMenuRequested(e->globalPos(), axis().toTime(e->pos().x() - kGutterWidth),
+                              sliceAt(e->pos()));
+    e->accept();
 }
 
 void TimelineView::fitSelection() {

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "analysis/idle_gaps.h"
+#include "picture/gap_colours.h"
+#include "report/annotations.h"
 #include "timeline/timeline_colors.h"
 #include "timeline/timeline_layout.h"
 #include "timeline/timeline_painter.h"
@@ -39,8 +41,14 @@ class TimelineView : public QWidget {
     const std::vector<std::vector<Interval>>& gaps() const { return gaps_; }
     // Colours of the gaps by their cause, per entry of trace.gpuDevices, each
     // (gap, colour) sorted by start; gaps not listed keep the default shading.
-    using GapColorList = std::vector<std::vector<std::pair<Interval, QColor>>>;
+    using GapColorList = ui::GapColorList;
     void setGapCauseColors(GapColorList colors);
+    const GapColorList& gapCauseColors() const { return gapCauseColors_; }
+
+    // Drawn over the tracks (a marker's line, a range's band, a slice
+    // note's outline and callout); `current` is drawn bolder.
+    void setAnnotations(std::vector<Annotation> annotations, uint64_t current);
+    const std::vector<Annotation>& annotations() const { return annotations_; }
 
     // Names (per StringId) to highlight; empty = no search.
     void setSearchNames(std::vector<uint8_t> mask);
@@ -48,6 +56,7 @@ class TimelineView : public QWidget {
     static constexpr int kGutterWidth = 260;
     int gutterWidth() const { return kGutterWidth; }
     TimeAxis axis() const;
+    TimeNs anchorTime() const;  // the cursor's time, or the centre
 
     // The slice under a widget position, or kNone.
     uint32_t sliceAt(QPoint pos) const;
@@ -65,6 +74,8 @@ class TimelineView : public QWidget {
     bool frameIsCurrent() const;
 
   signals:
+    // A right click: where (global), the time there and the slice under it.
+    void contextMenuRequested(QPoint globalPos, gapscope::TimeNs time, uint32_t slice);
     void hoverTimeChanged(gapscope::TimeNs t, bool inside);
 
   protected:
@@ -74,6 +85,7 @@ class TimelineView : public QWidget {
     void mouseMoveEvent(QMouseEvent*) override;
     void mouseReleaseEvent(QMouseEvent*) override;
     void mouseDoubleClickEvent(QMouseEvent*) override;
+    void contextMenuEvent(QContextMenuEvent*) override;
     void wheelEvent(QWheelEvent*) override;
     void keyPressEvent(QKeyEvent*) override;
     void leaveEvent(QEvent*) override;
@@ -83,7 +95,7 @@ class TimelineView : public QWidget {
   private:
     void recomputeGaps();
     void updateScrollRange();
-    TimeNs anchorTime() const;  // the cursor's time, or the centre
+
     void handleGutterClick(QPoint pos);
     void fitSelection();
     // Something drawn changed that the frame key does not hold.
@@ -130,6 +142,8 @@ class TimelineView : public QWidget {
     GapColorList gapCauseColors_;
     std::vector<std::vector<QColor>> gapColors_;  // parallel to gaps_
     std::vector<uint8_t> searchNames_;
+    std::vector<Annotation> annotations_;
+    uint64_t currentAnnotation_ = 0;
     TimelineColors colors_;
     mutable NameColors names_;  // a memo of colours per name, filled while painting
     uint32_t hover_ = kNone;

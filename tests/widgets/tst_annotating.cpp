@@ -1,0 +1,234 @@
+// Annotating in the real main window: M and N, the sidecar written beside
+// the trace on every change (and the trace's bytes untouched), undo and
+// redo, reopening, a read-only folder's fallback, an unreadable sidecar
+// kept, and the annotations drawn on the timeline and the ruler.
+
+#include <QApplication>
+#include <QCryptographicHash>
+#include <QFile>
+#include <QLabel>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <memory>
+
+#include "annotations/annotation_controller.h"
+#include "annotations/annotation_store.h"
+#include "annotations/annotations_panel.h"
+#include "loading/trace_loader.h"
+#include "main_window.h"
+#include "picture/annotation_files.h"
+#include "picture/annotation_painter.h"
+#include "support/test_paths.h"
+#include "timeline/time_ruler.h"
+#include "timeline/timeline_view.h"
+#include "trace_page.h"
+
+using namespace gapscope;
+using namespace gapscope::ui;
+
+namespace {
+
+QByteArray sha256(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    return QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256);
+}
+
+bool notWritable(const std::string&) {
+    return false;
+}
+
+}  // namespace
+
+class TestAnnotating : public QObject {
+    Q_OBJECT
+
+    std::unique_ptr<app::MainWindow> window_;
+    QTemporaryDir dir_;
+    QString trace_;
+
+    TracePage* page() const { return window_->tracePage(); }
+    TimelineView* view() const { return page()->timeline(); }
+    AnnotationController* notes() const { return window_->annotations(); }
+    AnnotationStore* store() const { return notes()->store(); }
+    QString sidecar() const { return trace_ + ".gapscope.json"; }
+
+    void open(const QString& path) {
+        window_->openTrace(path);
+        window_->loader()->wait();
+        QApplication::processEvents();
+        QVERIFY(page()->trace());
+    }
+    SidecarRead onDisk() const { return readSidecar(sidecar().toStdString()); }
+
+  private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);  // the data folder is a test one
+        QCoreApplication::setOrganizationName(QStringLiteral("GapscopeTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_annotating"));
+        QSettings().clear();
+        trace_ = dir_.filePath("run.pt.trace.json.gz");
+        QVERIFY(QFile::copy(test::samplePath(), trace_));
+        window_ = std::make_unique<app::MainWindow>();
+        window_->setInteractive(false);
+        window_->disableCacheForSession();
+        window_->resize(1400, 800);
+        window_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+        open(trace_);
+    }
+    void cleanupTestCase() { window_.reset(); }
+
+    // M: a marker at the cursor (here the centre: the cursor is elsewhere),
+    // saved beside the trace at once; the trace itself is not touched.
+    void markerIsSavedBesideTheTrace() {
+        const QByteArray before = sha256(trace_);
+        const TimeWindow v = page()->state()->visible();
+        view()->setFocus();
+        QTest::keyClick(view(), Qt::Key_M);
+        QCOMPARE(store()->annotations().size(), size_t(1));
+        const Annotation a = store()->annotations().front();
+        QCOMPARE(a.kind, Annotation::Kind::Marker);
+        QCOMPARE(a.start, v.start + v.span() / 2);
+        const SidecarRead read = onDisk();
+        QCOMPARE(read.status, SidecarStatus::Loaded);
+        QCOMPARE(read.annotations.size(), size_t(1));
+        QCOMPARE(read.annotations.front().start, a.start);
+        QCOMPARE(sha256(trace_), before);
+        QCOMPARE(notes()->panel()->table()->rowCount(), 1);
+    }
+
+    // N on a range: a range note; the panel edits its text; undo takes each
+    // step back, on disk too, and redo brings it again.
+    void noteOnARangeEditUndoRedo() {
+        const TimeWindow b = page()->state()->bounds();
+        const TimeWindow r{b.start + b.span() / 3, b.start + b.span() / 2};
+        page()->state()->setSelectedRange(r);
+        view()->setFocus();
+        QTest::keyClick(view(), Qt::Key_N);
+        QCOMPARE(store()->annotations().size(), size_t(2));
+        const Annotation* note = store()->find(store()->lastAdded());
+        QVERIFY(note);
+        QCOMPARE(note->kind, Annotation::Kind::Range);
+        QCOMPARE(note->start, r.start);
+        QCOMPARE(note->end, r.end);
+        const uint64_t id = note->id;
+        QTableWidget* table = notes()->panel()->table();
+        for (int row = 0; row < table->rowCount(); ++row)
+            if (table->item(row, 0)->data(Qt::UserRole).toULongLong() == id)
+                table->item(row, 3)->setText(QStringLiteral("input stall <here>"));
+        QCOMPARE(store()->find(id)->text, std::string("input stall <here>"));
+        QCOMPARE(onDisk().annotations.size(), size_t(2));
+        notes()->undoAction()->trigger();  // the edit
+        QCOMPARE(store()->find(id)->text, std::string());
+        notes()->undoAction()->trigger();  // the note
+        QVERIFY(!store()->find(id));
+        QCOMPARE(onDisk().annotations.size(), size_t(1));
+        notes()->redoAction()->trigger();
+        notes()->redoAction()->trigger();
+        QCOMPARE(store()->find(id)->text, std::string("input stall <here>"));
+        QCOMPARE(onDisk().annotations.size(), size_t(2));
+        page()->state()->setSelectedRange(std::nullopt);
+    }
+
+    // N on a slice: the note names its track and slice and finds it again.
+    void noteOnASlice() {
+        const Trace& t = *page()->trace();
+        uint32_t slice = kNone;
+        for (uint32_t i = 0; i < t.slices.size() && slice == kNone; ++i)
+            if (t.slices[i].dur > 0) slice = i;
+        QVERIFY(slice != kNone);
+        page()->state()->setSelectedSlice(slice);
+        QVERIFY(notes()->addNoteOnSelection(QStringLiteral("this one")));
+        const Annotation* a = store()->find(store()->lastAdded());
+        QCOMPARE(a->kind, Annotation::Kind::Slice);
+        QCOMPARE(a->slice, std::string(t.str(t.slices[slice].name)));
+        QCOMPARE(a->track, t.tracks[t.trackOfSlice(slice)].displayName);
+        QCOMPARE(annotatedSlice(t, *a), slice);
+        page()->state()->setSelectedSlice(kNone);
+        QVERIFY(!notes()->addNoteOnSelection(QStringLiteral("nothing selected")));
+    }
+
+    // The marker's colour runs down its column on screen and flags the ruler.
+    void drawnOnTheTimelineAndTheRuler() {
+        const Annotation* marker = nullptr;
+        for (const Annotation& a : store()->annotations())
+            if (a.kind == Annotation::Kind::Marker) marker = &a;
+        QVERIFY(marker);
+        const QColor colour(QString::fromStdString(marker->color));
+        page()->state()->fitAll();
+        QApplication::processEvents();
+        const int x =
+            static_cast<int>(TimelineView::kGutterWidth + view()->axis().toX(marker->start));
+        const QImage timeline = view()->grab().toImage();
+        int hits = 0;
+        for (int y = 0; y < timeline.height(); ++y)
+            hits += QColor(timeline.pixel(x, y)) == colour;
+        QVERIFY2(hits > timeline.height() / 4, qPrintable(QString::number(hits)));
+        const QImage ruler = page()->ruler()->grab().toImage();
+        int flag = 0;
+        for (int y = 0; y < ruler.height(); ++y)
+            flag += QColor(ruler.pixel(x + 3, y)) == colour;
+        QVERIFY(flag > 5);
+    }
+
+    // Reopening (File > Reload does the same) reads them back.
+    void reopeningReadsThemBack() {
+        const std::vector<Annotation> before = store()->annotations();
+        open(trace_);
+        QCOMPARE(store()->annotations(), before);
+        QVERIFY(store()->writable());
+        QVERIFY(!store()->inFallbackFolder());
+    }
+
+    // Where the trace's folder cannot be written, they go to the data
+    // folder, the panel says so, and nothing appears beside the trace.
+    void readOnlyFolderUsesTheDataFolder() {
+        QTemporaryDir other;
+        const QString path = other.filePath("ro.pt.trace.json.gz");
+        QVERIFY(QFile::copy(test::samplePath(), path));
+        setFolderCheck(notWritable);
+        open(path);
+        QVERIFY(store()->inFallbackFolder());
+        QVERIFY(store()->sidecarPath().startsWith(QString::fromStdString(annotationFallbackDir())));
+        QVERIFY(store()->notice().contains(store()->sidecarPath()));
+        QVERIFY(!notes()->panel()->notice()->isHidden());
+        QVERIFY(notes()->addMarkerAt(page()->trace()->spanStart + 1000, QStringLiteral("here")));
+        QVERIFY(QFile::exists(store()->sidecarPath()));
+        QVERIFY(!QFile::exists(path + ".gapscope.json"));
+        const QString kept = store()->sidecarPath();
+        open(path);  // and finds them there again
+        QCOMPARE(store()->annotations().size(), size_t(1));
+        setFolderCheck(nullptr);
+        QFile::remove(kept);
+    }
+
+    // A sidecar that cannot be read is reported and left as it is.
+    void unreadableSidecarIsKept() {
+        QTemporaryDir other;
+        const QString path = other.filePath("bad.pt.trace.json.gz");
+        QVERIFY(QFile::copy(test::samplePath(), path));
+        const QByteArray garbage = "{\"format\": \"gapscope-annotations\", \"version\": 1, ";
+        {
+            QFile f(path + ".gapscope.json");
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(garbage);
+        }
+        open(path);
+        QVERIFY(!store()->writable());
+        QVERIFY(store()->notice().contains(QStringLiteral("bad.pt.trace.json.gz.gapscope.json")));
+        view()->setFocus();
+        QTest::keyClick(view(), Qt::Key_M);
+        QVERIFY(store()->annotations().empty());
+        QFile f(path + ".gapscope.json");
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), garbage);
+        open(trace_);
+    }
+};
+
+QTEST_MAIN(TestAnnotating)
+#include "tst_annotating.moc"

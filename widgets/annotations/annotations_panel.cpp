@@ -1,0 +1,173 @@
+#include "annotations/annotations_panel.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QPixmap>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include "annotations/annotation_store.h"
+#include "picture/annotation_painter.h"
+#include "timeline/time_axis.h"
+
+namespace gapscope::ui {
+
+namespace {
+
+enum Column { kKind, kAt, kDuration, kText, kColumns };
+
+QString kindLabel(Annotation::Kind kind) {
+    switch (kind) {
+        case Annotation::Kind::Marker:
+            return AnnotationsPanel::tr("marker");
+        case Annotation::Kind::Range:
+            return AnnotationsPanel::tr("range");
+        case Annotation::Kind::Slice:
+            return AnnotationsPanel::tr("slice");
+    }
+    return {};
+}
+
+QIcon swatch(const std::string& colour) {
+    QPixmap p(12, 12);
+    p.fill(QColor(QString::fromStdString(colour)));
+    return QIcon(p);
+}
+
+}  // namespace
+
+AnnotationsPanel::AnnotationsPanel(AnnotationStore* store, QWidget* parent)
+    : QWidget(parent),
+      store_(store),
+      notice_(new QLabel(this)),
+      table_(new QTableWidget(this)),
+      colour_(new QPushButton(tr("Colour…"), this)),
+      remove_(new QPushButton(tr("Remove"), this)) {
+    notice_->setWordWrap(true);
+    notice_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    notice_->hide();
+    table_->setColumnCount(kColumns);
+    table_->setHorizontalHeaderLabels({tr("Kind"), tr("At"), tr("Duration"), tr("Text")});
+    table_->verticalHeader()->hide();
+    table_->setWordWrap(false);  // one line a row; the tooltip and the editor have it all
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
+    table_->installEventFilter(this);
+    auto* marker = new QPushButton(tr("Marker (M)"), this);
+    marker->setToolTip(tr("A marker at the cursor on the timeline (M)"));
+    auto* note = new QPushButton(tr("Note (N)"), this);
+    note->setToolTip(tr("A note on the selected range or slice (N)"));
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(marker);
+    buttons->addWidget(note);
+    buttons->addStretch();
+    buttons->addWidget(colour_);
+    buttons->addWidget(remove_);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(notice_);
+    layout->addWidget(table_, 1);
+    layout->addLayout(buttons);
+    connect(marker, &QPushButton::clicked, this, &AnnotationsPanel::addMarkerRequested);
+    connect(note, &QPushButton::clicked, this, &AnnotationsPanel::addNoteRequested);
+    connect(colour_, &QPushButton::clicked, this, [this] {
+        if (const uint64_t id = selected()) emit colourRequested(id);
+    });
+    connect(remove_, &QPushButton::clicked, this, [this] {
+        if (const uint64_t id = selected()) store_->remove(id);
+    });
+    connect(table_, &QTableWidget::itemChanged, this, [this](QTableWidgetItem* item) {
+        if (filling_ || item->column() != kText) return;
+        store_->setText(item->data(Qt::UserRole).toULongLong(), item->text());
+    });
+    connect(table_, &QTableWidget::itemSelectionChanged, this, [this] {
+        const uint64_t id = selected();
+        colour_->setEnabled(id != 0);
+        remove_->setEnabled(id != 0);
+        if (id && !filling_) emit activated(id);
+    });
+    connect(store_, &AnnotationStore::changed, this, &AnnotationsPanel::refill);
+    connect(store_, &AnnotationStore::noticeChanged, this, [this](const QString& text) {
+        notice_->setText(text);
+        notice_->setVisible(!text.isEmpty());
+    });
+    refill();
+}
+
+void AnnotationsPanel::refill() {
+    const uint64_t keep = selected();
+    filling_ = true;
+    const auto& all = store_->annotations();
+    table_->setRowCount(static_cast<int>(all.size()));
+    for (int r = 0; r < static_cast<int>(all.size()); ++r) {
+        const Annotation& a = all[static_cast<size_t>(r)];
+        const TimeNs resolution = std::max<TimeNs>(1, (a.end - a.start) / 100);
+        auto cell = [&](int column, const QString& text, bool editable) {
+            auto* item = new QTableWidgetItem(text);
+            item->setData(Qt::UserRole, QVariant::fromValue<qulonglong>(a.id));
+            Qt::ItemFlags flags = Qt::ItemIsSelectable | Qt::ItemIsEnabled;
+            if (editable) flags |= Qt::ItemIsEditable;
+            item->setFlags(flags);
+            table_->setItem(r, column, item);
+            return item;
+        };
+        cell(kKind, kindLabel(a.kind), false)->setIcon(swatch(a.color));
+        cell(kAt, formatDuration(a.start - origin_, 1000), false);  // to the µs
+        cell(kDuration,
+             a.kind == Annotation::Kind::Marker ? QString()
+                                                : formatDuration(a.end - a.start, resolution),
+             false);
+        QTableWidgetItem* text = cell(kText, QString::fromStdString(a.text), store_->writable());
+        QString tip = QString::fromStdString(a.text);
+        if (a.kind == Annotation::Kind::Slice)
+            tip += tr("\n(on %1 in %2)")
+                       .arg(QString::fromStdString(a.slice), QString::fromStdString(a.track));
+        text->setToolTip(tip.trimmed());
+    }
+    table_->resizeColumnToContents(kKind);
+    table_->resizeColumnToContents(kAt);
+    table_->resizeColumnToContents(kDuration);
+    filling_ = false;
+    select(keep);
+    colour_->setEnabled(selected() != 0 && store_->writable());
+    remove_->setEnabled(selected() != 0 && store_->writable());
+    notice_->setText(store_->notice());
+    notice_->setVisible(!store_->notice().isEmpty());
+}
+
+void AnnotationsPanel::select(uint64_t id) {
+    for (int r = 0; r < table_->rowCount(); ++r) {
+        if (table_->item(r, kKind)->data(Qt::UserRole).toULongLong() != id) continue;
+        const bool was = filling_;
+        filling_ = true;
+        table_->selectRow(r);
+        filling_ = was;
+        return;
+    }
+}
+
+uint64_t AnnotationsPanel::selected() const {
+    const auto rows = table_->selectionModel()->selectedRows();
+    if (rows.isEmpty()) return 0;
+    const QTableWidgetItem* item = table_->item(rows.front().row(), kKind);
+    return item ? item->data(Qt::UserRole).toULongLong() : 0;
+}
+
+bool AnnotationsPanel::eventFilter(QObject* watched, QEvent* event) {
+    // (While a text is edited its keys go to the editor, not the table.)
+    if (watched == table_ && event->type() == QEvent::KeyPress) {
+        auto* key = static_cast<QKeyEvent*>(event);
+        if (key->key() == Qt::Key_Delete || key->key() == Qt::Key_Backspace) {
+            if (const uint64_t id = selected()) store_->remove(id);
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+}  // namespace gapscope::ui

@@ -1,0 +1,118 @@
+#include "panels/table_export.h"
+
+#include <QFileInfo>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "panels/analysis_table.h"
+#include "report/table.h"
+
+namespace gapscope::ui {
+
+namespace {
+
+bool numericKind(CellKind k) {
+    return k != CellKind::Text;
+}
+
+// The raw value of a cell as JSON: integers for ns, bytes and counts.
+nlohmann::json rawJson(const TableCell& c, CellKind kind) {
+    if (c.empty) return nullptr;
+    switch (kind) {
+        case CellKind::Text:
+            return c.text.toStdString();
+        case CellKind::Count:
+        case CellKind::Duration:
+        case CellKind::Bytes:
+            return static_cast<int64_t>(std::llround(c.number));
+        case CellKind::Percent:
+            return std::round(c.number * 100 * 1e4) / 1e4;
+        case CellKind::Number:
+            return c.number;
+    }
+    return nullptr;
+}
+
+std::string rawText(const TableCell& c, CellKind kind) {
+    const nlohmann::json v = rawJson(c, kind);
+    if (v.is_null()) return {};
+    if (v.is_string()) return v.get<std::string>();
+    return v.dump();
+}
+
+}  // namespace
+
+std::optional<TableExportFormat> tableExportFormatFor(const QString& path) {
+    const QString ext = QFileInfo(path).suffix().toLower();
+    if (ext == QLatin1String("csv")) return TableExportFormat::Csv;
+    if (ext == QLatin1String("md") || ext == QLatin1String("markdown"))
+        return TableExportFormat::Markdown;
+    if (ext == QLatin1String("json")) return TableExportFormat::Json;
+    if (ext == QLatin1String("html") || ext == QLatin1String("htm")) return TableExportFormat::Html;
+    return std::nullopt;
+}
+
+QString rawHeader(const AnalysisTableModel& model, int column) {
+    const TableColumn& c = model.columns()[static_cast<size_t>(column)];
+    switch (c.kind) {
+        case CellKind::Duration:
+            return c.title + QStringLiteral(" (ns)");
+        case CellKind::Bytes:
+            return c.title + QStringLiteral(" (bytes)");
+        case CellKind::Percent:
+            return c.title + QStringLiteral(" (%)");
+        default:
+            return c.title;
+    }
+}
+
+std::string exportTable(const AnalysisTableModel& model, const std::vector<int>& rows,
+                        TableExportFormat format, const std::string& title) {
+    const int columns = model.columnCount();
+    auto kind = [&](int c) { return model.columns()[static_cast<size_t>(c)].kind; };
+    if (format == TableExportFormat::Json) {
+        nlohmann::json out;
+        out["title"] = title;
+        out["rows"] = nlohmann::json::array();
+        for (const int r : rows) {
+            nlohmann::json row = nlohmann::json::object();
+            for (int c = 0; c < columns; ++c)
+                row[rawHeader(model, c).toStdString()] = rawJson(model.cell(r, c), kind(c));
+            out["rows"].push_back(std::move(row));
+        }
+        return out.dump(2) + "\n";
+    }
+    const bool raw = format == TableExportFormat::Csv;
+    Table t;
+    for (int c = 0; c < columns; ++c) {
+        t.headers.push_back(
+            (raw ? rawHeader(model, c) : model.columns()[static_cast<size_t>(c)].title)
+                .toStdString());
+        t.numeric.push_back(numericKind(kind(c)));
+    }
+    for (const int r : rows) {
+        std::vector<std::string> cells;
+        for (int c = 0; c < columns; ++c)
+            cells.push_back(raw ? rawText(model.cell(r, c), kind(c))
+                                : model.displayText(r, c).toStdString());
+        t.rows.push_back(std::move(cells));
+    }
+    switch (format) {
+        case TableExportFormat::Csv:
+            return formatTable(t, TableFormat::Csv);
+        case TableExportFormat::Markdown:
+            return "# " + title + "\n\n" + formatTable(t, TableFormat::Markdown);
+        case TableExportFormat::Html:
+            return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" +
+                   htmlEscape(title) +
+                   "</title><style>body{font-family:sans-serif}table{border-collapse:collapse}"
+                   "td,th{border:1px solid #ccc;padding:2px 6px}</style></head><body>\n<h1>" +
+                   htmlEscape(title) + "</h1>\n" + formatTable(t, TableFormat::Html) +
+                   "</body></html>\n";
+        case TableExportFormat::Json:
+            break;
+    }
+    return {};
+}
+
+}  // namespace gapscope::ui
