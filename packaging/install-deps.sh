@@ -8,7 +8,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev libgl-dev
   nlohmann-json3-dev libzstd-dev zlib1g-dev zstd libisal-dev
-  python3 xvfb xauth
+  python3 xvfb xauth poppler-utils
 )
 if [[ "${1:-}" == "--fuzz" ]]; then
   packages+=(clang libclang-rt-14-dev)

@@ -39,6 +39,7 @@
 #include "annotations/annotations_panel.h"
 #include "cache/index_cache.h"
 #include "export/image_export.h"
+#include "export/report_export.h"
 #include "loader/loader.h"
 #include "loading/trace_loader.h"
 #include "panels/details_panel.h"
@@ -71,6 +72,7 @@ MainWindow::MainWindow(QWidget* parent)
       panels_(new ui::PanelHost(this, page_)),
       images_(new ui::ImageExport(page_, this)),
       annotations_(new ui::AnnotationController(page_, images_, this)),
+      reports_(new ui::ReportExport(images_, panels_->session(), this)),
       cursorLabel_(new QLabel(this)),
       rangeLabel_(new QLabel(this)),
       countLabel_(new QLabel(this)),
@@ -185,6 +187,9 @@ void MainWindow::createActions() {
     file->addAction(tr("Import &Report…"), this, &MainWindow::showImportReport);
     file->addSeparator();
     file->addAction(images_->exportAction());
+    file->addAction(reports_->action());
+    connect(reports_, &ui::ReportExport::finished, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);

@@ -21,6 +21,7 @@ namespace gapscope::ui {
 class DetailsPanel;
 class ImageExport;
 class AnnotationController;
+class ReportExport;
 class PanelHost;
 class TraceLoader;
 class TracePage;
@@ -83,6 +84,7 @@ class MainWindow : public QMainWindow {
     ui::PanelHost* panels_;
     ui::ImageExport* images_;
     ui::AnnotationController* annotations_;
+    ui::ReportExport* reports_;
     QMenu* recentMenu_ = nullptr;
     QMenu* viewMenu_ = nullptr;
     QAction* reload_ = nullptr;

@@ -19,9 +19,9 @@
 #include <QThreadPool>
 #include <QVBoxLayout>
 
+#include "export/export_files.h"
 #include "timeline/timeline_view.h"
 #include "trace_page.h"
-#include "util/atomic_file.h"
 
 namespace gapscope::ui {
 
@@ -32,26 +32,12 @@ QByteArray encodePicture(const PictureSpec& spec, const QString& path, QString* 
         if (error) *error = QObject::tr("%1: the file name must end in .png or .svg").arg(path);
         return {};
     }
-    QByteArray png;
-    QBuffer buffer(&png);
-    buffer.open(QIODevice::WriteOnly);
-    if (!renderPicture(spec).save(&buffer, "PNG")) {
-        if (error) *error = QObject::tr("%1: could not encode the PNG").arg(path);
-        return {};
-    }
+    const QByteArray png = pngBytes(renderPicture(spec));
+    if (png.isEmpty() && error) *error = QObject::tr("%1: could not encode the PNG").arg(path);
     return png;
 }
 
 namespace {
-
-bool writeBytes(const QString& path, const QByteArray& bytes, QString* error) {
-    const std::string why = writeFileAtomically(
-        path.toStdString(), std::string_view(bytes.constData(), size_t(bytes.size())),
-        Overwrite::Yes);
-    if (why.empty()) return true;
-    if (error) *error = QStringLiteral("%1: %2").arg(path, QString::fromStdString(why));
-    return false;
-}
 
 // The dialog of File > Export Image: range, tracks, width, scale, annotations.
 class ExportImageDialog : public QDialog {
@@ -186,7 +172,7 @@ bool ImageExport::exportTo(const QString& path, const Choice& choice, QString* e
     const auto spec = specFor(choice, error);
     if (!spec) return false;
     const QByteArray bytes = encodePicture(*spec, path, error);
-    return !bytes.isEmpty() && writeBytes(path, bytes, error);
+    return !bytes.isEmpty() && writeExportFile(path, bytes, error);
 }
 
 void ImageExport::chooseAndExport() {
@@ -214,7 +200,7 @@ void ImageExport::chooseAndExport() {
     QThreadPool::globalInstance()->start([self, spec = *spec, path] {
         QString why;
         const QByteArray bytes = encodePicture(spec, path, &why);
-        const bool ok = !bytes.isEmpty() && writeBytes(path, bytes, &why);
+        const bool ok = !bytes.isEmpty() && writeExportFile(path, bytes, &why);
         const QString message = ok ? tr("Exported %1").arg(path) : why;
         QMetaObject::invokeMethod(
             qApp,

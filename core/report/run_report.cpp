@@ -1,0 +1,134 @@
+#include "report/run_report.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace gapscope {
+
+namespace {
+
+std::string milliseconds(TimeNs ns) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.3f ms", static_cast<double>(ns) / 1e6);
+    return buf;
+}
+
+std::string mebibytes(uint64_t bytes) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+    return buf;
+}
+
+Table annotationTable(const ReportContent& r) {
+    Table t;
+    t.headers = {"kind", "at (from the trace's start)", "duration", "on", "text"};
+    t.numeric = {false, true, true, false, false};
+    for (const Annotation& a : r.annotations) {
+        const std::string on =
+            a.kind == Annotation::Kind::Slice ? a.slice + " (" + a.track + ")" : std::string();
+        t.rows.push_back(
+            {annotationKindName(a.kind), milliseconds(a.start - r.origin),
+             a.kind == Annotation::Kind::Marker ? std::string() : milliseconds(a.end - a.start), on,
+             a.text});
+    }
+    return t;
+}
+
+Table factTable(const ReportContent& r) {
+    Table t;
+    t.headers = {"", ""};
+    for (const auto& [what, value] : r.facts)
+        t.rows.push_back({what, value});
+    return t;
+}
+
+}  // namespace
+
+std::string traceProducer(const Trace& t) {
+    for (const char* key : {"schemaVersion", "deviceProperties", "distributedInfo", "traceName"})
+        if (t.metadata.count(key)) return "PyTorch profiler (Kineto)";
+    for (const Process& p : t.processes)
+        if (p.displayName.rfind("/device:", 0) == 0 || p.displayName.rfind("/host:", 0) == 0)
+            return "TensorFlow / JAX profiler";
+    return "Chrome Trace Event Format";
+}
+
+std::vector<std::pair<std::string, std::string>> traceFacts(const Trace& t,
+                                                            const std::string& name) {
+    std::vector<std::pair<std::string, std::string>> f;
+    f.push_back({"file", name});
+    f.push_back({"producer", traceProducer(t)});
+    f.push_back(
+        {"size", mebibytes(t.fileSize) + (t.decompressedSize && t.decompressedSize != t.fileSize
+                                              ? " (" + mebibytes(t.decompressedSize) + " of JSON)"
+                                              : std::string())});
+    f.push_back({"events", std::to_string(t.report.events)});
+    f.push_back({"span", milliseconds(t.spanEnd - t.spanStart) + " from " +
+                             std::to_string(t.spanStart) + " ns"});
+    std::string gpus;
+    for (const GpuDevice& d : t.gpuDevices) {
+        if (!gpus.empty()) gpus += ", ";
+        gpus += "GPU " + std::to_string(d.index) + (d.name.empty() ? "" : " " + d.name);
+    }
+    f.push_back({"GPUs", gpus.empty() ? "none" : gpus});
+    f.push_back({"processes", std::to_string(t.processes.size()) + " (" +
+                                  std::to_string(t.tracks.size()) + " tracks)"});
+    if (!t.report.warnings.empty())
+        f.push_back({"import warnings", std::to_string(t.report.warnings.size())});
+    return f;
+}
+
+std::string reportDocument(const ReportContent& r, TableFormat format) {
+    const std::string title = "Gapscope report: " + r.traceName;
+    const bool html = format == TableFormat::Html;
+    std::string out;
+    auto heading = [&](int level, const std::string& text) {
+        if (html) {
+            out += "<h" + std::to_string(level) + ">" + htmlEscape(text) + "</h" +
+                   std::to_string(level) + ">\n";
+        } else {
+            out += "\n" + std::string(static_cast<size_t>(level), '#') + " " + text + "\n\n";
+        }
+    };
+    if (html) {
+        out += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>" +
+               htmlEscape(title) +
+               "</title>\n<style>body{font-family:system-ui,sans-serif;margin:2em;color:#222}"
+               "table{border-collapse:collapse;margin-bottom:1.5em}"
+               "th,td{border:1px solid #ccc;padding:.25em .6em;text-align:left;"
+               "vertical-align:top}th{background:#f0f0f0}"
+               ".num{text-align:right;font-variant-numeric:tabular-nums}"
+               "img{max-width:100%;border:1px solid #ccc}</style></head><body>\n";
+        heading(1, title);
+    } else {
+        out += "# " + title + "\n";
+    }
+    heading(2, "The trace");
+    out += formatTable(factTable(r), format);
+    if (!r.pictureUrl.empty()) {
+        heading(2, "The timeline");
+        if (html) {
+            const std::string width =
+                r.pictureWidth > 0 ? " width=\"" + std::to_string(r.pictureWidth) + "\"" : "";
+            out += "<p><img src=\"" + htmlEscape(r.pictureUrl) + "\"" + width + " alt=\"" +
+                   htmlEscape(r.pictureCaption) + "\"></p>\n<p>" + htmlEscape(r.pictureCaption) +
+                   "</p>\n";
+        } else {
+            out += "![" + r.pictureCaption + "](" + r.pictureUrl + ")\n";
+        }
+    }
+    for (const SummaryTable& t : r.tables) {
+        heading(2, t.title);
+        out += formatTable(t.table, format);
+    }
+    heading(2, "Annotations");
+    if (r.annotations.empty()) {
+        out += html ? "<p>None.</p>\n" : "None.\n";
+    } else {
+        out += formatTable(annotationTable(r), format);
+    }
+    if (html) out += "</body></html>\n";
+    return out;
+}
+
+}  // namespace gapscope

@@ -1,0 +1,41 @@
+#pragma once
+// The report of one trace, as the viewer's File > Export Report writes it:
+// a title, the trace's facts (file, producer, devices, span, events), the
+// summary tables (report/run_summary), the annotated picture, and the
+// annotations. Markdown (the picture a file beside it) or a self-contained
+// HTML page (the picture inline, or by reference for the PDF's renderer);
+// everything from the trace is escaped.
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/trace.h"
+#include "report/annotations.h"
+#include "report/run_summary.h"
+
+namespace gapscope {
+
+struct ReportContent {
+    std::string traceName;                                   // the file name
+    std::vector<std::pair<std::string, std::string>> facts;  // (what, value)
+    std::vector<SummaryTable> tables;
+    std::string pictureUrl;  // the image: a file name, a data: URL; "" for none
+    std::string pictureCaption;
+    int pictureWidth = 0;  // HTML: the <img> width in pixels; 0: its own
+    std::vector<Annotation> annotations;
+    TimeNs origin = 0;  // annotation times are shown from here
+};
+
+// The facts of a trace: file, producer, size, events, span, devices,
+// processes and threads, import warnings.
+std::vector<std::pair<std::string, std::string>> traceFacts(const Trace& trace,
+                                                            const std::string& name);
+// "PyTorch profiler (Kineto)", "TensorFlow / JAX profiler (XSpace as trace
+// events)" or "Chrome Trace Event Format", from the trace's metadata.
+std::string traceProducer(const Trace& trace);
+
+// TableFormat::Markdown or TableFormat::Html.
+std::string reportDocument(const ReportContent& report, TableFormat format);
+
+}  // namespace gapscope

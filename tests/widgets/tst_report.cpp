@@ -1,0 +1,138 @@
+// File > Export Report's writer on a generated trace: HTML self-contained
+// (the picture inline, decodable, of the picture's size), Markdown with the
+// picture beside it, PDF with pages and the text (read back by pdftotext);
+// the trace's facts, the summary's top kernel from the generator's truth,
+// the annotations, everything from the trace escaped.
+
+#include <QApplication>
+#include <QFile>
+#include <QImage>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "export/report_export.h"
+#include "loader/loader.h"
+#include "picture/picture.h"
+#include "support/generator.h"
+#include "support/test_paths.h"
+
+using namespace gapscope;
+using namespace gapscope::ui;
+
+class TestReport : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    test::Generated gen_;
+    std::shared_ptr<const Trace> trace_;
+    std::string topKernel_;  // by total time, from the truth
+
+    PictureSpec spec() const {
+        PictureSpec s;
+        s.trace = trace_;
+        s.range = {trace_->spanStart, trace_->spanEnd};
+        s.width = 1200;
+        s.title = QStringLiteral("report.json");
+        s.origin = trace_->spanStart;
+        s.gapThreshold = kDefaultGapThresholdNs;
+        s.font = QApplication::font();
+        Annotation a;
+        a.kind = Annotation::Kind::Range;
+        a.id = 1;
+        a.start = trace_->spanStart + (trace_->spanEnd - trace_->spanStart) / 3;
+        a.end = a.start + (trace_->spanEnd - trace_->spanStart) / 10;
+        a.text = "slow <b>step</b> & \"why\"";
+        s.annotations = {a};
+        return s;
+    }
+    QByteArray read(const QString& path) {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    }
+
+  private slots:
+    void initTestCase() {
+        GAPSCOPE_REQUIRE_SHARED();
+        GAPSCOPE_REQUIRE_PYTHON("no python3 for the generator");
+        gen_ = test::generateTrace(dir_.path(), "report.json",
+                                   {"--profile", "kineto", "--steps", "6", "--seed", "11"});
+        QVERIFY2(gen_.error.isEmpty(), qPrintable(gen_.error));
+        const LoadResult r = loadTrace(gen_.trace.toStdString());
+        QVERIFY(r.trace);
+        trace_ = r.trace;
+        int64_t best = -1;
+        for (const auto& [name, k] : gen_.truth["kernels"].items()) {
+            if (k["total_ns"].get<int64_t>() > best) {
+                best = k["total_ns"].get<int64_t>();
+                topKernel_ = name;
+            }
+        }
+        QVERIFY(!topKernel_.empty());
+    }
+
+    void htmlIsSelfContained() {
+        const QString path = dir_.filePath("report.html");
+        QString error;
+        QVERIFY2(writeReport(path, spec(), nullptr, &error), qPrintable(error));
+        const QString html = QString::fromUtf8(read(path));
+        QVERIFY(html.startsWith(QStringLiteral("<!DOCTYPE html>")));
+        QVERIFY(
+            html.contains(QStringLiteral("slow &lt;b&gt;step&lt;/b&gt; &amp; &quot;why&quot;")));
+        QVERIFY(!html.contains(QStringLiteral("<b>step</b>")));
+        QVERIFY(html.contains(QStringLiteral("PyTorch profiler (Kineto)")));
+        QVERIFY(html.contains(QString::fromStdString(topKernel_).toHtmlEscaped()));
+        const auto m = QRegularExpression(QStringLiteral("src=\"data:image/png;base64,([^\"]+)\""))
+                           .match(html);
+        QVERIFY(m.hasMatch());
+        const QImage image = QImage::fromData(QByteArray::fromBase64(m.captured(1).toLatin1()));
+        QCOMPARE(image.size(), pictureSize(spec()));
+        QVERIFY(!html.contains(QStringLiteral("src=\"http")));  // nothing fetched from elsewhere
+    }
+
+    void markdownHasThePictureBesideIt() {
+        const QString path = dir_.filePath("report.md");
+        QString error;
+        QVERIFY2(writeReport(path, spec(), nullptr, &error), qPrintable(error));
+        const QString md = QString::fromUtf8(read(path));
+        QVERIFY(md.startsWith(QStringLiteral("# Gapscope report: report.json")));
+        QVERIFY(md.contains(QStringLiteral("](report.png)")));
+        QCOMPARE(QImage(dir_.filePath("report.png")).size(), pictureSize(spec()));
+        QVERIFY(md.contains(QStringLiteral("## Annotations")));
+        QVERIFY(md.contains(QString::fromStdString(topKernel_)));
+    }
+
+    void pdfHasPagesAndText() {
+        const QString path = dir_.filePath("report.pdf");
+        QString error;
+        QVERIFY2(writeReport(path, spec(), nullptr, &error), qPrintable(error));
+        const QByteArray pdf = read(path);
+        QVERIFY(pdf.startsWith("%PDF-"));
+        const QString pdftotext = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
+        GAPSCOPE_SKIP_IF_MISSING(pdftotext.isEmpty(), "no pdftotext (poppler-utils)");
+        QProcess p;
+        p.start(pdftotext, {QStringLiteral("-layout"), path, QStringLiteral("-")});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        const QString text = QString::fromUtf8(p.readAllStandardOutput());
+        QVERIFY2(text.contains(QStringLiteral("Gapscope report: report.json")),
+                 qPrintable(text.left(500)));
+        QVERIFY(text.contains(QStringLiteral("slow <b>step</b> & \"why\"")));
+        QVERIFY(text.contains(QStringLiteral("Annotations")));
+        // Pages: the facts, the picture and eight tables do not fit on one.
+        const int pages = static_cast<int>(text.count(QChar('\f')));
+        QVERIFY2(pages >= 2, qPrintable(QString::number(pages)));
+    }
+
+    void otherNamesAreRefused() {
+        QString error;
+        QVERIFY(!writeReport(dir_.filePath("report.docx"), spec(), nullptr, &error));
+        QVERIFY(error.contains(QStringLiteral(".pdf")));
+        QVERIFY(!QFile::exists(dir_.filePath("report.docx")));
+    }
+};
+
+QTEST_MAIN(TestReport)
+#include "tst_report.moc"

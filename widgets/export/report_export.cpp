@@ -1,0 +1,135 @@
+#include "export/report_export.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QBuffer>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QPdfWriter>
+#include <QTextDocument>
+#include <QThreadPool>
+#include <QUrl>
+
+#include "analysis/analysis_index.h"
+#include "export/export_files.h"
+#include "export/image_export.h"
+#include "panels/analysis_session.h"
+#include "report/run_report.h"
+
+namespace gapscope::ui {
+
+bool writeReport(const QString& path, const PictureSpec& picture, const AnalysisIndex* index,
+                 QString* error) {
+    const QString ext = QFileInfo(path).suffix().toLower();
+    if (ext != QLatin1String("html") && ext != QLatin1String("htm") && ext != QLatin1String("md") &&
+        ext != QLatin1String("pdf")) {
+        if (error) *error = QObject::tr("%1: the name must end in .html, .md or .pdf").arg(path);
+        return false;
+    }
+    if (!picture.trace) {
+        if (error) *error = QObject::tr("No trace is open.");
+        return false;
+    }
+    const Trace& trace = *picture.trace;
+    std::unique_ptr<AnalysisIndex> own;
+    if (!index) {
+        own = std::make_unique<AnalysisIndex>(trace);
+        index = own.get();
+    }
+    StepOptions options;
+    options.index = index;
+    options.minGapNs = picture.gapThreshold;
+    ReportContent content;
+    content.traceName = picture.title.toStdString();
+    content.facts = traceFacts(trace, content.traceName);
+    content.tables = summaryTables(trace, options, 10);
+    content.annotations = picture.annotations;
+    content.origin = picture.origin;
+    content.pictureCaption =
+        QObject::tr("The whole trace, GPU idle gaps shaded by cause, with the annotations")
+            .toStdString();
+    const QImage image = renderPicture(picture);
+    if (ext == QLatin1String("md")) {
+        const QFileInfo info(path);
+        const QString png = info.completeBaseName() + QStringLiteral(".png");
+        if (!writeExportFile(info.dir().filePath(png), pngBytes(image), error)) return false;
+        content.pictureUrl = png.toStdString();
+        const std::string md = reportDocument(content, TableFormat::Markdown);
+        return writeExportFile(path, QByteArray::fromStdString(md), error);
+    }
+    if (ext != QLatin1String("pdf")) {
+        content.pictureUrl = "data:image/png;base64," + pngBytes(image).toBase64().toStdString();
+        content.pictureWidth = static_cast<int>(image.width() / image.devicePixelRatio());
+        const std::string html = reportDocument(content, TableFormat::Html);
+        return writeExportFile(path, QByteArray::fromStdString(html), error);
+    }
+    // PDF: the HTML page laid out by QTextDocument on A4, the picture a
+    // resource of the document scaled to the text width.
+    QByteArray pdf;
+    {
+        QBuffer buffer(&pdf);
+        buffer.open(QIODevice::WriteOnly);
+        QPdfWriter writer(&buffer);
+        writer.setPageSize(QPageSize(QPageSize::A4));
+        // Landscape: the GPU time table has a dozen numeric columns.
+        writer.setPageOrientation(QPageLayout::Landscape);
+        writer.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
+        writer.setResolution(96);
+        writer.setTitle(QString::fromStdString("Gapscope report: " + content.traceName));
+        writer.setCreator(QStringLiteral("Gapscope"));
+        QTextDocument doc;
+        const QSizeF page = writer.pageLayout().paintRectPixels(writer.resolution()).size();
+        doc.setPageSize(page);
+        const QUrl url(QStringLiteral("gapscope-picture.png"));
+        doc.addResource(QTextDocument::ImageResource, url, image);
+        content.pictureUrl = url.toString().toStdString();
+        // Within the page's text width (the page less the body's margins).
+        content.pictureWidth = static_cast<int>(page.width() * 0.9);
+        doc.setHtml(QString::fromStdString(reportDocument(content, TableFormat::Html)));
+        doc.print(&writer);
+    }
+    return writeExportFile(path, pdf, error);
+}
+
+ReportExport::ReportExport(ImageExport* images, AnalysisSession* session, QWidget* window)
+    : QObject(window), images_(images), session_(session), window_(window) {
+    action_ = new QAction(tr("Export &Report…"), this);
+    connect(action_, &QAction::triggered, this, &ReportExport::chooseAndExport);
+}
+
+void ReportExport::chooseAndExport() {
+    ImageExport::Choice choice;
+    choice.range = ImageExport::Choice::Range::Whole;
+    choice.width = 1400;
+    QString error;
+    const auto spec = images_->specFor(choice, &error);
+    if (!spec) {
+        QMessageBox::warning(window_, tr("Export Report"), error);
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(
+        window_, tr("Export Report"), QFileInfo(spec->title).completeBaseName() + ".html",
+        tr("HTML, self-contained (*.html);;Markdown, picture beside it (*.md);;PDF (*.pdf)"));
+    if (path.isEmpty()) return;
+    // The summary needs the analysis index: the session's, built once per load.
+    std::shared_ptr<const IndexedTrace> indexed = session_->indexed();
+    if (indexed && indexed->trace != spec->trace) indexed.reset();
+    QPointer<ReportExport> self(this);
+    emit finished(tr("Writing the report…"));
+    QThreadPool::globalInstance()->start([self, spec = *spec, path, indexed] {
+        QString why;
+        const bool ok = writeReport(path, spec, indexed ? indexed->index.get() : nullptr, &why);
+        const QString message = ok ? tr("Wrote the report %1").arg(path) : why;
+        QMetaObject::invokeMethod(
+            qApp,
+            [self, message, ok] {
+                if (!self) return;
+                if (!ok) QMessageBox::warning(self->window_, tr("Export Report"), message);
+                emit self->finished(message);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+}  // namespace gapscope::ui
