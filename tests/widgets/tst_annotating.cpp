@@ -13,12 +13,14 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <memory>
+#include <set>
 
 #include "annotations/annotation_controller.h"
 #include "annotations/annotation_store.h"
 #include "annotations/annotations_panel.h"
 #include "loading/trace_loader.h"
 #include "main_window.h"
+#include "panels/analysis_table.h"
 #include "picture/annotation_files.h"
 #include "picture/annotation_painter.h"
 #include "support/test_paths.h"
@@ -152,6 +154,52 @@ class TestAnnotating : public QObject {
         QVERIFY(!notes()->addNoteOnSelection(QStringLiteral("nothing selected")));
     }
 
+    // What the sidecar's reader would refuse is never written: an unnamed
+    // slice's note becomes a note on its span, a text cut to 64 KiB is cut
+    // at a character, so the file stays readable.
+    void savedAnnotationsStayReadable() {
+        Annotation unnamed;
+        unnamed.kind = Annotation::Kind::Slice;
+        unnamed.start = page()->trace()->spanStart + 10;
+        unnamed.end = unnamed.start + 100;
+        unnamed.track = "stream 7";
+        QVERIFY(store()->add(unnamed));
+        QCOMPARE(store()->find(store()->lastAdded())->kind, Annotation::Kind::Range);
+        Annotation longText;
+        longText.kind = Annotation::Kind::Marker;
+        longText.start = longText.end = unnamed.start;
+        QString cjk;
+        for (int i = 0; i < 30000; ++i)
+            cjk += QChar(0x6570);  // 3 bytes in UTF-8
+        longText.text = cjk.toStdString();
+        QVERIFY(store()->add(longText));
+        const std::string& kept = store()->find(store()->lastAdded())->text;
+        QVERIFY(kept.size() <= kMaxAnnotationText);
+        QCOMPARE(kept.size() % 3, size_t(0));  // whole characters
+        const SidecarRead read = onDisk();
+        QVERIFY2(read.status == SidecarStatus::Loaded, read.error.c_str());
+        notes()->undoAction()->trigger();
+        notes()->undoAction()->trigger();
+        QCOMPARE(onDisk().status, SidecarStatus::Loaded);
+    }
+
+    // A table export never replaces the trace's annotations (a .json name).
+    void exportsNeverReplaceTheSidecar() {
+        const QByteArray before = [&] {
+            QFile f(sidecar());
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        }();
+        QVERIFY(!before.isEmpty());
+        AnalysisTable* table = window_->findChild<AnalysisTable*>();
+        QVERIFY(table);
+        QString error;
+        QVERIFY(!table->exportTo(sidecar(), &error));
+        QVERIFY(error.contains(QStringLiteral("annotations")));
+        QFile f(sidecar());
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), before);
+    }
+
     // The marker's colour runs down its column on screen and flags the ruler.
     void drawnOnTheTimelineAndTheRuler() {
         const Annotation* marker = nullptr;
@@ -204,6 +252,32 @@ class TestAnnotating : public QObject {
         QCOMPARE(store()->annotations().size(), size_t(1));
         setFolderCheck(nullptr);
         QFile::remove(kept);
+    }
+
+    // Repeated or zero ids (two sidecars merged by hand) are made unique, so
+    // that an edit acts on the annotation it was made on.
+    void repeatedIdsAreMadeUnique() {
+        QTemporaryDir other;
+        const QString path = other.filePath("ids.pt.trace.json.gz");
+        QVERIFY(QFile::copy(test::samplePath(), path));
+        std::vector<Annotation> twins(3);
+        for (size_t i = 0; i < twins.size(); ++i) {
+            twins[i].kind = Annotation::Kind::Marker;
+            twins[i].id = i == 2 ? 0 : 1;
+            twins[i].start = twins[i].end = page()->trace()->spanStart + TimeNs(i) * 1000;
+            twins[i].text = "twin " + std::to_string(i);
+        }
+        QVERIFY(writeSidecar((path + ".gapscope.json").toStdString(), twins, "ids").empty());
+        open(path);
+        std::set<uint64_t> ids;
+        for (const Annotation& a : store()->annotations())
+            QVERIFY(a.id != 0 && ids.insert(a.id).second);
+        QCOMPARE(ids.size(), size_t(3));
+        const uint64_t second = store()->annotations()[1].id;
+        QVERIFY(store()->remove(second));
+        QCOMPARE(store()->annotations().size(), size_t(2));
+        QCOMPARE(store()->annotations()[1].text, std::string("twin 2"));
+        open(trace_);
     }
 
     // A sidecar that cannot be read is reported and left as it is.

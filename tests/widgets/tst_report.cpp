@@ -98,8 +98,8 @@ class TestReport : public QObject {
         QVERIFY2(writeReport(path, spec(), nullptr, &error), qPrintable(error));
         const QString md = QString::fromUtf8(read(path));
         QVERIFY(md.startsWith(QStringLiteral("# Gapscope report: report.json")));
-        QVERIFY(md.contains(QStringLiteral("](report.png)")));
-        QCOMPARE(QImage(dir_.filePath("report.png")).size(), pictureSize(spec()));
+        QVERIFY(md.contains(QStringLiteral("](report.md.png)")));
+        QCOMPARE(QImage(dir_.filePath("report.md.png")).size(), pictureSize(spec()));
         QVERIFY(md.contains(QStringLiteral("## Annotations")));
         QVERIFY(md.contains(QString::fromStdString(topKernel_)));
     }

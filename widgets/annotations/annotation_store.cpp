@@ -4,6 +4,7 @@
 #include <QUndoStack>
 #include <algorithm>
 #include <filesystem>
+#include <set>
 
 #include "picture/annotation_files.h"
 
@@ -22,6 +23,22 @@ class AnnotationCommand : public QUndoCommand {
     AnnotationStore* store_;
     std::vector<Annotation> before_, after_;
 };
+
+namespace {
+
+// At most kMaxAnnotationText bytes, cut at a character's start: a cut in
+// the middle of one would be written as U+FFFD and could make the text
+// longer than the reader accepts.
+std::string capped(std::string text) {
+    if (text.size() <= kMaxAnnotationText) return text;
+    size_t n = kMaxAnnotationText;
+    while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80)
+        --n;
+    text.resize(n);
+    return text;
+}
+
+}  // namespace
 
 AnnotationStore::AnnotationStore(QObject* parent) : QObject(parent), undo_(new QUndoStack(this)) {}
 
@@ -49,6 +66,11 @@ void AnnotationStore::load(const QString& tracePath) {
     if (read.status == SidecarStatus::Loaded) annotations_ = read.annotations;
     for (const Annotation& a : annotations_)
         nextId_ = std::max(nextId_, a.id + 1);
+    // Ids pick what an edit or a removal acts on: a zero or repeated one (two
+    // sidecars merged by hand) gets a new one, saved with the next change.
+    std::set<uint64_t> seen;
+    for (Annotation& a : annotations_)
+        if (a.id == 0 || !seen.insert(a.id).second) a.id = nextId_++;
     if (!writable_) {
         setNotice(tr("The annotations file cannot be used, so it is kept as it is and nothing is "
                      "saved: %1")
@@ -78,7 +100,13 @@ bool AnnotationStore::edit(const QString& what, std::vector<Annotation> next) {
 
 bool AnnotationStore::add(Annotation a) {
     if (a.end < a.start) std::swap(a.start, a.end);
-    if (a.text.size() > kMaxAnnotationText) a.text.resize(kMaxAnnotationText);
+    a.text = capped(std::move(a.text));
+    // What the reader would refuse (and so lock the whole sidecar) is not added.
+    if (a.kind == Annotation::Kind::Marker) a.end = a.start;
+    if (a.kind == Annotation::Kind::Slice && a.slice.empty()) {
+        a.kind = Annotation::Kind::Range;  // an unnamed slice: a note on its span
+        a.track.clear();
+    }
     a.id = nextId_;
     std::vector<Annotation> next = annotations_;
     next.push_back(a);
@@ -95,8 +123,7 @@ bool AnnotationStore::setText(uint64_t id, const QString& text) {
     std::vector<Annotation> next = annotations_;
     for (Annotation& a : next) {
         if (a.id != id) continue;
-        std::string t = text.toStdString();
-        if (t.size() > kMaxAnnotationText) t.resize(kMaxAnnotationText);
+        std::string t = capped(text.toStdString());
         if (t == a.text) return true;
         a.text = std::move(t);
         return edit(tr("Edit Annotation"), std::move(next));

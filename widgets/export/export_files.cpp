@@ -1,12 +1,36 @@
 #include "export/export_files.h"
 
 #include <QBuffer>
+#include <QFileInfo>
+#include <QObject>
 
+#include "picture/annotation_files.h"
 #include "util/atomic_file.h"
 
 namespace gapscope::ui {
 
-bool writeExportFile(const QString& path, const QByteArray& bytes, QString* error) {
+QStringList protectedFiles(const std::string& tracePath) {
+    if (tracePath.empty()) return {};
+    return {QString::fromStdString(tracePath), QString::fromStdString(sidecarPathFor(tracePath)),
+            QString::fromStdString(sidecarLocation(tracePath).path)};
+}
+
+bool isProtected(const QString& path, const QStringList& protect) {
+    const QString target = QFileInfo(path).canonicalFilePath();
+    if (target.isEmpty()) return false;  // does not exist yet
+    for (const QString& p : protect)
+        if (!p.isEmpty() && QFileInfo(p).canonicalFilePath() == target) return true;
+    return false;
+}
+
+bool writeExportFile(const QString& path, const QByteArray& bytes, QString* error,
+                     const QStringList& protect) {
+    if (isProtected(path, protect)) {
+        if (error)
+            *error = QObject::tr("%1: this is the trace or its annotations; choose another name")
+                         .arg(path);
+        return false;
+    }
     const std::string why = writeFileAtomically(
         path.toStdString(), std::string_view(bytes.constData(), size_t(bytes.size())),
         Overwrite::Yes);

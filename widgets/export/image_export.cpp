@@ -172,7 +172,8 @@ bool ImageExport::exportTo(const QString& path, const Choice& choice, QString* e
     const auto spec = specFor(choice, error);
     if (!spec) return false;
     const QByteArray bytes = encodePicture(*spec, path, error);
-    return !bytes.isEmpty() && writeExportFile(path, bytes, error);
+    return !bytes.isEmpty() &&
+           writeExportFile(path, bytes, error, protectedFiles(spec->trace->path));
 }
 
 void ImageExport::chooseAndExport() {
@@ -197,10 +198,11 @@ void ImageExport::chooseAndExport() {
     lastFolder_ = QFileInfo(path).absolutePath();
     // Drawing a large picture and encoding it takes a while: not on the GUI thread.
     QPointer<ImageExport> self(this);
-    QThreadPool::globalInstance()->start([self, spec = *spec, path] {
+    pool_.start([self, spec = *spec, path] {
         QString why;
         const QByteArray bytes = encodePicture(spec, path, &why);
-        const bool ok = !bytes.isEmpty() && writeExportFile(path, bytes, &why);
+        const bool ok = !bytes.isEmpty() &&
+                        writeExportFile(path, bytes, &why, protectedFiles(spec.trace->path));
         const QString message = ok ? tr("Exported %1").arg(path) : why;
         QMetaObject::invokeMethod(
             qApp,

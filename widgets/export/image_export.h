@@ -8,6 +8,7 @@
 #include <QObject>
 #include <QPointer>
 #include <QString>
+#include <QThreadPool>
 #include <vector>
 
 #include "picture/picture.h"
@@ -61,6 +62,7 @@ class ImageExport : public QObject {
     QAction* copy_;
     std::vector<Annotation> annotations_;
     QString lastFolder_;
+    QThreadPool pool_;  // its own: destroying it waits for an image being written
 };
 
 // Encodes a picture for `path` (.png or .svg); empty with `error` set when not.

@@ -32,6 +32,13 @@ bool writeReport(const QString& path, const PictureSpec& picture, const Analysis
         return false;
     }
     const Trace& trace = *picture.trace;
+    const QStringList keep = protectedFiles(trace.path);
+    if (isProtected(path, keep)) {
+        if (error)
+            *error = QObject::tr("%1: this is the trace or its annotations; choose another name")
+                         .arg(path);
+        return false;
+    }
     std::unique_ptr<AnalysisIndex> own;
     if (!index) {
         own = std::make_unique<AnalysisIndex>(trace);
@@ -52,17 +59,18 @@ bool writeReport(const QString& path, const PictureSpec& picture, const Analysis
     const QImage image = renderPicture(picture);
     if (ext == QLatin1String("md")) {
         const QFileInfo info(path);
-        const QString png = info.completeBaseName() + QStringLiteral(".png");
-        if (!writeExportFile(info.dir().filePath(png), pngBytes(image), error)) return false;
-        content.pictureUrl = png.toStdString();
+        // NAME.md.png: not NAME.png, which may be an exported image kept beside it.
+        const QString png = info.fileName() + QStringLiteral(".png");
+        if (!writeExportFile(info.dir().filePath(png), pngBytes(image), error, keep)) return false;
+        content.pictureUrl = QUrl::toPercentEncoding(png).toStdString();  // spaces, brackets
         const std::string md = reportDocument(content, TableFormat::Markdown);
-        return writeExportFile(path, QByteArray::fromStdString(md), error);
+        return writeExportFile(path, QByteArray::fromStdString(md), error, keep);
     }
     if (ext != QLatin1String("pdf")) {
         content.pictureUrl = "data:image/png;base64," + pngBytes(image).toBase64().toStdString();
         content.pictureWidth = static_cast<int>(image.width() / image.devicePixelRatio());
         const std::string html = reportDocument(content, TableFormat::Html);
-        return writeExportFile(path, QByteArray::fromStdString(html), error);
+        return writeExportFile(path, QByteArray::fromStdString(html), error, keep);
     }
     // PDF: the HTML page laid out by QTextDocument on A4, the picture a
     // resource of the document scaled to the text width.
@@ -89,7 +97,7 @@ bool writeReport(const QString& path, const PictureSpec& picture, const Analysis
         doc.setHtml(QString::fromStdString(reportDocument(content, TableFormat::Html)));
         doc.print(&writer);
     }
-    return writeExportFile(path, pdf, error);
+    return writeExportFile(path, pdf, error, keep);
 }
 
 ReportExport::ReportExport(ImageExport* images, AnalysisSession* session, QWidget* window)
@@ -117,7 +125,7 @@ void ReportExport::chooseAndExport() {
     if (indexed && indexed->trace != spec->trace) indexed.reset();
     QPointer<ReportExport> self(this);
     emit finished(tr("Writing the report…"));
-    QThreadPool::globalInstance()->start([self, spec = *spec, path, indexed] {
+    pool_.start([self, spec = *spec, path, indexed] {
         QString why;
         const bool ok = writeReport(path, spec, indexed ? indexed->index.get() : nullptr, &why);
         const QString message = ok ? tr("Wrote the report %1").arg(path) : why;

@@ -2,13 +2,14 @@
 // File > Export Report: the trace's facts, the summary tables
 // (report/run_summary), the annotated picture of the whole trace and the
 // annotations (report/run_report), as one self-contained HTML page (the
-// picture inline), Markdown (the picture a PNG beside it: NAME.png for
+// picture inline), Markdown (the picture a PNG beside it: NAME.md.png for
 // NAME.md) or PDF (QTextDocument printed by QPdfWriter, A4 landscape). Written
 // atomically, on a pool thread from the menu.
 
 #include <QObject>
 #include <QPointer>
 #include <QString>
+#include <QThreadPool>
 #include <memory>
 
 #include "picture/picture.h"
@@ -45,6 +46,7 @@ class ReportExport : public QObject {
     AnalysisSession* session_;
     QPointer<QWidget> window_;
     QAction* action_;
+    QThreadPool pool_;  // its own: destroying it waits for a report being written
 };
 
 }  // namespace gapscope::ui

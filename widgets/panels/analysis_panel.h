@@ -35,6 +35,8 @@ class AnalysisPanel : public QWidget {
     void setInView(bool inView);
     bool inView() const { return inView_; }
 
+    AnalysisSession* session() const { return session_; }
+
   protected:
     // How to show a result, on the GUI thread. It may run again later (the
     // whole trace's result is kept), so it owns what it shows.
@@ -53,7 +55,6 @@ class AnalysisPanel : public QWidget {
     virtual bool keepsWholeTrace() const { return true; }
 
     QVBoxLayout* body() const { return body_; }
-    AnalysisSession* session() const { return session_; }
     // Computes again (e.g. an option of the panel changed). A panel out of
     // view only remembers to, and computes when it comes into view.
     void refresh();

@@ -16,12 +16,12 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "export/export_files.h"
 #include "panels/analysis_panel.h"
 #include "panels/cell_delegate.h"
 #include "panels/table_export.h"
 #include "panels/text_widths.h"
 #include "panels/units.h"
-#include "util/atomic_file.h"
 
 namespace gapscope::ui {
 
@@ -324,10 +324,11 @@ bool AnalysisTable::exportTo(const QString& path, QString* error) const {
     }
     const std::string bytes =
         exportTable(*model_, shownSourceRows(), *format, exportTitle().toStdString());
-    const std::string why = writeFileAtomically(path.toStdString(), bytes, Overwrite::Yes);
-    if (why.empty()) return true;
-    if (error) *error = QStringLiteral("%1: %2").arg(path, QString::fromStdString(why));
-    return false;
+    QStringList keep;  // never the open trace or its annotations
+    for (const QObject* o = parent(); o; o = o->parent())
+        if (const auto* panel = qobject_cast<const AnalysisPanel*>(o))
+            if (const auto trace = panel->session()->trace()) keep = protectedFiles(trace->path);
+    return writeExportFile(path, QByteArray::fromStdString(bytes), error, keep);
 }
 
 void AnalysisTable::chooseAndExport() {
