@@ -149,7 +149,7 @@ int runRender(int argc, char** argv) {
         spec.gapColours = ui::gapCauseColours(*trace, o, r.dark);
     }
     if (r.annotations) {
-        const SidecarRead read = readSidecar(ui::sidecarLocation(args->load.path).path);
+        const SidecarRead read = readSidecar(ui::sidecarLocation(args->load.path).readPath);
         if (read.status == SidecarStatus::Loaded) {
             spec.annotations = read.annotations;
         } else if (read.status != SidecarStatus::Missing) {
@@ -164,7 +164,9 @@ int runRender(int argc, char** argv) {
         if (svg.isEmpty()) return fail(r.out + ": " + why.toStdString());
         bytes.assign(svg.constData(), static_cast<size_t>(svg.size()));
     } else {
-        const QImage image = ui::renderPicture(spec);
+        QString why;
+        const QImage image = ui::renderPicture(spec, &why);
+        if (image.isNull()) return fail(r.out + ": " + why.toStdString());
         QByteArray png;
         QBuffer buffer(&png);
         buffer.open(QIODevice::WriteOnly);

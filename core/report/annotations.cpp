@@ -66,6 +66,10 @@ std::string parseAnnotation(const json& j, Annotation& a) {
     }
     a.start = j["start_ns"].get<TimeNs>();
     a.end = j["end_ns"].get<TimeNs>();
+    // Far beyond any trace (±146 years): a hostile value that would
+    // overflow a span or a pixel position later.
+    constexpr TimeNs kFarthest = TimeNs{1} << 62;
+    if (a.start < -kFarthest || a.end > kFarthest) return "start_ns or end_ns is out of range";
     if (a.end < a.start) return "end_ns is before start_ns";
     if (a.kind == Annotation::Kind::Marker && a.end != a.start)
         return "a marker has end_ns != start_ns";
@@ -182,13 +186,16 @@ SidecarLocation locateSidecar(const std::string& tracePath, const std::string& f
     std::error_code ec;
     const fs::path absolute = fs::absolute(tracePath, ec);
     const fs::path folder = absolute.parent_path();
-    if (canWrite(folder.string())) return {sidecarPathFor(tracePath), false};
+    const std::string beside = sidecarPathFor(tracePath);
+    if (canWrite(folder.string())) return {beside, beside, false};
     const std::string key = absolute.string();
     char hash[17];
     std::snprintf(hash, sizeof hash, "%016llx",
                   static_cast<unsigned long long>(fastHash(key.data(), key.size())));
     const fs::path name = std::string(hash) + "-" + absolute.filename().string() + ".gapscope.json";
-    return {(fs::path(fallbackDir) / name).string(), true};
+    const std::string path = (fs::path(fallbackDir) / name).string();
+    const bool started = fs::exists(path, ec);
+    return {path, started || !fs::exists(beside, ec) ? path : beside, true};
 }
 
 bool folderWritable(const std::string& folder) {

@@ -56,8 +56,13 @@ std::string writeSidecar(const std::string& path, const std::vector<Annotation>&
 // Where a trace's sidecar goes: beside the trace, or, when that folder
 // cannot be written, in `fallbackDir` under a name made from the trace's
 // absolute path (two traces of one name in two folders do not collide).
+// In the fallback case the annotations are read from the fallback file once
+// it exists, and before that from a sidecar beside the trace (one shipped
+// with a trace on a read-only share), so that they are seen and the first
+// change copies them over.
 struct SidecarLocation {
-    std::string path;
+    std::string path;      // where changes are saved
+    std::string readPath;  // where the annotations are read from
     bool fallback = false;
 };
 SidecarLocation locateSidecar(const std::string& tracePath, const std::string& fallbackDir,

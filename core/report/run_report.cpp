@@ -1,7 +1,11 @@
 #include "report/run_report.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
+#include <string_view>
+
+#include "report/units.h"
 
 namespace gapscope {
 
@@ -32,6 +36,35 @@ Table annotationTable(const ReportContent& r) {
              a.text});
     }
     return t;
+}
+
+bool endsWith(const std::string& s, std::string_view tail) {
+    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// The summary's tables as people read them: "busy ns" 189212248 becomes
+// "busy" 189.21 ms, bytes likewise, a time point ("peak at ns") the time
+// from the trace's start. The CLI's tables keep the integers.
+Table readable(const Table& t, TimeNs origin) {
+    Table r = t;
+    for (size_t c = 0; c < t.headers.size(); ++c) {
+        const std::string& h = t.headers[c];
+        const bool at = endsWith(h, " at ns"), ns = endsWith(h, " ns"),
+                   bytes = endsWith(h, " bytes");
+        if (!ns && !bytes) continue;
+        r.headers[c] = at ? h.substr(0, h.size() - 3) + " (from the start)"
+                          : h.substr(0, h.size() - (ns ? 3 : 6));
+        for (auto& row : r.rows) {
+            if (c >= row.size()) continue;
+            std::string& v = row[c];
+            int64_t n = 0;
+            const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+            if (ec != std::errc() || end != v.data() + v.size()) continue;  // "-" stays
+            v = bytes ? readableBytes(static_cast<uint64_t>(std::max<int64_t>(0, n)))
+                      : readableDuration(at ? n - origin : n);
+        }
+    }
+    return r;
 }
 
 Table factTable(const ReportContent& r) {
@@ -87,7 +120,8 @@ std::string reportDocument(const ReportContent& r, TableFormat format) {
             out += "<h" + std::to_string(level) + ">" + htmlEscape(text) + "</h" +
                    std::to_string(level) + ">\n";
         } else {
-            out += "\n" + std::string(static_cast<size_t>(level), '#') + " " + text + "\n\n";
+            out += "\n" + std::string(static_cast<size_t>(level), '#') + " " +
+                   markdownEscape(text) + "\n\n";
         }
     };
     if (html) {
@@ -97,11 +131,11 @@ std::string reportDocument(const ReportContent& r, TableFormat format) {
                "table{border-collapse:collapse;margin-bottom:1.5em}"
                "th,td{border:1px solid #ccc;padding:.25em .6em;text-align:left;"
                "vertical-align:top}th{background:#f0f0f0}"
-               ".num{text-align:right;font-variant-numeric:tabular-nums}"
+               ".num{text-align:right;font-variant-numeric:tabular-nums}td.num{white-space:nowrap}"
                "img{max-width:100%;border:1px solid #ccc}</style></head><body>\n";
         heading(1, title);
     } else {
-        out += "# " + title + "\n";
+        out += "# " + markdownEscape(title) + "\n";
     }
     heading(2, "The trace");
     out += formatTable(factTable(r), format);
@@ -114,12 +148,12 @@ std::string reportDocument(const ReportContent& r, TableFormat format) {
                    htmlEscape(r.pictureCaption) + "\"></p>\n<p>" + htmlEscape(r.pictureCaption) +
                    "</p>\n";
         } else {
-            out += "![" + r.pictureCaption + "](" + r.pictureUrl + ")\n";
+            out += "![" + markdownEscape(r.pictureCaption) + "](" + r.pictureUrl + ")\n";
         }
     }
     for (const SummaryTable& t : r.tables) {
         heading(2, t.title);
-        out += formatTable(t.table, format);
+        out += formatTable(readable(t.table, r.origin), format);
     }
     heading(2, "Annotations");
     if (r.annotations.empty()) {

@@ -190,7 +190,8 @@ std::string summaryDocument(const std::string& traceName, const std::vector<Summ
             "</title>\n<style>body{font-family:system-ui,sans-serif;margin:2em;color:#222}"
             "table{border-collapse:collapse;margin-bottom:1.5em}"
             "th,td{border:1px solid #ccc;padding:.25em .6em;text-align:left}"
-            "th{background:#f0f0f0}.num{text-align:right;font-variant-numeric:tabular-nums}"
+            "th{background:#f0f0f0}.num{text-align:right;"
+            "font-variant-numeric:tabular-nums}td.num{white-space:nowrap}"
             "</style></head><body>\n<h1>";
         out += htmlEscape("Gapscope summary: " + traceName);
         out += "</h1>\n";

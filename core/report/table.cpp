@@ -49,21 +49,42 @@ std::string htmlEscape(const std::string& text) {
     return out;
 }
 
-namespace {
-
-std::string markdownCell(const std::string& text) {
+std::string markdownEscape(const std::string& text) {
     std::string out;
+    out.reserve(text.size());
     for (const char c : text) {
-        if (c == '|') {
-            out += "\\|";
-        } else if (c == '\n' || c == '\r') {
-            out += ' ';
-        } else {
-            out += c;
+        switch (c) {
+            case '\n':
+            case '\r':
+                out += ' ';
+                break;
+            case '<':  // an entity, not a backslash: raw HTML starts at '<'
+                out += "&lt;";
+                break;
+            case '&':
+                out += "&amp;";
+                break;
+            case '\\':
+            case '|':
+            case '*':
+            case '_':
+            case '`':
+            case '[':
+            case ']':
+            case '~':
+            case '#':
+            case '!':
+                out += '\\';
+                out += c;
+                break;
+            default:
+                out += c;
         }
     }
     return out;
 }
+
+namespace {
 
 // Display width in code points (UTF-8 continuation bytes take no column).
 size_t width(const std::string& s) {
@@ -93,13 +114,19 @@ std::string formatTable(const Table& t, TableFormat format) {
         return out;
     }
     if (format == TableFormat::Html) {
-        out += "<table>\n<thead><tr>";
-        for (size_t c = 0; c < cols; ++c) {
-            out += numeric(c) ? "<th class=\"num\">" : "<th>";
-            out += htmlEscape(t.headers[c]);
-            out += "</th>";
+        out += "<table>\n";
+        // A table of name and value pairs has no header to show.
+        if (std::any_of(t.headers.begin(), t.headers.end(),
+                        [](const std::string& h) { return !h.empty(); })) {
+            out += "<thead><tr>";
+            for (size_t c = 0; c < cols; ++c) {
+                out += numeric(c) ? "<th class=\"num\">" : "<th>";
+                out += htmlEscape(t.headers[c]);
+                out += "</th>";
+            }
+            out += "</tr></thead>\n";
         }
-        out += "</tr></thead>\n<tbody>\n";
+        out += "<tbody>\n";
         for (const auto& r : t.rows) {
             out += "<tr>";
             for (size_t c = 0; c < r.size(); ++c) {
@@ -117,7 +144,7 @@ std::string formatTable(const Table& t, TableFormat format) {
             out += "|";
             for (const auto& cell : cells) {
                 out += ' ';
-                out += markdownCell(cell);
+                out += markdownEscape(cell);
                 out += " |";
             }
             out += "\n";

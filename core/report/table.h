@@ -25,5 +25,9 @@ std::string formatTable(const Table& table, TableFormat format);
 std::string csvCell(const std::string& text);
 // Text made safe inside HTML elements and attribute values.
 std::string htmlEscape(const std::string& text);
+// Text shown as itself in Markdown (CommonMark / GitHub), on one line: no
+// emphasis, link, code span, heading or raw HTML from a kernel's name
+// (`float*`, `foo_bar`, `<script>`), no cell break from `|`.
+std::string markdownEscape(const std::string& text);
 
 }  // namespace gapscope

@@ -6,48 +6,15 @@
 #include <string>
 
 #include "analysis/gpu_utilization.h"
+#include "report/units.h"
 
 namespace gapscope {
-
-namespace {
-
-std::string formatDuration(TimeNs ns) {
-    char buf[64];
-    const double v = static_cast<double>(ns);
-    if (ns < 1000) {
-        std::snprintf(buf, sizeof buf, "%lld ns", static_cast<long long>(ns));
-    } else if (ns < 1000000) {
-        std::snprintf(buf, sizeof buf, "%.2f µs", v / 1e3);
-    } else if (ns < 1000000000) {
-        std::snprintf(buf, sizeof buf, "%.2f ms", v / 1e6);
-    } else {
-        std::snprintf(buf, sizeof buf, "%.3f s", v / 1e9);
-    }
-    return buf;
-}
-
-std::string formatBytes(uint64_t b) {
-    char buf[64];
-    const double v = static_cast<double>(b);
-    if (b < 1024) {
-        std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(b));
-    } else if (b < (1u << 20)) {
-        std::snprintf(buf, sizeof buf, "%.1f KiB", v / 1024);
-    } else if (b < (1u << 30)) {
-        std::snprintf(buf, sizeof buf, "%.1f MiB", v / (1 << 20));
-    } else {
-        std::snprintf(buf, sizeof buf, "%.2f GiB", v / (1 << 30));
-    }
-    return buf;
-}
-
-}  // namespace
 
 void writeTraceSummary(const Trace& t, std::ostream& out) {
     out << t.path << "\n";
     out << "  format      Chrome Trace Event Format, " << (t.objectForm ? "object" : "array")
-        << " form, " << compressionName(t.compression) << " (" << formatBytes(t.fileSize);
-    if (t.compression != Compression::None) out << " -> " << formatBytes(t.decompressedSize);
+        << " form, " << compressionName(t.compression) << " (" << readableBytes(t.fileSize);
+    if (t.compression != Compression::None) out << " -> " << readableBytes(t.decompressedSize);
     out << ")\n";
     out << "  events      " << t.report.events << " (";
     bool first = true;
@@ -57,7 +24,7 @@ void writeTraceSummary(const Trace& t, std::ostream& out) {
     }
     out << ")\n";
     if (t.hasSpan) {
-        out << "  span        " << formatDuration(t.spanEnd - t.spanStart) << "  [" << t.spanStart
+        out << "  span        " << readableDuration(t.spanEnd - t.spanStart) << "  [" << t.spanStart
             << " .. " << t.spanEnd << " ns]\n";
     }
     out << "  model       " << t.slices.size() << " slices, " << t.instants.size() << " instants, "
@@ -71,7 +38,7 @@ void writeTraceSummary(const Trace& t, std::ostream& out) {
             std::snprintf(pct, sizeof pct, " (%.1f%% of its active span)", *share);
         }
         out << "  GPU " << d.index << (d.name.empty() ? "" : " · " + d.name) << "  busy "
-            << formatDuration(d.busyNs) << pct << ", " << d.tracks.size() << " stream(s)\n";
+            << readableDuration(d.busyNs) << pct << ", " << d.tracks.size() << " stream(s)\n";
     }
 
     out << "\nProcesses and tracks\n";

@@ -118,6 +118,14 @@ class TestAnnotations : public QObject {
                 [{"id": 1, "kind": "marker", "start_ns": 5, "end_ns": 5},
                  {"id": 2, "kind": "range", "start_ns": 9, "end_ns": 3}]})")
             << "annotation 2: end_ns is before start_ns";
+        QTest::newRow("start far before any trace")
+            << QByteArray(R"({"format": "gapscope-annotations", "version": 1, "annotations":
+                [{"id": 1, "kind": "range", "start_ns": -9223372036854775808, "end_ns": 5}]})")
+            << "annotation 1: start_ns or end_ns is out of range";
+        QTest::newRow("end far beyond any trace")
+            << QByteArray(R"({"format": "gapscope-annotations", "version": 1, "annotations":
+                [{"id": 1, "kind": "range", "start_ns": 0, "end_ns": 9223372036854775807}]})")
+            << "annotation 1: start_ns or end_ns is out of range";
         QTest::newRow("unknown kind")
             << QByteArray(R"({"format": "gapscope-annotations", "version": 1, "annotations":
                 [{"id": 1, "kind": "arrow", "start_ns": 5, "end_ns": 5}]})")
@@ -171,10 +179,28 @@ class TestAnnotations : public QObject {
         QVERIFY(QString::fromStdString(a.path).endsWith("-trace.json.gapscope.json"));
         QVERIFY(a.path != b.path);
         QCOMPARE(locateSidecar("/runs/a/trace.json", data.path().toStdString(), no).path, a.path);
+        QCOMPARE(beside.readPath, beside.path);
+        QCOMPARE(a.readPath, a.path);  // nothing beside the trace either
         // The real check: a folder that exists and one that does not.
         QVERIFY(folderWritable(data.path().toStdString()));
         QVERIFY(!folderWritable(data.filePath("missing").toStdString()));
         QCOMPARE(QDir(data.path()).entryList(QDir::Files | QDir::Hidden), QStringList());
+    }
+
+    // A sidecar shipped beside a trace in a read-only folder is read until
+    // the data folder has a copy of its own; changes go to the copy.
+    void aReadOnlyFolderReadsTheSidecarBesideTheTrace() {
+        QTemporaryDir runs, data;
+        const std::string trace = runs.filePath("trace.json").toStdString();
+        const auto no = [](const std::string&) { return false; };
+        QVERIFY(writeText(QString::fromStdString(sidecarPathFor(trace)), "{}"));
+        const SidecarLocation shipped = locateSidecar(trace, data.path().toStdString(), no);
+        QVERIFY(shipped.fallback);
+        QCOMPARE(shipped.readPath, sidecarPathFor(trace));
+        QVERIFY(QString::fromStdString(shipped.path).startsWith(data.path() + "/"));
+        QVERIFY(writeText(QString::fromStdString(shipped.path), "{}"));
+        const SidecarLocation copied = locateSidecar(trace, data.path().toStdString(), no);
+        QCOMPARE(copied.readPath, shipped.path);
     }
 };
 

@@ -56,6 +56,47 @@ class TestTable : public QObject {
             std::string("name          n\n---------  ----\na|b           1\nlong name  1234\n"));
     }
 
+    // Each character that CommonMark reads as markup comes out escaped, so a
+    // renderer shows the name itself (and never raw HTML).
+    void markdownShowsNamesAsThemselves_data() {
+        QTest::addColumn<QString>("in");
+        QTest::addColumn<QString>("out");
+        QTest::newRow("template") << "f<float*, 4>"
+                                  << "f&lt;float\\*, 4>";
+        QTest::newRow("script") << "<script>x</script>"
+                                << "&lt;script>x&lt;/script>";
+        QTest::newRow("underscores") << "ampere_sgemm_128x64"
+                                     << "ampere\\_sgemm\\_128x64";
+        QTest::newRow("link") << "[a](http://x)"
+                              << "\\[a\\](http://x)";
+        QTest::newRow("image") << "![i](u)"
+                               << "\\!\\[i\\](u)";
+        QTest::newRow("code and strike") << "`c` ~~s~~"
+                                         << "\\`c\\` \\~\\~s\\~\\~";
+        QTest::newRow("heading") << "# h"
+                                 << "\\# h";
+        QTest::newRow("cell and lines") << "a|b\nc\\d"
+                                        << "a\\|b c\\\\d";
+        QTest::newRow("entity") << "&lt;"
+                                << "&amp;lt;";
+    }
+    void markdownShowsNamesAsThemselves() {
+        QFETCH(QString, in);
+        QFETCH(QString, out);
+        QCOMPARE(QString::fromStdString(markdownEscape(in.toStdString())), out);
+    }
+
+    // Name and value pairs (empty headers) have no header row in HTML.
+    void htmlLeavesOutAnEmptyHeader() {
+        Table t;
+        t.headers = {"", ""};
+        t.numeric = {false, false};
+        t.rows = {{"file", "a.json"}};
+        QCOMPARE(formatTable(t, TableFormat::Html),
+                 std::string("<table>\n<tbody>\n<tr><td>file</td><td>a.json</td></tr>\n</tbody>\n"
+                             "</table>\n"));
+    }
+
     void htmlEscapesEverything() {
         QCOMPARE(
             htmlEscape("<script>alert(\"x\" & 'y')</script>"),

@@ -6,12 +6,18 @@
 #include <QApplication>
 #include <QCryptographicHash>
 #include <QFile>
+#include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QScopeGuard>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <memory>
 #include <set>
 
@@ -136,6 +142,51 @@ class TestAnnotating : public QObject {
         page()->state()->setSelectedRange(std::nullopt);
     }
 
+    // A one-line text edits in place beyond QLineEdit's 32,767 characters;
+    // one of several lines goes to the dialog (Edit… or a double click).
+    void longAndMultiLineTextsEdit() {
+        QVERIFY(notes()->addMarkerAt(page()->trace()->spanStart + 500, QStringLiteral("one")));
+        const uint64_t id = store()->lastAdded();
+        QTableWidget* table = notes()->panel()->table();
+        QTableWidgetItem* text = nullptr;
+        for (int row = 0; row < table->rowCount(); ++row)
+            if (table->item(row, 0)->data(Qt::UserRole).toULongLong() == id)
+                text = table->item(row, 3);
+        QVERIFY(text);
+        // The cell's own editor, as a double click makes it.
+        QAbstractItemDelegate* delegate = table->itemDelegateForColumn(3);
+        QVERIFY(delegate);
+        const QModelIndex index = table->model()->index(text->row(), 3);
+        std::unique_ptr<QWidget> editor(
+            delegate->createEditor(table->viewport(), QStyleOptionViewItem(), index));
+        auto* line = qobject_cast<QLineEdit*>(editor.get());
+        QVERIFY(line);
+        line->setText(QString(40000, QLatin1Char('x')));
+        delegate->setModelData(line, table->model(), index);
+        QCOMPARE(store()->find(id)->text.size(), size_t(40000));
+        QVERIFY(store()->setText(id, QStringLiteral("first line\nsecond line")));
+        for (int row = 0; row < table->rowCount(); ++row)
+            if (table->item(row, 0)->data(Qt::UserRole).toULongLong() == id)
+                text = table->item(row, 3);
+        QVERIFY(!(text->flags() & Qt::ItemIsEditable));
+        QSignalSpy asked(notes()->panel(), &AnnotationsPanel::editRequested);
+        notes()->panel()->select(id);
+        QString shown;
+        QTimer::singleShot(0, [&shown] {  // answers the dialog
+            auto* dialog = qobject_cast<QInputDialog*>(QApplication::activeModalWidget());
+            if (!dialog) return;
+            shown = dialog->textValue();
+            dialog->setTextValue(QStringLiteral("edited\nin the dialog"));
+            dialog->accept();
+        });
+        notes()->panel()->editButton()->click();
+        QCOMPARE(asked.count(), 1);
+        QCOMPARE(asked.first().first().toULongLong(), qulonglong(id));
+        QCOMPARE(shown, QStringLiteral("first line\nsecond line"));
+        QCOMPARE(store()->find(id)->text, std::string("edited\nin the dialog"));
+        QVERIFY(store()->remove(id));
+    }
+
     // N on a slice: the note names its track and slice and finds it again.
     void noteOnASlice() {
         const Trace& t = *page()->trace();
@@ -239,6 +290,7 @@ class TestAnnotating : public QObject {
         const QString path = other.filePath("ro.pt.trace.json.gz");
         QVERIFY(QFile::copy(test::samplePath(), path));
         setFolderCheck(notWritable);
+        const auto restore = qScopeGuard([] { setFolderCheck(nullptr); });
         open(path);
         QVERIFY(store()->inFallbackFolder());
         QVERIFY(store()->sidecarPath().startsWith(QString::fromStdString(annotationFallbackDir())));
@@ -250,8 +302,41 @@ class TestAnnotating : public QObject {
         const QString kept = store()->sidecarPath();
         open(path);  // and finds them there again
         QCOMPARE(store()->annotations().size(), size_t(1));
-        setFolderCheck(nullptr);
         QFile::remove(kept);
+    }
+
+    // A sidecar shipped beside a trace in a read-only folder is shown; the
+    // first change saves all of them in the data folder, the shipped one
+    // is left as it is.
+    void readOnlyFolderReadsTheShippedSidecar() {
+        QTemporaryDir other;
+        const QString path = other.filePath("shipped.pt.trace.json.gz");
+        QVERIFY(QFile::copy(test::samplePath(), path));
+        Annotation shipped;
+        shipped.kind = Annotation::Kind::Range;
+        shipped.id = 7;
+        shipped.start = page()->trace()->spanStart + 100;
+        shipped.end = shipped.start + 5000;
+        shipped.text = "from the team";
+        const QString beside = path + ".gapscope.json";
+        QVERIFY(writeSidecar(beside.toStdString(), {shipped}, "shipped").empty());
+        const QByteArray before = sha256(beside);
+        setFolderCheck(notWritable);
+        const auto restore = qScopeGuard([] { setFolderCheck(nullptr); });
+        open(path);
+        QVERIFY(store()->inFallbackFolder());
+        QCOMPARE(store()->annotations().size(), size_t(1));
+        QCOMPARE(store()->annotations()[0].text, shipped.text);
+        QVERIFY(notes()->addMarkerAt(shipped.start + 10, QStringLiteral("mine")));
+        const SidecarRead copy = readSidecar(store()->sidecarPath().toStdString());
+        QCOMPARE(copy.status, SidecarStatus::Loaded);
+        QCOMPARE(copy.annotations.size(), size_t(2));
+        QCOMPARE(sha256(beside), before);
+        const QString kept = store()->sidecarPath();
+        open(path);  // now from the copy
+        QCOMPARE(store()->annotations().size(), size_t(2));
+        QFile::remove(kept);
+        open(trace_);
     }
 
     // Repeated or zero ids (two sidecars merged by hand) are made unique, so

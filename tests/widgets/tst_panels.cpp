@@ -11,6 +11,7 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QLineEdit>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -23,6 +24,7 @@
 
 #include "loading/trace_loader.h"
 #include "main_window.h"
+#include "panels/advice_panel.h"
 #include "panels/analysis_panel.h"
 #include "panels/analysis_table.h"
 #include "panels/gaps_panel.h"
@@ -253,6 +255,29 @@ class TestPanels : public QObject {
             QCOMPARE(row["Kernel"].get<std::string>(), csv[i][name]);
             QCOMPARE(row["Total (ns)"].get<int64_t>(), k["total_ns"].get<int64_t>());
         }
+        // Gaps: their starts as absolute ns, as the truth has them.
+        AnalysisTable* gaps = panel<GapsPanel>("gapsDock")->table();
+        const QString gapsPath = dir_.filePath("gaps.csv");
+        QVERIFY2(gaps->exportTo(gapsPath, &error), qPrintable(error));
+        {
+            QFile f(gapsPath);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const auto g = parseCsv(f.readAll().toStdString());
+            const auto& h = g.front();
+            const size_t start =
+                size_t(std::find(h.begin(), h.end(), "Start (absolute ns)") - h.begin());
+            const size_t length =
+                size_t(std::find(h.begin(), h.end(), "Duration (ns)") - h.begin());
+            QVERIFY(start < h.size() && length < h.size());
+            std::multiset<std::pair<TimeNs, TimeNs>> want, got;
+            for (const auto& [device, d] : generated_.truth["devices"].items())
+                for (const auto& gap : d["idle_gaps"])
+                    want.insert({gap["start_ns"].get<TimeNs>(),
+                                 gap["end_ns"].get<TimeNs>() - gap["start_ns"].get<TimeNs>()});
+            for (size_t i = 1; i < g.size(); ++i)
+                got.insert({std::stoll(g[i][start]), std::stoll(g[i][length])});
+            QCOMPARE(got, want);
+        }
         // Every panel's tables export in every format.
         for (AnalysisTable* t : window_->findChildren<AnalysisTable*>()) {
             for (const char* ext : {"csv", "md", "json", "html"}) {
@@ -306,6 +331,38 @@ class TestPanels : public QObject {
         QVERIFY(memory->curves()->count() >= 2);
         QCOMPARE(memory->curves()->itemText(0), QStringLiteral("GPU 0"));
         QCOMPARE(size_t(memory->perStep()->visibleRows()), generated_.truth["steps"].size());
+        // Advice as a table: a row per finding the panel shows, the planted
+        // input stall among them with its evidence inside the stalled step.
+        AdvicePanel* advice = panel<AdvicePanel>("AdviceDock");
+        const QString text = advice->view()->toPlainText();
+        const QString md = dir_.filePath("advice.md"), csvPath = dir_.filePath("advice.csv");
+        QString error;
+        QVERIFY2(writeTableSnapshot(advice->snapshot(), csvPath, &error), qPrintable(error));
+        QVERIFY2(writeTableSnapshot(advice->snapshot(), md, &error), qPrintable(error));
+        QFile f(csvPath);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const auto csv = parseCsv(f.readAll().toStdString());
+        QVERIFY(csv.size() > 1);
+        QCOMPARE(csv[0], (std::vector<std::string>{"Severity", "Rule", "GPU", "Finding",
+                                                   "Evidence at (absolute ns)", "Evidence ranges",
+                                                   "Evidence slices"}));
+        QCOMPARE(qsizetype(csv.size() - 1),
+                 text.count(QRegularExpression("^(HIGH|MEDIUM|LOW) ",
+                                               QRegularExpression::MultilineOption)));
+        bool input = false;
+        const auto& stall = generated_.truth["input_stall_steps"][0];
+        for (size_t i = 1; i < csv.size(); ++i) {
+            QVERIFY2(text.contains(QString::fromStdString(csv[i][3])), csv[i][3].c_str());
+            if (csv[i][1] != "input-bound") continue;
+            input = true;
+            const TimeNs at = std::stoll(csv[i][4]);
+            TimeNs stepStart = -1;
+            for (const auto& step : generated_.truth["steps"])
+                if (step["step"] == stall["step"]) stepStart = step["start_ns"].get<TimeNs>();
+            QVERIFY(stepStart > 0);
+            QVERIFY2(at >= stepStart && at < stall["end_ns"].get<TimeNs>(), csv[i][4].c_str());
+        }
+        QVERIFY(input);
     }
 
     // The utilisation chart follows the visible window; its buckets add up
@@ -328,6 +385,34 @@ class TestPanels : public QObject {
             const double want = double(
                 generated_.truth["devices"][std::to_string(device)]["busy_ns"].get<TimeNs>());
             QVERIFY2(std::abs(busy - want) <= 1e-6 * want + 1,
+                     qPrintable(QString::number(busy - want)));
+        }
+        // Its export: each bucket's absolute start and end, each GPU's share;
+        // the shares times the widths add up to the truth's busy time again.
+        const QString csvPath = dir_.filePath("utilisation.csv");
+        QString error;
+        QVERIFY2(writeTableSnapshot(u->snapshot(), csvPath, &error), qPrintable(error));
+        QFile f(csvPath);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const auto csv = parseCsv(f.readAll().toStdString());
+        QCOMPARE(csv.size(), rows.front().second.size() + 1);
+        QCOMPARE(csv[0][0], std::string("Start (absolute ns)"));
+        QCOMPARE(csv[0][1], std::string("End (absolute ns)"));
+        QCOMPARE(std::stoll(csv[1][0]), v.start);
+        QCOMPARE(std::stoll(csv.back()[1]), v.end);
+        for (size_t i = 1; i + 1 < csv.size(); ++i)
+            QCOMPARE(csv[i][1], csv[i + 1][0]);  // contiguous
+        for (size_t c = 2; c < csv[0].size(); ++c) {
+            const std::string device = csv[0][c].substr(4, csv[0][c].find(' ', 4) - 4);
+            QCOMPARE(csv[0][c], "GPU " + device + " busy (%)");
+            double busy = 0;
+            for (size_t i = 1; i < csv.size(); ++i)
+                busy += std::stod(csv[i][c]) / 100 *
+                        double(std::stoll(csv[i][1]) - std::stoll(csv[i][0]));
+            const double want =
+                double(generated_.truth["devices"][device]["busy_ns"].get<TimeNs>());
+            // Shares are written to 4 decimals of a percent; bucket edges to the ns.
+            QVERIFY2(std::abs(busy - want) <= 1e-6 * want + double(csv.size()),
                      qPrintable(QString::number(busy - want)));
         }
         // Zooming in recomputes for the new window.

@@ -161,7 +161,8 @@ class TestPicture : public QObject {
         note.id = 7;
         note.start = stall_.start;
         note.end = stall_.end;
-        note.text = "waits <for> data & more";
+        // With the C0 controls XML 1.0 forbids, as a hostile name may hold.
+        note.text = "waits <for> data & more\x01\x07\x1b";
         writeSidecar({note});
         const QString out = dir_.filePath("picture.svg");
         const CliRun run = render(out);
@@ -215,6 +216,27 @@ class TestPicture : public QObject {
         QCOMPARE(run.exitCode, exitCode);
         QVERIFY(!run.err.isEmpty());
         QVERIFY(!QFile::exists(out));  // nothing half-written
+    }
+
+    // 20000 px wide at 2x and 16000 px high would be 1.2 Gpx (5 GB): refused
+    // with the size it would have, before anything is drawn or written.
+    void hugePicturesAreRefusedWithTheirSize() {
+        const QString out = dir_.filePath("huge.png");
+        const CliRun run = runCli({"render", gen_.trace, "--out", out, "--width", "20000",
+                                   "--height", "20000", "--scale", "2"});
+        QCOMPARE(run.exitCode, 1);
+        // (Rows stop at kPictureMaxHeight, whatever --height asks.)
+        QVERIFY2(run.err.contains("would be 40000 × ") && run.err.contains("Mpx"),
+                 run.err.constData());
+        QVERIFY(!QFile::exists(out));
+        const CliRun one = runCli({"render", gen_.trace, "--out", out, "--width", "20000",
+                                   "--height", "20000", "--scale", "1"});  // 400 Mpx
+        QCOMPARE(one.exitCode, 1);
+        QVERIFY2(one.err.contains("would be 20000 × "), one.err.constData());
+        const CliRun fits = runCli({"render", gen_.trace, "--out", out, "--width", "4000",
+                                    "--height", "2000", "--scale", "2"});
+        QVERIFY2(fits.exitCode == 0, fits.err.constData());
+        QCOMPARE(load(out).size(), QSize(8000, 4000));
     }
 
     void tracksPickRows() {

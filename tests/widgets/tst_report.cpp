@@ -84,6 +84,16 @@ class TestReport : public QObject {
         QVERIFY(!html.contains(QStringLiteral("<b>step</b>")));
         QVERIFY(html.contains(QStringLiteral("PyTorch profiler (Kineto)")));
         QVERIFY(html.contains(QString::fromStdString(topKernel_).toHtmlEscaped()));
+        // Times in units people read: the top kernel's total (the truth's
+        // integer ns) as milliseconds to two decimals, in its row.
+        const int64_t total = gen_.truth["kernels"][topKernel_]["total_ns"].get<int64_t>();
+        QVERIFY(total >= 1'000'000 && total < 1'000'000'000);
+        const QString row = html.section(QString::fromStdString(topKernel_).toHtmlEscaped(), 1)
+                                .section(QStringLiteral("</tr>"), 0, 0);
+        QVERIFY2(row.contains(QStringLiteral(">%1 ms<").arg(double(total) / 1e6, 0, 'f', 2)),
+                 qPrintable(row));
+        QVERIFY(html.contains(QStringLiteral("<th>kernel</th>")));
+        QVERIFY(!html.contains(QStringLiteral("total ns")));
         const auto m = QRegularExpression(QStringLiteral("src=\"data:image/png;base64,([^\"]+)\""))
                            .match(html);
         QVERIFY(m.hasMatch());
@@ -101,7 +111,18 @@ class TestReport : public QObject {
         QVERIFY(md.contains(QStringLiteral("](report.md.png)")));
         QCOMPARE(QImage(dir_.filePath("report.md.png")).size(), pictureSize(spec()));
         QVERIFY(md.contains(QStringLiteral("## Annotations")));
-        QVERIFY(md.contains(QString::fromStdString(topKernel_)));
+        // What a Markdown reader shows: CommonMark drops the backslash before
+        // punctuation and reads the entities.
+        QString shown = md;
+        shown.replace(QRegularExpression(QStringLiteral("\\\\([!-/:-@\\[-`{-~])")),
+                      QStringLiteral("\\1"));
+        shown.replace(QStringLiteral("&lt;"), QStringLiteral("<"));
+        shown.replace(QStringLiteral("&amp;"), QStringLiteral("&"));
+        QVERIFY2(shown.contains(QString::fromStdString(topKernel_)), topKernel_.c_str());
+        // The raw text has none of a kernel name's markup left active.
+        QVERIFY(!md.contains(QStringLiteral("<")));
+        if (topKernel_.find('_') != std::string::npos)
+            QVERIFY(!md.contains(QString::fromStdString(topKernel_)));
     }
 
     void pdfHasPagesAndText() {

@@ -9,15 +9,21 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QFileDialog>
 #include <QLabel>
+#include <QRadioButton>
 #include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QWheelEvent>
 #include <functional>
 #include <memory>
@@ -26,6 +32,7 @@
 #include "loading/trace_loader.h"
 #include "main_window.h"
 #include "panels/details_panel.h"
+#include "picture/gap_colours.h"
 #include "search/search_bar.h"
 #include "support/cli_run.h"
 #include "support/test_paths.h"
@@ -536,6 +543,65 @@ class TestTimelineWidget : public QObject {
         QVERIFY(error.contains(".png or .svg"));
         QVERIFY(!QFile::exists(dir.filePath("x.jpg")));
         state()->setSelectedRange(std::nullopt);
+    }
+
+    // Edit > Copy Image puts the visible window's picture on the clipboard,
+    // and File > Export Image's dialog writes what was chosen in it: both
+    // the CLI's picture of the same range, tracks and width.
+    void copyImageAndTheExportDialog() {
+        GapOptions o;
+        o.minGapNs = view()->gapThreshold();
+        view()->setGapCauseColors(ui::gapCauseColours(trace(), o, false));
+        window_->images()->setAnnotations({});
+        QTemporaryDir dir;
+        auto cliPicture = [&](TimeWindow range, const QString& tracks, int width) {
+            const QString out = dir.filePath(QStringLiteral("cli-%1.png").arg(width));
+            const test::CliRun run =
+                test::runCli({"render", test::samplePath(), "--out", out, "--tracks", tracks,
+                              "--width", QString::number(width), "--range",
+                              QStringLiteral("%1:%2").arg(range.start).arg(range.end), "--no-cache",
+                              "--no-annotations"});
+            return run.exitCode == 0 ? QImage(out).convertToFormat(QImage::Format_RGB32) : QImage();
+        };
+        QSignalSpy finished(window_->images(), &ui::ImageExport::finished);
+        window_->images()->copyAction()->trigger();
+        QCOMPARE(finished.count(), 1);
+        const QImage copied =
+            QApplication::clipboard()->image().convertToFormat(QImage::Format_RGB32);
+        QVERIFY(!copied.isNull());
+        QCOMPARE(copied, cliPicture(state()->visible(), "all", view()->width()));
+
+        // The dialog: the whole trace, GPU tracks, 900 px; then the file dialog.
+        const QString path = dir.filePath("dialog.png");
+        bool sawDialog = false, sawFiles = false;
+        std::function<void()> drive = [&] {
+            QWidget* modal = QApplication::activeModalWidget();
+            if (auto* files = qobject_cast<QFileDialog*>(modal)) {
+                sawFiles = true;
+                files->selectFile(path);
+                QMetaObject::invokeMethod(files, "accept");  // protected in QFileDialog
+                return;
+            }
+            if (auto* dialog = qobject_cast<QDialog*>(modal); dialog && !sawDialog) {
+                sawDialog = true;
+                for (QRadioButton* r : dialog->findChildren<QRadioButton*>())
+                    if (r->text() == QStringLiteral("The whole trace")) r->setChecked(true);
+                auto* tracks = dialog->findChild<QComboBox*>();
+                tracks->setCurrentIndex(tracks->findData(QStringLiteral("gpu")));
+                dialog->findChild<QSpinBox*>()->setValue(900);
+                dialog->accept();
+            }
+            QTimer::singleShot(20, drive);
+        };
+        QTimer::singleShot(20, drive);
+        window_->images()->exportAction()->trigger();
+        QVERIFY(sawDialog && sawFiles);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 20000);  // drawn on a worker
+        QCOMPARE(finished.last().first().toString(), QStringLiteral("Exported %1").arg(path));
+        const QImage exported(path);
+        QCOMPARE(exported.width(), 900);
+        QCOMPARE(exported.convertToFormat(QImage::Format_RGB32),
+                 cliPicture(state()->bounds(), "gpu", 900));
     }
 
     void backAndForwardRestoreWindows() {

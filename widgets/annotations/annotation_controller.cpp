@@ -54,6 +54,7 @@ AnnotationController::AnnotationController(TracePage* page, ImageExport* images,
     connect(panel_, &AnnotationsPanel::addMarkerRequested, this, &AnnotationController::askMarker);
     connect(panel_, &AnnotationsPanel::addNoteRequested, this, &AnnotationController::askNote);
     connect(panel_, &AnnotationsPanel::colourRequested, this, &AnnotationController::chooseColour);
+    connect(panel_, &AnnotationsPanel::editRequested, this, &AnnotationController::editText);
     connect(timeline, &TimelineView::contextMenuRequested, this,
             &AnnotationController::contextMenu);
 }
@@ -143,6 +144,15 @@ void AnnotationController::askNote() {
     addNoteOnSelection(text);
 }
 
+void AnnotationController::editText(uint64_t id) {
+    const Annotation* e = store_->find(id);
+    if (!e) return;
+    bool ok = false;
+    const QString text = QInputDialog::getMultiLineText(window_, tr("Edit Annotation"), tr("Text:"),
+                                                        QString::fromStdString(e->text), &ok);
+    if (ok) store_->setText(id, text);
+}
+
 void AnnotationController::chooseColour(uint64_t id) {
     const Annotation* a = store_->find(id);
     if (!a || !interactive_) return;
@@ -206,14 +216,7 @@ void AnnotationController::contextMenu(QPoint globalPos, TimeNs time, uint32_t s
         const QString name =
             QFontMetrics(menu.font()).elidedText(annotationHeadline(*a), Qt::ElideRight, 200);
         menu.addSeparator();
-        menu.addAction(tr("Edit “%1”…").arg(name), this, [this, id] {
-            const Annotation* e = store_->find(id);
-            if (!e) return;
-            bool ok = false;
-            const QString text = QInputDialog::getMultiLineText(
-                window_, tr("Edit Annotation"), tr("Text:"), QString::fromStdString(e->text), &ok);
-            if (ok) store_->setText(id, text);
-        });
+        menu.addAction(tr("Edit “%1”…").arg(name), this, [this, id] { editText(id); });
         menu.addAction(tr("Colour of “%1”…").arg(name), this, [this, id] { chooseColour(id); });
         menu.addAction(tr("Remove “%1”").arg(name), this, [this, id] { store_->remove(id); });
     }

@@ -54,6 +54,7 @@ class AnnotationController : public QObject {
     void askMarkerAt(TimeNs t);
     void askNote();
     void chooseColour(uint64_t id);
+    void editText(uint64_t id);  // in the multi-line dialog
     void contextMenu(QPoint globalPos, TimeNs time, uint32_t slice);
     uint64_t annotationNear(TimeNs t) const;
 

@@ -61,7 +61,7 @@ void AnnotationStore::load(const QString& tracePath) {
     const SidecarLocation where = sidecarLocation(tracePath_);
     path_ = where.path;
     fallback_ = where.fallback;
-    const SidecarRead read = readSidecar(path_);
+    const SidecarRead read = readSidecar(where.readPath);
     writable_ = mayReplace(read.status);
     if (read.status == SidecarStatus::Loaded) annotations_ = read.annotations;
     for (const Annotation& a : annotations_)

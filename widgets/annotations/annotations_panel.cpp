@@ -4,8 +4,10 @@
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPixmap>
 #include <QPushButton>
+#include <QStyledItemDelegate>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -37,6 +39,20 @@ QIcon swatch(const std::string& colour) {
     return QIcon(p);
 }
 
+// One-line texts edit in place, up to what a sidecar keeps (QLineEdit's
+// own limit is 32,767 characters); the store cuts at kMaxAnnotationText bytes.
+class TextDelegate : public QStyledItemDelegate {
+  public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    QWidget* createEditor(QWidget* parent, const QStyleOptionViewItem& option,
+                          const QModelIndex& index) const override {
+        QWidget* editor = QStyledItemDelegate::createEditor(parent, option, index);
+        if (auto* line = qobject_cast<QLineEdit*>(editor))
+            line->setMaxLength(static_cast<int>(kMaxAnnotationText));
+        return editor;
+    }
+};
+
 }  // namespace
 
 AnnotationsPanel::AnnotationsPanel(AnnotationStore* store, QWidget* parent)
@@ -44,6 +60,7 @@ AnnotationsPanel::AnnotationsPanel(AnnotationStore* store, QWidget* parent)
       store_(store),
       notice_(new QLabel(this)),
       table_(new QTableWidget(this)),
+      edit_(new QPushButton(tr("Edit…"), this)),
       colour_(new QPushButton(tr("Colour…"), this)),
       remove_(new QPushButton(tr("Remove"), this)) {
     notice_->setWordWrap(true);
@@ -57,6 +74,7 @@ AnnotationsPanel::AnnotationsPanel(AnnotationStore* store, QWidget* parent)
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
+    table_->setItemDelegateForColumn(kText, new TextDelegate(table_));
     table_->installEventFilter(this);
     auto* marker = new QPushButton(tr("Marker (M)"), this);
     marker->setToolTip(tr("A marker at the cursor on the timeline (M)"));
@@ -66,6 +84,8 @@ AnnotationsPanel::AnnotationsPanel(AnnotationStore* store, QWidget* parent)
     buttons->addWidget(marker);
     buttons->addWidget(note);
     buttons->addStretch();
+    edit_->setToolTip(tr("Edit the text, line breaks and all"));
+    buttons->addWidget(edit_);
     buttons->addWidget(colour_);
     buttons->addWidget(remove_);
     auto* layout = new QVBoxLayout(this);
@@ -75,6 +95,14 @@ AnnotationsPanel::AnnotationsPanel(AnnotationStore* store, QWidget* parent)
     layout->addLayout(buttons);
     connect(marker, &QPushButton::clicked, this, &AnnotationsPanel::addMarkerRequested);
     connect(note, &QPushButton::clicked, this, &AnnotationsPanel::addNoteRequested);
+    connect(edit_, &QPushButton::clicked, this, [this] {
+        if (const uint64_t id = selected()) emit editRequested(id);
+    });
+    // A text of several lines is edited in the dialog, not in the one-line cell.
+    connect(table_, &QTableWidget::itemDoubleClicked, this, [this](QTableWidgetItem* item) {
+        if (item->column() == kText && !(item->flags() & Qt::ItemIsEditable) && store_->writable())
+            emit editRequested(item->data(Qt::UserRole).toULongLong());
+    });
     connect(colour_, &QPushButton::clicked, this, [this] {
         if (const uint64_t id = selected()) emit colourRequested(id);
     });
@@ -87,8 +115,9 @@ AnnotationsPanel::AnnotationsPanel(AnnotationStore* store, QWidget* parent)
     });
     connect(table_, &QTableWidget::itemSelectionChanged, this, [this] {
         const uint64_t id = selected();
-        colour_->setEnabled(id != 0);
-        remove_->setEnabled(id != 0);
+        edit_->setEnabled(id != 0 && store_->writable());
+        colour_->setEnabled(id != 0 && store_->writable());
+        remove_->setEnabled(id != 0 && store_->writable());
         if (id && !filling_) emit activated(id);
     });
     connect(store_, &AnnotationStore::changed, this, &AnnotationsPanel::refill);
@@ -122,7 +151,9 @@ void AnnotationsPanel::refill() {
              a.kind == Annotation::Kind::Marker ? QString()
                                                 : formatDuration(a.end - a.start, resolution),
              false);
-        QTableWidgetItem* text = cell(kText, QString::fromStdString(a.text), store_->writable());
+        const bool oneLine = a.text.find_first_of("\r\n") == std::string::npos;
+        QTableWidgetItem* text =
+            cell(kText, QString::fromStdString(a.text), store_->writable() && oneLine);
         QString tip = QString::fromStdString(a.text);
         if (a.kind == Annotation::Kind::Slice)
             tip += tr("\n(on %1 in %2)")
@@ -134,6 +165,7 @@ void AnnotationsPanel::refill() {
     table_->resizeColumnToContents(kDuration);
     filling_ = false;
     select(keep);
+    edit_->setEnabled(selected() != 0 && store_->writable());
     colour_->setEnabled(selected() != 0 && store_->writable());
     remove_->setEnabled(selected() != 0 && store_->writable());
     notice_->setText(store_->notice());

@@ -1,6 +1,7 @@
 #pragma once
 // The Annotations panel: every marker and note of the trace with its time,
-// duration and text; the text edits in place, Delete removes, a click
+// duration and text; a one-line text edits in place (Edit… or a double
+// click on one of several lines opens the dialog), Delete removes, a click
 // shows it on the timeline; buttons add a marker at the cursor (M) or a
 // note on the selection (N), change a colour, remove. A notice says where
 // the annotations are kept when that is not beside the trace, or why they
@@ -25,6 +26,7 @@ class AnnotationsPanel : public QWidget {
     AnnotationsPanel(AnnotationStore* store, QWidget* parent = nullptr);
     QTableWidget* table() const { return table_; }
     QLabel* notice() const { return notice_; }
+    QPushButton* editButton() const { return edit_; }
     // Times are shown from this origin (the trace's start).
     void setOrigin(TimeNs origin) {
         origin_ = origin;
@@ -38,6 +40,7 @@ class AnnotationsPanel : public QWidget {
     void addMarkerRequested();
     void addNoteRequested();
     void colourRequested(uint64_t id);
+    void editRequested(uint64_t id);  // the text, in a dialog
 
   protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -48,7 +51,7 @@ class AnnotationsPanel : public QWidget {
     AnnotationStore* store_;
     QLabel* notice_;
     QTableWidget* table_;
-    QPushButton *colour_, *remove_;
+    QPushButton *edit_, *colour_, *remove_;
     TimeNs origin_ = 0;
     bool filling_ = false;
 };

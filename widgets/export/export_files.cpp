@@ -1,8 +1,13 @@
 #include "export/export_files.h"
 
+#include <QApplication>
 #include <QBuffer>
 #include <QFileInfo>
+#include <QMessageBox>
 #include <QObject>
+#include <QPointer>
+#include <QThreadPool>
+#include <QWidget>
 
 #include "picture/annotation_files.h"
 #include "util/atomic_file.h"
@@ -45,6 +50,25 @@ QByteArray pngBytes(const QImage& image) {
     buffer.open(QIODevice::WriteOnly);
     if (!image.save(&buffer, "PNG")) return {};
     return png;
+}
+
+void runExport(QThreadPool& pool, QObject* owner, QWidget* window, const QString& title,
+               std::function<bool(QString* message)> job,
+               std::function<void(const QString& message)> done) {
+    QPointer<QObject> alive(owner);
+    QPointer<QWidget> parent(window);
+    pool.start([=, job = std::move(job), done = std::move(done)] {
+        QString message;
+        const bool ok = job(&message);
+        QMetaObject::invokeMethod(
+            qApp,
+            [=] {
+                if (!alive) return;
+                if (!ok) QMessageBox::warning(parent, title, message);
+                done(message);
+            },
+            Qt::QueuedConnection);
+    });
 }
 
 }  // namespace gapscope::ui

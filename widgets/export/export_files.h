@@ -6,7 +6,12 @@
 #include <QImage>
 #include <QString>
 #include <QStringList>
+#include <functional>
 #include <string>
+
+class QObject;
+class QThreadPool;
+class QWidget;
 
 namespace gapscope::ui {
 
@@ -21,5 +26,13 @@ QStringList protectedFiles(const std::string& tracePath);
 // Whether `path` names one of `protect` (following links).
 bool isProtected(const QString& path, const QStringList& protect);
 QByteArray pngBytes(const QImage& image);  // empty when it cannot be encoded
+
+// Runs `job` on `pool` (drawing, encoding and writing take a while); `job`
+// returns whether it worked and sets the message either way. Back on the
+// GUI thread, and only while `owner` lives, a failure is shown over
+// `window` under `title`, and `done` gets the message (for the status bar).
+void runExport(QThreadPool& pool, QObject* owner, QWidget* window, const QString& title,
+               std::function<bool(QString* message)> job,
+               std::function<void(const QString& message)> done);
 
 }  // namespace gapscope::ui

@@ -32,7 +32,13 @@ QByteArray encodePicture(const PictureSpec& spec, const QString& path, QString* 
         if (error) *error = QObject::tr("%1: the file name must end in .png or .svg").arg(path);
         return {};
     }
-    const QByteArray png = pngBytes(renderPicture(spec));
+    QString why;
+    const QImage image = renderPicture(spec, &why);
+    if (image.isNull()) {
+        if (error) *error = QStringLiteral("%1: %2").arg(path, why);
+        return {};
+    }
+    const QByteArray png = pngBytes(image);
     if (png.isEmpty() && error) *error = QObject::tr("%1: could not encode the PNG").arg(path);
     return png;
 }
@@ -196,23 +202,16 @@ void ImageExport::chooseAndExport() {
                                                       tr("PNG image (*.png);;SVG image (*.svg)"));
     if (path.isEmpty()) return;
     lastFolder_ = QFileInfo(path).absolutePath();
-    // Drawing a large picture and encoding it takes a while: not on the GUI thread.
-    QPointer<ImageExport> self(this);
-    pool_.start([self, spec = *spec, path] {
-        QString why;
-        const QByteArray bytes = encodePicture(spec, path, &why);
-        const bool ok = !bytes.isEmpty() &&
-                        writeExportFile(path, bytes, &why, protectedFiles(spec.trace->path));
-        const QString message = ok ? tr("Exported %1").arg(path) : why;
-        QMetaObject::invokeMethod(
-            qApp,
-            [self, message, ok] {
-                if (!self) return;
-                if (!ok) QMessageBox::warning(self->window_, tr("Export Image"), message);
-                emit self->finished(message);
-            },
-            Qt::QueuedConnection);
-    });
+    runExport(
+        pool_, this, window_, tr("Export Image"),
+        [spec = *spec, path](QString* message) {
+            const QByteArray bytes = encodePicture(spec, path, message);
+            const bool ok = !bytes.isEmpty() &&
+                            writeExportFile(path, bytes, message, protectedFiles(spec.trace->path));
+            if (ok) *message = tr("Exported %1").arg(path);
+            return ok;
+        },
+        [this](const QString& message) { emit finished(message); });
 }
 
 void ImageExport::copyToClipboard() {
@@ -225,7 +224,12 @@ void ImageExport::copyToClipboard() {
         return;
     }
     spec->scale = page_->timeline()->devicePixelRatioF();
-    QApplication::clipboard()->setImage(renderPicture(*spec));
+    const QImage image = renderPicture(*spec, &error);
+    if (image.isNull()) {
+        emit finished(error);
+        return;
+    }
+    QApplication::clipboard()->setImage(image);
     emit finished(tr("Copied the picture of the visible window"));
 }
 

@@ -56,7 +56,12 @@ bool writeReport(const QString& path, const PictureSpec& picture, const Analysis
     content.pictureCaption =
         QObject::tr("The whole trace, GPU idle gaps shaded by cause, with the annotations")
             .toStdString();
-    const QImage image = renderPicture(picture);
+    QString why;
+    const QImage image = renderPicture(picture, &why);
+    if (image.isNull()) {
+        if (error) *error = QStringLiteral("%1: %2").arg(path, why);
+        return false;
+    }
     if (ext == QLatin1String("md")) {
         const QFileInfo info(path);
         // NAME.md.png: not NAME.png, which may be an exported image kept beside it.
@@ -123,21 +128,16 @@ void ReportExport::chooseAndExport() {
     // The summary needs the analysis index: the session's, built once per load.
     std::shared_ptr<const IndexedTrace> indexed = session_->indexed();
     if (indexed && indexed->trace != spec->trace) indexed.reset();
-    QPointer<ReportExport> self(this);
     emit finished(tr("Writing the report…"));
-    pool_.start([self, spec = *spec, path, indexed] {
-        QString why;
-        const bool ok = writeReport(path, spec, indexed ? indexed->index.get() : nullptr, &why);
-        const QString message = ok ? tr("Wrote the report %1").arg(path) : why;
-        QMetaObject::invokeMethod(
-            qApp,
-            [self, message, ok] {
-                if (!self) return;
-                if (!ok) QMessageBox::warning(self->window_, tr("Export Report"), message);
-                emit self->finished(message);
-            },
-            Qt::QueuedConnection);
-    });
+    runExport(
+        pool_, this, window_, tr("Export Report"),
+        [spec = *spec, path, indexed](QString* message) {
+            const bool ok =
+                writeReport(path, spec, indexed ? indexed->index.get() : nullptr, message);
+            if (ok) *message = tr("Wrote the report %1").arg(path);
+            return ok;
+        },
+        [this](const QString& message) { emit finished(message); });
 }
 
 }  // namespace gapscope::ui

@@ -3,6 +3,7 @@
 #include <QVBoxLayout>
 
 #include "analysis/advice.h"
+#include "panels/analysis_table.h"
 #include "panels/link_view.h"
 #include "panels/units.h"
 
@@ -53,11 +54,48 @@ AdvicePanel::AdvicePanel(AnalysisSession* session, QWidget* parent)
     : AnalysisPanel(session, parent), view_(new LinkView(this)) {
     body()->addWidget(view_, 1);
     connect(view_, &LinkView::navigate, session, &AnalysisSession::navigate);
+    view_->setExtraActions(tableExportActions(view_, [this] { return snapshot(); }));
 }
 
 void AdvicePanel::clearContents() {
     view_->clear();
     cachedOf_ = nullptr;
+    findings_.reset();
+}
+
+TableSnapshot AdvicePanel::snapshot() const {
+    TableSnapshot t;
+    t.title =
+        (title() + QStringLiteral(" (") + tr("Whole trace") + QStringLiteral(")")).toStdString();
+    t.protect = protectedFilesOf(this);
+    const auto trace = session()->trace();
+    if (!findings_ || !trace) return t;
+    auto model = std::make_shared<AnalysisTableModel>();
+    model->setColumns({{tr("Severity"), CellKind::Text},
+                       {tr("Rule"), CellKind::Text},
+                       {tr("GPU"), CellKind::Count},
+                       {tr("Finding"), CellKind::Text},
+                       {tr("Evidence at"), CellKind::Time},
+                       {tr("Evidence ranges"), CellKind::Count},
+                       {tr("Evidence slices"), CellKind::Count}});
+    std::vector<TableRow> rows;
+    for (const Finding& f : *findings_) {
+        TableRow row;
+        row.cells = {TableCell::ofText(QString::fromLatin1(severityName(f.severity))),
+                     TableCell::ofText(QString::fromStdString(f.rule)),
+                     f.device < 0 ? TableCell::none() : TableCell::of(f.device),
+                     TableCell::ofText(QString::fromStdString(f.message)),
+                     f.ranges.empty() ? TableCell::none()
+                                      : TableCell::ofTime(f.ranges.front().start, trace->spanStart),
+                     TableCell::of(static_cast<double>(f.ranges.size())),
+                     TableCell::of(static_cast<double>(f.slices.size()))};
+        rows.push_back(std::move(row));
+    }
+    model->setRows(std::move(rows));
+    t.model = model.get();
+    t.rows = allRows(*model);
+    t.owned = std::move(model);
+    return t;
 }
 
 AnalysisPanel::Work AdvicePanel::prepare(std::shared_ptr<const IndexedTrace> indexed, AnalysisScope,
@@ -69,18 +107,21 @@ AnalysisPanel::Work AdvicePanel::prepare(std::shared_ptr<const IndexedTrace> ind
             return [this, html] { view_->setHtml(html); };
         };
     }
+    findings_.reset();  // until the new ones are in
     const Trace* of = indexed->trace.get();
     return [indexed, threshold, this, of](const CancelToken& cancel) -> Show {
         StepOptions o;
         o.minGapNs = threshold;
         o.cancel = &cancel;
-        const auto findings = adviseWholeTrace(*indexed->trace, o, indexed->index.get());
+        auto findings = std::make_shared<const std::vector<Finding>>(
+            adviseWholeTrace(*indexed->trace, o, indexed->index.get()));
         if (cancel.isCancelled()) return {};
-        QString html = findingsHtml(*indexed->trace, findings, findings.size(), true);
-        if (findings.empty())
+        QString html = findingsHtml(*indexed->trace, *findings, findings->size(), true);
+        if (findings->empty())
             html = tr("<p>No findings: none of the checks found a problem in this trace.</p>");
         html += tr("<p><small>Advice looks at the whole trace, whatever the scope.</small></p>");
-        return [this, html, of, threshold] {
+        return [this, html, of, threshold, findings] {
+            findings_ = findings;
             cached_ = html;
             cachedOf_ = of;
             cachedThreshold_ = threshold;

@@ -4,6 +4,7 @@
 
 #include "analysis/advice.h"
 #include "panels/analysis_panel.h"
+#include "panels/table_export.h"
 
 namespace gapscope::ui {
 
@@ -16,6 +17,9 @@ class AdvicePanel : public AnalysisPanel {
     QString title() const override { return tr("Advice"); }
     QString dockName() const override { return QStringLiteral("AdviceDock"); }
     LinkView* view() const { return view_; }
+    // The findings as a table (severity, rule, GPU, finding, evidence), for
+    // Copy All as Markdown and Export Table; no model before the first result.
+    TableSnapshot snapshot() const;
 
   protected:
     Work prepare(std::shared_ptr<const IndexedTrace> trace, AnalysisScope scope,
@@ -25,6 +29,7 @@ class AdvicePanel : public AnalysisPanel {
   private:
     LinkView* view_;
     QString cached_;  // advice is about the whole trace: computed once per trace and threshold
+    std::shared_ptr<const std::vector<Finding>> findings_;  // what cached_ shows
     const Trace* cachedOf_ = nullptr;
     TimeNs cachedThreshold_ = -1;
 };

@@ -3,12 +3,10 @@
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
-#include <QFileDialog>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QKeyEvent>
 #include <QLineEdit>
-#include <QMessageBox>
 #include <QMimeData>
 #include <QSortFilterProxyModel>
 #include <QStyle>
@@ -16,7 +14,6 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "export/export_files.h"
 #include "panels/analysis_panel.h"
 #include "panels/cell_delegate.h"
 #include "panels/table_export.h"
@@ -65,6 +62,7 @@ QString AnalysisTableModel::displayText(int row, int column) const {
         case CellKind::Count:
             return groupedInteger(static_cast<qint64>(c.number));
         case CellKind::Duration:
+        case CellKind::Time:
             return shortDuration(static_cast<TimeNs>(c.number));
         case CellKind::Bytes:
             return formatBytes(c.number);
@@ -87,6 +85,10 @@ QVariant AnalysisTableModel::data(const QModelIndex& index, int role) const {
             QString exact;
             if (!c.empty) {
                 if (kind == CellKind::Duration) exact = exactNs(static_cast<TimeNs>(c.number));
+                if (kind == CellKind::Time)
+                    exact = tr("%1 from the start, absolute %2 ns")
+                                .arg(exactNs(static_cast<TimeNs>(c.number)))
+                                .arg(c.exact);
                 if (kind == CellKind::Bytes) exact = exactBytes(c.number);
                 if (kind == CellKind::Percent)
                     exact = QString::number(c.number * 100, 'f', 4) + " %";
@@ -172,19 +174,7 @@ AnalysisTable::AnalysisTable(QWidget* parent)
     copy->setShortcutContext(Qt::WidgetShortcut);
     connect(copy, &QAction::triggered, this, &AnalysisTable::copySelection);
     view_->addAction(copy);
-    auto* copyAll = new QAction(tr("Copy All as Markdown"), view_);
-    connect(copyAll, &QAction::triggered, this, [this] {
-        auto* mime = new QMimeData;
-        const QString md = QString::fromStdString(exportTable(
-            *model_, shownSourceRows(), TableExportFormat::Markdown, exportTitle().toStdString()));
-        mime->setText(md);
-        mime->setData(QStringLiteral("text/markdown"), md.toUtf8());
-        QApplication::clipboard()->setMimeData(mime);
-    });
-    view_->addAction(copyAll);
-    auto* exportTo = new QAction(tr("Export Table…"), view_);
-    connect(exportTo, &QAction::triggered, this, &AnalysisTable::chooseAndExport);
-    view_->addAction(exportTo);
+    view_->addActions(tableExportActions(view_, [this] { return snapshot(); }));
     view_->setContextMenuPolicy(Qt::ActionsContextMenu);
     auto emitRow = [this](const QModelIndex& index) {
         if (!index.isValid()) return;
@@ -316,29 +306,17 @@ QString AnalysisTable::exportTitle() const {
     return accessibleName().isEmpty() ? tr("Table") : accessibleName();
 }
 
-bool AnalysisTable::exportTo(const QString& path, QString* error) const {
-    const auto format = tableExportFormatFor(path);
-    if (!format) {
-        if (error) *error = tr("%1: the name must end in .csv, .md, .json or .html").arg(path);
-        return false;
-    }
-    const std::string bytes =
-        exportTable(*model_, shownSourceRows(), *format, exportTitle().toStdString());
-    QStringList keep;  // never the open trace or its annotations
-    for (const QObject* o = parent(); o; o = o->parent())
-        if (const auto* panel = qobject_cast<const AnalysisPanel*>(o))
-            if (const auto trace = panel->session()->trace()) keep = protectedFiles(trace->path);
-    return writeExportFile(path, QByteArray::fromStdString(bytes), error, keep);
+TableSnapshot AnalysisTable::snapshot() const {
+    TableSnapshot t;
+    t.model = model_;
+    t.rows = shownSourceRows();
+    t.title = exportTitle().toStdString();
+    t.protect = protectedFilesOf(this);  // never the open trace or its annotations
+    return t;
 }
 
-void AnalysisTable::chooseAndExport() {
-    QString name = exportTitle().section(QLatin1Char(' '), 0, 0).toLower();
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export Table"), name + QStringLiteral(".csv"),
-        tr("CSV (*.csv);;Markdown (*.md);;JSON (*.json);;HTML (*.html)"));
-    if (path.isEmpty()) return;
-    QString error;
-    if (!exportTo(path, &error)) QMessageBox::warning(this, tr("Export Table"), error);
+bool AnalysisTable::exportTo(const QString& path, QString* error) const {
+    return writeTableSnapshot(snapshot(), path, error);
 }
 
 void AnalysisTable::copySelection() const {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "panels/nav_target.h"
+#include "panels/table_export.h"
 
 class QLineEdit;
 class QSortFilterProxyModel;
@@ -19,13 +20,24 @@ class QTableView;
 
 namespace gapscope::ui {
 
-enum class CellKind { Text, Count, Duration, Bytes, Percent, Number };
+// Time: a point in time, shown from the trace's start (as the ruler),
+// exported as absolute integer ns (`exact`: a double cannot hold them).
+enum class CellKind { Text, Count, Duration, Bytes, Percent, Number, Time };
 
 struct TableCell {
-    double number = 0;   // Count, Duration (ns), Bytes, Percent (share), Number
-    QString text;        // Text, or "" to format `number`
+    double number =
+        0;         // Count, Duration (ns), Bytes, Percent (share), Number; Time: from the start
+    QString text;  // Text, or "" to format `number`
     bool empty = false;  // no value ("-")
     QString tooltip;     // extra, shown after the exact figure
+    int64_t exact = 0;   // Time: absolute ns
+
+    static TableCell ofTime(TimeNs absolute, TimeNs origin) {
+        TableCell c;
+        c.number = static_cast<double>(absolute - origin);
+        c.exact = absolute;
+        return c;
+    }
 
     static TableCell of(double v) {
         TableCell c;
@@ -102,6 +114,7 @@ class AnalysisTable : public QWidget {
     // Every shown row (sorted and filtered as the view shows them) to a
     // file, the format by its extension (panels/table_export.h), atomically.
     bool exportTo(const QString& path, QString* error) const;
+    TableSnapshot snapshot() const;  // the shown rows, for exports
     std::vector<int> shownSourceRows() const;
     // "Kernels (Whole trace)": the panel's title and scope, for exports.
     QString exportTitle() const;
@@ -118,7 +131,6 @@ class AnalysisTable : public QWidget {
   private:
     std::vector<int> selectedSourceRows() const;
     void fitColumns();
-    void chooseAndExport();
 
     AnalysisTableModel* model_;
     QSortFilterProxyModel* proxy_;

@@ -17,7 +17,7 @@ GapsPanel::GapsPanel(AnalysisSession* session, QWidget* parent)
     body()->addWidget(totals_);
     body()->addWidget(table_, 1);
     table_->model()->setColumns({{tr("GPU"), CellKind::Count},
-                                 {tr("Start"), CellKind::Duration},
+                                 {tr("Start"), CellKind::Time},
                                  {tr("Duration"), CellKind::Duration},
                                  {tr("Cause"), CellKind::Text},
                                  {tr("CPU was in"), CellKind::Text}});
@@ -62,12 +62,10 @@ AnalysisPanel::Work GapsPanel::prepare(std::shared_ptr<const IndexedTrace> index
                 }
                 TableRow row;
                 row.cells = {
-                    TableCell::of(d.device),
-                    TableCell::of(static_cast<double>(g.gap.start - t.spanStart)),
+                    TableCell::of(d.device), TableCell::ofTime(g.gap.start, t.spanStart),
                     TableCell::of(static_cast<double>(g.gap.length())),
                     TableCell::ofText(causeLabel(g.cause)),
                     names.isEmpty() ? TableCell::none() : TableCell::ofText(names.join("; "))};
-                row.cells[1].tooltip = QStringLiteral("absolute %1 ns").arg(g.gap.start);
                 row.target = NavTarget::toRange(g.gap);
                 rows.push_back(std::move(row));
             }

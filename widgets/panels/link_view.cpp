@@ -1,5 +1,9 @@
 #include "panels/link_view.h"
 
+#include <QContextMenuEvent>
+#include <QMenu>
+#include <memory>
+
 namespace gapscope::ui {
 
 QString sliceLink(uint32_t slice, const QString& text) {
@@ -31,6 +35,15 @@ LinkView::LinkView(QWidget* parent) : QTextBrowser(parent) {
             emit panelRequested(parts[1]);
         }
     });
+}
+
+void LinkView::contextMenuEvent(QContextMenuEvent* e) {
+    std::unique_ptr<QMenu> menu(createStandardContextMenu(e->pos()));
+    if (!extra_.isEmpty()) {
+        menu->addSeparator();
+        menu->addActions(extra_);
+    }
+    menu->exec(e->globalPos());
 }
 
 }  // namespace gapscope::ui

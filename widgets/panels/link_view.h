@@ -17,10 +17,18 @@ class LinkView : public QTextBrowser {
     Q_OBJECT
   public:
     explicit LinkView(QWidget* parent = nullptr);
+    // Shown below the standard Copy / Select All of the context menu.
+    void setExtraActions(QList<QAction*> actions) { extra_ = std::move(actions); }
 
   signals:
     void navigate(const gapscope::ui::NavTarget& target);
     void panelRequested(const QString& dockName);
+
+  protected:
+    void contextMenuEvent(QContextMenuEvent* e) override;
+
+  private:
+    QList<QAction*> extra_;
 };
 
 }  // namespace gapscope::ui

@@ -1,9 +1,19 @@
 #include "panels/table_export.h"
 
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QFileDialog>
 #include <QFileInfo>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QWidget>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "export/export_files.h"
+#include "panels/analysis_panel.h"
+#include "panels/analysis_session.h"
 #include "panels/analysis_table.h"
 #include "report/table.h"
 
@@ -29,6 +39,8 @@ nlohmann::json rawJson(const TableCell& c, CellKind kind) {
             return std::round(c.number * 100 * 1e4) / 1e4;
         case CellKind::Number:
             return c.number;
+        case CellKind::Time:
+            return c.exact;
     }
     return nullptr;
 }
@@ -57,6 +69,8 @@ QString rawHeader(const AnalysisTableModel& model, int column) {
     switch (c.kind) {
         case CellKind::Duration:
             return c.title + QStringLiteral(" (ns)");
+        case CellKind::Time:
+            return c.title + QStringLiteral(" (absolute ns)");
         case CellKind::Bytes:
             return c.title + QStringLiteral(" (bytes)");
         case CellKind::Percent:
@@ -101,7 +115,7 @@ std::string exportTable(const AnalysisTableModel& model, const std::vector<int>&
         case TableExportFormat::Csv:
             return formatTable(t, TableFormat::Csv);
         case TableExportFormat::Markdown:
-            return "# " + title + "\n\n" + formatTable(t, TableFormat::Markdown);
+            return "# " + markdownEscape(title) + "\n\n" + formatTable(t, TableFormat::Markdown);
         case TableExportFormat::Html:
             return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" +
                    htmlEscape(title) +
@@ -113,6 +127,66 @@ std::string exportTable(const AnalysisTableModel& model, const std::vector<int>&
             break;
     }
     return {};
+}
+
+bool writeTableSnapshot(const TableSnapshot& table, const QString& path, QString* error) {
+    const auto format = tableExportFormatFor(path);
+    if (!format) {
+        if (error)
+            *error = QObject::tr("%1: the name must end in .csv, .md, .json or .html").arg(path);
+        return false;
+    }
+    if (!table.model) {
+        if (error) *error = QObject::tr("%1: there is no table to export yet").arg(path);
+        return false;
+    }
+    const std::string bytes = exportTable(*table.model, table.rows, *format, table.title);
+    return writeExportFile(path, QByteArray::fromStdString(bytes), error, table.protect);
+}
+
+void copyTableSnapshot(const TableSnapshot& table) {
+    if (!table.model) return;
+    const QString md = QString::fromStdString(
+        exportTable(*table.model, table.rows, TableExportFormat::Markdown, table.title));
+    auto* mime = new QMimeData;
+    mime->setText(md);
+    mime->setData(QStringLiteral("text/markdown"), md.toUtf8());
+    QApplication::clipboard()->setMimeData(mime);
+}
+
+QList<QAction*> tableExportActions(QWidget* on, std::function<TableSnapshot()> snapshot) {
+    auto* copyAll = new QAction(QObject::tr("Copy All as Markdown"), on);
+    QObject::connect(copyAll, &QAction::triggered, on,
+                     [snapshot] { copyTableSnapshot(snapshot()); });
+    auto* exportTo = new QAction(QObject::tr("Export Table…"), on);
+    QObject::connect(exportTo, &QAction::triggered, on, [on, snapshot] {
+        const TableSnapshot table = snapshot();
+        // "Kernels (Whole trace)" -> kernels.csv
+        const QString name =
+            QString::fromStdString(table.title).section(QLatin1Char(' '), 0, 0).toLower();
+        const QString path = QFileDialog::getSaveFileName(
+            on, QObject::tr("Export Table"), name + QStringLiteral(".csv"),
+            QObject::tr("CSV (*.csv);;Markdown (*.md);;JSON (*.json);;HTML (*.html)"));
+        if (path.isEmpty()) return;
+        QString error;
+        if (!writeTableSnapshot(table, path, &error))
+            QMessageBox::warning(on, QObject::tr("Export Table"), error);
+    });
+    return {copyAll, exportTo};
+}
+
+QStringList protectedFilesOf(const QObject* inside) {
+    for (const QObject* o = inside; o; o = o->parent())
+        if (const auto* panel = qobject_cast<const AnalysisPanel*>(o))
+            if (const auto trace = panel->session()->trace()) return protectedFiles(trace->path);
+    return {};
+}
+
+std::vector<int> allRows(const AnalysisTableModel& model) {
+    std::vector<int> rows(static_cast<size_t>(model.rowCount()));
+    for (size_t i = 0; i < rows.size(); ++i)
+        rows[i] = static_cast<int>(i);
+    return rows;
 }
 
 }  // namespace gapscope::ui

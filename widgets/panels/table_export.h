@@ -5,10 +5,18 @@
 // shape of `gapscope-cli summary --format json`'s tables:
 // {"title": T, "rows": [{"COLUMN": VALUE, ...}]}, missing values null.
 
+#include <QList>
 #include <QString>
+#include <QStringList>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+class QAction;
+class QObject;
+class QWidget;
 
 namespace gapscope::ui {
 
@@ -25,5 +33,29 @@ std::string exportTable(const AnalysisTableModel& model, const std::vector<int>&
 
 // A raw column's header: "Total (ns)", "Bytes (bytes)", "% busy (%)".
 QString rawHeader(const AnalysisTableModel& model, int column);
+
+// What a panel exports when asked: its model (or one made for the export,
+// kept alive by `owned`), the rows in the order shown, a title
+// ("Kernels (Whole trace)") and the files no export may replace.
+struct TableSnapshot {
+    std::shared_ptr<const AnalysisTableModel> owned;
+    const AnalysisTableModel* model = nullptr;
+    std::vector<int> rows;
+    std::string title;
+    QStringList protect;
+};
+
+// Writes it to `path`, the format by the extension, atomically; false with
+// "PATH: why" in `error`.
+bool writeTableSnapshot(const TableSnapshot& table, const QString& path, QString* error);
+// As Markdown on the clipboard (text and text/markdown).
+void copyTableSnapshot(const TableSnapshot& table);
+// "Copy All as Markdown" and "Export Table…" (a file dialog), parented to
+// `on`, for its context menu; `snapshot` is taken when one is triggered.
+QList<QAction*> tableExportActions(QWidget* on, std::function<TableSnapshot()> snapshot);
+// The open trace and its annotations, for the panel `inside` is part of.
+QStringList protectedFilesOf(const QObject* inside);
+// 0 .. rows-1: every row of a model in its own order.
+std::vector<int> allRows(const AnalysisTableModel& model);
 
 }  // namespace gapscope::ui

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "analysis/gpu_utilization.h"
+#include "panels/analysis_table.h"
 #include "panels/units.h"
 #include "timeline/timeline_view.h"
 #include "timeline/view_state.h"
@@ -133,6 +134,41 @@ UtilizationPanel::UtilizationPanel(AnalysisSession* session, ViewState* view, QW
     connect(view_, &ViewState::visibleChanged, this, &UtilizationPanel::refresh);
     connect(chart_, &UtilizationChart::bucketClicked, session,
             [session](Interval b) { session->navigate(NavTarget::toRange(b)); });
+    chart_->addActions(tableExportActions(chart_, [this] { return snapshot(); }));
+    chart_->setContextMenuPolicy(Qt::ActionsContextMenu);
+}
+
+TableSnapshot UtilizationPanel::snapshot() const {
+    TableSnapshot t;
+    t.protect = protectedFilesOf(this);
+    const auto trace = session()->trace();
+    const size_t n = chart_->buckets();
+    t.title = title().toStdString();
+    if (!trace || n == 0) return t;
+    const Interval w = chart_->window();
+    t.title = tr("GPU Utilisation (%1, from %2 to %3)")
+                  .arg(note_->text(), shortDuration(w.start - trace->spanStart),
+                       shortDuration(w.end - trace->spanStart))
+                  .toStdString();
+    auto model = std::make_shared<AnalysisTableModel>();
+    std::vector<TableColumn> columns = {{tr("Start"), CellKind::Time}, {tr("End"), CellKind::Time}};
+    for (const auto& [device, bins] : chart_->rows())
+        columns.push_back({tr("GPU %1 busy").arg(device), CellKind::Percent});
+    model->setColumns(std::move(columns));
+    std::vector<TableRow> rows(n);
+    for (size_t i = 0; i < n; ++i) {
+        const Interval b = chart_->bucket(static_cast<int>(i));
+        rows[i].cells = {TableCell::ofTime(b.start, trace->spanStart),
+                         TableCell::ofTime(b.end, trace->spanStart)};
+        for (const auto& [device, bins] : chart_->rows())
+            rows[i].cells.push_back(TableCell::of(bins[i]));
+        rows[i].target = NavTarget::toRange(b);
+    }
+    model->setRows(std::move(rows));
+    t.model = model.get();
+    t.rows = allRows(*model);
+    t.owned = std::move(model);
+    return t;
 }
 
 void UtilizationPanel::clearContents() {

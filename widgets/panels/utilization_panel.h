@@ -5,6 +5,7 @@
 // bucket.
 
 #include "panels/analysis_panel.h"
+#include "panels/table_export.h"
 #include "panels/time_axis_chart.h"
 
 class QDoubleSpinBox;
@@ -21,6 +22,9 @@ class UtilizationChart : public TimeAxisChart {
     // Per device: its index and the busy fraction of each bucket of `window`.
     void setData(Interval window, std::vector<std::pair<int, std::vector<double>>> rows);
     const std::vector<std::pair<int, std::vector<double>>>& rows() const { return rows_; }
+    Interval window() const { return window_; }
+    size_t buckets() const { return rows_.empty() ? 0 : rows_.front().second.size(); }
+    Interval bucket(int i) const;  // to the ns, rounded down
     QSize sizeHint() const override { return {600, 120}; }
 
   signals:
@@ -35,7 +39,6 @@ class UtilizationChart : public TimeAxisChart {
   private:
     // The (row, bucket) under a point, or {-1, -1}.
     std::pair<int, int> at(QPoint p) const;
-    Interval bucket(int i) const;
 
     Interval window_;
     std::vector<std::pair<int, std::vector<double>>> rows_;
@@ -50,6 +53,9 @@ class UtilizationPanel : public AnalysisPanel {
     QString dockName() const override { return QStringLiteral("utilizationDock"); }
     UtilizationChart* chart() const { return chart_; }
     QDoubleSpinBox* bucket() const { return bucket_; }
+    // The chart's numbers (each bucket's start and end, each GPU's busy
+    // share), for Copy All as Markdown and Export Table.
+    TableSnapshot snapshot() const;
 
   protected:
     Work prepare(std::shared_ptr<const IndexedTrace> trace, AnalysisScope scope,

@@ -213,9 +213,28 @@ void paintPicture(QPainter& p, const PictureSpec& spec) {
     p.restore();
 }
 
-QImage renderPicture(const PictureSpec& spec) {
+QImage renderPicture(const PictureSpec& spec, QString* error) {
     const QSize size = pictureSize(spec);
-    QImage image(size * spec.scale, QImage::Format_RGB32);
+    const QSize device = size * spec.scale;
+    const qint64 pixels = qint64{device.width()} * device.height();
+    if (pixels > kPictureMaxPixels) {
+        if (error)
+            *error = tr("the picture would be %1 × %2 px (%3 Mpx), more than one image may hold "
+                        "(%4 Mpx): choose fewer tracks, a narrower width or scale 1")
+                         .arg(device.width())
+                         .arg(device.height())
+                         .arg(pixels >> 20)
+                         .arg(kPictureMaxPixels >> 20);
+        return {};
+    }
+    QImage image(device, QImage::Format_RGB32);
+    if (image.isNull()) {
+        if (error)
+            *error = tr("not enough memory for a %1 × %2 px picture")
+                         .arg(device.width())
+                         .arg(device.height());
+        return {};
+    }
     image.setDevicePixelRatio(spec.scale);
     image.fill(picturePalette(spec.dark).color(QPalette::Base));
     QPainter p(&image);
@@ -242,6 +261,12 @@ QByteArray renderSvg(const PictureSpec& spec, QString* error) {
     p.fillRect(QRect(QPoint(0, 0), size), picturePalette(spec.dark).color(QPalette::Base));
     paintPicture(p, spec);
     p.end();
+    // UTF-8 never uses bytes below 0x80 inside a character, so each such
+    // byte is the control character itself.
+    out.removeIf([](char c) {
+        const auto u = static_cast<unsigned char>(c);
+        return u < 0x20 && u != '\t' && u != '\n' && u != '\r';
+    });
     return out;
 }
 

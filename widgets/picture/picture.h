@@ -23,6 +23,9 @@ namespace gapscope::ui {
 
 inline constexpr int kPictureMaxHeight = 16000;  // logical px of tracks, whatever is asked
 inline constexpr int kPictureGutter = 260;       // the track labels, as on screen
+// Device pixels of one image (1 GiB at 4 bytes each): 20000 px wide at 2x
+// with every row of a big trace would otherwise ask for several GB.
+inline constexpr qint64 kPictureMaxPixels = qint64{1} << 28;
 
 struct PictureSpec {
     std::shared_ptr<const Trace> trace;
@@ -44,8 +47,10 @@ struct PictureSpec {
 // The size in logical pixels.
 QSize pictureSize(const PictureSpec& spec);
 void paintPicture(QPainter& p, const PictureSpec& spec);
-QImage renderPicture(const PictureSpec& spec);
-// SVG text; `error` says why not when empty.
+// Null, with why in `error`, when it would be over kPictureMaxPixels.
+QImage renderPicture(const PictureSpec& spec, QString* error = nullptr);
+// SVG text; `error` says why not when empty. Characters XML forbids (the
+// C0 controls a hostile track name may hold) are left out.
 QByteArray renderSvg(const PictureSpec& spec, QString* error = nullptr);
 
 // The light and dark palettes of exports (fixed, so that the CLI's pictures
