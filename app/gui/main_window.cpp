@@ -380,7 +380,7 @@ void MainWindow::chooseFile() {
     const QString dir = QFileInfo(currentPath_).absolutePath();
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open Trace"), dir,
-        tr("Traces (*.json *.json.gz *.json.zst *.gz *.zst);;All files (*)"));
+        tr("Traces (*.json *.json.gz *.json.zst *.gz *.zst *.xplane.pb *.pb);;All files (*)"));
     if (!path.isEmpty()) openTrace(path);
 }
 

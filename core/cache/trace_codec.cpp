@@ -251,6 +251,7 @@ void readArgsStore(CacheReader& in, ArgsStore& store, bool& fileBacked) {
 void writeTraceBody(const Trace& t, CacheWriter& out) {
     out.pod<uint8_t>(static_cast<uint8_t>(t.compression));
     out.pod<uint8_t>(t.objectForm);
+    out.pod<uint8_t>(static_cast<uint8_t>(t.inputFormat));
     out.pod<uint8_t>(t.hasSpan);
     out.pod(t.fileSize);
     out.pod(t.decompressedSize);
@@ -297,6 +298,7 @@ void writeTraceBody(const Trace& t, CacheWriter& out) {
 void readTraceBody(CacheReader& in, Trace& t) {
     t.compression = asEnum(in.pod<uint8_t>(), Compression::Zstd);
     t.objectForm = asBool(in.pod<uint8_t>());
+    t.inputFormat = asEnum(in.pod<uint8_t>(), InputFormat::Unknown);
     t.hasSpan = asBool(in.pod<uint8_t>());
     t.fileSize = in.pod<uint64_t>();
     t.decompressedSize = in.pod<uint64_t>();
@@ -332,8 +334,8 @@ void readTraceBody(CacheReader& in, Trace& t) {
     in.podVector(t.launches);
     bool fileBacked = false;
     readArgsStore(in, t.argsStore, fileBacked);
-    if (fileBacked != (t.compression == Compression::None))
-        throw CacheCorrupt("args storage does not match the compression");
+    if (fileBacked != (t.compression == Compression::None && argsAreInputText(t.inputFormat)))
+        throw CacheCorrupt("args storage does not match the compression and format");
     t.gpuDevices.resize(static_cast<size_t>(in.count(32)));
     for (GpuDevice& d : t.gpuDevices) {
         d.index = static_cast<int>(in.pod<int64_t>());

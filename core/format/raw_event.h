@@ -56,7 +56,8 @@ struct RawEventFields {
     std::string_view metaName, metaLabels;  // M: args.name / args.labels
     bool hasMetaName = false, hasMetaLabels = false, hasSortIndex = false;
     int64_t sortIndex = 0;
-    int64_t memTotalAllocated = -1, memTotalReserved = -1;  // [memory] instants
+    // [memory] instants; XSpace MemoryAllocation / MemoryDeallocation events
+    int64_t memTotalAllocated = -1, memTotalReserved = -1;
     int32_t memDeviceType = -1, memDeviceId = -1;
     static constexpr int64_t kNoBytes = INT64_MIN;
     int64_t memBytes = kNoBytes;  // [memory] "Bytes": the change (may be negative)

@@ -60,6 +60,7 @@ LoadResult loadWith(const std::string& path, const std::function<OpenedSource()>
             rq.reader.decompressed ? opened.fileSize * 8 : opened.fileSize + 64;
         rq.reader.initialBufferBytes =
             static_cast<size_t>(std::clamp<uint64_t>(expected, 4096, 4u << 20));
+        trace->inputFormat = format == InputFormat::XSpace ? format : InputFormat::ChromeJson;
         readerFor(format)(rq);
         if (options.progress) options.progress(LoadPhase::Building, 0, 1000);
         builder.finish(options.cancel);

@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "format/pipelined_reader.h"
+#include "format/xspace_reader.h"
 #include "io/read_ahead_source.h"
 #include "util/load_error.h"
 
@@ -46,16 +47,19 @@ void readChromeJson(ReadRequest& rq) {
     }
 }
 
-void readXSpace(ReadRequest&) {
-    throw LoadError("byte 0",
-                    "an XSpace protobuf (a TensorFlow/JAX *.xplane.pb profile): this version "
-                    "cannot read XSpace yet; open the trace viewer's JSON export instead");
+void readXSpace(ReadRequest& rq) {
+    std::unique_ptr<ByteSource> source = std::move(rq.source);
+    if (rq.threads == 0 && std::thread::hardware_concurrency() >= 2 &&
+        rq.compression != Compression::None)
+        source = std::make_unique<ReadAheadSource>(std::move(source));
+    const XSpaceResult r = XSpaceReader(*source, rq.builder, rq.trace.report, rq.reader).run();
+    rq.trace.decompressedSize = r.bytesRead;
 }
 
 }  // namespace
 
 bool argsStayInInput(InputFormat format) {
-    return format != InputFormat::XSpace;
+    return argsAreInputText(format);
 }
 
 TraceReaderFn readerFor(InputFormat format) {

@@ -8,6 +8,10 @@
 
 namespace gapscope {
 
+namespace {
+void addMemoryPoint(TraceBuilder::State& st, const RawEvent& ev, uint32_t proc, TimeNs ts);
+}
+
 void ingestCompleteSlice(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts, uint32_t seq) {
     Trace& t = st.trace;
     const uint32_t proc = st.process(st.idKey(ev.pid));
@@ -37,6 +41,9 @@ void ingestCompleteSlice(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts,
     s.args = st.storeArgs(ev);
     st.tracks[tr].slices.push_back(s);
     st.tracks[tr].seq.push_back(seq);
+    // An allocator's event that says how much is in use after it (XSpace's
+    // MemoryAllocation / MemoryDeallocation): a point of that device's curve.
+    if (ev.memDeviceType >= 0 && ev.memTotalAllocated >= 0) addMemoryPoint(st, ev, proc, ts);
 }
 
 void ingestBeginEnd(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts, uint32_t seq) {

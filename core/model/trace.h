@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "format/import_report.h"
+#include "format/input_format.h"
 #include "index/interval_index.h"
 #include "index/interval_set.h"
 #include "index/min_max_index.h"
@@ -155,6 +156,7 @@ class Trace {
     // Where it came from.
     std::string path;
     Compression compression = Compression::None;
+    InputFormat inputFormat = InputFormat::ChromeJson;
     bool objectForm = false;  // {"traceEvents": [...]} rather than a bare array
     uint64_t fileSize = 0;
     uint64_t decompressedSize = 0;

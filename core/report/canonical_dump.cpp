@@ -87,8 +87,9 @@ void dumpTracks(const Trace& t, std::string& out) {
 std::string canonicalDump(const Trace& t, const DumpOptions& options) {
     std::string out;
     out.reserve(t.slices.size() * 48 + 4096);
-    Line(out) << "trace" << static_cast<int>(t.compression) << t.objectForm << t.fileSize
-              << t.decompressedSize << t.displayTimeUnit << t.spanStart << t.spanEnd << t.hasSpan;
+    Line(out) << "trace" << static_cast<int>(t.compression) << t.objectForm
+              << static_cast<int>(t.inputFormat) << t.fileSize << t.decompressedSize
+              << t.displayTimeUnit << t.spanStart << t.spanEnd << t.hasSpan;
     for (const auto& [k, v] : t.metadata)
         Line(out) << "metadata" << k << v;
     for (size_t i = 0; i < t.strings.size(); ++i)

@@ -91,10 +91,12 @@ std::vector<std::pair<std::string, std::string>> traceFacts(const Trace& t,
     std::vector<std::pair<std::string, std::string>> f;
     f.push_back({"file", name});
     f.push_back({"producer", traceProducer(t)});
-    f.push_back(
-        {"size", mebibytes(t.fileSize) + (t.decompressedSize && t.decompressedSize != t.fileSize
-                                              ? " (" + mebibytes(t.decompressedSize) + " of JSON)"
-                                              : std::string())});
+    f.push_back({"size", mebibytes(t.fileSize) +
+                             (t.decompressedSize && t.decompressedSize != t.fileSize
+                                  ? " (" + mebibytes(t.decompressedSize) +
+                                        (t.inputFormat == InputFormat::XSpace ? " decompressed)"
+                                                                              : " of JSON)")
+                                  : std::string())});
     f.push_back({"events", std::to_string(t.report.events)});
     f.push_back({"span", milliseconds(t.spanEnd - t.spanStart) + " from " +
                              std::to_string(t.spanStart) + " ns"});
@@ -120,8 +122,10 @@ std::string reportDocument(const ReportContent& r, TableFormat format) {
             out += "<h" + std::to_string(level) + ">" + htmlEscape(text) + "</h" +
                    std::to_string(level) + ">\n";
         } else {
-            out += "\n" + std::string(static_cast<size_t>(level), '#') + " " +
-                   markdownEscape(text) + "\n\n";
+            // Piece by piece: GCC 12 at -O3 warns (-Wrestrict, a known false
+            // positive) on "literal" + std::string(...).
+            out.append("\n").append(static_cast<size_t>(level), '#').append(" ");
+            out.append(markdownEscape(text)).append("\n\n");
         }
     };
     if (html) {

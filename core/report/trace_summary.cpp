@@ -12,8 +12,13 @@ namespace gapscope {
 
 void writeTraceSummary(const Trace& t, std::ostream& out) {
     out << t.path << "\n";
-    out << "  format      Chrome Trace Event Format, " << (t.objectForm ? "object" : "array")
-        << " form, " << compressionName(t.compression) << " (" << readableBytes(t.fileSize);
+    if (t.inputFormat == InputFormat::XSpace) {
+        out << "  format      XSpace protobuf (TensorFlow / JAX profiler), ";
+    } else {
+        out << "  format      Chrome Trace Event Format, " << (t.objectForm ? "object" : "array")
+            << " form, ";
+    }
+    out << compressionName(t.compression) << " (" << readableBytes(t.fileSize);
     if (t.compression != Compression::None) out << " -> " << readableBytes(t.decompressedSize);
     out << ")\n";
     out << "  events      " << t.report.events << " (";

@@ -14,21 +14,6 @@
 
 namespace gapscope::bench {
 
-namespace {
-
-struct LoadFigures {
-    double wall = 0;
-    double storeWall = 0;  // writing the index cache entry, after the load
-    long peakRssKb = 0;
-    uint64_t events = 0, slices = 0, jsonBytes = 0, modelBytes = 0;
-    bool ok = false, fromCache = false;
-};
-
-enum class CacheMode { None, Write, Read };
-
-// Loads in a child process: wall time and the child's own peak RSS. With
-// CacheMode::Write the parsed model is then stored in `cache` (timed apart);
-// with Read it must come from there.
 LoadFigures loadInChild(const std::string& path, CacheMode mode, const IndexCache& cache) {
     int pipeFd[2];
     if (pipe(pipeFd) != 0) return {};
@@ -68,8 +53,6 @@ LoadFigures loadInChild(const std::string& path, CacheMode mode, const IndexCach
     f.peakRssKb = usage.ru_maxrss;
     return f;
 }
-
-}  // namespace
 
 void printLoadTable(const std::vector<std::string>& files) {
     // A private index cache folder, removed at the end.

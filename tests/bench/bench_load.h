@@ -2,10 +2,30 @@
 // Loading figures: parse, cache write, reopen, peak RSS, against `cat` and
 // `zstd -dc` / `gzip -dc` of the same file in the same run.
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
+namespace gapscope {
+class IndexCache;
+}
+
 namespace gapscope::bench {
+
+struct LoadFigures {
+    double wall = 0;
+    double storeWall = 0;  // writing the index cache entry, after the load
+    long peakRssKb = 0;
+    uint64_t events = 0, slices = 0, jsonBytes = 0, modelBytes = 0;
+    bool ok = false, fromCache = false;
+};
+
+enum class CacheMode { None, Write, Read };
+
+// Loads in a child process: wall time and the child's own peak RSS. With
+// CacheMode::Write the parsed model is then stored in `cache` (timed apart);
+// with Read it must come from there.
+LoadFigures loadInChild(const std::string& path, CacheMode mode, const IndexCache& cache);
 
 void printLoadTable(const std::vector<std::string>& files);
 

@@ -30,6 +30,7 @@
 #include "bench_load.h"
 #include "bench_panels.h"
 #include "bench_render.h"
+#include "bench_xspace.h"
 #include "timed_application.h"
 
 using namespace gapscope::bench;
@@ -38,7 +39,7 @@ int main(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", "offscreen");
     TimedApplication app(argc, argv);
     bool frames = false, interaction = false, analyses = false, panels = false, render = false,
-         quick = false;
+         quick = false, xspace = false;
     std::vector<std::string> files;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -54,14 +55,20 @@ int main(int argc, char** argv) {
             analyses = true;
         else if (a == "--quick")
             quick = true;
+        else if (a == "--xspace")
+            xspace = true;
         else
             files.push_back(a);
+    }
+    if (files.empty() && xspace) {
+        printXSpaceTable(quick ? 100'000 : 1'000'000);
+        return 0;
     }
     if (files.empty()) {
         std::fprintf(
             stderr,
             "usage: gapscope-bench [--frames] [--interaction] [--analyses] [--panels] [--render] "
-            "[--quick] "
+            "[--xspace] [--quick] "
             "TRACE...\n");
         return 1;
     }
@@ -74,5 +81,6 @@ int main(int argc, char** argv) {
     if (analyses) printAnalyses(files, quick);
     if (panels) printPanels(files);
     if (render) printRender(files);
+    if (xspace) printXSpaceTable(quick ? 100'000 : 1'000'000);
     return 0;
 }

@@ -37,7 +37,6 @@ std::string expectedErrorText(const std::string& reason) {
         {"tar", "tar archive"},
         {"empty", "empty"},
         {"not JSON", "expected '[' or '{'"},
-        {"xspace", "an XSpace protobuf"},
         {"no traceEvents", "no \"traceEvents\""},
         {"not trace events", "not a Chrome trace"},
     };
@@ -67,6 +66,20 @@ class TestRealTraces : public QObject {
         if (!path.startsWith(test::sourceDir())) GAPSCOPE_REQUIRE_SHARED();
         const json e = json::parse(expected.toStdString());
         const LoadResult r = loadTrace(path.toStdString());
+        if (e.value("error", "") == "xspace") {
+            // Not JSON but an XSpace profile, checked event by event against
+            // its own reference decoder in tst_xspace. Here: it opens, or (the
+            // corrupted upstream file) is refused as malformed, naming the file.
+            if (r.trace) {
+                QVERIFY(r.trace->report.events > 0);
+            } else {
+                QVERIFY(r.failure);
+                QVERIFY2(r.failure->what.find("malformed XSpace") != std::string::npos,
+                         r.failure->message().c_str());
+                QVERIFY(r.failure->message().rfind(path.toStdString() + ": ", 0) == 0);
+            }
+            return;
+        }
         if (!e["ok"].get<bool>()) {
             QVERIFY2(!r.trace, "a file that is not a trace must not open");
             QVERIFY(r.failure);

@@ -9,32 +9,9 @@
 #include <cstdint>
 #include <string>
 
-#include "analysis/slice_queries.h"
+#include "exercise.h"
 #include "io/compress.h"
 #include "loader/loader.h"
-#include "model/args_json.h"
-
-namespace {
-
-// What the viewer does with a loaded trace.
-void exercise(const gapscope::Trace& t) {
-    using namespace gapscope;
-    const TimeNs mid = t.spanStart + (t.spanEnd - t.spanStart) / 2;
-    for (const Track& tr : t.tracks) {
-        for (const Row& row : tr.rows)
-            t.visibleInRow(row, t.spanStart, mid);
-        std::vector<uint32_t> hits;
-        tr.index.overlapping(t.slices, mid, mid, hits);
-    }
-    for (uint32_t i = 0; i < t.slices.size() && i < 64; ++i) {
-        selfTime(t, i);
-        prettyArgs(t, t.slices[i].args);
-        t.trackOfSlice(i);
-    }
-    summarizeRange(t, t.spanStart, t.spanEnd);
-}
-
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size == 0) return 0;
@@ -50,6 +27,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const size_t chunk = ((mode & 0x7f) >> 2) == 0 ? SIZE_MAX : ((mode & 0x7f) >> 2);
     const gapscope::LoadResult r =
         gapscope::loadTraceFromBytes(std::move(bytes), "fuzz-input", options, chunk);
-    if (r.trace) exercise(*r.trace);
+    if (r.trace) gapscope::fuzz::exercise(*r.trace);
     return 0;
 }

@@ -2,7 +2,10 @@
 """Writes the seed corpus of fuzz_reader into OUT_DIR: the test fixtures and
 the small real traces of ../shared/traces, each prefixed with the mode byte
 that feeds it plain (0), gzip- (1) or zstd-compressed (2), or chunked.
-Usage: make_seeds.py OUT_DIR"""
+With --xspace, the seeds of fuzz_xspace instead: every *.xplane.pb of
+../shared/traces and tests/data/recorded, whole (chunk byte 0) and in
+7-byte reads.
+Usage: make_seeds.py [--xspace] OUT_DIR"""
 import gzip
 import hashlib
 import pathlib
@@ -29,9 +32,28 @@ def texts():
             yield raw
 
 
+def xspace_seeds(out):
+    n = 0
+    roots = [ROOT.parent / "shared" / "traces", ROOT / "tests" / "data" / "recorded"]
+    for root in roots:
+        for p in sorted(root.rglob("*.xplane.pb")):
+            raw = p.read_bytes()
+            for chunk in (0, 7):
+                data = bytes([chunk]) + raw
+                (out / hashlib.sha1(data).hexdigest()).write_bytes(data)
+                n += 1
+    print(f"{n} seeds in {out}")
+
+
 def main():
-    out = pathlib.Path(sys.argv[1])
+    args = sys.argv[1:]
+    xspace = "--xspace" in args
+    args = [a for a in args if a != "--xspace"]
+    out = pathlib.Path(args[0])
     out.mkdir(parents=True, exist_ok=True)
+    if xspace:
+        xspace_seeds(out)
+        return
     n = 0
     for i, text in enumerate(texts()):
         for mode in (0, 1, 2, 7 << 2):

@@ -1,0 +1,46 @@
+#pragma once
+// Streams an XSpace protobuf (the TensorFlow / JAX profiler's *.xplane.pb)
+// into an EventSink as the trace viewer shows it: each plane with lines is a
+// process named after the plane ("/device:GPU:0", "/host:CPU"), each line a
+// thread (its display_name when set, lines of one display_id in one row),
+// each event a complete event named by its metadata's display_name (else
+// name; a step_name stat names a step) with every stat as an arg. Times are
+// the line's timestamp_ns plus the event's offset_ps, rounded to the ns at
+// both ends, so two events that touch in ps still touch in ns. Plane stats,
+// host names and the profiler's own errors go to the trace's metadata and
+// report.
+//
+// One plane at a time is held in memory: a plane's event and stat names come
+// after its lines in the file, so its lines cannot be named until it is all
+// there. Nothing is allocated from a length field before the bytes arrive.
+
+#include <cstdint>
+#include <memory>
+
+#include "format/import_report.h"
+#include "format/raw_event.h"
+#include "format/trace_json_reader.h"  // ReaderOptions
+#include "io/byte_source.h"
+
+namespace gapscope {
+
+struct XSpaceResult {
+    uint64_t bytesRead = 0;  // decompressed bytes consumed
+    uint64_t planes = 0;
+};
+
+class XSpaceReader {
+  public:
+    XSpaceReader(ByteSource& source, EventSink& sink, ImportReport& report, ReaderOptions options);
+    ~XSpaceReader();
+
+    // Throws LoadError when nothing usable could be read, LoadCancelled on
+    // cancel. A cut-off file keeps the planes before the cut (report.truncated).
+    XSpaceResult run();
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace gapscope

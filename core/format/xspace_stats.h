@@ -1,0 +1,42 @@
+#pragma once
+// XSpace stats as the rest of Gapscope sees them: each event's stats become
+// its args (a JSON object, every stat under its own name, so the Details
+// panel shows them all), and the ones analyses need fill the same
+// ExtractedArgs the JSON reader fills (correlation, launch parameters,
+// bytes). Value kinds vary per occurrence of one stat name (a writer stores
+// 2.0 as an int64), so every kind is accepted for every stat.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "format/extracted_args.h"
+
+namespace gapscope::xspace {
+
+// One stat's value, whichever kind it was written as.
+struct StatValue {
+    enum class Kind : uint8_t { None, Double, Uint64, Int64, Text, Bytes };
+    Kind kind = Kind::None;
+    double d = 0;
+    uint64_t u = 0;
+    int64_t i = 0;
+    std::string_view text;  // Text (str_value, or the name a ref_value points at), Bytes
+
+    bool integral(int64_t& out) const;  // Int64, Uint64 within range, integral Double
+};
+
+// Appends `"name": value` (with a leading comma unless `first`) to a JSON
+// object being written: numbers as numbers (non-finite ones as text),
+// text escaped and made valid UTF-8, bytes as "<N bytes>".
+void appendStat(std::string& json, bool first, std::string_view name, const StatValue& value);
+// JSON string text: quotes, escapes, invalid UTF-8 replaced by U+FFFD.
+void appendJsonString(std::string& out, std::string_view text);
+
+// Fills what the analyses need from one stat; true when it was one of them.
+// kernel_details: "regs:38 shm:0 grid:160,1,1 block:1024,1,1" (newer ones
+// also static_shared / dynamic_shared / occ_pct); memcpy_details and
+// memset/memalloc details: "size:N" or "num_bytes:N".
+bool extractKnownStat(std::string_view name, const StatValue& value, ExtractedArgs& known);
+
+}  // namespace gapscope::xspace

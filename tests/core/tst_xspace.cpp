@@ -1,0 +1,498 @@
+// XSpace profiles (*.xplane.pb) as a user opens them. The real ones (a
+// TensorFlow multi-worker GPU run in ../shared, the JAX recording in
+// tests/data/recorded) against an independent decoder of the wire format
+// (tests/tools/xplane_reference.py): events, tracks, spans and durations
+// per line. The JAX recording against the trace-viewer JSON of the same run:
+// the same tracks and GPU busy time. Fixtures of the project's own writer for
+// what profilers rarely write (every stat kind, ref_value, missing metadata,
+// huge ids, events out of order, zero and negative durations), and broken
+// input: the corrupted upstream file, cuts at every kind of place, hostile
+// lengths and wire types, each an error naming the byte or a warning.
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cstdio>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "loader/loader.h"
+#include "model/trace.h"
+#include "support/test_paths.h"
+#include "support/xspace_writer.h"
+
+using namespace gapscope;
+using namespace gapscope::test;
+using nlohmann::json;
+
+namespace {
+
+QString multiWorker() {
+    return sharedTraces() +
+           "/xprof/demo/plugins/profile/GPU-multi-worker/34.83.195.179_6003.xplane.pb";
+}
+QString jaxRecording() {
+    return sourceDir() + "/tests/data/recorded/jax_mlp.xplane.pb";
+}
+
+json reference(const QString& path) {
+    QProcess p;
+    p.start(python(), {sourceDir() + "/tests/tools/xplane_reference.py", path});
+    if (!p.waitForFinished(120000) || p.exitCode() != 0) return {};
+    return json::parse(p.readAllStandardOutput().toStdString(), nullptr, false);
+}
+
+int64_t roundPs(int64_t ps) {  // to ns, half away from zero (as the reader)
+    return ps >= 0 ? (ps + 500) / 1000 : -((-ps + 500) / 1000);
+}
+
+std::string nameOf(const Trace& t, StringId id) {
+    return std::string(t.str(id));
+}
+
+// Per (process, thread): slices, first start, last end, total duration.
+struct TrackFigures {
+    uint64_t slices = 0;
+    TimeNs first = INT64_MAX, last = INT64_MIN, total = 0;
+};
+std::map<std::pair<std::string, std::string>, TrackFigures> figures(const Trace& t) {
+    std::map<std::pair<std::string, std::string>, TrackFigures> out;
+    for (const Track& tr : t.tracks) {
+        if (tr.sliceCount() == 0) continue;
+        TrackFigures& f = out[{nameOf(t, t.processes[tr.process].name), nameOf(t, tr.threadName)}];
+        for (uint32_t s = tr.sliceBegin; s < tr.sliceEnd; ++s) {
+            const Slice& sl = t.slices[s];
+            ++f.slices;
+            f.first = std::min(f.first, sl.start);
+            f.last = std::max(f.last, sl.end());
+            f.total += sl.dur;
+        }
+    }
+    return out;
+}
+
+LoadResult loadBytes(const QTemporaryDir& dir, const std::string& bytes, const char* name) {
+    const QString path = dir.filePath(QString::fromLatin1(name));
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) return {};
+    f.write(bytes.data(), qint64(bytes.size()));
+    f.close();
+    return loadTrace(path.toStdString());
+}
+
+// A small space with one GPU plane and one host plane.
+XsSpace smallSpace() {
+    XsSpace s;
+    XsPlane gpu;
+    gpu.id = 1;
+    gpu.name = "/device:GPU:0";
+    XsLine stream;
+    stream.id = 7;
+    stream.name = "Stream #7(Compute)";
+    stream.timestampNs = 1'000'000;
+    XsEvent k1;
+    k1.metadataId = 1;
+    k1.offsetPs = 2'000'000;
+    k1.durationPs = 3'000'000;  // [1.002 ms, 1.005 ms)
+    k1.stats = {XsStat::integer(10, 42), XsStat::ref(11, 12)};
+    XsEvent k2 = k1;
+    k2.offsetPs = 5'000'000;  // touches k1 exactly
+    k2.durationPs = 1'000'500;
+    k2.stats = {XsStat::integer(10, 43)};
+    stream.events = {k2, k1};  // out of order
+    gpu.lines = {stream};
+    gpu.eventMetadata = {{1, "void gemm<float>(float*)", "", {}}};
+    gpu.statMetadata = {{10, "correlation_id"},
+                        {11, "kernel_details"},
+                        {12, "regs:38 shm:1024 grid:160,1,1 block:256,2,1"}};
+    XsPlane host;
+    host.id = 0;
+    host.name = "/host:CPU";
+    XsLine thread;
+    thread.id = 1234;
+    thread.name = "python3";
+    thread.displayName = "main thread";
+    thread.timestampNs = 1'000'000;
+    XsEvent launch;
+    launch.metadataId = 5;
+    launch.offsetPs = 1'000'000;
+    launch.durationPs = 500'000;
+    launch.stats = {XsStat::integer(20, 42)};
+    thread.events = {launch};
+    host.lines = {thread};
+    host.eventMetadata = {{5, "cudaLaunchKernel", "", {}}};
+    host.statMetadata = {{20, "correlation_id"}};
+    s.planes = {gpu, host};
+    s.hostnames = {"worker-0"};
+    return s;
+}
+
+}  // namespace
+
+class TestXSpace : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+
+    void matchesTheReference(const QString& path) {
+        const json ref = reference(path);
+        QVERIFY2(ref.is_object(), "xplane_reference.py failed");
+        const LoadResult r = loadTrace(path.toStdString());
+        QVERIFY2(r.trace, r.failure ? r.failure->message().c_str() : "no trace");
+        const Trace& t = *r.trace;
+        QCOMPARE(t.report.events, ref["num_events"].get<uint64_t>());
+        // Every line with events is a track of its plane's process, with
+        // the line's events, first start, last end and total duration.
+        std::map<std::pair<std::string, std::string>, TrackFigures> want;
+        uint64_t aggregated = 0;
+        for (const json& p : ref["planes"]) {
+            for (const json& l : p["lines"]) {
+                aggregated += l["num_aggregated_events"].get<uint64_t>();
+                const uint64_t n =
+                    l["num_events"].get<uint64_t>() - l["num_aggregated_events"].get<uint64_t>();
+                if (n == 0) continue;
+                const std::string thread = l["display_name"].get<std::string>().empty()
+                                               ? l["name"].get<std::string>()
+                                               : l["display_name"].get<std::string>();
+                TrackFigures& f = want[{p["name"].get<std::string>(), thread}];
+                f.slices += n;
+                f.first = std::min(f.first, roundPs(l["min_start_ps"].get<int64_t>()));
+                f.last = std::max(f.last, roundPs(l["max_end_ps"].get<int64_t>()));
+                f.total += roundPs(l["sum_duration_ps"].get<int64_t>());
+            }
+        }
+        QCOMPARE(aggregated, uint64_t(0));
+        // Allocators: a GPU's (GPU_N_bfc) is that GPU's memory curve, any
+        // other a counter "memory NAME": a point per event, the same peak
+        // and the same last value.
+        for (const json& p : ref["planes"]) {
+            for (const auto& [allocator, a] : p["allocators"].items()) {
+                const CounterSeries* curve = nullptr;
+                int gpu = -1;
+                if (std::sscanf(allocator.c_str(), "GPU_%d_", &gpu) != 1) gpu = -1;
+                for (const CounterSeries& c : t.counters) {
+                    if (gpu >= 0 && c.memory == MemoryCurve::Allocated && c.memoryDevice == gpu)
+                        curve = &c;
+                    if (gpu < 0 && t.str(c.name) == "memory " + allocator + " bytes in use")
+                        curve = &c;
+                }
+                QVERIFY2(curve, allocator.c_str());
+                QCOMPARE(uint64_t(curve->values.size()), a["points"].get<uint64_t>());
+                double peak = 0;
+                for (const double v : curve->values)
+                    peak = std::max(peak, v);
+                QCOMPARE(peak, a["peak_bytes"].get<double>());
+                QCOMPARE(curve->ts.back(), roundPs(a["last_ps"].get<int64_t>()));
+                QCOMPARE(curve->values.back(), a["last_bytes"].get<double>());
+            }
+        }
+        const auto got = figures(t);
+        QCOMPARE(got.size(), want.size());
+        for (const auto& [key, w] : want) {
+            const auto it = got.find(key);
+            QVERIFY2(it != got.end(), (key.first + " / " + key.second).c_str());
+            const TrackFigures& g = it->second;
+            QCOMPARE(g.slices, w.slices);
+            QCOMPARE(g.first, w.first);
+            QCOMPARE(g.last, w.last);
+            // Each duration is rounded at both ends: within a ns per event.
+            QVERIFY2(std::abs(g.total - w.total) <= TimeNs(w.slices),
+                     (key.second + ": " + std::to_string(g.total - w.total)).c_str());
+        }
+    }
+
+  private slots:
+    void theMultiWorkerRunMatchesTheReference() {
+        GAPSCOPE_REQUIRE_SHARED();
+        GAPSCOPE_REQUIRE_PYTHON("no python3 for the reference decoder");
+        matchesTheReference(multiWorker());
+        const LoadResult r = loadTrace(multiWorker().toStdString());
+        const Trace& t = *r.trace;
+        // GPUs 4 and 6 ran kernels; their "Stream #" lines are their activity.
+        std::set<int> devices;
+        for (const GpuDevice& d : t.gpuDevices)
+            if (d.busyNs > 0) devices.insert(d.index);
+        QVERIFY2(devices.count(4) && devices.count(6), "GPU 4 and 6 are busy");
+        QCOMPARE(t.metadata.count("hostnames"), size_t(1));
+        QVERIFY(t.metadata.at("hostnames").find("34.83.195.179:6003") != std::string::npos);
+    }
+
+    void theJaxRecordingMatchesTheReference() {
+        GAPSCOPE_REQUIRE_PYTHON("no python3 for the reference decoder");
+        matchesTheReference(jaxRecording());
+    }
+
+    // The trace viewer's JSON of the same run: the same tracks with events
+    // and the same GPU busy time (its times are printed in µs from doubles:
+    // within a ns per kernel).
+    void theJaxRecordingAgreesWithItsTraceViewerJson() {
+        const LoadResult x = loadTrace(jaxRecording().toStdString());
+        const LoadResult j =
+            loadTrace((sourceDir() + "/tests/data/recorded/jax_mlp.trace.json.gz").toStdString());
+        QVERIFY(x.trace && j.trace);
+        std::set<std::pair<std::string, std::string>> xt, jt;
+        for (const auto& [key, f] : figures(*x.trace))
+            xt.insert(key);
+        for (const auto& [key, f] : figures(*j.trace))
+            jt.insert(key);
+        QCOMPARE(xt, jt);
+        QCOMPARE(x.trace->gpuDevices.size(), j.trace->gpuDevices.size());
+        for (size_t d = 0; d < x.trace->gpuDevices.size(); ++d) {
+            const GpuDevice& a = x.trace->gpuDevices[d];
+            const GpuDevice& b = j.trace->gpuDevices[d];
+            QCOMPARE(a.index, b.index);
+            QVERIFY(a.busyNs > 0);
+            QVERIFY2(std::abs(a.busyNs - b.busyNs) <= TimeNs(a.busy.size() + 1),
+                     qPrintable(QString::number(a.busyNs - b.busyNs)));
+        }
+    }
+
+    // The upstream file whose bytes were re-encoded as text: an error that
+    // names the file and the byte, not a crash and not a half-read trace.
+    void theCorruptedUpstreamFileIsAnError() {
+        GAPSCOPE_REQUIRE_SHARED();
+        const QString path =
+            sharedTraces() + "/xprof/xprof/convert/test_xplanes/tpu_inference_2.xplane.pb";
+        const LoadResult r = loadTrace(path.toStdString());
+        QVERIFY(!r.trace);
+        QVERIFY(r.failure);
+        QCOMPARE(r.failure->path, path.toStdString());
+        QVERIFY2(r.failure->where.rfind("byte ", 0) == 0, r.failure->where.c_str());
+        QVERIFY2(r.failure->what.find("malformed XSpace") != std::string::npos,
+                 r.failure->message().c_str());
+    }
+
+    // Names, args of every kind, launch parameters, ordering and rounding.
+    void fixturesBecomeTheTrace() {
+        const LoadResult r = loadBytes(dir_, encodeXSpace(smallSpace()), "small.xplane.pb");
+        QVERIFY2(r.trace, r.failure ? r.failure->message().c_str() : "");
+        const Trace& t = *r.trace;
+        QCOMPARE(t.report.events, uint64_t(3));
+        QCOMPARE(t.gpuDevices.size(), size_t(1));
+        QCOMPARE(t.gpuDevices[0].index, 0);
+        // Two kernels that touch in ps touch in ns: one busy interval.
+        QCOMPARE(t.gpuDevices[0].busy.size(), size_t(1));
+        QCOMPARE(t.gpuDevices[0].busy[0].start, TimeNs(1'002'000));
+        QCOMPARE(t.gpuDevices[0].busy[0].end, TimeNs(1'006'001));  // 1.0060005 ms rounds up
+        const auto f = figures(t);
+        QVERIFY(f.count({"/device:GPU:0", "Stream #7(Compute)"}));
+        QVERIFY(f.count({"/host:CPU", "main thread"}));  // display_name wins
+        QCOMPARE(t.metadata.at("hostnames"), std::string("[\"worker-0\"]"));
+        // The kernel's args: every stat by name; launch parameters extracted.
+        const Track* stream = nullptr;
+        for (const Track& tr : t.tracks)
+            if (t.str(tr.threadName) == "Stream #7(Compute)") stream = &tr;
+        QVERIFY(stream && stream->sliceCount() == 2);
+        const Slice& first = t.slices[stream->sliceBegin];
+        QCOMPARE(first.start, TimeNs(1'002'000));
+        QCOMPARE(t.str(first.name), std::string_view("void gemm<float>(float*)"));
+        const json args = json::parse(t.argsText(first.args).json, nullptr, false);
+        QCOMPARE(args["correlation_id"].get<int64_t>(), int64_t(42));
+        QCOMPARE(args["kernel_details"].get<std::string>(),
+                 std::string("regs:38 shm:1024 grid:160,1,1 block:256,2,1"));
+    }
+
+    void everyStatKindIsAnArg() {
+        XsSpace s = smallSpace();
+        XsEvent& e = s.planes[1].lines[0].events[0];
+        XsStat d;
+        d.metadataId = 30;
+        d.kind = XsStat::Kind::Double;
+        d.d = 2.5;
+        XsStat u;
+        u.metadataId = 31;
+        u.kind = XsStat::Kind::Uint64;
+        u.u = UINT64_MAX;
+        XsStat neg = XsStat::integer(32, -7);
+        XsStat bytes;
+        bytes.metadataId = 33;
+        bytes.kind = XsStat::Kind::Bytes;
+        bytes.s = std::string("\x00\x01\xff", 3);
+        XsStat str = XsStat::text(34, "quote \" and \xff bad UTF-8");
+        XsStat unnamed = XsStat::integer(99, 1);  // no stat metadata 99
+        e.stats = {d, u, neg, bytes, str, unnamed};
+        s.planes[1].statMetadata = {
+            {30, "fragmentation"}, {31, "big"}, {32, "neg"}, {33, "Hlo Proto"}, {34, "label"}};
+        const LoadResult r = loadBytes(dir_, encodeXSpace(s), "kinds.xplane.pb");
+        QVERIFY(r.trace);
+        const Trace& t = *r.trace;
+        const Slice* launch = nullptr;
+        for (const Slice& sl : t.slices)
+            if (t.str(sl.name) == "cudaLaunchKernel") launch = &sl;
+        QVERIFY(launch);
+        const json args = json::parse(t.argsText(launch->args).json, nullptr, false);
+        QVERIFY2(args.is_object(), t.argsText(launch->args).json.c_str());
+        QCOMPARE(args["fragmentation"].get<double>(), 2.5);
+        QCOMPARE(args["big"].get<uint64_t>(), UINT64_MAX);
+        QCOMPARE(args["neg"].get<int64_t>(), int64_t(-7));
+        QCOMPARE(args["Hlo Proto"].get<std::string>(), std::string("<3 bytes>"));
+        QCOMPARE(args["label"].get<std::string>(),
+                 std::string("quote \" and \xEF\xBF\xBD bad UTF-8"));
+        bool unnamedKept = false;
+        for (const auto& [k, v] : args.items())
+            unnamedKept |= k.rfind("stat@", 0) == 0 && v == 1;
+        QVERIFY(unnamedKept);
+        bool warned = false;
+        for (const ImportWarning& w : t.report.warnings)
+            warned |=
+                w.message.find("stats name metadata the plane does not have") != std::string::npos;
+        QVERIFY(warned);
+    }
+
+    void oddButValidInput() {
+        XsSpace s = smallSpace();
+        // An empty plane, an empty line, huge and negative ids, an event
+        // whose metadata is missing, zero and negative durations, an
+        // aggregated event, a step_name stat, a display_name on metadata.
+        XsPlane empty;
+        empty.name = "/host:metadata";
+        empty.stats = {XsStat::text(1, "facts")};
+        empty.statMetadata = {{1, "profile_options"}};
+        s.planes.insert(s.planes.begin(), empty);
+        XsPlane& host = s.planes[2];
+        XsLine blank;
+        blank.id = INT64_MAX;
+        blank.name = "idle thread";
+        host.lines.push_back(blank);
+        XsLine odd;
+        odd.id = -559038737;  // the trace viewer's derived "Steps" line id
+        odd.name = "Steps";
+        odd.timestampNs = 1'000'000;
+        XsEvent missing;
+        missing.metadataId = 777;
+        missing.offsetPs = 10;
+        XsEvent zero;
+        zero.metadataId = 6;
+        zero.offsetPs = 3'000'000;
+        zero.stats = {XsStat::text(21, "step 12")};
+        XsEvent negative;
+        negative.metadataId = 6;
+        negative.offsetPs = 4'000'000;
+        negative.durationPs = -2000;
+        XsEvent counted;
+        counted.metadataId = 6;
+        counted.numOccurrences = 9;
+        odd.events = {missing, zero, negative, counted};
+        host.lines.push_back(odd);
+        host.eventMetadata.push_back({6, "train_step_long_name", "train", {}});
+        host.statMetadata.push_back({21, "step_name"});
+        const LoadResult r = loadBytes(dir_, encodeXSpace(s), "odd.xplane.pb");
+        QVERIFY2(r.trace, r.failure ? r.failure->message().c_str() : "");
+        const Trace& t = *r.trace;
+        QCOMPARE(t.report.events, uint64_t(3 + 4));  // the aggregated one is counted
+        const auto f = figures(t);
+        QVERIFY(f.count({"/host:CPU", "Steps"}));
+        QCOMPARE(f.at({"/host:CPU", "Steps"}).slices, uint64_t(3));
+        QVERIFY(t.metadata.count("xspace plane /host:metadata"));
+        std::set<std::string> names;
+        for (const Slice& sl : t.slices)
+            names.insert(std::string(t.str(sl.name)));
+        QVERIFY(names.count("event#777"));
+        QVERIFY(names.count("step 12"));  // step_name names a step
+        QVERIFY(names.count("train"));    // display_name, with long_name in args
+        QCOMPARE(t.report.negativeDurations, uint64_t(1));
+        std::string warnings;
+        for (const ImportWarning& w : t.report.warnings)
+            warnings += w.message + "\n";
+        QVERIFY2(
+            warnings.find("1 events name metadata the plane does not have") != std::string::npos,
+            warnings.c_str());
+        QVERIFY2(warnings.find("1 aggregated events") != std::string::npos, warnings.c_str());
+    }
+
+    // Cut anywhere: the planes before the cut are kept with a warning, or
+    // (no complete plane) an error naming the byte; never a crash.
+    void cutsKeepWhatCameBefore() {
+        XsSpace space = smallSpace();
+        const std::string whole = encodeXSpace(space);
+        // A cut between two planes is a valid, shorter XSpace: protobuf
+        // cannot tell. Those are where the first planes end.
+        std::set<size_t> between;
+        XsSpace part;
+        for (const XsPlane& p : space.planes) {
+            part.planes.push_back(p);
+            between.insert(encodeXSpace(part).size());
+        }
+        for (size_t cut = 1; cut < whole.size(); ++cut) {
+            const LoadResult r = loadBytes(dir_, whole.substr(0, cut), "cut.xplane.pb");
+            if (between.count(cut)) {
+                QVERIFY(r.trace);
+                QVERIFY(!r.trace->report.truncated);
+                continue;
+            }
+            if (r.trace) {
+                QVERIFY(r.trace->report.truncated);
+                QVERIFY(!r.trace->report.warnings.empty());
+                // Cut inside a plane: that plane is left out; inside the
+                // host names after the planes: every event is there.
+                QCOMPARE(r.trace->report.events, uint64_t(cut > *between.rbegin()  ? 3
+                                                          : cut > *between.begin() ? 2
+                                                                                   : 0));
+            } else {
+                QVERIFY(r.failure);
+                QVERIFY2(r.failure->where.rfind("byte ", 0) == 0 ||
+                             r.failure->where.rfind("traceEvents", 0) == 0,
+                         r.failure->where.c_str());
+            }
+        }
+    }
+
+    void hostileInputIsAnError_data() {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("says");
+        // A plane that claims 2^40 bytes: no allocation of that, an error.
+        QTest::newRow("huge length")
+            << QByteArray::fromStdString(protoVarint(0x0A) + protoVarint(uint64_t{1} << 40) +
+                                         protoField(1, 5))
+            << "the file ends inside plane 0";
+        // A line inside a plane whose length runs past the plane.
+        QTest::newRow("line past its plane")
+            << QByteArray::fromStdString(
+                   protoBytes(1, protoBytes(2, "/host:CPU") + protoVarint(0x1A) + protoVarint(99)))
+            << "says 99 bytes";
+        QTest::newRow("wire type 7")
+            << QByteArray::fromStdString(protoBytes(1, protoBytes(2, "p") + protoVarint(0x0F)))
+            << "wire type 7 does not exist";
+        QTest::newRow("eleven-byte number")
+            << QByteArray::fromStdString(
+                   protoBytes(1, protoVarint(0x08) + std::string(10, '\xff') + '\x01'))
+            << "longer than";
+        QTest::newRow("end of a group never started")
+            << QByteArray::fromStdString(
+                   protoBytes(1, protoBytes(2, "p") + protoVarint((7 << 3) | 4)))
+            << "never started";
+    }
+
+    void hostileInputIsAnError() {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, says);
+        const LoadResult r = loadBytes(dir_, bytes.toStdString(), "hostile.xplane.pb");
+        QVERIFY(!r.trace);
+        QVERIFY(r.failure);
+        QVERIFY2(r.failure->where.rfind("byte ", 0) == 0, r.failure->where.c_str());
+        QVERIFY2(QString::fromStdString(r.failure->what).contains(says),
+                 r.failure->message().c_str());
+    }
+
+    // Unknown fields, groups and newer wire data are skipped, not errors.
+    void unknownFieldsAreSkipped() {
+        XsSpace s = smallSpace();
+        std::string bytes = encodeXSpace(s);
+        // A top-level field 9 (varint), a group inside a plane, an unknown
+        // line field: the trace is the same.
+        const std::string group =
+            protoVarint((15 << 3) | 3) + protoField(1, 5) + protoVarint((15 << 3) | 4);
+        std::string extra = protoField(9, 1) +
+                            protoBytes(1, protoBytes(2, "/device:GPU:9") + group +
+                                              protoBytes(3, protoField(1, 3) + protoField(20, 1)));
+        const LoadResult a = loadBytes(dir_, bytes, "a.xplane.pb");
+        const LoadResult b = loadBytes(dir_, bytes + extra, "b.xplane.pb");
+        QVERIFY(a.trace && b.trace);
+        QCOMPARE(b.trace->report.events, a.trace->report.events);
+        QCOMPARE(b.trace->slices.size(), a.trace->slices.size());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestXSpace)
+#include "tst_xspace.moc"

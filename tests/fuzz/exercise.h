@@ -1,0 +1,29 @@
+#pragma once
+// What every fuzz target does with a trace that loaded: the queries a
+// person's clicks and scrolling trigger.
+
+#include "analysis/slice_queries.h"
+#include "model/args_json.h"
+#include "model/trace.h"
+
+namespace gapscope::fuzz {
+
+// What the viewer does with a loaded trace.
+inline void exercise(const gapscope::Trace& t) {
+    using namespace gapscope;
+    const TimeNs mid = t.spanStart + (t.spanEnd - t.spanStart) / 2;
+    for (const Track& tr : t.tracks) {
+        for (const Row& row : tr.rows)
+            t.visibleInRow(row, t.spanStart, mid);
+        std::vector<uint32_t> hits;
+        tr.index.overlapping(t.slices, mid, mid, hits);
+    }
+    for (uint32_t i = 0; i < t.slices.size() && i < 64; ++i) {
+        selfTime(t, i);
+        prettyArgs(t, t.slices[i].args);
+        t.trackOfSlice(i);
+    }
+    summarizeRange(t, t.spanStart, t.spanEnd);
+}
+
+}  // namespace gapscope::fuzz
