@@ -57,7 +57,10 @@ struct RawEventFields {
     bool hasMetaName = false, hasMetaLabels = false, hasSortIndex = false;
     int64_t sortIndex = 0;
     // [memory] instants; XSpace MemoryAllocation / MemoryDeallocation events
+    // (allocatorState: a complete event whose memory fields are a point of
+    // its device's curve; only the XSpace reader sets it).
     int64_t memTotalAllocated = -1, memTotalReserved = -1;
+    bool allocatorState = false;
     int32_t memDeviceType = -1, memDeviceId = -1;
     static constexpr int64_t kNoBytes = INT64_MIN;
     int64_t memBytes = kNoBytes;  // [memory] "Bytes": the change (may be negative)

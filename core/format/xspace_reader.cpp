@@ -47,6 +47,10 @@ constexpr size_t kStreamChunk = 1u << 20;
 // bytes decide (a hostile length stops at the end of the input).
 constexpr size_t kPlaneChunk = 16u << 20;
 
+// One event's args at most: a metadata entry with a million stats would
+// otherwise be written out again for every event that names it.
+constexpr size_t kMaxArgsBytes = 64u << 10;
+
 struct Span {
     std::string_view bytes;
     uint64_t offset = 0;
@@ -105,10 +109,12 @@ class TopLevel {
             if (pos_ == end_ && !fill()) break;
             const size_t take =
                 static_cast<size_t>(std::min<uint64_t>(n - out.size(), end_ - pos_));
+            // Doubling, capped at what the length says: a few copies for a
+            // real plane, never more than the input actually holds.
             if (out.capacity() < out.size() + take)
-                out.reserve(std::max(
-                    out.size() + take,
-                    std::min<size_t>(static_cast<size_t>(n), out.capacity() + kPlaneChunk)));
+                out.reserve(std::max(out.size() + take,
+                                     std::min<size_t>(static_cast<size_t>(n),
+                                                      std::max(kPlaneChunk, 2 * out.capacity()))));
             out.append(buf_.data() + pos_, take);
             pos_ += take;
         }
@@ -162,6 +168,11 @@ struct XSpaceReader::Impl {
     struct EventMeta {
         std::string_view name, displayName;
         std::vector<Span> stats;
+        // Its stats as args, composed the first time an event names it.
+        bool composed = false;
+        std::string args;  // "{...", without the closing brace; "" when none
+        ExtractedArgs known;
+        bool hasKnown = false;
     };
     std::unordered_map<int64_t, EventMeta> eventMeta;
     std::unordered_map<int64_t, std::string_view> statNames;
@@ -169,7 +180,7 @@ struct XSpaceReader::Impl {
     std::unordered_map<const char*, std::pair<size_t, ExtractedArgs>> kernelDetails;
     std::vector<Span> lines, events, stats;
     std::vector<Span> planeStats;
-    uint64_t missingEventMeta = 0, missingStatMeta = 0, aggregated = 0;
+    uint64_t missingEventMeta = 0, missingStatMeta = 0, aggregated = 0, cutArgs = 0;
     // An allocator's state after a MemoryAllocation / MemoryDeallocation.
     struct Memory {
         std::string_view allocator;
@@ -236,10 +247,18 @@ struct XSpaceReader::Impl {
     }
 
     // The stats of `spans` into args (and the known ones into the event).
-    void addStats(const std::vector<Span>& spans, bool& first, std::string_view* stepName) {
+    // Into `args`, at most kMaxArgsBytes: false when some were left out.
+    bool addStats(const std::vector<Span>& spans, bool& first, std::string_view* stepName) {
         StatValue v;
         std::string unnamed;
         for (const Span& s : spans) {
+            if (args.size() > kMaxArgsBytes) {
+                StatValue note;
+                note.kind = StatValue::Kind::Text;
+                note.text = "(more stats left out: over 64 KiB of args)";
+                xspace::appendStat(args, first, "…", note);
+                return false;
+            }
             std::string_view name = decodeStat(s, v);
             if (name.empty()) {
                 // Piece by piece: GCC 12 at -O3 warns (-Wrestrict, a known
@@ -276,6 +295,7 @@ struct XSpaceReader::Impl {
             int64_t n = 0;
             if (name == "bytes_allocated" && v.integral(n) && n >= 0) memory.inUse = n;
         }
+        return true;
     }
 
     void readMetadataEntry(const Field& entry, bool ofEvents) {
@@ -425,8 +445,8 @@ struct XSpaceReader::Impl {
                           psToNs(offsetPs, startNs) && psToNs(endPs, endNs) &&
                           !__builtin_add_overflow(startNs, lineNs, &startNs) &&
                           !__builtin_add_overflow(endNs, lineNs, &endNs);
-        event.ts = {true, fits, startNs};
-        event.dur = {true, fits, endNs - startNs};
+        event.ts = {true, fits, fits ? startNs : 0};
+        event.dur = {true, fits, fits ? endNs - startNs : 0};
         std::string_view stepName;
         memory = {};
         const auto meta = eventMeta.find(metadataId);
@@ -434,15 +454,28 @@ struct XSpaceReader::Impl {
         bool first = true;
         args.clear();
         if (meta != eventMeta.end()) {
-            event.name =
-                meta->second.displayName.empty() ? meta->second.name : meta->second.displayName;
-            addStats(meta->second.stats, first, nullptr);
+            EventMeta& m = meta->second;
+            event.name = m.displayName.empty() ? m.name : m.displayName;
+            if (!m.composed) {  // once per metadata entry, not per event
+                m.composed = true;
+                args.clear();
+                bool none = true;
+                if (!addStats(m.stats, none, nullptr)) ++cutArgs;
+                m.args = none ? std::string() : args;
+                m.known = event.known;
+                m.hasKnown = event.hasKnown;
+                memory = {};
+            }
+            args = m.args;
+            first = m.args.empty();
+            event.known = m.known;
+            event.hasKnown = m.hasKnown;
         } else {
             ++missingEventMeta;
             unnamed.assign("event#").append(std::to_string(metadataId));
             event.name = unnamed;
         }
-        addStats(stats, first, &stepName);
+        if (!addStats(stats, first, &stepName)) ++cutArgs;
         if (meta != eventMeta.end() && !meta->second.displayName.empty()) {
             if (first) args.assign(1, '{');
             StatValue longName;
@@ -461,12 +494,13 @@ struct XSpaceReader::Impl {
                                 memory.inUse >= 0;
         const int gpu = allocation ? gpuOfAllocator(memory.allocator) : -1;
         if (allocation && (gpu >= 0 || memory.allocator == "cpu")) {
+            event.allocatorState = true;
             event.memDeviceType = gpu >= 0 ? 1 : 0;
             event.memDeviceId = gpu;
             event.memTotalAllocated = memory.inUse;
         }
         sink.onEvent(event);
-        if (allocation && event.memDeviceType < 0) addAllocatorCounter(pid, event.ts.ns);
+        if (allocation && event.memDeviceType < 0 && fits) addAllocatorCounter(pid, event.ts.ns);
     }
 
     // "GPU_4_bfc" -> 4: TensorFlow's device allocators; else -1.
@@ -501,7 +535,7 @@ struct XSpaceReader::Impl {
         kernelDetails.clear();
         lines.clear();
         planeStats.clear();
-        missingEventMeta = missingStatMeta = aggregated = 0;
+        missingEventMeta = missingStatMeta = aggregated = cutArgs = 0;
         wire::Reader r(planeBytes, offset);
         Field f;
         std::string_view name;
@@ -558,6 +592,10 @@ struct XSpaceReader::Impl {
             report.warn(offset, "plane \"" + planeName + "\": " + std::to_string(missingStatMeta) +
                                     " stats name metadata the plane does not have; shown as "
                                     "stat@OFFSET");
+        if (cutArgs)
+            report.warn(offset, "plane \"" + planeName + "\": the args of " +
+                                    std::to_string(cutArgs) +
+                                    " events or metadata entries were cut at 64 KiB");
         if (aggregated)
             report.warn(offset, "plane \"" + planeName + "\": " + std::to_string(aggregated) +
                                     " aggregated events (num_occurrences, no time) are counted "
@@ -573,6 +611,24 @@ struct XSpaceReader::Impl {
         TopLevel in(source);
         XSpaceResult result;
         std::string hostnames = "[";
+        try {
+            readFields(in, hostnames);
+        } catch (const WireError& e) {  // at the top level, after good planes
+            if (report.events == 0) throw;
+            stopEarly(e.offset(), std::string("malformed XSpace: ") + e.what());
+        }
+        if (hostnames.size() > 1) sink.onMetadata("hostnames", hostnames + "]");
+        if (planeIndex == 0 && !report.truncated)
+            throw WireError(0, "an XSpace without planes (an empty profile)");
+        result.planes = planeIndex;
+        result.bytesRead = in.offset();
+        if (options.progress)
+            options.progress(LoadPhase::Reading, source.filePosition(), options.fileSize);
+        return result;
+    }
+
+    // The XSpace's own fields, to the end of the input or the first problem.
+    void readFields(TopLevel& in, std::string& hostnames) {
         while (!in.atEnd()) {
             checkCancel();
             const uint64_t tagAt = in.offset();
@@ -651,14 +707,6 @@ struct XSpaceReader::Impl {
                                        planeBytes.substr(0, 2000));
             }
         }
-        if (hostnames.size() > 1) sink.onMetadata("hostnames", hostnames + "]");
-        if (planeIndex == 0 && !report.truncated)
-            throw WireError(0, "an XSpace without planes (an empty profile)");
-        result.planes = planeIndex;
-        result.bytesRead = in.offset();
-        if (options.progress)
-            options.progress(LoadPhase::Reading, source.filePosition(), options.fileSize);
-        return result;
     }
 };
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <type_traits>
 
 namespace gapscope::xspace {
 
@@ -131,9 +132,9 @@ void appendStat(std::string& json, bool first, std::string_view name, const Stat
             json += "null";
             break;
         case StatValue::Kind::Double:
-            if (std::isfinite(v.d)) {
-                std::snprintf(buf, sizeof buf, "%.17g", v.d);
-                json += buf;
+            if (std::isfinite(v.d)) {  // to_chars: the shortest exact form, in no locale
+                const auto end = std::to_chars(buf, buf + sizeof buf, v.d).ptr;
+                json.append(buf, static_cast<size_t>(end - buf));
             } else {
                 appendJsonString(json, std::isnan(v.d) ? "nan" : v.d > 0 ? "inf" : "-inf");
             }
@@ -172,11 +173,15 @@ std::string_view field(std::string_view details, std::string_view key) {
     return {};
 }
 
+// The whole text as a number (no trailing garbage, no NaN or infinity).
 template <typename T>
 bool number(std::string_view text, T& out) {
     T v{};
     const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (r.ec != std::errc() || text.empty()) return false;
+    if (r.ec != std::errc() || text.empty() || r.ptr != text.data() + text.size()) return false;
+    if constexpr (std::is_floating_point_v<T>) {
+        if (!std::isfinite(v)) return false;
+    }
     out = v;
     return true;
 }
@@ -202,11 +207,12 @@ bool extractKnownStat(std::string_view name, const StatValue& v, ExtractedArgs& 
     if (v.kind != StatValue::Kind::Text) return false;
     if (name == "kernel_details") {
         number(field(v.text, "regs"), known.registersPerThread);
-        int64_t shared = -1, dynamicShared = 0;
+        // Bytes per block: CUPTI writes them as 32-bit unsigned numbers.
+        uint32_t shared = 0, dynamicShared = 0;
         if (number(field(v.text, "shm"), shared) ||
             number(field(v.text, "static_shared"), shared)) {
             number(field(v.text, "dynamic_shared"), dynamicShared);
-            known.sharedMemory = shared + dynamicShared;
+            known.sharedMemory = int64_t{shared} + int64_t{dynamicShared};
         }
         dims(field(v.text, "grid"), known.grid);
         dims(field(v.text, "block"), known.block);

@@ -43,7 +43,7 @@ void ingestCompleteSlice(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts,
     st.tracks[tr].seq.push_back(seq);
     // An allocator's event that says how much is in use after it (XSpace's
     // MemoryAllocation / MemoryDeallocation): a point of that device's curve.
-    if (ev.memDeviceType >= 0 && ev.memTotalAllocated >= 0) addMemoryPoint(st, ev, proc, ts);
+    if (ev.allocatorState && ev.memTotalAllocated >= 0) addMemoryPoint(st, ev, proc, ts);
 }
 
 void ingestBeginEnd(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts, uint32_t seq) {

@@ -99,8 +99,8 @@ XsSpace smallSpace() {
     XsEvent k2 = k1;
     k2.offsetPs = 5'000'000;  // touches k1 exactly
     k2.durationPs = 1'000'500;
-    k2.stats = {XsStat::integer(10, 43)};
-    stream.events = {k2, k1};  // out of order
+    k2.stats = {XsStat::integer(10, 43), XsStat::ref(11, 12)};  // the same kernel again
+    stream.events = {k2, k1};                                   // out of order
     gpu.lines = {stream};
     gpu.eventMetadata = {{1, "void gemm<float>(float*)", "", {}}};
     gpu.statMetadata = {{10, "correlation_id"},
@@ -207,7 +207,9 @@ class TestXSpace : public QObject {
         GAPSCOPE_REQUIRE_SHARED();
         GAPSCOPE_REQUIRE_PYTHON("no python3 for the reference decoder");
         matchesTheReference(multiWorker());
+        if (QTest::currentTestFailed()) return;
         const LoadResult r = loadTrace(multiWorker().toStdString());
+        QVERIFY(r.trace);
         const Trace& t = *r.trace;
         // GPUs 4 and 6 ran kernels; their "Stream #" lines are their activity.
         std::set<int> devices;
@@ -291,6 +293,61 @@ class TestXSpace : public QObject {
         QCOMPARE(args["correlation_id"].get<int64_t>(), int64_t(42));
         QCOMPARE(args["kernel_details"].get<std::string>(),
                  std::string("regs:38 shm:1024 grid:160,1,1 block:256,2,1"));
+        // Both launches carry the parsed launch parameters and their own id.
+        for (uint32_t s = stream->sliceBegin; s < stream->sliceEnd; ++s) {
+            const auto x = t.extractedArgs(t.slices[s].args);
+            QVERIFY(x);
+            QCOMPARE(x->registersPerThread, 38);
+            QCOMPARE(x->sharedMemory, int64_t(1024));
+            QCOMPARE(x->grid[0], 160);
+            QCOMPARE(x->block[0], 256);
+            QCOMPARE(x->block[1], 2);
+            QCOMPARE(x->correlation, int64_t(s == stream->sliceBegin ? 42 : 43));
+        }
+    }
+
+    // One metadata entry with 100,000 stats named by every event: its args
+    // are composed once and cut at 64 KiB, with a warning; not 2 GB of text.
+    void hugeMetadataIsCutNotRepeated() {
+        XsSpace s = smallSpace();
+        XsEventMetadata& m = s.planes[1].eventMetadata[0];
+        for (int i = 0; i < 100'000; ++i)
+            m.stats.push_back(XsStat::integer(20, i));
+        XsLine& line = s.planes[1].lines[0];
+        for (int i = 1; i < 2000; ++i) {
+            XsEvent e = line.events[0];
+            e.offsetPs += i * 1'000'000;
+            line.events.push_back(e);
+        }
+        const LoadResult r = loadBytes(dir_, encodeXSpace(s), "huge-meta.xplane.pb");
+        QVERIFY2(r.trace, r.failure ? r.failure->message().c_str() : "");
+        const Trace& t = *r.trace;
+        QCOMPARE(t.report.events, uint64_t(2 + 2000));
+        const Slice* launch = nullptr;
+        for (const Slice& sl : t.slices)
+            if (t.str(sl.name) == "cudaLaunchKernel") launch = &sl;
+        QVERIFY(launch);
+        const std::string text = t.argsText(launch->args).json;
+        QVERIFY(text.size() < 70'000);
+        QVERIFY(json::parse(text, nullptr, false).is_object());
+        bool warned = false;
+        for (const ImportWarning& w : t.report.warnings)
+            warned |= w.message.find("cut at 64 KiB") != std::string::npos;
+        QVERIFY(warned);
+    }
+
+    // Times that do not fit in int64 ns: the event is reported, not wrapped.
+    void timesThatOverflowAreDropped() {
+        XsSpace s = smallSpace();
+        XsEvent e = s.planes[1].lines[0].events[0];
+        e.offsetPs = INT64_MAX - 10;
+        e.durationPs = 1000;
+        s.planes[1].lines[0].events.push_back(e);
+        const LoadResult r = loadBytes(dir_, encodeXSpace(s), "overflow.xplane.pb");
+        QVERIFY(r.trace);
+        QCOMPARE(r.trace->report.events, uint64_t(4));
+        QCOMPARE(r.trace->report.invalidEvents, uint64_t(1));
+        QCOMPARE(r.trace->slices.size(), size_t(3));
     }
 
     void everyStatKindIsAnArg() {
@@ -483,14 +540,25 @@ class TestXSpace : public QObject {
         // line field: the trace is the same.
         const std::string group =
             protoVarint((15 << 3) | 3) + protoField(1, 5) + protoVarint((15 << 3) | 4);
-        std::string extra = protoField(9, 1) +
-                            protoBytes(1, protoBytes(2, "/device:GPU:9") + group +
-                                              protoBytes(3, protoField(1, 3) + protoField(20, 1)));
+        // The extra plane's line has one event (metadata 1, 5 µs at 1 ms).
+        const std::string event = protoField(1, 1) + protoField(2, 5'000'000) + protoField(3, 1000);
+        std::string extra =
+            protoField(9, 1) +
+            protoBytes(1,
+                       protoBytes(2, "/device:GPU:9") + group +
+                           protoBytes(3, protoField(1, 3) + protoBytes(2, "Stream #3") +
+                                             protoField(3, 1'000'000) + protoField(20, 1) +
+                                             protoBytes(4, event)) +
+                           protoBytes(4, protoField(1, 1) +
+                                             protoBytes(2, protoField(1, 1) + protoBytes(2, "k"))));
         const LoadResult a = loadBytes(dir_, bytes, "a.xplane.pb");
         const LoadResult b = loadBytes(dir_, bytes + extra, "b.xplane.pb");
         QVERIFY(a.trace && b.trace);
-        QCOMPARE(b.trace->report.events, a.trace->report.events);
-        QCOMPARE(b.trace->slices.size(), a.trace->slices.size());
+        QVERIFY(!b.trace->report.truncated);
+        QVERIFY(b.trace->report.warnings.empty());
+        QCOMPARE(b.trace->report.events, a.trace->report.events + 1);
+        QCOMPARE(b.trace->slices.size(), a.trace->slices.size() + 1);
+        QVERIFY(figures(*b.trace).count({"/device:GPU:9", "Stream #3"}));
     }
 };
 
