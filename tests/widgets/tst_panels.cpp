@@ -4,6 +4,7 @@
 // and copying work; a row selects and frames its gap / step / kernel on the
 // timeline; a scope change recomputes; closing mid-computation cancels.
 
+#include <QAction>
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
@@ -363,6 +364,62 @@ class TestPanels : public QObject {
             QVERIFY2(at >= stepStart && at < stall["end_ns"].get<TimeNs>(), csv[i][4].c_str());
         }
         QVERIFY(input);
+    }
+
+    // "Where the GPU time goes" as a table: per GPU the truth's busy time
+    // and active span, idle = active - busy, the listed gaps' total split
+    // by cause, the rest short gaps; the parts of busy add up to busy.
+    void overviewBreakdownExportsTheTruth() {
+        GAPSCOPE_REQUIRE_SHARED();
+        GAPSCOPE_REQUIRE_PYTHON("no python3 for the generator");
+        OverviewPanel* overview = panel<OverviewPanel>("overviewDock");
+        const QString path = dir_.filePath("breakdown.json");
+        QString error;
+        QVERIFY2(writeTableSnapshot(overview->snapshot(), path, &error), qPrintable(error));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const auto out = nlohmann::json::parse(f.readAll().toStdString());
+        QCOMPARE(out["title"].get<std::string>(),
+                 std::string("Where the GPU time goes (Whole trace)"));
+        const auto& rows = out["rows"];
+        QCOMPARE(rows.size(), generated_.truth["devices"].size());
+        const std::vector<std::string> causes = {"input", "sync", "communication", "launch",
+                                                 "other"};
+        for (const auto& row : rows) {
+            const auto& d = generated_.truth["devices"][std::to_string(row["GPU"].get<int>())];
+            const TimeNs from = d["span_start_ns"].get<TimeNs>(),
+                         to = d["span_end_ns"].get<TimeNs>(), busy = d["busy_ns"].get<TimeNs>();
+            QCOMPARE(row["Active from (absolute ns)"].get<TimeNs>(), from);
+            QCOMPARE(row["Active to (absolute ns)"].get<TimeNs>(), to);
+            QCOMPARE(row["Active (ns)"].get<TimeNs>(), to - from);
+            QCOMPARE(row["Busy time (ns)"].get<TimeNs>(), busy);
+            QCOMPARE(row["Idle (ns)"].get<TimeNs>(), to - from - busy);
+            QCOMPARE(row["Computation (ns)"].get<TimeNs>() +
+                         row["Exposed comm (ns)"].get<TimeNs>() +
+                         row["Exposed memcpy (ns)"].get<TimeNs>(),
+                     busy);
+            QVERIFY(std::abs(row["Busy (%)"].get<double>() -
+                             100.0 * double(busy) / double(to - from)) < 1e-3);
+            TimeNs listed = 0, byCause = 0;
+            for (const auto& g : d["idle_gaps"])
+                listed += g["end_ns"].get<TimeNs>() - g["start_ns"].get<TimeNs>();
+            for (const std::string& c : causes)
+                byCause += row["Idle: " + c + " (ns)"].get<TimeNs>();
+            QCOMPARE(byCause, listed);
+            QCOMPARE(row["Idle: short gaps (ns)"].get<TimeNs>(), to - from - busy - listed);
+            // The planted input stall leaves every GPU waiting for input.
+            QVERIFY(row["Idle: input (ns)"].get<TimeNs>() > 0);
+        }
+        // The same table as Markdown, from the view's context-menu action.
+        QAction* copyAll = nullptr;
+        for (QAction* a : overview->view()->findChildren<QAction*>())
+            if (a->text() == QStringLiteral("Copy All as Markdown")) copyAll = a;
+        QVERIFY(copyAll);
+        QApplication::clipboard()->clear();
+        copyAll->trigger();
+        const QStringList md = QApplication::clipboard()->text().trimmed().split('\n');
+        QVERIFY2(md.join('\n').contains("| GPU | Busy | Active from |"), qPrintable(md.join('\n')));
+        QCOMPARE(md.filter(QRegularExpression("^\\| [0-9]+ \\|")).size(), qsizetype(rows.size()));
     }
 
     // The utilisation chart follows the visible window; its buckets add up

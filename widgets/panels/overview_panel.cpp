@@ -4,6 +4,7 @@
 
 #include "analysis/advice.h"
 #include "panels/advice_panel.h"
+#include "panels/analysis_table.h"
 #include "panels/cause_colors.h"
 #include "panels/link_view.h"
 #include "panels/units.h"
@@ -15,10 +16,12 @@ OverviewPanel::OverviewPanel(AnalysisSession* session, QWidget* parent)
     body()->addWidget(view_, 1);
     connect(view_, &LinkView::navigate, session, &AnalysisSession::navigate);
     connect(view_, &LinkView::panelRequested, this, &OverviewPanel::panelRequested);
+    view_->setExtraActions(tableExportActions(view_, [this] { return snapshot(); }));
 }
 
 void OverviewPanel::clearContents() {
     view_->clear();
+    breakdown_.reset();
     findingsOf_ = nullptr;
 }
 
@@ -45,13 +48,79 @@ QString idleBar(const DeviceGaps& g, TimeNs idle, bool dark) {
 
 }  // namespace
 
+TableSnapshot OverviewPanel::snapshot() const {
+    TableSnapshot t;
+    t.protect = protectedFilesOf(this);
+    const auto trace = session()->trace();
+    t.title = tr("Where the GPU time goes").toStdString();
+    if (!breakdown_ || !trace) return t;
+    t.title += " (" + breakdown_->scope.toStdString() + ")";
+    auto model = std::make_shared<AnalysisTableModel>();
+    std::vector<TableColumn> columns = {{tr("GPU"), CellKind::Count},
+                                        {tr("Busy"), CellKind::Percent},
+                                        {tr("Active from"), CellKind::Time},
+                                        {tr("Active to"), CellKind::Time},
+                                        {tr("Active"), CellKind::Duration},
+                                        {tr("Busy time"), CellKind::Duration},
+                                        {tr("Idle"), CellKind::Duration},
+                                        {tr("Computation"), CellKind::Duration},
+                                        {tr("Exposed comm"), CellKind::Duration},
+                                        {tr("Exposed memcpy"), CellKind::Duration},
+                                        {tr("All comm"), CellKind::Duration},
+                                        {tr("All memcpy"), CellKind::Duration},
+                                        {tr("Comm overlap"), CellKind::Percent}};
+    for (size_t c = 0; c < kGapCauseCount; ++c)
+        columns.push_back({tr("Idle: %1").arg(causeLabel(GapCause(c))), CellKind::Duration});
+    columns.push_back({tr("Idle: short gaps"), CellKind::Duration});
+    columns.push_back({tr("Short gaps"), CellKind::Count});
+    model->setColumns(columns);
+    std::vector<TableRow> rows;
+    for (const GpuTimeBreakdown& b : breakdown_->devices) {
+        auto ns = [](TimeNs v) { return TableCell::of(static_cast<double>(v)); };
+        TableRow row;
+        row.cells = {
+            TableCell::of(b.device),
+            b.total > 0 ? TableCell::of(double(b.busy) / double(b.total)) : TableCell::none(),
+            b.activeSpan ? TableCell::ofTime(b.activeSpan->start, trace->spanStart)
+                         : TableCell::none(),
+            b.activeSpan ? TableCell::ofTime(b.activeSpan->end, trace->spanStart)
+                         : TableCell::none(),
+            ns(b.total),
+            ns(b.busy),
+            ns(b.idle),
+            ns(b.computation),
+            ns(b.exposedComm),
+            ns(b.exposedMemcpy),
+            ns(b.totalComm),
+            ns(b.totalMemcpy),
+            b.commOverlap ? TableCell::of(*b.commOverlap) : TableCell::none()};
+        const auto g = std::find_if(breakdown_->gaps.begin(), breakdown_->gaps.end(),
+                                    [&](const DeviceGaps& d) { return d.device == b.device; });
+        for (size_t c = 0; c < kGapCauseCount; ++c)
+            row.cells.push_back(g == breakdown_->gaps.end() ? TableCell::none()
+                                                            : ns(g->byCause[c]));
+        row.cells.push_back(g == breakdown_->gaps.end() ? TableCell::none() : ns(g->shortTotal));
+        row.cells.push_back(g == breakdown_->gaps.end()
+                                ? TableCell::none()
+                                : TableCell::of(static_cast<double>(g->shortCount)));
+        rows.push_back(std::move(row));
+    }
+    model->setRows(std::move(rows));
+    t.model = model.get();
+    t.rows = allRows(*model);
+    t.owned = std::move(model);
+    return t;
+}
+
 AnalysisPanel::Work OverviewPanel::prepare(std::shared_ptr<const IndexedTrace> indexed,
                                            AnalysisScope scope, TimeNs threshold) {
     const bool dark = palette().color(QPalette::Window).lightness() < 128;
     // The findings are the whole trace's: computed once per trace and threshold.
     std::optional<QString> known;
     if (findingsOf_ == indexed->trace.get() && findingsThreshold_ == threshold) known = findings_;
-    return [this, indexed, scope, threshold, dark, known](const CancelToken& cancel) -> Show {
+    const QString scopeText = session()->scopeText();
+    return [this, indexed, scope, threshold, dark, known,
+            scopeText](const CancelToken& cancel) -> Show {
         const Trace& t = *indexed->trace;
         const AnalysisIndex* index = indexed->index.get();
         StepOptions so;
@@ -155,7 +224,9 @@ AnalysisPanel::Work OverviewPanel::prepare(std::shared_ptr<const IndexedTrace> i
         html += findingsPart;
         html += panelLink(QStringLiteral("AdviceDock"), tr("All findings with evidence"));
         const Trace* of = indexed->trace.get();
-        return [this, html, findingsPart, of, threshold] {
+        auto breakdown = std::make_shared<const Breakdown>(Breakdown{breakdowns, gaps, scopeText});
+        return [this, html, findingsPart, of, threshold, breakdown] {
+            breakdown_ = breakdown;
             findings_ = findingsPart;
             findingsOf_ = of;
             findingsThreshold_ = threshold;

@@ -4,7 +4,13 @@
 // peak memory, the top kernels and the top findings, each linking to its
 // panel or to the timeline.
 
+#include <memory>
+#include <vector>
+
+#include "analysis/gap_causes.h"
+#include "analysis/time_breakdown.h"
 #include "panels/analysis_panel.h"
+#include "panels/table_export.h"
 
 namespace gapscope::ui {
 
@@ -17,6 +23,9 @@ class OverviewPanel : public AnalysisPanel {
     QString title() const override { return tr("Overview"); }
     QString dockName() const override { return QStringLiteral("overviewDock"); }
     LinkView* view() const { return view_; }
+    // "Where the GPU time goes" as a table: per GPU the breakdown, the
+    // active span and the idle time by cause, for exports.
+    TableSnapshot snapshot() const;
 
   signals:
     void panelRequested(const QString& dockName);
@@ -27,7 +36,15 @@ class OverviewPanel : public AnalysisPanel {
     void clearContents() override;
 
   private:
+    // What the breakdown table is made of, as last shown.
+    struct Breakdown {
+        std::vector<GpuTimeBreakdown> devices;
+        std::vector<DeviceGaps> gaps;
+        QString scope;
+    };
+
     LinkView* view_;
+    std::shared_ptr<const Breakdown> breakdown_;
     QString findings_;  // the top findings' HTML, of the whole trace
     const Trace* findingsOf_ = nullptr;
     TimeNs findingsThreshold_ = -1;
