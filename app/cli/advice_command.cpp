@@ -41,10 +41,9 @@ int runAdvice(int argc, char** argv) {
             for (const auto& [name, value] : f.numbers) {
                 // Times, bytes and counts as integers, by what they are.
                 const bool whole = name.ends_with("_ns") || name.ends_with("_bytes") ||
-                                   name == "copies" || name == "kernels" ||
-                                   name == "short_kernels";
-                numbers[name] = whole ? nlohmann::json(static_cast<int64_t>(value))
-                                      : nlohmann::json(value);
+                                   name == "copies" || name == "kernels" || name == "short_kernels";
+                numbers[name] =
+                    whole ? nlohmann::json(static_cast<int64_t>(value)) : nlohmann::json(value);
             }
             for (const Interval& r : f.ranges)
                 ranges.push_back(intervalJson(r));

@@ -30,9 +30,9 @@ constexpr const char* kHelp =
     "Conditions:\n";
 
 // The options that take a value, so that their values are not taken for traces.
-const char* const kValued[] = {"--format",          "--range",   "--step",     "--step-regex",
-                               "--min-gap-us",      "--top",     "--fail-if",  "--max-event-mb",
-                               "--memory-limit-mb", "--threads", "--cache-dir"};
+const char* const kValued[] = {"--format",          "--range",   "--step",      "--step-regex",
+                               "--min-gap-us",      "--top",     "--fail-if",   "--max-event-mb",
+                               "--memory-limit-mb", "--threads", "--cache-dir", "--run"};
 
 bool takesValue(const std::string& arg) {
     for (const char* v : kValued)

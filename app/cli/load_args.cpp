@@ -31,6 +31,8 @@ std::optional<LoadArgs> parseLoadArgs(const char* command, int argc, char** argv
                 return std::nullopt;
             }
             args.options.threads = v == "auto" ? 0 : std::stoi(v);
+        } else if (arg == "--run" && hasValue) {
+            args.options.run = argv[++i];
         } else if (arg == "--no-cache") {
             useCache = false;
         } else if (arg == "--cache-dir" && hasValue) {
@@ -62,6 +64,15 @@ std::optional<LoadArgs> parseLoadArgs(const char* command, int argc, char** argv
 std::shared_ptr<const Trace> loadOrReport(LoadArgs& args, std::string* cacheNote) {
     const LoadResult result = loadTrace(args.path, args.options);
     if (cacheNote) *cacheNote = result.cacheNote;
+    // A logdir with several runs: say which one this is and how to get another.
+    if (result.trace && result.runs.size() > 1 && args.options.run.empty()) {
+        std::cerr << "gapscope: " << args.path << ": " << result.runs.size()
+                  << " profile runs; opened the newest, " << result.run
+                  << " (--run NAME for another:";
+        for (size_t i = 1; i < result.runs.size(); ++i)
+            std::cerr << " " << result.runs[i];
+        std::cerr << ")\n";
+    }
     if (!result.trace) {
         std::cerr << "gapscope: "
                   << (result.failure ? result.failure->message() : args.path + ": cancelled")

@@ -25,6 +25,8 @@ inline constexpr const char* kLoadOptionsHelp =
     "  --threads 1|2|auto  auto: inflate .gz/.zst on a second core; 1: one thread;\n"
     "                      2: tokenize on a second thread while building (see\n"
     "                      docs/performance.md)\n"
+    "  --run NAME          TRACE is a folder (a TensorBoard logdir): the profile run\n"
+    "                      to open, by name (default the newest)\n"
     "  --no-cache          parse the trace even if the index cache has it (and do not\n"
     "                      write the cache)\n"
     "  --cache-dir DIR     index cache folder (default $XDG_CACHE_HOME/gapscope or\n"

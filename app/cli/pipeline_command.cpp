@@ -57,17 +57,18 @@ int runPipeline(int argc, char** argv) {
         }
         for (const uint32_t s : r.longestWaits)
             waits.push_back(sliceJson(t, s));
-        printJson({{"verdict", r.inputShare ? nlohmann::json(inputVerdictName(r.verdict)) : nullptr},
-                   {"input_share", orNull(r.inputShare)},
-                   {"input_wait_ns", r.inputWait},
-                   {"step_time_ns", r.stepTime},
-                   {"steps", steps.steps.size()},
-                   {"stages", stages},
-                   {"get_next_ns", r.getNext},
-                   {"checks", checks},
-                   {"dataloader", loader},
-                   {"per_step", perStep},
-                   {"longest_waits", waits}});
+        printJson(
+            {{"verdict", r.inputShare ? nlohmann::json(inputVerdictName(r.verdict)) : nullptr},
+             {"input_share", orNull(r.inputShare)},
+             {"input_wait_ns", r.inputWait},
+             {"step_time_ns", r.stepTime},
+             {"steps", steps.steps.size()},
+             {"stages", stages},
+             {"get_next_ns", r.getNext},
+             {"checks", checks},
+             {"dataloader", loader},
+             {"per_step", perStep},
+             {"longest_waits", waits}});
         return 0;
     }
     std::cout << "Verdict: " << inputVerdictName(r.verdict);

@@ -1,4 +1,4 @@
-// gapscope: the viewer. `gapscope [TRACE]` opens TRACE at start.
+// gapscope: the viewer. `gapscope [TRACE | FOLDER [--run NAME]]` opens it at start.
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -18,8 +18,15 @@ int main(int argc, char** argv) {
         QStringLiteral("Where and why is the GPU idle? A viewer for GPU/CPU traces."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("trace"),
-                                 QStringLiteral("A trace to open (.json, .json.gz, .json.zst)"));
+    parser.addPositionalArgument(
+        QStringLiteral("trace"),
+        QStringLiteral("A trace to open (.json, .json.gz, .json.zst, .xplane.pb), or a "
+                       "TensorBoard log folder"));
+    const QCommandLineOption run(
+        QStringLiteral("run"),
+        QStringLiteral("The profile run to open when TRACE is a folder (default: choose)"),
+        QStringLiteral("NAME"));
+    parser.addOption(run);
     const QCommandLineOption noCache(
         QStringLiteral("no-cache"),
         QStringLiteral("Parse traces even when the index cache has them (this session only)"));
@@ -30,6 +37,6 @@ int main(int argc, char** argv) {
     if (parser.isSet(noCache)) window.disableCacheForSession();
     window.show();
     if (!parser.positionalArguments().isEmpty())
-        window.openTrace(parser.positionalArguments().first());
+        window.openTrace(parser.positionalArguments().first(), parser.value(run));
     return app.exec();
 }

@@ -41,6 +41,7 @@
 #include "export/image_export.h"
 #include "export/report_export.h"
 #include "loader/loader.h"
+#include "loading/run_chooser.h"
 #include "loading/trace_loader.h"
 #include "panels/details_panel.h"
 #include "panels/panel_host.h"
@@ -102,7 +103,8 @@ MainWindow::MainWindow(QWidget* parent)
             });
     connect(welcome_, &WelcomePage::openRequested, this, &MainWindow::chooseFile);
     connect(welcome_, &WelcomePage::sampleRequested, this, &MainWindow::openSample);
-    connect(welcome_, &WelcomePage::recentRequested, this, &MainWindow::openTrace);
+    connect(welcome_, &WelcomePage::recentRequested, this,
+            [this](const QString& path) { openTrace(path); });
     connect(page_, &ui::TracePage::importReportRequested, this, &MainWindow::showImportReport);
 
     ui::ViewState* state = page_->state();
@@ -177,6 +179,8 @@ void MainWindow::createActions() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::chooseFile);
     open->setShortcut(QKeySequence::Open);
+    file->addAction(tr("Open &Folder…"), this, &MainWindow::chooseFolder)
+        ->setToolTip(tr("A TensorBoard log folder or a profile run's folder (*.xplane.pb)"));
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     file->addAction(tr("Open &Sample Trace"), this, &MainWindow::openSample);
     reload_ = file->addAction(tr("&Reload"), this, [this] {
@@ -384,6 +388,12 @@ void MainWindow::chooseFile() {
     if (!path.isEmpty()) openTrace(path);
 }
 
+void MainWindow::chooseFolder() {
+    const QString dir = QFileInfo(currentPath_).absolutePath();
+    const QString path = QFileDialog::getExistingDirectory(this, tr("Open Profile Folder"), dir);
+    if (!path.isEmpty()) openTrace(path);
+}
+
 void MainWindow::openSample() {
     // The sample is compiled in, so it opens wherever the app is installed.
     const QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
@@ -397,8 +407,16 @@ void MainWindow::openSample() {
     openTrace(path);
 }
 
-void MainWindow::openTrace(const QString& path) {
+void MainWindow::openTrace(const QString& requested, const QString& run) {
     lastError_.clear();
+    QString path = requested;
+    if (QFileInfo(requested).isDir()) {
+        // The folder's run is chosen here; the loader gets the run's folder.
+        const ui::RunChoice choice = ui::chooseProfileRun(this, requested, run, interactive_);
+        if (!choice.error.isEmpty()) onFailed(choice.error, requested);
+        if (choice.folder.isEmpty()) return;
+        path = choice.folder;
+    }
     setLoading(true);
     statusBar()->showMessage(tr("Opening %1…").arg(QFileInfo(path).fileName()));
     loadStartMs_ = QDateTime::currentMSecsSinceEpoch();

@@ -37,7 +37,9 @@ class MainWindow : public QMainWindow {
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    void openTrace(const QString& path);
+    // A trace file, or a folder of profile runs (a TensorBoard logdir): the
+    // run called `run`, else the only one, else the one picked from a list.
+    void openTrace(const QString& path, const QString& run = {});
     void openSample();
     ui::TracePage* tracePage() const { return page_; }
     ui::DetailsPanel* details() const { return details_; }
@@ -71,6 +73,7 @@ class MainWindow : public QMainWindow {
     void showImportReport();
     void showShortcuts();
     void chooseFile();
+    void chooseFolder();
     void applyLimits();
     void applyCache();
     void clearCache();

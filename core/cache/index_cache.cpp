@@ -14,6 +14,7 @@
 
 #include "cache/cache_io.h"
 #include "cache/trace_codec.h"
+#include "format/input_format.h"
 #include "util/fast_hash.h"
 #include "util/unique_fd.h"
 
@@ -139,7 +140,10 @@ IndexCache::Lookup IndexCache::load(const std::string& tracePath) const {
 
     UniqueFd traceFd(::open(tracePath.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
     if (!traceFd.valid()) return miss(Outcome::Miss, "the trace cannot be opened");
-    const FileStamp stamp = stampOfDescriptor(traceFd.get());
+    struct stat traceSt {};
+    const bool folder = ::fstat(traceFd.get(), &traceSt) == 0 && S_ISDIR(traceSt.st_mode);
+    // A folder is a profile run: stamped by its XSpace files.
+    const FileStamp stamp = folder ? stampOfFolder(tracePath) : stampOfDescriptor(traceFd.get());
     if (!stamp.valid || stamp.size != h.size || stamp.mtimeNs != h.mtimeNs ||
         stamp.headTailHash != h.headTailHash)
         return miss(Outcome::Stale, "the trace changed since the entry was written");
@@ -171,7 +175,8 @@ IndexCache::Lookup IndexCache::load(const std::string& tracePath) const {
     trace->path = tracePath;
     trace->fileStamp = stamp;
     trace->fromCache = true;
-    if (trace->compression == Compression::None) {
+    if (!folder && trace->compression == Compression::None &&
+        argsAreInputText(trace->inputFormat)) {
         // Args are read back from the trace file itself, as after a parse.
         const int flags = ::fcntl(traceFd.get(), F_GETFL);
         if (flags >= 0) ::fcntl(traceFd.get(), F_SETFL, flags & ~O_NONBLOCK);

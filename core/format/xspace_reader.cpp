@@ -188,8 +188,18 @@ struct XSpaceReader::Impl {
     } memory;
     std::string counterName;
 
-    Impl(ByteSource& s, EventSink& k, ImportReport& r, ReaderOptions o)
-        : source(s), sink(k), report(r), options(std::move(o)) {}
+    XSpaceHost host;
+
+    Impl(ByteSource& s, EventSink& k, ImportReport& r, ReaderOptions o, XSpaceHost h)
+        : source(s), sink(k), report(r), options(std::move(o)), host(std::move(h)) {}
+
+    // "/device:GPU:0", or "HOST /device:GPU:0" for one host of several.
+    std::string hosted(std::string_view what) const {
+        std::string out = host.name;
+        if (!out.empty()) out += ' ';
+        out.append(what);
+        return out;
+    }
 
     void checkCancel() const {
         if (options.cancel && options.cancel->isCancelled()) throw LoadCancelled();
@@ -566,7 +576,7 @@ struct XSpaceReader::Impl {
             }
         }
         const std::string planeName =
-            name.empty() ? "plane " + std::to_string(planeIndex) : std::string(name);
+            hosted(name.empty() ? "plane " + std::to_string(planeIndex) : std::string(name));
         if (!planeStats.empty()) {
             bool first = true;
             event.reset();
@@ -576,9 +586,10 @@ struct XSpaceReader::Impl {
         }
         if (lines.empty()) return;
         // Devices first, as the trace viewer orders them; then the host.
-        const auto pid = static_cast<int64_t>(planeIndex + 1);
-        const bool device = planeName.rfind("/device:", 0) == 0;
-        const int64_t sortIndex = (device ? 0 : 1000) + pid;
+        const auto pid = host.pidBase + static_cast<int64_t>(planeIndex + 1);
+        const bool device = name.substr(0, 8) == "/device:";
+        // Hosts in file order; in each, devices first, as the trace viewer has them.
+        const int64_t sortIndex = pid + (device ? 0 : int64_t{1} << 31);
         emitMetadata("process_name", pid, nullptr, planeName, nullptr);
         emitMetadata("process_sort_index", pid, nullptr, {}, &sortIndex);
         int64_t order = 0;
@@ -617,7 +628,7 @@ struct XSpaceReader::Impl {
             if (report.events == 0) throw;
             stopEarly(e.offset(), std::string("malformed XSpace: ") + e.what());
         }
-        if (hostnames.size() > 1) sink.onMetadata("hostnames", hostnames + "]");
+        if (hostnames.size() > 1) sink.onMetadata(hosted("hostnames"), hostnames + "]");
         if (planeIndex == 0 && !report.truncated)
             throw WireError(0, "an XSpace without planes (an empty profile)");
         result.planes = planeIndex;
@@ -711,8 +722,8 @@ struct XSpaceReader::Impl {
 };
 
 XSpaceReader::XSpaceReader(ByteSource& source, EventSink& sink, ImportReport& report,
-                           ReaderOptions options)
-    : impl_(std::make_unique<Impl>(source, sink, report, std::move(options))) {}
+                           ReaderOptions options, XSpaceHost host)
+    : impl_(std::make_unique<Impl>(source, sink, report, std::move(options), std::move(host))) {}
 
 XSpaceReader::~XSpaceReader() = default;
 

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "format/import_report.h"
 #include "format/raw_event.h"
@@ -29,9 +30,19 @@ struct XSpaceResult {
     uint64_t planes = 0;
 };
 
+// One host's file among several in one timeline (a profile run's folder):
+// its processes are named "HOST PLANE" ("10.0.0.1_6009 /device:GPU:0") and
+// numbered from `pidBase`, so hosts never share a process; its metadata
+// keys name the host too.
+struct XSpaceHost {
+    std::string name;  // empty: a single file, planes keep their own names
+    int64_t pidBase = 0;
+};
+
 class XSpaceReader {
   public:
-    XSpaceReader(ByteSource& source, EventSink& sink, ImportReport& report, ReaderOptions options);
+    XSpaceReader(ByteSource& source, EventSink& sink, ImportReport& report, ReaderOptions options,
+                 XSpaceHost host = {});
     ~XSpaceReader();
 
     // Throws LoadError when nothing usable could be read, LoadCancelled on

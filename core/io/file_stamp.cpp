@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <filesystem>
 #include <vector>
 
+#include "io/profile_files.h"
 #include "util/fast_hash.h"
 #include "util/unique_fd.h"
 
@@ -29,6 +31,26 @@ bool readAt(int fd, char* dst, size_t n, uint64_t offset) {
 
 }  // namespace
 
+FileStamp stampOfFolder(const std::string& dir) {
+    FileStamp stamp;
+    const std::vector<std::string> files = xspaceFilesIn(dir);
+    if (files.empty()) return stamp;
+    std::vector<uint64_t> parts;
+    for (const std::string& file : files) {
+        const FileStamp one = stampOfPath(file);
+        if (!one.valid) return {};
+        stamp.size += one.size;
+        stamp.mtimeNs = std::max(stamp.mtimeNs, one.mtimeNs);
+        const std::string name = std::filesystem::path(file).filename().string();
+        parts.push_back(fastHash(name.data(), name.size(), one.size));
+        parts.push_back(one.headTailHash);
+        parts.push_back(static_cast<uint64_t>(one.mtimeNs));
+    }
+    stamp.headTailHash = fastHash(parts.data(), parts.size() * sizeof(uint64_t), stamp.size);
+    stamp.valid = true;
+    return stamp;
+}
+
 FileStamp stampOfDescriptor(int fd) {
     FileStamp stamp;
     struct stat st {};
@@ -47,6 +69,8 @@ FileStamp stampOfDescriptor(int fd) {
 }
 
 FileStamp stampOfPath(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return stampOfFolder(path);
     const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
     if (!fd.valid()) return {};
     return stampOfDescriptor(fd.get());

@@ -21,7 +21,11 @@ struct FileStamp {
 // moved). Invalid when fstat or a read fails.
 FileStamp stampOfDescriptor(int fd);
 
-// Stamp of a path; invalid when it cannot be opened.
+// Stamp of a path; invalid when it cannot be opened. A folder (a profile
+// run) is stamped by its XSpace files: their total size, the newest mtime
+// and a hash of each one's name and stamp, so that a changed, added or
+// removed host file makes a new stamp.
 FileStamp stampOfPath(const std::string& path);
+FileStamp stampOfFolder(const std::string& dir);
 
 }  // namespace gapscope

@@ -1,5 +1,6 @@
 #include "loader/loader.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,6 +10,8 @@
 #include "cache/index_cache.h"
 #include "format/input_format.h"
 #include "io/head_source.h"
+#include "loader/folder_reader.h"
+#include "loader/profile_folder.h"
 #include "loader/trace_readers.h"
 #include "model/trace_builder.h"
 #include "util/load_error.h"
@@ -25,43 +28,18 @@ uint64_t defaultMemoryLimit() {
 
 namespace {
 
-LoadResult loadWith(const std::string& path, const std::function<OpenedSource()>& open,
-                    const LoadOptions& options) {
+// Builds a trace at `path` from what `read` feeds the builder, then
+// finishes it; every failure becomes the result's.
+LoadResult loadInto(const std::string& path, const LoadOptions& options,
+                    const std::function<void(Trace&, TraceBuilder&)>& read) {
     LoadResult result;
     try {
-        OpenedSource opened = open();
         auto trace = std::make_shared<Trace>();
         trace->path = path;
-        trace->compression = opened.compression;
-        trace->fileSize = opened.fileSize;
-        trace->fileStamp = opened.stamp;
         TraceBuilder builder(*trace);
         builder.setMemoryLimit(options.memoryLimitBytes ? options.memoryLimitBytes
                                                         : defaultMemoryLimit());
-        // Compressed traces are about 10x smaller than their JSON (zstd and
-        // gzip on profiler output); the guess only sizes address space.
-        builder.expectJsonBytes(opened.compression == Compression::None ? opened.fileSize
-                                                                        : opened.fileSize * 10);
-        // What the bytes are decides the reader.
-        auto head = std::make_unique<HeadSource>(std::move(opened.source), kFormatSniffBytes);
-        const InputFormat format = detectInputFormat(head->head());
-        // Readers whose args are text of the (uncompressed) file leave them there.
-        if (opened.fileFd.valid() && argsStayInInput(format)) {
-            trace->argsStore.useFile(std::move(opened.fileFd), opened.fileSize, opened.fileMtimeNs);
-        }
-        ReadRequest rq{std::move(head), opened.compression, builder, *trace, {}, options.threads};
-        rq.reader.cancel = options.cancel;
-        rq.reader.progress = options.progress;
-        rq.reader.fileSize = opened.fileSize;
-        rq.reader.decompressed = opened.compression != Compression::None;
-        rq.reader.maxEventBytes = options.maxEventBytes;
-        // Small files get a small buffer; compressed ones about their inflated size.
-        const uint64_t expected =
-            rq.reader.decompressed ? opened.fileSize * 8 : opened.fileSize + 64;
-        rq.reader.initialBufferBytes =
-            static_cast<size_t>(std::clamp<uint64_t>(expected, 4096, 4u << 20));
-        trace->inputFormat = format == InputFormat::XSpace ? format : InputFormat::ChromeJson;
-        readerFor(format)(rq);
+        read(*trace, builder);
         if (options.progress) options.progress(LoadPhase::Building, 0, 1000);
         builder.finish(options.cancel);
         computeGpuBusy(*trace);
@@ -77,26 +55,97 @@ LoadResult loadWith(const std::string& path, const std::function<OpenedSource()>
     return result;
 }
 
+LoadResult loadWith(const std::string& path, const std::function<OpenedSource()>& open,
+                    const LoadOptions& options) {
+    return loadInto(path, options, [&](Trace& trace, TraceBuilder& builder) {
+        OpenedSource opened = open();
+        trace.compression = opened.compression;
+        trace.fileSize = opened.fileSize;
+        trace.fileStamp = opened.stamp;
+        // Compressed traces are about 10x smaller than their JSON (zstd and
+        // gzip on profiler output); the guess only sizes address space.
+        builder.expectJsonBytes(opened.compression == Compression::None ? opened.fileSize
+                                                                        : opened.fileSize * 10);
+        // What the bytes are decides the reader.
+        auto head = std::make_unique<HeadSource>(std::move(opened.source), kFormatSniffBytes);
+        const InputFormat format = detectInputFormat(head->head());
+        // Readers whose args are text of the (uncompressed) file leave them there.
+        if (opened.fileFd.valid() && argsStayInInput(format)) {
+            trace.argsStore.useFile(std::move(opened.fileFd), opened.fileSize, opened.fileMtimeNs);
+        }
+        ReadRequest rq{std::move(head), opened.compression, builder, trace, {}, options.threads};
+        rq.reader.cancel = options.cancel;
+        rq.reader.progress = options.progress;
+        rq.reader.fileSize = opened.fileSize;
+        rq.reader.decompressed = opened.compression != Compression::None;
+        rq.reader.maxEventBytes = options.maxEventBytes;
+        // Small files get a small buffer; compressed ones about their inflated size.
+        const uint64_t expected =
+            rq.reader.decompressed ? opened.fileSize * 8 : opened.fileSize + 64;
+        rq.reader.initialBufferBytes =
+            static_cast<size_t>(std::clamp<uint64_t>(expected, 4096, 4u << 20));
+        trace.inputFormat = format == InputFormat::XSpace ? format : InputFormat::ChromeJson;
+        readerFor(format)(rq);
+    });
+}
+
+// A profile run's folder: its host files, stamped together.
+LoadResult loadRun(const ProfileRun& run, const LoadOptions& options) {
+    return loadInto(run.folder, options, [&](Trace& trace, TraceBuilder& builder) {
+        trace.inputFormat = InputFormat::XSpace;
+        trace.fileStamp = stampOfFolder(run.folder);
+        trace.fileSize = trace.fileStamp.size;
+        readProfileRun(run, builder, trace, options);
+    });
+}
+
+bool isFolder(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 }  // namespace
 
 LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
-    if (!options.cache) {
+    std::string input = path;
+    std::function<LoadResult()> parse = [&] {
         return loadWith(
             path, [&] { return openTraceSource(path); }, options);
+    };
+    ProfileRuns runs;
+    const ProfileRun* run = nullptr;
+    if (isFolder(path)) {
+        runs = findProfileRuns(path);
+        std::string why;
+        run = chooseRun(runs, options.run, why);
+        if (!run) {
+            LoadResult failed;
+            failed.failure = LoadFailure{path, runs.runs.empty() ? "folder" : "run", why};
+            for (const ProfileRun& r : runs.runs)
+                failed.runs.push_back(r.name);
+            return failed;
+        }
+        input = run->folder;
+        parse = [&] { return loadRun(*run, options); };
     }
-    IndexCache::Lookup hit = options.cache->load(path);
-    if (hit.trace) {
-        LoadResult result;
+    LoadResult result;
+    if (!options.cache) {
+        result = parse();
+    } else if (IndexCache::Lookup hit = options.cache->load(input); hit.trace) {
         result.trace = std::move(hit.trace);
         result.cacheNote = "hit";
-        return result;
+    } else {
+        result = parse();
+        result.cacheNote = std::string(cacheOutcomeName(hit.outcome)) + " (" + hit.detail + ")";
+        if (result.trace && options.storeInCache) {
+            const std::string error = options.cache->store(*result.trace);
+            result.cacheNote += error.empty() ? "; written" : "; not written: " + error;
+        }
     }
-    LoadResult result = loadWith(
-        path, [&] { return openTraceSource(path); }, options);
-    result.cacheNote = std::string(cacheOutcomeName(hit.outcome)) + " (" + hit.detail + ")";
-    if (result.trace && options.storeInCache) {
-        const std::string error = options.cache->store(*result.trace);
-        result.cacheNote += error.empty() ? "; written" : "; not written: " + error;
+    if (run) {
+        result.run = run->name;
+        for (const ProfileRun& r : runs.runs)
+            result.runs.push_back(r.name);
     }
     return result;
 }

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "model/trace.h"
 #include "util/cancel_token.h"
@@ -35,6 +36,9 @@ struct LoadOptions {
     // False: the caller stores the entry itself later (the viewer shows the
     // trace first and writes the entry after).
     bool storeInCache = true;
+    // For a folder of profile runs (loader/profile_folder.h): the run to
+    // open, by name; empty = the newest.
+    std::string run;
 };
 
 // 3/4 of this machine's physical memory: the default memory limit.
@@ -55,8 +59,14 @@ struct LoadResult {
     // What the index cache did: "" without a cache, else e.g. "hit",
     // "miss (no entry); written", "stale (...); not written: <why>".
     std::string cacheNote;
+    // A folder: the run opened and the names of all its runs, newest first.
+    std::string run;
+    std::vector<std::string> runs;
 };
 
+// `path` is a trace file, or a folder holding profile runs (a TensorBoard
+// logdir, a run's folder): the run's host files load into one trace whose
+// path is the run's folder.
 LoadResult loadTrace(const std::string& path, const LoadOptions& options = {});
 
 // The same from bytes in memory (fuzzing, tests): `name` stands for the path

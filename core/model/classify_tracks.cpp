@@ -28,22 +28,73 @@ bool hasActivity(const PendingTrack& tr) {
 }  // namespace
 
 std::vector<bool> classifyProcesses(TraceBuilder::State& st) {
-    const Trace& t = st.trace;
+    Trace& t = st.trace;
     auto& procs = st.processes;
     std::vector<bool> tfStyle(procs.size(), false);
-    // By name: Kineto's process_labels "GPU N", or TensorFlow/JAX "/device:GPU:N".
+    // TensorFlow/JAX "/device:GPU:N", perhaps after a host ("10.0.0.1_6009
+    // /device:GPU:0", one host file of a profile run): the hosts in order
+    // of appearance, the largest N of each.
+    std::vector<std::pair<std::string_view, int>> hosts;  // prefix, largest N
+    std::vector<size_t> hostOf(procs.size(), 0);
+    for (uint32_t p = 0; p < procs.size(); ++p) {
+        const std::string_view name = t.str(procs[p].name);
+        const size_t at = name.find("/device:GPU:");
+        const int n =
+            at == std::string_view::npos ? -1 : numberAfter(name.substr(at), "/device:GPU:");
+        if (n < 0) continue;
+        tfStyle[p] = true;
+        const std::string_view prefix = name.substr(0, at);
+        auto h = std::find_if(hosts.begin(), hosts.end(),
+                              [&](const auto& e) { return e.first == prefix; });
+        if (h == hosts.end()) h = hosts.insert(hosts.end(), {prefix, n});
+        h->second = std::max(h->second, n);
+        hostOf[p] = static_cast<size_t>(h - hosts.begin());
+    }
+    // Devices of several hosts are numbered one host after the other
+    // (host 0's GPU N stays N), so no two hosts share a device. Absurd
+    // numbers (a hostile name) fall back to numbering by activity below.
+    std::vector<int64_t> hostBase(hosts.size(), 0);
+    for (size_t h = 1; h < hosts.size(); ++h)
+        hostBase[h] = hostBase[h - 1] + hosts[h - 1].second + 1;
+    // By name: Kineto's process_labels "GPU N", or the TensorFlow/JAX name.
     for (uint32_t p = 0; p < procs.size(); ++p) {
         Process& proc = procs[p];
         const std::string_view name = t.str(proc.name);
         int device = numberAfter(t.str(proc.labels), "GPU ");
         if (device < 0) device = numberAfter(name, "GPU ");
-        if (device < 0) {
-            device = numberAfter(name, "/device:GPU:");
-            tfStyle[p] = device >= 0;
+        if (device >= 0) {
+            tfStyle[p] = false;
+        } else if (tfStyle[p]) {
+            const int64_t n = hostBase[hostOf[p]] +
+                              numberAfter(name.substr(name.find("/device:GPU:")), "/device:GPU:");
+            device = n <= int64_t{1} << 24 ? static_cast<int>(n) : -1;
         }
         if (device >= 0) {
             proc.kind = ProcessKind::Gpu;
             proc.gpuDevice = device;
+        }
+    }
+    // A host's memory curves name its own GPUs ("GPU_1_bfc" is its GPU 1):
+    // they follow their host's numbering, found by the process's host prefix.
+    if (hosts.size() > 1) {
+        for (CounterSeries& cs : st.trace.counters) {
+            if (cs.memory == MemoryCurve::None || cs.memoryDevice < 0 || cs.process >= procs.size())
+                continue;
+            const std::string_view owner = t.str(procs[cs.process].name);
+            for (size_t h = 0; h < hosts.size(); ++h) {
+                if (hosts[h].first.empty() ||
+                    owner.substr(0, hosts[h].first.size()) != hosts[h].first)
+                    continue;
+                const int64_t device = hostBase[h] + cs.memoryDevice;
+                if (device > int64_t{1} << 24) break;
+                const std::string oldName = "GPU " + std::to_string(cs.memoryDevice);
+                const std::string_view name = t.str(cs.name);
+                if (name.substr(0, oldName.size()) == oldName)
+                    cs.name = st.trace.strings.intern("GPU " + std::to_string(device) +
+                                                      std::string(name.substr(oldName.size())));
+                cs.memoryDevice = static_cast<int32_t>(device);
+                break;
+            }
         }
     }
     // By activity: a process with kernels, memcpy or memset is a GPU; its

@@ -227,8 +227,10 @@ class TestJsonReader : public QObject {
         QTemporaryDir dir;
         LoadResult r = loadTrace(dir.path().toStdString());
         QVERIFY(!r.trace);
-        QCOMPARE(r.failure->where, std::string("open"));
-        QVERIFY(r.failure->what.find("directory") != std::string::npos);
+        // A folder is looked at as a TensorBoard log folder: none here.
+        QCOMPARE(r.failure->where, std::string("folder"));
+        QVERIFY2(r.failure->what.find("no *.xplane.pb profile") != std::string::npos,
+                 r.failure->what.c_str());
         r = loadTrace(dir.filePath("missing.json").toStdString());
         QVERIFY(!r.trace);
         QVERIFY(r.failure->what.find("No such file") != std::string::npos);

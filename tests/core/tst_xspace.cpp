@@ -9,6 +9,8 @@
 // input: the corrupted upstream file, cuts at every kind of place, hostile
 // lengths and wire types, each an error naming the byte or a warning.
 
+#include <QDateTime>
+#include <QDir>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -17,6 +19,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "cache/index_cache.h"
 #include "loader/loader.h"
 #include "model/trace.h"
 #include "support/test_paths.h"
@@ -70,6 +73,12 @@ std::map<std::pair<std::string, std::string>, TrackFigures> figures(const Trace&
         }
     }
     return out;
+}
+
+void writeFile(const QString& path, const std::string& bytes) {
+    QFile f(path);
+    QVERIFY2(f.open(QIODevice::WriteOnly), qPrintable(path));
+    QCOMPARE(f.write(bytes.data(), qint64(bytes.size())), qint64(bytes.size()));
 }
 
 LoadResult loadBytes(const QTemporaryDir& dir, const std::string& bytes, const char* name) {
@@ -140,52 +149,81 @@ class TestXSpace : public QObject {
         QVERIFY2(ref.is_object(), "xplane_reference.py failed");
         const LoadResult r = loadTrace(path.toStdString());
         QVERIFY2(r.trace, r.failure ? r.failure->message().c_str() : "no trace");
-        const Trace& t = *r.trace;
-        QCOMPARE(t.report.events, ref["num_events"].get<uint64_t>());
+        matchesTheReferences(*r.trace, {{"", ref}});
+    }
+
+    // `hosts`: each host's process-name prefix ("" for a single file, else
+    // "HOST ") and its reference, in the order the trace numbers them.
+    void matchesTheReferences(const Trace& t,
+                              const std::vector<std::pair<std::string, json>>& hosts) {
+        uint64_t events = 0;
+        for (const auto& [prefix, ref] : hosts)
+            events += ref["num_events"].get<uint64_t>();
+        QCOMPARE(t.report.events, events);
         // Every line with events is a track of its plane's process, with
         // the line's events, first start, last end and total duration.
         std::map<std::pair<std::string, std::string>, TrackFigures> want;
         uint64_t aggregated = 0;
-        for (const json& p : ref["planes"]) {
-            for (const json& l : p["lines"]) {
-                aggregated += l["num_aggregated_events"].get<uint64_t>();
-                const uint64_t n =
-                    l["num_events"].get<uint64_t>() - l["num_aggregated_events"].get<uint64_t>();
-                if (n == 0) continue;
-                const std::string thread = l["display_name"].get<std::string>().empty()
-                                               ? l["name"].get<std::string>()
-                                               : l["display_name"].get<std::string>();
-                TrackFigures& f = want[{p["name"].get<std::string>(), thread}];
-                f.slices += n;
-                f.first = std::min(f.first, roundPs(l["min_start_ps"].get<int64_t>()));
-                f.last = std::max(f.last, roundPs(l["max_end_ps"].get<int64_t>()));
-                f.total += roundPs(l["sum_duration_ps"].get<int64_t>());
+        for (const auto& [prefix, ref] : hosts) {
+            for (const json& p : ref["planes"]) {
+                for (const json& l : p["lines"]) {
+                    aggregated += l["num_aggregated_events"].get<uint64_t>();
+                    const uint64_t n = l["num_events"].get<uint64_t>() -
+                                       l["num_aggregated_events"].get<uint64_t>();
+                    if (n == 0) continue;
+                    const std::string thread = l["display_name"].get<std::string>().empty()
+                                                   ? l["name"].get<std::string>()
+                                                   : l["display_name"].get<std::string>();
+                    TrackFigures& f = want[{prefix + p["name"].get<std::string>(), thread}];
+                    f.slices += n;
+                    f.first = std::min(f.first, roundPs(l["min_start_ps"].get<int64_t>()));
+                    f.last = std::max(f.last, roundPs(l["max_end_ps"].get<int64_t>()));
+                    f.total += roundPs(l["sum_duration_ps"].get<int64_t>());
+                }
             }
         }
         QCOMPARE(aggregated, uint64_t(0));
         // Allocators: a GPU's (GPU_N_bfc) is that GPU's memory curve, any
         // other a counter "memory NAME": a point per event, the same peak
-        // and the same last value.
-        for (const json& p : ref["planes"]) {
-            for (const auto& [allocator, a] : p["allocators"].items()) {
-                const CounterSeries* curve = nullptr;
-                int gpu = -1;
-                if (std::sscanf(allocator.c_str(), "GPU_%d_", &gpu) != 1) gpu = -1;
-                for (const CounterSeries& c : t.counters) {
-                    if (gpu >= 0 && c.memory == MemoryCurve::Allocated && c.memoryDevice == gpu)
-                        curve = &c;
-                    if (gpu < 0 && t.str(c.name) == "memory " + allocator + " bytes in use")
-                        curve = &c;
-                }
-                QVERIFY2(curve, allocator.c_str());
-                QCOMPARE(uint64_t(curve->values.size()), a["points"].get<uint64_t>());
-                double peak = 0;
-                for (const double v : curve->values)
-                    peak = std::max(peak, v);
-                QCOMPARE(peak, a["peak_bytes"].get<double>());
-                QCOMPARE(curve->ts.back(), roundPs(a["last_ps"].get<int64_t>()));
-                QCOMPARE(curve->values.back(), a["last_bytes"].get<double>());
+        // and the same last value. Several hosts number their GPUs one
+        // host after the other: host h's GPU N is the largest N of the
+        // hosts before it (planes "/device:GPU:N" with lines), plus one, plus N.
+        int base = 0;
+        for (const auto& [prefix, ref] : hosts) {
+            int largest = -1;
+            for (const json& p : ref["planes"]) {
+                int n = -1;
+                if (p["num_lines"].get<int>() > 0 &&
+                    std::sscanf(p["name"].get<std::string>().c_str(), "/device:GPU:%d", &n) == 1)
+                    largest = std::max(largest, n);
             }
+            for (const json& p : ref["planes"]) {
+                for (const auto& [allocator, a] : p["allocators"].items()) {
+                    const CounterSeries* curve = nullptr;
+                    int gpu = -1;
+                    if (std::sscanf(allocator.c_str(), "GPU_%d_", &gpu) != 1) gpu = -1;
+                    for (const CounterSeries& c : t.counters) {
+                        const bool ofHost =
+                            c.process < t.processes.size() &&
+                            nameOf(t, t.processes[c.process].name).rfind(prefix, 0) == 0;
+                        if (gpu >= 0 && c.memory == MemoryCurve::Allocated &&
+                            c.memoryDevice == base + gpu && ofHost)
+                            curve = &c;
+                        if (gpu < 0 && t.str(c.name) == "memory " + allocator + " bytes in use" &&
+                            ofHost)
+                            curve = &c;
+                    }
+                    QVERIFY2(curve, (prefix + allocator).c_str());
+                    QCOMPARE(uint64_t(curve->values.size()), a["points"].get<uint64_t>());
+                    double peak = 0;
+                    for (const double v : curve->values)
+                        peak = std::max(peak, v);
+                    QCOMPARE(peak, a["peak_bytes"].get<double>());
+                    QCOMPARE(curve->ts.back(), roundPs(a["last_ps"].get<int64_t>()));
+                    QCOMPARE(curve->values.back(), a["last_bytes"].get<double>());
+                }
+            }
+            base += largest + 1;
         }
         const auto got = figures(t);
         QCOMPARE(got.size(), want.size());
@@ -218,6 +256,153 @@ class TestXSpace : public QObject {
         QVERIFY2(devices.count(4) && devices.count(6), "GPU 4 and 6 are busy");
         QCOMPARE(t.metadata.count("hostnames"), size_t(1));
         QVERIFY(t.metadata.at("hostnames").find("34.83.195.179:6003") != std::string::npos);
+    }
+
+    // The TensorBoard log folder of the multi-worker run: both hosts in one
+    // timeline, each host's planes named after it, every host's events,
+    // tracks and memory curves as the reference decoder reads its file,
+    // and no two hosts sharing a GPU.
+    void aLogdirOpensEveryHostOfItsRun() {
+        GAPSCOPE_REQUIRE_SHARED();
+        GAPSCOPE_REQUIRE_PYTHON("no python3 for the reference decoder");
+        const QString logdir = sharedTraces() + "/xprof/demo";
+        const QString runDir = logdir + "/plugins/profile/GPU-multi-worker";
+        const QStringList files = {"34.83.195.179_6003", "34.83.195.180_6003"};
+        std::vector<std::pair<std::string, json>> refs;
+        for (const QString& host : files) {
+            refs.push_back(
+                {host.toStdString() + " ", reference(runDir + "/" + host + ".xplane.pb")});
+            QVERIFY2(refs.back().second.is_object(), "xplane_reference.py failed");
+        }
+        const LoadResult r = loadTrace(logdir.toStdString());
+        QVERIFY2(r.trace, r.failure ? r.failure->message().c_str() : "no trace");
+        QCOMPARE(r.run, std::string("GPU-multi-worker"));
+        QCOMPARE(r.runs, std::vector<std::string>{"GPU-multi-worker"});
+        QCOMPARE(QString::fromStdString(r.trace->path), runDir);
+        matchesTheReferences(*r.trace, refs);
+        if (QTest::currentTestFailed()) return;
+        // Each host's GPUs are its own devices, each as busy as when its
+        // file is opened alone.
+        const Trace& t = *r.trace;
+        std::multiset<TimeNs> together, alone;
+        for (const GpuDevice& d : t.gpuDevices)
+            together.insert(d.busyNs);
+        for (const QString& host : files) {
+            const LoadResult one = loadTrace((runDir + "/" + host + ".xplane.pb").toStdString());
+            QVERIFY(one.trace);
+            for (const GpuDevice& d : one.trace->gpuDevices)
+                alone.insert(d.busyNs);
+        }
+        QCOMPARE(together, alone);
+        std::set<int> indices;
+        for (const GpuDevice& d : t.gpuDevices)
+            indices.insert(d.index);
+        QCOMPARE(indices.size(), t.gpuDevices.size());
+        for (const Process& p : t.processes) {
+            const std::string name = nameOf(t, p.name);
+            QVERIFY2(name.rfind("34.83.195.179_6003 /", 0) == 0 ||
+                         name.rfind("34.83.195.180_6003 /", 0) == 0,
+                     name.c_str());
+        }
+        QCOMPARE(t.metadata.at("profile run"), std::string("\"GPU-multi-worker\""));
+        QCOMPARE(t.metadata.at("profile hosts"),
+                 std::string("[\"34.83.195.179_6003\",\"34.83.195.180_6003\"]"));
+    }
+
+    // A logdir with two runs: the newest opens unless one is named; a name
+    // that is not there lists the runs; an empty folder says where
+    // TensorBoard puts profiles.
+    void theRunIsChosenByNameOrNewest() {
+        const QString logdir = dir_.filePath("logs");
+        const QString older = logdir + "/train/plugins/profile/2024_01_01_10_00_00";
+        const QString newer = logdir + "/train/plugins/profile/2024_03_01_10_00_00";
+        QVERIFY(QDir().mkpath(older) && QDir().mkpath(newer));
+        XsSpace one = smallSpace(), two = smallSpace();
+        two.planes[0].lines[0].events.pop_back();
+        writeFile(older + "/worker0.xplane.pb", encodeXSpace(one));
+        writeFile(older + "/worker1.xplane.pb", encodeXSpace(one));
+        writeFile(newer + "/worker0.xplane.pb", encodeXSpace(two));
+        QFile(older + "/worker0.xplane.pb")
+            .setFileTime(QDateTime::currentDateTime().addDays(-30),
+                         QFileDevice::FileModificationTime);
+        QFile(older + "/worker1.xplane.pb")
+            .setFileTime(QDateTime::currentDateTime().addDays(-30),
+                         QFileDevice::FileModificationTime);
+        const uint64_t oneEvents = 3, twoEvents = 2;  // smallSpace: two kernels and a launch
+        LoadResult r = loadTrace(logdir.toStdString());
+        QVERIFY2(r.trace, r.failure ? r.failure->message().c_str() : "no trace");
+        QCOMPARE(r.run, std::string("train/2024_03_01_10_00_00"));
+        QCOMPARE(r.runs, (std::vector<std::string>{"train/2024_03_01_10_00_00",
+                                                   "train/2024_01_01_10_00_00"}));
+        QCOMPARE(r.trace->report.events, twoEvents);
+        LoadOptions o;
+        o.run = "2024_01_01_10_00_00";  // the last part of its name is enough
+        r = loadTrace(logdir.toStdString(), o);
+        QVERIFY(r.trace);
+        QCOMPARE(r.trace->report.events, 2 * oneEvents);
+        QCOMPARE(r.trace->gpuDevices.size(), size_t(2));  // worker0's GPU 0 and worker1's
+        o.run = "nope";
+        r = loadTrace(logdir.toStdString(), o);
+        QVERIFY(!r.trace && r.failure);
+        QCOMPARE(r.failure->where, std::string("run"));
+        QVERIFY2(r.failure->what.find("train/2024_01_01_10_00_00") != std::string::npos,
+                 r.failure->what.c_str());
+        const QString empty = dir_.filePath("empty/plugins/profile");
+        QVERIFY(QDir().mkpath(empty));
+        r = loadTrace(dir_.filePath("empty").toStdString());
+        QVERIFY(!r.trace && r.failure);
+        QCOMPARE(r.failure->where, std::string("folder"));
+        QVERIFY2(r.failure->what.find("plugins/profile/RUN/HOST.xplane.pb") != std::string::npos,
+                 r.failure->what.c_str());
+    }
+
+    // A host file that cannot be read is left out with a warning naming it
+    // while the others load; when none can be read, the error names the
+    // first file and the byte.
+    void aBrokenHostIsLeftOutOrNamed() {
+        const QString run = dir_.filePath("broken-run");
+        QVERIFY(QDir().mkpath(run));
+        writeFile(run + "/a.xplane.pb", std::string("\x0a\x05" "abc", 5));  // a cut plane
+        writeFile(run + "/b.xplane.pb", encodeXSpace(smallSpace()));
+        LoadResult r = loadTrace(run.toStdString());
+        QVERIFY2(r.trace, r.failure ? r.failure->message().c_str() : "no trace");
+        QCOMPARE(r.trace->report.events, uint64_t(3));
+        bool named = false;
+        for (const ImportWarning& w : r.trace->report.warnings)
+            named |= w.message.rfind("a.xplane.pb: ", 0) == 0 &&
+                     w.message.find("that host is left out") != std::string::npos;
+        QVERIFY(named);
+        QVERIFY(QFile::remove(run + "/b.xplane.pb"));
+        r = loadTrace(run.toStdString());
+        QVERIFY(!r.trace && r.failure);
+        QCOMPARE(QString::fromStdString(r.failure->path), run);
+        QVERIFY2(r.failure->where.rfind("a.xplane.pb, byte ", 0) == 0, r.failure->where.c_str());
+    }
+
+    // The index cache keeps a run like a file: a second open is a hit; a
+    // host file added, changed or removed makes the entry stale.
+    void theCacheCoversARun() {
+        QTemporaryDir cacheDir;
+        IndexCache cache(cacheDir.path().toStdString());
+        const QString run = dir_.filePath("cached-run");
+        QVERIFY(QDir().mkpath(run));
+        writeFile(run + "/h0.xplane.pb", encodeXSpace(smallSpace()));
+        LoadOptions o;
+        o.cache = &cache;
+        LoadResult r = loadTrace(run.toStdString(), o);
+        QVERIFY(r.trace);
+        QVERIFY2(r.cacheNote.find("written") != std::string::npos, r.cacheNote.c_str());
+        r = loadTrace(run.toStdString(), o);
+        QCOMPARE(r.cacheNote, std::string("hit"));
+        QCOMPARE(r.trace->report.events, uint64_t(3));
+        writeFile(run + "/h1.xplane.pb", encodeXSpace(smallSpace()));
+        r = loadTrace(run.toStdString(), o);
+        QVERIFY2(r.cacheNote.rfind("stale", 0) == 0, r.cacheNote.c_str());
+        QCOMPARE(r.trace->report.events, uint64_t(6));
+        QVERIFY(QFile::remove(run + "/h0.xplane.pb"));
+        r = loadTrace(run.toStdString(), o);
+        QVERIFY2(r.cacheNote.rfind("stale", 0) == 0, r.cacheNote.c_str());
+        QCOMPARE(r.trace->report.events, uint64_t(3));
     }
 
     void theJaxRecordingMatchesTheReference() {

@@ -8,9 +8,12 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDateTime>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QLineEdit>
 #include <QRegularExpression>
 #include <QSettings>
@@ -18,11 +21,13 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "loading/run_chooser.h"
 #include "loading/trace_loader.h"
 #include "main_window.h"
 #include "panels/advice_panel.h"
@@ -560,6 +565,74 @@ class TestPanels : public QObject {
         session->setTrace(window_->tracePage()->trace());
         QVERIFY(settle());
         QVERIFY(panel<GapsPanel>("gapsDock")->table()->visibleRows() > 0);
+    }
+
+    // A logdir with two runs: a name picks one; without one the newest
+    // is preselected in the list, another can be picked, cancel opens
+    // nothing; a folder without profiles says so.
+    void aRunIsChosenFromTheFolder() {
+        const QString logs = dir_.filePath("chooser-logs");
+        const QString older = logs + "/plugins/profile/2024_01_01";
+        const QString newer = logs + "/plugins/profile/2024_02_01";
+        QVERIFY(QDir().mkpath(older) && QDir().mkpath(newer));
+        const QString jax = test::sourceDir() + "/tests/data/recorded/jax_mlp.xplane.pb";
+        QVERIFY(QFile::copy(jax, older + "/localhost.xplane.pb"));
+        QVERIFY(QFile::copy(jax, newer + "/localhost.xplane.pb"));
+        QFile old(older + "/localhost.xplane.pb");
+        QVERIFY(old.open(QIODevice::ReadWrite));
+        QVERIFY(old.setFileTime(QDateTime::currentDateTime().addDays(-3),
+                                QFileDevice::FileModificationTime));
+        old.close();
+        QCOMPARE(chooseProfileRun(nullptr, logs, {}, false).folder, newer);
+        QCOMPARE(chooseProfileRun(nullptr, logs, QStringLiteral("2024_01_01"), true).folder, older);
+        const RunChoice unknown = chooseProfileRun(nullptr, logs, QStringLiteral("x"), false);
+        QVERIFY(unknown.folder.isEmpty());
+        QVERIFY2(unknown.error.contains("2024_01_01") && unknown.error.contains("2024_02_01"),
+                 qPrintable(unknown.error));
+        // The list: newest first and preselected; pick the second.
+        QStringList shown;
+        auto pick = [&](int row, bool accept) {
+            QTimer::singleShot(0, this, [&shown, row, accept] {
+                auto* dialog = qobject_cast<QInputDialog*>(QApplication::activeModalWidget());
+                QVERIFY(dialog);
+                shown = dialog->comboBoxItems();
+                QCOMPARE(dialog->textValue(), shown.first());
+                dialog->setTextValue(shown.at(row));
+                accept ? dialog->accept() : dialog->reject();
+            });
+        };
+        pick(1, true);
+        QCOMPARE(chooseProfileRun(nullptr, logs, {}, true).folder, older);
+        QCOMPARE(shown.size(), 2);
+        QVERIFY2(shown[0].startsWith("2024_02_01 — 1 host"), qPrintable(shown[0]));
+        pick(0, false);
+        const RunChoice cancelled = chooseProfileRun(nullptr, logs, {}, true);
+        QVERIFY(cancelled.folder.isEmpty() && cancelled.error.isEmpty());
+        QVERIFY(QDir().mkpath(dir_.filePath("nothing")));
+        const RunChoice none = chooseProfileRun(nullptr, dir_.filePath("nothing"), {}, true);
+        QVERIFY2(none.error.contains("no *.xplane.pb"), qPrintable(none.error));
+    }
+
+    // `gapscope logs/`: the folder's newest run opens (no list without a
+    // person to ask), named after the run, each plane named after its host.
+    void aLogFolderOpensItsRun() {
+        const QString run = dir_.filePath("logs/plugins/profile/2024_05_01_12_00_00");
+        QVERIFY(QDir().mkpath(run));
+        QVERIFY(QFile::copy(test::sourceDir() + "/tests/data/recorded/jax_mlp.xplane.pb",
+                            run + "/localhost.xplane.pb"));
+        window_->openTrace(dir_.filePath("logs"));
+        window_->loader()->wait();
+        QVERIFY(settle());
+        const auto trace = window_->tracePage()->trace();
+        QVERIFY(trace);
+        QCOMPARE(QString::fromStdString(trace->path), run);
+        QVERIFY2(window_->windowTitle().startsWith("2024_05_01_12_00_00"),
+                 qPrintable(window_->windowTitle()));
+        bool hosted = false;
+        for (const Process& p : trace->processes)
+            hosted |= p.displayName == "GPU 0 (localhost GPU:0)";
+        QVERIFY(hosted);
+        QVERIFY(panel<OverviewPanel>("overviewDock")->view()->toPlainText().contains("GPU 0"));
     }
 
     void cleanupTestCase() { window_.reset(); }
