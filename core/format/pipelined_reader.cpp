@@ -7,97 +7,11 @@
 #include <mutex>
 #include <thread>
 
+#include "format/event_batches.h"
 #include "util/load_error.h"
 
 namespace gapscope {
 namespace {
-
-// Events parsed from one buffer, and that buffer (their views point into it).
-struct EventBatch {
-    RawBuffer buffer;
-    std::vector<RawEvent> events;
-    size_t count = 0;
-    std::deque<std::string> owned;  // text that was not in `buffer` (unescaped strings)
-    struct Metadata {
-        size_t position;  // delivered after this many of the batch's events
-        std::string key, value;
-    };
-    std::vector<Metadata> metadata;
-
-    void clear() {
-        count = 0;
-        owned.clear();
-        metadata.clear();
-    }
-};
-
-// Thrown on the reader thread when the consumer has given up.
-struct PipelineAborted {};
-
-// A bounded hand-over of batches between the two threads, plus the pool of
-// spent batches going back (so buffers and event vectors are reused).
-class BatchQueue {
-  public:
-    static constexpr size_t kMaxBatches = 4;
-
-    std::unique_ptr<EventBatch> takeFree() {
-        std::unique_lock lock(mutex_);
-        cv_.wait(lock, [&] { return aborted_ || !free_.empty() || allocated_ < kMaxBatches; });
-        if (aborted_) throw PipelineAborted{};
-        if (!free_.empty()) {
-            auto b = std::move(free_.back());
-            free_.pop_back();
-            return b;
-        }
-        ++allocated_;
-        return std::make_unique<EventBatch>();
-    }
-    void push(std::unique_ptr<EventBatch> b) {
-        std::lock_guard lock(mutex_);
-        if (aborted_) throw PipelineAborted{};
-        full_.push_back(std::move(b));
-        cv_.notify_all();
-    }
-    // Null when the reader is done (closed) and everything was taken.
-    std::unique_ptr<EventBatch> pop() {
-        std::unique_lock lock(mutex_);
-        cv_.wait(lock, [&] { return closed_ || !full_.empty(); });
-        if (full_.empty()) return nullptr;
-        auto b = std::move(full_.front());
-        full_.pop_front();
-        return b;
-    }
-    void recycle(std::unique_ptr<EventBatch> b) {
-        b->clear();
-        std::lock_guard lock(mutex_);
-        free_.push_back(std::move(b));
-        cv_.notify_all();
-    }
-    void close(std::exception_ptr error) {
-        std::lock_guard lock(mutex_);
-        closed_ = true;
-        error_ = std::move(error);
-        cv_.notify_all();
-    }
-    void abort() {
-        std::lock_guard lock(mutex_);
-        aborted_ = true;
-        cv_.notify_all();
-    }
-    std::exception_ptr error() {
-        std::lock_guard lock(mutex_);
-        return error_;
-    }
-
-  private:
-    std::mutex mutex_;
-    std::condition_variable cv_;
-    std::deque<std::unique_ptr<EventBatch>> full_;
-    std::vector<std::unique_ptr<EventBatch>> free_;
-    size_t allocated_ = 0;
-    bool closed_ = false, aborted_ = false;
-    std::exception_ptr error_;
-};
 
 // The reader's sink and buffer exchange, on the reader thread: copies each
 // event into the current batch and ships the batch with its buffer.
@@ -155,19 +69,6 @@ class BatchingSink final : public EventSink, public BufferExchange {
     const char* live_ = nullptr;
     const char* liveEnd_ = nullptr;
 };
-
-void deliver(const EventBatch& b, EventSink& sink) {
-    size_t meta = 0;
-    for (size_t i = 0; i < b.count; ++i) {
-        while (meta < b.metadata.size() && b.metadata[meta].position == i) {
-            sink.onMetadata(b.metadata[meta].key, b.metadata[meta].value);
-            ++meta;
-        }
-        sink.onEvent(b.events[i]);
-    }
-    for (; meta < b.metadata.size(); ++meta)
-        sink.onMetadata(b.metadata[meta].key, b.metadata[meta].value);
-}
 
 }  // namespace
 

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "format/proto_wire.h"
@@ -85,7 +86,10 @@ bool psToNs(int64_t ps, int64_t& ns) {
 // and lengths, and each plane's bytes.
 class TopLevel {
   public:
-    explicit TopLevel(ByteSource& source) : source_(source), buf_(kStreamChunk) {}
+    // `knownSize`: how many bytes the input holds (an uncompressed file's
+    // size), 0 when unknown (a decompressed stream).
+    TopLevel(ByteSource& source, uint64_t knownSize)
+        : source_(source), buf_(kStreamChunk), knownSize_(knownSize) {}
 
     uint64_t offset() const { return base_ + pos_; }
     bool atEnd() { return pos_ == end_ && !fill(); }
@@ -105,6 +109,10 @@ class TopLevel {
     // Up to `n` bytes into `out` (replaced), growing as they arrive.
     uint64_t read(uint64_t n, std::string& out) {
         out.clear();
+        // A length the file is known to hold is allocated at once: no copy
+        // while growing, no doubled peak. Any other grows as bytes arrive.
+        if (knownSize_ > 0 && n <= knownSize_ && offset() <= knownSize_ - n)
+            out.reserve(static_cast<size_t>(n));
         while (out.size() < n) {
             if (pos_ == end_ && !fill()) break;
             const size_t take =
@@ -147,6 +155,7 @@ class TopLevel {
     std::vector<char> buf_;
     size_t pos_ = 0, end_ = 0;
     uint64_t base_ = 0;
+    uint64_t knownSize_ = 0;
     bool eof_ = false;
 };
 
@@ -181,6 +190,7 @@ struct XSpaceReader::Impl {
     std::vector<Span> lines, events, stats;
     std::vector<Span> planeStats;
     uint64_t missingEventMeta = 0, missingStatMeta = 0, aggregated = 0, cutArgs = 0;
+    std::unordered_set<int64_t> namedRows;  // tids whose thread name is out
     // An allocator's state after a MemoryAllocation / MemoryDeallocation.
     struct Memory {
         std::string_view allocator;
@@ -210,6 +220,7 @@ struct XSpaceReader::Impl {
         wire::Reader r(span.bytes, span.offset);
         Field f;
         int64_t id = 0;
+        bool missingRef = false;
         value = StatValue{};
         while (r.next(f)) {
             switch (f.number) {
@@ -243,17 +254,17 @@ struct XSpaceReader::Impl {
                     value.kind = StatValue::Kind::Text;
                     const auto it = statNames.find(ref);
                     value.text = it == statNames.end() ? std::string_view() : it->second;
-                    if (it == statNames.end()) ++missingStatMeta;
+                    missingRef = it == statNames.end();
                     break;
                 }
                 default:
                     break;  // a newer field: skipped
             }
         }
+        // A stat is counted once, whether its name or its value is missing.
         const auto it = statNames.find(id);
-        if (it != statNames.end()) return it->second;
-        ++missingStatMeta;
-        return {};
+        if (it == statNames.end() || missingRef) ++missingStatMeta;
+        return it != statNames.end() ? it->second : std::string_view();
     }
 
     // The stats of `spans` into args (and the known ones into the event).
@@ -398,8 +409,12 @@ struct XSpaceReader::Impl {
             }
         }
         const int64_t tid = displayId != 0 ? displayId : id;
-        emitMetadata("thread_name", pid, &tid, displayName.empty() ? name : displayName, nullptr);
-        emitMetadata("thread_sort_index", pid, &tid, {}, &order);
+        // Lines of one display_id share a row, named and placed by the first.
+        if (namedRows.insert(tid).second) {
+            emitMetadata("thread_name", pid, &tid, displayName.empty() ? name : displayName,
+                         nullptr);
+            emitMetadata("thread_sort_index", pid, &tid, {}, &order);
+        }
         for (const Span& e : events)
             decodeEvent(e, pid, tid, timestampNs);
     }
@@ -546,6 +561,7 @@ struct XSpaceReader::Impl {
         lines.clear();
         planeStats.clear();
         missingEventMeta = missingStatMeta = aggregated = cutArgs = 0;
+        namedRows.clear();
         wire::Reader r(planeBytes, offset);
         Field f;
         std::string_view name;
@@ -619,7 +635,7 @@ struct XSpaceReader::Impl {
     }
 
     XSpaceResult run() {
-        TopLevel in(source);
+        TopLevel in(source, options.decompressed ? 0 : options.fileSize);
         XSpaceResult result;
         std::string hostnames = "[";
         try {

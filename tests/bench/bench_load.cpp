@@ -14,7 +14,8 @@
 
 namespace gapscope::bench {
 
-LoadFigures loadInChild(const std::string& path, CacheMode mode, const IndexCache& cache) {
+LoadFigures loadInChild(const std::string& path, CacheMode mode, const IndexCache& cache,
+                        int threads) {
     int pipeFd[2];
     if (pipe(pipeFd) != 0) return {};
     const pid_t pid = fork();
@@ -22,6 +23,7 @@ LoadFigures loadInChild(const std::string& path, CacheMode mode, const IndexCach
         close(pipeFd[0]);
         LoadFigures f;
         LoadOptions options;
+        options.threads = threads;
         if (mode == CacheMode::Read) options.cache = &cache;
         const auto t0 = Clock::now();
         const LoadResult r = loadTrace(path, options);

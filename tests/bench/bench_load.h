@@ -25,7 +25,9 @@ enum class CacheMode { None, Write, Read };
 // Loads in a child process: wall time and the child's own peak RSS. With
 // CacheMode::Write the parsed model is then stored in `cache` (timed apart);
 // with Read it must come from there.
-LoadFigures loadInChild(const std::string& path, CacheMode mode, const IndexCache& cache);
+// `threads`: LoadOptions::threads (0 auto).
+LoadFigures loadInChild(const std::string& path, CacheMode mode, const IndexCache& cache,
+                        int threads = 0);
 
 void printLoadTable(const std::vector<std::string>& files);
 

@@ -23,6 +23,7 @@
 #include "loader/loader.h"
 #include "model/trace.h"
 #include "support/test_paths.h"
+#include "support/trace_files.h"
 #include "support/xspace_writer.h"
 
 using namespace gapscope;
@@ -362,7 +363,9 @@ class TestXSpace : public QObject {
     void aBrokenHostIsLeftOutOrNamed() {
         const QString run = dir_.filePath("broken-run");
         QVERIFY(QDir().mkpath(run));
-        writeFile(run + "/a.xplane.pb", std::string("\x0a\x05" "abc", 5));  // a cut plane
+        writeFile(run + "/a.xplane.pb", std::string("\x0a\x05"
+                                                    "abc",
+                                                    5));  // a cut plane
         writeFile(run + "/b.xplane.pb", encodeXSpace(smallSpace()));
         LoadResult r = loadTrace(run.toStdString());
         QVERIFY2(r.trace, r.failure ? r.failure->message().c_str() : "no trace");
@@ -403,6 +406,58 @@ class TestXSpace : public QObject {
         r = loadTrace(run.toStdString(), o);
         QVERIFY2(r.cacheNote.rfind("stale", 0) == 0, r.cacheNote.c_str());
         QCOMPARE(r.trace->report.events, uint64_t(3));
+    }
+
+    // The hosts of a run decoded on other threads and built here in host
+    // order make the very trace they make one after another: several
+    // batches per host, a broken host in the middle left out alike, the
+    // real logdir too; a cancel mid-run ends it.
+    void aRunReadInParallelIsTheSameTrace() {
+        const QString run = dir_.filePath("parallel-run");
+        QVERIFY(QDir().mkpath(run));
+        for (int h = 0; h < 4; ++h) {
+            XsSpace space = smallSpace();
+            XsLine& stream = space.planes[0].lines[0];
+            const XsEvent k = stream.events[0];
+            for (int i = 0; i < 9000 + 1000 * h; ++i) {  // three batches or more
+                XsEvent e = k;
+                e.offsetPs = int64_t{4'000'000} * i + h;
+                stream.events.push_back(e);
+            }
+            writeFile(run + QStringLiteral("/host%1.xplane.pb").arg(h), h == 2
+                                                                            ? std::string("\x0a\x05"
+                                                                                          "abc",
+                                                                                          5)
+                                                                            : encodeXSpace(space));
+        }
+        auto load = [](const QString& path, int threads) {
+            LoadOptions o;
+            o.threads = threads;
+            return loadTrace(path.toStdString(), o);
+        };
+        const LoadResult one = load(run, 1), many = load(run, 2);
+        QVERIFY2(one.trace && many.trace, "both load");
+        QVERIFY(one.trace->slices.size() > 3 * 9000);
+        QCOMPARE(canonicalDump(*many.trace), canonicalDump(*one.trace));
+        QCOMPARE(many.trace->report.warnings.size(), one.trace->report.warnings.size());
+        for (size_t i = 0; i < one.trace->report.warnings.size(); ++i)
+            QCOMPARE(many.trace->report.warnings[i].message, one.trace->report.warnings[i].message);
+        if (!sharedDir().isEmpty()) {
+            const QString logdir = sharedTraces() + "/xprof/demo";
+            const LoadResult a = load(logdir, 1), b = load(logdir, 2);
+            QVERIFY(a.trace && b.trace);
+            QCOMPARE(canonicalDump(*b.trace), canonicalDump(*a.trace));
+        }
+        // Cancelled once the first host is in: no trace, no hang.
+        CancelToken cancel;
+        LoadOptions o;
+        o.threads = 2;
+        o.cancel = &cancel;
+        o.progress = [&](LoadPhase, uint64_t done, uint64_t) {
+            if (done > 0) cancel.cancel();
+        };
+        const LoadResult cancelled = loadTrace(run.toStdString(), o);
+        QVERIFY(cancelled.cancelled && !cancelled.trace);
     }
 
     void theJaxRecordingMatchesTheReference() {
@@ -641,6 +696,63 @@ class TestXSpace : public QObject {
             warnings.find("1 events name metadata the plane does not have") != std::string::npos,
             warnings.c_str());
         QVERIFY2(warnings.find("1 aggregated events") != std::string::npos, warnings.c_str());
+    }
+
+    // A plane without a name, a line before the epoch, metadata ids given
+    // twice (the later entry counts, as in protobuf), two lines of one
+    // display_id (one row, named by the first), and a stat whose name and
+    // ref_value are both missing (one stat, counted once).
+    void namesAndTimesAtTheEdges() {
+        XsSpace s = smallSpace();
+        XsPlane unnamed;
+        unnamed.id = 9;
+        XsLine early;
+        early.id = 3;
+        early.name = "early";
+        early.timestampNs = -5'000'000;
+        XsEvent e;
+        e.metadataId = 1;
+        e.offsetPs = 1'000'000;
+        e.durationPs = 2'000'000;
+        e.stats = {XsStat::ref(404, 405)};
+        early.events = {e};
+        unnamed.lines = {early};
+        unnamed.eventMetadata = {{1, "first", "", {}}, {1, "second", "", {}}};
+        s.planes.push_back(unnamed);  // plane 2
+        XsPlane& host = s.planes[1];
+        XsLine a, b;
+        a.id = 50;
+        a.displayId = 60;
+        a.displayName = "row A";
+        a.timestampNs = 1'000'000;
+        a.events = {host.lines[0].events[0]};
+        b = a;
+        b.id = 51;
+        b.displayName = "row B";
+        host.lines.push_back(a);
+        host.lines.push_back(b);
+        const LoadResult r = loadBytes(dir_, encodeXSpace(s), "edges.xplane.pb");
+        QVERIFY2(r.trace, r.failure ? r.failure->message().c_str() : "");
+        const Trace& t = *r.trace;
+        const auto f = figures(t);
+        QVERIFY(f.count({"plane 2", "early"}));
+        const TrackFigures& early2 = f.at({"plane 2", "early"});
+        QCOMPARE(early2.first, TimeNs(-5'000'000 + 1'000));
+        QCOMPARE(early2.last, TimeNs(-5'000'000 + 3'000));
+        QVERIFY(f.count({"/host:CPU", "row A"}));
+        QVERIFY(!f.count({"/host:CPU", "row B"}));
+        QCOMPARE(f.at({"/host:CPU", "row A"}).slices, uint64_t(2));
+        bool second = false, first = false;
+        for (const Slice& sl : t.slices) {
+            second |= t.str(sl.name) == "second";
+            first |= t.str(sl.name) == "first";
+        }
+        QVERIFY(second && !first);
+        std::string warnings;
+        for (const ImportWarning& w : t.report.warnings)
+            warnings += w.message + "\n";
+        QVERIFY2(warnings.find("plane \"plane 2\": 1 stats name metadata") != std::string::npos,
+                 warnings.c_str());
     }
 
     // Cut anywhere: the planes before the cut are kept with a warning, or

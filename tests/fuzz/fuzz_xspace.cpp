@@ -20,12 +20,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace gapscope;
     if (size == 0) return 0;
     const size_t chunk = data[0] == 0 ? SIZE_MAX : data[0];
-    OpenedSource opened =
-        openMemorySource(std::string(reinterpret_cast<const char*>(data + 1), size - 1), chunk);
     auto trace = std::make_shared<Trace>();
     TraceBuilder builder(*trace);
     builder.setMemoryLimit(512u << 20);  // inside libFuzzer's -rss_limit_mb
     try {
+        // Compressed inputs are inflated; archives (ZIP, tar) are refused
+        // here with a LoadError, as loadTrace refuses them.
+        OpenedSource opened =
+            openMemorySource(std::string(reinterpret_cast<const char*>(data + 1), size - 1), chunk);
         XSpaceReader(*opened.source, builder, trace->report, ReaderOptions{}).run();
         builder.finish(nullptr);
         computeGpuBusy(*trace);
