@@ -30,6 +30,12 @@ void writeInfoJson(const Trace& t, const std::string& cacheNote, std::ostream& o
     j["file_bytes"] = t.fileSize;
     j["json_bytes"] = t.decompressedSize;
     if (!cacheNote.empty()) j["index_cache"] = cacheNote;
+    // A profile run's folder: the run and its hosts (as the reader named them).
+    for (const auto& [key, field] :
+         {std::pair{"profile run", "profile_run"}, std::pair{"profile hosts", "profile_hosts"}}) {
+        if (const auto it = t.metadata.find(key); it != t.metadata.end())
+            j[field] = J::parse(it->second, nullptr, false);
+    }
     j["events"] = t.report.events;
     J phases = J::object();
     for (const auto& [ph, n] : t.report.phases)

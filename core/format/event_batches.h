@@ -6,6 +6,7 @@
 // parallel reading of a profile run's host files.
 
 #include <condition_variable>
+#include <cstring>
 #include <deque>
 #include <exception>
 #include <memory>
@@ -18,12 +19,43 @@
 
 namespace gapscope {
 
+// Copies of text, kept together in large blocks that are reused after
+// clear(): one allocation per block instead of one per string.
+class TextArena {
+  public:
+    static constexpr size_t kBlock = 256 * 1024;
+    std::string_view keep(std::string_view text) {
+        if (text.size() > kBlock / 4) {  // a long one gets its own block
+            auto& big = large_.emplace_back(std::make_unique<char[]>(text.size()));
+            std::memcpy(big.get(), text.data(), text.size());
+            return {big.get(), text.size()};
+        }
+        if (used_ + text.size() > kBlock || block_ >= blocks_.size()) {
+            if (block_ < blocks_.size() && used_ > 0) ++block_;
+            if (block_ >= blocks_.size()) blocks_.push_back(std::make_unique<char[]>(kBlock));
+            used_ = 0;
+        }
+        char* at = blocks_[block_].get() + used_;
+        std::memcpy(at, text.data(), text.size());
+        used_ += text.size();
+        return {at, text.size()};
+    }
+    void clear() {
+        block_ = used_ = 0;
+        large_.clear();
+    }
+
+  private:
+    std::vector<std::unique_ptr<char[]>> blocks_, large_;
+    size_t block_ = 0, used_ = 0;
+};
+
 // Events parsed from one buffer, and that buffer (their views point into it).
 struct EventBatch {
     RawBuffer buffer;
     std::vector<RawEvent> events;
     size_t count = 0;
-    std::deque<std::string> owned;  // text that was not in `buffer` (unescaped strings)
+    TextArena owned;  // text that was not in `buffer` (unescaped strings, copies)
     struct Metadata {
         size_t position;  // delivered after this many of the batch's events
         std::string key, value;

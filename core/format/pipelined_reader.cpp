@@ -61,7 +61,7 @@ class BatchingSink final : public EventSink, public BufferExchange {
   private:
     void keep(EventBatch& b, std::string_view& v) {
         if (v.empty() || (v.data() >= live_ && v.data() + v.size() <= liveEnd_)) return;
-        v = b.owned.emplace_back(v);
+        v = b.owned.keep(v);
     }
 
     BatchQueue& queue_;

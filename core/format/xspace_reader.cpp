@@ -244,6 +244,7 @@ struct XSpaceReader::Impl {
                 case StatField::kStr:
                     value.kind = StatValue::Kind::Text;
                     value.text = bytesOf(f, "a stat's str_value");
+                    missingRef = false;  // the last value given is the value
                     break;
                 case StatField::kBytes:
                     value.kind = StatValue::Kind::Bytes;

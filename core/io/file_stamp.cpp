@@ -32,8 +32,11 @@ bool readAt(int fd, char* dst, size_t n, uint64_t offset) {
 }  // namespace
 
 FileStamp stampOfFolder(const std::string& dir) {
+    return stampOfFiles(xspaceFilesIn(dir));
+}
+
+FileStamp stampOfFiles(const std::vector<std::string>& files) {
     FileStamp stamp;
-    const std::vector<std::string> files = xspaceFilesIn(dir);
     if (files.empty()) return stamp;
     std::vector<uint64_t> parts;
     for (const std::string& file : files) {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace gapscope {
 
@@ -27,5 +28,7 @@ FileStamp stampOfDescriptor(int fd);
 // removed host file makes a new stamp.
 FileStamp stampOfPath(const std::string& path);
 FileStamp stampOfFolder(const std::string& dir);
+// The same of these files (a run's, as found when it was opened).
+FileStamp stampOfFiles(const std::vector<std::string>& files);
 
 }  // namespace gapscope

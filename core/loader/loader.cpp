@@ -93,7 +93,7 @@ LoadResult loadWith(const std::string& path, const std::function<OpenedSource()>
 LoadResult loadRun(const ProfileRun& run, const LoadOptions& options) {
     return loadInto(run.folder, options, [&](Trace& trace, TraceBuilder& builder) {
         trace.inputFormat = InputFormat::XSpace;
-        trace.fileStamp = stampOfFolder(run.folder);
+        trace.fileStamp = stampOfFiles(run.files);
         trace.fileSize = trace.fileStamp.size;
         readProfileRun(run, builder, trace, options);
     });

@@ -30,6 +30,9 @@ struct LoadOptions {
     //  2: decompress and tokenize on a second thread, build on this one
     //    (readPipelined); on today's machines slower than auto for plain
     //    JSON (see docs/performance.md), kept for measurements.
+    // A folder's profile run (loader/folder_reader.h): auto decodes its
+    // hosts on other cores when there are two hosts and three cores or
+    // more; 2 does so always; 1 reads them one after the other.
     int threads = 0;
     // Reopen from (and, after a parse, write) this index cache; null = always parse.
     const IndexCache* cache = nullptr;

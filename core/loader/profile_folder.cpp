@@ -51,23 +51,35 @@ ProfileRun makeRun(std::string name, const std::string& folder, std::vector<std:
 
 }  // namespace
 
-ProfileRuns findProfileRuns(const std::string& folder) {
+ProfileRuns findProfileRuns(const std::string& given) {
     ProfileRuns out;
     std::error_code ec;
-    if (!fs::is_directory(folder, ec)) {
-        out.error = "not a folder";
+    if (!fs::is_directory(given, ec)) {
+        out.error = ec ? ec.message() : "not a folder";
         return out;
     }
+    // "run/" is "run": its sidecar is "run.gapscope.json" beside it.
+    std::string folder = given;
+    while (folder.size() > 1 && folder.back() == '/')
+        folder.pop_back();
     if (auto files = xspaceFilesIn(folder); !files.empty()) {
-        std::string name = fs::path(folder).lexically_normal().filename().string();
-        if (name.empty())
-            name = fs::path(folder).lexically_normal().parent_path().filename().string();
+        // ".", "..": the folder's own name.
+        std::string name = fs::path(folder).filename().string();
+        if (name.empty() || name == "." || name == "..") {
+            fs::path whole = fs::absolute(folder, ec).lexically_normal();
+            if (whole.filename().empty()) whole = whole.parent_path();  // "/a/b/" -> "/a/b"
+            name = whole.filename().string();
+        }
         out.runs.push_back(makeRun(name.empty() ? folder : name, folder, std::move(files)));
         return out;
     }
     uint64_t entries = 0;
     fs::recursive_directory_iterator it(folder, fs::directory_options::skip_permission_denied, ec),
         end;
+    if (ec) {
+        out.error = ec.message();
+        return out;
+    }
     for (; !ec && it != end; it.increment(ec)) {
         if (++entries > kMaxEntries) {
             out.runs.clear();

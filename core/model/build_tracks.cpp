@@ -136,17 +136,21 @@ std::vector<Process> orderTracks(TraceBuilder::State& st, const std::vector<uint
         const std::string_view name = trimSpaces(t.str(proc.name));
         // XSpace pids are the reader's own numbers: the plane's name says it all.
         const bool xspace = t.inputFormat == InputFormat::XSpace;
-        proc.displayName = proc.kind == ProcessKind::Gpu ? "GPU " + std::to_string(proc.gpuDevice)
-                           : proc.name
-                               ? std::string(name) + (xspace ? "" : " " + idText(t, proc.pid))
-                           : proc.pid.isText ? idText(t, proc.pid)  // a text pid names itself
-                                             : "process " + idText(t, proc.pid);
-        // One host of several: "10.0.0.1_6009 /device:GPU:1" is "GPU 8 (10.0.0.1_6009 GPU:1)".
         if (proc.kind == ProcessKind::Gpu) {
-            const size_t at = name.find("/device:GPU:");
-            if (at != std::string_view::npos && at > 0) {
-                proc.displayName += " (";
-                proc.displayName.append(name.substr(0, at)).append(name.substr(at + 8)).append(")");
+            proc.displayName = "GPU " + std::to_string(proc.gpuDevice);
+        } else if (proc.name) {
+            proc.displayName = std::string(name);
+            if (!xspace) proc.displayName.append(1, ' ').append(idText(t, proc.pid));
+        } else {
+            proc.displayName = proc.pid.isText ? idText(t, proc.pid)  // a text pid names itself
+                                               : "process " + idText(t, proc.pid);
+        }
+        // One host of several: "10.0.0.1_6009 /device:GPU:1" is "GPU 8 (10.0.0.1_6009 GPU:1)".
+        if (xspace && proc.kind == ProcessKind::Gpu) {
+            const size_t at = name.find(" /device:GPU:");
+            if (at != std::string_view::npos) {
+                proc.displayName.append(" (").append(name.substr(0, at + 1));
+                proc.displayName.append(name.substr(at + 9)).append(")");
             }
         }
         proc.tracks.clear();

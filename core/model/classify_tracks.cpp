@@ -31,31 +31,48 @@ std::vector<bool> classifyProcesses(TraceBuilder::State& st) {
     Trace& t = st.trace;
     auto& procs = st.processes;
     std::vector<bool> tfStyle(procs.size(), false);
-    // TensorFlow/JAX "/device:GPU:N", perhaps after a host ("10.0.0.1_6009
-    // /device:GPU:0", one host file of a profile run): the hosts in order
-    // of appearance, the largest N of each.
-    std::vector<std::pair<std::string_view, int>> hosts;  // prefix, largest N
+    const bool xspace = t.inputFormat == InputFormat::XSpace;
+    // XSpace of several hosts (a profile run): the reader names each
+    // process "HOST PLANE" ("10.0.0.1_6009 /device:GPU:0"); HOST is a file
+    // name, so it holds no '/'. The hosts in order of appearance, each with
+    // the largest GPU number it uses (its GPU planes and memory curves).
+    std::vector<std::string_view> hosts;
+    std::vector<int64_t> largest;
     std::vector<size_t> hostOf(procs.size(), 0);
+    auto hostIndex = [&](std::string_view prefix) {
+        const auto it = std::find(hosts.begin(), hosts.end(), prefix);
+        if (it != hosts.end()) return static_cast<size_t>(it - hosts.begin());
+        hosts.push_back(prefix);
+        largest.push_back(-1);
+        return hosts.size() - 1;
+    };
+    hostIndex({});                                // host 0: a single file's, or any JSON trace's
+    std::vector<int> planeGpu(procs.size(), -1);  // N of "/device:GPU:N"
     for (uint32_t p = 0; p < procs.size(); ++p) {
         const std::string_view name = t.str(procs[p].name);
-        const size_t at = name.find("/device:GPU:");
-        const int n =
-            at == std::string_view::npos ? -1 : numberAfter(name.substr(at), "/device:GPU:");
-        if (n < 0) continue;
+        size_t at = 0;
+        if (xspace) {
+            const size_t slash = name.find(" /");
+            at = slash == std::string_view::npos ? 0 : slash + 1;
+            hostOf[p] = hostIndex(name.substr(0, at));
+        }
+        planeGpu[p] = numberAfter(name.substr(at), "/device:GPU:");
+        if (planeGpu[p] < 0) continue;
         tfStyle[p] = true;
-        const std::string_view prefix = name.substr(0, at);
-        auto h = std::find_if(hosts.begin(), hosts.end(),
-                              [&](const auto& e) { return e.first == prefix; });
-        if (h == hosts.end()) h = hosts.insert(hosts.end(), {prefix, n});
-        h->second = std::max(h->second, n);
-        hostOf[p] = static_cast<size_t>(h - hosts.begin());
+        largest[hostOf[p]] = std::max<int64_t>(largest[hostOf[p]], planeGpu[p]);
     }
+    for (const CounterSeries& cs : t.counters)
+        if (xspace && cs.memory != MemoryCurve::None && cs.memoryDevice >= 0 &&
+            cs.process < procs.size())
+            largest[hostOf[cs.process]] =
+                std::max<int64_t>(largest[hostOf[cs.process]], cs.memoryDevice);
     // Devices of several hosts are numbered one host after the other
     // (host 0's GPU N stays N), so no two hosts share a device. Absurd
     // numbers (a hostile name) fall back to numbering by activity below.
     std::vector<int64_t> hostBase(hosts.size(), 0);
     for (size_t h = 1; h < hosts.size(); ++h)
-        hostBase[h] = hostBase[h - 1] + hosts[h - 1].second + 1;
+        hostBase[h] = hostBase[h - 1] + largest[h - 1] + 1;
+    constexpr int64_t kMaxDevice = int64_t{1} << 24;
     // By name: Kineto's process_labels "GPU N", or the TensorFlow/JAX name.
     for (uint32_t p = 0; p < procs.size(); ++p) {
         Process& proc = procs[p];
@@ -65,9 +82,8 @@ std::vector<bool> classifyProcesses(TraceBuilder::State& st) {
         if (device >= 0) {
             tfStyle[p] = false;
         } else if (tfStyle[p]) {
-            const int64_t n = hostBase[hostOf[p]] +
-                              numberAfter(name.substr(name.find("/device:GPU:")), "/device:GPU:");
-            device = n <= int64_t{1} << 24 ? static_cast<int>(n) : -1;
+            const int64_t n = hostBase[hostOf[p]] + planeGpu[p];
+            device = n <= kMaxDevice ? static_cast<int>(n) : -1;
         }
         if (device >= 0) {
             proc.kind = ProcessKind::Gpu;
@@ -75,27 +91,22 @@ std::vector<bool> classifyProcesses(TraceBuilder::State& st) {
         }
     }
     // A host's memory curves name its own GPUs ("GPU_1_bfc" is its GPU 1):
-    // they follow their host's numbering, found by the process's host prefix.
-    if (hosts.size() > 1) {
-        for (CounterSeries& cs : st.trace.counters) {
-            if (cs.memory == MemoryCurve::None || cs.memoryDevice < 0 || cs.process >= procs.size())
-                continue;
-            const std::string_view owner = t.str(procs[cs.process].name);
-            for (size_t h = 0; h < hosts.size(); ++h) {
-                if (hosts[h].first.empty() ||
-                    owner.substr(0, hosts[h].first.size()) != hosts[h].first)
-                    continue;
-                const int64_t device = hostBase[h] + cs.memoryDevice;
-                if (device > int64_t{1} << 24) break;
-                const std::string oldName = "GPU " + std::to_string(cs.memoryDevice);
-                const std::string_view name = t.str(cs.name);
-                if (name.substr(0, oldName.size()) == oldName)
-                    cs.name = st.trace.strings.intern("GPU " + std::to_string(device) +
-                                                      std::string(name.substr(oldName.size())));
-                cs.memoryDevice = static_cast<int32_t>(device);
-                break;
-            }
+    // they follow their host's numbering.
+    for (CounterSeries& cs : t.counters) {
+        if (hosts.size() < 2 || cs.memory == MemoryCurve::None || cs.memoryDevice < 0 ||
+            cs.process >= procs.size())
+            continue;
+        const int64_t device = hostBase[hostOf[cs.process]] + cs.memoryDevice;
+        if (device == cs.memoryDevice || device > kMaxDevice) continue;
+        std::string oldName = "GPU ";
+        oldName.append(std::to_string(cs.memoryDevice));
+        const std::string_view name = t.str(cs.name);
+        if (name.substr(0, oldName.size()) == oldName) {
+            std::string renamed = "GPU ";
+            renamed.append(std::to_string(device)).append(name.substr(oldName.size()));
+            cs.name = t.strings.intern(renamed);
         }
+        cs.memoryDevice = static_cast<int32_t>(device);
     }
     // By activity: a process with kernels, memcpy or memset is a GPU; its
     // device is args.device, else the pid.

@@ -1,6 +1,7 @@
 #include "report/trace_summary.h"
 
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -21,6 +22,20 @@ void writeTraceSummary(const Trace& t, std::ostream& out) {
     out << compressionName(t.compression) << " (" << readableBytes(t.fileSize);
     if (t.compression != Compression::None) out << " -> " << readableBytes(t.decompressedSize);
     out << ")\n";
+    if (const auto run = t.metadata.find("profile run"); run != t.metadata.end()) {
+        // The reader wrote both as JSON: a string and an array of strings.
+        const auto name = nlohmann::json::parse(run->second, nullptr, false);
+        out << "  run         " << (name.is_string() ? name.get<std::string>() : run->second);
+        if (const auto hosts = t.metadata.find("profile hosts"); hosts != t.metadata.end()) {
+            const auto list = nlohmann::json::parse(hosts->second, nullptr, false);
+            out << " (" << (list.is_array() ? list.size() : 0) << " hosts:";
+            if (list.is_array())
+                for (const auto& h : list)
+                    out << ' ' << (h.is_string() ? h.get<std::string>() : h.dump());
+            out << ')';
+        }
+        out << "\n";
+    }
     out << "  events      " << t.report.events << " (";
     bool first = true;
     for (const auto& [ph, n] : t.report.phases) {

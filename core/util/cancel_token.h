@@ -10,11 +10,17 @@ namespace gapscope {
 
 class CancelToken {
   public:
+    CancelToken() = default;
+    // Cancelled with `parent` too (work that can also be stopped on its own).
+    explicit CancelToken(const CancelToken* parent) : parent_(parent) {}
     void cancel() { cancelled_.store(true, std::memory_order_relaxed); }
-    bool isCancelled() const { return cancelled_.load(std::memory_order_relaxed); }
+    bool isCancelled() const {
+        return cancelled_.load(std::memory_order_relaxed) || (parent_ && parent_->isCancelled());
+    }
 
   private:
     std::atomic<bool> cancelled_{false};
+    const CancelToken* parent_ = nullptr;
 };
 
 enum class LoadPhase { Reading, Building, Indexing };

@@ -1,6 +1,9 @@
 // gapscope-cli as a user runs it: help, version, info on the bundled sample
-// (text and JSON), and bad input (exit 2, one line on stderr).
+// (text and JSON), bad input (exit 2, one line on stderr), and log folders
+// of profile runs (--run).
 
+#include <QDateTime>
+#include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -110,6 +113,48 @@ class TestCli : public QObject {
         const QString line = QString::fromUtf8(r.err).trimmed();
         QVERIFY2(line.startsWith("gapscope: " + path + ": "), qPrintable(line));
         QVERIFY2(line.contains(what), qPrintable(line));
+    }
+
+    // A TensorBoard log folder with two runs: the newest opens and stderr
+    // says so and names the other; --run opens that one; an unknown run is
+    // exit 2 with the runs listed; info names the run and its hosts.
+    void aLogFolderOpensByRun() {
+        QTemporaryDir dir;
+        const QString jax = gapscope::test::sourceDir() + "/tests/data/recorded/jax_mlp.xplane.pb";
+        const QString older = dir.filePath("logs/plugins/profile/2024_01_01");
+        const QString newer = dir.filePath("logs/plugins/profile/2024_02_01");
+        QVERIFY(QDir().mkpath(older) && QDir().mkpath(newer));
+        QVERIFY(QFile::copy(jax, older + "/alpha.xplane.pb"));
+        QVERIFY(QFile::copy(jax, older + "/beta.xplane.pb"));
+        QVERIFY(QFile::copy(jax, newer + "/gamma.xplane.pb"));
+        for (const char* f : {"/alpha.xplane.pb", "/beta.xplane.pb"}) {
+            QFile file(older + f);
+            QVERIFY(file.open(QIODevice::ReadWrite));
+            QVERIFY(file.setFileTime(QDateTime::currentDateTime().addDays(-1),
+                                     QFileDevice::FileModificationTime));
+        }
+        const QString logs = dir.filePath("logs");
+        Run r = runCli({"info", logs, "--json", "--no-cache"});
+        QCOMPARE(r.exitCode, 0);
+        json j = json::parse(r.out.toStdString());
+        QCOMPARE(j["profile_run"].get<std::string>(), std::string("2024_02_01"));
+        QVERIFY(j["profile_hosts"] == json::array({"gamma"}));
+        QCOMPARE(j["file"].get<std::string>(), newer.toStdString());
+        QVERIFY2(r.err.contains("2 profile runs; opened the newest, 2024_02_01") &&
+                     r.err.contains("2024_01_01"),
+                 r.err.constData());
+        r = runCli({"info", logs, "--run", "2024_01_01", "--json", "--no-cache"});
+        QCOMPARE(r.exitCode, 0);
+        j = json::parse(r.out.toStdString());
+        QVERIFY(j["profile_hosts"] == json::array({"alpha", "beta"}));
+        QVERIFY(r.err.isEmpty());
+        r = runCli({"info", logs, "--run", "2024_01_01", "--no-cache"});
+        QVERIFY2(r.out.contains("run         2024_01_01 (2 hosts: alpha beta)"), r.out.constData());
+        r = runCli({"gaps", logs, "--run", "nope", "--no-cache"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.startsWith("gapscope: " + logs.toUtf8() + ": run: no run \"nope\"") &&
+                     r.err.contains("2024_01_01") && r.err.contains("2024_02_01"),
+                 r.err.constData());
     }
 
     void limitsCanBeRaised() {

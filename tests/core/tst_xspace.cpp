@@ -460,6 +460,81 @@ class TestXSpace : public QObject {
         QVERIFY(cancelled.cancelled && !cancelled.trace);
     }
 
+    // What can go wrong with a run, one host after the other and in
+    // parallel alike: the memory limit mid-host ends the load naming that
+    // host's file; a host file name that is not UTF-8 is shown with U+FFFD;
+    // a run given with a trailing slash or as "." is named after its folder.
+    void runsFailCleanlyAndNameWhatFailed() {
+        const QString run = dir_.filePath("limited-run");
+        QVERIFY(QDir().mkpath(run));
+        XsSpace space = smallSpace();
+        XsLine& stream = space.planes[0].lines[0];
+        const XsEvent k = stream.events[0];
+        for (int i = 0; i < 40000; ++i) {
+            XsEvent e = k;
+            e.offsetPs = int64_t{4'000'000} * i;
+            stream.events.push_back(e);
+        }
+        writeFile(run + "/h0.xplane.pb", encodeXSpace(smallSpace()));
+        writeFile(run + "/h1.xplane.pb", encodeXSpace(space));
+        std::vector<std::string> messages;
+        for (const int threads : {1, 2}) {
+            LoadOptions o;
+            o.threads = threads;
+            o.memoryLimitBytes = 1 << 20;
+            const LoadResult r = loadTrace(run.toStdString(), o);
+            QVERIFY(!r.trace && r.failure);
+            const std::string& where = r.failure->where;
+            QVERIFY2((where.rfind("h0.xplane.pb, event ", 0) == 0 ||
+                      where.rfind("h1.xplane.pb, event ", 0) == 0),
+                     r.failure->message().c_str());
+            QVERIFY2(r.failure->what.find("memory") != std::string::npos, r.failure->what.c_str());
+            messages.push_back(r.failure->message());
+        }
+        QCOMPARE(messages[1], messages[0]);
+        const QString odd = dir_.filePath("odd-names");
+        QVERIFY(QDir().mkpath(odd));
+        const QByteArray badName = QFile::encodeName(odd) + "/h\xff\xfe.xplane.pb";
+        {
+            const std::string bytes = encodeXSpace(smallSpace());
+            FILE* out = std::fopen(badName.constData(), "wb");
+            QVERIFY(out);
+            QCOMPARE(std::fwrite(bytes.data(), 1, bytes.size(), out), bytes.size());
+            std::fclose(out);
+        }
+        const LoadResult r = loadTrace(odd.toStdString() + "/");
+        QVERIFY2(r.trace, r.failure ? r.failure->message().c_str() : "");
+        QCOMPARE(r.run, std::string("odd-names"));
+        QCOMPARE(r.trace->path, odd.toStdString());
+        const json hosts = json::parse(r.trace->metadata.at("profile hosts"));
+        QCOMPARE(hosts[0].get<std::string>(), std::string("h\uFFFD\uFFFD"));
+        QVERIFY(QDir::setCurrent(odd));
+        const LoadResult dot = loadTrace(".");
+        QVERIFY(QDir::setCurrent(QDir::rootPath()));
+        QVERIFY(dot.trace);
+        QCOMPARE(dot.run, std::string("odd-names"));
+    }
+
+    // Only XSpace process names carry hosts: a JSON trace's TensorFlow 1
+    // device names ("/job:w/replica:0/task:1/device:GPU:0 Compute") are
+    // left as they were, GPUs by their activity.
+    void jsonDeviceNamesAreNotHosts() {
+        const std::string text =
+            R"({"traceEvents":[)"
+            R"({"ph":"M","name":"process_name","pid":1,"args":{"name":"/job:w/replica:0/task:0/device:GPU:0 Compute"}},)"
+            R"({"ph":"M","name":"process_name","pid":2,"args":{"name":"/job:w/replica:0/task:1/device:GPU:0 Compute"}},)"
+            R"({"ph":"X","name":"k","cat":"kernel","pid":1,"tid":7,"ts":1,"dur":2},)"
+            R"({"ph":"X","name":"k","cat":"kernel","pid":2,"tid":7,"ts":1,"dur":2}]})";
+        const LoadResult r = loadBytes(dir_, text, "tf1.json");
+        QVERIFY2(r.trace, r.failure ? r.failure->message().c_str() : "");
+        std::set<int> devices;
+        for (const Process& p : r.trace->processes) {
+            QVERIFY2(p.displayName.find('(') == std::string::npos, p.displayName.c_str());
+            if (p.kind == ProcessKind::Gpu) devices.insert(p.gpuDevice);
+        }
+        QCOMPARE(devices, (std::set<int>{1, 2}));  // by pid, as before
+    }
+
     void theJaxRecordingMatchesTheReference() {
         GAPSCOPE_REQUIRE_PYTHON("no python3 for the reference decoder");
         matchesTheReference(jaxRecording());

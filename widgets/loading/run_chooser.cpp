@@ -23,6 +23,12 @@ RunChoice chooseProfileRun(QWidget* parent, const QString& folder, const QString
                      .arg(QString::fromStdString(r.name),
                           QLocale().toString(when, QLocale::ShortFormat));
     }
+    // Two runs may read the same ("X" and "plugins/profile/X"): their folders tell them apart.
+    const QStringList plain = items;
+    for (qsizetype i = 0; i < items.size(); ++i)
+        if (plain.count(plain[i]) > 1)
+            items[i] += QStringLiteral(" (%1)").arg(
+                QString::fromStdString(runs.runs[static_cast<size_t>(i)].folder));
     bool ok = false;
     const QString picked = QInputDialog::getItem(
         parent, QObject::tr("Open Profile Run"),
