@@ -22,18 +22,9 @@ EventBatch& CopyingSink::current() {
 
 void CopyingSink::onEvent(const RawEvent& ev) {
     EventBatch& b = current();
-    if (b.count == b.events.size()) b.events.emplace_back();
-    RawEvent& copy = b.events[b.count];
-    static_cast<RawEventFields&>(copy) = ev;
-    if (!ev.counterValues.empty() || !copy.counterValues.empty())
-        copy.counterValues = ev.counterValues;
-    for (std::string_view* v :
-         {&copy.ph, &copy.name, &copy.cat, &copy.pid.text, &copy.tid.text, &copy.id.text,
-          &copy.id2.text, &copy.args, &copy.metaName, &copy.metaLabels})
-        if (!v->empty()) *v = b.owned.keep(*v);
-    for (CounterValue& c : copy.counterValues)
-        if (!c.key.empty()) c.key = b.owned.keep(c.key);
-    ++b.count;  // only whole copies are shipped, even if a copy throws
+    appendEventCopy(b, ev, [](EventBatch& batch, std::string_view& v) {
+        if (!v.empty()) v = batch.owned.keep(v);
+    });
     if (b.count >= kEvents) flush();
 }
 

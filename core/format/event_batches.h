@@ -137,6 +137,27 @@ class BatchQueue {
     std::exception_ptr error_;
 };
 
+// Appends a copy of `ev` to the batch: the plain fields and counter values
+// (the owned-text containers are not copied), then `keep(batch, view)` for
+// every text view, which re-points the views that would not survive the
+// reader's next event at batch-owned copies. Counted only once whole, so a
+// copy that throws is never shipped.
+template <class Keep>
+void appendEventCopy(EventBatch& b, const RawEvent& ev, Keep keep) {
+    if (b.count == b.events.size()) b.events.emplace_back();
+    RawEvent& copy = b.events[b.count];
+    static_cast<RawEventFields&>(copy) = ev;
+    if (!ev.counterValues.empty() || !copy.counterValues.empty())
+        copy.counterValues = ev.counterValues;
+    for (std::string_view* v :
+         {&copy.ph, &copy.name, &copy.cat, &copy.pid.text, &copy.tid.text, &copy.id.text,
+          &copy.id2.text, &copy.args, &copy.metaName, &copy.metaLabels})
+        keep(b, *v);
+    for (CounterValue& c : copy.counterValues)
+        keep(b, c.key);
+    ++b.count;
+}
+
 // Feeds a batch's events and metadata to `sink` in the order they came.
 void deliver(const EventBatch& b, EventSink& sink);
 

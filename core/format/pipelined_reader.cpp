@@ -36,22 +36,9 @@ class BatchingSink final : public EventSink, public BufferExchange {
     }
 
     void onEvent(const RawEvent& ev) override {
-        EventBatch& b = *current_;
-        if (b.count == b.events.size()) b.events.emplace_back();
-        RawEvent& copy = b.events[b.count++];
-        // The plain fields and counter values; the owned-text containers are
-        // not copied: every view into them is re-pointed by keep() below.
-        static_cast<RawEventFields&>(copy) = ev;
-        if (!ev.counterValues.empty() || !copy.counterValues.empty())
-            copy.counterValues = ev.counterValues;
-        // Views into the parser's scratch or the event's own storage would
-        // not survive the next event: give them batch-owned copies.
-        for (std::string_view* v :
-             {&copy.ph, &copy.name, &copy.cat, &copy.pid.text, &copy.tid.text, &copy.id.text,
-              &copy.id2.text, &copy.args, &copy.metaName, &copy.metaLabels})
-            keep(b, *v);
-        for (CounterValue& c : copy.counterValues)
-            keep(b, c.key);
+        // Views into the live buffer stay valid (the batch owns it); views
+        // into the parser's scratch or the event's own storage get copies.
+        appendEventCopy(*current_, ev, [this](EventBatch& b, std::string_view& v) { keep(b, v); });
     }
 
     void onMetadata(std::string_view key, std::string_view rawValue) override {

@@ -91,10 +91,7 @@ TableSnapshot AdvicePanel::snapshot() const {
                      TableCell::of(static_cast<double>(f.slices.size()))};
         rows.push_back(std::move(row));
     }
-    model->setRows(std::move(rows));
-    t.model = model.get();
-    t.rows = allRows(*model);
-    t.owned = std::move(model);
+    holdWholeTable(t, std::move(model), std::move(rows));
     return t;
 }
 

@@ -105,10 +105,7 @@ TableSnapshot OverviewPanel::snapshot() const {
                                 : TableCell::of(static_cast<double>(g->shortCount)));
         rows.push_back(std::move(row));
     }
-    model->setRows(std::move(rows));
-    t.model = model.get();
-    t.rows = allRows(*model);
-    t.owned = std::move(model);
+    holdWholeTable(t, std::move(model), std::move(rows));
     return t;
 }
 

@@ -189,4 +189,12 @@ std::vector<int> allRows(const AnalysisTableModel& model) {
     return rows;
 }
 
+void holdWholeTable(TableSnapshot& table, std::shared_ptr<AnalysisTableModel> model,
+                    std::vector<TableRow> rows) {
+    model->setRows(std::move(rows));
+    table.model = model.get();
+    table.rows = allRows(*model);
+    table.owned = std::move(model);
+}
+
 }  // namespace gapscope::ui

@@ -21,6 +21,7 @@ class QWidget;
 namespace gapscope::ui {
 
 class AnalysisTableModel;
+struct TableRow;
 
 enum class TableExportFormat { Csv, Markdown, Json, Html };
 
@@ -57,5 +58,8 @@ QList<QAction*> tableExportActions(QWidget* on, std::function<TableSnapshot()> s
 QStringList protectedFilesOf(const QObject* inside);
 // 0 .. rows-1: every row of a model in its own order.
 std::vector<int> allRows(const AnalysisTableModel& model);
+// Fills `model` with `rows` and makes `table` hold and show all of them.
+void holdWholeTable(TableSnapshot& table, std::shared_ptr<AnalysisTableModel> model,
+                    std::vector<TableRow> rows);
 
 }  // namespace gapscope::ui

@@ -164,10 +164,7 @@ TableSnapshot UtilizationPanel::snapshot() const {
             rows[i].cells.push_back(TableCell::of(bins[i]));
         rows[i].target = NavTarget::toRange(b);
     }
-    model->setRows(std::move(rows));
-    t.model = model.get();
-    t.rows = allRows(*model);
-    t.owned = std::move(model);
+    holdWholeTable(t, std::move(model), std::move(rows));
     return t;
 }
 
