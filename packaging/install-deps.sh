@@ -9,6 +9,9 @@ packages=(
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev libgl-dev
   nlohmann-json3-dev libzstd-dev zlib1g-dev zstd libisal-dev
   python3 xvfb xauth poppler-utils
+  # the package, its man pages, completions and desktop files, and their checks
+  dpkg-dev lintian desktop-file-utils appstream shared-mime-info python3-markdown
+  man-db zsh
 )
 if [[ "${1:-}" == "--fuzz" ]]; then
   packages+=(clang libclang-rt-14-dev)

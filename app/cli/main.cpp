@@ -10,6 +10,7 @@
 #include "dump_command.h"
 #include "gaps_command.h"
 #include "info_command.h"
+#include "io/library_versions.h"
 #include "kernels_command.h"
 #include "timeline_command.h"
 
@@ -77,7 +78,8 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (command == "--version") {
-        std::cout << "gapscope-cli " << GAPSCOPE_VERSION << "\n";
+        std::cout << "gapscope-cli " << GAPSCOPE_VERSION << "\n"
+                  << gapscope::libraryVersionsLine() << "\n";
         return 0;
     }
     if (command == "info") return gapscope::cli::runInfo(argc - 2, argv + 2);

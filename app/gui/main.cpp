@@ -1,10 +1,15 @@
-// gapscope: the viewer. `gapscope [TRACE | FOLDER [--run NAME]]` opens it at start.
+// gapscope: the viewer. `gapscope [TRACE | FOLDER [--run NAME]]` opens it at start;
+// --quit-after-load opens it and quits (to check an installed package).
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QStyleHints>
+#include <QTimer>
+#include <cstdio>
 
+#include "loading/trace_loader.h"
 #include "main_window.h"
+#include "model/trace.h"
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -31,12 +36,41 @@ int main(int argc, char** argv) {
         QStringLiteral("no-cache"),
         QStringLiteral("Parse traces even when the index cache has them (this session only)"));
     parser.addOption(noCache);
+    const QCommandLineOption quitAfterLoad(
+        QStringLiteral("quit-after-load"),
+        QStringLiteral("Open TRACE, say on stdout what was opened (or the error on stderr) and "
+                       "quit: exit status 0 when it opened, 2 when not (checks an installation)"));
+    parser.addOption(quitAfterLoad);
     parser.process(app);
+    const QStringList traces = parser.positionalArguments();
+    const bool checkOnly = parser.isSet(quitAfterLoad);
+    if (checkOnly && traces.isEmpty()) {
+        std::fprintf(stderr, "gapscope: --quit-after-load needs a TRACE\n");
+        return 1;
+    }
 
     gapscope::app::MainWindow window;
     if (parser.isSet(noCache)) window.disableCacheForSession();
+    if (checkOnly) {
+        window.setInteractive(false);
+        using gapscope::ui::TraceLoader;
+        QObject::connect(window.loader(), &TraceLoader::loaded, &app,
+                         [&app](std::shared_ptr<const gapscope::Trace> trace, const QString& path) {
+                             std::printf("gapscope: opened %s: %llu events\n", qPrintable(path),
+                                         static_cast<unsigned long long>(trace->report.events));
+                             QTimer::singleShot(0, &app, [&app] { app.exit(0); });
+                         });
+        QObject::connect(window.loader(), &TraceLoader::failed, &app,
+                         [&app](const QString& message) {
+                             std::fprintf(stderr, "gapscope: %s\n", qPrintable(message));
+                             QTimer::singleShot(0, &app, [&app] { app.exit(2); });
+                         });
+    }
     window.show();
-    if (!parser.positionalArguments().isEmpty())
-        window.openTrace(parser.positionalArguments().first(), parser.value(run));
+    if (!traces.isEmpty()) window.openTrace(traces.first(), parser.value(run));
+    if (checkOnly && !window.lastError().isEmpty()) {  // refused before loading (a folder)
+        std::fprintf(stderr, "gapscope: %s\n", qPrintable(window.lastError()));
+        return 2;
+    }
     return app.exec();
 }

@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDateTime>
+#include <QDesktopServices>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -31,6 +32,7 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
+#include <QUrl>
 #include <QVBoxLayout>
 #include <sstream>
 
@@ -40,6 +42,7 @@
 #include "cache/index_cache.h"
 #include "export/image_export.h"
 #include "export/report_export.h"
+#include "io/library_versions.h"
 #include "loader/loader.h"
 #include "loading/run_chooser.h"
 #include "loading/trace_loader.h"
@@ -48,6 +51,8 @@
 #include "report/trace_summary.h"
 #include "search/search_bar.h"
 #include "timeline/timeline_view.h"
+#include "tour.h"
+#include "tour_steps.h"
 #include "trace_page.h"
 #include "welcome_page.h"
 
@@ -61,6 +66,7 @@ namespace gapscope::app {
 namespace {
 constexpr int kMaxRecent = 10;
 const char* kRecentKey = "recentFiles";
+const char* kTourSeenKey = "tour/seen";
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent)
@@ -68,6 +74,7 @@ MainWindow::MainWindow(QWidget* parent)
       loader_(new ui::TraceLoader(this)),
       stack_(new QStackedWidget(this)),
       welcome_(new WelcomePage(this)),
+      tour_(new Tour(this)),
       page_(new ui::TracePage(this)),
       details_(new ui::DetailsPanel(this)),
       panels_(new ui::PanelHost(this, page_)),
@@ -102,6 +109,7 @@ MainWindow::MainWindow(QWidget* parent)
                 progress_->setFormat(phase + QStringLiteral(" %p%"));
             });
     connect(welcome_, &WelcomePage::openRequested, this, &MainWindow::chooseFile);
+    connect(welcome_, &WelcomePage::openFolderRequested, this, &MainWindow::chooseFolder);
     connect(welcome_, &WelcomePage::sampleRequested, this, &MainWindow::openSample);
     connect(welcome_, &WelcomePage::recentRequested, this,
             [this](const QString& path) { openTrace(path); });
@@ -244,15 +252,14 @@ void MainWindow::createActions() {
     applyCache();
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts)
+    help->addAction(tr("&User Guide"), this, &MainWindow::showUserGuide)
         ->setShortcut(QKeySequence::HelpContents);
-    help->addAction(tr("&About Gapscope"), this, [this] {
-        QMessageBox::about(
-            this, tr("About Gapscope"),
-            tr("<h3>Gapscope %1</h3><p>Where and why is the GPU idle? A native viewer for "
-               "GPU/CPU traces of machine-learning jobs.</p><p>MIT license. Built with Qt %2.</p>")
-                .arg(QCoreApplication::applicationVersion(), QString::fromLatin1(qVersion())));
-    });
+    help->addAction(tr("&Tour"), this, &MainWindow::startTour)
+        ->setToolTip(tr("Where the idle GPU shows and what the panels say"));
+    help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts)
+        ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Slash));
+    help->addSeparator();
+    help->addAction(tr("&About Gapscope"), this, &MainWindow::showAbout);
 
     QToolBar* bar = addToolBar(tr("Navigation"));
     bar->setObjectName("navigationToolbar");
@@ -264,6 +271,7 @@ void MainWindow::createActions() {
     bar->addSeparator();
     bar->addWidget(new QLabel(tr(" GPU idle gaps ≥ "), bar));
     gapThreshold_ = new QDoubleSpinBox(bar);
+    gapThreshold_->setObjectName(QStringLiteral("gapThreshold"));
     gapThreshold_->setDecimals(1);
     gapThreshold_->setRange(0, 1e7);
     gapThreshold_->setSuffix(tr(" µs"));
@@ -441,6 +449,13 @@ void MainWindow::onLoaded(std::shared_ptr<const Trace> trace, const QString& pat
     annotations_->traceOpened(path);  // after the page has the trace
     panels_->raisePanel(QStringLiteral("overviewDock"));
     stack_->setCurrentWidget(page_);
+    // The tour once, after the first trace a person opens; Help > Tour again.
+    QSettings settings;
+    if (tourWhenLoaded_ || (interactive_ && !settings.value(kTourSeenKey, false).toBool())) {
+        tourWhenLoaded_ = false;
+        settings.setValue(kTourSeenKey, true);
+        QTimer::singleShot(0, this, [this] { tour_->start(mainWindowTour(this)); });
+    }
     page_->timeline()->setFocus();
     setWindowTitle(tr("%1 — Gapscope").arg(QFileInfo(path).fileName()));
     addRecent(path);
@@ -545,6 +560,50 @@ void MainWindow::showShortcuts() {
     box.setWindowTitle(tr("Keyboard Shortcuts"));
     box.setText(html);
     box.exec();
+}
+
+void MainWindow::startTour() {
+    if (page_->trace()) {
+        tour_->start(mainWindowTour(this));
+    } else {
+        tourWhenLoaded_ = true;
+        openSample();
+    }
+}
+
+QString MainWindow::userGuidePath() {
+    const QString installed = QCoreApplication::applicationDirPath() +
+                              QStringLiteral("/../share/gapscope/user-guide/index.html");
+    if (QFileInfo::exists(installed)) return QFileInfo(installed).canonicalFilePath();
+#ifdef GAPSCOPE_BUILD_GUIDE
+    if (QFileInfo::exists(QStringLiteral(GAPSCOPE_BUILD_GUIDE)))
+        return QStringLiteral(GAPSCOPE_BUILD_GUIDE);
+#endif
+    return {};
+}
+
+void MainWindow::showUserGuide() {
+    const QString path = userGuidePath();
+    if (!path.isEmpty() && QDesktopServices::openUrl(QUrl::fromLocalFile(path))) return;
+    const QString why = path.isEmpty() ? tr("The user guide is not installed with this build.")
+                                       : tr("No program opened %1.").arg(path.toHtmlEscaped());
+    QMessageBox::information(this, tr("User Guide"),
+                             why + tr("<p>It is <tt>docs/user-guide.md</tt> in Gapscope's "
+                                      "sources.</p>"));
+}
+
+void MainWindow::showAbout() {
+    QString libraries = QStringLiteral("Qt %1 (built with %2)")
+                            .arg(QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR));
+    for (const auto& [name, version] : libraryVersions())
+        libraries += QStringLiteral(", %1 %2").arg(QString::fromStdString(name),
+                                                   QString::fromStdString(version));
+    QMessageBox::about(
+        this, tr("About Gapscope"),
+        tr("<h3>Gapscope %1</h3><p>Where and why is the GPU idle? A native viewer for "
+           "GPU/CPU traces of machine-learning jobs.</p><p>MIT license.</p>"
+           "<p>Libraries: %2.</p>")
+            .arg(QCoreApplication::applicationVersion(), libraries.toHtmlEscaped()));
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {

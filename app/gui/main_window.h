@@ -29,6 +29,7 @@ class TracePage;
 
 namespace gapscope::app {
 
+class Tour;
 class WelcomePage;
 
 class MainWindow : public QMainWindow {
@@ -51,8 +52,13 @@ class MainWindow : public QMainWindow {
     QString lastError() const { return lastError_; }
     // `gapscope --no-cache`: parse every trace this session (Settings keep theirs).
     void disableCacheForSession();
-    // For tests and scripted screenshots: no modal dialogs.
+    // For tests and scripted screenshots: no modal dialogs, no first-run tour.
     void setInteractive(bool interactive);
+    // Help > Tour: over the open trace, else over the sample once it opens.
+    void startTour();
+    Tour* tour() const { return tour_; }
+    // The installed user guide (index.html), else the build tree's; empty if neither.
+    static QString userGuidePath();
 
   protected:
     void closeEvent(QCloseEvent*) override;
@@ -72,6 +78,8 @@ class MainWindow : public QMainWindow {
     void updateStatus();
     void showImportReport();
     void showShortcuts();
+    void showUserGuide();
+    void showAbout();
     void chooseFile();
     void chooseFolder();
     void applyLimits();
@@ -82,6 +90,8 @@ class MainWindow : public QMainWindow {
     ui::TraceLoader* loader_;
     QStackedWidget* stack_;
     WelcomePage* welcome_;
+    Tour* tour_;
+    bool tourWhenLoaded_ = false;
     ui::TracePage* page_;
     ui::DetailsPanel* details_;
     ui::PanelHost* panels_;

@@ -1,6 +1,7 @@
 #pragma once
-// Shown when no trace is open: what Gapscope is for, Open…, the bundled
-// sample, and recent files.
+// Shown when no trace is open: what Gapscope is for, the bundled sample,
+// Open Trace… and Open Folder…, recent files, and how to record a trace in
+// PyTorch, TensorFlow and JAX.
 
 #include <QStringList>
 #include <QWidget>
@@ -17,6 +18,7 @@ class WelcomePage : public QWidget {
 
   signals:
     void openRequested();
+    void openFolderRequested();
     void sampleRequested();
     void recentRequested(const QString& path);
 

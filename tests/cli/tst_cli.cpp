@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QFile>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 #include <nlohmann/json.hpp>
@@ -30,6 +31,12 @@ class TestCli : public QObject {
         r = runCli({"--version"});
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.startsWith("gapscope-cli "));
+        // The libraries it reads with, named with their versions.
+        QVERIFY2(QString::fromUtf8(r.out).contains(QRegularExpression("zstd \\d+\\.\\d+\\.\\d+")),
+                 qPrintable(r.out));
+        QVERIFY2(
+            QString::fromUtf8(r.out).contains(QRegularExpression("nlohmann/json 3\\.\\d+\\.\\d+")),
+            qPrintable(r.out));
         r = runCli({});
         QCOMPARE(r.exitCode, 1);
         r = runCli({"frobnicate"});

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs a built gapscope_*.deb with apt (its Depends come from Debian) and
+# runs what it installed: the CLI's --version and info on the sample it
+# ships, the viewer offscreen opening that sample and quitting, and the
+# installed desktop entry, metainfo and man pages through their validators.
+#   check-installed.sh PATH/gapscope_VERSION_ARCH.deb [--keep]
+set -euo pipefail
+deb=$(realpath "$1")
+sudo_cmd=()
+[[ $(id -u) -eq 0 ]] || sudo_cmd=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get install -y -qq "$deb" >/dev/null
+trap '[[ "${2:-}" == --keep ]] || "${sudo_cmd[@]}" apt-get remove -y -qq gapscope >/dev/null' EXIT
+
+sample=/usr/share/gapscope/samples/h200_cnn_dataloader.pt.trace.json.gz
+app=io.github.gapscope.Gapscope
+set -x
+/usr/bin/gapscope-cli --version
+/usr/bin/gapscope-cli info "$sample" >/dev/null
+home=$(mktemp -d)
+HOME=$home XDG_CONFIG_HOME=$home XDG_CACHE_HOME=$home QT_QPA_PLATFORM=offscreen \
+  timeout 120 /usr/bin/gapscope --quit-after-load "$sample"
+rm -rf "$home"
+desktop-file-validate /usr/share/applications/$app.desktop
+appstreamcli validate --no-net /usr/share/metainfo/$app.metainfo.xml >/dev/null
+test -s /usr/share/icons/hicolor/scalable/apps/$app.svg
+test -s /usr/share/icons/hicolor/512x512/apps/$app.png
+test -s /usr/share/gapscope/user-guide/index.html
+grep -q "application/x-gapscope-chrome-trace=$app.desktop" /usr/share/applications/mimeinfo.cache
+test -s /usr/share/mime/application/x-gapscope-chrome-trace.xml
+for page in gapscope gapscope-cli; do
+  warnings=$(MANWIDTH=80 man --warnings -E UTF-8 "$page" 2>&1 >/dev/null)
+  [[ -z "$warnings" ]] || { echo "$warnings"; exit 1; }
+done
+{ set +x; } 2>/dev/null
+echo "check-installed: the installed package works"
