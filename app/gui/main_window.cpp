@@ -592,18 +592,20 @@ void MainWindow::showUserGuide() {
                                       "sources.</p>"));
 }
 
-void MainWindow::showAbout() {
+QString MainWindow::aboutText() {
     QString libraries = QStringLiteral("Qt %1 (built with %2)")
                             .arg(QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR));
     for (const auto& [name, version] : libraryVersions())
         libraries += QStringLiteral(", %1 %2").arg(QString::fromStdString(name),
                                                    QString::fromStdString(version));
-    QMessageBox::about(
-        this, tr("About Gapscope"),
-        tr("<h3>Gapscope %1</h3><p>Where and why is the GPU idle? A native viewer for "
-           "GPU/CPU traces of machine-learning jobs.</p><p>MIT license.</p>"
-           "<p>Libraries: %2.</p>")
-            .arg(QCoreApplication::applicationVersion(), libraries.toHtmlEscaped()));
+    return tr("<h3>Gapscope %1</h3><p>Where and why is the GPU idle? A native viewer for "
+              "GPU/CPU traces of machine-learning jobs.</p><p>MIT license.</p>"
+              "<p>Libraries: %2.</p>")
+        .arg(QCoreApplication::applicationVersion(), libraries.toHtmlEscaped());
+}
+
+void MainWindow::showAbout() {
+    QMessageBox::about(this, tr("About Gapscope"), aboutText());
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {

@@ -59,6 +59,8 @@ class MainWindow : public QMainWindow {
     Tour* tour() const { return tour_; }
     // The installed user guide (index.html), else the build tree's; empty if neither.
     static QString userGuidePath();
+    // Help > About: the version, the license and the libraries' versions.
+    static QString aboutText();
 
   protected:
     void closeEvent(QCloseEvent*) override;

@@ -14,11 +14,13 @@ struct RecordSnippet {
 
 inline constexpr std::array<RecordSnippet, 3> kRecordSnippets = {{
     {"PyTorch",
-     "from torch.profiler import profile, schedule, ProfilerActivity, tensorboard_trace_handler\n"
+     "import torch\n"
+     "from torch.profiler import ProfilerActivity, schedule, tensorboard_trace_handler\n"
      "\n"
-     "with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA],\n"
-     "             schedule=schedule(wait=1, warmup=1, active=3),\n"
-     "             on_trace_ready=tensorboard_trace_handler(\"traces\")) as prof:\n"
+     "with torch.profiler.profile(\n"
+     "        activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA],\n"
+     "        schedule=schedule(wait=1, warmup=1, active=3),\n"
+     "        on_trace_ready=tensorboard_trace_handler(\"traces\")) as prof:\n"
      "    for batch in loader:\n"
      "        train_step(batch)\n"
      "        prof.step()\n"

@@ -30,15 +30,18 @@ Tour::Tour(QWidget* window)
     highlight_->setStyleSheet(QStringLiteral("#tourHighlight { border: 3px solid %1; "
                                              "border-radius: 6px; background: transparent; }")
                                   .arg(accent.name()));
-    bubble_->setStyleSheet(
-        QStringLiteral("#tourBubble { background: palette(tooltip-base); color: "
-                       "palette(tooltip-text); border: 2px solid %1; border-radius: 8px; }")
-            .arg(accent.name()));
-    bubble_->setAutoFillBackground(true);
+    const QPalette palette = window->palette();
+    bubble_->setStyleSheet(QStringLiteral("#tourBubble { background: %1; border: 2px solid %2; "
+                                          "border-radius: 8px; } #tourBubble QLabel { color: %3; }")
+                               .arg(palette.color(QPalette::Base).name(), accent.name(),
+                                    palette.color(QPalette::Text).name()));
     title_->setTextFormat(Qt::RichText);
     text_->setWordWrap(true);
     text_->setTextFormat(Qt::RichText);
+    back_->setObjectName(QStringLiteral("tourBack"));
+    next_->setObjectName(QStringLiteral("tourNext"));
     auto* close = new QPushButton(tr("Skip tour"), bubble_);
+    close->setObjectName(QStringLiteral("tourSkip"));
     close->setFlat(true);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(counter_);
@@ -112,11 +115,14 @@ void Tour::place() {
     highlight_->setGeometry(target.adjusted(-2, -2, 2, 2));
     highlight_->setVisible(target_ && target_->isVisible());
     highlight_->raise();
-    // Above the target when it is low in the window, else below it; inside
-    // it when it fills the window's height.
+    // Inside a large target, at its lower right (the timeline's GPU rows
+    // stay in view); above a small one when there is room, else below.
     const QSize b = bubble_->size();
     QPoint at;
-    if (target.top() - b.height() - 12 >= area.top()) {
+    const bool large = target.width() * target.height() > area.width() * area.height() / 4;
+    if (large) {
+        at = QPoint(target.right() - b.width() - 24, target.bottom() - b.height() - 24);
+    } else if (target.top() - b.height() - 12 >= area.top()) {
         at = QPoint(target.left() + 24, target.top() - b.height() - 12);
     } else if (target.bottom() + b.height() + 12 <= area.bottom()) {
         at = QPoint(target.left() + 24, target.bottom() + 12);

@@ -11,6 +11,7 @@
 #include <QPushButton>
 #include <QTabWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "record_snippets.h"
 
@@ -27,7 +28,13 @@ QWidget* snippetTab(const RecordSnippet& snippet, QWidget* parent) {
     code->setReadOnly(true);
     code->setLineWrapMode(QPlainTextEdit::NoWrap);
     code->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    code->setMinimumHeight(code->fontMetrics().lineSpacing() * 10);
+    // The whole code in view: its longest line and all its lines.
+    const QStringList lines = code->toPlainText().split(QLatin1Char('\n'));
+    int widest = 0;
+    for (const QString& line : lines)
+        widest = std::max(widest, code->fontMetrics().horizontalAdvance(line));
+    code->setMinimumWidth(widest + 2 * code->frameWidth() + 16);
+    code->setMinimumHeight(code->fontMetrics().lineSpacing() * static_cast<int>(lines.size() + 1));
     auto* copy = new QPushButton(QObject::tr("Copy"), tab);
     copy->setToolTip(QObject::tr("Copy the code to the clipboard"));
     QObject::connect(copy, &QPushButton::clicked, code,
@@ -52,7 +59,7 @@ WelcomePage::WelcomePage(QWidget* parent) : QWidget(parent), recent_(new QListWi
            "<p style='font-size:larger'>Where and why is the GPU idle?</p>"
            "<p>A viewer for the profiles of machine-learning jobs: it shades every idle gap "
            "of every GPU with its cause — waiting for input, for the host, for a sync, for "
-           "communication —<br>and shows where the GPU time goes. It opens PyTorch, TensorFlow "
+           "communication — and shows where the GPU time goes. It opens PyTorch, TensorFlow "
            "and JAX traces (<tt>.json</tt>, <tt>.json.gz</tt>, <tt>.json.zst</tt>, "
            "<tt>.xplane.pb</tt>) and TensorBoard log folders; drop one on this window.</p>"),
         column);

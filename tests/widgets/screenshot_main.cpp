@@ -1,5 +1,6 @@
 // gapscope-screenshot TRACE OUT.png [--size WxH] [--dark] [--select NAME] [--range A,B]
-//                     [--zoom A,B] [--search TEXT] [--panel DOCK] [--step N]
+//                     [--zoom A,B] [--search TEXT] [--panel DOCK] [--step N] [--tour N]
+// gapscope-screenshot --welcome - OUT.png [--size WxH] [--dark]
 // Opens TRACE in the real main window (offscreen works), waits for the load,
 // optionally selects the first slice named NAME or a range (fractions of the
 // trace span), and saves the window as a PNG: how we look at what we build.
@@ -20,6 +21,7 @@
 #include "picture/picture.h"
 #include "search/search_bar.h"
 #include "timeline/timeline_view.h"
+#include "tour.h"
 #include "trace_page.h"
 
 int main(int argc, char** argv) {
@@ -38,7 +40,9 @@ int main(int argc, char** argv) {
     QCommandLineOption search("search", "search query", "text");
     QCommandLineOption panel("panel", "raise this panel's dock (e.g. gapsDock)", "dock");
     QCommandLineOption step("step", "set the scope to this step", "number");
-    parser.addOptions({dark, select, range, zoom, size, search, panel, step});
+    QCommandLineOption welcome("welcome", "the welcome page (no trace; TRACE is ignored)");
+    QCommandLineOption tour("tour", "show this step of the tour (1 = the first)", "number");
+    parser.addOptions({dark, select, range, zoom, size, search, panel, step, welcome, tour});
     parser.process(app);
     const QStringList args = parser.positionalArguments();
     if (args.size() != 2) return 1;
@@ -49,6 +53,14 @@ int main(int argc, char** argv) {
     const QStringList wh = parser.value(size).split('x');
     window.resize(wh.value(0).toInt(), wh.value(1).toInt());
     window.show();
+    if (parser.isSet(welcome)) {
+        QApplication::processEvents();
+        QTimer::singleShot(200, [&] {
+            window.grab().save(args[1]);
+            app.quit();
+        });
+        return app.exec();
+    }
     window.openTrace(args[0]);
     window.loader()->wait();
     auto trace = window.tracePage()->trace();
@@ -100,6 +112,10 @@ int main(int argc, char** argv) {
         panels->raisePanel(parser.value(panel));  // a hidden panel computes when shown
         if (auto* dock = window.findChild<QDockWidget*>(parser.value(panel))) dock->raise();
         settle();
+    }
+    if (parser.isSet(tour)) {
+        window.startTour();
+        window.tour()->showStep(parser.value(tour).toInt() - 1);
     }
     QApplication::processEvents();
     QTimer::singleShot(100, [&] {

@@ -15,6 +15,7 @@
 #include <QLabel>
 #include <QRadioButton>
 #include <QScrollBar>
+#include <QLineEdit>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -579,6 +580,10 @@ class TestTimelineWidget : public QObject {
             if (auto* files = qobject_cast<QFileDialog*>(modal)) {
                 sawFiles = true;
                 files->selectFile(path);
+                // selectFile() leaves the name alone while its edit has the
+                // focus (as a person typing would): type it there too.
+                if (auto* name = files->findChild<QLineEdit*>(QStringLiteral("fileNameEdit")))
+                    name->setText(path);
                 QMetaObject::invokeMethod(files, "accept");  // protected in QFileDialog
                 return;
             }

@@ -128,6 +128,9 @@ QPalette picturePalette(bool dark) {
         p.setColor(QPalette::Highlight, QColor(70, 140, 230));
         p.setColor(QPalette::HighlightedText, QColor(255, 255, 255));
         p.setColor(QPalette::PlaceholderText, QColor(150, 150, 150));
+        // Links readable on the dark base (Qt's default blue is not).
+        p.setColor(QPalette::Link, QColor(110, 170, 255));
+        p.setColor(QPalette::LinkVisited, QColor(180, 150, 255));
     } else {
         p.setColor(QPalette::Window, QColor(239, 239, 239));
         p.setColor(QPalette::WindowText, QColor(0, 0, 0));
@@ -140,6 +143,8 @@ QPalette picturePalette(bool dark) {
         p.setColor(QPalette::Highlight, QColor(48, 140, 198));
         p.setColor(QPalette::HighlightedText, QColor(255, 255, 255));
         p.setColor(QPalette::PlaceholderText, QColor(120, 120, 120));
+        p.setColor(QPalette::Link, QColor(0, 90, 180));
+        p.setColor(QPalette::LinkVisited, QColor(110, 60, 170));
     }
     return p;
 }

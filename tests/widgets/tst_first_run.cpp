@@ -1,0 +1,205 @@
+// The first ten minutes in the real window: the welcome page's buttons and
+// recording snippets (the same code as the README's), the tour after the
+// first trace (once; Help > Tour again), and the Help menu's guide and
+// library versions.
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTest>
+
+#include "loading/trace_loader.h"
+#include "main_window.h"
+#include "record_snippets.h"
+#include "support/test_paths.h"
+#include "timeline/timeline_view.h"
+#include "tour.h"
+#include "trace_page.h"
+
+using namespace gapscope;
+
+namespace {
+
+QAction* helpAction(app::MainWindow& w, const QString& text) {
+    for (QAction* menu : w.menuBar()->actions()) {
+        if (menu->text().remove('&') != QStringLiteral("Help") || !menu->menu()) continue;
+        for (QAction* a : menu->menu()->actions())
+            if (a->text().remove('&') == text) return a;
+    }
+    return nullptr;
+}
+
+QRect inWindow(QWidget* w, QWidget* window) {
+    return QRect(w->mapTo(window, QPoint(0, 0)), w->size());
+}
+
+QString readText(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+}
+
+}  // namespace
+
+class TestFirstRun : public QObject {
+    Q_OBJECT
+
+    // A window as a person gets it: interactive, nothing remembered.
+    std::unique_ptr<app::MainWindow> freshWindow() {
+        QSettings().clear();
+        auto w = std::make_unique<app::MainWindow>();
+        w->disableCacheForSession();
+        w->resize(1400, 900);
+        w->show();
+        return w;
+    }
+    static void waitForTrace(app::MainWindow& w) {
+        w.loader()->wait();
+        for (int i = 0; i < 20; ++i)
+            QApplication::processEvents(QEventLoop::AllEvents, 10);
+    }
+
+  private slots:
+    void theWelcomePageOffersTheFirstSteps() {
+        auto w = freshWindow();
+        for (const char* name : {"openSample", "openTrace", "openFolder"}) {
+            auto* b = w->findChild<QPushButton*>(QString::fromLatin1(name));
+            QVERIFY2(b && b->isVisible(), name);
+        }
+        auto* tabs = w->findChild<QTabWidget*>(QStringLiteral("recordSnippets"));
+        QVERIFY(tabs);
+        QCOMPARE(tabs->count(), 3);
+        QStringList names;
+        for (int i = 0; i < tabs->count(); ++i)
+            names << tabs->tabText(i);
+        QCOMPARE(names, QStringList({"PyTorch", "TensorFlow", "JAX"}));
+        // Copy puts exactly the shown code on the clipboard.
+        tabs->setCurrentIndex(2);
+        auto* code = tabs->currentWidget()->findChild<QPlainTextEdit*>();
+        auto* copy = tabs->currentWidget()->findChild<QPushButton*>();
+        QVERIFY(code && copy);
+        QApplication::clipboard()->clear();
+        QTest::mouseClick(copy, Qt::LeftButton);
+        QCOMPARE(QApplication::clipboard()->text(), code->toPlainText());
+        QVERIFY(code->toPlainText().contains("jax.profiler.trace"));
+        // The sample button opens the bundled trace.
+        QTest::mouseClick(w->findChild<QPushButton*>(QStringLiteral("openSample")), Qt::LeftButton);
+        waitForTrace(*w);
+        QVERIFY(w->tracePage()->trace());
+        QVERIFY(w->currentPath().endsWith("h200_cnn_dataloader.pt.trace.json.gz"));
+    }
+
+    void theReadmeShowsTheSameRecordingCode() {
+        const QString readme = readText(QStringLiteral(GAPSCOPE_SOURCE_DIR "/README.md"));
+        QVERIFY(!readme.isEmpty());
+        for (const app::RecordSnippet& s : app::kRecordSnippets) {
+            const QString code = QString::fromUtf8(s.code).trimmed();
+            QVERIFY2(readme.contains("```python\n" + code + "\n```"),
+                     qPrintable(QStringLiteral("README lacks the %1 snippet as shown")
+                                    .arg(QString::fromLatin1(s.framework))));
+        }
+    }
+
+    void theTourFollowsTheFirstTraceOnce() {
+        auto w = freshWindow();
+        w->openSample();
+        waitForTrace(*w);
+        app::Tour* tour = w->tour();
+        QVERIFY(tour->isActive());
+        QCOMPARE(tour->currentStep(), 0);
+        auto* highlight = w->findChild<QWidget*>(QStringLiteral("tourHighlight"));
+        auto* bubble = w->findChild<QWidget*>(QStringLiteral("tourBubble"));
+        QVERIFY(highlight && bubble && highlight->isVisible() && bubble->isVisible());
+        // First the timeline with its gap shading, outlined; the bubble on screen.
+        const QRect timeline = inWindow(w->tracePage()->timeline(), w.get());
+        QVERIFY(highlight->geometry().contains(timeline));
+        QVERIFY(w->rect().contains(bubble->geometry()));
+        // Next: the Overview panel.
+        auto* next = bubble->findChild<QPushButton*>(QStringLiteral("tourNext"));
+        QVERIFY(next);
+        QCOMPARE(next->text(), QStringLiteral("Next"));
+        QTest::mouseClick(next, Qt::LeftButton);
+        QCOMPARE(tour->currentStep(), 1);
+        auto* overview = w->findChild<QDockWidget*>(QStringLiteral("overviewDock"));
+        QVERIFY(highlight->geometry().contains(inWindow(overview, w.get())));
+        QVERIFY(w->rect().contains(bubble->geometry()));
+        // Esc leaves it.
+        QTest::keyClick(next, Qt::Key_Escape);
+        QVERIFY(!tour->isActive());
+        QVERIFY(!bubble->isVisible() && !highlight->isVisible());
+        // Once: the next trace opens without it.
+        w->openSample();
+        waitForTrace(*w);
+        QVERIFY(!tour->isActive());
+        // Help > Tour repeats it, and Done at the end closes it.
+        QAction* again = helpAction(*w, QStringLiteral("Tour"));
+        QVERIFY(again);
+        again->trigger();
+        QVERIFY(tour->isActive());
+        QCOMPARE(tour->currentStep(), 0);
+        for (int i = 0; i < 4; ++i)
+            QTest::mouseClick(next, Qt::LeftButton);
+        QCOMPARE(next->text(), QStringLiteral("Done"));
+        QTest::mouseClick(next, Qt::LeftButton);
+        QVERIFY(!tour->isActive());
+    }
+
+    void helpTourWithoutATraceOpensTheSample() {
+        auto w = freshWindow();
+        QSettings().setValue("tour/seen", true);
+        helpAction(*w, QStringLiteral("Tour"))->trigger();
+        waitForTrace(*w);
+        QVERIFY(w->tracePage()->trace());
+        QVERIFY(w->tour()->isActive());
+    }
+
+    void helpHasTheGuideShortcutsAndAbout() {
+        auto w = freshWindow();
+        for (const char* text : {"User Guide", "Tour", "Keyboard Shortcuts", "About Gapscope"})
+            QVERIFY2(helpAction(*w, QString::fromLatin1(text)), text);
+        // The guide of this build, with every picture it shows beside it.
+        const QString guide = app::MainWindow::userGuidePath();
+        QVERIFY2(QFileInfo::exists(guide), qPrintable(guide));
+        const QString html = readText(guide);
+        QVERIFY(html.contains("<h1"));
+        const auto images = QRegularExpression("<img[^>]* src=\"([^\"]+)\"").globalMatch(html);
+        int shown = 0;
+        for (auto it = images; it.hasNext(); ++shown) {
+            const QString src = it.next().captured(1);
+            QVERIFY2(QFileInfo::exists(QFileInfo(guide).dir().filePath(src)), qPrintable(src));
+        }
+        QVERIFY(shown >= 3);
+    }
+
+    void aboutNamesTheLibrariesAndTheirVersions() {
+        const QString about = app::MainWindow::aboutText();
+        QVERIFY(about.contains(QStringLiteral("Qt ") + QString::fromLatin1(qVersion())));
+        // The versions Debian's pkg-config reports for the development packages.
+        const QString pkgConfig = QStandardPaths::findExecutable("pkg-config");
+        if (pkgConfig.isEmpty()) QSKIP("no pkg-config to compare the versions with");
+        const std::pair<const char*, const char*> libraries[] = {
+            {"zstd", "libzstd"}, {"ISA-L", "libisal"}, {"nlohmann/json", "nlohmann_json"}};
+        for (const auto& [name, module] : libraries) {
+            QProcess p;
+            p.start(pkgConfig, {"--modversion", QString::fromLatin1(module)});
+            QVERIFY(p.waitForFinished(10000));
+            const QString version = QString::fromUtf8(p.readAllStandardOutput()).trimmed();
+            QVERIFY2(!version.isEmpty(), module);
+            QVERIFY2(about.contains(QString::fromLatin1(name) + ' ' + version),
+                     qPrintable(about + " lacks " + name + ' ' + version));
+        }
+    }
+};
+
+QTEST_MAIN(TestFirstRun)
+#include "tst_first_run.moc"
