@@ -131,6 +131,9 @@ QPalette picturePalette(bool dark) {
         // Links readable on the dark base (Qt's default blue is not).
         p.setColor(QPalette::Link, QColor(110, 170, 255));
         p.setColor(QPalette::LinkVisited, QColor(180, 150, 255));
+        // Disabled items and actions greyed, as the light palette's are.
+        for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+            p.setColor(QPalette::Disabled, role, QColor(125, 127, 131));
     } else {
         p.setColor(QPalette::Window, QColor(239, 239, 239));
         p.setColor(QPalette::WindowText, QColor(0, 0, 0));
