@@ -28,9 +28,14 @@ test -s /usr/share/icons/hicolor/512x512/apps/$app.png
 test -s /usr/share/gapscope/user-guide/index.html
 grep -q "application/x-gapscope-chrome-trace=$app.desktop" /usr/share/applications/mimeinfo.cache
 test -s /usr/share/mime/application/x-gapscope-chrome-trace.xml
+# The man pages as packaged (container images often tell dpkg to leave
+# /usr/share/man out, so they are read from the package itself).
+unpacked=$(mktemp -d)
+dpkg-deb -x "$deb" "$unpacked"
 for page in gapscope gapscope-cli; do
-  warnings=$(MANWIDTH=80 man --warnings -E UTF-8 "$page" 2>&1 >/dev/null)
+  warnings=$(MANWIDTH=80 man --warnings -E UTF-8 -l "$unpacked/usr/share/man/man1/$page.1.gz" 2>&1 >/dev/null)
   [[ -z "$warnings" ]] || { echo "$warnings"; exit 1; }
 done
+rm -rf "$unpacked"
 { set +x; } 2>/dev/null
 echo "check-installed: the installed package works"
