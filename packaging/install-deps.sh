@@ -12,6 +12,8 @@ packages=(
   # the package, its man pages, completions and desktop files, and their checks
   dpkg-dev lintian desktop-file-utils appstream shared-mime-info python3-markdown
   man-db zsh
+  # tools/fleet: the fleet summary on a Dask cluster (and its test on a LocalCluster)
+  python3-dask python3-distributed
 )
 if [[ "${1:-}" == "--fuzz" ]]; then
   packages+=(clang libclang-rt-14-dev)

@@ -19,7 +19,8 @@ bool parseInt(const std::string& s, int64_t& out) {
 }  // namespace
 
 std::optional<AnalysisArgs> parseAnalysisArgs(const char* command, int argc, char** argv,
-                                              const std::vector<std::string>& extra) {
+                                              const std::vector<std::string>& extra,
+                                              bool manyTraces) {
     AnalysisArgs a;
     std::vector<char*> rest;
     auto fail = [&](const std::string& why) {
@@ -79,7 +80,7 @@ std::optional<AnalysisArgs> parseAnalysisArgs(const char* command, int argc, cha
             rest.push_back(argv[i]);
         }
     }
-    auto load = parseLoadArgs(command, static_cast<int>(rest.size()), rest.data(), {});
+    auto load = parseLoadArgs(command, static_cast<int>(rest.size()), rest.data(), {}, manyTraces);
     if (!load) return std::nullopt;
     a.load = std::move(*load);
     return a;

@@ -43,7 +43,8 @@ inline constexpr const char* kAnalysisOptionsHelp =
 
 // `extra` lists which of --by-device / --top / --min-gap-us the command takes.
 std::optional<AnalysisArgs> parseAnalysisArgs(const char* command, int argc, char** argv,
-                                              const std::vector<std::string>& extra);
+                                              const std::vector<std::string>& extra,
+                                              bool manyTraces = false);
 
 // When argv asks for --help: prints `help` and the shared options, true.
 bool printedHelp(int argc, char** argv, const char* help);

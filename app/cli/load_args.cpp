@@ -7,7 +7,7 @@
 namespace gapscope::cli {
 
 std::optional<LoadArgs> parseLoadArgs(const char* command, int argc, char** argv,
-                                      const std::vector<std::string>& known) {
+                                      const std::vector<std::string>& known, bool manyTraces) {
     LoadArgs args;
     bool useCache = true;
     std::string cacheDir = IndexCache::defaultDir();
@@ -42,8 +42,9 @@ std::optional<LoadArgs> parseLoadArgs(const char* command, int argc, char** argv
         } else if (arg.size() > 1 && arg[0] == '-') {
             std::cerr << "gapscope-cli " << command << ": unknown option '" << arg << "'\n";
             return std::nullopt;
-        } else if (args.path.empty()) {
-            args.path = arg;
+        } else if (args.path.empty() || manyTraces) {
+            if (args.path.empty()) args.path = arg;
+            args.paths.push_back(arg);
         } else {
             std::cerr << "gapscope-cli " << command << ": one trace at a time ('" << arg
                       << "' is extra)\n";

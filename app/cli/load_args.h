@@ -13,7 +13,8 @@
 namespace gapscope::cli {
 
 struct LoadArgs {
-    std::string path;
+    std::string path;                // the first trace
+    std::vector<std::string> paths;  // all of them (commands that take several)
     LoadOptions options;
     std::unique_ptr<IndexCache> cache;  // null with --no-cache
     std::vector<std::string> flags;     // other --options, for the command
@@ -34,9 +35,11 @@ inline constexpr const char* kLoadOptionsHelp =
     "                      ~/.cache/gapscope)\n";
 
 // Parses argv; on a usage error prints it (prefixed by `command`) and returns
-// nullopt. `known` lists the command's own flags.
+// nullopt. `known` lists the command's own flags; `manyTraces`: the
+// command takes several TRACE arguments.
 std::optional<LoadArgs> parseLoadArgs(const char* command, int argc, char** argv,
-                                      const std::vector<std::string>& known);
+                                      const std::vector<std::string>& known,
+                                      bool manyTraces = false);
 
 // Loads, printing the one-line failure on stderr; null on failure.
 std::shared_ptr<const Trace> loadOrReport(LoadArgs& args, std::string* cacheNote = nullptr);

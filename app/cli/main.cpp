@@ -47,6 +47,9 @@ constexpr const char* kUsage =
     "  advice TRACE          findings with their numbers and evidence\n"
     "  summary TRACE         the summary tables (GPU time, steps, top kernels and ops,\n"
     "                        input pipeline, memory, advice) as md, csv, json or html\n"
+    "  ranks DIR|FILE...     the ranks of a distributed job side by side: per rank and\n"
+    "                        step, GPU busy, idle by cause, communication, when each\n"
+    "                        entered the step's collective; each step's straggler\n"
     "  diff BASE NEW         two runs compared with deltas; --fail-if EXPR makes it a\n"
     "                        regression gate (exit 1 when a condition holds)\n"
     "  render TRACE --out F  the annotated picture of the timeline, PNG or SVG, without\n"
@@ -93,7 +96,7 @@ int main(int argc, char** argv) {
         {"steps", gapscope::cli::runSteps},       {"memory", gapscope::cli::runMemory},
         {"pipeline", gapscope::cli::runPipeline}, {"launch", gapscope::cli::runLaunch},
         {"advice", gapscope::cli::runAdvice},     {"diff", gapscope::cli::runDiff},
-        {"summary", gapscope::cli::runSummary}};
+        {"summary", gapscope::cli::runSummary},   {"ranks", gapscope::cli::runRanks}};
     for (const auto& [name, run] : kAnalyses)
         if (command == name) return run(argc - 2, argv + 2);
 #ifdef GAPSCOPE_HAVE_RENDER

@@ -7,6 +7,8 @@
 #include "analysis/analysis_index.h"
 #include "analysis_commands.h"
 #include "cli_output.h"
+#include "loader/rank_set.h"
+#include "report/ranks_report.h"
 #include "report/run_summary.h"
 #include "util/atomic_file.h"
 
@@ -57,6 +59,19 @@ nlohmann::json tablesJson(const std::string& path, const std::vector<SummaryTabl
         j["tables"][t.id] = {{"title", t.title}, {"rows", rows}};
     }
     return j;
+}
+
+// This trace as one rank of a job (what the fleet tool gathers).
+RankRow rankRowOf(const Trace& trace, const std::string& path, const StepOptions& steps) {
+    const RankIdentity id = rankIdentity(&trace, path, 0);
+    RankFigureOptions fo;
+    fo.stepRegex = steps.regex;
+    fo.index = steps.index;
+    fo.minGapNs = steps.minGapNs;
+    RankRow row;
+    row.entry = {id.rank, path, id.host, rankFigures(trace, fo), 0};
+    row.origin = rankOriginName(id.origin);
+    return row;
 }
 
 }  // namespace
@@ -111,7 +126,9 @@ int runSummary(int argc, char** argv) {
         }
         if (outDir.empty()) outputs = {{"", all}};
     } else if (format == "json") {
-        outputs.push_back({"summary.json", tablesJson(args->load.path, tables).dump(2) + "\n"});
+        nlohmann::json j = tablesJson(args->load.path, tables);
+        j["rank"] = nlohmann::json::parse(rankJson(rankRowOf(*trace, args->load.path, options)));
+        outputs.push_back({"summary.json", j.dump(2) + "\n"});
     } else {
         const TableFormat f = format == "html" ? TableFormat::Html : TableFormat::Markdown;
         outputs.push_back({"summary." + format, summaryDocument(name, tables, f)});

@@ -1,0 +1,84 @@
+#include "analysis/rank_comparison.h"
+
+#include <algorithm>
+#include <map>
+
+namespace gapscope {
+
+namespace {
+
+const RankStep* stepNumbered(const RankFigures& f, int64_t number) {
+    for (const RankStep& s : f.steps)
+        if (s.number == number) return &s;
+    return nullptr;
+}
+
+void shift(Interval& i, TimeNs by) {
+    i.start += by;
+    i.end += by;
+}
+
+void shift(RankEntry& e, TimeNs by) {
+    e.offset = by;
+    for (RankStep& s : e.figures.steps) {
+        shift(s.span, by);
+        if (s.collectiveEnter) *s.collectiveEnter += by;
+        if (s.collectiveEnd) *s.collectiveEnd += by;
+        if (s.longestWorkBefore) shift(s.longestWorkBefore->span, by);
+    }
+}
+
+void align(std::vector<RankEntry>& ranks, int64_t number, RankComparison& out) {
+    out.alignedOn = number;
+    std::optional<TimeNs> reference;
+    for (RankEntry& e : ranks) {
+        const RankStep* s = stepNumbered(e.figures, number);
+        if (!s) {
+            out.unaligned.push_back(e.rank);
+            continue;
+        }
+        if (!reference) reference = s->span.start;
+        shift(e, *reference - s->span.start);
+    }
+}
+
+}  // namespace
+
+RankComparison compareRanks(std::vector<RankEntry>& ranks, std::optional<int64_t> alignOnStep) {
+    std::stable_sort(ranks.begin(), ranks.end(),
+                     [](const RankEntry& a, const RankEntry& b) { return a.rank < b.rank; });
+    RankComparison out;
+    if (alignOnStep) align(ranks, *alignOnStep, out);
+    // step number -> (entry index, its step) of the ranks that entered a collective
+    std::map<int64_t, std::vector<std::pair<size_t, RankStep*>>> byStep;
+    for (size_t i = 0; i < ranks.size(); ++i)
+        for (RankStep& s : ranks[i].figures.steps)
+            if (s.collectiveEnter) byStep[s.number].push_back({i, &s});
+    for (auto& [number, entered] : byStep) {
+        if (entered.size() < 2) continue;
+        auto last = entered.begin();
+        for (auto it = entered.begin(); it != entered.end(); ++it)
+            if (*it->second->collectiveEnter > *last->second->collectiveEnter) last = it;
+        StepStraggler st;
+        st.step = number;
+        st.entry = last->first;
+        st.rank = ranks[last->first].rank;
+        st.name = last->second->name;
+        st.enteredAt = *last->second->collectiveEnter;
+        st.instead = last->second->longestWorkBefore;
+        for (auto& [index, step] : entered) {
+            step->wait = st.enteredAt - *step->collectiveEnter;
+            if (index == st.entry) continue;
+            st.othersWait += *step->wait;
+            ++st.waitingRanks;
+            if (*step->wait > st.longestWait || st.waitingRanks == 1) {
+                st.longestWait = *step->wait;
+                st.longestWaitRank = ranks[index].rank;
+            }
+        }
+        out.stragglers.push_back(std::move(st));
+    }
+    return out;
+}
+
+}  // namespace gapscope

@@ -1,0 +1,56 @@
+#pragma once
+// The ranks of one job side by side: their steps matched by step number,
+// optionally aligned on one step, and each step's straggler.
+//
+//  - Alignment: times are as the traces wrote them (Kineto ranks share the
+//    epoch clock). Aligned on step N, every rank's times are shifted so that
+//    its step N starts when the first rank's (in rank order) does; a rank
+//    without step N is left as written and named in `unaligned`.
+//  - A step's straggler is the rank that entered the step's collective
+//    last (the latest collective entry, rank_figures.h; the lower rank on a
+//    tie), among the ranks whose step has one; at least two must. Every
+//    other rank waited entry(straggler) - entry(rank) in it; the others'
+//    wait is the sum of those. The straggler's "instead" is its longest
+//    work before it entered.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/rank_figures.h"
+
+namespace gapscope {
+
+struct RankEntry {
+    int64_t rank = 0;
+    std::string file;
+    std::string host;
+    RankFigures figures;
+    TimeNs offset = 0;  // added to every time of this rank when aligned
+};
+
+struct StepStraggler {
+    int64_t step = 0;  // step number
+    std::string name;  // the straggler's step name
+    int64_t rank = 0;  // the straggler
+    size_t entry = 0;  // its index in the entries
+    TimeNs enteredAt = 0;
+    TimeNs othersWait = 0;  // sum over the other ranks
+    TimeNs longestWait = 0;
+    int64_t longestWaitRank = 0;  // the rank that waited longest
+    int waitingRanks = 0;
+    std::optional<RankWork> instead;
+};
+
+struct RankComparison {
+    std::optional<int64_t> alignedOn;       // the step number, when aligned
+    std::vector<int64_t> unaligned;         // ranks without that step
+    std::vector<StepStraggler> stragglers;  // by step number
+};
+
+// Sorts `ranks` by rank, applies the alignment to their times and fills
+// each step's `wait`.
+RankComparison compareRanks(std::vector<RankEntry>& ranks,
+                            std::optional<int64_t> alignOnStep = std::nullopt);
+
+}  // namespace gapscope

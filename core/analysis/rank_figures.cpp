@@ -1,0 +1,132 @@
+#include "analysis/rank_figures.h"
+
+#include <algorithm>
+#include <map>
+
+#include "index/interval_set.h"
+
+namespace gapscope {
+
+namespace {
+
+// The device busiest inside the steps (the lower index on a tie); without
+// steps, the busiest of the trace.
+const GpuDevice* busiestDevice(const Trace& trace, const StepsResult& steps) {
+    std::map<int, TimeNs> inSteps;
+    for (const StepReport& r : steps.steps)
+        for (const StepBreakdown& b : r.devices)
+            inSteps[b.device] += b.compute + b.exposedComm + b.exposedMemcpy;
+    const GpuDevice* best = nullptr;
+    TimeNs bestBusy = 0;
+    for (const GpuDevice& d : trace.gpuDevices) {
+        const auto it = inSteps.find(d.index);
+        const TimeNs busy = steps.steps.empty() ? d.busyNs : it == inSteps.end() ? 0 : it->second;
+        if (d.busyNs > 0 && (!best || busy > bestBusy)) {
+            best = &d;
+            bestBusy = busy;
+        }
+    }
+    return best;
+}
+
+Interval clipped(TimeNs start, TimeNs end, Interval window) {
+    return {std::max(start, window.start), std::min(end, window.end)};
+}
+
+// Keeps `candidate` when it has more time in the window (the earlier on a tie).
+void keepLonger(std::optional<RankWork>& best, RankWork candidate) {
+    if (candidate.ns() <= 0) return;
+    if (!best || candidate.ns() > best->ns() ||
+        (candidate.ns() == best->ns() && candidate.span.start < best->span.start))
+        best = std::move(candidate);
+}
+
+// The first communication kernel starting inside `window` on `device`.
+void findCollective(const Trace& trace, const GpuDevice& device, Interval window,
+                    CommunicationNames& names, RankStep& out) {
+    std::optional<uint32_t> first;
+    forEachActivity(trace, device, window, [&](uint32_t i, const Track&, ActivityKind kind) {
+        const Slice& s = trace.slices[i];
+        if (kind != ActivityKind::Kernel || s.start < window.start || !names(s.name)) return;
+        if (!first || s.start < trace.slices[*first].start ||
+            (s.start == trace.slices[*first].start && i < *first))
+            first = i;
+    });
+    if (!first) return;
+    const Slice& s = trace.slices[*first];
+    out.collectiveEnter = s.start;
+    out.collectiveEnd = s.end();
+    out.collectiveName = std::string(trace.str(s.name));
+}
+
+std::optional<RankWork> longestWork(const Trace& trace, const GpuDevice* device, uint32_t stepSlice,
+                                    Interval window) {
+    std::optional<RankWork> best;
+    if (window.length() <= 0) return best;
+    // A GPU busy for at least half of the window was held up by its own
+    // work; otherwise it waited for the host.
+    if (device && 2 * totalLength(clippedTo(device->busy, window)) >= window.length()) {
+        forEachActivity(trace, *device, window, [&](uint32_t i, const Track&, ActivityKind) {
+            const Slice& s = trace.slices[i];
+            keepLonger(best,
+                       {std::string(trace.str(s.name)), true, clipped(s.start, s.end(), window)});
+        });
+        return best;
+    }
+    const Track& track = trace.tracks[trace.trackOfSlice(stepSlice)];
+    const Row& stepRow = track.rows[trace.slices[stepSlice].row];
+    for (const Row& row : track.rows) {
+        if (row.lane != stepRow.lane || row.depth != stepRow.depth + 1) continue;
+        const auto [lo, hi] = trace.visibleInRow(row, window.start, window.end);
+        for (uint32_t i = lo; i < hi; ++i) {
+            const Slice& s = trace.slices[i];
+            keepLonger(best,
+                       {std::string(trace.str(s.name)), false, clipped(s.start, s.end(), window)});
+        }
+    }
+    return best;
+}
+
+}  // namespace
+
+RankFigures rankFigures(const Trace& trace, const RankFigureOptions& options) {
+    RankFigures out;
+    StepOptions so;
+    so.regex = options.stepRegex;
+    so.index = options.index;
+    so.minGapNs = options.minGapNs;
+    so.cancel = options.cancel;
+    const StepsResult steps = stepAnalysis(trace, so);
+    out.source = steps.source;
+    const GpuDevice* device = busiestDevice(trace, steps);
+    if (device) out.device = device->index;
+    CommunicationNames names(trace);
+    for (const StepReport& r : steps.steps) {
+        if (options.cancel && options.cancel->isCancelled()) return {};
+        RankStep step;
+        step.name = std::string(trace.str(trace.slices[r.step.slice].name));
+        step.number = r.step.number;
+        step.span = r.step.span;
+        const StepBreakdown* b = nullptr;
+        for (const StepBreakdown& d : r.devices)
+            if (device && d.device == device->index) b = &d;
+        if (b) {
+            step.busy = b->compute + b->exposedComm + b->exposedMemcpy;
+            step.idle = b->idle;
+            step.exposedComm = b->exposedComm;
+            step.idleByCause = b->idleByCause;
+            step.idleShort = b->idleShort;
+            step.comm =
+                totalLength(deviceActivity(trace, *device, step.span, &names).communication);
+            findCollective(trace, *device, b->gpuWindow.value_or(step.span), names, step);
+        } else {
+            step.idle = step.duration();
+        }
+        const Interval before{step.span.start, step.collectiveEnter.value_or(step.span.end)};
+        step.longestWorkBefore = longestWork(trace, b ? device : nullptr, r.step.slice, before);
+        out.steps.push_back(std::move(step));
+    }
+    return out;
+}
+
+}  // namespace gapscope

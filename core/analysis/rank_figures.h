@@ -1,0 +1,79 @@
+#pragma once
+// One rank's figures per step, for comparing the ranks of a distributed job
+// (the Ranks panel, `gapscope-cli ranks`, the fleet summary). Everything is
+// computed from the rank's own trace by the single-trace analyses:
+//
+//  - the rank's GPU is its device with the most busy time inside its steps
+//    (the whole trace's without steps; the lower index on a tie): a
+//    PyTorch rank drives one; a TensorFlow worker with several is compared
+//    on its busiest;
+//  - per step (analysis/steps.h, the same sources): the step's CPU span;
+//    busy = compute + exposed communication + exposed memcpy of the step's
+//    breakdown on the rank's GPU, so busy + idle = the step's duration;
+//    idle by cause as the breakdown splits it; communication = the length
+//    of the union of its communication kernels inside the step; exposed
+//    communication as the breakdown has it;
+//  - the collective it entered: the first communication kernel that starts
+//    inside the step's window on its GPU (the step's GPU-side range when
+//    the trace has one, else its CPU span): its start is when the rank
+//    entered;
+//  - its longest work before it entered, W = [step start, entry) (the
+//    whole step without a collective): when its GPU was busy for at least
+//    half of W, the GPU activity of that GPU with the most time inside W;
+//    else (the GPU waited for the host) the CPU slice one level below the
+//    step slice, on the step's thread, with the most time inside W. Ties
+//    go to the earlier one.
+
+#include <array>
+#include <optional>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "analysis/gap_causes.h"
+#include "analysis/steps.h"
+
+namespace gapscope {
+
+struct RankWork {
+    std::string name;
+    bool gpu = false;  // a GPU activity, else a CPU slice
+    Interval span;     // its part inside the window
+    TimeNs ns() const { return span.length(); }
+};
+
+struct RankStep {
+    std::string name;
+    int64_t number = 0;
+    Interval span;
+    TimeNs busy = 0, idle = 0, comm = 0, exposedComm = 0, idleShort = 0;
+    std::array<TimeNs, kGapCauseCount> idleByCause{};
+    std::optional<TimeNs> collectiveEnter;  // start of its first communication kernel
+    std::optional<TimeNs> collectiveEnd;    // end of that kernel
+    std::string collectiveName;
+    std::optional<RankWork> longestWorkBefore;
+    // Filled by compareRanks (analysis/rank_comparison.h): how long this
+    // rank waited in the step's collective for the last rank to enter.
+    std::optional<TimeNs> wait;
+
+    TimeNs duration() const { return span.length(); }
+};
+
+struct RankFigures {
+    int device = -1;  // the rank's GPU (-1: no GPU activity)
+    StepSource source = StepSource::None;
+    std::vector<RankStep> steps;  // in step order
+};
+
+class AnalysisIndex;
+
+struct RankFigureOptions {
+    const std::regex* stepRegex = nullptr;
+    const AnalysisIndex* index = nullptr;
+    TimeNs minGapNs = kDefaultGapThresholdNs;
+    const CancelToken* cancel = nullptr;
+};
+
+RankFigures rankFigures(const Trace& trace, const RankFigureOptions& options = {});
+
+}  // namespace gapscope

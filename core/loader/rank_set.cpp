@@ -1,0 +1,224 @@
+#include "loader/rank_set.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <thread>
+
+#include "io/rank_files.h"
+#include "loader/profile_folder.h"
+#include "model/distributed_info.h"
+
+namespace gapscope {
+
+namespace {
+
+bool isFolder(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+uint64_t sizeOf(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
+}
+
+std::string fileNameOf(const std::string& path) {
+    return std::filesystem::path(path).filename().string();
+}
+
+// Progress over all files: each file's bytes read, then its later phases
+// counted as done; calls are serialised.
+class SharedProgress {
+  public:
+    SharedProgress(const ProgressCallback& to, const std::vector<std::string>& files)
+        : to_(to), done_(files.size(), 0), sizes_(files.size()) {
+        for (size_t i = 0; i < files.size(); ++i) {
+            sizes_[i] = std::max<uint64_t>(sizeOf(files[i]), 1);
+            total_ += sizes_[i];
+        }
+    }
+    ProgressCallback forFile(size_t i) {
+        if (!to_) return {};
+        return [this, i](LoadPhase phase, uint64_t done, uint64_t total) {
+            uint64_t at = sizes_[i];
+            if (phase == LoadPhase::Reading && total > 0)
+                at = std::min(sizes_[i], done * sizes_[i] / std::max<uint64_t>(total, 1));
+            const std::lock_guard lock(mutex_);
+            sum_ += at - std::min(at, done_[i]);
+            done_[i] = std::max(done_[i], at);
+            to_(LoadPhase::Reading, sum_, total_);
+        };
+    }
+
+  private:
+    const ProgressCallback& to_;
+    std::mutex mutex_;
+    std::vector<uint64_t> done_, sizes_;
+    uint64_t sum_ = 0, total_ = 0;
+};
+
+// Ranks the files stated, then those from names, then the rest by order;
+// a rank taken already goes to the next free one. Files that failed come
+// last, so that they change no loaded file's rank (the fleet tool, which
+// never sees them, numbers the same way).
+void numberRanks(std::vector<RankLoad>& loads, std::vector<std::optional<int64_t>>& stated,
+                 std::vector<std::string>& warnings) {
+    std::set<int64_t> taken;
+    std::vector<bool> placed(loads.size(), false);
+    auto claim = [&](size_t i, int64_t rank, RankOrigin origin) {
+        loads[i].origin = origin;
+        if (taken.insert(rank).second) {
+            loads[i].rank = rank;
+        } else {
+            int64_t next = *taken.rbegin() + 1;
+            taken.insert(next);
+            warnings.push_back(fileNameOf(loads[i].file) + " says rank " + std::to_string(rank) +
+                               ", which another file has: shown as rank " + std::to_string(next));
+            loads[i].rank = next;
+        }
+        placed[i] = true;
+    };
+    for (const bool loaded : {true, false}) {
+        auto mine = [&](size_t i) { return !placed[i] && (!loads[i].result.failure || !loaded); };
+        for (size_t i = 0; i < loads.size(); ++i)
+            if (mine(i) && stated[i]) claim(i, *stated[i], RankOrigin::Trace);
+        for (size_t i = 0; i < loads.size(); ++i)
+            if (mine(i))
+                if (const auto r = rankOfFileName(fileNameOf(loads[i].file)))
+                    claim(i, *r, RankOrigin::FileName);
+        for (size_t i = 0; i < loads.size(); ++i)
+            if (mine(i)) claim(i, static_cast<int64_t>(i), RankOrigin::Order);
+    }
+}
+
+}  // namespace
+
+const char* rankOriginName(RankOrigin o) {
+    switch (o) {
+        case RankOrigin::Trace:
+            return "trace";
+        case RankOrigin::FileName:
+            return "file name";
+        case RankOrigin::Order:
+            return "order";
+    }
+    return "order";
+}
+
+RankIdentity rankIdentity(const Trace* trace, const std::string& file, size_t order) {
+    RankIdentity id;
+    const std::string name = fileNameOf(file);
+    id.host = hostOfFileName(name);
+    id.rank = static_cast<int64_t>(order);
+    if (const auto r = rankOfFileName(name)) {
+        id.rank = *r;
+        id.origin = RankOrigin::FileName;
+    }
+    if (!trace) return id;
+    const DistributedInfo info = distributedInfo(*trace);
+    if (id.host.empty()) id.host = info.host;
+    if (info.rank) {
+        id.rank = *info.rank;
+        id.origin = RankOrigin::Trace;
+    }
+    return id;
+}
+
+size_t RankSetLoad::failedCount() const {
+    return static_cast<size_t>(std::count_if(ranks.begin(), ranks.end(),
+                                             [](const RankLoad& r) { return r.result.failure; }));
+}
+
+RankFileList rankFilesOf(const std::vector<std::string>& paths, const std::string& run) {
+    RankFileList out;
+    for (const std::string& path : paths) {
+        if (!isFolder(path)) {
+            out.files.push_back(path);
+            continue;
+        }
+        std::string error;
+        std::vector<std::string> files = traceFilesIn(path, error);
+        bool hasRuns = false;
+        if (files.empty()) {
+            const ProfileRuns runs = findProfileRuns(path);
+            hasRuns = !runs.runs.empty();
+            if (const ProfileRun* chosen = chooseRun(runs, run, error)) {
+                files = chosen->files;
+                out.run = chosen->name;
+            }
+        }
+        if (files.empty()) {
+            out.error = path + ": " +
+                        (hasRuns ? error
+                                 : "holds no trace files (*.json, *.json.gz, *.json.zst, "
+                                   "*.xplane.pb) nor TensorBoard profile runs");
+            out.files.clear();
+            return out;
+        }
+        out.files.insert(out.files.end(), files.begin(), files.end());
+    }
+    if (out.files.empty()) out.error = "no trace files given";
+    return out;
+}
+
+RankSetLoad loadRanks(const std::vector<std::string>& files, const RankLoadOptions& options) {
+    RankSetLoad out;
+    out.ranks.resize(files.size());
+    std::vector<std::optional<int64_t>> stated(files.size());
+    SharedProgress progress(options.load.progress, files);
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    const unsigned workers = static_cast<unsigned>(
+        std::min<size_t>(options.workers ? options.workers : cores, files.size()));
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+        for (size_t i = next++; i < files.size(); i = next++) {
+            RankLoad& load = out.ranks[i];
+            load.file = files[i];
+            if (options.load.cancel && options.load.cancel->isCancelled()) {
+                load.result.cancelled = true;
+                continue;
+            }
+            LoadOptions lo = options.load;
+            lo.progress = progress.forFile(i);
+            // Files share the cores: each reads on one.
+            if (workers > 1) lo.threads = 1;
+            auto identify = [&](const Trace* trace) {
+                const RankIdentity id = rankIdentity(trace, files[i], i);
+                load.rank = id.rank;
+                load.origin = id.origin;
+                load.host = id.host;
+                if (id.origin == RankOrigin::Trace) stated[i] = id.rank;
+            };
+            identify(nullptr);
+            try {
+                load.result = loadTrace(files[i], lo);
+                if (!load.result.trace) continue;
+                identify(load.result.trace.get());
+                if (options.afterLoad) options.afterLoad(load);
+            } catch (const std::exception& e) {  // never out of a worker thread
+                load.result = {};
+                load.result.failure = LoadFailure{files[i], "load", e.what()};
+            }
+        }
+    };
+    std::vector<std::thread> threads;
+    for (unsigned w = 1; w < workers; ++w)
+        threads.emplace_back(work);
+    work();
+    for (std::thread& t : threads)
+        t.join();
+    for (RankLoad& r : out.ranks)
+        out.cancelled = out.cancelled || r.result.cancelled;
+    numberRanks(out.ranks, stated, out.warnings);
+    std::stable_sort(out.ranks.begin(), out.ranks.end(),
+                     [](const RankLoad& a, const RankLoad& b) { return a.rank < b.rank; });
+    return out;
+}
+
+}  // namespace gapscope

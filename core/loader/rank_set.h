@@ -1,0 +1,72 @@
+#pragma once
+// A distributed job's traces, one per rank, loaded side by side: `gapscope
+// DIR`, `gapscope FILE...`, `gapscope-cli ranks`. Each file is opened by
+// loadTrace (its own index cache entry), several at once on the machine's
+// cores, so the peak memory is the sum of the single-file loads; a file that
+// fails is reported and the others open.
+//
+// The rank of a file: its trace's distributedInfo.rank (Kineto), else the
+// rank its file name states (io/rank_files.h), else its place in the list.
+// Two files of one rank: the later one gets the next free rank, and a
+// warning says so. The host: an XSpace file's name (as TensorBoard names
+// hosts), else the trace's "hostname".
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "loader/loader.h"
+
+namespace gapscope {
+
+// The trace files `paths` name: files as given; a folder's trace files
+// (io/rank_files.h), or, in a folder of TensorBoard profile runs, the host
+// files of the run `run` (the newest by default). Empty with `error` set
+// when there is none.
+struct RankFileList {
+    std::vector<std::string> files;
+    std::string error;
+    std::string run;  // the profile run, when a folder held runs
+};
+RankFileList rankFilesOf(const std::vector<std::string>& paths, const std::string& run = {});
+
+enum class RankOrigin : uint8_t { Trace, FileName, Order };
+const char* rankOriginName(RankOrigin o);  // "trace", "file name", "order"
+
+// What one file says of its rank and host, alone: the trace's rank, else
+// its file name's, else `order`. `trace` may be null (a file that failed).
+struct RankIdentity {
+    int64_t rank = 0;
+    RankOrigin origin = RankOrigin::Order;
+    std::string host;
+};
+RankIdentity rankIdentity(const Trace* trace, const std::string& file, size_t order);
+
+struct RankLoad {
+    std::string file;
+    int64_t rank = 0;
+    RankOrigin origin = RankOrigin::Order;
+    std::string host;
+    LoadResult result;  // result.trace may be dropped by afterLoad
+};
+
+struct RankLoadOptions {
+    LoadOptions load;      // for every file; its progress gets the bytes of all files
+    unsigned workers = 0;  // files at once; 0 = the machine's cores
+    // Called on the loading thread of each file that loaded, with its rank
+    // identity still provisional (collisions are resolved after all loads):
+    // what to keep of it (analyses; reset result.trace to free it).
+    std::function<void(RankLoad&)> afterLoad;
+};
+
+struct RankSetLoad {
+    std::vector<RankLoad> ranks;        // by rank; failed files included (result.failure)
+    std::vector<std::string> warnings;  // rank collisions
+    bool cancelled = false;
+    size_t failedCount() const;
+};
+
+RankSetLoad loadRanks(const std::vector<std::string>& files, const RankLoadOptions& options);
+
+}  // namespace gapscope

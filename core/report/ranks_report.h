@@ -1,0 +1,49 @@
+#pragma once
+// The ranks of a job as tables and JSON (`gapscope-cli ranks`, the Ranks
+// panel's exports, the fleet summary): one row per rank and step, the
+// stragglers, and the JSON the fleet tool and the viewer read back.
+//
+// JSON (times absolute integer ns, shifted when aligned):
+//   {"aligned_on_step": N|null,
+//    "ranks": [{"rank", "file", "host", "origin", "device", "offset_ns",
+//               "error" (a file that failed; then no steps),
+//               "steps": [{"name", "number", "start_ns", "end_ns",
+//                          "duration_ns", "busy_ns", "idle_ns", "idle_by_cause",
+//                          "comm_ns", "exposed_comm_ns",
+//                          "collective", "collective_enter_ns",
+//                          "collective_end_ns", "wait_ns",
+//                          "longest_work_before"}],
+//               "totals": {"steps", "duration_ns", "busy_ns", "comm_ns",
+//                          "exposed_comm_ns", "wait_ns"}}],
+//    "stragglers": [{"step", "name", "rank", "entered_ns", "others_wait_ns",
+//                    "waiting_ranks", "longest_wait_ns", "longest_wait_rank",
+//                    "instead"}]}
+
+#include <string>
+#include <vector>
+
+#include "analysis/rank_comparison.h"
+#include "report/table.h"
+
+namespace gapscope {
+
+// A rank for the report: its entry, or a file that failed (`error` set).
+struct RankRow {
+    RankEntry entry;
+    std::string origin;  // "trace", "file name", "order"
+    std::string error;
+};
+
+// rank, host, step, start ns, duration ns, busy %, busy ns, idle ns,
+// idle by cause (input, synchronization, communication, launch, other,
+// short) ns, comm ns, exposed comm ns, collective entered ns, wait ns.
+Table rankStepsTable(const std::vector<RankRow>& ranks);
+// step, straggler, entered ns, others' wait ns, waiting ranks, longest
+// wait ns, longest waiting rank, instead, instead ns.
+Table stragglersTable(const RankComparison& comparison);
+
+std::string ranksJson(const std::vector<RankRow>& ranks, const RankComparison& comparison);
+// One rank's object as in "ranks" above (the summary's per-trace "rank").
+std::string rankJson(const RankRow& rank);
+
+}  // namespace gapscope

@@ -1,0 +1,348 @@
+// Many ranks: which files are ranks and which rank each is, loading them side
+// by side, each rank's figures per step and each step's straggler, against
+// an independent reference (tests/tools/ranks_reference.py: Python's json
+// module, exact decimals, its own interval unions) on the real 8-rank DLRM
+// set and on generated jobs; and against planted truth: one rank of
+// otherwise identical traces shifted later by a known time is the
+// straggler of every step, and each other rank waits exactly that long.
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <nlohmann/json.hpp>
+
+#include "analysis/rank_comparison.h"
+#include "io/rank_files.h"
+#include "loader/rank_set.h"
+#include "report/ranks_report.h"
+#include "support/cli_run.h"
+#include "support/reference_run.h"
+#include "support/test_paths.h"
+
+using namespace gapscope;
+using json = nlohmann::json;
+
+namespace {
+
+QString dlrmFolder() {
+    return test::sharedTraces() +
+           "/param/example_input_files/chakra_traces/dlrm_kineto_extracted/dlrm_kineto";
+}
+
+// Writes a job with tests/tools/make_rank_set.py; the files, in rank order.
+QStringList makeRankSet(const QString& dir, const QStringList& options) {
+    QProcess p;
+    p.start(test::python(),
+            QStringList{test::sourceDir() + "/tests/tools/make_rank_set.py", "--gen",
+                        test::sharedDir() + "/tools/gen_trace.py", "--out", dir} +
+                options);
+    if (!p.waitForFinished(600000) || p.exitCode() != 0) {
+        QTest::qFail(
+            qPrintable("make_rank_set.py failed: " + QString::fromUtf8(p.readAllStandardError())),
+            __FILE__, __LINE__);
+        return {};
+    }
+    return QString::fromUtf8(p.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
+}
+
+std::vector<std::string> toStd(const QStringList& files) {
+    std::vector<std::string> out;
+    for (const QString& f : files)
+        out.push_back(f.toStdString());
+    return out;
+}
+
+struct Compared {
+    RankSetLoad loaded;
+    std::vector<RankEntry> entries;
+    RankComparison comparison;
+};
+
+// Loads the files as the CLI does and compares the ranks.
+Compared compare(const std::vector<std::string>& files,
+                 std::optional<int64_t> align = std::nullopt) {
+    Compared c;
+    std::map<std::string, RankFigures> figures;
+    std::mutex mutex;
+    RankLoadOptions options;
+    options.workers = 2;
+    options.afterLoad = [&](RankLoad& load) {
+        RankFigures f = rankFigures(*load.result.trace);
+        const std::lock_guard lock(mutex);
+        figures[load.file] = std::move(f);
+    };
+    c.loaded = loadRanks(files, options);
+    for (const RankLoad& r : c.loaded.ranks)
+        if (!r.result.failure) c.entries.push_back({r.rank, r.file, r.host, figures[r.file], 0});
+    c.comparison = compareRanks(c.entries, align);
+    return c;
+}
+
+json reference(const std::vector<std::string>& files, std::optional<int64_t> align = {}) {
+    QStringList args;
+    if (align) args << "--align-step" << QString::number(*align);
+    for (const std::string& f : files)
+        args << QString::fromStdString(f);
+    return test::runReference("ranks_reference.py", args);
+}
+
+template <class T>
+json orNull(const std::optional<T>& v) {
+    return v ? json(*v) : json(nullptr);
+}
+
+// QCOMPARE for JSON values (QTest cannot print them).
+#define COMPARE_JSON(actual, expected)                                                     \
+    do {                                                                                   \
+        const json a_ = (actual), e_ = (expected);                                         \
+        QVERIFY2(a_ == e_, qPrintable(QString::fromStdString(#actual " = " + a_.dump() +   \
+                                                             ", expected " + e_.dump()))); \
+    } while (0)
+
+// Every figure the reference computes, rank by rank and step by step.
+void compareWithReference(const Compared& ours, const json& ref) {
+    QCOMPARE(ours.entries.size(), ref["ranks"].size());
+    COMPARE_JSON(orNull(ours.comparison.alignedOn), ref["aligned_on_step"]);
+    for (size_t i = 0; i < ours.entries.size(); ++i) {
+        const RankEntry& e = ours.entries[i];
+        const json& r = ref["ranks"][i];
+        QCOMPARE(e.rank, r["rank"].get<int64_t>());
+        QCOMPARE(e.file, r["file"].get<std::string>());
+        QCOMPARE(e.figures.device, r["device"].get<int>());
+        QCOMPARE(e.offset, r["offset_ns"].get<int64_t>());
+        QCOMPARE(e.figures.steps.size(), r["steps"].size());
+        for (size_t s = 0; s < e.figures.steps.size(); ++s) {
+            const RankStep& st = e.figures.steps[s];
+            const json& rs = r["steps"][s];
+            QCOMPARE(st.name, rs["name"].get<std::string>());
+            QCOMPARE(st.number, rs["number"].get<int64_t>());
+            QCOMPARE(st.span.start, rs["start_ns"].get<int64_t>());
+            QCOMPARE(st.span.end, rs["end_ns"].get<int64_t>());
+            QCOMPARE(st.busy, rs["busy_ns"].get<int64_t>());
+            QCOMPARE(st.idle, rs["idle_ns"].get<int64_t>());
+            QCOMPARE(st.comm, rs["comm_ns"].get<int64_t>());
+            QCOMPARE(st.exposedComm, rs["exposed_comm_ns"].get<int64_t>());
+            COMPARE_JSON(orNull(st.collectiveEnter), rs["collective_enter_ns"]);
+            COMPARE_JSON(orNull(st.collectiveEnd), rs["collective_end_ns"]);
+            COMPARE_JSON(orNull(st.wait), rs["wait_ns"]);
+        }
+    }
+    QCOMPARE(ours.comparison.stragglers.size(), ref["stragglers"].size());
+    for (size_t i = 0; i < ours.comparison.stragglers.size(); ++i) {
+        const StepStraggler& s = ours.comparison.stragglers[i];
+        const json& r = ref["stragglers"][i];
+        QCOMPARE(s.step, r["step"].get<int64_t>());
+        QCOMPARE(s.rank, r["rank"].get<int64_t>());
+        QCOMPARE(s.enteredAt, r["entered_ns"].get<int64_t>());
+        QCOMPARE(s.othersWait, r["others_wait_ns"].get<int64_t>());
+        QCOMPARE(s.waitingRanks, r["waiting_ranks"].get<int>());
+        QCOMPARE(s.longestWait, r["longest_wait_ns"].get<int64_t>());
+        QCOMPARE(s.longestWaitRank, r["longest_wait_rank"].get<int64_t>());
+    }
+}
+
+}  // namespace
+
+class TestRanks : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+  private slots:
+    void fileNamesStateRanks() {
+        QCOMPARE(rankOfFileName("worker3_step_12.1694128201557.pt.trace.json"), 3);
+        QCOMPARE(rankOfFileName("rank-12.1700000000.pt.trace.json.gz"), 12);
+        QCOMPARE(rankOfFileName("RANK_7.json"), 7);
+        QCOMPARE(rankOfFileName("job.rank5.json"), 5);
+        QCOMPARE(rankOfFileName("trace_worker04.json"), 4);
+        // Inside a word, without digits, or too long: no rank.
+        QCOMPARE(rankOfFileName("coworker3.json"), std::nullopt);
+        QCOMPARE(rankOfFileName("ranking.json"), std::nullopt);
+        QCOMPARE(rankOfFileName("worker.json"), std::nullopt);
+        QCOMPARE(rankOfFileName("rank1234567890.json"), std::nullopt);
+        QCOMPARE(hostOfFileName("10.0.0.1_6009.xplane.pb"), std::string("10.0.0.1_6009"));
+        QCOMPARE(hostOfFileName("host_123.1700.pt.trace.json"), std::string());
+    }
+
+    void traceFilesOfAFolder() {
+        QVERIFY(isTraceFileName("a.pt.trace.json.gz"));
+        QVERIFY(isTraceFileName("a.JSON.ZST"));
+        QVERIFY(isTraceFileName("h.xplane.pb"));
+        QVERIFY(!isTraceFileName("a.pt.trace.json.gapscope.json"));  // a sidecar
+        QVERIFY(!isTraceFileName("job.fleet.json"));
+        QVERIFY(!isTraceFileName("notes.txt"));
+        QVERIFY(!isTraceFileName(".json"));
+        QVERIFY(naturalLess("worker2.json", "worker10.json"));
+        QVERIFY(!naturalLess("worker10.json", "worker2.json"));
+        QVERIFY(naturalLess("rank02.json", "rank3.json"));
+
+        const QString dir = dir_.filePath("listing");
+        QVERIFY(QDir().mkpath(dir + "/sub.json"));  // a folder, not a trace
+        for (const char* name : {"worker10.json", "worker2.json", "worker2.json.gapscope.json",
+                                 "readme.md", "worker1.json.zst"}) {
+            QFile f(dir + "/" + name);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+        }
+        std::string error;
+        const std::vector<std::string> files = traceFilesIn(dir.toStdString(), error);
+        QVERIFY(error.empty());
+        std::vector<std::string> names;
+        for (const std::string& f : files)
+            names.push_back(QFileInfo(QString::fromStdString(f)).fileName().toStdString());
+        QCOMPARE(names,
+                 (std::vector<std::string>{"worker1.json.zst", "worker2.json", "worker10.json"}));
+        QVERIFY(QDir().mkpath(dir_.filePath("empty")));
+        const RankFileList empty = rankFilesOf({dir_.filePath("empty").toStdString()});
+        QVERIFY(empty.files.empty());
+        QVERIFY(empty.error.find("holds no trace files") != std::string::npos);
+    }
+
+    // The real 8-rank DLRM step: ranks from distributedInfo, every figure and
+    // the straggler as the reference computes them.
+    void dlrmRanksMatchTheReference() {
+        GAPSCOPE_REQUIRE_SHARED();
+        GAPSCOPE_REQUIRE_PYTHON("no python3 for the reference");
+        const RankFileList list = rankFilesOf({dlrmFolder().toStdString()});
+        QCOMPARE(list.files.size(), size_t(8));
+        const Compared c = compare(list.files);
+        QCOMPARE(c.loaded.failedCount(), size_t(0));
+        QVERIFY(c.loaded.warnings.empty());
+        for (size_t i = 0; i < c.loaded.ranks.size(); ++i) {
+            const RankLoad& r = c.loaded.ranks[i];
+            QCOMPARE(r.rank, int64_t(i));
+            QCOMPARE(r.origin, RankOrigin::Trace);
+            // The file name says the same rank.
+            QCOMPARE(
+                rankOfFileName(QFileInfo(QString::fromStdString(r.file)).fileName().toStdString()),
+                int64_t(i));
+        }
+        compareWithReference(c, reference(list.files));
+        QCOMPARE(c.comparison.stragglers.size(), size_t(1));
+        QVERIFY(c.comparison.stragglers.front().instead);
+    }
+
+    // Identical ranks but one shifted later by 1.5 ms: it is the straggler
+    // of every step, and each other rank waits exactly 1.5 ms.
+    void aPlantedStragglerIsFoundExactly() {
+        GAPSCOPE_REQUIRE_SHARED();
+        GAPSCOPE_REQUIRE_PYTHON("no python3 for the generator");
+        const QStringList files =
+            makeRankSet(dir_.filePath("planted"), {"--ranks", "4", "--steps", "5", "--same-seed",
+                                                   "--straggler", "2", "--shift-us", "1500"});
+        QCOMPARE(files.size(), 4);
+        const Compared c = compare(toStd(files));
+        QCOMPARE(c.entries.size(), size_t(4));
+        QVERIFY(!c.comparison.stragglers.empty());
+        QCOMPARE(c.comparison.stragglers.size(), c.entries.front().figures.steps.size());
+        for (const StepStraggler& s : c.comparison.stragglers) {
+            QCOMPARE(s.rank, int64_t(2));
+            QCOMPARE(s.waitingRanks, 3);
+            QCOMPARE(s.othersWait, TimeNs(3 * 1'500'000));
+            QCOMPARE(s.longestWait, TimeNs(1'500'000));
+        }
+        for (const RankEntry& e : c.entries)
+            for (const RankStep& s : e.figures.steps)
+                QCOMPARE(*s.wait, e.rank == 2 ? TimeNs(0) : TimeNs(1'500'000));
+        // Aligned on a step, the shift is gone: nobody waits.
+        const int64_t second = c.entries.front().figures.steps.at(1).number;
+        Compared aligned = compare(toStd(files), second);
+        QVERIFY(aligned.comparison.unaligned.empty());
+        QCOMPARE(aligned.entries[2].offset, TimeNs(-1'500'000));
+        for (const StepStraggler& s : aligned.comparison.stragglers)
+            QCOMPARE(s.othersWait, TimeNs(0));
+    }
+
+    // Different seeds (ranks that really differ) and a shifted rank: the
+    // reference decides, as written and aligned.
+    void generatedRanksMatchTheReference() {
+        GAPSCOPE_REQUIRE_SHARED();
+        GAPSCOPE_REQUIRE_PYTHON("no python3 for the generator");
+        const QStringList files =
+            makeRankSet(dir_.filePath("seeds"),
+                        {"--ranks", "3", "--steps", "6", "--straggler", "1", "--shift-us", "250"});
+        QCOMPARE(files.size(), 3);
+        // Steps are numbered from 4: aligned on 5, and on 2 (no rank has it).
+        for (const std::optional<int64_t> align :
+             {std::optional<int64_t>{}, std::optional<int64_t>{5}, std::optional<int64_t>{2}}) {
+            const Compared c = compare(toStd(files), align);
+            compareWithReference(c, reference(toStd(files), align));
+            if (QTest::currentTestFailed()) return;
+        }
+    }
+
+    // Ranks from file names when the traces all say rank 0; a file that
+    // fails is reported and the others open; two files of one rank.
+    void namesCollisionsAndFailures() {
+        GAPSCOPE_REQUIRE_SHARED();
+        GAPSCOPE_REQUIRE_PYTHON("no python3 for the generator");
+        const QString dir = dir_.filePath("named");
+        QStringList files = makeRankSet(dir, {"--ranks", "3", "--steps", "2", "--no-rank-info",
+                                              "--name", "worker{r}.pt.trace.json"});
+        QCOMPARE(files.size(), 3);
+        {
+            QFile broken(dir + "/worker7.pt.trace.json");
+            QVERIFY(broken.open(QIODevice::WriteOnly));
+            broken.write("{\"traceEvents\": [{\"ph\": \"X\", \"ts\": 1,");
+        }
+        // Reversed on purpose: the ranks come from the traces and names, not the order.
+        std::vector<std::string> given = {(dir + "/worker7.pt.trace.json").toStdString()};
+        for (auto it = files.rbegin(); it != files.rend(); ++it)
+            given.push_back(it->toStdString());
+        const Compared c = compare(given);
+        QCOMPARE(c.loaded.ranks.size(), size_t(4));
+        QCOMPARE(c.loaded.failedCount(), size_t(1));
+        // Every trace says rank 0: the first (in the order given) keeps it.
+        const RankLoad& failed = *std::find_if(c.loaded.ranks.begin(), c.loaded.ranks.end(),
+                                               [](const RankLoad& r) { return r.result.failure; });
+        QVERIFY(failed.file.find("worker7") != std::string::npos);
+        QVERIFY(failed.result.failure->message().find("worker7.pt.trace.json") !=
+                std::string::npos);
+        QCOMPARE(failed.rank, int64_t(7));  // from its name
+        QCOMPARE(failed.origin, RankOrigin::FileName);
+        QCOMPARE(c.entries.size(), size_t(3));
+        QCOMPARE(c.loaded.warnings.size(), size_t(2));  // two more files say rank 0
+        const std::vector<int64_t> ranks = {c.entries[0].rank, c.entries[1].rank,
+                                            c.entries[2].rank};
+        QCOMPARE(ranks, (std::vector<int64_t>{0, 1, 2}));
+        QVERIFY(c.entries[0].file.find("worker2") != std::string::npos);  // first given
+    }
+
+    // The CLI: the table, the JSON of the issue, and summary's "rank".
+    void theCliComparesRanks() {
+        GAPSCOPE_REQUIRE_SHARED();
+        GAPSCOPE_REQUIRE_PYTHON("no python3 for the reference");
+        const test::CliRun r = test::runCli({"ranks", dlrmFolder(), "--format", "json"});
+        QCOMPARE(r.exitCode, 0);
+        const json j = json::parse(r.out.toStdString());
+        QCOMPARE(j["ranks"].size(), size_t(8));
+        const json ref = reference(rankFilesOf({dlrmFolder().toStdString()}).files);
+        QCOMPARE(j["stragglers"].size(), ref["stragglers"].size());
+        COMPARE_JSON(j["stragglers"][0]["rank"], ref["stragglers"][0]["rank"]);
+        COMPARE_JSON(j["stragglers"][0]["others_wait_ns"], ref["stragglers"][0]["others_wait_ns"]);
+        for (size_t i = 0; i < 8; ++i) {
+            const json& step = j["ranks"][i]["steps"][0];
+            for (const char* key : {"start_ns", "end_ns", "busy_ns", "comm_ns", "exposed_comm_ns"})
+                COMPARE_JSON(step[key], ref["ranks"][i]["steps"][0][key]);
+            // summary --format json holds the same rank object (without the wait).
+            const test::CliRun s = test::runCli(
+                {"summary", QString::fromStdString(j["ranks"][i]["file"].get<std::string>()),
+                 "--format", "json"});
+            QCOMPARE(s.exitCode, 0);
+            json rank = json::parse(s.out.toStdString())["rank"];
+            json want = j["ranks"][i];
+            want["steps"][0]["wait_ns"] = nullptr;
+            want["totals"]["wait_ns"] = 0;
+            COMPARE_JSON(rank, want);
+        }
+        const test::CliRun table = test::runCli({"ranks", dlrmFolder()});
+        QCOMPARE(table.exitCode, 0);
+        QVERIFY(table.out.contains("entered the collective last"));
+        const test::CliRun none = test::runCli({"ranks", dir_.filePath("no-such-folder")});
+        QCOMPARE(none.exitCode, 2);
+        QVERIFY(none.err.contains("no-such-folder"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRanks)
+#include "tst_ranks.moc"

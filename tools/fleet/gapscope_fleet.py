@@ -1,0 +1,322 @@
+"""The fleet summary: `gapscope-cli summary --format json` mapped over many
+traces on a Dask cluster, reduced to one table of ranks x steps with the
+stragglers (the same JSON as `gapscope-cli ranks --format json`, plus a
+"fleet" object).
+
+A job with a thousand ranks writes more trace than a workstation opens: each
+trace is summarised where it lies (one Dask task per trace runs the CLI on
+the worker that reads it) and only the small summaries travel. The reduce
+numbers the ranks and names the stragglers exactly as `gapscope-cli ranks`
+does (docs/scale-out.md); a test holds the two against each other.
+
+Failure handling:
+  - a worker that dies mid-task (killed, out of memory) loses no trace: the
+    scheduler gives its tasks to another worker (distributed's
+    allowed-failures);
+  - a task that raises (the CLI could not be started, timed out) is retried
+    `--retries` times;
+  - a trace the CLI cannot read is not retried: it is listed under
+    fleet.failed with the CLI's one-line error, and the rest go on.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+GAP_CAUSES = ("input", "synchronization", "communication", "launch", "other")
+
+
+# ----------------------------------------------------------------------------
+# Map: one trace
+
+
+class CliFailed(Exception):
+    """The CLI could not be run at all (not a trace problem): retried."""
+
+
+def summarize_one(trace, cli, extra_args, timeout_s):
+    """Runs on a worker: the trace's summary JSON, reduced to its rank object.
+
+    Returns {"file", "rank": {...}} or {"file", "error", "exit"}.
+    """
+    cmd = [cli, "summary", trace, "--format", "json"] + list(extra_args)
+    try:
+        done = subprocess.run(cmd, capture_output=True, timeout=timeout_s, check=False)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise CliFailed("%s: %s" % (trace, e)) from e
+    if done.returncode != 0:
+        lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        return {"file": trace, "error": lines[-1] if lines else "exit %d" % done.returncode,
+                "exit": done.returncode}
+    try:
+        summary = json.loads(done.stdout)
+        return {"file": trace, "rank": summary["rank"]}
+    except (ValueError, KeyError) as e:
+        raise CliFailed("%s: unreadable summary from %s: %s" % (trace, cli, e)) from e
+
+
+# ----------------------------------------------------------------------------
+# Reduce: the ranks and the stragglers (as analysis/rank_comparison.h)
+
+
+def number_ranks(records):
+    """Ranks stated by the trace first, then by file name, then by order;
+    a rank taken already goes to the next free one (max + 1). `records` are
+    in input order: (file, rank object or None). Returns (ranks, warnings):
+    each rank object with its final "rank"."""
+    taken = set()
+    warnings = []
+    final = [None] * len(records)
+
+    def claim(i, rank, origin):
+        obj = records[i][1]
+        if rank in taken:
+            nxt = max(taken) + 1
+            warnings.append("%s says rank %d, which another file has: shown as rank %d"
+                            % (os.path.basename(records[i][0]), rank, nxt))
+            rank = nxt
+        taken.add(rank)
+        final[i] = (rank, origin)
+
+    for i, (_, obj) in enumerate(records):
+        if obj is not None and obj["origin"] == "trace":
+            claim(i, obj["rank"], "trace")
+    for i, (_, obj) in enumerate(records):
+        if final[i] is None and obj is not None and obj["origin"] == "file name":
+            claim(i, obj["rank"], "file name")
+    for i in range(len(records)):
+        if final[i] is None:
+            obj = records[i][1]
+            if obj is not None:
+                claim(i, i, "order")
+    out = []
+    for i, (_, obj) in enumerate(records):
+        if obj is None:
+            continue
+        obj = dict(obj)
+        obj["rank"], obj["origin"] = final[i]
+        out.append(obj)
+    out.sort(key=lambda r: r["rank"])
+    return out, warnings
+
+
+def _shift(rank, by):
+    rank["offset_ns"] = by
+    for s in rank["steps"]:
+        s["start_ns"] += by
+        s["end_ns"] += by
+        for k in ("collective_enter_ns", "collective_end_ns"):
+            if s[k] is not None:
+                s[k] += by
+        w = s["longest_work_before"]
+        if w is not None:
+            w["start_ns"] += by
+            w["end_ns"] += by
+
+
+def compare(ranks, align_step=None):
+    """Fills each step's wait_ns and the totals; returns the comparison."""
+    unaligned = []
+    if align_step is not None:
+        reference = None
+        for r in ranks:
+            step = next((s for s in r["steps"] if s["number"] == align_step), None)
+            if step is None:
+                unaligned.append(r["rank"])
+                continue
+            if reference is None:
+                reference = step["start_ns"]
+            _shift(r, reference - step["start_ns"])
+    by_step = {}
+    for r in ranks:
+        for s in r["steps"]:
+            if s["collective_enter_ns"] is not None:
+                by_step.setdefault(s["number"], []).append((r, s))
+    stragglers = []
+    for number in sorted(by_step):
+        entered = by_step[number]
+        if len(entered) < 2:
+            continue
+        last_rank, last = entered[0]
+        for r, s in entered:
+            if s["collective_enter_ns"] > last["collective_enter_ns"]:
+                last_rank, last = r, s
+        others = 0
+        longest, longest_rank, waiting = 0, 0, 0
+        for r, s in entered:
+            s["wait_ns"] = last["collective_enter_ns"] - s["collective_enter_ns"]
+            if r is last_rank:
+                continue
+            others += s["wait_ns"]
+            waiting += 1
+            if waiting == 1 or s["wait_ns"] > longest:
+                longest, longest_rank = s["wait_ns"], r["rank"]
+        stragglers.append({"step": number, "name": last["name"], "rank": last_rank["rank"],
+                           "entered_ns": last["collective_enter_ns"], "others_wait_ns": others,
+                           "waiting_ranks": waiting, "longest_wait_ns": longest,
+                           "longest_wait_rank": longest_rank,
+                           "instead": last["longest_work_before"]})
+    for r in ranks:
+        r["totals"]["wait_ns"] = sum(s["wait_ns"] or 0 for s in r["steps"])
+    return {"aligned_on_step": align_step, "unaligned_ranks": unaligned,
+            "stragglers": stragglers}
+
+
+def reduce_fleet(results, traces, align_step=None):
+    """The fleet table from the map results (any order) of `traces`."""
+    by_file = {r["file"]: r for r in results}
+    records = [(t, by_file[t].get("rank")) for t in traces]
+    ranks, warnings = number_ranks(records)
+    comparison = compare(ranks, align_step)
+    failed = [{"file": t, "error": by_file[t]["error"]} for t in traces if "error" in by_file[t]]
+    out = {"aligned_on_step": comparison["aligned_on_step"],
+           "unaligned_ranks": comparison["unaligned_ranks"],
+           "ranks": ranks, "stragglers": comparison["stragglers"]}
+    out["fleet"] = {"traces": len(traces), "summarized": len(ranks), "failed": failed,
+                    "warnings": warnings}
+    return out
+
+
+# ----------------------------------------------------------------------------
+# The cluster
+
+
+class Progress:
+    """One line on stderr, rewritten: done / total, failed, elapsed."""
+
+    def __init__(self, total, stream=sys.stderr):
+        self.total, self.done, self.failed = total, 0, 0
+        self.start = time.monotonic()
+        self.stream = stream
+        self.tty = stream.isatty()
+
+    def update(self, result):
+        self.done += 1
+        self.failed += "error" in result
+        line = "gapscope-fleet: %d/%d traces summarised, %d failed, %.0f s" % (
+            self.done, self.total, self.failed, time.monotonic() - self.start)
+        if self.tty:
+            self.stream.write("\r" + line)
+        elif self.done == self.total or self.done % max(1, self.total // 20) == 0:
+            self.stream.write(line + "\n")
+        self.stream.flush()
+
+    def close(self):
+        if self.tty:
+            self.stream.write("\n")
+
+
+def run_on_cluster(client, traces, cli, extra_args, retries, timeout_s, progress=None):
+    from distributed import as_completed
+
+    futures = client.map(summarize_one, traces, cli=cli, extra_args=extra_args,
+                         timeout_s=timeout_s, retries=retries, pure=False,
+                         key=["gapscope-summary-%d" % i for i in range(len(traces))])
+    results = []
+    for future in as_completed(futures):
+        try:
+            result = future.result()
+        except Exception as e:  # retries spent: the trace is listed as failed
+            index = futures.index(future)
+            result = {"file": traces[index], "error": "%s: %s" % (type(e).__name__, e),
+                      "exit": None}
+        results.append(result)
+        if progress:
+            progress.update(result)
+    return results
+
+
+def write_atomically(path, text):
+    folder = os.path.dirname(os.path.abspath(path))
+    tmp = os.path.join(folder, ".%s.%d.tmp" % (os.path.basename(path), os.getpid()))
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def find_cli(given):
+    if given:
+        return given
+    here = os.path.dirname(os.path.abspath(__file__))
+    for candidate in (os.path.join(here, "..", "..", "build", "release", "app", "cli", "gapscope-cli"),
+                      os.path.join(here, "..", "..", "build", "dev", "app", "cli", "gapscope-cli")):
+        if os.access(candidate, os.X_OK):
+            return os.path.abspath(candidate)
+    return shutil.which("gapscope-cli") or "gapscope-cli"
+
+
+def main(argv=None):
+    import argparse
+
+    ap = argparse.ArgumentParser(
+        prog="gapscope-fleet",
+        description="Summarise many traces on a Dask cluster: one task per trace runs "
+                    "`gapscope-cli summary` where the trace lies; the summaries are reduced "
+                    "to a table of ranks x steps with the stragglers (as `gapscope-cli ranks`).")
+    sub = ap.add_subparsers(dest="command", required=True)
+    s = sub.add_parser("summarize", help="map the CLI over TRACES and write the fleet table")
+    where = s.add_mutually_exclusive_group(required=True)
+    where.add_argument("--scheduler", metavar="tcp://HOST:8786",
+                       help="a running Dask scheduler (dask-scheduler / dask-worker)")
+    where.add_argument("--local", type=int, metavar="N",
+                       help="start a LocalCluster of N worker processes on this machine")
+    s.add_argument("traces", nargs="+", metavar="TRACE",
+                   help="trace files (paths as the workers see them)")
+    s.add_argument("--out", required=True, help="the fleet table, JSON (written atomically)")
+    s.add_argument("--cli", help="gapscope-cli on the workers (default: the build's, else PATH)")
+    s.add_argument("--retries", type=int, default=2,
+                   help="retries of a task that raised (default 2)")
+    s.add_argument("--timeout", type=float, default=3600, help="seconds per trace (default 3600)")
+    s.add_argument("--align-step", type=int, help="align the ranks on step N's start")
+    s.add_argument("--min-gap-us", help="gap threshold, as the CLI's")
+    s.add_argument("--step-regex", help="steps, as the CLI's")
+    s.add_argument("--no-cache", action="store_true", help="the CLI parses every trace")
+    args = ap.parse_args(argv)
+
+    extra = []
+    if args.min_gap_us:
+        extra += ["--min-gap-us", args.min_gap_us]
+    if args.step_regex:
+        extra += ["--step-regex", args.step_regex]
+    if args.no_cache:
+        extra += ["--no-cache"]
+    cli = find_cli(args.cli)
+    traces = [os.path.abspath(t) if args.local else t for t in args.traces]
+    if len(set(traces)) != len(traces):
+        ap.error("a trace is given twice")
+
+    from distributed import Client, LocalCluster
+
+    cluster = None
+    if args.local:
+        cluster = LocalCluster(n_workers=args.local, threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+        client = Client(cluster)
+    else:
+        client = Client(args.scheduler)
+    progress = Progress(len(traces))
+    try:
+        results = run_on_cluster(client, traces, cli, extra, args.retries, args.timeout, progress)
+    finally:
+        progress.close()
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    fleet = reduce_fleet(results, traces, args.align_step)
+    fleet["fleet"]["scheduler"] = args.scheduler or "local:%d" % args.local
+    write_atomically(args.out, json.dumps(fleet, indent=2, ensure_ascii=False) + "\n")
+    for w in fleet["fleet"]["warnings"]:
+        print("gapscope-fleet: " + w, file=sys.stderr)
+    for f in fleet["fleet"]["failed"]:
+        print("gapscope-fleet: failed: %s: %s" % (f["file"], f["error"]), file=sys.stderr)
+    print(args.out)
+    return 0 if fleet["ranks"] else 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
