@@ -22,7 +22,9 @@ constexpr const char* kHelp =
     "  The summary of a trace as tables: per GPU busy and idle by cause, steps, the\n"
     "  top kernels and ops (--top, default 10), the input pipeline's verdict, memory\n"
     "  peaks and growth, and the advice. --format md (default), json and html write\n"
-    "  one document, csv one file per table (on stdout: each after a '# ID' line).\n"
+    "  one document, csv one file per table (on stdout: each after a '# ID' line);\n"
+    "  the JSON also holds \"rank\": this trace as one rank of a job, per step (what\n"
+    "  gapscope-fleet gathers; see gapscope-cli ranks).\n"
     "  --out DIR writes summary.md / summary.json / summary.html or ID.csv there\n"
     "  (replacing files of those names); stdout without it.\n";
 

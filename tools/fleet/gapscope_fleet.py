@@ -229,6 +229,26 @@ def run_on_cluster(client, traces, cli, extra_args, retries, timeout_s, progress
     return results
 
 
+def read_summaries(paths):
+    """Map results from summary JSON files written elsewhere (a Slurm job
+    array): (results, traces), a file that cannot be read listed as failed."""
+    results, traces = [], []
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as f:
+                summary = json.load(f)
+            trace = summary["trace"]
+            results.append({"file": trace, "rank": summary["rank"]})
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            trace = path
+            results.append({"file": path, "error": "%s: not a gapscope-cli summary --format "
+                            "json: %s" % (path, e), "exit": None})
+        if trace in traces:
+            raise SystemExit("gapscope-fleet: %s: trace %s is summarised twice" % (path, trace))
+        traces.append(trace)
+    return results, traces
+
+
 def write_atomically(path, text):
     folder = os.path.dirname(os.path.abspath(path))
     tmp = os.path.join(folder, ".%s.%d.tmp" % (os.path.basename(path), os.getpid()))
@@ -276,7 +296,18 @@ def main(argv=None):
     s.add_argument("--min-gap-us", help="gap threshold, as the CLI's")
     s.add_argument("--step-regex", help="steps, as the CLI's")
     s.add_argument("--no-cache", action="store_true", help="the CLI parses every trace")
+    r = sub.add_parser("reduce", help="the fleet table from summaries written elsewhere "
+                                      "(`gapscope-cli summary TRACE --format json`, e.g. by a "
+                                      "Slurm job array)")
+    r.add_argument("summaries", nargs="+", metavar="SUMMARY.json")
+    r.add_argument("--out", required=True, help="the fleet table, JSON (written atomically)")
+    r.add_argument("--align-step", type=int, help="align the ranks on step N's start")
     args = ap.parse_args(argv)
+    if args.command == "reduce":
+        results, traces = read_summaries(args.summaries)
+        fleet = reduce_fleet(results, traces, args.align_step)
+        fleet["fleet"]["scheduler"] = None
+        return finish(fleet, args.out)
 
     extra = []
     if args.min_gap_us:
@@ -299,6 +330,8 @@ def main(argv=None):
         client = Client(cluster)
     else:
         client = Client(args.scheduler)
+        # The workers run summarize_one from this module: send it to them.
+        client.upload_file(os.path.abspath(__file__))
     progress = Progress(len(traces))
     try:
         results = run_on_cluster(client, traces, cli, extra, args.retries, args.timeout, progress)
@@ -309,12 +342,16 @@ def main(argv=None):
             cluster.close()
     fleet = reduce_fleet(results, traces, args.align_step)
     fleet["fleet"]["scheduler"] = args.scheduler or "local:%d" % args.local
-    write_atomically(args.out, json.dumps(fleet, indent=2, ensure_ascii=False) + "\n")
+    return finish(fleet, args.out)
+
+
+def finish(fleet, out):
+    write_atomically(out, json.dumps(fleet, indent=2, ensure_ascii=False) + "\n")
     for w in fleet["fleet"]["warnings"]:
         print("gapscope-fleet: " + w, file=sys.stderr)
     for f in fleet["fleet"]["failed"]:
         print("gapscope-fleet: failed: %s: %s" % (f["file"], f["error"]), file=sys.stderr)
-    print(args.out)
+    print(out)
     return 0 if fleet["ranks"] else 2
 
 
