@@ -25,8 +25,10 @@ int main(int argc, char** argv) {
     parser.addVersionOption();
     parser.addPositionalArgument(
         QStringLiteral("trace"),
-        QStringLiteral("A trace to open (.json, .json.gz, .json.zst, .xplane.pb), or a "
-                       "TensorBoard log folder"));
+        QStringLiteral("A trace to open (.json, .json.gz, .json.zst, .xplane.pb), a TensorBoard "
+                       "log folder, a folder of per-rank traces or several traces (the ranks of "
+                       "one job, side by side), or a fleet table (*.fleet.json)"),
+        QStringLiteral("[trace...]"));
     const QCommandLineOption run(
         QStringLiteral("run"),
         QStringLiteral("The profile run to open when TRACE is a folder (default: choose)"),
@@ -67,10 +69,14 @@ int main(int argc, char** argv) {
                          });
     }
     window.show();
-    if (!traces.isEmpty()) window.openTrace(traces.first(), parser.value(run));
+    if (!traces.isEmpty()) window.openTraces(traces, parser.value(run));
     if (checkOnly && !window.lastError().isEmpty()) {  // refused before loading (a folder)
         std::fprintf(stderr, "gapscope: %s\n", qPrintable(window.lastError()));
         return 2;
+    }
+    if (checkOnly && !window.loader()->isLoading()) {  // opened without loading (a fleet table)
+        std::printf("gapscope: opened %s\n", qPrintable(traces.first()));
+        return 0;
     }
     return app.exec();
 }

@@ -16,6 +16,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -34,6 +35,8 @@
 #include <QToolButton>
 #include <QUrl>
 #include <QVBoxLayout>
+#include <climits>
+#include <filesystem>
 #include <sstream>
 
 #include "analysis/idle_gaps.h"
@@ -43,11 +46,16 @@
 #include "export/image_export.h"
 #include "export/report_export.h"
 #include "io/library_versions.h"
+#include "io/profile_files.h"
+#include "io/rank_files.h"
 #include "loader/loader.h"
+#include "loader/rank_view.h"
 #include "loading/run_chooser.h"
 #include "loading/trace_loader.h"
+#include "panels/analysis_session.h"
 #include "panels/details_panel.h"
 #include "panels/panel_host.h"
+#include "ranks/ranks_panel.h"
 #include "report/trace_summary.h"
 #include "search/search_bar.h"
 #include "timeline/timeline_view.h"
@@ -81,6 +89,7 @@ MainWindow::MainWindow(QWidget* parent)
       images_(new ui::ImageExport(page_, this)),
       annotations_(new ui::AnnotationController(page_, images_, this)),
       reports_(new ui::ReportExport(images_, panels_->session(), this)),
+      ranks_(new ui::RanksPanel(this)),
       cursorLabel_(new QLabel(this)),
       rangeLabel_(new QLabel(this)),
       countLabel_(new QLabel(this)),
@@ -97,7 +106,14 @@ MainWindow::MainWindow(QWidget* parent)
     createDocks();
     createStatusBar();
 
+    connect(loader_, &ui::TraceLoader::ranksLoaded, this,
+            [this](std::shared_ptr<const RanksDocument> doc) { pendingRanks_ = std::move(doc); });
     connect(loader_, &ui::TraceLoader::loaded, this, &MainWindow::onLoaded);
+    connect(ranks_, &ui::RanksPanel::frameRange, this, [this](Interval range) {
+        panels_->session()->navigate(ui::NavTarget::toRange(range));
+    });
+    connect(ranks_, &ui::RanksPanel::openTrace, this,
+            [this](const QString& path) { openTrace(path); });
     connect(loader_, &ui::TraceLoader::failed, this, &MainWindow::onFailed);
     connect(loader_, &ui::TraceLoader::cancelled, this, [this] {
         setLoading(false);
@@ -192,7 +208,10 @@ void MainWindow::createActions() {
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     file->addAction(tr("Open &Sample Trace"), this, &MainWindow::openSample);
     reload_ = file->addAction(tr("&Reload"), this, [this] {
-        if (!currentPath_.isEmpty()) openTrace(currentPath_);
+        if (!rankFiles_.isEmpty())
+            openRanks(rankFiles_, currentPath_, rankAlignment_);
+        else if (!currentPath_.isEmpty())
+            openTrace(currentPath_);
     });
     reload_->setShortcut(QKeySequence::Refresh);
     reload_->setEnabled(false);
@@ -367,6 +386,31 @@ void MainWindow::createDocks() {
     tabifyDockWidget(detailsDock, notes);
     detailsDock->raise();
     panels_->install(viewMenu_, findChild<QToolBar*>("navigationToolbar"));
+    // The ranks of a job: with the analysis panels, shown when there are ranks.
+    ranksDock_ = new QDockWidget(tr("Ranks"), this);
+    ranksDock_->setObjectName(QStringLiteral("ranksDock"));
+    ranksDock_->setWidget(ranks_);
+    addDockWidget(Qt::BottomDockWidgetArea, ranksDock_);
+    if (QDockWidget* overview = findChild<QDockWidget*>(QStringLiteral("overviewDock")))
+        tabifyDockWidget(overview, ranksDock_);
+    viewMenu_->addAction(ranksDock_->toggleViewAction());
+    ranksDock_->setVisible(false);
+    viewMenu_->addSeparator();
+    gpusOnTop_ = viewMenu_->addAction(tr("GPUs of All Ranks on Top"), this,
+                                      [this](bool on) { page_->timeline()->setGpusOnTop(on); });
+    gpusOnTop_->setCheckable(true);
+    gpusOnTop_->setEnabled(false);
+    alignRanks_ = viewMenu_->addAction(tr("Align Ranks on Step…"), this, [this] {
+        bool ok = false;
+        const int step = QInputDialog::getInt(
+            this, tr("Align Ranks"),
+            tr("Shift each rank's times so that this step starts together\n"
+               "(for ranks whose clocks differ; -1: as written):"),
+            rankAlignment_ ? static_cast<int>(*rankAlignment_) : -1, -1, INT_MAX, 1, &ok);
+        if (!ok) return;
+        openRanks(rankFiles_, currentPath_, step < 0 ? std::nullopt : std::optional<int64_t>(step));
+    });
+    alignRanks_->setEnabled(false);
 }
 
 void MainWindow::createStatusBar() {
@@ -390,10 +434,12 @@ void MainWindow::createStatusBar() {
 
 void MainWindow::chooseFile() {
     const QString dir = QFileInfo(currentPath_).absolutePath();
-    const QString path = QFileDialog::getOpenFileName(
+    // Several files at once are the ranks of one job.
+    const QStringList paths = QFileDialog::getOpenFileNames(
         this, tr("Open Trace"), dir,
-        tr("Traces (*.json *.json.gz *.json.zst *.gz *.zst *.xplane.pb *.pb);;All files (*)"));
-    if (!path.isEmpty()) openTrace(path);
+        tr("Traces (*.json *.json.gz *.json.zst *.gz *.zst *.xplane.pb *.pb);;"
+           "Fleet tables (*.fleet.json);;All files (*)"));
+    openTraces(paths);
 }
 
 void MainWindow::chooseFolder() {
@@ -415,16 +461,95 @@ void MainWindow::openSample() {
     openTrace(path);
 }
 
+void MainWindow::openTraces(const QStringList& paths, const QString& run) {
+    if (paths.size() == 1) return openTrace(paths.front(), run);
+    if (paths.isEmpty()) return;
+    std::vector<std::string> names;
+    for (const QString& p : paths)
+        names.push_back(QFile::encodeName(p).toStdString());
+    const RankFileList list = rankFilesOf(names, run.toStdString());
+    if (!list.error.empty()) return onFailed(QString::fromStdString(list.error), paths.front());
+    QStringList files;
+    for (const std::string& f : list.files)
+        files << QFile::decodeName(QByteArray::fromStdString(f));
+    openRanks(files, QFile::decodeName(QByteArray::fromStdString(commonFolder(list.files))));
+}
+
+void MainWindow::openRanks(const QStringList& files, const QString& name,
+                           std::optional<int64_t> alignOnStep) {
+    lastError_.clear();
+    rankFiles_ = files;
+    rankAlignment_ = alignOnStep;
+    setLoading(true);
+    statusBar()->showMessage(tr("Opening %1 ranks…").arg(files.size()));
+    loadStartMs_ = QDateTime::currentMSecsSinceEpoch();
+    loader_->loadRanks(files, name, alignOnStep);
+}
+
+void MainWindow::showRanksDock() {
+    // Among the analysis panels' tabs, in front.
+    auto* overview = findChild<QDockWidget*>(QStringLiteral("overviewDock"));
+    if (overview && !overview->isFloating() && !ranksDock_->isFloating() &&
+        !tabifiedDockWidgets(overview).contains(ranksDock_))
+        tabifyDockWidget(overview, ranksDock_);
+    ranksDock_->setVisible(true);
+    ranksDock_->raise();
+}
+
+void MainWindow::openFleet(const QString& path) {
+    QFile f(path);
+    std::string error;
+    std::optional<RanksDocument> doc;
+    if (!f.open(QIODevice::ReadOnly)) {
+        error = f.errorString().toStdString();
+    } else if (f.size() > (qint64{256} << 20)) {
+        error = "larger than 256 MiB: not a fleet table";
+    } else {
+        doc = parseRanksJson(f.readAll().toStdString(), error);
+    }
+    if (!doc) return onFailed(path + ": " + QString::fromStdString(error), path);
+    ranks_->setDocument(std::make_shared<const RanksDocument>(std::move(*doc)), false);
+    showRanksDock();
+    addRecent(path);
+    statusBar()->showMessage(tr("Opened the fleet table %1").arg(QFileInfo(path).fileName()), 8000);
+}
+
 void MainWindow::openTrace(const QString& requested, const QString& run) {
     lastError_.clear();
     QString path = requested;
+    if (requested.endsWith(QLatin1String(".fleet.json"), Qt::CaseInsensitive) &&
+        QFileInfo(requested).isFile())
+        return openFleet(requested);
     if (QFileInfo(requested).isDir()) {
+        // Per-rank traces (not XSpace) in the folder: the ranks of one job.
+        std::string error;
+        std::vector<std::string> traces;
+        for (std::string& f : traceFilesIn(QFile::encodeName(requested).toStdString(), error))
+            if (!isXSpaceFileName(std::filesystem::path(f).filename().string()))
+                traces.push_back(std::move(f));
+        if (traces.size() == 1)
+            return openTrace(QFile::decodeName(QByteArray::fromStdString(traces.front())));
+        if (traces.size() > 1) {
+            QStringList files;
+            for (const std::string& f : traces)
+                files << QFile::decodeName(QByteArray::fromStdString(f));
+            return openRanks(files, requested);
+        }
         // The folder's run is chosen here; the loader gets the run's folder.
         const ui::RunChoice choice = ui::chooseProfileRun(this, requested, run, interactive_);
         if (!choice.error.isEmpty()) onFailed(choice.error, requested);
         if (choice.folder.isEmpty()) return;
         path = choice.folder;
+        // A run of several hosts: each host file is a rank.
+        const std::vector<std::string> hosts = xspaceFilesIn(QFile::encodeName(path).toStdString());
+        if (hosts.size() > 1) {
+            QStringList files;
+            for (const std::string& f : hosts)
+                files << QFile::decodeName(QByteArray::fromStdString(f));
+            return openRanks(files, path);
+        }
     }
+    rankFiles_.clear();
     setLoading(true);
     statusBar()->showMessage(tr("Opening %1…").arg(QFileInfo(path).fileName()));
     loadStartMs_ = QDateTime::currentMSecsSinceEpoch();
@@ -442,12 +567,34 @@ void MainWindow::setLoading(bool loading) {
 void MainWindow::onLoaded(std::shared_ptr<const Trace> trace, const QString& path) {
     setLoading(false);
     currentPath_ = path;
+    // Ranks of a job: the panel gets their figures; a single trace has none.
+    const bool ranks = !trace->ranks.empty() && pendingRanks_;
+    ranks_->setDocument(ranks ? pendingRanks_ : nullptr, ranks);
+    pendingRanks_.reset();
+    if (!ranks) rankFiles_.clear();
+    alignRanks_->setEnabled(ranks);
+    gpusOnTop_->setEnabled(ranks);
+    page_->timeline()->setGpusOnTop(ranks && gpusOnTop_->isChecked());
+    if (ranks) {
+        showRanksDock();
+        // Files that failed, and ranks two files claimed: said once, not hidden.
+        QStringList problems;
+        for (const RankRow& r : ranks_->document()->ranks)
+            if (!r.error.empty()) problems << QString::fromStdString(r.entry.file + ": " + r.error);
+        for (const std::string& w : ranks_->document()->warnings)
+            problems << QString::fromStdString(w);
+        if (!problems.isEmpty() && interactive_)
+            QTimer::singleShot(0, this, [this, problems] {
+                QMessageBox::warning(this, tr("Some ranks"), problems.join("\n"));
+            });
+    }
     reload_->setEnabled(true);
     details_->setTrace(trace);
     page_->setTrace(trace);
     panels_->setTrace(trace);
     annotations_->traceOpened(path);  // after the page has the trace
     panels_->raisePanel(QStringLiteral("overviewDock"));
+    if (ranks) ranksDock_->raise();  // the question of a job: which rank holds the others back
     stack_->setCurrentWidget(page_);
     // The tour once, after the first trace a person opens; Help > Tour again.
     QSettings settings;
@@ -621,8 +768,11 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
 }
 
 void MainWindow::dropEvent(QDropEvent* e) {
-    const auto urls = e->mimeData()->urls();
-    if (!urls.isEmpty() && urls.first().isLocalFile()) openTrace(urls.first().toLocalFile());
+    // Several files dropped at once are the ranks of one job.
+    QStringList paths;
+    for (const QUrl& url : e->mimeData()->urls())
+        if (url.isLocalFile()) paths << url.toLocalFile();
+    openTraces(paths);
 }
 
 }  // namespace gapscope::app

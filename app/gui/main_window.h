@@ -4,11 +4,15 @@
 // the trace page, docks for the side panels, status bar, persisted layout.
 
 #include <QMainWindow>
+#include <QStringList>
 #include <memory>
+#include <optional>
 
 #include "model/trace.h"
+#include "report/ranks_report.h"
 
 class QAction;
+class QDockWidget;
 class QDoubleSpinBox;
 class QLabel;
 class QMenu;
@@ -23,6 +27,7 @@ class ImageExport;
 class AnnotationController;
 class ReportExport;
 class PanelHost;
+class RanksPanel;
 class TraceLoader;
 class TracePage;
 }  // namespace gapscope::ui
@@ -40,7 +45,19 @@ class MainWindow : public QMainWindow {
 
     // A trace file, or a folder of profile runs (a TensorBoard logdir): the
     // run called `run`, else the only one, else the one picked from a list.
+    // A folder of per-rank traces, or a run with several hosts, opens as the
+    // ranks of one job (openRanks); a *.fleet.json as the Ranks panel.
     void openTrace(const QString& path, const QString& run = {});
+    // Several files: one file opens alone, more as the ranks of one job.
+    void openTraces(const QStringList& paths, const QString& run = {});
+    // The ranks of a job side by side in one timeline, named `name` (the
+    // folder, or the files' common folder); aligned on a step if asked.
+    void openRanks(const QStringList& files, const QString& name,
+                   std::optional<int64_t> alignOnStep = std::nullopt);
+    // A fleet table of tools/fleet (or `gapscope-cli ranks --format json`)
+    // in the Ranks panel, without the traces.
+    void openFleet(const QString& path);
+    ui::RanksPanel* ranks() const { return ranks_; }
     void openSample();
     ui::TracePage* tracePage() const { return page_; }
     ui::DetailsPanel* details() const { return details_; }
@@ -78,6 +95,7 @@ class MainWindow : public QMainWindow {
     void addRecent(const QString& path);
     void updateRecentMenu();
     void updateStatus();
+    void showRanksDock();
     void showImportReport();
     void showShortcuts();
     void showUserGuide();
@@ -100,6 +118,13 @@ class MainWindow : public QMainWindow {
     ui::ImageExport* images_;
     ui::AnnotationController* annotations_;
     ui::ReportExport* reports_;
+    ui::RanksPanel* ranks_;
+    QDockWidget* ranksDock_ = nullptr;
+    QAction* alignRanks_ = nullptr;
+    QAction* gpusOnTop_ = nullptr;
+    QStringList rankFiles_;                 // of the ranks view open, for Reload and Align
+    std::optional<int64_t> rankAlignment_;  // its alignment
+    std::shared_ptr<const RanksDocument> pendingRanks_;  // until its trace is shown
     QMenu* recentMenu_ = nullptr;
     QMenu* viewMenu_ = nullptr;
     QAction* reload_ = nullptr;

@@ -53,6 +53,11 @@ struct HostClassSlices {
     TimeNs longest = 0;
 };
 
+// The host of one group (a rank of merged ranks; the whole trace otherwise).
+struct HostClasses {
+    HostClassSlices input, sync, comm;
+};
+
 }  // namespace
 
 struct GapExplainer::Index {
@@ -60,7 +65,11 @@ struct GapExplainer::Index {
         if (!shared) own.emplace(t);
         launches = shared ? shared : &*own;
     }
-    HostClassSlices input, sync, comm;
+    std::vector<HostClasses> groups;  // by Process::group
+    HostClasses none;                 // of a group without CPU threads
+    const HostClasses& of(const GpuDevice& d) const {
+        return d.group < groups.size() ? groups[d.group] : none;
+    }
     std::optional<LaunchCalls> own;
     const LaunchCalls* launches = nullptr;
 };
@@ -69,10 +78,13 @@ namespace {
 
 using HostIndex = GapExplainer::Index;
 
-void indexHost(const Trace& t, HostIndex& h) {
+void indexHost(const Trace& t, HostIndex& index) {
     std::vector<int8_t> memo(t.strings.size() + 1, -1);
     for (const Track& track : t.tracks) {
         if (track.kind != TrackKind::CpuThread) continue;
+        const uint32_t group = t.processes[track.process].group;
+        if (group >= index.groups.size()) index.groups.resize(group + 1);
+        HostClasses& h = index.groups[group];
         for (uint32_t i = track.sliceBegin; i < track.sliceEnd; ++i) {
             const Slice& s = t.slices[i];
             if (s.name < memo.size() && memo[s.name] < 0)
@@ -89,12 +101,15 @@ void indexHost(const Trace& t, HostIndex& h) {
             }
         }
     }
-    for (HostClassSlices* c : {&h.input, &h.sync, &h.comm}) {
-        mergeIntervals(c->merged);
-        std::sort(c->byStart.begin(), c->byStart.end(), [&](uint32_t a, uint32_t b) {
-            return t.slices[a].start != t.slices[b].start ? t.slices[a].start < t.slices[b].start
-                                                          : a < b;
-        });
+    for (HostClasses& h : index.groups) {
+        for (HostClassSlices* c : {&h.input, &h.sync, &h.comm}) {
+            mergeIntervals(c->merged);
+            std::sort(c->byStart.begin(), c->byStart.end(), [&](uint32_t a, uint32_t b) {
+                return t.slices[a].start != t.slices[b].start
+                           ? t.slices[a].start < t.slices[b].start
+                           : a < b;
+            });
+        }
     }
 }
 
@@ -112,7 +127,8 @@ void overlapping(const Trace& t, const HostClassSlices& c, Interval gap,
     }
 }
 
-void decide(const Trace& t, const GpuDevice& device, const HostIndex& host, CausedGap& g) {
+void decide(const Trace& t, const GpuDevice& device, const HostIndex& index, CausedGap& g) {
+    const HostClasses& host = index.of(device);
     if (coversHalf(host.input, g.gap)) {
         g.cause = GapCause::Input;
         overlapping(t, host.input, g.gap, g.evidence);
@@ -144,7 +160,7 @@ void decide(const Trace& t, const GpuDevice& device, const HostIndex& host, Caus
     }
     // Each ender's launch call: by correlation id, else by its ac2g flow.
     for (const uint32_t k : enders) {
-        host.launches->forEach(k, [&](uint32_t launch) {
+        index.launches->forEach(k, [&](uint32_t launch) {
             if (t.slices[launch].start > g.gap.start) g.evidence.push_back(launch);
         });
     }

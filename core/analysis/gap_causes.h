@@ -18,8 +18,9 @@
 //     correlation id, else the source of its ac2g flow) started after the
 //     gap began: the GPU waited for the CPU to issue work (HTA's "host wait");
 //  5. other.
-// "The host" is every CPU thread of the trace; "at least half" compares
-// twice the covered time with the gap's length, in integer ns.
+// "The host" is every CPU thread of the trace (of the device's rank when
+// ranks are merged into one trace: model/merge_traces.h); "at least half"
+// compares twice the covered time with the gap's length, in integer ns.
 
 #include <array>
 #include <memory>

@@ -191,6 +191,8 @@ IndexCache::Lookup IndexCache::load(const std::string& tracePath) const {
 std::string IndexCache::store(const Trace& trace) const {
     if (dir_.empty()) return "no cache folder (neither XDG_CACHE_HOME nor HOME is set)";
     if (!trace.fileStamp.valid) return "the trace did not come from a file";
+    // Each rank's file has its own entry; their merged view is rebuilt from them.
+    if (!trace.ranks.empty()) return "ranks merged into one view are not cached (each file is)";
     std::error_code ec;
     fs::create_directories(dir_, ec);
     if (ec) return dir_ + ": " + ec.message();

@@ -33,6 +33,29 @@ struct ImportReport {
 
     static constexpr size_t kMaxWarnings = 200;
 
+    // Adds `other`'s counts and warnings (each prefixed with `prefix`).
+    void absorb(const ImportReport& other, const std::string& prefix) {
+        events += other.events;
+        for (const auto& [k, v] : other.phases)
+            phases[k] += v;
+        for (const auto& [k, v] : other.skipped)
+            skipped[k] += v;
+        for (const auto& [k, v] : other.unknown)
+            unknown[k] += v;
+        withoutPhase += other.withoutPhase;
+        invalidEvents += other.invalidEvents;
+        unmatchedEnds += other.unmatchedEnds;
+        unclosedBegins += other.unclosedBegins;
+        overlapsMovedToLanes += other.overlapsMovedToLanes;
+        negativeDurations += other.negativeDurations;
+        unresolvedFlows += other.unresolvedFlows;
+        orphanFlowEvents += other.orphanFlowEvents;
+        truncated = truncated || other.truncated;
+        for (const ImportWarning& w : other.warnings)
+            warn(w.offset, prefix + w.message);
+        suppressedWarnings += other.suppressedWarnings;
+    }
+
     void warn(uint64_t offset, std::string message) {
         if (warnings.size() < kMaxWarnings) {
             warnings.push_back({offset, std::move(message)});

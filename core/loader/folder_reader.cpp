@@ -22,21 +22,8 @@ namespace gapscope {
 namespace {
 
 // A host's own report into the trace's, its warnings naming the file.
-void mergeReport(ImportReport& into, ImportReport& from, const std::string& file) {
-    into.events += from.events;
-    for (const auto& [k, v] : from.phases)
-        into.phases[k] += v;
-    for (const auto& [k, v] : from.skipped)
-        into.skipped[k] += v;
-    for (const auto& [k, v] : from.unknown)
-        into.unknown[k] += v;
-    into.withoutPhase += from.withoutPhase;
-    into.invalidEvents += from.invalidEvents;
-    into.negativeDurations += from.negativeDurations;
-    into.truncated = into.truncated || from.truncated;
-    for (ImportWarning& w : from.warnings)
-        into.warn(w.offset, file + ": " + std::move(w.message));
-    into.suppressedWarnings += from.suppressedWarnings;
+void mergeReport(ImportReport& into, const ImportReport& from, const std::string& file) {
+    into.absorb(from, file + ": ");
 }
 
 // Tells the builder's failures (the memory limit, a cancel) from the

@@ -19,6 +19,7 @@ ArgsStore::ArgsStore(ArgsStore&& o) noexcept
       blockStart_(std::move(o.blockStart_)),
       current_(std::move(o.current_)),
       rawBytes_(o.rawBytes_),
+      parts_(std::move(o.parts_)),
       fd_(std::move(o.fd_)),
       fileSize_(o.fileSize_),
       fileMtimeNs_(o.fileMtimeNs_),
@@ -32,6 +33,7 @@ ArgsStore& ArgsStore::operator=(ArgsStore&& o) noexcept {
     blockStart_ = std::move(o.blockStart_);
     current_ = std::move(o.current_);
     rawBytes_ = o.rawBytes_;
+    parts_ = std::move(o.parts_);
     fd_ = std::move(o.fd_);
     fileSize_ = o.fileSize_;
     fileMtimeNs_ = o.fileMtimeNs_;
@@ -152,11 +154,36 @@ ArgsText ArgsStore::fetchOwned(uint64_t offset, uint32_t length) const {
     return out;
 }
 
+bool ArgsStore::fileBacked() const {
+    return fd_.valid() ||
+           std::any_of(parts_.begin(), parts_.end(), [](const auto& p) { return p->fileBacked(); });
+}
+
+bool ArgsStore::fileChanged() const {
+    return fileChanged_.load(std::memory_order_relaxed) ||
+           std::any_of(parts_.begin(), parts_.end(),
+                       [](const auto& p) { return p->fileChanged(); });
+}
+
+uint64_t ArgsStore::adoptPart(ArgsStore part) {
+    if (parts_.size() >= kMaxParts) throw std::length_error("more than 32767 args stores");
+    parts_.push_back(std::make_unique<ArgsStore>(std::move(part)));
+    return static_cast<uint64_t>(parts_.size()) << kPartShift;
+}
+
 ArgsText ArgsStore::fetch(uint64_t offset, uint32_t length) const {
     if (length == 0) return {};
+    if (const uint64_t part = (offset & kPartMask) >> kPartShift; part != 0) {
+        if (part > parts_.size()) {
+            ArgsText out;
+            out.error = "args reference " + std::to_string(offset) + " names no part";
+            return out;
+        }
+        return parts_[part - 1]->fetch(offset & ~kPartMask, length);
+    }
     std::lock_guard lock(*mutex_);
     if (offset & kOwnedBit) return fetchOwned(offset & ~kOwnedBit, length);
-    if (!fileBacked()) {
+    if (!fd_.valid()) {
         ArgsText out;
         out.error = "args reference " + std::to_string(offset) + " points into a file not kept";
         return out;
@@ -174,6 +201,8 @@ void ArgsStore::restore(Blocks b) {
 
 size_t ArgsStore::memoryBytes() const {
     size_t total = current_.capacity() + cached_.capacity() + blockStart_.capacity() * 8;
+    for (const auto& p : parts_)
+        total += p->memoryBytes();
     for (const auto& b : blocks_)
         total += b.capacity();
     return total;

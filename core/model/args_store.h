@@ -9,6 +9,10 @@
 //    e.g. the stats of a binary format): offsets with kOwnedBit set.
 // Appends are single-threaded (the builder); fetches are thread-safe and
 // say why when the text cannot be had.
+//
+// The ranks of a job merged into one trace (model/merge_traces.h) keep each
+// rank's store whole as a part: its offsets carry the part's number in
+// bits 48..62 (offsets of a file or of owned blocks stay below 2^48).
 
 #include <atomic>
 #include <cstdint>
@@ -43,9 +47,9 @@ class ArgsStore {
     // replacing the file does not matter; rewriting it in place does (size
     // and mtime are checked on every fetch).
     void useFile(UniqueFd fd, uint64_t size, int64_t mtimeNs);
-    bool fileBacked() const { return fd_.valid(); }
+    bool fileBacked() const;  // its own file, or a part's
     // True once a fetch found the file changed since loading.
-    bool fileChanged() const { return fileChanged_.load(std::memory_order_relaxed); }
+    bool fileChanged() const;
 
     // Keeps `text` in the store's own blocks; returns its offset (kOwnedBit set).
     uint64_t append(std::string_view text);
@@ -54,6 +58,13 @@ class ArgsStore {
     ArgsText fetch(uint64_t offset, uint32_t length) const;
 
     uint64_t rawBytes() const { return rawBytes_; }  // of the owned blocks
+
+    // Takes `part` whole; returns what to OR into its offsets.
+    uint64_t adoptPart(ArgsStore part);
+    static constexpr int kPartShift = 48;
+    static constexpr uint64_t kPartMask = uint64_t{0x7FFF} << kPartShift;
+    static constexpr size_t kMaxParts = 0x7FFF;
+    size_t partCount() const { return parts_.size(); }
 
     // The sealed compressed blocks, for the index cache.
     struct Blocks {
@@ -78,6 +89,8 @@ class ArgsStore {
     std::vector<uint64_t> blockStart_;       // raw offset of each block
     std::string current_;                    // raw text of the block being filled
     uint64_t rawBytes_ = 0;
+
+    std::vector<std::unique_ptr<ArgsStore>> parts_;
 
     UniqueFd fd_;
     uint64_t fileSize_ = 0;

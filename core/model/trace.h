@@ -135,6 +135,9 @@ struct Process {
     int gpuDevice = -1;
     std::string displayName;       // e.g. "GPU 0", "python3 418"
     std::vector<uint32_t> tracks;  // in display order
+    // The rank (index into Trace::ranks) when ranks of a job are merged
+    // into one trace (model/merge_traces.h); 0 otherwise.
+    uint32_t group = 0;
 };
 
 struct GpuDevice {
@@ -143,6 +146,20 @@ struct GpuDevice {
     std::vector<uint32_t> tracks;
     std::vector<Interval> busy;  // sorted, disjoint, merged (analysis/gpu_busy)
     TimeNs busyNs = 0;
+    uint32_t group = 0;  // as Process::group
+};
+
+// One rank of a job merged into one trace: its processes are those whose
+// group is its index in Trace::ranks.
+struct TraceRank {
+    int64_t rank = 0;
+    std::string host;
+    std::string file;
+    TimeNs offset = 0;  // added to its times (aligned on a step)
+    uint32_t firstProcess = 0, processCount = 0;
+    uint32_t firstTrack = 0, trackCount = 0;
+    uint32_t firstSlice = 0, sliceCount = 0;
+    std::vector<int> gpuDevices;  // its devices' indices in the merged trace
 };
 
 struct ArgsRecord {
@@ -178,6 +195,7 @@ class Trace {
     HugeVector<LaunchParams> launches;
     ArgsStore argsStore;
     std::vector<GpuDevice> gpuDevices;  // sorted by index
+    std::vector<TraceRank> ranks;       // empty unless merged from ranks
     ImportReport report;
 
     TimeNs spanStart = 0;  // first event start (absolute ns as in the file)

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 namespace gapscope {
 
@@ -171,6 +172,169 @@ std::string ranksJson(const std::vector<RankRow>& ranks, const RankComparison& c
                 {"ranks", rs},
                 {"stragglers", st}}
         .dump(2, ' ', false, json::error_handler_t::replace);
+}
+
+namespace {
+
+// Reads a ranks document; throws std::runtime_error("where: what").
+class RanksReader {
+  public:
+    RanksDocument read(const nlohmann::json& j) {
+        RanksDocument d;
+        object(j, "the document");
+        const auto& aligned = j.value("aligned_on_step", nlohmann::json());
+        if (!aligned.is_null()) d.comparison.alignedOn = integer(aligned, "aligned_on_step");
+        for (const auto& r : list(j, "unaligned_ranks"))
+            d.comparison.unaligned.push_back(integer(r, "unaligned_ranks[]"));
+        const auto& ranks = list(j, "ranks");
+        for (size_t i = 0; i < ranks.size(); ++i)
+            d.ranks.push_back(rank(ranks[i], "ranks[" + std::to_string(i) + "]"));
+        const auto& stragglers = list(j, "stragglers");
+        for (size_t i = 0; i < stragglers.size(); ++i)
+            d.comparison.stragglers.push_back(
+                straggler(stragglers[i], "stragglers[" + std::to_string(i) + "]", d.ranks));
+        if (const auto f = j.find("fleet"); f != j.end()) {
+            object(*f, "fleet");
+            d.fleet = true;
+            d.fleetTraces = static_cast<uint64_t>(
+                integer(f->value("traces", nlohmann::json(0)), "fleet.traces"));
+            for (const auto& x : list(*f, "failed", "fleet."))
+                d.fleetFailed.push_back(
+                    {text(x, "file", "fleet.failed[]"), text(x, "error", "fleet.failed[]")});
+            for (const auto& w : list(*f, "warnings", "fleet.")) {
+                if (!w.is_string()) bad("fleet.warnings[]", "not a string");
+                d.warnings.push_back(w.get<std::string>());
+            }
+        }
+        return d;
+    }
+
+  private:
+    [[noreturn]] static void bad(const std::string& where, const std::string& what) {
+        throw std::runtime_error(where + ": " + what);
+    }
+    static void object(const nlohmann::json& j, const std::string& where) {
+        if (!j.is_object()) bad(where, "not an object");
+    }
+    static const nlohmann::json& list(const nlohmann::json& j, const char* key,
+                                      const std::string& prefix = "") {
+        static const nlohmann::json empty = nlohmann::json::array();
+        const auto it = j.find(key);
+        if (it == j.end()) return empty;
+        if (!it->is_array()) bad(prefix + key, "not a list");
+        return *it;
+    }
+    static int64_t integer(const nlohmann::json& v, const std::string& where) {
+        if (!v.is_number_integer()) bad(where, "not an integer");
+        return v.get<int64_t>();
+    }
+    static int64_t field(const nlohmann::json& o, const char* key, const std::string& where) {
+        const auto it = o.find(key);
+        if (it == o.end()) bad(where + "." + key, "missing");
+        return integer(*it, where + "." + key);
+    }
+    static std::optional<int64_t> maybe(const nlohmann::json& o, const char* key,
+                                        const std::string& where) {
+        const auto it = o.find(key);
+        if (it == o.end() || it->is_null()) return std::nullopt;
+        return integer(*it, where + "." + key);
+    }
+    static std::string text(const nlohmann::json& o, const char* key, const std::string& where) {
+        const auto it = o.find(key);
+        if (it == o.end() || it->is_null()) return {};
+        if (!it->is_string()) bad(where + "." + key, "not a string");
+        return it->get<std::string>();
+    }
+    static std::optional<RankWork> work(const nlohmann::json& o, const char* key,
+                                        const std::string& where) {
+        const auto it = o.find(key);
+        if (it == o.end() || it->is_null()) return std::nullopt;
+        const std::string here = where + "." + key;
+        object(*it, here);
+        RankWork w;
+        w.name = text(*it, "name", here);
+        w.gpu = text(*it, "where", here) == "gpu";
+        w.span = {field(*it, "start_ns", here), field(*it, "end_ns", here)};
+        return w;
+    }
+    static RankRow rank(const nlohmann::json& r, const std::string& where) {
+        object(r, where);
+        RankRow row;
+        row.entry.rank = field(r, "rank", where);
+        row.entry.file = text(r, "file", where);
+        row.entry.host = text(r, "host", where);
+        row.origin = text(r, "origin", where);
+        row.error = text(r, "error", where);
+        row.entry.offset = maybe(r, "offset_ns", where).value_or(0);
+        row.entry.figures.device = static_cast<int>(maybe(r, "device", where).value_or(-1));
+        const std::string source = text(r, "step_source", where);
+        for (const StepSource s : {StepSource::Regex, StepSource::ProfilerStep,
+                                   StepSource::TrainTest, StepSource::StepsLine})
+            if (source == stepSourceName(s)) row.entry.figures.source = s;
+        const auto& steps = list(r, "steps", where + ".");
+        for (size_t i = 0; i < steps.size(); ++i) {
+            const std::string here = where + ".steps[" + std::to_string(i) + "]";
+            const nlohmann::json& s = steps[i];
+            object(s, here);
+            RankStep st;
+            st.name = text(s, "name", here);
+            st.number = field(s, "number", here);
+            st.span = {field(s, "start_ns", here), field(s, "end_ns", here)};
+            if (st.span.end < st.span.start) bad(here, "ends before it starts");
+            st.busy = field(s, "busy_ns", here);
+            st.idle = field(s, "idle_ns", here);
+            st.comm = field(s, "comm_ns", here);
+            st.exposedComm = field(s, "exposed_comm_ns", here);
+            if (const auto c = s.find("idle_by_cause"); c != s.end() && c->is_object()) {
+                for (size_t k = 0; k < kGapCauseCount; ++k)
+                    st.idleByCause[k] =
+                        maybe(*c, gapCauseName(GapCause(k)), here + ".idle_by_cause").value_or(0);
+                st.idleShort = maybe(*c, "short", here + ".idle_by_cause").value_or(0);
+            }
+            st.collectiveEnter = maybe(s, "collective_enter_ns", here);
+            st.collectiveEnd = maybe(s, "collective_end_ns", here);
+            st.collectiveName = text(s, "collective", here);
+            st.wait = maybe(s, "wait_ns", here);
+            st.longestWorkBefore = work(s, "longest_work_before", here);
+            row.entry.figures.steps.push_back(std::move(st));
+        }
+        return row;
+    }
+    static StepStraggler straggler(const nlohmann::json& s, const std::string& where,
+                                   const std::vector<RankRow>& ranks) {
+        object(s, where);
+        StepStraggler st;
+        st.step = field(s, "step", where);
+        st.name = text(s, "name", where);
+        st.rank = field(s, "rank", where);
+        st.enteredAt = field(s, "entered_ns", where);
+        st.othersWait = field(s, "others_wait_ns", where);
+        st.waitingRanks = static_cast<int>(field(s, "waiting_ranks", where));
+        st.longestWait = field(s, "longest_wait_ns", where);
+        st.longestWaitRank = field(s, "longest_wait_rank", where);
+        st.instead = work(s, "instead", where);
+        st.entry = ranks.size();
+        for (size_t i = 0; i < ranks.size(); ++i)
+            if (ranks[i].entry.rank == st.rank) st.entry = i;
+        if (st.entry == ranks.size()) bad(where + ".rank", "names no rank of the document");
+        return st;
+    }
+};
+
+}  // namespace
+
+std::optional<RanksDocument> parseRanksJson(std::string_view text, std::string& error) {
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_discarded()) {
+        error = "not JSON";
+        return std::nullopt;
+    }
+    try {
+        return RanksReader().read(j);
+    } catch (const std::exception& e) {
+        error = e.what();
+        return std::nullopt;
+    }
 }
 
 std::string rankJson(const RankRow& rank) {

@@ -46,4 +46,17 @@ std::string ranksJson(const std::vector<RankRow>& ranks, const RankComparison& c
 // One rank's object as in "ranks" above (the summary's per-trace "rank").
 std::string rankJson(const RankRow& rank);
 
+// That JSON read back: `gapscope-cli ranks --format json`, or a fleet
+// table of tools/fleet (the same, with a "fleet" object), for the viewer's
+// Ranks panel. Values of the wrong type are errors naming their place.
+struct RanksDocument {
+    std::vector<RankRow> ranks;
+    RankComparison comparison;
+    bool fleet = false;        // it has a "fleet" object
+    uint64_t fleetTraces = 0;  // traces the fleet was asked to summarise
+    std::vector<std::pair<std::string, std::string>> fleetFailed;  // file, error
+    std::vector<std::string> warnings;  // rank collisions (the loader's, or the fleet's)
+};
+std::optional<RanksDocument> parseRanksJson(std::string_view text, std::string& error);
+
 }  // namespace gapscope

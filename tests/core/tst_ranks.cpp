@@ -13,9 +13,12 @@
 #include <QTest>
 #include <nlohmann/json.hpp>
 
+#include "analysis/gap_causes.h"
 #include "analysis/rank_comparison.h"
+#include "analysis/time_breakdown.h"
 #include "io/rank_files.h"
 #include "loader/rank_set.h"
+#include "loader/rank_view.h"
 #include "report/ranks_report.h"
 #include "support/cli_run.h"
 #include "support/reference_run.h"
@@ -306,6 +309,115 @@ class TestRanks : public QObject {
                                             c.entries[2].rank};
         QCOMPARE(ranks, (std::vector<int64_t>{0, 1, 2}));
         QVERIFY(c.entries[0].file.find("worker2") != std::string::npos);  // first given
+    }
+
+    // All ranks in one trace for one timeline: each rank's slices, GPU busy
+    // time, breakdown, gaps with their causes and args are those of its
+    // file opened alone; aligned, its times move by its offset.
+    void theMergedViewKeepsEveryRank() {
+        GAPSCOPE_REQUIRE_SHARED();
+        const std::vector<std::string> files = rankFilesOf({dlrmFolder().toStdString()}).files;
+        for (const std::optional<int64_t> align :
+             {std::optional<int64_t>{}, std::optional<int64_t>{10}}) {
+            RankViewOptions options;
+            options.load.workers = 2;
+            options.alignOnStep = align;
+            const RankView view = loadRankView(files, dlrmFolder().toStdString(), options);
+            QVERIFY(view.trace);
+            const Trace& m = *view.trace;
+            QCOMPARE(m.ranks.size(), size_t(8));
+            QCOMPARE(view.ranks.size(), size_t(8));
+            size_t slices = 0;
+            for (size_t r = 0; r < m.ranks.size(); ++r) {
+                const TraceRank& tr = m.ranks[r];
+                QCOMPARE(tr.rank, int64_t(r));
+                QCOMPARE(tr.offset, view.ranks[r].offset);
+                const LoadResult alone = loadTrace(tr.file);
+                QVERIFY(alone.trace);
+                const Trace& a = *alone.trace;
+                slices += a.slices.size();
+                QCOMPARE(size_t(tr.sliceCount), a.slices.size());
+                for (uint32_t i = 0; i < tr.sliceCount; i += 97) {
+                    const Slice& x = m.slices[tr.firstSlice + i];
+                    const Slice& y = a.slices[i];
+                    QCOMPARE(x.start, y.start + tr.offset);
+                    QCOMPARE(x.dur, y.dur);
+                    QCOMPARE(m.str(x.name), a.str(y.name));
+                    QCOMPARE(m.argsText(x.args).json, a.argsText(y.args).json);
+                }
+                QCOMPARE(tr.gpuDevices.size(), a.gpuDevices.size());
+                for (size_t d = 0; d < a.gpuDevices.size(); ++d) {
+                    const GpuDevice& one = a.gpuDevices[d];
+                    const GpuDevice* many = nullptr;
+                    for (const GpuDevice& g : m.gpuDevices)
+                        if (g.index == tr.gpuDevices[d]) many = &g;
+                    QVERIFY(many);
+                    QCOMPARE(many->busyNs, one.busyNs);
+                    QCOMPARE(many->group, uint32_t(r));
+                    const Interval shiftedSpan{kWholeTrace.start, kWholeTrace.end};
+                    const GpuTimeBreakdown b1 = timeBreakdown(a, one, shiftedSpan);
+                    const GpuTimeBreakdown b2 = timeBreakdown(m, *many, shiftedSpan);
+                    QCOMPARE(b2.computation, b1.computation);
+                    QCOMPARE(b2.exposedComm, b1.exposedComm);
+                    QCOMPARE(b2.exposedMemcpy, b1.exposedMemcpy);
+                    QCOMPARE(b2.idle, b1.idle);
+                    // The gaps and their causes: the host is the rank's own.
+                    const std::vector<DeviceGaps> g1 = gapsWithCauses(a);
+                    const std::vector<DeviceGaps> g2 = gapsWithCauses(m);
+                    const DeviceGaps* mine = nullptr;
+                    for (const DeviceGaps& g : g2)
+                        if (g.device == many->index) mine = &g;
+                    QVERIFY(mine);
+                    const DeviceGaps& theirs = g1.at(d);
+                    QCOMPARE(mine->gaps.size(), theirs.gaps.size());
+                    for (size_t k = 0; k < mine->gaps.size(); ++k) {
+                        QCOMPARE(mine->gaps[k].gap.start, theirs.gaps[k].gap.start + tr.offset);
+                        QCOMPARE(mine->gaps[k].cause, theirs.gaps[k].cause);
+                        QCOMPARE(mine->gaps[k].evidence.size(), theirs.gaps[k].evidence.size());
+                        for (size_t e = 0; e < mine->gaps[k].evidence.size(); ++e)
+                            QCOMPARE(m.str(m.slices[mine->gaps[k].evidence[e]].name),
+                                     a.str(a.slices[theirs.gaps[k].evidence[e]].name));
+                    }
+                }
+                QVERIFY(m.processes[tr.firstProcess].displayName.rfind(
+                            "rank " + std::to_string(r) + " \u00b7 ", 0) == 0);
+            }
+            QCOMPARE(m.slices.size(), slices);
+            if (align) {
+                // Aligned on step 10: every rank's step starts together.
+                const TimeNs start = view.ranks.front().figures.steps.front().span.start;
+                for (const RankEntry& e : view.ranks)
+                    QCOMPARE(e.figures.steps.front().span.start, start);
+            }
+        }
+    }
+
+    // The JSON read back (the viewer opens ranks and fleet tables) is the
+    // JSON written; a malformed one says where it is wrong.
+    void ranksJsonReadsBack() {
+        GAPSCOPE_REQUIRE_SHARED();
+        const test::CliRun r = test::runCli({"ranks", dlrmFolder(), "--format", "json"});
+        QCOMPARE(r.exitCode, 0);
+        std::string error;
+        const auto doc = parseRanksJson(r.out.toStdString(), error);
+        QVERIFY2(doc, error.c_str());
+        QCOMPARE(doc->ranks.size(), size_t(8));
+        QCOMPARE(doc->comparison.stragglers.size(), size_t(1));
+        QVERIFY(!doc->fleet);
+        const json again = json::parse(ranksJson(doc->ranks, doc->comparison));
+        COMPARE_JSON(again, json::parse(r.out.toStdString()));
+        json broken = json::parse(r.out.toStdString());
+        broken["ranks"][3]["steps"][0]["busy_ns"] = "lots";
+        QVERIFY(!parseRanksJson(broken.dump(), error));
+        QCOMPARE(error, std::string("ranks[3].steps[0].busy_ns: not an integer"));
+        broken = json::parse(r.out.toStdString());
+        broken["stragglers"][0]["rank"] = 99;
+        QVERIFY(!parseRanksJson(broken.dump(), error));
+        QCOMPARE(error, std::string("stragglers[0].rank: names no rank of the document"));
+        QVERIFY(!parseRanksJson("[1, 2", error));
+        QCOMPARE(error, std::string("not JSON"));
+        QVERIFY(!parseRanksJson("[]", error));
+        QCOMPARE(error, std::string("the document: not an object"));
     }
 
     // The CLI: the table, the JSON of the issue, and summary's "rank".

@@ -55,28 +55,115 @@ void TraceLoader::cancel() {
     if (shared_) shared_->cancel.cancel();
 }
 
-void TraceLoader::load(const QString& path) {
+std::shared_ptr<TraceLoader::Shared> TraceLoader::startLoad() {
     if (thread_) {
         cancel();
         thread_->wait();
         QCoreApplication::sendPostedEvents(this);
     }
-    auto shared = std::make_shared<Shared>();
-    shared_ = shared;
-    const std::string file = QFile::encodeName(path).toStdString();
+    shared_ = std::make_shared<Shared>();
+    return shared_;
+}
+
+LoadOptions TraceLoader::loadOptions() const {
     LoadOptions options;
     if (maxEventBytes_) options.maxEventBytes = maxEventBytes_;
     options.memoryLimitBytes = memoryLimitBytes_;
     options.cache = cache_.get();
+    const std::shared_ptr<Shared> shared = shared_;
+    options.cancel = &shared->cancel;
+    options.progress = [shared](LoadPhase phase, uint64_t done, uint64_t total) {
+        shared->phase.store(static_cast<int>(phase), std::memory_order_relaxed);
+        shared->done.store(done, std::memory_order_relaxed);
+        shared->total.store(total, std::memory_order_relaxed);
+    };
+    return options;
+}
+
+void TraceLoader::loadRanks(const QStringList& files, const QString& path,
+                            std::optional<int64_t> alignOnStep) {
+    auto shared = startLoad();
+    RankViewOptions options;
+    options.load.load = loadOptions();
+    options.alignOnStep = alignOnStep;
+    std::vector<std::string> names;
+    for (const QString& f : files)
+        names.push_back(QFile::encodeName(f).toStdString());
+    const std::string name = QFile::encodeName(path).toStdString();
+    // Each file's cache entry is written by its own load (storeInCache).
+    thread_ = QThread::create([this, shared, names, name, path, options, cache = cache_] {
+        (void)cache;  // held so the cache outlives this load
+        (void)shared;
+        RankView view;
+        try {
+            view = loadRankView(names, name, options);
+        } catch (const std::exception& e) {
+            view.failure = LoadFailure{name, "ranks", e.what()};
+        }
+        QMetaObject::invokeMethod(
+            this,
+            [this, view = std::move(view), path]() mutable { finishRanks(std::move(view), path); },
+            Qt::QueuedConnection);
+    });
+    thread_->start();
+    poll_.start();
+    emit progressChanged(0, tr("Reading"));
+}
+
+void TraceLoader::finishRanks(RankView view, const QString& path) {
+    poll_.stop();
+    if (thread_) {
+        thread_->wait();
+        thread_->deleteLater();
+        thread_ = nullptr;
+    }
+    shared_.reset();
+    if (view.cancelled) {
+        emit cancelled(path);
+        return;
+    }
+    if (!view.trace) {
+        emit failed(QString::fromStdString(view.failure ? view.failure->message()
+                                                        : path.toStdString() + ": no ranks"),
+                    path);
+        return;
+    }
+    auto doc = std::make_shared<RanksDocument>();
+    for (RankEntry& e : view.ranks) {
+        RankRow row;
+        row.origin = rankOriginName(view.origins[e.file]);
+        row.entry = std::move(e);
+        doc->ranks.push_back(std::move(row));
+    }
+    for (const RankFailure& f : view.failed) {
+        RankRow row;
+        row.entry.rank = f.rank;
+        row.entry.file = f.failure.path;
+        row.origin = rankOriginName(view.origins[f.failure.path]);
+        row.error = f.failure.where + ": " + f.failure.what;
+        doc->ranks.push_back(std::move(row));
+    }
+    std::stable_sort(doc->ranks.begin(), doc->ranks.end(), [](const RankRow& a, const RankRow& b) {
+        return a.entry.rank < b.entry.rank;
+    });
+    doc->comparison = std::move(view.comparison);
+    doc->warnings = std::move(view.warnings);
+    // Stragglers name their rank by index into the rows now.
+    for (StepStraggler& s : doc->comparison.stragglers)
+        for (size_t i = 0; i < doc->ranks.size(); ++i)
+            if (doc->ranks[i].entry.rank == s.rank && doc->ranks[i].error.empty()) s.entry = i;
+    emit ranksLoaded(std::move(doc), path);
+    emit loaded(std::move(view.trace), path);
+}
+
+void TraceLoader::load(const QString& path) {
+    auto shared = startLoad();
+    const std::string file = QFile::encodeName(path).toStdString();
+    LoadOptions options = loadOptions();
     options.storeInCache = false;  // after the trace is shown: see finish()
     thread_ = QThread::create([this, shared, file, path, options, cache = cache_]() mutable {
         (void)cache;  // held so the cache outlives this load
-        options.cancel = &shared->cancel;
-        options.progress = [shared](LoadPhase phase, uint64_t done, uint64_t total) {
-            shared->phase.store(static_cast<int>(phase), std::memory_order_relaxed);
-            shared->done.store(done, std::memory_order_relaxed);
-            shared->total.store(total, std::memory_order_relaxed);
-        };
+        (void)shared;
         LoadResult result = loadTrace(file, options);
         QMetaObject::invokeMethod(
             this,

@@ -9,9 +9,12 @@
 #include <QTimer>
 #include <atomic>
 #include <memory>
+#include <optional>
 
 #include "cache/index_cache.h"
 #include "loader/loader.h"
+#include "loader/rank_view.h"
+#include "report/ranks_report.h"
 
 namespace gapscope::ui {
 
@@ -22,6 +25,10 @@ class TraceLoader : public QObject {
     ~TraceLoader() override;
 
     void load(const QString& path);  // cancels a load in progress first
+    // The ranks of a job (loader/rank_view.h): `files` side by side, merged
+    // into one trace named `path`; ranksLoaded comes just before loaded.
+    void loadRanks(const QStringList& files, const QString& path,
+                   std::optional<int64_t> alignOnStep = std::nullopt);
     // Limits for the next loads (0 = the core's defaults).
     void setLimits(size_t maxEventBytes, uint64_t memoryLimitBytes);
     // Reopen from this index cache (null: always parse). A parsed trace is
@@ -38,6 +45,8 @@ class TraceLoader : public QObject {
   signals:
     void progressChanged(int percent, const QString& phase);
     void loaded(std::shared_ptr<const gapscope::Trace> trace, const QString& path);
+    // Each rank's figures, the stragglers, and the files that failed.
+    void ranksLoaded(std::shared_ptr<const gapscope::RanksDocument> ranks, const QString& path);
     void failed(const QString& message, const QString& path);
     void cancelled(const QString& path);
     // The index cache entry for `path` was written ("" error) or not.
@@ -51,6 +60,10 @@ class TraceLoader : public QObject {
     };
     void pollProgress();
     void finish(LoadResult result, const QString& path);
+    void finishRanks(RankView view, const QString& path);
+    // Waits for a load in progress, and makes the shared state of the next.
+    std::shared_ptr<Shared> startLoad();
+    LoadOptions loadOptions() const;
 
     void storeInCache(std::shared_ptr<const Trace> trace, const QString& path);
 

@@ -10,6 +10,7 @@ TimelineColors TimelineColors::fromPalette(const QPalette& p) {
     c.alternateBackground = c.dark ? base.lighter(112) : base.darker(103);
     c.header = p.color(QPalette::Window);
     c.headerText = p.color(QPalette::WindowText);
+    c.rankHeader = c.dark ? c.header.lighter(135) : c.header.darker(112);
     c.gutter =
         c.dark ? p.color(QPalette::Window).darker(110) : p.color(QPalette::Window).lighter(104);
     c.gutterText = p.color(QPalette::Text);

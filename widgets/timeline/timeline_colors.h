@@ -14,6 +14,7 @@ namespace gapscope::ui {
 struct TimelineColors {
     bool dark = false;
     QColor background, alternateBackground, header, headerText, gutter, gutterText, grid, text;
+    QColor rankHeader;  // a rank's header (ranks of a job in one trace): above its processes'
     QColor gapFill, gapEdge, gapHeader;  // GPU idle gaps
     QColor selection, rangeFill, rangeEdge, hover, searchMatch, flow, counterLine, counterFill;
 

@@ -8,6 +8,7 @@ void TimelineLayout::setTrace(std::shared_ptr<const Trace> trace) {
     trace_ = std::move(trace);
     collapsedProcesses_.clear();
     collapsedTracks_.clear();
+    collapsedRanks_.clear();
     shownTracks_.clear();
     shownCounters_.clear();
     rebuild();
@@ -15,6 +16,16 @@ void TimelineLayout::setTrace(std::shared_ptr<const Trace> trace) {
 
 void TimelineLayout::toggleProcess(uint32_t p) {
     if (!collapsedProcesses_.erase(p)) collapsedProcesses_.insert(p);
+    rebuild();
+}
+
+void TimelineLayout::toggleRank(uint32_t r) {
+    if (!collapsedRanks_.erase(r)) collapsedRanks_.insert(r);
+    rebuild();
+}
+
+void TimelineLayout::setGpusOnTop(bool on) {
+    gpusOnTop_ = on;
     rebuild();
 }
 
@@ -29,6 +40,75 @@ void TimelineLayout::setShown(std::vector<uint8_t> tracks, std::vector<uint8_t> 
     rebuild();
 }
 
+namespace {
+
+struct RowPusher {
+    std::vector<DisplayRow>& rows;
+    int& y;
+    void operator()(DisplayRow r, int height) {
+        r.y = y;
+        r.height = height;
+        y += height;
+        rows.push_back(r);
+    }
+};
+
+}  // namespace
+
+void TimelineLayout::pushProcess(uint32_t p, int& y) {
+    const Trace& t = *trace_;
+    RowPusher push{rows_, y};
+    const int top = y;
+    const bool filtered = !shownTracks_.empty() || !shownCounters_.empty();
+    auto trackShown = [&](uint32_t tr) {
+        return !filtered || (tr < shownTracks_.size() && shownTracks_[tr]);
+    };
+    auto counterShown = [&](uint32_t c) {
+        return !filtered || (c < shownCounters_.size() && shownCounters_[c]);
+    };
+    if (filtered) {
+        bool any =
+            std::any_of(t.processes[p].tracks.begin(), t.processes[p].tracks.end(), trackShown);
+        for (uint32_t c = 0; c < t.counters.size() && !any; ++c)
+            any = t.counters[c].process == p && counterShown(c);
+        if (!any) {
+            processExtent_[p] = {top, top};
+            return;
+        }
+    }
+    push({DisplayRow::Kind::ProcessHeader, p}, kHeaderHeight);
+    if (!isProcessCollapsed(p)) {
+        for (uint32_t tr : t.processes[p].tracks) {
+            if (!trackShown(tr)) continue;
+            const Track& track = t.tracks[tr];
+            // Instants get a thin marker row above the track's slices.
+            const bool instants = track.instantEnd > track.instantBegin;
+            if (instants) {
+                DisplayRow row{DisplayRow::Kind::Instants, p, tr, 0};
+                row.firstOfTrack = true;
+                push(row, track.rows.empty() ? kRowHeight : kInstantsHeight);
+            }
+            trackRowBase_[tr] = static_cast<int>(rows_.size());
+            // A collapsed track keeps its first row.
+            const auto shown = static_cast<uint32_t>(
+                isTrackCollapsed(tr) ? std::min<size_t>(1, track.rows.size()) : track.rows.size());
+            for (uint32_t r = 0; r < shown; ++r) {
+                DisplayRow row{DisplayRow::Kind::Slices, p, tr, r};
+                row.firstOfTrack = r == 0 && !instants;
+                push(row, kRowHeight);
+            }
+        }
+        for (uint32_t c = 0; c < t.counters.size(); ++c) {
+            if (t.counters[c].process != p || !counterShown(c)) continue;
+            DisplayRow row{DisplayRow::Kind::Counter, p};
+            row.counter = c;
+            row.firstOfTrack = true;
+            push(row, kCounterHeight);
+        }
+    }
+    processExtent_[p] = {top, y};
+}
+
 void TimelineLayout::rebuild() {
     rows_.clear();
     trackRowBase_.clear();
@@ -39,63 +119,30 @@ void TimelineLayout::rebuild() {
     trackRowBase_.assign(t.tracks.size(), -1);
     processExtent_.assign(t.processes.size(), {0, 0});
     int y = 0;
-    auto push = [&](DisplayRow r, int height) {
-        r.y = y;
-        r.height = height;
-        y += height;
-        rows_.push_back(r);
-    };
-    const bool filtered = !shownTracks_.empty() || !shownCounters_.empty();
-    auto trackShown = [&](uint32_t tr) {
-        return !filtered || (tr < shownTracks_.size() && shownTracks_[tr]);
-    };
-    auto counterShown = [&](uint32_t c) {
-        return !filtered || (c < shownCounters_.size() && shownCounters_[c]);
-    };
-    for (uint32_t p = 0; p < t.processes.size(); ++p) {
-        const int top = y;
-        if (filtered) {
-            bool any =
-                std::any_of(t.processes[p].tracks.begin(), t.processes[p].tracks.end(), trackShown);
-            for (uint32_t c = 0; c < t.counters.size() && !any; ++c)
-                any = t.counters[c].process == p && counterShown(c);
-            if (!any) {
-                processExtent_[p] = {top, top};
+    if (t.ranks.empty()) {
+        for (uint32_t p = 0; p < t.processes.size(); ++p)
+            pushProcess(p, y);
+        totalHeight_ = y;
+        return;
+    }
+    auto isGpu = [&](uint32_t p) { return t.processes[p].kind == ProcessKind::Gpu; };
+    if (gpusOnTop_) {
+        for (const TraceRank& r : t.ranks)
+            for (uint32_t p = r.firstProcess; p < r.firstProcess + r.processCount; ++p)
+                if (isGpu(p)) pushProcess(p, y);
+    }
+    RowPusher push{rows_, y};
+    for (uint32_t g = 0; g < t.ranks.size(); ++g) {
+        const TraceRank& r = t.ranks[g];
+        push({DisplayRow::Kind::RankHeader, g}, kHeaderHeight);
+        for (uint32_t p = r.firstProcess; p < r.firstProcess + r.processCount; ++p) {
+            if (gpusOnTop_ && isGpu(p)) continue;
+            if (isRankCollapsed(g)) {
+                processExtent_[p] = {y, y};
                 continue;
             }
+            pushProcess(p, y);
         }
-        push({DisplayRow::Kind::ProcessHeader, p}, kHeaderHeight);
-        if (!isProcessCollapsed(p)) {
-            for (uint32_t tr : t.processes[p].tracks) {
-                if (!trackShown(tr)) continue;
-                const Track& track = t.tracks[tr];
-                // Instants get a thin marker row above the track's slices.
-                const bool instants = track.instantEnd > track.instantBegin;
-                if (instants) {
-                    DisplayRow row{DisplayRow::Kind::Instants, p, tr, 0};
-                    row.firstOfTrack = true;
-                    push(row, track.rows.empty() ? kRowHeight : kInstantsHeight);
-                }
-                trackRowBase_[tr] = static_cast<int>(rows_.size());
-                // A collapsed track keeps its first row.
-                const auto shown = static_cast<uint32_t>(
-                    isTrackCollapsed(tr) ? std::min<size_t>(1, track.rows.size())
-                                         : track.rows.size());
-                for (uint32_t r = 0; r < shown; ++r) {
-                    DisplayRow row{DisplayRow::Kind::Slices, p, tr, r};
-                    row.firstOfTrack = r == 0 && !instants;
-                    push(row, kRowHeight);
-                }
-            }
-            for (uint32_t c = 0; c < t.counters.size(); ++c) {
-                if (t.counters[c].process != p || !counterShown(c)) continue;
-                DisplayRow row{DisplayRow::Kind::Counter, p};
-                row.counter = c;
-                row.firstOfTrack = true;
-                push(row, kCounterHeight);
-            }
-        }
-        processExtent_[p] = {top, y};
     }
     totalHeight_ = y;
 }

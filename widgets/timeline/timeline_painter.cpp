@@ -199,6 +199,30 @@ void paintCounter(Ctx& c, const DisplayRow& dr, double y) {
     if (!ranges.isEmpty()) c.p.drawLines(ranges);
 }
 
+// "▾ rank 3 · host · worker3.pt.trace.json (aligned +1.20 ms)" across the gutter.
+void paintRankHeader(Ctx& c, const DisplayRow& dr, double y) {
+    const TraceRank& rank = c.t.ranks[dr.process];
+    c.p.fillRect(QRectF(0, y, c.x0, dr.height), c.in.colors.rankHeader);
+    c.p.setPen(c.in.colors.headerText);
+    QString title = QStringLiteral("rank %1").arg(rank.rank);
+    if (!rank.host.empty()) title += " · " + QString::fromStdString(rank.host);
+    const QString file = QString::fromStdString(rank.file);
+    title += " · " + file.mid(file.lastIndexOf('/') + 1);
+    if (rank.offset != 0)
+        title += QStringLiteral(" (shifted %1%2 µs)")
+                     .arg(rank.offset > 0 ? "+" : "")
+                     .arg(static_cast<double>(rank.offset) / 1000.0, 0, 'f', 1);
+    QFont bold = c.p.font();
+    bold.setBold(true);
+    c.p.setFont(bold);
+    const bool collapsed = c.in.layout->isRankCollapsed(dr.process);
+    c.p.drawText(
+        QRectF(4, y, c.x0 - 6, dr.height), Qt::AlignVCenter,
+        QString(collapsed ? "▸ " : "▾ ") +
+            QFontMetrics(bold).elidedText(title, Qt::ElideMiddle, static_cast<int>(c.x0) - 24));
+    c.p.setFont(QFont(c.p.font().family(), c.p.font().pointSize()));
+}
+
 void paintGutter(Ctx& c) {
     const auto& rows = c.in.layout->rows();
     c.p.fillRect(QRectF(0, 0, c.x0, c.in.size.height()), c.in.colors.gutter);
@@ -208,6 +232,10 @@ void paintGutter(Ctx& c) {
         const DisplayRow& dr = rows[r];
         const double y = dr.y - c.in.scrollY;
         if (y > c.in.size.height()) break;
+        if (dr.kind == DisplayRow::Kind::RankHeader) {
+            paintRankHeader(c, dr, y);
+            continue;
+        }
         if (dr.kind == DisplayRow::Kind::ProcessHeader) {
             const Process& proc = c.t.processes[dr.process];
             // The gutter part only: the track part (gap markers, range) is already drawn.
@@ -311,6 +339,8 @@ PaintStats paintTimeline(QPainter& p, const PaintInputs& in) {
         const uint32_t id = dr.kind == DisplayRow::Kind::Counter ? dr.counter : dr.track;
         if (dr.kind == DisplayRow::Kind::ProcessHeader) {
             p.fillRect(QRectF(c.x0, y, c.right - c.x0, dr.height), in.colors.header);
+        } else if (dr.kind == DisplayRow::Kind::RankHeader) {
+            p.fillRect(QRectF(c.x0, y, c.right - c.x0, dr.height), in.colors.rankHeader);
         } else if (id & 1) {
             p.fillRect(QRectF(c.x0, y, c.right - c.x0, dr.height), in.colors.alternateBackground);
         }

@@ -106,6 +106,13 @@ void TimelineView::updateFrame() {
     update(QRect(0, 0, width() - vbar_->width(), height()));
 }
 
+void TimelineView::setGpusOnTop(bool on) {
+    if (layout_.gpusOnTop() == on) return;
+    layout_.setGpusOnTop(on);
+    updateScrollRange();
+    contentChanged();
+}
+
 void TimelineView::setTrace(std::shared_ptr<const Trace> trace) {
     trace_ = std::move(trace);
     layout_.setTrace(trace_);
@@ -373,6 +380,8 @@ void TimelineView::handleGutterClick(QPoint pos) {
     const DisplayRow& dr = layout_.rows()[static_cast<size_t>(index)];
     if (dr.kind == DisplayRow::Kind::ProcessHeader) {
         layout_.toggleProcess(dr.process);
+    } else if (dr.kind == DisplayRow::Kind::RankHeader) {
+        layout_.toggleRank(dr.process);
     } else if (dr.kind != DisplayRow::Kind::Counter && dr.firstOfTrack &&
                trace_->tracks[dr.track].rows.size() > 1) {
         layout_.toggleTrack(dr.track);

@@ -34,6 +34,9 @@ class TimelineView : public QWidget {
     void setTrace(std::shared_ptr<const Trace> trace);
     const Trace* trace() const { return trace_.get(); }
     const TimelineLayout& layout() const { return layout_; }
+    // Ranks merged into one trace: every rank's GPUs first, or each rank's
+    // GPUs in its group (timeline_layout.h).
+    void setGpusOnTop(bool on);
 
     // GPU idle gaps shorter than this are not shaded.
     void setGapThreshold(TimeNs ns);

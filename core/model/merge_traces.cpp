@@ -1,0 +1,265 @@
+#include "model/merge_traces.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+namespace gapscope {
+
+namespace {
+
+constexpr int kIdRankShift = 40;
+
+// What one rank's indices become in the merged trace.
+class PartMap {
+  public:
+    PartMap(Trace& into, const Trace& from, uint32_t group, int& nextDevice)
+        : group_(group), strings_(from.strings.size()) {
+        for (size_t i = 0; i < strings_.size(); ++i)
+            strings_[i] = into.strings.intern(from.strings.view(static_cast<StringId>(i)));
+        for (const StringId c : from.categories) {
+            const StringId mine = strings_[c];
+            auto it = std::find(into.categories.begin(), into.categories.end(), mine);
+            if (it == into.categories.end()) {
+                if (into.categories.size() > UINT16_MAX)
+                    throw std::length_error("more than 65536 categories in the ranks together");
+                into.categories.push_back(mine);
+                it = into.categories.end() - 1;
+            }
+            categories_.push_back(static_cast<uint16_t>(it - into.categories.begin()));
+        }
+        // Every device the rank names, in order, onto the next global indices.
+        std::set<int> devices;
+        for (const GpuDevice& d : from.gpuDevices)
+            devices.insert(d.index);
+        for (const Process& p : from.processes)
+            if (p.gpuDevice >= 0) devices.insert(p.gpuDevice);
+        for (const Track& t : from.tracks)
+            if (t.gpuDevice >= 0) devices.insert(t.gpuDevice);
+        for (const CounterSeries& c : from.counters)
+            if (c.memoryDevice >= 0) devices.insert(c.memoryDevice);
+        for (const ArgIds& a : from.ids)
+            if (a.device >= 0) devices.insert(a.device);
+        for (const int d : devices)
+            devices_[d] = nextDevice++;
+        processBase = static_cast<uint32_t>(into.processes.size());
+        trackBase = static_cast<uint32_t>(into.tracks.size());
+        sliceBase = checked(into.slices.size(), from.slices.size());
+        instantBase = checked(into.instants.size(), from.instants.size());
+        argsBase = checked(into.args.size(), from.args.size());
+        idsBase = checked(into.ids.size(), from.ids.size());
+        launchBase = checked(into.launches.size(), from.launches.size());
+    }
+
+    StringId str(StringId s) const { return strings_.at(s); }
+    uint16_t category(uint16_t c) const { return c < categories_.size() ? categories_[c] : c; }
+    int device(int d) const {
+        if (d < 0) return d;
+        const auto it = devices_.find(d);
+        return it == devices_.end() ? d : it->second;
+    }
+    IdKey key(IdKey k) const {
+        if (k.isText) k.text = str(k.text);
+        return k;
+    }
+    uint32_t shifted(uint32_t index, uint32_t base) const {
+        return index == kNone ? kNone : index + base;
+    }
+    int64_t id(int64_t v) const {
+        if (v < 0 || v >= (int64_t{1} << kIdRankShift)) return v;
+        return v | (static_cast<int64_t>(group_ + 1) << kIdRankShift);
+    }
+
+    uint32_t processBase = 0, trackBase = 0, sliceBase = 0, instantBase = 0, argsBase = 0,
+             idsBase = 0, launchBase = 0;
+
+  private:
+    static uint32_t checked(size_t have, size_t more) {
+        if (have + more >= kNone)
+            throw std::length_error("more than 2^32 items in the ranks together");
+        return static_cast<uint32_t>(have);
+    }
+
+    uint32_t group_;
+    std::vector<StringId> strings_;
+    std::vector<uint16_t> categories_;
+    std::map<int, int> devices_;
+};
+
+Interval moved(Interval i, TimeNs by) {
+    return {i.start + by, i.end + by};
+}
+
+std::string rankLabel(const RankPart& part) {
+    std::string label = "rank " + std::to_string(part.rank);
+    if (!part.host.empty()) label.append(" \u00b7 ").append(part.host);
+    return label;
+}
+
+void appendPart(Trace& m, RankPart& part, uint32_t group, int& nextDevice) {
+    Trace& t = *part.trace;
+    const PartMap map(m, t, group, nextDevice);
+    const TimeNs by = part.offset;
+    const std::string label = rankLabel(part);
+
+    TraceRank rank;
+    rank.rank = part.rank;
+    rank.host = part.host;
+    rank.file = part.file;
+    rank.offset = by;
+    rank.firstProcess = map.processBase;
+    rank.processCount = static_cast<uint32_t>(t.processes.size());
+    rank.firstTrack = map.trackBase;
+    rank.trackCount = static_cast<uint32_t>(t.tracks.size());
+    rank.firstSlice = map.sliceBase;
+    rank.sliceCount = static_cast<uint32_t>(t.slices.size());
+
+    for (Process p : t.processes) {
+        p.pid = map.key(p.pid);
+        p.name = map.str(p.name);
+        p.labels = map.str(p.labels);
+        p.gpuDevice = map.device(p.gpuDevice);
+        p.displayName = label + " \u00b7 " + p.displayName;
+        for (uint32_t& tr : p.tracks)
+            tr += map.trackBase;
+        p.group = group;
+        m.processes.push_back(std::move(p));
+    }
+    for (Slice s : t.slices) {
+        s.start += by;
+        s.name = map.str(s.name);
+        s.args = map.shifted(s.args, map.argsBase);
+        s.category = map.category(s.category);
+        m.slices.push_back(s);
+    }
+    HugeVector<Slice>().swap(t.slices);
+    for (Track tr : t.tracks) {
+        tr.process += map.processBase;
+        tr.tid = map.key(tr.tid);
+        tr.threadName = map.str(tr.threadName);
+        tr.gpuDevice = map.device(tr.gpuDevice);
+        tr.sliceBegin += map.sliceBase;
+        tr.sliceEnd += map.sliceBase;
+        tr.instantBegin += map.instantBase;
+        tr.instantEnd += map.instantBase;
+        for (Row& r : tr.rows) {
+            r.begin += map.sliceBase;
+            r.end += map.sliceBase;
+        }
+        HugeVector<uint32_t> ids(tr.sliceCount());
+        for (uint32_t i = 0; i < ids.size(); ++i)
+            ids[i] = tr.sliceBegin + i;
+        tr.index = IntervalIndex();
+        tr.index.build(m.slices, std::move(ids));
+        tr.rowBreaks.clear();
+        m.tracks.push_back(std::move(tr));
+    }
+    for (Instant in : t.instants) {
+        in.ts += by;
+        in.name = map.str(in.name);
+        in.args = map.shifted(in.args, map.argsBase);
+        in.track += map.trackBase;
+        in.category = map.category(in.category);
+        m.instants.push_back(in);
+    }
+    for (CounterSeries& c : t.counters) {
+        CounterSeries out;
+        out.process = map.shifted(c.process, map.processBase);
+        out.name = map.str(c.name);
+        out.ts = std::move(c.ts);
+        for (TimeNs& ts : out.ts)
+            ts += by;
+        out.values = std::move(c.values);
+        out.memory = c.memory;
+        out.memoryDevice = map.device(c.memoryDevice);
+        out.relative = c.relative;
+        out.extremes.build(out.values);
+        m.counters.push_back(std::move(out));
+    }
+    for (Flow f : t.flows) {
+        f.from = map.shifted(f.from, map.sliceBase);
+        f.to = map.shifted(f.to, map.sliceBase);
+        f.name = map.str(f.name);
+        f.category = map.category(f.category);
+        m.flows.push_back(f);
+    }
+    const uint64_t tag = m.argsStore.adoptPart(std::move(t.argsStore));
+    for (ArgsRecord a : t.args) {
+        a.offset |= tag;
+        a.extracted = map.shifted(a.extracted, map.idsBase);
+        m.args.push_back(a);
+    }
+    for (ArgIds a : t.ids) {
+        a.correlation = map.id(a.correlation);
+        a.externalId = map.id(a.externalId);
+        a.device = map.device(a.device);
+        a.launch = map.shifted(a.launch, map.launchBase);
+        m.ids.push_back(a);
+    }
+    m.launches.insert(m.launches.end(), t.launches.begin(), t.launches.end());
+    for (GpuDevice d : t.gpuDevices) {
+        d.index = map.device(d.index);
+        for (uint32_t& tr : d.tracks)
+            tr += map.trackBase;
+        for (Interval& b : d.busy)
+            b = moved(b, by);
+        d.group = group;
+        rank.gpuDevices.push_back(d.index);
+        m.gpuDevices.push_back(std::move(d));
+    }
+    for (const auto& [key, value] : t.metadata)
+        m.metadata[label + ": " + key] = value;
+    m.report.absorb(t.report, label + ": ");
+    if (t.hasSpan) {
+        m.spanStart = m.hasSpan ? std::min(m.spanStart, t.spanStart + by) : t.spanStart + by;
+        m.spanEnd = m.hasSpan ? std::max(m.spanEnd, t.spanEnd + by) : t.spanEnd + by;
+        m.hasSpan = true;
+    }
+    m.fileSize += t.fileSize;
+    m.decompressedSize += t.decompressedSize;
+    m.ranks.push_back(std::move(rank));
+}
+
+}  // namespace
+
+std::shared_ptr<Trace> mergeRankTraces(std::vector<RankPart> parts, const std::string& path) {
+    if (parts.size() > ArgsStore::kMaxParts) throw std::length_error("more than 32767 ranks");
+    std::stable_sort(parts.begin(), parts.end(),
+                     [](const RankPart& a, const RankPart& b) { return a.rank < b.rank; });
+    auto m = std::make_shared<Trace>();
+    m->path = path;
+    std::vector<std::string> files;
+    if (!parts.empty()) {
+        m->compression = parts.front().trace->compression;
+        m->inputFormat = parts.front().trace->inputFormat;
+        m->objectForm = parts.front().trace->objectForm;
+        m->displayTimeUnit = parts.front().trace->displayTimeUnit;
+    }
+    // Reserved whole: pages are touched only as each rank is copied, while
+    // the ranks already copied have been freed.
+    size_t slices = 0, instants = 0, args = 0, ids = 0;
+    for (const RankPart& p : parts) {
+        slices += p.trace->slices.size();
+        instants += p.trace->instants.size();
+        args += p.trace->args.size();
+        ids += p.trace->ids.size();
+    }
+    m->slices.reserve(slices);
+    m->instants.reserve(instants);
+    m->args.reserve(args);
+    m->ids.reserve(ids);
+    int nextDevice = 0;
+    for (size_t i = 0; i < parts.size(); ++i) {
+        appendPart(*m, parts[i], static_cast<uint32_t>(i), nextDevice);
+        files.push_back(parts[i].file);
+        parts[i].trace.reset();  // the rest of it is no longer needed
+    }
+    m->fileStamp = stampOfFiles(files);
+    std::sort(m->gpuDevices.begin(), m->gpuDevices.end(),
+              [](const GpuDevice& a, const GpuDevice& b) { return a.index < b.index; });
+    indexRowBreaks(*m);
+    return m;
+}
+
+}  // namespace gapscope

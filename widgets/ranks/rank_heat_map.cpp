@@ -1,0 +1,278 @@
+#include "ranks/rank_heat_map.h"
+
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+#include <algorithm>
+#include <set>
+
+#include "panels/units.h"
+
+namespace gapscope::ui {
+
+namespace {
+
+constexpr int kHeaderHeight = 18;
+constexpr int kLegendHeight = 22;
+constexpr int kMinCell = 6;
+constexpr int kMaxCellWidth = 56;
+constexpr int kCellHeight = 16;
+
+// Light (little) to dark (much): one hue, readable in both palettes.
+QColor shade(double t, bool dark) {
+    t = std::clamp(t, 0.0, 1.0);
+    const QColor lo = dark ? QColor(60, 52, 40) : QColor(255, 243, 224);
+    const QColor hi = dark ? QColor(255, 150, 60) : QColor(191, 54, 12);
+    return QColor::fromRgbF(static_cast<float>(lo.redF() + t * (hi.redF() - lo.redF())),
+                            static_cast<float>(lo.greenF() + t * (hi.greenF() - lo.greenF())),
+                            static_cast<float>(lo.blueF() + t * (hi.blueF() - lo.blueF())));
+}
+
+}  // namespace
+
+RankHeatMap::RankHeatMap(QWidget* parent) : QWidget(parent) {
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+    setAccessibleName(tr("ranks by steps"));
+}
+
+void RankHeatMap::setDocument(std::shared_ptr<const RanksDocument> doc) {
+    doc_ = std::move(doc);
+    current_ = -1;
+    rebuild();
+}
+
+void RankHeatMap::setMetric(Metric m) {
+    metric_ = m;
+    rebuild();
+}
+
+void RankHeatMap::rebuild() {
+    rows_.clear();
+    steps_.clear();
+    cells_.clear();
+    min_ = max_ = 0;
+    if (doc_) {
+        std::set<int64_t> numbers;
+        for (size_t i = 0; i < doc_->ranks.size(); ++i) {
+            if (doc_->ranks[i].entry.figures.steps.empty()) continue;
+            rows_.push_back(i);
+            for (const RankStep& s : doc_->ranks[i].entry.figures.steps)
+                numbers.insert(s.number);
+        }
+        steps_.assign(numbers.begin(), numbers.end());
+        for (const size_t i : rows_) {
+            std::vector<const RankStep*> row(steps_.size(), nullptr);
+            for (const RankStep& s : doc_->ranks[i].entry.figures.steps) {
+                const auto at = std::lower_bound(steps_.begin(), steps_.end(), s.number);
+                if (!row[static_cast<size_t>(at - steps_.begin())])
+                    row[static_cast<size_t>(at - steps_.begin())] = &s;
+            }
+            cells_.push_back(std::move(row));
+        }
+        bool first = true;
+        for (int r = 0; r < rankCount(); ++r) {
+            for (int c = 0; c < stepCount(); ++c) {
+                const auto v = value(r, c);
+                if (!v) continue;
+                min_ = first ? *v : std::min(min_, *v);
+                max_ = first ? *v : std::max(max_, *v);
+                first = false;
+            }
+        }
+    }
+    labelWidth_ = fontMetrics().horizontalAdvance(QStringLiteral("rank 00000")) + 8;
+    updateGeometry();
+    update();
+}
+
+const RankStep* RankHeatMap::stepOf(int row, int column) const {
+    if (row < 0 || column < 0 || row >= rankCount() || column >= stepCount()) return nullptr;
+    return cells_[static_cast<size_t>(row)][static_cast<size_t>(column)];
+}
+
+std::optional<double> RankHeatMap::value(int row, int column) const {
+    const RankStep* s = stepOf(row, column);
+    if (!s) return std::nullopt;
+    switch (metric_) {
+        case Metric::StepTime:
+            return static_cast<double>(s->duration());
+        case Metric::IdleShare:
+            if (s->duration() <= 0) return std::nullopt;
+            return static_cast<double>(s->idle) / static_cast<double>(s->duration());
+        case Metric::Wait:
+            if (!s->wait) return std::nullopt;
+            return static_cast<double>(*s->wait);
+    }
+    return std::nullopt;
+}
+
+int RankHeatMap::cellWidth() const {
+    if (stepCount() == 0) return kMinCell;
+    const int room = (width() - labelWidth_ - 4) / stepCount();
+    return std::clamp(room, kMinCell, kMaxCellWidth);
+}
+
+int RankHeatMap::cellHeight() const {
+    return rankCount() > 64 ? kMinCell : kCellHeight;
+}
+
+QRect RankHeatMap::cellRect(int row, int column) const {
+    return {labelWidth_ + column * cellWidth(), kHeaderHeight + row * cellHeight(), cellWidth(),
+            cellHeight()};
+}
+
+QSize RankHeatMap::sizeHint() const {
+    const int legend = 120 + fontMetrics().horizontalAdvance(QStringLiteral("000.00 ms")) + 12;
+    return {labelWidth_ + std::max(std::max(1, stepCount()) * 32, legend) + 8,
+            kHeaderHeight + std::max(1, rankCount()) * cellHeight() + kLegendHeight + 8};
+}
+
+QString RankHeatMap::cellText(int row, int column) const {
+    const RankStep* s = stepOf(row, column);
+    if (!s) return {};
+    const RankRow& r = doc_->ranks[rankRow(row)];
+    QString text = tr("rank %1, %2: %3, busy %4, idle %5")
+                       .arg(r.entry.rank)
+                       .arg(QString::fromStdString(s->name))
+                       .arg(shortDuration(s->duration()))
+                       .arg(shortDuration(s->busy))
+                       .arg(shortDuration(s->idle));
+    if (s->collectiveEnter)
+        text += tr("; waited %1 in %2")
+                    .arg(shortDuration(s->wait.value_or(0)))
+                    .arg(QString::fromStdString(s->collectiveName).left(60));
+    for (const StepStraggler& st : doc_->comparison.stragglers)
+        if (st.step == s->number && st.rank == r.entry.rank)
+            text += tr("; the straggler: the others waited %1").arg(shortDuration(st.othersWait));
+    return text;
+}
+
+void RankHeatMap::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    const bool dark = palette().color(QPalette::Base).lightness() < 128;
+    p.setPen(palette().color(QPalette::WindowText));
+    const QFontMetrics fm = fontMetrics();
+    if (rankCount() == 0) {
+        p.drawText(rect(), Qt::AlignCenter, tr("No rank has steps."));
+        return;
+    }
+    const int cw = cellWidth(), ch = cellHeight();
+    // Step numbers above their columns, as many as fit.
+    const int every = std::max(1, fm.horizontalAdvance(QString::number(steps_.back())) / cw + 1);
+    for (int c = 0; c < stepCount(); c += every)
+        p.drawText(QRect(labelWidth_ + c * cw, 0, cw * every, kHeaderHeight),
+                   Qt::AlignLeft | Qt::AlignVCenter,
+                   QString::number(steps_[static_cast<size_t>(c)]));
+    const int labelEvery = std::max(1, (fm.height() + ch - 1) / ch);
+    for (int r = 0; r < rankCount(); r += labelEvery)
+        p.drawText(QRect(0, kHeaderHeight + r * ch, labelWidth_ - 6, ch * labelEvery),
+                   Qt::AlignRight | Qt::AlignTop,
+                   tr("rank %1").arg(doc_->ranks[rankRow(r)].entry.rank));
+    const double span = max_ > min_ ? max_ - min_ : 1.0;
+    for (int r = 0; r < rankCount(); ++r) {
+        for (int c = 0; c < stepCount(); ++c) {
+            const QRect cell = cellRect(r, c).adjusted(0, 0, -1, -1);
+            const auto v = value(r, c);
+            p.fillRect(cell, v ? shade((*v - min_) / span, dark)
+                               : palette().color(QPalette::AlternateBase));
+        }
+    }
+    // The stragglers, outlined.
+    p.setPen(QPen(palette().color(QPalette::Highlight), 2));
+    for (const StepStraggler& st : doc_->comparison.stragglers) {
+        const auto col = std::lower_bound(steps_.begin(), steps_.end(), st.step);
+        if (col == steps_.end() || *col != st.step) continue;
+        for (int r = 0; r < rankCount(); ++r)
+            if (doc_->ranks[rankRow(r)].entry.rank == st.rank)
+                p.drawRect(
+                    cellRect(r, static_cast<int>(col - steps_.begin())).adjusted(1, 1, -2, -2));
+    }
+    if (current_ >= 0 && hasFocus()) {
+        p.setPen(QPen(palette().color(QPalette::WindowText), 1, Qt::DotLine));
+        p.drawRect(cellRect(current_ / stepCount(), current_ % stepCount()).adjusted(0, 0, -1, -1));
+    }
+    // The legend: the scale from the smallest to the largest cell.
+    const int top = kHeaderHeight + rankCount() * ch + 6;
+    const int w =
+        std::max(20, std::min(120, width() - labelWidth_ - 20 -
+                                       fm.horizontalAdvance(QStringLiteral("000.00 ms"))));
+    for (int x = 0; x < w; ++x)
+        p.fillRect(QRect(labelWidth_ + x, top, 1, 8), shade(double(x) / std::max(1, w - 1), dark));
+    auto label = [&](double v) {
+        return metric_ == Metric::IdleShare ? formatPercent(v)
+                                            : shortDuration(static_cast<TimeNs>(v));
+    };
+    p.setPen(palette().color(QPalette::WindowText));
+    p.drawText(QRect(4, top - 3, labelWidth_ - 8, kLegendHeight), Qt::AlignRight | Qt::AlignTop,
+               label(min_));
+    p.drawText(QRect(labelWidth_ + w + 6, top - 3, 200, kLegendHeight),
+               Qt::AlignLeft | Qt::AlignTop, label(max_));
+}
+
+std::pair<int, int> RankHeatMap::cellAt(QPoint pos) const {
+    if (pos.x() < labelWidth_ || pos.y() < kHeaderHeight) return {-1, -1};
+    const int c = (pos.x() - labelWidth_) / cellWidth();
+    const int r = (pos.y() - kHeaderHeight) / cellHeight();
+    if (r >= rankCount() || c >= stepCount()) return {-1, -1};
+    return {r, c};
+}
+
+bool RankHeatMap::event(QEvent* e) {
+    if (e->type() == QEvent::ToolTip) {
+        const auto* help = static_cast<QHelpEvent*>(e);
+        const auto [r, c] = cellAt(help->pos());
+        const QString text = r >= 0 ? cellText(r, c) : QString();
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, this, cellRect(r, c));
+        return true;
+    }
+    return QWidget::event(e);
+}
+
+void RankHeatMap::mouseMoveEvent(QMouseEvent* e) {
+    const auto [r, c] = cellAt(e->position().toPoint());
+    setCursor(r >= 0 && stepOf(r, c) ? Qt::PointingHandCursor : Qt::ArrowCursor);
+}
+
+void RankHeatMap::mousePressEvent(QMouseEvent* e) {
+    const auto [r, c] = cellAt(e->position().toPoint());
+    if (r < 0 || !stepOf(r, c)) return;
+    current_ = r * stepCount() + c;
+    update();
+    emit cellActivated(rankRow(r), steps_[static_cast<size_t>(c)]);
+}
+
+void RankHeatMap::keyPressEvent(QKeyEvent* e) {
+    if (rankCount() == 0 || stepCount() == 0) return QWidget::keyPressEvent(e);
+    int r = current_ < 0 ? 0 : current_ / stepCount();
+    int c = current_ < 0 ? 0 : current_ % stepCount();
+    switch (e->key()) {
+        case Qt::Key_Left:
+            c = std::max(0, c - 1);
+            break;
+        case Qt::Key_Right:
+            c = std::min(stepCount() - 1, c + 1);
+            break;
+        case Qt::Key_Up:
+            r = std::max(0, r - 1);
+            break;
+        case Qt::Key_Down:
+            r = std::min(rankCount() - 1, r + 1);
+            break;
+        case Qt::Key_Return:
+        case Qt::Key_Enter:
+            if (stepOf(r, c)) emit cellActivated(rankRow(r), steps_[static_cast<size_t>(c)]);
+            return;
+        default:
+            return QWidget::keyPressEvent(e);
+    }
+    current_ = r * stepCount() + c;
+    update();
+}
+
+}  // namespace gapscope::ui

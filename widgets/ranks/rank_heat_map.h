@@ -1,0 +1,68 @@
+#pragma once
+// Ranks × steps as a grid of coloured cells (the Ranks panel): one row per
+// rank, one column per step number, the colour a figure of that rank's
+// step (its time, its idle share, or how long it waited in the step's
+// collective), darker for more, on a scale from the smallest to the largest
+// cell. The straggler of a step is outlined. Hover names the cell; a click
+// or Enter activates it. Painted from the document alone: nothing
+// trace-sized per paint.
+
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+#include "report/ranks_report.h"
+
+namespace gapscope::ui {
+
+class RankHeatMap : public QWidget {
+    Q_OBJECT
+  public:
+    enum class Metric { StepTime, IdleShare, Wait };
+
+    explicit RankHeatMap(QWidget* parent = nullptr);
+    void setDocument(std::shared_ptr<const RanksDocument> doc);
+    void setMetric(Metric m);
+    Metric metric() const { return metric_; }
+
+    // The grid: the rows (documents' rank rows that have steps) and columns.
+    int rankCount() const { return static_cast<int>(rows_.size()); }
+    int stepCount() const { return static_cast<int>(steps_.size()); }
+    int64_t stepNumber(int column) const { return steps_.at(static_cast<size_t>(column)); }
+    // Index into the document's ranks of grid row `row`.
+    size_t rankRow(int row) const { return rows_.at(static_cast<size_t>(row)); }
+    // The cell's value (ns or a share), or nullopt for a rank without that step.
+    std::optional<double> value(int row, int column) const;
+    QRect cellRect(int row, int column) const;
+    QString cellText(int row, int column) const;
+    QSize sizeHint() const override;
+
+  signals:
+    // A rank's step: its index in the document's ranks and the step number.
+    void cellActivated(size_t rank, int64_t step);
+
+  protected:
+    void paintEvent(QPaintEvent*) override;
+    void mouseMoveEvent(QMouseEvent*) override;
+    void mousePressEvent(QMouseEvent*) override;
+    void keyPressEvent(QKeyEvent*) override;
+    bool event(QEvent*) override;
+
+  private:
+    const RankStep* stepOf(int row, int column) const;
+    std::pair<int, int> cellAt(QPoint p) const;
+    void rebuild();
+    int cellWidth() const;
+    int cellHeight() const;
+
+    std::shared_ptr<const RanksDocument> doc_;
+    Metric metric_ = Metric::StepTime;
+    std::vector<size_t> rows_;                         // document rank rows shown
+    std::vector<int64_t> steps_;                       // step numbers, ascending
+    std::vector<std::vector<const RankStep*>> cells_;  // [row][column]
+    double min_ = 0, max_ = 0;
+    int current_ = -1;  // the focused cell: row * stepCount + column
+    int labelWidth_ = 0;
+};
+
+}  // namespace gapscope::ui
