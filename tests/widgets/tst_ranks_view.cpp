@@ -1,0 +1,209 @@
+// The ranks of a job in the real main window (offscreen): the 8 DLRM ranks
+// opened as a folder, several files and a fleet table; the Ranks panel's
+// figures are the loader's (each rank's own trace, checked against the
+// reference in tst_ranks); rank groups collapse, GPUs of all ranks go on
+// top, a heat map cell frames that rank's step on the timeline, a fleet
+// table's cell opens that rank's trace; alignment on a step.
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "loading/trace_loader.h"
+#include "main_window.h"
+#include "panels/analysis_panel.h"
+#include "panels/analysis_table.h"
+#include "panels/panel_host.h"
+#include "ranks/rank_heat_map.h"
+#include "ranks/ranks_panel.h"
+#include "support/cli_run.h"
+#include "support/test_paths.h"
+#include "timeline/timeline_view.h"
+#include "timeline/view_state.h"
+#include "trace_page.h"
+
+using namespace gapscope;
+using namespace gapscope::ui;
+
+namespace {
+
+QString dlrmFolder() {
+    return test::sharedTraces() +
+           "/param/example_input_files/chakra_traces/dlrm_kineto_extracted/dlrm_kineto";
+}
+
+}  // namespace
+
+class TestRanksView : public QObject {
+    Q_OBJECT
+    std::unique_ptr<app::MainWindow> window_;
+    QTemporaryDir dir_;
+
+    bool settle() {
+        window_->loader()->wait();
+        QElapsedTimer clock;
+        clock.start();
+        while (clock.elapsed() < 60000) {
+            QApplication::processEvents(QEventLoop::AllEvents, 20);
+            PanelHost* host = window_->panels();
+            bool busy = host->session()->trace() && !host->session()->indexed();
+            for (AnalysisPanel* p : host->panels())
+                busy |= p->computing();
+            if (!busy) return true;
+        }
+        return false;
+    }
+
+    const TimelineLayout& layout() const { return window_->tracePage()->timeline()->layout(); }
+
+  private slots:
+    void initTestCase() {
+        QSettings().clear();
+        window_ = std::make_unique<app::MainWindow>();
+        window_->setInteractive(false);
+        window_->disableCacheForSession();
+        window_->resize(1600, 1000);
+        window_->show();
+    }
+
+    void aFolderOfRanksOpensSideBySide() {
+        GAPSCOPE_REQUIRE_SHARED();
+        window_->openTrace(dlrmFolder());
+        QVERIFY(settle());
+        const auto trace = window_->tracePage()->trace();
+        QVERIFY(trace);
+        QCOMPARE(trace->ranks.size(), size_t(8));
+        QCOMPARE(trace->gpuDevices.size(), size_t(8));
+        RanksPanel* panel = window_->ranks();
+        QVERIFY(panel->document());
+        QCOMPARE(panel->document()->ranks.size(), size_t(8));
+        auto* dock = window_->findChild<QDockWidget*>(QStringLiteral("ranksDock"));
+        QVERIFY(dock && dock->isVisible());
+        QVERIFY2(panel->summaryText().contains("Rank 7</b> entered the collective last"),
+                 qPrintable(panel->summaryText()));
+        // Its rows are the ranks in order; the straggler table names rank 7.
+        QCOMPARE(panel->ranksTable()->visibleRows(), 8);
+        QCOMPARE(panel->stragglersTable()->visibleRows(), 1);
+        QCOMPARE(panel->stragglersTable()->model()->displayText(0, 1), QStringLiteral("7"));
+        QCOMPARE(panel->heatMap()->rankCount(), 8);
+        QCOMPARE(panel->heatMap()->stepCount(), 1);
+        // The heat map colours by step time: rank 1's step is the longest.
+        double longest = 0;
+        int longestRow = -1;
+        for (int r = 0; r < 8; ++r) {
+            const auto v = panel->heatMap()->value(r, 0);
+            QVERIFY(v);
+            if (*v > longest) {
+                longest = *v;
+                longestRow = r;
+            }
+        }
+        QCOMPARE(longestRow, 1);
+        // Waits: the straggler's is 0, the others' as the document says.
+        panel->metricPicker()->setCurrentIndex(2);
+        QCOMPARE(*panel->heatMap()->value(7, 0), 0.0);
+        QCOMPARE(*panel->heatMap()->value(1, 0),
+                 double(*panel->document()->ranks[1].entry.figures.steps[0].wait));
+
+        // The timeline: a header per rank, then its processes; collapsible.
+        const auto& rows = layout().rows();
+        QVERIFY(!rows.empty());
+        QCOMPARE(rows.front().kind, DisplayRow::Kind::RankHeader);
+        int headers = 0;
+        for (const DisplayRow& r : rows)
+            headers += r.kind == DisplayRow::Kind::RankHeader;
+        QCOMPARE(headers, 8);
+        const size_t before = rows.size();
+        window_->tracePage()->timeline()->setGpusOnTop(true);
+        QCOMPARE(layout().rows().front().kind, DisplayRow::Kind::ProcessHeader);
+        QCOMPARE(trace->processes[layout().rows().front().process].kind, ProcessKind::Gpu);
+        window_->tracePage()->timeline()->setGpusOnTop(false);
+        QCOMPARE(layout().rows().size(), before);
+        const_cast<TimelineLayout&>(layout()).toggleRank(0);
+        QVERIFY(layout().rows().size() < before);
+        QVERIFY(layout().isRankCollapsed(0));
+        const_cast<TimelineLayout&>(layout()).toggleRank(0);
+        QCOMPARE(layout().rows().size(), before);
+
+        // A cell frames that rank's step.
+        const RankStep& step = panel->document()->ranks[3].entry.figures.steps[0];
+        const QRect cell = panel->heatMap()->cellRect(3, 0);
+        dock->raise();
+        QApplication::processEvents();
+        QTest::mouseClick(panel->heatMap(), Qt::LeftButton, {}, cell.center());
+        QApplication::processEvents();
+        const ViewState* state = window_->tracePage()->state();
+        QVERIFY(state->selectedRange());
+        QCOMPARE(state->selectedRange()->start, step.span.start);
+        QCOMPARE(state->selectedRange()->end, step.span.end);
+        QVERIFY(state->visible().start <= step.span.start && state->visible().end >= step.span.end);
+    }
+
+    // Aligned on step 10, every rank's step starts with rank 0's, in the
+    // panel and on the timeline; Reload keeps the alignment.
+    void alignedOnAStep() {
+        GAPSCOPE_REQUIRE_SHARED();
+        QStringList files;
+        for (const QString& name :
+             QDir(dlrmFolder()).entryList({"*.json"}, QDir::Files, QDir::Name))
+            files << dlrmFolder() + "/" + name;
+        QCOMPARE(files.size(), 8);
+        window_->openRanks(files, dlrmFolder(), 10);
+        QVERIFY(settle());
+        const auto trace = window_->tracePage()->trace();
+        QVERIFY(trace);
+        const RanksDocument& doc = *window_->ranks()->document();
+        QCOMPARE(doc.comparison.alignedOn, std::optional<int64_t>(10));
+        const TimeNs start = doc.ranks[0].entry.figures.steps[0].span.start;
+        for (size_t r = 0; r < doc.ranks.size(); ++r) {
+            QCOMPARE(doc.ranks[r].entry.figures.steps[0].span.start, start);
+            QCOMPARE(trace->ranks[r].offset, doc.ranks[r].entry.offset);
+        }
+        QVERIFY(window_->ranks()->summaryText().contains("aligned on step 10"));
+    }
+
+    // A fleet table (the JSON of `gapscope-cli ranks`, as tools/fleet writes
+    // it) opens in the Ranks panel alone; a cell opens that rank's trace.
+    void aFleetTableOpensItsRanks() {
+        GAPSCOPE_REQUIRE_SHARED();
+        const test::CliRun r = test::runCli({"ranks", dlrmFolder(), "--format", "json"});
+        QCOMPARE(r.exitCode, 0);
+        const QString fleet = dir_.filePath("job.fleet.json");
+        QFile f(fleet);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(r.out);
+        f.close();
+        window_->openTrace(fleet);
+        QApplication::processEvents();
+        RanksPanel* panel = window_->ranks();
+        QVERIFY(panel->document());
+        QCOMPARE(panel->document()->ranks.size(), size_t(8));
+        QVERIFY(window_->lastError().isEmpty());
+        // A cell: that rank's trace opens on its own.
+        panel->activate(2, 10);
+        QVERIFY(settle());
+        const auto trace = window_->tracePage()->trace();
+        QVERIFY(trace);
+        QVERIFY(trace->ranks.empty());
+        QVERIFY(QString::fromStdString(trace->path).contains("worker2"));
+        // A broken fleet table says where it is wrong and keeps what was open.
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"ranks": [{"rank": "two"}]})");
+        f.close();
+        window_->openTrace(fleet);
+        QVERIFY2(window_->lastError().contains("ranks[0].rank: not an integer"),
+                 qPrintable(window_->lastError()));
+        QCOMPARE(window_->tracePage()->trace(), trace);
+    }
+
+    void cleanupTestCase() { window_.reset(); }
+};
+
+QTEST_MAIN(TestRanksView)
+#include "tst_ranks_view.moc"
