@@ -23,7 +23,7 @@ constexpr int kCellHeight = 16;
 // Light (little) to dark (much): one hue, readable in both palettes.
 QColor shade(double t, bool dark) {
     t = std::clamp(t, 0.0, 1.0);
-    const QColor lo = dark ? QColor(60, 52, 40) : QColor(255, 243, 224);
+    const QColor lo = dark ? QColor(105, 88, 62) : QColor(255, 236, 204);
     const QColor hi = dark ? QColor(255, 150, 60) : QColor(191, 54, 12);
     return QColor::fromRgbF(static_cast<float>(lo.redF() + t * (hi.redF() - lo.redF())),
                             static_cast<float>(lo.greenF() + t * (hi.greenF() - lo.greenF())),
