@@ -28,17 +28,46 @@ void shift(RankEntry& e, TimeNs by) {
     }
 }
 
+// The earliest and latest time a rank's figures hold.
+Interval boundsOf(const RankFigures& f) {
+    Interval b{INT64_MAX, INT64_MIN};
+    auto take = [&b](Interval i) {
+        b.start = std::min(b.start, i.start);
+        b.end = std::max(b.end, i.end);
+    };
+    for (const RankStep& s : f.steps) {
+        take(s.span);
+        if (s.collectiveEnter) take({*s.collectiveEnter, *s.collectiveEnter});
+        if (s.collectiveEnd) take({*s.collectiveEnd, *s.collectiveEnd});
+        if (s.longestWorkBefore) take(s.longestWorkBefore->span);
+    }
+    return b;
+}
+
+// A shift that keeps every time of the rank inside int64 (hostile traces
+// can put times anywhere).
+std::optional<TimeNs> safeShift(TimeNs reference, TimeNs start, Interval bounds) {
+    TimeNs by = 0, lo = 0, hi = 0;
+    if (__builtin_sub_overflow(reference, start, &by)) return std::nullopt;
+    if (__builtin_add_overflow(bounds.start, by, &lo) ||
+        __builtin_add_overflow(bounds.end, by, &hi))
+        return std::nullopt;
+    return by;
+}
+
 void align(std::vector<RankEntry>& ranks, int64_t number, RankComparison& out) {
     out.alignedOn = number;
     std::optional<TimeNs> reference;
     for (RankEntry& e : ranks) {
         const RankStep* s = stepNumbered(e.figures, number);
-        if (!s) {
+        if (s && !reference) reference = s->span.start;
+        const std::optional<TimeNs> by =
+            s ? safeShift(*reference, s->span.start, boundsOf(e.figures)) : std::nullopt;
+        if (!by) {
             out.unaligned.push_back(e.rank);
             continue;
         }
-        if (!reference) reference = s->span.start;
-        shift(e, *reference - s->span.start);
+        shift(e, *by);
     }
 }
 

@@ -5,7 +5,8 @@
 //  - Alignment: times are as the traces wrote them (Kineto ranks share the
 //    epoch clock). Aligned on step N, every rank's times are shifted so that
 //    its step N starts when the first rank's (in rank order) does; a rank
-//    without step N is left as written and named in `unaligned`.
+//    without step N, or one whose times the shift would carry out of the
+//    int64 range, is left as written and named in `unaligned`.
 //  - A step's straggler is the rank that entered the step's collective
 //    last (the latest collective entry, rank_figures.h; the lower rank on a
 //    tie), among the ranks whose step has one; at least two must. Every

@@ -99,6 +99,12 @@ std::string rankLabel(const RankPart& part) {
 
 void appendPart(Trace& m, RankPart& part, uint32_t group, int& nextDevice) {
     Trace& t = *part.trace;
+    TimeNs lo = 0, hi = 0;
+    if (part.offset != 0 && t.hasSpan &&
+        (__builtin_add_overflow(t.spanStart, part.offset, &lo) ||
+         __builtin_add_overflow(t.spanEnd, part.offset, &hi)))
+        throw std::length_error("rank " + std::to_string(part.rank) +
+                                ": the alignment would move its times out of range");
     const PartMap map(m, t, group, nextDevice);
     const TimeNs by = part.offset;
     const std::string label = rankLabel(part);

@@ -33,7 +33,8 @@ struct RankPart {
 
 // `path` names the merged trace (the folder, or the files' common folder).
 // Throws std::length_error past the model's limits (65535 categories,
-// 32767 ranks, 2^32 slices).
+// 32767 ranks, 2^32 slices) or when an offset would carry a rank's times
+// out of the int64 range.
 std::shared_ptr<Trace> mergeRankTraces(std::vector<RankPart> parts, const std::string& path);
 
 }  // namespace gapscope

@@ -1,11 +1,17 @@
 #pragma once
 // Small helpers shared by the parts of gapscope-bench.
 
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
+#include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace gapscope::bench {
@@ -34,6 +40,31 @@ inline double timeCommand(const std::string& cmd) {
     const int rc = std::system((cmd + " > /dev/null 2>&1").c_str());
     const auto t1 = Clock::now();
     return rc == 0 ? seconds(t0, t1) : -1;
+}
+
+// Runs `work` in a forked child, so that its peak RSS is its own: what it
+// returned (a plain struct, sent back through a pipe) and that peak in KiB;
+// nullopt when the child died.
+template <class Figures, class Work>
+std::optional<std::pair<Figures, long>> inChild(Work&& work) {
+    static_assert(std::is_trivially_copyable_v<Figures>);
+    int pipeFd[2];
+    if (pipe(pipeFd) != 0) return std::nullopt;
+    const pid_t pid = fork();
+    if (pid == 0) {
+        close(pipeFd[0]);
+        const Figures f = work();
+        _exit(write(pipeFd[1], &f, sizeof f) == sizeof f ? 0 : 1);
+    }
+    close(pipeFd[1]);
+    Figures f{};
+    const bool got = pid > 0 && read(pipeFd[0], &f, sizeof f) == sizeof f;
+    close(pipeFd[0]);
+    int status = 0;
+    struct rusage usage {};
+    if (pid > 0) wait4(pid, &status, 0, &usage);
+    if (!got) return std::nullopt;
+    return std::pair{f, usage.ru_maxrss};
 }
 
 inline std::string quote(const std::string& s) {

@@ -16,11 +16,7 @@ namespace gapscope::bench {
 
 LoadFigures loadInChild(const std::string& path, CacheMode mode, const IndexCache& cache,
                         int threads) {
-    int pipeFd[2];
-    if (pipe(pipeFd) != 0) return {};
-    const pid_t pid = fork();
-    if (pid == 0) {
-        close(pipeFd[0]);
+    const auto child = inChild<LoadFigures>([&] {
         LoadFigures f;
         LoadOptions options;
         options.threads = threads;
@@ -41,18 +37,11 @@ LoadFigures loadInChild(const std::string& path, CacheMode mode, const IndexCach
                 f.storeWall = seconds(t1, Clock::now());
             }
         }
-        if (write(pipeFd[1], &f, sizeof f) != sizeof f) _exit(1);
-        _exit(0);
-    }
-    close(pipeFd[1]);
-    LoadFigures f;
-    const bool got = read(pipeFd[0], &f, sizeof f) == sizeof f;
-    close(pipeFd[0]);
-    int status = 0;
-    struct rusage usage {};
-    wait4(pid, &status, 0, &usage);
-    if (!got) return {};
-    f.peakRssKb = usage.ru_maxrss;
+        return f;
+    });
+    if (!child) return {};
+    LoadFigures f = child->first;
+    f.peakRssKb = child->second;
     return f;
 }
 

@@ -29,6 +29,7 @@
 #include "bench_interaction.h"
 #include "bench_load.h"
 #include "bench_panels.h"
+#include "bench_ranks.h"
 #include "bench_render.h"
 #include "bench_xspace.h"
 #include "timed_application.h"
@@ -39,7 +40,7 @@ int main(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", "offscreen");
     TimedApplication app(argc, argv);
     bool frames = false, interaction = false, analyses = false, panels = false, render = false,
-         quick = false, xspace = false;
+         quick = false, xspace = false, ranks = false;
     std::vector<std::string> files;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -57,6 +58,8 @@ int main(int argc, char** argv) {
             quick = true;
         else if (a == "--xspace")
             xspace = true;
+        else if (a == "--ranks")
+            ranks = true;
         else
             files.push_back(a);
     }
@@ -68,9 +71,13 @@ int main(int argc, char** argv) {
         std::fprintf(
             stderr,
             "usage: gapscope-bench [--frames] [--interaction] [--analyses] [--panels] [--render] "
-            "[--xspace] [--quick] "
-            "TRACE...\n");
+            "[--xspace] [--quick] TRACE...\n"
+            "       gapscope-bench --ranks RANK_TRACE...   (the ranks of one job side by side)\n");
         return 1;
+    }
+    if (ranks) {  // the files are the ranks of one job
+        printRanksTable(files);
+        return 0;
     }
     printLoadTable(files);
     if (frames) {

@@ -16,6 +16,7 @@
 #include "analysis/gap_causes.h"
 #include "analysis/rank_comparison.h"
 #include "analysis/time_breakdown.h"
+#include "cache/index_cache.h"
 #include "io/rank_files.h"
 #include "loader/rank_set.h"
 #include "loader/rank_view.h"
@@ -309,6 +310,72 @@ class TestRanks : public QObject {
                                             c.entries[2].rank};
         QCOMPARE(ranks, (std::vector<int64_t>{0, 1, 2}));
         QVERIFY(c.entries[0].file.find("worker2") != std::string::npos);  // first given
+    }
+
+    // TensorFlow's two-host run: each host file a rank, named by its host,
+    // in one view; each rank's GPUs and figures as its file's alone.
+    void aTwoHostXSpaceRunIsTwoRanks() {
+        GAPSCOPE_REQUIRE_SHARED();
+        const std::string run =
+            (test::sharedTraces() + "/xprof/demo/plugins/profile/GPU-multi-worker").toStdString();
+        const RankFileList list =
+            rankFilesOf({(test::sharedTraces() + "/xprof/demo").toStdString()});
+        QVERIFY2(list.error.empty(), list.error.c_str());
+        QCOMPARE(list.run, std::string("GPU-multi-worker"));
+        QCOMPARE(list.files.size(), size_t(2));
+        RankViewOptions options;
+        const RankView view = loadRankView(list.files, run, options);
+        QVERIFY(view.trace);
+        QCOMPARE(view.trace->ranks.size(), size_t(2));
+        const std::vector<std::string> hosts = {"34.83.195.179_6003", "34.83.195.180_6003"};
+        for (size_t r = 0; r < 2; ++r) {
+            QCOMPARE(view.ranks[r].rank, int64_t(r));  // by order: the names state none
+            QCOMPARE(view.origins.at(view.ranks[r].file), RankOrigin::Order);
+            QCOMPARE(view.ranks[r].host, hosts[r]);
+            QCOMPARE(view.trace->ranks[r].host, hosts[r]);
+            const LoadResult alone = loadTrace(list.files[r]);
+            QVERIFY(alone.trace);
+            QCOMPARE(view.trace->ranks[r].gpuDevices.size(), alone.trace->gpuDevices.size());
+            const RankFigures f = rankFigures(*alone.trace);
+            QCOMPARE(view.ranks[r].figures.device, f.device);
+            QCOMPARE(view.ranks[r].figures.steps.size(), f.steps.size());
+            for (size_t s = 0; s < f.steps.size(); ++s)
+                QCOMPARE(view.ranks[r].figures.steps[s].busy, f.steps[s].busy);
+        }
+        QVERIFY(view.trace->processes[view.trace->ranks[1].firstProcess].displayName.find(
+                    "rank 1 \u00b7 34.83.195.180_6003 \u00b7 ") == 0);
+    }
+
+    // Each file of a job has its own index cache entry: the second opening
+    // of the ranks is a cache hit per file, with the same figures.
+    void eachRankFileIsCached() {
+        GAPSCOPE_REQUIRE_SHARED();
+        const std::vector<std::string> files = rankFilesOf({dlrmFolder().toStdString()}).files;
+        const IndexCache cache(dir_.filePath("rank-cache").toStdString());
+        RankLoadOptions options;
+        options.load.cache = &cache;
+        options.workers = 2;
+        const RankSetLoad first = loadRanks(files, options);
+        const RankSetLoad second = loadRanks(files, options);
+        QCOMPARE(second.ranks.size(), files.size());
+        for (size_t i = 0; i < files.size(); ++i) {
+            QVERIFY2(first.ranks[i].result.cacheNote.find("written") != std::string::npos,
+                     first.ranks[i].result.cacheNote.c_str());
+            QCOMPARE(second.ranks[i].result.cacheNote, std::string("hit"));
+            QVERIFY(second.ranks[i].result.trace->fromCache);
+            QCOMPARE(second.ranks[i].rank, first.ranks[i].rank);
+            const RankFigures a = rankFigures(*first.ranks[i].result.trace);
+            const RankFigures b = rankFigures(*second.ranks[i].result.trace);
+            QCOMPARE(a.steps.size(), b.steps.size());
+            QCOMPARE(a.steps[0].busy, b.steps[0].busy);
+            QCOMPARE(a.steps[0].collectiveEnter, b.steps[0].collectiveEnter);
+        }
+        // The merged view of them is not cached itself.
+        RankViewOptions vo;
+        vo.load = options;
+        const RankView view = loadRankView(files, dlrmFolder().toStdString(), vo);
+        QVERIFY(view.trace);
+        QVERIFY(!cache.store(*view.trace).empty());
     }
 
     // All ranks in one trace for one timeline: each rank's slices, GPU busy

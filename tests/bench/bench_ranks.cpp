@@ -1,0 +1,85 @@
+#include "bench_ranks.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "bench_common.h"
+#include "bench_load.h"
+#include "cache/index_cache.h"
+#include "loader/rank_view.h"
+
+namespace gapscope::bench {
+
+namespace {
+
+struct ViewFigures {
+    double wall = 0;
+    long peakRssKb = 0;
+    uint64_t slices = 0, modelBytes = 0;
+    bool ok = false;
+};
+
+// The rank view in a child: its wall time and its own peak RSS.
+ViewFigures viewInChild(const std::vector<std::string>& files, unsigned workers) {
+    const auto r = inChild<ViewFigures>([&] {
+        ViewFigures f;
+        RankViewOptions options;
+        options.load.workers = workers;
+        const auto t0 = Clock::now();
+        const RankView view = loadRankView(files, "job", options);
+        f.wall = seconds(t0, Clock::now());
+        if (view.trace && view.failed.empty()) {
+            f.ok = true;
+            f.slices = view.trace->slices.size();
+            f.modelBytes = view.trace->memoryBytes();
+        }
+        return f;
+    });
+    if (!r) return {};
+    ViewFigures f = r->first;
+    f.peakRssKb = r->second;
+    return f;
+}
+
+}  // namespace
+
+void printRanksTable(const std::vector<std::string>& files) {
+    char cacheDir[] = "/tmp/gapscope-bench-ranks-XXXXXX";
+    if (!mkdtemp(cacheDir)) return;
+    const IndexCache cache(cacheDir);  // unused: every load parses
+    double wallSum = 0;
+    long rssSum = 0;
+    uint64_t slices = 0;
+    for (const std::string& f : files) {
+        const LoadFigures l = loadInChild(f, CacheMode::None, cache, 1);
+        if (!l.ok) {
+            std::printf("%s: failed to load\n", f.c_str());
+            return;
+        }
+        wallSum += l.wall;
+        rssSum += l.peakRssKb;
+        slices += l.slices;
+    }
+    std::printf(
+        "\n| %zu ranks, %llu slices | load s | peak RSS MB | RSS / sum of the single loads "
+        "|\n|---|---|---|---|\n",
+        files.size(), static_cast<unsigned long long>(slices));
+    std::printf("| each file alone, one after the other (sum) | %.2f | %.0f | 1.00 |\n", wallSum,
+                static_cast<double>(rssSum) / 1024.0);
+    for (const unsigned workers : {1u, 0u}) {
+        const ViewFigures v = viewInChild(files, workers);
+        if (!v.ok || v.slices != slices) {
+            std::printf("| side by side, %s | failed |\n", workers == 1 ? "1 worker" : "all cores");
+            continue;
+        }
+        std::printf("| side by side and merged, %s | %.2f | %.0f | %.2f |\n",
+                    workers == 1 ? "one file at a time" : "files on all cores", v.wall,
+                    static_cast<double>(v.peakRssKb) / 1024.0,
+                    static_cast<double>(v.peakRssKb) / static_cast<double>(rssSum));
+    }
+    std::error_code ec;
+    std::filesystem::remove_all(cacheDir, ec);
+}
+
+}  // namespace gapscope::bench
