@@ -74,6 +74,9 @@ void TracePage::setTrace(std::shared_ptr<const Trace> trace) {
         state_->reset({0, 1000});
     }
     ruler_->setOrigin(trace_ ? trace_->spanStart : 0);
+    ruler_->setNote(trace_ && trace_->alignedOnStep
+                        ? tr("ranks aligned on step %1").arg(*trace_->alignedOnStep)
+                        : QString());
     timeline_->setTrace(trace_);
     overview_->setTrace(trace_);
     search_->setTrace(trace_);

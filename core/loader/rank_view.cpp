@@ -76,7 +76,9 @@ RankView loadRankView(const std::vector<std::string>& files, const std::string& 
                          std::const_pointer_cast<Trace>(std::move(r.result.trace))});
     }
     try {
-        view.trace = mergeRankTraces(std::move(parts), path);
+        std::shared_ptr<Trace> merged = mergeRankTraces(std::move(parts), path);
+        merged->alignedOnStep = view.comparison.alignedOn;
+        view.trace = std::move(merged);
     } catch (const std::length_error& e) {
         view.failure = LoadFailure{path, "ranks", e.what()};
     } catch (const std::bad_alloc&) {

@@ -196,6 +196,7 @@ class Trace {
     ArgsStore argsStore;
     std::vector<GpuDevice> gpuDevices;  // sorted by index
     std::vector<TraceRank> ranks;       // empty unless merged from ranks
+    std::optional<int64_t> alignedOnStep;  // the ranks' times shifted to start this step together
     ImportReport report;
 
     TimeNs spanStart = 0;  // first event start (absolute ns as in the file)

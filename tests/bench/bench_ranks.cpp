@@ -33,6 +33,11 @@ ViewFigures viewInChild(const std::vector<std::string>& files, unsigned workers)
             f.ok = true;
             f.slices = view.trace->slices.size();
             f.modelBytes = view.trace->memoryBytes();
+        } else {
+            std::fprintf(stderr, "gapscope-bench: %s\n",
+                         view.failure ? view.failure->message().c_str()
+                         : view.failed.empty() ? "no trace"
+                                               : view.failed.front().failure.message().c_str());
         }
         return f;
     });

@@ -4,8 +4,10 @@ the small real traces of ../shared/traces, each prefixed with the mode byte
 that feeds it plain (0), gzip- (1) or zstd-compressed (2), or chunked.
 With --xspace, the seeds of fuzz_xspace instead: every *.xplane.pb of
 ../shared/traces and tests/data/recorded, whole (chunk byte 0) and in
-7-byte reads.
-Usage: make_seeds.py [--xspace] OUT_DIR"""
+7-byte reads. With --ranks, those of fuzz_ranks: pairs of the small traces
+(mode byte 0, then the split byte) and the ranks JSON files given after
+OUT_DIR (mode byte 1; e.g. `gapscope-cli ranks DIR --format json`).
+Usage: make_seeds.py [--xspace | --ranks] OUT_DIR [RANKS.json...]"""
 import gzip
 import hashlib
 import pathlib
@@ -45,14 +47,33 @@ def xspace_seeds(out):
     print(f"{n} seeds in {out}")
 
 
+def ranks_seeds(out, documents):
+    n = 0
+    small = [t for t in texts() if len(t) <= 64 * 1024][:40]
+    for a, b in zip(small, small[1:] + small[:1]):
+        split = len(a) * 255 // max(1, len(a) + len(b))
+        data = bytes([0, split]) + a + b
+        (out / hashlib.sha1(data).hexdigest()).write_bytes(data)
+        n += 1
+    for doc in documents:
+        data = bytes([1, 0]) + pathlib.Path(doc).read_bytes()
+        (out / hashlib.sha1(data).hexdigest()).write_bytes(data)
+        n += 1
+    print(f"{n} seeds in {out}")
+
+
 def main():
     args = sys.argv[1:]
     xspace = "--xspace" in args
-    args = [a for a in args if a != "--xspace"]
+    ranks = "--ranks" in args
+    args = [a for a in args if a not in ("--xspace", "--ranks")]
     out = pathlib.Path(args[0])
     out.mkdir(parents=True, exist_ok=True)
     if xspace:
         xspace_seeds(out)
+        return
+    if ranks:
+        ranks_seeds(out, args[1:])
         return
     n = 0
     for i, text in enumerate(texts()):

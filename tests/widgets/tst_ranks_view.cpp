@@ -24,6 +24,7 @@
 #include "ranks/ranks_panel.h"
 #include "support/cli_run.h"
 #include "support/test_paths.h"
+#include "timeline/time_ruler.h"
 #include "timeline/timeline_view.h"
 #include "timeline/view_state.h"
 #include "trace_page.h"
@@ -166,6 +167,10 @@ class TestRanksView : public QObject {
             QCOMPARE(trace->ranks[r].offset, doc.ranks[r].entry.offset);
         }
         QVERIFY(window_->ranks()->summaryText().contains("aligned on step 10"));
+        QCOMPARE(trace->alignedOnStep, std::optional<int64_t>(10));
+        auto* ruler = window_->tracePage()->findChild<TimeRuler*>();
+        QVERIFY(ruler);
+        QCOMPARE(ruler->note(), QStringLiteral("ranks aligned on step 10"));
     }
 
     // A fleet table (the JSON of `gapscope-cli ranks`, as tools/fleet writes

@@ -36,6 +36,15 @@ void paintRuler(QPainter& p, const RulerInputs& in) {
         p.drawText(QRectF(a, r.top(), std::max(80.0, b - a), r.height()), Qt::AlignCenter,
                    formatDuration(in.range->span(), 1));
     }
+    if (!in.note.isEmpty()) {
+        const QFontMetrics fm = p.fontMetrics();
+        const int w = fm.horizontalAdvance(in.note) + 12;
+        const QRect box(r.right() - w - 4, r.top() + 3, w, r.height() - 6);
+        p.fillRect(box, c.header);
+        p.setPen(c.selection);
+        p.drawRect(box.adjusted(0, 0, -1, -1));
+        p.drawText(box, Qt::AlignCenter, in.note);
+    }
     p.setClipping(false);
     p.setPen(c.grid.darker(250));
     p.drawLine(r.left(), r.bottom(), r.right(), r.bottom());

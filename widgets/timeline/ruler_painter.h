@@ -19,6 +19,7 @@ struct RulerInputs {
     TimeNs origin = 0;               // tick labels are offsets from here
     std::optional<TimeWindow> range;
     TimelineColors colors;
+    QString note;  // at the right end, over the ticks ("aligned on step 10")
 };
 
 void paintRuler(QPainter& p, const RulerInputs& in);

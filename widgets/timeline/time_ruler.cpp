@@ -23,6 +23,7 @@ void TimeRuler::paintEvent(QPaintEvent*) {
     in.origin = origin_;
     in.range = state_->selectedRange();
     in.colors = TimelineColors::fromPalette(palette());
+    in.note = note_;
     paintRuler(p, in);
     AnnotationArea area;
     area.ruler = rect();

@@ -18,6 +18,12 @@ class TimeRuler : public QWidget {
         origin_ = origin;
         update();
     }
+    // A note at the ruler's right end ("aligned on step 10").
+    void setNote(QString note) {
+        note_ = std::move(note);
+        update();
+    }
+    QString note() const { return note_; }
     void setRightMargin(int px) {
         rightMargin_ = px;
         update();
@@ -38,6 +44,7 @@ class TimeRuler : public QWidget {
     int gutter_;
     int rightMargin_ = 0;
     TimeNs origin_ = 0;
+    QString note_;
     std::vector<Annotation> annotations_;
     uint64_t currentAnnotation_ = 0;
 };
