@@ -94,6 +94,7 @@ int runRanks(int argc, char** argv) {
     // Figures on each file's own thread, then its trace is let go.
     std::mutex figuresMutex;
     std::map<std::string, RankFigures> figures;
+    std::map<std::string, std::optional<Interval>> spans;
     options.afterLoad = [&](RankLoad& load) {
         const AnalysisIndex index(*load.result.trace);
         RankFigureOptions fo;
@@ -101,9 +102,13 @@ int runRanks(int argc, char** argv) {
         fo.minGapNs = steps.minGapNs;
         fo.index = steps.regex ? nullptr : &index;
         RankFigures f = rankFigures(*load.result.trace, fo);
+        const Trace& t = *load.result.trace;
+        const std::optional<Interval> span =
+            t.hasSpan ? std::optional<Interval>(Interval{t.spanStart, t.spanEnd}) : std::nullopt;
         load.result.trace.reset();
         const std::lock_guard lock(figuresMutex);
         figures[load.file] = std::move(f);
+        spans[load.file] = span;
     };
     const RankSetLoad loaded = loadRanks(list.files, options);
     if (loaded.cancelled) return 2;
@@ -115,13 +120,13 @@ int runRanks(int argc, char** argv) {
         if (r.result.failure) {
             std::cerr << "gapscope: " << r.result.failure->message() << "\n";
             RankRow row;
-            row.entry = {r.rank, r.file, r.host, {}, 0};
+            row.entry = {r.rank, r.file, r.host, {}, 0, std::nullopt};
             row.origin = rankOriginName(r.origin);
             row.error = r.result.failure->where + ": " + r.result.failure->what;
             rows.push_back(std::move(row));
             continue;
         }
-        entries.push_back({r.rank, r.file, r.host, std::move(figures[r.file]), 0});
+        entries.push_back({r.rank, r.file, r.host, std::move(figures[r.file]), 0, spans[r.file]});
     }
     if (entries.empty()) return 2;
     const RankComparison comparison = compareRanks(entries, alignStep);

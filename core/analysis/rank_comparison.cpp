@@ -61,8 +61,11 @@ void align(std::vector<RankEntry>& ranks, int64_t number, RankComparison& out) {
     for (RankEntry& e : ranks) {
         const RankStep* s = stepNumbered(e.figures, number);
         if (s && !reference) reference = s->span.start;
+        Interval bounds = boundsOf(e.figures);
+        if (e.span)
+            bounds = {std::min(bounds.start, e.span->start), std::max(bounds.end, e.span->end)};
         const std::optional<TimeNs> by =
-            s ? safeShift(*reference, s->span.start, boundsOf(e.figures)) : std::nullopt;
+            s ? safeShift(*reference, s->span.start, bounds) : std::nullopt;
         if (!by) {
             out.unaligned.push_back(e.rank);
             continue;
@@ -96,9 +99,14 @@ RankComparison compareRanks(std::vector<RankEntry>& ranks, std::optional<int64_t
         st.enteredAt = *last->second->collectiveEnter;
         st.instead = last->second->longestWorkBefore;
         for (auto& [index, step] : entered) {
-            step->wait = st.enteredAt - *step->collectiveEnter;
+            // Saturated: hostile traces can put entries 2^63 ns apart.
+            TimeNs wait = 0;
+            if (__builtin_sub_overflow(st.enteredAt, *step->collectiveEnter, &wait))
+                wait = INT64_MAX;
+            step->wait = wait;
             if (index == st.entry) continue;
-            st.othersWait += *step->wait;
+            if (__builtin_add_overflow(st.othersWait, wait, &st.othersWait))
+                st.othersWait = INT64_MAX;
             ++st.waitingRanks;
             if (*step->wait > st.longestWait || st.waitingRanks == 1) {
                 st.longestWait = *step->wait;

@@ -28,6 +28,10 @@ struct RankEntry {
     std::string host;
     RankFigures figures;
     TimeNs offset = 0;  // added to every time of this rank when aligned
+    // Every time of its trace, when known: an alignment must keep them all
+    // inside int64, not only the figures' (a hostile trace can put one
+    // event anywhere).
+    std::optional<Interval> span;
 };
 
 struct StepStraggler {

@@ -76,7 +76,14 @@ void numberRanks(std::vector<RankLoad>& loads, std::vector<std::optional<int64_t
         if (taken.insert(rank).second) {
             loads[i].rank = rank;
         } else {
-            int64_t next = *taken.rbegin() + 1;
+            // The next free rank after the largest (from 0 when that is INT64_MAX).
+            int64_t next = 0;
+            if (*taken.rbegin() < INT64_MAX) {
+                next = *taken.rbegin() + 1;
+            } else {
+                while (taken.count(next))
+                    ++next;
+            }
             taken.insert(next);
             warnings.push_back(fileNameOf(loads[i].file) + " says rank " + std::to_string(rank) +
                                ", which another file has: shown as rank " + std::to_string(next));
@@ -163,6 +170,15 @@ RankFileList rankFilesOf(const std::vector<std::string>& paths, const std::strin
         }
         out.files.insert(out.files.end(), files.begin(), files.end());
     }
+    // A file given twice (a folder and a file in it) is one rank.
+    std::set<std::string> seen;
+    std::vector<std::string> unique;
+    for (std::string& f : out.files) {
+        std::error_code ec;
+        const std::string key = std::filesystem::weakly_canonical(f, ec).string();
+        if (seen.insert(ec ? f : key).second) unique.push_back(std::move(f));
+    }
+    out.files = std::move(unique);
     if (out.files.empty()) out.error = "no trace files given";
     return out;
 }
@@ -175,6 +191,9 @@ RankSetLoad loadRanks(const std::vector<std::string>& files, const RankLoadOptio
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const unsigned workers = static_cast<unsigned>(
         std::min<size_t>(options.workers ? options.workers : cores, files.size()));
+    const uint64_t memoryLimit =
+        options.load.memoryLimitBytes ? options.load.memoryLimitBytes : defaultMemoryLimit();
+    const uint64_t memoryPerLoad = std::max<uint64_t>(memoryLimit / std::max(1u, workers), 1);
     std::atomic<size_t> next{0};
     auto work = [&] {
         for (size_t i = next++; i < files.size(); i = next++) {
@@ -186,8 +205,9 @@ RankSetLoad loadRanks(const std::vector<std::string>& files, const RankLoadOptio
             }
             LoadOptions lo = options.load;
             lo.progress = progress.forFile(i);
-            // Files share the cores: each reads on one.
+            // Files share the cores (each reads on one) and the memory limit.
             if (workers > 1) lo.threads = 1;
+            lo.memoryLimitBytes = memoryPerLoad;
             auto identify = [&](const Trace* trace) {
                 const RankIdentity id = rankIdentity(trace, files[i], i);
                 load.rank = id.rank;

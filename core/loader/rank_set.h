@@ -22,8 +22,8 @@ namespace gapscope {
 
 // The trace files `paths` name: files as given; a folder's trace files
 // (io/rank_files.h), or, in a folder of TensorBoard profile runs, the host
-// files of the run `run` (the newest by default). Empty with `error` set
-// when there is none.
+// files of the run `run` (the newest by default); a file named twice once.
+// Empty with `error` set when there is none.
 struct RankFileList {
     std::vector<std::string> files;
     std::string error;
@@ -52,7 +52,9 @@ struct RankLoad {
 };
 
 struct RankLoadOptions {
-    LoadOptions load;      // for every file; its progress gets the bytes of all files
+    // For every file; its progress gets the bytes of all files, and its
+    // memory limit is shared: each of the files loading at once gets its part.
+    LoadOptions load;
     unsigned workers = 0;  // files at once; 0 = the machine's cores
     // Called on the loading thread of each file that loaded, with its rank
     // identity still provisional (collisions are resolved after all loads):

@@ -33,13 +33,16 @@ RankView loadRankView(const std::vector<std::string>& files, const std::string& 
     std::mutex mutex;
     std::map<std::string, RankFigures> figures;
     RankLoadOptions lo = options.load;
+    std::map<std::string, std::optional<Interval>> spans;
     lo.afterLoad = [&](RankLoad& load) {
         RankFigureOptions fo = options.figures;
-        const AnalysisIndex index(*load.result.trace);
+        const Trace& t = *load.result.trace;
+        const AnalysisIndex index(t);
         if (!fo.stepRegex) fo.index = &index;
-        RankFigures f = rankFigures(*load.result.trace, fo);
+        RankFigures f = rankFigures(t, fo);
         const std::lock_guard lock(mutex);
         figures[load.file] = std::move(f);
+        if (t.hasSpan) spans[load.file] = Interval{t.spanStart, t.spanEnd};
     };
     RankSetLoad loaded = loadRanks(files, lo);
     view.warnings = loaded.warnings;
@@ -53,7 +56,8 @@ RankView loadRankView(const std::vector<std::string>& files, const std::string& 
             view.failed.push_back({r.rank, *r.result.failure});
             continue;
         }
-        view.ranks.push_back({r.rank, r.file, r.host, std::move(figures[r.file]), 0});
+        view.ranks.push_back(
+            {r.rank, r.file, r.host, std::move(figures[r.file]), 0, spans[r.file]});
     }
     if (view.ranks.empty()) {
         view.failure = view.failed.empty() ? LoadFailure{path, "folder", "no trace files"}
@@ -71,7 +75,10 @@ RankView loadRankView(const std::vector<std::string>& files, const std::string& 
         if (!r.result.trace) continue;
         // The load's own trace (parsed, or restored from the cache): this is
         // its only owner, so it may be taken apart.
-        if (r.result.trace.use_count() != 1) throw std::logic_error("a rank's trace is shared");
+        if (r.result.trace.use_count() != 1) {
+            view.failure = LoadFailure{r.file, "ranks", "its trace is shared and cannot be merged"};
+            return view;
+        }
         parts.push_back({r.rank, r.host, r.file, offsets[r.file],
                          std::const_pointer_cast<Trace>(std::move(r.result.trace))});
     }

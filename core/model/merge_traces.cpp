@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace gapscope {
 
@@ -14,20 +15,21 @@ constexpr int kIdRankShift = 40;
 // What one rank's indices become in the merged trace.
 class PartMap {
   public:
-    PartMap(Trace& into, const Trace& from, uint32_t group, int& nextDevice)
+    PartMap(Trace& into, const Trace& from, uint32_t group, int& nextDevice,
+            std::unordered_map<StringId, uint16_t>& categoryIndex)
         : group_(group), strings_(from.strings.size()) {
         for (size_t i = 0; i < strings_.size(); ++i)
             strings_[i] = into.strings.intern(from.strings.view(static_cast<StringId>(i)));
         for (const StringId c : from.categories) {
             const StringId mine = strings_[c];
-            auto it = std::find(into.categories.begin(), into.categories.end(), mine);
-            if (it == into.categories.end()) {
+            auto [it, fresh] = categoryIndex.try_emplace(mine, uint16_t{0});
+            if (fresh) {
                 if (into.categories.size() > UINT16_MAX)
                     throw std::length_error("more than 65536 categories in the ranks together");
+                it->second = static_cast<uint16_t>(into.categories.size());
                 into.categories.push_back(mine);
-                it = into.categories.end() - 1;
             }
-            categories_.push_back(static_cast<uint16_t>(it - into.categories.begin()));
+            categories_.push_back(it->second);
         }
         // Every device the rank names, in order, onto the next global indices.
         std::set<int> devices;
@@ -97,7 +99,8 @@ std::string rankLabel(const RankPart& part) {
     return label;
 }
 
-void appendPart(Trace& m, RankPart& part, uint32_t group, int& nextDevice) {
+void appendPart(Trace& m, RankPart& part, uint32_t group, int& nextDevice,
+                std::unordered_map<StringId, uint16_t>& categoryIndex) {
     Trace& t = *part.trace;
     TimeNs lo = 0, hi = 0;
     if (part.offset != 0 && t.hasSpan &&
@@ -105,7 +108,7 @@ void appendPart(Trace& m, RankPart& part, uint32_t group, int& nextDevice) {
          __builtin_add_overflow(t.spanEnd, part.offset, &hi)))
         throw std::length_error("rank " + std::to_string(part.rank) +
                                 ": the alignment would move its times out of range");
-    const PartMap map(m, t, group, nextDevice);
+    const PartMap map(m, t, group, nextDevice, categoryIndex);
     const TimeNs by = part.offset;
     const std::string label = rankLabel(part);
 
@@ -140,7 +143,8 @@ void appendPart(Trace& m, RankPart& part, uint32_t group, int& nextDevice) {
         m.slices.push_back(s);
     }
     HugeVector<Slice>().swap(t.slices);
-    for (Track tr : t.tracks) {
+    for (Track& from : t.tracks) {
+        Track tr = std::move(from);
         tr.process += map.processBase;
         tr.tid = map.key(tr.tid);
         tr.threadName = map.str(tr.threadName);
@@ -256,8 +260,9 @@ std::shared_ptr<Trace> mergeRankTraces(std::vector<RankPart> parts, const std::s
     m->args.reserve(args);
     m->ids.reserve(ids);
     int nextDevice = 0;
+    std::unordered_map<StringId, uint16_t> categoryIndex;
     for (size_t i = 0; i < parts.size(); ++i) {
-        appendPart(*m, parts[i], static_cast<uint32_t>(i), nextDevice);
+        appendPart(*m, parts[i], static_cast<uint32_t>(i), nextDevice, categoryIndex);
         files.push_back(parts[i].file);
         parts[i].trace.reset();  // the rest of it is no longer needed
     }

@@ -63,13 +63,17 @@ json rankObject(const RankRow& r) {
     const RankEntry& e = r.entry;
     json steps = json::array();
     TimeNs duration = 0, busy = 0, comm = 0, exposed = 0, wait = 0;
+    // Saturated sums: the figures may come from a hostile fleet table.
+    auto add = [](TimeNs& sum, TimeNs v) {
+        if (__builtin_add_overflow(sum, v, &sum)) sum = v < 0 ? INT64_MIN : INT64_MAX;
+    };
     for (const RankStep& s : e.figures.steps) {
         steps.push_back(stepJson(s));
-        duration += s.duration();
-        busy += s.busy;
-        comm += s.comm;
-        exposed += s.exposedComm;
-        wait += s.wait.value_or(0);
+        add(duration, s.duration());
+        add(busy, s.busy);
+        add(comm, s.comm);
+        add(exposed, s.exposedComm);
+        add(wait, s.wait.value_or(0));
     }
     json j = {{"rank", e.rank},
               {"file", e.file},
@@ -213,6 +217,13 @@ class RanksReader {
     [[noreturn]] static void bad(const std::string& where, const std::string& what) {
         throw std::runtime_error(where + ": " + what);
     }
+    // A span whose length is a number: it starts before it ends, by less
+    // than 2^63 ns.
+    static void checkSpan(Interval s, const std::string& where) {
+        TimeNs length = 0;
+        if (s.end < s.start || __builtin_sub_overflow(s.end, s.start, &length))
+            bad(where, "ends before it starts, or lasts too long");
+    }
     static void object(const nlohmann::json& j, const std::string& where) {
         if (!j.is_object()) bad(where, "not an object");
     }
@@ -255,6 +266,7 @@ class RanksReader {
         w.name = text(*it, "name", here);
         w.gpu = text(*it, "where", here) == "gpu";
         w.span = {field(*it, "start_ns", here), field(*it, "end_ns", here)};
+        checkSpan(w.span, here);
         return w;
     }
     static RankRow rank(const nlohmann::json& r, const std::string& where) {
@@ -280,7 +292,7 @@ class RanksReader {
             st.name = text(s, "name", here);
             st.number = field(s, "number", here);
             st.span = {field(s, "start_ns", here), field(s, "end_ns", here)};
-            if (st.span.end < st.span.start) bad(here, "ends before it starts");
+            checkSpan(st.span, here);
             st.busy = field(s, "busy_ns", here);
             st.idle = field(s, "idle_ns", here);
             st.comm = field(s, "comm_ns", here);

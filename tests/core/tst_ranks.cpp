@@ -79,7 +79,8 @@ Compared compare(const std::vector<std::string>& files,
     };
     c.loaded = loadRanks(files, options);
     for (const RankLoad& r : c.loaded.ranks)
-        if (!r.result.failure) c.entries.push_back({r.rank, r.file, r.host, figures[r.file], 0});
+        if (!r.result.failure)
+            c.entries.push_back({r.rank, r.file, r.host, figures[r.file], 0, std::nullopt});
     c.comparison = compareRanks(c.entries, align);
     return c;
 }
@@ -196,6 +197,10 @@ class TestRanks : public QObject {
             names.push_back(QFileInfo(QString::fromStdString(f)).fileName().toStdString());
         QCOMPARE(names,
                  (std::vector<std::string>{"worker1.json.zst", "worker2.json", "worker10.json"}));
+        // A file named twice (the folder and the file in it) is one rank.
+        const RankFileList twice =
+            rankFilesOf({dir.toStdString(), (dir + "/worker2.json").toStdString()});
+        QCOMPARE(twice.files.size(), size_t(3));
         QVERIFY(QDir().mkpath(dir_.filePath("empty")));
         const RankFileList empty = rankFilesOf({dir_.filePath("empty").toStdString()});
         QVERIFY(empty.files.empty());
@@ -344,6 +349,34 @@ class TestRanks : public QObject {
         }
         QVERIFY(view.trace->processes[view.trace->ranks[1].firstProcess].displayName.find(
                     "rank 1 \u00b7 34.83.195.180_6003 \u00b7 ") == 0);
+    }
+
+    // Aligning a rank whose stray event sits far from its steps would carry
+    // it out of the int64 range (+8e18 ns onto 4.5e18): that rank stays as
+    // written, the view opens.
+    void anAlignmentThatWouldOverflowLeavesTheRankAsWritten() {
+        const QString dir = dir_.filePath("overflow");
+        QVERIFY(QDir().mkpath(dir));
+        auto write = [&](const QString& name, const std::string& events) {
+            QFile f(dir + "/" + name);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(("[" + events + "]").c_str());
+        };
+        const std::string step =
+            R"({"ph":"X","name":"ProfilerStep#1","cat":"user_annotation","pid":1,"tid":1,)";
+        write("rank0.json", step + R"("ts":4000000000000000,"dur":10})");
+        write("rank1.json",
+              step + R"("ts":-4000000000000000,"dur":10},)" +
+                  R"({"ph":"X","name":"stray","pid":1,"tid":1,"ts":4500000000000000,"dur":1})");
+        const std::vector<std::string> files = rankFilesOf({dir.toStdString()}).files;
+        QCOMPARE(files.size(), size_t(2));
+        RankViewOptions options;
+        options.alignOnStep = 1;
+        const RankView view = loadRankView(files, dir.toStdString(), options);
+        QVERIFY2(view.trace, view.failure ? view.failure->message().c_str() : "");
+        QCOMPARE(view.comparison.unaligned, (std::vector<int64_t>{1}));
+        QCOMPARE(view.ranks[1].offset, TimeNs(0));
+        QCOMPARE(view.trace->ranks[1].offset, TimeNs(0));
     }
 
     // Each file of a job has its own index cache entry: the second opening

@@ -25,6 +25,7 @@ import shutil
 import subprocess
 import sys
 import time
+import uuid
 
 GAP_CAUSES = ("input", "synchronization", "communication", "launch", "other")
 
@@ -212,9 +213,12 @@ class Progress:
 def run_on_cluster(client, traces, cli, extra_args, retries, timeout_s, progress=None):
     from distributed import as_completed
 
+    run = uuid.uuid4().hex
     futures = client.map(summarize_one, traces, cli=cli, extra_args=extra_args,
                          timeout_s=timeout_s, retries=retries, pure=False,
-                         key=["gapscope-summary-%d" % i for i in range(len(traces))])
+                         # Keys of this run only: a scheduler that outlives it
+                         # would hand a later run the same keys' old results.
+                         key=["gapscope-summary-%s-%d" % (run, i) for i in range(len(traces))])
     results = []
     for future in as_completed(futures):
         try:
