@@ -35,3 +35,10 @@ take guide-steps "$sample" --panel stepsDock
 take guide-kernels "$sample" --panel kernelsDock
 take guide-pipeline "$sample" --panel InputPipelineDock
 take guide-advice "$sample" --panel AdviceDock --dark
+# Section 7: the 8 DLRM ranks of ../shared side by side (skipped without it).
+dlrm=../shared/traces/param/example_input_files/chakra_traces/dlrm_kineto_extracted/dlrm_kineto
+if [[ -d $dlrm ]]; then
+  "$shot" "$dlrm" "$scratch/ranks-dlrm.png" --size 1600x1000 --panel ranksDock 2>/dev/null
+  mv "$scratch/ranks-dlrm.png" "$out/ranks-dlrm.png"
+  echo "$out/ranks-dlrm.png"
+fi
