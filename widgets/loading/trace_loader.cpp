@@ -65,6 +65,22 @@ std::shared_ptr<TraceLoader::Shared> TraceLoader::startLoad() {
     return shared_;
 }
 
+void TraceLoader::runThread() {
+    thread_->start();
+    poll_.start();
+    emit progressChanged(0, tr("Reading"));
+}
+
+void TraceLoader::endLoad() {
+    poll_.stop();
+    if (thread_) {
+        thread_->wait();
+        thread_->deleteLater();
+        thread_ = nullptr;
+    }
+    shared_.reset();
+}
+
 LoadOptions TraceLoader::loadOptions() const {
     LoadOptions options;
     if (maxEventBytes_) options.maxEventBytes = maxEventBytes_;
@@ -105,19 +121,11 @@ void TraceLoader::loadRanks(const QStringList& files, const QString& path,
             [this, view = std::move(view), path]() mutable { finishRanks(std::move(view), path); },
             Qt::QueuedConnection);
     });
-    thread_->start();
-    poll_.start();
-    emit progressChanged(0, tr("Reading"));
+    runThread();
 }
 
 void TraceLoader::finishRanks(RankView view, const QString& path) {
-    poll_.stop();
-    if (thread_) {
-        thread_->wait();
-        thread_->deleteLater();
-        thread_ = nullptr;
-    }
-    shared_.reset();
+    endLoad();
     if (view.cancelled) {
         emit cancelled(path);
         return;
@@ -170,9 +178,7 @@ void TraceLoader::load(const QString& path) {
             [this, result = std::move(result), path]() mutable { finish(std::move(result), path); },
             Qt::QueuedConnection);
     });
-    thread_->start();
-    poll_.start();
-    emit progressChanged(0, tr("Reading"));
+    runThread();
 }
 
 void TraceLoader::pollProgress() {
@@ -196,13 +202,7 @@ void TraceLoader::pollProgress() {
 }
 
 void TraceLoader::finish(LoadResult result, const QString& path) {
-    poll_.stop();
-    if (thread_) {
-        thread_->wait();
-        thread_->deleteLater();
-        thread_ = nullptr;
-    }
-    shared_.reset();
+    endLoad();
     if (result.trace) {
         const bool parsed = !result.trace->fromCache;
         std::shared_ptr<const Trace> trace = result.trace;

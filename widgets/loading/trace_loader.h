@@ -63,6 +63,8 @@ class TraceLoader : public QObject {
     void finishRanks(RankView view, const QString& path);
     // Waits for a load in progress, and makes the shared state of the next.
     std::shared_ptr<Shared> startLoad();
+    void runThread();  // starts thread_ and the progress polling
+    void endLoad();    // joins the finished thread, stops polling
     LoadOptions loadOptions() const;
 
     void storeInCache(std::shared_ptr<const Trace> trace, const QString& path);
