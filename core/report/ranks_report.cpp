@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "analysis/rank_totals.h"
+
 namespace gapscope {
 
 namespace {
@@ -62,19 +64,9 @@ json stepJson(const RankStep& s) {
 json rankObject(const RankRow& r) {
     const RankEntry& e = r.entry;
     json steps = json::array();
-    TimeNs duration = 0, busy = 0, comm = 0, exposed = 0, wait = 0;
-    // Saturated sums: the figures may come from a hostile fleet table.
-    auto add = [](TimeNs& sum, TimeNs v) {
-        if (__builtin_add_overflow(sum, v, &sum)) sum = v < 0 ? INT64_MIN : INT64_MAX;
-    };
-    for (const RankStep& s : e.figures.steps) {
+    for (const RankStep& s : e.figures.steps)
         steps.push_back(stepJson(s));
-        add(duration, s.duration());
-        add(busy, s.busy);
-        add(comm, s.comm);
-        add(exposed, s.exposedComm);
-        add(wait, s.wait.value_or(0));
-    }
+    const RankTotals totals = rankTotals(e.figures);
     json j = {{"rank", e.rank},
               {"file", e.file},
               {"host", e.host},
@@ -87,11 +79,11 @@ json rankObject(const RankRow& r) {
               {"steps", steps},
               {"totals",
                {{"steps", e.figures.steps.size()},
-                {"duration_ns", duration},
-                {"busy_ns", busy},
-                {"comm_ns", comm},
-                {"exposed_comm_ns", exposed},
-                {"wait_ns", wait}}}};
+                {"duration_ns", totals.duration},
+                {"busy_ns", totals.busy},
+                {"comm_ns", totals.comm},
+                {"exposed_comm_ns", totals.exposedComm},
+                {"wait_ns", totals.wait}}}};
     if (!r.error.empty()) j["error"] = r.error;
     return j;
 }

@@ -12,6 +12,7 @@
 #include <map>
 #include <set>
 
+#include "analysis/rank_totals.h"
 #include "panels/analysis_table.h"
 #include "panels/units.h"
 #include "ranks/rank_heat_map.h"
@@ -191,14 +192,9 @@ void RanksPanel::fillTables() {
     if (doc_) {
         for (size_t i = 0; i < doc_->ranks.size(); ++i) {
             const RankRow& r = doc_->ranks[i];
-            TimeNs duration = 0, busy = 0, comm = 0, exposed = 0, wait = 0;
-            for (const RankStep& s : r.entry.figures.steps) {
-                duration += s.duration();
-                busy += s.busy;
-                comm += s.comm;
-                exposed += s.exposedComm;
-                wait += s.wait.value_or(0);
-            }
+            const RankTotals t = rankTotals(r.entry.figures);
+            const TimeNs duration = t.duration, busy = t.busy, comm = t.comm,
+                         exposed = t.exposedComm, wait = t.wait;
             const size_t n = r.entry.figures.steps.size();
             const auto straggles = std::count_if(
                 doc_->comparison.stragglers.begin(), doc_->comparison.stragglers.end(),
