@@ -26,6 +26,8 @@ appstreamcli validate --no-net /usr/share/metainfo/$app.metainfo.xml >/dev/null
 test -s /usr/share/icons/hicolor/scalable/apps/$app.svg
 test -s /usr/share/icons/hicolor/512x512/apps/$app.png
 test -s /usr/share/gapscope/user-guide/index.html
+/usr/bin/gapscope-fleet --help >/dev/null
+/usr/bin/gapscope-fleet summarize --help >/dev/null
 grep -q "application/x-gapscope-chrome-trace=$app.desktop" /usr/share/applications/mimeinfo.cache
 test -s /usr/share/mime/application/x-gapscope-chrome-trace.xml
 # The man pages as packaged (container images often tell dpkg to leave

@@ -17,6 +17,8 @@ set(CPACK_DEBIAN_PACKAGE_MAINTAINER "The Gapscope authors <${GAPSCOPE_MAINTAINER
 # The Qt platform plugin for X11/Wayland is loaded at run time, not linked.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-svg-plugins")
+# gapscope-fleet summarize runs on Dask; its reduce and the CLI do not.
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "python3-distributed")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "viewer for GPU/CPU profiles of machine-learning jobs")
 # Each line of the extended description starts with a space (deb-control).
 # The extended description (CPack indents it and marks the empty line).

@@ -209,6 +209,7 @@ void appendPart(Trace& m, RankPart& part, uint32_t group, int& nextDevice,
     }
     m.launches.insert(m.launches.end(), t.launches.begin(), t.launches.end());
     for (GpuDevice d : t.gpuDevices) {
+        rank.gpuLocalIndices.push_back(d.index);
         d.index = map.device(d.index);
         for (uint32_t& tr : d.tracks)
             tr += map.trackBase;

@@ -68,6 +68,19 @@ void indexRowBreaks(Trace& trace) {
     }
 }
 
+std::string Trace::gpuLabel(int device) const {
+    const auto d = std::lower_bound(gpuDevices.begin(), gpuDevices.end(), device,
+                                    [](const GpuDevice& g, int i) { return g.index < i; });
+    if (d != gpuDevices.end() && d->index == device && d->group < ranks.size()) {
+        const TraceRank& r = ranks[d->group];
+        for (size_t i = 0; i < r.gpuDevices.size() && i < r.gpuLocalIndices.size(); ++i)
+            if (r.gpuDevices[i] == device)
+                return "rank " + std::to_string(r.rank) + " \u00b7 GPU " +
+                       std::to_string(r.gpuLocalIndices[i]);
+    }
+    return "GPU " + std::to_string(device);
+}
+
 size_t Trace::memoryBytes() const {
     size_t total = strings.memoryBytes() + slices.capacity() * sizeof(Slice) +
                    instants.capacity() * sizeof(Instant) + flows.capacity() * sizeof(Flow) +

@@ -159,7 +159,8 @@ struct TraceRank {
     uint32_t firstProcess = 0, processCount = 0;
     uint32_t firstTrack = 0, trackCount = 0;
     uint32_t firstSlice = 0, sliceCount = 0;
-    std::vector<int> gpuDevices;  // its devices' indices in the merged trace
+    std::vector<int> gpuDevices;       // its devices' indices in the merged trace
+    std::vector<int> gpuLocalIndices;  // the same devices' indices in its own trace
 };
 
 struct ArgsRecord {
@@ -194,8 +195,8 @@ class Trace {
     HugeVector<ArgIds> ids;  // see ExtractedArgs
     HugeVector<LaunchParams> launches;
     ArgsStore argsStore;
-    std::vector<GpuDevice> gpuDevices;  // sorted by index
-    std::vector<TraceRank> ranks;       // empty unless merged from ranks
+    std::vector<GpuDevice> gpuDevices;     // sorted by index
+    std::vector<TraceRank> ranks;          // empty unless merged from ranks
     std::optional<int64_t> alignedOnStep;  // the ranks' times shifted to start this step together
     ImportReport report;
 
@@ -220,6 +221,10 @@ class Trace {
         if (argsIndex >= args.size() || args[argsIndex].extracted == kNone) return -1;
         return ids[args[argsIndex].extracted].device;
     }
+
+    // How people name a GPU: "GPU 3", or "rank 2 · GPU 1" (its own index) in
+    // ranks merged into one trace, where the global index means nothing.
+    std::string gpuLabel(int device) const;
 
     // Total memory held by the model, for benchmarks and the import report.
     size_t memoryBytes() const;

@@ -454,6 +454,11 @@ class TestRanks : public QObject {
                     QVERIFY(many);
                     QCOMPARE(many->busyNs, one.busyNs);
                     QCOMPARE(many->group, uint32_t(r));
+                    // Named by the rank and the GPU's index in its own file.
+                    QCOMPARE(m.gpuLabel(many->index), "rank " + std::to_string(tr.rank) +
+                                                          " \u00b7 GPU " +
+                                                          std::to_string(one.index));
+                    QCOMPARE(a.gpuLabel(one.index), "GPU " + std::to_string(one.index));
                     const Interval shiftedSpan{kWholeTrace.start, kWholeTrace.end};
                     const GpuTimeBreakdown b1 = timeBreakdown(a, one, shiftedSpan);
                     const GpuTimeBreakdown b2 = timeBreakdown(m, *many, shiftedSpan);

@@ -10,7 +10,12 @@
   - a trace that fails is listed with the CLI's error and does not stop the
     rest;
   - `gapscope-fleet reduce` over summaries the CLI wrote one by one (the
-    Slurm job-array way) gives the same table.
+    Slurm job-array way) gives the same table;
+  - a job array (tools/fleet/summarize-array.sbatch run task by task) over
+    traces that state no rank, one of which fails: `reduce --traces` gives
+    the table `summarize` gives (the ranks numbered over the whole list,
+    the failed trace listed with the task's .error), and a task that left
+    nothing is listed as failed without shifting any rank.
 
 Needs Debian's python3-dask and python3-distributed: exit 77 (skipped) when
 they are missing, unless GAPSCOPE_REQUIRE_INPUTS=1 (CI), where it fails.
@@ -41,6 +46,133 @@ exec "{cli}" "$@"
 def fail(why):
     print("test_fleet: FAIL: " + why, file=sys.stderr)
     sys.exit(1)
+
+
+def fleet_of(path):
+    with open(path) as f:
+        fleet = json.load(f)
+    fleet["fleet"].pop("scheduler")
+    return fleet
+
+
+def make_anonymous_job(args, gen, job):
+    """Traces whose rank only their place in the list says (no rank in their
+    names nor in their distributedInfo), a broken one second: every later
+    rank is right only if the failed trace is counted."""
+    made = subprocess.run(
+        [sys.executable, os.path.join(args.source, "tests", "tools", "make_rank_set.py"),
+         "--gen", gen, "--out", job, "--ranks", "4", "--steps", "3", "--straggler", "2",
+         "--shift-us", "800", "--no-rank-info", "--name", "host-{r}.pt.trace.json"],
+        capture_output=True, text=True, check=True)
+    traces = made.stdout.split()
+    stated = b'"distributedInfo": {"backend": "nccl", "rank": 0, '
+    for t in traces:
+        with open(t, "rb") as f:
+            text = f.read()
+        if text.count(stated) != 1:
+            fail("%s: no distributedInfo rank to take out" % t)
+        with open(t, "wb") as f:
+            f.write(text.replace(stated, b'"distributedInfo": {"backend": "nccl", '))
+    broken = os.path.join(job, "host-x.pt.trace.json")
+    with open(broken, "w") as f:
+        f.write('{"traceEvents": [{"ph": "X", "ts": ')
+    return traces[:1] + [broken] + traces[1:]
+
+
+def run_array(args, traces, tmp, env):
+    """Runs summarize-array.sbatch once per task, as Slurm would: the
+    summaries folder it leaves."""
+    listing = os.path.join(tmp, "traces.txt")
+    with open(listing, "w") as f:
+        f.write("".join(t + "\n" for t in traces))
+    bin_dir = os.path.join(tmp, "bin")
+    os.makedirs(bin_dir)
+    os.symlink(os.path.abspath(args.cli), os.path.join(bin_dir, "gapscope-cli"))
+    script = os.path.join(args.source, "tools", "fleet", "summarize-array.sbatch")
+    out = os.path.join(tmp, "summaries")
+    for task, t in enumerate(traces):
+        task_env = dict(env, SLURM_ARRAY_TASK_ID=str(task),
+                        PATH=bin_dir + os.pathsep + env.get("PATH", ""))
+        done = subprocess.run(["bash", script, listing, out], capture_output=True, text=True,
+                              env=task_env)
+        if (done.returncode == 0) != (task != 1):
+            fail("array task %d (%s): exit %d: %s" % (task, t, done.returncode, done.stderr))
+    left = sorted(os.listdir(out))
+    want = sorted(["%d.json" % i for i in range(len(traces)) if i != 1] + ["1.error"])
+    if left != want:
+        fail("the array left %s in its folder, not %s" % (left, want))
+    return listing, out
+
+
+def reduce_array(fleet_tool, listing, summaries, out, check=True):
+    done = subprocess.run([sys.executable, fleet_tool, "reduce", "--traces", listing, summaries,
+                           "--out", out], capture_output=True, text=True)
+    if check and done.returncode != 0:
+        fail("reduce --traces: exit %d: %s" % (done.returncode, done.stderr))
+    return done
+
+
+def check_array(args, gen, tmp, env, fleet_tool):
+    """The job array's reduce against `summarize` over the same list."""
+    traces = make_anonymous_job(args, gen, os.path.join(tmp, "anonymous"))
+    out = os.path.join(tmp, "anonymous.fleet.json")
+    run = subprocess.run([sys.executable, fleet_tool, "summarize", "--local", "2", "--cli",
+                          args.cli, "--out", out] + traces,
+                         capture_output=True, text=True, env=env, timeout=600)
+    if run.returncode != 0:
+        fail("gapscope-fleet summarize: exit %d: %s" % (run.returncode, run.stderr))
+    want = fleet_of(out)
+    numbered = [(r["file"], r["rank"], r["origin"]) for r in want["ranks"]]
+    if numbered != [(t, i, "order") for i, t in enumerate(traces) if i != 1]:
+        fail("summarize did not number the ranks by their place in the list: %s" % numbered)
+    if [f["file"] for f in want["fleet"]["failed"]] != [traces[1]]:
+        fail("summarize did not list the broken trace: %s" % want["fleet"]["failed"])
+    direct = subprocess.run([args.cli, "ranks", "--format", "json"] + traces,
+                            capture_output=True, text=True, env=env)
+    loaded = [r for r in json.loads(direct.stdout)["ranks"] if "error" not in r]
+    if loaded != want["ranks"]:
+        fail("gapscope-cli ranks and summarize number the ranks of the list differently")
+
+    listing, summaries = run_array(args, traces, tmp, env)
+    reduced = os.path.join(tmp, "array.fleet.json")
+    reduce_array(fleet_tool, listing, summaries, reduced)
+    got = fleet_of(reduced)
+    if got != want:
+        fail("reduce --traces differs from summarize:\n summarize: %s\n reduce:    %s"
+             % (json.dumps(want)[:3000], json.dumps(got)[:3000]))
+
+    # The task killed before it wrote anything: the same ranks, and its trace
+    # listed with a pointer to its log.
+    os.remove(os.path.join(summaries, "1.error"))
+    reduce_array(fleet_tool, listing, summaries, reduced)
+    got = fleet_of(reduced)
+    missing = {"file": traces[1],
+               "error": "no summary written by array task 1 (see its Slurm log)"}
+    if got["ranks"] != want["ranks"] or got["fleet"]["failed"] != [missing]:
+        fail("reduce --traces without 1.error: ranks %s, failed %s"
+             % ([(r["file"], r["rank"]) for r in got["ranks"]], got["fleet"]["failed"]))
+
+    # A good trace's task lost as well: the others keep their ranks.
+    os.remove(os.path.join(summaries, "3.json"))
+    reduce_array(fleet_tool, listing, summaries, reduced)
+    got = fleet_of(reduced)
+    kept = [(r["file"], r["rank"], r["origin"]) for r in got["ranks"]]
+    if kept != [n for n in numbered if n[0] != traces[3]]:
+        fail("a lost task shifted the ranks: %s, not %s" % (kept, numbered))
+    lost = {"file": traces[3], "error": "no summary written by array task 3 (see its Slurm log)"}
+    if got["fleet"]["failed"] != [missing, lost] or got["fleet"]["traces"] != len(traces):
+        fail("reduce --traces with two tasks lost: %s" % got["fleet"])
+
+    # Another job's summary in the folder: refused, not mixed in.
+    with open(os.path.join(summaries, "0.json")) as f:
+        other = json.load(f)
+    other["trace"] = other["rank"]["file"] = os.path.join(tmp, "elsewhere", "host-9.pt.trace.json")
+    with open(os.path.join(summaries, "9.json"), "w") as f:
+        json.dump(other, f)
+    done = reduce_array(fleet_tool, listing, summaries, reduced, check=False)
+    if done.returncode == 0 or "9.json" not in done.stderr or "not in" not in done.stderr:
+        fail("reduce --traces took another job's summary: exit %d: %s"
+             % (done.returncode, done.stderr))
 
 
 def main():
@@ -138,8 +270,12 @@ def main():
         for key in ("ranks", "stragglers"):
             if reduced[key] != got[key]:
                 fail("reduce of the summaries differs from the cluster's %s" % key)
+        stragglers = len(got["stragglers"])
+
+        check_array(args, gen, tmp, env, fleet_tool)
     print("test_fleet: ok (4 ranks, %d stragglers, a worker killed and its trace redone, "
-          "1 failed trace listed)" % len(got["stragglers"]))
+          "1 failed trace listed; a job array with a failed and a lost task reduced as "
+          "summarize numbers it)" % stragglers)
 
 
 if __name__ == "__main__":

@@ -62,6 +62,17 @@ int main(int argc, char** argv) {
         return app.exec();
     }
     window.openTrace(args[0]);
+    if (args[0].endsWith(QStringLiteral(".fleet.json"))) {  // read at once, no trace behind it
+        if (!window.lastError().isEmpty()) {
+            fprintf(stderr, "fleet table refused: %s\n", qPrintable(window.lastError()));
+            return 2;
+        }
+        QTimer::singleShot(200, [&] {
+            window.grab().save(args[1]);
+            app.quit();
+        });
+        return app.exec();
+    }
     window.loader()->wait();
     auto trace = window.tracePage()->trace();
     if (!trace) {

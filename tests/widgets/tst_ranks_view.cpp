@@ -11,6 +11,11 @@
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
@@ -205,6 +210,45 @@ class TestRanksView : public QObject {
         QVERIFY2(window_->lastError().contains("ranks[0].rank: not an integer"),
                  qPrintable(window_->lastError()));
         QCOMPARE(window_->tracePage()->trace(), trace);
+    }
+
+    // A thousand ranks (the DLRM ranks' table copied 125 times, renumbered):
+    // the heat map keeps a row per rank and scrolls to the last one.
+    void aThousandRanksScroll() {
+        GAPSCOPE_REQUIRE_SHARED();
+        const test::CliRun r = test::runCli({"ranks", dlrmFolder(), "--format", "json"});
+        QCOMPARE(r.exitCode, 0);
+        QJsonObject doc = QJsonDocument::fromJson(r.out).object();
+        const QJsonArray eight = doc.value("ranks").toArray();
+        QCOMPARE(eight.size(), 8);
+        QJsonArray many;
+        for (int i = 0; i < 1000; ++i) {
+            QJsonObject rank = eight[i % 8].toObject();
+            rank["rank"] = i;
+            many.append(rank);
+        }
+        doc["ranks"] = many;
+        const QString fleet = dir_.filePath("big.fleet.json");
+        QFile f(fleet);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QJsonDocument(doc).toJson());
+        f.close();
+        window_->openTrace(fleet);
+        QApplication::processEvents();
+        RanksPanel* panel = window_->ranks();
+        QVERIFY2(window_->lastError().isEmpty(), qPrintable(window_->lastError()));
+        QCOMPARE(panel->document()->ranks.size(), size_t(1000));
+        RankHeatMap* map = panel->heatMap();
+        auto* scroll = qobject_cast<QScrollArea*>(map->parentWidget()->parentWidget());
+        QVERIFY(scroll);
+        QTRY_VERIFY(scroll->verticalScrollBar()->maximum() > 0);
+        QVERIFY(map->height() >= 1000 * 4);
+        scroll->verticalScrollBar()->setValue(scroll->verticalScrollBar()->maximum());
+        QApplication::processEvents();
+        // The last row is inside the visible part of the map.
+        const QRect seen(QPoint(0, scroll->verticalScrollBar()->value()),
+                         scroll->viewport()->size());
+        QVERIFY(seen.contains(map->cellRect(999, 0).center()));
     }
 
     void cleanupTestCase() { window_.reset(); }

@@ -16,11 +16,15 @@ Failure handling:
   - a task that raises (the CLI could not be started, timed out) is retried
     `--retries` times;
   - a trace the CLI cannot read is not retried: it is listed under
-    fleet.failed with the CLI's one-line error, and the rest go on.
+    fleet.failed with the CLI's one-line error, and the rest go on;
+  - a Slurm job array's task that left no summary (`reduce --traces`) is
+    listed under fleet.failed with the error it wrote (N.error), else a
+    pointer to its log, and shifts no other rank.
 """
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -233,23 +237,146 @@ def run_on_cluster(client, traces, cli, extra_args, retries, timeout_s, progress
     return results
 
 
+def summary_files(paths):
+    """SUMMARY.json arguments with each folder replaced by its *.json (not a
+    *.fleet.json, nor a temporary file), in natural order ("2" before "10")."""
+    out = []
+    for path in paths:
+        if not os.path.isdir(path):
+            out.append(path)
+            continue
+        names = [n for n in os.listdir(path) if n.endswith(".json") and not n.startswith(".")
+                 and not n.endswith(".fleet.json")]
+        names.sort(key=lambda n: [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", n)])
+        out += [os.path.join(path, n) for n in names]
+    return out
+
+
+def read_summary(path):
+    """(trace, rank object, error): the trace and rank of a summary file, or
+    why it is not one."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            summary = json.load(f)
+        trace, rank = summary["trace"], summary["rank"]
+        if not isinstance(trace, str) or not isinstance(rank, dict):
+            raise TypeError("its trace or rank is of the wrong type")
+        return trace, rank, None
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        return None, None, "%s: not a gapscope-cli summary --format json: %s" % (path, e)
+
+
 def read_summaries(paths):
     """Map results from summary JSON files written elsewhere (a Slurm job
     array): (results, traces), a file that cannot be read listed as failed."""
     results, traces = [], []
-    for path in paths:
-        try:
-            with open(path, encoding="utf-8") as f:
-                summary = json.load(f)
-            trace = summary["trace"]
-            results.append({"file": trace, "rank": summary["rank"]})
-        except (OSError, ValueError, KeyError, TypeError) as e:
+    for path in summary_files(paths):
+        trace, rank, error = read_summary(path)
+        if error:
             trace = path
-            results.append({"file": path, "error": "%s: not a gapscope-cli summary --format "
-                            "json: %s" % (path, e), "exit": None})
+            results.append({"file": path, "error": error, "exit": None})
+        else:
+            results.append({"file": trace, "rank": rank})
         if trace in traces:
             raise SystemExit("gapscope-fleet: %s: trace %s is summarised twice" % (path, trace))
         traces.append(trace)
+    return results, traces
+
+
+def read_trace_list(path):
+    """The job array's list: line N + 1 is task N's trace (as the sbatch
+    script reads it, so no line is skipped)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            traces = f.read().splitlines()
+    except OSError as e:
+        raise SystemExit("gapscope-fleet: %s" % e) from e
+    if not traces:
+        raise SystemExit("gapscope-fleet: %s lists no traces" % path)
+    if len(set(traces)) != len(traces):
+        raise SystemExit("gapscope-fleet: %s: a trace is listed twice" % path)
+    return traces
+
+
+def task_of_file_name(path):
+    """The array task a summary's name says (summaries/17.json: 17), or None."""
+    m = re.fullmatch(r"(\d+)\.json", os.path.basename(path))
+    return int(m.group(1)) if m else None
+
+
+def task_of_summary(path, trace, traces, where):
+    """The list index a summary belongs to: the trace path it records (as
+    given, then normalised), else its task-id name when it names that task's
+    file (a list of relative paths read from another directory); None when
+    neither."""
+    if trace is not None:
+        if trace in where:
+            return where[trace]
+        key = os.path.normpath(os.path.abspath(trace))
+        if key in where:
+            return where[key]
+    task = task_of_file_name(path)
+    if task is None or task >= len(traces):
+        return None
+    if trace is None or os.path.basename(trace) == os.path.basename(traces[task]):
+        return task
+    return None
+
+
+def task_error(folders, task):
+    """The one-line error the sbatch script left for a failed task, else a
+    pointer to its log (a task killed, or out of time, writes nothing)."""
+    for folder in folders:
+        try:
+            with open(os.path.join(folder, "%d.error" % task), encoding="utf-8",
+                      errors="replace") as f:
+                error = f.read().strip()
+        except OSError:
+            continue
+        if error:
+            return error
+    return "no summary written by array task %d (see its Slurm log)" % task
+
+
+def read_array(list_path, paths):
+    """Map results of a job array over the traces of `list_path`: (results,
+    traces) in list order, every trace without a summary failed. Ranks are
+    then numbered over the whole list, as `summarize` numbers them, so a
+    failed task shifts no other rank. A summary of a trace not in the list
+    is refused: it is another job's (a reused summaries folder)."""
+    traces = read_trace_list(list_path)
+    where = {}
+    for i, t in enumerate(traces):
+        where.setdefault(t, i)
+        where.setdefault(os.path.normpath(os.path.abspath(t)), i)
+    files = summary_files(paths)
+    found = {}
+    for path in files:
+        trace, rank, error = read_summary(path)
+        task = task_of_summary(path, trace, traces, where)
+        if task is None and error:
+            raise SystemExit("gapscope-fleet: %s, and its name is no task of %s"
+                             % (error, list_path))
+        if task is None:
+            raise SystemExit("gapscope-fleet: %s: its trace %s is not in %s (a summary of "
+                             "another job? remove it, or reduce without --traces)"
+                             % (path, trace, list_path))
+        if task in found:
+            raise SystemExit("gapscope-fleet: %s: trace %s is summarised twice (also by %s)"
+                             % (path, traces[task], found[task][0]))
+        found[task] = (path, rank, error)
+    # The .error files lie beside the summaries: in the folders given, or
+    # those of the files given.
+    folders = list(dict.fromkeys(p if os.path.isdir(p) else os.path.dirname(p) or "."
+                                 for p in paths))
+    results = []
+    for i, t in enumerate(traces):
+        if i not in found:
+            results.append({"file": t, "error": task_error(folders, i), "exit": None})
+        elif found[i][2]:
+            results.append({"file": t, "error": found[i][2], "exit": None})
+        else:
+            results.append({"file": t, "rank": found[i][1]})
     return results, traces
 
 
@@ -303,12 +430,20 @@ def main(argv=None):
     r = sub.add_parser("reduce", help="the fleet table from summaries written elsewhere "
                                       "(`gapscope-cli summary TRACE --format json`, e.g. by a "
                                       "Slurm job array)")
-    r.add_argument("summaries", nargs="+", metavar="SUMMARY.json")
+    r.add_argument("summaries", nargs="+", metavar="SUMMARY",
+                   help="summary JSON files, or folders of them")
+    r.add_argument("--traces", metavar="LIST",
+                   help="the job array's list of traces (line N+1 = task N): ranks are numbered "
+                        "over it, and each trace without a summary is listed as failed (with "
+                        "the task's N.error where the sbatch script wrote one)")
     r.add_argument("--out", required=True, help="the fleet table, JSON (written atomically)")
     r.add_argument("--align-step", type=int, help="align the ranks on step N's start")
     args = ap.parse_args(argv)
     if args.command == "reduce":
-        results, traces = read_summaries(args.summaries)
+        if args.traces:
+            results, traces = read_array(args.traces, args.summaries)
+        else:
+            results, traces = read_summaries(args.summaries)
         fleet = reduce_fleet(results, traces, args.align_step)
         fleet["fleet"]["scheduler"] = None
         return finish(fleet, args.out)
@@ -325,7 +460,12 @@ def main(argv=None):
     if len(set(traces)) != len(traces):
         ap.error("a trace is given twice")
 
-    from distributed import Client, LocalCluster
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError as e:
+        # Only summarize needs Dask; the package merely suggests it.
+        raise SystemExit("gapscope-fleet: summarize needs Dask's distributed (Debian: "
+                         "apt install python3-distributed): %s" % e) from e
 
     cluster = None
     if args.local:

@@ -87,7 +87,7 @@ AnalysisPanel::Work MemoryPanel::prepare(std::shared_ptr<const IndexedTrace> ind
         auto shown = std::make_shared<Shown>();
         for (const DeviceMemory& d : r.devices) {
             Shown::Choice c;
-            c.label = d.gpu ? tr("GPU %1").arg(d.device) : tr("Host");
+            c.label = d.gpu ? QString::fromStdString(t.gpuLabel(d.device)) : tr("Host");
             if (d.relative) c.label += tr(" (relative)");
             c.allocated = d.allocatedSeries;
             c.reserved = d.reservedSeries;

@@ -151,8 +151,8 @@ AnalysisPanel::Work OverviewPanel::prepare(std::shared_ptr<const IndexedTrace> i
         for (const GpuTimeBreakdown& b : breakdowns) {
             const auto g = std::find_if(gaps.begin(), gaps.end(),
                                         [&](const DeviceGaps& d) { return d.device == b.device; });
-            html += QStringLiteral("<p><b>GPU %1</b>: busy %2 of %3; idle %4 — %5")
-                        .arg(b.device)
+            html += QStringLiteral("<p><b>%1</b>: busy %2 of %3; idle %4 — %5")
+                        .arg(QString::fromStdString(t.gpuLabel(b.device)).toHtmlEscaped())
                         .arg(formatPercent(b.total > 0 ? double(b.busy) / double(b.total) : 0),
                              shortDuration(b.total), shortDuration(b.idle),
                              panelLink(QStringLiteral("gapsDock"), tr("gaps by cause")));
@@ -198,7 +198,7 @@ AnalysisPanel::Work OverviewPanel::prepare(std::shared_ptr<const IndexedTrace> i
         html += QStringLiteral("<h3>%1</h3><p>").arg(tr("Memory"));
         if (memory.devices.empty()) html += tr("No memory events.");
         for (const DeviceMemory& m : memory.devices) {
-            html += (m.gpu ? QStringLiteral("GPU %1").arg(m.device) : tr("Host")) + ": " +
+            html += (m.gpu ? QString::fromStdString(t.gpuLabel(m.device)) : tr("Host")) + ": " +
                     tr("peak %1").arg(formatBytes(m.peakAllocated));
             if (m.peakShare) html += tr(" (%1 of the device)").arg(formatPercent(*m.peakShare));
             if (m.relative) html += tr(" relative to the start");

@@ -25,10 +25,17 @@ UtilizationChart::UtilizationChart(QWidget* parent) : TimeAxisChart(parent) {
     setMinimumHeight(kRowHeight + 20);
 }
 
+QString UtilizationChart::rowLabel(size_t r) const {
+    return r < static_cast<size_t>(labels_.size()) ? labels_[static_cast<qsizetype>(r)]
+                                                   : tr("GPU %1").arg(rows_.at(r).first);
+}
+
 void UtilizationChart::setData(Interval window,
-                               std::vector<std::pair<int, std::vector<double>>> rows) {
+                               std::vector<std::pair<int, std::vector<double>>> rows,
+                               QStringList labels) {
     window_ = window;
     rows_ = std::move(rows);
+    labels_ = std::move(labels);
     setMinimumHeight(static_cast<int>(rows_.size()) * kRowHeight + 20);
     update();
 }
@@ -67,8 +74,7 @@ void UtilizationChart::paintEvent(QPaintEvent*) {
     for (size_t r = 0; r < rows_.size(); ++r) {
         const double top = 4 + static_cast<double>(r) * kRowHeight, h = kRowHeight - 8;
         p.setPen(pal.color(QPalette::Text));
-        p.drawText(QRectF(4, top, x0 - 8, h), Qt::AlignRight | Qt::AlignVCenter,
-                   tr("GPU %1").arg(rows_[r].first));
+        p.drawText(QRectF(4, top, x0 - 8, h), Qt::AlignRight | Qt::AlignVCenter, rowLabel(r));
         p.fillRect(QRectF(x0, top, w, h), pal.color(QPalette::AlternateBase));
         const auto& bins = rows_[r].second;
         const double bw = static_cast<double>(w) / static_cast<double>(bins.size());
@@ -87,8 +93,8 @@ void UtilizationChart::paintEvent(QPaintEvent*) {
             p.setPen(pal.color(QPalette::Text));
             p.drawText(
                 QRectF(x0, height() - 16, w, 14), Qt::AlignLeft,
-                tr("GPU %1, %2 – %3: busy %4")
-                    .arg(rows_[static_cast<size_t>(row)].first)
+                tr("%1, %2 – %3: busy %4")
+                    .arg(rowLabel(static_cast<size_t>(row)))
                     .arg(shortDuration(b.start - window_.start),
                          shortDuration(b.end - window_.start),
                          formatPercent(
@@ -152,8 +158,8 @@ TableSnapshot UtilizationPanel::snapshot() const {
                   .toStdString();
     auto model = std::make_shared<AnalysisTableModel>();
     std::vector<TableColumn> columns = {{tr("Start"), CellKind::Time}, {tr("End"), CellKind::Time}};
-    for (const auto& [device, bins] : chart_->rows())
-        columns.push_back({tr("GPU %1 busy").arg(device), CellKind::Percent});
+    for (size_t r = 0; r < chart_->rows().size(); ++r)
+        columns.push_back({tr("%1 busy").arg(chart_->rowLabel(r)), CellKind::Percent});
     model->setColumns(std::move(columns));
     std::vector<TableRow> rows(n);
     for (size_t i = 0; i < n; ++i) {
@@ -169,7 +175,7 @@ TableSnapshot UtilizationPanel::snapshot() const {
 }
 
 void UtilizationPanel::clearContents() {
-    chart_->setData({}, {});
+    chart_->setData({}, {}, {});
     note_->clear();
 }
 
@@ -182,9 +188,12 @@ AnalysisPanel::Work UtilizationPanel::prepare(std::shared_ptr<const IndexedTrace
         const TimeNs wanted = bucketNs > 0 ? (window.length() + bucketNs - 1) / bucketNs : 1;
         const int bins = static_cast<int>(std::clamp<TimeNs>(wanted, 1, kMaxBuckets));
         auto rows = std::make_shared<std::vector<std::pair<int, std::vector<double>>>>();
+        QStringList labels;
         for (const GpuDevice& d : indexed->trace->gpuDevices) {
             if (cancel.isCancelled()) return {};
-            if (!d.busy.empty()) rows->push_back({d.index, utilizationBins(d, window, bins)});
+            if (d.busy.empty()) continue;
+            rows->push_back({d.index, utilizationBins(d, window, bins)});
+            labels.push_back(QString::fromStdString(indexed->trace->gpuLabel(d.index)));
         }
         const QString note =
             wanted > kMaxBuckets
@@ -193,8 +202,8 @@ AnalysisPanel::Work UtilizationPanel::prepare(std::shared_ptr<const IndexedTrace
                       .arg(shortDuration(window.length() / bins))
                       .arg(kMaxBuckets)
                 : tr("%1 buckets in the visible window").arg(bins);
-        return [this, window, rows, note] {
-            chart_->setData(window, *rows);
+        return [this, window, rows, labels, note] {
+            chart_->setData(window, *rows, labels);
             note_->setText(note);
         };
     };

@@ -20,9 +20,12 @@ class UtilizationChart : public TimeAxisChart {
   public:
     explicit UtilizationChart(QWidget* parent = nullptr);
     // Per device: its index and the busy fraction of each bucket of `window`.
-    void setData(Interval window, std::vector<std::pair<int, std::vector<double>>> rows);
+    // labels[r] names row r's GPU ("rank 2 · GPU 1" in merged ranks).
+    void setData(Interval window, std::vector<std::pair<int, std::vector<double>>> rows,
+                 QStringList labels);
     const std::vector<std::pair<int, std::vector<double>>>& rows() const { return rows_; }
     Interval window() const { return window_; }
+    QString rowLabel(size_t r) const;
     size_t buckets() const { return rows_.empty() ? 0 : rows_.front().second.size(); }
     Interval bucket(int i) const;  // to the ns, rounded down
     QSize sizeHint() const override { return {600, 120}; }
@@ -42,6 +45,7 @@ class UtilizationChart : public TimeAxisChart {
 
     Interval window_;
     std::vector<std::pair<int, std::vector<double>>> rows_;
+    QStringList labels_;
     std::optional<QPoint> mouse_;
 };
 

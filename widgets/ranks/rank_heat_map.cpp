@@ -130,6 +130,10 @@ QSize RankHeatMap::sizeHint() const {
             kHeaderHeight + std::max(1, rankCount()) * cellHeight() + kLegendHeight + 8};
 }
 
+QSize RankHeatMap::minimumSizeHint() const {
+    return {labelWidth_ + std::max(1, stepCount()) * kMinCell + 8, sizeHint().height()};
+}
+
 QString RankHeatMap::cellText(int row, int column) const {
     const RankStep* s = stepOf(row, column);
     if (!s) return {};

@@ -36,6 +36,9 @@ class RankHeatMap : public QWidget {
     QRect cellRect(int row, int column) const;
     QString cellText(int row, int column) const;
     QSize sizeHint() const override;
+    // Every rank's row: the scroll area around it scrolls instead of squashing
+    // a thousand ranks into the dock's height.
+    QSize minimumSizeHint() const override;
 
   signals:
     // A rank's step: its index in the document's ranks and the step number.

@@ -100,12 +100,15 @@ void OverviewStrip::paintEvent(QPaintEvent*) {
         const QRect label(6, y, gutter_ - 10, kLaneHeight);
         p.fillRect(QRect(gutter_, y, w, kLaneHeight - 2), c.gapFill);
         if (lane >= lanes_.size()) {  // nothing computed yet for this trace
-            p.drawText(label, Qt::AlignVCenter, tr("GPU %1 busy …").arg(d.index));
+            p.drawText(label, Qt::AlignVCenter,
+                       tr("%1 busy …").arg(QString::fromStdString(trace_->gpuLabel(d.index))));
             y += kLaneHeight;
             continue;
         }
         p.drawText(label, Qt::AlignVCenter,
-                   tr("GPU %1 busy %2%").arg(d.index).arg(lanes_[lane].busyPercent, 0, 'f', 1));
+                   tr("%1 busy %2%")
+                       .arg(QString::fromStdString(trace_->gpuLabel(d.index)))
+                       .arg(lanes_[lane].busyPercent, 0, 'f', 1));
         // The bins of another width are stretched until this width's arrive.
         const std::vector<double>& bins = lanes_[lane].bins;
         const double scale = current || w == 0 ? 1.0 : double(bins.size()) / double(w);
