@@ -32,6 +32,36 @@ bool isIntegerText(std::string_view s) {
     return true;
 }
 
+enum class Field { Ph, Name, Cat, Ts, Dur, Pid, Tid, Args, Id, Id2, S, Bp, Other };
+
+// The key's field, by its length first: most keys are told apart by one
+// length test and one short compare instead of a chain of twelve.
+Field fieldOf(std::string_view key) {
+    switch (key.size()) {
+        case 1:
+            return key[0] == 's' ? Field::S : Field::Other;
+        case 2:
+            if (key == "ph") return Field::Ph;
+            if (key == "ts") return Field::Ts;
+            if (key == "id") return Field::Id;
+            if (key == "bp") return Field::Bp;
+            return Field::Other;
+        case 3:
+            if (key == "pid") return Field::Pid;
+            if (key == "tid") return Field::Tid;
+            if (key == "dur") return Field::Dur;
+            if (key == "cat") return Field::Cat;
+            if (key == "id2") return Field::Id2;
+            return Field::Other;
+        case 4:
+            if (key == "name") return Field::Name;
+            if (key == "args") return Field::Args;
+            return Field::Other;
+        default:
+            return Field::Other;
+    }
+}
+
 }  // namespace
 
 Status EventParser::readString(Cursor& c, std::string& scratch, std::string_view& out, RawEvent& ev,
@@ -133,45 +163,64 @@ Status EventParser::parse(Cursor& c, uint64_t baseOffset, RawEvent& ev) {
         if (s != Status::Ok) return s;
         if (closed) break;
 
-        // Dispatch on the key; the common keys are short and distinct.
-        if (key == "ph") {
-            ev.hasPh = true;
-            s = readString(c, phScratch_, ev.ph, ev, "ph");
-        } else if (key == "name") {
-            s = readString(c, nameScratch_, ev.name, ev, "name");
-        } else if (key == "cat") {
-            s = readString(c, catScratch_, ev.cat, ev, "cat");
-        } else if (key == "ts") {
-            s = readTime(c, ev.ts, ev, "ts");
-        } else if (key == "dur") {
-            s = readTime(c, ev.dur, ev, "dur");
-        } else if (key == "pid") {
-            s = readId(c, pidScratch_, ev.pid, ev, "pid");
-        } else if (key == "tid") {
-            s = readId(c, tidScratch_, ev.tid, ev, "tid");
-        } else if (key == "args") {
-            const char* start = c.p;
-            s = json::skipValue(c);
-            if (s == Status::Ok) {
-                if (*start == '{') {
-                    ev.args = std::string_view(start, static_cast<size_t>(c.p - start));
-                    ev.argsOffset = baseOffset + static_cast<uint64_t>(start - objectStart);
-                    ev.argsInInput = true;
-                } else if (!ev.badField) {
-                    ev.badField = "args";
+        switch (fieldOf(key)) {
+            case Field::Ph:
+                ev.hasPh = true;
+                s = readString(c, phScratch_, ev.ph, ev, "ph");
+                break;
+            case Field::Name:
+                s = readString(c, nameScratch_, ev.name, ev, "name");
+                break;
+            case Field::Cat:
+                s = readString(c, catScratch_, ev.cat, ev, "cat");
+                break;
+            case Field::Ts:
+                s = readTime(c, ev.ts, ev, "ts");
+                break;
+            case Field::Dur:
+                s = readTime(c, ev.dur, ev, "dur");
+                break;
+            case Field::Pid:
+                s = readId(c, pidScratch_, ev.pid, ev, "pid");
+                break;
+            case Field::Tid:
+                s = readId(c, tidScratch_, ev.tid, ev, "tid");
+                break;
+            case Field::Args: {
+                const char* start = c.p;
+                s = json::skipValue(c);
+                if (s == Status::Ok) {
+                    if (*start == '{') {
+                        ev.args = std::string_view(start, static_cast<size_t>(c.p - start));
+                        ev.argsOffset = baseOffset + static_cast<uint64_t>(start - objectStart);
+                        ev.argsInInput = true;
+                    } else if (!ev.badField) {
+                        ev.badField = "args";
+                    }
                 }
+                break;
             }
-        } else if (key == "id") {
-            s = readId(c, idScratch_, ev.id, ev, "id");
-        } else if (key == "id2") {
-            s = readId2(c, ev);
-        } else if (key == "s" || key == "bp") {
-            std::string_view v;
-            s = readString(c, miscScratch_, v, ev, key == "s" ? "s" : "bp");
-            if (s == Status::Ok && key == "s" && v.size() == 1) ev.scope = v[0];
-            if (s == Status::Ok && key == "bp") ev.bindEnclosing = v == "e";
-        } else {
-            s = json::skipValue(c);
+            case Field::Id:
+                s = readId(c, idScratch_, ev.id, ev, "id");
+                break;
+            case Field::Id2:
+                s = readId2(c, ev);
+                break;
+            case Field::S: {
+                std::string_view v;
+                s = readString(c, miscScratch_, v, ev, "s");
+                if (s == Status::Ok && v.size() == 1) ev.scope = v[0];
+                break;
+            }
+            case Field::Bp: {
+                std::string_view v;
+                s = readString(c, miscScratch_, v, ev, "bp");
+                if (s == Status::Ok) ev.bindEnclosing = v == "e";
+                break;
+            }
+            case Field::Other:
+                s = json::skipValue(c);
+                break;
         }
         if (s != Status::Ok) return s;
     }

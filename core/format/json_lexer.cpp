@@ -2,6 +2,10 @@
 
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace gapscope::json {
 namespace {
 
@@ -41,6 +45,24 @@ int readHex4(const char* p) {
     return v;
 }
 
+// The first '"' or '\\' in [p, end), or end. Strings are most of a trace's
+// bytes (kernel names run to hundreds), so 16 bytes are tested at once.
+const char* findQuoteOrBackslash(const char* p, const char* end) {
+#if defined(__SSE2__)
+    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+    while (end - p >= 16) {
+        const __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+        const int hits = _mm_movemask_epi8(
+            _mm_or_si128(_mm_cmpeq_epi8(chunk, quote), _mm_cmpeq_epi8(chunk, backslash)));
+        if (hits != 0) return p + __builtin_ctz(static_cast<unsigned>(hits));
+        p += 16;
+    }
+#endif
+    while (p < end && *p != '"' && *p != '\\')
+        ++p;
+    return p;
+}
+
 bool isNumberChar(char c) {
     return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
 }
@@ -69,8 +91,7 @@ Status scanString(Cursor& c, std::string& scratch, std::string_view& out) {
     const char* begin = c.p + 1;
     const char* p = begin;
     // Fast path: find the closing quote or the first backslash.
-    while (p < c.end && *p != '"' && *p != '\\')
-        ++p;
+    p = findQuoteOrBackslash(p, c.end);
     if (p >= c.end) return Status::NeedMore;
     if (*p == '"') {
         out = std::string_view(begin, static_cast<size_t>(p - begin));

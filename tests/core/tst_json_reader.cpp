@@ -6,6 +6,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "format/json_lexer.h"
 #include "model/args_json.h"
 #include "support/test_paths.h"
 #include "support/trace_files.h"
@@ -25,6 +26,53 @@ std::string objectTrace() {
 class TestJsonReader : public QObject {
     Q_OBJECT
   private slots:
+    // Strings are scanned 16 bytes at a time: a quote, a backslash or the end
+    // of the buffer at every offset of those blocks, in strings of 0 to 40
+    // bytes, gives the text built piece by piece beside the JSON.
+    void stringsAtEveryOffset() {
+        struct Piece {
+            std::string json, text;
+        };
+        const Piece pieces[] = {
+            {"\\\"", "\""}, {"\\\\", "\\"}, {"\\n", "\n"}, {"\\u00e9", "\xc3\xa9"}, {"\\/", "/"}};
+        int cases = 0;
+        for (size_t length = 0; length <= 40; ++length) {
+            for (size_t at = 0; at <= length; ++at) {
+                for (const Piece* piece = nullptr; piece != std::end(pieces);
+                     piece = piece ? piece + 1 : pieces) {
+                    std::string json = "\"", text;
+                    for (size_t i = 0; i < length; ++i) {
+                        if (i == at && piece) json += piece->json, text += piece->text;
+                        const char plain = static_cast<char>('a' + i % 26);
+                        json += plain;
+                        text += plain;
+                    }
+                    if (at == length && piece) json += piece->json, text += piece->text;
+                    json += "\"";
+                    const std::string withTail = json + ",\"next\"";
+                    json::Cursor c{withTail.data(), withTail.data() + withTail.size()};
+                    std::string scratch;
+                    std::string_view out;
+                    QCOMPARE(json::scanString(c, scratch, out), json::Status::Ok);
+                    QCOMPARE(std::string(out), text);
+                    QCOMPARE(c.p, withTail.data() + json.size());
+                    // Cut anywhere before the closing quote: more is needed.
+                    for (size_t cut = 1; cut < json.size(); ++cut) {
+                        json::Cursor part{json.data(), json.data() + cut};
+                        const json::Status st = json::scanString(part, scratch, out);
+                        QVERIFY2(st == json::Status::NeedMore,
+                                 qPrintable(QString::fromStdString(json.substr(0, cut))));
+                    }
+                    json::Cursor skip{withTail.data(), withTail.data() + withTail.size()};
+                    QCOMPARE(json::skipString(skip), json::Status::Ok);
+                    QCOMPARE(skip.p, withTail.data() + json.size());
+                    ++cases;
+                }
+            }
+        }
+        QCOMPARE(cases, 861 * 6);  // lengths 0..40, each offset, no piece or one of five
+    }
+
     void objectFormKeepsMetadataAfterEvents() {
         const LoadResult r = loadJsonText(objectTrace());
         QVERIFY2(r.trace, r.failure ? r.failure->message().c_str() : "cancelled");
