@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <new>
+#include <thread>
 
 #include "analysis/gpu_busy.h"
 #include "cache/index_cache.h"
@@ -41,8 +42,10 @@ LoadResult loadInto(const std::string& path, const LoadOptions& options,
                                                         : defaultMemoryLimit());
         read(*trace, builder);
         if (options.progress) options.progress(LoadPhase::Building, 0, 1000);
-        builder.finish(options.cancel);
-        computeGpuBusy(*trace);
+        // The busy union beside the flows' binding, unless one thread was asked for.
+        builder.finish(options.cancel,
+                       options.threads != 1 && std::thread::hardware_concurrency() >= 2,
+                       [&] { computeGpuBusy(*trace); });
         if (options.progress) options.progress(LoadPhase::Indexing, 1000, 1000);
         result.trace = std::move(trace);
     } catch (const LoadError& e) {

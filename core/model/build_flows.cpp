@@ -47,7 +47,24 @@ uint32_t nextSlice(const Trace& t, const Track& track, TimeNs ts) {
 
 }  // namespace
 
-void resolveFlows(TraceBuilder::State& st, const std::vector<uint32_t>& finalTrackOfPending) {
+std::vector<uint32_t> groupFlowPoints(const HugeVector<FlowPoint>& points) {
+    // One sort (no container per flow id).
+    std::vector<uint32_t> order(points.size());
+    for (uint32_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    auto keyTuple = [&](const MatchKey& k) {
+        return std::tuple(k.category, k.scope, k.id.isText,
+                          k.id.isText ? int64_t{k.id.text} : k.id.number);
+    };
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        const auto ka = keyTuple(points[a].key), kb = keyTuple(points[b].key);
+        return ka != kb ? ka < kb : points[a].ts < points[b].ts;
+    });
+    return order;
+}
+
+void resolveFlows(TraceBuilder::State& st, const std::vector<uint32_t>& finalTrackOfPending,
+                  const std::vector<uint32_t>& order) {
     Trace& t = st.trace;
     auto& points = st.flowPoints;
     if (points.empty()) return;
@@ -62,19 +79,6 @@ void resolveFlows(TraceBuilder::State& st, const std::vector<uint32_t>& finalTra
             p.bindEnclosing ? enclosingSlice(t, track, p.ts, scratch) : nextSlice(t, track, p.ts);
     }
 
-    // Group by key with one sort (no container per flow id): key order,
-    // then time, file order for ties.
-    std::vector<uint32_t> order(points.size());
-    for (uint32_t i = 0; i < order.size(); ++i)
-        order[i] = i;
-    auto keyTuple = [&](const MatchKey& k) {
-        return std::tuple(k.category, k.scope, k.id.isText,
-                          k.id.isText ? int64_t{k.id.text} : k.id.number);
-    };
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-        const auto ka = keyTuple(points[a].key), kb = keyTuple(points[b].key);
-        return ka != kb ? ka < kb : points[a].ts < points[b].ts;
-    });
     for (size_t runBegin = 0; runBegin < order.size();) {
         size_t runEnd = runBegin + 1;
         while (runEnd < order.size() && points[order[runEnd]].key == points[order[runBegin]].key)

@@ -159,6 +159,13 @@ std::vector<TrackKind> classifyTracks(TraceBuilder::State& st, const std::vector
 void classifyAndOrder(TraceBuilder::State& st, std::vector<uint32_t>& trackOrder);
 void layoutTracks(TraceBuilder::State& st, const std::vector<uint32_t>& trackOrder,
                   std::vector<uint32_t>& finalTrackOfPending);
-void resolveFlows(TraceBuilder::State& st, const std::vector<uint32_t>& finalTrackOfPending);
+// The flow points grouped by key: key order, then time, file order for
+// ties. Reads only the points, so it runs beside layoutTracks.
+std::vector<uint32_t> groupFlowPoints(const HugeVector<FlowPoint>& points);
+// Binds the points (grouped by groupFlowPoints) to slices and makes the
+// arrows. Reads the laid-out tracks and writes only the flows, the flow
+// counts of the report and the points.
+void resolveFlows(TraceBuilder::State& st, const std::vector<uint32_t>& finalTrackOfPending,
+                  const std::vector<uint32_t>& order);
 
 }  // namespace gapscope

@@ -1,6 +1,7 @@
 #include "model/trace_builder.h"
 
 #include <algorithm>
+#include <future>
 #include <new>
 
 #include "model/builder_state.h"
@@ -314,7 +315,8 @@ void finishRelativeMemory(Trace& t) {
 
 }  // namespace
 
-void TraceBuilder::finish(const CancelToken* cancel) {
+void TraceBuilder::finish(const CancelToken* cancel, bool secondThread,
+                          const std::function<void()>& alongside) {
     State& st = *state_;
     Trace& t = st.trace;
     auto checkCancel = [&] {
@@ -344,10 +346,25 @@ void TraceBuilder::finish(const CancelToken* cancel) {
     checkCancel();
     std::vector<uint32_t> trackOrder;
     classifyAndOrder(st, trackOrder);
+    // Flow work on a second core: it reads what the layout has finished and
+    // writes nothing the rest of finish() touches (see builder_state.h). A
+    // future joins in its destructor, so an exception here waits for it.
+    const bool beside = secondThread && !st.flowPoints.empty();
+    std::future<std::vector<uint32_t>> grouping;
+    if (beside)
+        grouping = std::async(std::launch::async, groupFlowPoints, std::cref(st.flowPoints));
     std::vector<uint32_t> finalTrackOfPending;
     layoutTracks(st, trackOrder, finalTrackOfPending);
     checkCancel();
-    resolveFlows(st, finalTrackOfPending);
+    const std::vector<uint32_t> flowOrder =
+        beside ? grouping.get() : groupFlowPoints(st.flowPoints);
+    std::future<void> binding;
+    if (beside) {
+        binding = std::async(std::launch::async,
+                             [&] { resolveFlows(st, finalTrackOfPending, flowOrder); });
+    } else {
+        resolveFlows(st, finalTrackOfPending, flowOrder);
+    }
     indexRowBreaks(t);
     for (CounterSeries& cs : t.counters) {
         if (std::is_sorted(cs.ts.begin(), cs.ts.end())) continue;
@@ -368,6 +385,8 @@ void TraceBuilder::finish(const CancelToken* cancel) {
     finishRelativeMemory(t);
     for (CounterSeries& cs : t.counters)
         cs.extremes.build(cs.values);
+    if (alongside) alongside();
+    if (binding.valid()) binding.get();
     t.argsStore.seal();
     // No shrink_to_fit for args, ids and launches: the spare capacity was
     // never touched, so it is address space, not memory; copying to trim it

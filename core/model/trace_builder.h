@@ -5,6 +5,7 @@
 // indexes them. Appends only during ingest; every sort happens once at the
 // end. The GPU busy union is derived afterwards (analysis/gpu_busy).
 
+#include <functional>
 #include <memory>
 #include <string_view>
 
@@ -31,7 +32,12 @@ class TraceBuilder final : public EventSink {
     void onMetadata(std::string_view key, std::string_view rawValue) override;
 
     // Builds everything derived; throws LoadCancelled when cancelled.
-    void finish(const CancelToken* cancel);
+    // With `secondThread`, flow points are grouped beside the layout and
+    // bound beside the rest of finish() and `alongside` (the loader's GPU
+    // busy union), which runs last on the calling thread either way: it may
+    // read the laid-out tracks, slices and ids and write only the GPU devices.
+    void finish(const CancelToken* cancel, bool secondThread = false,
+                const std::function<void()>& alongside = {});
 
     // Internal ingest state; public only so finish()'s stages, in separate
     // files, can name it.
