@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <future>
 #include <new>
+#include <system_error>
 
 #include "model/builder_state.h"
 #include "util/load_error.h"
@@ -349,22 +350,28 @@ void TraceBuilder::finish(const CancelToken* cancel, bool secondThread,
     // Flow work on a second core: it reads what the layout has finished and
     // writes nothing the rest of finish() touches (see builder_state.h). A
     // future joins in its destructor, so an exception here waits for it.
-    const bool beside = secondThread && !st.flowPoints.empty();
+    // No thread to be had (std::system_error) means doing it here instead.
     std::future<std::vector<uint32_t>> grouping;
-    if (beside)
-        grouping = std::async(std::launch::async, groupFlowPoints, std::cref(st.flowPoints));
+    if (secondThread && !st.flowPoints.empty()) {
+        try {
+            grouping = std::async(std::launch::async, groupFlowPoints, std::cref(st.flowPoints));
+        } catch (const std::system_error&) {
+        }
+    }
     std::vector<uint32_t> finalTrackOfPending;
     layoutTracks(st, trackOrder, finalTrackOfPending);
     checkCancel();
     const std::vector<uint32_t> flowOrder =
-        beside ? grouping.get() : groupFlowPoints(st.flowPoints);
+        grouping.valid() ? grouping.get() : groupFlowPoints(st.flowPoints);
     std::future<void> binding;
-    if (beside) {
-        binding = std::async(std::launch::async,
-                             [&] { resolveFlows(st, finalTrackOfPending, flowOrder); });
-    } else {
-        resolveFlows(st, finalTrackOfPending, flowOrder);
+    if (secondThread && !st.flowPoints.empty()) {
+        try {
+            binding = std::async(std::launch::async,
+                                 [&] { resolveFlows(st, finalTrackOfPending, flowOrder); });
+        } catch (const std::system_error&) {
+        }
     }
+    if (!binding.valid()) resolveFlows(st, finalTrackOfPending, flowOrder);
     indexRowBreaks(t);
     for (CounterSeries& cs : t.counters) {
         if (std::is_sorted(cs.ts.begin(), cs.ts.end())) continue;
