@@ -34,7 +34,7 @@ test -s /usr/share/mime/application/x-gapscope-chrome-trace.xml
 # /usr/share/man out, so they are read from the package itself).
 unpacked=$(mktemp -d)
 dpkg-deb -x "$deb" "$unpacked"
-for page in gapscope gapscope-cli; do
+for page in gapscope gapscope-cli gapscope-fleet; do
   warnings=$(MANWIDTH=80 man --warnings -E UTF-8 -l "$unpacked/usr/share/man/man1/$page.1.gz" 2>&1 >/dev/null)
   [[ -z "$warnings" ]] || { echo "$warnings"; exit 1; }
 done

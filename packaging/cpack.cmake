@@ -15,7 +15,8 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE ${GAPSCOPE_URL})
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "The Gapscope authors <${GAPSCOPE_MAINTAINER_EMAIL}>")
 # The Qt platform plugin for X11/Wayland is loaded at run time, not linked.
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins")
+# python3 for gapscope-fleet (a Python script; Debian policy wants it named).
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins, python3")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-svg-plugins")
 # gapscope-fleet summarize runs on Dask; its reduce and the CLI do not.
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "python3-distributed")
