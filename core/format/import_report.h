@@ -30,6 +30,9 @@ struct ImportReport {
     bool truncated = false;                   // input ended early; what came before is kept
     std::vector<ImportWarning> warnings;
     uint64_t suppressedWarnings = 0;  // beyond kMaxWarnings
+    // How this load went, not what the trace holds (neither cached nor
+    // dumped): of `events`, those parsed ahead on another core.
+    uint64_t eventsParsedAhead = 0;
 
     static constexpr size_t kMaxWarnings = 200;
 

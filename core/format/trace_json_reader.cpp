@@ -26,6 +26,21 @@ TraceJsonReader::TraceJsonReader(ByteSource& source, EventSink& sink, ImportRepo
     // Tests ask for tiny buffers to put split points everywhere.
     const size_t initial = std::clamp<size_t>(options_.initialBufferBytes, 1, kInitialBuffer);
     buf_ = options_.exchange ? options_.exchange->acquire(initial) : RawBuffer(initial);
+    if (options_.jumps) jumpCheck_ = options_.jumps->nextCheck();
+}
+
+void TraceJsonReader::seekTo(uint64_t offset) {
+    if (offset <= base_ + end_) {
+        pos_ = static_cast<size_t>(offset - base_);
+        return;
+    }
+    const uint64_t gap = offset - (base_ + end_);
+    const uint64_t skipped = source_.skip(gap);
+    result_.bytesRead += skipped;
+    base_ += end_ + skipped;
+    pos_ = end_ = 0;
+    if (options_.progress)
+        options_.progress(LoadPhase::Reading, source_.filePosition(), options_.fileSize);
 }
 
 void TraceJsonReader::failTooLarge(size_t pos) const {
@@ -271,6 +286,15 @@ TraceJsonReader::Unit TraceJsonReader::readEventsArray() {
             if (report_.events == 0) fail(pos_, "not a Chrome trace: " + what);
             stopEarly(pos_, "malformed JSON: " + what);
             return Unit::Stop;
+        }
+        if (offsetOf(pos_) >= jumpCheck_) {
+            const uint64_t at = offsetOf(pos_);
+            const uint64_t resume = options_.jumps->jump(at, sink_, report_.events);
+            jumpCheck_ = options_.jumps->nextCheck();
+            if (resume != at) {
+                seekTo(resume);
+                continue;
+            }
         }
         for (;;) {
             json::Cursor c{buf_.data() + pos_, buf_.data() + end_};

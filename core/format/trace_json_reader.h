@@ -27,6 +27,20 @@ class BufferExchange {
     virtual void retire(RawBuffer full) = 0;
 };
 
+// Lets the reader jump over events that were parsed elsewhere (on other
+// cores: format/chunked_events.h). At the '{' of an event at a stream offset
+// of nextCheck() or more, the reader calls jump(); it delivers to `sink` the
+// events that start exactly there, numbering them from `events` (which it
+// advances), and returns the offset where the reader goes on: `offset`
+// itself when it delivered nothing. Everything else (errors, warnings, the
+// document around the events) stays the reader's.
+class EventJumps {
+  public:
+    virtual ~EventJumps() = default;
+    virtual uint64_t nextCheck() const = 0;
+    virtual uint64_t jump(uint64_t offset, EventSink& sink, uint64_t& events) = 0;
+};
+
 struct ReaderOptions {
     const CancelToken* cancel = nullptr;
     ProgressCallback progress;
@@ -36,6 +50,7 @@ struct ReaderOptions {
     size_t maxEventBytes =
         256u << 20;  // one event (or metadata value) larger than this is an error
     BufferExchange* exchange = nullptr;
+    EventJumps* jumps = nullptr;  // not with `exchange`
 };
 
 struct ReaderResult {
@@ -56,7 +71,8 @@ class TraceJsonReader {
     enum class Unit { Done, Eof, Stop };
 
     bool refill(size_t keepFrom);
-    int peekNonWs();  // -1 at end of input
+    void seekTo(uint64_t offset);  // forward only
+    int peekNonWs();               // -1 at end of input
     uint64_t offsetOf(size_t pos) const { return base_ + pos; }
     [[noreturn]] void fail(size_t pos, const std::string& what) const;
     [[noreturn]] void failTooLarge(size_t pos) const;
@@ -79,7 +95,8 @@ class TraceJsonReader {
     uint64_t base_ = 0;  // stream offset of buf_[0]
     bool eof_ = false;
     bool stopped_ = false;
-    std::string topKeys_;  // for the error when there is no traceEvents
+    uint64_t jumpCheck_ = UINT64_MAX;  // options_.jumps->nextCheck(), cached
+    std::string topKeys_;              // for the error when there is no traceEvents
 
     EventParser parser_;
     RawEvent event_;

@@ -25,6 +25,10 @@ class ByteSource {
     // stream (normal or not: see problem()). Throws LoadError on I/O errors.
     virtual size_t read(char* dst, size_t capacity) = 0;
 
+    // Passes over the next `bytes` of the stream; returns how many there
+    // were (fewer at its end). Reads and drops them unless a source can seek.
+    virtual uint64_t skip(uint64_t bytes);
+
     // Bytes of the underlying file consumed so far, for progress.
     virtual uint64_t filePosition() const = 0;
 

@@ -58,6 +58,14 @@ size_t FileSource::read(char* dst, size_t capacity) {
     }
 }
 
+uint64_t FileSource::skip(uint64_t bytes) {
+    // Only over bytes known to be there (others read them with pread).
+    if (bytes > 0 && ::lseek(fd_, static_cast<off_t>(bytes), SEEK_CUR) < 0)
+        return ByteSource::skip(bytes);
+    position_ += bytes;
+    return bytes;
+}
+
 size_t FileSource::peek(uint64_t offset, char* dst, size_t capacity) const {
     size_t got = 0;
     while (got < capacity) {

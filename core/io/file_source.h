@@ -12,6 +12,7 @@ class FileSource final : public ByteSource {
     ~FileSource() override;
 
     size_t read(char* dst, size_t capacity) override;
+    uint64_t skip(uint64_t bytes) override;
     uint64_t filePosition() const override { return position_; }
     uint64_t size() const { return size_; }
     int64_t mtimeNs() const { return mtimeNs_; }

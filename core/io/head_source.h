@@ -50,6 +50,11 @@ class HeadSource final : public ByteSource {
         if (n == 0 && inner_->problem()) problem_ = inner_->problem();
         return n;
     }
+    uint64_t skip(uint64_t bytes) override {
+        const uint64_t inHead = std::min<uint64_t>(bytes, head_.size() - pos_);
+        pos_ += static_cast<size_t>(inHead);
+        return inHead + (bytes > inHead ? inner_->skip(bytes - inHead) : 0);
+    }
     uint64_t filePosition() const override { return inner_->filePosition(); }
 
   private:

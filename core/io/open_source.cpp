@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <array>
 #include <cstring>
 
@@ -9,6 +10,18 @@
 #include "util/load_error.h"
 
 namespace gapscope {
+
+uint64_t ByteSource::skip(uint64_t bytes) {
+    std::array<char, 64 * 1024> scratch;
+    uint64_t done = 0;
+    while (done < bytes) {
+        const size_t n = read(
+            scratch.data(), static_cast<size_t>(std::min<uint64_t>(scratch.size(), bytes - done)));
+        if (n == 0) break;
+        done += n;
+    }
+    return done;
+}
 
 const char* compressionName(Compression c) {
     switch (c) {

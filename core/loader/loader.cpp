@@ -1,5 +1,6 @@
 #include "loader/loader.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -72,11 +73,16 @@ LoadResult loadWith(const std::string& path, const std::function<OpenedSource()>
         // What the bytes are decides the reader.
         auto head = std::make_unique<HeadSource>(std::move(opened.source), kFormatSniffBytes);
         const InputFormat format = detectInputFormat(head->head());
+        // Chunks of an uncompressed file are read on other cores through their own descriptor.
+        UniqueFd chunkFd;
+        if (opened.fileFd.valid() && opened.compression == Compression::None)
+            chunkFd = UniqueFd(::fcntl(opened.fileFd.get(), F_DUPFD_CLOEXEC, 0));
         // Readers whose args are text of the (uncompressed) file leave them there.
         if (opened.fileFd.valid() && argsStayInInput(format)) {
             trace.argsStore.useFile(std::move(opened.fileFd), opened.fileSize, opened.fileMtimeNs);
         }
-        ReadRequest rq{std::move(head), opened.compression, builder, trace, {}, options.threads};
+        ReadRequest rq{std::move(head), opened.compression, builder,           trace, {},
+                       options.threads, chunkFd.get(),      options.chunkBytes};
         rq.reader.cancel = options.cancel;
         rq.reader.progress = options.progress;
         rq.reader.fileSize = opened.fileSize;

@@ -24,8 +24,11 @@ struct LoadOptions {
     size_t maxEventBytes = 256u << 20;  // one event or top-level value
     uint64_t memoryLimitBytes = 0;      // the model; 0 = 3/4 of physical memory
     // How to use a second core while reading:
-    //  0 (auto): decompress .gz/.zst on a second thread (ReadAheadSource)
-    //    when the machine has two cores; parse and build on this one.
+    //  0 (auto), on a machine with two cores or more: decompress .gz/.zst
+    //    on a second thread (ReadAheadSource) and parse and build on this
+    //    one; parse a plain JSON file's events in chunks on a second thread
+    //    too, this one building and parsing what it reaches first
+    //    (format/chunked_events.h).
     //  1: everything on the calling thread.
     //  2: decompress and tokenize on a second thread, build on this one
     //    (readPipelined); on today's machines slower than auto for plain
@@ -34,6 +37,11 @@ struct LoadOptions {
     // hosts on other cores when there are two hosts and three cores or
     // more; 2 does so always; 1 reads them one after the other.
     int threads = 0;
+    // The chunks of plain JSON parsed on other cores (auto threads); 0 is
+    // the default size. Tests make them tiny to put chunk starts everywhere;
+    // a size asked for also puts every chunk through the chunk path (on one
+    // core too), whatever the threads' timing.
+    size_t chunkBytes = 0;
     // Reopen from (and, after a parse, write) this index cache; null = always parse.
     const IndexCache* cache = nullptr;
     // False: the caller stores the entry itself later (the viewer shows the

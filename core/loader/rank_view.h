@@ -32,7 +32,7 @@ struct RankView {
     RankComparison comparison;
     std::vector<RankFailure> failed;
     std::map<std::string, RankOrigin> origins;  // file -> how its rank was known
-    std::vector<std::string> warnings;  // rank collisions
+    std::vector<std::string> warnings;          // rank collisions
     bool cancelled = false;
     std::optional<LoadFailure> failure;  // why there is no trace
 };

@@ -1,8 +1,10 @@
 #include "loader/trace_readers.h"
 
 #include <algorithm>
+#include <optional>
 #include <thread>
 
+#include "format/chunked_events.h"
 #include "format/pipelined_reader.h"
 #include "format/xspace_reader.h"
 #include "io/read_ahead_source.h"
@@ -27,7 +29,19 @@ void readChromeJson(ReadRequest& rq) {
         std::unique_ptr<ByteSource> source = std::move(rq.source);
         if (rq.threads == 0 && twoCores && rq.compression != Compression::None)
             source = std::make_unique<ReadAheadSource>(std::move(source));
+        std::optional<ChunkedEvents> chunks;
+        const size_t chunkBytes = rq.chunkBytes ? rq.chunkBytes : ChunkedEvents::kDefaultChunkBytes;
+        // A chunk size asked for (tests, the fuzzer) applies on one core too,
+        // and puts every chunk through the chunk path.
+        if (rq.threads == 0 && (twoCores || rq.chunkBytes) && rq.compression == Compression::None &&
+            rq.plainFileFd >= 0 && ro.fileSize >= 2 * uint64_t{chunkBytes}) {
+            chunks.emplace(ChunkedEvents::Options{rq.plainFileFd, ro.fileSize, chunkBytes,
+                                                  ro.maxEventBytes, ro.cancel, 1,
+                                                  rq.chunkBytes != 0});
+            ro.jumps = &*chunks;
+        }
         rr = TraceJsonReader(*source, rq.builder, trace.report, ro).run();
+        if (chunks) trace.report.eventsParsedAhead = chunks->jumpedEvents();
     }
     trace.objectForm = rr.objectForm;
     trace.decompressedSize = rr.bytesRead;

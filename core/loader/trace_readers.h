@@ -19,8 +19,10 @@ struct ReadRequest {
     Compression compression = Compression::None;
     TraceBuilder& builder;
     Trace& trace;
-    ReaderOptions reader;  // cancel, progress, limits, buffer size
-    int threads = 0;       // LoadOptions::threads
+    ReaderOptions reader;   // cancel, progress, limits, buffer size
+    int threads = 0;        // LoadOptions::threads
+    int plainFileFd = -1;   // an uncompressed file: a descriptor to read chunks of it with
+    size_t chunkBytes = 0;  // LoadOptions::chunkBytes
 };
 
 using TraceReaderFn = void (*)(ReadRequest& request);

@@ -3,15 +3,44 @@
 // the queries a person triggers. Built by the `fuzz` preset (clang).
 //
 // The first input byte chooses how the rest is fed: plain, gzip- or
-// zstd-compressed (so the JSON behind a decoder is fuzzed too), or raw (so
-// the decoders see hostile compressed data), and the reader's chunk size.
+// zstd-compressed (so the JSON behind a decoder is fuzzed too), or as a
+// file (so the decoders see hostile compressed data, and plain JSON goes
+// through the chunks parsed ahead on a second core, format/chunked_events.h),
+// and the reader's chunk size.
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 
 #include "exercise.h"
 #include "io/compress.h"
 #include "loader/loader.h"
+
+namespace {
+
+// The input as a file in memory, loaded the way a file on disk is (auto
+// threads), with chunks of 16 bytes and up so that their starts land
+// everywhere.
+gapscope::LoadResult loadAsFile(const std::string& bytes, gapscope::LoadOptions options,
+                                size_t chunkBytes) {
+    const int fd = ::memfd_create("fuzz-input", MFD_CLOEXEC);
+    if (fd < 0) std::abort();
+    for (size_t done = 0; done < bytes.size();) {
+        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (n <= 0) std::abort();
+        done += static_cast<size_t>(n);
+    }
+    options.threads = 0;
+    options.chunkBytes = chunkBytes;
+    gapscope::LoadResult r = gapscope::loadTrace("/proc/self/fd/" + std::to_string(fd), options);
+    ::close(fd);
+    return r;
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size == 0) return 0;
@@ -26,7 +55,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     options.threads = (mode & 0x80) ? 2 : 1;
     const size_t chunk = ((mode & 0x7f) >> 2) == 0 ? SIZE_MAX : ((mode & 0x7f) >> 2);
     const gapscope::LoadResult r =
-        gapscope::loadTraceFromBytes(std::move(bytes), "fuzz-input", options, chunk);
+        (mode & 3) == 3
+            ? loadAsFile(bytes, options, 16 + chunk % 64 * 29)
+            : gapscope::loadTraceFromBytes(std::move(bytes), "fuzz-input", options, chunk);
     if (r.trace) gapscope::fuzz::exercise(*r.trace);
     return 0;
 }

@@ -1,0 +1,89 @@
+#pragma once
+// The events of a plain JSON file parsed on several cores, for the reader
+// to jump over (EventJumps). The file is cut into chunks of a fixed size;
+// chunk j's events are those starting at the first likely event start
+// ("}" "," "{" outside what the scan can see) at or after j * chunkBytes,
+// up to the first event starting at or after (j + 1) * chunkBytes. Worker
+// threads, and the reading thread while it would wait, parse chunks ahead
+// into batches; the reader takes a chunk only when its own sequential parse
+// arrives exactly at the chunk's start, so a start guessed inside a string
+// is never used, and any chunk whose parse met something unusual (an
+// error, an event past the chunk's slack, the end of the array) hands back
+// to the reader where that happened: errors, warnings and the document's
+// structure are always the sequential reader's, and the events delivered
+// are the ones it would have parsed, in the same order.
+
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "format/event_batches.h"
+#include "format/trace_json_reader.h"
+#include "util/cancel_token.h"
+
+namespace gapscope {
+
+class ChunkedEvents final : public EventJumps {
+  public:
+    static constexpr size_t kDefaultChunkBytes = 512 * 1024;
+    // Chunks parsed ahead of the reader at most (bounds the memory).
+    static constexpr size_t kLookahead = 8;
+
+    struct Options {
+        int fd = -1;  // the plain file (read with pread; not owned)
+        uint64_t fileSize = 0;
+        size_t chunkBytes = kDefaultChunkBytes;
+        size_t maxEventBytes = 256u << 20;
+        const CancelToken* cancel = nullptr;
+        int workers = 1;
+        // The reader parses every chunk nobody has parsed yet through the
+        // chunk path too, instead of in place: tests and the fuzzer, so
+        // that the path taken does not depend on the threads' timing.
+        bool readerParsesChunks = false;
+    };
+
+    explicit ChunkedEvents(Options options);
+    ~ChunkedEvents() override;
+    ChunkedEvents(const ChunkedEvents&) = delete;
+    ChunkedEvents& operator=(const ChunkedEvents&) = delete;
+
+    uint64_t nextCheck() const override { return nextCheck_; }
+    uint64_t jump(uint64_t offset, EventSink& sink, uint64_t& events) override;
+
+    // Events delivered from chunks (for tests and measurements).
+    uint64_t jumpedEvents() const { return jumpedEvents_; }
+
+  private:
+    enum class State : uint8_t { Unclaimed, Parsing, Parsed, Reader };
+    static constexpr uint64_t kNoStart = UINT64_MAX;
+    struct Chunk {
+        State state = State::Unclaimed;
+        uint64_t start = kNoStart;  // offset of its first event's '{'
+        uint64_t resume = 0;        // where the reader goes on after its events
+        std::unique_ptr<EventBatch> batch;
+    };
+    class Parser;
+
+    // The next chunk to parse ahead, claimed; 0 when none (chunk 0 is the reader's).
+    size_t claimLocked();
+    void parse(size_t index, Parser& parser);
+    void work();
+
+    Options options_;
+    size_t chunkCount_ = 0;
+    std::vector<Chunk> chunks_;
+    std::vector<std::unique_ptr<EventBatch>> spare_;
+    size_t current_ = 0;  // the chunk the reader is in
+    uint64_t nextCheck_ = UINT64_MAX;
+    uint64_t jumpedEvents_ = 0;
+    bool stopping_ = false;
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::unique_ptr<Parser> readerParser_;  // the reading thread's, while it would wait
+    std::vector<std::thread> workers_;
+};
+
+}  // namespace gapscope
