@@ -145,7 +145,8 @@ void ChunkedEvents::parse(size_t index, Parser& parser) {
             for (;;) {
                 const uint64_t at = from + static_cast<uint64_t>(p - data);
                 resume = at;
-                if (at >= limit) break;  // the next chunk's events
+                if (at >= limit) break;                      // the next chunk's events
+                if (batch->count >= kMaxChunkEvents) break;  // the reader goes on from here
                 json::Cursor c{p, end};
                 RawEvent& ev = parser.event;
                 ev.reset();

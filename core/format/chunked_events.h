@@ -31,6 +31,10 @@ class ChunkedEvents final : public EventJumps {
     static constexpr size_t kDefaultChunkBytes = 512 * 1024;
     // Chunks parsed ahead of the reader at most (bounds the memory).
     static constexpr size_t kLookahead = 8;
+    // Events of one chunk at most: a chunk of tiny events hands the rest
+    // back to the reader, so that a batch stays a few MB (RawEvents are
+    // large) whatever the text.
+    static constexpr size_t kMaxChunkEvents = 8192;
 
     struct Options {
         int fd = -1;  // the plain file (read with pread; not owned)

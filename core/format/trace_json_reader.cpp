@@ -115,6 +115,7 @@ int TraceJsonReader::peekNonWs() {
 
 void TraceJsonReader::stopEarly(size_t pos, const std::string& why) {
     report_.truncated = true;
+    if (!eof_) stoppedBeforeEnd_ = offsetOf(pos);
     report_.warn(offsetOf(pos),
                  why + "; kept the " + std::to_string(report_.events) + " events before it");
     stopped_ = true;
@@ -162,8 +163,10 @@ ReaderResult TraceJsonReader::run() {
         const int trailing = peekNonWs();
         if (trailing >= 0) {
             report_.warn(offsetOf(pos_), "ignored data after the end of the JSON document");
+            stoppedBeforeEnd_ = offsetOf(pos_);
         }
     }
+    if (stoppedBeforeEnd_ != UINT64_MAX) result_.bytesRead = stoppedBeforeEnd_;
     if (options_.exchange) options_.exchange->retire(std::move(buf_));
     return result_;
 }

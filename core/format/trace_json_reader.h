@@ -56,7 +56,10 @@ struct ReaderOptions {
 struct ReaderResult {
     bool objectForm = false;
     bool sawTraceEvents = false;
-    uint64_t bytesRead = 0;  // decompressed bytes consumed
+    // Decompressed bytes read: to the end of the input, or, where reading
+    // stopped before it (malformed text, data after the document), up to
+    // where it stopped, so that it does not depend on the buffering.
+    uint64_t bytesRead = 0;
 };
 
 class TraceJsonReader {
@@ -95,8 +98,9 @@ class TraceJsonReader {
     uint64_t base_ = 0;  // stream offset of buf_[0]
     bool eof_ = false;
     bool stopped_ = false;
-    uint64_t jumpCheck_ = UINT64_MAX;  // options_.jumps->nextCheck(), cached
-    std::string topKeys_;              // for the error when there is no traceEvents
+    uint64_t stoppedBeforeEnd_ = UINT64_MAX;  // where reading stopped before the input's end
+    uint64_t jumpCheck_ = UINT64_MAX;         // options_.jumps->nextCheck(), cached
+    std::string topKeys_;                     // for the error when there is no traceEvents
 
     EventParser parser_;
     RawEvent event_;
