@@ -1,35 +1,15 @@
 #include "format/chunked_events.h"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 #include <system_error>
 
 #include "format/event_parser.h"
+#include "io/file_source.h"
 
 namespace gapscope {
 
 namespace {
-
-// Text read past a chunk's end so that the events starting just before it
-// are whole; an event running further is left to the reader. (Tests' tiny
-// chunks read a little, so that every path is taken.)
-size_t slackBytes(size_t chunkBytes) {
-    return std::clamp<size_t>(chunkBytes / 8, 4 * 1024, 64 * 1024);
-}
-
-size_t readAt(int fd, char* dst, size_t bytes, uint64_t offset) {
-    size_t got = 0;
-    while (got < bytes) {
-        const ssize_t n = ::pread(fd, dst + got, bytes - got, static_cast<off_t>(offset + got));
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;
-        got += static_cast<size_t>(n);
-    }
-    return got;
-}
 
 // The first '{' in [from, until) that follows "}" "," with only whitespace
 // between: most likely the start of an event (checked later by the reader).
@@ -60,14 +40,25 @@ class ChunkedEvents::Parser {
     RawEvent event;
 };
 
+// An event running further than the slack is left to the reader. (Tests'
+// tiny chunks read a little, so that every path is taken.)
+size_t ChunkedEvents::slackBytes(size_t chunkBytes) {
+    return std::clamp<size_t>(chunkBytes / 8, 4 * 1024, 64 * 1024);
+}
+
 ChunkedEvents::ChunkedEvents(Options options) : options_(std::move(options)) {
     options_.chunkBytes = std::max<size_t>(options_.chunkBytes, 16);
-    chunkCount_ =
-        static_cast<size_t>((options_.fileSize + options_.chunkBytes - 1) / options_.chunkBytes);
-    chunks_.resize(chunkCount_);
-    nextCheck_ = chunkCount_ > 1 ? options_.chunkBytes : UINT64_MAX;
+    span_ = options_.chunkBytes + slackBytes(options_.chunkBytes);
+    if (fed()) {
+        nextCheck_ = options_.chunkBytes;  // chunks appear with the stream's bytes
+    } else {
+        chunkCount_ = static_cast<size_t>((options_.fileSize + options_.chunkBytes - 1) /
+                                          options_.chunkBytes);
+        chunks_.resize(chunkCount_);
+        nextCheck_ = chunkCount_ > 1 ? options_.chunkBytes : UINT64_MAX;
+    }
     readerParser_ = std::make_unique<Parser>();
-    for (int i = 0; i < options_.workers && chunkCount_ > 1; ++i) {
+    for (int i = 0; i < options_.workers && (fed() || chunkCount_ > 1); ++i) {
         try {
             workers_.emplace_back([this] { work(); });
         } catch (const std::system_error&) {
@@ -90,12 +81,88 @@ size_t ChunkedEvents::claimLocked() {
     if (stopping_ || (options_.cancel && options_.cancel->isCancelled())) return 0;
     const size_t last = std::min(chunkCount_, current_ + 1 + kLookahead);
     for (size_t k = current_ + 1; k < last; ++k) {
-        if (chunks_[k].state == State::Unclaimed) {
-            chunks_[k].state = State::Parsing;
+        Chunk& chunk = chunks_[k];
+        if (chunk.state == State::Unclaimed && (!fed() || chunk.textComplete)) {
+            chunk.state = State::Parsing;
             return k;
         }
     }
     return 0;
+}
+
+std::unique_ptr<EventBatch> ChunkedEvents::spareLocked() {
+    if (spare_.empty()) return nullptr;
+    std::unique_ptr<EventBatch> batch = std::move(spare_.back());
+    spare_.pop_back();
+    return batch;
+}
+
+void ChunkedEvents::recycleLocked(std::unique_ptr<EventBatch> batch) noexcept {
+    if (!batch) return;
+    try {
+        spare_.push_back(std::move(batch));
+    } catch (...) {  // no room to keep it: it is freed instead
+    }
+}
+
+void ChunkedEvents::onBytes(uint64_t offset, const char* data, size_t size) noexcept {
+    if (size == 0) return;
+    const uint64_t chunkBytes = options_.chunkBytes;
+    const uint64_t slack = span_ - chunkBytes;
+    const uint64_t end = offset + size;
+    bool completed = false;
+    {
+        std::lock_guard lock(mutex_);
+        const auto lastIndex = static_cast<size_t>((end - 1) / chunkBytes);
+        try {
+            while (chunks_.size() <= lastIndex)
+                chunks_.emplace_back();
+        } catch (...) {
+            return;  // the reader parses where no chunk could be kept
+        }
+        chunkCount_ = chunks_.size();
+        // The chunks whose text [k * chunkBytes, + span_) these bytes reach.
+        const auto firstIndex = std::max<size_t>(
+            offset >= slack ? static_cast<size_t>((offset - slack) / chunkBytes) : 0, current_ + 1);
+        for (size_t k = firstIndex; k <= lastIndex; ++k) {
+            Chunk& chunk = chunks_[k];
+            if (chunk.state != State::Unclaimed || chunk.textComplete) continue;
+            const uint64_t from = k * chunkBytes;
+            const uint64_t lo = std::max(offset, from), hi = std::min(end, from + span_);
+            if (lo >= hi) continue;
+            // Text with a hole in it (the chunk could not be kept before)
+            // is left to the reader, as is one that cannot be kept now.
+            bool kept = lo == from + chunk.textBytes;
+            if (kept && !chunk.batch) {
+                try {
+                    chunk.batch = spareLocked();
+                    if (!chunk.batch) chunk.batch = std::make_unique<EventBatch>();
+                    chunk.batch->clear();
+                    if (chunk.batch->buffer.size() < span_) chunk.batch->buffer = RawBuffer(span_);
+                } catch (...) {
+                    kept = false;
+                }
+            }
+            if (!kept) {
+                chunk.state = State::Reader;
+                recycleLocked(std::move(chunk.batch));
+                continue;
+            }
+            std::memcpy(chunk.batch->buffer.data() + (lo - from), data + (lo - offset), hi - lo);
+            chunk.textBytes = static_cast<size_t>(hi - from);
+            if (chunk.textBytes == span_) completed = chunk.textComplete = true;
+        }
+    }
+    if (completed) changed_.notify_all();
+}
+
+void ChunkedEvents::onEnd(uint64_t) noexcept {
+    {
+        std::lock_guard lock(mutex_);
+        for (size_t k = current_ + 1; k < chunkCount_; ++k)
+            chunks_[k].textComplete = true;  // the stream's last chunks are shorter
+    }
+    changed_.notify_all();
 }
 
 void ChunkedEvents::work() {
@@ -114,24 +181,31 @@ void ChunkedEvents::work() {
 
 void ChunkedEvents::parse(size_t index, Parser& parser) {
     std::unique_ptr<EventBatch> batch;
+    size_t length = 0;
     {
         std::lock_guard lock(mutex_);
-        if (!spare_.empty()) {
-            batch = std::move(spare_.back());
-            spare_.pop_back();
+        if (fed()) {  // its text is in its batch already
+            batch = std::move(chunks_[index].batch);
+            length = chunks_[index].textBytes;
+        } else {
+            batch = spareLocked();
         }
     }
     uint64_t start = kNoStart, resume = 0;
     try {
-        if (!batch) batch = std::make_unique<EventBatch>();
-        batch->clear();
         const uint64_t from = index * uint64_t{options_.chunkBytes};
         const uint64_t limit = from + options_.chunkBytes;  // the next chunk's nominal start
-        const auto length = static_cast<size_t>(
-            std::min<uint64_t>(options_.fileSize, limit + slackBytes(options_.chunkBytes)) - from);
-        if (batch->buffer.size() < length) batch->buffer = RawBuffer(length);
+        if (!fed()) {
+            if (!batch) batch = std::make_unique<EventBatch>();
+            length =
+                static_cast<size_t>(std::min<uint64_t>(options_.fileSize, from + span_) - from);
+            if (batch->buffer.size() < length) batch->buffer = RawBuffer(length);
+            length = preadFully(options_.fd, batch->buffer.data(), length, from);
+        }
+        if (!batch) throw std::bad_alloc();  // (fed: its text could not be kept)
+        batch->clear();
         const char* data = batch->buffer.data();
-        const char* end = data + readAt(options_.fd, batch->buffer.data(), length, from);
+        const char* end = data + length;
         const char* first = likelyEventStart(
             data, data, data + std::min<size_t>(options_.chunkBytes, end - data), end);
         if (first) {
@@ -176,7 +250,7 @@ void ChunkedEvents::parse(size_t index, Parser& parser) {
             chunk.batch = std::move(batch);
         } else {
             if (chunk.state == State::Parsing) chunk.state = State::Parsed;
-            if (batch) spare_.push_back(std::move(batch));
+            recycleLocked(std::move(batch));
         }
     }
     changed_.notify_all();
@@ -185,19 +259,31 @@ void ChunkedEvents::parse(size_t index, Parser& parser) {
 uint64_t ChunkedEvents::jump(uint64_t offset, EventSink& sink, uint64_t& events) {
     std::unique_lock lock(mutex_);
     const auto index = static_cast<size_t>(offset / options_.chunkBytes);
-    if (index <= current_ || index >= chunkCount_) return offset;  // (a file that grew)
+    if (index <= current_) return offset;
     // Chunks the reader went past (inside one long event) are no use now.
-    for (size_t k = current_ + 1; k < index; ++k) {
+    for (size_t k = current_ + 1; k < std::min(index, chunkCount_); ++k) {
         Chunk& passed = chunks_[k];
-        if (passed.batch) spare_.push_back(std::move(passed.batch));
+        recycleLocked(std::move(passed.batch));
         passed.state = State::Reader;
     }
     current_ = index;
-    nextCheck_ = index + 1 < chunkCount_ ? (index + 1) * uint64_t{options_.chunkBytes} : UINT64_MAX;
-    changed_.notify_all();  // the lookahead moved on
+    const uint64_t next = (index + 1) * uint64_t{options_.chunkBytes};
+    changed_.notify_all();       // the lookahead moved on
+    if (index >= chunkCount_) {  // past the chunks: a file that grew, or a stream's end
+        nextCheck_ = fed() ? next : UINT64_MAX;
+        return offset;
+    }
+    nextCheck_ = fed() || index + 1 < chunkCount_ ? next : UINT64_MAX;
     Chunk& chunk = chunks_[index];
     for (;;) {
         if (chunk.state == State::Unclaimed && options_.readerParsesChunks) {
+            // The rest of its text is on its way: the decompressing thread
+            // runs ahead of the reader by more than a chunk's text (see
+            // ReadAheadSource::kAheadBytes), so this wait ends.
+            if (fed() && !chunk.textComplete) {
+                changed_.wait(lock);
+                continue;
+            }
             chunk.state = State::Parsing;
             lock.unlock();
             parse(index, *readerParser_);
@@ -205,8 +291,9 @@ uint64_t ChunkedEvents::jump(uint64_t offset, EventSink& sink, uint64_t& events)
             continue;
         }
         if (chunk.state == State::Unclaimed || chunk.state == State::Reader) {
-            // The reader's own, parsed in place.
+            // The reader's own, parsed in place (a fed chunk's text is not needed).
             chunk.state = State::Reader;
+            recycleLocked(std::move(chunk.batch));
             return offset;
         }
         if (chunk.state == State::Parsed) break;
@@ -224,7 +311,7 @@ uint64_t ChunkedEvents::jump(uint64_t offset, EventSink& sink, uint64_t& events)
     const bool usable = batch && chunk.start == offset;
     const uint64_t resume = chunk.resume;
     lock.unlock();
-    uint64_t next = offset;
+    uint64_t resumeAt = offset;
     if (usable) {
         for (size_t i = 0; i < batch->count; ++i) {
             RawEvent& ev = batch->events[i];
@@ -232,13 +319,13 @@ uint64_t ChunkedEvents::jump(uint64_t offset, EventSink& sink, uint64_t& events)
             sink.onEvent(ev);
         }
         jumpedEvents_ += batch->count;
-        next = resume;
+        resumeAt = resume;
     }
     if (batch) {
         lock.lock();
-        spare_.push_back(std::move(batch));
+        recycleLocked(std::move(batch));
     }
-    return next;
+    return resumeAt;
 }
 
 }  // namespace gapscope

@@ -12,9 +12,15 @@
 // to the reader where that happened: errors, warnings and the document's
 // structure are always the sequential reader's, and the events delivered
 // are the ones it would have parsed, in the same order.
+//
+// The text comes from the file (pread) or, for a compressed file, from the
+// decompressing thread as a StreamTap: each chunk collects its text as the
+// blocks go by, and is parsed once all of it is there. The stream's length
+// is not known then; chunks appear as its bytes do.
 
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -22,11 +28,12 @@
 
 #include "format/event_batches.h"
 #include "format/trace_json_reader.h"
+#include "io/stream_tap.h"
 #include "util/cancel_token.h"
 
 namespace gapscope {
 
-class ChunkedEvents final : public EventJumps {
+class ChunkedEvents final : public EventJumps, public StreamTap {
   public:
     static constexpr size_t kDefaultChunkBytes = 512 * 1024;
     // Chunks parsed ahead of the reader at most (bounds the memory).
@@ -37,8 +44,10 @@ class ChunkedEvents final : public EventJumps {
     static constexpr size_t kMaxChunkEvents = 8192;
 
     struct Options {
-        int fd = -1;  // the plain file (read with pread; not owned)
-        uint64_t fileSize = 0;
+        // The plain file (read with pread; not owned), or -1: the text
+        // arrives through onBytes() and onEnd().
+        int fd = -1;
+        uint64_t fileSize = 0;  // with `fd`
         size_t chunkBytes = kDefaultChunkBytes;
         size_t maxEventBytes = 256u << 20;
         const CancelToken* cancel = nullptr;
@@ -54,8 +63,16 @@ class ChunkedEvents final : public EventJumps {
     ChunkedEvents(const ChunkedEvents&) = delete;
     ChunkedEvents& operator=(const ChunkedEvents&) = delete;
 
+    // Text a chunk reads past its nominal end (so that events starting just
+    // before the end are whole); a chunk's text is chunkBytes plus this.
+    static size_t slackBytes(size_t chunkBytes);
+
     uint64_t nextCheck() const override { return nextCheck_; }
     uint64_t jump(uint64_t offset, EventSink& sink, uint64_t& events) override;
+
+    // StreamTap: without `fd`, the stream's bytes as they are produced.
+    void onBytes(uint64_t offset, const char* data, size_t size) noexcept override;
+    void onEnd(uint64_t size) noexcept override;
 
     // Events delivered from chunks (for tests and measurements).
     uint64_t jumpedEvents() const { return jumpedEvents_; }
@@ -68,17 +85,24 @@ class ChunkedEvents final : public EventJumps {
         uint64_t start = kNoStart;  // offset of its first event's '{'
         uint64_t resume = 0;        // where the reader goes on after its events
         std::unique_ptr<EventBatch> batch;
+        // Without `fd`: its text so far, in batch->buffer, and whether that is all.
+        size_t textBytes = 0;
+        bool textComplete = false;
     };
     class Parser;
 
+    bool fed() const { return options_.fd < 0; }
     // The next chunk to parse ahead, claimed; 0 when none (chunk 0 is the reader's).
     size_t claimLocked();
+    std::unique_ptr<EventBatch> spareLocked();
+    void recycleLocked(std::unique_ptr<EventBatch> batch) noexcept;
     void parse(size_t index, Parser& parser);
     void work();
 
     Options options_;
-    size_t chunkCount_ = 0;
-    std::vector<Chunk> chunks_;
+    size_t span_ = 0;           // a chunk's text: chunkBytes and the slack
+    size_t chunkCount_ = 0;     // known so far (without `fd`, grows with the stream)
+    std::deque<Chunk> chunks_;  // (a deque: references stay while it grows)
     std::vector<std::unique_ptr<EventBatch>> spare_;
     size_t current_ = 0;  // the chunk the reader is in
     uint64_t nextCheck_ = UINT64_MAX;

@@ -67,9 +67,13 @@ uint64_t FileSource::skip(uint64_t bytes) {
 }
 
 size_t FileSource::peek(uint64_t offset, char* dst, size_t capacity) const {
+    return preadFully(fd_, dst, capacity, offset);
+}
+
+size_t preadFully(int fd, char* dst, size_t bytes, uint64_t offset) {
     size_t got = 0;
-    while (got < capacity) {
-        const ssize_t n = ::pread(fd_, dst + got, capacity - got, static_cast<off_t>(offset + got));
+    while (got < bytes) {
+        const ssize_t n = ::pread(fd, dst + got, bytes - got, static_cast<off_t>(offset + got));
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) break;
         got += static_cast<size_t>(n);

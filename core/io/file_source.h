@@ -30,4 +30,8 @@ class FileSource final : public ByteSource {
     int64_t mtimeNs_ = 0;
 };
 
+// pread(2) until `bytes` are read at `offset`, the file ends or it fails;
+// returns how many were read.
+size_t preadFully(int fd, char* dst, size_t bytes, uint64_t offset);
+
 }  // namespace gapscope

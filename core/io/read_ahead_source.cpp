@@ -6,8 +6,8 @@
 namespace gapscope {
 
 ReadAheadSource::ReadAheadSource(std::unique_ptr<ByteSource> inner, size_t blockBytes,
-                                 size_t blocks)
-    : inner_(std::move(inner)) {
+                                 size_t blocks, StreamTap* tap)
+    : inner_(std::move(inner)), tap_(tap) {
     for (size_t i = 0; i < blocks; ++i)
         free_.push_back(Block{std::vector<char>(blockBytes), 0});
     thread_ = std::thread([this] { produce(); });
@@ -46,6 +46,10 @@ void ReadAheadSource::produce() {
         }
         block.size = got;
         const bool end = got < block.bytes.size() || error;
+        // The tap sees the bytes before the reader can.
+        if (tap_ && got > 0) tap_->onBytes(produced_, block.bytes.data(), got);
+        produced_ += got;
+        if (tap_ && end) tap_->onEnd(produced_);
         std::lock_guard lock(mutex_);
         position_ = inner_->filePosition();
         if (got > 0) full_.push_back(std::move(block));
@@ -59,27 +63,43 @@ void ReadAheadSource::produce() {
     }
 }
 
+bool ReadAheadSource::nextBlock() {
+    std::unique_lock lock(mutex_);
+    if (current_.bytes.size()) free_.push_back(std::move(current_));
+    cv_.notify_all();
+    cv_.wait(lock, [&] { return !full_.empty() || ended_; });
+    if (full_.empty()) {
+        finished_ = true;
+        problem_ = endProblem_;
+        if (error_) std::rethrow_exception(error_);
+        return false;
+    }
+    current_ = std::move(full_.front());
+    full_.pop_front();
+    consumed_ = 0;
+    return true;
+}
+
 size_t ReadAheadSource::read(char* dst, size_t capacity) {
     if (finished_) return 0;
-    if (consumed_ == current_.size) {
-        std::unique_lock lock(mutex_);
-        if (current_.bytes.size()) free_.push_back(std::move(current_));
-        cv_.notify_all();
-        cv_.wait(lock, [&] { return !full_.empty() || ended_; });
-        if (full_.empty()) {
-            finished_ = true;
-            problem_ = endProblem_;
-            if (error_) std::rethrow_exception(error_);
-            return 0;
-        }
-        current_ = std::move(full_.front());
-        full_.pop_front();
-        consumed_ = 0;
-    }
+    if (consumed_ == current_.size && !nextBlock()) return 0;
     const size_t n = std::min(capacity, current_.size - consumed_);
     std::memcpy(dst, current_.bytes.data() + consumed_, n);
     consumed_ += n;
     return n;
+}
+
+uint64_t ReadAheadSource::skip(uint64_t bytes) {
+    // Blocks passed over go back to the producer without being copied.
+    uint64_t skipped = 0;
+    while (skipped < bytes && !finished_) {
+        if (consumed_ == current_.size && !nextBlock()) break;
+        const size_t n =
+            static_cast<size_t>(std::min<uint64_t>(bytes - skipped, current_.size - consumed_));
+        consumed_ += n;
+        skipped += n;
+    }
+    return skipped;
 }
 
 uint64_t ReadAheadSource::filePosition() const {

@@ -3,7 +3,8 @@
 // (a gzip or zstd decoder) into a few 1 MiB blocks while the caller parses
 // the previous ones. The bytes, the end of the stream, its problem() and any
 // exception arrive exactly as from the wrapped source, so the reader cannot
-// tell the difference; only the wall time changes.
+// tell the difference; only the wall time changes. A tap, if given, sees
+// every block before the reader can (see io/stream_tap.h).
 
 #include <condition_variable>
 #include <deque>
@@ -16,16 +17,26 @@
 #include <vector>
 
 #include "io/byte_source.h"
+#include "io/stream_tap.h"
 
 namespace gapscope {
 
 class ReadAheadSource final : public ByteSource {
   public:
-    explicit ReadAheadSource(std::unique_ptr<ByteSource> inner, size_t blockBytes = 1u << 20,
-                             size_t blocks = 4);
+    static constexpr size_t kBlockBytes = 1u << 20;
+    static constexpr size_t kBlocks = 4;
+    // Bytes produced ahead of what the reader has taken, at least, whenever
+    // the producer waits for the reader (all blocks but the reader's), with
+    // the default blocks.
+    static constexpr size_t kAheadBytes = (kBlocks - 1) * kBlockBytes;
+
+    // `tap` must outlive this source.
+    explicit ReadAheadSource(std::unique_ptr<ByteSource> inner, size_t blockBytes = kBlockBytes,
+                             size_t blocks = kBlocks, StreamTap* tap = nullptr);
     ~ReadAheadSource() override;  // stops the thread, even mid-stream (cancel)
 
     size_t read(char* dst, size_t capacity) override;
+    uint64_t skip(uint64_t bytes) override;
     uint64_t filePosition() const override;
 
   private:
@@ -34,8 +45,12 @@ class ReadAheadSource final : public ByteSource {
         size_t size = 0;
     };
     void produce();
+    // The next block to consume is current_; false at the end of the stream.
+    bool nextBlock();
 
     std::unique_ptr<ByteSource> inner_;
+    StreamTap* tap_ = nullptr;
+    uint64_t produced_ = 0;  // stream bytes produced (the producer's)
     mutable std::mutex mutex_;
     std::condition_variable cv_;
     std::deque<Block> full_;    // filled, in stream order

@@ -15,6 +15,7 @@ namespace gapscope {
 namespace {
 
 constexpr size_t kPipelineBufferBytes = 1u << 20;
+constexpr size_t kFedBufferBytes = 1u << 20;
 
 void readChromeJson(ReadRequest& rq) {
     Trace& trace = rq.trace;
@@ -26,20 +27,39 @@ void readChromeJson(ReadRequest& rq) {
         ro.initialBufferBytes = std::min<size_t>(ro.initialBufferBytes, kPipelineBufferBytes);
         rr = readPipelined(*rq.source, rq.builder, trace.report, ro);
     } else {
-        std::unique_ptr<ByteSource> source = std::move(rq.source);
-        if (rq.threads == 0 && twoCores && rq.compression != Compression::None)
-            source = std::make_unique<ReadAheadSource>(std::move(source));
-        std::optional<ChunkedEvents> chunks;
-        const size_t chunkBytes = rq.chunkBytes ? rq.chunkBytes : ChunkedEvents::kDefaultChunkBytes;
         // A chunk size asked for (tests, the fuzzer) applies on one core too,
         // and puts every chunk through the chunk path.
-        if (rq.threads == 0 && (twoCores || rq.chunkBytes) && rq.compression == Compression::None &&
-            rq.plainFileFd >= 0 && ro.fileSize >= 2 * uint64_t{chunkBytes}) {
-            chunks.emplace(ChunkedEvents::Options{rq.plainFileFd, ro.fileSize, chunkBytes,
-                                                  ro.maxEventBytes, ro.cancel, 1,
-                                                  rq.chunkBytes != 0});
-            ro.jumps = &*chunks;
+        const bool parseAhead = rq.threads == 0 && (twoCores || rq.chunkBytes);
+        const bool compressed = rq.compression != Compression::None;
+        ChunkedEvents::Options co;
+        co.chunkBytes = rq.chunkBytes ? rq.chunkBytes : ChunkedEvents::kDefaultChunkBytes;
+        co.maxEventBytes = ro.maxEventBytes;
+        co.cancel = ro.cancel;
+        co.readerParsesChunks = rq.chunkBytes != 0;
+        // A compressed stream's chunks take their text from the decompressing
+        // thread, which must run ahead by a whole chunk's text.
+        co.chunkBytes = std::min(co.chunkBytes, ReadAheadSource::kAheadBytes / 2);
+        // (Declared before the source, which feeds it: destroyed after it.)
+        std::optional<ChunkedEvents> chunks;
+        if (parseAhead && compressed) {
+            chunks.emplace(co);
+        } else if (parseAhead && rq.plainFileFd >= 0 &&
+                   ro.fileSize >= 2 * uint64_t{co.chunkBytes}) {
+            co.fd = rq.plainFileFd;
+            co.fileSize = ro.fileSize;
+            chunks.emplace(co);
         }
+        if (chunks) ro.jumps = &*chunks;
+        // What the reader takes from a compressed stream frees blocks for
+        // the decompressing thread to fill, and every chunk it fills ahead
+        // holds text: a smaller buffer keeps fewer in memory.
+        if (chunks && compressed)
+            ro.initialBufferBytes = std::min<size_t>(ro.initialBufferBytes, kFedBufferBytes);
+        std::unique_ptr<ByteSource> source = std::move(rq.source);
+        if (parseAhead && compressed)
+            source = std::make_unique<ReadAheadSource>(
+                std::move(source), ReadAheadSource::kBlockBytes, ReadAheadSource::kBlocks,
+                chunks ? &*chunks : nullptr);
         rr = TraceJsonReader(*source, rq.builder, trace.report, ro).run();
         if (chunks) trace.report.eventsParsedAhead = chunks->jumpedEvents();
     }

@@ -11,6 +11,15 @@
 
 namespace gapscope {
 
+struct ArgsStore::Compressor {
+    Compressor() : context(ZSTD_createCCtx()) {}
+    ~Compressor() { ZSTD_freeCCtx(context); }
+    Compressor(const Compressor&) = delete;
+    Compressor& operator=(const Compressor&) = delete;
+    ZSTD_CCtx* context;
+    RawBuffer out;  // not zero-filled: zstd writes what is read back
+};
+
 ArgsStore::ArgsStore() : mutex_(std::make_unique<std::mutex>()) {}
 ArgsStore::~ArgsStore() = default;
 
@@ -19,6 +28,7 @@ ArgsStore::ArgsStore(ArgsStore&& o) noexcept
       blockStart_(std::move(o.blockStart_)),
       current_(std::move(o.current_)),
       rawBytes_(o.rawBytes_),
+      compressor_(std::move(o.compressor_)),
       parts_(std::move(o.parts_)),
       fd_(std::move(o.fd_)),
       fileSize_(o.fileSize_),
@@ -33,6 +43,7 @@ ArgsStore& ArgsStore::operator=(ArgsStore&& o) noexcept {
     blockStart_ = std::move(o.blockStart_);
     current_ = std::move(o.current_);
     rawBytes_ = o.rawBytes_;
+    compressor_ = std::move(o.compressor_);
     parts_ = std::move(o.parts_);
     fd_ = std::move(o.fd_);
     fileSize_ = o.fileSize_;
@@ -105,18 +116,26 @@ uint64_t ArgsStore::append(std::string_view text) {
 }
 
 void ArgsStore::compressCurrent() {
-    std::vector<char> frame(ZSTD_compressBound(current_.size()));
+    if (!compressor_) compressor_ = std::make_unique<Compressor>();
+    Compressor& z = *compressor_;
+    const size_t bound = ZSTD_compressBound(current_.size());
+    if (z.out.size() < bound) z.out = RawBuffer(bound);
     // Level 1: args are written once and rarely read; favour load speed.
-    const size_t n = ZSTD_compress(frame.data(), frame.size(), current_.data(), current_.size(), 1);
-    frame.resize(ZSTD_isError(n) ? 0 : n);  // an empty frame fails to decompress: reported then
-    frame.shrink_to_fit();
-    blocks_.push_back(std::move(frame));
+    // (With a fresh context when none could be made, as ZSTD_compress does.)
+    const size_t n =
+        z.context
+            ? ZSTD_compressCCtx(z.context, z.out.data(), bound, current_.data(), current_.size(), 1)
+            : ZSTD_compress(z.out.data(), bound, current_.data(), current_.size(), 1);
+    // An empty frame fails to decompress: reported then.
+    const size_t kept = ZSTD_isError(n) ? 0 : n;
+    blocks_.emplace_back(z.out.data(), z.out.data() + kept);
     current_.clear();
 }
 
 void ArgsStore::seal() {
     if (!current_.empty()) compressCurrent();
     current_.shrink_to_fit();
+    compressor_.reset();
 }
 
 ArgsText ArgsStore::fetchOwned(uint64_t offset, uint32_t length) const {

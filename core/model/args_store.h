@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "util/raw_buffer.h"
 #include "util/unique_fd.h"
 
 namespace gapscope {
@@ -89,6 +90,11 @@ class ArgsStore {
     std::vector<uint64_t> blockStart_;       // raw offset of each block
     std::string current_;                    // raw text of the block being filled
     uint64_t rawBytes_ = 0;
+    // A compression context and output buffer kept from block to block
+    // while appending (making them anew each time costs more than the
+    // compression of a block of args); dropped by seal().
+    struct Compressor;
+    std::unique_ptr<Compressor> compressor_;
 
     std::vector<std::unique_ptr<ArgsStore>> parts_;
 

@@ -28,6 +28,7 @@ LoadFigures loadInChild(const std::string& path, CacheMode mode, const IndexCach
             f.ok = true;
             f.fromCache = r.trace->fromCache;
             f.events = r.trace->report.events;
+            f.eventsParsedAhead = r.trace->report.eventsParsedAhead;
             f.slices = r.trace->slices.size();
             f.jsonBytes = r.trace->decompressedSize;
             f.modelBytes = r.trace->memoryBytes();
@@ -52,9 +53,9 @@ void printLoadTable(const std::vector<std::string>& files) {
     const IndexCache cache(cacheDir);
     std::printf(
         "| file | file MB | JSON MB | events | cat s | decompress s | load s | JSON MB/s | load / "
-        "cat | load / decompress | peak RSS MB | RSS / JSON | model B/slice | cache write s | "
-        "cache MB | reopen s (median of 3) | reopen RSS MB |\n");
-    std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        "cat | load / decompress | parsed ahead | peak RSS MB | RSS / JSON | model B/slice | "
+        "cache write s | cache MB | reopen s (median of 3) | reopen RSS MB |\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (const std::string& f : files) {
         std::ifstream in(f, std::ios::binary | std::ios::ate);
         const double fileMb = static_cast<double>(in.tellg()) / 1e6;
@@ -90,11 +91,14 @@ void printLoadTable(const std::vector<std::string>& files) {
             std::snprintf(decRatio, sizeof decRatio, "%.1f", l.wall / decompress);
         }
         std::printf(
-            "| %s | %.1f | %.1f | %llu | %.3f | %s | %.2f | %.0f | %.1f | %s | %.0f | %.2f | %.1f "
-            "| %.2f | %.0f | %.3f | %.0f |\n",
+            "| %s | %.1f | %.1f | %llu | %.3f | %s | %.2f | %.0f | %.1f | %s | %.0f %% | %.0f | "
+            "%.2f | %.1f | %.2f | %.0f | %.3f | %.0f |\n",
             f.c_str(), fileMb, jsonMb, static_cast<unsigned long long>(l.events), cat, dec, l.wall,
-            jsonMb / l.wall, l.wall / std::max(cat, 1e-6), decRatio, rssMb,
-            rssMb / std::max(jsonMb, 1e-9),
+            jsonMb / l.wall, l.wall / std::max(cat, 1e-6), decRatio,
+            l.events
+                ? 100.0 * static_cast<double>(l.eventsParsedAhead) / static_cast<double>(l.events)
+                : 0.0,
+            rssMb, rssMb / std::max(jsonMb, 1e-9),
             l.slices ? static_cast<double>(l.modelBytes) / static_cast<double>(l.slices) : 0.0,
             stored.storeWall, cacheMb, reopened.wall,
             static_cast<double>(reopened.peakRssKb) * 1024.0 / 1e6);

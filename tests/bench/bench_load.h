@@ -17,6 +17,7 @@ struct LoadFigures {
     double storeWall = 0;  // writing the index cache entry, after the load
     long peakRssKb = 0;
     uint64_t events = 0, slices = 0, jsonBytes = 0, modelBytes = 0;
+    uint64_t eventsParsedAhead = 0;  // on other cores (ImportReport::eventsParsedAhead)
     bool ok = false, fromCache = false;
 };
 

@@ -1,7 +1,9 @@
-// Plain JSON parsed in chunks on a second core (format/chunked_events.h)
-// builds the very model the single-threaded reader builds: byte-identical
-// canonical dumps on every JSON trace in ../shared/traces (decompressed to a
-// plain file) and on generated ones, with chunks small enough to put chunk
+// JSON parsed in chunks on a second core (format/chunked_events.h), from a
+// plain file or from a compressed one's decompressing thread, builds the
+// very model the single-threaded reader builds: byte-identical canonical
+// dumps on every JSON trace in ../shared/traces (as it is, and decompressed
+// to a plain file) and on generated ones (plain, zstd and gzip), with chunks
+// small enough to put chunk
 // starts everywhere, inside strings that look like event boundaries, after
 // separators the chunk scan does not recognise, and in events too long for
 // a chunk. Errors, truncation, limits and cancel come out word for word as
@@ -72,6 +74,19 @@ std::string jsonOf(const std::string& path) {
     return json;
 }
 
+// `text` written as `name` in `dir`, and zstd and gzip copies of it: the
+// three ways chunks get their text.
+std::vector<std::string> writeVariants(const QTemporaryDir& dir, const std::string& name,
+                                       const std::string& text) {
+    const std::string plain = dir.filePath(QString::fromStdString(name)).toStdString();
+    std::vector<std::string> paths;
+    if (test::writeFile(plain, text)) paths.push_back(plain);
+    if (test::writeFile(plain + ".zst", test::zstdBytes(text))) paths.push_back(plain + ".zst");
+    if (test::writeFile(plain + ".gz", test::gzipBytes(text))) paths.push_back(plain + ".gz");
+    if (paths.size() != 3) QTest::qFail("could not write the test's files", __FILE__, __LINE__);
+    return paths;
+}
+
 // prefix + n (built by append: GCC 12 at -O3 warns falsely on "literal" + string).
 std::string numbered(std::string prefix, int n) {
     prefix.append(std::to_string(n));
@@ -93,8 +108,8 @@ class TestChunkedLoad : public QObject {
         GAPSCOPE_REQUIRE_SHARED();
         QTemporaryDir dir;
         QDirIterator it(test::sharedTraces(), QDir::Files, QDirIterator::Subdirectories);
-        int compared = 0;
-        uint64_t ahead = 0;
+        int compared = 0, compressedCompared = 0;
+        uint64_t ahead = 0, compressedAhead = 0;
         while (it.hasNext()) {
             const std::string path = it.next().toStdString();
             if (path.find(".json") == std::string::npos) continue;  // XSpace, notes
@@ -106,16 +121,26 @@ class TestChunkedLoad : public QObject {
             }
             const std::string plain = dir.filePath("plain.json").toStdString();
             QVERIFY(test::writeFile(plain, json));
-            // A few chunks, and many small ones (fewer for the big files).
-            for (size_t chunk :
-                 {json.size() / 5 + 16, json.size() < (4u << 20) ? size_t(1009) : size_t(65536)})
+            // A compressed trace as it is too: its chunks come from the decompressing thread.
+            const bool compressed = openTraceSource(path).compression != Compression::None;
+            // A few chunks, and many small ones (fewer for the big files);
+            // compressed, a few (the small ones are the generated tests' below).
+            const size_t few = json.size() / 5 + 16;
+            for (size_t chunk : {few, json.size() < (4u << 20) ? size_t(1009) : size_t(65536)})
                 ahead += compareLoads(plain, chunk);
+            if (compressed) compressedAhead += compareLoads(path, few);
             ++compared;
+            compressedCompared += compressed;
         }
         QVERIFY(compared > 100);
+        QVERIFY(compressedCompared > 10);
         QVERIFY2(ahead > 100000, "hardly any events were parsed ahead");
-        qInfo("%d JSON traces identical in chunks; %llu events parsed ahead", compared,
-              static_cast<unsigned long long>(ahead));
+        QVERIFY2(compressedAhead > 10000, "hardly any compressed events were parsed ahead");
+        qInfo(
+            "%d JSON traces identical in chunks (%d compressed ones as they are too); %llu events "
+            "parsed ahead (%llu from compressed files)",
+            compared, compressedCompared, static_cast<unsigned long long>(ahead),
+            static_cast<unsigned long long>(compressedAhead));
     }
 
     void aGeneratedTraceBuildsIdentically() {
@@ -128,13 +153,16 @@ class TestChunkedLoad : public QObject {
                   {test::sharedDir() + "/tools/gen_trace.py", "--out", out, "--quiet", "--profile",
                    "kineto", "--gpus", "2", "--steps", "8"});
         QVERIFY(gen.waitForFinished(180000) && gen.exitCode() == 0);
-        const std::string path = out.toStdString();
-        // The default size (chunks parsed ahead as the threads' timing
-        // allows), and sizes asked for (every chunk through the chunk path).
-        compareLoads(path, 0);
-        for (size_t chunk : {size_t(4096), size_t(100003)}) {
-            const uint64_t ahead = compareLoads(path, chunk);
-            QVERIFY2(ahead > 1000, std::to_string(chunk).c_str());
+        const std::string json = jsonOf(out.toStdString());
+        QVERIFY(json.size() > (4u << 20));  // several default chunks
+        for (const std::string& path : writeVariants(dir, "variant.json", json)) {
+            // The default size (chunks parsed ahead as the threads' timing
+            // allows), and sizes asked for (every chunk through the chunk path).
+            compareLoads(path, 0);
+            for (size_t chunk : {size_t(4096), size_t(100003), size_t(1u << 20)}) {
+                const uint64_t ahead = compareLoads(path, chunk);
+                QVERIFY2(ahead > 1000, (path + " " + std::to_string(chunk)).c_str());
+            }
         }
     }
 
@@ -174,12 +202,12 @@ class TestChunkedLoad : public QObject {
         }
         text += completeEvent("last", 1000) + "],\"displayTimeUnit\":\"ns\"}";
         QTemporaryDir dir;
-        const std::string path = dir.filePath("hostile.json").toStdString();
-        QVERIFY(test::writeFile(path, text));
-        uint64_t ahead = 0;
-        for (size_t chunk = 16; chunk < 9000; chunk = chunk * 5 / 4 + 1)
-            ahead += compareLoads(path, chunk);
-        QVERIFY(ahead > 1000);
+        for (const std::string& path : writeVariants(dir, "hostile.json", text)) {
+            uint64_t ahead = 0;
+            for (size_t chunk = 16; chunk < 9000; chunk = chunk * 5 / 4 + 1)
+                ahead += compareLoads(path, chunk);
+            QVERIFY2(ahead > 1000, path.c_str());
+        }
     }
 
     // The reader's errors and warnings, with their offsets and event
@@ -205,13 +233,17 @@ class TestChunkedLoad : public QObject {
             text += tail.toStdString();
             if (events > 10000) text.append(6u << 20, ' ');  // so the reader stops before the end
             QTemporaryDir dir;
-            const std::string path = dir.filePath("broken.json").toStdString();
-            QVERIFY(test::writeFile(path, text));
             QVERIFY(events < 10000 || text.size() > (5u << 20));
-            uint64_t ahead = 0;
-            for (size_t chunk : {size_t(977), size_t(4096), size_t(50001), size_t(524288)})
-                ahead += compareLoads(path, chunk);
-            QVERIFY(ahead > 1000);
+            const std::vector<std::string> paths = writeVariants(dir, "broken.json", text);
+            for (const std::string& path : paths) {
+                // Every size for the plain file; two for the compressed ones.
+                uint64_t ahead = 0;
+                for (size_t chunk : {size_t(977), size_t(4096), size_t(50001), size_t(524288)}) {
+                    if (path == paths.front() || chunk == 4096 || chunk == 524288)
+                        ahead += compareLoads(path, chunk);
+                }
+                QVERIFY2(ahead > 1000, path.c_str());
+            }
         }
     }
 
@@ -220,47 +252,78 @@ class TestChunkedLoad : public QObject {
         for (int i = 0; i < 20000; ++i)
             text += completeEvent(numbered("n", i), i) + ",";
         text += completeEvent(std::string(300000, 'x'), 1) + "]";
-        QTemporaryDir dir;
-        const std::string path = dir.filePath("big.json").toStdString();
-        QVERIFY(test::writeFile(path, text));
-        LoadOptions options;
-        options.maxEventBytes = 100000;  // the last event is over it
-        compareLoads(path, 8192, options);
-        QVERIFY(loadChunked(path, 8192, options).failure->what.find("larger than the limit") !=
-                std::string::npos);
         // An event over the limit that a chunk holds whole.
         std::string small = "[";
         for (int i = 0; i < 40000; ++i)
             small += completeEvent(i == 20000 ? std::string(6000, 'y') : "s", i) + ",";
         small.back() = ']';
-        const std::string smallPath = dir.filePath("small.json").toStdString();
-        QVERIFY(test::writeFile(smallPath, small));
-        options.maxEventBytes = 5000;
-        compareLoads(smallPath, 65536, options);
-        QVERIFY(loadChunked(smallPath, 65536, options).failure);
-        QVERIFY(compareLoads(smallPath, 65536) > 1000);
-        options = {};
-        options.memoryLimitBytes = 1 << 20;  // the builder's limit, mid-stream
-        compareLoads(path, 8192, options);
-        QVERIFY(loadChunked(path, 8192, options).failure);
+        QTemporaryDir dir;
+        const std::vector<std::string> bigPaths = writeVariants(dir, "big.json", text);
+        const std::vector<std::string> smallPaths = writeVariants(dir, "small.json", small);
+        for (size_t v = 0; v < bigPaths.size() && v < smallPaths.size(); ++v) {
+            const std::string& path = bigPaths[v];
+            const std::string& smallPath = smallPaths[v];
+            LoadOptions options;
+            options.maxEventBytes = 100000;  // the last event is over it
+            compareLoads(path, 8192, options);
+            QVERIFY(loadChunked(path, 8192, options).failure->what.find("larger than the limit") !=
+                    std::string::npos);
+            options.maxEventBytes = 5000;
+            compareLoads(smallPath, 65536, options);
+            QVERIFY(loadChunked(smallPath, 65536, options).failure);
+            QVERIFY(compareLoads(smallPath, 65536) > 1000);
+            options = {};
+            options.memoryLimitBytes = 1 << 20;  // the builder's limit, mid-stream
+            compareLoads(path, 8192, options);
+            QVERIFY(loadChunked(path, 8192, options).failure);
+        }
+    }
+
+    // A compressed stream cut short or damaged: the events before the
+    // damage, the warning and its offset, whatever the chunks.
+    void damagedCompressedStreamsReportAlike() {
+        std::string text = "{\"traceEvents\":[";
+        for (int i = 0; i < 80000; ++i)
+            text += completeEvent(numbered("d", i % 70), i) + ",";
+        text += completeEvent("end", 80000) + "]}";
+        QTemporaryDir dir;
+        int damaged = 0;
+        for (const std::string& compressed : {test::zstdBytes(text), test::gzipBytes(text)}) {
+            std::string cut = compressed.substr(0, compressed.size() / 2);
+            std::string corrupt = compressed;
+            for (size_t i = corrupt.size() / 2; i < corrupt.size() / 2 + 64; ++i)
+                corrupt[i] = static_cast<char>(corrupt[i] ^ 0x5a);
+            for (const std::string& bytes : {cut, corrupt}) {
+                const std::string path =
+                    dir.filePath(QString::fromStdString(numbered("damaged", damaged++)))
+                        .toStdString();
+                QVERIFY(test::writeFile(path, bytes));
+                const LoadResult one = loadSequential(path);
+                QVERIFY(one.trace && one.trace->report.truncated);
+                uint64_t ahead = 0;
+                for (size_t chunk : {size_t(977), size_t(65536)})
+                    ahead += compareLoads(path, chunk);
+                QVERIFY2(ahead > 1000, path.c_str());
+            }
+        }
     }
 
     void cancelStopsTheChunks() {
         const std::string text = test::manyEvents(200000);
         QTemporaryDir dir;
-        const std::string path = dir.filePath("cancel.json").toStdString();
-        QVERIFY(test::writeFile(path, text));
-        CancelToken cancel;
-        LoadOptions options;
-        options.cancel = &cancel;
-        int calls = 0;
-        options.progress = [&](LoadPhase, uint64_t, uint64_t) {
-            if (++calls == 3) cancel.cancel();
-        };
-        const LoadResult r = loadChunked(path, 4096, options);
-        QVERIFY(r.cancelled);
-        QVERIFY(!r.trace);
-        QVERIFY(calls >= 3);
+        for (const std::string& path : writeVariants(dir, "cancel.json", text)) {
+            CancelToken cancel;
+            LoadOptions options;
+            options.cancel = &cancel;
+            int calls = 0;
+            options.progress = [&](LoadPhase, uint64_t, uint64_t) {
+                if (++calls == 3) cancel.cancel();
+            };
+            const LoadResult r = loadChunked(path, 4096, options);
+            QVERIFY2(r.cancelled, path.c_str());
+            QVERIFY(!r.trace);
+            QVERIFY(calls >= 3);
+        }
     }
 };
 

@@ -124,6 +124,56 @@ class TestParallelLoad : public QObject {
         }
     }
 
+    // Skipping hands out the bytes after the ones passed over, and a tap
+    // sees the whole stream in order, then its end, before the reader does.
+    void readAheadSkipsAndTaps() {
+        std::string bytes(3 << 20, '\0');
+        for (size_t i = 0; i < bytes.size(); ++i)
+            bytes[i] = static_cast<char>((i * 2654435761u) >> 11);
+        class Recording final : public StreamTap {
+          public:
+            void onBytes(uint64_t offset, const char* data, size_t size) noexcept override {
+                if (offset != seen.size() || ended) ordered = false;
+                seen.append(data, size);
+            }
+            void onEnd(uint64_t size) noexcept override {
+                ended = true;
+                endSize = size;
+            }
+            std::string seen;
+            bool ordered = true, ended = false;
+            uint64_t endSize = 0;
+        };
+        for (size_t block : {size_t(1000), size_t(1 << 16)}) {
+            for (uint64_t skipBy : {uint64_t(1), uint64_t(999), uint64_t(70000)}) {
+                Recording tap;
+                std::string out, expected;
+                uint64_t at = 0;
+                {
+                    ReadAheadSource ahead(std::make_unique<MemorySource>(bytes, 777), block, 3,
+                                          &tap);
+                    char buf[5000];
+                    for (;;) {
+                        const size_t n = ahead.read(buf, sizeof buf);
+                        if (n == 0) break;
+                        out.append(buf, n);
+                        expected.append(bytes, at, n);
+                        at += n;
+                        const uint64_t skipped = ahead.skip(skipBy);
+                        QCOMPARE(skipped, std::min<uint64_t>(skipBy, bytes.size() - at));
+                        at += skipped;
+                    }
+                    QCOMPARE(ahead.skip(10), uint64_t(0));  // at the end
+                }
+                QCOMPARE(at, uint64_t(bytes.size()));
+                QVERIFY(out == expected);
+                QVERIFY(tap.ordered && tap.ended);
+                QVERIFY(tap.seen == bytes);
+                QCOMPARE(tap.endSize, uint64_t(bytes.size()));
+            }
+        }
+    }
+
     void readAheadPassesOnProblemsAndErrors() {
         // A stream problem (truncated gzip) arrives after the good bytes.
         const std::string json =

@@ -6,7 +6,9 @@
 // zstd-compressed (so the JSON behind a decoder is fuzzed too), or as a
 // file (so the decoders see hostile compressed data, and plain JSON goes
 // through the chunks parsed ahead on a second core, format/chunked_events.h),
-// and the reader's chunk size.
+// and the reader's chunk size. A file with bit 7 set is compressed first
+// (zstd or gzip), so that the chunks take their text from the
+// decompressing thread.
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -54,6 +56,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // Both loading paths: bit 7 of the mode byte picks the two-thread pipeline.
     options.threads = (mode & 0x80) ? 2 : 1;
     const size_t chunk = ((mode & 0x7f) >> 2) == 0 ? SIZE_MAX : ((mode & 0x7f) >> 2);
+    if ((mode & 3) == 3 && (mode & 0x80))
+        bytes = (chunk & 1) ? gapscope::gzipCompress(bytes, 1) : gapscope::zstdCompress(bytes, 1);
     const gapscope::LoadResult r =
         (mode & 3) == 3
             ? loadAsFile(bytes, options, 16 + chunk % 64 * 29)

@@ -2,7 +2,8 @@
 """Writes the seed corpus of fuzz_reader into OUT_DIR: the test fixtures and
 the small real traces of ../shared/traces, each prefixed with the mode byte
 that feeds it plain (0), gzip- (1) or zstd-compressed (2), chunked, or as
-a file parsed ahead in chunks on a second core (3, chunk bits varied).
+a file parsed ahead in chunks on a second core (3, chunk bits varied; with
+bit 7, every other seed compressed first).
 With --xspace, the seeds of fuzz_xspace instead: every *.xplane.pb of
 ../shared/traces and tests/data/recorded, whole (chunk byte 0) and in
 7-byte reads. With --ranks, those of fuzz_ranks: pairs of the small traces
@@ -80,8 +81,10 @@ def main():
     for i, text in enumerate(texts()):
         # A file in chunks of 16-1843 bytes (fuzz_reader.cpp): every seed, so that
         # chunk starts fall everywhere in the real traces.
-        for mode in (0, 1, 2, 7 << 2, 3 | (i % 32) << 2):
+        for mode in (0, 1, 2, 7 << 2, 3 | (i % 32) << 2, 0x83 | (i % 32) << 2):
             if mode in (1, 2, 7 << 2) and i % 3:  # compressed and chunked variants of every third
+                continue
+            if mode & 0x80 and i % 2:  # compressed files: every other one
                 continue
             data = bytes([mode]) + text
             (out / hashlib.sha1(data).hexdigest()).write_bytes(data)
