@@ -37,7 +37,7 @@ class ChunkedEvents final : public EventJumps, public StreamTap {
   public:
     static constexpr size_t kDefaultChunkBytes = 512 * 1024;
     // Chunks parsed ahead of the reader at most (bounds the memory).
-    static constexpr size_t kLookahead = 8;
+    static constexpr size_t kLookahead = 4;
     // Events of one chunk at most: a chunk of tiny events hands the rest
     // back to the reader, so that a batch stays a few MB (RawEvents are
     // large) whatever the text.
