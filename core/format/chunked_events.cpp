@@ -49,6 +49,7 @@ size_t ChunkedEvents::slackBytes(size_t chunkBytes) {
 ChunkedEvents::ChunkedEvents(Options options) : options_(std::move(options)) {
     options_.chunkBytes = std::max<size_t>(options_.chunkBytes, 16);
     span_ = options_.chunkBytes + slackBytes(options_.chunkBytes);
+    maxFedBatches_ = std::max<size_t>(kLookahead + 2, kFedTextBudget / span_);
     if (fed()) {
         nextCheck_ = options_.chunkBytes;  // chunks appear with the stream's bytes
     } else {
@@ -121,9 +122,11 @@ void ChunkedEvents::onBytes(uint64_t offset, const char* data, size_t size) noex
             return;  // the reader parses where no chunk could be kept
         }
         chunkCount_ = chunks_.size();
-        // The chunks whose text [k * chunkBytes, + span_) these bytes reach.
+        // The chunks whose text [k * chunkBytes, + span_) these bytes reach,
+        // the reader's own included (it may be waiting for the rest of it).
         const auto firstIndex = std::max<size_t>(
-            offset >= slack ? static_cast<size_t>((offset - slack) / chunkBytes) : 0, current_ + 1);
+            offset >= slack ? static_cast<size_t>((offset - slack) / chunkBytes) : 0,
+            std::max<size_t>(current_, 1));
         for (size_t k = firstIndex; k <= lastIndex; ++k) {
             Chunk& chunk = chunks_[k];
             if (chunk.state != State::Unclaimed || chunk.textComplete) continue;
@@ -131,12 +134,18 @@ void ChunkedEvents::onBytes(uint64_t offset, const char* data, size_t size) noex
             const uint64_t lo = std::max(offset, from), hi = std::min(end, from + span_);
             if (lo >= hi) continue;
             // Text with a hole in it (the chunk could not be kept before)
-            // is left to the reader, as is one that cannot be kept now.
+            // is left to the reader, as is one that cannot be kept now, or
+            // one past the budget: the reader may be far behind, inside a
+            // huge value, and must not find the rest of the stream copied.
             bool kept = lo == from + chunk.textBytes;
             if (kept && !chunk.batch) {
                 try {
                     chunk.batch = spareLocked();
-                    if (!chunk.batch) chunk.batch = std::make_unique<EventBatch>();
+                    if (!chunk.batch && batchesMade_ < maxFedBatches_) {
+                        chunk.batch = std::make_unique<EventBatch>();
+                        ++batchesMade_;
+                    }
+                    if (!chunk.batch) throw std::bad_alloc();
                     chunk.batch->clear();
                     if (chunk.batch->buffer.size() < span_) chunk.batch->buffer = RawBuffer(span_);
                 } catch (...) {
@@ -146,6 +155,7 @@ void ChunkedEvents::onBytes(uint64_t offset, const char* data, size_t size) noex
             if (!kept) {
                 chunk.state = State::Reader;
                 recycleLocked(std::move(chunk.batch));
+                completed = true;  // the reader may be waiting for it
                 continue;
             }
             std::memcpy(chunk.batch->buffer.data() + (lo - from), data + (lo - offset), hi - lo);
@@ -159,7 +169,7 @@ void ChunkedEvents::onBytes(uint64_t offset, const char* data, size_t size) noex
 void ChunkedEvents::onEnd(uint64_t) noexcept {
     {
         std::lock_guard lock(mutex_);
-        for (size_t k = current_ + 1; k < chunkCount_; ++k)
+        for (size_t k = std::max<size_t>(current_, 1); k < chunkCount_; ++k)
             chunks_[k].textComplete = true;  // the stream's last chunks are shorter
     }
     changed_.notify_all();

@@ -42,6 +42,11 @@ class ChunkedEvents final : public EventJumps, public StreamTap {
     // back to the reader, so that a batch stays a few MB (RawEvents are
     // large) whatever the text.
     static constexpr size_t kMaxChunkEvents = 8192;
+    // Text held by fed chunks at most (their batches): the inflating
+    // thread runs a few MiB ahead, so this is only reached where the
+    // reader is stuck in something huge (a long metadata value or event);
+    // further chunks are then the reader's.
+    static constexpr size_t kFedTextBudget = 64u << 20;
 
     struct Options {
         // The plain file (read with pread; not owned), or -1: the text
@@ -101,6 +106,8 @@ class ChunkedEvents final : public EventJumps, public StreamTap {
 
     Options options_;
     size_t span_ = 0;           // a chunk's text: chunkBytes and the slack
+    size_t maxFedBatches_ = 0;  // kFedTextBudget in batches
+    size_t batchesMade_ = 0;    // by onBytes
     size_t chunkCount_ = 0;     // known so far (without `fd`, grows with the stream)
     std::deque<Chunk> chunks_;  // (a deque: references stay while it grows)
     std::vector<std::unique_ptr<EventBatch>> spare_;

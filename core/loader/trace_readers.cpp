@@ -1,6 +1,8 @@
 #include "loader/trace_readers.h"
 
-#include <malloc.h>
+#if defined(__linux__)
+#include <malloc.h>  // malloc_trim
+#endif
 
 #include <algorithm>
 #include <optional>
@@ -46,7 +48,7 @@ void readChromeJson(ReadRequest& rq) {
         co.readerParsesChunks = rq.chunkBytes != 0;
         // A compressed stream's chunks take their text from the decompressing
         // thread, which must run ahead by a whole chunk's text.
-        co.chunkBytes = std::min(co.chunkBytes, ReadAheadSource::kAheadBytes / 2);
+        if (compressed) co.chunkBytes = std::min(co.chunkBytes, ReadAheadSource::kAheadBytes / 2);
         // (Declared before the source, which feeds it: destroyed after it.)
         std::optional<ChunkedEvents> chunks;
         if (parseAhead && compressed) {

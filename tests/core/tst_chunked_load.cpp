@@ -16,7 +16,12 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+#include <chrono>
+#include <thread>
 
+#include "format/chunked_events.h"
+#include "io/memory_source.h"
+#include "io/read_ahead_source.h"
 #include "loader/loader.h"
 #include "report/canonical_dump.h"
 #include "support/test_paths.h"
@@ -98,6 +103,35 @@ std::string completeEvent(const std::string& name, int ts, const std::string& ar
            "\",\"cat\":\"kernel\",\"pid\":1,\"tid\":7,\"ts\":" + std::to_string(ts) +
            ",\"dur\":1,\"args\":" + args + "}";
 }
+
+// Each event as a line (its number, offset, name and times).
+class RecordingSink final : public EventSink {
+  public:
+    void onEvent(const RawEvent& ev) override {
+        lines += std::to_string(ev.index) + " " + std::to_string(ev.offset) + " " +
+                 std::string(ev.name) + " " + std::to_string(ev.ts.ns) + " " +
+                 std::to_string(ev.dur.ns) + "\n";
+    }
+    void onMetadata(std::string_view key, std::string_view value) override {
+        lines.append(key).append("=").append(value).append("\n");
+    }
+    std::string lines;
+};
+
+// A stream that is slow to produce (a slow disk, a busy core), so that the
+// reader gets ahead of the inflating thread.
+class SlowSource final : public ByteSource {
+  public:
+    explicit SlowSource(std::string bytes) : inner_(std::move(bytes), 32 * 1024) {}
+    size_t read(char* dst, size_t capacity) override {
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        return inner_.read(dst, capacity);
+    }
+    uint64_t filePosition() const override { return inner_.filePosition(); }
+
+  private:
+    MemorySource inner_;
+};
 
 }  // namespace
 
@@ -305,6 +339,42 @@ class TestChunkedLoad : public QObject {
                     ahead += compareLoads(path, chunk);
                 QVERIFY2(ahead > 1000, path.c_str());
             }
+        }
+    }
+
+    // The reader ahead of the inflating thread, waiting for the rest of a
+    // chunk's text (as tests and the fuzzer have it do): the text keeps
+    // coming to the chunk the reader is in, so the wait ends, and the events
+    // are the one-thread reader's. Chunks of 1 MiB need the next block too.
+    void theReaderWaitsForTheTextOfItsChunk() {
+        const std::string text = test::manyEvents(200000);
+        QVERIFY(text.size() > (8u << 20));
+        RecordingSink one, chunked;
+        ImportReport oneReport, chunkedReport;
+        {
+            MemorySource source(text);
+            TraceJsonReader(source, one, oneReport, {}).run();
+        }
+        for (size_t chunk : {size_t(1u << 20), size_t(300007)}) {
+            chunked.lines.clear();
+            chunkedReport = {};
+            ChunkedEvents::Options co;
+            co.chunkBytes = chunk;
+            co.readerParsesChunks = true;
+            ChunkedEvents chunks(co);
+            ReaderOptions ro;
+            ro.jumps = &chunks;
+            ro.initialBufferBytes = 1u << 20;
+            ro.decompressed = true;
+            {
+                ReadAheadSource source(std::make_unique<SlowSource>(text),
+                                       ReadAheadSource::kBlockBytes, ReadAheadSource::kBlocks,
+                                       &chunks);
+                TraceJsonReader(source, chunked, chunkedReport, ro).run();
+            }
+            QCOMPARE(chunkedReport.events, oneReport.events);
+            QVERIFY(chunked.lines == one.lines);
+            QVERIFY2(chunks.jumpedEvents() > 50000, std::to_string(chunk).c_str());
         }
     }
 
