@@ -270,10 +270,11 @@ class TestChunkedLoad : public QObject {
             QVERIFY(events < 10000 || text.size() > (5u << 20));
             const std::vector<std::string> paths = writeVariants(dir, "broken.json", text);
             for (const std::string& path : paths) {
-                // Every size for the plain file; two for the compressed ones.
+                // Every size for the plain file; one for the compressed ones
+                // (small chunks on the small file, large on the large one).
                 uint64_t ahead = 0;
                 for (size_t chunk : {size_t(977), size_t(4096), size_t(50001), size_t(524288)}) {
-                    if (path == paths.front() || chunk == 4096 || chunk == 524288)
+                    if (path == paths.front() || chunk == (events > 10000 ? 524288u : 4096u))
                         ahead += compareLoads(path, chunk);
                 }
                 QVERIFY2(ahead > 1000, path.c_str());
