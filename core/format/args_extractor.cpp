@@ -53,97 +53,180 @@ void toDim3(const Value& v, int32_t (&out)[3]) {
     }
 }
 
-void extractMetadata(RawEvent& ev) {
-    json::forEachMember(ev.args, [&](std::string_view key, const Value& v) {
-        // Copies: an unescaped value is a view of forEachMember's scratch.
-        if (key == "name" && v.kind == ValueKind::String) {
-            ev.metaNameStorage.assign(v.text);
-            ev.metaName = ev.metaNameStorage;
-            ev.hasMetaName = true;
-        } else if (key == "labels" && v.kind == ValueKind::String) {
-            ev.metaLabelsStorage.assign(v.text);
-            ev.metaLabels = ev.metaLabelsStorage;
-            ev.hasMetaLabels = true;
-        } else if (key == "sort_index") {
-            ev.hasSortIndex = toInt64(v, ev.sortIndex);
-        }
-    });
+// What args mean depends on ph: M names a process or thread, C holds
+// counter values, everything else may carry the ids analyses need.
+enum class ArgsKind { Metadata, Counters, Known };
+
+ArgsKind argsKindOf(std::string_view ph) {
+    if (ph == "M") return ArgsKind::Metadata;
+    if (ph == "C") return ArgsKind::Counters;
+    return ArgsKind::Known;
 }
 
-void extractCounters(RawEvent& ev) {
-    json::forEachMember(ev.args, [&](std::string_view key, const Value& v) {
-        double d = 0;
-        if (!toDouble(v, d)) return;
-        const bool inArgs = key.data() >= ev.args.data() &&
-                            key.data() + key.size() <= ev.args.data() + ev.args.size();
-        if (!inArgs) key = ev.keyStorage.emplace_back(key);  // unescaped: keep a copy
-        ev.counterValues.push_back({key, d});
-    });
+void metadataMember(RawEvent& ev, std::string_view key, const Value& v) {
+    // Copies: an unescaped value is a view of the caller's scratch.
+    if (key == "name" && v.kind == ValueKind::String) {
+        ev.metaNameStorage.assign(v.text);
+        ev.metaName = ev.metaNameStorage;
+        ev.hasMetaName = true;
+    } else if (key == "labels" && v.kind == ValueKind::String) {
+        ev.metaLabelsStorage.assign(v.text);
+        ev.metaLabels = ev.metaLabelsStorage;
+        ev.hasMetaLabels = true;
+    } else if (key == "sort_index") {
+        ev.hasSortIndex = toInt64(v, ev.sortIndex);
+    }
 }
 
-void extractKnown(RawEvent& ev) {
+// `keyIsInput`: the key is a view of the input (no escapes), which lives
+// as long as the event's other views; else it is copied.
+void counterMember(RawEvent& ev, std::string_view key, const Value& v, bool keyIsInput) {
+    double d = 0;
+    if (!toDouble(v, d)) return;
+    if (!keyIsInput) key = ev.keyStorage.emplace_back(key);
+    ev.counterValues.push_back({key, d});
+}
+
+// Returns whether the member is one of the ids and launch parameters.
+bool knownMember(RawEvent& ev, std::string_view key, const Value& v) {
     ExtractedArgs& k = ev.known;
     bool any = false;
-    json::forEachMember(ev.args, [&](std::string_view key, const Value& v) {
-        switch (key.size()) {
-            case 4:
-                if (key == "grid") any = true, toDim3(v, k.grid);
-                break;
-            case 5:
-                if (key == "block") any = true, toDim3(v, k.block);
-                if (key == "bytes") any |= toInt64(v, k.bytes);
-                if (key == "Bytes") toInt64(v, ev.memBytes);
-                break;
-            case 6:
-                if (key == "device") any |= toInt32(v, k.device);
-                if (key == "stream") any |= toInt32(v, k.stream);
-                break;
-            case 9:
-                if (key == "Device Id") toInt32(v, ev.memDeviceId);
-                break;
-            case 11:
-                if (key == "correlation") any |= toInt64(v, k.correlation);
-                if (key == "External id") any |= toInt64(v, k.externalId);
-                if (key == "Device Type") toInt32(v, ev.memDeviceType);
-                break;
-            case 13:
-                if (key == "shared memory") any |= toInt64(v, k.sharedMemory);
-                break;
-            case 14:
-                if (key == "Total Reserved") toInt64(v, ev.memTotalReserved);
-                break;
-            case 15:
-                if (key == "Total Allocated") toInt64(v, ev.memTotalAllocated);
-                break;
-            case 20:
-                if (key == "registers per thread") any |= toInt32(v, k.registersPerThread);
-                break;
-            case 25:
-                if (key == "est. achieved occupancy %") {
-                    double d = 0;
-                    if (toDouble(v, d)) {
-                        k.occupancyPercent = static_cast<float>(d);
-                        any = true;
-                    }
+    switch (key.size()) {
+        case 4:
+            if (key == "grid") any = true, toDim3(v, k.grid);
+            break;
+        case 5:
+            if (key == "block") any = true, toDim3(v, k.block);
+            if (key == "bytes") any |= toInt64(v, k.bytes);
+            if (key == "Bytes") toInt64(v, ev.memBytes);
+            break;
+        case 6:
+            if (key == "device") any |= toInt32(v, k.device);
+            if (key == "stream") any |= toInt32(v, k.stream);
+            break;
+        case 9:
+            if (key == "Device Id") toInt32(v, ev.memDeviceId);
+            break;
+        case 11:
+            if (key == "correlation") any |= toInt64(v, k.correlation);
+            if (key == "External id") any |= toInt64(v, k.externalId);
+            if (key == "Device Type") toInt32(v, ev.memDeviceType);
+            break;
+        case 13:
+            if (key == "shared memory") any |= toInt64(v, k.sharedMemory);
+            break;
+        case 14:
+            if (key == "Total Reserved") toInt64(v, ev.memTotalReserved);
+            break;
+        case 15:
+            if (key == "Total Allocated") toInt64(v, ev.memTotalAllocated);
+            break;
+        case 20:
+            if (key == "registers per thread") any |= toInt32(v, k.registersPerThread);
+            break;
+        case 25:
+            if (key == "est. achieved occupancy %") {
+                double d = 0;
+                if (toDouble(v, d)) {
+                    k.occupancyPercent = static_cast<float>(d);
+                    any = true;
                 }
+            }
+            break;
+        default:
+            break;
+    }
+    return any;
+}
+
+// The members of one args object, handed over one at a time.
+class ArgsMembers {
+  public:
+    ArgsMembers(RawEvent& ev, ArgsKind kind) : ev_(ev), kind_(kind) {}
+    void add(std::string_view key, const Value& v, bool keyIsInput) {
+        switch (kind_) {
+            case ArgsKind::Metadata:
+                metadataMember(ev_, key, v);
                 break;
-            default:
+            case ArgsKind::Counters:
+                counterMember(ev_, key, v, keyIsInput);
+                break;
+            case ArgsKind::Known:
+                known_ |= knownMember(ev_, key, v);
                 break;
         }
-    });
-    ev.hasKnown = any;
-}
+    }
+    // After the last member, or where the object stopped making sense.
+    void done() {
+        if (kind_ == ArgsKind::Known) ev_.hasKnown = known_;
+    }
+
+  private:
+    RawEvent& ev_;
+    ArgsKind kind_;
+    bool known_ = false;
+};
 
 }  // namespace
 
 void extractArgs(RawEvent& ev) {
     if (ev.args.size() <= 2) return;  // absent or "{}"
-    if (ev.ph == "M") {
-        extractMetadata(ev);
-    } else if (ev.ph == "C") {
-        extractCounters(ev);
-    } else {
-        extractKnown(ev);
+    ArgsMembers members(ev, argsKindOf(ev.ph));
+    const char* begin = ev.args.data();
+    const char* end = begin + ev.args.size();
+    json::forEachMember(ev.args, [&](std::string_view key, const Value& v) {
+        members.add(key, v, key.data() >= begin && key.data() + key.size() <= end);
+    });
+    members.done();
+}
+
+void clearExtractedArgs(RawEvent& ev) {
+    const RawEventFields none;
+    ev.known = none.known;
+    ev.hasKnown = false;
+    ev.metaName = ev.metaLabels = {};
+    ev.hasMetaName = ev.hasMetaLabels = ev.hasSortIndex = false;
+    ev.sortIndex = none.sortIndex;
+    ev.memTotalAllocated = none.memTotalAllocated;
+    ev.memTotalReserved = none.memTotalReserved;
+    ev.memDeviceType = none.memDeviceType;
+    ev.memDeviceId = none.memDeviceId;
+    ev.memBytes = none.memBytes;
+    ev.counterValues.clear();
+    ev.keyStorage.clear();
+}
+
+json::Status extractArgsInPlace(json::Cursor& c, RawEvent& ev, std::string& keyScratch,
+                                std::string& valueScratch) {
+    using json::Status;
+    json::Cursor w = c;
+    ++w.p;  // '{'
+    ArgsMembers members(ev, argsKindOf(ev.ph));
+    for (;;) {
+        std::string_view key;
+        bool closed = false;
+        Status s = json::readMemberKey(w, keyScratch, key, closed, "a key string or '}'");
+        if (s == Status::Ok && closed) {
+            members.done();
+            c.p = w.p;
+            return Status::Ok;
+        }
+        Value v;
+        if (s == Status::Ok) {
+            if (!json::startsNonFinite(w) && (*w.p == '-' || (*w.p >= '0' && *w.p <= '9'))) {
+                // In a stream a number may go on past the bytes there are.
+                v.kind = ValueKind::Number;
+                s = json::scanNumber(w, v.text);
+            } else {
+                s = json::readValue(w, valueScratch, v);
+            }
+        }
+        if (s == Status::NeedMore) return s;
+        if (s == Status::Error) {
+            members.done();
+            return s;
+        }
+        members.add(key, v, key.data() >= c.p && key.data() + key.size() <= c.end);
     }
 }
 

@@ -155,6 +155,10 @@ Status EventParser::parse(Cursor& c, uint64_t baseOffset, RawEvent& ev) {
     const char* objectStart = c.p;
     ev.offset = baseOffset;
     ++c.p;  // '{'
+    // Args are extracted as they are read, where ph is known by then (it
+    // comes first in every profiler's output). A ph or args key after
+    // them means extracting again from the final text at the end.
+    bool extracted = false, extractAgain = false;
     for (;;) {
         std::string_view key;
         bool closed = false;
@@ -165,6 +169,7 @@ Status EventParser::parse(Cursor& c, uint64_t baseOffset, RawEvent& ev) {
 
         switch (fieldOf(key)) {
             case Field::Ph:
+                extractAgain |= extracted;
                 ev.hasPh = true;
                 s = readString(c, phScratch_, ev.ph, ev, "ph");
                 break;
@@ -188,7 +193,15 @@ Status EventParser::parse(Cursor& c, uint64_t baseOffset, RawEvent& ev) {
                 break;
             case Field::Args: {
                 const char* start = c.p;
-                s = json::skipValue(c);
+                extractAgain |= extracted;
+                if (*start == '{' && ev.hasPh && !extracted) {
+                    s = extractArgsInPlace(c, ev, argsKeyScratch_, argsValueScratch_);
+                    if (s == Status::NeedMore) break;
+                    extracted = true;
+                    // Error: what was read is extracted; it is skipped as a value.
+                    if (s == Status::Error) c.p = start;
+                }
+                if (c.p == start) s = json::skipValue(c);
                 if (s == Status::Ok) {
                     if (*start == '{') {
                         ev.args = std::string_view(start, static_cast<size_t>(c.p - start));
@@ -224,7 +237,8 @@ Status EventParser::parse(Cursor& c, uint64_t baseOffset, RawEvent& ev) {
         }
         if (s != Status::Ok) return s;
     }
-    extractArgs(ev);
+    if (extractAgain) clearExtractedArgs(ev);
+    if (!extracted || extractAgain) extractArgs(ev);
     return Status::Ok;
 }
 

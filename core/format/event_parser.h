@@ -24,11 +24,23 @@ class EventParser {
     json::Status readId2(json::Cursor& c, RawEvent& ev);
 
     std::string keyScratch_, phScratch_, nameScratch_, catScratch_, pidScratch_, tidScratch_,
-        idScratch_, id2Scratch_, miscScratch_;
+        idScratch_, id2Scratch_, miscScratch_, argsKeyScratch_, argsValueScratch_;
 };
 
 // Fills the ExtractedArgs / metadata / counter fields of `ev` from ev.args,
-// according to ev.ph. Separate from parsing so each phase reads what it needs.
+// according to ev.ph: each member as json::forEachMember reads it, up to
+// the end or the first member it cannot read.
 void extractArgs(RawEvent& ev);
+
+// The same, while reading: c.p at the '{' of the args object, ev.ph as it
+// will stay. Ok: extracted, and c.p after the object. Error: the object is
+// not one that forEachMember reads through (the members before that point
+// are extracted, as extractArgs would; the caller skips the value as
+// before, from where it started). NeedMore: the bytes end first.
+json::Status extractArgsInPlace(json::Cursor& c, RawEvent& ev, std::string& keyScratch,
+                                std::string& valueScratch);
+
+// Back to none of the fields extractArgs fills.
+void clearExtractedArgs(RawEvent& ev);
 
 }  // namespace gapscope

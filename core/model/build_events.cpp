@@ -39,8 +39,11 @@ void ingestCompleteSlice(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts,
         }
     }
     s.args = st.storeArgs(ev);
-    st.tracks[tr].slices.push_back(s);
-    st.tracks[tr].seq.push_back(seq);
+    PendingTrack& track = st.tracks[tr];
+    st.makeRoom(track.slices, ev.offset);
+    st.makeRoom(track.seq, ev.offset);
+    track.slices.push_back(s);
+    track.seq.push_back(seq);
     // An allocator's event that says how much is in use after it (XSpace's
     // MemoryAllocation / MemoryDeallocation): a point of that device's curve.
     if (ev.allocatorState && ev.memTotalAllocated >= 0) addMemoryPoint(st, ev, proc, ts);
@@ -59,6 +62,7 @@ void ingestBeginEnd(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts, uint
         be.category = st.category(ev.cat);
         be.args = st.storeArgs(ev);
     }
+    st.makeRoom(st.tracks[tr].beginEnds, ev.offset);
     st.tracks[tr].beginEnds.push_back(be);
 }
 
@@ -79,6 +83,8 @@ void addMemoryPoint(TraceBuilder::State& st, const RawEvent& ev, uint32_t proc, 
         cs.memory = curve;
         cs.memoryDevice = gpu ? ev.memDeviceId : -1;
         cs.relative = relative;
+        st.makeRoom(cs.ts, ev.offset);
+        st.makeRoom(cs.values, ev.offset);
         cs.ts.push_back(ts);
         cs.values.push_back(value);
     };
@@ -114,7 +120,9 @@ void ingestInstant(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts) {
         st.processes[key.process].sortIndex = INT64_MAX;
         st.processes[key.process].hasSortIndex = true;
     }
-    st.tracks[st.track(key)].instants.push_back(in);
+    PendingTrack& track = st.tracks[st.track(key)];
+    st.makeRoom(track.instants, ev.offset);
+    track.instants.push_back(in);
     if (ev.name == "[memory]") addMemoryPoint(st, ev, proc, ts);
 }
 
@@ -131,6 +139,8 @@ void ingestCounter(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts) {
         base.resize(prefix);
         base.append(cv.key);
         CounterSeries& cs = st.trace.counters[st.counter(proc, base)];
+        st.makeRoom(cs.ts, ev.offset);
+        st.makeRoom(cs.values, ev.offset);
         cs.ts.push_back(ts);
         cs.values.push_back(cv.value);
     }

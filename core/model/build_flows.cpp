@@ -3,6 +3,7 @@
 // with "bp":"e" (Kineto's ac2g flows), else to the next slice that begins.
 
 #include <algorithm>
+#include <atomic>
 #include <span>
 #include <tuple>
 
@@ -63,22 +64,36 @@ std::vector<uint32_t> groupFlowPoints(const HugeVector<FlowPoint>& points) {
     return order;
 }
 
-void resolveFlows(TraceBuilder::State& st, const std::vector<uint32_t>& finalTrackOfPending,
-                  const std::vector<uint32_t>& order) {
+FlowBinding::FlowBinding(const TraceBuilder::State& st,
+                         const std::vector<uint32_t>& finalTrackOfPending)
+    : trace_(st.trace),
+      points_(st.flowPoints),
+      finalTrackOfPending_(finalTrackOfPending),
+      bound_(st.flowPoints.size(), kNone) {}
+
+void FlowBinding::bindSome() {
+    std::vector<uint32_t> scratch;
+    const size_t n = points_.size();
+    for (;;) {
+        const size_t begin = nextBlock_.fetch_add(1, std::memory_order_relaxed) * kBlock;
+        if (begin >= n) return;
+        const size_t end = std::min(n, begin + kBlock);
+        for (size_t i = begin; i < end; ++i) {
+            const FlowPoint& p = points_[i];
+            const uint32_t f = finalTrackOfPending_[p.track];
+            if (f == kNone) continue;
+            const Track& track = trace_.tracks[f];
+            bound_[i] = p.bindEnclosing ? enclosingSlice(trace_, track, p.ts, scratch)
+                                        : nextSlice(trace_, track, p.ts);
+        }
+    }
+}
+
+void FlowBinding::link(TraceBuilder::State& st, const std::vector<uint32_t>& order) {
     Trace& t = st.trace;
     auto& points = st.flowPoints;
     if (points.empty()) return;
-    std::vector<uint32_t> bound(points.size(), kNone);
-    std::vector<uint32_t> scratch;
-    for (size_t i = 0; i < points.size(); ++i) {
-        const FlowPoint& p = points[i];
-        const uint32_t f = finalTrackOfPending[p.track];
-        if (f == kNone) continue;
-        const Track& track = t.tracks[f];
-        bound[i] =
-            p.bindEnclosing ? enclosingSlice(t, track, p.ts, scratch) : nextSlice(t, track, p.ts);
-    }
-
+    const HugeVector<uint32_t>& bound = bound_;
     for (size_t runBegin = 0; runBegin < order.size();) {
         size_t runEnd = runBegin + 1;
         while (runEnd < order.size() && points[order[runEnd]].key == points[order[runBegin]].key)
@@ -111,6 +126,7 @@ void resolveFlows(TraceBuilder::State& st, const std::vector<uint32_t>& finalTra
     }
     points.clear();
     points.shrink_to_fit();
+    HugeVector<uint32_t>().swap(bound_);
 }
 
 }  // namespace gapscope

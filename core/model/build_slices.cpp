@@ -15,6 +15,11 @@ void buildBeginEndSlices(TraceBuilder::State& st) {
         // Ties keep file order (B then E at the same ts is a zero-length slice).
         std::stable_sort(events.begin(), events.end(),
                          [](const BeginEnd& a, const BeginEnd& b) { return a.ts < b.ts; });
+        // Each "B" makes one slice, closed or not: room for all at once.
+        const auto begins = static_cast<size_t>(
+            std::count_if(events.begin(), events.end(), [](const BeginEnd& e) { return e.begin; }));
+        tr.slices.reserve(tr.slices.size() + begins);
+        tr.seq.reserve(tr.seq.size() + begins);
         std::vector<const BeginEnd*> open;
         for (const BeginEnd& e : events) {
             if (e.begin) {

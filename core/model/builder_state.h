@@ -1,7 +1,10 @@
 #pragma once
 // Internal to TraceBuilder: what is collected during ingest, before finish().
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
+#include <new>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -112,6 +115,34 @@ struct TraceBuilder::State {
     uint64_t approxBytes = 0;
     uint64_t memoryLimit = UINT64_MAX;
     void checkMemory(const RawEvent& ev);
+    // The input's (decompressed) size as guessed before reading; 0: unknown.
+    uint64_t expectedBytes = 0;
+
+    // Room for one more element at the end of one of the arrays that grow
+    // with the input (per track, per counter). Small ones grow by
+    // doubling; past kDirectGrowth elements an array is reserved straight
+    // to what the rest of the input will likely need, judged by how far
+    // into it `offset` is. That is address space only (pages are touched
+    // as they fill), and a big array is then copied once instead of at
+    // every doubling: each copy touches fresh pages, and on the virtual
+    // machines measured a first touch costs more than the data it holds.
+    static constexpr size_t kDirectGrowth = size_t{1} << 16;
+    template <class T>
+    void makeRoom(HugeVector<T>& v, uint64_t offset) const {
+        if (v.size() < v.capacity() || v.size() < kDirectGrowth) return;
+        if (offset == 0 || offset >= expectedBytes) return;  // no guess: doubling
+        const double share = static_cast<double>(offset) / static_cast<double>(expectedBytes);
+        // A quarter more than the rate so far predicts; never beyond one
+        // element per 16 bytes of input (no event is that small).
+        const double wanted = static_cast<double>(v.size()) / share * 1.25;
+        const double most = static_cast<double>(expectedBytes / 16);
+        const auto target = static_cast<size_t>(std::min(wanted, most));
+        if (target <= 2 * v.size()) return;
+        try {
+            v.reserve(target);
+        } catch (const std::bad_alloc&) {  // address space is limited (ulimit -v): doubling
+        }
+    }
 
     // Categories of GPU work that count towards busy time.
     std::vector<uint16_t> activityCategories;
@@ -162,10 +193,26 @@ void layoutTracks(TraceBuilder::State& st, const std::vector<uint32_t>& trackOrd
 // The flow points grouped by key: key order, then time, file order for
 // ties. Reads only the points, so it runs beside layoutTracks.
 std::vector<uint32_t> groupFlowPoints(const HugeVector<FlowPoint>& points);
-// Binds the points (grouped by groupFlowPoints) to slices and makes the
-// arrows. Reads the laid-out tracks and writes only the flows, the flow
+// Binds the flow points to the laid-out slices, then makes the arrows.
+// Binding is one index query per point, taken in blocks by whichever
+// threads call bindSome() (the finish thread joins in when its own work is
+// done); it reads only the tracks and slices. link() then runs once, after
+// every bindSome() has returned, and writes only the flows, the flow
 // counts of the report and the points.
-void resolveFlows(TraceBuilder::State& st, const std::vector<uint32_t>& finalTrackOfPending,
-                  const std::vector<uint32_t>& order);
+class FlowBinding {
+  public:
+    FlowBinding(const TraceBuilder::State& st, const std::vector<uint32_t>& finalTrackOfPending);
+    void bindSome();
+    // `order`: the points grouped by groupFlowPoints.
+    void link(TraceBuilder::State& st, const std::vector<uint32_t>& order);
+
+  private:
+    static constexpr size_t kBlock = 8192;
+    const Trace& trace_;
+    const HugeVector<FlowPoint>& points_;
+    const std::vector<uint32_t>& finalTrackOfPending_;
+    HugeVector<uint32_t> bound_;  // per point: its slice, or kNone
+    std::atomic<size_t> nextBlock_{0};
+};
 
 }  // namespace gapscope

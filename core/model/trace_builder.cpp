@@ -163,6 +163,7 @@ void TraceBuilder::setMemoryLimit(uint64_t bytes) {
 void TraceBuilder::expectJsonBytes(uint64_t bytes) {
     // Trace events are rarely under ~100 bytes of JSON; cap the guess so a
     // wrong size never reserves absurd address space.
+    state_->expectedBytes = bytes;
     const uint64_t events = std::min<uint64_t>(bytes / 100, uint64_t{1} << 30);
     if (events < (1u << 16)) return;  // small traces: growth is cheap
     Trace& t = state_->trace;
@@ -361,17 +362,16 @@ void TraceBuilder::finish(const CancelToken* cancel, bool secondThread,
     std::vector<uint32_t> finalTrackOfPending;
     layoutTracks(st, trackOrder, finalTrackOfPending);
     checkCancel();
-    const std::vector<uint32_t> flowOrder =
-        grouping.valid() ? grouping.get() : groupFlowPoints(st.flowPoints);
+    FlowBinding flows(st, finalTrackOfPending);
     std::future<void> binding;
     if (secondThread && !st.flowPoints.empty()) {
         try {
-            binding = std::async(std::launch::async,
-                                 [&] { resolveFlows(st, finalTrackOfPending, flowOrder); });
+            binding = std::async(std::launch::async, [&] { flows.bindSome(); });
         } catch (const std::system_error&) {
         }
     }
-    if (!binding.valid()) resolveFlows(st, finalTrackOfPending, flowOrder);
+    const std::vector<uint32_t> flowOrder =
+        grouping.valid() ? grouping.get() : groupFlowPoints(st.flowPoints);
     indexRowBreaks(t);
     for (CounterSeries& cs : t.counters) {
         if (std::is_sorted(cs.ts.begin(), cs.ts.end())) continue;
@@ -393,7 +393,9 @@ void TraceBuilder::finish(const CancelToken* cancel, bool secondThread,
     for (CounterSeries& cs : t.counters)
         cs.extremes.build(cs.values);
     if (alongside) alongside();
+    flows.bindSome();  // what the other thread has not taken yet
     if (binding.valid()) binding.get();
+    flows.link(st, flowOrder);
     t.argsStore.seal();
     // No shrink_to_fit for args, ids and launches: the spare capacity was
     // never touched, so it is address space, not memory; copying to trim it

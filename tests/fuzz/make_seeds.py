@@ -9,9 +9,14 @@ With --xspace, the seeds of fuzz_xspace instead: every *.xplane.pb of
 7-byte reads. With --ranks, those of fuzz_ranks: pairs of the small traces
 (mode byte 0, then the split byte) and the ranks JSON files given after
 OUT_DIR (mode byte 1; e.g. `gapscope-cli ranks DIR --format json`).
-Usage: make_seeds.py [--xspace | --ranks] OUT_DIR [RANKS.json...]"""
+With --args, those of fuzz_args: the awkward events of
+tests/fixtures/awkward_args.jsonl whole (mode byte 0), and the args objects
+of events of the small traces after the mode byte of their kind (1 X,
+2 M, 3 C, 4 a [memory] instant).
+Usage: make_seeds.py [--xspace | --ranks | --args] OUT_DIR [RANKS.json...]"""
 import gzip
 import hashlib
+import json
 import pathlib
 import sys
 
@@ -64,13 +69,43 @@ def ranks_seeds(out, documents):
     print(f"{n} seeds in {out}")
 
 
+def args_seeds(out, per_trace=12):
+    n = 0
+    lines = (ROOT / "tests" / "fixtures" / "awkward_args.jsonl").read_bytes().splitlines()
+    seeds = [b"\x00" + line for line in lines if line.strip()]
+    for text in texts():
+        try:
+            doc = json.loads(text)
+        except ValueError:
+            continue
+        events = doc.get("traceEvents", []) if isinstance(doc, dict) else doc
+        kept = 0
+        for ev in events if isinstance(events, list) else []:
+            if not isinstance(ev, dict) or not isinstance(ev.get("args"), dict) or not ev["args"]:
+                continue
+            ph = ev.get("ph")
+            mode = 2 if ph == "M" else 3 if ph == "C" else 4 if ev.get("name") == "[memory]" else 1
+            seeds.append(bytes([mode]) + json.dumps(ev["args"]).encode())
+            kept += 1
+            if kept == per_trace:
+                break
+    for data in seeds:
+        (out / hashlib.sha1(data).hexdigest()).write_bytes(data)
+        n += 1
+    print(f"{n} seeds in {out}")
+
+
 def main():
     args = sys.argv[1:]
     xspace = "--xspace" in args
     ranks = "--ranks" in args
-    args = [a for a in args if a not in ("--xspace", "--ranks")]
+    args_only = "--args" in args
+    args = [a for a in args if a not in ("--xspace", "--ranks", "--args")]
     out = pathlib.Path(args[0])
     out.mkdir(parents=True, exist_ok=True)
+    if args_only:
+        args_seeds(out)
+        return
     if xspace:
         xspace_seeds(out)
         return
