@@ -1,5 +1,7 @@
 #include "format/event_parser.h"
 
+#include <cstring>
+
 #include "util/decimal_time.h"
 
 namespace gapscope {
@@ -90,6 +92,19 @@ Status EventParser::readTime(Cursor& c, RawTime& out, RawEvent& ev, const char* 
     if (*c.p == '"') {
         s = json::scanString(c, miscScratch_, text);
     } else if (*c.p == '-' || (*c.p >= '0' && *c.p <= '9')) {
+        // "1699999999132.782": read while it is found; anything else the
+        // general way.
+        const char* stop = nullptr;
+        switch (parseSimplePrefix(c.p, c.end, 3, out.ns, stop)) {
+            case PrefixStatus::Ok:
+                out.valid = true;
+                c.p = stop;
+                return Status::Ok;
+            case PrefixStatus::NeedMore:
+                return Status::NeedMore;
+            case PrefixStatus::Other:
+                break;
+        }
         s = json::scanNumber(c, text);
     } else {
         s = json::skipValue(c);
@@ -108,6 +123,22 @@ Status EventParser::readId(Cursor& c, std::string& scratch, RawId& out, RawEvent
         return json::scanString(c, scratch, out.text);
     }
     if (!json::startsNonFinite(c) && (*c.p == '-' || (*c.p >= '0' && *c.p <= '9'))) {
+        // An integer of up to 18 digits read while it is found (scale 0 takes
+        // no fraction digits, so "1.5" is found to be other and read below).
+        const char* stop = nullptr;
+        int64_t value = 0;
+        switch (parseSimplePrefix(c.p, c.end, 0, value, stop)) {
+            case PrefixStatus::Ok:
+                if (std::memchr(c.p, '.', static_cast<size_t>(stop - c.p))) break;
+                out.kind = RawId::Kind::Number;
+                out.number = value;
+                c.p = stop;
+                return Status::Ok;
+            case PrefixStatus::NeedMore:
+                return Status::NeedMore;
+            case PrefixStatus::Other:
+                break;
+        }
         std::string_view text;
         const Status s = json::scanNumber(c, text);
         if (s != Status::Ok) return s;

@@ -63,6 +63,32 @@ const char* findQuoteOrBackslash(const char* p, const char* end) {
     return p;
 }
 
+}  // namespace
+
+const char* skipWsRun(const char* p, const char* end) {
+    // A lone space first: the common separator.
+    if (p < end && *p == ' ') ++p;
+    if (p < end && !isWs(*p)) return p;
+#if defined(__SSE2__)
+    const __m128i space = _mm_set1_epi8(' '), newline = _mm_set1_epi8('\n'),
+                  ret = _mm_set1_epi8('\r'), tab = _mm_set1_epi8('\t');
+    while (end - p >= 16) {
+        const __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+        const __m128i ws =
+            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(chunk, space), _mm_cmpeq_epi8(chunk, newline)),
+                         _mm_or_si128(_mm_cmpeq_epi8(chunk, ret), _mm_cmpeq_epi8(chunk, tab)));
+        const unsigned other = ~static_cast<unsigned>(_mm_movemask_epi8(ws)) & 0xFFFFu;
+        if (other != 0) return p + __builtin_ctz(other);
+        p += 16;
+    }
+#endif
+    while (p < end && isWs(*p))
+        ++p;
+    return p;
+}
+
+namespace {
+
 bool isNumberChar(char c) {
     return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
 }

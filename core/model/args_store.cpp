@@ -6,18 +6,101 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <condition_variable>
 #include <cerrno>
 #include <cstring>
+#include <system_error>
+#include <thread>
 
 namespace gapscope {
 
-struct ArgsStore::Compressor {
-    Compressor() : context(ZSTD_createCCtx()) {}
-    ~Compressor() { ZSTD_freeCCtx(context); }
+// Compresses the blocks on a thread of its own, one block at a time, so
+// that the builder goes on appending meanwhile (compressing took an eighth
+// of the reading thread's time on a compressed trace). One context and
+// output buffer serve every block. Without a thread to be had, submit()
+// compresses in the caller.
+class ArgsStore::Compressor {
+  public:
+    Compressor() : context_(ZSTD_createCCtx()) {
+        try {
+            thread_ = std::thread([this] { run(); });
+        } catch (const std::system_error&) {
+        }
+    }
+    ~Compressor() {
+        {
+            std::lock_guard lock(mutex_);
+            stopping_ = true;
+        }
+        changed_.notify_all();
+        if (thread_.joinable()) thread_.join();
+        ZSTD_freeCCtx(context_);
+    }
     Compressor(const Compressor&) = delete;
     Compressor& operator=(const Compressor&) = delete;
-    ZSTD_CCtx* context;
-    RawBuffer out;  // not zero-filled: zstd writes what is read back
+
+    // Takes `raw` (swapped with the previous block's text, emptied, so its
+    // capacity is reused). Call take() first for the block before.
+    void submit(std::string& raw) {
+        input_.swap(raw);
+        raw.clear();
+        pending_ = true;
+        if (!thread_.joinable()) {
+            compress();
+            return;
+        }
+        {
+            std::lock_guard lock(mutex_);
+            busy_ = true;
+        }
+        changed_.notify_all();
+    }
+    // The frame of the block submitted last (waiting for it), if any.
+    bool take(std::vector<char>& frame) {
+        if (!pending_) return false;
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [&] { return !busy_; });
+        frame.assign(out_.data(), out_.data() + kept_);
+        pending_ = false;
+        return true;
+    }
+    // The text of the block submitted last while its frame is not taken.
+    const std::string* pendingText() const { return pending_ ? &input_ : nullptr; }
+
+  private:
+    void run() {
+        std::unique_lock lock(mutex_);
+        for (;;) {
+            changed_.wait(lock, [&] { return stopping_ || busy_; });
+            if (stopping_) return;
+            lock.unlock();
+            compress();
+            lock.lock();
+            busy_ = false;
+            changed_.notify_all();
+        }
+    }
+    void compress() {
+        const size_t bound = ZSTD_compressBound(input_.size());
+        if (out_.size() < bound) out_ = RawBuffer(bound);
+        // Level 1: args are written once and rarely read; favour load speed.
+        // (With a fresh context when none could be made, as ZSTD_compress does.)
+        const size_t n = context_ ? ZSTD_compressCCtx(context_, out_.data(), bound, input_.data(),
+                                                      input_.size(), 1)
+                                  : ZSTD_compress(out_.data(), bound, input_.data(), input_.size(), 1);
+        // An empty frame fails to decompress: reported then.
+        kept_ = ZSTD_isError(n) ? 0 : n;
+    }
+
+    ZSTD_CCtx* context_;
+    RawBuffer out_;  // not zero-filled: zstd writes what is read back
+    std::string input_;
+    size_t kept_ = 0;
+    bool pending_ = false;  // (the appending thread's)
+    bool busy_ = false, stopping_ = false;
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::thread thread_;
 };
 
 ArgsStore::ArgsStore() : mutex_(std::make_unique<std::mutex>()) {}
@@ -117,23 +200,18 @@ uint64_t ArgsStore::append(std::string_view text) {
 
 void ArgsStore::compressCurrent() {
     if (!compressor_) compressor_ = std::make_unique<Compressor>();
-    Compressor& z = *compressor_;
-    const size_t bound = ZSTD_compressBound(current_.size());
-    if (z.out.size() < bound) z.out = RawBuffer(bound);
-    // Level 1: args are written once and rarely read; favour load speed.
-    // (With a fresh context when none could be made, as ZSTD_compress does.)
-    const size_t n =
-        z.context
-            ? ZSTD_compressCCtx(z.context, z.out.data(), bound, current_.data(), current_.size(), 1)
-            : ZSTD_compress(z.out.data(), bound, current_.data(), current_.size(), 1);
-    // An empty frame fails to decompress: reported then.
-    const size_t kept = ZSTD_isError(n) ? 0 : n;
-    blocks_.emplace_back(z.out.data(), z.out.data() + kept);
-    current_.clear();
+    takeFrame();
+    compressor_->submit(current_);
+}
+
+void ArgsStore::takeFrame() {
+    std::vector<char> frame;
+    if (compressor_ && compressor_->take(frame)) blocks_.push_back(std::move(frame));
 }
 
 void ArgsStore::seal() {
     if (!current_.empty()) compressCurrent();
+    takeFrame();
     current_.shrink_to_fit();
     compressor_.reset();
 }
@@ -147,8 +225,10 @@ ArgsText ArgsStore::fetchOwned(uint64_t offset, uint32_t length) const {
     const auto it = std::upper_bound(blockStart_.begin(), blockStart_.end(), offset);
     const auto block = static_cast<size_t>(it - blockStart_.begin()) - 1;
     const uint64_t local = offset - blockStart_[block];
-    if (block >= blocks_.size()) {  // not sealed yet: still in current_
-        out.json = current_.substr(static_cast<size_t>(local), length);
+    if (block >= blocks_.size()) {  // not sealed yet: being compressed, or still in current_
+        const std::string* pending = compressor_ ? compressor_->pendingText() : nullptr;
+        const std::string& text = pending && block == blocks_.size() ? *pending : current_;
+        out.json = text.substr(static_cast<size_t>(local), length);
         return out;
     }
     if (cachedBlock_ != block) {

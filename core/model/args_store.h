@@ -7,8 +7,10 @@
 //  - in the store's own zstd-compressed blocks (compressed traces, and args
 //    a reader composed itself rather than found as JSON text in the file,
 //    e.g. the stats of a binary format): offsets with kOwnedBit set.
-// Appends are single-threaded (the builder); fetches are thread-safe and
-// say why when the text cannot be had.
+// Appends are single-threaded (the builder; full blocks are compressed on
+// a thread of the store's own meanwhile); fetches are thread-safe once
+// sealed (before, not beside appends) and say why when the text cannot be
+// had.
 //
 // The ranks of a job merged into one trace (model/merge_traces.h) keep each
 // rank's store whole as a part: its offsets carry the part's number in
@@ -90,11 +92,13 @@ class ArgsStore {
     std::vector<uint64_t> blockStart_;       // raw offset of each block
     std::string current_;                    // raw text of the block being filled
     uint64_t rawBytes_ = 0;
-    // A compression context and output buffer kept from block to block
-    // while appending (making them anew each time costs more than the
-    // compression of a block of args); dropped by seal().
-    struct Compressor;
+    // While appending: the thread that compresses the full blocks, with
+    // its context and output buffer (making them anew for each block costs
+    // more than compressing a block of args); dropped by seal(). The block
+    // it compresses is the one after blocks_.
+    class Compressor;
     std::unique_ptr<Compressor> compressor_;
+    void takeFrame();  // the frame of the block being compressed, into blocks_
 
     std::vector<std::unique_ptr<ArgsStore>> parts_;
 

@@ -18,10 +18,9 @@ bool appendDigit(uint64_t& acc, int digit) {
 }
 
 // The common case, "123456.789" with a few digits and no exponent, in one
-// pass; false for everything else (the general path decides those).
-bool parseSimple(std::string_view text, int scaleExponent, DecimalResult& result) {
-    const char* p = text.data();
-    const char* const end = p + text.size();
+// pass from p: false for everything else (the general path decides those).
+// p is left where the digits end.
+bool readSimple(const char*& p, const char* const end, int scaleExponent, int64_t& value) {
     const bool negative = p < end && *p == '-';
     p += negative ? 1 : 0;
     const char* const intBegin = p;
@@ -46,16 +45,38 @@ bool parseSimple(std::string_view text, int scaleExponent, DecimalResult& result
         }
         if (p == fracBegin) return false;
     }
-    if (p != end) return false;  // an exponent, or not a number
     for (int k = fracTaken; k < scaleExponent; ++k)
         magnitude *= 10;
     if (roundDigit >= 5) ++magnitude;
-    result.status = DecimalStatus::Ok;
-    result.value = negative ? -static_cast<int64_t>(magnitude) : static_cast<int64_t>(magnitude);
+    value = negative ? -static_cast<int64_t>(magnitude) : static_cast<int64_t>(magnitude);
     return true;
 }
 
+bool parseSimple(std::string_view text, int scaleExponent, DecimalResult& result) {
+    const char* p = text.data();
+    const char* const end = p + text.size();
+    int64_t value = 0;
+    if (!readSimple(p, end, scaleExponent, value) || p != end)
+        return false;  // an exponent, or not a number
+    result.status = DecimalStatus::Ok;
+    result.value = value;
+    return true;
+}
+
+bool continuesNumber(char c) {
+    return isDigit(c) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+}
+
 }  // namespace
+
+PrefixStatus parseSimplePrefix(const char* p, const char* end, int scaleExponent, int64_t& value,
+                               const char*& stop) {
+    if (!readSimple(p, end, scaleExponent, value)) return PrefixStatus::Other;
+    if (p == end) return PrefixStatus::NeedMore;
+    if (continuesNumber(*p)) return PrefixStatus::Other;  // "1e3", "1.2.3"
+    stop = p;
+    return PrefixStatus::Ok;
+}
 
 DecimalResult parseScaledDecimal(std::string_view text, int scaleExponent) {
     DecimalResult result;

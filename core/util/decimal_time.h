@@ -23,6 +23,17 @@ struct DecimalResult {
 // "1.5" -> 1500, "40.959000000000003" -> 40959, "1e3" -> 1000000.
 DecimalResult parseScaledDecimal(std::string_view text, int scaleExponent);
 
+// A number at the front of [p, end), for a reader that has not found its end
+// yet: Ok when it is in the common form parseScaledDecimal reads in one pass
+// ("-123.456789": no exponent, at most 18 digits with the scale) and is
+// followed by a byte that cannot continue a JSON number (`value` is then
+// what parseScaledDecimal gives for [p, stop)); NeedMore when its digits
+// reach `end`; Other for any other form (the caller finds its end and calls
+// parseScaledDecimal).
+enum class PrefixStatus { Ok, NeedMore, Other };
+PrefixStatus parseSimplePrefix(const char* p, const char* end, int scaleExponent, int64_t& value,
+                               const char*& stop);
+
 // Microseconds text -> nanoseconds.
 inline DecimalResult parseMicrosToNanos(std::string_view text) {
     return parseScaledDecimal(text, 3);

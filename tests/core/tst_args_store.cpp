@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -67,6 +68,58 @@ class TestArgsStore : public QObject {
         for (size_t i = 0; i < kept.size(); i += 37)
             QCOMPARE(store.fetch(kept[i].first, uint32_t(kept[i].second.size())).json,
                      kept[i].second);
+    }
+
+    // Full blocks are compressed on the store's own thread while appends go
+    // on: every text reads back before sealing (from a compressed block,
+    // the one being compressed, or the open one) and after, the frames are
+    // what zstd makes of each block alone at level 1 (so index cache
+    // entries do not change), and a store moved or dropped mid-way is fine.
+    void blocksCompressedAlongsideReadBack() {
+        ArgsStore store;
+        std::vector<std::pair<uint64_t, std::string>> kept;
+        std::string all;  // the raw text of the owned blocks, in order
+        size_t blocks = 0, pendingReads = 0;
+        for (int i = 0; i < 60000; ++i) {
+            std::string text = "{\"n\": " + std::to_string(i * 7919 % 100003) + ", \"s\": \"" +
+                               std::string(size_t(i % 131), char('a' + i % 26)) + "\"}";
+            kept.emplace_back(store.append(text), text);
+            all += text;
+            if (store.blockStarts().size() != blocks) {  // a block was just handed over
+                blocks = store.blockStarts().size();
+                if (kept.size() >= 2) {
+                    const auto& [at, before] = kept[kept.size() - 2];  // in the block handed over
+                    QCOMPARE(store.fetch(at, uint32_t(before.size())).json, before);
+                    ++pendingReads;
+                }
+                const auto& [first, firstText] = kept[size_t(i) / 2];
+                QCOMPARE(store.fetch(first, uint32_t(firstText.size())).json, firstText);
+            }
+            if (i == 30000) store = ArgsStore(std::move(store));  // moved while compressing
+        }
+        QVERIFY(pendingReads > 15);
+        store.seal();
+        const auto& frames = store.frames();
+        const auto& starts = store.blockStarts();
+        QCOMPARE(frames.size(), starts.size());
+        for (size_t b = 0; b < frames.size(); ++b) {
+            const uint64_t end = b + 1 < starts.size() ? starts[b + 1] : all.size();
+            const std::string raw = all.substr(size_t(starts[b]), size_t(end - starts[b]));
+            std::vector<char> alone(ZSTD_compressBound(raw.size()));
+            const size_t n = ZSTD_compress(alone.data(), alone.size(), raw.data(), raw.size(), 1);
+            QVERIFY(!ZSTD_isError(n));
+            alone.resize(n);
+            QVERIFY2(frames[b] == alone, qPrintable(QString("block %1").arg(b)));
+        }
+        for (size_t i = 0; i < kept.size(); i += 41)
+            QCOMPARE(store.fetch(kept[i].first, uint32_t(kept[i].second.size())).json,
+                     kept[i].second);
+        // Dropped with a block being compressed: the thread is stopped and joined.
+        for (int round = 0; round < 20; ++round) {
+            ArgsStore dropped;
+            for (int i = 0; i < 4000; ++i)
+                dropped.append(kept[size_t(i)].second);
+        }
     }
 
     void everyFailureSaysWhy() {
