@@ -6,11 +6,13 @@
 #include <zstd.h>
 
 #include <algorithm>
-#include <condition_variable>
 #include <cerrno>
+#include <condition_variable>
 #include <cstring>
+#include <exception>
 #include <system_error>
 #include <thread>
+#include <utility>
 
 namespace gapscope {
 
@@ -55,13 +57,16 @@ class ArgsStore::Compressor {
         }
         changed_.notify_all();
     }
-    // The frame of the block submitted last (waiting for it), if any.
+    // The frame of the block submitted last (waiting for it), if any. What
+    // the compression threw (out of memory) is thrown here, on the
+    // appending thread, as it was when it compressed there itself.
     bool take(std::vector<char>& frame) {
         if (!pending_) return false;
         std::unique_lock lock(mutex_);
         changed_.wait(lock, [&] { return !busy_; });
-        frame.assign(out_.data(), out_.data() + kept_);
         pending_ = false;
+        if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+        frame.assign(out_.data(), out_.data() + kept_);
         return true;
     }
     // The text of the block submitted last while its frame is not taken.
@@ -80,14 +85,23 @@ class ArgsStore::Compressor {
             changed_.notify_all();
         }
     }
-    void compress() {
+    void compress() noexcept {
+        try {
+            compressInput();
+        } catch (...) {
+            error_ = std::current_exception();
+        }
+    }
+    void compressInput() {
+        kept_ = 0;
         const size_t bound = ZSTD_compressBound(input_.size());
         if (out_.size() < bound) out_ = RawBuffer(bound);
         // Level 1: args are written once and rarely read; favour load speed.
         // (With a fresh context when none could be made, as ZSTD_compress does.)
-        const size_t n = context_ ? ZSTD_compressCCtx(context_, out_.data(), bound, input_.data(),
-                                                      input_.size(), 1)
-                                  : ZSTD_compress(out_.data(), bound, input_.data(), input_.size(), 1);
+        const size_t n =
+            context_
+                ? ZSTD_compressCCtx(context_, out_.data(), bound, input_.data(), input_.size(), 1)
+                : ZSTD_compress(out_.data(), bound, input_.data(), input_.size(), 1);
         // An empty frame fails to decompress: reported then.
         kept_ = ZSTD_isError(n) ? 0 : n;
     }
@@ -96,6 +110,7 @@ class ArgsStore::Compressor {
     RawBuffer out_;  // not zero-filled: zstd writes what is read back
     std::string input_;
     size_t kept_ = 0;
+    std::exception_ptr error_;
     bool pending_ = false;  // (the appending thread's)
     bool busy_ = false, stopping_ = false;
     std::mutex mutex_;
