@@ -1,6 +1,7 @@
 #include "format/event_parser.h"
 
 #include <cstring>
+#include <optional>
 
 #include "util/decimal_time.h"
 
@@ -32,6 +33,27 @@ bool isIntegerText(std::string_view s) {
         if (ch < '0' || ch > '9') return false;
     }
     return true;
+}
+
+// A number at c.p in the common fixed-point form, read as it is found
+// (parseSimplePrefix): Ok with `value` set and c.p after it, NeedMore, or
+// nothing (c.p unchanged) for any other form, read the general way.
+// `integer`: one with a fraction is another form.
+std::optional<Status> readSimpleNumber(Cursor& c, int scale, bool integer, int64_t& value) {
+    const char* stop = nullptr;
+    int64_t v = 0;
+    switch (parseSimplePrefix(c.p, c.end, scale, v, stop)) {
+        case PrefixStatus::Ok:
+            if (integer && std::memchr(c.p, '.', static_cast<size_t>(stop - c.p))) break;
+            value = v;
+            c.p = stop;
+            return Status::Ok;
+        case PrefixStatus::NeedMore:
+            return Status::NeedMore;
+        case PrefixStatus::Other:
+            break;
+    }
+    return std::nullopt;
 }
 
 enum class Field { Ph, Name, Cat, Ts, Dur, Pid, Tid, Args, Id, Id2, S, Bp, Other };
@@ -94,16 +116,9 @@ Status EventParser::readTime(Cursor& c, RawTime& out, RawEvent& ev, const char* 
     } else if (*c.p == '-' || (*c.p >= '0' && *c.p <= '9')) {
         // "1699999999132.782": read while it is found; anything else the
         // general way.
-        const char* stop = nullptr;
-        switch (parseSimplePrefix(c.p, c.end, 3, out.ns, stop)) {
-            case PrefixStatus::Ok:
-                out.valid = true;
-                c.p = stop;
-                return Status::Ok;
-            case PrefixStatus::NeedMore:
-                return Status::NeedMore;
-            case PrefixStatus::Other:
-                break;
+        if (const std::optional<Status> simple = readSimpleNumber(c, 3, false, out.ns)) {
+            out.valid = *simple == Status::Ok;
+            return *simple;
         }
         s = json::scanNumber(c, text);
     } else {
@@ -123,21 +138,11 @@ Status EventParser::readId(Cursor& c, std::string& scratch, RawId& out, RawEvent
         return json::scanString(c, scratch, out.text);
     }
     if (!json::startsNonFinite(c) && (*c.p == '-' || (*c.p >= '0' && *c.p <= '9'))) {
-        // An integer of up to 18 digits read while it is found (scale 0 takes
-        // no fraction digits, so "1.5" is found to be other and read below).
-        const char* stop = nullptr;
-        int64_t value = 0;
-        switch (parseSimplePrefix(c.p, c.end, 0, value, stop)) {
-            case PrefixStatus::Ok:
-                if (std::memchr(c.p, '.', static_cast<size_t>(stop - c.p))) break;
-                out.kind = RawId::Kind::Number;
-                out.number = value;
-                c.p = stop;
-                return Status::Ok;
-            case PrefixStatus::NeedMore:
-                return Status::NeedMore;
-            case PrefixStatus::Other:
-                break;
+        // An integer of up to 18 digits read while it is found ("1.5" and
+        // "1e99" are read below, and keep their text).
+        if (const std::optional<Status> simple = readSimpleNumber(c, 0, true, out.number)) {
+            if (*simple == Status::Ok) out.kind = RawId::Kind::Number;
+            return *simple;
         }
         std::string_view text;
         const Status s = json::scanNumber(c, text);

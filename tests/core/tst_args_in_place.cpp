@@ -8,13 +8,13 @@
 
 #include <QDirIterator>
 #include <QFile>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include "format/import_report.h"
 #include "format/trace_json_reader.h"
 #include "fuzz/args_agreement.h"
+#include "support/generator.h"
 #include "support/test_paths.h"
 
 using namespace gapscope;
@@ -153,12 +153,10 @@ class TestArgsInPlace : public QObject {
         GAPSCOPE_REQUIRE_SHARED();
         GAPSCOPE_REQUIRE_PYTHON("no python3 for the generator");
         QTemporaryDir dir;
-        const QString out = dir.filePath("k.json");
-        QProcess gen;
-        gen.start(test::python(), {test::sharedDir() + "/tools/gen_trace.py", "--out", out,
-                                   "--quiet", "--profile", "kineto", "--steps", "4"});
-        QVERIFY(gen.waitForFinished(180000) && gen.exitCode() == 0);
-        const AgreementSink sink = readAll(out.toStdString());
+        const test::Generated gen =
+            test::generateTrace(dir.path(), "k.json", {"--profile", "kineto", "--steps", "4"});
+        QVERIFY2(gen.error.isEmpty(), qPrintable(gen.error));
+        const AgreementSink sink = readAll(gen.trace.toStdString());
         QVERIFY2(sink.firstProblem.empty(), sink.firstProblem.c_str());
         QVERIFY(sink.withArgs > 5000);
     }
