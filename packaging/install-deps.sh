@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake ninja-build pkg-config lld
+  build-essential cmake ninja-build pkg-config lld ccache
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev libgl-dev
   nlohmann-json3-dev libzstd-dev zlib1g-dev zstd libisal-dev
   python3 xvfb xauth poppler-utils

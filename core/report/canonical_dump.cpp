@@ -99,7 +99,7 @@ std::string canonicalDump(const Trace& t, const DumpOptions& options) {
     for (const Process& p : t.processes) {
         Line line(out);
         line << "process" << p.pid << p.name << p.labels << p.sortIndex << p.hasSortIndex
-             << static_cast<int>(p.kind) << p.gpuDevice << p.displayName;
+             << static_cast<int>(p.kind) << p.gpuDevice << p.displayName << p.group;
         for (uint32_t k : p.tracks)
             line << k;
     }
@@ -139,12 +139,23 @@ std::string canonicalDump(const Trace& t, const DumpOptions& options) {
                   << l.bytes;
     for (const GpuDevice& d : t.gpuDevices) {
         Line line(out);
-        line << "gpu" << d.index << d.name << d.busyNs;
+        line << "gpu" << d.index << d.name << d.busyNs << d.group;
         for (uint32_t k : d.tracks)
             line << k;
         for (const Interval& b : d.busy)
             Line(out) << "busy" << b.start << b.end;
     }
+    for (const TraceRank& r : t.ranks) {
+        Line line(out);
+        line << "rank" << r.rank << r.host << r.file << r.offset << r.firstProcess
+             << r.processCount << r.firstTrack << r.trackCount << r.firstSlice << r.sliceCount
+             << r.gpuDevices.size();
+        for (int d : r.gpuDevices)
+            line << d;
+        for (int d : r.gpuLocalIndices)
+            line << d;
+    }
+    if (t.alignedOnStep) Line(out) << "aligned-on-step" << *t.alignedOnStep;
     dumpReport(t.report, out);
     return out;
 }

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/cli_run.h"
+#include "support/suite_main.h"
 #include "support/test_paths.h"
 #include "support/trace_files.h"
 
@@ -336,5 +337,5 @@ class TestCli : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestCli)
+GAPSCOPE_TEST_GUILESS_MAIN(TestCli)
 #include "tst_cli.moc"

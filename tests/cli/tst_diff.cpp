@@ -16,6 +16,7 @@
 #include <set>
 
 #include "support/cli_run.h"
+#include "support/suite_main.h"
 #include "support/test_paths.h"
 
 using json = nlohmann::json;
@@ -262,5 +263,5 @@ class TestDiff : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestDiff)
+GAPSCOPE_TEST_GUILESS_MAIN(TestDiff)
 #include "tst_diff.moc"

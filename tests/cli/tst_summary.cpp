@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/cli_run.h"
+#include "support/suite_main.h"
 #include "support/test_paths.h"
 
 using json = nlohmann::json;
@@ -195,5 +196,5 @@ class TestSummary : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestSummary)
+GAPSCOPE_TEST_GUILESS_MAIN(TestSummary)
 #include "tst_summary.moc"

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "analysis/advice.h"
+#include "support/suite_main.h"
 #include "support/trace_files.h"
 
 using namespace gapscope;
@@ -201,5 +202,5 @@ class TestAdvice : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestAdvice)
+GAPSCOPE_TEST_GUILESS_MAIN(TestAdvice)
 #include "tst_advice.moc"

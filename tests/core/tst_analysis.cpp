@@ -11,6 +11,7 @@
 
 #include "analysis/slice_queries.h"
 #include "support/generator.h"
+#include "support/suite_main.h"
 #include "support/test_paths.h"
 #include "support/trace_files.h"
 
@@ -229,5 +230,5 @@ class TestAnalysis : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestAnalysis)
+GAPSCOPE_TEST_GUILESS_MAIN(TestAnalysis)
 #include "tst_analysis.moc"

@@ -12,6 +12,7 @@
 #include <QTest>
 
 #include "report/annotations.h"
+#include "support/suite_main.h"
 
 using namespace gapscope;
 
@@ -204,5 +205,5 @@ class TestAnnotations : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestAnnotations)
+GAPSCOPE_TEST_GUILESS_MAIN(TestAnnotations)
 #include "tst_annotations.moc"

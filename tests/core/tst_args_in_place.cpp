@@ -15,6 +15,7 @@
 #include "format/trace_json_reader.h"
 #include "fuzz/args_agreement.h"
 #include "support/generator.h"
+#include "support/suite_main.h"
 #include "support/test_paths.h"
 
 using namespace gapscope;
@@ -162,5 +163,5 @@ class TestArgsInPlace : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestArgsInPlace)
+GAPSCOPE_TEST_GUILESS_MAIN(TestArgsInPlace)
 #include "tst_args_in_place.moc"

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "model/args_store.h"
+#include "support/suite_main.h"
 #include "support/trace_files.h"
 
 using namespace gapscope;
@@ -190,7 +191,9 @@ class TestArgsStore : public QObject {
                 }
             });
         }
-        for (int i = 0; i < 200 && changedSeen.load() == 0; ++i) {
+        // Until a reader saw the change (30 s at most: the readers are
+        // slow under ThreadSanitizer), polling the flag meanwhile.
+        for (int i = 0; i < 6000 && changedSeen.load() == 0; ++i) {
             polledChanged += store.fileChanged() ? 1 : 0;  // read while readers may write it
             ++polls;
             if (i == 20) QVERIFY(test::writeFile(path, R"({"k": 7, "x": 1})"));
@@ -207,5 +210,5 @@ class TestArgsStore : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestArgsStore)
+GAPSCOPE_TEST_GUILESS_MAIN(TestArgsStore)
 #include "tst_args_store.moc"

@@ -5,6 +5,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "support/suite_main.h"
 #include "util/atomic_file.h"
 
 using namespace gapscope;
@@ -55,5 +56,5 @@ class TestAtomicFile : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestAtomicFile)
+GAPSCOPE_TEST_GUILESS_MAIN(TestAtomicFile)
 #include "tst_atomic_file.moc"

@@ -24,6 +24,7 @@
 #include "io/read_ahead_source.h"
 #include "loader/loader.h"
 #include "report/canonical_dump.h"
+#include "support/suite_main.h"
 #include "support/test_paths.h"
 #include "support/trace_files.h"
 
@@ -398,5 +399,5 @@ class TestChunkedLoad : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestChunkedLoad)
+GAPSCOPE_TEST_GUILESS_MAIN(TestChunkedLoad)
 #include "tst_chunked_load.moc"

@@ -2,6 +2,7 @@
 
 #include <QTest>
 
+#include "support/suite_main.h"
 #include "util/decimal_time.h"
 
 using gapscope::DecimalStatus;
@@ -61,5 +62,5 @@ class TestDecimalTime : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestDecimalTime)
+GAPSCOPE_TEST_GUILESS_MAIN(TestDecimalTime)
 #include "tst_decimal_time.moc"

@@ -14,6 +14,7 @@
 #include "io/head_source.h"
 #include "io/memory_source.h"
 #include "io/zstd_source.h"
+#include "support/suite_main.h"
 
 using namespace gapscope;
 
@@ -160,5 +161,5 @@ class TestDecoders : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestDecoders)
+GAPSCOPE_TEST_GUILESS_MAIN(TestDecoders)
 #include "tst_decoders.moc"

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "support/suite_main.h"
 #include "util/gallop.h"
 
 using namespace gapscope;
@@ -48,5 +49,5 @@ class TestGallop : public QObject {
     }
 };
 
-QTEST_APPLESS_MAIN(TestGallop)
+GAPSCOPE_TEST_APPLESS_MAIN(TestGallop)
 #include "tst_gallop.moc"

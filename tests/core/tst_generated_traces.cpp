@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "loader/loader.h"
+#include "support/suite_main.h"
 #include "support/test_paths.h"
 #include "support/trace_files.h"
 
@@ -105,5 +106,5 @@ class TestGeneratedTraces : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestGeneratedTraces)
+GAPSCOPE_TEST_GUILESS_MAIN(TestGeneratedTraces)
 #include "tst_generated_traces.moc"

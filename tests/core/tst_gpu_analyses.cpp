@@ -18,6 +18,7 @@
 #include "analysis/time_breakdown.h"
 #include "support/generator.h"
 #include "support/reference_run.h"
+#include "support/suite_main.h"
 #include "support/test_paths.h"
 #include "support/trace_files.h"
 
@@ -249,5 +250,5 @@ class TestGpuAnalyses : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestGpuAnalyses)
+GAPSCOPE_TEST_GUILESS_MAIN(TestGpuAnalyses)
 #include "tst_gpu_analyses.moc"

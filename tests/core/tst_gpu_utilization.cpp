@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "analysis/gpu_utilization.h"
+#include "support/suite_main.h"
 
 using namespace gapscope;
 
@@ -75,5 +76,5 @@ class TestGpuUtilization : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestGpuUtilization)
+GAPSCOPE_TEST_GUILESS_MAIN(TestGpuUtilization)
 #include "tst_gpu_utilization.moc"

@@ -26,6 +26,7 @@
 #include "analysis/steps.h"
 #include "support/generator.h"
 #include "support/reference_run.h"
+#include "support/suite_main.h"
 #include "support/test_paths.h"
 #include "support/trace_files.h"
 
@@ -526,5 +527,5 @@ class TestHostAnalyses : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestHostAnalyses)
+GAPSCOPE_TEST_GUILESS_MAIN(TestHostAnalyses)
 #include "tst_host_analyses.moc"

@@ -16,6 +16,7 @@
 #include "cache/index_cache.h"
 #include "loader/loader.h"
 #include "report/canonical_dump.h"
+#include "support/suite_main.h"
 #include "support/test_paths.h"
 #include "support/trace_files.h"
 
@@ -274,5 +275,5 @@ class TestIndexCache : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestIndexCache)
+GAPSCOPE_TEST_GUILESS_MAIN(TestIndexCache)
 #include "tst_index_cache.moc"

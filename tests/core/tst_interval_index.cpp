@@ -10,6 +10,7 @@
 #include "index/run_break_index.h"
 #include "model/slice_layout.h"
 #include "model/trace.h"
+#include "support/suite_main.h"
 
 using namespace gapscope;
 
@@ -161,5 +162,5 @@ class TestIntervalIndex : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestIntervalIndex)
+GAPSCOPE_TEST_GUILESS_MAIN(TestIntervalIndex)
 #include "tst_interval_index.moc"

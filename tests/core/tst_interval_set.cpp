@@ -8,6 +8,7 @@
 
 #include "analysis/idle_gaps.h"
 #include "index/interval_set.h"
+#include "support/suite_main.h"
 
 using namespace gapscope;
 
@@ -136,5 +137,5 @@ class TestIntervalSet : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestIntervalSet)
+GAPSCOPE_TEST_GUILESS_MAIN(TestIntervalSet)
 #include "tst_interval_set.moc"

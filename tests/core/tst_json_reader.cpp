@@ -8,6 +8,7 @@
 
 #include "format/json_lexer.h"
 #include "model/args_json.h"
+#include "support/suite_main.h"
 #include "support/test_paths.h"
 #include "support/trace_files.h"
 
@@ -285,5 +286,5 @@ class TestJsonReader : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestJsonReader)
+GAPSCOPE_TEST_GUILESS_MAIN(TestJsonReader)
 #include "tst_json_reader.moc"

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "index/min_max_index.h"
+#include "support/suite_main.h"
 
 using namespace gapscope;
 
@@ -87,5 +88,5 @@ class TestMinMaxIndex : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestMinMaxIndex)
+GAPSCOPE_TEST_GUILESS_MAIN(TestMinMaxIndex)
 #include "tst_min_max_index.moc"

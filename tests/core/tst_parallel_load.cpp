@@ -18,6 +18,7 @@
 #include "io/read_ahead_source.h"
 #include "loader/loader.h"
 #include "report/canonical_dump.h"
+#include "support/suite_main.h"
 #include "support/test_paths.h"
 #include "support/trace_files.h"
 #include "util/load_error.h"
@@ -422,5 +423,5 @@ class TestParallelLoad : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestParallelLoad)
+GAPSCOPE_TEST_GUILESS_MAIN(TestParallelLoad)
 #include "tst_parallel_load.moc"

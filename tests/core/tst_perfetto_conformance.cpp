@@ -71,6 +71,7 @@
 #include <string>
 #include <vector>
 
+#include "support/suite_main.h"
 #include "support/test_paths.h"
 #include "support/trace_files.h"
 
@@ -824,5 +825,5 @@ class TestPerfettoConformance : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestPerfettoConformance)
+GAPSCOPE_TEST_GUILESS_MAIN(TestPerfettoConformance)
 #include "tst_perfetto_conformance.moc"

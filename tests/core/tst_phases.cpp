@@ -3,6 +3,7 @@
 
 #include <QTest>
 
+#include "support/suite_main.h"
 #include "support/test_paths.h"
 #include "support/trace_files.h"
 
@@ -210,5 +211,5 @@ class TestPhases : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestPhases)
+GAPSCOPE_TEST_GUILESS_MAIN(TestPhases)
 #include "tst_phases.moc"

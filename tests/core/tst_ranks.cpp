@@ -23,6 +23,7 @@
 #include "report/ranks_report.h"
 #include "support/cli_run.h"
 #include "support/reference_run.h"
+#include "support/suite_main.h"
 #include "support/test_paths.h"
 
 using namespace gapscope;
@@ -561,5 +562,5 @@ class TestRanks : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestRanks)
+GAPSCOPE_TEST_GUILESS_MAIN(TestRanks)
 #include "tst_ranks.moc"

@@ -4,12 +4,19 @@
 // event and phase counts, span, slices and GPU busy time per device; files
 // that are not traces must fail with a clear message.
 
+#include <fnmatch.h>
+
+#include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QTest>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <vector>
 
 #include "loader/loader.h"
+#include "support/suite_main.h"
 #include "support/test_paths.h"
 
 using namespace gapscope;
@@ -54,6 +61,7 @@ class TestRealTraces : public QObject {
         QTest::addColumn<QByteArray>("expected");
         const json all = loadExpected();
         QVERIFY2(all.contains("files"), "tests/data/real_traces_expected.json is missing");
+        QVERIFY2(all["files"].size() >= 200, "fewer records than the 209 of the shared traces");
         for (const json& f : all["files"]) {
             const std::string rel = f["path"];
             QTest::newRow(rel.c_str()) << resolve(rel) << QByteArray::fromStdString(f.dump());
@@ -117,7 +125,50 @@ class TestRealTraces : public QObject {
             wantBusy[dev] = ns.get<int64_t>();
         QCOMPARE(busy, wantBusy);
     }
+
+    // Every file under ../shared/traces is checked above, or named in
+    // tests/data/real_traces_excluded.txt with its reason: a new trace is
+    // never silently left out.
+    void everySharedFileIsCoveredOrExcluded() {
+        GAPSCOPE_REQUIRE_SHARED();
+        std::set<std::string> covered;
+        const json expected = loadExpected();
+        for (const json& f : expected["files"])
+            covered.insert(f["path"].get<std::string>());
+        QFile list(test::sourceDir() + "/tests/data/real_traces_excluded.txt");
+        QVERIFY(list.open(QIODevice::ReadOnly | QIODevice::Text));
+        std::vector<std::pair<std::string, bool>> excluded;  // glob, used
+        for (const QByteArray& line : list.readAll().split('\n')) {
+            const QByteArray text = line.trimmed();
+            if (text.isEmpty() || text.startsWith('#')) continue;
+            const qsizetype space = text.indexOf(' ');
+            QVERIFY2(space > 0, text.constData());  // a glob and its reason
+            excluded.push_back({text.left(space).toStdString(), false});
+        }
+        const QDir root(test::sharedTraces());
+        QStringList uncovered;
+        int files = 0;
+        QDirIterator it(root.path(), QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const std::string rel = root.relativeFilePath(it.next()).toStdString();
+            ++files;
+            if (covered.count(rel)) continue;
+            bool matched = false;
+            for (auto& [glob, used] : excluded) {
+                if (fnmatch(glob.c_str(), rel.c_str(), 0) == 0) matched = used = true;
+            }
+            if (!matched) uncovered << QString::fromStdString(rel);
+        }
+        QVERIFY2(files >= 290,
+                 qPrintable(QString("only %1 files under ").arg(files) + root.path()));
+        QVERIFY2(uncovered.isEmpty(),
+                 qPrintable("neither tested nor excluded (tests/tools/reference_counts.py, "
+                            "tests/data/real_traces_excluded.txt): " +
+                            uncovered.join(", ")));
+        for (const auto& [glob, used] : excluded)
+            QVERIFY2(used, ("an exclusion that matches nothing: " + glob).c_str());
+    }
 };
 
-QTEST_GUILESS_MAIN(TestRealTraces)
+GAPSCOPE_TEST_GUILESS_MAIN(TestRealTraces)
 #include "tst_real_traces.moc"

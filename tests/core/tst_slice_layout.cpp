@@ -3,6 +3,7 @@
 #include <QTest>
 
 #include "model/slice_layout.h"
+#include "support/suite_main.h"
 
 using namespace gapscope;
 
@@ -104,5 +105,5 @@ class TestSliceLayout : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestSliceLayout)
+GAPSCOPE_TEST_GUILESS_MAIN(TestSliceLayout)
 #include "tst_slice_layout.moc"

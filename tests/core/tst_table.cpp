@@ -4,6 +4,7 @@
 #include <QTest>
 
 #include "report/table.h"
+#include "support/suite_main.h"
 
 using namespace gapscope;
 
@@ -112,5 +113,5 @@ class TestTable : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestTable)
+GAPSCOPE_TEST_GUILESS_MAIN(TestTable)
 #include "tst_table.moc"

@@ -22,6 +22,7 @@
 #include "cache/index_cache.h"
 #include "loader/loader.h"
 #include "model/trace.h"
+#include "support/suite_main.h"
 #include "support/test_paths.h"
 #include "support/trace_files.h"
 #include "support/xspace_writer.h"
@@ -934,5 +935,5 @@ class TestXSpace : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestXSpace)
+GAPSCOPE_TEST_GUILESS_MAIN(TestXSpace)
 #include "tst_xspace.moc"

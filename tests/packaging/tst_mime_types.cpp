@@ -11,6 +11,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "support/suite_main.h"
 #include "support/test_paths.h"
 
 namespace {
@@ -44,8 +45,10 @@ class TestMimeTypes : public QObject {
         }
         const QString packages = data_.filePath("mime/packages");
         QVERIFY(QDir().mkpath(packages));
-        QVERIFY(QFile::copy(QStringLiteral(GAPSCOPE_MIME_XML),
-                            packages + "/io.github.gapscope.Gapscope.xml"));
+        QVERIFY(
+            QFile::copy(gapscope::test::sourceDir() +
+                            QStringLiteral("/packaging/linux/io.github.gapscope.Gapscope.mime.xml"),
+                        packages + "/io.github.gapscope.Gapscope.xml"));
         QProcess p;
         p.start(tool, {data_.filePath("mime")});
         QVERIFY(p.waitForFinished(60000));
@@ -88,5 +91,5 @@ class TestMimeTypes : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestMimeTypes)
+GAPSCOPE_TEST_GUILESS_MAIN(TestMimeTypes)
 #include "tst_mime_types.moc"

@@ -7,12 +7,13 @@
 
 namespace gapscope::test {
 
-CliRun runCli(const QStringList& args, int timeoutMs) {
+CliRun runCli(const QStringList& args, int timeoutMs, const QString& workingDir) {
     static QTemporaryDir cacheHome;
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert("XDG_CACHE_HOME", cacheHome.path());
     p.setProcessEnvironment(env);
+    if (!workingDir.isEmpty()) p.setWorkingDirectory(workingDir);
     p.start(cliPath(), args);
     CliRun r;
     if (!p.waitForFinished(timeoutMs)) return r;

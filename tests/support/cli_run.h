@@ -3,6 +3,7 @@
 // of this test process (never the user's).
 
 #include <QByteArray>
+#include <QString>
 #include <QStringList>
 
 namespace gapscope::test {
@@ -12,6 +13,8 @@ struct CliRun {
     QByteArray out, err;
 };
 
-CliRun runCli(const QStringList& args, int timeoutMs = 300000);
+// `workingDir`: where it runs (default: this process's folder), so that
+// relative paths in the arguments, and in its output, stay relative.
+CliRun runCli(const QStringList& args, int timeoutMs = 300000, const QString& workingDir = {});
 
 }  // namespace gapscope::test

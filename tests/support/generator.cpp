@@ -1,8 +1,10 @@
 #include "support/generator.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 
+#include "support/input_cache.h"
 #include "support/test_paths.h"
 
 namespace gapscope::test {
@@ -11,12 +13,20 @@ Generated generateTrace(const QString& dir, const QString& name, const QStringLi
     Generated g;
     g.trace = dir + "/" + name;
     const QString truth = g.trace + ".truth.json";
-    QProcess gen;
-    gen.start(python(), QStringList{sharedDir() + "/tools/gen_trace.py"}
-                            << options << "--out" << g.trace << "--truth" << truth << "--quiet");
-    if (!gen.waitForFinished(300000) || gen.exitCode() != 0) {
-        g.error = "gen_trace.py failed: " + QString::fromUtf8(gen.readAllStandardError());
-        return g;
+    const QString script = sharedDir() + "/tools/gen_trace.py";
+    // The output's form follows its name's suffix (.json, .json.gz, ...).
+    const QByteArray key =
+        inputKey({script}, QStringList(options) << QFileInfo(name).completeSuffix());
+    if (!fetchKept(key, ".trace", g.trace) || !fetchKept(key, ".truth.json", truth)) {
+        QProcess gen;
+        gen.start(python(), QStringList{script} << options << "--out" << g.trace << "--truth"
+                                                << truth << "--quiet");
+        if (!gen.waitForFinished(300000) || gen.exitCode() != 0) {
+            g.error = "gen_trace.py failed: " + QString::fromUtf8(gen.readAllStandardError());
+            return g;
+        }
+        keep(key, ".trace", g.trace);
+        keep(key, ".truth.json", truth);
     }
     QFile f(truth);
     if (!f.open(QIODevice::ReadOnly)) {

@@ -1,23 +1,40 @@
 #include "support/reference_run.h"
 
+#include <QFile>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
 #include <algorithm>
 #include <cmath>
 
+#include "support/input_cache.h"
 #include "support/test_paths.h"
 
 namespace gapscope::test {
 
 nlohmann::json runReference(const QString& script, const QStringList& args) {
+    const QString path = sourceDir() + "/tests/tools/" + script;
+    const QByteArray key = inputKey({path}, args);
+    QTemporaryDir dir;
+    const QString out = dir.filePath("reference.json");
+    if (fetchKept(key, ".json", out)) {
+        QFile f(out);
+        if (f.open(QIODevice::ReadOnly)) return nlohmann::json::parse(f.readAll().toStdString());
+    }
     QProcess p;
-    p.start(python(), QStringList{sourceDir() + "/tests/tools/" + script} + args);
+    p.start(python(), QStringList{path} + args);
     if (!p.waitForFinished(600000) || p.exitCode() != 0) {
         QTest::qFail(qPrintable(script + " failed: " + QString::fromUtf8(p.readAllStandardError())),
                      __FILE__, __LINE__);
         return {};
     }
-    return nlohmann::json::parse(p.readAllStandardOutput().toStdString());
+    const QByteArray text = p.readAllStandardOutput();
+    QFile f(out);
+    if (f.open(QIODevice::WriteOnly) && f.write(text) == text.size() && f.flush()) {
+        f.close();
+        keep(key, ".json", out);
+    }
+    return nlohmann::json::parse(text.toStdString());
 }
 
 bool nearlyEqual(double a, double b) {

@@ -65,9 +65,11 @@ statistics (events, ph counts, cat kernel/Kernel count) differ from ours.
 import argparse
 import collections
 import json
+import os
 import re
 import shutil
 import subprocess
+import sys
 import zlib
 from decimal import MAX_EMAX, MIN_EMIN, ROUND_HALF_UP, Decimal, localcontext
 from pathlib import Path
@@ -383,12 +385,23 @@ def provenance(traces):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--traces", type=Path, default=ROOT.parent / "shared" / "traces")
+    # GAPSCOPE_SHARED_DIR names the shared folder as for the test suites.
+    shared = Path(os.environ.get("GAPSCOPE_SHARED_DIR") or ROOT.parent / "shared")
+    parser.add_argument("--traces", type=Path, default=shared / "traces")
     parser.add_argument("--extra", type=Path, action="append",
                         help="also take DIR/*.json.gz, named <DIR name>/<file>")
     parser.add_argument("--out", type=Path,
                         default=ROOT / "tests" / "data" / "real_traces_expected.json")
+    parser.add_argument("--check", action="store_true",
+                        help="compare with --out instead of writing it (exit 1 when they differ; "
+                             "77, skipped, when --traces is absent and GAPSCOPE_REQUIRE_INPUTS "
+                             "is not set)")
     opts = parser.parse_args()
+    if not opts.traces.is_dir():
+        if os.environ.get("GAPSCOPE_REQUIRE_INPUTS") == "1":
+            sys.exit(f"{opts.traces} is absent (GAPSCOPE_REQUIRE_INPUTS is set)")
+        print(f"skipped: {opts.traces} is absent")
+        sys.exit(77)
     extras = opts.extra or [ROOT / "tests" / "data" / "recorded", ROOT / "resources" / "samples"]
     files = [(p, p.relative_to(opts.traces).as_posix()) for p in opts.traces.rglob("*")
              if p.is_file() and p.name.endswith(SUFFIXES)]
@@ -404,7 +417,21 @@ def main():
                     f"PROVENANCE.md says events {events}, ph {phases}, kernels {want_kernels}")
         records.append(record)
     doc = {"generator": "tests/tools/reference_counts.py", "files": records}
-    opts.out.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    text = json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+    if opts.check:
+        pinned = json.loads(opts.out.read_text(encoding="utf-8"))
+        pinned_by_path = {r["path"]: r for r in pinned["files"]}
+        derived_by_path = {r["path"]: r for r in records}
+        differ = [p for p in sorted(set(pinned_by_path) | set(derived_by_path))
+                  if pinned_by_path.get(p) != derived_by_path.get(p)]
+        for p in differ[:20]:
+            print(f"{p}:\n  pinned:  {pinned_by_path.get(p)}\n  derived: {derived_by_path.get(p)}")
+        if differ:
+            sys.exit(f"{len(differ)} of {len(records)} records differ from {opts.out}: rerun "
+                     f"tests/tools/reference_counts.py and review the diff")
+        print(f"{len(records)} records derived again: identical to {opts.out}")
+        return
+    opts.out.write_text(text, encoding="utf-8")
     ok = sum(r["ok"] for r in records)
     print(f"{len(records)} files: {ok} ok, {len(records) - ok} errors -> {opts.out}")
 

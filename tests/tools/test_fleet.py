@@ -189,7 +189,10 @@ def main():
             fail("python3-distributed is missing (packaging/install-deps.sh installs it)")
         print("test_fleet: skipped: no python3-dask / python3-distributed")
         sys.exit(77)
-    gen = os.path.join(args.shared, "tools", "gen_trace.py")
+    # GAPSCOPE_SHARED_DIR overrides the configured folder, as for the C++
+    # suites (CI points it nowhere to test a clone without ../shared).
+    shared = os.environ.get("GAPSCOPE_SHARED_DIR") or args.shared
+    gen = os.path.join(shared, "tools", "gen_trace.py")
     if not os.path.exists(gen):
         if required:
             fail("../shared is absent")

@@ -29,6 +29,7 @@
 #include "panels/analysis_table.h"
 #include "picture/annotation_files.h"
 #include "picture/annotation_painter.h"
+#include "support/suite_main.h"
 #include "support/test_paths.h"
 #include "timeline/time_ruler.h"
 #include "timeline/timeline_view.h"
@@ -389,5 +390,5 @@ class TestAnnotating : public QObject {
     }
 };
 
-QTEST_MAIN(TestAnnotating)
+GAPSCOPE_TEST_MAIN(TestAnnotating)
 #include "tst_annotating.moc"

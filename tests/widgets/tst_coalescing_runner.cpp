@@ -15,9 +15,22 @@
 
 #include "jobs/coalescing_runner.h"
 #include "jobs/gui_pacer.h"
+#include "support/suite_main.h"
 
 using namespace gapscope;
 using namespace gapscope::ui;
+
+namespace {
+
+// Until `done` holds, without running the event loop (10 s at most).
+template <class Done>
+bool waitUntil(Done done) {
+    for (int i = 0; i < 100000 && !done(); ++i)
+        QThread::usleep(100);
+    return done();
+}
+
+}  // namespace
 
 class TestCoalescingRunner : public QObject {
     Q_OBJECT
@@ -62,15 +75,22 @@ class TestCoalescingRunner : public QObject {
         CoalescingRunner runner;
         std::atomic<bool> release{false};
         bool applied = false;
-        runner.submit([&](const CancelToken&) {
+        // The result holds `held`; the worker drops a cancelled result on its
+        // own thread, which releases it. Kept instead, it would live on in the
+        // runner until the event loop (not run here) applied it.
+        auto held = std::make_shared<int>(0);
+        std::weak_ptr<int> watch = held;
+        runner.submit([&, held = std::move(held)](const CancelToken&) mutable {
             while (!release.load())
                 QThread::usleep(100);
-            return std::function<void()>([&] { applied = true; });
+            return std::function<void()>([&applied, kept = std::move(held)] { applied = true; });
         });
         runner.cancelAll();
         QVERIFY(!runner.busy());
         release = true;
-        QTest::qWait(100);
+        QVERIFY(waitUntil([&] { return watch.expired(); }));
+        QVERIFY(!runner.resultWaiting());
+        QCoreApplication::sendPostedEvents();
         QVERIFY(!applied);
     }
 
@@ -84,10 +104,8 @@ class TestCoalescingRunner : public QObject {
             firstDone = true;
             return std::function<void()>([&] { applied.push_back(1); });
         });
-        // Let the first finish and post its result, without running the event loop.
-        while (!firstDone.load())
-            QThread::usleep(100);
-        QThread::msleep(50);
+        // The first finishes and posts its result; the event loop does not run.
+        QVERIFY(waitUntil([&] { return firstDone.load() && runner.resultWaiting(); }));
         runner.submit([&](const CancelToken&) {
             while (!releaseSecond.load())
                 QThread::usleep(100);
@@ -147,16 +165,17 @@ class TestCoalescingRunner : public QObject {
     }
 
     void destructionWhileRunningJoins() {
-        std::atomic<bool> finished{false};
+        std::atomic<bool> started{false}, finished{false};
         {
             CoalescingRunner runner;
             runner.submit([&](const CancelToken& cancel) {
+                started = true;
                 while (!cancel.isCancelled())
                     QThread::usleep(100);
                 finished = true;
                 return std::function<void()>();
             });
-            QThread::msleep(20);
+            QVERIFY(waitUntil([&] { return started.load(); }));
         }  // cancels and joins
         QVERIFY(finished.load());
     }
@@ -181,5 +200,5 @@ class TestCoalescingRunner : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestCoalescingRunner)
+GAPSCOPE_TEST_GUILESS_MAIN(TestCoalescingRunner)
 #include "tst_coalescing_runner.moc"

@@ -22,6 +22,7 @@
 #include "loading/trace_loader.h"
 #include "main_window.h"
 #include "record_snippets.h"
+#include "support/suite_main.h"
 #include "support/test_paths.h"
 #include "timeline/timeline_view.h"
 #include "tour.h"
@@ -100,7 +101,7 @@ class TestFirstRun : public QObject {
     }
 
     void theReadmeShowsTheSameRecordingCode() {
-        const QString readme = readText(QStringLiteral(GAPSCOPE_SOURCE_DIR "/README.md"));
+        const QString readme = readText(test::sourceDir() + QStringLiteral("/README.md"));
         QVERIFY(!readme.isEmpty());
         for (const app::RecordSnippet& s : app::kRecordSnippets) {
             const QString code = QString::fromUtf8(s.code).trimmed();
@@ -201,5 +202,5 @@ class TestFirstRun : public QObject {
     }
 };
 
-QTEST_MAIN(TestFirstRun)
+GAPSCOPE_TEST_MAIN(TestFirstRun)
 #include "tst_first_run.moc"

@@ -17,6 +17,7 @@
 #include "report/annotations.h"
 #include "support/cli_run.h"
 #include "support/generator.h"
+#include "support/suite_main.h"
 #include "support/test_paths.h"
 
 using namespace gapscope;
@@ -254,5 +255,5 @@ class TestPicture : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestPicture)
+GAPSCOPE_TEST_GUILESS_MAIN(TestPicture)
 #include "tst_picture.moc"

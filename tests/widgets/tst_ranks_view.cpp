@@ -28,6 +28,7 @@
 #include "ranks/rank_heat_map.h"
 #include "ranks/ranks_panel.h"
 #include "support/cli_run.h"
+#include "support/suite_main.h"
 #include "support/test_paths.h"
 #include "timeline/time_ruler.h"
 #include "timeline/timeline_view.h"
@@ -254,5 +255,5 @@ class TestRanksView : public QObject {
     void cleanupTestCase() { window_.reset(); }
 };
 
-QTEST_MAIN(TestRanksView)
+GAPSCOPE_TEST_MAIN(TestRanksView)
 #include "tst_ranks_view.moc"

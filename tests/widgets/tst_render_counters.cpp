@@ -8,6 +8,7 @@
 
 #include "loader/loader.h"
 #include "render_support.h"
+#include "support/suite_main.h"
 
 using namespace gapscope;
 using namespace gapscope::ui;
@@ -132,5 +133,5 @@ class TestRenderCounters : public QObject {
     }
 };
 
-QTEST_MAIN(TestRenderCounters)
+GAPSCOPE_TEST_MAIN(TestRenderCounters)
 #include "tst_render_counters.moc"

@@ -23,6 +23,7 @@
 #include "loader/loader.h"
 #include "panels/cause_colors.h"
 #include "render_support.h"
+#include "support/suite_main.h"
 #include "support/test_paths.h"
 #include "timeline/timeline_colors.h"
 #include "timeline/timeline_layout.h"
@@ -421,5 +422,5 @@ class TestRenderGaps : public QObject {
     }
 };
 
-QTEST_MAIN(TestRenderGaps)
+GAPSCOPE_TEST_MAIN(TestRenderGaps)
 #include "tst_render_gaps.moc"

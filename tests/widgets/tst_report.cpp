@@ -17,6 +17,7 @@
 #include "loader/loader.h"
 #include "picture/picture.h"
 #include "support/generator.h"
+#include "support/suite_main.h"
 #include "support/test_paths.h"
 
 using namespace gapscope;
@@ -155,5 +156,5 @@ class TestReport : public QObject {
     }
 };
 
-QTEST_MAIN(TestReport)
+GAPSCOPE_TEST_MAIN(TestReport)
 #include "tst_report.moc"

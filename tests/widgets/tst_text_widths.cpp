@@ -7,6 +7,7 @@
 #include <QTest>
 
 #include "panels/text_widths.h"
+#include "support/suite_main.h"
 
 using namespace gapscope::ui;
 
@@ -66,5 +67,5 @@ class TstTextWidths : public QObject {
     }
 };
 
-QTEST_MAIN(TstTextWidths)
+GAPSCOPE_TEST_MAIN(TstTextWidths)
 #include "tst_text_widths.moc"

@@ -6,6 +6,7 @@
 #include <QTest>
 #include <cmath>
 
+#include "support/suite_main.h"
 #include "timeline/time_axis.h"
 
 using namespace gapscope;
@@ -325,5 +326,5 @@ class TestTimeAxis : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestTimeAxis)
+GAPSCOPE_TEST_GUILESS_MAIN(TestTimeAxis)
 #include "tst_time_axis.moc"

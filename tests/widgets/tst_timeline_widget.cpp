@@ -13,9 +13,9 @@
 #include <QComboBox>
 #include <QFileDialog>
 #include <QLabel>
+#include <QLineEdit>
 #include <QRadioButton>
 #include <QScrollBar>
-#include <QLineEdit>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -36,6 +36,7 @@
 #include "picture/gap_colours.h"
 #include "search/search_bar.h"
 #include "support/cli_run.h"
+#include "support/suite_main.h"
 #include "support/test_paths.h"
 #include "timeline/overview_strip.h"
 #include "timeline/timeline_view.h"
@@ -733,5 +734,5 @@ class TestTimelineWidget : public QObject {
     }
 };
 
-QTEST_MAIN(TestTimelineWidget)
+GAPSCOPE_TEST_MAIN(TestTimelineWidget)
 #include "tst_timeline_widget.moc"

@@ -6,6 +6,7 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include "support/suite_main.h"
 #include "timeline/view_state.h"
 
 using namespace gapscope;
@@ -348,5 +349,5 @@ class TestViewState : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestViewState)
+GAPSCOPE_TEST_GUILESS_MAIN(TestViewState)
 #include "tst_view_state.moc"

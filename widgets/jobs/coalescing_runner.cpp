@@ -96,6 +96,11 @@ void CoalescingRunner::deliver() {
     if (idle) setBusy(false);  // outside the lock: a slot may submit again
 }
 
+bool CoalescingRunner::resultWaiting() const {
+    std::lock_guard lock(mutex_);
+    return hasReady_;
+}
+
 void CoalescingRunner::setBusy(bool busy) {
     if (busy == busy_) return;
     busy_ = busy;

@@ -40,6 +40,9 @@ class CoalescingRunner : public QObject {
     // either will be applied.
     void cancelAll();
     bool busy() const { return busy_; }
+    // Whether a finished job's result waits for the GUI thread's event loop
+    // to apply it (any thread; for tests that must not race the worker).
+    bool resultWaiting() const;
 
   signals:
     void busyChanged(bool busy);
@@ -52,7 +55,7 @@ class CoalescingRunner : public QObject {
     // locking ThreadSanitizer cannot see); the event only wakes us.
     Q_INVOKABLE void deliver();
 
-    std::mutex mutex_;
+    mutable std::mutex mutex_;
     std::condition_variable wake_;
     Job pending_;
     std::shared_ptr<CancelToken> running_;  // the token of the job in progress

@@ -1,0 +1,28 @@
+#pragma once
+// What the trace generator and the Python reference scripts produce, kept
+// under a key of everything it depends on (the scripts' text, the
+// arguments, the content of input files), so that CI's dev, asan and tsan
+// runs compute each generated trace and each reference once: both are
+// deterministic (the generator is seeded). The folder is
+// $GAPSCOPE_TEST_INPUT_CACHE, else build/test-inputs of the checkout;
+// GAPSCOPE_TEST_INPUT_CACHE=off turns the cache off.
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+namespace gapscope::test {
+
+// A key over which scripts run, every *.py beside them (what they may
+// import), and `parts`, where a part naming an existing file stands for the
+// file's content (a folder: its files' names, sizes and times).
+QByteArray inputKey(const QStringList& scripts, const QStringList& parts);
+
+// Copies the kept file of `key` + `suffix` to `dest`; false when none is kept.
+bool fetchKept(const QByteArray& key, const QString& suffix, const QString& dest);
+
+// Keeps a copy of `source` as `key` + `suffix` (atomically: a reader never
+// sees half a file, and two writers of one key write the same bytes).
+void keep(const QByteArray& key, const QString& suffix, const QString& source);
+
+}  // namespace gapscope::test
