@@ -49,9 +49,11 @@ QByteArray inputKey(const QStringList& scripts, const QStringList& parts) {
             hash.addData("file:");
             addFile(hash, part);
         } else if (info.isDir()) {
-            // A folder of inputs (a job's ranks): its files' names, sizes
-            // and times, which is cheaper than their content and changes with it.
+            // A folder of inputs (a job's ranks): its path (outputs name
+            // its files), and its files' names, sizes and times, which is
+            // cheaper than their content and changes with it.
             hash.addData("folder:");
+            hash.addData(info.absoluteFilePath().toUtf8());
             QDirIterator it(part, QDir::Files, QDirIterator::Subdirectories);
             QStringList entries;
             while (it.hasNext()) {

@@ -15,7 +15,7 @@ namespace gapscope::test {
 
 // A key over which scripts run, every *.py beside them (what they may
 // import), and `parts`, where a part naming an existing file stands for the
-// file's content (a folder: its files' names, sizes and times).
+// file's content (a folder: its path, and its files' names, sizes and times).
 QByteArray inputKey(const QStringList& scripts, const QStringList& parts);
 
 // Copies the kept file of `key` + `suffix` to `dest`; false when none is kept.
