@@ -138,9 +138,13 @@ QString firstDifference(const QByteArray& expected, const QByteArray& actual) {
         const QByteArray le = i < e.size() ? e[i] : QByteArray("<end of file>");
         const QByteArray la = i < a.size() ? a[i] : QByteArray("<end of output>");
         if (le != la) {
+            // CSV lines end in \r\n: show the \r rather than a '?'.
+            const auto shownLine = [](QByteArray line) {
+                return QString::fromUtf8(line.replace('\r', "\\r"));
+            };
             return QStringLiteral("line %1:\n  expected: %2\n  actual:   %3")
                 .arg(i + 1)
-                .arg(QString::fromUtf8(le), QString::fromUtf8(la));
+                .arg(shownLine(le), shownLine(la));
         }
     }
     return QStringLiteral("(no line differs)");

@@ -1,11 +1,14 @@
 #include "support/input_cache.h"
 
+#include <utime.h>
+
 #include <QCryptographicHash>
 #include <QDateTime>
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
+#include <QProcess>
 #include <QTemporaryFile>
 #include <cstdio>
 
@@ -21,6 +24,17 @@ QString cacheDir() {
     return env.isEmpty() ? sourceDir() + QStringLiteral("/build/test-inputs") : env;
 }
 
+// The interpreter's version (asked once per process): outputs are keyed to
+// the Python that made them as well.
+QByteArray pythonVersion() {
+    static const QByteArray version = [] {
+        QProcess p;
+        p.start(python(), {QStringLiteral("-c"), QStringLiteral("import sys; print(sys.version)")});
+        return p.waitForFinished(30000) ? p.readAllStandardOutput() : QByteArray("unknown");
+    }();
+    return version;
+}
+
 bool addFile(QCryptographicHash& hash, const QString& path) {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) return false;
@@ -32,6 +46,7 @@ bool addFile(QCryptographicHash& hash, const QString& path) {
 
 QByteArray inputKey(const QStringList& scripts, const QStringList& parts) {
     QCryptographicHash hash(QCryptographicHash::Sha256);
+    hash.addData(pythonVersion());
     for (const QString& script : scripts) {
         // The script itself, then the modules beside it that it may import.
         const QFileInfo info(script);
@@ -78,6 +93,7 @@ bool fetchKept(const QByteArray& key, const QString& suffix, const QString& dest
     if (dir.isEmpty()) return false;
     const QString kept = dir + QLatin1Char('/') + QString::fromLatin1(key) + suffix;
     if (!QFileInfo::exists(kept)) return false;
+    ::utime(QFile::encodeName(kept).constData(), nullptr);  // used now: kept longer (.ci/run)
     QFile::remove(dest);
     return QFile::copy(kept, dest);
 }

@@ -4,8 +4,10 @@
 // arguments, the content of input files), so that CI's dev, asan and tsan
 // runs compute each generated trace and each reference once: both are
 // deterministic (the generator is seeded). The folder is
-// $GAPSCOPE_TEST_INPUT_CACHE, else build/test-inputs of the checkout;
-// GAPSCOPE_TEST_INPUT_CACHE=off turns the cache off.
+// $GAPSCOPE_TEST_INPUT_CACHE, else build/test-inputs of the checkout
+// (CI keeps it in ~/.cache, as ccache, so that a run finds what the last
+// one computed); GAPSCOPE_TEST_INPUT_CACHE=off turns the cache off. The key
+// also holds Python's version.
 
 #include <QByteArray>
 #include <QString>
