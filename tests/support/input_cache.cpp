@@ -88,32 +88,65 @@ QByteArray inputKey(const QStringList& scripts, const QStringList& parts) {
     return hash.result().toHex();
 }
 
-bool fetchKept(const QByteArray& key, const QString& suffix, const QString& dest) {
+namespace {
+
+// Where `key` + `suffix` is kept ("" when the cache is off).
+QString keptPath(const QByteArray& key, const QString& suffix) {
     const QString dir = cacheDir();
-    if (dir.isEmpty()) return false;
-    const QString kept = dir + QLatin1Char('/') + QString::fromLatin1(key) + suffix;
-    if (!QFileInfo::exists(kept)) return false;
-    ::utime(QFile::encodeName(kept).constData(), nullptr);  // used now: kept longer (.ci/run)
+    return dir.isEmpty() ? QString() : dir + QLatin1Char('/') + QString::fromLatin1(key) + suffix;
+}
+
+// A kept file used now: its time is renewed (.ci/run prunes by it).
+void markUsed(const QString& kept) {
+    ::utime(QFile::encodeName(kept).constData(), nullptr);
+}
+
+// Writes a part file with `write`, then renames it into place: a reader
+// never sees half a file, and two writers of one key write the same bytes.
+template <class Write>
+void keepWith(const QByteArray& key, const QString& suffix, Write write) {
+    const QString kept = keptPath(key, suffix);
+    if (kept.isEmpty() || !QDir().mkpath(QFileInfo(kept).path())) return;
+    QTemporaryFile part(kept + QStringLiteral(".XXXXXX.part"));
+    if (!part.open() || !write(part) || !part.flush()) return;
+    // rename(2) replaces atomically; QFile::rename would refuse an existing file.
+    if (std::rename(QFile::encodeName(part.fileName()).constData(),
+                    QFile::encodeName(kept).constData()) == 0)
+        part.setAutoRemove(false);
+}
+
+}  // namespace
+
+bool fetchKept(const QByteArray& key, const QString& suffix, const QString& dest) {
+    const QString kept = keptPath(key, suffix);
+    if (kept.isEmpty() || !QFileInfo::exists(kept)) return false;
+    markUsed(kept);
     QFile::remove(dest);
     return QFile::copy(kept, dest);
 }
 
+std::optional<QByteArray> fetchKeptText(const QByteArray& key, const QString& suffix) {
+    const QString kept = keptPath(key, suffix);
+    QFile in(kept);
+    if (kept.isEmpty() || !in.open(QIODevice::ReadOnly)) return std::nullopt;
+    markUsed(kept);
+    return in.readAll();
+}
+
 void keep(const QByteArray& key, const QString& suffix, const QString& source) {
-    const QString dir = cacheDir();
-    if (dir.isEmpty() || !QDir().mkpath(dir)) return;
-    QTemporaryFile copy(dir + QStringLiteral("/XXXXXX.part"));
     QFile in(source);
-    if (!copy.open() || !in.open(QIODevice::ReadOnly)) return;
-    while (!in.atEnd()) {
-        const QByteArray block = in.read(1 << 20);
-        if (copy.write(block) != block.size()) return;
-    }
-    if (!copy.flush()) return;
-    const QString kept = dir + QLatin1Char('/') + QString::fromLatin1(key) + suffix;
-    // rename(2) replaces atomically; QFile::rename would refuse an existing file.
-    if (std::rename(QFile::encodeName(copy.fileName()).constData(),
-                    QFile::encodeName(kept).constData()) == 0)
-        copy.setAutoRemove(false);
+    if (!in.open(QIODevice::ReadOnly)) return;
+    keepWith(key, suffix, [&](QFile& part) {
+        while (!in.atEnd()) {
+            const QByteArray block = in.read(1 << 20);
+            if (part.write(block) != block.size()) return false;
+        }
+        return true;
+    });
+}
+
+void keepText(const QByteArray& key, const QString& suffix, const QByteArray& text) {
+    keepWith(key, suffix, [&](QFile& part) { return part.write(text) == text.size(); });
 }
 
 }  // namespace gapscope::test

@@ -12,6 +12,7 @@
 #include <QByteArray>
 #include <QString>
 #include <QStringList>
+#include <optional>
 
 namespace gapscope::test {
 
@@ -22,9 +23,12 @@ QByteArray inputKey(const QStringList& scripts, const QStringList& parts);
 
 // Copies the kept file of `key` + `suffix` to `dest`; false when none is kept.
 bool fetchKept(const QByteArray& key, const QString& suffix, const QString& dest);
+// The kept text of `key` + `suffix`, if any.
+std::optional<QByteArray> fetchKeptText(const QByteArray& key, const QString& suffix);
 
 // Keeps a copy of `source` as `key` + `suffix` (atomically: a reader never
 // sees half a file, and two writers of one key write the same bytes).
 void keep(const QByteArray& key, const QString& suffix, const QString& source);
+void keepText(const QByteArray& key, const QString& suffix, const QByteArray& text);
 
 }  // namespace gapscope::test

@@ -1,9 +1,7 @@
 #include "support/reference_run.h"
 
-#include <QFile>
 #include <QFileInfo>
 #include <QProcess>
-#include <QTemporaryDir>
 #include <QTest>
 #include <algorithm>
 #include <cmath>
@@ -16,12 +14,8 @@ namespace gapscope::test {
 nlohmann::json runReference(const QString& script, const QStringList& args) {
     const QString path = sourceDir() + "/tests/tools/" + script;
     const QByteArray key = inputKey({path}, args);
-    QTemporaryDir dir;
-    const QString out = dir.filePath("reference.json");
-    if (fetchKept(key, ".json", out)) {
-        QFile f(out);
-        if (f.open(QIODevice::ReadOnly)) return nlohmann::json::parse(f.readAll().toStdString());
-    }
+    if (const auto kept = fetchKeptText(key, ".json"))
+        return nlohmann::json::parse(kept->toStdString());
     QProcess p;
     p.start(python(), QStringList{path} + args);
     if (!p.waitForFinished(600000) || p.exitCode() != 0) {
@@ -39,11 +33,7 @@ nlohmann::json runReference(const QString& script, const QStringList& args) {
              text.contains(input.fileName().toUtf8())))
             return nlohmann::json::parse(text.toStdString());
     }
-    QFile f(out);
-    if (f.open(QIODevice::WriteOnly) && f.write(text) == text.size() && f.flush()) {
-        f.close();
-        keep(key, ".json", out);
-    }
+    keepText(key, ".json", text);
     return nlohmann::json::parse(text.toStdString());
 }
 
