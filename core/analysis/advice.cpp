@@ -1,13 +1,13 @@
 #include "analysis/advice.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <map>
 #include <set>
 
 #include "analysis/analysis_index.h"
+#include "util/ascii_text.h"
 
 namespace gapscope {
 
@@ -53,13 +53,6 @@ std::string gpu(int device) {
 
 double share(TimeNs part, TimeNs whole) {
     return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0;
-}
-
-bool containsNoCase(std::string_view text, std::string_view word) {
-    auto it = std::search(text.begin(), text.end(), word.begin(), word.end(), [](char a, char b) {
-        return std::tolower(static_cast<unsigned char>(a)) == b;
-    });
-    return it != text.end();
 }
 
 // A finding with the share of time it is about, for ordering.

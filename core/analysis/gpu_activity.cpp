@@ -4,30 +4,9 @@
 #include <optional>
 #include <unordered_map>
 
+#include "util/ascii_text.h"
+
 namespace gapscope {
-
-namespace {
-
-// ASCII only: names are ASCII, and std::tolower's locale lookup per
-// character cost a sixth of the whole-trace advice.
-char lowerAscii(char c) {
-    return c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c;
-}
-
-bool startsWithNoCase(std::string_view text, size_t at, std::string_view word) {
-    if (word.size() > text.size() - at) return false;
-    for (size_t k = 0; k < word.size(); ++k)
-        if (lowerAscii(text[at + k]) != word[k]) return false;
-    return true;
-}
-
-bool containsNoCase(std::string_view text, std::string_view word) {
-    for (size_t i = 0; i + word.size() <= text.size(); ++i)
-        if (startsWithNoCase(text, i, word)) return true;
-    return false;
-}
-
-}  // namespace
 
 bool isCommunicationKernel(std::string_view name) {
     // One pass: the three words start with different letters.

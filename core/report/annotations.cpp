@@ -85,6 +85,11 @@ std::string parseAnnotation(const json& j, Annotation& a) {
     if (a.text.size() > kMaxAnnotationText) return "the text is longer than 64 KiB";
     if (!validColor(a.color)) return "\"color\" is not #rrggbb";
     if (a.kind == Annotation::Kind::Slice && a.slice.empty()) return "a slice note names no slice";
+    if (a.kind != Annotation::Kind::Slice) {
+        // Only a slice note is on a track and a slice (and only it writes them).
+        a.track.clear();
+        a.slice.clear();
+    }
     return {};
 }
 
@@ -118,8 +123,14 @@ SidecarRead readSidecar(const std::string& path) {
     } catch (const json::parse_error& e) {
         r.error = path + ": byte " + std::to_string(e.byte) + ": not JSON";
         return r;
+    } catch (const json::exception& e) {
+        // A number out of range (1e999) and the like: nlohmann/json's own words.
+        r.error = path + ": not JSON we can read (" + e.what() + ")";
+        return r;
     }
-    if (!doc.is_object() || doc.value("format", "") != "gapscope-annotations") {
+    // (Not doc.value("format", ""): it throws when "format" is not text.)
+    const auto format = doc.is_object() ? doc.find("format") : doc.end();
+    if (!doc.is_object() || format == doc.end() || *format != "gapscope-annotations") {
         r.error =
             path + ": not a Gapscope annotations file (no \"format\": \"gapscope-annotations\")";
         return r;

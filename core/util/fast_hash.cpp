@@ -40,7 +40,7 @@ uint64_t fastHash(const void* data, size_t size, uint64_t seed) {
     uint64_t h;
     if (size >= 32) {
         uint64_t v1 = seed + kP1 + kP2, v2 = seed + kP2, v3 = seed, v4 = seed - kP1;
-        for (; p + 32 <= end; p += 32) {
+        for (; end - p >= 32; p += 32) {
             v1 = round(v1, load64(p));
             v2 = round(v2, load64(p + 8));
             v3 = round(v3, load64(p + 16));
@@ -52,7 +52,7 @@ uint64_t fastHash(const void* data, size_t size, uint64_t seed) {
         h = seed + kP5;
     }
     h += static_cast<uint64_t>(size);
-    for (; p + 8 <= end; p += 8) {
+    for (; end - p >= 8; p += 8) {
         h ^= round(0, load64(p));
         h = rotl(h, 27) * kP1 + kP4;
     }

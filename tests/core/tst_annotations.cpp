@@ -135,6 +135,29 @@ class TestAnnotations : public QObject {
             << QByteArray(R"({"format": "gapscope-annotations", "version": 1, "annotations":
                 [{"id": 1, "kind": "marker", "start_ns": 5, "end_ns": 5, "color": "red"}]})")
             << "\"color\" is not #rrggbb";
+        // (Found by fuzz_sidecar: this one used to end the viewer.)
+        QTest::newRow("a number out of range")
+            << QByteArray(R"({"format": "gapscope-annotations", "version": 1, "annotations":
+                [{"id": 1e999, "kind": "marker", "start_ns": 5, "end_ns": 5}]})")
+            << "not JSON we can read";
+        QTest::newRow("format as a number")  // (found by fuzz_sidecar too)
+            << QByteArray(R"({"format": 1, "version": 1, "annotations": []})")
+            << "not a Gapscope annotations file";
+    }
+
+    // A track and a slice belong to slice notes: on a range they are not
+    // kept, as the writer would not write them (found by fuzz_sidecar).
+    void aRangeKeepsNoTrackOrSlice() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("x.json.gapscope.json");
+        QVERIFY(writeText(path, R"({"format": "gapscope-annotations", "version": 1, "annotations":
+            [{"id": 2, "kind": "range", "start_ns": 5, "end_ns": 9, "track": "GPU 0",
+              "slice": "gemm"}]})"));
+        const SidecarRead r = readSidecar(path.toStdString());
+        QCOMPARE(r.status, SidecarStatus::Loaded);
+        QCOMPARE(r.annotations.size(), size_t(1));
+        QVERIFY(r.annotations[0].track.empty());
+        QVERIFY(r.annotations[0].slice.empty());
     }
 
     void unreadableSidecarsAreReportedAndKept() {

@@ -13,11 +13,26 @@ With --args, those of fuzz_args: the awkward events of
 tests/fixtures/awkward_args.jsonl whole (mode byte 0), and the args objects
 of events of the small traces after the mode byte of their kind (1 X,
 2 M, 3 C, 4 a [memory] instant).
-Usage: make_seeds.py [--xspace | --ranks | --args] OUT_DIR [RANKS.json...]"""
+With --sidecar, those of fuzz_sidecar: annotation sidecars of every kind,
+with awkward text, and the refusals (newer version, bad fields).
+With --fail-if, those of fuzz_fail_if: the conditions of the docs and
+tests/cli/tst_diff.cpp, each over kernel names of the small traces.
+With --fleet, those of fuzz_fleet: the fleet tables and ranks JSON files
+given after OUT_DIR, whole.
+With --index-cache, those of fuzz_index_cache: the bodies of the index-cache
+entries given after OUT_DIR (`gapscope-cli info` with XDG_CACHE_HOME set
+writes them), each cut after its header and trace path.
+With --profile-folder, those of fuzz_profile_folder: log folders of runs at
+several depths, links and loops, over the recorded JAX profile and small
+XSpace inputs of corpus/fuzz_xspace.
+Usage: make_seeds.py [--xspace | --ranks | --args | --sidecar | --fail-if | --fleet |
+                      --index-cache | --profile-folder] OUT_DIR [FILE...]"""
 import gzip
 import hashlib
 import json
 import pathlib
+import re
+import struct
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -95,14 +110,109 @@ def args_seeds(out, per_trace=12):
     print(f"{n} seeds in {out}")
 
 
+def write_seeds(out, seeds):
+    for data in seeds:
+        (out / hashlib.sha1(data).hexdigest()).write_bytes(data)
+    print(f"{len(seeds)} seeds in {out}")
+
+
+def sidecar_seeds(out):
+    def doc(annotations, version=1, fmt="gapscope-annotations"):
+        return json.dumps({"format": fmt, "version": version, "trace": "t.json",
+                           "annotations": annotations}, indent=2, ensure_ascii=False).encode()
+    marker = {"id": 1, "kind": "marker", "start_ns": 1000, "end_ns": 1000, "text": "here",
+              "color": "#e69f00"}
+    rng = {"id": 2, "kind": "range", "start_ns": -5, "end_ns": 2 ** 61, "text": "a\nb \u00e9 \U0001f600",
+           "color": "#00FFaa"}
+    note = {"id": 3, "kind": "slice", "start_ns": 7, "end_ns": 9, "text": "", "color": "#123456",
+            "track": "GPU 0 · stream 7", "slice": "void gemm<float>(...)"}
+    seeds = [doc([]), doc([marker]), doc([marker, rng, note]), doc([note], version=2),
+             doc([dict(marker, end_ns=1001)]), doc([dict(rng, color="red")]),
+             doc([dict(note, slice="")]), doc([dict(marker, id=-1)]), doc([marker], fmt="other"),
+             b'{"format": "gapscope-annotations", "version": 1, "annotations": [{"id": 1e3}]}',
+             b"\xef\xbb\xbf" + doc([marker]), doc([marker])[:40]]
+    write_seeds(out, seeds)
+
+
+def fail_if_seeds(out):
+    conditions = [
+        "step_time>+5%", "gpu_idle>+2pp", "memory_peak>+256MiB", "op:aten::addmm.self>+10%",
+        "kernel:gemm.total>+10%", "kernel:.*.count>=3", "kernel:(sgemm|cutlass).*.mean<+1us",
+        "step_time_median<=2.5ms", "gpu_busy<40", "idle_input>1s", "kernel_count>-5",
+        "exposed_comm>+0%", "op:aten::mm.bogus>+5%", "kernel:x.mean>abc", "step_time>+nan%",
+        ">+5%", "kernel:[.total>1", "kernel:(a+)+$.count>0", "memory_peak>+5ms"]
+    names = []
+    for text in texts():
+        for m in re.finditer(rb'"name": ?"([^"\\]{1,300})"', text):
+            names.append(m.group(1))
+            if len(names) > 400:
+                break
+    seeds = []
+    for i, c in enumerate(conditions):
+        picked = names[i * 7:(i * 7) + 12] + [b"a" * 3000]
+        seeds.append(c.encode() + b"\n" + b"\n".join(picked))
+    write_seeds(out, seeds)
+
+
+def fleet_seeds(out, documents):
+    write_seeds(out, [pathlib.Path(d).read_bytes() for d in documents])
+
+
+def index_cache_seeds(out, entries):
+    seeds = []
+    for e in entries:
+        raw = pathlib.Path(e).read_bytes()
+        # The header's last three fields: path length, body length, checksum.
+        for header in range(24, 512):
+            path_bytes, body_bytes = struct.unpack_from("<QQ", raw, header - 24)
+            if header + path_bytes + body_bytes == len(raw) and raw[header:header + 1] == b"/":
+                seeds.append(raw[header + path_bytes:])
+                break
+        else:
+            raise SystemExit(f"{e}: not an index-cache entry")
+    write_seeds(out, seeds)
+
+
+def profile_folder_seeds(out):
+    sep = b"\n%%\n"
+    jax = (ROOT / "tests" / "data" / "recorded" / "jax_mlp.xplane.pb").read_bytes()
+    small = sorted((ROOT / "tests" / "fuzz" / "corpus" / "fuzz_xspace").iterdir(),
+                   key=lambda p: p.stat().st_size)
+    planes = [p.read_bytes()[1:] for p in small if 200 < p.stat().st_size < 20000][:6]
+
+    def folder(run, entries):
+        return sep.join([run] + [path + b"\n" + data for path, data in entries])
+
+    seeds = [
+        folder(b"", [(b"plugins/profile/2024_01_01/host.xplane.pb", jax)]),
+        folder(b"train/2024_01_02", [(b"train/plugins/profile/2024_01_02/a.xplane.pb", planes[0]),
+                                     (b"train/plugins/profile/2024_01_02/b.xplane.pb", planes[1]),
+                                     (b"eval/plugins/profile/2024_01_03/a.xplane.pb", planes[2])]),
+        folder(b"2024_01_03", [(b"x/plugins/profile/2024_01_03/h.xplane.pb.gz", gzip.compress(planes[3])),
+                               (b"y/plugins/profile/2024_01_03/h.xplane.pb", planes[4])]),
+        folder(b"", [(b"a/b/c/d/e/deep.xplane.pb", planes[5]), (b"@a/loop", b".."),
+                     (b"@a/b/up", b"../.."), (b"empty/", b""), (b"r/h.xplane.pb", b"")]),
+        folder(b"nope", [(b"run/h.xplane.pb", planes[0]), (b"run/notes.txt", b"hello")]),
+        folder(b"", [(b"h.xplane.pb", planes[1]), (b"@link.xplane.pb", b"h.xplane.pb")]),
+    ]
+    write_seeds(out, seeds)
+
+
 def main():
     args = sys.argv[1:]
     xspace = "--xspace" in args
     ranks = "--ranks" in args
     args_only = "--args" in args
-    args = [a for a in args if a not in ("--xspace", "--ranks", "--args")]
+    modes = {"--sidecar": sidecar_seeds, "--fail-if": fail_if_seeds,
+             "--profile-folder": profile_folder_seeds}
+    with_files = {"--fleet": fleet_seeds, "--index-cache": index_cache_seeds}
+    chosen = [a for a in args if a in modes or a in with_files]
+    args = [a for a in args if a not in ("--xspace", "--ranks", "--args") and a not in chosen]
     out = pathlib.Path(args[0])
     out.mkdir(parents=True, exist_ok=True)
+    if chosen:
+        mode = chosen[0]
+        return modes[mode](out) if mode in modes else with_files[mode](out, args[1:])
     if args_only:
         args_seeds(out)
         return

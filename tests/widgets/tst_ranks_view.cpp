@@ -3,7 +3,8 @@
 // figures are the loader's (each rank's own trace, checked against the
 // reference in tst_ranks); rank groups collapse, GPUs of all ranks go on
 // top, a heat map cell frames that rank's step on the timeline, a fleet
-// table's cell opens that rank's trace; alignment on a step.
+// table's cell opens that rank's trace; alignment on a step. The panel's
+// tables are held against the independent reference (ranks_reference.py).
 
 #include <QApplication>
 #include <QComboBox>
@@ -28,6 +29,7 @@
 #include "ranks/rank_heat_map.h"
 #include "ranks/ranks_panel.h"
 #include "support/cli_run.h"
+#include "support/reference_run.h"
 #include "support/suite_main.h"
 #include "support/test_paths.h"
 #include "timeline/time_ruler.h"
@@ -69,6 +71,64 @@ class TestRanksView : public QObject {
 
     const TimelineLayout& layout() const { return window_->tracePage()->timeline()->layout(); }
 
+    // The Ranks panel's two tables against tests/tools/ranks_reference.py
+    // over the same files (Python's json, exact decimals, its own interval
+    // unions): per rank its steps, mean step time, busy share, communication,
+    // exposed communication, time waited and straggler count; per step its
+    // straggler and the waits.
+    void compareWithReference(const RanksPanel* panel, const QStringList& files) {
+        const nlohmann::json ref = test::runReference("ranks_reference.py", files);
+        QVERIFY(ref.is_object());
+        const AnalysisTableModel* ranks = panel->ranksTable()->model();
+        QCOMPARE(size_t(ranks->rowCount()), ref["ranks"].size());
+        for (int row = 0; row < ranks->rowCount(); ++row) {
+            const auto rank = static_cast<int64_t>(ranks->cell(row, 0).number);
+            const nlohmann::json* r = nullptr;
+            for (const auto& candidate : ref["ranks"])
+                if (candidate["rank"].get<int64_t>() == rank) r = &candidate;
+            QVERIFY2(r, qPrintable(QStringLiteral("rank %1 is not in the reference").arg(rank)));
+            const auto& steps = (*r)["steps"];
+            double duration = 0, busy = 0, comm = 0, exposed = 0, wait = 0;
+            for (const auto& st : steps) {
+                duration += double(st["end_ns"].get<int64_t>() - st["start_ns"].get<int64_t>());
+                busy += double(st["busy_ns"].get<int64_t>());
+                comm += double(st["comm_ns"].get<int64_t>());
+                exposed += double(st["exposed_comm_ns"].get<int64_t>());
+                if (!st["wait_ns"].is_null()) wait += double(st["wait_ns"].get<int64_t>());
+            }
+            int straggles = 0;
+            for (const auto& st : ref["stragglers"])
+                straggles += st["rank"].get<int64_t>() == rank;
+            const QString where = QStringLiteral("rank %1").arg(rank);
+            auto same = [&](int column, double expected, const char* what) {
+                QVERIFY2(test::nearlyEqual(ranks->cell(row, column).number, expected),
+                         qPrintable(QStringLiteral("%1 %2: %3, the reference %4")
+                                        .arg(where, what)
+                                        .arg(ranks->cell(row, column).number, 0, 'f', 6)
+                                        .arg(expected, 0, 'f', 6)));
+            };
+            same(2, double(steps.size()), "steps");
+            QVERIFY(!steps.empty());
+            same(3, duration / double(steps.size()), "mean step time");
+            same(4, busy / duration, "GPU busy share");
+            same(5, comm, "communication");
+            same(6, exposed, "exposed communication");
+            same(7, wait, "waited");
+            same(8, straggles, "straggler in");
+        }
+        const AnalysisTableModel* stragglers = panel->stragglersTable()->model();
+        QCOMPARE(size_t(stragglers->rowCount()), ref["stragglers"].size());
+        for (int row = 0; row < stragglers->rowCount(); ++row) {
+            const auto& st = ref["stragglers"][size_t(row)];
+            QCOMPARE(stragglers->cell(row, 0).number, double(st["step"].get<int64_t>()));
+            QCOMPARE(stragglers->cell(row, 1).number, double(st["rank"].get<int64_t>()));
+            QCOMPARE(stragglers->cell(row, 2).number, double(st["others_wait_ns"].get<int64_t>()));
+            QCOMPARE(stragglers->cell(row, 3).number, double(st["longest_wait_ns"].get<int64_t>()));
+            QCOMPARE(stragglers->cell(row, 4).number,
+                     double(st["longest_wait_rank"].get<int64_t>()));
+        }
+    }
+
   private slots:
     void initTestCase() {
         QSettings().clear();
@@ -98,6 +158,12 @@ class TestRanksView : public QObject {
         QCOMPARE(panel->ranksTable()->visibleRows(), 8);
         QCOMPARE(panel->stragglersTable()->visibleRows(), 1);
         QCOMPARE(panel->stragglersTable()->model()->displayText(0, 1), QStringLiteral("7"));
+        QStringList files;
+        for (const QFileInfo& f : QDir(dlrmFolder()).entryInfoList(QDir::Files, QDir::Name))
+            files << f.filePath();
+        QCOMPARE(files.size(), 8);
+        compareWithReference(panel, files);
+        if (QTest::currentTestFailed()) return;
         QCOMPARE(panel->heatMap()->rankCount(), 8);
         QCOMPARE(panel->heatMap()->stepCount(), 1);
         // The heat map colours by step time: rank 1's step is the longest.

@@ -12,6 +12,8 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <algorithm>
+#include <cmath>
 
 #include "export/report_export.h"
 #include "loader/loader.h"
@@ -100,7 +102,56 @@ class TestReport : public QObject {
         QVERIFY(m.hasMatch());
         const QImage image = QImage::fromData(QByteArray::fromBase64(m.captured(1).toLatin1()));
         QCOMPARE(image.size(), pictureSize(spec()));
+        // The report holds the picture itself, not another rendering of it.
+        QCOMPARE(image.convertToFormat(QImage::Format_RGB32),
+                 renderPicture(spec()).convertToFormat(QImage::Format_RGB32));
         QVERIFY(!html.contains(QStringLiteral("src=\"http")));  // nothing fetched from elsewhere
+    }
+
+    // The picture at known pixels: against the same picture without gap
+    // shading, the columns that change are those of the GPU's idle gaps
+    // that the generator's truth lists (≥ 100 µs), and every such gap
+    // changes its middle column. Positions come from the truth's times and
+    // the picture's linear time axis, not from the analysis that drew it.
+    void thePictureShadesTheTruthsGapsAndNothingElse() {
+        PictureSpec s = spec();
+        s.annotations.clear();
+        const QImage shaded = renderPicture(s).convertToFormat(QImage::Format_RGB32);
+        s.gapThreshold = TimeNs{1} << 60;
+        const QImage plain = renderPicture(s).convertToFormat(QImage::Format_RGB32);
+        QCOMPARE(shaded.size(), plain.size());
+        const auto& device = gen_.truth["devices"]["0"];
+        QCOMPARE(gen_.truth["min_gap_us"].get<double>() * 1000, double(kDefaultGapThresholdNs));
+        const TimeNs start = s.range.start, span = s.range.end - s.range.start;
+        const double pxPerNs = double(s.width - kPictureGutter) / double(span);
+        auto xOf = [&](TimeNs t) { return kPictureGutter + double(t - start) * pxPerNs; };
+        std::vector<std::pair<double, double>> gaps;  // x0, x1
+        for (const auto& g : device["idle_gaps"])
+            gaps.push_back({xOf(g["start_ns"].get<TimeNs>()), xOf(g["end_ns"].get<TimeNs>())});
+        QVERIFY2(gaps.size() >= 3, qPrintable(QString::number(gaps.size())));
+        // Rows above the legend, whose "GPU idle ≥ …" line differs.
+        const int rows = shaded.height() - 40;
+        auto changed = [&](int x) {
+            for (int y = 0; y < rows; ++y)
+                if (shaded.pixel(x, y) != plain.pixel(x, y)) return true;
+            return false;
+        };
+        int changedColumns = 0;
+        for (int x = kPictureGutter; x < shaded.width(); ++x) {
+            if (!changed(x)) continue;
+            ++changedColumns;
+            const bool inAGap = std::any_of(gaps.begin(), gaps.end(), [&](const auto& g) {
+                return x >= std::floor(g.first) - 1 && x <= std::ceil(g.second) + 1;
+            });
+            QVERIFY2(inAGap, qPrintable(QStringLiteral("column %1 changed, outside every gap of "
+                                                       "the truth")
+                                            .arg(x)));
+        }
+        for (const auto& [x0, x1] : gaps)
+            QVERIFY2(
+                changed(static_cast<int>((x0 + x1) / 2)),
+                qPrintable(QStringLiteral("the gap at x %1..%2 is not shaded").arg(x0).arg(x1)));
+        QVERIFY(changedColumns >= int(gaps.size()));
     }
 
     void markdownHasThePictureBesideIt() {
