@@ -89,6 +89,17 @@ std::optional<FailIf> parseFailIf(std::string_view text, std::string& error) {
         }
         f.unit = f.field == "count" ? MetricUnit::Count : MetricUnit::Ns;
         if (!op) {
+            // libstdc++'s regex compiler overflows a signed integer on a
+            // long number (`\6666666666666666666`, `a{99999999999}`): found
+            // by fuzz_fail_if. No pattern needs more than nine digits.
+            size_t digits = 0;
+            for (const char c : f.metric) {
+                digits = (c >= '0' && c <= '9') ? digits + 1 : 0;
+                if (digits > 9) {
+                    error = "kernel regex '" + f.metric + "': a number longer than nine digits";
+                    return std::nullopt;
+                }
+            }
             try {
                 f.kernelRegex.emplace(f.metric, std::regex::ECMAScript);
             } catch (const std::regex_error& e) {

@@ -240,6 +240,7 @@ class TestDiff : public QObject {
                                  "op:aten::mm.bogus>+5%",
                                  "kernel:(.total>+5%",
                                  "kernel:x.mean>abc",
+                                 "kernel:a\\6666666666666666666.count>0",  // (fuzz_fail_if)
                                  "gpu_idle>+2ppx",
                                  "step_time>5%",
                                  ">+5%",
