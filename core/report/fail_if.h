@@ -13,8 +13,9 @@
 // An unsigned one is NEW's value. Units: ns us ms s (times), B KB MB GB
 // KiB MiB GiB (bytes), % or pp (percent metrics), none (the metric's own
 // unit: ns, bytes, percent, count). A kernel REGEX (ECMAScript, whole
-// name, no number longer than nine digits) sums every kernel it matches; an op NAME is exact (the
-// last `.` starts the field). A name absent from a run counts as 0.
+// name, no number longer than nine digits) sums every kernel it matches;
+// an op NAME is exact (the last `.` starts the field). A name absent from
+// a run counts as 0.
 
 #include <optional>
 #include <regex>
