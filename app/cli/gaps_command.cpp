@@ -96,7 +96,7 @@ int runGaps(int argc, char** argv) {
     if (args->format != OutputFormat::Table) return 0;
     Table totals;
     totals.headers = {"device",        "busy ns", "input", "synchronization",
-                      "communication", "launch",  "other", "short gaps"};
+                      "communication", "host",    "other", "short gaps"};
     totals.numeric.assign(totals.headers.size(), true);
     for (const DeviceGaps& d : devices) {
         std::vector<std::string> r = {std::to_string(d.device), std::to_string(d.busy)};

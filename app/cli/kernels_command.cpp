@@ -68,7 +68,9 @@ int runKernels(int argc, char** argv) {
                 {"share_of_busy_time", k.shareOfBusyTime},
                 {"streams", k.streams},
                 {"communication", k.communication},
-                {"tensor_cores", k.tensorCores},
+                {"tensor_cores", k.tensorCores == TensorCoreUse::Unknown
+                                     ? nlohmann::json(nullptr)
+                                     : nlohmann::json(k.tensorCores == TensorCoreUse::Yes)},
                 {"launch", k.launch ? launchJson(*k.launch) : nullptr},
                 {"launched_by",
                  k.launchedBy ? nlohmann::json(std::string(t.str(*k.launchedBy))) : nullptr}};
@@ -102,7 +104,7 @@ int runKernels(int argc, char** argv) {
                            std::to_string(k.min), std::to_string(k.max), std::to_string(k.median),
                            std::to_string(k.p95), k.stddev ? fixed(*k.stddev, 1) : "-",
                            fixed(k.shareOfKernelTime * 100, 1), fixed(k.shareOfBusyTime * 100, 1),
-                           k.tensorCores ? "yes" : "no",
+                           tensorCoreUseName(k.tensorCores),
                            k.launchedBy ? fitName(t.str(*k.launchedBy), args->format, 40) : "-"});
         table.rows.push_back(std::move(r));
     }

@@ -1,5 +1,6 @@
 #include <iostream>
 
+#include "analysis/analysis_index.h"
 #include "analysis/input_pipeline.h"
 #include "analysis_commands.h"
 #include "cli_output.h"
@@ -11,9 +12,11 @@ namespace {
 
 constexpr const char* kHelp =
     "Usage: gapscope-cli pipeline TRACE [--format table|csv|md|json] [--step-regex RE]\n"
-    "  Is the job waiting for input? The share of step time spent waiting for the\n"
-    "  next batch (DataLoader __next__, IteratorGetNext) with TensorBoard's verdict:\n"
-    "  >= 20% highly, >= 5% moderately, else not input-bound. tf.data stages\n"
+    "  Is the job waiting for input? The share of the GPUs' time (step time, or\n"
+    "  the active span without steps) they sat idle waiting for input, with\n"
+    "  TensorBoard's verdict: >= 20% highly, >= 5% moderately, else not\n"
+    "  input-bound; the host's wait in DataLoader __next__ / IteratorGetNext as\n"
+    "  detail (the verdict reads it only without a GPU). tf.data stages\n"
     "  (Iterator::...) with calls, inclusive and self time and checks (missing\n"
     "  Prefetch, sequential Map, no Cache); the PyTorch DataLoader kind (single-\n"
     "  process or worker processes) and whether a pin-memory thread runs.\n"
@@ -29,7 +32,12 @@ int runPipeline(int argc, char** argv) {
     const Trace& t = *p->trace;
     StepList steps;
     steps.steps = stepsInRange(t, p->args);
-    const PipelineReport r = inputPipeline(t, steps.steps);
+    const AnalysisIndex index(t);
+    StepOptions so = p->args.stepOptions();
+    so.index = &index;
+    so.window = p->args.range.value_or(kWholeTrace);
+    const TimeAccount account = timeAccountOf(t, so);
+    const PipelineReport r = inputPipeline(t, steps.steps, &account);
     if (p->args.format == OutputFormat::Json) {
         nlohmann::json stages = nlohmann::json::array();
         for (const PipelineStage& s : r.stages) {
@@ -42,7 +50,7 @@ int runPipeline(int argc, char** argv) {
         nlohmann::json perStep = nlohmann::json::array();
         for (const StepInputWait& w : r.perStep)
             perStep.push_back(
-                {{"number", w.number}, {"input_wait_ns", w.wait}, {"share", w.share}});
+                {{"number", w.number}, {"host_wait_ns", w.wait}, {"host_share", w.share}});
         nlohmann::json checks = nullptr, loader = nullptr, waits = nlohmann::json::array();
         if (r.checks) {
             checks = {{"missing_prefetch", r.checks->missingPrefetch},
@@ -61,7 +69,11 @@ int runPipeline(int argc, char** argv) {
             {{"verdict", r.inputShare ? nlohmann::json(inputVerdictName(r.verdict)) : nullptr},
              {"input_share", orNull(r.inputShare)},
              {"input_wait_ns", r.inputWait},
-             {"step_time_ns", r.stepTime},
+             {"time_ns", r.time},
+             {"denominator", denominatorName(r.denominator)},
+             {"from", r.fromGpu ? "gpu" : "host"},
+             {"host_wait_ns", r.hostWait},
+             {"host_time_ns", r.hostTime},
              {"steps", steps.steps.size()},
              {"stages", stages},
              {"get_next_ns", r.getNext},
@@ -73,10 +85,14 @@ int runPipeline(int argc, char** argv) {
     }
     std::cout << "Verdict: " << inputVerdictName(r.verdict);
     if (r.inputShare)
-        std::cout << " (" << percentText(*r.inputShare) << " of " << r.stepTime << " ns "
-                  << (steps.steps.empty() ? "of activity" : "of step time")
-                  << " waiting for input)";
+        std::cout << " ("
+                  << (r.fromGpu ? "the GPUs idle for input " : "the host waiting for input ")
+                  << percentText(*r.inputShare) << " of " << r.time << " ns of "
+                  << denominatorName(r.denominator) << ")";
     std::cout << "\n";
+    if (r.fromGpu)
+        std::cout << "Host wait in the next batch: " << r.hostWait << " ns of " << r.hostTime
+                  << " ns\n";
     if (r.dataLoader) {
         std::cout << "DataLoader: " << r.dataLoader->calls << " calls, " << r.dataLoader->total
                   << " ns, " << r.dataLoader->kind.value_or("unknown kind")

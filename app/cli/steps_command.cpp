@@ -87,11 +87,20 @@ int runSteps(int argc, char** argv) {
         return 0;
     }
     Table table;
-    table.headers = {"step",       "device",          "duration ns",
-                     "compute ns", "exposed comm ns", "exposed memcpy ns",
-                     "idle ns",    "idle: input",     "sync",
-                     "comm",       "launch",          "other",
-                     "short",      "slow because"};
+    table.headers = {"step",
+                     "device",
+                     "duration ns",
+                     "compute ns",
+                     "exposed comm ns",
+                     "exposed memcpy ns",
+                     "idle ns",
+                     "idle: input",
+                     "sync",
+                     "comm",
+                     "host",
+                     "other",
+                     "short",
+                     "slow because"};
     table.numeric.assign(table.headers.size(), true);
     table.numeric.back() = false;
     for (const StepReport& s : r.steps) {

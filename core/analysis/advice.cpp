@@ -71,47 +71,38 @@ int priority(const std::string& rule) {
     return static_cast<int>(std::size(kOrder));
 }
 
-// Per device, over the steps (or, without steps, the device's active span).
+// Per device, the time account's figures (over the steps, or without steps
+// the device's active span): the same numbers the Overview shows.
 struct DeviceTime {
     int device = 0;
     TimeNs time = 0, idle = 0, exposedComm = 0, syncIdle = 0;
     std::array<TimeNs, kGapCauseCount> idleByCause{};
     TimeNs idleShort = 0;
+    const char* of = "";  // the denominator's name
 };
 
 std::vector<DeviceTime> deviceTimes(const AdviceInputs& in) {
-    std::map<int, DeviceTime> byDevice;
-    if (in.steps && !in.steps->steps.empty()) {
-        for (const StepReport& r : in.steps->steps) {
-            for (const StepBreakdown& b : r.devices) {
-                DeviceTime& d = byDevice[b.device];
-                d.device = b.device;
-                d.time += r.duration;
-                d.idle += b.idle;
-                d.exposedComm += b.exposedComm;
-                for (size_t c = 0; c < kGapCauseCount; ++c)
-                    d.idleByCause[c] += b.idleByCause[c];
-                d.idleShort += b.idleShort;
-            }
-        }
-    } else if (in.breakdowns) {
-        for (const GpuTimeBreakdown& b : *in.breakdowns) {
-            DeviceTime& d = byDevice[b.device];
-            d.device = b.device;
-            d.time = b.total;
-            d.idle = b.idle;
-            d.exposedComm = b.exposedComm;
-            if (!in.gaps) continue;
-            for (const DeviceGaps& g : *in.gaps) {
-                if (g.device != b.device) continue;
-                d.idleByCause = g.byCause;
-                d.idleShort = g.shortTotal;
-            }
-        }
+    std::optional<TimeAccount> own;
+    const TimeAccount* account = in.account;
+    if (!account) {
+        static const StepsResult kNoSteps;
+        static const std::vector<GpuTimeBreakdown> kNoBreakdowns;
+        static const std::vector<DeviceGaps> kNoGaps;
+        account = &own.emplace(timeAccount(in.steps ? *in.steps : kNoSteps,
+                                           in.breakdowns ? *in.breakdowns : kNoBreakdowns,
+                                           in.gaps ? *in.gaps : kNoGaps));
     }
     std::vector<DeviceTime> out;
-    for (auto& [device, d] : byDevice) {
-        d.syncIdle = d.idleByCause[static_cast<size_t>(GapCause::Synchronization)];
+    for (const GpuTimeAccount& a : account->devices) {
+        DeviceTime d;
+        d.device = a.device;
+        d.time = a.time;
+        d.idle = a.idle();
+        d.exposedComm = a.exposedComm;
+        d.idleByCause = a.idleByCause;
+        d.idleShort = a.idleShort;
+        d.syncIdle = a.idleByCause[static_cast<size_t>(GapCause::Synchronization)];
+        d.of = denominatorName(account->denominator);
         out.push_back(d);
     }
     return out;
@@ -165,7 +156,7 @@ void inputBound(const Trace& t, const AdviceInputs& in, std::vector<Ranked>& out
     const double s = p.inputShare.value_or(0);
     std::string what;
     if (p.dataLoader) {
-        const double loaderShare = share(p.dataLoader->total, p.stepTime);
+        const double loaderShare = share(p.hostWait, p.hostTime);
         if (p.dataLoader->kind == std::optional<std::string>("single-process") &&
             loaderShare > 0.05)
             what =
@@ -189,13 +180,16 @@ void inputBound(const Trace& t, const AdviceInputs& in, std::vector<Ranked>& out
         if (!joined.empty()) what = what.empty() ? joined : what + "; " + joined;
     }
     if (what.empty()) what = "make the input pipeline faster (prefetch, parallel map, cache)";
-    f.message = "The GPU waits for input: ";
-    f.message.append(percent(s)).append(" of the step time is spent waiting for the next batch (");
-    f.message.append(duration(p.inputWait)).append(" of ").append(duration(p.stepTime));
+    const char* of = denominatorName(p.denominator);
+    f.message = p.fromGpu ? "The GPU waits for input: idle waiting for the next batch "
+                          : "The host waits for input: in the next batch's loading ";
+    f.message.append(percent(s)).append(" of the ").append(of).append(" (");
+    f.message.append(duration(p.inputWait)).append(" of ").append(duration(p.time));
     f.message.append("); ").append(what).append(".");
     f.numbers.insert(f.numbers.begin(), {{"input_share", s},
                                          {"input_wait_ns", static_cast<double>(p.inputWait)},
-                                         {"step_time_ns", static_cast<double>(p.stepTime)}});
+                                         {"time_ns", static_cast<double>(p.time)},
+                                         {"host_wait_ns", static_cast<double>(p.hostWait)}});
     f.slices = p.longestWaits;
     if (in.steps) {
         // The steps that waited longest.
@@ -226,8 +220,19 @@ void gpuIdle(const AdviceInputs& in, const std::vector<DeviceTime>& times,
         for (size_t c = 1; c < kGapCauseCount; ++c)
             if (d.idleByCause[c] > d.idleByCause[lead]) lead = c;
         const bool shortLeads = d.idleShort > d.idleByCause[lead];
+        // A leading cause with its own finding (input-bound, blocking-sync)
+        // is told there: this one then only says how idle, at low severity.
+        const bool toldElsewhere =
+            !shortLeads && ((GapCause(lead) == GapCause::Input && in.pipeline &&
+                             in.pipeline->verdict != InputVerdict::NotInputBound) ||
+                            GapCause(lead) == GapCause::Synchronization);
+        if (toldElsewhere) f.severity = Severity::Low;
         f.message = gpu(d.device);
-        f.message.append(" is idle ").append(percent(s)).append(" of the step time (");
+        f.message.append(" is idle ")
+            .append(percent(s))
+            .append(" of the ")
+            .append(d.of)
+            .append(" (");
         f.message.append(duration(d.idle)).append(" of ").append(duration(d.time));
         f.message.append("); the most idle time is ");
         if (shortLeads) {
@@ -235,11 +240,15 @@ void gpuIdle(const AdviceInputs& in, const std::vector<DeviceTime>& times,
             f.message.append(duration(d.idleShort)).append("): launch overhead or small kernels.");
         } else {
             f.message.append("caused by ").append(gapCauseName(GapCause(lead))).append(" (");
-            f.message.append(duration(d.idleByCause[lead])).append(").");
+            f.message.append(duration(d.idleByCause[lead])).append(")");
+            if (toldElsewhere)
+                f.message.append(": see ").append(
+                    GapCause(lead) == GapCause::Input ? "input-bound" : "blocking-sync");
+            f.message.append(".");
         }
         f.numbers = {{"idle_share", s},
                      {"idle_ns", static_cast<double>(d.idle)},
-                     {"step_time_ns", static_cast<double>(d.time)},
+                     {"time_ns", static_cast<double>(d.time)},
                      {"short_gaps_ns", static_cast<double>(d.idleShort)}};
         for (size_t c = 0; c < kGapCauseCount; ++c) {
             std::string key = "idle_";
@@ -252,21 +261,37 @@ void gpuIdle(const AdviceInputs& in, const std::vector<DeviceTime>& times,
     }
 }
 
-void tinyKernels(const AdviceInputs& in, std::vector<Ranked>& out) {
-    if (!in.launch || !in.launch->shortShare || in.launch->shortKernels * 2 <= in.launch->kernels)
-        return;
+// Tiny kernels cost what they run plus the launch gaps between them: fire
+// when those (the short kernels' time and the short idle gaps) take at
+// least a tenth of the GPUs' time, not by how many kernels are short.
+void tinyKernels(const AdviceInputs& in, const std::vector<DeviceTime>& times,
+                 std::vector<Ranked>& out) {
+    if (!in.launch || !in.launch->shortShare || in.launch->shortKernels == 0) return;
     const LaunchOverhead& l = *in.launch;
+    TimeNs time = 0, shortGaps = 0;
+    for (const DeviceTime& d : times) {
+        time += d.time;
+        shortGaps += d.idleShort;
+    }
+    const TimeNs cost = l.shortTime + shortGaps;
+    if (time <= 0 || cost * 10 < time) return;
+    const double s = share(cost, time);
     Finding f;
     f.rule = "tiny-kernels";
     f.severity = Severity::Medium;
-    f.message = percent(*l.shortShare);
-    f.message.append(" of the kernels (").append(std::to_string(l.shortKernels)).append(" of ");
-    f.message.append(std::to_string(l.kernels)).append(") run shorter than 10 µs: fuse them ");
-    f.message.append("(torch.compile, XLA), capture CUDA graphs, or raise the batch size.");
+    f.message = std::to_string(l.shortKernels);
+    f.message.append(" kernels (").append(percent(*l.shortShare)).append(" of them) run ");
+    f.message.append("shorter than 10 µs; with the short gaps between kernels they take ");
+    f.message.append(percent(s)).append(" of the GPUs' ").append(times.front().of).append(" (");
+    f.message.append(duration(cost)).append(" of ").append(duration(time));
+    f.message.append("): fuse them (torch.compile, XLA), capture CUDA graphs, or raise the ");
+    f.message.append("batch size.");
     f.numbers = {{"short_kernels", static_cast<double>(l.shortKernels)},
                  {"kernels", static_cast<double>(l.kernels)},
                  {"short_share", *l.shortShare},
-                 {"short_time_share", l.shortTimeShare.value_or(0)}};
+                 {"short_kernel_ns", static_cast<double>(l.shortTime)},
+                 {"short_gaps_ns", static_cast<double>(shortGaps)},
+                 {"cost_share", s}};
     if (in.kernels) {
         // The most frequent short kernels, one instance each.
         std::vector<const KernelStats*> shortOnes;
@@ -278,7 +303,7 @@ void tinyKernels(const AdviceInputs& in, std::vector<Ranked>& out) {
             f.slices.push_back(shortOnes[i]->firstSlice);
     }
     if (f.slices.empty()) return;
-    out.push_back({std::move(f), l.shortTimeShare.value_or(0)});
+    out.push_back({std::move(f), s});
 }
 
 void blockingSync(const Trace& t, const AdviceInputs& in, const std::vector<DeviceTime>& times,
@@ -301,7 +326,7 @@ void blockingSync(const Trace& t, const AdviceInputs& in, const std::vector<Devi
         }
         f.message = "Blocking synchronisation leaves ";
         f.message.append(gpu(d.device)).append(" idle for ").append(duration(d.syncIdle));
-        f.message.append(" (").append(percent(s)).append(" of the step time)");
+        f.message.append(" (").append(percent(s)).append(" of the ").append(d.of).append(")");
         if (!list.empty()) f.message.append(": ").append(list);
         f.message.append(
             "; avoid reading GPU values on the host inside the step (.item(), "
@@ -356,7 +381,12 @@ void exposedComm(const AdviceInputs& in, const std::vector<DeviceTime>& times,
         const double s = share(d.exposedComm, d.time);
         f.severity = s > 0.3 ? Severity::High : Severity::Medium;
         f.message = "Communication that does not overlap compute takes ";
-        f.message.append(percent(s)).append(" of ").append(gpu(d.device)).append("'s step time (");
+        f.message.append(percent(s))
+            .append(" of ")
+            .append(gpu(d.device))
+            .append("'s ")
+            .append(d.of)
+            .append(" (");
         f.message.append(duration(d.exposedComm)).append("): overlap it with compute (DDP ");
         f.message.append("bucketing, FSDP prefetch) or communicate less (gradient accumulation).");
         f.numbers = {{"exposed_comm_ns", static_cast<double>(d.exposedComm)},
@@ -389,9 +419,11 @@ void tensorCores(const Trace& t, const AdviceInputs& in, std::vector<Ranked>& ou
         compute += b.computation;
     std::vector<const KernelStats*> heavy;
     for (const KernelStats& k : *in.kernels) {
-        if (k.tensorCores) return;  // some kernel already uses them
-        const std::string_view n = t.str(k.name);
-        if (k.communication || !(containsNoCase(n, "gemm") || containsNoCase(n, "conv"))) continue;
+        if (k.tensorCores == TensorCoreUse::Yes) return;  // some kernel already uses them
+        // Only matrix kernels known not to use them (an unknown may).
+        if (k.communication || k.tensorCores != TensorCoreUse::No ||
+            !looksLikeMatrixKernel(t.str(k.name)))
+            continue;
         gemmConv += k.total;
         heavy.push_back(&k);
     }
@@ -434,21 +466,36 @@ void memory(const AdviceInputs& in, std::vector<Ranked>& out) {
                 f.ranges.push_back(r.step.span);
             out.push_back({std::move(f), 0});
         }
-        if (m.peakShare && *m.peakShare > 0.9 && !m.relative) {
+        // What the allocator holds (reserved) is what runs out, not only
+        // what tensors use (allocated): either close to the device's size.
+        const std::optional<double> reservedShare =
+            m.peakReserved && m.deviceMemory && *m.deviceMemory > 0
+                ? std::optional(*m.peakReserved / static_cast<double>(*m.deviceMemory))
+                : std::nullopt;
+        const double worst = std::max(m.peakShare.value_or(0), reservedShare.value_or(0));
+        if (worst > 0.9 && !m.relative) {
             Finding f;
             f.rule = "memory-peak";
             f.device = m.device;
-            f.severity = *m.peakShare > 0.97 ? Severity::High : Severity::Medium;
+            f.severity = worst > 0.97 ? Severity::High : Severity::Medium;
             f.message = where(m);
-            f.message.append(" peaks at ").append(percent(*m.peakShare));
-            f.message.append(
-                " of its memory: close to out-of-memory; lower the batch size, use "
-                "activation checkpointing or shard the model.");
+            f.message.append(" peaks at ").append(percent(m.peakShare.value_or(0)));
+            f.message.append(" of its memory allocated");
+            if (reservedShare)
+                f.message.append(", ").append(percent(*reservedShare)).append(" reserved");
+            f.message.append(": close to out-of-memory; lower the batch size, use activation ");
+            f.message.append("checkpointing or shard the model");
+            if (reservedShare && *reservedShare > 0.9 && m.peakShare.value_or(0) <= 0.9)
+                f.message.append(" (the caching allocator holds far more than is in use: ")
+                    .append("fragmentation; try expandable_segments:True)");
+            f.message.append(".");
             f.numbers = {{"peak_allocated_bytes", m.peakAllocated},
+                         {"peak_reserved_bytes", m.peakReserved.value_or(0)},
                          {"device_memory_bytes", static_cast<double>(m.deviceMemory.value_or(0))},
-                         {"peak_share", *m.peakShare}};
+                         {"peak_share", m.peakShare.value_or(0)},
+                         {"peak_reserved_share", reservedShare.value_or(0)}};
             f.ranges.push_back({m.peakTime, m.peakTime + 1});
-            out.push_back({std::move(f), *m.peakShare});
+            out.push_back({std::move(f), worst});
         }
     }
 }
@@ -460,7 +507,7 @@ std::vector<Finding> advise(const Trace& trace, const AdviceInputs& in) {
     const std::vector<DeviceTime> times = deviceTimes(in);
     inputBound(trace, in, ranked);
     gpuIdle(in, times, ranked);
-    tinyKernels(in, ranked);
+    if (!times.empty()) tinyKernels(in, times, ranked);
     blockingSync(trace, in, times, ranked);
     pageableCopies(in, times, ranked);
     exposedComm(in, times, ranked);
@@ -489,6 +536,7 @@ AdviceInputs AdviceData::inputs() const {
     in.memory = &memory;
     in.breakdowns = &breakdowns;
     in.gaps = &gaps;
+    in.account = &account;
     return in;
 }
 
@@ -499,7 +547,6 @@ AdviceData adviceData(const Trace& trace, const StepOptions& so) {
     std::vector<Step> spans;
     for (const StepReport& r : d.steps.steps)
         spans.push_back(r.step);
-    d.pipeline = inputPipeline(trace, spans);
     d.launch = launchOverhead(trace, window, so.index, so.cancel);
     KernelStatsOptions ko;
     ko.window = window;
@@ -516,6 +563,8 @@ AdviceData adviceData(const Trace& trace, const StepOptions& so) {
     go.index = so.index;
     go.cancel = so.cancel;
     d.gaps = gapsWithCauses(trace, go);
+    d.account = timeAccount(d.steps, d.breakdowns, d.gaps);
+    d.pipeline = inputPipeline(trace, spans, &d.account);
     return d;
 }
 

@@ -54,6 +54,7 @@ struct AdviceInputs {
     const MemoryReport* memory = nullptr;
     const std::vector<GpuTimeBreakdown>* breakdowns = nullptr;  // whole trace
     const std::vector<DeviceGaps>* gaps = nullptr;              // whole trace
+    const TimeAccount* account = nullptr;  // else made from steps, breakdowns and gaps
 };
 
 // Most severe first; within a severity, causes (input, sync, communication,
@@ -70,6 +71,7 @@ struct AdviceData {
     MemoryReport memory;
     std::vector<GpuTimeBreakdown> breakdowns;
     std::vector<DeviceGaps> gaps;
+    TimeAccount account;  // of steps, breakdowns and gaps
     AdviceInputs inputs() const;
 };
 

@@ -16,8 +16,8 @@ const char* gapCauseName(GapCause cause) {
             return "synchronization";
         case GapCause::Communication:
             return "communication";
-        case GapCause::Launch:
-            return "launch";
+        case GapCause::Host:
+            return "host";
         case GapCause::Other:
             break;
     }
@@ -36,9 +36,11 @@ HostClass classifyHostName(std::string_view n) {
     auto has = [&](std::string_view p) { return n.find(p) != std::string_view::npos; };
     if ((has("DataLoader") && has("__next__")) || starts("IteratorGetNext") || starts("Iterator::"))
         return HostClass::Input;
-    if (n == "cudaStreamSynchronize" || n == "cudaDeviceSynchronize" ||
-        n == "cudaEventSynchronize" || (starts("hip") && ends("Synchronize")) ||
-        n == "aten::_local_scalar_dense")
+    // The calls that block the host until the device has finished: stream,
+    // device, event and context synchronizes of the runtime and the driver
+    // (CUDA and HIP), the blocking copies, and .item()'s scalar read.
+    if (((starts("cuda") || starts("cu") || starts("hip")) && ends("Synchronize")) ||
+        n == "cudaMemcpy" || n == "hipMemcpy" || n == "aten::_local_scalar_dense")
         return HostClass::Sync;
     if (starts("nccl:") || starts("c10d::") || has("ProcessGroupNCCL") || n == "record_param_comms")
         return HostClass::Comm;
@@ -117,6 +119,57 @@ bool coversHalf(const HostClassSlices& c, Interval gap) {
     return 2 * lengthWithin(c.merged, gap) >= gap.length();
 }
 
+// The slices of a class that started before t and had not returned by t:
+// the host was blocked in them when the GPU went idle.
+void blockedAt(const Trace& t, const HostClassSlices& c, TimeNs at, std::vector<uint32_t>& out) {
+    const auto from = std::lower_bound(c.byStart.begin(), c.byStart.end(), at - c.longest,
+                                       [&](uint32_t i, TimeNs v) { return t.slices[i].start < v; });
+    for (auto it = from; it != c.byStart.end() && t.slices[*it].start < at; ++it) {
+        if (t.slices[*it].end() >= at) out.push_back(*it);
+    }
+}
+
+bool isStepSlice(std::string_view name) {
+    return name.starts_with("ProfilerStep#");
+}
+
+// What the launching thread was doing during the gap, on the launch call's
+// lane: the deepest slice that spans the whole gap (the op the host was
+// inside; a Python frame or a module above it tells less), else the slices
+// overlapping the gap at the shallowest depth that has any. ProfilerStep#
+// slices are the step, not work.
+void hostWork(const Trace& t, uint32_t launch, Interval gap, std::vector<uint32_t>& out) {
+    const Track& track = t.tracks[t.trackOfSlice(launch)];
+    const uint16_t lane = track.rows[t.slices[launch].row].lane;
+    std::vector<const Row*> rows;
+    for (const Row& row : track.rows)
+        if (row.lane == lane) rows.push_back(&row);
+    std::sort(rows.begin(), rows.end(),
+              [](const Row* a, const Row* b) { return a->depth < b->depth; });
+    std::vector<uint32_t> level, found;
+    for (const Row* row : rows) {
+        level.clear();
+        const auto [lo, hi] = t.visibleInRow(*row, gap.start, gap.end);
+        for (uint32_t i = lo; i < hi; ++i) {
+            const Slice& s = t.slices[i];
+            if (s.end() > gap.start && s.start < gap.end && !isStepSlice(t.str(s.name)))
+                level.push_back(i);
+        }
+        if (level.empty()) {
+            if (found.empty()) continue;  // only the step so far
+            break;
+        }
+        const Slice& first = t.slices[level.front()];
+        if (level.size() == 1 && first.start <= gap.start && first.end() >= gap.end) {
+            found = level;  // spans the gap: look inside it
+            continue;
+        }
+        if (found.empty()) found = level;
+        break;
+    }
+    out.insert(out.end(), found.begin(), found.end());
+}
+
 // The slices of a class that overlap the gap, by start.
 void overlapping(const Trace& t, const HostClassSlices& c, Interval gap,
                  std::vector<uint32_t>& out) {
@@ -134,7 +187,10 @@ void decide(const Trace& t, const GpuDevice& device, const HostIndex& index, Cau
         overlapping(t, host.input, g.gap, g.evidence);
         return;
     }
-    if (coversHalf(host.sync, g.gap)) {
+    // The host was blocked in a synchronizing call when the GPU ran dry (it
+    // could not run ahead and queue work), or such calls cover half the gap.
+    blockedAt(t, host.sync, g.gap.start, g.evidence);
+    if (!g.evidence.empty() || coversHalf(host.sync, g.gap)) {
         g.cause = GapCause::Synchronization;
         overlapping(t, host.sync, g.gap, g.evidence);
         return;
@@ -158,13 +214,31 @@ void decide(const Trace& t, const GpuDevice& device, const HostIndex& index, Cau
         overlapping(t, host.comm, g.gap, g.evidence);
         return;
     }
-    // Each ender's launch call: by correlation id, else by its ac2g flow.
+    // Each ender's launch call (by correlation id, else by its ac2g flow)
+    // came after the GPU went idle: the host was late. The evidence is the
+    // launch and what its thread was busy with meanwhile.
+    std::vector<uint32_t> launches;
     for (const uint32_t k : enders) {
         index.launches->forEach(k, [&](uint32_t launch) {
-            if (t.slices[launch].start > g.gap.start) g.evidence.push_back(launch);
+            if (t.slices[launch].start > g.gap.start) launches.push_back(launch);
         });
     }
-    g.cause = g.evidence.empty() ? GapCause::Other : GapCause::Launch;
+    if (launches.empty()) {
+        g.cause = GapCause::Other;
+        return;
+    }
+    g.cause = GapCause::Host;
+    g.evidence = launches;
+    std::sort(launches.begin(), launches.end(), [&](uint32_t a, uint32_t b) {
+        return t.trackOfSlice(a) != t.trackOfSlice(b) ? t.trackOfSlice(a) < t.trackOfSlice(b)
+                                                      : a < b;
+    });
+    uint32_t previousTrack = kNone;
+    for (const uint32_t launch : launches) {  // once per launching thread
+        if (t.trackOfSlice(launch) == previousTrack) continue;
+        previousTrack = t.trackOfSlice(launch);
+        hostWork(t, launch, g.gap, g.evidence);
+    }
 }
 
 }  // namespace
@@ -199,11 +273,12 @@ std::vector<DeviceGaps> gapsWithCauses(const Trace& trace, const GapOptions& opt
     for (const GpuDevice& device : trace.gpuDevices) {
         if (options.cancel && options.cancel->isCancelled()) return {};
         const std::vector<Interval> busy = clippedTo(device.busy, options.window);
-        if (busy.empty()) continue;
+        const std::vector<TimeNs> points = pointsWithin(device.instants, options.window);
+        if (busy.empty() && points.empty()) continue;
         DeviceGaps d;
         d.device = device.index;
         d.busy = totalLength(busy);
-        for (const Interval& gap : gapsBetween(busy, 0)) {
+        for (const Interval& gap : gapsBetween(busy, points, 0)) {
             if (gap.length() < options.minGapNs) {
                 ++d.shortCount;
                 d.shortTotal += gap.length();

@@ -7,17 +7,22 @@
 //
 //  1. input: for at least half of the gap the host was inside input work
 //     (a DataLoader `__next__`, `IteratorGetNext...`, `Iterator::...`);
-//  2. synchronization: a cuda{Stream,Device,Event}Synchronize, a
-//     hip...Synchronize or a blocking device-to-host read
-//     (aten::_local_scalar_dense, as `.item()`) covers at least half of it;
+//  2. synchronization: the host was blocked in a synchronizing call when
+//     the gap began (one started before s and had not returned by s), or
+//     such calls cover at least half of it: cu/cuda/hip...Synchronize, a
+//     blocking cudaMemcpy/hipMemcpy, aten::_local_scalar_dense (`.item()`).
+//     A host blocked there cannot run ahead, so the GPU drains its queue;
 //  3. communication: the gap ends in a communication kernel, or the host
 //     was in a collective or its wait (`nccl:...`, `c10d::...`,
 //     ProcessGroupNCCL, record_param_comms) for at least half of it;
-//  4. launch (host-bound): the launch call of a kernel that ends the gap
-//     (its cuda_runtime / cuda_driver / Runtime call with the same
+//  4. host (HTA's "host wait"): the launch call of a kernel that ends the
+//     gap (its cuda_runtime / cuda_driver / Runtime call with the same
 //     correlation id, else the source of its ac2g flow) started after the
-//     gap began: the GPU waited for the CPU to issue work (HTA's "host wait");
+//     gap began: the GPU waited for the CPU to issue work. Evidence: those
+//     launches and what their thread was doing meanwhile;
 //  5. other.
+// Input comes first: a `.item()` followed by a long wait for the next
+// batch is an input stall that a sync happened to start.
 // "The host" is every CPU thread of the trace (of the device's rank when
 // ranks are merged into one trace: model/merge_traces.h); "at least half"
 // compares twice the covered time with the gap's length, in integer ns.
@@ -35,9 +40,12 @@ namespace gapscope {
 class AnalysisIndex;
 class LaunchCalls;
 
-enum class GapCause : uint8_t { Input, Synchronization, Communication, Launch, Other };
+enum class GapCause : uint8_t { Input, Synchronization, Communication, Host, Other };
 inline constexpr size_t kGapCauseCount = 5;
 const char* gapCauseName(GapCause cause);  // "input", "synchronization", ...
+// What files and gates written before the host cause had its name call it
+// ("launch"); readers accept it for GapCause::Host.
+inline constexpr const char* kFormerHostCauseName = "launch";
 
 struct CausedGap {
     Interval gap;

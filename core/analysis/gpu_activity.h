@@ -64,7 +64,8 @@ inline int deviceOfSlice(const Trace& trace, const Track& track, const Slice& sl
 inline constexpr Interval kWholeTrace{INT64_MIN / 2, INT64_MAX / 2};
 
 // Calls f(sliceIndex, track, kind) for every GPU activity slice of `device`
-// (an entry of trace.gpuDevices) that overlaps [window.start, window.end).
+// (an entry of trace.gpuDevices) that overlaps [window.start, window.end),
+// zero-duration ones (which ran) included when they start inside it.
 // O(rows · log n + k); no copy of the slices.
 template <class F>
 void forEachActivity(const Trace& trace, const GpuDevice& device, Interval window, F&& f) {
@@ -74,8 +75,12 @@ void forEachActivity(const Trace& trace, const GpuDevice& device, Interval windo
             const auto [lo, hi] = trace.visibleInRow(row, window.start, window.end);
             for (uint32_t i = lo; i < hi; ++i) {
                 const Slice& s = trace.slices[i];
-                if (!(s.flags & kSliceGpuActivity) || s.dur <= 0) continue;
-                if (s.end() <= window.start || s.start >= window.end) continue;  // half-open
+                if (!(s.flags & kSliceGpuActivity) || (s.flags & kSliceNegativeDuration))
+                    continue;  // malformed: kept, never activity
+                // Half-open: a zero-duration slice is inside when it starts inside.
+                if (s.start >= window.end ||
+                    (s.dur > 0 ? s.end() <= window.start : s.start < window.start))
+                    continue;
                 if (deviceOfSlice(trace, track, s) != device.index) continue;
                 f(i, track, activityKind(trace, track, s));
             }

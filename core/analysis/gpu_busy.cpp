@@ -15,13 +15,16 @@ std::vector<GpuDevice> gpuBusyFromSlices(const Trace& trace) {
         if (track.gpuDevice < 0) continue;
         for (uint32_t i = track.sliceBegin; i < track.sliceEnd; ++i) {
             const Slice& s = trace.slices[i];
-            if (!(s.flags & kSliceGpuActivity) || s.dur <= 0) continue;
+            if (!(s.flags & kSliceGpuActivity) || (s.flags & kSliceNegativeDuration)) continue;
             int device = track.gpuDevice;
             if (const int32_t own = trace.deviceOf(s.args); own >= 0) device = own;
             GpuDevice& d = devices[device];
             d.index = device;
             if (d.tracks.empty() || d.tracks.back() != f) d.tracks.push_back(f);
-            d.busy.push_back({s.start, s.end()});
+            if (s.dur > 0)
+                d.busy.push_back({s.start, s.end()});
+            else
+                d.instants.push_back(s.start);
         }
     }
     const std::map<int, std::string> names = deviceNamesFromProperties(trace);
@@ -30,6 +33,7 @@ std::vector<GpuDevice> gpuBusyFromSlices(const Trace& trace) {
         if (const auto n = names.find(index); n != names.end()) d.name = n->second;
         mergeIntervals(d.busy);
         d.busyNs = totalLength(d.busy);
+        d.instants = pointsOutside(std::move(d.instants), d.busy);
         out.push_back(std::move(d));
     }
     return out;

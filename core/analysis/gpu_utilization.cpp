@@ -5,8 +5,12 @@
 namespace gapscope {
 
 std::optional<Interval> activeSpan(const GpuDevice& device) {
-    if (device.busy.empty()) return std::nullopt;
-    return Interval{device.busy.front().start, device.busy.back().end};
+    const auto& b = device.busy;
+    const auto& p = device.instants;
+    if (b.empty() && p.empty()) return std::nullopt;
+    if (p.empty()) return Interval{b.front().start, b.back().end};
+    if (b.empty()) return Interval{p.front(), p.back()};
+    return Interval{std::min(b.front().start, p.front()), std::max(b.back().end, p.back())};
 }
 
 std::optional<double> busyPercentOfActiveSpan(const GpuDevice& device) {

@@ -10,7 +10,8 @@
 
 namespace gapscope {
 
-// From the device's first busy start to its last busy end; empty when idle.
+// From the device's first activity start to its last activity end (its
+// zero-duration activity included); empty when it has none.
 std::optional<Interval> activeSpan(const GpuDevice& device);
 
 // busyNs / |activeSpan| in percent; nullopt when the span is empty.

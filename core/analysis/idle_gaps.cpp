@@ -3,7 +3,7 @@
 namespace gapscope {
 
 std::vector<Interval> idleGaps(const GpuDevice& device, TimeNs minGapNs) {
-    return gapsBetween(device.busy, minGapNs);
+    return gapsBetween(device.busy, device.instants, minGapNs);
 }
 
 std::vector<std::vector<Interval>> idleGapsPerDevice(const Trace& trace, TimeNs minGapNs) {

@@ -1,6 +1,7 @@
 #pragma once
-// The idle gaps of each GPU: the maximal intervals between its busy
-// intervals that last at least a threshold. Shared by the timeline's
+// The idle gaps of each GPU: the maximal intervals without busy time or the
+// start of a zero-duration activity (which ran) that last at least a
+// threshold. Shared by the timeline's
 // shading, the CLI and (later) the gap-cause analysis.
 
 #include <vector>

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "analysis/gpu_utilization.h"
 #include "analysis/launch_calls.h"
 
 namespace gapscope {
@@ -30,9 +31,10 @@ Interval activitySpan(const Trace& t) {
         }
     }
     for (const GpuDevice& d : t.gpuDevices) {
-        if (d.busy.empty()) continue;
-        span.start = std::min(span.start, d.busy.front().start);
-        span.end = std::max(span.end, d.busy.back().end);
+        if (const auto active = activeSpan(d)) {
+            span.start = std::min(span.start, active->start);
+            span.end = std::max(span.end, active->end);
+        }
     }
     return span.start <= span.end ? span : Interval{0, 0};
 }
@@ -79,7 +81,8 @@ enum class Role : int8_t { None, Stage, GetNext, DataLoader };
 
 }  // namespace
 
-PipelineReport inputPipeline(const Trace& t, const std::vector<Step>& steps) {
+PipelineReport inputPipeline(const Trace& t, const std::vector<Step>& steps,
+                             const TimeAccount* account) {
     PipelineReport out;
     std::vector<int8_t> memo(t.strings.size() + 1, -1);
     auto roleOf = [&](StringId name) {
@@ -169,8 +172,8 @@ PipelineReport inputPipeline(const Trace& t, const std::vector<Step>& steps) {
     mergeIntervals(waits);
     if (steps.empty()) {
         const Interval span = activitySpan(t);
-        out.stepTime = span.length();
-        out.inputWait = lengthWithin(waits, span);
+        out.hostTime = span.length();
+        out.hostWait = lengthWithin(waits, span);
     }
     for (const Step& s : steps) {
         StepInputWait w;
@@ -179,15 +182,25 @@ PipelineReport inputPipeline(const Trace& t, const std::vector<Step>& steps) {
         w.share = s.span.length() > 0
                       ? static_cast<double>(w.wait) / static_cast<double>(s.span.length())
                       : 0;
-        out.inputWait += w.wait;
-        out.stepTime += s.span.length();
+        out.hostWait += w.wait;
+        out.hostTime += s.span.length();
         out.perStep.push_back(w);
     }
-    if (out.stepTime > 0) {
-        out.inputShare = static_cast<double>(out.inputWait) / static_cast<double>(out.stepTime);
-        out.verdict = out.inputWait * 5 >= out.stepTime    ? InputVerdict::Highly
-                      : out.inputWait * 20 >= out.stepTime ? InputVerdict::Moderately
-                                                           : InputVerdict::NotInputBound;
+    out.fromGpu = account && !account->devices.empty();
+    if (out.fromGpu) {
+        out.inputWait = account->idle(GapCause::Input);
+        out.time = account->time();
+        out.denominator = account->denominator;
+    } else {
+        out.inputWait = out.hostWait;
+        out.time = out.hostTime;
+        out.denominator = steps.empty() ? Denominator::ActiveSpan : Denominator::StepTime;
+    }
+    if (out.time > 0) {
+        out.inputShare = static_cast<double>(out.inputWait) / static_cast<double>(out.time);
+        out.verdict = out.inputWait * 5 >= out.time    ? InputVerdict::Highly
+                      : out.inputWait * 20 >= out.time ? InputVerdict::Moderately
+                                                       : InputVerdict::NotInputBound;
     }
     std::sort(waitSlices.begin(), waitSlices.end(), [&](uint32_t a, uint32_t b) {
         if (t.slices[a].dur != t.slices[b].dur) return t.slices[a].dur > t.slices[b].dur;

@@ -9,15 +9,22 @@
 //  - PyTorch: DataLoader `__next__` calls and time; single-process
 //    (_SingleProcessDataLoaderIter) or worker processes
 //    (_MultiProcessingDataLoaderIter); whether a pin-memory thread exists.
-//  - Input wait: the union of DataLoader __next__ and IteratorGetNext
-//    slices. Input share = wait inside steps / step time (without steps:
-//    over the span of host and GPU activity). Verdict: ≥ 20 % highly,
+//  - The verdict, as TensorBoard's input-pipeline analyser decides it: the
+//    share of the GPUs' time they sat idle waiting for input (idle caused
+//    by input, over the time account's denominator: step time, or the
+//    active span without steps; summed over the GPUs). ≥ 20 % highly,
 //    ≥ 5 % moderately, else not input-bound (exact integer comparisons).
+//    Without GPU activity, the host's wait stands in for it.
+//  - Host wait, as supporting detail: the union of DataLoader __next__ and
+//    IteratorGetNext slices inside the steps (without steps: over the span
+//    of host and GPU activity). It can exceed the GPU's input idle when the
+//    host runs ahead of the GPU, which then hides the wait.
 
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "analysis/gpu_time_account.h"
 #include "analysis/steps.h"
 
 namespace gapscope {
@@ -51,8 +58,15 @@ struct StepInputWait {
 
 struct PipelineReport {
     InputVerdict verdict = InputVerdict::NotInputBound;
+    // GPU idle caused by input of `time`, the denominator (from the time
+    // account); without GPUs, the host's wait and time.
     std::optional<double> inputShare;
-    TimeNs inputWait = 0, stepTime = 0;
+    TimeNs inputWait = 0, time = 0;
+    bool fromGpu = false;
+    Denominator denominator = Denominator::ActiveSpan;
+    // The host's wait in __next__ / IteratorGetNext over the steps (or the
+    // span of all activity without steps), and that time.
+    TimeNs hostWait = 0, hostTime = 0;
     std::vector<PipelineStage> stages;  // by self time
     TimeNs getNext = 0;
     std::optional<PipelineChecks> checks;  // with tf.data stages
@@ -61,7 +75,10 @@ struct PipelineReport {
     std::vector<uint32_t> longestWaits;  // the input-wait slices, longest first (at most 10)
 };
 
-PipelineReport inputPipeline(const Trace& trace, const std::vector<Step>& steps);
+// `account`: the GPUs' time account of the same steps or window (may be
+// null: the verdict then reads the host's wait).
+PipelineReport inputPipeline(const Trace& trace, const std::vector<Step>& steps,
+                             const TimeAccount* account);
 
 // The span of host slices and GPU activity (empty without any).
 Interval activitySpan(const Trace& trace);

@@ -11,31 +11,6 @@
 
 namespace gapscope {
 
-bool usesTensorCores(std::string_view name) {
-    // TensorBoard's profiler (kernel_stats_utils.cc, IsKernelUsingTensorCore):
-    // a case-sensitive substring match on these. Added here, for kernels
-    // that list predates: Hopper's wgmma, CUTLASS's tensorop, any xmma.
-    static constexpr std::string_view kMarks[] = {"16816",
-                                                  "c1688",
-                                                  "conv1x1",
-                                                  "conv2d_c1_k1",
-                                                  "dgrad_1x1_stride_2x2",
-                                                  "direct_group",
-                                                  "first_layer_wgrad_kernel",
-                                                  "h1688",
-                                                  "h884",
-                                                  "hmma",
-                                                  "i16832",
-                                                  "i8816",
-                                                  "s884",
-                                                  "s1688",
-                                                  "xmma",
-                                                  "wgmma",
-                                                  "tensorop"};
-    return std::any_of(std::begin(kMarks), std::end(kMarks),
-                       [&](std::string_view m) { return name.find(m) != std::string_view::npos; });
-}
-
 namespace {
 
 struct Acc {
@@ -74,7 +49,7 @@ KernelStats finish(const Trace& trace, StringId name, int device, Acc& acc) {
         k.streams.push_back(trackLabel(trace, t));
     const std::string_view text = trace.str(name);
     k.communication = isCommunicationKernel(text);
-    k.tensorCores = usesTensorCores(text);
+    k.tensorCores = tensorCoreUse(text);
     k.firstSlice = acc.first;
     if (acc.first != kNone) {
         const auto x = trace.extractedArgs(trace.slices[acc.first].args);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "analysis/gpu_activity.h"
+#include "analysis/tensor_cores.h"
 #include "util/cancel_token.h"
 
 namespace gapscope {
@@ -30,7 +31,7 @@ struct KernelStats {
     double shareOfBusyTime = 0;        // of the device's busy time (all devices' sum)
     std::vector<std::string> streams;  // "GPU 0 · stream 7", in first-seen order
     bool communication = false;
-    bool tensorCores = false;            // by name, the way TensorBoard's profiler decides
+    TensorCoreUse tensorCores = TensorCoreUse::Unknown;  // by name (analysis/tensor_cores.h)
     std::optional<LaunchParams> launch;  // of the first kernel, when the trace has them
     std::optional<StringId> launchedBy;  // the CPU op, when the launch call is known
 };
@@ -45,10 +46,5 @@ struct KernelStatsOptions {
 
 // Sorted by total time, descending (then by name).
 std::vector<KernelStats> kernelStats(const Trace& trace, const KernelStatsOptions& options = {});
-
-// Whether a kernel name says it runs on Tensor Cores: TensorBoard's
-// patterns (h884, s884, h1688, s1688, 16816, i8816, hmma, xmma_gemm, ...)
-// plus wgmma, tensorop and any xmma.
-bool usesTensorCores(std::string_view kernelName);
 
 }  // namespace gapscope

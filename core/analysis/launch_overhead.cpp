@@ -21,7 +21,7 @@ LaunchOverhead launchOverhead(const Trace& t, Interval window, const AnalysisInd
         TimeNs delay = 0, launch = 0, maxDelay = 0;
     };
     std::unordered_map<StringId, Acc> byName;
-    TimeNs kernelTime = 0, shortTime = 0;
+    TimeNs kernelTime = 0;
     for (const GpuDevice& device : t.gpuDevices) {
         if (cancel && cancel->isCancelled()) return {};
         forEachActivity(t, device, window, [&](uint32_t k, const Track&, ActivityKind kind) {
@@ -31,7 +31,7 @@ LaunchOverhead launchOverhead(const Trace& t, Interval window, const AnalysisInd
             kernelTime += s.dur;
             if (s.dur < kShortKernelNs) {
                 ++out.shortKernels;
-                shortTime += s.dur;
+                out.shortTime += s.dur;
             }
             const uint32_t call = calls.first(k);
             if (call == kNone) return;
@@ -56,7 +56,8 @@ LaunchOverhead launchOverhead(const Trace& t, Interval window, const AnalysisInd
     if (out.kernels > 0) {
         out.shortShare = static_cast<double>(out.shortKernels) / static_cast<double>(out.kernels);
         if (kernelTime > 0)
-            out.shortTimeShare = static_cast<double>(shortTime) / static_cast<double>(kernelTime);
+            out.shortTimeShare =
+                static_cast<double>(out.shortTime) / static_cast<double>(kernelTime);
     }
     for (const auto& [name, a] : byName) {
         KernelLaunchDelay d;

@@ -33,6 +33,7 @@ struct LaunchOverhead {
     uint64_t kernels = 0, kernelsWithLaunch = 0;
     Distribution delay, launch;  // over the kernels with a launch call
     uint64_t shortKernels = 0;
+    TimeNs shortTime = 0;  // the short kernels' own time
     std::optional<double> shortShare, shortTimeShare;
     std::array<uint64_t, kDelayBuckets> histogram{};
     std::vector<KernelLaunchDelay> byName;  // by mean delay, then name

@@ -27,9 +27,9 @@ const char* stepSourceName(StepSource s) {
 
 const char* stepPartName(StepPart p) {
     static constexpr const char* kNames[] = {
-        "compute",     "exposed_comm",         "exposed_memcpy",
-        "idle_input",  "idle_synchronization", "idle_communication",
-        "idle_launch", "idle_other",           "idle_short",
+        "compute",    "exposed_comm",         "exposed_memcpy",
+        "idle_input", "idle_synchronization", "idle_communication",
+        "idle_host",  "idle_other",           "idle_short",
         "cpu"};
     return kNames[static_cast<size_t>(p)];
 }
@@ -199,7 +199,9 @@ StepBreakdown stepBreakdown(const Trace& trace, const GpuDevice& device, Interva
         b.exposedMemcpy += b.memcpyByDirection[d];
     }
     const std::vector<Interval> whole{span};
-    for (const Interval& idle : differenceOf(whole, clippedTo(device.busy, span))) {
+    // Zero-duration activity ran: it splits the idle pieces.
+    for (const Interval& idle : splitAt(differenceOf(whole, clippedTo(device.busy, span)),
+                                        pointsWithin(device.instants, span))) {
         b.idle += idle.length();
         if (idle.length() < minGapNs) {
             b.idleShort += idle.length();
@@ -262,7 +264,7 @@ StepsResult stepAnalysis(const Trace& trace, const StepOptions& options) {
     auto breakdowns = [&](const Step& step, bool firstOnly = false) {
         std::vector<StepBreakdown> devices;
         for (const GpuDevice& device : trace.gpuDevices) {
-            if (device.busy.empty()) continue;
+            if (device.busy.empty() && device.instants.empty()) continue;
             if (firstOnly && !devices.empty()) break;
             StepBreakdown b =
                 stepBreakdown(trace, device, step.span, explainer, options.minGapNs, &names);

@@ -56,7 +56,7 @@ enum class StepPart : uint8_t {
     IdleInput,
     IdleSynchronization,
     IdleCommunication,
-    IdleLaunch,
+    IdleHost,
     IdleOther,
     IdleShort,
     Cpu  // only without a GPU: the step's whole duration

@@ -7,8 +7,14 @@ GpuTimeBreakdown timeBreakdown(const Trace& trace, const GpuDevice& device, Inte
     GpuTimeBreakdown b;
     b.device = device.index;
     const std::vector<Interval> all = unionOf(unionOf(a.compute, a.communication), a.memcpy);
-    if (all.empty()) return b;
-    b.activeSpan = Interval{all.front().start, all.back().end};
+    const std::vector<TimeNs> points = pointsWithin(device.instants, window);
+    if (all.empty() && points.empty()) return b;
+    // The span of its activity in the window, zero-duration activity included.
+    Interval span{INT64_MAX, INT64_MIN};
+    if (!all.empty()) span = {all.front().start, all.back().end};
+    if (!points.empty())
+        span = {std::min(span.start, points.front()), std::max(span.end, points.back())};
+    b.activeSpan = span;
     b.total = b.activeSpan->length();
     b.busy = totalLength(all);
     b.idle = b.total - b.busy;

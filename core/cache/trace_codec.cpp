@@ -291,6 +291,7 @@ void writeTraceBody(const Trace& t, CacheWriter& out) {
         out.string(d.name);
         out.podVector(d.tracks);
         out.podVector(d.busy);
+        out.podVector(d.instants);
     }
     writeReport(t.report, out);
 }
@@ -343,6 +344,7 @@ void readTraceBody(CacheReader& in, Trace& t) {
         d.name = in.string();
         in.podVector(d.tracks);
         in.podVector(d.busy);
+        in.podVector(d.instants);
     }
     readReport(in, t.report);
 }

@@ -1,6 +1,7 @@
 #include "index/interval_set.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace gapscope {
 
@@ -122,6 +123,59 @@ std::vector<Interval> gapsBetween(const std::vector<Interval>& merged, TimeNs mi
         if (len >= minLength && len > 0) gaps.push_back({merged[i - 1].end, merged[i].start});
     }
     return gaps;
+}
+
+std::vector<TimeNs> pointsOutside(std::vector<TimeNs> points, const std::vector<Interval>& merged) {
+    std::sort(points.begin(), points.end());
+    points.erase(std::unique(points.begin(), points.end()), points.end());
+    std::erase_if(points, [&](TimeNs p) {
+        const size_t k = firstEndingAfter(merged, p);  // the first with end > p
+        const bool atEnd = k > 0 && merged[k - 1].end == p;
+        return atEnd || (k < merged.size() && merged[k].start <= p);
+    });
+    return points;
+}
+
+std::vector<Interval> gapsBetween(const std::vector<Interval>& merged,
+                                  const std::vector<TimeNs>& points, TimeNs minLength) {
+    std::vector<Interval> gaps;
+    std::optional<TimeNs> previousEnd;
+    auto next = [&](TimeNs start, TimeNs end) {
+        if (previousEnd && start - *previousEnd >= minLength && start > *previousEnd)
+            gaps.push_back({*previousEnd, start});
+        previousEnd = end;
+    };
+    size_t p = 0;
+    for (const Interval& i : merged) {
+        for (; p < points.size() && points[p] < i.start; ++p)
+            next(points[p], points[p]);
+        next(i.start, i.end);
+    }
+    for (; p < points.size(); ++p)
+        next(points[p], points[p]);
+    return gaps;
+}
+
+std::vector<Interval> splitAt(const std::vector<Interval>& merged,
+                              const std::vector<TimeNs>& points) {
+    std::vector<Interval> out;
+    auto p = points.begin();
+    for (const Interval& i : merged) {
+        p = std::upper_bound(p, points.end(), i.start);
+        TimeNs from = i.start;
+        for (; p != points.end() && *p < i.end; ++p) {
+            if (*p == from) continue;  // a repeated point
+            out.push_back({from, *p});
+            from = *p;
+        }
+        out.push_back({from, i.end});
+    }
+    return out;
+}
+
+std::vector<TimeNs> pointsWithin(const std::vector<TimeNs>& points, Interval window) {
+    return {std::lower_bound(points.begin(), points.end(), window.start),
+            std::lower_bound(points.begin(), points.end(), window.end)};
 }
 
 }  // namespace gapscope

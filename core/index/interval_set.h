@@ -40,6 +40,21 @@ TimeNs lengthWithin(const std::vector<Interval>& merged, Interval window);
 // least minLength (and more than 0).
 std::vector<Interval> gapsBetween(const std::vector<Interval>& merged, TimeNs minLength);
 
+// Points in time (zero-length activity): sorted and unique, without those
+// inside an interval of `merged` or at its ends.
+std::vector<TimeNs> pointsOutside(std::vector<TimeNs> points, const std::vector<Interval>& merged);
+// The gaps between consecutive elements of a merged list and of points
+// outside it (as pointsOutside leaves them) that last at least minLength
+// (and more than 0): a point splits a gap, and a point before the first or
+// after the last interval opens one.
+std::vector<Interval> gapsBetween(const std::vector<Interval>& merged,
+                                  const std::vector<TimeNs>& points, TimeNs minLength);
+// Each interval of a merged list cut at the sorted points strictly inside it.
+std::vector<Interval> splitAt(const std::vector<Interval>& merged,
+                              const std::vector<TimeNs>& points);
+// The sorted points inside [window.start, window.end).
+std::vector<TimeNs> pointsWithin(const std::vector<TimeNs>& points, Interval window);
+
 // Index of the first interval of a merged list that ends after t.
 size_t firstEndingAfter(const std::vector<Interval>& merged, TimeNs t);
 

@@ -72,8 +72,10 @@ namespace {
 // Those of 2021 carry only the change ("Bytes"): a relative curve, summed
 // up once the points are in time order (TraceBuilder::finish).
 void addMemoryPoint(TraceBuilder::State& st, const RawEvent& ev, uint32_t proc, TimeNs ts) {
-    const bool gpu = ev.memDeviceType == 1;
-    if (!gpu && ev.memDeviceType != 0) return;
+    // c10::DeviceType: 0 is the CPU; every other type is device memory
+    // (CUDA writes 1, ROCm builds and other accelerators their own).
+    if (ev.memDeviceType < 0) return;
+    const bool gpu = ev.memDeviceType != 0;
     std::string device = gpu ? "GPU " : "CPU";
     if (gpu) device.append(std::to_string(ev.memDeviceId));
     auto addPoint = [&](const char* what, MemoryCurve curve, bool relative, double value) {

@@ -215,6 +215,8 @@ void appendPart(Trace& m, RankPart& part, uint32_t group, int& nextDevice,
             tr += map.trackBase;
         for (Interval& b : d.busy)
             b = moved(b, by);
+        for (TimeNs& p : d.instants)
+            p += by;
         d.group = group;
         rank.gpuDevices.push_back(d.index);
         m.gpuDevices.push_back(std::move(d));

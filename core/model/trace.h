@@ -145,6 +145,10 @@ struct GpuDevice {
     std::string name;  // from deviceProperties when present
     std::vector<uint32_t> tracks;
     std::vector<Interval> busy;  // sorted, disjoint, merged (analysis/gpu_busy)
+    // The starts of its zero-duration activity (a sub-microsecond kernel
+    // written as dur 0) outside every busy interval, sorted and unique: it
+    // ran, so it splits idle time, though it adds none to busy time.
+    std::vector<TimeNs> instants;
     TimeNs busyNs = 0;
     uint32_t group = 0;  // as Process::group
 };

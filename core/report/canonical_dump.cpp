@@ -144,6 +144,8 @@ std::string canonicalDump(const Trace& t, const DumpOptions& options) {
             line << k;
         for (const Interval& b : d.busy)
             Line(out) << "busy" << b.start << b.end;
+        for (const TimeNs p : d.instants)
+            Line(out) << "instant" << p;
     }
     for (const TraceRank& r : t.ranks) {
         Line line(out);

@@ -93,7 +93,7 @@ json rankObject(const RankRow& r) {
 Table rankStepsTable(const std::vector<RankRow>& ranks) {
     Table t;
     t.headers = {"rank",     "host",     "step",     "start ns",        "duration ns",  "busy %",
-                 "busy ns",  "idle ns",  "input ns", "sync ns",         "comm idle ns", "launch ns",
+                 "busy ns",  "idle ns",  "input ns", "sync ns",         "comm idle ns", "host ns",
                  "other ns", "short ns", "comm ns",  "exposed comm ns", "entered ns",   "wait ns"};
     t.numeric.assign(t.headers.size(), true);
     t.numeric[1] = false;
@@ -290,9 +290,12 @@ class RanksReader {
             st.comm = field(s, "comm_ns", here);
             st.exposedComm = field(s, "exposed_comm_ns", here);
             if (const auto c = s.find("idle_by_cause"); c != s.end() && c->is_object()) {
-                for (size_t k = 0; k < kGapCauseCount; ++k)
-                    st.idleByCause[k] =
-                        maybe(*c, gapCauseName(GapCause(k)), here + ".idle_by_cause").value_or(0);
+                for (size_t k = 0; k < kGapCauseCount; ++k) {
+                    const char* key = gapCauseName(GapCause(k));
+                    if (GapCause(k) == GapCause::Host && !c->contains(key))
+                        key = kFormerHostCauseName;  // written before "host" had its name
+                    st.idleByCause[k] = maybe(*c, key, here + ".idle_by_cause").value_or(0);
+                }
                 st.idleShort = maybe(*c, "short", here + ".idle_by_cause").value_or(0);
             }
             st.collectiveEnter = maybe(s, "collective_enter_ns", here);

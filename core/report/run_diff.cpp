@@ -134,7 +134,9 @@ bool headlineMetric(const RunMetrics& m, const std::string& name, std::optional<
         value = double(m.kernelCount);
     } else {
         for (size_t c = 0; c < kGapCauseCount; ++c) {
-            if (name == idleName(c)) {
+            const bool former = GapCause(c) == GapCause::Host &&
+                                name == std::string("idle_") + kFormerHostCauseName;
+            if (name == idleName(c) || former) {
                 value = double(m.idleByCause[c]);
                 return true;
             }

@@ -34,17 +34,15 @@ RunMetrics runMetrics(const Trace& trace, const StepOptions& stepOptions) {
     }
     if (data.steps.medianDuration) m.stepMedian = double(*data.steps.medianDuration);
 
-    for (const GpuTimeBreakdown& b : data.breakdowns) {
-        m.gpuBusy += b.busy;
-        m.gpuActive += b.total;
-        m.exposedComm += b.exposedComm;
+    for (const GpuTimeAccount& d : data.account.devices) {
+        m.gpuBusy += d.busy();
+        m.gpuTime += d.time;
+        m.exposedComm += d.exposedComm;
+        for (size_t c = 0; c < kGapCauseCount; ++c)
+            m.idleByCause[c] += d.idleByCause[c];
+        m.idleShort += d.idleShort;
     }
-    if (m.gpuActive > 0) m.gpuBusyPercent = 100.0 * double(m.gpuBusy) / double(m.gpuActive);
-    for (const DeviceGaps& d : data.gaps) {
-        for (const CausedGap& g : d.gaps)
-            m.idleByCause[static_cast<size_t>(g.cause)] += g.gap.length();
-        m.idleShort += d.shortTotal;
-    }
+    if (m.gpuTime > 0) m.gpuBusyPercent = 100.0 * double(m.gpuBusy) / double(m.gpuTime);
     for (const DeviceMemory& d : data.memory.devices) {
         if (!d.gpu || d.relative) continue;  // relative curves have no absolute peak
         if (!m.memoryPeak || d.peakAllocated > *m.memoryPeak) m.memoryPeak = d.peakAllocated;

@@ -20,7 +20,9 @@ struct RunMetrics {
     size_t stepCount = 0;
     std::optional<double> stepMean;           // ns
     std::optional<double> stepMedian;         // ns
-    TimeNs gpuBusy = 0, gpuActive = 0;        // summed over GPUs; active = first start .. last end
+    // The GPUs' time account summed over GPUs: busy of time, the step time
+    // with steps, else the active spans (first activity start .. last end).
+    TimeNs gpuBusy = 0, gpuTime = 0;
     std::optional<double> gpuBusyPercent;     // busy / active, none without GPU activity
     TimeNs idleByCause[kGapCauseCount] = {};  // listed gaps (>= the threshold)
     TimeNs idleShort = 0;                     // the shorter ones together

@@ -32,31 +32,32 @@ std::vector<bool> numericExcept(size_t columns, std::initializer_list<size_t> te
     return n;
 }
 
+// The GPUs' time account: what the Overview shows, in the same order.
 SummaryTable gpuTable(const AdviceData& data) {
     SummaryTable s{"gpus", "GPU time", {}};
-    s.table.headers = {"device", "busy %", "busy ns", "active ns", "idle ns"};
+    s.table.headers = {"device",          "of",
+                       "time ns",         "busy %",
+                       "busy ns",         "computation ns",
+                       "exposed comm ns", "exposed memcpy ns",
+                       "idle ns"};
     for (size_t c = 0; c < kGapCauseCount; ++c)
         s.table.headers.push_back(std::string("idle ") + gapCauseName(GapCause(c)) + " ns");
     s.table.headers.push_back("idle short ns");
-    s.table.headers.push_back("exposed comm ns");
-    s.table.numeric = numericExcept(s.table.headers.size(), {});
-    for (const GpuTimeBreakdown& b : data.breakdowns) {
+    s.table.numeric = numericExcept(s.table.headers.size(), {1});
+    for (const GpuTimeAccount& d : data.account.devices) {
         std::vector<std::string> row = {
-            std::to_string(b.device),
-            b.total > 0 ? percent(100.0 * double(b.busy) / double(b.total)) : "-",
-            std::to_string(b.busy), std::to_string(b.total), std::to_string(b.idle)};
-        TimeNs byCause[kGapCauseCount] = {};
-        TimeNs shortGaps = 0;
-        for (const DeviceGaps& d : data.gaps) {
-            if (d.device != b.device) continue;
-            for (const CausedGap& g : d.gaps)
-                byCause[static_cast<size_t>(g.cause)] += g.gap.length();
-            shortGaps += d.shortTotal;
-        }
-        for (TimeNs v : byCause)
+            std::to_string(d.device),
+            denominatorName(data.account.denominator),
+            std::to_string(d.time),
+            d.time > 0 ? percent(100.0 * double(d.busy()) / double(d.time)) : "-",
+            std::to_string(d.busy()),
+            std::to_string(d.computation),
+            std::to_string(d.exposedComm),
+            std::to_string(d.exposedMemcpy),
+            std::to_string(d.idle())};
+        for (const TimeNs v : d.idleByCause)
             row.push_back(std::to_string(v));
-        row.push_back(std::to_string(shortGaps));
-        row.push_back(std::to_string(b.exposedComm));
+        row.push_back(std::to_string(d.idleShort));
         s.table.rows.push_back(std::move(row));
     }
     return s;
@@ -103,9 +104,10 @@ SummaryTable kernelTable(const Trace& t, const AdviceData& data, size_t top) {
     });
     for (size_t i = 0; i < order.size() && i < top; ++i) {
         const KernelStats& k = *order[i];
-        s.table.rows.push_back(
-            {std::string(t.str(k.name)), std::to_string(k.count), std::to_string(k.total),
-             integer(k.mean), percent(100.0 * k.shareOfKernelTime), k.tensorCores ? "yes" : "no"});
+        s.table.rows.push_back({std::string(t.str(k.name)), std::to_string(k.count),
+                                std::to_string(k.total), integer(k.mean),
+                                percent(100.0 * k.shareOfKernelTime),
+                                tensorCoreUseName(k.tensorCores)});
     }
     return s;
 }
@@ -130,12 +132,14 @@ SummaryTable opTable(const Trace& t, const std::vector<OpStats>& ops, size_t top
 
 SummaryTable pipelineTable(const AdviceData& data) {
     SummaryTable s{"input_pipeline", "Input pipeline", {}};
-    s.table.headers = {"verdict", "input share %", "input wait ns", "step time ns"};
-    s.table.numeric = numericExcept(s.table.headers.size(), {0});
+    s.table.headers = {"verdict", "input share %", "input wait ns",
+                       "of ns",   "denominator",   "host wait ns"};
+    s.table.numeric = numericExcept(s.table.headers.size(), {0, 4});
     const PipelineReport& p = data.pipeline;
     s.table.rows.push_back({p.inputShare ? inputVerdictName(p.verdict) : "-",
                             p.inputShare ? percent(100.0 * *p.inputShare) : "-",
-                            std::to_string(p.inputWait), std::to_string(p.stepTime)});
+                            std::to_string(p.inputWait), std::to_string(p.time),
+                            denominatorName(p.denominator), std::to_string(p.hostWait)});
     return s;
 }
 

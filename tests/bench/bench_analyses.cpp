@@ -70,7 +70,11 @@ std::vector<Analysis> analyses() {
          }},
         {"pipeline",
          [](const Trace& t, Interval w, const AnalysisIndex* x) {
-             return inputPipeline(t, stepsIn(t, x, w)).stages.size();
+             StepOptions o;
+             o.window = w;
+             o.index = x;
+             const TimeAccount account = timeAccountOf(t, o);
+             return inputPipeline(t, stepsIn(t, x, w), &account).stages.size();
          }},
         {"launch", [](const Trace& t, Interval w,
                       const AnalysisIndex* x) { return size_t(launchOverhead(t, w, x).kernels); }},

@@ -232,7 +232,7 @@ class TestCli : public QObject {
         const auto g = nlohmann::json::parse(r.out.toStdString());
         QCOMPARE(g["threshold_ns"].get<int64_t>(), int64_t(100000));
         const auto& dev = g["devices"][0];
-        QVERIFY(dev["by_cause"]["input"].get<int64_t>() > dev["by_cause"]["launch"].get<int64_t>());
+        QVERIFY(dev["by_cause"]["input"].get<int64_t>() > dev["by_cause"]["host"].get<int64_t>());
         bool inputWithEvidence = false;
         for (const auto& gap : dev["gaps"])
             inputWithEvidence |= gap["cause"] == "input" && !gap["evidence"].empty() &&

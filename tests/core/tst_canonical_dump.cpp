@@ -54,7 +54,7 @@ namespace {
     [[maybe_unused]] auto& [cProcess, cName, cTs, values, memory, memoryDevice, relative,
                             extremes] = c;
     [[maybe_unused]] auto& [from, to, fName, fCategory] = f;
-    [[maybe_unused]] auto& [gIndex, gName, gTracks, busy, busyNs, gGroup] = g;
+    [[maybe_unused]] auto& [gIndex, gName, gTracks, busy, gInstants, busyNs, gGroup] = g;
     [[maybe_unused]] auto& [rank, host, file, offset, firstProcess, processCount, firstTrack,
                             trackCount, firstSlice, sliceCount, rGpuDevices, gpuLocalIndices] = r;
     [[maybe_unused]] auto& [aOffset, length, extracted] = a;
@@ -171,6 +171,7 @@ std::vector<Change> dumpedFields() {
         {"GpuDevice::name", [](Trace& t) { t.gpuDevices.at(0).name.push_back('x'); }},
         {"GpuDevice::tracks", [](Trace& t) { t.gpuDevices[0].tracks.push_back(0); }},
         {"GpuDevice::busy", [](Trace& t) { ++t.gpuDevices[0].busy[0].end; }},
+        {"GpuDevice::instants", [](Trace& t) { t.gpuDevices[0].instants.push_back(0); }},
         {"GpuDevice::busyNs", [](Trace& t) { ++t.gpuDevices[0].busyNs; }},
         {"GpuDevice::group", [](Trace& t) { ++t.gpuDevices[0].group; }},
         // TraceRank (one added, then each field changed)

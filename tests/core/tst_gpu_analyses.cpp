@@ -15,6 +15,7 @@
 
 #include "analysis/gap_causes.h"
 #include "analysis/kernel_stats.h"
+#include "analysis/tensor_cores.h"
 #include "analysis/time_breakdown.h"
 #include "support/generator.h"
 #include "support/reference_run.h"
@@ -199,6 +200,212 @@ class TestGpuAnalyses : public QObject {
             QCOMPARE(it->min, k["min_ns"].get<TimeNs>());
             QCOMPARE(it->max, k["max_ns"].get<TimeNs>());
         }
+    }
+
+    // Zero-duration kernels ran: they count and they cut idle time, but
+    // add no time. A negative duration is malformed and is no activity.
+    // Expected values worked out by hand from the timeline in the comment.
+    void zeroDurationActivityCountsAndSplitsGaps() {
+        // GPU 0, in µs: big [0,100) · tiny@300 · big [500,600) with tiny@550
+        // inside and tiny@600 at its end · tiny@800 after it · bad dur -5.
+        const LoadResult r = test::loadJsonText(
+            R"([{"ph":"X","cat":"kernel","name":"big","pid":0,"tid":7,"ts":0,"dur":100},)"
+            R"({"ph":"X","cat":"kernel","name":"tiny","pid":0,"tid":7,"ts":300,"dur":0},)"
+            R"({"ph":"X","cat":"kernel","name":"bad","pid":0,"tid":7,"ts":400,"dur":-5},)"
+            R"({"ph":"X","cat":"kernel","name":"big","pid":0,"tid":7,"ts":500,"dur":100},)"
+            R"({"ph":"X","cat":"kernel","name":"tiny","pid":0,"tid":8,"ts":550,"dur":0},)"
+            R"({"ph":"X","cat":"kernel","name":"tiny","pid":0,"tid":8,"ts":600,"dur":0},)"
+            R"({"ph":"X","cat":"kernel","name":"tiny","pid":0,"tid":7,"ts":800,"dur":0}])");
+        QVERIFY(r.trace);
+        const Trace& t = *r.trace;
+        QCOMPARE(t.gpuDevices.size(), size_t(1));
+        QCOMPARE(t.gpuDevices[0].busyNs, TimeNs(200'000));
+        QCOMPARE(t.gpuDevices[0].instants, (std::vector<TimeNs>{300'000, 800'000}));
+
+        const auto stats = kernelStats(t);
+        QCOMPARE(stats.size(), size_t(2));  // "bad" is not a kernel that ran
+        QCOMPARE(std::string(t.str(stats[0].name)), std::string("big"));
+        QCOMPARE(stats[0].count, uint64_t(2));
+        QCOMPARE(std::string(t.str(stats[1].name)), std::string("tiny"));
+        QCOMPARE(stats[1].count, uint64_t(4));
+        QCOMPARE(stats[1].total, TimeNs(0));
+        QCOMPARE(stats[1].max, TimeNs(0));
+
+        const auto b = timeBreakdowns(t);
+        QCOMPARE(b.size(), size_t(1));
+        QCOMPARE(b[0].busy, TimeNs(200'000));
+        QCOMPARE(b[0].total, TimeNs(800'000));  // to the last instant
+        QCOMPARE(b[0].idle, TimeNs(600'000));
+
+        using Gaps = std::vector<std::pair<TimeNs, TimeNs>>;
+        auto gapsOf = [&](GapOptions o) {
+            Gaps out;
+            for (const DeviceGaps& d : gapsWithCauses(t, o))
+                for (const CausedGap& g : d.gaps)
+                    out.push_back({g.gap.start, g.gap.end});
+            return out;
+        };
+        QCOMPARE(gapsOf({}), (Gaps{{100'000, 300'000}, {300'000, 500'000}, {600'000, 800'000}}));
+        GapOptions longOnly;
+        longOnly.minGapNs = 250'000;  // the 400 µs stretch was two gaps of 200
+        QCOMPARE(gapsOf(longOnly), Gaps{});
+        GapOptions window;
+        window.window = {250'000, 800'000};  // the instant at its end is outside
+        QCOMPARE(gapsOf(window), (Gaps{{300'000, 500'000}}));
+    }
+
+    // The gap causes on small timelines built for them; the expected cause
+    // and evidence follow from the rules in docs/analyses.md by hand.
+    void gapCauseFixtures_data() {
+        QTest::addColumn<QString>("events");
+        QTest::addColumn<QStringList>("want");  // per listed gap: "cause: evidence@start_us ..."
+        const QString step =
+            R"({"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":2000},)";
+        auto cpu = [](const char* name, int ts, int dur, int corr = -1) {
+            const QString cat = corr >= 0 ? "cuda_runtime" : "cpu_op";
+            QString args =
+                corr >= 0 ? QStringLiteral(R"(,"args":{"correlation":%1})").arg(corr) : QString();
+            return QStringLiteral(
+                       R"({"ph":"X","cat":"%1","name":"%2","pid":1,"tid":1,"ts":%3,"dur":%4%5},)")
+                .arg(cat, name)
+                .arg(ts)
+                .arg(dur)
+                .arg(args);
+        };
+        auto gpu = [](const char* cat, const char* name, int ts, int dur, int corr) {
+            return QStringLiteral(
+                       R"({"ph":"X","cat":"%1","name":"%2","pid":0,"tid":7,"ts":%3,"dur":%4,"args":{"correlation":%5}},)")
+                .arg(cat, name)
+                .arg(ts)
+                .arg(dur)
+                .arg(corr);
+        };
+        // .item(): the host blocks in the sync while the GPU finishes; the GPU
+        // runs dry before the sync returns; the host then computes and
+        // launches late. The sync calls cover 98 of the gap's 398 µs.
+        QTest::newRow("drained queue")
+            << step + cpu("aten::_local_scalar_dense", 100, 300) +
+                   cpu("cudaMemcpyAsync", 110, 10, 2) + cpu("cudaStreamSynchronize", 120, 270) +
+                   cpu("aten::add", 420, 180) + cpu("cudaLaunchKernel", 590, 5, 3) +
+                   gpu("kernel", "k1", 0, 300, 1) + gpu("gpu_memcpy", "Memcpy DtoH", 300, 2, 2) +
+                   gpu("kernel", "k2", 700, 100, 3)
+            << QStringList{
+                   "synchronization: aten::_local_scalar_dense@100 cudaStreamSynchronize@120"};
+        // A late host: inside aten::linear for the whole first gap, in two
+        // ops at depth 1 during the second.
+        QTest::newRow("late host")
+            << step + cpu("cudaLaunchKernel", 40, 10, 4) + cpu("aten::linear", 100, 800) +
+                   cpu("aten::t", 150, 150) + cpu("aten::addmm", 300, 580) +
+                   cpu("cudaLaunchKernel", 850, 10, 5) + cpu("aten::sum", 1050, 250) +
+                   cpu("aten::mul", 1400, 70) + cpu("cudaLaunchKernel", 1450, 10, 6) +
+                   gpu("kernel", "k1", 60, 140, 4) + gpu("kernel", "k2", 900, 100, 5) +
+                   gpu("kernel", "k3", 1500, 100, 6)
+            << QStringList{"host: aten::linear@100 cudaLaunchKernel@850",
+                           "host: aten::sum@1050 aten::mul@1400 cudaLaunchKernel@1450"};
+    }
+    void gapCauseFixtures() {
+        QFETCH(QString, events);
+        QFETCH(QStringList, want);
+        events.chop(1);  // the last comma
+        const LoadResult r = test::loadJsonText(("[" + events + "]").toStdString());
+        QVERIFY(r.trace);
+        const Trace& t = *r.trace;
+        QStringList got;
+        for (const DeviceGaps& d : gapsWithCauses(t)) {
+            for (const CausedGap& g : d.gaps) {
+                QString line = QString(gapCauseName(g.cause)) + ":";
+                for (const uint32_t e : g.evidence)
+                    line += QStringLiteral(" %1@%2")
+                                .arg(QString::fromStdString(std::string(t.str(t.slices[e].name))))
+                                .arg(t.slices[e].start / 1000);
+                got << line;
+            }
+        }
+        QCOMPARE(got, want);
+    }
+
+    // Tensor Core use by name, on kernel names from the real traces (HTA's,
+    // Kineto's, PARAM's) and from Hopper and flash-attention runs; each
+    // row's answer follows from what the name's family is documented to be.
+    void tensorCoreUseByName_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("want");
+        QTest::newRow("Volta FP32 SIMT GEMM") << "volta_sgemm_128x64_nn"
+                                              << "no";
+        QTest::newRow("Ampere FP32 SIMT GEMM") << "ampere_sgemm_128x128_tn"
+                                               << "no";
+        QTest::newRow("CUTLASS SIMT")
+            << "void cutlass::Kernel<cutlass_80_simt_sgemm_128x32_8x5_nn_align1>"
+               "(cutlass_80_simt_sgemm_128x32_8x5_nn_align1::Params)"
+            << "no";
+        QTest::newRow("CUTLASS tensorop")
+            << "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x128_16x4_nn_align4>"
+               "(cutlass_80_tensorop_s1688gemm_128x128_16x4_nn_align4::Params)"
+            << "yes";
+        QTest::newRow("cuDNN xmma TF32")
+            << "sm80_xmma_fprop_implicit_gemm_tf32f32_tf32f32_f32_nhwckrsc_nhwc_tilesize64x128x32_"
+               "stage5_warpsize2x2x1_g1_tensor16x8x8_execute_kernel_cudnn_infer"
+            << "yes";
+        QTest::newRow("mangled CUTLASS MmaTensorOp")
+            << "_ZN19cutlass_cudnn_train6KernelINS_4conv6kernel23ImplicitGemmConvolutionINS1_"
+               "11threadblock9MmaPolicyINS6_4warp11MmaTensorOpINS7_ILi64ELi64ELi32EEE"
+            << "yes";
+        QTest::newRow("cuDNN xmma on FP32 FMA (the bundled sample)")
+            << "sm80_xmma_fprop_implicit_gemm_f32f32_f32f32_f32_nchwkcrs_nchw_tilesize128x32x8_"
+               "stage3_warpsize2x2x1_g1_ffma_aligna4_alignc4_execute_kernel__5x_cudnn"
+            << "no";
+        QTest::newRow("cuDNN FP32 implicit GEMM") << "void implicit_convolve_sgemm<float, float, "
+                                                     "128, 5, 5, 3, 3, 3, 1, false, true, true>"
+                                                  << "no";
+        QTest::newRow("cuDNN FP32 3D conv")
+            << "cudnn_infer_volta_scudnn_128x64_3dconv_fprop_medium_nn_v1"
+            << "no";
+        QTest::newRow("cuBLAS GEMV")
+            << "void gemv2T_kernel_val<int, int, float, float, float, float, "
+               "128, 16, 2, 2, false, false, cublasGemvParams<"
+            << "no";
+        QTest::newRow("cuBLAS split-K reduce") << "void splitKreduce_kernel<32, 16, int, float, "
+                                                  "float, float, float, true, false, false>"
+                                               << "no";
+        QTest::newRow("FBGEMM quantize") << "void at::native::vectorized_elementwise_kernel<4, "
+                                            "fbgemm_gpu::_float_to_hfp8_gpu(at::Tensor const&)"
+                                         << "no";
+        QTest::newRow("elementwise") << "void at::native::vectorized_elementwise_kernel<4, "
+                                        "at::native::FillFunctor<float>>"
+                                     << "no";
+        QTest::newRow("NCCL") << "ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)"
+                              << "no";
+        QTest::newRow("Inductor pointwise") << "triton_poi_fused_add_cos_sin_0"
+                                            << "no";
+        QTest::newRow("Inductor template mm") << "triton_tem_fused_addmm_0"
+                                              << "unknown";
+        QTest::newRow("Inductor anonymous") << "triton__0d1d2d3d"
+                                            << "unknown";
+        QTest::newRow("cuBLAS GEMM, precision not named")
+            << "void gemmSN_NN_kernel<float, 256, 4, 2, 8, 4, 4, false>"
+            << "unknown";
+        QTest::newRow("Hopper cuBLASLt nvjet") << "nvjet_tst_128x256_64x4_1x2_h_bz_coopA_NTT"
+                                               << "yes";
+        QTest::newRow("Hopper CUTLASS 3")
+            << "void cutlass::device_kernel<cutlass3x_sm90_tensorop_gemm_bf16_bf16_f32>"
+            << "yes";
+        QTest::newRow("Hopper wgmma")
+            << "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_"
+               "warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas"
+            << "yes";
+        QTest::newRow("flash attention")
+            << "void flash_fwd_kernel<Flash_fwd_kernel_traits<128, 128, 64, 4, false, false, "
+               "cutlass::bfloat16_t>, false, true>(Flash_fwd_params)"
+            << "yes";
+        QTest::newRow("FMHA FP16") << "fmha_cutlassF_f16_aligned_64x64_rf_sm80"
+                                   << "yes";
+        QTest::newRow("FMHA FP32") << "fmha_cutlassF_f32_aligned_64x64_rf_sm80"
+                                   << "unknown";
+    }
+    void tensorCoreUseByName() {
+        QFETCH(QString, name);
+        QFETCH(QString, want);
+        QCOMPARE(QString(tensorCoreUseName(tensorCoreUse(name.toStdString()))), want);
     }
 
     void realTraces_data() {

@@ -14,9 +14,12 @@
 #include <QTest>
 #include <cmath>
 #include <map>
+#include <tuple>
 #include <nlohmann/json.hpp>
 
 #include "analysis/analysis_index.h"
+#include "analysis/gap_causes.h"
+#include "analysis/gpu_time_account.h"
 #include "analysis/input_pipeline.h"
 #include "analysis/kernel_stats.h"
 #include "analysis/launch_overhead.h"
@@ -24,6 +27,7 @@
 #include "analysis/memory_usage.h"
 #include "analysis/op_stats.h"
 #include "analysis/steps.h"
+#include "analysis/time_breakdown.h"
 #include "support/generator.h"
 #include "support/reference_run.h"
 #include "support/suite_main.h"
@@ -145,6 +149,28 @@ class TestHostAnalyses : public QObject {
         }
     }
 
+    // The GPUs' time account: every part, per device, and its denominator.
+    void compareAccount(const json& ref, const TimeAccount& ours) {
+        const json& w = ref["account"];
+        QCOMPARE(std::string(denominatorName(ours.denominator)),
+                 w["denominator"].get<std::string>());
+        QCOMPARE(ours.steps, w["steps"].get<size_t>());
+        QCOMPARE(ours.devices.size(), w["devices"].size());
+        for (size_t i = 0; i < ours.devices.size(); ++i) {
+            const GpuTimeAccount& d = ours.devices[i];
+            const json& r = w["devices"][i];
+            QCOMPARE(d.device, r["device"].get<int>());
+            QCOMPARE(d.time, r["time_ns"].get<TimeNs>());
+            QCOMPARE(d.computation, r["computation_ns"].get<TimeNs>());
+            QCOMPARE(d.exposedComm, r["exposed_comm_ns"].get<TimeNs>());
+            QCOMPARE(d.exposedMemcpy, r["exposed_memcpy_ns"].get<TimeNs>());
+            for (size_t c = 0; c < kGapCauseCount; ++c)
+                QCOMPARE(d.idleByCause[c],
+                         r["idle_by_cause"][gapCauseName(GapCause(c))].get<TimeNs>());
+            QCOMPARE(d.idleShort, r["short_ns"].get<TimeNs>());
+        }
+    }
+
     void comparePipeline(const Trace& t, const json& ref, const PipelineReport& ours) {
         const json& w = ref["pipeline"];
         if (w["verdict"].is_null()) {
@@ -154,7 +180,12 @@ class TestHostAnalyses : public QObject {
         }
         COMPARE_OPT_DOUBLE(ours.inputShare, w["input_share"]);
         QCOMPARE(ours.inputWait, w["input_wait_ns"].get<TimeNs>());
-        QCOMPARE(ours.stepTime, w["step_time_ns"].get<TimeNs>());
+        QCOMPARE(ours.time, w["time_ns"].get<TimeNs>());
+        QCOMPARE(std::string(denominatorName(ours.denominator)),
+                 w["denominator"].get<std::string>());
+        QCOMPARE(std::string(ours.fromGpu ? "gpu" : "host"), w["from"].get<std::string>());
+        QCOMPARE(ours.hostWait, w["host_wait_ns"].get<TimeNs>());
+        QCOMPARE(ours.hostTime, w["host_time_ns"].get<TimeNs>());
         QCOMPARE(ours.getNext, w["get_next_ns"].get<TimeNs>());
         QCOMPARE(ours.stages.size(), w["stages"].size());
         for (size_t i = 0; i < ours.stages.size(); ++i) {
@@ -184,7 +215,7 @@ class TestHostAnalyses : public QObject {
         QCOMPARE(ours.perStep.size(), w["per_step"].size());
         for (size_t i = 0; i < ours.perStep.size(); ++i) {
             QCOMPARE(ours.perStep[i].number, w["per_step"][i]["number"].get<int64_t>());
-            QCOMPARE(ours.perStep[i].wait, w["per_step"][i]["input_wait_ns"].get<TimeNs>());
+            QCOMPARE(ours.perStep[i].wait, w["per_step"][i]["host_wait_ns"].get<TimeNs>());
         }
     }
 
@@ -326,7 +357,10 @@ class TestHostAnalyses : public QObject {
         }
         compareMemory(ref, memoryUsage(t, spans));
         if (QTest::currentTestFailed()) return steps;
-        comparePipeline(t, ref, inputPipeline(t, spans));
+        const TimeAccount account = timeAccount(steps, timeBreakdowns(t), gapsWithCauses(t));
+        compareAccount(ref, account);
+        if (QTest::currentTestFailed()) return steps;
+        comparePipeline(t, ref, inputPipeline(t, spans, &account));
         if (QTest::currentTestFailed()) return steps;
         OpStatsOptions oo;
         oo.stepTime = stepTime;
@@ -466,7 +500,10 @@ class TestHostAnalyses : public QObject {
             for (const QString& f : files) {
                 const LoadResult r = loadTrace((folder + "/" + f).toStdString());
                 QVERIFY(r.trace);
-                const PipelineReport p = inputPipeline(*r.trace, findSteps(*r.trace).steps);
+                const TimeAccount account = timeAccountOf(*r.trace, {});
+                const PipelineReport p =
+                    inputPipeline(*r.trace, findSteps(*r.trace).steps, &account);
+                QVERIFY(p.fromGpu);
                 QVERIFY(p.dataLoader && p.dataLoader->kind);
                 if (std::string(dir).ends_with("_0")) {
                     QVERIFY(p.verdict != InputVerdict::NotInputBound);
@@ -477,6 +514,35 @@ class TestHostAnalyses : public QObject {
                 }
             }
         }
+    }
+
+    // Device memory whatever the device type says: CUDA builds write 1,
+    // ROCm builds and other accelerators their own; 0 is the host. The
+    // peaks are the largest Total Allocated written per device.
+    void memoryOfEveryDeviceType() {
+        auto point = [](int type, int id, int ts, int allocated) {
+            return QStringLiteral(
+                       R"({"ph":"i","s":"t","cat":"cpu_instant_event","name":"[memory]","pid":1,)"
+                       R"("tid":1,"ts":%1,"args":{"Device Type":%2,"Device Id":%3,"Bytes":1,)"
+                       R"("Total Allocated":%4,"Total Reserved":%5}})")
+                .arg(ts)
+                .arg(type)
+                .arg(id)
+                .arg(allocated)
+                .arg(allocated * 2);
+        };
+        const QStringList events = {point(0, -1, 1, 100), point(0, -1, 2, 50), point(1, 0, 1, 700),
+                                    point(1, 0, 3, 900),  point(6, 1, 2, 300), point(6, 1, 4, 200),
+                                    point(12, 2, 5, 40)};
+        const LoadResult r = test::loadJsonText(("[" + events.join(',') + "]").toStdString());
+        QVERIFY(r.trace);
+        const MemoryReport m = memoryUsage(*r.trace, {});
+        std::vector<std::tuple<bool, int, double>> got;
+        for (const DeviceMemory& d : m.devices)
+            got.push_back({d.gpu, d.device, d.peakAllocated});
+        const std::vector<std::tuple<bool, int, double>> want = {
+            {true, 0, 900}, {true, 1, 300}, {true, 2, 40}, {false, -1, 100}};
+        QCOMPARE(got, want);
     }
 
     // A user regex picks the steps; numbers come from the names.

@@ -123,6 +123,70 @@ class TestIntervalSet : public QObject {
         }
     }
 
+    // Zero-length activity (points) against the bitmap: a point is outside
+    // unless it lies on a covered nanosecond or at the end of a run; a gap
+    // is a maximal uncovered stretch that starts at a run's end or a point
+    // and ends at a run's start or a point.
+    void pointsSplitGapsAndIntervals() {
+        QRandomGenerator rng(4242);
+        for (int round = 0; round < 500; ++round) {
+            Bitmap c;
+            std::vector<Interval> merged = randomIntervals(rng, c);
+            mergeIntervals(merged);
+            std::vector<TimeNs> points;
+            const int n = int(rng.bounded(0, 8));
+            for (int i = 0; i < n; ++i)
+                points.push_back(rng.bounded(kSpan));
+            points.push_back(points.empty() ? 0 : points.front());  // a duplicate
+
+            std::vector<bool> isPoint(kSpan, false);
+            for (const TimeNs p : points)
+                isPoint[size_t(p)] = true;
+            std::vector<TimeNs> outside;
+            for (int64_t x = 0; x < kSpan; ++x) {
+                const bool endOfRun = x > 0 && c[size_t(x - 1)];
+                if (isPoint[size_t(x)] && !c[size_t(x)] && !endOfRun) outside.push_back(x);
+            }
+            QCOMPARE(pointsOutside(points, merged), outside);
+
+            std::vector<bool> isOutside(kSpan, false);
+            for (const TimeNs p : outside)
+                isOutside[size_t(p)] = true;
+            const TimeNs threshold = rng.bounded(0, 12);
+            std::vector<Interval> want;
+            for (int64_t a = 0; a < kSpan; ++a) {
+                const bool opens =
+                    isOutside[size_t(a)] || (a > 0 && c[size_t(a - 1)] && !c[size_t(a)]);
+                if (!opens) continue;
+                int64_t b = a + 1;
+                while (b < kSpan && !c[size_t(b)] && !isOutside[size_t(b)])
+                    ++b;
+                if (b < kSpan && b - a >= threshold) want.push_back({a, b});
+            }
+            QCOMPARE(gapsBetween(merged, outside, threshold), want);
+
+            // Runs of covered nanoseconds, a new one starting at each point.
+            std::vector<TimeNs> sorted = points;
+            std::sort(sorted.begin(), sorted.end());
+            std::vector<Interval> pieces;
+            for (int64_t x = 0; x < kSpan; ++x) {
+                if (!c[size_t(x)]) continue;
+                if (!pieces.empty() && pieces.back().end == x && !isPoint[size_t(x)])
+                    pieces.back().end = x + 1;
+                else
+                    pieces.push_back({x, x + 1});
+            }
+            QCOMPARE(splitAt(merged, sorted), pieces);  // duplicates included
+
+            const int64_t w0 = rng.bounded(-20, kSpan);
+            const int64_t w1 = w0 + rng.bounded(0, kSpan / 2);
+            std::vector<TimeNs> within;
+            for (const TimeNs p : sorted)
+                if (w0 <= p && p < w1) within.push_back(p);
+            QCOMPARE(pointsWithin(sorted, {w0, w1}), within);
+        }
+    }
+
     void epochScaleTimesKeepTheirLength() {
         // Kineto writes epoch ns (~1.7e18): lengths must stay exact integers.
         const TimeNs base = 1712195495519689047LL;

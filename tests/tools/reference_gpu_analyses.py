@@ -13,9 +13,14 @@ Input
   decimal.Decimal (never float).  ts/dur are microseconds; each converts to
   integer ns EXACTLY: ns = Decimal(v) * 1000 rounded half away from zero.
   A value is "integral" when it is a JSON number with an integral value
-  (true/false and strings are not).  Events without numeric ts/dur are skipped.
+  (true/false and strings are not).  Events without a numeric ts, or with a
+  dur that is not a number, are skipped.
 
-GPU activity (only ph "X" events with dur > 0, dur tested as the raw decimal)
+GPU activity (ph "X" events with a finite numeric ts and a dur that is
+missing (= 0) or a finite number; any other dur drops the event)
+  D = ns(dur): D < 0 is malformed and never activity; D = 0 is a
+  ZERO-DURATION activity: it ran, so it counts in every count (kernel
+  statistics, launch, copies, ...) but adds nothing to any time.
   Kineto style (checked first): cat in {"kernel","Kernel"} = kernel,
   {"gpu_memcpy","Memcpy"} = memcpy, {"gpu_memset","Memset"} = memset.
   device = int(args["device"]) when args.device is integral, else the pid
@@ -33,22 +38,30 @@ GPU activity (only ph "X" events with dur > 0, dur tested as the raw decimal)
   re.search("nccl|rccl|cross_device_reduce", IGNORECASE) or re.match("hccl")
   (case-sensitive); compute = all other kernels plus all memsets;
   memcpy = memcpy events.
+  Busy intervals of a device: its activities with D > 0.  Its INSTANTS: the
+  starts of its zero-duration activities that are neither inside nor at the
+  start or end of any merged busy interval of the device (over the whole
+  trace, never clipped), sorted and unique.  An instant t is inside a window
+  [W0, W1) when W0 <= t < W1.
 
 Per-device breakdown over a window [W0, W1) in ns (default: unbounded)
   Every activity interval [ts, ts+dur) is clipped to the window; empty ones
-  are dropped.  C = union of compute, M = union of comm, P = union of memcpy,
-  A = union of all three (sets of nanoseconds), computed by sort-and-merge;
-  differences / intersections by a sweep over merged lists.
+  (zero-duration activity among them) are dropped.  C = union of compute,
+  M = union of comm, P = union of memcpy, A = union of all three (sets of
+  nanoseconds), computed by sort-and-merge; differences / intersections by
+  a sweep over merged lists.
     computation_ns    = |C|
     exposed_comm_ns   = |M - C|
     exposed_memcpy_ns = |P - C - M|
     busy_ns           = |A|
-    total_ns          = last clipped end - first clipped start (that device)
+    total_ns          = last - first, over the clipped intervals' ends /
+                        starts and the device's instants inside the window
     idle_ns           = total_ns - busy_ns
     total_comm_ns     = |M|,  total_memcpy_ns = |P|
     comm_overlap      = |C n M| / |M| (float), null when |M| = 0
   Asserted: computation + exposed_comm + exposed_memcpy + idle == total.
-  Devices with no activity inside the window are omitted.
+  Devices with neither an interval nor an instant inside the window are
+  omitted (a device with only instants there has busy_ns 0).
 
 Kernel statistics (kernels only = compute + communication kernels, not
 memcpy/memset; raw unclipped durations over the whole trace, --range is
@@ -74,10 +87,14 @@ Idle gaps and their causes (JSON key "gaps"; over the whole trace or the
 Decimal(US) * 1000 rounded half up (away from zero), via the ns rule above)
   Busy: per device, busy = union of ALL its activity intervals (compute incl.
   memset, communication, memcpy), each clipped to the window, empty ones
-  dropped (the same A as busy_ns above).  Devices with no activity inside the
-  window are omitted.  Gaps = the intervals [s, e) between consecutive merged
-  busy intervals (s = end of one, e = start of the next; always e > s; the
-  window edges before the first / after the last busy interval are NOT gaps).
+  dropped (the same A as busy_ns above).  Devices with neither a busy
+  interval nor an instant inside the window are omitted.  Gaps = the
+  intervals [s, e) between consecutive elements of the time-sorted sequence
+  of the merged busy intervals and the device's instants inside the window
+  (an instant t as [t, t]): s = end of one, e = start of the next; always
+  e > s.  So an instant splits the gap around it in two, and one before the
+  first / after the last busy interval opens a gap up to / from it; the
+  window edges before the first / after the last element are NOT gaps.
   A gap with e - s >= threshold_ns is "listed"; shorter ones are only counted
   and totalled in short_gaps.
   Host slices: events with ph "X" and a numeric (Decimal, finite) ts whose dur
@@ -93,18 +110,21 @@ Decimal(US) * 1000 rounded half up (away from zero), via the ns rule above)
   Name classes of host slices (a slice may be in several classes):
     input:           "DataLoader" in name and "__next__" in name; or name
                      starts with "IteratorGetNext" or with "Iterator::".
-    synchronization: name in {cudaStreamSynchronize, cudaDeviceSynchronize,
-                     cudaEventSynchronize}; or name starts with "hip" and ends
-                     with "Synchronize"; or name == "aten::_local_scalar_dense".
+    synchronization: name starts with "cuda", "cu" or "hip" and ends with
+                     "Synchronize"; or name in {"cudaMemcpy", "hipMemcpy",
+                     "aten::_local_scalar_dense"}.
     communication:   name starts with "nccl:" or "c10d::"; or
                      "ProcessGroupNCCL" in name; or name == "record_param_comms".
   Cover(class, G) = |union(all host slices of the class) n G| (ns).
+  Blocked(s) = the synchronization host slices with start < s <= end.
   Cause of a listed gap G = [s, e): the first rule that holds:
     a. input:           Cover(input, G) * 2 >= e - s
-    b. synchronization: Cover(synchronization, G) * 2 >= e - s
-    c. communication:   a communication kernel of this device has raw start
-                        ns == e; or Cover(communication, G) * 2 >= e - s
-    d. launch:          some GPU activity event K of this device with raw
+    b. synchronization: Blocked(s) is not empty; or
+                        Cover(synchronization, G) * 2 >= e - s
+    c. communication:   a communication kernel of this device (zero-duration
+                        ones too) has raw start ns == e; or
+                        Cover(communication, G) * 2 >= e - s
+    d. host:            some GPU activity event K of this device with raw
                         start ns == e has a launch call L with ns(L.ts) > s
                         (no upper bound on L.ts).
     e. other.
@@ -121,18 +141,29 @@ Decimal(US) * 1000 rounded half up (away from zero), via the ns rule above)
   Evidence (list of {"name", "start_ns", "end_ns"}, raw unclipped
   intervals, sorted by start_ns, then name (code points), then end_ns; each
   event at most once):
-    input / synchronization: the host slices of that class overlapping G
-      (start < e and end > s; a zero-length slice strictly inside G counts);
+    input: the host slices of that class overlapping G (start < e and
+      end > s; a zero-length slice strictly inside G counts);
+    synchronization: Blocked(s) plus the synchronization slices overlapping G;
     communication: the communication host slices overlapping G (also when
       the rule held by kernel) plus every communication kernel of this device
       with raw start == e;
-    launch: the launch calls L with ns(L.ts) > s of all activity events of
-      this device starting at e;
+    host: the launch calls L with ns(L.ts) > s of all activity events of
+      this device starting at e, plus Work(T, G) once per thread T = (pid,
+      tid) of such an L.  Depth of T's host slices: a stack walk over them
+      sorted by (start, longer first, file order) pops the open slices with
+      end <= the slice's start; depth = the open slices left (ProfilerStep#
+      ones count).  Properly nested slices are assumed (the C++ moves one
+      that overlaps without nesting to another lane; stderr warns when such
+      a slice overlaps G).  Work: for depth 0, 1, ...: X = the slices of
+      that depth overlapping G, less those named "ProfilerStep#...";
+      X empty: stop if an answer exists, else go deeper; X one slice with
+      start <= s and end >= e: it is the answer, go deeper; else: X is the
+      answer unless one exists, stop.  Work = the answer ([] if none);
     other: [].
   Output: "gaps": {"threshold_ns": N, "devices": [{"device", "busy_ns",
     "gaps": [{"start_ns", "end_ns", "cause", "evidence"}] (listed gaps in
     time order), "by_cause": {"input", "synchronization", "communication",
-    "launch", "other"} (sum of e - s of the listed gaps per cause, all five
+    "host", "other"} (sum of e - s of the listed gaps per cause, all five
     keys always present), "short_gaps": {"count", "total_ns"}}]} with
     devices sorted by device.
 """
@@ -222,14 +253,15 @@ def tf_metadata(events):
 
 
 def activity_events(events):
-    """Yield (event, device, kind, name, start_ns, end_ns)."""
+    """Yield (event, device, kind, name, start_ns, end_ns); end == start for
+    zero-duration activity."""
     threads, gpu_procs = tf_metadata(events)
     for e in events:
-        ts, dur = e.get("ts"), e.get("dur")
+        ts, dur = e.get("ts"), e.get("dur", Decimal(0))
         if e.get("ph") != "X" or not isinstance(ts, Decimal) or not isinstance(dur, Decimal):
             continue
-        if not (dur.is_finite() and ts.is_finite()) or dur <= 0:
-            continue
+        if not (dur.is_finite() and ts.is_finite()) or to_ns(dur) < 0:
+            continue  # a negative dur is malformed, never activity
         name = e.get("name")
         name = name if isinstance(name, str) else ("" if name is None else str(name))
         cat, args = e.get("cat"), e.get("args")
@@ -277,6 +309,32 @@ def measure(u):
     return sum(e - s for s, e in u)
 
 
+def device_instants(acts):
+    """{device: sorted unique starts of its zero-duration activity that are
+    neither inside nor at the edge of its merged busy intervals}."""
+    busy, points = {}, {}
+    for dev, kind, name, s, e in acts:
+        if e > s:
+            busy.setdefault(dev, []).append((s, e))
+        else:
+            points.setdefault(dev, set()).add(s)
+    out = {}
+    for dev, ps in points.items():
+        merged = union(busy.get(dev, []))
+        starts = [s for s, _ in merged]
+        out[dev] = []
+        for t in sorted(ps):
+            i = bisect.bisect_right(starts, t) - 1  # last interval starting at or before t
+            if i < 0 or t > merged[i][1]:
+                out[dev].append(t)
+    return out
+
+
+def within(points, w0, w1):
+    """The points t with w0 <= t < w1 of a sorted list."""
+    return points[bisect.bisect_left(points, w0):bisect.bisect_left(points, w1)]
+
+
 def subtract(a, b):
     """a - b for merged (sorted, disjoint) interval lists."""
     out, j = [], 0
@@ -307,7 +365,7 @@ def intersect(a, b):
     return out
 
 
-def device_breakdown(acts, w0, w1):
+def device_breakdown(acts, instants, w0, w1):
     per = {}
     for dev, kind, name, s, e in acts:
         s, e = max(s, w0), min(e, w1)
@@ -316,16 +374,19 @@ def device_breakdown(acts, w0, w1):
         cls = "memcpy" if kind == "memcpy" else (
             "comm" if kind == "kernel" and is_comm(name) else "compute")
         per.setdefault(dev, {"compute": [], "comm": [], "memcpy": []})[cls].append((s, e))
+    points = {dev: within(ps, w0, w1) for dev, ps in instants.items()}
     rows = []
-    for dev in sorted(per):
-        d = per[dev]
+    for dev in sorted(set(per) | {dev for dev, ps in points.items() if ps}):
+        d = per.get(dev, {"compute": [], "comm": [], "memcpy": []})
         C, M, P = union(d["compute"]), union(d["comm"]), union(d["memcpy"])
         A = union(C + M + P)
         comp, tot_comm, tot_mem = measure(C), measure(M), measure(P)
         exp_comm = measure(subtract(M, C))
         exp_mem = measure(subtract(P, union(C + M)))
         busy = measure(A)
-        total = A[-1][1] - A[0][0]
+        ps = points.get(dev, [])  # instants extend the span
+        starts, ends = [s for s, _ in A[:1]] + ps[:1], [e for _, e in A[-1:]] + ps[-1:]
+        total = max(ends) - min(starts)
         idle = total - busy
         assert comp + exp_comm + exp_mem + idle == total, dev
         overlap = measure(intersect(C, M))
@@ -367,9 +428,10 @@ def kernel_stats(acts):
 
 GPU_LABEL_RE = re.compile(r"GPU \d+")
 TF_GPU_RE = re.compile(r"/device:GPU:\d+")
-SYNC_NAMES = {"cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchronize"}
+SYNC_NAMES = {"cudaMemcpy", "hipMemcpy", "aten::_local_scalar_dense"}
 LAUNCH_CATS = {"cuda_runtime", "cuda_driver", "Runtime"}  # "Runtime": Kineto of 2021
-CAUSES = ("input", "synchronization", "communication", "launch", "other")
+CAUSES = ("input", "synchronization", "communication", "host", "other")
+STEP_PREFIX = "ProfilerStep#"
 
 
 def event_name(e):
@@ -382,8 +444,8 @@ def host_classes(name):
     if ("DataLoader" in name and "__next__" in name) or name.startswith("IteratorGetNext") \
             or name.startswith("Iterator::"):
         out.add("input")
-    if name in SYNC_NAMES or (name.startswith("hip") and name.endswith("Synchronize")) \
-            or name == "aten::_local_scalar_dense":
+    if name in SYNC_NAMES or (name.startswith(("cuda", "cu", "hip"))
+                              and name.endswith("Synchronize")):
         out.add("synchronization")
     if name.startswith("nccl:") or name.startswith("c10d::") or "ProcessGroupNCCL" in name \
             or name == "record_param_comms":
@@ -458,6 +520,57 @@ class HostClass:
         lo = bisect.bisect_right(self.max_end, s, 0, hi)  # first prefix whose max end > s
         return [h for h in self.slices[lo:hi] if h["e"] > s]
 
+    def blocked_at(self, t):
+        """The slices with start < t <= end (not returned by t)."""
+        hi = bisect.bisect_left(self.slice_starts, t)  # start < t
+        lo = bisect.bisect_left(self.max_end, t, 0, hi)  # first prefix whose max end >= t
+        return [h for h in self.slices[lo:hi] if h["e"] >= t]
+
+
+def thread_depths(slices):
+    """{id(slice): depth} for the slices of one thread, by a stack walk over
+    them sorted by (start, longer first, file order): pop the enclosing
+    slices that end at or before the slice's start; depth = slices left.
+    Also returns the slices that overlap the innermost one left without
+    lying inside it (not properly nested; the reference assumes none)."""
+    depth, crossing, stack = {}, [], []
+    for h in sorted(slices, key=lambda h: (h["s"], h["s"] - h["e"], h["order"])):
+        while stack and stack[-1] <= h["s"]:
+            stack.pop()
+        if stack and stack[-1] < h["e"]:
+            crossing.append(h)
+        depth[id(h)] = len(stack)
+        stack.append(h["e"])
+    return depth, crossing
+
+
+class ThreadLevels:
+    """One thread's host slices per nesting depth (thread_depths)."""
+
+    def __init__(self, slices):
+        depth, self.crossing = thread_depths(slices)
+        per = {}
+        for h in slices:
+            per.setdefault(depth[id(h)], []).append(h)
+        self.levels = [HostClass(per.get(d, [])) for d in range(max(per) + 1 if per else 0)]
+
+    def work(self, s, e):
+        """Work(thread, [s, e)) of the host evidence above."""
+        found = []
+        for level in self.levels:
+            here = [h for h in level.overlapping(s, e) if not h["name"].startswith(STEP_PREFIX)]
+            if not here:
+                if found:
+                    break
+                continue
+            if len(here) == 1 and here[0]["s"] <= s and here[0]["e"] >= e:
+                found = here  # spans the gap: look inside it
+                continue
+            if not found:
+                found = here
+            break
+        return found
+
 
 def evidence_item(name, s, e):
     return {"name": name, "start_ns": s, "end_ns": e}
@@ -514,9 +627,28 @@ class GapCauses:
                 classes[c].append(h)
         self.hc = {c: HostClass(v) for c, v in classes.items()}
         self.launches = launch_resolver(events, hosts)
+        self.threads = {}
+        for i, h in enumerate(hosts):
+            h.setdefault("order", i)
+            self.threads.setdefault((h["pid"], h["tid"]), []).append(h)
+        self.levels = {}
+        self.crossing_warned = set()
         self.by_start = {}
         for ev, dev, kind, name, s, e in act_events:
             self.by_start.setdefault((dev, s), []).append((ev, kind, name, s, e))
+
+    def thread_work(self, thread, s, e):
+        lv = self.levels.get(thread)
+        if lv is None:
+            lv = self.levels[thread] = ThreadLevels(self.threads[thread])
+        found = lv.work(s, e)
+        cross = [h for h in lv.crossing if h["s"] < e and h["e"] > s]
+        if cross and thread not in self.crossing_warned:
+            self.crossing_warned.add(thread)
+            sys.stderr.write("warning: thread %s/%s has slices not properly nested during the "
+                             "gap [%d, %d), e.g. %r; the reference assumes nesting\n"
+                             % (thread[0], thread[1], s, e, cross[0]["name"]))
+        return found
 
     def cause(self, dev, s, e):
         """(cause, evidence) of the interval [s, e) of device dev."""
@@ -527,10 +659,14 @@ class GapCauses:
         if hc["input"].cover(s, e) * 2 >= n:
             cause = "input"
             evid = [evidence_item(h["name"], h["s"], h["e"]) for h in hc["input"].overlapping(s, e)]
-        elif hc["synchronization"].cover(s, e) * 2 >= n:
+        elif hc["synchronization"].blocked_at(s) or hc["synchronization"].cover(s, e) * 2 >= n:
             cause = "synchronization"
-            evid = [evidence_item(h["name"], h["s"], h["e"])
-                    for h in hc["synchronization"].overlapping(s, e)]
+            seen, hs = set(), []
+            for h in hc["synchronization"].blocked_at(s) + hc["synchronization"].overlapping(s, e):
+                if id(h) not in seen:
+                    seen.add(id(h))
+                    hs.append(h)
+            evid = [evidence_item(h["name"], h["s"], h["e"]) for h in hs]
         elif comm_k or hc["communication"].cover(s, e) * 2 >= n:
             cause = "communication"
             evid = [evidence_item(h["name"], h["s"], h["e"])
@@ -544,26 +680,35 @@ class GapCauses:
                         seen.add(id(h))
                         ls.append(h)
             if ls:
-                cause = "launch"
+                cause = "host"
+                for thread in dict.fromkeys((h["pid"], h["tid"]) for h in ls):
+                    for h in self.thread_work(thread, s, e):
+                        if id(h) not in seen:
+                            seen.add(id(h))
+                            ls.append(h)
                 evid = [evidence_item(h["name"], h["s"], h["e"]) for h in ls]
         evid.sort(key=lambda x: (x["start_ns"], x["name"], x["end_ns"]))
         return cause, evid
 
 
-def gap_analysis(events, act_events, w0, w1, threshold):
+def gap_analysis(events, act_events, instants, w0, w1, threshold):
     causes = GapCauses(events, act_events)
     busy_iv = {}
     for ev, dev, kind, name, s, e in act_events:
         cs, ce = max(s, w0), min(e, w1)
         if cs < ce:
             busy_iv.setdefault(dev, []).append((cs, ce))
+    points = {dev: within(ps, w0, w1) for dev, ps in instants.items()}
     rows = []
-    for dev in sorted(busy_iv):
-        busy = union(busy_iv[dev])
+    for dev in sorted(set(busy_iv) | {dev for dev, ps in points.items() if ps}):
+        busy = union(busy_iv.get(dev, []))
+        # busy intervals and instants [t, t] in time order; gaps lie between them
+        seq = sorted(busy + [(t, t) for t in points.get(dev, [])])
         listed, by_cause = [], {c: 0 for c in CAUSES}
         short_n = short_t = 0
-        for (_, s), (e, _) in zip(busy, busy[1:]):
+        for (_, s), (e, _) in zip(seq, seq[1:]):
             n = e - s
+            assert n > 0, (dev, s, e)
             if n < threshold:
                 short_n += 1
                 short_t += n
@@ -605,10 +750,12 @@ def main():
     events = load_events(a.trace)
     act_events = list(activity_events(events))
     acts = [x[1:] for x in act_events]
+    instants = device_instants(acts)
     kernels, per_dev = kernel_stats(acts)
-    result = {"devices": device_breakdown(acts, *a.range), "kernels": kernels,
+    result = {"devices": device_breakdown(acts, instants, *a.range), "kernels": kernels,
               "kernels_by_device": per_dev,
-              "gaps": gap_analysis(events, act_events, *a.range, to_ns(a.min_gap_us))}
+              "gaps": gap_analysis(events, act_events, instants, *a.range,
+                                   to_ns(a.min_gap_us))}
     text = json.dumps(result, indent=1) + "\n"
     if a.out:
         with open(a.out, "w", encoding="utf-8") as f:

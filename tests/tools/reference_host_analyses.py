@@ -8,16 +8,19 @@ This docstring is the specification the tests rely on.  Trace loading, GPU
 activity events (kernel / memcpy / memset per device), communication kernels,
 host slices, host name classes, launch calls and the idle-gap cause rules are
 those of reference_gpu_analyses.py (imported as g; its docstring is part of
-this specification and is not restated).  All times are integer ns; every
-interval is half-open [s, e); |X| is the number of ns in a set X.  "Slice"
-below (outside host slices) means an event with ph "X", a finite numeric ts
-and a dur that is missing (= 0) or finite and >= 0, as for host slices.
-Regular expressions: \\d means ASCII [0-9], "$" means the end of the string,
-"decimal digits" are ASCII 0-9.  Floats are plain JSON numbers (Python's
-repr of float(exact Fraction)).  Output: one JSON object with keys "steps",
-"memory", "pipeline", "ops", "kernel_launchers", "launch", "memcpy" (stdout
-or --out FILE).  threshold_ns = g's rule applied to --min-gap-us US
-(default 100).
+this specification and is not restated).  So zero-duration GPU activity
+counts wherever GPU activity is counted below (kernels, copies, launches,
+launchers) and adds 0 ns wherever its duration is added; a device's
+INSTANTS are g's.  All times are integer ns; every interval is half-open
+[s, e); |X| is the number of ns in a set X.  "Slice" below (outside host
+slices) means an event with ph "X", a finite numeric ts and a dur that is
+missing (= 0) or finite and >= 0, as for host slices.  Regular expressions:
+\\d means ASCII [0-9], "$" means the end of the string, "decimal digits"
+are ASCII 0-9.  Floats are plain JSON numbers (Python's repr of
+float(exact Fraction)).  Output: one JSON object with keys "steps",
+"memory", "account", "pipeline", "ops", "kernel_launchers", "launch",
+"memcpy" (stdout or --out FILE).  threshold_ns = g's rule applied to
+--min-gap-us US (default 100).
 
 1. STEPS
   Candidates; the first rule that yields at least one step wins ("source"):
@@ -44,10 +47,11 @@ or --out FILE).  threshold_ns = g's rule applied to --min-gap-us US
   name == the step's name (so steps sharing a name share it), device =
   int(args.device) if integral, else the pid if integral (else ignored):
   {"start_ns": min start, "end_ns": max end}, or null when there is none.
-  Devices of a step = every device that has any GPU activity anywhere in the
-  trace, ascending.  Breakdown over W (C, M, P = unions of the device's
-  compute (non-comm kernels + memsets), communication-kernel and memcpy
-  intervals; A = C u M u P; all unclipped, then intersected with W):
+  Devices of a step = every device that has any GPU activity (zero-duration
+  included) anywhere in the trace, ascending.  Breakdown over W (C, M, P =
+  unions of the device's compute (non-comm kernels + memsets),
+  communication-kernel and memcpy intervals with D > 0; A = C u M u P; all
+  unclipped, then intersected with W):
     compute_ns        = |C n W|
     exposed_comm_ns   = |(M n W) - C|
     exposed_memcpy_ns = |(P n W) - C - M|
@@ -57,18 +61,20 @@ or --out FILE).  threshold_ns = g's rule applied to --min-gap-us US
       streams), else "other"; part_d = |(P_d n W) - C - M - (union of P_d' of
       the directions d' listed before d)|; the parts sum to exposed_memcpy.
     idle_ns           = |W| - |A n W|
-    idle_by_cause {"input","synchronization","communication","launch",
-      "other","short"}: the maximal intervals I = [a, b) of W - A (including
-      the piece from W's start to the first activity and from the last
-      activity to W's end; a device with no activity in W has I = W); b - a <
-      threshold_ns -> "short"; otherwise cause = g's rules a-e applied to I
-      itself (so "starts at the end" means raw activity start == b).
+    idle_by_cause {"input","synchronization","communication","host",
+      "other","short"}: the maximal intervals of W - A (including the piece
+      from W's start to the first activity and from the last activity to
+      W's end; a device with no busy time in W has W), each cut at the
+      device's instants strictly inside it, give the pieces I = [a, b);
+      b - a < threshold_ns -> "short"; otherwise cause = g's rules a-e
+      applied to I itself (so "starts at the end" means raw activity start
+      == b, zero-duration activity included).
   Asserted: compute + exposed_comm + exposed_memcpy + idle == duration and
   every split sums to its total.
   median_duration_ns = middle duration (even count: floor of the mean of the
   two middle ones), null without steps.  slow = 2*duration > 3*median.  For
   a slow step: parts "compute","exposed_comm","exposed_memcpy","idle_input",
-  "idle_synchronization","idle_communication","idle_launch","idle_other",
+  "idle_synchronization","idle_communication","idle_host","idle_other",
   "idle_short" of the FIRST (lowest) device's breakdown; growth(part) =
   value - median over all steps of that part's value (same median rule);
   slower_because = the part with the largest growth (ties: the first in that
@@ -82,8 +88,9 @@ or --out FILE).  threshold_ns = g's rule applied to --min-gap-us US
 
 2. MEMORY (device key ("GPU", n) or ("CPU", -1))
   a. Kineto: events named "[memory]" (any ph) with a finite numeric ts and
-     args with integral "Device Type" and "Device Id"; type 1 = GPU Device
-     Id, type 0 = CPU (-1 whatever Device Id says), others ignored.  A device
+     args with integral "Device Type" and "Device Id"; type 0 = CPU (-1
+     whatever Device Id says), any type > 0 = GPU Device Id (types of one
+     Device Id share a curve), negative types ignored.  A device
      with at least one event with integral "Total Allocated" is absolute:
      one point per such event (allocated = Total Allocated, reserved = Total
      Reserved if integral else none); its other events are ignored.  Else,
@@ -139,16 +146,23 @@ or --out FILE).  threshold_ns = g's rule applied to --min-gap-us US
   thread_name metadata (any, not only the last) args.name contains
   "pin_memory" (case-insensitive)}.
   wait = union of the dataloader and IteratorGetNext* slices.
-  per_step: [{"number", "input_wait_ns": |wait n W|, "share": that /
+  per_step: [{"number", "host_wait_ns": |wait n W|, "host_share": that /
   duration (float)}].
-  With steps: input_wait_ns = sum per step, step_time_ns = sum durations.
-  Without: S = [min start, max end) over all host slices and GPU activity;
-  input_wait_ns = |wait n S|, step_time_ns = |S| (0 when there is nothing).
-  input_share = input_wait_ns / step_time_ns (float; null when
-  step_time_ns = 0); verdict (exact comparison): >= 1/5 "highly
-  input-bound", >= 1/20 "moderately input-bound", else "not input-bound";
-  null when input_share is null.
-  "pipeline": {"verdict", "input_share", "input_wait_ns", "step_time_ns",
+  Host figures: with steps, host_wait_ns = sum per step, host_time_ns = sum
+  of durations.  Without: S = [min start, max end) over all host slices and
+  GPU activity (a zero-duration one at its start, so instants extend S);
+  host_wait_ns = |wait n S|, host_time_ns = |S| (0 when there is nothing).
+  The verdict reads GPU time (as TensorBoard's input-pipeline analyser):
+  when the account (7) lists a device, "from" "gpu": input_wait_ns = sum
+  over its devices of idle_by_cause.input, time_ns = sum of their time_ns,
+  denominator = the account's.  Else "from" "host": input_wait_ns =
+  host_wait_ns, time_ns = host_time_ns, denominator "step time" with steps,
+  else "active span".  input_share = input_wait_ns / time_ns (float; null
+  when time_ns = 0); verdict (exact integers; null when time_ns = 0):
+  5*wait >= time "highly input-bound", 20*wait >= time "moderately
+  input-bound", else "not input-bound".
+  "pipeline": {"verdict", "input_share", "input_wait_ns", "time_ns",
+   "denominator", "from", "host_wait_ns", "host_time_ns",
    "stages": [{"name", "calls", "inclusive_ns", "self_ns", "share"}],
    "get_next_ns", "checks", "dataloader", "per_step"}
 
@@ -197,11 +211,29 @@ or --out FILE).  threshold_ns = g's rule applied to --min-gap-us US
   of the group, else null, "bandwidth_gbps": bytes / total_ns (float) when
   bytes is not null and total_ns > 0, else null}.  Sorted by total_ns desc,
   then device, kind, name.
+
+7. ACCOUNT (the GPUs' time over the whole trace)
+  With steps whose breakdowns (1) list a device: denominator "step time",
+  "steps" = number of steps; per device listed: time_ns = sum of the
+  durations of the steps listing it, computation_ns / exposed_comm_ns /
+  exposed_memcpy_ns = sums of their compute / exposed_comm / exposed_memcpy,
+  idle_by_cause = per-cause sums (the five causes), short_ns = sum of their
+  "short".  Otherwise: denominator "active span", "steps" 0; per device of
+  g's whole-trace breakdown (no window): time_ns = total_ns and its
+  computation / exposed_comm / exposed_memcpy; idle_by_cause = by_cause and
+  short_ns = short_gaps.total_ns of g's whole-trace gaps at threshold_ns.
+  Asserted per device: computation + exposed_comm + exposed_memcpy +
+  sum(idle_by_cause) + short == time.
+  "account": {"denominator", "steps", "devices": [{"device", "time_ns",
+   "computation_ns", "exposed_comm_ns", "exposed_memcpy_ns", "idle_by_cause":
+   {"input", "synchronization", "communication", "host", "other"},
+   "short_ns"}]} sorted by device.
 """
 import argparse
 import bisect
 import heapq
 import json
+import math
 import os
 import re
 import sys
@@ -213,9 +245,9 @@ import reference_gpu_analyses as g  # noqa: E402
 
 DIRECTIONS = ("HtoD", "DtoH", "DtoD", "PtoP")
 DIR_KEYS = DIRECTIONS + ("other",)
-IDLE_KEYS = ("input", "synchronization", "communication", "launch", "other", "short")
+IDLE_KEYS = ("input", "synchronization", "communication", "host", "other", "short")
 PARTS = ("compute", "exposed_comm", "exposed_memcpy", "idle_input", "idle_synchronization",
-         "idle_communication", "idle_launch", "idle_other", "idle_short")
+         "idle_communication", "idle_host", "idle_other", "idle_short")
 PROFILER_STEP_RE = re.compile(r"ProfilerStep#([0-9]+)")
 DIGITS_RE = re.compile(r"[0-9]+")
 GPU_PROC_RE = re.compile(r"/device:GPU:([0-9]+)")
@@ -298,6 +330,7 @@ class Ctx:
         self.step_regex = step_regex
         self.threads, self.gpu_procs = g.tf_metadata(self.events)
         self.act = list(g.activity_events(self.events))
+        self.instants = g.device_instants([x[1:] for x in self.act])
         self.hosts = g.host_slices(self.events, self.act)
         for i, h in enumerate(self.hosts):
             h["order"] = i
@@ -380,7 +413,7 @@ class DeviceSets:
     def __init__(self, ctx, dev):
         comp, comm, mem, by_dir = [], [], [], {d: [] for d in DIR_KEYS}
         for ev, d, kind, name, s, e in ctx.act:
-            if d != dev:
+            if d != dev or e == s:  # zero-duration activity adds no time
                 continue
             if kind == "memcpy":
                 mem.append((s, e))
@@ -410,7 +443,8 @@ def breakdown(ctx, dev, ds, w0, w1):
     busy = ds.A.clip(w0, w1)
     idle = (w1 - w0) - g.measure(busy)
     by_cause = {k: 0 for k in IDLE_KEYS}
-    for a, b in g.subtract([(w0, w1)], busy):
+    cuts = g.within(ctx.instants.get(dev, []), w0, w1)  # zero-duration activity ran here
+    for a, b in split_at(g.subtract([(w0, w1)], busy), cuts):
         if b - a < ctx.threshold:
             by_cause["short"] += b - a
         else:
@@ -420,6 +454,17 @@ def breakdown(ctx, dev, ds, w0, w1):
     assert sum(by_cause.values()) == idle, (dev, w0, w1)
     return {"compute_ns": comp, "exposed_comm_ns": xcomm, "exposed_memcpy_ns": xmem,
             "memcpy_by_direction": by_dir, "idle_ns": idle, "idle_by_cause": by_cause}
+
+
+def split_at(pieces, points):
+    """Each piece [a, b) cut at the sorted points strictly inside it."""
+    out = []
+    for a, b in pieces:
+        for t in points[bisect.bisect_right(points, a):bisect.bisect_left(points, b)]:
+            out.append((a, t))
+            a = t
+        out.append((a, b))
+    return out
 
 
 def part_value(bd, part):
@@ -493,10 +538,10 @@ def memory_section(ctx, steps):
         dt, di = args.get("Device Type"), args.get("Device Id")
         if not (g.integral(dt) and g.integral(di)):
             continue
-        if dt == 1:
-            dk = ("GPU", int(di))
-        elif dt == 0:
+        if dt == 0:
             dk = ("CPU", -1)
+        elif dt > 0:
+            dk = ("GPU", int(di))  # every other type is device memory (CUDA 1, others)
         else:
             continue
         kin.setdefault(dk, []).append((g.to_ns(ts), i, args))
@@ -587,7 +632,7 @@ def growth(per_step):
 
 
 # ---------------------------------------------------------------- 3. pipeline
-def pipeline_section(ctx, steps):
+def pipeline_section(ctx, steps, account):
     by_thread = {}
     for h in ctx.hosts:
         if h["name"].startswith("Iterator::"):
@@ -635,26 +680,34 @@ def pipeline_section(ctx, steps):
     per_step = []
     for st in steps:
         w = wait.cover(st["start_ns"], st["end_ns"])
-        per_step.append({"number": st["number"], "input_wait_ns": w,
-                         "share": float(Fraction(w, st["duration_ns"]))})
+        per_step.append({"number": st["number"], "host_wait_ns": w,
+                         "host_share": float(Fraction(w, st["duration_ns"]))})
     if steps:
-        wait_ns = sum(p["input_wait_ns"] for p in per_step)
-        step_time = sum(st["duration_ns"] for st in steps)
+        host_wait = sum(p["host_wait_ns"] for p in per_step)
+        host_time = sum(st["duration_ns"] for st in steps)
     else:
         starts = [h["s"] for h in ctx.hosts] + [x[4] for x in ctx.act]
         ends = [h["e"] for h in ctx.hosts] + [x[5] for x in ctx.act]
         if starts:
             s0, s1 = min(starts), max(ends)
-            step_time, wait_ns = s1 - s0, wait.cover(s0, s1)
+            host_time, host_wait = s1 - s0, wait.cover(s0, s1)
         else:
-            step_time = wait_ns = 0
-    share = Fraction(wait_ns, step_time) if step_time > 0 else None
+            host_time = host_wait = 0
+    if account["devices"]:
+        source, denominator = "gpu", account["denominator"]
+        wait_ns = sum(d["idle_by_cause"]["input"] for d in account["devices"])
+        time_ns = sum(d["time_ns"] for d in account["devices"])
+    else:
+        source, denominator = "host", "step time" if steps else "active span"
+        wait_ns, time_ns = host_wait, host_time
+    share = Fraction(wait_ns, time_ns) if time_ns > 0 else None
     verdict = None
-    if share is not None:
-        verdict = ("highly input-bound" if share >= Fraction(1, 5) else
-                   "moderately input-bound" if share >= Fraction(1, 20) else "not input-bound")
+    if time_ns > 0:
+        verdict = ("highly input-bound" if 5 * wait_ns >= time_ns else
+                   "moderately input-bound" if 20 * wait_ns >= time_ns else "not input-bound")
     return {"verdict": verdict, "input_share": fl(share), "input_wait_ns": wait_ns,
-            "step_time_ns": step_time, "stages": stage_rows,
+            "time_ns": time_ns, "denominator": denominator, "from": source,
+            "host_wait_ns": host_wait, "host_time_ns": host_time, "stages": stage_rows,
             "get_next_ns": sum(h["e"] - h["s"] for h in get_next), "checks": checks,
             "dataloader": dataloader, "per_step": per_step}
 
@@ -820,14 +873,57 @@ def memcpy_section(ctx):
     return rows
 
 
+# ---------------------------------------------------------------- 7. account
+def account_section(ctx, steps):
+    per = {}  # device -> row
+    for st in steps:
+        for d in st["devices"]:
+            bd = d["breakdown"]
+            r = per.setdefault(d["device"], {
+                "device": d["device"], "time_ns": 0, "computation_ns": 0, "exposed_comm_ns": 0,
+                "exposed_memcpy_ns": 0, "idle_by_cause": {c: 0 for c in g.CAUSES},
+                "short_ns": 0})
+            r["time_ns"] += st["duration_ns"]
+            r["computation_ns"] += bd["compute_ns"]
+            r["exposed_comm_ns"] += bd["exposed_comm_ns"]
+            r["exposed_memcpy_ns"] += bd["exposed_memcpy_ns"]
+            for c in g.CAUSES:
+                r["idle_by_cause"][c] += bd["idle_by_cause"][c]
+            r["short_ns"] += bd["idle_by_cause"]["short"]
+    if per:
+        denominator, n_steps = "step time", len(steps)
+    else:
+        denominator, n_steps = "active span", 0
+        acts = [x[1:] for x in ctx.act]
+        whole = g.device_breakdown(acts, ctx.instants, -math.inf, math.inf)
+        gaps = {r["device"]: r for r in g.gap_analysis(
+            ctx.events, ctx.act, ctx.instants, -math.inf, math.inf, ctx.threshold)["devices"]}
+        assert sorted(gaps) == [r["device"] for r in whole]
+        for b in whole:
+            gp = gaps[b["device"]]
+            per[b["device"]] = {
+                "device": b["device"], "time_ns": b["total_ns"],
+                "computation_ns": b["computation_ns"], "exposed_comm_ns": b["exposed_comm_ns"],
+                "exposed_memcpy_ns": b["exposed_memcpy_ns"],
+                "idle_by_cause": {c: gp["by_cause"][c] for c in g.CAUSES},
+                "short_ns": gp["short_gaps"]["total_ns"]}
+    rows = [per[d] for d in sorted(per)]
+    for r in rows:
+        assert r["computation_ns"] + r["exposed_comm_ns"] + r["exposed_memcpy_ns"] + \
+            sum(r["idle_by_cause"].values()) + r["short_ns"] == r["time_ns"], r["device"]
+    return {"denominator": denominator, "steps": n_steps, "devices": rows}
+
+
 def analyse(doc, step_regex=None, threshold=100000):
     ctx = Ctx(doc, step_regex, threshold)
     steps = steps_section(ctx)
     st = steps["steps"]
     ops, launchers = ops_section(ctx, st)
-    return {"steps": steps, "memory": memory_section(ctx, st),
-            "pipeline": pipeline_section(ctx, st), "ops": ops, "kernel_launchers": launchers,
-            "launch": launch_section(ctx), "memcpy": memcpy_section(ctx)}
+    account = account_section(ctx, st)
+    return {"steps": steps, "memory": memory_section(ctx, st), "account": account,
+            "pipeline": pipeline_section(ctx, st, account), "ops": ops,
+            "kernel_launchers": launchers, "launch": launch_section(ctx),
+            "memcpy": memcpy_section(ctx)}
 
 
 def main():

@@ -42,6 +42,7 @@
 #include "panels/pipeline_panel.h"
 #include "panels/steps_panel.h"
 #include "panels/utilization_panel.h"
+#include "report/run_summary.h"
 #include "search/search_bar.h"
 #include "support/generator.h"
 #include "support/suite_main.h"
@@ -374,9 +375,10 @@ class TestPanels : public QObject {
         QVERIFY(input);
     }
 
-    // "Where the GPU time goes" as a table: per GPU the truth's busy time
-    // and active span, idle = active - busy, the listed gaps' total split
-    // by cause, the rest short gaps; the parts of busy add up to busy.
+    // "Where the GPU time goes" as a table: per GPU the time account over
+    // the truth's steps (their durations summed), its parts adding up, the
+    // truth's active span; and the very figures of the summary's "gpus"
+    // table (what `gapscope-cli summary` prints), cell for cell.
     void overviewBreakdownExportsTheTruth() {
         GAPSCOPE_REQUIRE_SHARED();
         GAPSCOPE_REQUIRE_PYTHON("no python3 for the generator");
@@ -391,32 +393,65 @@ class TestPanels : public QObject {
                  std::string("Where the GPU time goes (Whole trace)"));
         const auto& rows = out["rows"];
         QCOMPARE(rows.size(), generated_.truth["devices"].size());
-        const std::vector<std::string> causes = {"input", "sync", "communication", "launch",
-                                                 "other"};
-        for (const auto& row : rows) {
+        TimeNs stepTime = 0;
+        for (const auto& st : generated_.truth["steps"])
+            stepTime += st["end_ns"].get<TimeNs>() - st["start_ns"].get<TimeNs>();
+        QVERIFY(stepTime > 0);
+        const std::vector<std::string> causes = {"input", "synchronization", "communication",
+                                                 "host", "other"};
+        const auto trace = host()->session()->trace();
+        const auto tables = summaryTables(*trace, {});
+        const auto gpus = std::find_if(tables.begin(), tables.end(),
+                                       [](const SummaryTable& t) { return t.id == "gpus"; });
+        QVERIFY(gpus != tables.end());
+        QCOMPARE(gpus->table.rows.size(), rows.size());
+        for (size_t i = 0; i < rows.size(); ++i) {
+            const auto& row = rows[i];
             const auto& d = generated_.truth["devices"][std::to_string(row["GPU"].get<int>())];
-            const TimeNs from = d["span_start_ns"].get<TimeNs>(),
-                         to = d["span_end_ns"].get<TimeNs>(), busy = d["busy_ns"].get<TimeNs>();
-            QCOMPARE(row["Active from (absolute ns)"].get<TimeNs>(), from);
-            QCOMPARE(row["Active to (absolute ns)"].get<TimeNs>(), to);
-            QCOMPARE(row["Active (ns)"].get<TimeNs>(), to - from);
-            QCOMPARE(row["Busy time (ns)"].get<TimeNs>(), busy);
-            QCOMPARE(row["Idle (ns)"].get<TimeNs>(), to - from - busy);
+            QCOMPARE(row["Of"].get<std::string>(), std::string("step time"));
+            QCOMPARE(row["Time (ns)"].get<TimeNs>(), stepTime);
+            QCOMPARE(row["Active from (absolute ns)"].get<TimeNs>(),
+                     d["span_start_ns"].get<TimeNs>());
+            QCOMPARE(row["Active to (absolute ns)"].get<TimeNs>(), d["span_end_ns"].get<TimeNs>());
+            const TimeNs busy = row["Busy time (ns)"].get<TimeNs>();
+            QVERIFY(busy > 0 && busy <= d["busy_ns"].get<TimeNs>());  // busy outside steps too
             QCOMPARE(row["Computation (ns)"].get<TimeNs>() +
                          row["Exposed comm (ns)"].get<TimeNs>() +
                          row["Exposed memcpy (ns)"].get<TimeNs>(),
                      busy);
-            QVERIFY(std::abs(row["Busy (%)"].get<double>() -
-                             100.0 * double(busy) / double(to - from)) < 1e-3);
-            TimeNs listed = 0, byCause = 0;
-            for (const auto& g : d["idle_gaps"])
-                listed += g["end_ns"].get<TimeNs>() - g["start_ns"].get<TimeNs>();
+            TimeNs idle = row["Idle: short gaps (ns)"].get<TimeNs>();
             for (const std::string& c : causes)
-                byCause += row["Idle: " + c + " (ns)"].get<TimeNs>();
-            QCOMPARE(byCause, listed);
-            QCOMPARE(row["Idle: short gaps (ns)"].get<TimeNs>(), to - from - busy - listed);
+                idle += row["Idle: " + c + " (ns)"].get<TimeNs>();
+            QCOMPARE(row["Idle (ns)"].get<TimeNs>(), idle);
+            QCOMPARE(busy + idle, stepTime);
             // The planted input stall leaves every GPU waiting for input.
             QVERIFY(row["Idle: input (ns)"].get<TimeNs>() > 0);
+            // The summary's row, column for column.
+            const auto& cli = gpus->table.rows[i];
+            const std::vector<std::string> same = {"GPU",
+                                                   "Of",
+                                                   "Time (ns)",
+                                                   "Busy (%)",
+                                                   "Busy time (ns)",
+                                                   "Computation (ns)",
+                                                   "Exposed comm (ns)",
+                                                   "Exposed memcpy (ns)",
+                                                   "Idle (ns)"};
+            for (size_t c = 0; c < same.size(); ++c) {
+                const auto& cell = row[same[c]];
+                if (cell.is_string()) {
+                    QCOMPARE(cell.get<std::string>(), cli[c]);
+                } else if (same[c] == "Busy (%)") {  // the summary prints 2 decimals
+                    QVERIFY(std::abs(cell.get<double>() - std::stod(cli[c])) <= 0.005 + 1e-9);
+                } else {
+                    QCOMPARE(std::to_string(cell.get<TimeNs>()), cli[c]);
+                }
+            }
+            for (size_t c = 0; c < causes.size(); ++c)
+                QCOMPARE(std::to_string(row["Idle: " + causes[c] + " (ns)"].get<TimeNs>()),
+                         cli[same.size() + c]);
+            QCOMPARE(std::to_string(row["Idle: short gaps (ns)"].get<TimeNs>()),
+                     cli[same.size() + causes.size()]);
         }
         // The same table as Markdown, from the view's context-menu action.
         QAction* copyAll = nullptr;
@@ -426,7 +461,7 @@ class TestPanels : public QObject {
         QApplication::clipboard()->clear();
         copyAll->trigger();
         const QStringList md = QApplication::clipboard()->text().trimmed().split('\n');
-        QVERIFY2(md.join('\n').contains("| GPU | Busy | Active from |"), qPrintable(md.join('\n')));
+        QVERIFY2(md.join('\n').contains("| GPU | Of | Time | Busy |"), qPrintable(md.join('\n')));
         QCOMPARE(md.filter(QRegularExpression("^\\| [0-9]+ \\|")).size(), qsizetype(rows.size()));
     }
 

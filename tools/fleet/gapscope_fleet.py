@@ -31,7 +31,7 @@ import sys
 import time
 import uuid
 
-GAP_CAUSES = ("input", "synchronization", "communication", "launch", "other")
+GAP_CAUSES = ("input", "synchronization", "communication", "host", "other")
 
 
 # ----------------------------------------------------------------------------

@@ -20,7 +20,7 @@ QColor causeColor(GapCause cause, bool dark) {
             return adjust(QColor(0xD5, 0x5E, 0x00), dark);  // vermillion
         case GapCause::Communication:
             return adjust(QColor(0xCC, 0x79, 0xA7), dark);  // reddish purple
-        case GapCause::Launch:
+        case GapCause::Host:
             return adjust(QColor(0x56, 0xB4, 0xE9), dark);  // sky blue
         case GapCause::Other:
             break;
@@ -46,8 +46,8 @@ QColor stepPartColor(StepPart part, bool dark) {
             return causeColor(GapCause::Synchronization, dark);
         case StepPart::IdleCommunication:
             return causeColor(GapCause::Communication, dark);
-        case StepPart::IdleLaunch:
-            return causeColor(GapCause::Launch, dark);
+        case StepPart::IdleHost:
+            return causeColor(GapCause::Host, dark);
         case StepPart::IdleOther:
             return causeColor(GapCause::Other, dark);
         case StepPart::IdleShort:
@@ -62,11 +62,11 @@ QString causeLabel(GapCause cause) {
         case GapCause::Input:
             return QCoreApplication::translate("Causes", "input");
         case GapCause::Synchronization:
-            return QCoreApplication::translate("Causes", "sync");
+            return QCoreApplication::translate("Causes", "synchronization");
         case GapCause::Communication:
             return QCoreApplication::translate("Causes", "communication");
-        case GapCause::Launch:
-            return QCoreApplication::translate("Causes", "launch");
+        case GapCause::Host:
+            return QCoreApplication::translate("Causes", "host");
         case GapCause::Other:
             break;
     }

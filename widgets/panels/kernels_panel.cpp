@@ -80,7 +80,9 @@ AnalysisPanel::Work KernelsPanel::prepare(std::shared_ptr<const IndexedTrace> in
                        TableCell::of(static_cast<double>(k.p95)),
                        TableCell::of(static_cast<double>(k.max)),
                        TableCell::of(k.shareOfBusyTime),
-                       TableCell::ofText(k.tensorCores ? tr("yes") : tr("no")),
+                       TableCell::ofText(k.tensorCores == TensorCoreUse::Yes  ? tr("yes")
+                                         : k.tensorCores == TensorCoreUse::No ? tr("no")
+                                                                              : tr("unknown")),
                        k.launchedBy ? TableCell::ofText(QString::fromUtf8(t.str(*k.launchedBy)))
                                     : TableCell::none(),
                        grid.isEmpty() ? TableCell::none() : TableCell::ofText(grid)};

@@ -27,23 +27,50 @@ void OverviewPanel::clearContents() {
 
 namespace {
 
-// A horizontal bar of the idle time by cause (and short gaps), as an HTML table.
-QString idleBar(const DeviceGaps& g, TimeNs idle, bool dark) {
-    if (idle <= 0) return {};
+// A horizontal bar of the whole of a GPU's time: computation, exposed
+// communication and memcpy, idle by cause and short gaps, as an HTML table.
+QString accountBar(const GpuTimeAccount& d, bool dark) {
+    if (d.time <= 0) return {};
     QString cells;
     auto cell = [&](TimeNs v, QColor c, const QString& what) {
         const int pct =
-            static_cast<int>(100.0 * static_cast<double>(v) / static_cast<double>(idle) + 0.5);
+            static_cast<int>(100.0 * static_cast<double>(v) / static_cast<double>(d.time) + 0.5);
         if (pct <= 0) return;
         cells += QStringLiteral("<td width='%1%' bgcolor='%2' title='%3'>&nbsp;</td>")
                      .arg(pct)
                      .arg(c.name(), what + ": " + shortDuration(v));
     };
+    cell(d.computation, stepPartColor(StepPart::Compute, dark), stepPartLabel(StepPart::Compute));
+    cell(d.exposedComm, stepPartColor(StepPart::ExposedComm, dark),
+         stepPartLabel(StepPart::ExposedComm));
+    cell(d.exposedMemcpy, stepPartColor(StepPart::ExposedMemcpy, dark),
+         stepPartLabel(StepPart::ExposedMemcpy));
     for (size_t c = 0; c < kGapCauseCount; ++c)
-        cell(g.byCause[c], causeColor(GapCause(c), dark), causeLabel(GapCause(c)));
-    cell(g.shortTotal, shortGapColor(dark), QObject::tr("short gaps"));
+        cell(d.idleByCause[c], causeColor(GapCause(c), dark),
+             QObject::tr("idle: %1").arg(causeLabel(GapCause(c))));
+    cell(d.idleShort, shortGapColor(dark), QObject::tr("short gaps"));
     return QStringLiteral("<table width='100%' cellspacing='0' cellpadding='2'><tr>%1</tr></table>")
         .arg(cells);
+}
+
+// The account's parts that are not zero, with their colour keys.
+QString accountLegend(const GpuTimeAccount& d, bool dark) {
+    QStringList parts;
+    auto part = [&](TimeNs v, QColor c, const QString& what) {
+        if (v > 0)
+            parts << QStringLiteral("<span style='color:%1'>■</span> %2 %3")
+                         .arg(c.name(), what, shortDuration(v));
+    };
+    part(d.computation, stepPartColor(StepPart::Compute, dark), stepPartLabel(StepPart::Compute));
+    part(d.exposedComm, stepPartColor(StepPart::ExposedComm, dark),
+         stepPartLabel(StepPart::ExposedComm));
+    part(d.exposedMemcpy, stepPartColor(StepPart::ExposedMemcpy, dark),
+         stepPartLabel(StepPart::ExposedMemcpy));
+    for (size_t c = 0; c < kGapCauseCount; ++c)
+        part(d.idleByCause[c], causeColor(GapCause(c), dark),
+             QObject::tr("idle: %1").arg(causeLabel(GapCause(c))));
+    part(d.idleShort, shortGapColor(dark), QObject::tr("short gaps"));
+    return parts.join(" &nbsp; ");
 }
 
 }  // namespace
@@ -57,52 +84,46 @@ TableSnapshot OverviewPanel::snapshot() const {
     t.title += " (" + breakdown_->scope.toStdString() + ")";
     auto model = std::make_shared<AnalysisTableModel>();
     std::vector<TableColumn> columns = {{tr("GPU"), CellKind::Count},
+                                        {tr("Of"), CellKind::Text},
+                                        {tr("Time"), CellKind::Duration},
                                         {tr("Busy"), CellKind::Percent},
-                                        {tr("Active from"), CellKind::Time},
-                                        {tr("Active to"), CellKind::Time},
-                                        {tr("Active"), CellKind::Duration},
                                         {tr("Busy time"), CellKind::Duration},
-                                        {tr("Idle"), CellKind::Duration},
                                         {tr("Computation"), CellKind::Duration},
                                         {tr("Exposed comm"), CellKind::Duration},
                                         {tr("Exposed memcpy"), CellKind::Duration},
-                                        {tr("All comm"), CellKind::Duration},
-                                        {tr("All memcpy"), CellKind::Duration},
-                                        {tr("Comm overlap"), CellKind::Percent}};
+                                        {tr("Idle"), CellKind::Duration}};
     for (size_t c = 0; c < kGapCauseCount; ++c)
         columns.push_back({tr("Idle: %1").arg(causeLabel(GapCause(c))), CellKind::Duration});
     columns.push_back({tr("Idle: short gaps"), CellKind::Duration});
-    columns.push_back({tr("Short gaps"), CellKind::Count});
+    columns.push_back({tr("Active from"), CellKind::Time});
+    columns.push_back({tr("Active to"), CellKind::Time});
     model->setColumns(columns);
+    const QString of = QString::fromLatin1(denominatorName(breakdown_->account.denominator));
     std::vector<TableRow> rows;
-    for (const GpuTimeBreakdown& b : breakdown_->devices) {
+    for (const GpuTimeAccount& d : breakdown_->account.devices) {
         auto ns = [](TimeNs v) { return TableCell::of(static_cast<double>(v)); };
         TableRow row;
         row.cells = {
-            TableCell::of(b.device),
-            b.total > 0 ? TableCell::of(double(b.busy) / double(b.total)) : TableCell::none(),
-            b.activeSpan ? TableCell::ofTime(b.activeSpan->start, trace->spanStart)
-                         : TableCell::none(),
-            b.activeSpan ? TableCell::ofTime(b.activeSpan->end, trace->spanStart)
-                         : TableCell::none(),
-            ns(b.total),
-            ns(b.busy),
-            ns(b.idle),
-            ns(b.computation),
-            ns(b.exposedComm),
-            ns(b.exposedMemcpy),
-            ns(b.totalComm),
-            ns(b.totalMemcpy),
-            b.commOverlap ? TableCell::of(*b.commOverlap) : TableCell::none()};
-        const auto g = std::find_if(breakdown_->gaps.begin(), breakdown_->gaps.end(),
-                                    [&](const DeviceGaps& d) { return d.device == b.device; });
+            TableCell::of(d.device),
+            TableCell::ofText(of),
+            ns(d.time),
+            d.time > 0 ? TableCell::of(double(d.busy()) / double(d.time)) : TableCell::none(),
+            ns(d.busy()),
+            ns(d.computation),
+            ns(d.exposedComm),
+            ns(d.exposedMemcpy),
+            ns(d.idle())};
         for (size_t c = 0; c < kGapCauseCount; ++c)
-            row.cells.push_back(g == breakdown_->gaps.end() ? TableCell::none()
-                                                            : ns(g->byCause[c]));
-        row.cells.push_back(g == breakdown_->gaps.end() ? TableCell::none() : ns(g->shortTotal));
-        row.cells.push_back(g == breakdown_->gaps.end()
-                                ? TableCell::none()
-                                : TableCell::of(static_cast<double>(g->shortCount)));
+            row.cells.push_back(ns(d.idleByCause[c]));
+        row.cells.push_back(ns(d.idleShort));
+        const auto b =
+            std::find_if(breakdown_->devices.begin(), breakdown_->devices.end(),
+                         [&](const GpuTimeBreakdown& x) { return x.device == d.device; });
+        const bool span = b != breakdown_->devices.end() && b->activeSpan;
+        row.cells.push_back(span ? TableCell::ofTime(b->activeSpan->start, trace->spanStart)
+                                 : TableCell::none());
+        row.cells.push_back(span ? TableCell::ofTime(b->activeSpan->end, trace->spanStart)
+                                 : TableCell::none());
         rows.push_back(std::move(row));
     }
     holdWholeTable(t, std::move(model), std::move(rows));
@@ -128,7 +149,6 @@ AnalysisPanel::Work OverviewPanel::prepare(std::shared_ptr<const IndexedTrace> i
         // The scope's figures are what advice reads, over the scope.
         const AdviceData figures = adviceData(t, so);
         if (cancel.isCancelled()) return {};
-        const auto& gaps = figures.gaps;
         const auto& breakdowns = figures.breakdowns;
         const StepsResult& steps = figures.steps;
         const PipelineReport& pipeline = figures.pipeline;
@@ -146,30 +166,20 @@ AnalysisPanel::Work OverviewPanel::prepare(std::shared_ptr<const IndexedTrace> i
                 findings.empty() ? tr("<p>No findings.</p>") : findingsHtml(t, findings, 3, false);
         }
 
+        const TimeAccount& account = figures.account;
         QString html = QStringLiteral("<h3>%1</h3>").arg(tr("Where the GPU time goes"));
-        if (breakdowns.empty()) html += tr("<p>No GPU activity in this scope.</p>");
-        for (const GpuTimeBreakdown& b : breakdowns) {
-            const auto g = std::find_if(gaps.begin(), gaps.end(),
-                                        [&](const DeviceGaps& d) { return d.device == b.device; });
-            html += QStringLiteral("<p><b>%1</b>: busy %2 of %3; idle %4 — %5")
-                        .arg(QString::fromStdString(t.gpuLabel(b.device)).toHtmlEscaped())
-                        .arg(formatPercent(b.total > 0 ? double(b.busy) / double(b.total) : 0),
-                             shortDuration(b.total), shortDuration(b.idle),
-                             panelLink(QStringLiteral("gapsDock"), tr("gaps by cause")));
-            if (g != gaps.end()) {
-                QStringList parts;
-                for (size_t c = 0; c < kGapCauseCount; ++c)
-                    if (g->byCause[c] > 0)
-                        parts << QStringLiteral("<span style='color:%1'>■</span> %2 %3")
-                                     .arg(causeColor(GapCause(c), dark).name(),
-                                          causeLabel(GapCause(c)), shortDuration(g->byCause[c]));
-                parts << QStringLiteral("<span style='color:%1'>■</span> %2 %3")
-                             .arg(shortGapColor(dark).name(), tr("short gaps"),
-                                  shortDuration(g->shortTotal));
-                html += "<br>" + parts.join(" &nbsp; ") + "</p>" + idleBar(*g, b.idle, dark);
-            } else {
-                html += "</p>";
-            }
+        if (account.devices.empty()) html += tr("<p>No GPU activity in this scope.</p>");
+        const QString ofWhat = account.denominator == Denominator::StepTime
+                               ? tr("of the step time (%n step(s))", nullptr, int(account.steps))
+                               : tr("of its active span");
+        for (const GpuTimeAccount& d : account.devices) {
+            html += QStringLiteral("<p><b>%1</b>: busy %2 %3, %4; idle %5 — %6<br>%7</p>")
+                        .arg(QString::fromStdString(t.gpuLabel(d.device)).toHtmlEscaped())
+                        .arg(formatPercent(d.time > 0 ? double(d.busy()) / double(d.time) : 0), ofWhat,
+                             shortDuration(d.time), shortDuration(d.idle()),
+                             panelLink(QStringLiteral("gapsDock"), tr("gaps by cause")),
+                             accountLegend(d, dark)) +
+                    accountBar(d, dark);
         }
         html += QStringLiteral("<h3>%1</h3><p>").arg(tr("Steps and input"));
         if (steps.steps.empty()) {
@@ -192,8 +202,11 @@ AnalysisPanel::Work OverviewPanel::prepare(std::shared_ptr<const IndexedTrace> i
         html += "<br>" + tr("Input pipeline: <b>%1</b>")
                              .arg(QString::fromLatin1(inputVerdictName(pipeline.verdict)));
         if (pipeline.inputShare)
-            html +=
-                tr(" (%1 of the time waiting for input) ").arg(formatPercent(*pipeline.inputShare));
+            html += tr(" (%1 of the %2 %3 waiting for input: %4) ")
+                        .arg(formatPercent(*pipeline.inputShare),
+                             QString::fromLatin1(denominatorName(pipeline.denominator)),
+                             pipeline.fromGpu ? tr("idle") : tr("on the host"),
+                             shortDuration(pipeline.inputWait));
         html += panelLink(QStringLiteral("InputPipelineDock"), tr("Input Pipeline")) + "</p>";
         html += QStringLiteral("<h3>%1</h3><p>").arg(tr("Memory"));
         if (memory.devices.empty()) html += tr("No memory events.");
@@ -221,7 +234,8 @@ AnalysisPanel::Work OverviewPanel::prepare(std::shared_ptr<const IndexedTrace> i
         html += findingsPart;
         html += panelLink(QStringLiteral("AdviceDock"), tr("All findings with evidence"));
         const Trace* of = indexed->trace.get();
-        auto breakdown = std::make_shared<const Breakdown>(Breakdown{breakdowns, gaps, scopeText});
+        auto breakdown =
+            std::make_shared<const Breakdown>(Breakdown{account, breakdowns, scopeText});
         return [this, html, findingsPart, of, threshold, breakdown] {
             breakdown_ = breakdown;
             findings_ = findingsPart;

@@ -1,6 +1,8 @@
 #pragma once
-// Overview, shown first when a trace opens: per GPU the busy share and the
-// idle time by cause as a bar, the step times, the input-pipeline verdict,
+// Overview, shown first when a trace opens: per GPU the whole of its time
+// (the time account: computation, exposed communication and memcpy, idle
+// by cause) as a bar over the denominator it names, the step times, the
+// input-pipeline verdict,
 // peak memory, the top kernels and the top findings, each linking to its
 // panel or to the timeline.
 
@@ -8,6 +10,7 @@
 #include <vector>
 
 #include "analysis/gap_causes.h"
+#include "analysis/gpu_time_account.h"
 #include "analysis/time_breakdown.h"
 #include "panels/analysis_panel.h"
 #include "panels/table_export.h"
@@ -23,8 +26,8 @@ class OverviewPanel : public AnalysisPanel {
     QString title() const override { return tr("Overview"); }
     QString dockName() const override { return QStringLiteral("overviewDock"); }
     LinkView* view() const { return view_; }
-    // "Where the GPU time goes" as a table: per GPU the breakdown, the
-    // active span and the idle time by cause, for exports.
+    // "Where the GPU time goes" as a table: per GPU the time account (the
+    // summary's "gpus" table, in the same order) and the active span.
     TableSnapshot snapshot() const;
 
   signals:
@@ -38,8 +41,8 @@ class OverviewPanel : public AnalysisPanel {
   private:
     // What the breakdown table is made of, as last shown.
     struct Breakdown {
-        std::vector<GpuTimeBreakdown> devices;
-        std::vector<DeviceGaps> gaps;
+        TimeAccount account;
+        std::vector<GpuTimeBreakdown> devices;  // of the active span
         QString scope;
     };
 

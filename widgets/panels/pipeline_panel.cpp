@@ -32,7 +32,7 @@ PipelinePanel::PipelinePanel(AnalysisSession* session, QWidget* parent)
                                   {tr("Share"), CellKind::Percent},
                                   {tr(""), CellKind::Text}});
     perStep_->model()->setColumns({{tr("Step"), CellKind::Count},
-                                   {tr("Waiting for input"), CellKind::Duration},
+                                   {tr("Host waiting for input"), CellKind::Duration},
                                    {tr("Share of the step"), CellKind::Percent}});
     connect(stages_, &AnalysisTable::activated, session, &AnalysisSession::navigate);
     connect(perStep_, &AnalysisTable::activated, this, [session](const NavTarget& t) {
@@ -51,22 +51,33 @@ void PipelinePanel::clearContents() {
 }
 
 AnalysisPanel::Work PipelinePanel::prepare(std::shared_ptr<const IndexedTrace> indexed,
-                                           AnalysisScope scope, TimeNs) {
-    return [this, indexed, scope](const CancelToken& cancel) -> Show {
+                                           AnalysisScope scope, TimeNs threshold) {
+    return [this, indexed, scope, threshold](const CancelToken& cancel) -> Show {
         const Trace& t = *indexed->trace;
         std::vector<Step> steps;
         for (const Step& s : indexed->index->steps().steps)
             if (s.span.start >= scope.window.start && s.span.start < scope.window.end)
                 steps.push_back(s);
-        const PipelineReport r = inputPipeline(t, steps);
+        StepOptions so;
+        so.index = indexed->index.get();
+        so.window = scope.window;
+        so.minGapNs = threshold;
+        so.cancel = &cancel;
+        const TimeAccount account = timeAccountOf(t, so);
         if (cancel.isCancelled()) return {};
+        const PipelineReport r = inputPipeline(t, steps, &account);
         QString text =
             QStringLiteral("<b>%1</b>").arg(QString::fromLatin1(inputVerdictName(r.verdict)));
         if (r.inputShare)
-            text += tr(": %1 of %2 %3 waiting for input (%4).")
-                        .arg(formatPercent(*r.inputShare), shortDuration(r.stepTime),
-                             steps.empty() ? tr("of activity") : tr("of step time"),
-                             shortDuration(r.inputWait));
+            text +=
+                (r.fromGpu ? tr(": the GPUs sat idle waiting for input %1 of the %2 (%3 of %4).")
+                           : tr(": the host waited for input %1 of the %2 (%3 of %4)."))
+                    .arg(formatPercent(*r.inputShare),
+                         QString::fromLatin1(denominatorName(r.denominator)),
+                         shortDuration(r.inputWait), shortDuration(r.time));
+        if (r.fromGpu && r.hostTime > 0)
+            text += " " + tr("The host waited in the next batch's loading for %1 of %2.")
+                              .arg(shortDuration(r.hostWait), shortDuration(r.hostTime));
         text += tr(" TensorBoard's thresholds: ≥ 20 % highly, ≥ 5 % moderately input-bound.");
         if (r.dataLoader) {
             text += "<br>" +

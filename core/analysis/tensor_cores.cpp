@@ -1,0 +1,101 @@
+#include "analysis/tensor_cores.h"
+
+#include <algorithm>
+
+#include "util/ascii_text.h"
+
+namespace gapscope {
+
+const char* tensorCoreUseName(TensorCoreUse use) {
+    switch (use) {
+        case TensorCoreUse::Yes:
+            return "yes";
+        case TensorCoreUse::No:
+            return "no";
+        case TensorCoreUse::Unknown:
+            break;
+    }
+    return "unknown";
+}
+
+namespace {
+
+bool containsAny(std::string_view name, std::initializer_list<std::string_view> marks) {
+    return std::any_of(marks.begin(), marks.end(),
+                       [&](std::string_view m) { return name.find(m) != std::string_view::npos; });
+}
+
+bool containsAnyNoCase(std::string_view name, std::initializer_list<std::string_view> marks) {
+    return std::any_of(marks.begin(), marks.end(),
+                       [&](std::string_view m) { return containsNoCase(name, m); });
+}
+
+}  // namespace
+
+bool looksLikeMatrixKernel(std::string_view n) {
+    return containsAnyNoCase(
+        n, {"gemm", "conv", "mma", "matmul", "cutlass", "cublas", "bmm", "attention", "attn",
+            "fmha", "wgrad", "dgrad", "nvjet", "triton_tem", "_mm_", "addmm"});
+}
+
+TensorCoreUse tensorCoreUse(std::string_view n) {
+    // TensorBoard's profiler (kernel_stats_utils.cc, IsKernelUsingTensorCore)
+    // matches these case-sensitively; the rest name what that list predates:
+    // Hopper's wgmma/gmma and cuBLASLt's nvjet kernels, CUTLASS's TensorOp
+    // (also as OpClassTensorOp in a demangled name), sm90/sm100 CUTLASS 3
+    // kernels, any xmma, and the flash-attention and FMHA kernels (built on
+    // mma instructions; FP32 FMHA may not be).
+    // cuDNN names the instruction its xmma kernels multiply with: "ffma"
+    // is the FP32 fused multiply-add of the CUDA cores, whatever the family.
+    if (containsAny(n, {"_ffma_", "_ffma"})) return TensorCoreUse::No;
+    if (containsAny(n, {"fmha"}) && containsAny(n, {"f32", "F32"}) && !containsNoCase(n, "tf32"))
+        return TensorCoreUse::Unknown;
+    if (containsAny(n, {"16816",
+                        "c1688",
+                        "conv1x1",
+                        "conv2d_c1_k1",
+                        "dgrad_1x1_stride_2x2",
+                        "direct_group",
+                        "first_layer_wgrad_kernel",
+                        "h1688",
+                        "h884",
+                        "hmma",
+                        "i16832",
+                        "i8816",
+                        "s884",
+                        "s1688",
+                        "xmma",
+                        "gmma",
+                        "tensorop",
+                        "TensorOp",
+                        "nvjet",
+                        "cutlass3x_sm90",
+                        "cutlass3x_sm100",
+                        "sm90_gemm",
+                        "sm100_gemm",
+                        "flash_fwd",
+                        "flash_bwd",
+                        "fmha",
+                        "mma_sync",
+                        "_mma_"}))
+        return TensorCoreUse::Yes;
+    // Work around a matrix product that is none itself: FBGEMM's embedding
+    // and quantisation ops, cuBLAS's split-K reductions and epilogues,
+    // elementwise kernels, and Inductor's pointwise and reduction kernels.
+    if (containsAny(n, {"fbgemm_gpu::", "splitKreduce", "epilogue::", "elementwise_kernel"}) ||
+        n.starts_with("triton_poi") || n.starts_with("triton_red") || n.starts_with("triton_per"))
+        return TensorCoreUse::No;
+    // Inductor's other kernels (templates, or the older anonymous
+    // "triton__0d1d2d") may be matrix products: the name cannot tell.
+    if (n.starts_with("triton_")) return TensorCoreUse::Unknown;
+    if (!looksLikeMatrixKernel(n)) return TensorCoreUse::No;  // not a matrix product
+    // The SIMT kernels of cuBLAS and cuDNN: FP32 GEMMs and convolutions
+    // without TF32, FP64, and the level-1/2 routines.
+    if (containsAny(
+            n, {"sgemm", "dgemm", "scudnn", "gemv", "dot_kernel", "scal_kernel", "axpy", "simt"}) &&
+        !containsNoCase(n, "tf32"))
+        return TensorCoreUse::No;
+    return TensorCoreUse::Unknown;
+}
+
+}  // namespace gapscope
