@@ -4,6 +4,7 @@
 #include <charconv>
 #include <iostream>
 
+#include "analysis/launch_calls.h"
 #include "report/table.h"
 #include "util/decimal_time.h"
 
@@ -96,9 +97,19 @@ StepOptions AnalysisArgs::stepOptions() const {
 bool applyStepWindow(AnalysisArgs& args, const Trace& trace, const char* command) {
     if (!args.step) return true;
     const StepList list = findSteps(trace, args.stepRegex ? &*args.stepRegex : nullptr);
-    for (const Step& s : list.steps) {
+    for (size_t i = 0; i < list.steps.size(); ++i) {
+        const Step& s = list.steps[i];
         if (s.number != *args.step) continue;
+        // The step's GPU windows (their hull over the GPUs), where its
+        // figures are computed: `timeline --step N` is `steps`' step N.
         Interval w = s.span;
+        const LaunchCalls launches(trace);
+        const auto windows = stepWindows(trace, list, launches);
+        if (!windows[i].empty()) {
+            w = windows[i].begin()->second;
+            for (const auto& [device, x] : windows[i])
+                w = {std::min(w.start, x.start), std::max(w.end, x.end)};
+        }
         if (args.range) {  // both: their intersection
             w = {std::max(w.start, args.range->start), std::min(w.end, args.range->end)};
             if (w.end <= w.start) w = {s.span.start, s.span.start};

@@ -46,8 +46,12 @@ void printJson(const nlohmann::json& j) {
 std::vector<Step> stepsInRange(const Trace& trace, const AnalysisArgs& args) {
     std::vector<Step> out;
     const Interval w = args.range.value_or(kWholeTrace);
-    for (const Step& s : findSteps(trace, args.stepRegex ? &*args.stepRegex : nullptr).steps)
-        if (s.span.start >= w.start && s.span.start < w.end) out.push_back(s);
+    for (const Step& s : findSteps(trace, args.stepRegex ? &*args.stepRegex : nullptr).steps) {
+        // --step N is that step, whose window (its GPU windows) may start
+        // before its CPU span.
+        if (args.step ? s.number == *args.step : s.span.start >= w.start && s.span.start < w.end)
+            out.push_back(s);
+    }
     return out;
 }
 

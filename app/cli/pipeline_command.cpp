@@ -36,6 +36,7 @@ int runPipeline(int argc, char** argv) {
     StepOptions so = p->args.stepOptions();
     so.index = &index;
     so.window = p->args.range.value_or(kWholeTrace);
+    so.onlyNumber = p->args.step;
     const TimeAccount account = timeAccountOf(t, so);
     const PipelineReport r = inputPipeline(t, steps.steps, &account);
     if (p->args.format == OutputFormat::Json) {

@@ -2,6 +2,8 @@
 
 #include <map>
 
+#include "analysis/gpu_utilization.h"
+
 namespace gapscope {
 
 const char* denominatorName(Denominator d) {
@@ -30,7 +32,7 @@ TimeAccount timeAccount(const StepsResult& steps, const std::vector<GpuTimeBreak
         for (const StepBreakdown& b : r.devices) {
             GpuTimeAccount& d = byDevice[b.device];
             d.device = b.device;
-            d.time += r.duration;
+            d.time += b.gpuWindow ? b.gpuWindow->length() : r.duration;
             d.computation += b.compute;
             d.exposedComm += b.exposedComm;
             d.exposedMemcpy += b.exposedMemcpy;
@@ -61,6 +63,23 @@ TimeAccount timeAccount(const StepsResult& steps, const std::vector<GpuTimeBreak
     for (auto& [device, d] : byDevice)
         out.devices.push_back(d);
     return out;
+}
+
+std::optional<BusyShare> busyShare(const GpuDevice& device, const std::vector<Interval>& windows) {
+    const std::optional<Interval> active = activeSpan(device);
+    if (!active) return std::nullopt;
+    TimeNs busy = 0, time = 0;
+    for (const Interval& w : windows) {
+        busy += lengthWithin(device.busy, w);
+        time += w.length();
+    }
+    if (windows.empty()) {
+        busy = device.busyNs;
+        time = active->length();
+    }
+    if (time <= 0) return std::nullopt;
+    return BusyShare{static_cast<double>(busy) / static_cast<double>(time),
+                     windows.empty() ? Denominator::ActiveSpan : Denominator::StepTime};
 }
 
 TimeAccount timeAccountOf(const Trace& trace, const StepOptions& options) {

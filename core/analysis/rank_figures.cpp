@@ -116,9 +116,10 @@ RankFigures rankFigures(const Trace& trace, const RankFigureOptions& options) {
             step.exposedComm = b->exposedComm;
             step.idleByCause = b->idleByCause;
             step.idleShort = b->idleShort;
-            step.comm =
-                totalLength(deviceActivity(trace, *device, step.span, &names).communication);
-            findCollective(trace, *device, b->gpuWindow.value_or(step.span), names, step);
+            // Over the step's GPU window, as the breakdown.
+            const Interval window = b->gpuWindow.value_or(step.span);
+            step.comm = totalLength(deviceActivity(trace, *device, window, &names).communication);
+            findCollective(trace, *device, window, names, step);
         } else {
             step.idle = step.duration();
         }

@@ -235,9 +235,82 @@ std::map<StringId, std::map<int, Interval>> gpuWindows(const Trace& t) {
     return out;
 }
 
+// The GPU work of each step on each device, as [first start, last end]:
+// its ProfilerStep's gpu_user_annotation copy where the trace has one,
+// else the activity launched (by correlation or flow) from inside the
+// step's CPU span.
+std::vector<std::map<int, Interval>> stepGpuWork(const Trace& t, const std::vector<Step>& steps,
+                                                 const LaunchCalls& launches) {
+    std::vector<std::map<int, Interval>> work(steps.size());
+    const auto annotated = gpuWindows(t);
+    for (size_t i = 0; i < steps.size(); ++i) {
+        const auto it = annotated.find(t.slices[steps[i].slice].name);
+        if (it != annotated.end()) work[i] = it->second;
+    }
+    auto widen = [](std::map<int, Interval>& m, int device, Interval x) {
+        auto [it, fresh] = m.try_emplace(device, x);
+        if (!fresh)
+            it->second = {std::min(it->second.start, x.start), std::max(it->second.end, x.end)};
+    };
+    std::vector<std::map<int, Interval>> launched(steps.size());
+    for (const GpuDevice& device : t.gpuDevices) {
+        forEachActivity(t, device, kWholeTrace, [&](uint32_t k, const Track&, ActivityKind) {
+            const uint32_t launch = launches.first(k);
+            if (launch == kNone) return;
+            const TimeNs at = t.slices[launch].start;
+            // The last step that starts at or before the launch, if it holds it.
+            const auto after =
+                std::upper_bound(steps.begin(), steps.end(), at,
+                                 [](TimeNs v, const Step& s) { return v < s.span.start; });
+            if (after == steps.begin()) return;
+            const size_t i = static_cast<size_t>(after - steps.begin()) - 1;
+            if (at >= steps[i].span.end) return;
+            widen(launched[i], device.index, {t.slices[k].start, t.slices[k].end()});
+        });
+    }
+    for (size_t i = 0; i < steps.size(); ++i)
+        for (const auto& [device, x] : launched[i])
+            work[i].try_emplace(device, x);  // the annotation, where there is one, wins
+    return work;
+}
+
+// Each step's window on each device: from the end of the previous step's
+// GPU work to the end of its own, so the windows tile the GPU's time and
+// the wait before a step's first kernel (an input stall) is that step's;
+// the first step's from its CPU start (or its GPU work's start, if
+// earlier). A step without GPU work on a device ends at its CPU end. A
+// device with no step's GPU work known keeps the CPU spans.
+std::vector<std::map<int, Interval>> windowsOf(const Trace& t, const std::vector<Step>& steps,
+                                               const LaunchCalls& launches) {
+    const auto work = stepGpuWork(t, steps, launches);
+    std::vector<std::map<int, Interval>> windows(steps.size());
+    for (const GpuDevice& device : t.gpuDevices) {
+        const int d = device.index;
+        const bool known =
+            std::any_of(work.begin(), work.end(), [&](const auto& m) { return m.count(d) > 0; });
+        std::optional<TimeNs> previousEnd;
+        for (size_t i = 0; i < steps.size(); ++i) {
+            Interval w = steps[i].span;
+            if (known) {
+                const auto x = work[i].find(d);
+                if (x != work[i].end()) w.end = x->second.end;
+                w.start = previousEnd
+                              ? *previousEnd
+                              : (x != work[i].end() ? std::min(w.start, x->second.start) : w.start);
+                w.end = std::max(w.end, w.start);
+                previousEnd = w.end;
+            }
+            windows[i][d] = w;
+        }
+    }
+    return windows;
+}
+
 // Why a slow step was slower: the part of the first device's breakdown that
 // grew most over its median across all steps.
-void explainSlowStep(StepReport& r, const std::vector<TimeNs>& medians) {
+// When those explain less than half of how much longer the step took, the
+// time went on the host (the GPU windows follow the GPU's work): "cpu".
+void explainSlowStep(StepReport& r, const std::vector<TimeNs>& medians, TimeNs median) {
     for (size_t p = 0; p < kStepPartCount; ++p) {
         const TimeNs growth = r.devices.front().part(StepPart(p)) - medians[p];
         if (!r.slowerBecause || growth > r.grewBy) {
@@ -245,9 +318,24 @@ void explainSlowStep(StepReport& r, const std::vector<TimeNs>& medians) {
             r.grewBy = growth;
         }
     }
+    const TimeNs excess = r.duration - median;
+    if (2 * r.grewBy < excess) {
+        r.slowerBecause = StepPart::Cpu;
+        r.grewBy = excess;
+    }
 }
 
 }  // namespace
+
+std::vector<std::map<int, Interval>> stepWindows(const Trace& trace, const StepList& list,
+                                                 const LaunchCalls& launches) {
+    if (list.source != StepSource::StepsLine) return windowsOf(trace, list.steps, launches);
+    std::vector<std::map<int, Interval>> spans(list.steps.size());
+    for (size_t i = 0; i < list.steps.size(); ++i)
+        for (const GpuDevice& d : trace.gpuDevices)
+            spans[i][d.index] = list.steps[i].span;
+    return spans;
+}
 
 StepsResult stepAnalysis(const Trace& trace, const StepOptions& options) {
     StepsResult out;
@@ -259,20 +347,20 @@ StepsResult stepAnalysis(const Trace& trace, const StepOptions& options) {
     std::optional<GapExplainer> own;
     if (!options.index) own.emplace(trace);
     const GapExplainer& explainer = options.index ? options.index->explainer() : *own;
-    const auto windows = gpuWindows(trace);
+    std::optional<LaunchCalls> ownLaunches;
+    const LaunchCalls& launches =
+        options.index ? options.index->launches() : ownLaunches.emplace(trace);
+    const std::vector<std::map<int, Interval>> windows = stepWindows(trace, list, launches);
     CommunicationNames names(trace);
-    auto breakdowns = [&](const Step& step, bool firstOnly = false) {
+    auto breakdowns = [&](size_t step, bool firstOnly = false) {
         std::vector<StepBreakdown> devices;
         for (const GpuDevice& device : trace.gpuDevices) {
             if (device.busy.empty() && device.instants.empty()) continue;
             if (firstOnly && !devices.empty()) break;
+            const Interval window = windows[step].at(device.index);
             StepBreakdown b =
-                stepBreakdown(trace, device, step.span, explainer, options.minGapNs, &names);
-            const auto byName = windows.find(trace.slices[step.slice].name);
-            if (byName != windows.end()) {
-                const auto w = byName->second.find(device.index);
-                if (w != byName->second.end()) b.gpuWindow = w->second;
-            }
+                stepBreakdown(trace, device, window, explainer, options.minGapNs, &names);
+            b.gpuWindow = window;
             devices.push_back(std::move(b));
         }
         return devices;
@@ -287,8 +375,11 @@ StepsResult stepAnalysis(const Trace& trace, const StepOptions& options) {
     std::vector<size_t> chosen;
     for (size_t i = 0; i < list.steps.size(); ++i) {
         const Step& s = list.steps[i];
-        if (options.onlyNumber && s.number != *options.onlyNumber) continue;
-        if (s.span.start < options.window.start || s.span.start >= options.window.end) continue;
+        if (options.onlyNumber) {
+            if (s.number != *options.onlyNumber) continue;  // its window may start earlier
+        } else if (s.span.start < options.window.start || s.span.start >= options.window.end) {
+            continue;
+        }
         chosen.push_back(i);
     }
     std::vector<std::optional<StepBreakdown>> first(list.steps.size());  // of every step, if needed
@@ -297,7 +388,7 @@ StepsResult stepAnalysis(const Trace& trace, const StepOptions& options) {
         StepReport r;
         r.step = list.steps[i];
         r.duration = r.step.span.length();
-        r.devices = breakdowns(r.step);
+        r.devices = breakdowns(i);
         if (!r.devices.empty()) first[i] = r.devices.front();
         r.slow = 2 * r.duration > 3 * median;
         out.steps.push_back(std::move(r));
@@ -314,7 +405,7 @@ StepsResult stepAnalysis(const Trace& trace, const StepOptions& options) {
             auto compute = [&] {
                 std::vector<TimeNs> parts(kStepPartCount);
                 for (size_t i = 0; i < list.steps.size(); ++i)
-                    if (!first[i]) first[i] = breakdowns(list.steps[i], true).front();
+                    if (!first[i]) first[i] = breakdowns(i, true).front();
                 for (size_t p = 0; p < kStepPartCount; ++p) {
                     std::vector<TimeNs> values;
                     values.reserve(first.size());
@@ -328,7 +419,7 @@ StepsResult stepAnalysis(const Trace& trace, const StepOptions& options) {
             medians =
                 reusable ? options.index->stepPartMedians(options.minGapNs, compute) : compute();
         }
-        explainSlowStep(r, medians);
+        explainSlowStep(r, medians, median);
     }
     return out;
 }

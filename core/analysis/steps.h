@@ -21,6 +21,7 @@
 // device's breakdown that grew most over its own median across the steps.
 
 #include <array>
+#include <map>
 #include <optional>
 #include <regex>
 #include <string>
@@ -66,6 +67,8 @@ const char* stepPartName(StepPart p);        // "compute", "exposed_comm", ..., 
 
 struct StepBreakdown {
     int device = 0;
+    // The window the figures are over: the step's GPU window on this device
+    // (analysis/steps.cpp, stepWindows), or its span on TensorFlow's Steps line.
     std::optional<Interval> gpuWindow;
     TimeNs compute = 0, exposedComm = 0, exposedMemcpy = 0, idle = 0;
     std::array<TimeNs, kCopyDirectionCount> memcpyByDirection{};
@@ -92,7 +95,7 @@ struct StepOptions {
     const AnalysisIndex* index = nullptr;  // built once per trace; else built here
     TimeNs minGapNs = kDefaultGapThresholdNs;
     std::optional<int64_t> onlyNumber;  // --step N (the median still uses all steps)
-    Interval window = kWholeTrace;      // steps that start inside it
+    Interval window = kWholeTrace;      // steps that start inside it (without onlyNumber)
     const CancelToken* cancel = nullptr;
 };
 
@@ -103,6 +106,13 @@ struct StepsResult {
 };
 
 StepsResult stepAnalysis(const Trace& trace, const StepOptions& options = {});
+
+// Each step's GPU window on each device (docs/analyses.md, Steps): from the
+// end of the previous step's GPU work to the end of its own; the spans on
+// TensorFlow's Steps line. One map per step of `list`, every device in it.
+class LaunchCalls;
+std::vector<std::map<int, Interval>> stepWindows(const Trace& trace, const StepList& list,
+                                                 const LaunchCalls& launches);
 
 // One step's breakdown on one device (the panels ask for a single step).
 // `names` (may be null) is shared across the steps of a loop.

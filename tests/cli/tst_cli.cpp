@@ -313,10 +313,12 @@ class TestCli : public QObject {
         const json one = json::parse(r.out.toStdString());
         QCOMPARE(one["steps"].size(), size_t(1));
         QVERIFY(one["steps"][0] == first);
+        // The breakdown is over the step's GPU window, and adds up to it.
         const json& b = first["breakdown"];
+        const json& window = first["devices"][0]["gpu_window"];
         QCOMPARE(b["compute_ns"].get<int64_t>() + b["exposed_comm_ns"].get<int64_t>() +
                      b["exposed_memcpy_ns"].get<int64_t>() + b["idle_ns"].get<int64_t>(),
-                 first["duration_ns"].get<int64_t>());
+                 window["end_ns"].get<int64_t>() - window["start_ns"].get<int64_t>());
         r = runCli({"timeline", sample, "--format", "json", "--step", QString::fromStdString(n)});
         QCOMPARE(r.exitCode, 0);
         const json tl = json::parse(r.out.toStdString());

@@ -117,7 +117,8 @@ class TestAdvice : public QObject {
         // caused by input (the host is in __next__ for [10, 410): more
         // than half of it). The host itself waited 400 µs.
         QCOMPARE(number(*f, "input_wait_ns"), 420000.0);
-        QCOMPARE(number(*f, "time_ns"), 1000000.0);
+        // Of the step's GPU window: from its start to its last kernel's end.
+        QCOMPARE(number(*f, "time_ns"), 990000.0);
         QCOMPARE(number(*f, "host_wait_ns"), 400000.0);
         QVERIFY(f->message.find("num_workers") != std::string::npos);
         QCOMPARE(fs.front().rule, std::string("input-bound"));  // the cause comes first
@@ -149,7 +150,7 @@ class TestAdvice : public QObject {
         t.step(1, 0, 1000);
         t.gpu("volta_h884gemm_128x128", 10, 600);
         t.gpu("ncclDevKernel_AllReduce_Sum_f32_RING_LL", 610, 300);
-        t.gpu("volta_h884gemm_128x128", 910, 85);
+        t.gpu("volta_h884gemm_128x128", 910, 90);  // the GPU window is the whole step
         const auto fs = adviceOf(t);
         requireEvidence(fs);
         const Finding* f = find(fs, "exposed-communication");
@@ -170,11 +171,12 @@ class TestAdvice : public QObject {
         QVERIFY(tiny);
         QCOMPARE(number(*tiny, "short_kernels"), 30.0);
         QCOMPARE(number(*tiny, "kernels"), 31.0);
-        // Their cost: 30 × 5 µs of kernels and the short gaps of the step,
-        // [0,10) + 29 × 1 + [189,200) + [990,1000) = 60 µs, of 1000 µs.
+        // Their cost: 30 × 5 µs of kernels and the short gaps of the step's
+        // GPU window [0, 990) (it ends with the last kernel): [0,10) + 29 × 1
+        // + [189,200) = 50 µs; 200 of 990 µs.
         QCOMPARE(number(*tiny, "short_kernel_ns"), 150000.0);
-        QCOMPARE(number(*tiny, "short_gaps_ns"), 60000.0);
-        QVERIFY(std::abs(number(*tiny, "cost_share") - 0.21) < 1e-12);
+        QCOMPARE(number(*tiny, "short_gaps_ns"), 50000.0);
+        QVERIFY(std::abs(number(*tiny, "cost_share") - 200.0 / 990.0) < 1e-12);
         const Finding* tc = find(fs, "no-tensor-cores");
         QVERIFY(tc);
         QCOMPARE(number(*tc, "gemm_conv_ns"), 790000.0);

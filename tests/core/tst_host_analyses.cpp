@@ -22,6 +22,7 @@
 #include "analysis/gpu_time_account.h"
 #include "analysis/input_pipeline.h"
 #include "analysis/kernel_stats.h"
+#include "analysis/launch_calls.h"
 #include "analysis/launch_overhead.h"
 #include "analysis/memcpy_stats.h"
 #include "analysis/memory_usage.h"
@@ -111,8 +112,10 @@ class TestHostAnalyses : public QObject {
                     QCOMPARE(b.idleByCause[c],
                              wb["idle_by_cause"][gapCauseName(GapCause(c))].get<TimeNs>());
                 QCOMPARE(b.idleShort, wb["idle_by_cause"]["short"].get<TimeNs>());
-                // The parts add up to the step time exactly.
-                QCOMPARE(b.compute + b.exposedComm + b.exposedMemcpy + b.idle, s.duration);
+                // The parts add up to the step's GPU window exactly.
+                QVERIFY(b.gpuWindow);
+                QCOMPARE(b.compute + b.exposedComm + b.exposedMemcpy + b.idle,
+                         b.gpuWindow->length());
             }
         }
     }
@@ -486,6 +489,29 @@ class TestHostAnalyses : public QObject {
         const LoadResult r = loadTrace(test::samplePath().toStdString());
         QVERIFY(r.trace);
         compareAll(*r.trace, reference(test::samplePath()));
+    }
+
+    // The timeline's strip reads the busy share from the busy union and the
+    // step windows alone; it must be the time account's busy / time.
+    void busyShareIsTheAccounts() {
+        const LoadResult r = loadTrace(test::samplePath().toStdString());
+        QVERIFY(r.trace);
+        const Trace& t = *r.trace;
+        const TimeAccount account = timeAccountOf(t, {});
+        QCOMPARE(account.denominator, Denominator::StepTime);
+        const StepList steps = findSteps(t);
+        const LaunchCalls launches(t);
+        std::map<int, std::vector<Interval>> windows;
+        for (const auto& step : stepWindows(t, steps, launches))
+            for (const auto& [device, w] : step)
+                windows[device].push_back(w);
+        QCOMPARE(account.devices.size(), t.gpuDevices.size());
+        for (const GpuTimeAccount& d : account.devices) {
+            const auto share = busyShare(t.gpuDevices[size_t(d.device)], windows[d.device]);
+            QVERIFY(share);
+            QCOMPARE(share->denominator, Denominator::StepTime);
+            QCOMPARE(share->share, double(d.busy()) / double(d.time));
+        }
     }
 
     // The pins: with the DataLoader in the training process

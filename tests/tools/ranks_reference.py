@@ -18,25 +18,42 @@ GPU activity
   communication = kernels whose name matches re.search("nccl|rccl|
   cross_device_reduce", I) or starts with "hccl" (case-insensitive);
   compute = other kernels + memsets.  All activity = comm + compute + memcpy.
+  Only for the steps' GPU work below, dur == 0 activity counts as well.
+
+Launch call of an activity K (its start L): the first X event in file order
+  with cat in {cuda_runtime, cuda_driver, Runtime} whose integer
+  args.correlation equals K's; if there is none, by "ac2g" flows: for the
+  "f" events at K's pid, tid and start ns, then the "s" events of the same
+  id (each in file order; pid, tid, id compared as JSON values), the first
+  X event (not GPU activity, not gpu_user_annotation; file order) at an
+  "s" event's pid, tid and ts ns.  Else K has none.
 
 Steps
   X events named ProfilerStep#N whose cat is not gpu_user_annotation; span
-  [start, end); ordered by start (file order on ties).  The step's GPU window
-  on device d = [min start, max end) of the gpu_user_annotation X events of
-  the same name on d, else the CPU span.
+  [start, end); ordered by start (file order on ties).  A step's GPU work on
+  device d = [min start, max end] of the gpu_user_annotation X events of
+  the same name on d where there is any, else of d's activity K whose
+  launch call L lies in the step: the last step in that order with
+  start <= L, when L < its end.  The step's window on d: if no step has GPU
+  work on d, the span; else, in step order, end = its GPU work's end (the
+  span's end without work), start = the previous step's window end (the
+  first step: min(span start, its work's start)), end = max(end, start).
+  (The windows tile d's time; gapscope's steps analysis uses the same.)
 
 Unions merge overlapping and touching intervals; |X| is total length.
 
 Rank device: the device with the largest sum over steps of
-  |union(activity) n span| (lowest device on ties); without steps the device
-  with the largest |union(activity)|.  Only devices with activity count.
+  |union(activity) n the step's window on it| (lowest device on ties);
+  without steps the device with the largest |union(activity)|.  Only
+  devices with activity count.
 
-Per step on that device
-  busy_ns = |A n span|, idle_ns = duration - busy_ns, comm_ns = |M n span|,
-  exposed_comm_ns = |(M - C) n span| (A all, M comm, C compute unions);
+Per step on that device, W = its window there
+  busy_ns = |A n W|, idle_ns = |W| - busy_ns, comm_ns = |M n W|,
+  exposed_comm_ns = |(M - C) n W| (A all, M comm, C compute unions);
   collective_enter_ns = smallest start s of a comm kernel on the device with
-  window.start <= s < window.end (null if none); collective_end_ns = that
-  kernel's end (first in file order among equal starts).
+  W.start <= s < W.end (null if none); collective_end_ns = that kernel's
+  end (first in file order among equal starts).  start_ns / end_ns /
+  duration_ns stay the span's.
 
 Rank number
   distributedInfo.rank (integer) if present; else the first
@@ -61,6 +78,7 @@ Stragglers
 """
 
 import argparse
+import bisect
 import decimal
 import gzip
 import json
@@ -72,6 +90,7 @@ KERNEL_CATS = {"kernel", "Kernel"}
 MEMCPY_CATS = {"gpu_memcpy", "Memcpy"}
 MEMSET_CATS = {"gpu_memset", "Memset"}
 GPU_ANNOTATION_CAT = "gpu_user_annotation"
+LAUNCH_CATS = {"cuda_runtime", "cuda_driver", "Runtime"}
 COMM_RE = re.compile(r"nccl|rccl|cross_device_reduce", re.IGNORECASE)
 HCCL_RE = re.compile(r"hccl", re.IGNORECASE)
 STEP_RE = re.compile(r"ProfilerStep#([0-9]+)")
@@ -116,6 +135,15 @@ def event_device(ev):
         if dev is not None:
             return dev
     return as_int(ev.get("pid"))
+
+
+def key(value):
+    """A JSON value as a dict key (lists and objects by their repr)."""
+    try:
+        hash(value)
+        return value
+    except TypeError:
+        return repr(value)
 
 
 def is_comm_kernel(name):
@@ -177,11 +205,14 @@ def parse_trace(doc):
 
 
 def collect(events):
-    """Activity per device, CPU steps and GPU step annotations."""
+    """Activity per device, CPU steps, GPU step annotations and launch calls."""
     activity = {}   # device -> {"all": [...], "comm": [...], "compute": [...]}
     comm_kernels = {}  # device -> [(start, end, file index)]
+    launched = []   # (device, start, end, event) of all activity, zero-duration included
     steps = []
     annotations = {}  # (name, device) -> [start, end]
+    by_corr = {}    # correlation -> start of the first launch call in file order
+    by_pos = set()  # (pid, tid, start) of the host X events
     for index, ev in enumerate(events):
         if not isinstance(ev, dict) or ev.get("ph") != "X":
             continue
@@ -193,10 +224,11 @@ def collect(events):
         name = ev.get("name")
         name = name if isinstance(name, str) else ""
         if cat in KERNEL_CATS or cat in MEMCPY_CATS or cat in MEMSET_CATS:
-            if dur <= 0:
-                continue
             dev = event_device(ev)
-            if dev is None:
+            if dur < 0 or dev is None:
+                continue
+            launched.append((dev, start, end, ev))
+            if dur == 0:
                 continue
             acts = activity.setdefault(dev, {"all": [], "comm": [], "compute": []})
             acts["all"].append((start, end))
@@ -206,6 +238,12 @@ def collect(events):
             elif cat in KERNEL_CATS or cat in MEMSET_CATS:
                 acts["compute"].append((start, end))
             continue
+        if cat != GPU_ANNOTATION_CAT:
+            by_pos.add((key(ev.get("pid")), key(ev.get("tid")), start))
+            args = ev.get("args")
+            corr = as_int(args.get("correlation")) if isinstance(args, dict) else None
+            if cat in LAUNCH_CATS and corr is not None:
+                by_corr.setdefault(corr, start)
         match = STEP_RE.fullmatch(name)
         if not match:
             continue
@@ -220,15 +258,77 @@ def collect(events):
     steps.sort(key=lambda st: (st["start"], st["index"]))
     unions = {dev: {k: union(v) for k, v in acts.items()}
               for dev, acts in activity.items()}
-    return unions, comm_kernels, steps, annotations
+    flows = flow_ends(events)
+    work = [{} for _ in steps]  # step index -> {device: [start, end]}
+    starts = [st["start"] for st in steps]
+    for dev, start, end, ev in launched:
+        at = launch_start(ev, start, by_corr, by_pos, flows)
+        i = bisect.bisect_right(starts, at) - 1 if at is not None else -1
+        if i < 0 or at >= steps[i]["end"]:
+            continue
+        w = work[i].setdefault(dev, [start, end])
+        w[0], w[1] = min(w[0], start), max(w[1], end)
+    for i, st in enumerate(steps):  # the annotation, where there is one, wins
+        for (name, dev), w in annotations.items():
+            if name == st["name"]:
+                work[i][dev] = w
+    return unions, comm_kernels, steps, windows_of(steps, work, unions)
 
 
-def pick_device(unions, steps):
+def flow_ends(events):
+    """ac2g flows: ids by the (pid, tid, ns) of their "f", "s" positions by id."""
+    f_ends, s_ends = {}, {}
+    for ev in events:
+        if not isinstance(ev, dict) or ev.get("ph") not in ("s", "f") \
+                or ev.get("cat") != "ac2g" or not is_number(ev.get("ts")):
+            continue
+        pos = (key(ev.get("pid")), key(ev.get("tid")), int(ev["ts"] * 1000))
+        if ev["ph"] == "f":
+            f_ends.setdefault(pos, []).append(key(ev.get("id")))
+        else:
+            s_ends.setdefault(key(ev.get("id")), []).append(pos)
+    return f_ends, s_ends
+
+
+def launch_start(ev, start, by_corr, by_pos, flows):
+    """Start of the activity's first launch call (correlation, else flow), or None."""
+    args = ev.get("args")
+    corr = as_int(args.get("correlation")) if isinstance(args, dict) else None
+    if corr is not None and corr in by_corr:
+        return by_corr[corr]
+    f_ends, s_ends = flows
+    for fid in f_ends.get((key(ev.get("pid")), key(ev.get("tid")), start), []):
+        for pos in s_ends.get(fid, []):
+            if pos in by_pos:
+                return pos[2]
+    return None
+
+
+def windows_of(steps, work, unions):
+    """{device: [(start, end) per step]} for every device with activity."""
+    out = {}
+    for dev in unions:
+        known = any(dev in w for w in work)
+        prev, wins = None, []
+        for st, w in zip(steps, work):
+            if not known:
+                wins.append((st["start"], st["end"]))
+                continue
+            x = w.get(dev)
+            start = prev if prev is not None else min(st["start"], x[0]) if x else st["start"]
+            end = max(x[1] if x else st["end"], start)
+            wins.append((start, end))
+            prev = end
+        out[dev] = wins
+    return out
+
+
+def pick_device(unions, steps, windows):
     best, best_busy = None, None
     for dev in sorted(unions):
         busy_all = unions[dev]["all"]
         if steps:
-            busy = sum(length_within(busy_all, st["start"], st["end"]) for st in steps)
+            busy = sum(length_within(busy_all, lo, hi) for lo, hi in windows[dev])
         else:
             busy = sum(e - s for s, e in busy_all)
         if best is None or busy > best_busy:
@@ -245,19 +345,18 @@ def collective(kernels, lo, hi):
 
 
 def analyse_rank(events):
-    unions, comm_kernels, steps, annotations = collect(events)
-    device = pick_device(unions, steps)
+    unions, comm_kernels, steps, windows = collect(events)
+    device = pick_device(unions, steps, windows)
     dev_unions = unions.get(device, {"all": [], "comm": [], "compute": []})
     exposed = subtract(dev_unions["comm"], dev_unions["compute"])
     out = []
-    for st in steps:
-        lo, hi = st["start"], st["end"]
+    for i, st in enumerate(steps):
+        lo, hi = windows[device][i] if device is not None else (st["start"], st["end"])
         busy = length_within(dev_unions["all"], lo, hi)
-        window = annotations.get((st["name"], device), (lo, hi))
-        coll = collective(comm_kernels.get(device, []), window[0], window[1])
+        coll = collective(comm_kernels.get(device, []), lo, hi)
         out.append({
             "name": st["name"], "number": st["number"],
-            "start_ns": lo, "end_ns": hi, "duration_ns": hi - lo,
+            "start_ns": st["start"], "end_ns": st["end"], "duration_ns": st["end"] - st["start"],
             "busy_ns": busy, "idle_ns": hi - lo - busy,
             "comm_ns": length_within(dev_unions["comm"], lo, hi),
             "exposed_comm_ns": length_within(exposed, lo, hi),

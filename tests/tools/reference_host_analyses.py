@@ -42,11 +42,19 @@ float(exact Fraction)).  Output: one JSON object with keys "steps",
   is dropped before ordinals are given).  Ordinal = 0-based index of the
   candidate of that rule in (start, end, file order) order.  No candidate in
   any rule: "source" null, no steps.  Steps are sorted by (start, end,
-  number).  Window W = [s, e) of the slice; duration_ns = e - s.
-  gpu_window per (step, device): slices with cat "gpu_user_annotation" and
-  name == the step's name (so steps sharing a name share it), device =
-  int(args.device) if integral, else the pid if integral (else ignored):
-  {"start_ns": min start, "end_ns": max end}, or null when there is none.
+  number).  Span [s, e) of the slice; duration_ns = e - s.
+  GPU work of a step on device d: [min start, max end] of the slices with
+  cat "gpu_user_annotation" and name == the step's name (so steps sharing a
+  name share it) on d (device = int(args.device) if integral, else the pid
+  if integral, else ignored) where there is any; else [min start, max end]
+  of d's GPU activity K (zero-duration included) with a launch call (L =
+  the first one g's resolver returns) whose L.s lies in the step: the last
+  step (in step order) with start <= L.s, when L.s < its end; else none.
+  Window W per (step, device), "gpu_window" {"start_ns", "end_ns"} (always
+  set): source "Steps line", or a device on which no step has GPU work:
+  W = [s, e).  Otherwise, in step order: end = the step's GPU work end, else
+  e; start = the previous step's W end, for the first step min(s, its GPU
+  work start) (s without work); end = max(end, start).
   Devices of a step = every device that has any GPU activity (zero-duration
   included) anywhere in the trace, ascending.  Breakdown over W (C, M, P =
   unions of the device's compute (non-comm kernels + memsets),
@@ -69,7 +77,7 @@ float(exact Fraction)).  Output: one JSON object with keys "steps",
       b - a < threshold_ns -> "short"; otherwise cause = g's rules a-e
       applied to I itself (so "starts at the end" means raw activity start
       == b, zero-duration activity included).
-  Asserted: compute + exposed_comm + exposed_memcpy + idle == duration and
+  Asserted: compute + exposed_comm + exposed_memcpy + idle == |W| and
   every split sums to its total.
   median_duration_ns = middle duration (even count: floor of the mean of the
   two middle ones), null without steps.  slow = 2*duration > 3*median.  For
@@ -78,7 +86,10 @@ float(exact Fraction)).  Output: one JSON object with keys "steps",
   "idle_short" of the FIRST (lowest) device's breakdown; growth(part) =
   value - median over all steps of that part's value (same median rule);
   slower_because = the part with the largest growth (ties: the first in that
-  list), grew_by_ns = its growth.  No device at all: slower_because "cpu",
+  list), grew_by_ns = its growth; but when 2 * that growth < duration -
+  median_duration (the GPU window explains less than half of it, the time
+  went on the host): slower_because "cpu", grew_by_ns = duration -
+  median_duration.  No device at all: slower_because "cpu",
   grew_by_ns = duration - median_duration.  Non-slow steps: both null.
   "steps": {"source", "median_duration_ns", "steps": [{"name", "number",
    "start_ns", "end_ns", "duration_ns", "slow", "slower_because",
@@ -146,7 +157,7 @@ float(exact Fraction)).  Output: one JSON object with keys "steps",
   thread_name metadata (any, not only the last) args.name contains
   "pin_memory" (case-insensitive)}.
   wait = union of the dataloader and IteratorGetNext* slices.
-  per_step: [{"number", "host_wait_ns": |wait n W|, "host_share": that /
+  per_step: [{"number", "host_wait_ns": |wait n [s, e)|, "host_share": that /
   duration (float)}].
   Host figures: with steps, host_wait_ns = sum per step, host_time_ns = sum
   of durations.  Without: S = [min start, max end) over all host slices and
@@ -214,8 +225,8 @@ float(exact Fraction)).  Output: one JSON object with keys "steps",
 
 7. ACCOUNT (the GPUs' time over the whole trace)
   With steps whose breakdowns (1) list a device: denominator "step time",
-  "steps" = number of steps; per device listed: time_ns = sum of the
-  durations of the steps listing it, computation_ns / exposed_comm_ns /
+  "steps" = number of steps; per device listed: time_ns = sum of |W| (1)
+  of the steps listing it, computation_ns / exposed_comm_ns /
   exposed_memcpy_ns = sums of their compute / exposed_comm / exposed_memcpy,
   idle_by_cause = per-cause sums (the five causes), short_ns = sum of their
   "short".  Otherwise: denominator "active span", "steps" 0; per device of
@@ -473,8 +484,8 @@ def part_value(bd, part):
     return bd[part + "_ns"]
 
 
-def steps_section(ctx):
-    source, steps = find_steps(ctx)
+def annotation_windows(ctx):
+    """{(name, device): (min start, max end)} of the gpu_user_annotation slices."""
     windows = {}
     for e in ctx.events:
         if e.get("cat") != "gpu_user_annotation":
@@ -491,17 +502,68 @@ def steps_section(ctx):
             continue
         k = (g.event_name(e), dev)
         w = windows.get(k)
-        windows[k] = [iv[0], iv[1]] if w is None else [min(w[0], iv[0]), max(w[1], iv[1])]
+        windows[k] = iv if w is None else (min(w[0], iv[0]), max(w[1], iv[1]))
+    return windows
+
+
+def step_windows(ctx, source, steps):
+    """[{device: ((w0, w1), kind)}] per step; kind says where the window's
+    end came from: "annotation", "launched", "cpu" (no GPU work: the CPU
+    end) or "span" (the device keeps the CPU spans)."""
+    if source == "Steps line":
+        return [{d: ((st["start_ns"], st["end_ns"]), "span") for d in ctx.devices}
+                for st in steps]
+    annotated = annotation_windows(ctx)
+    starts = [st["start_ns"] for st in steps]
+    launched = [{} for _ in steps]  # step index -> {device: (min start, max end)}
+    for a in ctx.act:
+        L = ctx.first_launch(a)
+        if L is None:
+            continue
+        i = bisect.bisect_right(starts, L["s"]) - 1  # the last step starting at or before
+        if i < 0 or L["s"] >= steps[i]["end_ns"]:
+            continue
+        w = launched[i].get(a[1])
+        launched[i][a[1]] = (a[4], a[5]) if w is None else (min(w[0], a[4]), max(w[1], a[5]))
+    work = []  # step index -> {device: ((start, end), kind)}
+    for i, st in enumerate(steps):
+        wk = {}
+        for d in ctx.devices:
+            if (st["name"], d) in annotated:  # the annotation wins
+                wk[d] = (annotated[(st["name"], d)], "annotation")
+            elif d in launched[i]:
+                wk[d] = (launched[i][d], "launched")
+        work.append(wk)
+    out = [{} for _ in steps]
+    for d in ctx.devices:
+        known = any(d in wk for wk in work)
+        prev = None
+        for i, st in enumerate(steps):
+            if not known:
+                out[i][d] = ((st["start_ns"], st["end_ns"]), "span")
+                continue
+            x = work[i].get(d)
+            end = x[0][1] if x else st["end_ns"]
+            start = prev if prev is not None else \
+                min(st["start_ns"], x[0][0]) if x else st["start_ns"]
+            end = max(end, start)
+            out[i][d] = ((start, end), x[1] if x else "cpu")
+            prev = end
+    return out
+
+
+def steps_section(ctx):
+    source, steps = find_steps(ctx)
+    wins = step_windows(ctx, source, steps)
     dsets = {d: DeviceSets(ctx, d) for d in ctx.devices}
-    for st in steps:
+    for i, st in enumerate(steps):
         st["duration_ns"] = st["end_ns"] - st["start_ns"]
         st["devices"] = []
         for d in ctx.devices:
-            w = windows.get((st["name"], d))
+            (w0, w1), _ = wins[i][d]
             st["devices"].append({
-                "device": d,
-                "gpu_window": {"start_ns": w[0], "end_ns": w[1]} if w else None,
-                "breakdown": breakdown(ctx, d, dsets[d], st["start_ns"], st["end_ns"])})
+                "device": d, "gpu_window": {"start_ns": w0, "end_ns": w1},
+                "breakdown": breakdown(ctx, d, dsets[d], w0, w1)})
     med = median([st["duration_ns"] for st in steps]) if steps else None
     part_med = {}
     if steps and ctx.devices:
@@ -518,6 +580,9 @@ def steps_section(ctx):
                     gr = part_value(bd, p) - part_med[p]
                     if grew is None or gr > grew:
                         because, grew = p, gr
+                excess = st["duration_ns"] - med
+                if 2 * grew < excess:  # the GPU window explains less than half
+                    because, grew = "cpu", excess
             else:
                 because, grew = "cpu", st["duration_ns"] - med
         out.append({"name": st["name"], "number": st["number"], "start_ns": st["start_ns"],
@@ -883,7 +948,7 @@ def account_section(ctx, steps):
                 "device": d["device"], "time_ns": 0, "computation_ns": 0, "exposed_comm_ns": 0,
                 "exposed_memcpy_ns": 0, "idle_by_cause": {c: 0 for c in g.CAUSES},
                 "short_ns": 0})
-            r["time_ns"] += st["duration_ns"]
+            r["time_ns"] += d["gpu_window"]["end_ns"] - d["gpu_window"]["start_ns"]
             r["computation_ns"] += bd["compute_ns"]
             r["exposed_comm_ns"] += bd["exposed_comm_ns"]
             r["exposed_memcpy_ns"] += bd["exposed_memcpy_ns"]

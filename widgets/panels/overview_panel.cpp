@@ -169,14 +169,16 @@ AnalysisPanel::Work OverviewPanel::prepare(std::shared_ptr<const IndexedTrace> i
         const TimeAccount& account = figures.account;
         QString html = QStringLiteral("<h3>%1</h3>").arg(tr("Where the GPU time goes"));
         if (account.devices.empty()) html += tr("<p>No GPU activity in this scope.</p>");
-        const QString ofWhat = account.denominator == Denominator::StepTime
-                               ? tr("of the step time (%n step(s))", nullptr, int(account.steps))
-                               : tr("of its active span");
+        const QString ofWhat =
+            account.denominator == Denominator::StepTime
+                ? (account.steps == 1 ? tr("of the step time (1 step)")
+                                      : tr("of the step time (%1 steps)").arg(account.steps))
+                : tr("of its active span");
         for (const GpuTimeAccount& d : account.devices) {
             html += QStringLiteral("<p><b>%1</b>: busy %2 %3, %4; idle %5 — %6<br>%7</p>")
                         .arg(QString::fromStdString(t.gpuLabel(d.device)).toHtmlEscaped())
-                        .arg(formatPercent(d.time > 0 ? double(d.busy()) / double(d.time) : 0), ofWhat,
-                             shortDuration(d.time), shortDuration(d.idle()),
+                        .arg(formatPercent(d.time > 0 ? double(d.busy()) / double(d.time) : 0),
+                             ofWhat, shortDuration(d.time), shortDuration(d.idle()),
                              panelLink(QStringLiteral("gapsDock"), tr("gaps by cause")),
                              accountLegend(d, dark)) +
                     accountBar(d, dark);

@@ -4,7 +4,9 @@
 #include <QPainter>
 #include <algorithm>
 
+#include "analysis/gpu_time_account.h"
 #include "analysis/gpu_utilization.h"
+#include "analysis/launch_calls.h"
 #include "timeline/timeline_colors.h"
 
 namespace gapscope::ui {
@@ -26,6 +28,7 @@ void OverviewStrip::setTrace(std::shared_ptr<const Trace> trace) {
     if (binner_) binner_->cancelAll();
     trace_ = std::move(trace);
     lanes_.clear();
+    windows_.reset();
     lanesKey_ = {};
     asked_.reset();
     updateGeometry();
@@ -33,12 +36,26 @@ void OverviewStrip::setTrace(std::shared_ptr<const Trace> trace) {
     update();
 }
 
-std::vector<OverviewStrip::Lane> OverviewStrip::computeLanes(const Trace& trace,
-                                                             const LanesKey& key) {
+std::vector<OverviewStrip::Lane> OverviewStrip::computeLanes(
+    const Trace& trace, const LanesKey& key, std::shared_ptr<const Windows>& windows) {
+    if (!windows) {
+        auto made = std::make_shared<Windows>();
+        const StepList steps = findSteps(trace);
+        if (!steps.steps.empty()) {
+            const LaunchCalls launches(trace);
+            for (const auto& step : stepWindows(trace, steps, launches))
+                for (const auto& [device, w] : step)
+                    (*made)[device].push_back(w);
+        }
+        windows = std::move(made);
+    }
+    static const std::vector<Interval> kNone;
     std::vector<Lane> lanes;
-    for (const GpuDevice& d : trace.gpuDevices)
-        lanes.push_back({busyPercentOfActiveSpan(d).value_or(0.0),
+    for (const GpuDevice& d : trace.gpuDevices) {
+        const auto w = windows->find(d.index);
+        lanes.push_back({busyShare(d, w == windows->end() ? kNone : w->second),
                          utilizationBins(d, {key.bounds.start, key.bounds.end}, key.width)});
+    }
     return lanes;
 }
 
@@ -50,11 +67,22 @@ void OverviewStrip::requestLanes(const LanesKey& key) {
     if (asked_ && *asked_ == key) return;
     asked_ = key;
     if (!binner_) binner_ = std::make_unique<CoalescingRunner>();
-    binner_->submit([this, trace = trace_, key](const CancelToken&) -> std::function<void()> {
-        auto lanes = std::make_shared<std::vector<Lane>>(computeLanes(*trace, key));
-        return [this, lanes, key] {
+    binner_->submit([this, trace = trace_, key,
+                     windows = windows_](const CancelToken&) mutable -> std::function<void()> {
+        auto lanes = std::make_shared<std::vector<Lane>>(computeLanes(*trace, key, windows));
+        return [this, lanes, key, windows] {
             if (key.trace != trace_.get()) return;
+            windows_ = windows;
             lanes_ = std::move(*lanes);
+            const bool stepTime = std::any_of(lanes_.begin(), lanes_.end(), [](const Lane& l) {
+                return l.busy && l.busy->denominator == Denominator::StepTime;
+            });
+            setToolTip(!stepTime
+                           ? tr("GPU utilisation over the whole trace; busy is of each GPU's "
+                                "active span. Click to go there.")
+                           : tr("GPU utilisation over the whole trace; busy is of the step time "
+                                "(the steps' GPU windows), as in the Overview. Click to go "
+                                "there."));
             lanesKey_ = key;
             ++lanesFromWorker_;
             if (asked_ && *asked_ == key) asked_.reset();
@@ -86,7 +114,7 @@ void OverviewStrip::paintEvent(QPaintEvent*) {
         // A grab() (screenshots, tests) wants the finished strip at once.
         const QPaintDevice* target = redirected(nullptr);
         if (target && target->devType() == QInternal::Pixmap) {
-            lanes_ = computeLanes(*trace_, wanted);
+            lanes_ = computeLanes(*trace_, wanted, windows_);
             lanesKey_ = wanted;
         } else {
             requestLanes(wanted);
@@ -105,10 +133,13 @@ void OverviewStrip::paintEvent(QPaintEvent*) {
             y += kLaneHeight;
             continue;
         }
+        // The share of the step time (or the active span), as the Overview.
+        const auto& busy = lanes_[lane].busy;
         p.drawText(label, Qt::AlignVCenter,
-                   tr("%1 busy %2%")
-                       .arg(QString::fromStdString(trace_->gpuLabel(d.index)))
-                       .arg(lanes_[lane].busyPercent, 0, 'f', 1));
+                   busy ? tr("%1 busy %2%")
+                              .arg(QString::fromStdString(trace_->gpuLabel(d.index)))
+                              .arg(100.0 * busy->share, 0, 'f', 1)
+                        : QString::fromStdString(trace_->gpuLabel(d.index)));
         // The bins of another width are stretched until this width's arrive.
         const std::vector<double>& bins = lanes_[lane].bins;
         const double scale = current || w == 0 ? 1.0 : double(bins.size()) / double(w);

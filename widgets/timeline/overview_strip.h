@@ -3,10 +3,12 @@
 // visible window marked; clicking or dragging navigates there.
 
 #include <QWidget>
+#include <map>
 #include <memory>
 #include <optional>
 #include <vector>
 
+#include "analysis/gpu_time_account.h"
 #include "jobs/coalescing_runner.h"
 #include "model/trace.h"
 #include "timeline/view_state.h"
@@ -42,7 +44,7 @@ class OverviewStrip : public QWidget {
     // busy union of a large trace has millions of intervals: 5 ms of GUI
     // time on a 1 GB trace). Until they arrive the last ones are stretched.
     struct Lane {
-        double busyPercent = 0;
+        std::optional<BusyShare> busy;  // of the time account's denominator
         std::vector<double> bins;
     };
     struct LanesKey {
@@ -51,13 +53,17 @@ class OverviewStrip : public QWidget {
         TimeWindow bounds{0, 0};
         bool operator==(const LanesKey&) const = default;
     };
-    static std::vector<Lane> computeLanes(const Trace& trace, const LanesKey& key);
+    // Each device's step windows (found once per trace, by the first call).
+    using Windows = std::map<int, std::vector<Interval>>;
+    static std::vector<Lane> computeLanes(const Trace& trace, const LanesKey& key,
+                                          std::shared_ptr<const Windows>& windows);
     LanesKey wantedKey(int width) const;
     int laneWidth() const { return width() - gutter_ - rightMargin_; }
     void requestLanes(const LanesKey& key);
     std::vector<Lane> lanes_;
-    LanesKey lanesKey_;              // what lanes_ holds
-    std::optional<LanesKey> asked_;  // what the worker is computing
+    std::shared_ptr<const Windows> windows_;  // of trace_'s steps, once found
+    LanesKey lanesKey_;                       // what lanes_ holds
+    std::optional<LanesKey> asked_;           // what the worker is computing
     std::unique_ptr<CoalescingRunner> binner_;
     uint64_t lanesFromWorker_ = 0;
 
