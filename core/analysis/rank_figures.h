@@ -57,6 +57,9 @@ struct RankStep {
     std::optional<TimeNs> wait;
 
     TimeNs duration() const { return span.length(); }
+    // The step's GPU window on the rank's GPU (busy + idle; the span
+    // without a GPU): what busy shares are of, as in the time account.
+    TimeNs gpuTime() const { return busy + idle; }
 };
 
 struct RankFigures {

@@ -17,6 +17,7 @@ RankTotals rankTotals(const RankFigures& figures) {
     for (const RankStep& s : figures.steps) {
         add(t.duration, s.duration());
         add(t.busy, s.busy);
+        add(t.gpuTime, s.gpuTime());
         add(t.comm, s.comm);
         add(t.exposedComm, s.exposedComm);
         add(t.wait, s.wait.value_or(0));

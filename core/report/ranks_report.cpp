@@ -80,6 +80,7 @@ json rankObject(const RankRow& r) {
               {"totals",
                {{"steps", e.figures.steps.size()},
                 {"duration_ns", totals.duration},
+                {"gpu_time_ns", totals.gpuTime},
                 {"busy_ns", totals.busy},
                 {"comm_ns", totals.comm},
                 {"exposed_comm_ns", totals.exposedComm},
@@ -111,7 +112,7 @@ Table rankStepsTable(const std::vector<RankRow>& ranks) {
             std::vector<std::string> row = {
                 std::to_string(e.rank),       e.host,
                 std::to_string(s.number),     std::to_string(s.span.start),
-                std::to_string(s.duration()), percentOf(s.busy, s.duration()),
+                std::to_string(s.duration()), percentOf(s.busy, s.gpuTime()),
                 std::to_string(s.busy),       std::to_string(s.idle)};
             for (size_t c = 0; c < kGapCauseCount; ++c)
                 row.push_back(std::to_string(s.idleByCause[c]));

@@ -12,6 +12,7 @@
 #include <map>
 #include <set>
 
+#include "analysis/distribution.h"
 #include "analysis/rank_totals.h"
 #include "panels/analysis_table.h"
 #include "panels/units.h"
@@ -150,10 +151,10 @@ void RanksPanel::setDocument(std::shared_ptr<const RanksDocument> doc, bool with
         byRank[st.rank].push_back(&st);
     std::vector<std::pair<TimeNs, int64_t>> order;  // most costly first
     for (const auto& [rank, list] : byRank) {
-        TimeNs cost = 0;
+        TimeNs cost = 0;  // saturating: waits summed over many steps and ranks
         for (const StepStraggler* st : list)
-            cost += st->othersWait;
-        order.push_back({-cost, rank});
+            if (__builtin_add_overflow(cost, st->othersWait, &cost)) cost = INT64_MAX;
+        order.push_back({-std::min(cost, INT64_MAX - 1), rank});
     }
     std::sort(order.begin(), order.end());
     const size_t stepsWithOne = doc_->comparison.stragglers.size();
@@ -163,12 +164,16 @@ void RanksPanel::setDocument(std::shared_ptr<const RanksDocument> doc, bool with
             list.begin(), list.end(), [](const StepStraggler* a, const StepStraggler* b) {
                 return a->othersWait < b->othersWait;
             });
-        text += "<br>" + tr("<b>Rank %1</b> entered the collective last in %2 of %3 steps; the "
-                            "others waited %4 in all for it.")
+        // Per step, as a step lasts: the median wait it caused, and the worst.
+        std::vector<TimeNs> waits;
+        for (const StepStraggler* st : list)
+            waits.push_back(st->othersWait);
+        text += "<br>" + tr("<b>Rank %1</b> entered the collective last in %2 of %3 steps; in "
+                            "those the others waited a median of %4 per step for it.")
                              .arg(order[i].second)
                              .arg(list.size())
                              .arg(stepsWithOne)
-                             .arg(shortDuration(-order[i].first));
+                             .arg(shortDuration(medianOf(std::move(waits))));
         text += " " + tr("Worst: step %1, %2 (rank %3 longest, %4).")
                           .arg(worst->step)
                           .arg(shortDuration(worst->othersWait))
@@ -194,7 +199,7 @@ void RanksPanel::fillTables() {
             const RankRow& r = doc_->ranks[i];
             const RankTotals t = rankTotals(r.entry.figures);
             const TimeNs duration = t.duration, busy = t.busy, comm = t.comm,
-                         exposed = t.exposedComm, wait = t.wait;
+                         exposed = t.exposedComm, wait = t.wait, gpuTime = t.gpuTime;
             const size_t n = r.entry.figures.steps.size();
             const auto straggles = std::count_if(
                 doc_->comparison.stragglers.begin(), doc_->comparison.stragglers.end(),
@@ -205,7 +210,7 @@ void RanksPanel::fillTables() {
                 TableCell::ofText(QString::fromStdString(r.entry.host)),
                 TableCell::of(static_cast<double>(n)),
                 n ? TableCell::of(static_cast<double>(duration) / double(n)) : TableCell::none(),
-                duration > 0 ? TableCell::of(double(busy) / double(duration)) : TableCell::none(),
+                gpuTime > 0 ? TableCell::of(double(busy) / double(gpuTime)) : TableCell::none(),
                 TableCell::of(static_cast<double>(comm)),
                 TableCell::of(static_cast<double>(exposed)),
                 TableCell::of(static_cast<double>(wait)),
