@@ -104,6 +104,11 @@ RankComparison compareRanks(std::vector<RankEntry>& ranks, std::optional<int64_t
             if (__builtin_sub_overflow(st.enteredAt, *step->collectiveEnter, &wait))
                 wait = INT64_MAX;
             step->wait = wait;
+            TimeNs transfer = 0;
+            if (step->collectiveEnd &&
+                __builtin_sub_overflow(*step->collectiveEnd, st.enteredAt, &transfer))
+                transfer = INT64_MAX;
+            step->transfer = std::max<TimeNs>(0, transfer);
             if (index == st.entry) continue;
             if (__builtin_add_overflow(st.othersWait, wait, &st.othersWait))
                 st.othersWait = INT64_MAX;

@@ -11,7 +11,8 @@
 //    last (the latest collective entry, rank_figures.h; the lower rank on a
 //    tie), among the ranks whose step has one; at least two must. Every
 //    other rank waited entry(straggler) - entry(rank) in it; the others'
-//    wait is the sum of those. The straggler's "instead" is its longest
+//    wait is the sum of those. The rest of each rank's time in it, from the
+//    last entry to its end, is the transfer itself. The straggler's "instead" is its longest
 //    work before it entered.
 
 #include <optional>

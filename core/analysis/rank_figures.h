@@ -55,6 +55,9 @@ struct RankStep {
     // Filled by compareRanks (analysis/rank_comparison.h): how long this
     // rank waited in the step's collective for the last rank to enter.
     std::optional<TimeNs> wait;
+    // Its time in that collective once the last rank had entered: the
+    // transfer itself (its end - the last entry, at least 0).
+    std::optional<TimeNs> transfer;
 
     TimeNs duration() const { return span.length(); }
     // The step's GPU window on the rank's GPU (busy + idle; the span

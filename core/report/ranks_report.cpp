@@ -58,6 +58,7 @@ json stepJson(const RankStep& s) {
             {"collective_enter_ns", orNull(s.collectiveEnter)},
             {"collective_end_ns", orNull(s.collectiveEnd)},
             {"wait_ns", orNull(s.wait)},
+            {"transfer_ns", orNull(s.transfer)},
             {"longest_work_before", workJson(s.longestWorkBefore)}};
 }
 
@@ -93,9 +94,10 @@ json rankObject(const RankRow& r) {
 
 Table rankStepsTable(const std::vector<RankRow>& ranks) {
     Table t;
-    t.headers = {"rank",     "host",     "step",     "start ns",        "duration ns",  "busy %",
-                 "busy ns",  "idle ns",  "input ns", "sync ns",         "comm idle ns", "host ns",
-                 "other ns", "short ns", "comm ns",  "exposed comm ns", "entered ns",   "wait ns"};
+    t.headers = {"rank",       "host",     "step",     "start ns",        "duration ns",  "busy %",
+                 "busy ns",    "idle ns",  "input ns", "sync ns",         "comm idle ns", "host ns",
+                 "other ns",   "short ns", "comm ns",  "exposed comm ns", "entered ns",   "wait ns",
+                 "transfer ns"};
     t.numeric.assign(t.headers.size(), true);
     t.numeric[1] = false;
     for (const RankRow& r : ranks) {
@@ -121,6 +123,7 @@ Table rankStepsTable(const std::vector<RankRow>& ranks) {
             row.push_back(std::to_string(s.exposedComm));
             row.push_back(orDash(s.collectiveEnter));
             row.push_back(orDash(s.wait));
+            row.push_back(orDash(s.transfer));
             t.rows.push_back(std::move(row));
         }
     }
@@ -303,6 +306,7 @@ class RanksReader {
             st.collectiveEnd = maybe(s, "collective_end_ns", here);
             st.collectiveName = text(s, "collective", here);
             st.wait = maybe(s, "wait_ns", here);
+            st.transfer = maybe(s, "transfer_ns", here);
             st.longestWorkBefore = work(s, "longest_work_before", here);
             row.entry.figures.steps.push_back(std::move(st));
         }

@@ -14,8 +14,8 @@
 #include <QTest>
 #include <cmath>
 #include <map>
-#include <tuple>
 #include <nlohmann/json.hpp>
+#include <tuple>
 
 #include "analysis/analysis_index.h"
 #include "analysis/gap_causes.h"
@@ -539,6 +539,44 @@ class TestHostAnalyses : public QObject {
                     QCOMPARE(*p.dataLoader->kind, std::string("worker processes"));
                 }
             }
+        }
+    }
+
+    // The CPU runs ahead: each step's kernels run after its CPU span has
+    // ended. Their figures follow the GPU work (hand-worked, in µs): step 1
+    // launches at 50 what runs [150, 300); step 2 at 150 what runs
+    // [300, 450). Step 1's window is [0, 300) (its CPU start to its work's
+    // end), step 2's [300, 450): each holds its own 150 µs of kernels,
+    // where the CPU spans [0, 100) and [100, 200) held none.
+    void stepWorkAfterItsCpuSpan() {
+        auto ev = [](const char* cat, const char* name, int pid, int tid, int ts, int dur,
+                     int corr) {
+            QString e = QStringLiteral(R"({"ph":"X","cat":"%1","name":"%2","pid":%3,"tid":%4,)"
+                                       R"("ts":%5,"dur":%6)")
+                            .arg(cat, name)
+                            .arg(pid)
+                            .arg(tid)
+                            .arg(ts)
+                            .arg(dur);
+            if (corr >= 0) e += QStringLiteral(R"(,"args":{"correlation":%1})").arg(corr);
+            return e + "}";
+        };
+        const QStringList events = {ev("user_annotation", "ProfilerStep#1", 1, 1, 0, 100, -1),
+                                    ev("cuda_runtime", "cudaLaunchKernel", 1, 1, 50, 5, 1),
+                                    ev("user_annotation", "ProfilerStep#2", 1, 1, 100, 100, -1),
+                                    ev("cuda_runtime", "cudaLaunchKernel", 1, 1, 150, 5, 2),
+                                    ev("kernel", "k1", 0, 7, 150, 150, 1),
+                                    ev("kernel", "k2", 0, 7, 300, 150, 2)};
+        const LoadResult r = test::loadJsonText(("[" + events.join(',') + "]").toStdString());
+        QVERIFY(r.trace);
+        const StepsResult steps = stepAnalysis(*r.trace);
+        QCOMPARE(steps.steps.size(), size_t(2));
+        const std::vector<Interval> want = {{0, 300'000}, {300'000, 450'000}};
+        for (size_t i = 0; i < 2; ++i) {
+            const StepBreakdown& b = steps.steps[i].devices.at(0);
+            QCOMPARE(*b.gpuWindow, want[i]);
+            QCOMPARE(b.compute, TimeNs(150'000));
+            QCOMPARE(b.idle, want[i].length() - 150'000);
         }
     }
 

@@ -133,6 +133,7 @@ void compareWithReference(const Compared& ours, const json& ref) {
             COMPARE_JSON(orNull(st.collectiveEnter), rs["collective_enter_ns"]);
             COMPARE_JSON(orNull(st.collectiveEnd), rs["collective_end_ns"]);
             COMPARE_JSON(orNull(st.wait), rs["wait_ns"]);
+            COMPARE_JSON(orNull(st.transfer), rs["transfer_ns"]);
         }
     }
     QCOMPARE(ours.comparison.stragglers.size(), ref["stragglers"].size());
@@ -542,7 +543,8 @@ class TestRanks : public QObject {
             const json& step = j["ranks"][i]["steps"][0];
             for (const char* key : {"start_ns", "end_ns", "busy_ns", "comm_ns", "exposed_comm_ns"})
                 COMPARE_JSON(step[key], ref["ranks"][i]["steps"][0][key]);
-            // summary --format json holds the same rank object (without the wait).
+            // summary --format json holds the same rank object (without the wait
+            // and the transfer, which need the other ranks).
             const test::CliRun s = test::runCli(
                 {"summary", QString::fromStdString(j["ranks"][i]["file"].get<std::string>()),
                  "--format", "json"});
@@ -550,6 +552,7 @@ class TestRanks : public QObject {
             json rank = json::parse(s.out.toStdString())["rank"];
             json want = j["ranks"][i];
             want["steps"][0]["wait_ns"] = nullptr;
+            want["steps"][0]["transfer_ns"] = nullptr;
             want["totals"]["wait_ns"] = 0;
             COMPARE_JSON(rank, want);
         }

@@ -73,8 +73,10 @@ Stragglers
   straggler = largest enter (lowest rank on ties); wait_ns = straggler enter -
   rank enter; others_wait_ns = sum over the others, waiting_ranks = their
   count, longest_wait_ns / longest_wait_rank = their largest wait (lowest rank
-  on ties).  Steps without a collective (or without a straggler entry) have
-  wait_ns null.
+  on ties).  transfer_ns = max(0, rank's collective end - straggler enter):
+  the collective's own time once every rank is in.  Steps without a
+  collective (or without a straggler entry) have wait_ns and transfer_ns
+  null.
 """
 
 import argparse
@@ -363,6 +365,7 @@ def analyse_rank(events):
             "collective_enter_ns": coll[0] if coll else None,
             "collective_end_ns": coll[1] if coll else None,
             "wait_ns": None,
+            "transfer_ns": None,
         })
     return device, out
 
@@ -436,6 +439,7 @@ def stragglers(ranks):
         total, longest, longest_rank, waiting = 0, None, None, 0
         for rank, st in entries:
             st["wait_ns"] = enter - st["collective_enter_ns"]
+            st["transfer_ns"] = max(0, st["collective_end_ns"] - enter)
             if rank == s_rank:
                 continue
             waiting += 1

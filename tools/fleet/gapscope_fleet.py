@@ -153,6 +153,9 @@ def compare(ranks, align_step=None):
         longest, longest_rank, waiting = 0, 0, 0
         for r, s in entered:
             s["wait_ns"] = last["collective_enter_ns"] - s["collective_enter_ns"]
+            # The rest of its time in the collective: the transfer itself.
+            if s.get("collective_end_ns") is not None:
+                s["transfer_ns"] = max(0, s["collective_end_ns"] - last["collective_enter_ns"])
             if r is last_rank:
                 continue
             others += s["wait_ns"]
