@@ -29,9 +29,11 @@ int runOps(int argc, char** argv) {
     const Trace& t = *p->trace;
     OpStatsOptions options;
     options.window = p->args.range.value_or(kWholeTrace);
-    for (const Step& s : findSteps(t, p->args.stepRegex ? &*p->args.stepRegex : nullptr).steps)
-        if (s.span.start >= options.window.start && s.span.start < options.window.end)
-            options.stepTime += s.span.length();
+    const std::vector<Step> steps = stepsInRange(t, p->args);
+    // CPU ops belong to a step's CPU span (--step N's range is its GPU windows).
+    if (p->args.step && steps.size() == 1) options.window = steps.front().span;
+    for (const Step& s : steps)
+        options.stepTime += s.span.length();
     std::vector<OpStats> ops = opStats(t, options);
     if (p->args.top && ops.size() > p->args.top) ops.resize(p->args.top);
     if (p->args.format == OutputFormat::Json) {

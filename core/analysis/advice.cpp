@@ -222,9 +222,13 @@ void gpuIdle(const AdviceInputs& in, const std::vector<DeviceTime>& times,
         const bool shortLeads = d.idleShort > d.idleByCause[lead];
         // A leading cause with its own finding (input-bound, blocking-sync)
         // is told there: this one then only says how idle, at low severity.
+        // (input-bound runs before this rule; blocking-sync fires whenever
+        // synchronization idle has gaps to show.)
+        const bool inputFinding =
+            std::any_of(out.begin(), out.end(),
+                        [](const Ranked& r) { return r.finding.rule == "input-bound"; });
         const bool toldElsewhere =
-            !shortLeads && ((GapCause(lead) == GapCause::Input && in.pipeline &&
-                             in.pipeline->verdict != InputVerdict::NotInputBound) ||
+            !shortLeads && ((GapCause(lead) == GapCause::Input && inputFinding) ||
                             GapCause(lead) == GapCause::Synchronization);
         if (toldElsewhere) f.severity = Severity::Low;
         f.message = gpu(d.device);
@@ -575,6 +579,7 @@ std::vector<Finding> adviseWholeTrace(const Trace& trace, const StepOptions& ste
     StepOptions so = stepOptions;
     so.index = index;
     so.window = kWholeTrace;
+    so.onlyNumber.reset();
     const AdviceData data = adviceData(trace, so);
     return advise(trace, data.inputs());
 }

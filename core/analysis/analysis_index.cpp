@@ -9,7 +9,8 @@ AnalysisIndex::AnalysisIndex(const Trace& trace)
       launches_(trace),
       enclosing_(trace),
       explainer_(trace, &launches_),
-      steps_(findSteps(trace)) {
+      steps_(findSteps(trace)),
+      windows_(gapscope::stepWindows(trace, steps_, launches_)) {
     for (const GpuDevice& device : trace.gpuDevices) {
         forEachActivity(trace, device, kWholeTrace, [&](uint32_t k, const Track&, ActivityKind) {
             const uint32_t call = launches_.first(k);

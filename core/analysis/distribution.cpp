@@ -20,7 +20,7 @@ TimeNs medianAfterSelect(const std::vector<TimeNs>& d, size_t m) {
     const size_t n = d.size();
     if (n % 2) return d[m];
     const TimeNs below = *std::max_element(d.begin(), d.begin() + static_cast<ptrdiff_t>(m));
-    return (below + d[m]) / 2;  // both >= 0: floor
+    return below + (d[m] - below) / 2;  // floor of the mean, without overflow (d[m] >= below)
 }
 
 }  // namespace

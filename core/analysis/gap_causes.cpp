@@ -259,7 +259,8 @@ CausedGap GapExplainer::explain(const GpuDevice& device, Interval gap) const {
         const Slice &x = trace.slices[a], &y = trace.slices[b];
         if (x.start != y.start) return x.start < y.start;
         if (trace.str(x.name) != trace.str(y.name)) return trace.str(x.name) < trace.str(y.name);
-        return x.end() < y.end();
+        if (x.end() != y.end()) return x.end() < y.end();
+        return a < b;  // equal keys: duplicates next to each other
     });
     g.evidence.erase(std::unique(g.evidence.begin(), g.evidence.end()), g.evidence.end());
     return g;

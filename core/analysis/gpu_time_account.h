@@ -1,8 +1,9 @@
 #pragma once
 // Where each GPU's time goes, over one denominator: the figure that every
 // view, the CLI and the exports show for "busy", "idle" and "idle by cause".
-// With steps the denominator is the step time (the sum of the steps'
-// durations, as TensorBoard's step-time graph and HTA's per-step figures);
+// With steps the denominator is the step time (the sum of the steps' GPU
+// windows on the device, analysis/steps.h: close to their durations, and
+// the step as TensorBoard's step-time graph and HTA's per-step figures);
 // without, each device's active span (first activity start to last
 // activity end, as HTA's temporal breakdown and TraceLens's GPU timeline).
 // The parts add up exactly: computation + exposed communication + exposed

@@ -107,7 +107,7 @@ RankComparison compareRanks(std::vector<RankEntry>& ranks, std::optional<int64_t
             TimeNs transfer = 0;
             if (step->collectiveEnd &&
                 __builtin_sub_overflow(*step->collectiveEnd, st.enteredAt, &transfer))
-                transfer = INT64_MAX;
+                transfer = *step->collectiveEnd < st.enteredAt ? 0 : INT64_MAX;
             step->transfer = std::max<TimeNs>(0, transfer);
             if (index == st.entry) continue;
             if (__builtin_add_overflow(st.othersWait, wait, &st.othersWait))

@@ -347,10 +347,16 @@ StepsResult stepAnalysis(const Trace& trace, const StepOptions& options) {
     std::optional<GapExplainer> own;
     if (!options.index) own.emplace(trace);
     const GapExplainer& explainer = options.index ? options.index->explainer() : *own;
+    // The index keeps the default steps' windows; other steps find theirs.
+    const bool indexed = options.index && !options.regex;
     std::optional<LaunchCalls> ownLaunches;
-    const LaunchCalls& launches =
-        options.index ? options.index->launches() : ownLaunches.emplace(trace);
-    const std::vector<std::map<int, Interval>> windows = stepWindows(trace, list, launches);
+    std::vector<std::map<int, Interval>> ownWindows;
+    if (!indexed) {
+        const LaunchCalls& launches =
+            options.index ? options.index->launches() : ownLaunches.emplace(trace);
+        ownWindows = stepWindows(trace, list, launches);
+    }
+    const auto& windows = indexed ? options.index->stepWindows() : ownWindows;
     CommunicationNames names(trace);
     auto breakdowns = [&](size_t step, bool firstOnly = false) {
         std::vector<StepBreakdown> devices;

@@ -1,6 +1,7 @@
 #include "analysis/tensor_cores.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "util/ascii_text.h"
 
@@ -30,12 +31,36 @@ bool containsAnyNoCase(std::string_view name, std::initializer_list<std::string_
                        [&](std::string_view m) { return containsNoCase(name, m); });
 }
 
+// Whether `word` occurs (any case) other than inside the longer words
+// that hold it by chance: not after a character of `notBefore` ("gamma"
+// holds "mma") nor followed by `notAfter` ("convert" holds "conv").
+bool hasWord(std::string_view n, std::string_view word, std::string_view notBefore,
+             std::string_view notAfter) {
+    auto lower = [](char c) {
+        return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    };
+    for (size_t at = 0; at + word.size() <= n.size(); ++at) {
+        bool same = true;
+        for (size_t i = 0; i < word.size() && same; ++i)
+            same = lower(n[at + i]) == word[i];
+        if (!same) continue;
+        const bool before = at > 0 && notBefore.find(lower(n[at - 1])) != std::string_view::npos;
+        const std::string_view rest = n.substr(at + word.size(), notAfter.size());
+        bool after = !notAfter.empty() && rest.size() == notAfter.size();
+        for (size_t i = 0; i < rest.size() && after; ++i)
+            after = lower(rest[i]) == notAfter[i];
+        if (!before && !after) return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 bool looksLikeMatrixKernel(std::string_view n) {
     return containsAnyNoCase(
-        n, {"gemm", "conv", "mma", "matmul", "cutlass", "cublas", "bmm", "attention", "attn",
-            "fmha", "wgrad", "dgrad", "nvjet", "triton_tem", "_mm_", "addmm"});
+               n, {"gemm", "matmul", "cutlass", "cublas", "bmm", "attention", "attn", "fmha",
+                   "wgrad", "dgrad", "nvjet", "triton_tem", "_mm_", "addmm"}) ||
+           hasWord(n, "mma", "a", "") || hasWord(n, "conv", "", "ert");
 }
 
 TensorCoreUse tensorCoreUse(std::string_view n) {

@@ -174,6 +174,7 @@ std::vector<Interval> splitAt(const std::vector<Interval>& merged,
 }
 
 std::vector<TimeNs> pointsWithin(const std::vector<TimeNs>& points, Interval window) {
+    if (window.end <= window.start) return {};
     return {std::lower_bound(points.begin(), points.end(), window.start),
             std::lower_bound(points.begin(), points.end(), window.end)};
 }

@@ -373,6 +373,12 @@ class TestGpuAnalyses : public QObject {
         QTest::newRow("elementwise") << "void at::native::vectorized_elementwise_kernel<4, "
                                         "at::native::FillFunctor<float>>"
                                      << "no";
+        QTest::newRow("LayerNorm gamma/beta, not an MMA")
+            << "void at::native::(anonymous namespace)::GammaBetaBackwardCUDAKernel<float, float>"
+            << "no";
+        QTest::newRow("a dtype conversion, not a convolution")
+            << "convert_fp32_to_bf16_kernel"
+            << "no";
         QTest::newRow("NCCL") << "ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)"
                               << "no";
         QTest::newRow("Inductor pointwise") << "triton_poi_fused_add_cos_sin_0"

@@ -590,6 +590,41 @@ class TestPanels : public QObject {
         QVERIFY(settle());
     }
 
+    // In a step's scope the Overview accounts for that step's GPU windows:
+    // the figures `gapscope-cli steps --step N` prints for it, per GPU.
+    void stepScopeOverviewIsThatStepsBreakdown() {
+        GAPSCOPE_REQUIRE_SHARED();
+        GAPSCOPE_REQUIRE_PYTHON("no python3 for the generator");
+        AnalysisSession* session = host()->session();
+        const int64_t step = generated_.truth["steps"][1]["step"].get<int64_t>();
+        OverviewPanel* overview = panel<OverviewPanel>("overviewDock");
+        session->setStepScope(step);
+        QVERIFY(settle());
+        const QString path = dir_.filePath("step-breakdown.json");
+        QString error;
+        QVERIFY2(writeTableSnapshot(overview->snapshot(), path, &error), qPrintable(error));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const auto rows = nlohmann::json::parse(f.readAll().toStdString())["rows"];
+        StepOptions so;
+        so.onlyNumber = step;
+        const StepsResult steps = stepAnalysis(*host()->session()->trace(), so);
+        QCOMPARE(steps.steps.size(), size_t(1));
+        const auto& devices = steps.steps.front().devices;
+        QCOMPARE(rows.size(), devices.size());
+        for (size_t i = 0; i < devices.size(); ++i) {
+            const StepBreakdown& b = devices[i];
+            QCOMPARE(rows[i]["GPU"].get<int>(), b.device);
+            QCOMPARE(rows[i]["Time (ns)"].get<TimeNs>(), b.gpuWindow->length());
+            QCOMPARE(rows[i]["Computation (ns)"].get<TimeNs>(), b.compute);
+            QCOMPARE(rows[i]["Idle: input (ns)"].get<TimeNs>(),
+                     b.idleByCause[size_t(GapCause::Input)]);
+            QCOMPARE(rows[i]["Idle: short gaps (ns)"].get<TimeNs>(), b.idleShort);
+        }
+        session->setWholeTrace();
+        QVERIFY(settle());
+    }
+
     // A new trace (or none) while panels compute: no stale result, no crash.
     void closingMidComputationCancels() {
         GAPSCOPE_REQUIRE_SHARED();

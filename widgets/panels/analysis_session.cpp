@@ -48,12 +48,19 @@ void AnalysisSession::setWholeTrace() {
 
 void AnalysisSession::setStepScope(int64_t number) {
     if (!indexed_) return;
-    for (const Step& s : indexed_->index->steps().steps) {
+    const auto& steps = indexed_->index->steps().steps;
+    for (size_t i = 0; i < steps.size(); ++i) {
+        const Step& s = steps[i];
         if (s.number != number) continue;
         AnalysisScope scope;
         scope.kind = AnalysisScope::Kind::Step;
         scope.window = s.span;
+        for (size_t k = 0; const auto& [device, w] : indexed_->index->stepWindows()[i])
+            scope.window = k++ ? Interval{std::min(scope.window.start, w.start),
+                                          std::max(scope.window.end, w.end)}
+                               : w;
         scope.step = number;
+        scope.stepSpan = s.span;
         setScope(scope);
         return;
     }

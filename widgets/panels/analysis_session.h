@@ -19,10 +19,20 @@ class GuiPacer;
 struct AnalysisScope {
     enum class Kind { WholeTrace, Selection, Visible, Step };
     Kind kind = Kind::WholeTrace;
+    // Of a step: the hull of its GPU windows (where `steps` computes its
+    // figures; gapscope-cli --step N is the same).
     Interval window = kWholeTrace;
-    std::optional<int64_t> step;  // Kind::Step
+    std::optional<int64_t> step;       // Kind::Step
+    std::optional<Interval> stepSpan;  // Kind::Step: its CPU span
     bool operator==(const AnalysisScope&) const = default;
     bool whole() const { return kind == Kind::WholeTrace; }
+    // Where CPU-side figures (ops) are taken: a step's CPU span, else the window.
+    Interval hostWindow() const { return stepSpan.value_or(window); }
+    // Whether a step belongs to the scope: the step itself, else one that
+    // starts inside the window.
+    bool holds(const Step& s) const {
+        return step ? s.number == *step : s.span.start >= window.start && s.span.start < window.end;
+    }
 };
 
 // The trace and its index, kept alive together (the index refers to the trace).

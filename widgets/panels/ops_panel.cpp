@@ -28,12 +28,11 @@ AnalysisPanel::Work OpsPanel::prepare(std::shared_ptr<const IndexedTrace> indexe
     return [this, indexed, scope](const CancelToken& cancel) -> Show {
         const Trace& t = *indexed->trace;
         OpStatsOptions o;
-        o.window = scope.window;
+        o.window = scope.hostWindow();
         o.index = indexed->index.get();
         o.cancel = &cancel;
         for (const Step& s : indexed->index->steps().steps)
-            if (s.span.start >= scope.window.start && s.span.start < scope.window.end)
-                o.stepTime += s.span.length();
+            if (scope.holds(s)) o.stepTime += s.span.length();
         const auto ops = opStats(t, o);
         if (cancel.isCancelled()) return {};
         auto rows = std::make_shared<std::vector<TableRow>>();

@@ -27,50 +27,52 @@ void OverviewPanel::clearContents() {
 
 namespace {
 
-// A horizontal bar of the whole of a GPU's time: computation, exposed
-// communication and memcpy, idle by cause and short gaps, as an HTML table.
+struct AccountPart {
+    TimeNs value;
+    QColor color;
+    QString label;
+};
+
+// The whole of a GPU's time in order: computation, exposed communication
+// and memcpy, idle by cause and short gaps.
+std::vector<AccountPart> accountParts(const GpuTimeAccount& d, bool dark) {
+    std::vector<AccountPart> parts = {
+        {d.computation, stepPartColor(StepPart::Compute, dark), stepPartLabel(StepPart::Compute)},
+        {d.exposedComm, stepPartColor(StepPart::ExposedComm, dark),
+         stepPartLabel(StepPart::ExposedComm)},
+        {d.exposedMemcpy, stepPartColor(StepPart::ExposedMemcpy, dark),
+         stepPartLabel(StepPart::ExposedMemcpy)}};
+    for (size_t c = 0; c < kGapCauseCount; ++c)
+        parts.push_back({d.idleByCause[c], causeColor(GapCause(c), dark),
+                         QObject::tr("idle: %1").arg(causeLabel(GapCause(c)))});
+    parts.push_back({d.idleShort, shortGapColor(dark), QObject::tr("short gaps")});
+    return parts;
+}
+
+// Those parts as a horizontal bar (an HTML table) of the GPU's time.
 QString accountBar(const GpuTimeAccount& d, bool dark) {
     if (d.time <= 0) return {};
     QString cells;
-    auto cell = [&](TimeNs v, QColor c, const QString& what) {
-        const int pct =
-            static_cast<int>(100.0 * static_cast<double>(v) / static_cast<double>(d.time) + 0.5);
-        if (pct <= 0) return;
+    for (const AccountPart& p : accountParts(d, dark)) {
+        const int pct = static_cast<int>(
+            100.0 * static_cast<double>(p.value) / static_cast<double>(d.time) + 0.5);
+        if (pct <= 0) continue;
         cells += QStringLiteral("<td width='%1%' bgcolor='%2' title='%3'>&nbsp;</td>")
                      .arg(pct)
-                     .arg(c.name(), what + ": " + shortDuration(v));
-    };
-    cell(d.computation, stepPartColor(StepPart::Compute, dark), stepPartLabel(StepPart::Compute));
-    cell(d.exposedComm, stepPartColor(StepPart::ExposedComm, dark),
-         stepPartLabel(StepPart::ExposedComm));
-    cell(d.exposedMemcpy, stepPartColor(StepPart::ExposedMemcpy, dark),
-         stepPartLabel(StepPart::ExposedMemcpy));
-    for (size_t c = 0; c < kGapCauseCount; ++c)
-        cell(d.idleByCause[c], causeColor(GapCause(c), dark),
-             QObject::tr("idle: %1").arg(causeLabel(GapCause(c))));
-    cell(d.idleShort, shortGapColor(dark), QObject::tr("short gaps"));
+                     .arg(p.color.name(), p.label + ": " + shortDuration(p.value));
+    }
     return QStringLiteral("<table width='100%' cellspacing='0' cellpadding='2'><tr>%1</tr></table>")
         .arg(cells);
 }
 
-// The account's parts that are not zero, with their colour keys.
+// The parts that are not zero, with their colour keys.
 QString accountLegend(const GpuTimeAccount& d, bool dark) {
-    QStringList parts;
-    auto part = [&](TimeNs v, QColor c, const QString& what) {
-        if (v > 0)
-            parts << QStringLiteral("<span style='color:%1'>■</span> %2 %3")
-                         .arg(c.name(), what, shortDuration(v));
-    };
-    part(d.computation, stepPartColor(StepPart::Compute, dark), stepPartLabel(StepPart::Compute));
-    part(d.exposedComm, stepPartColor(StepPart::ExposedComm, dark),
-         stepPartLabel(StepPart::ExposedComm));
-    part(d.exposedMemcpy, stepPartColor(StepPart::ExposedMemcpy, dark),
-         stepPartLabel(StepPart::ExposedMemcpy));
-    for (size_t c = 0; c < kGapCauseCount; ++c)
-        part(d.idleByCause[c], causeColor(GapCause(c), dark),
-             QObject::tr("idle: %1").arg(causeLabel(GapCause(c))));
-    part(d.idleShort, shortGapColor(dark), QObject::tr("short gaps"));
-    return parts.join(" &nbsp; ");
+    QStringList keys;
+    for (const AccountPart& p : accountParts(d, dark))
+        if (p.value > 0)
+            keys << QStringLiteral("<span style='color:%1'>■</span> %2 %3")
+                        .arg(p.color.name(), p.label, shortDuration(p.value));
+    return keys.join(" &nbsp; ");
 }
 
 }  // namespace
@@ -146,6 +148,7 @@ AnalysisPanel::Work OverviewPanel::prepare(std::shared_ptr<const IndexedTrace> i
         so.minGapNs = threshold;
         so.cancel = &cancel;
         so.window = scope.window;
+        so.onlyNumber = scope.step;
         // The scope's figures are what advice reads, over the scope.
         const AdviceData figures = adviceData(t, so);
         if (cancel.isCancelled()) return {};

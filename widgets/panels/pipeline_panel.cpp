@@ -56,11 +56,11 @@ AnalysisPanel::Work PipelinePanel::prepare(std::shared_ptr<const IndexedTrace> i
         const Trace& t = *indexed->trace;
         std::vector<Step> steps;
         for (const Step& s : indexed->index->steps().steps)
-            if (s.span.start >= scope.window.start && s.span.start < scope.window.end)
-                steps.push_back(s);
+            if (scope.holds(s)) steps.push_back(s);
         StepOptions so;
         so.index = indexed->index.get();
         so.window = scope.window;
+        so.onlyNumber = scope.step;
         so.minGapNs = threshold;
         so.cancel = &cancel;
         const TimeAccount account = timeAccountOf(t, so);

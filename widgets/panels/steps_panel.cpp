@@ -82,7 +82,10 @@ AnalysisPanel::Work StepsPanel::prepare(std::shared_ptr<const IndexedTrace> inde
         o.index = indexed->index.get();
         o.minGapNs = threshold;
         o.cancel = &cancel;
-        if (!allSteps) o.window = scope.window;
+        if (!allSteps) {
+            o.window = scope.window;
+            o.onlyNumber = scope.step;
+        }
         auto shown = std::make_shared<Shown>();
         shown->whole = allSteps;
         StepsResult result = stepAnalysis(*indexed->trace, o);
