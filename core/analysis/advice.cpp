@@ -224,9 +224,9 @@ void gpuIdle(const AdviceInputs& in, const std::vector<DeviceTime>& times,
         // is told there: this one then only says how idle, at low severity.
         // (input-bound runs before this rule; blocking-sync fires whenever
         // synchronization idle has gaps to show.)
-        const bool inputFinding =
-            std::any_of(out.begin(), out.end(),
-                        [](const Ranked& r) { return r.finding.rule == "input-bound"; });
+        const bool inputFinding = std::any_of(out.begin(), out.end(), [](const Ranked& r) {
+            return r.finding.rule == "input-bound";
+        });
         const bool toldElsewhere =
             !shortLeads && ((GapCause(lead) == GapCause::Input && inputFinding) ||
                             GapCause(lead) == GapCause::Synchronization);

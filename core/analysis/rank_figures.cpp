@@ -123,7 +123,10 @@ RankFigures rankFigures(const Trace& trace, const RankFigureOptions& options) {
         } else {
             step.idle = step.duration();
         }
-        const Interval before{step.span.start, step.collectiveEnter.value_or(step.span.end)};
+        // Before it entered, within the step's GPU window (where the entry is).
+        const Interval window = b && b->gpuWindow ? *b->gpuWindow : step.span;
+        const TimeNs to = step.collectiveEnter.value_or(window.end);
+        const Interval before{window.start, std::max(window.start, to)};
         step.longestWorkBefore = longestWork(trace, b ? device : nullptr, r.step.slice, before);
         out.steps.push_back(std::move(step));
     }
