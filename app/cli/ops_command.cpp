@@ -3,6 +3,7 @@
 #include "analysis/op_stats.h"
 #include "analysis_commands.h"
 #include "cli_output.h"
+#include "report/op_table.h"
 #include "report/table.h"
 
 namespace gapscope::cli {
@@ -53,15 +54,8 @@ int runOps(int argc, char** argv) {
         std::cout << "No ops in this trace" << (p->args.range ? " range" : "") << ".\n";
         return 0;
     }
-    Table table;
-    table.headers = {"op", "count", "inclusive ns", "self ns", "GPU ns", "% step"};
-    table.numeric = {false, true, true, true, true, true};
-    for (const OpStats& o : ops) {
-        table.rows.push_back({fitName(t.str(o.name), p->args.format), std::to_string(o.count),
-                              std::to_string(o.inclusive), std::to_string(o.self),
-                              std::to_string(o.gpu),
-                              o.shareOfStepTime ? percentText(*o.shareOfStepTime) : "-"});
-    }
+    const Table table =
+        opTable(t, ops, 0, [&](std::string_view name) { return fitName(name, p->args.format); });
     printTable(table, p->args.format);
     return 0;
 }

@@ -81,19 +81,20 @@ struct DeviceTime {
     const char* of = "";  // the denominator's name
 };
 
-std::vector<DeviceTime> deviceTimes(const AdviceInputs& in) {
-    std::optional<TimeAccount> own;
-    const TimeAccount* account = in.account;
-    if (!account) {
-        static const StepsResult kNoSteps;
-        static const std::vector<GpuTimeBreakdown> kNoBreakdowns;
-        static const std::vector<DeviceGaps> kNoGaps;
-        account = &own.emplace(timeAccount(in.steps ? *in.steps : kNoSteps,
-                                           in.breakdowns ? *in.breakdowns : kNoBreakdowns,
-                                           in.gaps ? *in.gaps : kNoGaps));
-    }
+// The inputs' account, else one made from their steps, breakdowns and gaps.
+const TimeAccount& accountOf(const AdviceInputs& in, std::optional<TimeAccount>& own) {
+    if (in.account) return *in.account;
+    static const StepsResult kNoSteps;
+    static const std::vector<GpuTimeBreakdown> kNoBreakdowns;
+    static const std::vector<DeviceGaps> kNoGaps;
+    return own.emplace(timeAccount(in.steps ? *in.steps : kNoSteps,
+                                   in.breakdowns ? *in.breakdowns : kNoBreakdowns,
+                                   in.gaps ? *in.gaps : kNoGaps));
+}
+
+std::vector<DeviceTime> deviceTimes(const TimeAccount& account) {
     std::vector<DeviceTime> out;
-    for (const GpuTimeAccount& a : account->devices) {
+    for (const GpuTimeAccount& a : account.devices) {
         DeviceTime d;
         d.device = a.device;
         d.time = a.time;
@@ -102,7 +103,7 @@ std::vector<DeviceTime> deviceTimes(const AdviceInputs& in) {
         d.idleByCause = a.idleByCause;
         d.idleShort = a.idleShort;
         d.syncIdle = a.idleByCause[static_cast<size_t>(GapCause::Synchronization)];
-        d.of = denominatorName(account->denominator);
+        d.of = denominatorName(account.denominator);
         out.push_back(d);
     }
     return out;
@@ -265,19 +266,41 @@ void gpuIdle(const AdviceInputs& in, const std::vector<DeviceTime>& times,
     }
 }
 
+// The time short kernels run inside a device's account windows (their
+// union: kernels on several streams at once count once).
+TimeNs shortKernelTime(const Trace& t, const GpuTimeAccount& d) {
+    const auto device = std::find_if(t.gpuDevices.begin(), t.gpuDevices.end(),
+                                     [&](const GpuDevice& g) { return g.index == d.device; });
+    if (device == t.gpuDevices.end()) return 0;
+    TimeNs sum = 0;
+    for (const Interval& w : d.windows) {
+        std::vector<Interval> runs;
+        forEachActivity(t, *device, w, [&](uint32_t k, const Track&, ActivityKind kind) {
+            const Slice& s = t.slices[k];
+            if (kind == ActivityKind::Kernel && s.dur < kShortKernelNs)
+                runs.push_back({s.start, s.end()});
+        });
+        mergeIntervals(runs);
+        sum += lengthWithin(runs, w);
+    }
+    return sum;
+}
+
 // Tiny kernels cost what they run plus the launch gaps between them: fire
-// when those (the short kernels' time and the short idle gaps) take at
-// least a tenth of the GPUs' time, not by how many kernels are short.
-void tinyKernels(const AdviceInputs& in, const std::vector<DeviceTime>& times,
+// when those (the short kernels' time and the short idle gaps, both inside
+// the account's windows) take at least a tenth of the GPUs' time, not by
+// how many kernels are short.
+void tinyKernels(const Trace& t, const AdviceInputs& in, const TimeAccount& account,
                  std::vector<Ranked>& out) {
     if (!in.launch || !in.launch->shortShare || in.launch->shortKernels == 0) return;
     const LaunchOverhead& l = *in.launch;
-    TimeNs time = 0, shortGaps = 0;
-    for (const DeviceTime& d : times) {
+    TimeNs time = 0, shortGaps = 0, shortKernels = 0;
+    for (const GpuTimeAccount& d : account.devices) {
         time += d.time;
         shortGaps += d.idleShort;
+        shortKernels += shortKernelTime(t, d);
     }
-    const TimeNs cost = l.shortTime + shortGaps;
+    const TimeNs cost = shortKernels + shortGaps;
     if (time <= 0 || cost * 10 < time) return;
     const double s = share(cost, time);
     Finding f;
@@ -286,14 +309,17 @@ void tinyKernels(const AdviceInputs& in, const std::vector<DeviceTime>& times,
     f.message = std::to_string(l.shortKernels);
     f.message.append(" kernels (").append(percent(*l.shortShare)).append(" of them) run ");
     f.message.append("shorter than 10 µs; with the short gaps between kernels they take ");
-    f.message.append(percent(s)).append(" of the GPUs' ").append(times.front().of).append(" (");
+    f.message.append(percent(s))
+        .append(" of the GPUs' ")
+        .append(denominatorName(account.denominator))
+        .append(" (");
     f.message.append(duration(cost)).append(" of ").append(duration(time));
     f.message.append("): fuse them (torch.compile, XLA), capture CUDA graphs, or raise the ");
     f.message.append("batch size.");
     f.numbers = {{"short_kernels", static_cast<double>(l.shortKernels)},
                  {"kernels", static_cast<double>(l.kernels)},
                  {"short_share", *l.shortShare},
-                 {"short_kernel_ns", static_cast<double>(l.shortTime)},
+                 {"short_kernel_ns", static_cast<double>(shortKernels)},
                  {"short_gaps_ns", static_cast<double>(shortGaps)},
                  {"cost_share", s}};
     if (in.kernels) {
@@ -508,10 +534,12 @@ void memory(const AdviceInputs& in, std::vector<Ranked>& out) {
 
 std::vector<Finding> advise(const Trace& trace, const AdviceInputs& in) {
     std::vector<Ranked> ranked;
-    const std::vector<DeviceTime> times = deviceTimes(in);
+    std::optional<TimeAccount> own;
+    const TimeAccount& account = accountOf(in, own);
+    const std::vector<DeviceTime> times = deviceTimes(account);
     inputBound(trace, in, ranked);
     gpuIdle(in, times, ranked);
-    if (!times.empty()) tinyKernels(in, times, ranked);
+    tinyKernels(trace, in, account, ranked);
     blockingSync(trace, in, times, ranked);
     pageableCopies(in, times, ranked);
     exposedComm(in, times, ranked);

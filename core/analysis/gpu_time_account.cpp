@@ -32,7 +32,9 @@ TimeAccount timeAccount(const StepsResult& steps, const std::vector<GpuTimeBreak
         for (const StepBreakdown& b : r.devices) {
             GpuTimeAccount& d = byDevice[b.device];
             d.device = b.device;
-            d.time += b.gpuWindow ? b.gpuWindow->length() : r.duration;
+            const Interval w = b.gpuWindow.value_or(r.step.span);
+            d.time += w.length();
+            d.windows.push_back(w);
             d.computation += b.compute;
             d.exposedComm += b.exposedComm;
             d.exposedMemcpy += b.exposedMemcpy;
@@ -50,6 +52,7 @@ TimeAccount timeAccount(const StepsResult& steps, const std::vector<GpuTimeBreak
             GpuTimeAccount& d = byDevice[b.device];
             d.device = b.device;
             d.time = b.total;
+            d.windows = {*b.activeSpan};
             d.computation = b.computation;
             d.exposedComm = b.exposedComm;
             d.exposedMemcpy = b.exposedMemcpy;

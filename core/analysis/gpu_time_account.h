@@ -27,6 +27,7 @@ struct GpuTimeAccount {
     TimeNs computation = 0, exposedComm = 0, exposedMemcpy = 0;
     std::array<TimeNs, kGapCauseCount> idleByCause{};
     TimeNs idleShort = 0;
+    std::vector<Interval> windows;  // what `time` is the length of: the step windows, or the span
 
     TimeNs busy() const { return computation + exposedComm + exposedMemcpy; }
     TimeNs idle() const { return time - busy(); }

@@ -7,6 +7,7 @@
 #include "analysis/advice.h"
 #include "analysis/analysis_index.h"
 #include "analysis/op_stats.h"
+#include "report/op_table.h"
 #include "report/run_metrics.h"
 
 namespace gapscope {
@@ -112,22 +113,8 @@ SummaryTable kernelTable(const Trace& t, const AdviceData& data, size_t top) {
     return s;
 }
 
-SummaryTable opTable(const Trace& t, const std::vector<OpStats>& ops, size_t top) {
-    SummaryTable s{"ops", "Top ops by self time", {}};
-    s.table.headers = {"op", "count", "self ns", "GPU ns", "inclusive ns"};
-    s.table.numeric = numericExcept(s.table.headers.size(), {0});
-    std::vector<const OpStats*> order;
-    for (const OpStats& o : ops)
-        order.push_back(&o);
-    std::stable_sort(order.begin(), order.end(),
-                     [](const OpStats* a, const OpStats* b) { return a->self > b->self; });
-    for (size_t i = 0; i < order.size() && i < top; ++i) {
-        const OpStats& o = *order[i];
-        s.table.rows.push_back({std::string(t.str(o.name)), std::to_string(o.count),
-                                std::to_string(o.self), std::to_string(o.gpu),
-                                std::to_string(o.inclusive)});
-    }
-    return s;
+SummaryTable opSummary(const Trace& t, const std::vector<OpStats>& ops, size_t top) {
+    return {"ops", "Top ops by GPU time", opTable(t, ops, top)};
 }
 
 SummaryTable pipelineTable(const AdviceData& data) {
@@ -178,9 +165,15 @@ std::vector<SummaryTable> summaryTables(const Trace& trace, const StepOptions& s
     OpStatsOptions opOptions;
     opOptions.index = options.index;
     opOptions.cancel = options.cancel;
+    for (const StepReport& r : data.steps.steps)  // the shares of `ops`
+        opOptions.stepTime += r.duration;
     const std::vector<OpStats> ops = opStats(trace, opOptions);
-    return {gpuTable(data),           stepTable(trace, data), kernelTable(trace, data, top),
-            opTable(trace, ops, top), pipelineTable(data),    memoryTable(data),
+    return {gpuTable(data),
+            stepTable(trace, data),
+            kernelTable(trace, data, top),
+            opSummary(trace, ops, top),
+            pipelineTable(data),
+            memoryTable(data),
             adviceTable(trace, data)};
 }
 

@@ -173,6 +173,24 @@ class TestSummary : public QObject {
         QCOMPARE(rows[0]["kernel"].get<std::string>(), kHostile);  // JSON keeps the name
     }
 
+    // The summary's ops table is the `ops` command's, its first --top rows,
+    // cell for cell (one table, defined once).
+    void opsTableIsTheOpsCommands() {
+        const QString out = dir_.filePath("ops-summary");
+        QVERIFY(QDir().mkpath(out));
+        const Run summary = runCli(
+            {"summary", trace_, "--format", "csv", "--out", out, "--top", "3", "--no-cache"});
+        QVERIFY2(summary.exitCode == 0, summary.err.constData());
+        const Run ops = runCli({"ops", trace_, "--format", "csv", "--no-cache"});
+        QVERIFY2(ops.exitCode == 0, ops.err.constData());
+        const auto fromSummary = parseCsv(readFile(out + "/ops.csv"));
+        const auto fromOps = parseCsv(ops.out.toStdString());
+        QCOMPARE(fromSummary.size(), size_t(4));  // header + --top 3
+        QVERIFY(fromOps.size() >= fromSummary.size());
+        for (size_t i = 0; i < fromSummary.size(); ++i)
+            QCOMPARE(fromSummary[i], fromOps[i]);
+    }
+
     void htmlEscapesWhatComesFromTheTrace() {
         const Run r = runCli({"summary", trace_, "--format", "html", "--no-cache"});
         QCOMPARE(r.exitCode, 0);
