@@ -21,6 +21,7 @@ RankTotals rankTotals(const RankFigures& figures) {
         add(t.comm, s.comm);
         add(t.exposedComm, s.exposedComm);
         add(t.wait, s.wait.value_or(0));
+        add(t.transfer, s.transfer.value_or(0));
     }
     return t;
 }

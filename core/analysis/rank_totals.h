@@ -8,7 +8,7 @@
 namespace gapscope {
 
 struct RankTotals {
-    TimeNs duration = 0, busy = 0, comm = 0, exposedComm = 0, wait = 0;
+    TimeNs duration = 0, busy = 0, comm = 0, exposedComm = 0, wait = 0, transfer = 0;
     TimeNs gpuTime = 0;  // the steps' GPU windows: busy is a share of it
 };
 

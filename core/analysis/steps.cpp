@@ -216,16 +216,23 @@ StepBreakdown stepBreakdown(const Trace& trace, const GpuDevice& device, Interva
 
 namespace {
 
-// The GPU-side copies of ProfilerStep ranges: name -> device -> window.
-std::map<StringId, std::map<int, Interval>> gpuWindows(const Trace& t) {
-    std::map<StringId, std::map<int, Interval>> out;
+// The rank (Process::group) a slice's process belongs to: ranks merged
+// into one trace each keep their own steps.
+uint32_t groupOf(const Trace& t, uint32_t slice) {
+    return t.processes[t.tracks[t.trackOfSlice(slice)].process].group;
+}
+
+// The GPU-side copies of ProfilerStep ranges: (rank, name) -> device -> window.
+std::map<std::pair<uint32_t, StringId>, std::map<int, Interval>> gpuWindows(const Trace& t) {
+    std::map<std::pair<uint32_t, StringId>, std::map<int, Interval>> out;
     for (const Track& track : t.tracks) {
         if (track.kind != TrackKind::GpuAnnotation) continue;
+        const uint32_t group = t.processes[track.process].group;
         for (uint32_t i = track.sliceBegin; i < track.sliceEnd; ++i) {
             const Slice& s = t.slices[i];
             if (t.str(s.name).substr(0, 13) != "ProfilerStep#") continue;
             const int device = deviceOfSlice(t, track, s);
-            auto [it, fresh] = out[s.name].try_emplace(device, Interval{s.start, s.end()});
+            auto [it, fresh] = out[{group, s.name}].try_emplace(device, Interval{s.start, s.end()});
             if (!fresh) {
                 it->second.start = std::min(it->second.start, s.start);
                 it->second.end = std::max(it->second.end, s.end());
@@ -235,16 +242,19 @@ std::map<StringId, std::map<int, Interval>> gpuWindows(const Trace& t) {
     return out;
 }
 
-// The GPU work of each step on each device, as [first start, last end]:
-// its ProfilerStep's gpu_user_annotation copy where the trace has one,
-// else the activity launched (by correlation or flow) from inside the
-// step's CPU span.
+// The GPU work of each step on each device of its rank, as [first start,
+// last end]: its ProfilerStep's gpu_user_annotation copy where the trace
+// has one, else the activity launched (by correlation or flow) from inside
+// the step's CPU span.
 std::vector<std::map<int, Interval>> stepGpuWork(const Trace& t, const std::vector<Step>& steps,
                                                  const LaunchCalls& launches) {
     std::vector<std::map<int, Interval>> work(steps.size());
     const auto annotated = gpuWindows(t);
+    std::map<uint32_t, std::vector<size_t>> byGroup;  // each rank's steps, by start
     for (size_t i = 0; i < steps.size(); ++i) {
-        const auto it = annotated.find(t.slices[steps[i].slice].name);
+        const uint32_t group = groupOf(t, steps[i].slice);
+        byGroup[group].push_back(i);
+        const auto it = annotated.find({group, t.slices[steps[i].slice].name});
         if (it != annotated.end()) work[i] = it->second;
     }
     auto widen = [](std::map<int, Interval>& m, int device, Interval x) {
@@ -258,12 +268,16 @@ std::vector<std::map<int, Interval>> stepGpuWork(const Trace& t, const std::vect
             const uint32_t launch = launches.first(k);
             if (launch == kNone) return;
             const TimeNs at = t.slices[launch].start;
-            // The last step that starts at or before the launch, if it holds it.
+            // The last step of its rank that starts at or before the launch,
+            // if it holds it.
+            const auto group = byGroup.find(groupOf(t, launch));
+            if (group == byGroup.end()) return;
+            const std::vector<size_t>& mine = group->second;
             const auto after =
-                std::upper_bound(steps.begin(), steps.end(), at,
-                                 [](TimeNs v, const Step& s) { return v < s.span.start; });
-            if (after == steps.begin()) return;
-            const size_t i = static_cast<size_t>(after - steps.begin()) - 1;
+                std::upper_bound(mine.begin(), mine.end(), at,
+                                 [&](TimeNs v, size_t s) { return v < steps[s].span.start; });
+            if (after == mine.begin()) return;
+            const size_t i = *(after - 1);
             if (at >= steps[i].span.end) return;
             widen(launched[i], device.index, {t.slices[k].start, t.slices[k].end()});
         });
@@ -279,7 +293,8 @@ std::vector<std::map<int, Interval>> stepGpuWork(const Trace& t, const std::vect
 // the wait before a step's first kernel (an input stall) is that step's;
 // the first step's from its CPU start (or its GPU work's start, if
 // earlier). A step without GPU work on a device ends at its CPU end. A
-// device with no step's GPU work known keeps the CPU spans.
+// device with no step's GPU work known keeps the CPU spans. Only the steps
+// of the device's own rank have a window on it.
 std::vector<std::map<int, Interval>> windowsOf(const Trace& t, const std::vector<Step>& steps,
                                                const LaunchCalls& launches) {
     const auto work = stepGpuWork(t, steps, launches);
@@ -290,6 +305,7 @@ std::vector<std::map<int, Interval>> windowsOf(const Trace& t, const std::vector
             std::any_of(work.begin(), work.end(), [&](const auto& m) { return m.count(d) > 0; });
         std::optional<TimeNs> previousEnd;
         for (size_t i = 0; i < steps.size(); ++i) {
+            if (groupOf(t, steps[i].slice) != device.group) continue;  // another rank's step
             Interval w = steps[i].span;
             if (known) {
                 const auto x = work[i].find(d);
@@ -363,7 +379,10 @@ StepsResult stepAnalysis(const Trace& trace, const StepOptions& options) {
         for (const GpuDevice& device : trace.gpuDevices) {
             if (device.busy.empty() && device.instants.empty()) continue;
             if (firstOnly && !devices.empty()) break;
-            const Interval window = windows[step].at(device.index);
+            // Another rank's step (ranks merged into one trace): its span.
+            const auto mine = windows[step].find(device.index);
+            const Interval window =
+                mine != windows[step].end() ? mine->second : list.steps[step].span;
             StepBreakdown b =
                 stepBreakdown(trace, device, window, explainer, options.minGapNs, &names);
             b.gpuWindow = window;

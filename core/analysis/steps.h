@@ -109,7 +109,8 @@ StepsResult stepAnalysis(const Trace& trace, const StepOptions& options = {});
 
 // Each step's GPU window on each device (docs/analyses.md, Steps): from the
 // end of the previous step's GPU work to the end of its own; the spans on
-// TensorFlow's Steps line. One map per step of `list`, every device in it.
+// TensorFlow's Steps line. One map per step of `list`, with the devices of
+// the step's rank (all of them, but in ranks merged into one trace).
 class LaunchCalls;
 std::vector<std::map<int, Interval>> stepWindows(const Trace& trace, const StepList& list,
                                                  const LaunchCalls& launches);

@@ -85,7 +85,8 @@ json rankObject(const RankRow& r) {
                 {"busy_ns", totals.busy},
                 {"comm_ns", totals.comm},
                 {"exposed_comm_ns", totals.exposedComm},
-                {"wait_ns", totals.wait}}}};
+                {"wait_ns", totals.wait},
+                {"transfer_ns", totals.transfer}}}};
     if (!r.error.empty()) j["error"] = r.error;
     return j;
 }

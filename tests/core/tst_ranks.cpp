@@ -554,6 +554,7 @@ class TestRanks : public QObject {
             want["steps"][0]["wait_ns"] = nullptr;
             want["steps"][0]["transfer_ns"] = nullptr;
             want["totals"]["wait_ns"] = 0;
+            want["totals"]["transfer_ns"] = 0;
             COMPARE_JSON(rank, want);
         }
         const test::CliRun table = test::runCli({"ranks", dlrmFolder()});

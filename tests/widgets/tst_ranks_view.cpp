@@ -21,6 +21,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "analysis/gpu_time_account.h"
+#include "analysis/launch_calls.h"
 #include "loading/trace_loader.h"
 #include "main_window.h"
 #include "panels/analysis_panel.h"
@@ -88,7 +90,8 @@ class TestRanksView : public QObject {
                 if (candidate["rank"].get<int64_t>() == rank) r = &candidate;
             QVERIFY2(r, qPrintable(QStringLiteral("rank %1 is not in the reference").arg(rank)));
             const auto& steps = (*r)["steps"];
-            double duration = 0, busy = 0, gpuTime = 0, comm = 0, exposed = 0, wait = 0;
+            double duration = 0, busy = 0, gpuTime = 0, comm = 0, exposed = 0, wait = 0,
+                   transfer = 0;
             for (const auto& st : steps) {
                 duration += double(st["end_ns"].get<int64_t>() - st["start_ns"].get<int64_t>());
                 busy += double(st["busy_ns"].get<int64_t>());
@@ -97,6 +100,8 @@ class TestRanksView : public QObject {
                 comm += double(st["comm_ns"].get<int64_t>());
                 exposed += double(st["exposed_comm_ns"].get<int64_t>());
                 if (!st["wait_ns"].is_null()) wait += double(st["wait_ns"].get<int64_t>());
+                if (!st["transfer_ns"].is_null())
+                    transfer += double(st["transfer_ns"].get<int64_t>());
             }
             int straggles = 0;
             for (const auto& st : ref["stragglers"])
@@ -116,7 +121,30 @@ class TestRanksView : public QObject {
             same(5, comm, "communication");
             same(6, exposed, "exposed communication");
             same(7, wait, "waited");
-            same(8, straggles, "straggler in");
+            same(8, transfer, "in transfer");
+            same(9, straggles, "straggler in");
+        }
+        // The timeline's strip (busy share of each GPU over its own rank's
+        // step windows, in the merged trace) says what the table says.
+        const auto trace = window_->tracePage()->trace();
+        QVERIFY(trace);
+        const StepList steps = findSteps(*trace);
+        const LaunchCalls launches(*trace);
+        std::map<int, std::vector<Interval>> windows;
+        for (const auto& step : stepWindows(*trace, steps, launches))
+            for (const auto& [device, w] : step)
+                windows[device].push_back(w);
+        for (const GpuDevice& d : trace->gpuDevices) {
+            const auto share = busyShare(d, windows[d.index]);
+            QVERIFY(share);
+            const int64_t rank = trace->ranks.at(d.group).rank;
+            for (int row = 0; row < ranks->rowCount(); ++row)
+                if (int64_t(ranks->cell(row, 0).number) == rank)
+                    QVERIFY2(test::nearlyEqual(ranks->cell(row, 4).number, share->share),
+                             qPrintable(QStringLiteral("rank %1: strip %2, table %3")
+                                            .arg(rank)
+                                            .arg(share->share)
+                                            .arg(ranks->cell(row, 4).number)));
         }
         const AnalysisTableModel* stragglers = panel->stragglersTable()->model();
         QCOMPARE(size_t(stragglers->rowCount()), ref["stragglers"].size());

@@ -169,6 +169,7 @@ def compare(ranks, align_step=None):
                            "instead": last["longest_work_before"]})
     for r in ranks:
         r["totals"]["wait_ns"] = sum(s["wait_ns"] or 0 for s in r["steps"])
+        r["totals"]["transfer_ns"] = sum(s.get("transfer_ns") or 0 for s in r["steps"])
     return {"aligned_on_step": align_step, "unaligned_ranks": unaligned,
             "stragglers": stragglers}
 

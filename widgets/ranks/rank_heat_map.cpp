@@ -145,9 +145,10 @@ QString RankHeatMap::cellText(int row, int column) const {
                        .arg(shortDuration(s->busy))
                        .arg(shortDuration(s->idle));
     if (s->collectiveEnter)
-        text += tr("; waited %1 in %2")
+        text += tr("; waited %1 in %2, then %3 in transfer")
                     .arg(shortDuration(s->wait.value_or(0)))
-                    .arg(QString::fromStdString(s->collectiveName).left(60));
+                    .arg(QString::fromStdString(s->collectiveName).left(60))
+                    .arg(shortDuration(s->transfer.value_or(0)));
     for (const StepStraggler& st : doc_->comparison.stragglers)
         if (st.step == s->number && st.rank == r.entry.rank)
             text += tr("; the straggler: the others waited %1").arg(shortDuration(st.othersWait));

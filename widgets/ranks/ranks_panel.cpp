@@ -85,6 +85,7 @@ RanksPanel::RanksPanel(QWidget* parent)
                                  {tr("Communication"), CellKind::Duration},
                                  {tr("Exposed comm"), CellKind::Duration},
                                  {tr("Waited"), CellKind::Duration},
+                                 {tr("In transfer"), CellKind::Duration},
                                  {tr("Straggler in"), CellKind::Count},
                                  {tr("File"), CellKind::Text}});
     stragglers_->model()->setColumns({{tr("Step"), CellKind::Count},
@@ -214,6 +215,7 @@ void RanksPanel::fillTables() {
                 TableCell::of(static_cast<double>(comm)),
                 TableCell::of(static_cast<double>(exposed)),
                 TableCell::of(static_cast<double>(wait)),
+                TableCell::of(static_cast<double>(t.transfer)),
                 TableCell::of(static_cast<double>(straggles)),
                 TableCell::ofText(r.error.empty() ? fileName(r.entry.file)
                                                   : fileName(r.entry.file) + " — " +
