@@ -1,7 +1,6 @@
 #include "analysis/tensor_cores.h"
 
 #include <algorithm>
-#include <cctype>
 
 #include "util/ascii_text.h"
 
@@ -36,19 +35,11 @@ bool containsAnyNoCase(std::string_view name, std::initializer_list<std::string_
 // holds "mma") nor followed by `notAfter` ("convert" holds "conv").
 bool hasWord(std::string_view n, std::string_view word, std::string_view notBefore,
              std::string_view notAfter) {
-    auto lower = [](char c) {
-        return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    };
     for (size_t at = 0; at + word.size() <= n.size(); ++at) {
-        bool same = true;
-        for (size_t i = 0; i < word.size() && same; ++i)
-            same = lower(n[at + i]) == word[i];
-        if (!same) continue;
-        const bool before = at > 0 && notBefore.find(lower(n[at - 1])) != std::string_view::npos;
-        const std::string_view rest = n.substr(at + word.size(), notAfter.size());
-        bool after = !notAfter.empty() && rest.size() == notAfter.size();
-        for (size_t i = 0; i < rest.size() && after; ++i)
-            after = lower(rest[i]) == notAfter[i];
+        if (!startsWithNoCase(n, at, word)) continue;
+        const bool before =
+            at > 0 && notBefore.find(lowerAscii(n[at - 1])) != std::string_view::npos;
+        const bool after = !notAfter.empty() && startsWithNoCase(n, at + word.size(), notAfter);
         if (!before && !after) return true;
     }
     return false;
