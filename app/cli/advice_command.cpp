@@ -63,7 +63,7 @@ int runAdvice(int argc, char** argv) {
         std::cout << "No findings: none of the checks found a problem in this trace.\n";
         return 0;
     }
-    if (p->args.format == OutputFormat::Table) {
+    if (p->args.format == OutputFormat::Text) {
         for (const Finding& f : findings) {
             std::cout << "[" << severityName(f.severity) << "] " << f.rule << ": " << f.message
                       << "\n";
@@ -71,7 +71,7 @@ int runAdvice(int argc, char** argv) {
                 std::cout << "    at " << f.ranges[i].start << " .. " << f.ranges[i].end << " ns\n";
             for (size_t i = 0; i < f.slices.size() && i < 3; ++i) {
                 const Slice& s = t.slices[f.slices[i]];
-                std::cout << "    slice " << fitName(t.str(s.name), OutputFormat::Table, 60)
+                std::cout << "    slice " << fitName(t.str(s.name), OutputFormat::Text, 60)
                           << " at " << s.start << " ns (" << s.dur << " ns)\n";
             }
         }

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "analysis/launch_calls.h"
+#include "report/result_table.h"
 #include "report/table.h"
 #include "util/decimal_time.h"
 
@@ -36,16 +37,10 @@ std::optional<AnalysisArgs> parseAnalysisArgs(const char* command, int argc, cha
         const bool hasValue = i + 1 < argc;
         if (arg == "--format" && hasValue) {
             const std::string v = argv[++i];
-            if (v == "table")
-                a.format = OutputFormat::Table;
-            else if (v == "csv")
-                a.format = OutputFormat::Csv;
-            else if (v == "md")
-                a.format = OutputFormat::Markdown;
-            else if (v == "json")
-                a.format = OutputFormat::Json;
-            else
+            const auto format = parseOutputFormat(v);
+            if (!format || *format == OutputFormat::Html)
                 return fail("--format takes table, csv, md or json");
+            a.format = *format;
         } else if (arg == "--range" && hasValue) {
             const std::string v = argv[++i];
             const size_t colon = v.find(':');
@@ -138,10 +133,11 @@ bool printedHelp(int argc, char** argv, const char* help) {
 }
 
 void printTable(const Table& table, OutputFormat format) {
-    const TableFormat f = format == OutputFormat::Csv        ? TableFormat::Csv
-                          : format == OutputFormat::Markdown ? TableFormat::Markdown
-                                                             : TableFormat::Text;
-    std::cout << formatTable(table, f);
+    std::cout << formatTable(table, format);
+}
+
+void printResult(const ResultTable& table, OutputFormat format) {
+    std::cout << renderResult(table, format);
 }
 
 }  // namespace gapscope::cli

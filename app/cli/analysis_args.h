@@ -11,17 +11,17 @@
 #include "analysis/steps.h"
 #include "index/interval_set.h"
 #include "load_args.h"
+#include "report/output_format.h"
 
 namespace gapscope {
 struct Table;
+struct ResultTable;
 }
 
 namespace gapscope::cli {
 
-enum class OutputFormat { Table, Csv, Markdown, Json };
-
 struct AnalysisArgs {
-    OutputFormat format = OutputFormat::Table;
+    OutputFormat format = OutputFormat::Text;
     std::optional<Interval> range;  // absolute ns, [START, END)
     bool byDevice = false;
     size_t top = 0;                  // 0: all
@@ -55,5 +55,7 @@ bool applyStepWindow(AnalysisArgs& args, const Trace& trace, const char* command
 
 // Prints a table in the chosen text format (not JSON).
 void printTable(const Table& table, OutputFormat format);
+// Prints a result with exact values (text, CSV, Markdown; not JSON).
+void printResult(const ResultTable& table, OutputFormat format);
 
 }  // namespace gapscope::cli

@@ -21,7 +21,7 @@ std::string percentText(double share) {
 
 std::string fitName(std::string_view name, OutputFormat format, size_t width) {
     std::string s(name);
-    if (format == OutputFormat::Table && s.size() > width) {
+    if (format == OutputFormat::Text && s.size() > width) {
         s.resize(width - 3);
         s.append("...");
     }

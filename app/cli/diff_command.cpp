@@ -198,7 +198,7 @@ int runDiff(int argc, char** argv) {
         printJson(j);
     } else {
         const bool md = args->format == OutputFormat::Markdown;
-        const OutputFormat tableFormat = md ? OutputFormat::Markdown : OutputFormat::Table;
+        const OutputFormat tableFormat = md ? OutputFormat::Markdown : OutputFormat::Text;
         std::cout << (md ? "## " : "") << "BASE " << paths[0] << "\n"
                   << (md ? "\n## " : "") << "NEW  " << paths[1] << "\n\n";
         Table metricsTable;

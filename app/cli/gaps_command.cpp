@@ -86,14 +86,14 @@ int runGaps(int argc, char** argv) {
                 ev += (i ? "; " : "") + std::string(t.str(t.slices[g.evidence[i]].name));
             if (g.evidence.size() > 3)
                 ev += "; +" + std::to_string(g.evidence.size() - 3) + " more";
-            if (args->format == OutputFormat::Table && ev.size() > 90)
+            if (args->format == OutputFormat::Text && ev.size() > 90)
                 ev = ev.substr(0, 87) + "...";
             table.rows.push_back({std::to_string(d.device), std::to_string(g.gap.start),
                                   std::to_string(g.gap.length()), gapCauseName(g.cause), ev});
         }
     }
     printTable(table, args->format);
-    if (args->format != OutputFormat::Table) return 0;
+    if (args->format != OutputFormat::Text) return 0;
     Table totals;
     totals.headers = {"device",        "busy ns", "input", "synchronization",
                       "communication", "host",    "other", "short gaps"};

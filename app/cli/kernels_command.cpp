@@ -7,7 +7,8 @@
 #include "analysis/kernel_stats.h"
 #include "analysis_args.h"
 #include "cli_output.h"
-#include "report/table.h"
+#include "report/analysis_tables.h"
+#include "report/result_json.h"
 
 namespace gapscope::cli {
 
@@ -27,15 +28,6 @@ constexpr const char* kHelp =
     "  --by-device         one row per (device, kernel name)\n"
     "  --top N             the N kernels with the most total time\n";
 
-nlohmann::json launchJson(const LaunchParams& l) {
-    nlohmann::json j = {{"grid", {l.grid[0], l.grid[1], l.grid[2]}},
-                        {"block", {l.block[0], l.block[1], l.block[2]}}};
-    if (l.registersPerThread >= 0) j["registers_per_thread"] = l.registersPerThread;
-    if (l.sharedMemory >= 0) j["shared_memory_bytes"] = l.sharedMemory;
-    if (l.occupancyPercent >= 0) j["occupancy_percent"] = l.occupancyPercent;
-    return j;
-}
-
 }  // namespace
 
 int runKernels(int argc, char** argv) {
@@ -50,65 +42,26 @@ int runKernels(int argc, char** argv) {
     options.byDevice = args->byDevice;
     std::vector<KernelStats> rows = kernelStats(*trace, options);
     if (args->top && rows.size() > args->top) rows.resize(args->top);
-    const Trace& t = *trace;
+    const ResultTable table = kernelTable(*trace, rows, args->byDevice);
     if (args->format == OutputFormat::Json) {
-        nlohmann::json kernels = nlohmann::json::array();
-        for (const KernelStats& k : rows) {
-            nlohmann::json j = {
-                {"name", std::string(t.str(k.name))},
-                {"count", k.count},
-                {"total_ns", k.total},
-                {"mean_ns", k.mean},
-                {"min_ns", k.min},
-                {"max_ns", k.max},
-                {"median_ns", k.median},
-                {"p95_ns", k.p95},
-                {"stddev_ns", k.stddev ? nlohmann::json(*k.stddev) : nlohmann::json(nullptr)},
-                {"share_of_kernel_time", k.shareOfKernelTime},
-                {"share_of_busy_time", k.shareOfBusyTime},
-                {"streams", k.streams},
-                {"communication", k.communication},
-                {"tensor_cores", k.tensorCores == TensorCoreUse::Unknown
-                                     ? nlohmann::json(nullptr)
-                                     : nlohmann::json(k.tensorCores == TensorCoreUse::Yes)},
-                {"launch", k.launch ? launchJson(*k.launch) : nullptr},
-                {"launched_by",
-                 k.launchedBy ? nlohmann::json(std::string(t.str(*k.launchedBy))) : nullptr}};
-            if (k.device >= 0) j["device"] = k.device;
-            kernels.push_back(std::move(j));
-        }
-        std::cout << nlohmann::json{{"kernels", kernels}}.dump(2) << "\n";
+        printJson({{"kernels", resultRowsJson(table)}});
         return 0;
     }
     if (rows.empty()) {
         std::cout << "No GPU kernels in this trace" << (args->range ? " range" : "") << ".\n";
         return 0;
     }
-    Table table;
-    if (args->byDevice) table.headers.push_back("device");
-    for (const char* h :
-         {"name", "count", "total ns", "mean ns", "min ns", "max ns", "median ns", "p95 ns",
-          "stddev ns", "% kernel", "% busy", "tensor cores", "launched by"})
-        table.headers.push_back(h);
-    table.numeric.assign(table.headers.size(), true);
-    table.numeric[args->byDevice ? 1 : 0] = false;
-    table.numeric[table.headers.size() - 2] = false;
-    table.numeric.back() = false;
-    for (const KernelStats& k : rows) {
-        std::vector<std::string> r;
-        if (args->byDevice) r.push_back(std::to_string(k.device));
-        std::string name(t.str(k.name));
-        if (args->format == OutputFormat::Table && name.size() > 80)
-            name = name.substr(0, 77) + "...";
-        r.insert(r.end(), {name, std::to_string(k.count), std::to_string(k.total), fixed(k.mean, 1),
-                           std::to_string(k.min), std::to_string(k.max), std::to_string(k.median),
-                           std::to_string(k.p95), k.stddev ? fixed(*k.stddev, 1) : "-",
-                           fixed(k.shareOfKernelTime * 100, 1), fixed(k.shareOfBusyTime * 100, 1),
-                           tensorCoreUseName(k.tensorCores),
-                           k.launchedBy ? fitName(t.str(*k.launchedBy), args->format, 40) : "-"});
-        table.rows.push_back(std::move(r));
+    // The terminal's table leaves the launch parameters and streams to the
+    // other formats.
+    if (args->format == OutputFormat::Text) {
+        printResult(project(table, {"device", "name", "count", "total_ns", "mean_ns", "min_ns",
+                                    "max_ns", "median_ns", "p95_ns", "stddev_ns",
+                                    "share_of_kernel_time", "share_of_busy_time", "tensor_cores",
+                                    "launched_by"}),
+                    args->format);
+        return 0;
     }
-    printTable(table, args->format);
+    printResult(table, args->format);
     return 0;
 }
 

@@ -3,7 +3,8 @@
 #include "analysis/memcpy_stats.h"
 #include "analysis_commands.h"
 #include "cli_output.h"
-#include "report/table.h"
+#include "report/analysis_tables.h"
+#include "report/result_json.h"
 
 namespace gapscope::cli {
 
@@ -18,10 +19,6 @@ constexpr const char* kHelp =
     "  when it starts inside the range.\n"
     "  --top N             the N groups with the most total time\n";
 
-const char* memoryName(HostMemory m) {
-    return m == HostMemory::Pageable ? "pageable" : m == HostMemory::Pinned ? "pinned" : nullptr;
-}
-
 }  // namespace
 
 int runMemcpy(int argc, char** argv) {
@@ -32,23 +29,9 @@ int runMemcpy(int argc, char** argv) {
     const Trace& t = *p->trace;
     std::vector<CopyStats> rows = memcpyStats(t, p->args.range.value_or(kWholeTrace));
     if (p->args.top && rows.size() > p->args.top) rows.resize(p->args.top);
+    const ResultTable table = copyTable(t, rows);
     if (p->args.format == OutputFormat::Json) {
-        nlohmann::json out = nlohmann::json::array();
-        for (const CopyStats& c : rows) {
-            const char* memory = memoryName(c.memory);
-            out.push_back(
-                {{"device", c.device},
-                 {"kind", c.kind == ActivityKind::Memset ? "memset" : "memcpy"},
-                 {"name", std::string(t.str(c.name))},
-                 {"direction",
-                  c.direction ? nlohmann::json(copyDirectionName(*c.direction)) : nullptr},
-                 {"memory", memory ? nlohmann::json(memory) : nullptr},
-                 {"count", c.count},
-                 {"total_ns", c.total},
-                 {"bytes", orNull(c.bytes)},
-                 {"bandwidth_gbps", orNull(c.bandwidthGBps)}});
-        }
-        printJson({{"copies", out}});
+        printJson({{"copies", resultRowsJson(table)}});
         return 0;
     }
     if (rows.empty()) {
@@ -56,21 +39,7 @@ int runMemcpy(int argc, char** argv) {
                   << ".\n";
         return 0;
     }
-    Table table;
-    table.headers = {"device", "kind",     "name",  "direction", "memory",
-                     "count",  "total ns", "bytes", "GB/s"};
-    table.numeric = {true, false, false, false, false, true, true, true, true};
-    for (const CopyStats& c : rows) {
-        const char* memory = memoryName(c.memory);
-        table.rows.push_back({std::to_string(c.device),
-                              c.kind == ActivityKind::Memset ? "memset" : "memcpy",
-                              fitName(t.str(c.name), p->args.format, 48),
-                              c.direction ? copyDirectionName(*c.direction) : "-",
-                              memory ? memory : "-", std::to_string(c.count),
-                              std::to_string(c.total), c.bytes ? std::to_string(*c.bytes) : "-",
-                              c.bandwidthGBps ? fixed(*c.bandwidthGBps, 2) : "-"});
-    }
-    printTable(table, p->args.format);
+    printResult(table, p->args.format);
     return 0;
 }
 

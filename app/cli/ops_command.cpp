@@ -3,8 +3,8 @@
 #include "analysis/op_stats.h"
 #include "analysis_commands.h"
 #include "cli_output.h"
-#include "report/op_table.h"
-#include "report/table.h"
+#include "report/analysis_tables.h"
+#include "report/result_json.h"
 
 namespace gapscope::cli {
 
@@ -37,26 +37,16 @@ int runOps(int argc, char** argv) {
         options.stepTime += s.span.length();
     std::vector<OpStats> ops = opStats(t, options);
     if (p->args.top && ops.size() > p->args.top) ops.resize(p->args.top);
+    const ResultTable table = opTable(t, ops);
     if (p->args.format == OutputFormat::Json) {
-        nlohmann::json rows = nlohmann::json::array();
-        for (const OpStats& o : ops) {
-            rows.push_back({{"name", std::string(t.str(o.name))},
-                            {"count", o.count},
-                            {"inclusive_ns", o.inclusive},
-                            {"self_ns", o.self},
-                            {"gpu_ns", o.gpu},
-                            {"share_of_step_time", orNull(o.shareOfStepTime)}});
-        }
-        printJson({{"step_time_ns", options.stepTime}, {"ops", rows}});
+        printJson({{"step_time_ns", options.stepTime}, {"ops", resultRowsJson(table)}});
         return 0;
     }
     if (ops.empty()) {
         std::cout << "No ops in this trace" << (p->args.range ? " range" : "") << ".\n";
         return 0;
     }
-    const Table table =
-        opTable(t, ops, 0, [&](std::string_view name) { return fitName(name, p->args.format); });
-    printTable(table, p->args.format);
+    printResult(table, p->args.format);
     return 0;
 }
 

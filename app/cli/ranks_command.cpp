@@ -7,7 +7,7 @@
 #include "cli_output.h"
 #include "loader/rank_set.h"
 #include "report/ranks_report.h"
-#include "report/units.h"
+#include "util/readable_units.h"
 
 namespace gapscope::cli {
 
@@ -154,18 +154,18 @@ int runRanks(int argc, char** argv) {
     const Table stragglers = stragglersTable(comparison);
     if (args->format == OutputFormat::Csv) {
         std::cout << "# ranks\n"
-                  << formatTable(perStep, TableFormat::Csv) << "\n# stragglers\n"
-                  << formatTable(stragglers, TableFormat::Csv);
+                  << formatTable(perStep, OutputFormat::Csv) << "\n# stragglers\n"
+                  << formatTable(stragglers, OutputFormat::Csv);
         return 0;
     }
     if (args->format == OutputFormat::Markdown) {
         std::cout << "## Ranks\n\n"
-                  << formatTable(perStep, TableFormat::Markdown) << "\n## Stragglers\n\n"
-                  << formatTable(stragglers, TableFormat::Markdown);
+                  << formatTable(perStep, OutputFormat::Markdown) << "\n## Stragglers\n\n"
+                  << formatTable(stragglers, OutputFormat::Markdown);
         return 0;
     }
-    std::cout << formatTable(perStep, TableFormat::Text) << "\n";
-    if (!stragglers.rows.empty()) std::cout << formatTable(stragglers, TableFormat::Text) << "\n";
+    std::cout << formatTable(perStep, OutputFormat::Text) << "\n";
+    if (!stragglers.rows.empty()) std::cout << formatTable(stragglers, OutputFormat::Text) << "\n";
     printVerdicts(rows, comparison);
     return 0;
 }

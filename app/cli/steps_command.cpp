@@ -126,7 +126,7 @@ int runSteps(int argc, char** argv) {
         }
     }
     printTable(table, args->format);
-    if (args->format == OutputFormat::Table && r.medianDuration)
+    if (args->format == OutputFormat::Text && r.medianDuration)
         std::cout << "\n"
                   << r.steps.size() << " steps (" << stepSourceName(r.source) << "), median "
                   << *r.medianDuration << " ns\n";

@@ -9,6 +9,7 @@
 #include "cli_output.h"
 #include "loader/rank_set.h"
 #include "report/ranks_report.h"
+#include "report/result_json.h"
 #include "report/run_summary.h"
 #include "util/atomic_file.h"
 
@@ -28,38 +29,11 @@ constexpr const char* kHelp =
     "  --out DIR writes summary.md / summary.json / summary.html or ID.csv there\n"
     "  (replacing files of those names); stdout without it.\n";
 
-// A cell as JSON: a number where the column is numeric and the text is one.
-nlohmann::json cellJson(const std::string& text, bool numeric) {
-    if (numeric && !text.empty() && text != "-") {
-        size_t used = 0;
-        try {
-            const double v = std::stod(text, &used);
-            if (used == text.size()) {
-                const bool whole = text.find_first_of(".eE") == std::string::npos;
-                return whole ? nlohmann::json(static_cast<int64_t>(std::stoll(text)))
-                             : nlohmann::json(v);
-            }
-        } catch (const std::exception&) {
-        }
-    }
-    if (text == "-") return nullptr;
-    return text;
-}
-
-nlohmann::json tablesJson(const std::string& path, const std::vector<SummaryTable>& tables) {
+nlohmann::json tablesJson(const std::string& path, const std::vector<ResultTable>& tables) {
     nlohmann::json j;
     j["trace"] = path;
-    for (const SummaryTable& t : tables) {
-        nlohmann::json rows = nlohmann::json::array();
-        for (const auto& r : t.table.rows) {
-            nlohmann::json row;
-            for (size_t c = 0; c < r.size() && c < t.table.headers.size(); ++c)
-                row[t.table.headers[c]] =
-                    cellJson(r[c], c < t.table.numeric.size() && t.table.numeric[c]);
-            rows.push_back(std::move(row));
-        }
-        j["tables"][t.id] = {{"title", t.title}, {"rows", rows}};
-    }
+    for (const ResultTable& t : tables)
+        j["tables"][t.id] = {{"title", t.title}, {"rows", resultRowsJson(t)}};
     return j;
 }
 
@@ -113,7 +87,7 @@ int runSummary(int argc, char** argv) {
     const AnalysisIndex index(*trace);
     StepOptions options = args->stepOptions();
     options.index = &index;
-    const std::vector<SummaryTable> tables =
+    const std::vector<ResultTable> tables =
         summaryTables(*trace, options, args->top ? args->top : 10);
     const std::string name = std::filesystem::path(args->load.path).filename().string();
 
@@ -121,8 +95,8 @@ int runSummary(int argc, char** argv) {
     std::vector<std::pair<std::string, std::string>> outputs;
     if (format == "csv") {
         std::string all;
-        for (const SummaryTable& t : tables) {
-            const std::string csv = formatTable(t.table, TableFormat::Csv);
+        for (const ResultTable& t : tables) {
+            const std::string csv = renderResult(t, OutputFormat::Csv);
             outputs.push_back({t.id + ".csv", csv});
             all += "# " + t.id + "\n" + csv + "\n";
         }
@@ -132,7 +106,7 @@ int runSummary(int argc, char** argv) {
         j["rank"] = nlohmann::json::parse(rankJson(rankRowOf(*trace, args->load.path, options)));
         outputs.push_back({"summary.json", j.dump(2) + "\n"});
     } else {
-        const TableFormat f = format == "html" ? TableFormat::Html : TableFormat::Markdown;
+        const OutputFormat f = format == "html" ? OutputFormat::Html : OutputFormat::Markdown;
         outputs.push_back({"summary." + format, summaryDocument(name, tables, f)});
     }
     if (outDir.empty()) {

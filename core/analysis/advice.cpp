@@ -8,6 +8,7 @@
 
 #include "analysis/analysis_index.h"
 #include "util/ascii_text.h"
+#include "util/readable_units.h"
 
 namespace gapscope {
 
@@ -24,26 +25,6 @@ const char* severityName(Severity s) {
 }
 
 namespace {
-
-std::string percent(double share) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f %%", share * 100);
-    return buf;
-}
-
-std::string duration(TimeNs ns) {
-    char buf[48];
-    const double v = static_cast<double>(ns);
-    if (ns >= 1'000'000'000)
-        std::snprintf(buf, sizeof buf, "%.2f s", v / 1e9);
-    else if (ns >= 1'000'000)
-        std::snprintf(buf, sizeof buf, "%.2f ms", v / 1e6);
-    else if (ns >= 1'000)
-        std::snprintf(buf, sizeof buf, "%.1f µs", v / 1e3);
-    else
-        std::snprintf(buf, sizeof buf, "%lld ns", static_cast<long long>(ns));
-    return buf;
-}
 
 std::string gpu(int device) {
     std::string s = "GPU ";
@@ -184,8 +165,8 @@ void inputBound(const Trace& t, const AdviceInputs& in, std::vector<Ranked>& out
     const char* of = denominatorName(p.denominator);
     f.message = p.fromGpu ? "The GPU waits for input: idle waiting for the next batch "
                           : "The host waits for input: in the next batch's loading ";
-    f.message.append(percent(s)).append(" of the ").append(of).append(" (");
-    f.message.append(duration(p.inputWait)).append(" of ").append(duration(p.time));
+    f.message.append(readablePercent(s)).append(" of the ").append(of).append(" (");
+    f.message.append(readableDuration(p.inputWait)).append(" of ").append(readableDuration(p.time));
     f.message.append("); ").append(what).append(".");
     f.numbers.insert(f.numbers.begin(), {{"input_share", s},
                                          {"input_wait_ns", static_cast<double>(p.inputWait)},
@@ -234,18 +215,18 @@ void gpuIdle(const AdviceInputs& in, const std::vector<DeviceTime>& times,
         if (toldElsewhere) f.severity = Severity::Low;
         f.message = gpu(d.device);
         f.message.append(" is idle ")
-            .append(percent(s))
+            .append(readablePercent(s))
             .append(" of the ")
             .append(d.of)
             .append(" (");
-        f.message.append(duration(d.idle)).append(" of ").append(duration(d.time));
+        f.message.append(readableDuration(d.idle)).append(" of ").append(readableDuration(d.time));
         f.message.append("); the most idle time is ");
         if (shortLeads) {
             f.message.append("in short gaps between kernels (");
-            f.message.append(duration(d.idleShort)).append("): launch overhead or small kernels.");
+            f.message.append(readableDuration(d.idleShort)).append("): launch overhead or small kernels.");
         } else {
             f.message.append("caused by ").append(gapCauseName(GapCause(lead))).append(" (");
-            f.message.append(duration(d.idleByCause[lead])).append(")");
+            f.message.append(readableDuration(d.idleByCause[lead])).append(")");
             if (toldElsewhere)
                 f.message.append(": see ").append(
                     GapCause(lead) == GapCause::Input ? "input-bound" : "blocking-sync");
@@ -307,13 +288,13 @@ void tinyKernels(const Trace& t, const AdviceInputs& in, const TimeAccount& acco
     f.rule = "tiny-kernels";
     f.severity = Severity::Medium;
     f.message = std::to_string(l.shortKernels);
-    f.message.append(" kernels (").append(percent(*l.shortShare)).append(" of them) run ");
+    f.message.append(" kernels (").append(readablePercent(*l.shortShare)).append(" of them) run ");
     f.message.append("shorter than 10 µs; with the short gaps between kernels they take ");
-    f.message.append(percent(s))
+    f.message.append(readablePercent(s))
         .append(" of the GPUs' ")
         .append(denominatorName(account.denominator))
         .append(" (");
-    f.message.append(duration(cost)).append(" of ").append(duration(time));
+    f.message.append(readableDuration(cost)).append(" of ").append(readableDuration(time));
     f.message.append("): fuse them (torch.compile, XLA), capture CUDA graphs, or raise the ");
     f.message.append("batch size.");
     f.numbers = {{"short_kernels", static_cast<double>(l.shortKernels)},
@@ -355,8 +336,8 @@ void blockingSync(const Trace& t, const AdviceInputs& in, const std::vector<Devi
             list.append(n);
         }
         f.message = "Blocking synchronisation leaves ";
-        f.message.append(gpu(d.device)).append(" idle for ").append(duration(d.syncIdle));
-        f.message.append(" (").append(percent(s)).append(" of the ").append(d.of).append(")");
+        f.message.append(gpu(d.device)).append(" idle for ").append(readableDuration(d.syncIdle));
+        f.message.append(" (").append(readablePercent(s)).append(" of the ").append(d.of).append(")");
         if (!list.empty()) f.message.append(": ").append(list);
         f.message.append(
             "; avoid reading GPU values on the host inside the step (.item(), "
@@ -390,7 +371,7 @@ void pageableCopies(const AdviceInputs& in, const std::vector<DeviceTime>& times
         f.severity = s >= 0.01 ? Severity::Medium : Severity::Low;
         f.message = std::to_string(count);
         f.message.append(" host-to-device copies to ").append(gpu(device));
-        f.message.append(" come from pageable memory (").append(duration(total));
+        f.message.append(" come from pageable memory (").append(readableDuration(total));
         f.message.append(
             "): pin the host memory (DataLoader pin_memory=True, "
             "tensor.pin_memory()) and copy with non_blocking=True.");
@@ -411,13 +392,13 @@ void exposedComm(const AdviceInputs& in, const std::vector<DeviceTime>& times,
         const double s = share(d.exposedComm, d.time);
         f.severity = s > 0.3 ? Severity::High : Severity::Medium;
         f.message = "Communication that does not overlap compute takes ";
-        f.message.append(percent(s))
+        f.message.append(readablePercent(s))
             .append(" of ")
             .append(gpu(d.device))
             .append("'s ")
             .append(d.of)
             .append(" (");
-        f.message.append(duration(d.exposedComm)).append("): overlap it with compute (DDP ");
+        f.message.append(readableDuration(d.exposedComm)).append("): overlap it with compute (DDP ");
         f.message.append("bucketing, FSDP prefetch) or communicate less (gradient accumulation).");
         f.numbers = {{"exposed_comm_ns", static_cast<double>(d.exposedComm)},
                      {"share_of_step_time", s}};
@@ -463,7 +444,7 @@ void tensorCores(const Trace& t, const AdviceInputs& in, std::vector<Ranked>& ou
     f.severity = Severity::Medium;
     const double s = share(gemmConv, compute);
     f.message = "GEMM and convolution kernels take ";
-    f.message.append(percent(s)).append(" of the compute time and none runs on Tensor Cores: ");
+    f.message.append(readablePercent(s)).append(" of the compute time and none runs on Tensor Cores: ");
     f.message.append("train in mixed precision (torch.autocast with bf16/fp16, or TF32).");
     f.numbers = {{"gemm_conv_ns", static_cast<double>(gemmConv)},
                  {"compute_ns", static_cast<double>(compute)},
@@ -482,10 +463,10 @@ void memory(const AdviceInputs& in, std::vector<Ranked>& out) {
             f.rule = "memory-growth";
             f.device = m.device;
             f.severity = Severity::Medium;
-            char buf[64];
-            std::snprintf(buf, sizeof buf, "%.1f MiB", *m.growthPerStep / (1024.0 * 1024.0));
             f.message = where(m);
-            f.message.append(" memory grows ~").append(buf).append(" per step over ");
+            f.message.append(" memory grows ~")
+                .append(readableBytes(*m.growthPerStep))
+                .append(" per step over ");
             f.message.append(std::to_string(in.steps->steps.size()));
             f.message.append(
                 " steps: look for tensors kept across steps (a list of losses "
@@ -509,10 +490,10 @@ void memory(const AdviceInputs& in, std::vector<Ranked>& out) {
             f.device = m.device;
             f.severity = worst > 0.97 ? Severity::High : Severity::Medium;
             f.message = where(m);
-            f.message.append(" peaks at ").append(percent(m.peakShare.value_or(0)));
+            f.message.append(" peaks at ").append(readablePercent(m.peakShare.value_or(0)));
             f.message.append(" of its memory allocated");
             if (reservedShare)
-                f.message.append(", ").append(percent(*reservedShare)).append(" reserved");
+                f.message.append(", ").append(readablePercent(*reservedShare)).append(" reserved");
             f.message.append(": close to out-of-memory; lower the batch size, use activation ");
             f.message.append("checkpointing or shard the model");
             if (reservedShare && *reservedShare > 0.9 && m.peakShare.value_or(0) <= 0.9)

@@ -1,25 +1,24 @@
-#include "report/op_table.h"
-
-#include <cstdio>
+#include "report/analysis_tables.h"
 
 namespace gapscope {
 
-Table opTable(const Trace& t, const std::vector<OpStats>& ops, size_t top,
-              const std::function<std::string(std::string_view)>& name) {
-    Table table;
-    table.headers = {"op", "count", "inclusive ns", "self ns", "GPU ns", "% step"};
-    table.numeric = {false, true, true, true, true, true};
-    for (size_t i = 0; i < ops.size() && (top == 0 || i < top); ++i) {
-        const OpStats& o = ops[i];
-        std::string share = "-";
-        if (o.shareOfStepTime) {
-            char buf[32];
-            std::snprintf(buf, sizeof buf, "%.2f", 100.0 * *o.shareOfStepTime);
-            share = buf;
-        }
-        table.rows.push_back({name ? name(t.str(o.name)) : std::string(t.str(o.name)),
-                              std::to_string(o.count), std::to_string(o.inclusive),
-                              std::to_string(o.self), std::to_string(o.gpu), share});
+ResultTable opTable(const Trace& t, const std::vector<OpStats>& ops) {
+    ResultTable table;
+    table.id = "ops";
+    table.title = "Ops";
+    table.columns = {{"name", "Op", Unit::Text},
+                     {"count", "Count", Unit::Count},
+                     {"inclusive_ns", "Inclusive", Unit::Duration},
+                     {"self_ns", "Self", Unit::Duration},
+                     {"gpu_ns", "GPU", Unit::Duration},
+                     {"share_of_step_time", "Of step time", Unit::Share}};
+    for (const OpStats& o : ops) {
+        ResultRow r;
+        r.cells = {std::string(t.str(o.name)), static_cast<int64_t>(o.count), o.inclusive, o.self,
+                   o.gpu, cellOf(o.shareOfStepTime)};
+        r.ref.kind = ResultRef::Kind::Name;
+        r.ref.name = o.name;
+        table.rows.push_back(std::move(r));
     }
     return table;
 }

@@ -1,27 +1,15 @@
 #include "report/run_report.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <string_view>
 
-#include "report/units.h"
+#include "report/table.h"
+#include "util/readable_units.h"
 
 namespace gapscope {
 
 namespace {
-
-std::string milliseconds(TimeNs ns) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.3f ms", static_cast<double>(ns) / 1e6);
-    return buf;
-}
-
-std::string mebibytes(uint64_t bytes) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
-    return buf;
-}
 
 Table annotationTable(const ReportContent& r) {
     Table t;
@@ -31,40 +19,11 @@ Table annotationTable(const ReportContent& r) {
         const std::string on =
             a.kind == Annotation::Kind::Slice ? a.slice + " (" + a.track + ")" : std::string();
         t.rows.push_back(
-            {annotationKindName(a.kind), milliseconds(a.start - r.origin),
-             a.kind == Annotation::Kind::Marker ? std::string() : milliseconds(a.end - a.start), on,
+            {annotationKindName(a.kind), readableDuration(a.start - r.origin),
+             a.kind == Annotation::Kind::Marker ? std::string() : readableDuration(a.end - a.start), on,
              a.text});
     }
     return t;
-}
-
-bool endsWith(const std::string& s, std::string_view tail) {
-    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
-// The summary's tables as people read them: "busy ns" 189212248 becomes
-// "busy" 189.21 ms, bytes likewise, a time point ("peak at ns") the time
-// from the trace's start. The CLI's tables keep the integers.
-Table readable(const Table& t, TimeNs origin) {
-    Table r = t;
-    for (size_t c = 0; c < t.headers.size(); ++c) {
-        const std::string& h = t.headers[c];
-        const bool at = endsWith(h, " at ns"), ns = endsWith(h, " ns"),
-                   bytes = endsWith(h, " bytes");
-        if (!ns && !bytes) continue;
-        r.headers[c] = at ? h.substr(0, h.size() - 3) + " (from the start)"
-                          : h.substr(0, h.size() - (ns ? 3 : 6));
-        for (auto& row : r.rows) {
-            if (c >= row.size()) continue;
-            std::string& v = row[c];
-            int64_t n = 0;
-            const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-            if (ec != std::errc() || end != v.data() + v.size()) continue;  // "-" stays
-            v = bytes ? readableBytes(static_cast<uint64_t>(std::max<int64_t>(0, n)))
-                      : readableDuration(at ? n - origin : n);
-        }
-    }
-    return r;
 }
 
 Table factTable(const ReportContent& r) {
@@ -91,14 +50,14 @@ std::vector<std::pair<std::string, std::string>> traceFacts(const Trace& t,
     std::vector<std::pair<std::string, std::string>> f;
     f.push_back({"file", name});
     f.push_back({"producer", traceProducer(t)});
-    f.push_back({"size", mebibytes(t.fileSize) +
+    f.push_back({"size", readableBytes(static_cast<double>(t.fileSize)) +
                              (t.decompressedSize && t.decompressedSize != t.fileSize
-                                  ? " (" + mebibytes(t.decompressedSize) +
+                                  ? " (" + readableBytes(static_cast<double>(t.decompressedSize)) +
                                         (t.inputFormat == InputFormat::XSpace ? " decompressed)"
                                                                               : " of JSON)")
                                   : std::string())});
     f.push_back({"events", std::to_string(t.report.events)});
-    f.push_back({"span", milliseconds(t.spanEnd - t.spanStart) + " from " +
+    f.push_back({"span", readableDuration(t.spanEnd - t.spanStart) + " from " +
                              std::to_string(t.spanStart) + " ns"});
     std::string gpus;
     for (const GpuDevice& d : t.gpuDevices) {
@@ -113,9 +72,9 @@ std::vector<std::pair<std::string, std::string>> traceFacts(const Trace& t,
     return f;
 }
 
-std::string reportDocument(const ReportContent& r, TableFormat format) {
+std::string reportDocument(const ReportContent& r, OutputFormat format) {
     const std::string title = "Gapscope report: " + r.traceName;
-    const bool html = format == TableFormat::Html;
+    const bool html = format == OutputFormat::Html;
     std::string out;
     auto heading = [&](int level, const std::string& text) {
         if (html) {
@@ -155,9 +114,12 @@ std::string reportDocument(const ReportContent& r, TableFormat format) {
             out += "![" + markdownEscape(r.pictureCaption) + "](" + r.pictureUrl + ")\n";
         }
     }
-    for (const SummaryTable& t : r.tables) {
+    RenderOptions readable;
+    readable.readable = true;
+    readable.origin = r.origin;
+    for (const ResultTable& t : r.tables) {
         heading(2, t.title);
-        out += formatTable(readable(t.table, r.origin), format);
+        out += renderResult(t, format, readable);
     }
     heading(2, "Annotations");
     if (r.annotations.empty()) {

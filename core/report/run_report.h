@@ -19,7 +19,7 @@ namespace gapscope {
 struct ReportContent {
     std::string traceName;                                   // the file name
     std::vector<std::pair<std::string, std::string>> facts;  // (what, value)
-    std::vector<SummaryTable> tables;
+    std::vector<ResultTable> tables;  // shown as people read them
     std::string pictureUrl;  // the image: a file name, a data: URL; "" for none
     std::string pictureCaption;
     int pictureWidth = 0;  // HTML: the <img> width in pixels; 0: its own
@@ -35,7 +35,7 @@ std::vector<std::pair<std::string, std::string>> traceFacts(const Trace& trace,
 // events)" or "Chrome Trace Event Format", from the trace's metadata.
 std::string traceProducer(const Trace& trace);
 
-// TableFormat::Markdown or TableFormat::Html.
-std::string reportDocument(const ReportContent& report, TableFormat format);
+// OutputFormat::Markdown or OutputFormat::Html.
+std::string reportDocument(const ReportContent& report, OutputFormat format);
 
 }  // namespace gapscope

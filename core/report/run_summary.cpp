@@ -1,164 +1,126 @@
 #include "report/run_summary.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <memory>
 
 #include "analysis/advice.h"
 #include "analysis/analysis_index.h"
 #include "analysis/op_stats.h"
-#include "report/op_table.h"
+#include "report/analysis_tables.h"
+#include "report/table.h"
 #include "report/run_metrics.h"
 
 namespace gapscope {
 
 namespace {
 
-std::string percent(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f", v);
-    return buf;
-}
-
-std::string integer(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.0f", v);
-    return buf;
-}
-
-std::vector<bool> numericExcept(size_t columns, std::initializer_list<size_t> text) {
-    std::vector<bool> n(columns, true);
-    for (size_t c : text)
-        n[c] = false;
-    return n;
-}
-
-// The GPUs' time account: what the Overview shows, in the same order.
-SummaryTable gpuTable(const AdviceData& data) {
-    SummaryTable s{"gpus", "GPU time", {}};
-    s.table.headers = {"device",          "of",
-                       "time ns",         "busy %",
-                       "busy ns",         "computation ns",
-                       "exposed comm ns", "exposed memcpy ns",
-                       "idle ns"};
-    for (size_t c = 0; c < kGapCauseCount; ++c)
-        s.table.headers.push_back(std::string("idle ") + gapCauseName(GapCause(c)) + " ns");
-    s.table.headers.push_back("idle short ns");
-    s.table.numeric = numericExcept(s.table.headers.size(), {1});
-    for (const GpuTimeAccount& d : data.account.devices) {
-        std::vector<std::string> row = {
-            std::to_string(d.device),
-            denominatorName(data.account.denominator),
-            std::to_string(d.time),
-            d.time > 0 ? percent(100.0 * double(d.busy()) / double(d.time)) : "-",
-            std::to_string(d.busy()),
-            std::to_string(d.computation),
-            std::to_string(d.exposedComm),
-            std::to_string(d.exposedMemcpy),
-            std::to_string(d.idle())};
-        for (const TimeNs v : d.idleByCause)
-            row.push_back(std::to_string(v));
-        row.push_back(std::to_string(d.idleShort));
-        s.table.rows.push_back(std::move(row));
-    }
-    return s;
-}
-
-SummaryTable stepTable(const Trace& t, const AdviceData& data) {
-    SummaryTable s{"steps", "Steps", {}};
-    s.table.headers = {"source",     "steps",        "mean ns",   "median ns",
-                       "slowest ns", "slowest step", "slow steps"};
-    s.table.numeric = numericExcept(s.table.headers.size(), {0, 5});
+ResultTable stepTable(const Trace& t, const AdviceData& data) {
+    ResultTable s;
+    s.id = "steps";
+    s.title = "Steps";
+    s.columns = {{"source", "Source", Unit::Text},
+                 {"steps", "Steps", Unit::Count},
+                 {"mean_ns", "Mean", Unit::Duration, 0},
+                 {"median_ns", "Median", Unit::Duration},
+                 {"slowest_ns", "Slowest", Unit::Duration},
+                 {"slowest_step", "Slowest step", Unit::Text},
+                 {"slow_steps", "Slow steps", Unit::Count}};
     const StepsResult& r = data.steps;
     if (r.steps.empty()) {
-        s.table.rows.push_back({r.source == StepSource::None ? "none" : stepSourceName(r.source),
-                                "0", "-", "-", "-", "-", "0"});
+        s.rows.push_back({{std::string(r.source == StepSource::None ? "none"
+                                                                    : stepSourceName(r.source)),
+                           int64_t{0}, ResultCell(), ResultCell(), ResultCell(), ResultCell(),
+                           int64_t{0}},
+                          {}});
         return s;
     }
-    double sum = 0;
+    TimeNs sum = 0;
     const StepReport* slowest = &r.steps.front();
-    size_t slow = 0;
+    int64_t slow = 0;
     for (const StepReport& st : r.steps) {
-        sum += double(st.duration);
+        sum += st.duration;
         if (st.duration > slowest->duration) slowest = &st;
         slow += st.slow ? 1 : 0;
     }
-    s.table.rows.push_back({stepSourceName(r.source), std::to_string(r.steps.size()),
-                            integer(sum / double(r.steps.size())),
-                            r.medianDuration ? std::to_string(*r.medianDuration) : "-",
-                            std::to_string(slowest->duration),
-                            std::string(t.str(t.slices[slowest->step.slice].name)),
-                            std::to_string(slow)});
+    ResultRow row;
+    row.cells = {std::string(stepSourceName(r.source)),
+                 static_cast<int64_t>(r.steps.size()),
+                 double(sum) / double(r.steps.size()),
+                 cellOf(r.medianDuration),
+                 slowest->duration,
+                 std::string(t.str(t.slices[slowest->step.slice].name)),
+                 slow};
+    row.ref.kind = ResultRef::Kind::Step;
+    row.ref.slice = slowest->step.slice;
+    row.ref.range = slowest->step.span;
+    row.ref.step = slowest->step.number;
+    s.rows.push_back(std::move(row));
     return s;
 }
 
-SummaryTable kernelTable(const Trace& t, const AdviceData& data, size_t top) {
-    SummaryTable s{"kernels", "Top kernels by total time", {}};
-    s.table.headers = {"kernel",      "count", "total ns", "mean ns", "share of kernel time %",
-                       "tensor cores"};
-    s.table.numeric = numericExcept(s.table.headers.size(), {0, 5});
-    std::vector<const KernelStats*> order;
-    for (const KernelStats& k : data.kernels)
-        order.push_back(&k);
-    std::stable_sort(order.begin(), order.end(), [](const KernelStats* a, const KernelStats* b) {
-        return a->total > b->total;
-    });
-    for (size_t i = 0; i < order.size() && i < top; ++i) {
-        const KernelStats& k = *order[i];
-        s.table.rows.push_back({std::string(t.str(k.name)), std::to_string(k.count),
-                                std::to_string(k.total), integer(k.mean),
-                                percent(100.0 * k.shareOfKernelTime),
-                                tensorCoreUseName(k.tensorCores)});
-    }
-    return s;
-}
-
-SummaryTable opSummary(const Trace& t, const std::vector<OpStats>& ops, size_t top) {
-    return {"ops", "Top ops by GPU time", opTable(t, ops, top)};
-}
-
-SummaryTable pipelineTable(const AdviceData& data) {
-    SummaryTable s{"input_pipeline", "Input pipeline", {}};
-    s.table.headers = {"verdict", "input share %", "input wait ns",
-                       "of ns",   "denominator",   "host wait ns"};
-    s.table.numeric = numericExcept(s.table.headers.size(), {0, 4});
+ResultTable pipelineTable(const AdviceData& data) {
+    ResultTable s;
+    s.id = "input_pipeline";
+    s.title = "Input pipeline";
+    s.columns = {{"verdict", "Verdict", Unit::Text},
+                 {"input_share", "Input share", Unit::Share},
+                 {"input_wait_ns", "Input wait", Unit::Duration},
+                 {"time_ns", "Of", Unit::Duration},
+                 {"denominator", "Denominator", Unit::Text},
+                 {"host_wait_ns", "Host wait", Unit::Duration}};
     const PipelineReport& p = data.pipeline;
-    s.table.rows.push_back({p.inputShare ? inputVerdictName(p.verdict) : "-",
-                            p.inputShare ? percent(100.0 * *p.inputShare) : "-",
-                            std::to_string(p.inputWait), std::to_string(p.time),
-                            denominatorName(p.denominator), std::to_string(p.hostWait)});
+    s.rows.push_back({{p.inputShare ? ResultCell(std::string(inputVerdictName(p.verdict)))
+                                    : ResultCell(),
+                       cellOf(p.inputShare), p.inputWait, p.time,
+                       std::string(denominatorName(p.denominator)), p.hostWait},
+                      {}});
     return s;
 }
 
-SummaryTable memoryTable(const AdviceData& data) {
-    SummaryTable s{"memory", "Memory", {}};
-    s.table.headers = {"device", "peak allocated bytes", "peak at ns", "peak reserved bytes",
-                       "growth per step bytes"};
-    s.table.numeric = numericExcept(s.table.headers.size(), {0});
+ResultTable memoryTable(const AdviceData& data) {
+    ResultTable s;
+    s.id = "memory";
+    s.title = "Memory";
+    s.columns = {{"device", "Device", Unit::Text},
+                 {"peak_allocated_bytes", "Peak allocated", Unit::Bytes},
+                 {"relative", "Relative to the first sample", Unit::Flag},
+                 {"peak_at_ns", "Peak at", Unit::Time},
+                 {"peak_reserved_bytes", "Peak reserved", Unit::Bytes},
+                 {"growth_per_step_bytes", "Growth per step", Unit::Bytes}};
     for (const DeviceMemory& d : data.memory.devices) {
-        s.table.rows.push_back({d.gpu ? "GPU " + std::to_string(d.device) : std::string("host"),
-                                integer(d.peakAllocated) + (d.relative ? " (relative)" : ""),
-                                std::to_string(d.peakTime),
-                                d.peakReserved ? integer(*d.peakReserved) : "-",
-                                d.growthPerStep ? integer(*d.growthPerStep) : "-"});
+        ResultRow row;
+        row.cells = {d.gpu ? "GPU " + std::to_string(d.device) : std::string("host"),
+                     d.peakAllocated,
+                     int64_t{d.relative},
+                     d.peakTime,
+                     cellOf(d.peakReserved),
+                     cellOf(d.growthPerStep)};
+        row.ref.kind = ResultRef::Kind::Range;
+        row.ref.range = {d.peakTime, d.peakTime + 1};
+        s.rows.push_back(std::move(row));
     }
     return s;
 }
 
-SummaryTable adviceTable(const Trace& t, const AdviceData& data) {
-    SummaryTable s{"advice", "Advice", {}};
-    s.table.headers = {"severity", "rule", "device", "finding"};
-    s.table.numeric = {false, false, true, false};
+ResultTable adviceTable(const Trace& t, const AdviceData& data) {
+    ResultTable s;
+    s.id = "advice";
+    s.title = "Advice";
+    s.columns = {{"severity", "Severity", Unit::Text},
+                 {"rule", "Rule", Unit::Text},
+                 {"device", "GPU", Unit::Count},
+                 {"finding", "Finding", Unit::Text}};
     for (const Finding& f : advise(t, data.inputs()))
-        s.table.rows.push_back({severityName(f.severity), f.rule,
-                                f.device < 0 ? "-" : std::to_string(f.device), f.message});
+        s.rows.push_back({{std::string(severityName(f.severity)), f.rule,
+                           f.device < 0 ? ResultCell() : ResultCell(int64_t{f.device}), f.message},
+                          {}});
     return s;
 }
 
 }  // namespace
 
-std::vector<SummaryTable> summaryTables(const Trace& trace, const StepOptions& stepOptions,
-                                        size_t top) {
+std::vector<ResultTable> summaryTables(const Trace& trace, const StepOptions& stepOptions,
+                                       size_t top) {
     std::unique_ptr<AnalysisIndex> own;
     const StepOptions options = wholeTraceOptions(trace, stepOptions, own);
     const AdviceData data = adviceData(trace, options);
@@ -168,19 +130,25 @@ std::vector<SummaryTable> summaryTables(const Trace& trace, const StepOptions& s
     for (const StepReport& r : data.steps.steps)  // the shares of `ops`
         opOptions.stepTime += r.duration;
     const std::vector<OpStats> ops = opStats(trace, opOptions);
-    return {gpuTable(data),
-            stepTable(trace, data),
-            kernelTable(trace, data, top),
-            opSummary(trace, ops, top),
-            pipelineTable(data),
-            memoryTable(data),
+    std::vector<KernelStats> kernels = data.kernels;
+    std::stable_sort(kernels.begin(), kernels.end(),
+                     [](const KernelStats& a, const KernelStats& b) { return a.total > b.total; });
+    ResultTable topKernels =
+        project(kernelTable(trace, kernels, false),
+                {"name", "count", "total_ns", "mean_ns", "share_of_kernel_time", "tensor_cores"},
+                top);
+    topKernels.title = "Top kernels by total time";
+    ResultTable topOps = project(opTable(trace, ops), {}, top);
+    topOps.title = "Top ops by GPU time";
+    return {accountTable(data.account, data.breakdowns), stepTable(trace, data), std::move(topKernels),
+            std::move(topOps),          pipelineTable(data),    memoryTable(data),
             adviceTable(trace, data)};
 }
 
-std::string summaryDocument(const std::string& traceName, const std::vector<SummaryTable>& tables,
-                            TableFormat format) {
+std::string summaryDocument(const std::string& traceName, const std::vector<ResultTable>& tables,
+                            OutputFormat format) {
     std::string out;
-    if (format == TableFormat::Html) {
+    if (format == OutputFormat::Html) {
         out += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>";
         out += htmlEscape("Gapscope summary: " + traceName);
         out +=
@@ -192,11 +160,11 @@ std::string summaryDocument(const std::string& traceName, const std::vector<Summ
             "</style></head><body>\n<h1>";
         out += htmlEscape("Gapscope summary: " + traceName);
         out += "</h1>\n";
-        for (const SummaryTable& t : tables) {
+        for (const ResultTable& t : tables) {
             out += "<h2>";
             out += htmlEscape(t.title);
             out += "</h2>\n";
-            out += formatTable(t.table, TableFormat::Html);
+            out += renderResult(t, OutputFormat::Html);
         }
         out += "</body></html>\n";
         return out;
@@ -204,11 +172,11 @@ std::string summaryDocument(const std::string& traceName, const std::vector<Summ
     out += "# Gapscope summary: ";
     out += traceName;
     out += "\n";
-    for (const SummaryTable& t : tables) {
+    for (const ResultTable& t : tables) {
         out += "\n## ";
         out += t.title;
         out += "\n\n";
-        out += formatTable(t.table, format);
+        out += renderResult(t, format);
     }
     return out;
 }

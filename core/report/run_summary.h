@@ -3,30 +3,26 @@
 // busy and idle by cause, steps, the top kernels and ops, the input
 // pipeline's verdict, memory peaks and growth, and the advice. Written by
 // `gapscope-cli summary` (Markdown, CSV, JSON, HTML) and, later, the
-// viewer's report. Times are integer ns, shares percent with 2 decimals.
+// viewer's report. Every table is an analysis's result table (or a projection
+// of one): exact values, headers with their units.
 
 #include <string>
 #include <vector>
 
 #include "analysis/steps.h"
 #include "model/trace.h"
-#include "report/table.h"
+#include "report/result_table.h"
 
 namespace gapscope {
 
-struct SummaryTable {
-    std::string id;     // "gpus", "steps", ...: the CSV file name and JSON key
-    std::string title;  // "GPU time", ...
-    Table table;
-};
-
 // `options.index` may be null (then one is built); the whole trace.
-std::vector<SummaryTable> summaryTables(const Trace& trace, const StepOptions& options,
-                                        size_t top = 10);
+// Each table's id ("gpus", "steps", ...) is its CSV file name and JSON key.
+std::vector<ResultTable> summaryTables(const Trace& trace, const StepOptions& options,
+                                       size_t top = 10);
 
 // One document: Markdown (`# title`, a table per section) or a
 // self-contained HTML page; everything from the trace is escaped.
-std::string summaryDocument(const std::string& traceName, const std::vector<SummaryTable>& tables,
-                            TableFormat format);
+std::string summaryDocument(const std::string& traceName, const std::vector<ResultTable>& tables,
+                            OutputFormat format);
 
 }  // namespace gapscope

@@ -94,11 +94,11 @@ size_t width(const std::string& s) {
 
 }  // namespace
 
-std::string formatTable(const Table& t, TableFormat format) {
+std::string formatTable(const Table& t, OutputFormat format) {
     std::string out;
     const size_t cols = t.headers.size();
     auto numeric = [&](size_t c) { return c < t.numeric.size() && t.numeric[c]; };
-    if (format == TableFormat::Csv) {
+    if (format == OutputFormat::Csv) {
         auto line = [&](const std::vector<std::string>& cells) {
             // Appended piece by piece: GCC 12 at -O3 warns (-Wrestrict, a
             // known false positive) on `"," + std::string`.
@@ -113,7 +113,7 @@ std::string formatTable(const Table& t, TableFormat format) {
             line(r);
         return out;
     }
-    if (format == TableFormat::Html) {
+    if (format == OutputFormat::Html) {
         out += "<table>\n";
         // A table of name and value pairs has no header to show.
         if (std::any_of(t.headers.begin(), t.headers.end(),
@@ -139,7 +139,7 @@ std::string formatTable(const Table& t, TableFormat format) {
         out += "</tbody>\n</table>\n";
         return out;
     }
-    if (format == TableFormat::Markdown) {
+    if (format == OutputFormat::Markdown) {
         auto line = [&](const std::vector<std::string>& cells) {
             out += "|";
             for (const auto& cell : cells) {

@@ -9,9 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "report/output_format.h"
+
 namespace gapscope {
 
-enum class TableFormat { Text, Csv, Markdown, Html };
 
 struct Table {
     std::vector<std::string> headers;
@@ -19,7 +20,8 @@ struct Table {
     std::vector<std::vector<std::string>> rows;
 };
 
-std::string formatTable(const Table& table, TableFormat format);
+// Text, CSV, Markdown or HTML (JSON is each result's own: see result_json.h).
+std::string formatTable(const Table& table, OutputFormat format);
 
 // One cell as CSV would write it (quoted when needed, formula-safe).
 std::string csvCell(const std::string& text);

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "analysis/gpu_utilization.h"
-#include "report/units.h"
+#include "util/readable_units.h"
 
 namespace gapscope {
 
@@ -19,8 +19,8 @@ void writeTraceSummary(const Trace& t, std::ostream& out) {
         out << "  format      Chrome Trace Event Format, " << (t.objectForm ? "object" : "array")
             << " form, ";
     }
-    out << compressionName(t.compression) << " (" << readableBytes(t.fileSize);
-    if (t.compression != Compression::None) out << " -> " << readableBytes(t.decompressedSize);
+    out << compressionName(t.compression) << " (" << readableBytes(static_cast<double>(t.fileSize));
+    if (t.compression != Compression::None) out << " -> " << readableBytes(static_cast<double>(t.decompressedSize));
     out << ")\n";
     if (const auto run = t.metadata.find("profile run"); run != t.metadata.end()) {
         // The reader wrote both as JSON: a string and an array of strings.

@@ -213,7 +213,7 @@ class TestCli : public QObject {
                 k["kernels"][1]["total_ns"].get<int64_t>());
         r = runCli({"kernels", sample, "--format", "csv", "--by-device"});
         QCOMPARE(r.exitCode, 0);
-        QVERIFY(r.out.startsWith("device,name,count,total ns,"));
+        QVERIFY(r.out.startsWith("GPU,Kernel,Count,Total (ns),"));
         QVERIFY(r.out.contains("\r\n"));  // RFC 4180 line ends
         for (const char* command : {"timeline", "kernels"}) {
             r = runCli({command, "--help"});

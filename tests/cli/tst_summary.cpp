@@ -118,7 +118,7 @@ class TestSummary : public QObject {
              {"gpus", "steps", "kernels", "ops", "input_pipeline", "memory", "advice"})
             QVERIFY2(QFile::exists(out + "/" + id + ".csv"), id);
         const auto kernels = parseCsv(readFile(out + "/kernels.csv"));
-        QCOMPARE(kernels.front().front(), std::string("kernel"));
+        QCOMPARE(kernels.front().front(), std::string("Kernel"));
         QCOMPARE(kernels.size(), size_t(6));  // header + --top 5
         // The top 5 of the truth, in order of total time.
         std::vector<std::pair<int64_t, std::string>> byTotal;
@@ -167,10 +167,10 @@ class TestSummary : public QObject {
         const json& rows = j["tables"]["kernels"]["rows"];
         QCOMPARE(rows.size() + 1, kernels.size() - (kernels.back().empty() ? 1 : 0));
         for (size_t i = 0; i < rows.size(); ++i) {
-            QCOMPARE(rows[i]["total ns"].get<int64_t>(), std::stoll(kernels[i + 1][2]));
+            QCOMPARE(rows[i]["total_ns"].get<int64_t>(), std::stoll(kernels[i + 1][2]));
             QCOMPARE(rows[i]["count"].get<int64_t>(), std::stoll(kernels[i + 1][1]));
         }
-        QCOMPARE(rows[0]["kernel"].get<std::string>(), kHostile);  // JSON keeps the name
+        QCOMPARE(rows[0]["name"].get<std::string>(), kHostile);  // JSON keeps the name
     }
 
     // The summary's ops table is the `ops` command's, its first --top rows,

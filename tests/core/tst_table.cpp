@@ -48,12 +48,12 @@ class TestTable : public QObject {
         t.headers = {"name", "n"};
         t.numeric = {false, true};
         t.rows = {{"a|b", "1"}, {"long name", "1234"}};
-        QCOMPARE(formatTable(t, TableFormat::Csv),
+        QCOMPARE(formatTable(t, OutputFormat::Csv),
                  std::string("name,n\r\na|b,1\r\nlong name,1234\r\n"));
-        QCOMPARE(formatTable(t, TableFormat::Markdown),
+        QCOMPARE(formatTable(t, OutputFormat::Markdown),
                  std::string("| name | n |\n|---|---:|\n| a\\|b | 1 |\n| long name | 1234 |\n"));
         QCOMPARE(
-            formatTable(t, TableFormat::Text),
+            formatTable(t, OutputFormat::Text),
             std::string("name          n\n---------  ----\na|b           1\nlong name  1234\n"));
     }
 
@@ -93,7 +93,7 @@ class TestTable : public QObject {
         t.headers = {"", ""};
         t.numeric = {false, false};
         t.rows = {{"file", "a.json"}};
-        QCOMPARE(formatTable(t, TableFormat::Html),
+        QCOMPARE(formatTable(t, OutputFormat::Html),
                  std::string("<table>\n<tbody>\n<tr><td>file</td><td>a.json</td></tr>\n</tbody>\n"
                              "</table>\n"));
     }
@@ -106,7 +106,7 @@ class TestTable : public QObject {
         t.headers = {"<b>name</b>", "n"};
         t.numeric = {false, true};
         t.rows = {{"a&b", "1"}};
-        QCOMPARE(formatTable(t, TableFormat::Html),
+        QCOMPARE(formatTable(t, OutputFormat::Html),
                  std::string("<table>\n<thead><tr><th>&lt;b&gt;name&lt;/b&gt;</th><th "
                              "class=\"num\">n</th></tr></thead>\n<tbody>\n<tr><td>a&amp;b</"
                              "td><td class=\"num\">1</td></tr>\n</tbody>\n</table>\n"));

@@ -56,8 +56,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // saturate: a rank's duration is never negative.
     for (const RankRow& r : doc->ranks)
         if (rankTotals(r.entry.figures).duration < 0) std::abort();
-    for (const TableFormat f :
-         {TableFormat::Text, TableFormat::Csv, TableFormat::Markdown, TableFormat::Html}) {
+    for (const OutputFormat f :
+         {OutputFormat::Text, OutputFormat::Csv, OutputFormat::Markdown, OutputFormat::Html}) {
         formatTable(rankStepsTable(doc->ranks), f);
         formatTable(stragglersTable(doc->comparison), f);
     }

@@ -42,6 +42,8 @@
 #include "panels/pipeline_panel.h"
 #include "panels/steps_panel.h"
 #include "panels/utilization_panel.h"
+#include "report/analysis_tables.h"
+#include "report/result_json.h"
 #include "report/run_summary.h"
 #include "search/search_bar.h"
 #include "support/generator.h"
@@ -262,8 +264,20 @@ class TestPanels : public QObject {
             QCOMPARE(std::stoull(csv[i][count]), k["count"].get<uint64_t>());
             QCOMPARE(std::stoll(csv[i][total]), k["total_ns"].get<int64_t>());
             const auto& row = json["rows"][i - 1];
-            QCOMPARE(row["Kernel"].get<std::string>(), csv[i][name]);
-            QCOMPARE(row["Total (ns)"].get<int64_t>(), k["total_ns"].get<int64_t>());
+            QCOMPARE(row["name"].get<std::string>(), csv[i][name]);
+            QCOMPARE(row["total_ns"].get<int64_t>(), k["total_ns"].get<int64_t>());
+        }
+        // The JSON rows are `gapscope-cli kernels --format json`'s, key for key
+        // (the view's order: compared by name).
+        {
+            const auto trace = host()->session()->trace();
+            const nlohmann::json cli = resultRowsJson(kernelTable(*trace, kernelStats(*trace), false));
+            std::map<std::string, nlohmann::json> byName;
+            for (const auto& r : cli)
+                byName[r["name"].get<std::string>()] = r;
+            QCOMPARE(json["rows"].size(), byName.size());
+            for (const auto& r : json["rows"])
+                QVERIFY2(r == byName[r["name"].get<std::string>()], qPrintable(QString::fromStdString(r.dump())));
         }
         // Gaps: their starts as absolute ns, as the truth has them.
         AnalysisTable* gaps = panel<GapsPanel>("gapsDock")->table();
@@ -401,57 +415,32 @@ class TestPanels : public QObject {
         const auto trace = host()->session()->trace();
         const auto tables = summaryTables(*trace, {});
         const auto gpus = std::find_if(tables.begin(), tables.end(),
-                                       [](const SummaryTable& t) { return t.id == "gpus"; });
+                                       [](const ResultTable& t) { return t.id == "gpus"; });
         QVERIFY(gpus != tables.end());
-        QCOMPARE(gpus->table.rows.size(), rows.size());
+        // The summary's rows (gapscope-cli summary --format json), key for key.
+        const nlohmann::json summaryRows = resultRowsJson(*gpus);
+        QVERIFY2(rows == summaryRows, qPrintable(QString::fromStdString(
+                                          rows.dump() + "\n != \n" + summaryRows.dump())));
         for (size_t i = 0; i < rows.size(); ++i) {
             const auto& row = rows[i];
-            const auto& d = generated_.truth["devices"][std::to_string(row["GPU"].get<int>())];
+            const auto& d = generated_.truth["devices"][std::to_string(row["device"].get<int>())];
             const TimeNs stepTime = d["span_end_ns"].get<TimeNs>() - firstStep;
-            QCOMPARE(row["Of"].get<std::string>(), std::string("step time"));
-            QCOMPARE(row["Time (ns)"].get<TimeNs>(), stepTime);
-            QCOMPARE(row["Active from (absolute ns)"].get<TimeNs>(),
-                     d["span_start_ns"].get<TimeNs>());
-            QCOMPARE(row["Active to (absolute ns)"].get<TimeNs>(), d["span_end_ns"].get<TimeNs>());
-            const TimeNs busy = row["Busy time (ns)"].get<TimeNs>();
+            QCOMPARE(row["of"].get<std::string>(), std::string("step time"));
+            QCOMPARE(row["time_ns"].get<TimeNs>(), stepTime);
+            QCOMPARE(row["active_from_ns"].get<TimeNs>(), d["span_start_ns"].get<TimeNs>());
+            QCOMPARE(row["active_to_ns"].get<TimeNs>(), d["span_end_ns"].get<TimeNs>());
+            const TimeNs busy = row["busy_ns"].get<TimeNs>();
             QVERIFY(busy > 0 && busy <= d["busy_ns"].get<TimeNs>());  // busy outside steps too
-            QCOMPARE(row["Computation (ns)"].get<TimeNs>() +
-                         row["Exposed comm (ns)"].get<TimeNs>() +
-                         row["Exposed memcpy (ns)"].get<TimeNs>(),
+            QCOMPARE(row["computation_ns"].get<TimeNs>() + row["exposed_comm_ns"].get<TimeNs>() +
+                         row["exposed_memcpy_ns"].get<TimeNs>(),
                      busy);
-            TimeNs idle = row["Idle: short gaps (ns)"].get<TimeNs>();
+            TimeNs idle = row["idle_short_ns"].get<TimeNs>();
             for (const std::string& c : causes)
-                idle += row["Idle: " + c + " (ns)"].get<TimeNs>();
-            QCOMPARE(row["Idle (ns)"].get<TimeNs>(), idle);
+                idle += row["idle_" + c + "_ns"].get<TimeNs>();
+            QCOMPARE(row["idle_ns"].get<TimeNs>(), idle);
             QCOMPARE(busy + idle, stepTime);
             // The planted input stall leaves every GPU waiting for input.
-            QVERIFY(row["Idle: input (ns)"].get<TimeNs>() > 0);
-            // The summary's row, column for column.
-            const auto& cli = gpus->table.rows[i];
-            const std::vector<std::string> same = {"GPU",
-                                                   "Of",
-                                                   "Time (ns)",
-                                                   "Busy (%)",
-                                                   "Busy time (ns)",
-                                                   "Computation (ns)",
-                                                   "Exposed comm (ns)",
-                                                   "Exposed memcpy (ns)",
-                                                   "Idle (ns)"};
-            for (size_t c = 0; c < same.size(); ++c) {
-                const auto& cell = row[same[c]];
-                if (cell.is_string()) {
-                    QCOMPARE(cell.get<std::string>(), cli[c]);
-                } else if (same[c] == "Busy (%)") {  // the summary prints 2 decimals
-                    QVERIFY(std::abs(cell.get<double>() - std::stod(cli[c])) <= 0.005 + 1e-9);
-                } else {
-                    QCOMPARE(std::to_string(cell.get<TimeNs>()), cli[c]);
-                }
-            }
-            for (size_t c = 0; c < causes.size(); ++c)
-                QCOMPARE(std::to_string(row["Idle: " + causes[c] + " (ns)"].get<TimeNs>()),
-                         cli[same.size() + c]);
-            QCOMPARE(std::to_string(row["Idle: short gaps (ns)"].get<TimeNs>()),
-                     cli[same.size() + causes.size()]);
+            QVERIFY(row["idle_input_ns"].get<TimeNs>() > 0);
         }
         // The same table as Markdown, from the view's context-menu action.
         QAction* copyAll = nullptr;
@@ -614,12 +603,12 @@ class TestPanels : public QObject {
         QCOMPARE(rows.size(), devices.size());
         for (size_t i = 0; i < devices.size(); ++i) {
             const StepBreakdown& b = devices[i];
-            QCOMPARE(rows[i]["GPU"].get<int>(), b.device);
-            QCOMPARE(rows[i]["Time (ns)"].get<TimeNs>(), b.gpuWindow->length());
-            QCOMPARE(rows[i]["Computation (ns)"].get<TimeNs>(), b.compute);
-            QCOMPARE(rows[i]["Idle: input (ns)"].get<TimeNs>(),
+            QCOMPARE(rows[i]["device"].get<int>(), b.device);
+            QCOMPARE(rows[i]["time_ns"].get<TimeNs>(), b.gpuWindow->length());
+            QCOMPARE(rows[i]["computation_ns"].get<TimeNs>(), b.compute);
+            QCOMPARE(rows[i]["idle_input_ns"].get<TimeNs>(),
                      b.idleByCause[size_t(GapCause::Input)]);
-            QCOMPARE(rows[i]["Idle: short gaps (ns)"].get<TimeNs>(), b.idleShort);
+            QCOMPARE(rows[i]["idle_short_ns"].get<TimeNs>(), b.idleShort);
         }
         session->setWholeTrace();
         QVERIFY(settle());

@@ -95,7 +95,7 @@ class TestReport : public QObject {
                                 .section(QStringLiteral("</tr>"), 0, 0);
         QVERIFY2(row.contains(QStringLiteral(">%1 ms<").arg(double(total) / 1e6, 0, 'f', 2)),
                  qPrintable(row));
-        QVERIFY(html.contains(QStringLiteral("<th>kernel</th>")));
+        QVERIFY(html.contains(QStringLiteral("<th>Kernel</th>")));
         QVERIFY(!html.contains(QStringLiteral("total ns")));
         const auto m = QRegularExpression(QStringLiteral("src=\"data:image/png;base64,([^\"]+)\""))
                            .match(html);

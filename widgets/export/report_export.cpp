@@ -68,13 +68,13 @@ bool writeReport(const QString& path, const PictureSpec& picture, const Analysis
         const QString png = info.fileName() + QStringLiteral(".png");
         if (!writeExportFile(info.dir().filePath(png), pngBytes(image), error, keep)) return false;
         content.pictureUrl = QUrl::toPercentEncoding(png).toStdString();  // spaces, brackets
-        const std::string md = reportDocument(content, TableFormat::Markdown);
+        const std::string md = reportDocument(content, OutputFormat::Markdown);
         return writeExportFile(path, QByteArray::fromStdString(md), error, keep);
     }
     if (ext != QLatin1String("pdf")) {
         content.pictureUrl = "data:image/png;base64," + pngBytes(image).toBase64().toStdString();
         content.pictureWidth = static_cast<int>(image.width() / image.devicePixelRatio());
-        const std::string html = reportDocument(content, TableFormat::Html);
+        const std::string html = reportDocument(content, OutputFormat::Html);
         return writeExportFile(path, QByteArray::fromStdString(html), error, keep);
     }
     // PDF: the HTML page laid out by QTextDocument on A4, the picture a
@@ -99,7 +99,7 @@ bool writeReport(const QString& path, const PictureSpec& picture, const Analysis
         content.pictureUrl = url.toString().toStdString();
         // Within the page's text width (the page less the body's margins).
         content.pictureWidth = static_cast<int>(page.width() * 0.9);
-        doc.setHtml(QString::fromStdString(reportDocument(content, TableFormat::Html)));
+        doc.setHtml(QString::fromStdString(reportDocument(content, OutputFormat::Html)));
         doc.print(&writer);
     }
     return writeExportFile(path, pdf, error, keep);

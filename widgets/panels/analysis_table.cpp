@@ -7,6 +7,7 @@
 #include <QItemSelectionModel>
 #include <QKeyEvent>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMimeData>
 #include <QSortFilterProxyModel>
 #include <QStyle>
@@ -17,6 +18,7 @@
 #include "panels/analysis_panel.h"
 #include "panels/cell_delegate.h"
 #include "panels/table_export.h"
+#include "panels/result_rows.h"
 #include "panels/text_widths.h"
 #include "panels/units.h"
 
@@ -34,11 +36,23 @@ void AnalysisTableModel::setRows(Rows rows) {
     if (rows == rows_) return;
     beginResetModel();
     rows_ = std::move(rows);
+    result_.reset();
     endResetModel();
 }
 
 void AnalysisTableModel::setRows(std::vector<TableRow> rows) {
     setRows(std::make_shared<const std::vector<TableRow>>(std::move(rows)));
+}
+
+void AnalysisTableModel::setResult(const ResultRows& r) {
+    const bool sameColumns =
+        r.columns.size() == columns_.size() &&
+        std::equal(r.columns.begin(), r.columns.end(), columns_.begin(),
+                   [](const TableColumn& a, const TableColumn& b) { return a.key == b.key; });
+    if (!sameColumns) setColumns(r.columns);
+    setRows(r.rows);
+    result_ = r.result;
+    origin_ = r.origin;
 }
 
 void AnalysisTableModel::clearRows() {
@@ -164,6 +178,10 @@ AnalysisTable::AnalysisTable(QWidget* parent)
     view_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     // Fit the columns to new rows (names capped so the numbers stay in view).
     connect(model_, &QAbstractItemModel::modelReset, this, &AnalysisTable::fitColumns);
+    connect(model_, &QAbstractItemModel::modelReset, this, &AnalysisTable::applyHiddenColumns);
+    view_->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(view_->horizontalHeader(), &QHeaderView::customContextMenuRequested, this,
+            &AnalysisTable::showHeaderMenu);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
@@ -187,6 +205,36 @@ AnalysisTable::AnalysisTable(QWidget* parent)
     view_->installEventFilter(this);  // Shift+Enter: the previous occurrence
     connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [emitRow](const QModelIndex& current, const QModelIndex&) { emitRow(current); });
+}
+
+void AnalysisTable::setHiddenColumns(QStringList keys) {
+    hidden_ = std::move(keys);
+    applyHiddenColumns();
+}
+
+void AnalysisTable::applyHiddenColumns() {
+    const auto& columns = model_->columns();
+    for (size_t c = 0; c < columns.size(); ++c)
+        view_->setColumnHidden(static_cast<int>(c),
+                               !columns[c].key.isEmpty() && hidden_.contains(columns[c].key));
+}
+
+void AnalysisTable::showHeaderMenu(const QPoint& at) {
+    QMenu menu(this);
+    const auto& columns = model_->columns();
+    for (size_t c = 0; c < columns.size(); ++c) {
+        const int column = static_cast<int>(c);
+        QAction* a = menu.addAction(columns[c].title);
+        a->setCheckable(true);
+        a->setChecked(!view_->isColumnHidden(column));
+        connect(a, &QAction::toggled, this, [this, column, key = columns[c].key](bool shown) {
+            view_->setColumnHidden(column, !shown);
+            if (key.isEmpty()) return;
+            hidden_.removeAll(key);
+            if (!shown) hidden_.append(key);
+        });
+    }
+    menu.exec(view_->horizontalHeader()->mapToGlobal(at));
 }
 
 void AnalysisTable::fitColumns() {

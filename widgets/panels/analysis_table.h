@@ -7,6 +7,7 @@
 // its NavTarget.
 
 #include <QAbstractTableModel>
+#include <QStringList>
 #include <QWidget>
 #include <memory>
 #include <vector>
@@ -18,7 +19,13 @@ class QLineEdit;
 class QSortFilterProxyModel;
 class QTableView;
 
+namespace gapscope {
+struct ResultTable;
+}
+
 namespace gapscope::ui {
+
+struct ResultRows;
 
 // Time: a point in time, shown from the trace's start (as the ruler),
 // exported as absolute integer ns (`exact`: a double cannot hold them).
@@ -57,8 +64,11 @@ struct TableCell {
 };
 
 struct TableColumn {
+    TableColumn(QString title_ = {}, CellKind kind_ = CellKind::Text, QString key_ = {})
+        : title(std::move(title_)), kind(kind_), key(std::move(key_)) {}
     QString title;
     CellKind kind = CellKind::Text;
+    QString key;  // a core result's column key ("total_ns"); "" for a panel's own table
 };
 
 struct TableRow {
@@ -78,6 +88,13 @@ class AnalysisTableModel : public QAbstractTableModel {
     void setRows(Rows rows);
     void setRows(std::vector<TableRow> rows);
     void clearRows();
+    // A core result (panels/result_rows.h): its columns (kept when the keys
+    // are the same), its rows, and the result for the exports.
+    void setResult(const ResultRows& rows);
+    // The result the rows were made of (null for a panel's own table), and
+    // the origin its times are shown from.
+    const std::shared_ptr<const ResultTable>& result() const { return result_; }
+    TimeNs origin() const { return origin_; }
     const TableRow& row(int i) const { return (*rows_)[static_cast<size_t>(i)]; }
     const TableCell& cell(int row, int column) const {
         return (*rows_)[static_cast<size_t>(row)].cells[static_cast<size_t>(column)];
@@ -94,6 +111,8 @@ class AnalysisTableModel : public QAbstractTableModel {
   private:
     std::vector<TableColumn> columns_;
     Rows rows_ = std::make_shared<const std::vector<TableRow>>();
+    std::shared_ptr<const ResultTable> result_;
+    TimeNs origin_ = 0;
 };
 
 class AnalysisTable : public QWidget {
@@ -121,6 +140,9 @@ class AnalysisTable : public QWidget {
     // Sort by a column until the user picks another: the first call sorts,
     // later ones (new rows for another scope) keep the user's order.
     void setDefaultSort(int column, Qt::SortOrder order);
+    // Columns (by key) hidden until the user shows them from the header's
+    // context menu; a result's full table stays in the exports.
+    void setHiddenColumns(QStringList keys);
 
   signals:
     void activated(const gapscope::ui::NavTarget& target);
@@ -131,12 +153,15 @@ class AnalysisTable : public QWidget {
   private:
     std::vector<int> selectedSourceRows() const;
     void fitColumns();
+    void applyHiddenColumns();
+    void showHeaderMenu(const QPoint& at);
 
     AnalysisTableModel* model_;
     QSortFilterProxyModel* proxy_;
     QTableView* view_;
     QLineEdit* filter_;
     bool sorted_ = false;
+    QStringList hidden_;  // column keys
 };
 
 }  // namespace gapscope::ui

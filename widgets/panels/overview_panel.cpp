@@ -5,6 +5,8 @@
 #include "analysis/advice.h"
 #include "panels/advice_panel.h"
 #include "panels/analysis_table.h"
+#include "panels/result_rows.h"
+#include "report/analysis_tables.h"
 #include "panels/cause_colors.h"
 #include "panels/link_view.h"
 #include "panels/units.h"
@@ -85,50 +87,11 @@ TableSnapshot OverviewPanel::snapshot() const {
     if (!breakdown_ || !trace) return t;
     t.title += " (" + breakdown_->scope.toStdString() + ")";
     auto model = std::make_shared<AnalysisTableModel>();
-    std::vector<TableColumn> columns = {{tr("GPU"), CellKind::Count},
-                                        {tr("Of"), CellKind::Text},
-                                        {tr("Time"), CellKind::Duration},
-                                        {tr("Busy"), CellKind::Percent},
-                                        {tr("Busy time"), CellKind::Duration},
-                                        {tr("Computation"), CellKind::Duration},
-                                        {tr("Exposed comm"), CellKind::Duration},
-                                        {tr("Exposed memcpy"), CellKind::Duration},
-                                        {tr("Idle"), CellKind::Duration}};
-    for (size_t c = 0; c < kGapCauseCount; ++c)
-        columns.push_back({tr("Idle: %1").arg(causeLabel(GapCause(c))), CellKind::Duration});
-    columns.push_back({tr("Idle: short gaps"), CellKind::Duration});
-    columns.push_back({tr("Active from"), CellKind::Time});
-    columns.push_back({tr("Active to"), CellKind::Time});
-    model->setColumns(columns);
-    const QString of = QString::fromLatin1(denominatorName(breakdown_->account.denominator));
-    std::vector<TableRow> rows;
-    for (const GpuTimeAccount& d : breakdown_->account.devices) {
-        auto ns = [](TimeNs v) { return TableCell::of(static_cast<double>(v)); };
-        TableRow row;
-        row.cells = {
-            TableCell::of(d.device),
-            TableCell::ofText(of),
-            ns(d.time),
-            d.time > 0 ? TableCell::of(double(d.busy()) / double(d.time)) : TableCell::none(),
-            ns(d.busy()),
-            ns(d.computation),
-            ns(d.exposedComm),
-            ns(d.exposedMemcpy),
-            ns(d.idle())};
-        for (size_t c = 0; c < kGapCauseCount; ++c)
-            row.cells.push_back(ns(d.idleByCause[c]));
-        row.cells.push_back(ns(d.idleShort));
-        const auto b =
-            std::find_if(breakdown_->devices.begin(), breakdown_->devices.end(),
-                         [&](const GpuTimeBreakdown& x) { return x.device == d.device; });
-        const bool span = b != breakdown_->devices.end() && b->activeSpan;
-        row.cells.push_back(span ? TableCell::ofTime(b->activeSpan->start, trace->spanStart)
-                                 : TableCell::none());
-        row.cells.push_back(span ? TableCell::ofTime(b->activeSpan->end, trace->spanStart)
-                                 : TableCell::none());
-        rows.push_back(std::move(row));
-    }
-    holdWholeTable(t, std::move(model), std::move(rows));
+    model->setResult(
+        resultRows(accountTable(breakdown_->account, breakdown_->devices), trace->spanStart));
+    t.model = model.get();
+    t.rows = allRows(*model);
+    t.owned = std::move(model);
     return t;
 }
 

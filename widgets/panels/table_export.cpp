@@ -15,6 +15,7 @@
 #include "panels/analysis_panel.h"
 #include "panels/analysis_session.h"
 #include "panels/analysis_table.h"
+#include "report/result_json.h"
 #include "report/table.h"
 
 namespace gapscope::ui {
@@ -54,14 +55,10 @@ std::string rawText(const TableCell& c, CellKind kind) {
 
 }  // namespace
 
-std::optional<TableExportFormat> tableExportFormatFor(const QString& path) {
-    const QString ext = QFileInfo(path).suffix().toLower();
-    if (ext == QLatin1String("csv")) return TableExportFormat::Csv;
-    if (ext == QLatin1String("md") || ext == QLatin1String("markdown"))
-        return TableExportFormat::Markdown;
-    if (ext == QLatin1String("json")) return TableExportFormat::Json;
-    if (ext == QLatin1String("html") || ext == QLatin1String("htm")) return TableExportFormat::Html;
-    return std::nullopt;
+std::optional<OutputFormat> tableExportFormatFor(const QString& path) {
+    const auto format = outputFormatForPath(path.toStdString());
+    if (format == OutputFormat::Text) return std::nullopt;
+    return format;
 }
 
 QString rawHeader(const AnalysisTableModel& model, int column) {
@@ -80,11 +77,47 @@ QString rawHeader(const AnalysisTableModel& model, int column) {
     }
 }
 
+namespace {
+
+// The document around a table: Markdown with a heading, or an HTML page.
+std::string exportDocument(const std::string& table, OutputFormat format,
+                           const std::string& title) {
+    if (format == OutputFormat::Markdown) return "# " + markdownEscape(title) + "\n\n" + table;
+    if (format != OutputFormat::Html) return table;
+    return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + htmlEscape(title) +
+           "</title><style>body{font-family:sans-serif}table{border-collapse:collapse}"
+           "td,th{border:1px solid #ccc;padding:2px 6px}</style></head><body>\n<h1>" +
+           htmlEscape(title) + "</h1>\n" + table + "</body></html>\n";
+}
+
+// A core result's rows, in the order given, written by core's renderers:
+// the same bytes as `gapscope-cli` for CSV and the same rows for JSON.
+std::string exportResult(const AnalysisTableModel& model, const std::vector<int>& rows,
+                         OutputFormat format, const std::string& title) {
+    ResultTable picked = *model.result();
+    picked.rows.clear();
+    for (const int r : rows)
+        picked.rows.push_back(model.result()->rows[static_cast<size_t>(r)]);
+    if (format == OutputFormat::Json) {
+        nlohmann::json out;
+        out["title"] = title;
+        out["rows"] = resultRowsJson(picked);
+        return out.dump(2) + "\n";
+    }
+    RenderOptions options;
+    options.readable = format != OutputFormat::Csv;  // documents read as the panel shows
+    options.origin = model.origin();
+    return exportDocument(renderResult(picked, format, options), format, title);
+}
+
+}  // namespace
+
 std::string exportTable(const AnalysisTableModel& model, const std::vector<int>& rows,
-                        TableExportFormat format, const std::string& title) {
+                        OutputFormat format, const std::string& title) {
+    if (model.result()) return exportResult(model, rows, format, title);
     const int columns = model.columnCount();
     auto kind = [&](int c) { return model.columns()[static_cast<size_t>(c)].kind; };
-    if (format == TableExportFormat::Json) {
+    if (format == OutputFormat::Json) {
         nlohmann::json out;
         out["title"] = title;
         out["rows"] = nlohmann::json::array();
@@ -96,7 +129,7 @@ std::string exportTable(const AnalysisTableModel& model, const std::vector<int>&
         }
         return out.dump(2) + "\n";
     }
-    const bool raw = format == TableExportFormat::Csv;
+    const bool raw = format == OutputFormat::Csv;
     Table t;
     for (int c = 0; c < columns; ++c) {
         t.headers.push_back(
@@ -111,22 +144,7 @@ std::string exportTable(const AnalysisTableModel& model, const std::vector<int>&
                                 : model.displayText(r, c).toStdString());
         t.rows.push_back(std::move(cells));
     }
-    switch (format) {
-        case TableExportFormat::Csv:
-            return formatTable(t, TableFormat::Csv);
-        case TableExportFormat::Markdown:
-            return "# " + markdownEscape(title) + "\n\n" + formatTable(t, TableFormat::Markdown);
-        case TableExportFormat::Html:
-            return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" +
-                   htmlEscape(title) +
-                   "</title><style>body{font-family:sans-serif}table{border-collapse:collapse}"
-                   "td,th{border:1px solid #ccc;padding:2px 6px}</style></head><body>\n<h1>" +
-                   htmlEscape(title) + "</h1>\n" + formatTable(t, TableFormat::Html) +
-                   "</body></html>\n";
-        case TableExportFormat::Json:
-            break;
-    }
-    return {};
+    return exportDocument(formatTable(t, format), format, title);
 }
 
 bool writeTableSnapshot(const TableSnapshot& table, const QString& path, QString* error) {
@@ -147,7 +165,7 @@ bool writeTableSnapshot(const TableSnapshot& table, const QString& path, QString
 void copyTableSnapshot(const TableSnapshot& table) {
     if (!table.model) return;
     const QString md = QString::fromStdString(
-        exportTable(*table.model, table.rows, TableExportFormat::Markdown, table.title));
+        exportTable(*table.model, table.rows, OutputFormat::Markdown, table.title));
     auto* mime = new QMimeData;
     mime->setText(md);
     mime->setData(QStringLiteral("text/markdown"), md.toUtf8());

@@ -1,9 +1,11 @@
 #pragma once
 // A panel's table written out: CSV (RFC 4180, formula-safe) and JSON carry
-// the raw values (integer ns, bytes, percent), Markdown and HTML the text
-// the panel shows; HTML escapes everything from the trace. JSON has the
-// shape of `gapscope-cli summary --format json`'s tables:
-// {"title": T, "rows": [{"COLUMN": VALUE, ...}]}, missing values null.
+// the raw values (integer ns, bytes), Markdown and HTML the text the panel
+// shows; HTML escapes everything from the trace. JSON has the shape of
+// `gapscope-cli summary --format json`'s tables:
+// {"title": T, "rows": [{"KEY": VALUE, ...}]}, missing values null. A
+// table made of a core result is written by core's renderers (the CLI's
+// CSV and JSON rows exactly); a panel's own table by its columns' titles.
 
 #include <QList>
 #include <QString>
@@ -14,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "report/output_format.h"
+
 class QAction;
 class QObject;
 class QWidget;
@@ -23,14 +27,12 @@ namespace gapscope::ui {
 class AnalysisTableModel;
 struct TableRow;
 
-enum class TableExportFormat { Csv, Markdown, Json, Html };
-
 // By the file name's extension (.csv, .md, .json, .html / .htm).
-std::optional<TableExportFormat> tableExportFormatFor(const QString& path);
+std::optional<OutputFormat> tableExportFormatFor(const QString& path);
 
 // `rows`: source rows of the model, in the order to write them (the view's).
 std::string exportTable(const AnalysisTableModel& model, const std::vector<int>& rows,
-                        TableExportFormat format, const std::string& title);
+                        OutputFormat format, const std::string& title);
 
 // A raw column's header: "Total (ns)", "Bytes (bytes)", "% busy (%)".
 QString rawHeader(const AnalysisTableModel& model, int column);

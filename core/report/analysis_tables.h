@@ -1,0 +1,31 @@
+#pragma once
+// Each analysis's result as one typed table (report/result_table.h): the
+// columns, keys, units and order every view shows. `gapscope-cli COMMAND`
+// prints them, the summary projects them, the panels fill their models from
+// them; nothing else turns an analysis into rows.
+
+#include <vector>
+
+#include "analysis/gpu_time_account.h"
+#include "analysis/kernel_stats.h"
+#include "analysis/memcpy_stats.h"
+#include "analysis/op_stats.h"
+#include "report/result_table.h"
+
+namespace gapscope {
+
+// By total time. `byDevice`: a first column "device".
+ResultTable kernelTable(const Trace& trace, const std::vector<KernelStats>& kernels,
+                        bool byDevice);
+ResultTable copyTable(const Trace& trace, const std::vector<CopyStats>& copies);
+// By GPU time, then self time; the share is of `OpStatsOptions::stepTime`.
+ResultTable opTable(const Trace& trace, const std::vector<OpStats>& ops);
+
+// The GPU time account, one row per GPU: its time (the denominator named in
+// "of"), busy and its parts, idle and its causes (the parts add up to the
+// time), and the GPU's active span from `breakdowns` (of the same window).
+// What the Overview and the summary's "gpus" show.
+ResultTable accountTable(const TimeAccount& account,
+                         const std::vector<GpuTimeBreakdown>& breakdowns);
+
+}  // namespace gapscope

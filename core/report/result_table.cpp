@@ -1,0 +1,176 @@
+#include "report/result_table.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "report/table.h"
+#include "util/readable_units.h"
+
+namespace gapscope {
+
+int ResultTable::column(std::string_view key) const {
+    for (size_t c = 0; c < columns.size(); ++c)
+        if (columns[c].key == key) return static_cast<int>(c);
+    return -1;
+}
+
+const ResultCell& ResultTable::at(size_t row, std::string_view key) const {
+    static const ResultCell kNull;
+    const int c = column(key);
+    if (c < 0 || row >= rows.size() || static_cast<size_t>(c) >= rows[row].cells.size())
+        return kNull;
+    return rows[row].cells[static_cast<size_t>(c)];
+}
+
+ResultTable project(const ResultTable& table, std::initializer_list<std::string_view> keys,
+                    size_t top) {
+    std::vector<size_t> picked;
+    for (const std::string_view key : keys)
+        if (const int c = table.column(key); c >= 0) picked.push_back(static_cast<size_t>(c));
+    if (keys.size() == 0)
+        for (size_t c = 0; c < table.columns.size(); ++c)
+            picked.push_back(c);
+    ResultTable out;
+    out.id = table.id;
+    out.title = table.title;
+    for (const size_t c : picked)
+        out.columns.push_back(table.columns[c]);
+    for (const ResultRow& row : table.rows) {
+        if (top && out.rows.size() == top) break;
+        ResultRow r;
+        r.ref = row.ref;
+        for (const size_t c : picked)
+            r.cells.push_back(c < row.cells.size() ? row.cells[c] : ResultCell());
+        out.rows.push_back(std::move(r));
+    }
+    return out;
+}
+
+bool isNumeric(Unit unit) {
+    return unit != Unit::Text && unit != Unit::Flag;
+}
+
+namespace {
+
+std::string fixed(double v, int decimals) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+double asReal(const ResultCell& cell) {
+    if (const auto* i = std::get_if<int64_t>(&cell)) return static_cast<double>(*i);
+    if (const auto* d = std::get_if<double>(&cell)) return *d;
+    return 0;
+}
+
+std::string numberText(const ResultCell& cell, int decimals) {
+    if (const auto* i = std::get_if<int64_t>(&cell)) return std::to_string(*i);
+    return fixed(asReal(cell), decimals);
+}
+
+// Cut in the middle, so both a name's start and its distinguishing end stay.
+std::string fitWidth(const std::string& text, size_t width) {
+    size_t points = 0;
+    for (const char c : text)
+        points += (c & 0xC0) != 0x80;
+    if (width < 5 || points <= width) return text;
+    const size_t keep = width - 1, head = keep / 2, tail = keep - head;
+    auto byteOfPoint = [&](size_t point) {
+        size_t seen = 0;
+        for (size_t i = 0; i < text.size(); ++i) {
+            if ((text[i] & 0xC0) == 0x80) continue;
+            if (seen++ == point) return i;
+        }
+        return text.size();
+    };
+    return text.substr(0, byteOfPoint(head)) + "…" + text.substr(byteOfPoint(points - tail));
+}
+
+}  // namespace
+
+std::string cellText(const ResultCell& cell, const ResultColumn& column, bool readable,
+                     TimeNs origin) {
+    if (std::holds_alternative<std::monostate>(cell))
+        return column.unit == Unit::Flag ? "unknown" : "-";
+    if (const auto* s = std::get_if<std::string>(&cell)) return *s;
+    if (const auto* texts = std::get_if<std::vector<std::string>>(&cell)) {
+        std::string out;
+        for (const std::string& t : *texts)
+            out += (out.empty() ? "" : ", ") + t;
+        return out;
+    }
+    if (const auto* list = std::get_if<std::vector<int64_t>>(&cell)) {
+        std::string out;
+        for (const int64_t v : *list) {
+            if (!out.empty()) out += readable ? "×" : "x";
+            out += std::to_string(v);
+        }
+        return out;
+    }
+    const double v = asReal(cell);
+    switch (column.unit) {
+        case Unit::Duration:
+            return readable ? readableDuration(static_cast<TimeNs>(std::llround(v)))
+                            : numberText(cell, column.decimals);
+        case Unit::Bytes:
+            return readable ? readableBytes(v) : numberText(cell, 0);
+        case Unit::Share:
+            return readable ? readablePercent(v) : fixed(v * 100, 2);
+        case Unit::Flag:
+            return v != 0 ? "yes" : "no";
+        case Unit::Time:
+            if (readable) {
+                const auto* i = std::get_if<int64_t>(&cell);
+                return readableDuration((i ? *i : static_cast<TimeNs>(std::llround(v))) - origin);
+            }
+            break;
+        case Unit::Count:
+        case Unit::Number:
+        case Unit::Text:
+            break;
+    }
+    return numberText(cell, column.decimals);
+}
+
+std::string exactHeader(const ResultColumn& column) {
+    switch (column.unit) {
+        case Unit::Duration:
+            return column.title + " (ns)";
+        case Unit::Time:
+            return column.title + " (absolute ns)";
+        case Unit::Bytes:
+            return column.title + " (bytes)";
+        case Unit::Share:
+            return column.title + " (%)";
+        default:
+            return column.title;
+    }
+}
+
+std::string renderResult(const ResultTable& result, OutputFormat format,
+                         const RenderOptions& options) {
+    Table t;
+    for (const ResultColumn& c : result.columns) {
+        t.headers.push_back(!options.readable       ? exactHeader(c)
+                            : c.unit == Unit::Time ? c.title + " (from the start)"
+                                                   : c.title);
+        t.numeric.push_back(isNumeric(c.unit));
+    }
+    for (const ResultRow& row : result.rows) {
+        std::vector<std::string> cells;
+        for (size_t c = 0; c < result.columns.size(); ++c) {
+            std::string text = c < row.cells.size()
+                                   ? cellText(row.cells[c], result.columns[c], options.readable,
+                                              options.origin)
+                                   : std::string("-");
+            if (format == OutputFormat::Text && result.columns[c].unit == Unit::Text)
+                text = fitWidth(text, options.textWidth);
+            cells.push_back(std::move(text));
+        }
+        t.rows.push_back(std::move(cells));
+    }
+    return formatTable(t, format);
+}
+
+}  // namespace gapscope

@@ -1,0 +1,106 @@
+#pragma once
+// One analysis result as a typed table, defined once in core and rendered
+// by every view: the CLI (text, CSV, Markdown, HTML, JSON), the summary,
+// the reports, the panels and their exports. A column has a JSON key, a
+// title for people and a unit; a cell holds the figure itself (integer ns,
+// bytes, a share in [0, 1]), never its text, so no view re-derives or
+// re-parses a number. A row may name what it is about on the timeline
+// (a slice, every slice of a name, a range, a step).
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "index/interval_set.h"
+#include "report/output_format.h"
+#include "util/types.h"
+
+namespace gapscope {
+
+enum class Unit : uint8_t {
+    Text,
+    Count,     // an integer count or identifier (device, step number)
+    Duration,  // ns (integer, or fractional for a mean)
+    Time,      // an absolute point in time, integer ns as the trace wrote it
+    Bytes,
+    Share,   // a fraction in [0, 1], shown as a percentage
+    Number,  // any other quantity (GB/s, r²), with `decimals`
+    Flag,    // yes / no / unknown: JSON true / false / null
+};
+
+struct ResultColumn {
+    std::string key;    // JSON key; "launch.grid" nests ("launch": {"grid": ...})
+    std::string title;  // for people: "Total", "Busy"
+    Unit unit = Unit::Text;
+    int decimals = 1;  // Number, and fractional durations and counts in text
+};
+
+// null (no value: "-" in text, null in JSON; a Flag's "unknown"), an
+// integer, a real, a text, a list of integers (a launch's grid) or of texts
+// (a kernel's streams).
+using ResultCell = std::variant<std::monostate, int64_t, double, std::string, std::vector<int64_t>,
+                                std::vector<std::string>>;
+
+template <class T>
+ResultCell cellOf(const std::optional<T>& v) {
+    return v ? ResultCell(*v) : ResultCell();
+}
+
+// What a row leads to on the timeline.
+struct ResultRef {
+    enum class Kind : uint8_t { None, Slice, Name, Range, Step };
+    Kind kind = Kind::None;
+    uint32_t slice = kNone;  // Slice; Name: its first (or longest) slice; Step: its slice
+    uint32_t name = 0;       // Name: every slice of this name
+    Interval range{};        // Range, Step
+    int64_t step = 0;        // Step: its number
+};
+
+struct ResultRow {
+    std::vector<ResultCell> cells;
+    ResultRef ref;
+};
+
+struct ResultTable {
+    std::string id;     // "kernels"
+    std::string title;  // "Kernels"
+    std::vector<ResultColumn> columns;
+    std::vector<ResultRow> rows;
+
+    // The index of the column with that key; -1 without one.
+    int column(std::string_view key) const;
+    const ResultCell& at(size_t row, std::string_view key) const;
+};
+
+// The named columns in that order (keys the table lacks are skipped; none
+// named: all), and at most `top` rows (0: all): the summary's short views
+// of a full table.
+ResultTable project(const ResultTable& table, std::initializer_list<std::string_view> keys,
+                    size_t top = 0);
+
+// A cell as text: `readable` is how a person reads it ("189.21 ms",
+// "12.3 %", a point in time from `origin`), else exact (integer ns, bytes,
+// a share in percent with two decimals). Null is "-".
+std::string cellText(const ResultCell& cell, const ResultColumn& column, bool readable,
+                     TimeNs origin = 0);
+// "Total (ns)", "Busy (%)", "Peak (bytes)", "Start (absolute ns)": the
+// header of an exact column.
+std::string exactHeader(const ResultColumn& column);
+bool isNumeric(Unit unit);
+
+struct RenderOptions {
+    bool readable = false;  // values as people read them (else exact, with units in headers)
+    TimeNs origin = 0;      // readable: points in time are shown from here
+    size_t textWidth = 80;  // Text format: longer text cells are cut in the middle
+};
+
+// Text, CSV, Markdown or HTML (a fragment: the <table>); not JSON (see
+// result_json.h).
+std::string renderResult(const ResultTable& table, OutputFormat format,
+                         const RenderOptions& options = {});
+
+}  // namespace gapscope

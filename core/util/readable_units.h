@@ -1,0 +1,22 @@
+#pragma once
+// The one way Gapscope writes a duration, a size or a share for a person:
+// "189.21 ms", "96.0 MiB", "12.3 %". The CLI, the reports, Advice's
+// sentences and the panels all call these, so a figure reads the same in
+// every view. Machine-readable outputs keep integer ns and bytes instead.
+
+#include <cstdint>
+#include <string>
+
+#include "util/types.h"
+
+namespace gapscope {
+
+// "850 ns", "20.30 µs", "189.21 ms", "1.42 s": two decimals above 1 µs,
+// moving up a unit where rounding reaches 1000 (999.996 µs is "1.00 ms").
+std::string readableDuration(TimeNs ns);
+// "512 B", "3.5 KiB", "96.0 MiB", "4.02 GiB" (binary units).
+std::string readableBytes(double bytes);
+// 0.1234 -> "12.3 %" (one decimal).
+std::string readablePercent(double share);
+
+}  // namespace gapscope

@@ -1,0 +1,91 @@
+#include "panels/result_rows.h"
+
+namespace gapscope::ui {
+
+namespace {
+
+CellKind kindOf(Unit unit) {
+    switch (unit) {
+        case Unit::Count:
+            return CellKind::Count;
+        case Unit::Duration:
+            return CellKind::Duration;
+        case Unit::Time:
+            return CellKind::Time;
+        case Unit::Bytes:
+            return CellKind::Bytes;
+        case Unit::Share:
+            return CellKind::Percent;
+        case Unit::Number:
+            return CellKind::Number;
+        case Unit::Text:
+        case Unit::Flag:
+            break;
+    }
+    return CellKind::Text;
+}
+
+TableCell cellOf(const ResultCell& cell, const ResultColumn& column, TimeNs origin) {
+    if (std::holds_alternative<std::monostate>(cell) && column.unit != Unit::Flag)
+        return TableCell::none();
+    const CellKind kind = kindOf(column.unit);
+    if (kind == CellKind::Text || kind == CellKind::Number)  // as core writes it for people
+        return TableCell::ofText(QString::fromStdString(cellText(cell, column, true, origin)));
+    if (const auto* i = std::get_if<int64_t>(&cell)) {
+        if (kind == CellKind::Time) return TableCell::ofTime(*i, origin);
+        return TableCell::of(static_cast<double>(*i));
+    }
+    if (const auto* d = std::get_if<double>(&cell)) return TableCell::of(*d);
+    return TableCell::ofText(QString::fromStdString(cellText(cell, column, true, origin)));
+}
+
+}  // namespace
+
+NavTarget navTargetOf(const ResultRef& ref) {
+    NavTarget t;
+    switch (ref.kind) {
+        case ResultRef::Kind::None:
+            break;
+        case ResultRef::Kind::Slice:
+            return NavTarget::toSlice(ref.slice);
+        case ResultRef::Kind::Range:
+            return NavTarget::toRange(ref.range);
+        case ResultRef::Kind::Name:
+            t.kind = NavTarget::Kind::Name;
+            t.name = ref.name;
+            t.slice = ref.slice;
+            break;
+        case ResultRef::Kind::Step:
+            t.kind = NavTarget::Kind::Step;
+            t.slice = ref.slice;
+            t.range = ref.range;
+            t.step = ref.step;
+            break;
+    }
+    return t;
+}
+
+ResultRows resultRows(ResultTable table, TimeNs origin) {
+    ResultRows out;
+    out.origin = origin;
+    for (const ResultColumn& c : table.columns) {
+        out.columns.emplace_back(QString::fromStdString(c.title), kindOf(c.unit),
+                                 QString::fromStdString(c.key));
+    }
+    auto rows = std::make_shared<std::vector<TableRow>>();
+    rows->reserve(table.rows.size());
+    for (const ResultRow& r : table.rows) {
+        TableRow row;
+        for (size_t c = 0; c < table.columns.size(); ++c)
+            row.cells.push_back(c < r.cells.size()
+                                    ? cellOf(r.cells[c], table.columns[c], origin)
+                                    : TableCell::none());
+        row.target = navTargetOf(r.ref);
+        rows->push_back(std::move(row));
+    }
+    out.rows = std::move(rows);
+    out.result = std::make_shared<const ResultTable>(std::move(table));
+    return out;
+}
+
+}  // namespace gapscope::ui
