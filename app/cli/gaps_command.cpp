@@ -8,6 +8,7 @@
 #include "analysis/slice_queries.h"
 #include "analysis_args.h"
 #include "cli_output.h"
+#include "report/analysis_tables.h"
 #include "report/table.h"
 
 namespace gapscope::cli {
@@ -21,7 +22,7 @@ constexpr const char* kHelp =
     "  holds: input (the host was in a DataLoader __next__ / IteratorGetNext /\n"
     "  Iterator:: for at least half of the gap), synchronization (a cuda*Synchronize or\n"
     "  a blocking device-to-host read for half of it), communication (the gap ends in a\n"
-    "  collective kernel, or the host waited in one for half of it), launch (the kernel\n"
+    "  collective kernel, or the host waited in one for half of it), host (the kernel\n"
     "  that ends the gap was launched after the gap began: host-bound), other. Shorter\n"
     "  gaps are totalled as short gaps. Evidence: the CPU slices behind the cause.\n"
     "  --min-gap-us N      the threshold in microseconds (may be fractional)\n";
@@ -76,23 +77,7 @@ int runGaps(int argc, char** argv) {
         std::cout << "No GPU activity in this trace" << (args->range ? " range" : "") << ".\n";
         return 0;
     }
-    Table table;
-    table.headers = {"device", "start ns", "duration ns", "cause", "evidence"};
-    table.numeric = {true, true, true, false, false};
-    for (const DeviceGaps& d : devices) {
-        for (const CausedGap& g : d.gaps) {
-            std::string ev;
-            for (size_t i = 0; i < g.evidence.size() && i < 3; ++i)
-                ev += (i ? "; " : "") + std::string(t.str(t.slices[g.evidence[i]].name));
-            if (g.evidence.size() > 3)
-                ev += "; +" + std::to_string(g.evidence.size() - 3) + " more";
-            if (args->format == OutputFormat::Text && ev.size() > 90)
-                ev = ev.substr(0, 87) + "...";
-            table.rows.push_back({std::to_string(d.device), std::to_string(g.gap.start),
-                                  std::to_string(g.gap.length()), gapCauseName(g.cause), ev});
-        }
-    }
-    printTable(table, args->format);
+    printResult(gapTable(t, devices), args->format);
     if (args->format != OutputFormat::Text) return 0;
     Table totals;
     totals.headers = {"device",        "busy ns", "input", "synchronization",

@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "analysis/gap_causes.h"
 #include "analysis/gpu_time_account.h"
 #include "analysis/kernel_stats.h"
 #include "analysis/memcpy_stats.h"
@@ -20,6 +21,10 @@ ResultTable kernelTable(const Trace& trace, const std::vector<KernelStats>& kern
 ResultTable copyTable(const Trace& trace, const std::vector<CopyStats>& copies);
 // By GPU time, then self time; the share is of `OpStatsOptions::stepTime`.
 ResultTable opTable(const Trace& trace, const std::vector<OpStats>& ops);
+
+// Every listed idle gap of every device, by device then start: its start,
+// length, cause and the names of its evidence (each once).
+ResultTable gapTable(const Trace& trace, const std::vector<DeviceGaps>& devices);
 
 // The GPU time account, one row per GPU: its time (the denominator named in
 // "of"), busy and its parts, idle and its causes (the parts add up to the

@@ -97,7 +97,7 @@ std::string cellText(const ResultCell& cell, const ResultColumn& column, bool re
     if (const auto* texts = std::get_if<std::vector<std::string>>(&cell)) {
         std::string out;
         for (const std::string& t : *texts)
-            out += (out.empty() ? "" : ", ") + t;
+            out += (out.empty() ? "" : "; ") + t;
         return out;
     }
     if (const auto* list = std::get_if<std::vector<int64_t>>(&cell)) {

@@ -5,6 +5,8 @@
 
 #include "analysis/gap_causes.h"
 #include "panels/analysis_table.h"
+#include "panels/result_rows.h"
+#include "report/analysis_tables.h"
 #include "panels/cause_colors.h"
 #include "panels/units.h"
 
@@ -16,11 +18,6 @@ GapsPanel::GapsPanel(AnalysisSession* session, QWidget* parent)
     totals_->setWordWrap(true);
     body()->addWidget(totals_);
     body()->addWidget(table_, 1);
-    table_->model()->setColumns({{tr("GPU"), CellKind::Count},
-                                 {tr("Start"), CellKind::Time},
-                                 {tr("Duration"), CellKind::Duration},
-                                 {tr("Cause"), CellKind::Text},
-                                 {tr("CPU was in"), CellKind::Text}});
     connect(table_, &AnalysisTable::activated, session, &AnalysisSession::navigate);
 }
 
@@ -45,7 +42,7 @@ AnalysisPanel::Work GapsPanel::prepare(std::shared_ptr<const IndexedTrace> index
         o.cancel = &cancel;
         const auto devices = gapsWithCauses(t, o);
         if (cancel.isCancelled()) return {};
-        std::vector<TableRow> rows;
+        auto rows = std::make_shared<const ResultRows>(resultRows(gapTable(t, devices), t.spanStart));
         std::array<TimeNs, kGapCauseCount> byCause{};
         TimeNs shortTotal = 0;
         uint64_t listed = 0;
@@ -53,22 +50,7 @@ AnalysisPanel::Work GapsPanel::prepare(std::shared_ptr<const IndexedTrace> index
             for (size_t c = 0; c < kGapCauseCount; ++c)
                 byCause[c] += d.byCause[c];
             shortTotal += d.shortTotal;
-            for (const CausedGap& g : d.gaps) {
-                ++listed;
-                QStringList names;
-                for (const uint32_t e : g.evidence) {
-                    const QString n = QString::fromUtf8(t.str(t.slices[e].name));
-                    if (!names.contains(n)) names << n;
-                }
-                TableRow row;
-                row.cells = {
-                    TableCell::of(d.device), TableCell::ofTime(g.gap.start, t.spanStart),
-                    TableCell::of(static_cast<double>(g.gap.length())),
-                    TableCell::ofText(causeLabel(g.cause)),
-                    names.isEmpty() ? TableCell::none() : TableCell::ofText(names.join("; "))};
-                row.target = NavTarget::toRange(g.gap);
-                rows.push_back(std::move(row));
-            }
+            listed += d.gaps.size();
         }
         QString totals;
         for (size_t c = 0; c < kGapCauseCount; ++c) {
@@ -83,9 +65,8 @@ AnalysisPanel::Work GapsPanel::prepare(std::shared_ptr<const IndexedTrace> index
             totals = tr("No GPU activity in this scope.");
         else if (listed == 0)
             totals.prepend(tr("No gap of at least %1. ").arg(shortDuration(threshold)));
-        auto shared = std::make_shared<std::vector<TableRow>>(std::move(rows));
-        return [this, shared, totals] {
-            table_->model()->setRows(shared);
+        return [this, rows, totals] {
+            table_->model()->setResult(*rows);
             table_->setDefaultSort(2, Qt::DescendingOrder);
             totals_->setText(totals);
         };
