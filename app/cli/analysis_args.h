@@ -16,7 +16,7 @@
 namespace gapscope {
 struct Table;
 struct ResultTable;
-}
+}  // namespace gapscope
 
 namespace gapscope::cli {
 

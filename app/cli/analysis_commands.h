@@ -12,7 +12,8 @@ int runLaunch(int argc, char** argv);    // launch overhead
 int runAdvice(int argc, char** argv);    // findings
 int runDiff(int argc, char** argv);      // two runs compared, the regression gate
 int runSummary(int argc, char** argv);
-int runRanks(int argc, char** argv);    // the ranks of a job side by side, stragglers   // the summary tables, in one document or CSV files
-int runRender(int argc, char** argv);    // the exported picture, PNG or SVG, headless
+int runRanks(int argc, char** argv);   // the ranks of a job side by side, stragglers   // the
+                                       // summary tables, in one document or CSV files
+int runRender(int argc, char** argv);  // the exported picture, PNG or SVG, headless
 
 }  // namespace gapscope::cli

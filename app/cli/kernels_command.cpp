@@ -54,11 +54,11 @@ int runKernels(int argc, char** argv) {
     // The terminal's table leaves the launch parameters and streams to the
     // other formats.
     if (args->format == OutputFormat::Text) {
-        printResult(project(table, {"device", "name", "count", "total_ns", "mean_ns", "min_ns",
-                                    "max_ns", "median_ns", "p95_ns", "stddev_ns",
-                                    "share_of_kernel_time", "share_of_busy_time", "tensor_cores",
-                                    "launched_by"}),
-                    args->format);
+        printResult(
+            project(table, {"device", "name", "count", "total_ns", "mean_ns", "min_ns", "max_ns",
+                            "median_ns", "p95_ns", "stddev_ns", "share_of_kernel_time",
+                            "share_of_busy_time", "tensor_cores", "launched_by"}),
+            args->format);
         return 0;
     }
     printResult(table, args->format);

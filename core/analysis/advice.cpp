@@ -223,7 +223,8 @@ void gpuIdle(const AdviceInputs& in, const std::vector<DeviceTime>& times,
         f.message.append("); the most idle time is ");
         if (shortLeads) {
             f.message.append("in short gaps between kernels (");
-            f.message.append(readableDuration(d.idleShort)).append("): launch overhead or small kernels.");
+            f.message.append(readableDuration(d.idleShort))
+                .append("): launch overhead or small kernels.");
         } else {
             f.message.append("caused by ").append(gapCauseName(GapCause(lead))).append(" (");
             f.message.append(readableDuration(d.idleByCause[lead])).append(")");
@@ -337,7 +338,11 @@ void blockingSync(const Trace& t, const AdviceInputs& in, const std::vector<Devi
         }
         f.message = "Blocking synchronisation leaves ";
         f.message.append(gpu(d.device)).append(" idle for ").append(readableDuration(d.syncIdle));
-        f.message.append(" (").append(readablePercent(s)).append(" of the ").append(d.of).append(")");
+        f.message.append(" (")
+            .append(readablePercent(s))
+            .append(" of the ")
+            .append(d.of)
+            .append(")");
         if (!list.empty()) f.message.append(": ").append(list);
         f.message.append(
             "; avoid reading GPU values on the host inside the step (.item(), "
@@ -398,7 +403,8 @@ void exposedComm(const AdviceInputs& in, const std::vector<DeviceTime>& times,
             .append("'s ")
             .append(d.of)
             .append(" (");
-        f.message.append(readableDuration(d.exposedComm)).append("): overlap it with compute (DDP ");
+        f.message.append(readableDuration(d.exposedComm))
+            .append("): overlap it with compute (DDP ");
         f.message.append("bucketing, FSDP prefetch) or communicate less (gradient accumulation).");
         f.numbers = {{"exposed_comm_ns", static_cast<double>(d.exposedComm)},
                      {"share_of_step_time", s}};
@@ -444,7 +450,8 @@ void tensorCores(const Trace& t, const AdviceInputs& in, std::vector<Ranked>& ou
     f.severity = Severity::Medium;
     const double s = share(gemmConv, compute);
     f.message = "GEMM and convolution kernels take ";
-    f.message.append(readablePercent(s)).append(" of the compute time and none runs on Tensor Cores: ");
+    f.message.append(readablePercent(s))
+        .append(" of the compute time and none runs on Tensor Cores: ");
     f.message.append("train in mixed precision (torch.autocast with bf16/fp16, or TF32).");
     f.numbers = {{"gemm_conv_ns", static_cast<double>(gemmConv)},
                  {"compute_ns", static_cast<double>(compute)},

@@ -16,8 +16,7 @@
 namespace gapscope {
 
 // By total time. `byDevice`: a first column "device".
-ResultTable kernelTable(const Trace& trace, const std::vector<KernelStats>& kernels,
-                        bool byDevice);
+ResultTable kernelTable(const Trace& trace, const std::vector<KernelStats>& kernels, bool byDevice);
 ResultTable copyTable(const Trace& trace, const std::vector<CopyStats>& copies);
 // By GPU time, then self time; the share is of `OpStatsOptions::stepTime`.
 ResultTable opTable(const Trace& trace, const std::vector<OpStats>& ops);

@@ -34,22 +34,32 @@ ResultTable kernelTable(const Trace& t, const std::vector<KernelStats>& kernels,
         ResultRow r;
         if (byDevice) r.cells.push_back(int64_t{k.device});
         const std::optional<LaunchParams>& l = k.launch;
-        auto triple = [](const int32_t (&v)[3]) { return std::vector<int64_t>{v[0], v[1], v[2]}; };
-        r.cells.insert(
-            r.cells.end(),
-            {std::string(t.str(k.name)), static_cast<int64_t>(k.count), k.total, k.mean, k.min,
-             k.max, k.median, k.p95, cellOf(k.stddev), k.shareOfKernelTime, k.shareOfBusyTime,
-             k.tensorCores == TensorCoreUse::Unknown
-                 ? ResultCell()
-                 : ResultCell(int64_t{k.tensorCores == TensorCoreUse::Yes}),
-             k.launchedBy ? ResultCell(std::string(t.str(*k.launchedBy))) : ResultCell(),
-             int64_t{k.communication}, k.streams, l ? ResultCell(triple(l->grid)) : ResultCell(),
-             l ? ResultCell(triple(l->block)) : ResultCell(),
-             l && l->registersPerThread >= 0 ? ResultCell(int64_t{l->registersPerThread})
-                                             : ResultCell(),
-             l && l->sharedMemory >= 0 ? ResultCell(l->sharedMemory) : ResultCell(),
-             l && l->occupancyPercent >= 0 ? ResultCell(double{l->occupancyPercent})
-                                           : ResultCell()});
+        auto triple = [](const int32_t(&v)[3]) { return std::vector<int64_t>{v[0], v[1], v[2]}; };
+        r.cells.insert(r.cells.end(),
+                       {std::string(t.str(k.name)),
+                        static_cast<int64_t>(k.count),
+                        k.total,
+                        k.mean,
+                        k.min,
+                        k.max,
+                        k.median,
+                        k.p95,
+                        cellOf(k.stddev),
+                        k.shareOfKernelTime,
+                        k.shareOfBusyTime,
+                        k.tensorCores == TensorCoreUse::Unknown
+                            ? ResultCell()
+                            : ResultCell(int64_t{k.tensorCores == TensorCoreUse::Yes}),
+                        k.launchedBy ? ResultCell(std::string(t.str(*k.launchedBy))) : ResultCell(),
+                        int64_t{k.communication},
+                        k.streams,
+                        l ? ResultCell(triple(l->grid)) : ResultCell(),
+                        l ? ResultCell(triple(l->block)) : ResultCell(),
+                        l && l->registersPerThread >= 0 ? ResultCell(int64_t{l->registersPerThread})
+                                                        : ResultCell(),
+                        l && l->sharedMemory >= 0 ? ResultCell(l->sharedMemory) : ResultCell(),
+                        l && l->occupancyPercent >= 0 ? ResultCell(double{l->occupancyPercent})
+                                                      : ResultCell()});
         r.ref.kind = ResultRef::Kind::Name;
         r.ref.name = k.name;
         r.ref.slice = k.firstSlice;
@@ -76,16 +86,16 @@ ResultTable copyTable(const Trace& t, const std::vector<CopyStats>& copies) {
         const char* memory = c.memory == HostMemory::Pageable ? "pageable"
                              : c.memory == HostMemory::Pinned ? "pinned"
                                                               : nullptr;
-        r.cells = {int64_t{c.device},
-                   std::string(c.kind == ActivityKind::Memset ? "memset" : "memcpy"),
-                   std::string(t.str(c.name)),
-                   c.direction ? ResultCell(std::string(copyDirectionName(*c.direction)))
-                               : ResultCell(),
-                   memory ? ResultCell(std::string(memory)) : ResultCell(),
-                   static_cast<int64_t>(c.count),
-                   c.total,
-                   cellOf(c.bytes),
-                   cellOf(c.bandwidthGBps)};
+        r.cells = {
+            int64_t{c.device},
+            std::string(c.kind == ActivityKind::Memset ? "memset" : "memcpy"),
+            std::string(t.str(c.name)),
+            c.direction ? ResultCell(std::string(copyDirectionName(*c.direction))) : ResultCell(),
+            memory ? ResultCell(std::string(memory)) : ResultCell(),
+            static_cast<int64_t>(c.count),
+            c.total,
+            cellOf(c.bytes),
+            cellOf(c.bandwidthGBps)};
         r.ref.kind = ResultRef::Kind::Name;
         r.ref.name = c.name;
         r.ref.slice = c.longestSlice;

@@ -14,8 +14,9 @@ ResultTable opTable(const Trace& t, const std::vector<OpStats>& ops) {
                      {"share_of_step_time", "Of step time", Unit::Share}};
     for (const OpStats& o : ops) {
         ResultRow r;
-        r.cells = {std::string(t.str(o.name)), static_cast<int64_t>(o.count), o.inclusive, o.self,
-                   o.gpu, cellOf(o.shareOfStepTime)};
+        r.cells = {
+            std::string(t.str(o.name)), static_cast<int64_t>(o.count), o.inclusive, o.self, o.gpu,
+            cellOf(o.shareOfStepTime)};
         r.ref.kind = ResultRef::Kind::Name;
         r.ref.name = o.name;
         table.rows.push_back(std::move(r));

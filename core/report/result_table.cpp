@@ -152,7 +152,7 @@ std::string renderResult(const ResultTable& result, OutputFormat format,
                          const RenderOptions& options) {
     Table t;
     for (const ResultColumn& c : result.columns) {
-        t.headers.push_back(!options.readable       ? exactHeader(c)
+        t.headers.push_back(!options.readable      ? exactHeader(c)
                             : c.unit == Unit::Time ? c.title + " (from the start)"
                                                    : c.title);
         t.numeric.push_back(isNumeric(c.unit));
@@ -160,10 +160,9 @@ std::string renderResult(const ResultTable& result, OutputFormat format,
     for (const ResultRow& row : result.rows) {
         std::vector<std::string> cells;
         for (size_t c = 0; c < result.columns.size(); ++c) {
-            std::string text = c < row.cells.size()
-                                   ? cellText(row.cells[c], result.columns[c], options.readable,
-                                              options.origin)
-                                   : std::string("-");
+            std::string text = c < row.cells.size() ? cellText(row.cells[c], result.columns[c],
+                                                               options.readable, options.origin)
+                                                    : std::string("-");
             if (format == OutputFormat::Text && result.columns[c].unit == Unit::Text)
                 text = fitWidth(text, options.textWidth);
             cells.push_back(std::move(text));

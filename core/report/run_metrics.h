@@ -18,8 +18,8 @@ namespace gapscope {
 
 struct RunMetrics {
     size_t stepCount = 0;
-    std::optional<double> stepMean;           // ns
-    std::optional<double> stepMedian;         // ns
+    std::optional<double> stepMean;    // ns
+    std::optional<double> stepMedian;  // ns
     // The GPUs' time account summed over GPUs: busy of time, the step time
     // with steps, else the active spans (first activity start .. last end).
     TimeNs gpuBusy = 0, gpuTime = 0;

@@ -20,8 +20,8 @@ Table annotationTable(const ReportContent& r) {
             a.kind == Annotation::Kind::Slice ? a.slice + " (" + a.track + ")" : std::string();
         t.rows.push_back(
             {annotationKindName(a.kind), readableDuration(a.start - r.origin),
-             a.kind == Annotation::Kind::Marker ? std::string() : readableDuration(a.end - a.start), on,
-             a.text});
+             a.kind == Annotation::Kind::Marker ? std::string() : readableDuration(a.end - a.start),
+             on, a.text});
     }
     return t;
 }

@@ -19,7 +19,7 @@ namespace gapscope {
 struct ReportContent {
     std::string traceName;                                   // the file name
     std::vector<std::pair<std::string, std::string>> facts;  // (what, value)
-    std::vector<ResultTable> tables;  // shown as people read them
+    std::vector<ResultTable> tables;                         // shown as people read them
     std::string pictureUrl;  // the image: a file name, a data: URL; "" for none
     std::string pictureCaption;
     int pictureWidth = 0;  // HTML: the <img> width in pixels; 0: its own

@@ -7,8 +7,8 @@
 #include "analysis/analysis_index.h"
 #include "analysis/op_stats.h"
 #include "report/analysis_tables.h"
-#include "report/table.h"
 #include "report/run_metrics.h"
+#include "report/table.h"
 
 namespace gapscope {
 
@@ -18,20 +18,17 @@ ResultTable stepTable(const Trace& t, const AdviceData& data) {
     ResultTable s;
     s.id = "steps";
     s.title = "Steps";
-    s.columns = {{"source", "Source", Unit::Text},
-                 {"steps", "Steps", Unit::Count},
-                 {"mean_ns", "Mean", Unit::Duration, 0},
-                 {"median_ns", "Median", Unit::Duration},
-                 {"slowest_ns", "Slowest", Unit::Duration},
-                 {"slowest_step", "Slowest step", Unit::Text},
-                 {"slow_steps", "Slow steps", Unit::Count}};
+    s.columns = {
+        {"source", "Source", Unit::Text},          {"steps", "Steps", Unit::Count},
+        {"mean_ns", "Mean", Unit::Duration, 0},    {"median_ns", "Median", Unit::Duration},
+        {"slowest_ns", "Slowest", Unit::Duration}, {"slowest_step", "Slowest step", Unit::Text},
+        {"slow_steps", "Slow steps", Unit::Count}};
     const StepsResult& r = data.steps;
     if (r.steps.empty()) {
-        s.rows.push_back({{std::string(r.source == StepSource::None ? "none"
-                                                                    : stepSourceName(r.source)),
-                           int64_t{0}, ResultCell(), ResultCell(), ResultCell(), ResultCell(),
-                           int64_t{0}},
-                          {}});
+        s.rows.push_back(
+            {{std::string(r.source == StepSource::None ? "none" : stepSourceName(r.source)),
+              int64_t{0}, ResultCell(), ResultCell(), ResultCell(), ResultCell(), int64_t{0}},
+             {}});
         return s;
     }
     TimeNs sum = 0;
@@ -69,11 +66,11 @@ ResultTable pipelineTable(const AdviceData& data) {
                  {"denominator", "Denominator", Unit::Text},
                  {"host_wait_ns", "Host wait", Unit::Duration}};
     const PipelineReport& p = data.pipeline;
-    s.rows.push_back({{p.inputShare ? ResultCell(std::string(inputVerdictName(p.verdict)))
-                                    : ResultCell(),
-                       cellOf(p.inputShare), p.inputWait, p.time,
-                       std::string(denominatorName(p.denominator)), p.hostWait},
-                      {}});
+    s.rows.push_back(
+        {{p.inputShare ? ResultCell(std::string(inputVerdictName(p.verdict))) : ResultCell(),
+          cellOf(p.inputShare), p.inputWait, p.time, std::string(denominatorName(p.denominator)),
+          p.hostWait},
+         {}});
     return s;
 }
 
@@ -133,15 +130,18 @@ std::vector<ResultTable> summaryTables(const Trace& trace, const StepOptions& st
     std::vector<KernelStats> kernels = data.kernels;
     std::stable_sort(kernels.begin(), kernels.end(),
                      [](const KernelStats& a, const KernelStats& b) { return a.total > b.total; });
-    ResultTable topKernels =
-        project(kernelTable(trace, kernels, false),
-                {"name", "count", "total_ns", "mean_ns", "share_of_kernel_time", "tensor_cores"},
-                top);
+    ResultTable topKernels = project(
+        kernelTable(trace, kernels, false),
+        {"name", "count", "total_ns", "mean_ns", "share_of_kernel_time", "tensor_cores"}, top);
     topKernels.title = "Top kernels by total time";
     ResultTable topOps = project(opTable(trace, ops), {}, top);
     topOps.title = "Top ops by GPU time";
-    return {accountTable(data.account, data.breakdowns), stepTable(trace, data), std::move(topKernels),
-            std::move(topOps),          pipelineTable(data),    memoryTable(data),
+    return {accountTable(data.account, data.breakdowns),
+            stepTable(trace, data),
+            std::move(topKernels),
+            std::move(topOps),
+            pipelineTable(data),
+            memoryTable(data),
             adviceTable(trace, data)};
 }
 

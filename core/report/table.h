@@ -13,7 +13,6 @@
 
 namespace gapscope {
 
-
 struct Table {
     std::vector<std::string> headers;
     std::vector<bool> numeric;  // per column: right-aligned in text (default false)

@@ -20,7 +20,8 @@ void writeTraceSummary(const Trace& t, std::ostream& out) {
             << " form, ";
     }
     out << compressionName(t.compression) << " (" << readableBytes(static_cast<double>(t.fileSize));
-    if (t.compression != Compression::None) out << " -> " << readableBytes(static_cast<double>(t.decompressedSize));
+    if (t.compression != Compression::None)
+        out << " -> " << readableBytes(static_cast<double>(t.decompressedSize));
     out << ")\n";
     if (const auto run = t.metadata.find("profile run"); run != t.metadata.end()) {
         // The reader wrote both as JSON: a string and an array of strings.

@@ -271,13 +271,15 @@ class TestPanels : public QObject {
         // (the view's order: compared by name).
         {
             const auto trace = host()->session()->trace();
-            const nlohmann::json cli = resultRowsJson(kernelTable(*trace, kernelStats(*trace), false));
+            const nlohmann::json cli =
+                resultRowsJson(kernelTable(*trace, kernelStats(*trace), false));
             std::map<std::string, nlohmann::json> byName;
             for (const auto& r : cli)
                 byName[r["name"].get<std::string>()] = r;
             QCOMPARE(json["rows"].size(), byName.size());
             for (const auto& r : json["rows"])
-                QVERIFY2(r == byName[r["name"].get<std::string>()], qPrintable(QString::fromStdString(r.dump())));
+                QVERIFY2(r == byName[r["name"].get<std::string>()],
+                         qPrintable(QString::fromStdString(r.dump())));
         }
         // Gaps: their starts as absolute ns, as the truth has them.
         AnalysisTable* gaps = panel<GapsPanel>("gapsDock")->table();
@@ -419,8 +421,8 @@ class TestPanels : public QObject {
         QVERIFY(gpus != tables.end());
         // The summary's rows (gapscope-cli summary --format json), key for key.
         const nlohmann::json summaryRows = resultRowsJson(*gpus);
-        QVERIFY2(rows == summaryRows, qPrintable(QString::fromStdString(
-                                          rows.dump() + "\n != \n" + summaryRows.dump())));
+        QVERIFY2(rows == summaryRows,
+                 qPrintable(QString::fromStdString(rows.dump() + "\n != \n" + summaryRows.dump())));
         for (size_t i = 0; i < rows.size(); ++i) {
             const auto& row = rows[i];
             const auto& d = generated_.truth["devices"][std::to_string(row["device"].get<int>())];

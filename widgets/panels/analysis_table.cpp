@@ -17,8 +17,8 @@
 
 #include "panels/analysis_panel.h"
 #include "panels/cell_delegate.h"
-#include "panels/table_export.h"
 #include "panels/result_rows.h"
+#include "panels/table_export.h"
 #include "panels/text_widths.h"
 #include "panels/units.h"
 

@@ -5,10 +5,10 @@
 
 #include "analysis/gap_causes.h"
 #include "panels/analysis_table.h"
-#include "panels/result_rows.h"
-#include "report/analysis_tables.h"
 #include "panels/cause_colors.h"
+#include "panels/result_rows.h"
 #include "panels/units.h"
+#include "report/analysis_tables.h"
 
 namespace gapscope::ui {
 
@@ -42,7 +42,8 @@ AnalysisPanel::Work GapsPanel::prepare(std::shared_ptr<const IndexedTrace> index
         o.cancel = &cancel;
         const auto devices = gapsWithCauses(t, o);
         if (cancel.isCancelled()) return {};
-        auto rows = std::make_shared<const ResultRows>(resultRows(gapTable(t, devices), t.spanStart));
+        auto rows =
+            std::make_shared<const ResultRows>(resultRows(gapTable(t, devices), t.spanStart));
         std::array<TimeNs, kGapCauseCount> byCause{};
         TimeNs shortTotal = 0;
         uint64_t listed = 0;

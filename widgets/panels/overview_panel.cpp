@@ -5,11 +5,11 @@
 #include "analysis/advice.h"
 #include "panels/advice_panel.h"
 #include "panels/analysis_table.h"
-#include "panels/result_rows.h"
-#include "report/analysis_tables.h"
 #include "panels/cause_colors.h"
 #include "panels/link_view.h"
+#include "panels/result_rows.h"
 #include "panels/units.h"
+#include "report/analysis_tables.h"
 
 namespace gapscope::ui {
 

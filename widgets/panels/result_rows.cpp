@@ -77,9 +77,8 @@ ResultRows resultRows(ResultTable table, TimeNs origin) {
     for (const ResultRow& r : table.rows) {
         TableRow row;
         for (size_t c = 0; c < table.columns.size(); ++c)
-            row.cells.push_back(c < r.cells.size()
-                                    ? cellOf(r.cells[c], table.columns[c], origin)
-                                    : TableCell::none());
+            row.cells.push_back(c < r.cells.size() ? cellOf(r.cells[c], table.columns[c], origin)
+                                                   : TableCell::none());
         row.target = navTargetOf(r.ref);
         rows->push_back(std::move(row));
     }

@@ -1,0 +1,206 @@
+// Every panel that shows an analysis's result table shows what
+// `gapscope-cli` prints for the same trace and scope: the panel's exported
+// JSON rows against the CLI's JSON, on real traces (the bundled sample and a
+// recorded JAX XSpace always; with ../shared, HTA's rank trace and Kineto's
+// ResNet50 pair too).
+
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTest>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "loading/trace_loader.h"
+#include "main_window.h"
+#include "panels/analysis_panel.h"
+#include "panels/analysis_table.h"
+#include "panels/gaps_panel.h"
+#include "panels/kernels_panel.h"
+#include "panels/ops_panel.h"
+#include "panels/overview_panel.h"
+#include "panels/panel_host.h"
+#include "panels/table_export.h"
+#include "support/cli_run.h"
+#include "support/suite_main.h"
+#include "support/test_paths.h"
+
+using namespace gapscope;
+using namespace gapscope::ui;
+using nlohmann::json;
+
+namespace {
+
+std::string dumped(const json& j) {
+    return j.dump();
+}
+
+// Rows keyed by what identifies them (the order of a sortable view is the
+// user's; the CLI's is its own).
+std::map<std::string, json> byKey(const json& rows, const std::vector<std::string>& keys) {
+    std::map<std::string, json> out;
+    for (const json& r : rows) {
+        std::string k;
+        for (const std::string& key : keys)
+            k += dumped(r[key]) + "|";
+        out[k] = r;
+    }
+    return out;
+}
+
+}  // namespace
+
+class TestPanelsCli : public QObject {
+    Q_OBJECT
+    std::unique_ptr<app::MainWindow> window_;
+    QTemporaryDir dir_;
+
+    PanelHost* host() const { return window_->panels(); }
+
+    bool settle() {
+        QElapsedTimer clock;
+        clock.start();
+        while (clock.elapsed() < 120000) {
+            QApplication::processEvents(QEventLoop::AllEvents, 20);
+            bool busy = host()->session()->trace() && !host()->session()->indexed();
+            for (AnalysisPanel* p : host()->panels())
+                busy |= p->computing();
+            if (!busy) return true;
+        }
+        return false;
+    }
+
+    template <class P>
+    P* panel(const char* dock) {
+        host()->raisePanel(QString::fromLatin1(dock));
+        if (!settle()) qWarning("the panels did not settle within two minutes");
+        return qobject_cast<P*>(host()->panel(QString::fromLatin1(dock)));
+    }
+
+    json exportedRows(const TableSnapshot& table, const QString& name) {
+        const QString path = dir_.filePath(name + ".json");
+        QString error;
+        if (!writeTableSnapshot(table, path, &error)) {
+            qWarning("%s", qPrintable(error));
+            return json();
+        }
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly)) return json();
+        return json::parse(f.readAll().toStdString())["rows"];
+    }
+
+    json cli(const QStringList& args) {
+        const test::CliRun r = test::runCli(args + QStringList{"--format", "json", "--no-cache"});
+        if (r.exitCode != 0) {
+            qWarning("gapscope-cli %s: %s", qPrintable(args.join(' ')), r.err.constData());
+            return json();
+        }
+        return json::parse(r.out.toStdString());
+    }
+
+    // The panel's rows and the CLI's, matched by `keys`, equal.
+    static bool same(const json& panel, const json& cli, const std::vector<std::string>& keys,
+                     QString* why) {
+        if (!panel.is_array() || !cli.is_array()) {
+            *why = QStringLiteral("no rows");
+            return false;
+        }
+        const auto a = byKey(panel, keys), b = byKey(cli, keys);
+        if (a.size() != panel.size() || b.size() != cli.size() || a.size() != b.size()) {
+            *why = QStringLiteral("%1 panel rows, %2 CLI rows").arg(panel.size()).arg(cli.size());
+            return false;
+        }
+        for (const auto& [k, row] : a) {
+            const auto it = b.find(k);
+            if (it == b.end() || it->second != row) {
+                *why = QString::fromStdString(
+                    row.dump() + "\n  CLI: " + (it == b.end() ? "none" : it->second.dump()));
+                return false;
+            }
+        }
+        return true;
+    }
+
+  private slots:
+    void initTestCase() {
+        QSettings().clear();
+        QVERIFY(dir_.isValid());
+        window_ = std::make_unique<app::MainWindow>();
+        window_->setInteractive(false);
+        window_->disableCacheForSession();
+        window_->resize(1600, 1000);
+        window_->show();
+    }
+
+    void panelsEqualTheCli_data() {
+        QTest::addColumn<QString>("trace");
+        QTest::newRow("sample") << test::samplePath();
+        QTest::newRow("jax_mlp_xspace")
+            << test::sourceDir() + QStringLiteral("/tests/data/recorded/jax_mlp.xplane.pb");
+        // With ../shared (CI has it; a person's clone may not): more producers.
+        const QString shared = test::sharedTraces();
+        if (shared.isEmpty()) return;
+        QTest::newRow("hta_rank") << shared +
+                                         "/hta/tests/data/rank_unavailable/rank_not_found.json.gz";
+        QTest::newRow("resnet50_num_workers_0")
+            << shared +
+                   "/kineto/tb_plugin/samples/resnet50_num_workers_0/"
+                   "worker0.1623143089861.pt.trace.json.gz";
+        QTest::newRow("resnet50_num_workers_4")
+            << shared +
+                   "/kineto/tb_plugin/samples/resnet50_num_workers_4/"
+                   "worker0.1623212756351.pt.trace.json.gz";
+    }
+
+    void panelsEqualTheCli() {
+        QFETCH(QString, trace);
+        QVERIFY2(QFileInfo::exists(trace), qPrintable(trace));
+        window_->openTrace(trace);
+        window_->loader()->wait();
+        QVERIFY(settle());
+        QVERIFY(host()->session()->scope().whole());
+        QString why;
+
+        auto* kernels = panel<KernelsPanel>("kernelsDock");
+        QVERIFY2(same(exportedRows(kernels->kernels()->snapshot(), "kernels"),
+                      cli({"kernels", trace})["kernels"], {"name"}, &why),
+                 qPrintable("kernels: " + why));
+        QVERIFY2(same(exportedRows(kernels->copies()->snapshot(), "copies"),
+                      cli({"memcpy", trace})["copies"], {"device", "kind", "name"}, &why),
+                 qPrintable("copies: " + why));
+
+        auto* ops = panel<OpsPanel>("opsDock");
+        QVERIFY2(same(exportedRows(ops->table()->snapshot(), "ops"), cli({"ops", trace})["ops"],
+                      {"name"}, &why),
+                 qPrintable("ops: " + why));
+
+        // The CLI's gaps JSON is per device, with the evidence slices.
+        json cliGaps = json::array();
+        const json gapsJson = cli({"gaps", trace});
+        for (const json& d : gapsJson["devices"])
+            for (const json& g : d["gaps"]) {
+                std::vector<std::string> names;
+                for (const json& e : g["evidence"])
+                    if (std::find(names.begin(), names.end(), e["name"]) == names.end())
+                        names.push_back(e["name"].get<std::string>());
+                cliGaps.push_back(
+                    {{"device", d["device"]},
+                     {"start_ns", g["start_ns"]},
+                     {"duration_ns", g["end_ns"].get<TimeNs>() - g["start_ns"].get<TimeNs>()},
+                     {"cause", g["cause"]},
+                     {"evidence", names.empty() ? json(nullptr) : json(names)}});
+            }
+        auto* gaps = panel<GapsPanel>("gapsDock");
+        QVERIFY2(same(exportedRows(gaps->table()->snapshot(), "gaps"), cliGaps,
+                      {"device", "start_ns"}, &why),
+                 qPrintable("gaps: " + why));
+
+        auto* overview = panel<OverviewPanel>("overviewDock");
+        QVERIFY2(same(exportedRows(overview->snapshot(), "overview"),
+                      cli({"summary", trace})["tables"]["gpus"]["rows"], {"device"}, &why),
+                 qPrintable("overview: " + why));
+    }
+};
+
+GAPSCOPE_TEST_MAIN(TestPanelsCli)
+#include "tst_panels_cli.moc"
