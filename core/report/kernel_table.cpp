@@ -79,7 +79,7 @@ ResultTable copyTable(const Trace& t, const std::vector<CopyStats>& copies) {
                      {"memory", "Host memory", Unit::Text},
                      {"count", "Count", Unit::Count},
                      {"total_ns", "Total", Unit::Duration},
-                     {"bytes", "Bytes", Unit::Bytes},
+                     {"bytes", "Size", Unit::Bytes},
                      {"bandwidth_gbps", "GB/s", Unit::Number, 2}};
     for (const CopyStats& c : copies) {
         ResultRow r;

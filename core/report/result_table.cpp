@@ -160,9 +160,15 @@ std::string renderResult(const ResultTable& result, OutputFormat format,
     for (const ResultRow& row : result.rows) {
         std::vector<std::string> cells;
         for (size_t c = 0; c < result.columns.size(); ++c) {
-            std::string text = c < row.cells.size() ? cellText(row.cells[c], result.columns[c],
-                                                               options.readable, options.origin)
-                                                    : std::string("-");
+            static const ResultCell kNoValue;
+            const ResultCell& cell = c < row.cells.size() ? row.cells[c] : kNoValue;
+            // CSV leaves a missing value empty, so a numeric column stays numeric.
+            const bool empty = format == OutputFormat::Csv &&
+                               std::holds_alternative<std::monostate>(cell) &&
+                               result.columns[c].unit != Unit::Flag;
+            std::string text =
+                empty ? std::string()
+                      : cellText(cell, result.columns[c], options.readable, options.origin);
             if (format == OutputFormat::Text && result.columns[c].unit == Unit::Text)
                 text = fitWidth(text, options.textWidth);
             cells.push_back(std::move(text));

@@ -1,6 +1,7 @@
 #include "report/run_summary.h"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 
 #include "analysis/advice.h"
@@ -42,7 +43,7 @@ ResultTable stepTable(const Trace& t, const AdviceData& data) {
     ResultRow row;
     row.cells = {std::string(stepSourceName(r.source)),
                  static_cast<int64_t>(r.steps.size()),
-                 double(sum) / double(r.steps.size()),
+                 static_cast<int64_t>(std::llround(double(sum) / double(r.steps.size()))),
                  cellOf(r.medianDuration),
                  slowest->duration,
                  std::string(t.str(t.slices[slowest->step.slice].name)),
@@ -86,12 +87,15 @@ ResultTable memoryTable(const AdviceData& data) {
                  {"growth_per_step_bytes", "Growth per step", Unit::Bytes}};
     for (const DeviceMemory& d : data.memory.devices) {
         ResultRow row;
+        auto bytes = [](const std::optional<double>& v) {
+            return v ? ResultCell(static_cast<int64_t>(std::llround(*v))) : ResultCell();
+        };
         row.cells = {d.gpu ? "GPU " + std::to_string(d.device) : std::string("host"),
-                     d.peakAllocated,
+                     bytes(d.peakAllocated),
                      int64_t{d.relative},
                      d.peakTime,
-                     cellOf(d.peakReserved),
-                     cellOf(d.growthPerStep)};
+                     bytes(d.peakReserved),
+                     bytes(d.growthPerStep)};
         row.ref.kind = ResultRef::Kind::Range;
         row.ref.range = {d.peakTime, d.peakTime + 1};
         s.rows.push_back(std::move(row));

@@ -7,7 +7,8 @@ namespace gapscope {
 
 std::string readableDuration(TimeNs ns) {
     char buf[64];
-    const TimeNs magnitude = ns < 0 ? -ns : ns;
+    // Unsigned: the magnitude of INT64_MIN does not fit an int64.
+    const uint64_t magnitude = ns < 0 ? 0 - static_cast<uint64_t>(ns) : static_cast<uint64_t>(ns);
     if (magnitude < 1000) {
         std::snprintf(buf, sizeof buf, "%lld ns", static_cast<long long>(ns));
         return buf;
@@ -30,13 +31,20 @@ std::string readableBytes(double bytes) {
     const double a = std::abs(bytes);
     if (a < 1024) {
         std::snprintf(buf, sizeof buf, "%lld B", static_cast<long long>(std::llround(bytes)));
-    } else if (a < 1024.0 * 1024) {
-        std::snprintf(buf, sizeof buf, "%.1f KiB", bytes / 1024);
-    } else if (a < 1024.0 * 1024 * 1024) {
-        std::snprintf(buf, sizeof buf, "%.1f MiB", bytes / (1024.0 * 1024));
-    } else {
-        std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / (1024.0 * 1024 * 1024));
+        return buf;
     }
+    static constexpr struct {
+        double size;
+        const char* format;
+        double digits;  // 10 for one decimal, 100 for two
+    } kUnits[] = {{1024.0, "%.1f KiB", 10},
+                  {1024.0 * 1024, "%.1f MiB", 10},
+                  {1024.0 * 1024 * 1024, "%.2f GiB", 100}};
+    size_t u = a < 1024.0 * 1024 ? 0 : a < 1024.0 * 1024 * 1024 ? 1 : 2;
+    // What would print as 1024.0 KiB is 1.0 MiB.
+    while (u < 2 && std::round(a / kUnits[u].size * kUnits[u].digits) >= 1024 * kUnits[u].digits)
+        ++u;
+    std::snprintf(buf, sizeof buf, kUnits[u].format, bytes / kUnits[u].size);
     return buf;
 }
 

@@ -1,10 +1,16 @@
 // Table output: CSV as RFC 4180 and safe in a spreadsheet, Markdown with
-// its separators escaped, aligned text.
+// its separators escaped, aligned text; the one formatter of durations and
+// sizes; typed results as text and JSON.
 
 #include <QTest>
 
+#include <climits>
+
+#include "report/result_json.h"
+#include "report/result_table.h"
 #include "report/table.h"
 #include "support/suite_main.h"
+#include "util/readable_units.h"
 
 using namespace gapscope;
 
@@ -110,6 +116,79 @@ class TestTable : public QObject {
                  std::string("<table>\n<thead><tr><th>&lt;b&gt;name&lt;/b&gt;</th><th "
                              "class=\"num\">n</th></tr></thead>\n<tbody>\n<tr><td>a&amp;b</"
                              "td><td class=\"num\">1</td></tr>\n</tbody>\n</table>\n"));
+    }
+
+    // The unit moves up where rounding would print 1000 (1024 for sizes).
+    void readableUnits() {
+        QCOMPARE(readableDuration(0), std::string("0 ns"));
+        QCOMPARE(readableDuration(999), std::string("999 ns"));
+        QCOMPARE(readableDuration(1000), std::string("1.00 µs"));
+        QCOMPARE(readableDuration(999994), std::string("999.99 µs"));
+        QCOMPARE(readableDuration(999995), std::string("1.00 ms"));
+        QCOMPARE(readableDuration(189212248), std::string("189.21 ms"));
+        QCOMPARE(readableDuration(-1500), std::string("-1.50 µs"));
+        QCOMPARE(readableDuration(1420000000), std::string("1.42 s"));
+        QCOMPARE(readableDuration(INT64_MIN).front(), '-');  // no overflow
+        QCOMPARE(readableBytes(1023), std::string("1023 B"));
+        QCOMPARE(readableBytes(1536), std::string("1.5 KiB"));
+        QCOMPARE(readableBytes(1048575), std::string("1.0 MiB"));
+        QCOMPARE(readableBytes(4.02 * 1024 * 1024 * 1024), std::string("4.02 GiB"));
+        QCOMPARE(readablePercent(0.1234), std::string("12.3 %"));
+    }
+
+    void resultsRenderTheirUnits() {
+        ResultTable t;
+        t.columns = {{"name", "Name", Unit::Text},
+                     {"total_ns", "Total", Unit::Duration},
+                     {"share", "Share", Unit::Share},
+                     {"at_ns", "At", Unit::Time},
+                     {"size", "Size", Unit::Bytes},
+                     {"tc", "Tensor Cores", Unit::Flag},
+                     {"launch.grid", "Grid", Unit::Text},
+                     {"launch.registers", "Registers", Unit::Count}};
+        // A name of 90 characters, µ (two bytes) among them, cut in the middle.
+        std::string name = "µ";
+        for (int i = 0; i < 89; ++i)
+            name += char('a' + i % 26);
+        t.rows.push_back({{name, int64_t{1500}, 0.25, int64_t{5000000000000000}, ResultCell(),
+                           ResultCell(), std::vector<int64_t>{8, 1, 1}, ResultCell()},
+                          {}});
+        const std::string csv = renderResult(t, OutputFormat::Csv);
+        QCOMPARE(csv.substr(0, csv.find('\r')),
+                 std::string("Name,Total (ns),Share (%),At (absolute ns),Size (bytes),Tensor "
+                             "Cores,Grid,Registers"));
+        QVERIFY(csv.find(",1500,25.00,5000000000000000,,unknown,8x1x1,\r\n") !=
+                std::string::npos);
+        RenderOptions readable;
+        readable.readable = true;
+        readable.origin = 5000000000000000 - 2000;
+        const std::string md = renderResult(t, OutputFormat::Markdown, readable);
+        QVERIFY(md.find("| At (from the start) |") != std::string::npos);
+        QVERIFY(md.find("| 1.50 µs | 25.0 % | 2.00 µs | - | unknown | 8×1×1 | - |") !=
+                std::string::npos);
+        const std::string text = renderResult(t, OutputFormat::Text);
+        // 79 code points kept: 39 before the cut (µ is two bytes), 40 after.
+        const std::string cut = name.substr(0, 40) + "…" + name.substr(name.size() - 40);
+        QVERIFY2(text.find(cut) != std::string::npos, text.c_str());
+        // JSON: raw values; a group without a value is null.
+        const nlohmann::json row = resultRowJson(t, t.rows.front());
+        QCOMPARE(row["total_ns"].get<int64_t>(), int64_t{1500});
+        QCOMPARE(row["at_ns"].get<int64_t>(), int64_t{5000000000000000});
+        QVERIFY(row["tc"].is_null() && row["size"].is_null());
+        QCOMPARE(row["launch"]["grid"].size(), size_t(3));
+        QVERIFY(!row["launch"].contains("registers"));
+        t.rows.front().cells[6] = ResultCell();
+        QVERIFY(resultRowJson(t, t.rows.front())["launch"].is_null());
+    }
+
+    void outputFormats() {
+        QCOMPARE(parseOutputFormat("table"), std::optional(OutputFormat::Text));
+        QCOMPARE(parseOutputFormat("md"), std::optional(OutputFormat::Markdown));
+        QCOMPARE(parseOutputFormat("xml"), std::optional<OutputFormat>());
+        QCOMPARE(outputFormatForPath("a/b.HTM"), std::optional(OutputFormat::Html));
+        QCOMPARE(outputFormatForPath("kernels.csv"), std::optional(OutputFormat::Csv));
+        QCOMPARE(outputFormatForPath("x.xlsx"), std::optional<OutputFormat>());
+        QCOMPARE(outputFormatForPath("noextension"), std::optional<OutputFormat>());
     }
 };
 

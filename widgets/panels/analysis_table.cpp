@@ -28,6 +28,7 @@ void AnalysisTableModel::setColumns(std::vector<TableColumn> columns) {
     beginResetModel();
     columns_ = std::move(columns);
     rows_ = std::make_shared<const std::vector<TableRow>>();
+    result_.reset();
     endResetModel();
 }
 
@@ -49,10 +50,13 @@ void AnalysisTableModel::setResult(const ResultRows& r) {
         r.columns.size() == columns_.size() &&
         std::equal(r.columns.begin(), r.columns.end(), columns_.begin(),
                    [](const TableColumn& a, const TableColumn& b) { return a.key == b.key; });
-    if (!sameColumns) setColumns(r.columns);
-    setRows(r.rows);
+    // One reset: whoever listens sees the columns, rows and result together.
+    beginResetModel();
+    if (!sameColumns) columns_ = r.columns;
+    rows_ = r.rows ? r.rows : std::make_shared<const std::vector<TableRow>>();
     result_ = r.result;
     origin_ = r.origin;
+    endResetModel();
 }
 
 void AnalysisTableModel::clearRows() {
@@ -207,6 +211,15 @@ AnalysisTable::AnalysisTable(QWidget* parent)
             [emitRow](const QModelIndex& current, const QModelIndex&) { emitRow(current); });
 }
 
+namespace {
+
+// A column as the hidden list names it: a result's key, else its title.
+QString columnId(const TableColumn& c) {
+    return c.key.isEmpty() ? c.title : c.key;
+}
+
+}  // namespace
+
 void AnalysisTable::setHiddenColumns(QStringList keys) {
     hidden_ = std::move(keys);
     applyHiddenColumns();
@@ -215,8 +228,7 @@ void AnalysisTable::setHiddenColumns(QStringList keys) {
 void AnalysisTable::applyHiddenColumns() {
     const auto& columns = model_->columns();
     for (size_t c = 0; c < columns.size(); ++c)
-        view_->setColumnHidden(static_cast<int>(c),
-                               !columns[c].key.isEmpty() && hidden_.contains(columns[c].key));
+        view_->setColumnHidden(static_cast<int>(c), hidden_.contains(columnId(columns[c])));
 }
 
 void AnalysisTable::showHeaderMenu(const QPoint& at) {
@@ -227,11 +239,10 @@ void AnalysisTable::showHeaderMenu(const QPoint& at) {
         QAction* a = menu.addAction(columns[c].title);
         a->setCheckable(true);
         a->setChecked(!view_->isColumnHidden(column));
-        connect(a, &QAction::toggled, this, [this, column, key = columns[c].key](bool shown) {
+        connect(a, &QAction::toggled, this, [this, column, id = columnId(columns[c])](bool shown) {
             view_->setColumnHidden(column, !shown);
-            if (key.isEmpty()) return;
-            hidden_.removeAll(key);
-            if (!shown) hidden_.append(key);
+            hidden_.removeAll(id);
+            if (!shown) hidden_.append(id);
         });
     }
     menu.exec(view_->horizontalHeader()->mapToGlobal(at));

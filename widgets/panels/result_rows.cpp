@@ -29,8 +29,14 @@ TableCell cellOf(const ResultCell& cell, const ResultColumn& column, TimeNs orig
     if (std::holds_alternative<std::monostate>(cell) && column.unit != Unit::Flag)
         return TableCell::none();
     const CellKind kind = kindOf(column.unit);
-    if (kind == CellKind::Text || kind == CellKind::Number)  // as core writes it for people
-        return TableCell::ofText(QString::fromStdString(cellText(cell, column, true, origin)));
+    const QString text = QString::fromStdString(cellText(cell, column, true, origin));
+    if (kind == CellKind::Text) return TableCell::ofText(text);
+    if (kind == CellKind::Number) {  // shown as core writes it, sorted by its value
+        TableCell c = TableCell::ofText(text);
+        if (const auto* i = std::get_if<int64_t>(&cell)) c.number = static_cast<double>(*i);
+        if (const auto* d = std::get_if<double>(&cell)) c.number = *d;
+        return c;
+    }
     if (const auto* i = std::get_if<int64_t>(&cell)) {
         if (kind == CellKind::Time) return TableCell::ofTime(*i, origin);
         return TableCell::of(static_cast<double>(*i));
