@@ -43,8 +43,9 @@ bool takeNumber(const char* flag, const char* text, int64_t& out) {
 void printVerdicts(const std::vector<RankRow>& rows, const RankComparison& c) {
     if (c.alignedOn) std::cout << "Aligned on step " << *c.alignedOn << ".\n";
     for (const StepStraggler& s : c.stragglers) {
-        std::cout << "Step " << s.step << ": rank " << s.rank
-                  << " entered the collective last; the other " << s.waitingRanks << " waited "
+        std::cout << "Step " << s.step << ": rank " << s.rank << " entered "
+                  << (s.collective.empty() ? std::string("the collective") : s.collective)
+                  << " last; the other " << s.waitingRanks << " waited "
                   << readableDuration(s.othersWait) << " in all (rank " << s.longestWaitRank
                   << " longest, " << readableDuration(s.longestWait) << ").";
         if (s.instead)

@@ -25,6 +25,11 @@ void shift(RankEntry& e, TimeNs by) {
         if (s.collectiveEnter) *s.collectiveEnter += by;
         if (s.collectiveEnd) *s.collectiveEnd += by;
         if (s.longestWorkBefore) shift(s.longestWorkBefore->span, by);
+        for (RankCollective& c : s.collectives) {
+            c.enter += by;
+            c.end += by;
+            if (c.workBefore) shift(c.workBefore->span, by);
+        }
     }
 }
 
@@ -40,6 +45,10 @@ Interval boundsOf(const RankFigures& f) {
         if (s.collectiveEnter) take({*s.collectiveEnter, *s.collectiveEnter});
         if (s.collectiveEnd) take({*s.collectiveEnd, *s.collectiveEnd});
         if (s.longestWorkBefore) take(s.longestWorkBefore->span);
+        for (const RankCollective& c : s.collectives) {
+            take({c.enter, c.end});
+            if (c.workBefore) take(c.workBefore->span);
+        }
     }
     return b;
 }
@@ -74,6 +83,58 @@ void align(std::vector<RankEntry>& ranks, int64_t number, RankComparison& out) {
     }
 }
 
+// a - b, saturated: hostile traces can put entries 2^63 ns apart.
+TimeNs saturatedDifference(TimeNs a, TimeNs b) {
+    TimeNs d = 0;
+    if (__builtin_sub_overflow(a, b, &d)) d = a < b ? INT64_MIN : INT64_MAX;
+    return d;
+}
+
+// One rank's part in a step's collective: its entry, its step, and which of
+// the step's collectives.
+struct Member {
+    size_t entry = 0;
+    RankStep* step = nullptr;
+    size_t collective = 0;
+};
+
+// The step's collective across the ranks: collectives are matched by name
+// and occurrence (the k-th of that name in each rank's step); the step's is
+// the match with two ranks or more whose total wait (the latest entry minus
+// each entry) is the largest, the earlier latest entry on a tie. DDP's first
+// collective (the buffer broadcast) has all ranks in step; the gradients'
+// all-reduce is where they wait for the slowest.
+std::vector<Member> stepsCollective(
+    const std::vector<std::pair<size_t, RankStep*>>& withCollectives) {
+    std::map<std::pair<std::string, size_t>, std::vector<Member>> matched;
+    for (const auto& [entry, step] : withCollectives) {
+        std::map<std::string, size_t> seen;
+        for (size_t c = 0; c < step->collectives.size(); ++c)
+            matched[{step->collectives[c].name, seen[step->collectives[c].name]++}].push_back(
+                {entry, step, c});
+    }
+    const std::vector<Member>* best = nullptr;
+    TimeNs bestWait = -1, bestLast = 0;
+    for (const auto& [key, members] : matched) {
+        if (members.size() < 2) continue;
+        TimeNs last = INT64_MIN;
+        for (const Member& m : members)
+            last = std::max(last, m.step->collectives[m.collective].enter);
+        TimeNs wait = 0;
+        for (const Member& m : members)
+            if (__builtin_add_overflow(
+                    wait, saturatedDifference(last, m.step->collectives[m.collective].enter),
+                    &wait))
+                wait = INT64_MAX;
+        if (!best || wait > bestWait || (wait == bestWait && last < bestLast)) {
+            best = &members;
+            bestWait = wait;
+            bestLast = last;
+        }
+    }
+    return best ? *best : std::vector<Member>{};
+}
+
 }  // namespace
 
 RankComparison compareRanks(std::vector<RankEntry>& ranks, std::optional<int64_t> alignOnStep) {
@@ -81,41 +142,40 @@ RankComparison compareRanks(std::vector<RankEntry>& ranks, std::optional<int64_t
                      [](const RankEntry& a, const RankEntry& b) { return a.rank < b.rank; });
     RankComparison out;
     if (alignOnStep) align(ranks, *alignOnStep, out);
-    // step number -> (entry index, its step) of the ranks that entered a collective
+    // step number -> (entry index, its step) of the ranks with collectives in it
     std::map<int64_t, std::vector<std::pair<size_t, RankStep*>>> byStep;
     for (size_t i = 0; i < ranks.size(); ++i)
         for (RankStep& s : ranks[i].figures.steps)
-            if (s.collectiveEnter) byStep[s.number].push_back({i, &s});
-    for (auto& [number, entered] : byStep) {
+            if (!s.collectives.empty()) byStep[s.number].push_back({i, &s});
+    for (auto& [number, withCollectives] : byStep) {
+        const std::vector<Member> entered = stepsCollective(withCollectives);
         if (entered.size() < 2) continue;
-        auto last = entered.begin();
-        for (auto it = entered.begin(); it != entered.end(); ++it)
-            if (*it->second->collectiveEnter > *last->second->collectiveEnter) last = it;
+        const Member* last = &entered.front();  // in rank order: the lower rank on a tie
+        for (const Member& m : entered)
+            if (m.step->collectives[m.collective].enter >
+                last->step->collectives[last->collective].enter)
+                last = &m;
         StepStraggler st;
         st.step = number;
-        st.entry = last->first;
-        st.rank = ranks[last->first].rank;
-        st.name = last->second->name;
-        st.enteredAt = *last->second->collectiveEnter;
-        st.instead = last->second->longestWorkBefore;
-        for (auto& [index, step] : entered) {
-            // Saturated: hostile traces can put entries 2^63 ns apart.
-            TimeNs wait = 0;
-            if (__builtin_sub_overflow(st.enteredAt, *step->collectiveEnter, &wait))
-                wait = INT64_MAX;
-            step->wait = wait;
-            TimeNs transfer = 0;
-            if (step->collectiveEnd &&
-                __builtin_sub_overflow(*step->collectiveEnd, st.enteredAt, &transfer))
-                transfer = *step->collectiveEnd < st.enteredAt ? 0 : INT64_MAX;
-            step->transfer = std::max<TimeNs>(0, transfer);
-            if (index == st.entry) continue;
-            if (__builtin_add_overflow(st.othersWait, wait, &st.othersWait))
+        st.entry = last->entry;
+        st.rank = ranks[last->entry].rank;
+        st.name = last->step->name;
+        st.enteredAt = last->step->collectives[last->collective].enter;
+        st.collective = last->step->collectives[last->collective].name;
+        st.instead = last->step->collectives[last->collective].workBefore;
+        for (const Member& m : entered) {
+            RankStep* step = m.step;
+            step->pickCollective(m.collective);
+            step->wait = saturatedDifference(st.enteredAt, *step->collectiveEnter);
+            step->transfer =
+                std::max<TimeNs>(0, saturatedDifference(*step->collectiveEnd, st.enteredAt));
+            if (m.entry == st.entry) continue;
+            if (__builtin_add_overflow(st.othersWait, *step->wait, &st.othersWait))
                 st.othersWait = INT64_MAX;
             ++st.waitingRanks;
             if (*step->wait > st.longestWait || st.waitingRanks == 1) {
                 st.longestWait = *step->wait;
-                st.longestWaitRank = ranks[index].rank;
+                st.longestWaitRank = ranks[m.entry].rank;
             }
         }
         out.stragglers.push_back(std::move(st));

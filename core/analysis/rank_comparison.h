@@ -7,13 +7,19 @@
 //    its step N starts when the first rank's (in rank order) does; a rank
 //    without step N, or one whose times the shift would carry out of the
 //    int64 range, is left as written and named in `unaligned`.
+//  - The step's collective: the ranks' collectives in the step
+//    (rank_figures.h) matched by name and occurrence (the k-th of that name
+//    in each rank's step); of the matches with at least two ranks, the one
+//    with the largest total wait (the latest entry minus each entry; the
+//    earlier latest entry on a tie). The first collective of a DDP step, the
+//    buffer broadcast, has every rank in step; the gradients' all-reduce is
+//    where they wait for the slowest.
 //  - A step's straggler is the rank that entered the step's collective
-//    last (the latest collective entry, rank_figures.h; the lower rank on a
-//    tie), among the ranks whose step has one; at least two must. Every
-//    other rank waited entry(straggler) - entry(rank) in it; the others'
-//    wait is the sum of those. The rest of each rank's time in it, from the
-//    last entry to its end, is the transfer itself. The straggler's "instead" is its longest
-//    work before it entered.
+//    last (the lower rank on a tie). Every other rank in it waited
+//    entry(straggler) - entry(rank); the others' wait is the sum of those.
+//    The rest of each rank's time in it, from the last entry to its end, is
+//    the transfer itself. The straggler's "instead" is its longest work
+//    before it entered (since its previous collectives ended).
 
 #include <optional>
 #include <string>
@@ -36,10 +42,11 @@ struct RankEntry {
 };
 
 struct StepStraggler {
-    int64_t step = 0;  // step number
-    std::string name;  // the straggler's step name
-    int64_t rank = 0;  // the straggler
-    size_t entry = 0;  // its index in the entries
+    int64_t step = 0;        // step number
+    std::string name;        // the straggler's step name
+    std::string collective;  // the step's collective (its kernel's name)
+    int64_t rank = 0;        // the straggler
+    size_t entry = 0;        // its index in the entries
     TimeNs enteredAt = 0;
     TimeNs othersWait = 0;  // sum over the other ranks
     TimeNs longestWait = 0;

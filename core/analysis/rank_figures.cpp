@@ -41,22 +41,21 @@ void keepLonger(std::optional<RankWork>& best, RankWork candidate) {
         best = std::move(candidate);
 }
 
-// The first communication kernel starting inside `window` on `device`.
-void findCollective(const Trace& trace, const GpuDevice& device, Interval window,
-                    CommunicationNames& names, RankStep& out) {
-    std::optional<uint32_t> first;
+// Every communication kernel starting inside `window` on `device`, by start.
+std::vector<uint32_t> collectivesIn(const Trace& trace, const GpuDevice& device, Interval window,
+                                    CommunicationNames& names) {
+    std::vector<uint32_t> found;
     forEachActivity(trace, device, window, [&](uint32_t i, const Track&, ActivityKind kind) {
         const Slice& s = trace.slices[i];
-        if (kind != ActivityKind::Kernel || s.start < window.start || !names(s.name)) return;
-        if (!first || s.start < trace.slices[*first].start ||
-            (s.start == trace.slices[*first].start && i < *first))
-            first = i;
+        if (kind == ActivityKind::Kernel && s.start >= window.start && names(s.name))
+            found.push_back(i);
     });
-    if (!first) return;
-    const Slice& s = trace.slices[*first];
-    out.collectiveEnter = s.start;
-    out.collectiveEnd = s.end();
-    out.collectiveName = std::string(trace.str(s.name));
+    std::sort(found.begin(), found.end(), [&](uint32_t a, uint32_t b) {
+        return trace.slices[a].start != trace.slices[b].start
+                   ? trace.slices[a].start < trace.slices[b].start
+                   : a < b;
+    });
+    return found;
 }
 
 std::optional<RankWork> longestWork(const Trace& trace, const GpuDevice* device, uint32_t stepSlice,
@@ -89,6 +88,14 @@ std::optional<RankWork> longestWork(const Trace& trace, const GpuDevice* device,
 
 }  // namespace
 
+void RankStep::pickCollective(size_t i) {
+    const RankCollective& c = collectives[i];
+    collectiveEnter = c.enter;
+    collectiveEnd = c.end;
+    collectiveName = c.name;
+    longestWorkBefore = c.workBefore;
+}
+
 RankFigures rankFigures(const Trace& trace, const RankFigureOptions& options) {
     RankFigures out;
     StepOptions so;
@@ -119,15 +126,24 @@ RankFigures rankFigures(const Trace& trace, const RankFigureOptions& options) {
             // Over the step's GPU window, as the breakdown.
             const Interval window = b->gpuWindow.value_or(step.span);
             step.comm = totalLength(deviceActivity(trace, *device, window, &names).communication);
-            findCollective(trace, *device, window, names, step);
+            // Each collective's work before it: since the previous ones ended.
+            TimeNs from = window.start;
+            for (const uint32_t i : collectivesIn(trace, *device, window, names)) {
+                const Slice& s = trace.slices[i];
+                const Interval before{from, std::max(from, s.start)};
+                step.collectives.push_back({std::string(trace.str(s.name)), s.start, s.end(),
+                                            longestWork(trace, device, r.step.slice, before)});
+                from = std::max(from, s.end());
+            }
         } else {
             step.idle = step.duration();
         }
-        // Before it entered, within the step's GPU window (where the entry is).
-        const Interval window = b && b->gpuWindow ? *b->gpuWindow : step.span;
-        const TimeNs to = step.collectiveEnter.value_or(window.end);
-        const Interval before{window.start, std::max(window.start, to)};
-        step.longestWorkBefore = longestWork(trace, b ? device : nullptr, r.step.slice, before);
+        if (!step.collectives.empty()) {
+            step.pickCollective(0);
+        } else {  // the whole window, within the step's GPU window where there is one
+            const Interval window = b && b->gpuWindow ? *b->gpuWindow : step.span;
+            step.longestWorkBefore = longestWork(trace, b ? device : nullptr, r.step.slice, window);
+        }
         out.steps.push_back(std::move(step));
     }
     return out;

@@ -13,12 +13,14 @@
 //    idle by cause as the breakdown splits it; communication = the length
 //    of the union of its communication kernels inside the step; exposed
 //    communication as the breakdown has it;
-//  - the collective it entered: the first communication kernel that starts
-//    inside the step's window on its GPU (the step's GPU-side range when
-//    the trace has one, else its CPU span): its start is when the rank
-//    entered;
-//  - its longest work before it entered, W = [step start, entry) (the
-//    whole step without a collective): when its GPU was busy for at least
+//  - the collectives it entered: every communication kernel that starts
+//    inside the step's window on its GPU (the step's GPU window, else its
+//    CPU span), in start order; a kernel's start is when the rank entered
+//    it. The step's collective is the first until the ranks are compared
+//    (rank_comparison.h picks the one they waited in longest);
+//  - before each collective, its longest work in W = [the later of the
+//    window's start and the previous collectives' last end, its entry) (the
+//    whole window without a collective): when its GPU was busy for at least
 //    half of W, the GPU activity of that GPU with the most time inside W;
 //    else (the GPU waited for the host) the CPU slice one level below the
 //    step slice, on the step's thread, with the most time inside W. Ties
@@ -42,16 +44,27 @@ struct RankWork {
     TimeNs ns() const { return span.length(); }
 };
 
+struct RankCollective {
+    std::string name;
+    TimeNs enter = 0, end = 0;
+    std::optional<RankWork> workBefore;
+};
+
 struct RankStep {
     std::string name;
     int64_t number = 0;
     Interval span;
     TimeNs busy = 0, idle = 0, comm = 0, exposedComm = 0, idleShort = 0;
     std::array<TimeNs, kGapCauseCount> idleByCause{};
-    std::optional<TimeNs> collectiveEnter;  // start of its first communication kernel
-    std::optional<TimeNs> collectiveEnd;    // end of that kernel
+    std::vector<RankCollective> collectives;  // in start order
+    // The step's collective (the first, or the one compareRanks picked),
+    // and the rank's longest work before it.
+    std::optional<TimeNs> collectiveEnter;
+    std::optional<TimeNs> collectiveEnd;
     std::string collectiveName;
     std::optional<RankWork> longestWorkBefore;
+    // Makes collectives[i] the step's collective.
+    void pickCollective(size_t i);
     // Filled by compareRanks (analysis/rank_comparison.h): how long this
     // rank waited in the step's collective for the last rank to enter.
     std::optional<TimeNs> wait;

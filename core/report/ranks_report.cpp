@@ -39,6 +39,16 @@ json workJson(const std::optional<RankWork>& w) {
             {"ns", w->ns()}};
 }
 
+json collectivesJson(const RankStep& s) {
+    json out = json::array();
+    for (const RankCollective& c : s.collectives)
+        out.push_back({{"name", c.name},
+                       {"enter_ns", c.enter},
+                       {"end_ns", c.end},
+                       {"work_before", workJson(c.workBefore)}});
+    return out;
+}
+
 json stepJson(const RankStep& s) {
     json byCause;
     for (size_t c = 0; c < kGapCauseCount; ++c)
@@ -59,7 +69,8 @@ json stepJson(const RankStep& s) {
             {"collective_end_ns", orNull(s.collectiveEnd)},
             {"wait_ns", orNull(s.wait)},
             {"transfer_ns", orNull(s.transfer)},
-            {"longest_work_before", workJson(s.longestWorkBefore)}};
+            {"longest_work_before", workJson(s.longestWorkBefore)},
+            {"collectives", collectivesJson(s)}};
 }
 
 json rankObject(const RankRow& r) {
@@ -133,13 +144,14 @@ Table rankStepsTable(const std::vector<RankRow>& ranks) {
 
 Table stragglersTable(const RankComparison& c) {
     Table t;
-    t.headers = {"step",          "straggler",       "entered ns",           "others' wait ns",
-                 "waiting ranks", "longest wait ns", "longest waiting rank", "instead",
-                 "instead ns"};
+    t.headers = {
+        "step",          "straggler",       "collective",           "entered ns", "others' wait ns",
+        "waiting ranks", "longest wait ns", "longest waiting rank", "instead",    "instead ns"};
     t.numeric.assign(t.headers.size(), true);
-    t.numeric[7] = false;
+    t.numeric[2] = false;
+    t.numeric[8] = false;
     for (const StepStraggler& s : c.stragglers) {
-        t.rows.push_back({std::to_string(s.step), std::to_string(s.rank),
+        t.rows.push_back({std::to_string(s.step), std::to_string(s.rank), s.collective,
                           std::to_string(s.enteredAt), std::to_string(s.othersWait),
                           std::to_string(s.waitingRanks), std::to_string(s.longestWait),
                           std::to_string(s.longestWaitRank),
@@ -158,6 +170,7 @@ std::string ranksJson(const std::vector<RankRow>& ranks, const RankComparison& c
         st.push_back({{"step", s.step},
                       {"name", s.name},
                       {"rank", s.rank},
+                      {"collective", s.collective},
                       {"entered_ns", s.enteredAt},
                       {"others_wait_ns", s.othersWait},
                       {"waiting_ranks", s.waitingRanks},
@@ -309,6 +322,23 @@ class RanksReader {
             st.wait = maybe(s, "wait_ns", here);
             st.transfer = maybe(s, "transfer_ns", here);
             st.longestWorkBefore = work(s, "longest_work_before", here);
+            const auto& collectives = list(s, "collectives", here + ".");
+            for (size_t c = 0; c < collectives.size(); ++c) {
+                const std::string at = here + ".collectives[" + std::to_string(c) + "]";
+                object(collectives[c], at);
+                RankCollective rc;
+                rc.name = text(collectives[c], "name", at);
+                rc.enter = field(collectives[c], "enter_ns", at);
+                rc.end = field(collectives[c], "end_ns", at);
+                checkSpan({rc.enter, rc.end}, at);
+                rc.workBefore = work(collectives[c], "work_before", at);
+                st.collectives.push_back(std::move(rc));
+            }
+            // Written before the list: the step's collective is the only one known.
+            if (collectives.empty() && st.collectiveEnter && st.collectiveEnd &&
+                *st.collectiveEnter <= *st.collectiveEnd)
+                st.collectives.push_back({st.collectiveName, *st.collectiveEnter, *st.collectiveEnd,
+                                          st.longestWorkBefore});
             row.entry.figures.steps.push_back(std::move(st));
         }
         return row;
@@ -321,6 +351,7 @@ class RanksReader {
         st.name = text(s, "name", where);
         st.rank = field(s, "rank", where);
         st.enteredAt = field(s, "entered_ns", where);
+        st.collective = text(s, "collective", where);
         st.othersWait = field(s, "others_wait_ns", where);
         st.waitingRanks = static_cast<int>(field(s, "waiting_ranks", where));
         st.longestWait = field(s, "longest_wait_ns", where);

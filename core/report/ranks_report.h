@@ -11,11 +11,13 @@
 //                          "duration_ns", "busy_ns", "idle_ns", "idle_by_cause",
 //                          "comm_ns", "exposed_comm_ns",
 //                          "collective", "collective_enter_ns",
-//                          "collective_end_ns", "wait_ns",
-//                          "longest_work_before"}],
+//                          "collective_end_ns", "wait_ns", "transfer_ns",
+//                          "longest_work_before",
+//                          "collectives": [{"name", "enter_ns", "end_ns",
+//                                           "work_before"}]}],
 //               "totals": {"steps", "duration_ns", "busy_ns", "comm_ns",
 //                          "exposed_comm_ns", "wait_ns"}}],
-//    "stragglers": [{"step", "name", "rank", "entered_ns", "others_wait_ns",
+//    "stragglers": [{"step", "name", "rank", "collective", "entered_ns", "others_wait_ns",
 //                    "waiting_ranks", "longest_wait_ns", "longest_wait_rank",
 //                    "instead"}]}
 
@@ -35,7 +37,7 @@ struct RankRow {
 };
 
 // rank, host, step, start ns, duration ns, busy %, busy ns, idle ns,
-// idle by cause (input, synchronization, communication, launch, other,
+// idle by cause (input, synchronization, communication, host, other,
 // short) ns, comm ns, exposed comm ns, collective entered ns, wait ns.
 Table rankStepsTable(const std::vector<RankRow>& ranks);
 // step, straggler, entered ns, others' wait ns, waiting ranks, longest

@@ -49,11 +49,31 @@ Rank device: the device with the largest sum over steps of
 
 Per step on that device, W = its window there
   busy_ns = |A n W|, idle_ns = |W| - busy_ns, comm_ns = |M n W|,
-  exposed_comm_ns = |(M - C) n W| (A all, M comm, C compute unions);
-  collective_enter_ns = smallest start s of a comm kernel on the device with
-  W.start <= s < W.end (null if none); collective_end_ns = that kernel's
-  end (first in file order among equal starts).  start_ns / end_ns /
-  duration_ns stay the span's.
+  exposed_comm_ns = |(M - C) n W| (A all, M comm, C compute unions).
+  start_ns / end_ns / duration_ns stay the span's.
+  collectives = every comm kernel on the device with start s,
+  W.start <= s < W.end, ordered by (s, file order): {name, enter_ns = s,
+  end_ns, work_before}, work_before = longest work (below) in
+  [max(W.start, ends of the earlier collectives of the list), max(that, s)).
+  collective / collective_enter_ns / collective_end_ns = the first one's
+  name / enter / end, longest_work_before its work_before (null, null, null
+  and the longest work over W without collectives) until the stragglers
+  below pick another.
+
+Longest work in an interval I (null when I is empty)
+  The rank's device busy for at least half of I (2 |A n I| >= |I|): the
+  device's activity event (kernel, memcpy, memset) with the longest part
+  inside I, "where": "gpu"; else (and always without a device) the CPU slice
+  one level below the step's slice on its (pid, tid), with the longest part
+  inside I, "where": "cpu".  Ties: the earlier part start, then file order;
+  a part of 0 ns is none.  {name, where, start_ns / end_ns of the part, ns}.
+  CPU slices: the thread's X events that are not GPU activity nor
+  gpu_user_annotation, laid out as a flame chart: ordered by (start, longer
+  first, file order); a slice is the child of the innermost open slice that
+  contains it (one that ends at or before its start is closed); a slice
+  that overlaps an open slice without lying in it leaves that lane (and is
+  no candidate); depth = the number of its open ancestors.  A step slice
+  outside lane 0 has no CPU candidates.
 
 Rank number
   distributedInfo.rank (integer) if present; else the first
@@ -65,18 +85,25 @@ Rank number
 Alignment (--align-step N)
   Ranks in rank order; reference = step N's start on the first rank having
   step N; each rank with step N gets offset = reference - its step N start,
-  added to step start/end and collective enter/end.  Ranks without step N keep
-  offset 0 and are listed in unaligned_ranks.
+  added to step start/end, collective enter/end, each collective's
+  enter/end and every work's start/end.  Ranks without step N keep offset 0
+  and are listed in unaligned_ranks.
 
 Stragglers
-  Per step number (ascending) with >= 2 ranks having a collective_enter_ns:
-  straggler = largest enter (lowest rank on ties); wait_ns = straggler enter -
-  rank enter; others_wait_ns = sum over the others, waiting_ranks = their
-  count, longest_wait_ns / longest_wait_rank = their largest wait (lowest rank
-  on ties).  transfer_ns = max(0, rank's collective end - straggler enter):
-  the collective's own time once every rank is in.  Steps without a
-  collective (or without a straggler entry) have wait_ns and transfer_ns
-  null.
+  Per step number (ascending), each rank's first step of that number with
+  collectives.  Matches: the k-th collective of a name in each rank's step
+  (key (name, k), k from 0).  Among matches of >= 2 ranks, the step's
+  collective is the one with the largest total wait (sum over members of
+  last entry - entry); ties: the earlier last entry, then the smallest key.
+  No such match: no straggler, wait_ns / transfer_ns stay null.  Straggler =
+  the member with the latest entry (lowest rank on ties); each member's step
+  takes its matched collective as collective / collective_enter_ns /
+  collective_end_ns / longest_work_before, wait_ns = straggler enter - its
+  enter, transfer_ns = max(0, its end - straggler enter).  others_wait_ns =
+  sum over the other members, waiting_ranks = their count,
+  longest_wait_ns / longest_wait_rank = their largest wait (lowest rank on
+  ties); instead = the straggler's matched collective's work_before.  Ranks
+  outside the match keep their first collective and null wait / transfer.
 """
 
 import argparse
@@ -209,7 +236,9 @@ def parse_trace(doc):
 def collect(events):
     """Activity per device, CPU steps, GPU step annotations and launch calls."""
     activity = {}   # device -> {"all": [...], "comm": [...], "compute": [...]}
-    comm_kernels = {}  # device -> [(start, end, file index)]
+    comm_kernels = {}  # device -> [(start, end, file index, name)]
+    gpu_events = {}  # device -> [(start, end, file index, name)] of its activity, dur > 0
+    threads = {}    # (pid, tid) -> [(start, end, file index, name)] of its CPU slices
     launched = []   # (device, start, end, event) of all activity, zero-duration included
     steps = []
     annotations = {}  # (name, device) -> [start, end]
@@ -234,14 +263,18 @@ def collect(events):
                 continue
             acts = activity.setdefault(dev, {"all": [], "comm": [], "compute": []})
             acts["all"].append((start, end))
+            gpu_events.setdefault(dev, []).append((start, end, index, name))
             if cat in KERNEL_CATS and is_comm_kernel(name):
                 acts["comm"].append((start, end))
-                comm_kernels.setdefault(dev, []).append((start, end, index))
+                comm_kernels.setdefault(dev, []).append((start, end, index, name))
             elif cat in KERNEL_CATS or cat in MEMSET_CATS:
                 acts["compute"].append((start, end))
             continue
         if cat != GPU_ANNOTATION_CAT:
-            by_pos.add((key(ev.get("pid")), key(ev.get("tid")), start))
+            thread = (key(ev.get("pid")), key(ev.get("tid")))
+            by_pos.add(thread + (start,))
+            if dur >= 0:
+                threads.setdefault(thread, []).append((start, end, index, name))
             args = ev.get("args")
             corr = as_int(args.get("correlation")) if isinstance(args, dict) else None
             if cat in LAUNCH_CATS and corr is not None:
@@ -256,7 +289,8 @@ def collect(events):
             window[1] = max(window[1], end)
         else:
             steps.append({"name": name, "number": int(match.group(1)),
-                          "start": start, "end": end, "index": index})
+                          "start": start, "end": end, "index": index,
+                          "thread": (key(ev.get("pid")), key(ev.get("tid")))})
     steps.sort(key=lambda st: (st["start"], st["index"]))
     unions = {dev: {k: union(v) for k, v in acts.items()}
               for dev, acts in activity.items()}
@@ -274,7 +308,8 @@ def collect(events):
         for (name, dev), w in annotations.items():
             if name == st["name"]:
                 work[i][dev] = w
-    return unions, comm_kernels, steps, windows_of(steps, work, unions)
+    return (unions, comm_kernels, gpu_events, threads, steps,
+            windows_of(steps, work, unions))
 
 
 def flow_ends(events):
@@ -338,35 +373,107 @@ def pick_device(unions, steps, windows):
     return best
 
 
-def collective(kernels, lo, hi):
+def collectives_in(kernels, lo, hi):
+    """The comm kernels starting in [lo, hi), by (start, file order)."""
+    return sorted((k for k in kernels if lo <= k[0] < hi), key=lambda k: (k[0], k[2]))
+
+
+def depths(slices):
+    """{file index: depth} of the slices of one thread that lie in lane 0."""
+    out, open_ = {}, []  # open_: ends of the open slices, outermost first
+    for start, end, index, _ in sorted(slices, key=lambda x: (x[0], x[0] - x[1], x[2])):
+        while open_ and open_[-1] <= start:
+            open_.pop()
+        if open_ and end > open_[-1]:
+            continue  # overlaps an open slice without lying in it: another lane
+        out[index] = len(open_)
+        open_.append(end)
+    return out
+
+
+def work(candidates, lo, hi, where):
+    """The candidate (start, end, index, name) with the longest part in [lo, hi)."""
     best = None
-    for start, end, index in kernels:
-        if lo <= start < hi and (best is None or start < best[0]):
-            best = (start, end)
-    return best
+    for start, end, index, name in candidates:
+        s, e = max(start, lo), min(end, hi)
+        if e - s <= 0:
+            continue
+        order = (-(e - s), s, index)
+        if best is None or order < best[0]:
+            best = (order, {"name": name, "where": where, "start_ns": s, "end_ns": e,
+                           "ns": e - s})
+    return best[1] if best else None
+
+
+class Rank:
+    """One rank's data for the longest-work rule."""
+
+    def __init__(self, device, dev_all, gpu_events, threads):
+        self.device, self.dev_all = device, dev_all
+        self.gpu_events = gpu_events.get(device, [])
+        self.threads, self.layouts = threads, {}
+
+    def cpu_children(self, step):
+        """The CPU slices one level below the step's slice on its thread."""
+        thread = step["thread"]
+        if thread not in self.layouts:
+            self.layouts[thread] = depths(self.threads.get(thread, []))
+        depth = self.layouts[thread]
+        if step["index"] not in depth:
+            return []
+        below = depth[step["index"]] + 1
+        return [x for x in self.threads.get(thread, []) if depth.get(x[2]) == below]
+
+    def longest_work(self, step, lo, hi):
+        if hi <= lo:
+            return None
+        if self.device is not None and 2 * length_within(self.dev_all, lo, hi) >= hi - lo:
+            return work(self.gpu_events, lo, hi, "gpu")
+        return work(self.cpu_children(step), lo, hi, "cpu")
+
+
+def pick(st, c):
+    """Makes collective c (a dict of st["collectives"]) the step's collective."""
+    st["collective"] = c["name"]
+    st["collective_enter_ns"] = c["enter_ns"]
+    st["collective_end_ns"] = c["end_ns"]
+    st["longest_work_before"] = dict(c["work_before"]) if c["work_before"] else None
 
 
 def analyse_rank(events):
-    unions, comm_kernels, steps, windows = collect(events)
+    unions, comm_kernels, gpu_events, threads, steps, windows = collect(events)
     device = pick_device(unions, steps, windows)
     dev_unions = unions.get(device, {"all": [], "comm": [], "compute": []})
     exposed = subtract(dev_unions["comm"], dev_unions["compute"])
+    rank = Rank(device, dev_unions["all"], gpu_events, threads)
     out = []
     for i, st in enumerate(steps):
         lo, hi = windows[device][i] if device is not None else (st["start"], st["end"])
         busy = length_within(dev_unions["all"], lo, hi)
-        coll = collective(comm_kernels.get(device, []), lo, hi)
-        out.append({
+        colls, since = [], lo
+        for start, end, _, name in collectives_in(comm_kernels.get(device, []), lo, hi):
+            colls.append({"name": name, "enter_ns": start, "end_ns": end,
+                          "work_before": rank.longest_work(st, since, max(since, start))})
+            since = max(since, end)
+        step = {
             "name": st["name"], "number": st["number"],
             "start_ns": st["start"], "end_ns": st["end"], "duration_ns": st["end"] - st["start"],
             "busy_ns": busy, "idle_ns": hi - lo - busy,
             "comm_ns": length_within(dev_unions["comm"], lo, hi),
             "exposed_comm_ns": length_within(exposed, lo, hi),
-            "collective_enter_ns": coll[0] if coll else None,
-            "collective_end_ns": coll[1] if coll else None,
+            "collective": None,
+            "collective_enter_ns": None,
+            "collective_end_ns": None,
             "wait_ns": None,
             "transfer_ns": None,
-        })
+            "longest_work_before": None,
+            "collectives": colls,
+        }
+        if colls:
+            pick(step, colls[0])
+        else:
+            step["longest_work_before"] = rank.longest_work(st, lo, hi)
+        out.append(step)
     return device, out
 
 
@@ -403,11 +510,22 @@ def align(ranks, step_number):
         if reference is None:
             reference = start
         rk["offset_ns"] = reference - start
+        by = rk["offset_ns"]
         for st in rk["steps"]:
-            for key in ("start_ns", "end_ns", "collective_enter_ns", "collective_end_ns"):
-                if st[key] is not None:
-                    st[key] += rk["offset_ns"]
+            shift(st, ("start_ns", "end_ns", "collective_enter_ns", "collective_end_ns"), by)
+            shift(st["longest_work_before"], ("start_ns", "end_ns"), by)
+            for c in st["collectives"]:
+                shift(c, ("enter_ns", "end_ns"), by)
+                shift(c["work_before"], ("start_ns", "end_ns"), by)
     return unaligned
+
+
+def shift(obj, keys, by):
+    if obj is None:
+        return
+    for k in keys:
+        if obj[k] is not None:
+            obj[k] += by
 
 
 def first_step_start(steps, number):
@@ -418,37 +536,56 @@ def first_step_start(steps, number):
 
 
 def stragglers(ranks):
-    entered = {}  # step number -> [(rank, step dict)]
+    entered = {}  # step number -> [(rank, step dict)] in rank order
     for rk in ranks:
         seen = set()
         for st in rk["steps"]:
-            if st["collective_enter_ns"] is None or st["number"] in seen:
+            if not st["collectives"] or st["number"] in seen:
                 continue
             seen.add(st["number"])
             entered.setdefault(st["number"], []).append((rk["rank"], st))
     out = []
     for number in sorted(entered):
-        entries = sorted(entered[number], key=lambda e: e[0])
-        if len(entries) < 2:
+        matches = {}  # (name, occurrence) -> [(rank, step, collective)]
+        for rank, st in sorted(entered[number], key=lambda e: e[0]):
+            count = {}
+            for c in st["collectives"]:
+                k = count.get(c["name"], 0)
+                count[c["name"]] = k + 1
+                matches.setdefault((c["name"], k), []).append((rank, st, c))
+        best = None
+        for match_key, members in matches.items():
+            if len(members) < 2:
+                continue
+            last = max(c["enter_ns"] for _, _, c in members)
+            total = sum(last - c["enter_ns"] for _, _, c in members)
+            order = (-total, last, match_key)
+            if best is None or order < best[0]:
+                best = (order, members)
+        if best is None:
             continue
-        s_rank, s_step = entries[0]
-        for rank, st in entries[1:]:
-            if st["collective_enter_ns"] > s_step["collective_enter_ns"]:
-                s_rank, s_step = rank, st
-        enter = s_step["collective_enter_ns"]
+        members = best[1]
+        s_rank, s_step, s_coll = members[0]
+        for rank, st, c in members[1:]:
+            if c["enter_ns"] > s_coll["enter_ns"]:
+                s_rank, s_step, s_coll = rank, st, c
+        enter = s_coll["enter_ns"]
         total, longest, longest_rank, waiting = 0, None, None, 0
-        for rank, st in entries:
-            st["wait_ns"] = enter - st["collective_enter_ns"]
-            st["transfer_ns"] = max(0, st["collective_end_ns"] - enter)
+        for rank, st, c in members:
+            pick(st, c)
+            st["wait_ns"] = enter - c["enter_ns"]
+            st["transfer_ns"] = max(0, c["end_ns"] - enter)
             if rank == s_rank:
                 continue
             waiting += 1
             total += st["wait_ns"]
             if longest is None or st["wait_ns"] > longest:
                 longest, longest_rank = st["wait_ns"], rank
-        out.append({"step": number, "rank": s_rank, "entered_ns": enter,
-                    "others_wait_ns": total, "waiting_ranks": waiting,
-                    "longest_wait_ns": longest, "longest_wait_rank": longest_rank})
+        instead = s_coll["work_before"]
+        out.append({"step": number, "name": s_step["name"], "rank": s_rank,
+                    "entered_ns": enter, "others_wait_ns": total, "waiting_ranks": waiting,
+                    "longest_wait_ns": longest, "longest_wait_rank": longest_rank,
+                    "instead": dict(instead) if instead else None})
     return out
 
 

@@ -116,10 +116,50 @@ def _shift(rank, by):
         for k in ("collective_enter_ns", "collective_end_ns"):
             if s[k] is not None:
                 s[k] += by
-        w = s["longest_work_before"]
-        if w is not None:
-            w["start_ns"] += by
-            w["end_ns"] += by
+        works = [s["longest_work_before"]]
+        for c in _collectives(s):
+            c["enter_ns"] += by
+            c["end_ns"] += by
+            works.append(c.get("work_before"))
+        for w in works:
+            if w is not None:
+                w["start_ns"] += by
+                w["end_ns"] += by
+
+
+def _collectives(step):
+    """The step's collectives; a file written before the list has the one."""
+    if "collectives" not in step:
+        step["collectives"] = []
+        if step.get("collective_enter_ns") is not None and step.get("collective_end_ns") is not None:
+            step["collectives"].append({"name": step.get("collective") or "",
+                                        "enter_ns": step["collective_enter_ns"],
+                                        "end_ns": step["collective_end_ns"],
+                                        "work_before": step.get("longest_work_before")})
+    return step["collectives"]
+
+
+def _steps_collective(members):
+    """Of the steps' collectives matched by (name, occurrence), the match of
+    two ranks or more with the largest total wait (the earlier latest entry
+    on a tie): [(rank, step, collective)] in rank order, or []."""
+    matched = {}
+    for r, s in members:
+        seen = {}
+        for c in _collectives(s):
+            k = (c["name"], seen.get(c["name"], 0))
+            seen[c["name"]] = k[1] + 1
+            matched.setdefault(k, []).append((r, s, c))
+    best, best_wait, best_last = [], -1, 0
+    for k in sorted(matched):
+        group = matched[k]
+        if len(group) < 2:
+            continue
+        last = max(c["enter_ns"] for _, _, c in group)
+        wait = sum(last - c["enter_ns"] for _, _, c in group)
+        if not best or wait > best_wait or (wait == best_wait and last < best_last):
+            best, best_wait, best_last = group, wait, last
+    return best
 
 
 def compare(ranks, align_step=None):
@@ -138,24 +178,27 @@ def compare(ranks, align_step=None):
     by_step = {}
     for r in ranks:
         for s in r["steps"]:
-            if s["collective_enter_ns"] is not None:
+            if _collectives(s):
                 by_step.setdefault(s["number"], []).append((r, s))
     stragglers = []
     for number in sorted(by_step):
-        entered = by_step[number]
+        entered = _steps_collective(by_step[number])
         if len(entered) < 2:
             continue
-        last_rank, last = entered[0]
-        for r, s in entered:
-            if s["collective_enter_ns"] > last["collective_enter_ns"]:
-                last_rank, last = r, s
+        last_rank, last, last_c = entered[0]
+        for r, s, c in entered:
+            if c["enter_ns"] > last_c["enter_ns"]:
+                last_rank, last, last_c = r, s, c
         others = 0
         longest, longest_rank, waiting = 0, 0, 0
-        for r, s in entered:
-            s["wait_ns"] = last["collective_enter_ns"] - s["collective_enter_ns"]
+        for r, s, c in entered:
+            # The step's collective is the one the ranks waited in.
+            s["collective"], s["collective_enter_ns"] = c["name"], c["enter_ns"]
+            s["collective_end_ns"] = c["end_ns"]
+            s["longest_work_before"] = c.get("work_before")
+            s["wait_ns"] = last_c["enter_ns"] - c["enter_ns"]
             # The rest of its time in the collective: the transfer itself.
-            if s.get("collective_end_ns") is not None:
-                s["transfer_ns"] = max(0, s["collective_end_ns"] - last["collective_enter_ns"])
+            s["transfer_ns"] = max(0, c["end_ns"] - last_c["enter_ns"])
             if r is last_rank:
                 continue
             others += s["wait_ns"]
@@ -163,10 +206,10 @@ def compare(ranks, align_step=None):
             if waiting == 1 or s["wait_ns"] > longest:
                 longest, longest_rank = s["wait_ns"], r["rank"]
         stragglers.append({"step": number, "name": last["name"], "rank": last_rank["rank"],
-                           "entered_ns": last["collective_enter_ns"], "others_wait_ns": others,
+                           "collective": last_c["name"], "entered_ns": last_c["enter_ns"], "others_wait_ns": others,
                            "waiting_ranks": waiting, "longest_wait_ns": longest,
                            "longest_wait_rank": longest_rank,
-                           "instead": last["longest_work_before"]})
+                           "instead": last_c.get("work_before")})
     for r in ranks:
         r["totals"]["wait_ns"] = sum(s["wait_ns"] or 0 for s in r["steps"])
         r["totals"]["transfer_ns"] = sum(s.get("transfer_ns") or 0 for s in r["steps"])

@@ -90,6 +90,7 @@ RanksPanel::RanksPanel(QWidget* parent)
                                  {tr("File"), CellKind::Text}});
     stragglers_->model()->setColumns({{tr("Step"), CellKind::Count},
                                       {tr("Straggler"), CellKind::Count},
+                                      {tr("In collective"), CellKind::Text},
                                       {tr("Others waited"), CellKind::Duration},
                                       {tr("Longest wait"), CellKind::Duration},
                                       {tr("By rank"), CellKind::Count},
@@ -231,6 +232,9 @@ void RanksPanel::fillTables() {
             TableRow row;
             row.cells = {TableCell::of(static_cast<double>(s.step)),
                          TableCell::of(static_cast<double>(s.rank)),
+                         s.collective.empty()
+                             ? TableCell::none()
+                             : TableCell::ofText(QString::fromStdString(s.collective)),
                          TableCell::of(static_cast<double>(s.othersWait)),
                          TableCell::of(static_cast<double>(s.longestWait)),
                          TableCell::of(static_cast<double>(s.longestWaitRank)),
