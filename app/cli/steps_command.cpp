@@ -3,7 +3,7 @@
 #include "analysis/steps.h"
 #include "analysis_commands.h"
 #include "cli_output.h"
-#include "report/table.h"
+#include "report/analysis_tables.h"
 
 namespace gapscope::cli {
 
@@ -15,7 +15,7 @@ constexpr const char* kHelp =
     "  Training steps (ProfilerStep#N, TensorFlow train/test step_num, the Steps line,\n"
     "  or --step-regex) with a breakdown per GPU that adds up to the step time:\n"
     "  compute, exposed communication, exposed memcpy (by direction) and idle split\n"
-    "  by the gap causes (input, synchronization, communication, launch, other;\n"
+    "  by the gap causes (input, synchronization, communication, host, other;\n"
     "  pieces under --min-gap-us are short gaps). Steps slower than 1.5 x the median\n"
     "  are flagged with the part that grew most. --range keeps the steps that start\n"
     "  inside it.\n";
@@ -86,46 +86,7 @@ int runSteps(int argc, char** argv) {
                   << (args->stepRegex ? " (matching --step-regex)" : "") << ".\n";
         return 0;
     }
-    Table table;
-    table.headers = {"step",
-                     "device",
-                     "duration ns",
-                     "compute ns",
-                     "exposed comm ns",
-                     "exposed memcpy ns",
-                     "idle ns",
-                     "idle: input",
-                     "sync",
-                     "comm",
-                     "host",
-                     "other",
-                     "short",
-                     "slow because"};
-    table.numeric.assign(table.headers.size(), true);
-    table.numeric.back() = false;
-    for (const StepReport& s : r.steps) {
-        const std::string why = s.slowerBecause ? std::string(stepPartName(*s.slowerBecause)) +
-                                                      " +" + std::to_string(s.grewBy) + " ns"
-                                                : std::string();
-        if (s.devices.empty()) {
-            table.rows.push_back({std::to_string(s.step.number), "-", std::to_string(s.duration),
-                                  "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", why});
-            continue;
-        }
-        for (const StepBreakdown& b : s.devices) {
-            std::vector<std::string> row = {
-                std::to_string(s.step.number), std::to_string(b.device),
-                std::to_string(s.duration),    std::to_string(b.compute),
-                std::to_string(b.exposedComm), std::to_string(b.exposedMemcpy),
-                std::to_string(b.idle)};
-            for (size_t c = 0; c < kGapCauseCount; ++c)
-                row.push_back(std::to_string(b.idleByCause[c]));
-            row.push_back(std::to_string(b.idleShort));
-            row.push_back(&b == &s.devices.front() ? why : "");
-            table.rows.push_back(std::move(row));
-        }
-    }
-    printTable(table, args->format);
+    printResult(stepTable(r), args->format);
     if (args->format == OutputFormat::Text && r.medianDuration)
         std::cout << "\n"
                   << r.steps.size() << " steps (" << stepSourceName(r.source) << "), median "

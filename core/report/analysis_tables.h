@@ -11,6 +11,7 @@
 #include "analysis/kernel_stats.h"
 #include "analysis/memcpy_stats.h"
 #include "analysis/op_stats.h"
+#include "analysis/steps.h"
 #include "report/result_table.h"
 
 namespace gapscope {
@@ -24,6 +25,11 @@ ResultTable opTable(const Trace& trace, const std::vector<OpStats>& ops);
 // Every listed idle gap of every device, by device then start: its start,
 // length, cause and the names of its evidence (each once).
 ResultTable gapTable(const Trace& trace, const std::vector<DeviceGaps>& devices);
+
+// One row per step and GPU (a step without GPU work: one row): its CPU
+// span's duration, its GPU window and the breakdown that adds up to the
+// window, and why a slow step was slow (on its first GPU's row).
+ResultTable stepTable(const StepsResult& steps);
 
 // The GPU time account, one row per GPU: its time (the denominator named in
 // "of"), busy and its parts, idle and its causes (the parts add up to the

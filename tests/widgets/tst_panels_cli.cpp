@@ -20,6 +20,7 @@
 #include "panels/ops_panel.h"
 #include "panels/overview_panel.h"
 #include "panels/panel_host.h"
+#include "panels/steps_panel.h"
 #include "panels/table_export.h"
 #include "support/cli_run.h"
 #include "support/suite_main.h"
@@ -194,6 +195,53 @@ class TestPanelsCli : public QObject {
         QVERIFY2(same(exportedRows(gaps->table()->snapshot(), "gaps"), cliGaps,
                       {"device", "start_ns"}, &why),
                  qPrintable("gaps: " + why));
+
+        // The CLI's steps JSON nests each GPU's breakdown in its step.
+        json cliSteps = json::array();
+        const json stepsJson = cli({"steps", trace});
+        for (const json& st : stepsJson["steps"]) {
+            if (st["devices"].empty()) {  // no GPU work: one row without a breakdown
+                json row = {{"step", st["number"]},
+                            {"device", nullptr},
+                            {"duration_ns", st["duration_ns"]},
+                            {"gpu_window_ns", nullptr},
+                            {"compute_ns", nullptr},
+                            {"exposed_comm_ns", nullptr},
+                            {"exposed_memcpy_ns", nullptr},
+                            {"slow", st["slow"]},
+                            {"slower_because", st["slower_because"]},
+                            {"grew_by_ns", st["grew_by_ns"]}};
+                for (const char* cause :
+                     {"input", "synchronization", "communication", "host", "other", "short"})
+                    row[std::string("idle_") + cause + "_ns"] = nullptr;
+                cliSteps.push_back(std::move(row));
+            }
+            for (const json& d : st["devices"]) {
+                const json& b = d["breakdown"];
+                json row = {
+                    {"step", st["number"]},
+                    {"device", d["device"]},
+                    {"duration_ns", st["duration_ns"]},
+                    {"gpu_window_ns", d["gpu_window"].is_null()
+                                          ? json(nullptr)
+                                          : json(d["gpu_window"]["end_ns"].get<TimeNs>() -
+                                                 d["gpu_window"]["start_ns"].get<TimeNs>())},
+                    {"compute_ns", b["compute_ns"]},
+                    {"exposed_comm_ns", b["exposed_comm_ns"]},
+                    {"exposed_memcpy_ns", b["exposed_memcpy_ns"]},
+                    {"slow", st["slow"]}};
+                for (const auto& [cause, ns] : b["idle_by_cause"].items())
+                    row["idle_" + cause + "_ns"] = ns;
+                const bool first = &d == &st["devices"].front();
+                row["slower_because"] = first ? st["slower_because"] : json(nullptr);
+                row["grew_by_ns"] = first ? st["grew_by_ns"] : json(nullptr);
+                cliSteps.push_back(std::move(row));
+            }
+        }
+        auto* steps = panel<StepsPanel>("stepsDock");
+        QVERIFY2(same(exportedRows(steps->table()->snapshot(), "steps"), cliSteps,
+                      {"step", "device"}, &why),
+                 qPrintable("steps: " + why));
 
         auto* overview = panel<OverviewPanel>("overviewDock");
         QVERIFY2(same(exportedRows(overview->snapshot(), "overview"),

@@ -6,21 +6,23 @@
 
 #include "panels/analysis_table.h"
 #include "panels/cause_colors.h"
+#include "panels/result_rows.h"
 #include "panels/step_bars.h"
 #include "panels/units.h"
+#include "report/analysis_tables.h"
 
 namespace gapscope::ui {
 
 struct StepsPanel::Shown {
     std::shared_ptr<const std::vector<StepReport>> steps;
-    AnalysisTableModel::Rows rows;
+    std::shared_ptr<const ResultRows> rows;
     QString summary;
     bool whole = false;
     StepBars::Picture bars;  // drawn on the worker for the bars' size then
 };
 
 void StepsPanel::show(const Shown& shown, std::optional<int64_t> current) {
-    table_->model()->setRows(shown.rows);
+    table_->model()->setResult(*shown.rows);
     table_->setDefaultSort(0, Qt::AscendingOrder);
     bars_->setSteps(shown.steps, shown.bars);
     bars_->setCurrent(current);
@@ -40,12 +42,7 @@ StepsPanel::StepsPanel(AnalysisSession* session, QWidget* parent)
     split->setStretchFactor(1, 1);
     body()->addWidget(summary_);
     body()->addWidget(split, 1);
-    std::vector<TableColumn> columns = {{tr("Step"), CellKind::Count},
-                                        {tr("Duration"), CellKind::Duration}};
-    for (size_t p = 0; p < kStepPartCount; ++p)
-        columns.push_back({stepPartLabel(StepPart(p)), CellKind::Duration});
-    columns.push_back({tr("Slow because"), CellKind::Text});
-    table_->model()->setColumns(std::move(columns));
+    table_->setHiddenColumns({"slow"});
     connect(bars_, &StepBars::stepClicked, session, &AnalysisSession::setStepScope);
     connect(table_, &AnalysisTable::activated, this, [session](const NavTarget& t) {
         if (t.kind == NavTarget::Kind::Step) session->setStepScope(t.step);
@@ -92,27 +89,13 @@ AnalysisPanel::Work StepsPanel::prepare(std::shared_ptr<const IndexedTrace> inde
         if (cancel.isCancelled()) return {};
         TimeNs total = 0, slowest = 0;
         size_t slow = 0;
-        std::vector<TableRow> rows;
         for (const StepReport& s : result.steps) {
-            TableRow r;
-            r.cells = {TableCell::of(static_cast<double>(s.step.number)),
-                       TableCell::of(static_cast<double>(s.duration))};
-            for (size_t p = 0; p < kStepPartCount; ++p)
-                r.cells.push_back(s.devices.empty() ? TableCell::none()
-                                                    : TableCell::of(static_cast<double>(
-                                                          s.devices.front().part(StepPart(p)))));
-            r.cells.push_back(s.slowerBecause ? TableCell::ofText(stepPartLabel(*s.slowerBecause) +
-                                                                  " +" + shortDuration(s.grewBy))
-                                              : TableCell::none());
-            r.target.kind = NavTarget::Kind::Step;
-            r.target.step = s.step.number;
-            r.target.slice = s.step.slice;
-            r.target.range = s.step.span;
-            rows.push_back(std::move(r));
             total += s.duration;
             slowest = std::max(slowest, s.duration);
             slow += s.slow;
         }
+        auto rows = std::make_shared<const ResultRows>(
+            resultRows(stepTable(result), indexed->trace->spanStart));
         if (result.steps.empty()) {
             shown->summary =
                 tr("No steps in this scope (ProfilerStep#N, TensorFlow step markers).");
@@ -132,7 +115,7 @@ AnalysisPanel::Work StepsPanel::prepare(std::shared_ptr<const IndexedTrace> inde
                         .arg(stepPartColor(StepPart(p), dark).name(), stepPartLabel(StepPart(p)));
         }
         shown->steps = std::make_shared<const std::vector<StepReport>>(std::move(result.steps));
-        shown->rows = std::make_shared<const std::vector<TableRow>>(std::move(rows));
+        shown->rows = std::move(rows);
         if (cancel.isCancelled()) return {};
         shown->bars = StepBars::draw(shown->steps, barsSize, barsDpr, barsPalette);
         const Trace* of = indexed->trace.get();

@@ -1,0 +1,69 @@
+#include <string>
+
+#include "report/analysis_tables.h"
+
+namespace gapscope {
+
+namespace {
+
+std::string partTitle(StepPart p) {
+    switch (p) {
+        case StepPart::Compute:
+            return "Compute";
+        case StepPart::ExposedComm:
+            return "Exposed comm";
+        case StepPart::ExposedMemcpy:
+            return "Exposed memcpy";
+        case StepPart::IdleShort:
+            return "Idle: short gaps";
+        case StepPart::Cpu:
+            return "CPU";
+        default:
+            break;
+    }
+    return std::string("Idle: ") +
+           gapCauseName(GapCause(static_cast<int>(p) - static_cast<int>(StepPart::IdleInput)));
+}
+
+}  // namespace
+
+ResultTable stepTable(const StepsResult& steps) {
+    ResultTable table;
+    table.id = "steps";
+    table.title = "Steps";
+    table.columns = {{"step", "Step", Unit::Count},
+                     {"device", "GPU", Unit::Count},
+                     {"duration_ns", "Duration", Unit::Duration},
+                     {"gpu_window_ns", "GPU window", Unit::Duration}};
+    for (size_t p = 0; p < kStepPartCount; ++p)
+        table.columns.push_back({std::string(stepPartName(StepPart(p))) + "_ns",
+                                 partTitle(StepPart(p)), Unit::Duration});
+    table.columns.push_back({"slow", "Slow", Unit::Flag});
+    table.columns.push_back({"slower_because", "Slower because", Unit::Text});
+    table.columns.push_back({"grew_by_ns", "Grew by", Unit::Duration});
+    for (const StepReport& s : steps.steps) {
+        auto row = [&](const StepBreakdown* b, bool first) {
+            ResultRow r;
+            r.cells = {s.step.number, b ? ResultCell(int64_t{b->device}) : ResultCell(), s.duration,
+                       b && b->gpuWindow ? ResultCell(b->gpuWindow->length()) : ResultCell()};
+            for (size_t p = 0; p < kStepPartCount; ++p)
+                r.cells.push_back(b ? ResultCell(b->part(StepPart(p))) : ResultCell());
+            const bool why = first && s.slowerBecause;
+            r.cells.push_back(int64_t{s.slow});
+            r.cells.push_back(why ? ResultCell(std::string(stepPartName(*s.slowerBecause)))
+                                  : ResultCell());
+            r.cells.push_back(why ? ResultCell(s.grewBy) : ResultCell());
+            r.ref.kind = ResultRef::Kind::Step;
+            r.ref.slice = s.step.slice;
+            r.ref.range = s.step.span;
+            r.ref.step = s.step.number;
+            table.rows.push_back(std::move(r));
+        };
+        if (s.devices.empty()) row(nullptr, true);
+        for (const StepBreakdown& b : s.devices)
+            row(&b, &b == &s.devices.front());
+    }
+    return table;
+}
+
+}  // namespace gapscope
