@@ -4,7 +4,7 @@
 #include "analysis/memory_usage.h"
 #include "analysis_commands.h"
 #include "cli_output.h"
-#include "report/table.h"
+#include "report/analysis_tables.h"
 
 namespace gapscope::cli {
 
@@ -21,10 +21,6 @@ constexpr const char* kHelp =
     "  Other counter series are listed as plain curves. --range / --step: the\n"
     "  per-step peaks and growth of the steps that start inside it (peaks stay\n"
     "  those of the whole trace).\n";
-
-std::string mib(double bytes) {
-    return fixed(bytes / (1024.0 * 1024.0), 1);
-}
 
 }  // namespace
 
@@ -82,19 +78,7 @@ int runMemory(int argc, char** argv) {
         std::cout << "No memory events in this trace.\n";
         return 0;
     }
-    Table table;
-    table.headers = {"device",      "peak allocated MiB", "at ns", "peak reserved MiB",
-                     "% of device", "growth MiB/step",    "note"};
-    table.numeric = {false, true, true, true, true, true, false};
-    for (const DeviceMemory& d : r.devices) {
-        table.rows.push_back({d.gpu ? "GPU " + std::to_string(d.device) : std::string("host"),
-                              mib(d.peakAllocated), std::to_string(d.peakTime),
-                              d.peakReserved ? mib(*d.peakReserved) : "-",
-                              d.peakShare ? percentText(*d.peakShare) : "-",
-                              d.growthPerStep ? mib(*d.growthPerStep) : "-",
-                              d.relative ? "relative: change since the trace start" : ""});
-    }
-    printTable(table, p->args.format);
+    printResult(memoryTable(r), p->args.format);
     return 0;
 }
 

@@ -9,6 +9,7 @@
 #include "analysis/gap_causes.h"
 #include "analysis/gpu_time_account.h"
 #include "analysis/kernel_stats.h"
+#include "analysis/memory_usage.h"
 #include "analysis/memcpy_stats.h"
 #include "analysis/op_stats.h"
 #include "analysis/steps.h"
@@ -30,6 +31,10 @@ ResultTable gapTable(const Trace& trace, const std::vector<DeviceGaps>& devices)
 // span's duration, its GPU window and the breakdown that adds up to the
 // window, and why a slow step was slow (on its first GPU's row).
 ResultTable stepTable(const StepsResult& steps);
+
+// One row per device with memory events (GPUs by index, then the host):
+// its peaks, when, the share of the device's memory, the growth per step.
+ResultTable memoryTable(const MemoryReport& memory);
 
 // The GPU time account, one row per GPU: its time (the denominator named in
 // "of"), busy and its parts, idle and its causes (the parts add up to the

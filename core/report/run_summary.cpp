@@ -75,34 +75,6 @@ ResultTable pipelineTable(const AdviceData& data) {
     return s;
 }
 
-ResultTable memoryTable(const AdviceData& data) {
-    ResultTable s;
-    s.id = "memory";
-    s.title = "Memory";
-    s.columns = {{"device", "Device", Unit::Text},
-                 {"peak_allocated_bytes", "Peak allocated", Unit::Bytes},
-                 {"relative", "Relative to the first sample", Unit::Flag},
-                 {"peak_at_ns", "Peak at", Unit::Time},
-                 {"peak_reserved_bytes", "Peak reserved", Unit::Bytes},
-                 {"growth_per_step_bytes", "Growth per step", Unit::Bytes}};
-    for (const DeviceMemory& d : data.memory.devices) {
-        ResultRow row;
-        auto bytes = [](const std::optional<double>& v) {
-            return v ? ResultCell(static_cast<int64_t>(std::llround(*v))) : ResultCell();
-        };
-        row.cells = {d.gpu ? "GPU " + std::to_string(d.device) : std::string("host"),
-                     bytes(d.peakAllocated),
-                     int64_t{d.relative},
-                     d.peakTime,
-                     bytes(d.peakReserved),
-                     bytes(d.growthPerStep)};
-        row.ref.kind = ResultRef::Kind::Range;
-        row.ref.range = {d.peakTime, d.peakTime + 1};
-        s.rows.push_back(std::move(row));
-    }
-    return s;
-}
-
 ResultTable adviceTable(const Trace& t, const AdviceData& data) {
     ResultTable s;
     s.id = "advice";
@@ -145,7 +117,7 @@ std::vector<ResultTable> summaryTables(const Trace& trace, const StepOptions& st
             std::move(topKernels),
             std::move(topOps),
             pipelineTable(data),
-            memoryTable(data),
+            memoryTable(data.memory),
             adviceTable(trace, data)};
 }
 

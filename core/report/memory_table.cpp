@@ -1,0 +1,42 @@
+#include <cmath>
+#include <string>
+
+#include "report/analysis_tables.h"
+
+namespace gapscope {
+
+ResultTable memoryTable(const MemoryReport& memory) {
+    ResultTable table;
+    table.id = "memory";
+    table.title = "Memory";
+    table.columns = {{"device", "Device", Unit::Text},
+                     {"peak_allocated_bytes", "Peak allocated", Unit::Bytes},
+                     {"peak_time_ns", "Peak at", Unit::Time},
+                     {"peak_reserved_bytes", "Peak reserved", Unit::Bytes},
+                     {"device_memory_bytes", "Device memory", Unit::Bytes},
+                     {"peak_share", "Of the device", Unit::Share},
+                     {"growth_bytes_per_step", "Growth per step", Unit::Bytes},
+                     {"growth_r2", "Growth r²", Unit::Number, 3},
+                     {"relative", "Relative to the first sample", Unit::Flag}};
+    auto bytes = [](const std::optional<double>& v) {
+        return v ? ResultCell(static_cast<int64_t>(std::llround(*v))) : ResultCell();
+    };
+    for (const DeviceMemory& d : memory.devices) {
+        ResultRow r;
+        r.cells = {d.gpu ? "GPU " + std::to_string(d.device) : std::string("host"),
+                   bytes(d.peakAllocated),
+                   d.peakTime,
+                   bytes(d.peakReserved),
+                   cellOf(d.deviceMemory),
+                   cellOf(d.peakShare),
+                   bytes(d.growthPerStep),
+                   cellOf(d.growthR2),
+                   int64_t{d.relative}};
+        r.ref.kind = ResultRef::Kind::Range;
+        r.ref.range = {d.peakTime, d.peakTime + 1};
+        table.rows.push_back(std::move(r));
+    }
+    return table;
+}
+
+}  // namespace gapscope
