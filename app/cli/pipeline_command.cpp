@@ -4,7 +4,8 @@
 #include "analysis/input_pipeline.h"
 #include "analysis_commands.h"
 #include "cli_output.h"
-#include "report/table.h"
+#include "report/analysis_tables.h"
+#include "report/result_json.h"
 
 namespace gapscope::cli {
 
@@ -40,14 +41,7 @@ int runPipeline(int argc, char** argv) {
     const TimeAccount account = timeAccountOf(t, so);
     const PipelineReport r = inputPipeline(t, steps.steps, &account);
     if (p->args.format == OutputFormat::Json) {
-        nlohmann::json stages = nlohmann::json::array();
-        for (const PipelineStage& s : r.stages) {
-            stages.push_back({{"name", std::string(t.str(s.name))},
-                              {"calls", s.calls},
-                              {"inclusive_ns", s.inclusive},
-                              {"self_ns", s.self},
-                              {"share", orNull(s.share)}});
-        }
+        const nlohmann::json stages = resultRowsJson(pipelineStageTable(t, r));
         nlohmann::json perStep = nlohmann::json::array();
         for (const StepInputWait& w : r.perStep)
             perStep.push_back(
@@ -106,16 +100,8 @@ int runPipeline(int argc, char** argv) {
                   << (r.checks->noCache ? "; no Cache" : "") << "\n";
     }
     if (r.stages.empty()) return 0;
-    Table table;
-    table.headers = {"stage", "calls", "inclusive ns", "self ns", "share"};
-    table.numeric = {false, true, true, true, true};
-    for (const PipelineStage& s : r.stages) {
-        table.rows.push_back({fitName(t.str(s.name), p->args.format), std::to_string(s.calls),
-                              std::to_string(s.inclusive), std::to_string(s.self),
-                              s.share ? percentText(*s.share) : "-"});
-    }
     std::cout << "\n";
-    printTable(table, p->args.format);
+    printResult(pipelineStageTable(t, r), p->args.format);
     return 0;
 }
 

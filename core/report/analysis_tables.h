@@ -8,6 +8,7 @@
 
 #include "analysis/gap_causes.h"
 #include "analysis/gpu_time_account.h"
+#include "analysis/input_pipeline.h"
 #include "analysis/kernel_stats.h"
 #include "analysis/memory_usage.h"
 #include "analysis/memcpy_stats.h"
@@ -35,6 +36,10 @@ ResultTable stepTable(const StepsResult& steps);
 // One row per device with memory events (GPUs by index, then the host):
 // its peaks, when, the share of the device's memory, the growth per step.
 ResultTable memoryTable(const MemoryReport& memory);
+
+// The input pipeline's stages (tf.data's and the DataLoader's), by self
+// time: calls, inclusive and self time, the share of the input time.
+ResultTable pipelineStageTable(const Trace& trace, const PipelineReport& pipeline);
 
 // The GPU time account, one row per GPU: its time (the denominator named in
 // "of"), busy and its parts, idle and its causes (the parts add up to the

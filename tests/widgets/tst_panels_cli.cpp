@@ -20,6 +20,7 @@
 #include "panels/ops_panel.h"
 #include "panels/overview_panel.h"
 #include "panels/panel_host.h"
+#include "panels/pipeline_panel.h"
 #include "panels/steps_panel.h"
 #include "panels/table_export.h"
 #include "support/cli_run.h"
@@ -163,6 +164,7 @@ class TestPanelsCli : public QObject {
         QString why;
 
         auto* kernels = panel<KernelsPanel>("kernelsDock");
+        QVERIFY(kernels);
         QVERIFY2(same(exportedRows(kernels->kernels()->snapshot(), "kernels"),
                       cli({"kernels", trace})["kernels"], {"name"}, &why),
                  qPrintable("kernels: " + why));
@@ -171,6 +173,7 @@ class TestPanelsCli : public QObject {
                  qPrintable("copies: " + why));
 
         auto* ops = panel<OpsPanel>("opsDock");
+        QVERIFY(ops);
         QVERIFY2(same(exportedRows(ops->table()->snapshot(), "ops"), cli({"ops", trace})["ops"],
                       {"name"}, &why),
                  qPrintable("ops: " + why));
@@ -192,6 +195,7 @@ class TestPanelsCli : public QObject {
                      {"evidence", names.empty() ? json(nullptr) : json(names)}});
             }
         auto* gaps = panel<GapsPanel>("gapsDock");
+        QVERIFY(gaps);
         QVERIFY2(same(exportedRows(gaps->table()->snapshot(), "gaps"), cliGaps,
                       {"device", "start_ns"}, &why),
                  qPrintable("gaps: " + why));
@@ -239,11 +243,19 @@ class TestPanelsCli : public QObject {
             }
         }
         auto* steps = panel<StepsPanel>("stepsDock");
+        QVERIFY(steps);
         QVERIFY2(same(exportedRows(steps->table()->snapshot(), "steps"), cliSteps,
                       {"step", "device"}, &why),
                  qPrintable("steps: " + why));
 
+        auto* pipeline = panel<PipelinePanel>("InputPipelineDock");
+        QVERIFY(pipeline);
+        QVERIFY2(same(exportedRows(pipeline->stages()->snapshot(), "stages"),
+                      cli({"pipeline", trace})["stages"], {"name"}, &why),
+                 qPrintable("pipeline stages: " + why));
+
         auto* overview = panel<OverviewPanel>("overviewDock");
+        QVERIFY(overview);
         QVERIFY2(same(exportedRows(overview->snapshot(), "overview"),
                       cli({"summary", trace})["tables"]["gpus"]["rows"], {"device"}, &why),
                  qPrintable("overview: " + why));

@@ -118,6 +118,8 @@ QVariant AnalysisTableModel::data(const QModelIndex& index, int role) const {
         case Qt::TextAlignmentRole:
             return kind == CellKind::Text ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                                           : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        case kShareRole:
+            return kind == CellKind::Percent && !c.empty ? QVariant(c.number) : QVariant();
         default:
             return {};
     }

@@ -31,6 +31,9 @@ struct ResultRows;
 // exported as absolute integer ns (`exact`: a double cannot hold them).
 enum class CellKind { Text, Count, Duration, Bytes, Percent, Number, Time };
 
+// A Percent cell's share in [0, 1], for the delegate's bar behind the text.
+inline constexpr int kShareRole = Qt::UserRole + 1;
+
 struct TableCell {
     double number =
         0;         // Count, Duration (ns), Bytes, Percent (share), Number; Time: from the start

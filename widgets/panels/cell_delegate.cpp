@@ -4,6 +4,9 @@
 #include <QApplication>
 #include <QPainter>
 #include <QStyle>
+#include <algorithm>
+
+#include "panels/analysis_table.h"
 
 namespace gapscope::ui {
 
@@ -16,6 +19,15 @@ void CellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
                                                                                : QPalette::Inactive;
     const bool selected = option.state & QStyle::State_Selected;
     if (selected) painter->fillRect(option.rect, option.palette.brush(group, QPalette::Highlight));
+    // A share shows as a bar behind its figure, so a column reads at a glance.
+    if (const QVariant share = index.data(kShareRole); share.isValid() && !selected) {
+        const double f = std::clamp(share.toDouble(), 0.0, 1.0);
+        QColor bar = option.palette.color(group, QPalette::Highlight);
+        bar.setAlpha(60);
+        painter->fillRect(QRectF(option.rect.x(), option.rect.y() + 2, option.rect.width() * f,
+                                 option.rect.height() - 4),
+                          bar);
+    }
     // The same margin the style gives item text.
     const int margin = style->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, view) + 1;
     const QRect textRect = option.rect.adjusted(margin, 0, -margin, 0);

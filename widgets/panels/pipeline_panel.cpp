@@ -6,7 +6,9 @@
 
 #include "analysis/input_pipeline.h"
 #include "panels/analysis_table.h"
+#include "panels/result_rows.h"
 #include "panels/units.h"
+#include "report/analysis_tables.h"
 
 namespace gapscope::ui {
 
@@ -25,12 +27,6 @@ PipelinePanel::PipelinePanel(AnalysisSession* session, QWidget* parent)
     perStep_->setAccessibleName(tr("per step"));  // in export titles
     body()->addWidget(verdict_);
     body()->addWidget(tabs_, 1);
-    stages_->model()->setColumns({{tr("Stage"), CellKind::Text},
-                                  {tr("Calls"), CellKind::Count},
-                                  {tr("Inclusive"), CellKind::Duration},
-                                  {tr("Self"), CellKind::Duration},
-                                  {tr("Share"), CellKind::Percent},
-                                  {tr(""), CellKind::Text}});
     perStep_->model()->setColumns({{tr("Step"), CellKind::Count},
                                    {tr("Host waiting for input"), CellKind::Duration},
                                    {tr("Share of the step"), CellKind::Percent}});
@@ -97,20 +93,8 @@ AnalysisPanel::Work PipelinePanel::prepare(std::shared_ptr<const IndexedTrace> i
             text += "<br>" + tr("tf.data: IteratorGetNext %1").arg(shortDuration(r.getNext));
             if (!hints.isEmpty()) text += "; " + hints.join("; ");
         }
-        auto stageRows = std::make_shared<std::vector<TableRow>>();
-        for (const PipelineStage& s : r.stages) {
-            TableRow row;
-            const int bar = s.share ? static_cast<int>(*s.share * 20 + 0.5) : 0;
-            row.cells = {TableCell::ofText(QString::fromUtf8(t.str(s.name))),
-                         TableCell::of(static_cast<double>(s.calls)),
-                         TableCell::of(static_cast<double>(s.inclusive)),
-                         TableCell::of(static_cast<double>(s.self)),
-                         s.share ? TableCell::of(*s.share) : TableCell::none(),
-                         TableCell::ofText(QString(bar, QChar(0x2588)))};
-            row.target.kind = NavTarget::Kind::Name;
-            row.target.name = s.name;
-            stageRows->push_back(std::move(row));
-        }
+        auto stageRows =
+            std::make_shared<const ResultRows>(resultRows(pipelineStageTable(t, r), t.spanStart));
         auto stepRows = std::make_shared<std::vector<TableRow>>();
         for (size_t i = 0; i < r.perStep.size(); ++i) {
             TableRow row;
@@ -124,13 +108,13 @@ AnalysisPanel::Work PipelinePanel::prepare(std::shared_ptr<const IndexedTrace> i
         }
         return [this, text, stageRows, stepRows] {
             verdict_->setText(text);
-            stages_->model()->setRows(stageRows);
+            stages_->model()->setResult(*stageRows);
             stages_->setDefaultSort(3, Qt::DescendingOrder);
             perStep_->model()->setRows(stepRows);
             perStep_->setDefaultSort(0, Qt::AscendingOrder);
             // A trace without steps (TensorFlow eager, a short capture):
             // the stages are what there is to see.
-            if (stepRows->empty() && !stageRows->empty()) tabs_->setCurrentWidget(stages_);
+            if (stepRows->empty() && !stageRows->rows->empty()) tabs_->setCurrentWidget(stages_);
         };
     };
 }
