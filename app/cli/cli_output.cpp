@@ -4,6 +4,8 @@
 #include <iostream>
 
 #include "analysis/slice_queries.h"
+#include "report/result_table.h"
+#include "util/readable_units.h"
 
 namespace gapscope::cli {
 
@@ -14,18 +16,12 @@ std::string fixed(double v, int digits) {
 }
 
 std::string percentText(double share) {
-    std::string s = fixed(share * 100, 1);
-    s.push_back('%');
-    return s;
+    return readablePercent(share);
 }
 
 std::string fitName(std::string_view name, OutputFormat format, size_t width) {
-    std::string s(name);
-    if (format == OutputFormat::Text && s.size() > width) {
-        s.resize(width - 3);
-        s.append("...");
-    }
-    return s;
+    const std::string s(name);
+    return format == OutputFormat::Text ? fitText(s, width) : s;
 }
 
 nlohmann::json intervalJson(Interval i) {

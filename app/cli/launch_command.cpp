@@ -3,6 +3,8 @@
 #include "analysis/launch_overhead.h"
 #include "analysis_commands.h"
 #include "cli_output.h"
+#include "report/analysis_tables.h"
+#include "report/result_json.h"
 #include "report/table.h"
 
 namespace gapscope::cli {
@@ -42,14 +44,7 @@ int runLaunch(int argc, char** argv) {
                   b + 1 < kDelayBuckets ? nlohmann::json(kDelayBucketStart[b + 1]) : nullptr},
                  {"count", r.histogram[b]}});
         }
-        nlohmann::json byName = nlohmann::json::array();
-        for (const KernelLaunchDelay& k : r.byName) {
-            byName.push_back({{"name", std::string(t.str(k.name))},
-                              {"count", k.count},
-                              {"mean_delay_ns", k.meanDelay},
-                              {"max_delay_ns", k.maxDelay},
-                              {"mean_launch_ns", k.meanLaunch}});
-        }
+        const nlohmann::json byName = resultRowsJson(launchTable(t, r));
         printJson({{"kernels", r.kernels},
                    {"kernels_with_launch", r.kernelsWithLaunch},
                    {"delay_ns", distributionJson(r.delay)},
@@ -84,15 +79,7 @@ int runLaunch(int argc, char** argv) {
         histogram.rows.push_back({kBucketNames[b], std::to_string(r.histogram[b])});
     printTable(histogram, p->args.format);
     std::cout << "\n";
-    Table table;
-    table.headers = {"kernel", "count", "mean delay ns", "max delay ns", "mean launch ns"};
-    table.numeric = {false, true, true, true, true};
-    for (const KernelLaunchDelay& k : r.byName) {
-        table.rows.push_back({fitName(t.str(k.name), p->args.format), std::to_string(k.count),
-                              fixed(k.meanDelay, 1), std::to_string(k.maxDelay),
-                              fixed(k.meanLaunch, 1)});
-    }
-    printTable(table, p->args.format);
+    printResult(launchTable(t, r), p->args.format);
     return 0;
 }
 

@@ -51,4 +51,41 @@ ResultTable accountTable(const TimeAccount& account,
     return table;
 }
 
+ResultTable breakdownTable(const std::vector<GpuTimeBreakdown>& breakdowns) {
+    ResultTable table;
+    table.id = "timeline";
+    table.title = "GPU time breakdown";
+    table.columns = {{"device", "GPU", Unit::Count},
+                     {"computation_ns", "Computation", Unit::Duration},
+                     {"exposed_comm_ns", "Exposed communication", Unit::Duration},
+                     {"exposed_memcpy_ns", "Exposed memcpy", Unit::Duration},
+                     {"busy_ns", "Busy time", Unit::Duration},
+                     {"idle_ns", "Idle", Unit::Duration},
+                     {"total_ns", "Total", Unit::Duration},
+                     {"busy_share", "Busy", Unit::Share},
+                     {"total_comm_ns", "Communication", Unit::Duration},
+                     {"total_memcpy_ns", "Memcpy", Unit::Duration},
+                     {"comm_overlap", "Communication overlapped", Unit::Share}};
+    for (const GpuTimeBreakdown& b : breakdowns) {
+        ResultRow r;
+        r.cells = {int64_t{b.device},
+                   b.computation,
+                   b.exposedComm,
+                   b.exposedMemcpy,
+                   b.busy,
+                   b.idle,
+                   b.total,
+                   b.total > 0 ? ResultCell(double(b.busy) / double(b.total)) : ResultCell(),
+                   b.totalComm,
+                   b.totalMemcpy,
+                   cellOf(b.commOverlap)};
+        if (b.activeSpan) {
+            r.ref.kind = ResultRef::Kind::Range;
+            r.ref.range = *b.activeSpan;
+        }
+        table.rows.push_back(std::move(r));
+    }
+    return table;
+}
+
 }  // namespace gapscope

@@ -10,8 +10,9 @@
 #include "analysis/gpu_time_account.h"
 #include "analysis/input_pipeline.h"
 #include "analysis/kernel_stats.h"
-#include "analysis/memory_usage.h"
+#include "analysis/launch_overhead.h"
 #include "analysis/memcpy_stats.h"
+#include "analysis/memory_usage.h"
 #include "analysis/op_stats.h"
 #include "analysis/steps.h"
 #include "report/result_table.h"
@@ -40,6 +41,15 @@ ResultTable memoryTable(const MemoryReport& memory);
 // The input pipeline's stages (tf.data's and the DataLoader's), by self
 // time: calls, inclusive and self time, the share of the input time.
 ResultTable pipelineStageTable(const Trace& trace, const PipelineReport& pipeline);
+
+// Launch delay per kernel name (by mean delay): count, mean and max delay
+// from the launch call's start to the kernel's, the launch call's mean.
+ResultTable launchTable(const Trace& trace, const LaunchOverhead& launch);
+
+// The GPU time breakdown over a window (the active span inside it): per
+// device computation, exposed communication and memcpy, idle, their total,
+// and how much of the communication compute overlapped.
+ResultTable breakdownTable(const std::vector<GpuTimeBreakdown>& breakdowns);
 
 // The GPU time account, one row per GPU: its time (the denominator named in
 // "of"), busy and its parts, idle and its causes (the parts add up to the

@@ -69,8 +69,9 @@ std::string numberText(const ResultCell& cell, int decimals) {
     return fixed(asReal(cell), decimals);
 }
 
-// Cut in the middle, so both a name's start and its distinguishing end stay.
-std::string fitWidth(const std::string& text, size_t width) {
+}  // namespace
+
+std::string fitText(const std::string& text, size_t width) {
     size_t points = 0;
     for (const char c : text)
         points += (c & 0xC0) != 0x80;
@@ -86,8 +87,6 @@ std::string fitWidth(const std::string& text, size_t width) {
     };
     return text.substr(0, byteOfPoint(head)) + "…" + text.substr(byteOfPoint(points - tail));
 }
-
-}  // namespace
 
 std::string cellText(const ResultCell& cell, const ResultColumn& column, bool readable,
                      TimeNs origin) {
@@ -170,7 +169,7 @@ std::string renderResult(const ResultTable& result, OutputFormat format,
                 empty ? std::string()
                       : cellText(cell, result.columns[c], options.readable, options.origin);
             if (format == OutputFormat::Text && result.columns[c].unit == Unit::Text)
-                text = fitWidth(text, options.textWidth);
+                text = fitText(text, options.textWidth);
             cells.push_back(std::move(text));
         }
         t.rows.push_back(std::move(cells));

@@ -91,6 +91,9 @@ std::string cellText(const ResultCell& cell, const ResultColumn& column, bool re
 // header of an exact column.
 std::string exactHeader(const ResultColumn& column);
 bool isNumeric(Unit unit);
+// `text` cut in the middle to `width` code points ("abc…xyz"), so both its
+// start and its distinguishing end stay.
+std::string fitText(const std::string& text, size_t width);
 
 struct RenderOptions {
     bool readable = false;  // values as people read them (else exact, with units in headers)

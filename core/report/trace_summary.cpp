@@ -56,7 +56,8 @@ void writeTraceSummary(const Trace& t, std::ostream& out) {
     for (const GpuDevice& d : t.gpuDevices) {
         char pct[32] = "";
         if (const std::optional<double> share = busyPercentOfActiveSpan(d)) {
-            std::snprintf(pct, sizeof pct, " (%.1f%% of its active span)", *share);
+            std::snprintf(pct, sizeof pct, " (%s of its active span)",
+                          readablePercent(*share / 100).c_str());
         }
         out << "  GPU " << d.index << (d.name.empty() ? "" : " · " + d.name) << "  busy "
             << readableDuration(d.busyNs) << pct << ", " << d.tracks.size() << " stream(s)\n";
