@@ -55,21 +55,23 @@ RankRow rankRowOf(const Trace& trace, const std::string& path, const StepOptions
 int runSummary(int argc, char** argv) {
     if (printedHelp(argc, argv, kHelp)) return 0;
     // --format takes html here too, and --out a folder: taken out first.
-    std::string format = "md", outDir;
+    OutputFormat format = OutputFormat::Markdown;
+    std::string outDir;
     std::vector<char*> rest;
     for (int i = 0; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--format" && i + 1 < argc) {
-            format = argv[++i];
+            const auto f = parseOutputFormat(argv[++i]);
+            if (!f || *f == OutputFormat::Text) {
+                std::cerr << "gapscope-cli summary: --format takes md, csv, json or html\n";
+                return 1;
+            }
+            format = *f;
         } else if (a == "--out" && i + 1 < argc) {
             outDir = argv[++i];
         } else {
             rest.push_back(argv[i]);
         }
-    }
-    if (format != "md" && format != "csv" && format != "json" && format != "html") {
-        std::cerr << "gapscope-cli summary: --format takes md, csv, json or html\n";
-        return 1;
     }
     auto args = parseAnalysisArgs("summary", static_cast<int>(rest.size()), rest.data(),
                                   {"--top", "--min-gap-us"});
@@ -93,7 +95,7 @@ int runSummary(int argc, char** argv) {
 
     // What goes where: (file name, bytes).
     std::vector<std::pair<std::string, std::string>> outputs;
-    if (format == "csv") {
+    if (format == OutputFormat::Csv) {
         std::string all;
         for (const ResultTable& t : tables) {
             const std::string csv = renderResult(t, OutputFormat::Csv);
@@ -101,13 +103,13 @@ int runSummary(int argc, char** argv) {
             all += "# " + t.id + "\n" + csv + "\n";
         }
         if (outDir.empty()) outputs = {{"", all}};
-    } else if (format == "json") {
+    } else if (format == OutputFormat::Json) {
         nlohmann::json j = tablesJson(args->load.path, tables);
         j["rank"] = nlohmann::json::parse(rankJson(rankRowOf(*trace, args->load.path, options)));
         outputs.push_back({"summary.json", j.dump(2) + "\n"});
     } else {
-        const OutputFormat f = format == "html" ? OutputFormat::Html : OutputFormat::Markdown;
-        outputs.push_back({"summary." + format, summaryDocument(name, tables, f)});
+        outputs.push_back({format == OutputFormat::Html ? "summary.html" : "summary.md",
+                           summaryDocument(name, tables, format)});
     }
     if (outDir.empty()) {
         for (const auto& [file, bytes] : outputs)

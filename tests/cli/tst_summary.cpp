@@ -10,6 +10,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -205,6 +206,114 @@ class TestSummary : public QObject {
         QCOMPARE(md.exitCode, 0);
         QVERIFY(md.out.startsWith("# Gapscope summary: hostile.json"));
         QVERIFY(md.out.contains("## Top kernels by total time"));
+    }
+
+    // A named figure has one value wherever it is shown: the input wait,
+    // the busy share, the step time and the memory peak in the summary,
+    // `pipeline`, `steps`, `advice`, `memory` and the regression gate's
+    // metrics (the viewer's Overview is the summary's "gpus" table:
+    // tst_panels_cli; the report prints the summary's tables).
+    void aNamedFigureIsTheSameEverywhere_data() {
+        QTest::addColumn<QString>("trace");
+        QTest::newRow("sample") << gapscope::test::samplePath();
+        const QString shared = gapscope::test::sharedTraces();
+        if (shared.isEmpty()) return;
+        QTest::newRow("resnet50_num_workers_0")
+            << shared +
+                   "/kineto/tb_plugin/samples/resnet50_num_workers_0/"
+                   "worker0.1623143089861.pt.trace.json.gz";
+        QTest::newRow("kineto_gpu_metrics")
+            << shared + "/kineto/tb_plugin/test/gpu_metrics_input.json";
+    }
+    void aNamedFigureIsTheSameEverywhere() {
+        QFETCH(QString, trace);
+        try {
+            sameFigures(trace);
+        } catch (const std::exception& e) {
+            QFAIL(e.what());
+        }
+    }
+    void sameFigures(const QString& trace) {
+        auto cli = [&](QStringList args) {
+            args << trace << "--format"
+                 << "json"
+                 << "--no-cache";
+            const Run r = runCli(args);
+            if (r.exitCode != 0) qWarning("%s", r.err.constData());
+            return r.exitCode == 0 ? json::parse(r.out.toStdString()) : json();
+        };
+        const json summary = cli({"summary"});
+        const json pipeline = cli({"pipeline"});
+        const json steps = cli({"steps"});
+        const json advice = cli({"advice"});
+        const json memory = cli({"memory"});
+        const Run diffRun = runCli({"diff", trace, trace, "--format", "json", "--no-cache"});
+        QCOMPARE(diffRun.exitCode, 0);
+        std::map<std::string, double> metric;
+        const json diff = json::parse(diffRun.out.toStdString());
+        for (const json& m : diff["metrics"])
+            if (!m["base"].is_null())
+                metric[m["metric"].get<std::string>()] = m["base"].get<double>();
+        const json& gpus = summary["tables"]["gpus"]["rows"];
+        QVERIFY(!gpus.empty());
+
+        // Input wait: the account's idle for input, all GPUs.
+        int64_t inputWait = 0, time = 0, busy = 0;
+        for (const json& g : gpus) {
+            inputWait += g["idle_input_ns"].get<int64_t>();
+            time += g["time_ns"].get<int64_t>();
+            busy += g["busy_ns"].get<int64_t>();
+        }
+        const json& verdict = summary["tables"]["input_pipeline"]["rows"][0];
+        QCOMPARE(verdict["input_wait_ns"].get<int64_t>(), inputWait);
+        QCOMPARE(verdict["time_ns"].get<int64_t>(), time);
+        QCOMPARE(pipeline["input_wait_ns"].get<int64_t>(), inputWait);
+        QCOMPARE(pipeline["time_ns"].get<int64_t>(), time);
+        QCOMPARE(metric.at("idle_input"), double(inputWait));
+        for (const json& f : advice["findings"]) {
+            if (f["rule"] == "input-bound") {
+                QCOMPARE(f["numbers"]["input_wait_ns"].get<double>(), double(inputWait));
+                QCOMPARE(f["numbers"]["time_ns"].get<double>(), double(time));
+            }
+            if (f["rule"] == "gpu-idle" && f["device"].is_null()) {
+                QCOMPARE(f["numbers"]["idle_input_ns"].get<double>(), double(inputWait));
+                QCOMPARE(f["numbers"]["time_ns"].get<double>(), double(time));
+            }
+        }
+        // With steps the account is the steps' GPU windows: `steps`' parts
+        // add up to the same idle for input and the same time.
+        if (verdict["denominator"] == "step time") {
+            int64_t stepsInput = 0, stepsTime = 0;
+            for (const json& st : steps["steps"])
+                for (const json& d : st["devices"]) {
+                    stepsInput += d["breakdown"]["idle_by_cause"]["input"].get<int64_t>();
+                    stepsTime += d["gpu_window"]["end_ns"].get<int64_t>() -
+                                 d["gpu_window"]["start_ns"].get<int64_t>();
+                }
+            QCOMPARE(stepsInput, inputWait);
+            QCOMPARE(stepsTime, time);
+            // The step time: the summary's mean and the gate's.
+            const json& stepRow = summary["tables"]["steps"]["rows"][0];
+            QCOMPARE(double(stepRow["mean_ns"].get<int64_t>()), std::round(metric.at("step_time")));
+            QCOMPARE(double(stepRow["median_ns"].get<int64_t>()), metric.at("step_time_median"));
+        }
+        // The busy share of the account, as the gate's gpu_busy (percent).
+        QVERIFY(std::abs(metric.at("gpu_busy") - 100.0 * double(busy) / double(time)) < 1e-9);
+        if (gpus.size() == 1)
+            QVERIFY(std::abs(gpus[0]["busy_share"].get<double>() * 100 - metric.at("gpu_busy")) <
+                    1e-9);
+        // The memory peak of the GPUs: the summary's, `memory`'s, the gate's.
+        const json& memRows = summary["tables"]["memory"]["rows"];
+        for (size_t i = 0; i < memRows.size(); ++i)
+            QCOMPARE(memRows[i]["peak_allocated_bytes"].get<int64_t>(),
+                     memory["devices"][i]["peak_allocated_bytes"].get<int64_t>());
+        if (metric.count("memory_peak")) {
+            double peak = 0;
+            for (const json& d : memory["devices"])
+                if (d["kind"] == "gpu")
+                    peak = std::max(peak, d["peak_allocated_bytes"].get<double>());
+            QCOMPARE(metric.at("memory_peak"), peak);
+        }
     }
 
     void badArgumentsAreRefused() {
