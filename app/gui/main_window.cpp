@@ -58,6 +58,7 @@
 #include "ranks/ranks_panel.h"
 #include "report/trace_summary.h"
 #include "search/search_bar.h"
+#include "timeline/overview_strip.h"
 #include "timeline/timeline_view.h"
 #include "tour.h"
 #include "tour_steps.h"
@@ -130,6 +131,9 @@ MainWindow::MainWindow(QWidget* parent)
     connect(welcome_, &WelcomePage::recentRequested, this,
             [this](const QString& path) { openTrace(path); });
     connect(page_, &ui::TracePage::importReportRequested, this, &MainWindow::showImportReport);
+    // The strip's busy shares are of the index's step windows (the time account's).
+    connect(panels_->session(), &ui::AnalysisSession::indexReady, this,
+            [this] { page_->overview()->setIndexed(panels_->session()->indexed()); });
 
     ui::ViewState* state = page_->state();
     // Details follows the selection: a slice, else a range, else nothing.

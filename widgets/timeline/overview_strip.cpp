@@ -6,7 +6,8 @@
 
 #include "analysis/gpu_time_account.h"
 #include "analysis/gpu_utilization.h"
-#include "analysis/launch_calls.h"
+#include "panels/analysis_session.h"
+#include "panels/units.h"
 #include "timeline/timeline_colors.h"
 
 namespace gapscope::ui {
@@ -27,8 +28,8 @@ OverviewStrip::~OverviewStrip() = default;
 void OverviewStrip::setTrace(std::shared_ptr<const Trace> trace) {
     if (binner_) binner_->cancelAll();
     trace_ = std::move(trace);
+    if (indexed_ && indexed_->trace != trace_) indexed_.reset();
     lanes_.clear();
-    windows_.reset();
     lanesKey_ = {};
     asked_.reset();
     updateGeometry();
@@ -36,43 +37,49 @@ void OverviewStrip::setTrace(std::shared_ptr<const Trace> trace) {
     update();
 }
 
-std::vector<OverviewStrip::Lane> OverviewStrip::computeLanes(
-    const Trace& trace, const LanesKey& key, std::shared_ptr<const Windows>& windows) {
-    if (!windows) {
-        auto made = std::make_shared<Windows>();
-        const StepList steps = findSteps(trace);
-        if (!steps.steps.empty()) {
-            const LaunchCalls launches(trace);
-            for (const auto& step : stepWindows(trace, steps, launches))
-                for (const auto& [device, w] : step)
-                    (*made)[device].push_back(w);
-        }
-        windows = std::move(made);
-    }
-    static const std::vector<Interval> kNone;
+void OverviewStrip::setIndexed(std::shared_ptr<const IndexedTrace> indexed) {
+    if (indexed && indexed->trace != trace_) return;  // of a trace no longer shown
+    indexed_ = std::move(indexed);
+    update();  // the key changed: the lanes are computed again, with the busy shares
+}
+
+std::vector<OverviewStrip::Lane> OverviewStrip::computeLanes(const Trace& trace,
+                                                             const LanesKey& key,
+                                                             const IndexedTrace* indexed,
+                                                             const CancelToken* cancel) {
+    // Each device's step windows: the index's (the time account's).
+    std::map<int, std::vector<Interval>> windows;
+    if (indexed)
+        for (const auto& step : indexed->index->stepWindows())
+            for (const auto& [device, w] : step)
+                windows[device].push_back(w);
+    static const std::vector<Interval> kNoWindows;
     std::vector<Lane> lanes;
     for (const GpuDevice& d : trace.gpuDevices) {
-        const auto w = windows->find(d.index);
-        lanes.push_back({busyShare(d, w == windows->end() ? kNone : w->second),
-                         utilizationBins(d, {key.bounds.start, key.bounds.end}, key.width)});
+        if (cancel && cancel->isCancelled()) return {};
+        const auto w = windows.find(d.index);
+        std::optional<BusyShare> busy;
+        if (indexed) busy = busyShare(d, w == windows.end() ? kNoWindows : w->second);
+        lanes.push_back({busy, utilizationBins(d, {key.bounds.start, key.bounds.end}, key.width)});
     }
     return lanes;
 }
 
 OverviewStrip::LanesKey OverviewStrip::wantedKey(int width) const {
-    return {trace_.get(), std::max(0, width), state_->bounds()};
+    return {trace_.get(), indexed_.get(), std::max(0, width), state_->bounds()};
 }
 
 void OverviewStrip::requestLanes(const LanesKey& key) {
     if (asked_ && *asked_ == key) return;
     asked_ = key;
     if (!binner_) binner_ = std::make_unique<CoalescingRunner>();
-    binner_->submit([this, trace = trace_, key,
-                     windows = windows_](const CancelToken&) mutable -> std::function<void()> {
-        auto lanes = std::make_shared<std::vector<Lane>>(computeLanes(*trace, key, windows));
-        return [this, lanes, key, windows] {
+    binner_->submit([this, trace = trace_, indexed = indexed_,
+                     key](const CancelToken& cancel) -> std::function<void()> {
+        auto lanes =
+            std::make_shared<std::vector<Lane>>(computeLanes(*trace, key, indexed.get(), &cancel));
+        if (cancel.isCancelled()) return {};
+        return [this, lanes, key] {
             if (key.trace != trace_.get()) return;
-            windows_ = windows;
             lanes_ = std::move(*lanes);
             const bool stepTime = std::any_of(lanes_.begin(), lanes_.end(), [](const Lane& l) {
                 return l.busy && l.busy->denominator == Denominator::StepTime;
@@ -114,7 +121,7 @@ void OverviewStrip::paintEvent(QPaintEvent*) {
         // A grab() (screenshots, tests) wants the finished strip at once.
         const QPaintDevice* target = redirected(nullptr);
         if (target && target->devType() == QInternal::Pixmap) {
-            lanes_ = computeLanes(*trace_, wanted, windows_);
+            lanes_ = computeLanes(*trace_, wanted, indexed_.get(), nullptr);
             lanesKey_ = wanted;
         } else {
             requestLanes(wanted);
@@ -135,11 +142,11 @@ void OverviewStrip::paintEvent(QPaintEvent*) {
         }
         // The share of the step time (or the active span), as the Overview.
         const auto& busy = lanes_[lane].busy;
+        const QString gpu = QString::fromStdString(trace_->gpuLabel(d.index));
         p.drawText(label, Qt::AlignVCenter,
-                   busy ? tr("%1 busy %2%")
-                              .arg(QString::fromStdString(trace_->gpuLabel(d.index)))
-                              .arg(100.0 * busy->share, 0, 'f', 1)
-                        : QString::fromStdString(trace_->gpuLabel(d.index)));
+                   busy        ? tr("%1 busy %2").arg(gpu, formatPercent(busy->share))
+                   : !indexed_ ? tr("%1 busy …").arg(gpu)
+                               : gpu);
         // The bins of another width are stretched until this width's arrive.
         const std::vector<double>& bins = lanes_[lane].bins;
         const double scale = current || w == 0 ? 1.0 : double(bins.size()) / double(w);

@@ -15,12 +15,18 @@
 
 namespace gapscope::ui {
 
+struct IndexedTrace;
+
 class OverviewStrip : public QWidget {
     Q_OBJECT
   public:
     OverviewStrip(ViewState* state, int gutterWidth, QWidget* parent = nullptr);
     ~OverviewStrip() override;
     void setTrace(std::shared_ptr<const Trace> trace);
+    // The trace's analysis index, once built: the busy shares are of the
+    // steps' GPU windows it holds (the time account's), so the lanes show
+    // "busy …" until it is given.
+    void setIndexed(std::shared_ptr<const IndexedTrace> indexed);
     void setRightMargin(int px) {
         rightMargin_ = px;
         update();
@@ -49,21 +55,21 @@ class OverviewStrip : public QWidget {
     };
     struct LanesKey {
         const Trace* trace = nullptr;
+        const IndexedTrace* indexed = nullptr;
         int width = -1;
         TimeWindow bounds{0, 0};
         bool operator==(const LanesKey&) const = default;
     };
-    // Each device's step windows (found once per trace, by the first call).
-    using Windows = std::map<int, std::vector<Interval>>;
+    // Empty when cancelled.
     static std::vector<Lane> computeLanes(const Trace& trace, const LanesKey& key,
-                                          std::shared_ptr<const Windows>& windows);
+                                          const IndexedTrace* indexed, const CancelToken* cancel);
     LanesKey wantedKey(int width) const;
     int laneWidth() const { return width() - gutter_ - rightMargin_; }
     void requestLanes(const LanesKey& key);
     std::vector<Lane> lanes_;
-    std::shared_ptr<const Windows> windows_;  // of trace_'s steps, once found
-    LanesKey lanesKey_;                       // what lanes_ holds
-    std::optional<LanesKey> asked_;           // what the worker is computing
+    std::shared_ptr<const IndexedTrace> indexed_;  // of trace_, once built
+    LanesKey lanesKey_;                            // what lanes_ holds
+    std::optional<LanesKey> asked_;                // what the worker is computing
     std::unique_ptr<CoalescingRunner> binner_;
     uint64_t lanesFromWorker_ = 0;
 
