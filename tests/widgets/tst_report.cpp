@@ -5,6 +5,7 @@
 // the annotations, everything from the trace escaped.
 
 #include <QApplication>
+#include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QProcess>
@@ -74,6 +75,19 @@ class TestReport : public QObject {
             }
         }
         QVERIFY(!topKernel_.empty());
+    }
+
+    // GAPSCOPE_EXAMPLES_DIR=docs/examples: the reports the docs show, from
+    // this generated trace (tools/docs-examples.sh).
+    void cleanupTestCase() {
+        const QString out = qEnvironmentVariable("GAPSCOPE_EXAMPLES_DIR");
+        if (out.isEmpty() || !trace_) return;
+        for (const char* name : {"report.html", "report.md", "report.pdf"}) {
+            QString error;
+            const QString path = QDir(out).filePath(QLatin1String(name));
+            QFile::remove(path);
+            if (!writeReport(path, spec(), nullptr, &error)) qWarning("%s", qPrintable(error));
+        }
     }
 
     void htmlIsSelfContained() {
