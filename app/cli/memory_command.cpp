@@ -5,6 +5,7 @@
 #include "analysis_commands.h"
 #include "cli_output.h"
 #include "report/analysis_tables.h"
+#include "report/result_json.h"
 
 namespace gapscope::cli {
 
@@ -36,13 +37,7 @@ int runMemory(int argc, char** argv) {
     if (p->args.format == OutputFormat::Json) {
         nlohmann::json devices = nlohmann::json::array();
         for (const DeviceMemory& d : r.devices) {
-            nlohmann::json perStep = nlohmann::json::array();
-            for (size_t i = 0; i < d.perStepPeak.size(); ++i) {
-                perStep.push_back(
-                    {{"number", steps[i].number},
-                     {"peak_bytes",
-                      d.perStepPeak[i] ? nlohmann::json(bytes(*d.perStepPeak[i])) : nullptr}});
-            }
+            const nlohmann::json perStep = resultRowsJson(memoryStepTable(d, steps));
             devices.push_back({{"device", d.device},
                                {"kind", d.gpu ? "gpu" : "cpu"},
                                {"relative", d.relative},

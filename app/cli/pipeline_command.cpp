@@ -42,10 +42,7 @@ int runPipeline(int argc, char** argv) {
     const PipelineReport r = inputPipeline(t, steps.steps, &account);
     if (p->args.format == OutputFormat::Json) {
         const nlohmann::json stages = resultRowsJson(pipelineStageTable(t, r));
-        nlohmann::json perStep = nlohmann::json::array();
-        for (const StepInputWait& w : r.perStep)
-            perStep.push_back(
-                {{"number", w.number}, {"host_wait_ns", w.wait}, {"host_share", w.share}});
+        const nlohmann::json perStep = resultRowsJson(inputWaitTable(r, steps.steps));
         nlohmann::json checks = nullptr, loader = nullptr, waits = nlohmann::json::array();
         if (r.checks) {
             checks = {{"missing_prefetch", r.checks->missingPrefetch},

@@ -37,10 +37,15 @@ ResultTable stepTable(const StepsResult& steps);
 // One row per device with memory events (GPUs by index, then the host):
 // its peaks, when, the share of the device's memory, the growth per step.
 ResultTable memoryTable(const MemoryReport& memory);
+// One device's peak in each of `steps` (those its per-step peaks are of).
+ResultTable memoryStepTable(const DeviceMemory& device, const std::vector<Step>& steps);
 
 // The input pipeline's stages (tf.data's and the DataLoader's), by self
 // time: calls, inclusive and self time, the share of the input time.
 ResultTable pipelineStageTable(const Trace& trace, const PipelineReport& pipeline);
+// The host's wait for input in each of `steps` (those the report is of):
+// the time and the share of the step.
+ResultTable inputWaitTable(const PipelineReport& pipeline, const std::vector<Step>& steps);
 
 // Launch delay per kernel name (by mean delay): count, mean and max delay
 // from the launch call's start to the kernel's, the launch call's mean.

@@ -39,4 +39,24 @@ ResultTable memoryTable(const MemoryReport& memory) {
     return table;
 }
 
+ResultTable memoryStepTable(const DeviceMemory& d, const std::vector<Step>& steps) {
+    ResultTable table;
+    table.id = "memory_per_step";
+    table.title = "Peak per step";
+    table.columns = {{"number", "Step", Unit::Count}, {"peak_bytes", "Peak", Unit::Bytes}};
+    for (size_t i = 0; i < d.perStepPeak.size() && i < steps.size(); ++i) {
+        ResultRow r;
+        r.cells = {steps[i].number,
+                   d.perStepPeak[i]
+                       ? ResultCell(static_cast<int64_t>(std::llround(*d.perStepPeak[i])))
+                       : ResultCell()};
+        r.ref.kind = ResultRef::Kind::Step;
+        r.ref.step = steps[i].number;
+        r.ref.slice = steps[i].slice;
+        r.ref.range = steps[i].span;
+        table.rows.push_back(std::move(r));
+    }
+    return table;
+}
+
 }  // namespace gapscope

@@ -24,4 +24,26 @@ ResultTable pipelineStageTable(const Trace& t, const PipelineReport& pipeline) {
     return table;
 }
 
+ResultTable inputWaitTable(const PipelineReport& pipeline, const std::vector<Step>& steps) {
+    ResultTable table;
+    table.id = "input_wait_per_step";
+    table.title = "Wait per step";
+    table.columns = {{"number", "Step", Unit::Count},
+                     {"host_wait_ns", "Host waiting for input", Unit::Duration},
+                     {"host_share", "Share of the step", Unit::Share}};
+    for (size_t i = 0; i < pipeline.perStep.size(); ++i) {
+        const StepInputWait& w = pipeline.perStep[i];
+        ResultRow r;
+        r.cells = {w.number, w.wait, w.share};
+        r.ref.kind = ResultRef::Kind::Step;
+        r.ref.step = w.number;
+        if (i < steps.size()) {
+            r.ref.slice = steps[i].slice;
+            r.ref.range = steps[i].span;
+        }
+        table.rows.push_back(std::move(r));
+    }
+    return table;
+}
+
 }  // namespace gapscope

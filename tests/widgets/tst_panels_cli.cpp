@@ -17,6 +17,7 @@
 #include "panels/analysis_table.h"
 #include "panels/gaps_panel.h"
 #include "panels/kernels_panel.h"
+#include "panels/memory_panel.h"
 #include "panels/ops_panel.h"
 #include "panels/overview_panel.h"
 #include "panels/panel_host.h"
@@ -253,6 +254,22 @@ class TestPanelsCli : public QObject {
         QVERIFY2(same(exportedRows(pipeline->stages()->snapshot(), "stages"),
                       cli({"pipeline", trace})["stages"], {"name"}, &why),
                  qPrintable("pipeline stages: " + why));
+
+        QVERIFY2(same(exportedRows(pipeline->perStep()->snapshot(), "input_per_step"),
+                      cli({"pipeline", trace})["per_step"], {"number"}, &why),
+                 qPrintable("pipeline per step: " + why));
+
+        // The memory panel shows its first curve's steps: the first device's.
+        auto* memory = panel<MemoryPanel>("MemoryDock");
+        QVERIFY(memory);
+        const json memoryJson = cli({"memory", trace});
+        const json firstPerStep = memoryJson["devices"].empty()
+                                      ? json::array()
+                                      : memoryJson["devices"][0]["per_step_peak"];
+        QVERIFY2(same(exportedRows(memory->perStep()->snapshot(), "memory_per_step"), firstPerStep,
+                      {"number"}, &why) ||
+                     (firstPerStep.empty() && memory->perStep()->visibleRows() == 0),
+                 qPrintable("memory per step: " + why));
 
         auto* overview = panel<OverviewPanel>("overviewDock");
         QVERIFY(overview);

@@ -9,7 +9,9 @@
 #include "analysis/memory_usage.h"
 #include "panels/analysis_table.h"
 #include "panels/memory_chart.h"
+#include "panels/result_rows.h"
 #include "panels/units.h"
+#include "report/analysis_tables.h"
 
 namespace gapscope::ui {
 
@@ -20,7 +22,7 @@ struct MemoryPanel::Shown {
         std::optional<TimeNs> peakTime;
         double peak = 0;
         QString summary;
-        AnalysisTableModel::Rows perStep;
+        std::shared_ptr<const ResultRows> perStep;  // null: not a memory curve
     };
     std::vector<Choice> choices;
 };
@@ -42,7 +44,6 @@ MemoryPanel::MemoryPanel(AnalysisSession* session, ViewState* view, QWidget* par
     split->addWidget(perStep_);
     split->setStretchFactor(0, 2);
     body()->addWidget(split, 1);
-    perStep_->model()->setColumns({{tr("Step"), CellKind::Count}, {tr("Peak"), CellKind::Bytes}});
     connect(curves_, &QComboBox::currentIndexChanged, this, &MemoryPanel::showCurve);
     connect(session, &AnalysisSession::traceChanged, this,
             [this, session] { chart_->setTrace(session->trace()); });
@@ -72,8 +73,12 @@ void MemoryPanel::showCurve(int index) {
     const Shown::Choice& c = shown_->choices[static_cast<size_t>(index)];
     chart_->setCurves(c.allocated, c.reserved, c.peakTime, c.peak);
     summary_->setText(c.summary);
-    perStep_->model()->setRows(c.perStep);
-    perStep_->setDefaultSort(0, Qt::AscendingOrder);
+    if (c.perStep) {
+        perStep_->model()->setResult(*c.perStep);
+        perStep_->setDefaultSort(0, Qt::AscendingOrder);
+    } else {
+        perStep_->model()->clearRows();
+    }
 }
 
 AnalysisPanel::Work MemoryPanel::prepare(std::shared_ptr<const IndexedTrace> indexed, AnalysisScope,
@@ -109,18 +114,8 @@ AnalysisPanel::Work MemoryPanel::prepare(std::shared_ptr<const IndexedTrace> ind
                                          : tr("No steady growth per step.");
             if (d.relative)
                 c.summary += tr(" Relative: the change since the trace start (2021 Kineto).");
-            std::vector<TableRow> perStep;
-            for (size_t i = 0; i < d.perStepPeak.size(); ++i) {
-                TableRow row;
-                row.cells = {
-                    TableCell::of(static_cast<double>(steps[i].number)),
-                    d.perStepPeak[i] ? TableCell::of(*d.perStepPeak[i]) : TableCell::none()};
-                row.target.kind = NavTarget::Kind::Step;
-                row.target.step = steps[i].number;
-                row.target.range = steps[i].span;
-                perStep.push_back(std::move(row));
-            }
-            c.perStep = std::make_shared<const std::vector<TableRow>>(std::move(perStep));
+            c.perStep = std::make_shared<const ResultRows>(
+                resultRows(memoryStepTable(d, steps), t.spanStart));
             shown->choices.push_back(std::move(c));
         }
         for (const uint32_t s : r.otherCurves) {

@@ -27,9 +27,6 @@ PipelinePanel::PipelinePanel(AnalysisSession* session, QWidget* parent)
     perStep_->setAccessibleName(tr("per step"));  // in export titles
     body()->addWidget(verdict_);
     body()->addWidget(tabs_, 1);
-    perStep_->model()->setColumns({{tr("Step"), CellKind::Count},
-                                   {tr("Host waiting for input"), CellKind::Duration},
-                                   {tr("Share of the step"), CellKind::Percent}});
     connect(stages_, &AnalysisTable::activated, session, &AnalysisSession::navigate);
     connect(perStep_, &AnalysisTable::activated, this, [session](const NavTarget& t) {
         if (t.kind == NavTarget::Kind::Step) session->setStepScope(t.step);
@@ -95,26 +92,18 @@ AnalysisPanel::Work PipelinePanel::prepare(std::shared_ptr<const IndexedTrace> i
         }
         auto stageRows =
             std::make_shared<const ResultRows>(resultRows(pipelineStageTable(t, r), t.spanStart));
-        auto stepRows = std::make_shared<std::vector<TableRow>>();
-        for (size_t i = 0; i < r.perStep.size(); ++i) {
-            TableRow row;
-            row.cells = {TableCell::of(static_cast<double>(r.perStep[i].number)),
-                         TableCell::of(static_cast<double>(r.perStep[i].wait)),
-                         TableCell::of(r.perStep[i].share)};
-            row.target.kind = NavTarget::Kind::Step;
-            row.target.step = r.perStep[i].number;
-            row.target.range = steps[i].span;
-            stepRows->push_back(std::move(row));
-        }
+        auto stepRows =
+            std::make_shared<const ResultRows>(resultRows(inputWaitTable(r, steps), t.spanStart));
         return [this, text, stageRows, stepRows] {
             verdict_->setText(text);
             stages_->model()->setResult(*stageRows);
             stages_->setDefaultSort(3, Qt::DescendingOrder);
-            perStep_->model()->setRows(stepRows);
+            perStep_->model()->setResult(*stepRows);
             perStep_->setDefaultSort(0, Qt::AscendingOrder);
             // A trace without steps (TensorFlow eager, a short capture):
             // the stages are what there is to see.
-            if (stepRows->empty() && !stageRows->rows->empty()) tabs_->setCurrentWidget(stages_);
+            if (stepRows->rows->empty() && !stageRows->rows->empty())
+                tabs_->setCurrentWidget(stages_);
         };
     };
 }
