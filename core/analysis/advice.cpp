@@ -486,11 +486,12 @@ void memory(const AdviceInputs& in, std::vector<Ranked>& out) {
         }
         // What the allocator holds (reserved) is what runs out, not only
         // what tensors use (allocated): either close to the device's size.
-        const std::optional<double> reservedShare =
-            m.peakReserved && m.deviceMemory && *m.deviceMemory > 0
-                ? std::optional(*m.peakReserved / static_cast<double>(*m.deviceMemory))
-                : std::nullopt;
-        const double worst = std::max(m.peakShare.value_or(0), reservedShare.value_or(0));
+        // A plain double and a flag: GCC 12 at -O3 warns (maybe-uninitialized,
+        // a false positive) on an optional here.
+        const bool hasReserved = m.peakReserved && m.deviceMemory && *m.deviceMemory > 0;
+        const double reservedShare =
+            hasReserved ? *m.peakReserved / static_cast<double>(*m.deviceMemory) : 0.0;
+        const double worst = std::max(m.peakShare.value_or(0), reservedShare);
         if (worst > 0.9 && !m.relative) {
             Finding f;
             f.rule = "memory-peak";
@@ -499,11 +500,11 @@ void memory(const AdviceInputs& in, std::vector<Ranked>& out) {
             f.message = where(m);
             f.message.append(" peaks at ").append(readablePercent(m.peakShare.value_or(0)));
             f.message.append(" of its memory allocated");
-            if (reservedShare)
-                f.message.append(", ").append(readablePercent(*reservedShare)).append(" reserved");
+            if (hasReserved)
+                f.message.append(", ").append(readablePercent(reservedShare)).append(" reserved");
             f.message.append(": close to out-of-memory; lower the batch size, use activation ");
             f.message.append("checkpointing or shard the model");
-            if (reservedShare && *reservedShare > 0.9 && m.peakShare.value_or(0) <= 0.9)
+            if (hasReserved && reservedShare > 0.9 && m.peakShare.value_or(0) <= 0.9)
                 f.message.append(" (the caching allocator holds far more than is in use: ")
                     .append("fragmentation; try expandable_segments:True)");
             f.message.append(".");
@@ -511,7 +512,7 @@ void memory(const AdviceInputs& in, std::vector<Ranked>& out) {
                          {"peak_reserved_bytes", m.peakReserved.value_or(0)},
                          {"device_memory_bytes", static_cast<double>(m.deviceMemory.value_or(0))},
                          {"peak_share", m.peakShare.value_or(0)},
-                         {"peak_reserved_share", reservedShare.value_or(0)}};
+                         {"peak_reserved_share", reservedShare}};
             f.ranges.push_back({m.peakTime, m.peakTime + 1});
             out.push_back({std::move(f), worst});
         }
