@@ -23,8 +23,8 @@ ResultTable accountTable(const TimeAccount& account,
         table.columns.push_back({"idle_" + name + "_ns", "Idle: " + name, Unit::Duration});
     }
     table.columns.push_back({"idle_short_ns", "Idle: short gaps", Unit::Duration});
-    table.columns.push_back({"active_from_ns", "Active from", Unit::Time});
-    table.columns.push_back({"active_to_ns", "Active to", Unit::Time});
+    table.columns.push_back({"active_from_ns", "First activity", Unit::Time});
+    table.columns.push_back({"active_to_ns", "Last activity", Unit::Time});
     for (const GpuTimeAccount& d : account.devices) {
         ResultRow r;
         r.cells = {int64_t{d.device},
