@@ -9,6 +9,8 @@
     that kills the worker running it, once);
   - a trace that fails is listed with the CLI's error and does not stop the
     rest;
+  - summaries written before steps listed their collectives, aligned on a
+    step, move once (a small job compared in this process);
   - `gapscope-fleet reduce` over summaries the CLI wrote one by one (the
     Slurm job-array way) gives the same table;
   - a job array (tools/fleet/summarize-array.sbatch run task by task) over
@@ -175,6 +177,31 @@ def check_array(args, gen, tmp, env, fleet_tool):
              % (done.returncode, done.stderr))
 
 
+def check_old_summaries_aligned(source):
+    """Summaries written before steps listed their collectives, aligned on a
+    step: each time moves once (rank 1's step starts 1000 ns later and it
+    enters 1060 ns after; aligned, it enters at 60, 10 ns after rank 0)."""
+    sys.path.insert(0, os.path.join(source, "tools", "fleet"))
+    import gapscope_fleet
+
+    def rank(r, start, enter):
+        step = {"number": 1, "name": "ProfilerStep#1", "start_ns": start,
+                "end_ns": start + 500, "collective": "ncclAllReduce",
+                "collective_enter_ns": enter, "collective_end_ns": enter + 100,
+                "wait_ns": None, "transfer_ns": None,
+                "longest_work_before": {"name": "fwd", "where": "cpu", "start_ns": start,
+                                        "end_ns": enter, "ns": enter - start}}
+        return {"rank": r, "steps": [step], "totals": {}}
+
+    ranks = [rank(0, 0, 50), rank(1, 1000, 1060)]
+    c = gapscope_fleet.compare(ranks, align_step=1)
+    s1 = ranks[1]["steps"][0]
+    if s1["collective_enter_ns"] != 60 or s1["longest_work_before"]["start_ns"] != 0:
+        fail("an old summary moved twice when aligned: %s" % s1)
+    if [(x["rank"], x["others_wait_ns"]) for x in c["stragglers"]] != [(1, 10)]:
+        fail("old summaries, aligned: stragglers %s" % c["stragglers"])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--source", required=True)
@@ -182,6 +209,7 @@ def main():
     ap.add_argument("--shared", required=True)
     args = ap.parse_args()
     required = os.environ.get("GAPSCOPE_REQUIRE_INPUTS") == "1"
+    check_old_summaries_aligned(args.source)  # no cluster needed
     try:
         import distributed  # noqa: F401
     except ImportError:

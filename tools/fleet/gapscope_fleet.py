@@ -117,7 +117,7 @@ def _shift(rank, by):
             if s[k] is not None:
                 s[k] += by
         works = [s["longest_work_before"]]
-        for c in _collectives(s):
+        for c in s["collectives"]:  # made by compare() before any shift
             c["enter_ns"] += by
             c["end_ns"] += by
             works.append(c.get("work_before"))
@@ -127,15 +127,28 @@ def _shift(rank, by):
                 w["end_ns"] += by
 
 
+_INT64_MAX = 2**63 - 1
+
+
+def _saturated(v):
+    """As the C++ engine's int64 arithmetic: capped, never wrapped."""
+    return max(-_INT64_MAX - 1, min(_INT64_MAX, v))
+
+
 def _collectives(step):
-    """The step's collectives; a file written before the list has the one."""
-    if "collectives" not in step:
+    """The step's collectives; a file written before the list (or with an
+    empty one) has the step's one, when its entry is not after its end."""
+    if not step.get("collectives"):
         step["collectives"] = []
-        if step.get("collective_enter_ns") is not None and step.get("collective_end_ns") is not None:
+        enter, end = step.get("collective_enter_ns"), step.get("collective_end_ns")
+        if enter is not None and end is not None and enter <= end:
+            w = step.get("longest_work_before")
             step["collectives"].append({"name": step.get("collective") or "",
-                                        "enter_ns": step["collective_enter_ns"],
-                                        "end_ns": step["collective_end_ns"],
-                                        "work_before": step.get("longest_work_before")})
+                                        "enter_ns": enter, "end_ns": end,
+                                        "work_before": dict(w) if w else None})
+    for c in step["collectives"]:
+        if c.get("name") is None:
+            c["name"] = ""
     return step["collectives"]
 
 
@@ -156,7 +169,9 @@ def _steps_collective(members):
         if len(group) < 2:
             continue
         last = max(c["enter_ns"] for _, _, c in group)
-        wait = sum(last - c["enter_ns"] for _, _, c in group)
+        wait = 0
+        for _, _, c in group:
+            wait = _saturated(wait + _saturated(last - c["enter_ns"]))
         if not best or wait > best_wait or (wait == best_wait and last < best_last):
             best, best_wait, best_last = group, wait, last
     return best
@@ -165,6 +180,9 @@ def _steps_collective(members):
 def compare(ranks, align_step=None):
     """Fills each step's wait_ns and the totals; returns the comparison."""
     unaligned = []
+    for r in ranks:  # every step's list, before any shift moves the fields it is made of
+        for s in r["steps"]:
+            _collectives(s)
     if align_step is not None:
         reference = None
         for r in ranks:
@@ -196,12 +214,12 @@ def compare(ranks, align_step=None):
             s["collective"], s["collective_enter_ns"] = c["name"], c["enter_ns"]
             s["collective_end_ns"] = c["end_ns"]
             s["longest_work_before"] = c.get("work_before")
-            s["wait_ns"] = last_c["enter_ns"] - c["enter_ns"]
+            s["wait_ns"] = _saturated(last_c["enter_ns"] - c["enter_ns"])
             # The rest of its time in the collective: the transfer itself.
-            s["transfer_ns"] = max(0, c["end_ns"] - last_c["enter_ns"])
+            s["transfer_ns"] = max(0, _saturated(c["end_ns"] - last_c["enter_ns"]))
             if r is last_rank:
                 continue
-            others += s["wait_ns"]
+            others = _saturated(others + s["wait_ns"])
             waiting += 1
             if waiting == 1 or s["wait_ns"] > longest:
                 longest, longest_rank = s["wait_ns"], r["rank"]
@@ -211,8 +229,8 @@ def compare(ranks, align_step=None):
                            "longest_wait_rank": longest_rank,
                            "instead": last_c.get("work_before")})
     for r in ranks:
-        r["totals"]["wait_ns"] = sum(s["wait_ns"] or 0 for s in r["steps"])
-        r["totals"]["transfer_ns"] = sum(s.get("transfer_ns") or 0 for s in r["steps"])
+        r["totals"]["wait_ns"] = _saturated(sum(s["wait_ns"] or 0 for s in r["steps"]))
+        r["totals"]["transfer_ns"] = _saturated(sum(s.get("transfer_ns") or 0 for s in r["steps"]))
     return {"aligned_on_step": align_step, "unaligned_ranks": unaligned,
             "stragglers": stragglers}
 

@@ -44,6 +44,8 @@ MemoryPanel::MemoryPanel(AnalysisSession* session, ViewState* view, QWidget* par
     split->addWidget(perStep_);
     split->setStretchFactor(0, 2);
     body()->addWidget(split, 1);
+    // The columns before any trace (and for a curve that is not memory).
+    perStep_->model()->setResult(resultRows(memoryStepTable(DeviceMemory{}, {}), 0));
     connect(curves_, &QComboBox::currentIndexChanged, this, &MemoryPanel::showCurve);
     connect(session, &AnalysisSession::traceChanged, this,
             [this, session] { chart_->setTrace(session->trace()); });

@@ -144,11 +144,15 @@ QString RankHeatMap::cellText(int row, int column) const {
                        .arg(shortDuration(s->duration()))
                        .arg(shortDuration(s->busy))
                        .arg(shortDuration(s->idle));
-    if (s->collectiveEnter)
+    // Only a rank in the step's collective (the match the ranks waited in) has a wait.
+    if (s->collectiveEnter && s->wait)
         text += tr("; waited %1 in %2, then %3 in transfer")
                     .arg(shortDuration(s->wait.value_or(0)))
                     .arg(QString::fromStdString(s->collectiveName).left(60))
                     .arg(shortDuration(s->transfer.value_or(0)));
+    else if (s->collectiveEnter)
+        text += tr("; not in the step's collective (first entered %1)")
+                    .arg(QString::fromStdString(s->collectiveName).left(60));
     for (const StepStraggler& st : doc_->comparison.stragglers)
         if (st.step == s->number && st.rank == r.entry.rank)
             text += tr("; the straggler: the others waited %1").arg(shortDuration(st.othersWait));
