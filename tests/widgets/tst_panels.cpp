@@ -30,6 +30,7 @@
 #include "loading/run_chooser.h"
 #include "loading/trace_loader.h"
 #include "main_window.h"
+#include "panel_wait.h"
 #include "panels/advice_panel.h"
 #include "panels/analysis_panel.h"
 #include "panels/analysis_table.h"
@@ -105,24 +106,9 @@ class TestPanels : public QObject {
     // with its results in.
     template <class P>
     P* panel(const char* dock) {
-        host()->raisePanel(QString::fromLatin1(dock));
-        if (!settle()) qWarning("the panels did not settle within a minute");
-        return qobject_cast<P*>(host()->panel(QString::fromLatin1(dock)));
+        return test::settledPanel<P>(host(), dock, 60000);
     }
-
-    // Until the index is built and no panel computes (fails after a minute).
-    bool settle() {
-        QElapsedTimer clock;
-        clock.start();
-        while (clock.elapsed() < 60000) {
-            QApplication::processEvents(QEventLoop::AllEvents, 20);
-            bool busy = host()->session()->trace() && !host()->session()->indexed();
-            for (AnalysisPanel* p : host()->panels())
-                busy |= p->computing();
-            if (!busy) return true;
-        }
-        return false;
-    }
+    bool settle() { return test::settlePanels(host(), 60000); }
 
   private slots:
     void initTestCase() {

@@ -13,6 +13,7 @@
 
 #include "loading/trace_loader.h"
 #include "main_window.h"
+#include "panel_wait.h"
 #include "panels/analysis_panel.h"
 #include "panels/analysis_table.h"
 #include "panels/gaps_panel.h"
@@ -60,24 +61,10 @@ class TestPanelsCli : public QObject {
 
     PanelHost* host() const { return window_->panels(); }
 
-    bool settle() {
-        QElapsedTimer clock;
-        clock.start();
-        while (clock.elapsed() < 120000) {
-            QApplication::processEvents(QEventLoop::AllEvents, 20);
-            bool busy = host()->session()->trace() && !host()->session()->indexed();
-            for (AnalysisPanel* p : host()->panels())
-                busy |= p->computing();
-            if (!busy) return true;
-        }
-        return false;
-    }
-
+    bool settle() { return test::settlePanels(host(), 120000); }
     template <class P>
     P* panel(const char* dock) {
-        host()->raisePanel(QString::fromLatin1(dock));
-        if (!settle()) qWarning("the panels did not settle within two minutes");
-        return qobject_cast<P*>(host()->panel(QString::fromLatin1(dock)));
+        return test::settledPanel<P>(host(), dock, 120000);
     }
 
     json exportedRows(const TableSnapshot& table, const QString& name) {
