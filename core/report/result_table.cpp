@@ -125,6 +125,10 @@ std::string cellText(const ResultCell& cell, const ResultColumn& column, bool re
             }
             break;
         case Unit::Count:
+            if (readable) {
+                if (const auto* i = std::get_if<int64_t>(&cell)) return readableCount(*i);
+            }
+            break;
         case Unit::Number:
         case Unit::Text:
             break;

@@ -48,6 +48,15 @@ std::string readableBytes(double bytes) {
     return buf;
 }
 
+std::string readableCount(int64_t count) {
+    const uint64_t magnitude =
+        count < 0 ? 0 - static_cast<uint64_t>(count) : static_cast<uint64_t>(count);
+    std::string digits = std::to_string(magnitude);
+    for (size_t i = digits.size(); i > 3; i -= 3)
+        digits.insert(i - 3, "\u2009");
+    return count < 0 ? "-" + digits : digits;
+}
+
 std::string readablePercent(double share) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.1f %%", share * 100);

@@ -18,5 +18,7 @@ std::string readableDuration(TimeNs ns);
 std::string readableBytes(double bytes);
 // 0.1234 -> "12.3 %" (one decimal).
 std::string readablePercent(double share);
+// 12345678 -> "12 345 678", grouped by thin spaces (U+2009).
+std::string readableCount(int64_t count);
 
 }  // namespace gapscope

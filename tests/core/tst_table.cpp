@@ -3,7 +3,6 @@
 // sizes; typed results as text and JSON.
 
 #include <QTest>
-
 #include <climits>
 
 #include "report/result_json.h"
@@ -134,18 +133,18 @@ class TestTable : public QObject {
         QCOMPARE(readableBytes(1048575), std::string("1.0 MiB"));
         QCOMPARE(readableBytes(4.02 * 1024 * 1024 * 1024), std::string("4.02 GiB"));
         QCOMPARE(readablePercent(0.1234), std::string("12.3 %"));
+        QCOMPARE(readableCount(999), std::string("999"));
+        QCOMPARE(readableCount(1234567), std::string("1\u2009234\u2009567"));
+        QCOMPARE(readableCount(-1000), std::string("-1\u2009000"));
     }
 
     void resultsRenderTheirUnits() {
         ResultTable t;
-        t.columns = {{"name", "Name", Unit::Text},
-                     {"total_ns", "Total", Unit::Duration},
-                     {"share", "Share", Unit::Share},
-                     {"at_ns", "At", Unit::Time},
-                     {"size", "Size", Unit::Bytes},
-                     {"tc", "Tensor Cores", Unit::Flag},
-                     {"launch.grid", "Grid", Unit::Text},
-                     {"launch.registers", "Registers", Unit::Count}};
+        t.columns = {
+            {"name", "Name", Unit::Text},        {"total_ns", "Total", Unit::Duration},
+            {"share", "Share", Unit::Share},     {"at_ns", "At", Unit::Time},
+            {"size", "Size", Unit::Bytes},       {"tc", "Tensor Cores", Unit::Flag},
+            {"launch.grid", "Grid", Unit::Text}, {"launch.registers", "Registers", Unit::Count}};
         // A name of 90 characters, µ (two bytes) among them, cut in the middle.
         std::string name = "µ";
         for (int i = 0; i < 89; ++i)
@@ -157,8 +156,7 @@ class TestTable : public QObject {
         QCOMPARE(csv.substr(0, csv.find('\r')),
                  std::string("Name,Total (ns),Share (%),At (absolute ns),Size (bytes),Tensor "
                              "Cores,Grid,Registers"));
-        QVERIFY(csv.find(",1500,25.00,5000000000000000,,unknown,8x1x1,\r\n") !=
-                std::string::npos);
+        QVERIFY(csv.find(",1500,25.00,5000000000000000,,unknown,8x1x1,\r\n") != std::string::npos);
         RenderOptions readable;
         readable.readable = true;
         readable.origin = 5000000000000000 - 2000;

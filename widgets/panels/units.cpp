@@ -19,10 +19,7 @@ QString formatPercent(double share) {
 }
 
 QString groupedInteger(qint64 v) {
-    QString digits = QString::number(v < 0 ? -v : v);
-    for (qsizetype i = digits.size() - 3; i > 0; i -= 3)
-        digits.insert(i, QChar(0x2009));  // thin space
-    return v < 0 ? QStringLiteral("-") + digits : digits;
+    return QString::fromStdString(readableCount(v));
 }
 
 QString exactNs(TimeNs ns) {
