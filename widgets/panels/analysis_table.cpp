@@ -21,6 +21,8 @@
 #include "panels/table_export.h"
 #include "panels/text_widths.h"
 #include "panels/units.h"
+#include "report/result_table.h"
+#include "report/table.h"
 
 namespace gapscope::ui {
 
@@ -313,23 +315,30 @@ std::vector<int> AnalysisTable::selectedSourceRows() const {
 }
 
 QString AnalysisTable::selectedMarkdown() const {
-    const int columns = model_->columnCount();
-    auto escape = [](QString s) { return s.replace('|', QStringLiteral("\\|")); };
-    QString out = "|";
-    QString rule = "|";
-    for (int c = 0; c < columns; ++c) {
-        out +=
-            " " + escape(model_->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString()) + " |";
-        rule += model_->columns()[static_cast<size_t>(c)].kind == CellKind::Text ? "---|" : "---:|";
+    const std::vector<int> rows = selectedSourceRows();
+    // A core result: its own Markdown rendering, as Copy All and the exports.
+    if (const auto& result = model_->result()) {
+        ResultTable picked = *result;
+        picked.rows.clear();
+        for (const int r : rows)
+            picked.rows.push_back(result->rows[static_cast<size_t>(r)]);
+        RenderOptions readable;
+        readable.readable = true;
+        readable.origin = model_->origin();
+        return QString::fromStdString(renderResult(picked, OutputFormat::Markdown, readable));
     }
-    out += "\n" + rule + "\n";
-    for (const int r : selectedSourceRows()) {
-        out += "|";
-        for (int c = 0; c < columns; ++c)
-            out += " " + escape(model_->displayText(r, c)) + " |";
-        out += "\n";
+    Table t;
+    for (int c = 0; c < model_->columnCount(); ++c) {
+        t.headers.push_back(model_->columns()[static_cast<size_t>(c)].title.toStdString());
+        t.numeric.push_back(model_->columns()[static_cast<size_t>(c)].kind != CellKind::Text);
     }
-    return out;
+    for (const int r : rows) {
+        std::vector<std::string> cells;
+        for (int c = 0; c < model_->columnCount(); ++c)
+            cells.push_back(model_->displayText(r, c).toStdString());
+        t.rows.push_back(std::move(cells));
+    }
+    return QString::fromStdString(formatTable(t, OutputFormat::Markdown));
 }
 
 QString AnalysisTable::selectedTabSeparated() const {
