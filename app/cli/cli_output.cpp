@@ -5,7 +5,6 @@
 
 #include "analysis/slice_queries.h"
 #include "report/result_table.h"
-#include "util/readable_units.h"
 
 namespace gapscope::cli {
 
@@ -13,10 +12,6 @@ std::string fixed(double v, int digits) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.*f", digits, v);
     return buf;
-}
-
-std::string percentText(double share) {
-    return readablePercent(share);
 }
 
 std::string fitName(std::string_view name, OutputFormat format, size_t width) {

@@ -14,7 +14,6 @@
 namespace gapscope::cli {
 
 std::string fixed(double v, int digits);
-std::string percentText(double share);  // "12.3 %" (readablePercent)
 // A name cut in the middle to `width` characters for the text table (other
 // formats keep it whole).
 std::string fitName(std::string_view name, OutputFormat format, size_t width = 80);

@@ -6,6 +6,7 @@
 #include "report/analysis_tables.h"
 #include "report/result_json.h"
 #include "report/table.h"
+#include "util/readable_units.h"
 
 namespace gapscope::cli {
 
@@ -62,9 +63,9 @@ int runLaunch(int argc, char** argv) {
         return 0;
     }
     std::cout << r.kernels << " kernels, " << r.kernelsWithLaunch << " with a known launch call; "
-              << r.shortKernels << " shorter than 10 us (" << percentText(r.shortShare.value_or(0))
-              << " of kernels, " << percentText(r.shortTimeShare.value_or(0))
-              << " of kernel time)\n";
+              << r.shortKernels << " shorter than 10 us ("
+              << readablePercent(r.shortShare.value_or(0)) << " of kernels, "
+              << readablePercent(r.shortTimeShare.value_or(0)) << " of kernel time)\n";
     if (r.kernelsWithLaunch == 0) return 0;
     std::cout << "launch delay ns: mean " << fixed(r.delay.mean, 1) << ", median " << r.delay.median
               << ", p95 " << r.delay.p95 << ", max " << r.delay.max << "\n"

@@ -6,6 +6,7 @@
 #include "cli_output.h"
 #include "report/analysis_tables.h"
 #include "report/result_json.h"
+#include "util/readable_units.h"
 
 namespace gapscope::cli {
 
@@ -79,7 +80,7 @@ int runPipeline(int argc, char** argv) {
     if (r.inputShare)
         std::cout << " ("
                   << (r.fromGpu ? "the GPUs idle for input " : "the host waiting for input ")
-                  << percentText(*r.inputShare) << " of " << r.time << " ns of "
+                  << readablePercent(*r.inputShare) << " of " << r.time << " ns of "
                   << denominatorName(r.denominator) << ")";
     std::cout << "\n";
     if (r.fromGpu)
