@@ -53,12 +53,25 @@ const char* const kDiffNew = "worker1_step_12.1694128201556.pt.trace.json";
 const char* const kAnalyses[] = {"timeline", "kernels", "gaps",   "steps",  "memory",
                                  "pipeline", "ops",     "memcpy", "launch", "advice"};
 
-// Kineto's ResNet50 pair (the DataLoader with 0 and with 4 workers): every
-// analysis's JSON and the diff of the two, the numbers a comparison of runs
-// rests on.
-const char* const kPairFolder = "kineto/tb_plugin/samples";
-const char* const kPairBase = "resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz";
-const char* const kPairNew = "resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz";
+// Before/after pairs: every analysis's JSON of each and the diff of the
+// two, the numbers a comparison of runs rests on. Kineto's ResNet50 pair
+// (the DataLoader with 0 and with 4 workers) and the bf16 transformer
+// recorded on an H200 (the DataLoader in the process, then 8 workers).
+struct Pair {
+    const char* baseId;
+    const char* newId;
+    Where where;
+    const char* folder;
+    const char* base;  // relative to folder
+    const char* candidate;
+};
+const Pair kPairs[] = {
+    {"resnet50_workers_0", "resnet50_workers_4", Where::Shared, "kineto/tb_plugin/samples",
+     "resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz",
+     "resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz"},
+    {"h200_transformer_input_bound", "h200_transformer_workers", Where::Repo, "tests/data/recorded",
+     "h200_transformer_input_bound.pt.trace.json.gz", "h200_transformer_workers.pt.trace.json.gz"},
+};
 
 QString extension(const QString& format) {
     return format == QLatin1String("table") ? QStringLiteral("txt") : format;
@@ -125,27 +138,32 @@ QList<Case> allCases() {
              {QStringLiteral("diff"), QLatin1String(kDiffBase), QLatin1String(kDiffNew),
               QStringLiteral("--format"), QLatin1String(format), QStringLiteral("--no-cache")}});
     }
-    const QFileInfo pair(absoluteInput(Where::Shared, QString::fromLatin1(kPairFolder)));
-    const QString pairFolder = pair.exists() ? pair.absoluteFilePath() : QString();
-    for (const auto& [id, file] :
-         {std::pair{"resnet50_workers_0", kPairBase}, std::pair{"resnet50_workers_4", kPairNew}}) {
-        for (const char* command : kAnalyses)
+    for (const Pair& p : kPairs) {
+        const QFileInfo dir(absoluteInput(p.where, QString::fromLatin1(p.folder)));
+        const QString pairFolder = dir.exists() ? dir.absoluteFilePath() : QString();
+        for (const auto& [id, file] :
+             {std::pair{p.baseId, p.base}, std::pair{p.newId, p.candidate}}) {
+            for (const char* command : kAnalyses)
+                cases.append(
+                    {QStringLiteral("%1/%2.json").arg(QLatin1String(id), QLatin1String(command)),
+                     pairFolder,
+                     {QLatin1String(command), QLatin1String(file), QStringLiteral("--format"),
+                      QStringLiteral("json"), QStringLiteral("--no-cache")}});
             cases.append(
-                {QStringLiteral("%1/%2.json").arg(QLatin1String(id), QLatin1String(command)),
+                {QStringLiteral("%1/summary.json").arg(QLatin1String(id)),
                  pairFolder,
-                 {QLatin1String(command), QLatin1String(file), QStringLiteral("--format"),
+                 {QStringLiteral("summary"), QLatin1String(file), QStringLiteral("--format"),
                   QStringLiteral("json"), QStringLiteral("--no-cache")}});
-        cases.append({QStringLiteral("%1/summary.json").arg(QLatin1String(id)),
-                      pairFolder,
-                      {QStringLiteral("summary"), QLatin1String(file), QStringLiteral("--format"),
-                       QStringLiteral("json"), QStringLiteral("--no-cache")}});
-    }
-    for (const char* format : {"md", "json"}) {
-        cases.append(
-            {QStringLiteral("resnet50_workers_0/diff_workers_4.%1").arg(QLatin1String(format)),
-             pairFolder,
-             {QStringLiteral("diff"), QLatin1String(kPairBase), QLatin1String(kPairNew),
-              QStringLiteral("--format"), QLatin1String(format), QStringLiteral("--no-cache")}});
+        }
+        const QString newName = QString::fromLatin1(p.newId);
+        for (const char* format : {"md", "json"}) {
+            cases.append({QStringLiteral("%1/diff_%2.%3")
+                              .arg(QLatin1String(p.baseId), newName, QLatin1String(format)),
+                          pairFolder,
+                          {QStringLiteral("diff"), QLatin1String(p.base),
+                           QLatin1String(p.candidate), QStringLiteral("--format"),
+                           QLatin1String(format), QStringLiteral("--no-cache")}});
+        }
     }
     return cases;
 }

@@ -376,9 +376,8 @@ class TestGpuAnalyses : public QObject {
         QTest::newRow("LayerNorm gamma/beta, not an MMA")
             << "void at::native::(anonymous namespace)::GammaBetaBackwardCUDAKernel<float, float>"
             << "no";
-        QTest::newRow("a dtype conversion, not a convolution")
-            << "convert_fp32_to_bf16_kernel"
-            << "no";
+        QTest::newRow("a dtype conversion, not a convolution") << "convert_fp32_to_bf16_kernel"
+                                                               << "no";
         QTest::newRow("NCCL") << "ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)"
                               << "no";
         QTest::newRow("Inductor pointwise") << "triton_poi_fused_add_cos_sin_0"
@@ -417,6 +416,10 @@ class TestGpuAnalyses : public QObject {
     void realTraces_data() {
         QTest::addColumn<QString>("path");
         QTest::newRow("H200 sample") << test::samplePath();
+        for (const char* variant : {"input_bound", "workers"})
+            QTest::newRow(qPrintable(QString("H200 transformer ") + variant))
+                << test::sourceDir() + "/tests/data/recorded/h200_transformer_" + variant +
+                       ".pt.trace.json.gz";
         QTest::newRow("HTA, NCCL kernels") << "hta/tests/data/trace_diff/test/test.json.gz";
     }
 

@@ -491,6 +491,23 @@ class TestHostAnalyses : public QObject {
         compareAll(*r.trace, reference(test::samplePath()));
     }
 
+    // The bf16 transformer recorded on an H200 (tests/data/recorded): the
+    // DataLoader in the training process, and the same with eight workers.
+    void recordedTransformer_data() {
+        QTest::addColumn<QString>("variant");
+        QTest::newRow("input_bound") << "input_bound";
+        QTest::newRow("workers") << "workers";
+    }
+    void recordedTransformer() {
+        GAPSCOPE_REQUIRE_PYTHON("no python3 for the reference");
+        QFETCH(QString, variant);
+        const QString path = test::sourceDir() + "/tests/data/recorded/h200_transformer_" +
+                             variant + ".pt.trace.json.gz";
+        const LoadResult r = loadTrace(path.toStdString());
+        QVERIFY2(r.trace, qPrintable(path));
+        compareAll(*r.trace, reference(path));
+    }
+
     // The timeline's strip reads the busy share from the busy union and the
     // step windows alone; it must be the time account's busy / time.
     void busyShareIsTheAccounts() {
