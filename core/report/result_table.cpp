@@ -92,7 +92,13 @@ std::string cellText(const ResultCell& cell, const ResultColumn& column, bool re
                      TimeNs origin) {
     if (std::holds_alternative<std::monostate>(cell))
         return column.unit == Unit::Flag ? "unknown" : "-";
-    if (const auto* s = std::get_if<std::string>(&cell)) return *s;
+    if (const auto* s = std::get_if<std::string>(&cell)) {
+        if (readable) {
+            for (const auto& [value, label] : column.labels)
+                if (value == *s) return label;
+        }
+        return *s;
+    }
     if (const auto* texts = std::get_if<std::vector<std::string>>(&cell)) {
         std::string out;
         for (const std::string& t : *texts)

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -37,6 +38,9 @@ struct ResultColumn {
     std::string title;  // for people: "Total", "Busy"
     Unit unit = Unit::Text;
     int decimals = 1;  // Number, and fractional durations and counts in text
+    // Text: a label for people per machine value ("idle_input" reads
+    // "Idle: input"); JSON and CSV keep the value, readable views the label.
+    std::vector<std::pair<std::string, std::string>> labels = {};
 };
 
 // null (no value: "-" in text, null in JSON; a Flag's "unknown"), an

@@ -39,7 +39,10 @@ ResultTable stepTable(const StepsResult& steps) {
         table.columns.push_back({std::string(stepPartName(StepPart(p))) + "_ns",
                                  partTitle(StepPart(p)), Unit::Duration});
     table.columns.push_back({"slow", "Slow", Unit::Flag});
-    table.columns.push_back({"slower_because", "Slower because", Unit::Text});
+    ResultColumn because{"slower_because", "Slower because", Unit::Text};
+    for (size_t p = 0; p < kStepPartCount; ++p)
+        because.labels.emplace_back(stepPartName(StepPart(p)), partTitle(StepPart(p)));
+    table.columns.push_back(std::move(because));
     table.columns.push_back({"grew_by_ns", "Grew by", Unit::Duration});
     for (const StepReport& s : steps.steps) {
         auto row = [&](const StepBreakdown* b, bool first) {

@@ -179,6 +179,24 @@ class TestTable : public QObject {
         QVERIFY(resultRowJson(t, t.rows.front())["launch"].is_null());
     }
 
+    // A text column with labels: people read the label, machines the value.
+    void labelledValues() {
+        ResultTable t;
+        ResultColumn why{"why", "Why", Unit::Text};
+        why.labels = {{"idle_input", "Idle: input"}, {"cpu", "CPU"}};
+        t.columns = {why};
+        t.rows = {{{std::string("idle_input")}, {}}, {{std::string("other")}, {}}};
+        QCOMPARE(cellText(t.rows[0].cells[0], why, true), std::string("Idle: input"));
+        QCOMPARE(cellText(t.rows[0].cells[0], why, false), std::string("idle_input"));
+        QCOMPARE(cellText(t.rows[1].cells[0], why, true), std::string("other"));  // no label
+        QCOMPARE(renderResult(t, OutputFormat::Csv), std::string("Why\r\nidle_input\r\nother\r\n"));
+        QCOMPARE(resultRowJson(t, t.rows[0])["why"].get<std::string>(), std::string("idle_input"));
+        RenderOptions readable;
+        readable.readable = true;
+        QVERIFY(renderResult(t, OutputFormat::Markdown, readable).find("| Idle: input |") !=
+                std::string::npos);
+    }
+
     void outputFormats() {
         QCOMPARE(parseOutputFormat("table"), std::optional(OutputFormat::Text));
         QCOMPARE(parseOutputFormat("md"), std::optional(OutputFormat::Markdown));
