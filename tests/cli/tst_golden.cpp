@@ -17,9 +17,11 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QSet>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include "support/cli_run.h"
+#include "support/generator.h"
 #include "support/suite_main.h"
 #include "support/test_paths.h"
 
@@ -72,6 +74,25 @@ const Pair kPairs[] = {
     {"h200_transformer_input_bound", "h200_transformer_workers", Where::Repo, "tests/data/recorded",
      "h200_transformer_input_bound.pt.trace.json.gz", "h200_transformer_workers.pt.trace.json.gz"},
 };
+
+// A generated two-GPU Kineto trace with a planted input stall: the same
+// generator options as tst_gpu_analyses's "kineto 5" row, which checks its
+// busy time, kernels and gaps against the generator's truth and the
+// Python reference. Generated once per run into a temporary folder ("" when
+// ../shared or Python is absent).
+const char* const kGeneratedName = "kineto_2gpu_seed5.json";
+QString generatedFolder() {
+    static QTemporaryDir dir;
+    static const QString folder = [] {
+        if (test::sharedDir().isEmpty() || test::python().isEmpty() || !dir.isValid())
+            return QString();
+        const test::Generated g = test::generateTrace(
+            dir.path(), QString::fromLatin1(kGeneratedName),
+            {"--profile", "kineto", "--gpus", "2", "--steps", "7", "--seed", "5"});
+        return g.error.isEmpty() ? dir.path() : QString();
+    }();
+    return folder;
+}
 
 QString extension(const QString& format) {
     return format == QLatin1String("table") ? QStringLiteral("txt") : format;
@@ -138,23 +159,24 @@ QList<Case> allCases() {
              {QStringLiteral("diff"), QLatin1String(kDiffBase), QLatin1String(kDiffNew),
               QStringLiteral("--format"), QLatin1String(format), QStringLiteral("--no-cache")}});
     }
+    const auto everyAnalysisJson = [&](const char* id, const QString& folder, const char* file) {
+        for (const char* command : kAnalyses)
+            cases.append(
+                {QStringLiteral("%1/%2.json").arg(QLatin1String(id), QLatin1String(command)),
+                 folder,
+                 {QLatin1String(command), QLatin1String(file), QStringLiteral("--format"),
+                  QStringLiteral("json"), QStringLiteral("--no-cache")}});
+        cases.append({QStringLiteral("%1/summary.json").arg(QLatin1String(id)),
+                      folder,
+                      {QStringLiteral("summary"), QLatin1String(file), QStringLiteral("--format"),
+                       QStringLiteral("json"), QStringLiteral("--no-cache")}});
+    };
+    everyAnalysisJson("generated_kineto_2gpu", generatedFolder(), kGeneratedName);
     for (const Pair& p : kPairs) {
         const QFileInfo dir(absoluteInput(p.where, QString::fromLatin1(p.folder)));
         const QString pairFolder = dir.exists() ? dir.absoluteFilePath() : QString();
-        for (const auto& [id, file] :
-             {std::pair{p.baseId, p.base}, std::pair{p.newId, p.candidate}}) {
-            for (const char* command : kAnalyses)
-                cases.append(
-                    {QStringLiteral("%1/%2.json").arg(QLatin1String(id), QLatin1String(command)),
-                     pairFolder,
-                     {QLatin1String(command), QLatin1String(file), QStringLiteral("--format"),
-                      QStringLiteral("json"), QStringLiteral("--no-cache")}});
-            cases.append(
-                {QStringLiteral("%1/summary.json").arg(QLatin1String(id)),
-                 pairFolder,
-                 {QStringLiteral("summary"), QLatin1String(file), QStringLiteral("--format"),
-                  QStringLiteral("json"), QStringLiteral("--no-cache")}});
-        }
+        everyAnalysisJson(p.baseId, pairFolder, p.base);
+        everyAnalysisJson(p.newId, pairFolder, p.candidate);
         const QString newName = QString::fromLatin1(p.newId);
         for (const char* format : {"md", "json"}) {
             cases.append({QStringLiteral("%1/diff_%2.%3")
@@ -226,7 +248,9 @@ class TestGolden : public QObject {
         QFETCH(QString, golden);
         QFETCH(QString, folder);
         QFETCH(QStringList, args);
-        GAPSCOPE_SKIP_IF_MISSING(folder.isEmpty(), "its input is in ../shared, which is absent");
+        GAPSCOPE_SKIP_IF_MISSING(folder.isEmpty(),
+                                 "its input is in ../shared (or made by its generator with "
+                                 "Python), which is absent");
         const test::CliRun r = test::runCli(args, 300000, folder);
         QVERIFY2(r.exitCode >= 0, "gapscope-cli did not finish, or crashed");
         const QByteArray actual = shown(r);
