@@ -151,22 +151,19 @@ int runRanks(int argc, char** argv) {
         std::cout << ranksJson(rows, comparison) << "\n";
         return 0;
     }
-    const Table perStep = rankStepsTable(rows);
-    const Table stragglers = stragglersTable(comparison);
-    if (args->format == OutputFormat::Csv) {
-        std::cout << "# ranks\n"
-                  << formatTable(perStep, OutputFormat::Csv) << "\n# stragglers\n"
-                  << formatTable(stragglers, OutputFormat::Csv);
-        return 0;
+    // The job per rank (the Ranks panel's table), per rank and step, and
+    // the stragglers: exact values, in every table format.
+    const ResultTable tables[] = {rankTable(rows, comparison), rankStepTable(rows),
+                                  stragglerTable(comparison)};
+    for (const ResultTable& t : tables) {
+        if (args->format == OutputFormat::Text && t.rows.empty()) continue;
+        if (args->format == OutputFormat::Csv) std::cout << "# " << t.id << "\n";
+        if (args->format == OutputFormat::Markdown) std::cout << "## " << t.title << "\n\n";
+        printResult(t, args->format);
+        if (&t != &tables[2]) std::cout << "\n";
     }
-    if (args->format == OutputFormat::Markdown) {
-        std::cout << "## Ranks\n\n"
-                  << formatTable(perStep, OutputFormat::Markdown) << "\n## Stragglers\n\n"
-                  << formatTable(stragglers, OutputFormat::Markdown);
-        return 0;
-    }
-    std::cout << formatTable(perStep, OutputFormat::Text) << "\n";
-    if (!stragglers.rows.empty()) std::cout << formatTable(stragglers, OutputFormat::Text) << "\n";
+    if (args->format != OutputFormat::Text) return 0;
+    std::cout << "\n";
     printVerdicts(rows, comparison);
     return 0;
 }

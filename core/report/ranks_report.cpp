@@ -13,18 +13,6 @@ namespace {
 // Keys in the order the header lists them, for people reading the JSON.
 using json = nlohmann::ordered_json;
 
-std::string percentOf(TimeNs part, TimeNs whole) {
-    if (whole <= 0) return "-";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f", 100.0 * double(part) / double(whole));
-    return buf;
-}
-
-template <class T>
-std::string orDash(const std::optional<T>& v) {
-    return v ? std::to_string(*v) : "-";
-}
-
 template <class T>
 json orNull(const std::optional<T>& v) {
     return v ? json(*v) : json(nullptr);
@@ -103,63 +91,6 @@ json rankObject(const RankRow& r) {
 }
 
 }  // namespace
-
-Table rankStepsTable(const std::vector<RankRow>& ranks) {
-    Table t;
-    t.headers = {"rank",       "host",     "step",     "start ns",        "duration ns",  "busy %",
-                 "busy ns",    "idle ns",  "input ns", "sync ns",         "comm idle ns", "host ns",
-                 "other ns",   "short ns", "comm ns",  "exposed comm ns", "entered ns",   "wait ns",
-                 "transfer ns"};
-    t.numeric.assign(t.headers.size(), true);
-    t.numeric[1] = false;
-    for (const RankRow& r : ranks) {
-        const RankEntry& e = r.entry;
-        if (!r.error.empty()) {
-            std::vector<std::string> row(t.headers.size(), "-");
-            row[0] = std::to_string(e.rank);
-            row[1] = e.host;
-            row[2] = "failed: " + r.error;
-            t.rows.push_back(std::move(row));
-            continue;
-        }
-        for (const RankStep& s : e.figures.steps) {
-            std::vector<std::string> row = {
-                std::to_string(e.rank),       e.host,
-                std::to_string(s.number),     std::to_string(s.span.start),
-                std::to_string(s.duration()), percentOf(s.busy, s.gpuTime()),
-                std::to_string(s.busy),       std::to_string(s.idle)};
-            for (size_t c = 0; c < kGapCauseCount; ++c)
-                row.push_back(std::to_string(s.idleByCause[c]));
-            row.push_back(std::to_string(s.idleShort));
-            row.push_back(std::to_string(s.comm));
-            row.push_back(std::to_string(s.exposedComm));
-            row.push_back(orDash(s.collectiveEnter));
-            row.push_back(orDash(s.wait));
-            row.push_back(orDash(s.transfer));
-            t.rows.push_back(std::move(row));
-        }
-    }
-    return t;
-}
-
-Table stragglersTable(const RankComparison& c) {
-    Table t;
-    t.headers = {
-        "step",          "straggler",       "collective",           "entered ns", "others' wait ns",
-        "waiting ranks", "longest wait ns", "longest waiting rank", "instead",    "instead ns"};
-    t.numeric.assign(t.headers.size(), true);
-    t.numeric[2] = false;
-    t.numeric[8] = false;
-    for (const StepStraggler& s : c.stragglers) {
-        t.rows.push_back({std::to_string(s.step), std::to_string(s.rank), s.collective,
-                          std::to_string(s.enteredAt), std::to_string(s.othersWait),
-                          std::to_string(s.waitingRanks), std::to_string(s.longestWait),
-                          std::to_string(s.longestWaitRank),
-                          s.instead ? (s.instead->gpu ? "GPU " : "CPU ") + s.instead->name : "-",
-                          s.instead ? std::to_string(s.instead->ns()) : "-"});
-    }
-    return t;
-}
 
 std::string ranksJson(const std::vector<RankRow>& ranks, const RankComparison& c) {
     json rs = json::array();

@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "analysis/rank_comparison.h"
-#include "report/table.h"
+#include "report/result_table.h"
 
 namespace gapscope {
 
@@ -36,13 +36,14 @@ struct RankRow {
     std::string error;
 };
 
-// rank, host, step, start ns, duration ns, busy %, busy ns, idle ns,
-// idle by cause (input, synchronization, communication, host, other,
-// short) ns, comm ns, exposed comm ns, collective entered ns, wait ns.
-Table rankStepsTable(const std::vector<RankRow>& ranks);
-// step, straggler, entered ns, others' wait ns, waiting ranks, longest
-// wait ns, longest waiting rank, instead, instead ns.
-Table stragglersTable(const RankComparison& comparison);
+// Per rank, over its steps: step time (mean), GPU busy (a share of the
+// steps' GPU time), communication, exposed communication, the wait in the
+// step's collective and the transfer, how often it was the straggler.
+ResultTable rankTable(const std::vector<RankRow>& ranks, const RankComparison& comparison);
+// One row per rank and step (a failed file: one row with its error).
+ResultTable rankStepTable(const std::vector<RankRow>& ranks);
+// One row per step with a straggler.
+ResultTable stragglerTable(const RankComparison& comparison);
 
 std::string ranksJson(const std::vector<RankRow>& ranks, const RankComparison& comparison);
 // One rank's object as in "ranks" above (the summary's per-trace "rank").

@@ -58,8 +58,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (rankTotals(r.entry.figures).duration < 0) std::abort();
     for (const OutputFormat f :
          {OutputFormat::Text, OutputFormat::Csv, OutputFormat::Markdown, OutputFormat::Html}) {
-        formatTable(rankStepsTable(doc->ranks), f);
-        formatTable(stragglersTable(doc->comparison), f);
+        for (const bool readable : {false, true}) {
+            RenderOptions o;
+            o.readable = readable;
+            renderResult(rankTable(doc->ranks, doc->comparison), f, o);
+            renderResult(rankStepTable(doc->ranks), f, o);
+            renderResult(stragglerTable(doc->comparison), f, o);
+        }
     }
     const std::string again = ranksJson(doc->ranks, doc->comparison);
     const std::optional<RanksDocument> reread = parseRanksJson(again, error);

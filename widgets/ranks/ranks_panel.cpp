@@ -13,18 +13,14 @@
 #include <set>
 
 #include "analysis/distribution.h"
-#include "analysis/rank_totals.h"
 #include "panels/analysis_table.h"
+#include "panels/result_rows.h"
 #include "panels/units.h"
 #include "ranks/rank_heat_map.h"
 
 namespace gapscope::ui {
 
 namespace {
-
-QString fileName(const std::string& path) {
-    return QFileInfo(QString::fromStdString(path)).fileName();
-}
 
 // A kernel's name can be kilobytes of template arguments.
 QString elided(const QString& text, int keep = 90) {
@@ -77,25 +73,9 @@ RanksPanel::RanksPanel(QWidget* parent)
     layout->addWidget(split, 1);
     ranks_->setAccessibleName(tr("ranks"));
     stragglers_->setAccessibleName(tr("stragglers"));
-    ranks_->model()->setColumns({{tr("Rank"), CellKind::Count},
-                                 {tr("Host"), CellKind::Text},
-                                 {tr("Steps"), CellKind::Count},
-                                 {tr("Step time"), CellKind::Duration},
-                                 {tr("GPU busy"), CellKind::Percent},
-                                 {tr("Communication"), CellKind::Duration},
-                                 {tr("Exposed comm"), CellKind::Duration},
-                                 {tr("Waited"), CellKind::Duration},
-                                 {tr("In transfer"), CellKind::Duration},
-                                 {tr("Straggler in"), CellKind::Count},
-                                 {tr("File"), CellKind::Text}});
-    stragglers_->model()->setColumns({{tr("Step"), CellKind::Count},
-                                      {tr("Straggler"), CellKind::Count},
-                                      {tr("In collective"), CellKind::Text},
-                                      {tr("Others waited"), CellKind::Duration},
-                                      {tr("Longest wait"), CellKind::Duration},
-                                      {tr("By rank"), CellKind::Count},
-                                      {tr("Its longest work before"), CellKind::Text},
-                                      {tr("For"), CellKind::Duration}});
+    // The start of each straggler's entry is in the exports; the panel's
+    // row leads to the step on the timeline instead.
+    stragglers_->setHiddenColumns({"entered_ns", "waiting_ranks"});
     connect(metric_, &QComboBox::currentIndexChanged, this,
             [this](int i) { heatMap_->setMetric(static_cast<RankHeatMap::Metric>(i)); });
     connect(heatMap_, &RankHeatMap::cellActivated, this, &RanksPanel::activate);
@@ -195,61 +175,13 @@ void RanksPanel::setDocument(std::shared_ptr<const RanksDocument> doc, bool with
 }
 
 void RanksPanel::fillTables() {
-    std::vector<TableRow> ranks, stragglers;
-    if (doc_) {
-        for (size_t i = 0; i < doc_->ranks.size(); ++i) {
-            const RankRow& r = doc_->ranks[i];
-            const RankTotals t = rankTotals(r.entry.figures);
-            const TimeNs duration = t.duration, busy = t.busy, comm = t.comm,
-                         exposed = t.exposedComm, wait = t.wait, gpuTime = t.gpuTime;
-            const size_t n = r.entry.figures.steps.size();
-            const auto straggles = std::count_if(
-                doc_->comparison.stragglers.begin(), doc_->comparison.stragglers.end(),
-                [&](const StepStraggler& s) { return s.rank == r.entry.rank && r.error.empty(); });
-            TableRow row;
-            row.cells = {
-                TableCell::of(static_cast<double>(r.entry.rank)),
-                TableCell::ofText(QString::fromStdString(r.entry.host)),
-                TableCell::of(static_cast<double>(n)),
-                n ? TableCell::of(static_cast<double>(duration) / double(n)) : TableCell::none(),
-                gpuTime > 0 ? TableCell::of(double(busy) / double(gpuTime)) : TableCell::none(),
-                TableCell::of(static_cast<double>(comm)),
-                TableCell::of(static_cast<double>(exposed)),
-                TableCell::of(static_cast<double>(wait)),
-                TableCell::of(static_cast<double>(t.transfer)),
-                TableCell::of(static_cast<double>(straggles)),
-                TableCell::ofText(r.error.empty() ? fileName(r.entry.file)
-                                                  : fileName(r.entry.file) + " — " +
-                                                        QString::fromStdString(r.error))};
-            if (n) {
-                row.target.kind = NavTarget::Kind::Step;
-                row.target.step = r.entry.figures.steps.front().number;
-                row.target.slice = static_cast<uint32_t>(i);
-            }
-            ranks.push_back(std::move(row));
-        }
-        for (const StepStraggler& s : doc_->comparison.stragglers) {
-            TableRow row;
-            row.cells = {TableCell::of(static_cast<double>(s.step)),
-                         TableCell::of(static_cast<double>(s.rank)),
-                         s.collective.empty()
-                             ? TableCell::none()
-                             : TableCell::ofText(QString::fromStdString(s.collective)),
-                         TableCell::of(static_cast<double>(s.othersWait)),
-                         TableCell::of(static_cast<double>(s.longestWait)),
-                         TableCell::of(static_cast<double>(s.longestWaitRank)),
-                         TableCell::ofText(workText(s.instead)),
-                         s.instead ? TableCell::of(static_cast<double>(s.instead->ns()))
-                                   : TableCell::none()};
-            row.target.kind = NavTarget::Kind::Step;
-            row.target.step = s.step;
-            row.target.slice = static_cast<uint32_t>(s.entry);
-            stragglers.push_back(std::move(row));
-        }
-    }
-    ranks_->model()->setRows(std::move(ranks));
+    const std::vector<RankRow> none;
+    const RankComparison noComparison;
+    const auto& rows = doc_ ? doc_->ranks : none;
+    const auto& comparison = doc_ ? doc_->comparison : noComparison;
+    ranks_->model()->setResult(resultRows(rankTable(rows, comparison), 0));
     ranks_->setDefaultSort(0, Qt::AscendingOrder);
-    stragglers_->model()->setRows(std::move(stragglers));
+    stragglers_->model()->setResult(resultRows(stragglerTable(comparison), 0));
     stragglers_->setDefaultSort(0, Qt::AscendingOrder);
 }
 
