@@ -1,6 +1,7 @@
 #include "panels/advice_panel.h"
 
 #include <QVBoxLayout>
+#include <variant>
 
 #include "analysis/advice.h"
 #include "panels/analysis_table.h"
@@ -95,36 +96,53 @@ TableSnapshot AdvicePanel::snapshot() const {
     return t;
 }
 
-AnalysisPanel::Work AdvicePanel::prepare(std::shared_ptr<const IndexedTrace> indexed, AnalysisScope,
-                                         TimeNs threshold) {
+struct AdvicePanel::Computed {
+    std::shared_ptr<const std::vector<Finding>> findings;
+    QString html;
+    const Trace* of = nullptr;
+    TimeNs threshold = 0;
+};
+
+namespace {
+
+std::optional<AdvicePanel::Computed> computeAdvice(const AnalysisPanel::Request& request,
+                                                   const std::monostate&) {
+    StepOptions o;
+    o.minGapNs = request.gapThreshold;
+    o.cancel = request.cancel;
+    auto findings = std::make_shared<const std::vector<Finding>>(
+        adviseWholeTrace(request.trace(), o, request.indexed->index.get()));
+    if (request.cancelled()) return std::nullopt;
+    QString html = findingsHtml(request.trace(), *findings, findings->size(), true);
+    if (findings->empty())
+        html = AdvicePanel::tr(
+            "<p>No findings: none of the checks found a problem in this trace.</p>");
+    html += AdvicePanel::tr(
+        "<p><small>Advice looks at the whole trace, whatever the scope.</small></p>");
+    return AdvicePanel::Computed{findings, html, request.indexed->trace.get(),
+                                 request.gapThreshold};
+}
+
+}  // namespace
+
+AnalysisPanel::Work AdvicePanel::prepare(std::shared_ptr<const IndexedTrace> indexed,
+                                         AnalysisScope scope, TimeNs threshold) {
     // Advice is about the whole run: its rules compare steps with each other.
     if (cachedOf_ == indexed->trace.get() && cachedThreshold_ == threshold) {
         const QString html = cached_;
-        return [this, html](const CancelToken&) -> Show {
-            return [this, html] { view_->setHtml(html); };
-        };
+        return showOnly([this, html] { view_->setHtml(html); });
     }
     findings_.reset();  // until the new ones are in
-    const Trace* of = indexed->trace.get();
-    return [indexed, threshold, this, of](const CancelToken& cancel) -> Show {
-        StepOptions o;
-        o.minGapNs = threshold;
-        o.cancel = &cancel;
-        auto findings = std::make_shared<const std::vector<Finding>>(
-            adviseWholeTrace(*indexed->trace, o, indexed->index.get()));
-        if (cancel.isCancelled()) return {};
-        QString html = findingsHtml(*indexed->trace, *findings, findings->size(), true);
-        if (findings->empty())
-            html = tr("<p>No findings: none of the checks found a problem in this trace.</p>");
-        html += tr("<p><small>Advice looks at the whole trace, whatever the scope.</small></p>");
-        return [this, html, of, threshold, findings] {
-            findings_ = findings;
-            cached_ = html;
-            cachedOf_ = of;
-            cachedThreshold_ = threshold;
-            view_->setHtml(html);
-        };
-    };
+    return computeThen(indexed, scope, threshold, std::monostate{}, &computeAdvice,
+                       &AdvicePanel::present);
+}
+
+void AdvicePanel::present(const Computed& c) {
+    findings_ = c.findings;
+    cached_ = c.html;
+    cachedOf_ = c.of;
+    cachedThreshold_ = c.threshold;
+    view_->setHtml(c.html);
 }
 
 }  // namespace gapscope::ui

@@ -26,7 +26,11 @@ class AdvicePanel : public AnalysisPanel {
                  TimeNs gapThreshold) override;
     void clearContents() override;
 
+  public:
+    struct Computed;  // what its worker computes
+
   private:
+    void present(const Computed& computed);
     LinkView* view_;
     QString cached_;  // advice is about the whole trace: computed once per trace and threshold
     std::shared_ptr<const std::vector<Finding>> findings_;  // what cached_ shows

@@ -8,6 +8,7 @@
 #include <QWidget>
 #include <functional>
 #include <memory>
+#include <optional>
 
 #include "panels/analysis_session.h"
 #include "util/cancel_token.h"
@@ -37,6 +38,17 @@ class AnalysisPanel : public QWidget {
 
     AnalysisSession* session() const { return session_; }
 
+    // What a panel's computation reads: the trace and its index, the scope,
+    // the gap threshold, the cancel token.
+    struct Request {
+        std::shared_ptr<const IndexedTrace> indexed;
+        AnalysisScope scope;
+        TimeNs gapThreshold = 0;
+        const CancelToken* cancel = nullptr;
+        const Trace& trace() const { return *indexed->trace; }
+        bool cancelled() const { return cancel && cancel->isCancelled(); }
+    };
+
   protected:
     // How to show a result, on the GUI thread. It may run again later (the
     // whole trace's result is kept), so it owns what it shows.
@@ -48,6 +60,28 @@ class AnalysisPanel : public QWidget {
     using Work = std::function<Show(const CancelToken& cancel)>;
     virtual Work prepare(std::shared_ptr<const IndexedTrace> trace, AnalysisScope scope,
                          TimeNs gapThreshold) = 0;
+
+    // The usual Work: `compute` is a plain function of the request and of
+    // what the panel took on the GUI thread (`inputs`, by value), so it
+    // cannot reach into the widget; `present` shows its result, on the GUI
+    // thread. compute returns nullopt when cancelled.
+    template <class Panel, class Inputs, class Result>
+    Work computeThen(std::shared_ptr<const IndexedTrace> indexed, AnalysisScope scope,
+                     TimeNs gapThreshold, Inputs inputs,
+                     std::optional<Result> (*compute)(const Request&, const Inputs&),
+                     void (Panel::*present)(const Result&)) {
+        Panel* panel = static_cast<Panel*>(this);
+        return [=](const CancelToken& cancel) -> Show {
+            std::optional<Result> result = compute({indexed, scope, gapThreshold, &cancel}, inputs);
+            if (!result || cancel.isCancelled()) return {};
+            auto shown = std::make_shared<const Result>(std::move(*result));
+            return [panel, present, shown] { (panel->*present)(*shown); };
+        };
+    }
+    // A Work with nothing to compute: shows what the panel already has.
+    static Work showOnly(Show show) {
+        return [show](const CancelToken&) { return show; };
+    }
     // No trace (or a new one before its results): empty the panel.
     virtual void clearContents() = 0;
     // Whether the whole trace's result can be kept and shown again (not for

@@ -30,48 +30,63 @@ void GapsPanel::clearContents() {
     totals_->clear();
 }
 
+struct GapsPanel::Computed {
+    ResultRows gaps;
+    QString totals;
+};
+
+namespace {
+
+// `dark`: the palette's, read on the GUI thread.
+std::optional<GapsPanel::Computed> computeGaps(const AnalysisPanel::Request& request,
+                                               const bool& dark) {
+    const Trace& t = request.trace();
+    const TimeNs threshold = request.gapThreshold;
+    GapOptions o;
+    o.window = request.scope.window;
+    o.minGapNs = threshold;
+    o.index = request.indexed->index.get();
+    o.cancel = request.cancel;
+    const auto devices = gapsWithCauses(t, o);
+    if (request.cancelled()) return std::nullopt;
+    std::array<TimeNs, kGapCauseCount> byCause{};
+    TimeNs shortTotal = 0;
+    uint64_t listed = 0;
+    for (const DeviceGaps& d : devices) {
+        for (size_t c = 0; c < kGapCauseCount; ++c)
+            byCause[c] += d.byCause[c];
+        shortTotal += d.shortTotal;
+        listed += d.gaps.size();
+    }
+    QString totals;
+    for (size_t c = 0; c < kGapCauseCount; ++c) {
+        if (byCause[c] == 0) continue;
+        totals += QStringLiteral("<span style='color:%1'>■</span> %2 %3 &nbsp; ")
+                      .arg(causeColor(GapCause(c), dark).name(), causeLabel(GapCause(c)),
+                           shortDuration(byCause[c]));
+    }
+    totals += QStringLiteral("<span style='color:%1'>■</span> %2 %3")
+                  .arg(shortGapColor(dark).name(), GapsPanel::tr("short gaps"),
+                       shortDuration(shortTotal));
+    if (devices.empty())
+        totals = GapsPanel::tr("No GPU activity in this scope.");
+    else if (listed == 0)
+        totals.prepend(GapsPanel::tr("No gap of at least %1. ").arg(shortDuration(threshold)));
+    return GapsPanel::Computed{resultRows(gapTable(t, devices), t.spanStart), totals};
+}
+
+}  // namespace
+
 AnalysisPanel::Work GapsPanel::prepare(std::shared_ptr<const IndexedTrace> indexed,
                                        AnalysisScope scope, TimeNs threshold) {
     const bool dark = palette().color(QPalette::Window).lightness() < 128;
-    return [this, indexed, scope, threshold, dark](const CancelToken& cancel) -> Show {
-        const Trace& t = *indexed->trace;
-        GapOptions o;
-        o.window = scope.window;
-        o.minGapNs = threshold;
-        o.index = indexed->index.get();
-        o.cancel = &cancel;
-        const auto devices = gapsWithCauses(t, o);
-        if (cancel.isCancelled()) return {};
-        auto rows =
-            std::make_shared<const ResultRows>(resultRows(gapTable(t, devices), t.spanStart));
-        std::array<TimeNs, kGapCauseCount> byCause{};
-        TimeNs shortTotal = 0;
-        uint64_t listed = 0;
-        for (const DeviceGaps& d : devices) {
-            for (size_t c = 0; c < kGapCauseCount; ++c)
-                byCause[c] += d.byCause[c];
-            shortTotal += d.shortTotal;
-            listed += d.gaps.size();
-        }
-        QString totals;
-        for (size_t c = 0; c < kGapCauseCount; ++c) {
-            if (byCause[c] == 0) continue;
-            totals += QStringLiteral("<span style='color:%1'>■</span> %2 %3 &nbsp; ")
-                          .arg(causeColor(GapCause(c), dark).name(), causeLabel(GapCause(c)),
-                               shortDuration(byCause[c]));
-        }
-        totals += QStringLiteral("<span style='color:%1'>■</span> %2 %3")
-                      .arg(shortGapColor(dark).name(), tr("short gaps"), shortDuration(shortTotal));
-        if (devices.empty())
-            totals = tr("No GPU activity in this scope.");
-        else if (listed == 0)
-            totals.prepend(tr("No gap of at least %1. ").arg(shortDuration(threshold)));
-        return [this, rows, totals] {
-            table_->model()->setResult(*rows);
-            table_->setDefaultSort(2, Qt::DescendingOrder);
-            totals_->setText(totals);
-        };
-    };
+    return computeThen(indexed, scope, threshold, dark, &computeGaps, &GapsPanel::present);
+}
+
+void GapsPanel::present(const Computed& c) {
+    table_->model()->setResult(c.gaps);
+    table_->setDefaultSort(2, Qt::DescendingOrder);
+    totals_->setText(c.totals);
 }
 
 }  // namespace gapscope::ui

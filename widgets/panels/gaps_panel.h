@@ -23,7 +23,11 @@ class GapsPanel : public AnalysisPanel {
                  TimeNs gapThreshold) override;
     void clearContents() override;
 
+  public:
+    struct Computed;  // what its worker computes
+
   private:
+    void present(const Computed& computed);
     AnalysisTable* table_;
     class QLabel* totals_;
 };

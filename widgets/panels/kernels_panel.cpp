@@ -2,6 +2,7 @@
 
 #include <QTabWidget>
 #include <QVBoxLayout>
+#include <variant>
 
 #include "analysis/kernel_stats.h"
 #include "analysis/memcpy_stats.h"
@@ -36,28 +37,39 @@ void KernelsPanel::clearContents() {
     copies_->model()->clearRows();
 }
 
+struct KernelsPanel::Computed {
+    ResultRows kernels, copies;
+};
+
+namespace {
+
+std::optional<KernelsPanel::Computed> computeKernels(const AnalysisPanel::Request& request,
+                                                     const std::monostate&) {
+    const Trace& t = request.trace();
+    KernelStatsOptions o;
+    o.window = request.scope.window;
+    o.index = request.indexed->index.get();
+    o.cancel = request.cancel;
+    const auto stats = kernelStats(t, o);
+    const auto copies = memcpyStats(t, request.scope.window, request.cancel);
+    if (request.cancelled()) return std::nullopt;
+    return KernelsPanel::Computed{resultRows(kernelTable(t, stats, false), t.spanStart),
+                                  resultRows(copyTable(t, copies), t.spanStart)};
+}
+
+}  // namespace
+
 AnalysisPanel::Work KernelsPanel::prepare(std::shared_ptr<const IndexedTrace> indexed,
-                                          AnalysisScope scope, TimeNs) {
-    return [this, indexed, scope](const CancelToken& cancel) -> Show {
-        const Trace& t = *indexed->trace;
-        KernelStatsOptions o;
-        o.window = scope.window;
-        o.index = indexed->index.get();
-        o.cancel = &cancel;
-        const auto stats = kernelStats(t, o);
-        const auto copies = memcpyStats(t, scope.window, &cancel);
-        if (cancel.isCancelled()) return {};
-        auto kernelRows = std::make_shared<const ResultRows>(
-            resultRows(kernelTable(t, stats, false), t.spanStart));
-        auto copyRows =
-            std::make_shared<const ResultRows>(resultRows(copyTable(t, copies), t.spanStart));
-        return [this, kernelRows, copyRows] {
-            kernels_->model()->setResult(*kernelRows);
-            kernels_->setDefaultSort(2, Qt::DescendingOrder);
-            copies_->model()->setResult(*copyRows);
-            copies_->setDefaultSort(6, Qt::DescendingOrder);
-        };
-    };
+                                          AnalysisScope scope, TimeNs threshold) {
+    return computeThen(indexed, scope, threshold, std::monostate{}, &computeKernels,
+                       &KernelsPanel::present);
+}
+
+void KernelsPanel::present(const Computed& c) {
+    kernels_->model()->setResult(c.kernels);
+    kernels_->setDefaultSort(2, Qt::DescendingOrder);
+    copies_->model()->setResult(c.copies);
+    copies_->setDefaultSort(6, Qt::DescendingOrder);
 }
 
 }  // namespace gapscope::ui

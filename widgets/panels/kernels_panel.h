@@ -27,6 +27,12 @@ class KernelsPanel : public AnalysisPanel {
   private:
     AnalysisTable* kernels_;
     AnalysisTable* copies_;
+
+  public:
+    struct Computed;  // what its worker computes
+
+  private:
+    void present(const Computed& computed);
 };
 
 }  // namespace gapscope::ui

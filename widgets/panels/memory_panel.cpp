@@ -5,6 +5,7 @@
 #include <QLabel>
 #include <QSplitter>
 #include <QVBoxLayout>
+#include <variant>
 
 #include "analysis/memory_usage.h"
 #include "panels/analysis_table.h"
@@ -83,66 +84,76 @@ void MemoryPanel::showCurve(int index) {
     }
 }
 
-AnalysisPanel::Work MemoryPanel::prepare(std::shared_ptr<const IndexedTrace> indexed, AnalysisScope,
-                                         TimeNs) {
+namespace {
+
+std::optional<std::shared_ptr<const MemoryPanel::Shown>> computeMemory(
+    const AnalysisPanel::Request& request, const std::monostate&) {
+    const Trace& t = request.trace();
+    const std::vector<Step>& steps = request.indexed->index->steps().steps;
+    const MemoryReport r = memoryUsage(t, steps);
+    if (request.cancelled()) return std::nullopt;
+    auto shown = std::make_shared<MemoryPanel::Shown>();
+    for (const DeviceMemory& d : r.devices) {
+        MemoryPanel::Shown::Choice c;
+        c.label = d.gpu ? QString::fromStdString(t.gpuLabel(d.device)) : MemoryPanel::tr("Host");
+        if (d.relative) c.label += MemoryPanel::tr(" (relative)");
+        c.allocated = d.allocatedSeries;
+        c.reserved = d.reservedSeries;
+        c.peakTime = d.peakTime;
+        c.peak = d.peakAllocated;
+        c.summary = MemoryPanel::tr("Peak allocated %1 at %2")
+                        .arg(formatBytes(d.peakAllocated), shortDuration(d.peakTime - t.spanStart));
+        if (d.peakReserved)
+            c.summary += MemoryPanel::tr(", peak reserved %1").arg(formatBytes(*d.peakReserved));
+        if (d.peakShare)
+            c.summary +=
+                MemoryPanel::tr(", %1 of the device's %2")
+                    .arg(formatPercent(*d.peakShare), formatBytes(double(*d.deviceMemory)));
+        c.summary += ". ";
+        c.summary += d.growthPerStep ? MemoryPanel::tr("Memory grows ~%1 per step (R² %2).")
+                                           .arg(formatBytes(*d.growthPerStep))
+                                           .arg(d.growthR2.value_or(0), 0, 'f', 2)
+                                     : MemoryPanel::tr("No steady growth per step.");
+        if (d.relative)
+            c.summary +=
+                MemoryPanel::tr(" Relative: the change since the trace start (2021 Kineto).");
+        c.perStep =
+            std::make_shared<const ResultRows>(resultRows(memoryStepTable(d, steps), t.spanStart));
+        shown->choices.push_back(std::move(c));
+    }
+    for (const uint32_t s : r.otherCurves) {
+        MemoryPanel::Shown::Choice c;
+        c.label = QString::fromUtf8(t.str(t.counters[s].name));
+        c.allocated = s;
+        c.summary = MemoryPanel::tr("A counter series (not a memory curve).");
+        shown->choices.push_back(std::move(c));
+    }
+    return std::shared_ptr<const MemoryPanel::Shown>(std::move(shown));
+}
+
+}  // namespace
+
+AnalysisPanel::Work MemoryPanel::prepare(std::shared_ptr<const IndexedTrace> indexed,
+                                         AnalysisScope scope, TimeNs threshold) {
     // The curves are the whole trace's: the chart follows the timeline's window.
-    return [this, indexed](const CancelToken& cancel) -> Show {
-        const Trace& t = *indexed->trace;
-        const std::vector<Step>& steps = indexed->index->steps().steps;
-        const MemoryReport r = memoryUsage(t, steps);
-        if (cancel.isCancelled()) return {};
-        auto shown = std::make_shared<Shown>();
-        for (const DeviceMemory& d : r.devices) {
-            Shown::Choice c;
-            c.label = d.gpu ? QString::fromStdString(t.gpuLabel(d.device)) : tr("Host");
-            if (d.relative) c.label += tr(" (relative)");
-            c.allocated = d.allocatedSeries;
-            c.reserved = d.reservedSeries;
-            c.peakTime = d.peakTime;
-            c.peak = d.peakAllocated;
-            c.summary =
-                tr("Peak allocated %1 at %2")
-                    .arg(formatBytes(d.peakAllocated), shortDuration(d.peakTime - t.spanStart));
-            if (d.peakReserved)
-                c.summary += tr(", peak reserved %1").arg(formatBytes(*d.peakReserved));
-            if (d.peakShare)
-                c.summary +=
-                    tr(", %1 of the device's %2")
-                        .arg(formatPercent(*d.peakShare), formatBytes(double(*d.deviceMemory)));
-            c.summary += ". ";
-            c.summary += d.growthPerStep ? tr("Memory grows ~%1 per step (R² %2).")
-                                               .arg(formatBytes(*d.growthPerStep))
-                                               .arg(d.growthR2.value_or(0), 0, 'f', 2)
-                                         : tr("No steady growth per step.");
-            if (d.relative)
-                c.summary += tr(" Relative: the change since the trace start (2021 Kineto).");
-            c.perStep = std::make_shared<const ResultRows>(
-                resultRows(memoryStepTable(d, steps), t.spanStart));
-            shown->choices.push_back(std::move(c));
-        }
-        for (const uint32_t s : r.otherCurves) {
-            Shown::Choice c;
-            c.label = QString::fromUtf8(t.str(t.counters[s].name));
-            c.allocated = s;
-            c.summary = tr("A counter series (not a memory curve).");
-            shown->choices.push_back(std::move(c));
-        }
-        return [this, shown] {
-            shown_ = shown;
-            const QSignalBlocker block(curves_);
-            curves_->clear();
-            for (const auto& c : shown->choices)
-                curves_->addItem(c.label);
-            if (shown->choices.empty()) {
-                summary_->setText(tr("No memory events in this trace."));
-                chart_->setCurves(kNone, kNone, std::nullopt, 0);
-                perStep_->model()->clearRows();
-                return;
-            }
-            curves_->setCurrentIndex(0);
-            showCurve(0);
-        };
-    };
+    return computeThen(indexed, scope, threshold, std::monostate{}, &computeMemory,
+                       &MemoryPanel::present);
+}
+
+void MemoryPanel::present(const std::shared_ptr<const Shown>& shown) {
+    shown_ = shown;
+    const QSignalBlocker block(curves_);
+    curves_->clear();
+    for (const auto& c : shown->choices)
+        curves_->addItem(c.label);
+    if (shown->choices.empty()) {
+        summary_->setText(tr("No memory events in this trace."));
+        chart_->setCurves(kNone, kNone, std::nullopt, 0);
+        perStep_->model()->clearRows();
+        return;
+    }
+    curves_->setCurrentIndex(0);
+    showCurve(0);
 }
 
 }  // namespace gapscope::ui

@@ -30,8 +30,11 @@ class MemoryPanel : public AnalysisPanel {
                  TimeNs gapThreshold) override;
     void clearContents() override;
 
+  public:
+    struct Shown;  // what its worker computes: the curves to choose from
+
   private:
-    struct Shown;
+    void present(const std::shared_ptr<const Shown>& shown);
     void showCurve(int index);
 
     MemoryChart* chart_;

@@ -1,6 +1,7 @@
 #include "panels/ops_panel.h"
 
 #include <QVBoxLayout>
+#include <variant>
 
 #include "analysis/op_stats.h"
 #include "panels/analysis_table.h"
@@ -19,24 +20,37 @@ void OpsPanel::clearContents() {
     table_->model()->clearRows();
 }
 
+struct OpsPanel::Computed {
+    ResultRows ops;
+};
+
+namespace {
+
+std::optional<OpsPanel::Computed> computeOps(const AnalysisPanel::Request& request,
+                                             const std::monostate&) {
+    const Trace& t = request.trace();
+    OpStatsOptions o;
+    o.window = request.scope.hostWindow();
+    o.index = request.indexed->index.get();
+    o.cancel = request.cancel;
+    for (const Step& s : request.indexed->index->steps().steps)
+        if (request.scope.holds(s)) o.stepTime += s.span.length();
+    const auto ops = opStats(t, o);
+    if (request.cancelled()) return std::nullopt;
+    return OpsPanel::Computed{resultRows(opTable(t, ops), t.spanStart)};
+}
+
+}  // namespace
+
 AnalysisPanel::Work OpsPanel::prepare(std::shared_ptr<const IndexedTrace> indexed,
-                                      AnalysisScope scope, TimeNs) {
-    return [this, indexed, scope](const CancelToken& cancel) -> Show {
-        const Trace& t = *indexed->trace;
-        OpStatsOptions o;
-        o.window = scope.hostWindow();
-        o.index = indexed->index.get();
-        o.cancel = &cancel;
-        for (const Step& s : indexed->index->steps().steps)
-            if (scope.holds(s)) o.stepTime += s.span.length();
-        const auto ops = opStats(t, o);
-        if (cancel.isCancelled()) return {};
-        auto rows = std::make_shared<const ResultRows>(resultRows(opTable(t, ops), t.spanStart));
-        return [this, rows] {
-            table_->model()->setResult(*rows);
-            table_->setDefaultSort(4, Qt::DescendingOrder);
-        };
-    };
+                                      AnalysisScope scope, TimeNs threshold) {
+    return computeThen(indexed, scope, threshold, std::monostate{}, &computeOps,
+                       &OpsPanel::present);
+}
+
+void OpsPanel::present(const Computed& c) {
+    table_->model()->setResult(c.ops);
+    table_->setDefaultSort(4, Qt::DescendingOrder);
 }
 
 }  // namespace gapscope::ui

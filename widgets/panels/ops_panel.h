@@ -24,6 +24,12 @@ class OpsPanel : public AnalysisPanel {
 
   private:
     AnalysisTable* table_;
+
+  public:
+    struct Computed;  // what its worker computes
+
+  private:
+    void present(const Computed& computed);
 };
 
 }  // namespace gapscope::ui

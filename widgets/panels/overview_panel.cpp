@@ -95,123 +95,150 @@ TableSnapshot OverviewPanel::snapshot() const {
     return t;
 }
 
-AnalysisPanel::Work OverviewPanel::prepare(std::shared_ptr<const IndexedTrace> indexed,
-                                           AnalysisScope scope, TimeNs threshold) {
-    const bool dark = palette().color(QPalette::Window).lightness() < 128;
-    // The findings are the whole trace's: computed once per trace and threshold.
-    std::optional<QString> known;
-    if (findingsOf_ == indexed->trace.get() && findingsThreshold_ == threshold) known = findings_;
-    const QString scopeText = session()->scopeText();
-    return [this, indexed, scope, threshold, dark, known,
-            scopeText](const CancelToken& cancel) -> Show {
-        const Trace& t = *indexed->trace;
-        const AnalysisIndex* index = indexed->index.get();
-        StepOptions so;
-        so.index = index;
-        so.minGapNs = threshold;
-        so.cancel = &cancel;
-        so.window = scope.window;
-        so.onlyNumber = scope.step;
-        // The scope's figures are what advice reads, over the scope.
-        const AdviceData figures = adviceData(t, so);
-        if (cancel.isCancelled()) return {};
-        const auto& breakdowns = figures.breakdowns;
-        const StepsResult& steps = figures.steps;
-        const PipelineReport& pipeline = figures.pipeline;
-        const MemoryReport& memory = figures.memory;
-        const auto& kernels = figures.kernels;
-        QString findingsPart;
-        if (known) {
-            findingsPart = *known;
-        } else {
-            // Advice is about the whole trace: for that scope it is at hand.
-            const std::vector<Finding> findings =
-                scope.whole() ? advise(t, figures.inputs()) : adviseWholeTrace(t, so, index);
-            if (cancel.isCancelled()) return {};
-            findingsPart =
-                findings.empty() ? tr("<p>No findings.</p>") : findingsHtml(t, findings, 3, false);
-        }
+struct OverviewPanel::Computed {
+    QString html, findings;
+    const Trace* of = nullptr;
+    TimeNs threshold = 0;
+    std::shared_ptr<const Breakdown> breakdown;
+};
 
-        const TimeAccount& account = figures.account;
-        QString html = QStringLiteral("<h3>%1</h3>").arg(tr("Where the GPU time goes"));
-        if (account.devices.empty()) html += tr("<p>No GPU activity in this scope.</p>");
-        const QString ofWhat =
-            account.denominator == Denominator::StepTime
-                ? (account.steps == 1 ? tr("of the step time (1 step)")
-                                      : tr("of the step time (%1 steps)").arg(account.steps))
-                : tr("of its active span");
-        for (const GpuTimeAccount& d : account.devices) {
-            html += QStringLiteral("<p><b>%1</b>: busy %2 %3, %4; idle %5 — %6<br>%7</p>")
-                        .arg(QString::fromStdString(t.gpuLabel(d.device)).toHtmlEscaped())
-                        .arg(formatPercent(d.time > 0 ? double(d.busy()) / double(d.time) : 0),
-                             ofWhat, shortDuration(d.time), shortDuration(d.idle()),
-                             panelLink(QStringLiteral("gapsDock"), tr("gaps by cause")),
-                             accountLegend(d, dark)) +
-                    accountBar(d, dark);
+namespace {
+
+// From the GUI thread: the palette, the findings already made for this
+// trace and threshold (they are the whole trace's), the scope's name.
+struct OverviewInputs {
+    bool dark = false;
+    std::optional<QString> known;
+    QString scopeText;
+};
+
+std::optional<OverviewPanel::Computed> computeOverview(const AnalysisPanel::Request& request,
+                                                       const OverviewInputs& in) {
+    const Trace& t = request.trace();
+    const AnalysisIndex* index = request.indexed->index.get();
+    StepOptions so;
+    so.index = index;
+    so.minGapNs = request.gapThreshold;
+    so.cancel = request.cancel;
+    so.window = request.scope.window;
+    so.onlyNumber = request.scope.step;
+    // The scope's figures are what advice reads, over the scope.
+    const AdviceData figures = adviceData(t, so);
+    if (request.cancelled()) return std::nullopt;
+    const auto& breakdowns = figures.breakdowns;
+    const StepsResult& steps = figures.steps;
+    const PipelineReport& pipeline = figures.pipeline;
+    const MemoryReport& memory = figures.memory;
+    const auto& kernels = figures.kernels;
+    QString findingsPart;
+    if (in.known) {
+        findingsPart = *in.known;
+    } else {
+        // Advice is about the whole trace: for that scope it is at hand.
+        const std::vector<Finding> findings =
+            request.scope.whole() ? advise(t, figures.inputs()) : adviseWholeTrace(t, so, index);
+        if (request.cancelled()) return std::nullopt;
+        findingsPart = findings.empty() ? OverviewPanel::tr("<p>No findings.</p>")
+                                        : findingsHtml(t, findings, 3, false);
+    }
+
+    const TimeAccount& account = figures.account;
+    QString html = QStringLiteral("<h3>%1</h3>").arg(OverviewPanel::tr("Where the GPU time goes"));
+    if (account.devices.empty()) html += OverviewPanel::tr("<p>No GPU activity in this scope.</p>");
+    const QString ofWhat =
+        account.denominator == Denominator::StepTime
+            ? (account.steps == 1
+                   ? OverviewPanel::tr("of the step time (1 step)")
+                   : OverviewPanel::tr("of the step time (%1 steps)").arg(account.steps))
+            : OverviewPanel::tr("of its active span");
+    for (const GpuTimeAccount& d : account.devices) {
+        html += QStringLiteral("<p><b>%1</b>: busy %2 %3, %4; idle %5 — %6<br>%7</p>")
+                    .arg(QString::fromStdString(t.gpuLabel(d.device)).toHtmlEscaped())
+                    .arg(formatPercent(d.time > 0 ? double(d.busy()) / double(d.time) : 0), ofWhat,
+                         shortDuration(d.time), shortDuration(d.idle()),
+                         panelLink(QStringLiteral("gapsDock"), OverviewPanel::tr("gaps by cause")),
+                         accountLegend(d, in.dark)) +
+                accountBar(d, in.dark);
+    }
+    html += QStringLiteral("<h3>%1</h3><p>").arg(OverviewPanel::tr("Steps and input"));
+    if (steps.steps.empty()) {
+        html += OverviewPanel::tr("No steps found.");
+    } else {
+        TimeNs total = 0;
+        const StepReport* slowest = &steps.steps.front();
+        for (const StepReport& r : steps.steps) {
+            total += r.duration;
+            if (r.duration > slowest->duration) slowest = &r;
         }
-        html += QStringLiteral("<h3>%1</h3><p>").arg(tr("Steps and input"));
-        if (steps.steps.empty()) {
-            html += tr("No steps found.");
-        } else {
-            TimeNs total = 0;
-            const StepReport* slowest = &steps.steps.front();
-            for (const StepReport& r : steps.steps) {
-                total += r.duration;
-                if (r.duration > slowest->duration) slowest = &r;
-            }
-            html += tr("%1 steps: mean %2, median %3, slowest %4 (step %5). ")
-                        .arg(steps.steps.size())
-                        .arg(shortDuration(total / TimeNs(steps.steps.size())),
-                             shortDuration(steps.medianDuration.value_or(0)),
-                             shortDuration(slowest->duration))
-                        .arg(slowest->step.number);
-            html += panelLink(QStringLiteral("stepsDock"), tr("Steps"));
-        }
-        html += "<br>" + tr("Input pipeline: <b>%1</b>")
-                             .arg(QString::fromLatin1(inputVerdictName(pipeline.verdict)));
-        if (pipeline.inputShare)
-            html += tr(" (%1 of the %2 %3 waiting for input: %4) ")
-                        .arg(formatPercent(*pipeline.inputShare),
-                             QString::fromLatin1(denominatorName(pipeline.denominator)),
-                             pipeline.fromGpu ? tr("idle") : tr("on the host"),
-                             shortDuration(pipeline.inputWait));
-        html += panelLink(QStringLiteral("InputPipelineDock"), tr("Input Pipeline")) + "</p>";
-        html += QStringLiteral("<h3>%1</h3><p>").arg(tr("Memory"));
-        if (memory.devices.empty()) html += tr("No memory events.");
-        for (const DeviceMemory& m : memory.devices) {
-            html += (m.gpu ? QString::fromStdString(t.gpuLabel(m.device)) : tr("Host")) + ": " +
-                    tr("peak %1").arg(formatBytes(m.peakAllocated));
-            if (m.peakShare) html += tr(" (%1 of the device)").arg(formatPercent(*m.peakShare));
-            if (m.relative) html += tr(" relative to the start");
-            if (m.growthPerStep)
-                html += tr(", grows %1 per step").arg(formatBytes(*m.growthPerStep));
-            html += "<br>";
-        }
-        html += panelLink(QStringLiteral("MemoryDock"), tr("Memory")) + "</p>";
-        html += QStringLiteral("<h3>%1</h3><ol>").arg(tr("Top kernels"));
-        for (size_t i = 0; i < kernels.size() && i < 5; ++i) {
-            QString name = QString::fromUtf8(t.str(kernels[i].name));
-            if (name.size() > 70) name = name.left(67) + QStringLiteral("…");
-            html +=
-                QStringLiteral("<li>%1 — %2 (%3 of busy)</li>")
+        html += OverviewPanel::tr("%1 steps: mean %2, median %3, slowest %4 (step %5). ")
+                    .arg(steps.steps.size())
+                    .arg(shortDuration(total / TimeNs(steps.steps.size())),
+                         shortDuration(steps.medianDuration.value_or(0)),
+                         shortDuration(slowest->duration))
+                    .arg(slowest->step.number);
+        html += panelLink(QStringLiteral("stepsDock"), OverviewPanel::tr("Steps"));
+    }
+    html += "<br>" + OverviewPanel::tr("Input pipeline: <b>%1</b>")
+                         .arg(QString::fromLatin1(inputVerdictName(pipeline.verdict)));
+    if (pipeline.inputShare)
+        html += OverviewPanel::tr(" (%1 of the %2 %3 waiting for input: %4) ")
+                    .arg(formatPercent(*pipeline.inputShare),
+                         QString::fromLatin1(denominatorName(pipeline.denominator)),
+                         pipeline.fromGpu ? OverviewPanel::tr("idle")
+                                          : OverviewPanel::tr("on the host"),
+                         shortDuration(pipeline.inputWait));
+    html += panelLink(QStringLiteral("InputPipelineDock"), OverviewPanel::tr("Input Pipeline")) +
+            "</p>";
+    html += QStringLiteral("<h3>%1</h3><p>").arg(OverviewPanel::tr("Memory"));
+    if (memory.devices.empty()) html += OverviewPanel::tr("No memory events.");
+    for (const DeviceMemory& m : memory.devices) {
+        html += (m.gpu ? QString::fromStdString(t.gpuLabel(m.device)) : OverviewPanel::tr("Host")) +
+                ": " + OverviewPanel::tr("peak %1").arg(formatBytes(m.peakAllocated));
+        if (m.peakShare)
+            html += OverviewPanel::tr(" (%1 of the device)").arg(formatPercent(*m.peakShare));
+        if (m.relative) html += OverviewPanel::tr(" relative to the start");
+        if (m.growthPerStep)
+            html += OverviewPanel::tr(", grows %1 per step").arg(formatBytes(*m.growthPerStep));
+        html += "<br>";
+    }
+    html += panelLink(QStringLiteral("MemoryDock"), OverviewPanel::tr("Memory")) + "</p>";
+    html += QStringLiteral("<h3>%1</h3><ol>").arg(OverviewPanel::tr("Top kernels"));
+    for (size_t i = 0; i < kernels.size() && i < 5; ++i) {
+        QString name = QString::fromUtf8(t.str(kernels[i].name));
+        if (name.size() > 70) name = name.left(67) + QStringLiteral("…");
+        html += QStringLiteral("<li>%1 — %2 (%3 of busy)</li>")
                     .arg(sliceLink(kernels[i].firstSlice, name), shortDuration(kernels[i].total),
                          formatPercent(kernels[i].shareOfBusyTime));
-        }
-        html += "</ol>" + panelLink(QStringLiteral("kernelsDock"), tr("Kernels"));
-        html += QStringLiteral("<h3>%1</h3>").arg(tr("Findings"));
-        html += findingsPart;
-        html += panelLink(QStringLiteral("AdviceDock"), tr("All findings with evidence"));
-        const Trace* of = indexed->trace.get();
-        auto breakdown =
-            std::make_shared<const Breakdown>(Breakdown{account, breakdowns, scopeText});
-        return [this, html, findingsPart, of, threshold, breakdown] {
-            breakdown_ = breakdown;
-            findings_ = findingsPart;
-            findingsOf_ = of;
-            findingsThreshold_ = threshold;
-            view_->setHtml(html);
-        };
-    };
+    }
+    html += "</ol>" + panelLink(QStringLiteral("kernelsDock"), OverviewPanel::tr("Kernels"));
+    html += QStringLiteral("<h3>%1</h3>").arg(OverviewPanel::tr("Findings"));
+    html += findingsPart;
+    html +=
+        panelLink(QStringLiteral("AdviceDock"), OverviewPanel::tr("All findings with evidence"));
+    auto breakdown = std::make_shared<const OverviewPanel::Breakdown>(
+        OverviewPanel::Breakdown{account, breakdowns, in.scopeText});
+    return OverviewPanel::Computed{html, findingsPart, request.indexed->trace.get(),
+                                   request.gapThreshold, breakdown};
+}
+
+}  // namespace
+
+AnalysisPanel::Work OverviewPanel::prepare(std::shared_ptr<const IndexedTrace> indexed,
+                                           AnalysisScope scope, TimeNs threshold) {
+    OverviewInputs in;
+    in.dark = palette().color(QPalette::Window).lightness() < 128;
+    if (findingsOf_ == indexed->trace.get() && findingsThreshold_ == threshold)
+        in.known = findings_;
+    in.scopeText = session()->scopeText();
+    return computeThen(indexed, scope, threshold, in, &computeOverview, &OverviewPanel::present);
+}
+
+void OverviewPanel::present(const Computed& c) {
+    breakdown_ = c.breakdown;
+    findings_ = c.findings;
+    findingsOf_ = c.of;
+    findingsThreshold_ = c.threshold;
+    view_->setHtml(c.html);
 }
 
 }  // namespace gapscope::ui

@@ -38,13 +38,17 @@ class OverviewPanel : public AnalysisPanel {
                  TimeNs gapThreshold) override;
     void clearContents() override;
 
-  private:
+  public:
     // What the breakdown table is made of, as last shown.
     struct Breakdown {
         TimeAccount account;
         std::vector<GpuTimeBreakdown> devices;  // of the active span
         QString scope;
     };
+    struct Computed;  // what its worker computes
+
+  private:
+    void present(const Computed& computed);
 
     LinkView* view_;
     std::shared_ptr<const Breakdown> breakdown_;

@@ -3,6 +3,7 @@
 #include <QLabel>
 #include <QTabWidget>
 #include <QVBoxLayout>
+#include <variant>
 
 #include "analysis/input_pipeline.h"
 #include "panels/analysis_table.h"
@@ -43,69 +44,86 @@ void PipelinePanel::clearContents() {
     perStep_->model()->clearRows();
 }
 
+struct PipelinePanel::Computed {
+    QString verdict;
+    ResultRows stages, perStep;
+};
+
+namespace {
+
+std::optional<PipelinePanel::Computed> computePipeline(const AnalysisPanel::Request& request,
+                                                       const std::monostate&) {
+    const Trace& t = request.trace();
+    std::vector<Step> steps;
+    for (const Step& s : request.indexed->index->steps().steps)
+        if (request.scope.holds(s)) steps.push_back(s);
+    StepOptions so;
+    so.index = request.indexed->index.get();
+    so.window = request.scope.window;
+    so.onlyNumber = request.scope.step;
+    so.minGapNs = request.gapThreshold;
+    so.cancel = request.cancel;
+    const TimeAccount account = timeAccountOf(t, so);
+    if (request.cancelled()) return std::nullopt;
+    const PipelineReport r = inputPipeline(t, steps, &account);
+    QString text =
+        QStringLiteral("<b>%1</b>").arg(QString::fromLatin1(inputVerdictName(r.verdict)));
+    if (r.inputShare)
+        text +=
+            (r.fromGpu ? PipelinePanel::tr(
+                             ": the GPUs sat idle waiting for input %1 of the %2 (%3 of %4).")
+                       : PipelinePanel::tr(": the host waited for input %1 of the %2 (%3 of %4)."))
+                .arg(formatPercent(*r.inputShare),
+                     QString::fromLatin1(denominatorName(r.denominator)),
+                     shortDuration(r.inputWait), shortDuration(r.time));
+    if (r.fromGpu && r.hostTime > 0)
+        text += " " + PipelinePanel::tr("The host waited in the next batch's loading for %1 of %2.")
+                          .arg(shortDuration(r.hostWait), shortDuration(r.hostTime));
+    text += PipelinePanel::tr(
+        " TensorBoard's thresholds: ≥ 20 % highly, ≥ 5 % moderately input-bound.");
+    if (r.dataLoader) {
+        text += "<br>" +
+                PipelinePanel::tr("DataLoader: %1 calls, %2, %3%4.")
+                    .arg(r.dataLoader->calls)
+                    .arg(shortDuration(r.dataLoader->total))
+                    .arg(QString::fromStdString(r.dataLoader->kind.value_or("kind unknown")))
+                    .arg(r.dataLoader->pinMemoryThread ? PipelinePanel::tr(", pin-memory thread")
+                                                       : QString());
+        if (r.dataLoader->kind == std::optional<std::string>("single-process"))
+            text +=
+                " " + PipelinePanel::tr("It loads in the training process: set num_workers > 0.");
+    }
+    if (r.checks) {
+        QStringList hints;
+        if (r.checks->missingPrefetch) hints << PipelinePanel::tr("no Prefetch stage");
+        if (r.checks->sequentialMap)
+            hints << PipelinePanel::tr("a sequential Map (use num_parallel_calls)");
+        if (r.checks->noCache) hints << PipelinePanel::tr("no Cache");
+        text +=
+            "<br>" + PipelinePanel::tr("tf.data: IteratorGetNext %1").arg(shortDuration(r.getNext));
+        if (!hints.isEmpty()) text += "; " + hints.join("; ");
+    }
+    return PipelinePanel::Computed{text, resultRows(pipelineStageTable(t, r), t.spanStart),
+                                   resultRows(inputWaitTable(r, steps), t.spanStart)};
+}
+
+}  // namespace
+
 AnalysisPanel::Work PipelinePanel::prepare(std::shared_ptr<const IndexedTrace> indexed,
                                            AnalysisScope scope, TimeNs threshold) {
-    return [this, indexed, scope, threshold](const CancelToken& cancel) -> Show {
-        const Trace& t = *indexed->trace;
-        std::vector<Step> steps;
-        for (const Step& s : indexed->index->steps().steps)
-            if (scope.holds(s)) steps.push_back(s);
-        StepOptions so;
-        so.index = indexed->index.get();
-        so.window = scope.window;
-        so.onlyNumber = scope.step;
-        so.minGapNs = threshold;
-        so.cancel = &cancel;
-        const TimeAccount account = timeAccountOf(t, so);
-        if (cancel.isCancelled()) return {};
-        const PipelineReport r = inputPipeline(t, steps, &account);
-        QString text =
-            QStringLiteral("<b>%1</b>").arg(QString::fromLatin1(inputVerdictName(r.verdict)));
-        if (r.inputShare)
-            text +=
-                (r.fromGpu ? tr(": the GPUs sat idle waiting for input %1 of the %2 (%3 of %4).")
-                           : tr(": the host waited for input %1 of the %2 (%3 of %4)."))
-                    .arg(formatPercent(*r.inputShare),
-                         QString::fromLatin1(denominatorName(r.denominator)),
-                         shortDuration(r.inputWait), shortDuration(r.time));
-        if (r.fromGpu && r.hostTime > 0)
-            text += " " + tr("The host waited in the next batch's loading for %1 of %2.")
-                              .arg(shortDuration(r.hostWait), shortDuration(r.hostTime));
-        text += tr(" TensorBoard's thresholds: ≥ 20 % highly, ≥ 5 % moderately input-bound.");
-        if (r.dataLoader) {
-            text += "<br>" +
-                    tr("DataLoader: %1 calls, %2, %3%4.")
-                        .arg(r.dataLoader->calls)
-                        .arg(shortDuration(r.dataLoader->total))
-                        .arg(QString::fromStdString(r.dataLoader->kind.value_or("kind unknown")))
-                        .arg(r.dataLoader->pinMemoryThread ? tr(", pin-memory thread") : QString());
-            if (r.dataLoader->kind == std::optional<std::string>("single-process"))
-                text += " " + tr("It loads in the training process: set num_workers > 0.");
-        }
-        if (r.checks) {
-            QStringList hints;
-            if (r.checks->missingPrefetch) hints << tr("no Prefetch stage");
-            if (r.checks->sequentialMap) hints << tr("a sequential Map (use num_parallel_calls)");
-            if (r.checks->noCache) hints << tr("no Cache");
-            text += "<br>" + tr("tf.data: IteratorGetNext %1").arg(shortDuration(r.getNext));
-            if (!hints.isEmpty()) text += "; " + hints.join("; ");
-        }
-        auto stageRows =
-            std::make_shared<const ResultRows>(resultRows(pipelineStageTable(t, r), t.spanStart));
-        auto stepRows =
-            std::make_shared<const ResultRows>(resultRows(inputWaitTable(r, steps), t.spanStart));
-        return [this, text, stageRows, stepRows] {
-            verdict_->setText(text);
-            stages_->model()->setResult(*stageRows);
-            stages_->setDefaultSort(3, Qt::DescendingOrder);
-            perStep_->model()->setResult(*stepRows);
-            perStep_->setDefaultSort(0, Qt::AscendingOrder);
-            // A trace without steps (TensorFlow eager, a short capture):
-            // the stages are what there is to see.
-            if (stepRows->rows->empty() && !stageRows->rows->empty())
-                tabs_->setCurrentWidget(stages_);
-        };
-    };
+    return computeThen(indexed, scope, threshold, std::monostate{}, &computePipeline,
+                       &PipelinePanel::present);
+}
+
+void PipelinePanel::present(const Computed& c) {
+    verdict_->setText(c.verdict);
+    stages_->model()->setResult(c.stages);
+    stages_->setDefaultSort(3, Qt::DescendingOrder);
+    perStep_->model()->setResult(c.perStep);
+    perStep_->setDefaultSort(0, Qt::AscendingOrder);
+    // A trace without steps (TensorFlow eager, a short capture): the
+    // stages are what there is to see.
+    if (c.perStep.rows->empty() && !c.stages.rows->empty()) tabs_->setCurrentWidget(stages_);
 }
 
 }  // namespace gapscope::ui

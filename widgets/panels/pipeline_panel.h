@@ -28,7 +28,11 @@ class PipelinePanel : public AnalysisPanel {
                  TimeNs gapThreshold) override;
     void clearContents() override;
 
+  public:
+    struct Computed;  // what its worker computes
+
   private:
+    void present(const Computed& computed);
     QLabel* verdict_;
     AnalysisTable* stages_;
     AnalysisTable* perStep_;

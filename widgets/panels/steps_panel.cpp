@@ -18,7 +18,9 @@ struct StepsPanel::Shown {
     std::shared_ptr<const ResultRows> rows;
     QString summary;
     bool whole = false;
-    StepBars::Picture bars;  // drawn on the worker for the bars' size then
+    std::optional<int64_t> current;  // the step in view when it was asked for
+    const Trace* of = nullptr;       // the trace it is of
+    StepBars::Picture bars;          // drawn on the worker for the bars' size then
 };
 
 void StepsPanel::show(const Shown& shown, std::optional<int64_t> current) {
@@ -58,75 +60,96 @@ void StepsPanel::clearContents() {
     allOf_ = nullptr;
 }
 
+namespace {
+
+// What the worker needs from the GUI thread: the palette, the step in
+// view, whether every step is asked for, and the bars' size to draw for.
+struct StepsInputs {
+    bool dark = false;
+    std::optional<int64_t> current;
+    bool allSteps = false;
+    QSize barsSize;
+    qreal barsDpr = 1;
+    QPalette barsPalette;
+};
+
+std::optional<std::shared_ptr<const StepsPanel::Shown>> computeSteps(
+    const AnalysisPanel::Request& request, const StepsInputs& in) {
+    StepOptions o;
+    o.index = request.indexed->index.get();
+    o.minGapNs = request.gapThreshold;
+    o.cancel = request.cancel;
+    if (!in.allSteps) {
+        o.window = request.scope.window;
+        o.onlyNumber = request.scope.step;
+    }
+    auto shown = std::make_shared<StepsPanel::Shown>();
+    shown->whole = in.allSteps;
+    shown->current = in.current;
+    shown->of = request.indexed->trace.get();
+    StepsResult result = stepAnalysis(request.trace(), o);
+    if (request.cancelled()) return std::nullopt;
+    TimeNs total = 0, slowest = 0;
+    size_t slow = 0;
+    for (const StepReport& s : result.steps) {
+        total += s.duration;
+        slowest = std::max(slowest, s.duration);
+        slow += s.slow;
+    }
+    auto rows = std::make_shared<const ResultRows>(
+        resultRows(stepTable(result), request.trace().spanStart));
+    if (result.steps.empty()) {
+        shown->summary =
+            StepsPanel::tr("No steps in this scope (ProfilerStep#N, TensorFlow step markers).");
+    } else {
+        shown->summary =
+            StepsPanel::tr(
+                "%1 steps (%2): mean %3, median %4, slowest %5; %6 slow (> 1.5 × median).")
+                .arg(result.steps.size())
+                .arg(QString::fromLatin1(stepSourceName(result.source)))
+                .arg(shortDuration(total / static_cast<TimeNs>(result.steps.size())))
+                .arg(shortDuration(result.medianDuration.value_or(0)))
+                .arg(shortDuration(slowest))
+                .arg(slow);
+        shown->summary += "<br>";
+        for (size_t p = 0; p < kStepPartCount; ++p)
+            shown->summary +=
+                QStringLiteral("<span style='color:%1'>■</span> %2 &nbsp; ")
+                    .arg(stepPartColor(StepPart(p), in.dark).name(), stepPartLabel(StepPart(p)));
+    }
+    shown->steps = std::make_shared<const std::vector<StepReport>>(std::move(result.steps));
+    shown->rows = std::move(rows);
+    if (request.cancelled()) return std::nullopt;
+    shown->bars = StepBars::draw(shown->steps, in.barsSize, in.barsDpr, in.barsPalette);
+    return std::shared_ptr<const StepsPanel::Shown>(std::move(shown));
+}
+
+}  // namespace
+
 AnalysisPanel::Work StepsPanel::prepare(std::shared_ptr<const IndexedTrace> indexed,
                                         AnalysisScope scope, TimeNs threshold) {
-    const bool dark = palette().color(QPalette::Window).lightness() < 128;
-    const std::optional<int64_t> current = scope.step;
-    const bool allSteps = scope.kind == AnalysisScope::Kind::Step || scope.whole();
-    if (allSteps && all_ && allOf_ == indexed->trace.get()) {
+    StepsInputs in;
+    in.dark = palette().color(QPalette::Window).lightness() < 128;
+    in.current = scope.step;
+    in.allSteps = scope.kind == AnalysisScope::Kind::Step || scope.whole();
+    if (in.allSteps && all_ && allOf_ == indexed->trace.get()) {
         // Moving between steps: the list is the same, only the outline moves.
         auto all = all_;
-        return [this, all, current](const CancelToken&) -> Show {
-            return [this, all, current] { show(*all, current); };
-        };
+        const std::optional<int64_t> current = in.current;
+        return showOnly([this, all, current] { show(*all, current); });
     }
-    const QSize barsSize = bars_->size();
-    const qreal barsDpr = bars_->devicePixelRatioF();
-    const QPalette barsPalette = bars_->palette();
-    return [this, indexed, scope, threshold, dark, current, allSteps, barsSize, barsDpr,
-            barsPalette](const CancelToken& cancel) -> Show {
-        StepOptions o;
-        o.index = indexed->index.get();
-        o.minGapNs = threshold;
-        o.cancel = &cancel;
-        if (!allSteps) {
-            o.window = scope.window;
-            o.onlyNumber = scope.step;
-        }
-        auto shown = std::make_shared<Shown>();
-        shown->whole = allSteps;
-        StepsResult result = stepAnalysis(*indexed->trace, o);
-        if (cancel.isCancelled()) return {};
-        TimeNs total = 0, slowest = 0;
-        size_t slow = 0;
-        for (const StepReport& s : result.steps) {
-            total += s.duration;
-            slowest = std::max(slowest, s.duration);
-            slow += s.slow;
-        }
-        auto rows = std::make_shared<const ResultRows>(
-            resultRows(stepTable(result), indexed->trace->spanStart));
-        if (result.steps.empty()) {
-            shown->summary =
-                tr("No steps in this scope (ProfilerStep#N, TensorFlow step markers).");
-        } else {
-            shown->summary =
-                tr("%1 steps (%2): mean %3, median %4, slowest %5; %6 slow (> 1.5 × median).")
-                    .arg(result.steps.size())
-                    .arg(QString::fromLatin1(stepSourceName(result.source)))
-                    .arg(shortDuration(total / static_cast<TimeNs>(result.steps.size())))
-                    .arg(shortDuration(result.medianDuration.value_or(0)))
-                    .arg(shortDuration(slowest))
-                    .arg(slow);
-            shown->summary += "<br>";
-            for (size_t p = 0; p < kStepPartCount; ++p)
-                shown->summary +=
-                    QStringLiteral("<span style='color:%1'>■</span> %2 &nbsp; ")
-                        .arg(stepPartColor(StepPart(p), dark).name(), stepPartLabel(StepPart(p)));
-        }
-        shown->steps = std::make_shared<const std::vector<StepReport>>(std::move(result.steps));
-        shown->rows = std::move(rows);
-        if (cancel.isCancelled()) return {};
-        shown->bars = StepBars::draw(shown->steps, barsSize, barsDpr, barsPalette);
-        const Trace* of = indexed->trace.get();
-        return [this, shown, current, of] {
-            if (shown->whole) {
-                all_ = shown;
-                allOf_ = of;
-            }
-            show(*shown, current);
-        };
-    };
+    in.barsSize = bars_->size();
+    in.barsDpr = bars_->devicePixelRatioF();
+    in.barsPalette = bars_->palette();
+    return computeThen(indexed, scope, threshold, in, &computeSteps, &StepsPanel::present);
+}
+
+void StepsPanel::present(const std::shared_ptr<const Shown>& shown) {
+    if (shown->whole) {
+        all_ = shown;
+        allOf_ = shown->of;
+    }
+    show(*shown, shown->current);
 }
 
 }  // namespace gapscope::ui

@@ -27,8 +27,11 @@ class StepsPanel : public AnalysisPanel {
                  TimeNs gapThreshold) override;
     void clearContents() override;
 
-  private:
+  public:
     struct Shown;  // rows, bars and summary of the steps of one scope
+
+  private:
+    void present(const std::shared_ptr<const Shown>& shown);
     void show(const Shown& shown, std::optional<int64_t> current);
 
     AnalysisTable* table_;

@@ -179,34 +179,57 @@ void UtilizationPanel::clearContents() {
     note_->clear();
 }
 
+struct UtilizationPanel::Computed {
+    Interval window;
+    std::vector<std::pair<int, std::vector<double>>> rows;
+    QStringList labels;
+    QString note;
+};
+
+namespace {
+
+// The visible window and the bucket asked for, read on the GUI thread.
+struct UtilizationInputs {
+    Interval window;
+    TimeNs bucketNs = 0;
+};
+
+std::optional<UtilizationPanel::Computed> computeUtilization(const AnalysisPanel::Request& request,
+                                                             const UtilizationInputs& in) {
+    const TimeNs wanted =
+        in.bucketNs > 0 ? (in.window.length() + in.bucketNs - 1) / in.bucketNs : 1;
+    const int bins = static_cast<int>(std::clamp<TimeNs>(wanted, 1, kMaxBuckets));
+    UtilizationPanel::Computed c;
+    c.window = in.window;
+    for (const GpuDevice& d : request.trace().gpuDevices) {
+        if (request.cancelled()) return std::nullopt;
+        if (d.busy.empty()) continue;
+        c.rows.push_back({d.index, utilizationBins(d, in.window, bins)});
+        c.labels.push_back(QString::fromStdString(request.trace().gpuLabel(d.index)));
+    }
+    c.note =
+        wanted > kMaxBuckets
+            ? UtilizationPanel::tr("%1 buckets of %2 (wider than asked: at most %3 in the window)")
+                  .arg(bins)
+                  .arg(shortDuration(in.window.length() / bins))
+                  .arg(kMaxBuckets)
+            : UtilizationPanel::tr("%1 buckets in the visible window").arg(bins);
+    return c;
+}
+
+}  // namespace
+
 AnalysisPanel::Work UtilizationPanel::prepare(std::shared_ptr<const IndexedTrace> indexed,
-                                              AnalysisScope, TimeNs) {
+                                              AnalysisScope scope, TimeNs threshold) {
     const TimeWindow v = view_->visible();
-    const Interval window{v.start, v.end};
-    const auto bucketNs = static_cast<TimeNs>(bucket_->value() * 1e6);
-    return [this, indexed, window, bucketNs](const CancelToken& cancel) -> Show {
-        const TimeNs wanted = bucketNs > 0 ? (window.length() + bucketNs - 1) / bucketNs : 1;
-        const int bins = static_cast<int>(std::clamp<TimeNs>(wanted, 1, kMaxBuckets));
-        auto rows = std::make_shared<std::vector<std::pair<int, std::vector<double>>>>();
-        QStringList labels;
-        for (const GpuDevice& d : indexed->trace->gpuDevices) {
-            if (cancel.isCancelled()) return {};
-            if (d.busy.empty()) continue;
-            rows->push_back({d.index, utilizationBins(d, window, bins)});
-            labels.push_back(QString::fromStdString(indexed->trace->gpuLabel(d.index)));
-        }
-        const QString note =
-            wanted > kMaxBuckets
-                ? tr("%1 buckets of %2 (wider than asked: at most %3 in the window)")
-                      .arg(bins)
-                      .arg(shortDuration(window.length() / bins))
-                      .arg(kMaxBuckets)
-                : tr("%1 buckets in the visible window").arg(bins);
-        return [this, window, rows, labels, note] {
-            chart_->setData(window, *rows, labels);
-            note_->setText(note);
-        };
-    };
+    const UtilizationInputs in{{v.start, v.end}, static_cast<TimeNs>(bucket_->value() * 1e6)};
+    return computeThen(indexed, scope, threshold, in, &computeUtilization,
+                       &UtilizationPanel::present);
+}
+
+void UtilizationPanel::present(const Computed& c) {
+    chart_->setData(c.window, c.rows, c.labels);
+    note_->setText(c.note);
 }
 
 }  // namespace gapscope::ui

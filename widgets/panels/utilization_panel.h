@@ -67,7 +67,11 @@ class UtilizationPanel : public AnalysisPanel {
     void clearContents() override;
     bool keepsWholeTrace() const override { return false; }
 
+  public:
+    struct Computed;  // what its worker computes
+
   private:
+    void present(const Computed& computed);
     ViewState* view_;
     UtilizationChart* chart_;
     QDoubleSpinBox* bucket_;
