@@ -14,6 +14,7 @@
 #include "info_command.h"
 #include "io/library_versions.h"
 #include "kernels_command.h"
+#include "report/analysis_catalog.h"
 #include "timeline_command.h"
 
 namespace gapscope::cli {
@@ -33,36 +34,18 @@ constexpr Command kCommands[] = {
      "processes and threads,\nGPU devices with busy time, import warnings",
      runInfo},
     {"dump", "TRACE", "every field of the loaded model as text (to compare loads)", runDump},
-    {"gaps", "TRACE",
-     "each GPU's idle gaps with their cause (input,\nsynchronization, communication, host, "
-     "other) and the\nevidence",
-     runGaps},
-    {"timeline", "TRACE",
-     "GPU time breakdown per device: computation, exposed\ncommunication and memcpy, idle "
-     "(they add up exactly)",
-     runTimeline},
-    {"kernels", "TRACE",
-     "kernel statistics per name (count, total, mean, min,\nmax, median, p95, stddev, shares, "
-     "Tensor Cores, launch\nparameters, the CPU op that launched it)",
-     runKernels},
-    {"memcpy", "TRACE",
-     "copies and memsets: count, time, bytes, bandwidth,\ndirection, pageable or pinned",
-     runMemcpy},
-    {"ops", "TRACE", "op statistics: count, inclusive, self and GPU time", runOps},
-    {"steps", "TRACE",
-     "steps with a breakdown that adds up to the step's GPU\nwindow, slow steps and why", runSteps},
-    {"memory", "TRACE", "memory peaks per device, per step, growth", runMemory},
-    {"pipeline", "TRACE", "input pipeline: time waiting for input and a verdict", runPipeline},
-    {"launch", "TRACE", "launch delays, tiny kernels", runLaunch},
-    {"advice", "TRACE", "findings with their numbers and evidence", runAdvice},
-    {"summary", "TRACE",
-     "the summary tables (GPU time, steps, top kernels and ops,\ninput pipeline, memory, "
-     "advice) as md, csv, json or html",
-     runSummary},
-    {"ranks", "DIR|FILE...",
-     "the ranks of a distributed job side by side: per rank and\nstep, GPU busy, idle by "
-     "cause, communication, when each\nentered the step's collective; each step's straggler",
-     runRanks},
+    {"gaps", "TRACE", analysisWhat("gaps"), runGaps},
+    {"timeline", "TRACE", analysisWhat("timeline"), runTimeline},
+    {"kernels", "TRACE", analysisWhat("kernels"), runKernels},
+    {"memcpy", "TRACE", analysisWhat("memcpy"), runMemcpy},
+    {"ops", "TRACE", analysisWhat("ops"), runOps},
+    {"steps", "TRACE", analysisWhat("steps"), runSteps},
+    {"memory", "TRACE", analysisWhat("memory"), runMemory},
+    {"pipeline", "TRACE", analysisWhat("pipeline"), runPipeline},
+    {"launch", "TRACE", analysisWhat("launch"), runLaunch},
+    {"advice", "TRACE", analysisWhat("advice"), runAdvice},
+    {"summary", "TRACE", analysisWhat("summary"), runSummary},
+    {"ranks", "DIR|FILE...", analysisWhat("ranks"), runRanks},
     {"diff", "BASE NEW",
      "two runs compared with deltas; --fail-if EXPR makes it a\nregression gate (exit 1 when "
      "a condition holds)",

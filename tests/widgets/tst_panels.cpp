@@ -14,6 +14,7 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QInputDialog>
+#include <QLabel>
 #include <QLineEdit>
 #include <QRegularExpression>
 #include <QSettings>
@@ -43,6 +44,7 @@
 #include "panels/pipeline_panel.h"
 #include "panels/steps_panel.h"
 #include "panels/utilization_panel.h"
+#include "report/analysis_catalog.h"
 #include "report/analysis_tables.h"
 #include "report/result_json.h"
 #include "report/run_summary.h"
@@ -129,6 +131,23 @@ class TestPanels : public QObject {
         window_->openTrace(generated_.trace);
         window_->loader()->wait();
         QVERIFY(settle());
+    }
+
+    // Every panel names the gapscope-cli command with its figures, and its
+    // header explains it with that command's own description.
+    void everyPanelNamesItsCommand() {
+        std::set<QString> seen;
+        for (const AnalysisPanel* p : host()->panels()) {
+            QVERIFY2(!p->analysis().isEmpty(), qPrintable(p->dockName()));
+            QVERIFY2(*analysisWhat(p->analysis().toStdString()) != '\0',
+                     qPrintable(p->analysis()));
+            QVERIFY(seen.insert(p->analysis()).second);
+            const auto* header = p->findChild<QLabel*>();
+            QVERIFY(header);
+            QVERIFY2(header->toolTip().contains("gapscope-cli " + p->analysis()),
+                     qPrintable(header->toolTip()));
+        }
+        QCOMPARE(seen.size(), size_t(9));
     }
 
     void gapsHoldTheTruthsGaps() {

@@ -5,6 +5,7 @@
 
 #include "jobs/coalescing_runner.h"
 #include "jobs/gui_pacer.h"
+#include "report/analysis_catalog.h"
 
 namespace gapscope::ui {
 
@@ -44,6 +45,16 @@ AnalysisPanel::AnalysisPanel(AnalysisSession* session, QWidget* parent)
 }
 
 AnalysisPanel::~AnalysisPanel() = default;
+
+void AnalysisPanel::setAnalysis(const QString& command) {
+    analysis_ = command;
+    const QString what =
+        QString::fromLatin1(analysisWhat(command.toStdString())).replace('\n', ' ');
+    header_->setToolTip(
+        tr("%1: %2.\nThe same figures as gapscope-cli %1 (every table exports as its CSV, "
+           "Markdown and JSON).")
+            .arg(command, what));
+}
 
 bool AnalysisPanel::computing() const {
     return runner_->busy() || showQueued_;

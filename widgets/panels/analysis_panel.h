@@ -37,6 +37,10 @@ class AnalysisPanel : public QWidget {
     bool inView() const { return inView_; }
 
     AnalysisSession* session() const { return session_; }
+    // The gapscope-cli command that computes the same figures: the panel's
+    // header explains it with that command's description.
+    void setAnalysis(const QString& command);
+    QString analysis() const { return analysis_; }
 
     // What a panel's computation reads: the trace and its index, the scope,
     // the gap threshold, the cancel token.
@@ -97,6 +101,7 @@ class AnalysisPanel : public QWidget {
     void updateHeader();
 
     AnalysisSession* session_;
+    QString analysis_;
     QLabel* header_;
     QVBoxLayout* body_;
     CoalescingRunner* runner_;

@@ -12,11 +12,44 @@
 
 namespace gapscope::ui {
 
+namespace {
+
+// A panel as data: the gapscope-cli command that computes the same figures
+// (its description in core's catalog is the panel's help), and how to make it.
+struct PanelSpec {
+    const char* analysis;
+    AnalysisPanel* (*create)(AnalysisSession* session, ViewState* view);
+};
+
+template <class Panel>
+AnalysisPanel* make(AnalysisSession* session, ViewState*) {
+    return new Panel(session);
+}
+template <class Panel>
+AnalysisPanel* makeWithView(AnalysisSession* session, ViewState* view) {
+    return new Panel(session, view);
+}
+
+constexpr PanelSpec kPanels[] = {{"summary", make<OverviewPanel>},
+                                 {"gaps", make<GapsPanel>},
+                                 {"steps", make<StepsPanel>},
+                                 {"kernels", make<KernelsPanel>},
+                                 {"ops", make<OpsPanel>},
+                                 {"memory", makeWithView<MemoryPanel>},
+                                 {"pipeline", make<PipelinePanel>},
+                                 {"advice", make<AdvicePanel>},
+                                 {"timeline", makeWithView<UtilizationPanel>}};
+
+}  // namespace
+
 std::vector<AnalysisPanel*> createPanels(AnalysisSession* session, ViewState* view) {
-    return {
-        new OverviewPanel(session), new GapsPanel(session),   new StepsPanel(session),
-        new KernelsPanel(session),  new OpsPanel(session),    new MemoryPanel(session, view),
-        new PipelinePanel(session), new AdvicePanel(session), new UtilizationPanel(session, view)};
+    std::vector<AnalysisPanel*> panels;
+    for (const PanelSpec& spec : kPanels) {
+        AnalysisPanel* panel = spec.create(session, view);
+        panel->setAnalysis(QString::fromLatin1(spec.analysis));
+        panels.push_back(panel);
+    }
+    return panels;
 }
 
 }  // namespace gapscope::ui
