@@ -139,8 +139,7 @@ class TestPanels : public QObject {
         std::set<QString> seen;
         for (const AnalysisPanel* p : host()->panels()) {
             QVERIFY2(!p->analysis().isEmpty(), qPrintable(p->dockName()));
-            QVERIFY2(*analysisWhat(p->analysis().toStdString()) != '\0',
-                     qPrintable(p->analysis()));
+            QVERIFY2(*analysisWhat(p->analysis().toStdString()) != '\0', qPrintable(p->analysis()));
             QVERIFY(seen.insert(p->analysis()).second);
             const auto* header = p->findChild<QLabel*>();
             QVERIFY(header);
