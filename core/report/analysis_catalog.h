@@ -37,12 +37,19 @@ inline constexpr AnalysisInfo kAnalysisCatalog[] = {
      "cause, communication, when each\nentered the step's collective; each step's straggler"},
 };
 
-// The analysis's description; "" for an id the catalog lacks (a compile
-// error where it is used in a constant expression).
-constexpr const char* analysisWhat(std::string_view id) {
+// The analysis of that id; null for one the catalog lacks.
+constexpr const AnalysisInfo* findAnalysis(std::string_view id) {
     for (const AnalysisInfo& a : kAnalysisCatalog)
-        if (a.id == id) return a.what;
-    return "";
+        if (a.id == id) return &a;
+    return nullptr;
+}
+
+// The analysis's description, for constant expressions (the CLI's command
+// list): an id the catalog lacks does not compile.
+consteval const char* analysisWhat(std::string_view id) {
+    const AnalysisInfo* a = findAnalysis(id);
+    if (!a) throw "no such analysis in the catalog";
+    return a->what;
 }
 
 }  // namespace gapscope

@@ -89,6 +89,7 @@ QString generatedFolder() {
         const test::Generated g = test::generateTrace(
             dir.path(), QString::fromLatin1(kGeneratedName),
             {"--profile", "kineto", "--gpus", "2", "--steps", "7", "--seed", "5"});
+        if (!g.error.isEmpty()) qWarning("the generator failed: %s", qPrintable(g.error));
         return g.error.isEmpty() ? dir.path() : QString();
     }();
     return folder;

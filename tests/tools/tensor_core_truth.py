@@ -38,9 +38,12 @@ MMA_METRICS = {
 
 def identifier(name):
     """The kernel's function identifier: `nvjet_x` or, for a C++ signature,
-    the last name before the template arguments or the parameter list."""
+    the last name before the template arguments or the parameter list (the
+    anonymous namespace, written `<unnamed>` or `(anonymous namespace)`, is
+    no part of it). "" when there is none: the caller refuses it."""
     if "(" not in name and "<" not in name:
         return name.strip()
+    name = re.sub(r"\(anonymous namespace\)::|<unnamed>::", "", name)
     head = name[5:] if name.startswith("void ") else name
     depth, cut = 0, len(head)
     for i, c in enumerate(head):
@@ -64,7 +67,10 @@ def truth_of(path):
         per_launch[key] = per_launch.get(key, 0.0) + weight * value
     truth = {}
     for (_, name), mma in per_launch.items():
-        truth.setdefault(identifier(name), set()).add(mma > 0)
+        ident = identifier(name)
+        if not ident:
+            fail(f"no function identifier in ncu's kernel name {name[:100]}")
+        truth.setdefault(ident, set()).add(mma > 0)
     return truth
 
 
@@ -95,10 +101,14 @@ def main():
         kernels = json.loads(out.stdout)["kernels"]
         total = sum(k["total_ns"] for k in kernels)
         matched = 0
+        seen = set()
         for k in kernels:
             ident = identifier(k["name"])
+            if not ident:
+                fail(f"{trace}: no function identifier in {k['name'][:100]}")
             if ident not in truth:
                 continue
+            seen.add(ident)
             matched += k["total_ns"]
             want = truth[ident] == {True}
             got = k.get("tensor_cores")
@@ -108,6 +118,12 @@ def main():
                 fail(f"{trace}: {k['name'][:100]} used no Tensor Cores (ncu) but reads yes")
             checked += 1
         # The step ncu saw runs the same kernels as the profiled steps.
+        if total <= 0 or not seen:
+            fail(f"{trace}: no kernel time to check")
+        missing = [u for u in used if u not in seen]
+        if missing:
+            fail(f"{trace}: kernels on Tensor Cores by the counters are not in the trace: "
+                 + ", ".join(m[:60] for m in missing))
         if matched < 0.95 * total:
             fail(f"{trace}: only {matched} of {total} ns of kernel time found in the counters")
     print(f"tensor_core_truth: ok ({checked} kernel rows; {len(used)} kernels on Tensor Cores "

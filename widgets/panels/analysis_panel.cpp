@@ -46,14 +46,20 @@ AnalysisPanel::AnalysisPanel(AnalysisSession* session, QWidget* parent)
 
 AnalysisPanel::~AnalysisPanel() = default;
 
-void AnalysisPanel::setAnalysis(const QString& command) {
-    analysis_ = command;
-    const QString what =
-        QString::fromLatin1(analysisWhat(command.toStdString())).replace('\n', ' ');
-    header_->setToolTip(
-        tr("%1: %2.\nThe same figures as gapscope-cli %1 (every table exports as its CSV, "
-           "Markdown and JSON).")
-            .arg(command, what));
+void AnalysisPanel::setAnalysis(const QStringList& commands) {
+    analysis_ = commands;
+    QStringList lines;
+    for (const QString& command : commands) {
+        const AnalysisInfo* info = findAnalysis(command.toStdString());
+        if (!info) continue;
+        lines << tr("gapscope-cli %1: %2.")
+                     .arg(command, QString::fromLatin1(info->what).replace('\n', ' '));
+    }
+    if (!lines.isEmpty())
+        lines << tr(
+            "The panel shows the same figures (every table exports as the command's "
+            "CSV, Markdown and JSON).");
+    header_->setToolTip(lines.join('\n'));
 }
 
 bool AnalysisPanel::computing() const {

@@ -37,10 +37,11 @@ class AnalysisPanel : public QWidget {
     bool inView() const { return inView_; }
 
     AnalysisSession* session() const { return session_; }
-    // The gapscope-cli command that computes the same figures: the panel's
-    // header explains it with that command's description.
-    void setAnalysis(const QString& command);
-    QString analysis() const { return analysis_; }
+    // The gapscope-cli commands that compute the same figures (none for a
+    // chart of its own): the panel's header explains them with the
+    // commands' descriptions.
+    void setAnalysis(const QStringList& commands);
+    QStringList analysis() const { return analysis_; }
 
     // What a panel's computation reads: the trace and its index, the scope,
     // the gap threshold, the cancel token.
@@ -101,7 +102,7 @@ class AnalysisPanel : public QWidget {
     void updateHeader();
 
     AnalysisSession* session_;
-    QString analysis_;
+    QStringList analysis_;
     QLabel* header_;
     QVBoxLayout* body_;
     CoalescingRunner* runner_;

@@ -14,10 +14,11 @@ namespace gapscope::ui {
 
 namespace {
 
-// A panel as data: the gapscope-cli command that computes the same figures
-// (its description in core's catalog is the panel's help), and how to make it.
+// A panel as data: the gapscope-cli commands that compute the same figures
+// (their descriptions in core's catalog are the panel's help; "" for a
+// chart no command prints), and how to make it.
 struct PanelSpec {
-    const char* analysis;
+    const char* analysis;  // command names, ',' between them
     AnalysisPanel* (*create)(AnalysisSession* session, ViewState* view);
 };
 
@@ -33,12 +34,12 @@ AnalysisPanel* makeWithView(AnalysisSession* session, ViewState* view) {
 constexpr PanelSpec kPanels[] = {{"summary", make<OverviewPanel>},
                                  {"gaps", make<GapsPanel>},
                                  {"steps", make<StepsPanel>},
-                                 {"kernels", make<KernelsPanel>},
+                                 {"kernels,memcpy", make<KernelsPanel>},
                                  {"ops", make<OpsPanel>},
                                  {"memory", makeWithView<MemoryPanel>},
                                  {"pipeline", make<PipelinePanel>},
                                  {"advice", make<AdvicePanel>},
-                                 {"timeline", makeWithView<UtilizationPanel>}};
+                                 {"", makeWithView<UtilizationPanel>}};
 
 }  // namespace
 
@@ -46,7 +47,8 @@ std::vector<AnalysisPanel*> createPanels(AnalysisSession* session, ViewState* vi
     std::vector<AnalysisPanel*> panels;
     for (const PanelSpec& spec : kPanels) {
         AnalysisPanel* panel = spec.create(session, view);
-        panel->setAnalysis(QString::fromLatin1(spec.analysis));
+        panel->setAnalysis(
+            QString::fromLatin1(spec.analysis).split(QLatin1Char(','), Qt::SkipEmptyParts));
         panels.push_back(panel);
     }
     return panels;

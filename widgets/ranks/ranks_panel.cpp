@@ -9,6 +9,7 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -179,9 +180,16 @@ void RanksPanel::fillTables() {
     const RankComparison noComparison;
     const auto& rows = doc_ ? doc_->ranks : none;
     const auto& comparison = doc_ ? doc_->comparison : noComparison;
-    ranks_->model()->setResult(resultRows(rankTable(rows, comparison), 0));
+    // Points in time (a straggler's entry, in the exports) read from the
+    // job's first step.
+    TimeNs origin = std::numeric_limits<TimeNs>::max();
+    for (const RankRow& r : rows)
+        for (const RankStep& s : r.entry.figures.steps)
+            origin = std::min(origin, s.span.start);
+    if (origin == std::numeric_limits<TimeNs>::max()) origin = 0;
+    ranks_->model()->setResult(resultRows(rankTable(rows, comparison), origin));
     ranks_->setDefaultSort(0, Qt::AscendingOrder);
-    stragglers_->model()->setResult(resultRows(stragglerTable(comparison), 0));
+    stragglers_->model()->setResult(resultRows(stragglerTable(comparison), origin));
     stragglers_->setDefaultSort(0, Qt::AscendingOrder);
 }
 
