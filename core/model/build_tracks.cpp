@@ -45,6 +45,9 @@ std::string threadDisplayName(const Trace& t, const PendingTrack& tr) {
             return std::string(name.substr(open + 2, name.size() - open - 3)) + " " + tid;
         }
     }
+    // A negative tid is no OS thread's but a producer's own line id (the
+    // derived lines of an XSpace, "Steps" -559038737): the name is enough.
+    if (!tr.key.tid.isText && tr.key.tid.number < 0) return std::string(name);
     if (containsWord(name, tid)) return std::string(name);
     return std::string(name) + " " + tid;
 }

@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "model/builder_state.h"
+#include "model/demangle_slices.h"
 #include "util/load_error.h"
 
 namespace gapscope {
@@ -396,6 +397,7 @@ void TraceBuilder::finish(const CancelToken* cancel, bool secondThread,
     flows.bindSome();  // what the other thread has not taken yet
     if (binding.valid()) binding.get();
     flows.link(st, flowOrder);
+    demangleSliceNames(t);
     t.argsStore.seal();
     // No shrink_to_fit for args, ids and launches: the spare capacity was
     // never touched, so it is address space, not memory; copying to trim it

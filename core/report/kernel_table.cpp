@@ -10,7 +10,7 @@ ResultTable kernelTable(const Trace& t, const std::vector<KernelStats>& kernels,
     table.title = "Kernels";
     if (byDevice) table.columns.push_back({"device", "GPU", Unit::Count});
     table.columns.insert(table.columns.end(),
-                         {{"name", "Kernel", Unit::Text},
+                         {symbolColumn("name", "Kernel"),
                           {"count", "Count", Unit::Count},
                           {"total_ns", "Total", Unit::Duration},
                           {"mean_ns", "Mean", Unit::Duration},

@@ -8,7 +8,7 @@ ResultTable launchTable(const Trace& t, const LaunchOverhead& launch) {
     ResultTable table;
     table.id = "launch";
     table.title = "Launch delay per kernel";
-    table.columns = {{"name", "Kernel", Unit::Text},
+    table.columns = {symbolColumn("name", "Kernel"),
                      {"count", "Count", Unit::Count},
                      {"mean_delay_ns", "Mean delay", Unit::Duration},
                      {"max_delay_ns", "Max delay", Unit::Duration},

@@ -128,7 +128,7 @@ ResultTable stragglerTable(const RankComparison& comparison) {
     table.title = "Stragglers";
     table.columns = {{"step", "Step", Unit::Count},
                      {"rank", "Straggler", Unit::Count},
-                     {"collective", "In collective", Unit::Text},
+                     symbolColumn("collective", "In collective"),
                      {"entered_ns", "Entered", Unit::Time},
                      {"others_wait_ns", "Others waited", Unit::Duration},
                      {"waiting_ranks", "Waiting ranks", Unit::Count},

@@ -41,7 +41,17 @@ struct ResultColumn {
     // Text: a label for people per machine value ("idle_input" reads
     // "Idle: input"); JSON and CSV keep the value, readable views the label.
     std::vector<std::pair<std::string, std::string>> labels = {};
+    // Text: a function's name (a kernel's). A panel shows its short name
+    // (util/symbol_names.h) with the whole name in the tooltip; every
+    // rendering and export writes it whole.
+    bool symbol = false;
 };
+
+inline ResultColumn symbolColumn(std::string key, std::string title) {
+    ResultColumn c{std::move(key), std::move(title), Unit::Text};
+    c.symbol = true;
+    return c;
+}
 
 // null (no value: "-" in text, null in JSON; a Flag's "unknown"), an
 // integer, a real, a text, a list of integers (a launch's grid) or of texts

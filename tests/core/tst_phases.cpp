@@ -104,6 +104,12 @@ class TestPhases : public QObject {
         const auto& tracks = t->processes[0].tracks;
         QCOMPARE(t->tracks[tracks[0]].displayName, std::string("pt_main_thread 52"));
         QCOMPARE(t->tracks[tracks[1]].displayName, std::string("worker 51"));
+        // A negative tid is a producer's own line id (XSpace's derived
+        // lines): a named line shows its name alone.
+        std::vector<std::string> loader;
+        for (const uint32_t k : t->processes[1].tracks)
+            loader.push_back(t->tracks[k].displayName);
+        QCOMPARE(loader, (std::vector<std::string>{"Steps", "thread 30"}));
     }
 
     void stringAndNumberIds() {

@@ -10,6 +10,7 @@
 #include "report/table.h"
 #include "support/suite_main.h"
 #include "util/readable_units.h"
+#include "util/symbol_names.h"
 
 using namespace gapscope;
 
@@ -195,6 +196,55 @@ class TestTable : public QObject {
         readable.readable = true;
         QVERIFY(renderResult(t, OutputFormat::Markdown, readable).find("| Idle: input |") !=
                 std::string::npos);
+    }
+
+    // Short names of kernels as the panels show them: the function without
+    // return type, template arguments, parameters and anonymous namespaces.
+    void shortSymbolNames_data() {
+        QTest::addColumn<QString>("full");
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("PyTorch") << "void at::native::(anonymous namespace)::multi_tensor_apply_"
+                                    "kernel<at::native::(anonymous namespace)::FusedOptimizer"
+                                    "TensorListMetadata<4>, float>(int, float const*)"
+                                 << "at::native::multi_tensor_apply_kernel";
+        QTest::newRow("cuBLAS") << "nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NNT"
+                                << "nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NNT";
+        QTest::newRow("NCCL") << "ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*, unsigned "
+                                 "long, ncclWork*)"
+                              << "ncclDevKernel_AllReduce_Sum_bf16_RING_LL";
+        QTest::newRow("CUTLASS") << "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_256x64_"
+                                    "16x4_nn_align4>(cutlass_80_tensorop_s1688gemm_256x64_16x4_nn_"
+                                    "align4::Params)"
+                                 << "cutlass::Kernel";
+        QTest::newRow("return type") << "unsigned int foo::bar<int>(int)"
+                                     << "foo::bar";
+        QTest::newRow("no name") << "(weird"
+                                 << "(weird";
+        QTest::newRow("empty") << ""
+                               << "";
+    }
+    void shortSymbolNames() {
+        QFETCH(QString, full);
+        QFETCH(QString, shown);
+        QCOMPARE(QString::fromStdString(shortSymbolName(full.toStdString())), shown);
+    }
+
+    // Demangled as binutils' c++filt writes them (its output for these
+    // names, checked in; tests/tools/demangle_check.py runs c++filt itself).
+    void demangledSymbols() {
+        QCOMPARE(demangleSymbol("_Z10add_kernelPfPKfS1_i").value_or("?"),
+                 std::string("add_kernel(float*, float const*, float const*, int)"));
+        QCOMPARE(
+            demangleSymbol("_ZN4vllm25paged_attention_v1_kernelIttLi128ELi16ELi128ELb0EEEvPT_"
+                           "PKS1_")
+                .value_or("?"),
+            std::string("void vllm::paged_attention_v1_kernel<unsigned short, unsigned "
+                        "short, 128, 16, 128, false>(unsigned short*, unsigned short const*)"));
+        QVERIFY(!demangleSymbol("_Zbroken"));
+        QVERIFY(!demangleSymbol("add_kernel"));
+        QVERIFY(!demangleSymbol(""));
+        // Longer than any real symbol: left as it is, in bounded time.
+        QVERIFY(!demangleSymbol("_Z" + std::string(kMaxMangledBytes, 'N')));
     }
 
     void outputFormats() {

@@ -53,6 +53,7 @@
 #include "support/suite_main.h"
 #include "support/test_paths.h"
 #include "trace_page.h"
+#include "util/symbol_names.h"
 
 using namespace gapscope;
 using namespace gapscope::ui;
@@ -225,9 +226,16 @@ class TestPanels : public QObject {
         }
         AnalysisTable* kernels = panel<KernelsPanel>("kernelsDock")->kernels();
         QCOMPARE(size_t(kernels->visibleRows()), generated_.truth["kernels"].size());
+        // A kernel reads by its short name; the whole one is the tooltip's.
+        const auto fullName = [](const TableCell& c) {
+            return c.tooltip.isEmpty() ? c.text : c.tooltip;
+        };
         for (int i = 0; i < kernels->visibleRows(); ++i) {
             const TableRow& r = kernels->visibleRow(i);
-            const auto& k = generated_.truth["kernels"][r.cells[0].text.toStdString()];
+            const std::string full = fullName(r.cells[0]).toStdString();
+            QCOMPARE(r.cells[0].text, QString::fromStdString(shortSymbolName(full)));
+            QVERIFY2(generated_.truth["kernels"].contains(full), full.c_str());
+            const auto& k = generated_.truth["kernels"][full];
             QCOMPARE(uint64_t(r.cells[1].number), k["count"].get<uint64_t>());
             QCOMPARE(TimeNs(r.cells[2].number), k["total_ns"].get<TimeNs>());
         }
@@ -246,7 +254,7 @@ class TestPanels : public QObject {
         const uint32_t selected = window_->tracePage()->state()->selectedSlice();
         QVERIFY(selected < t.slices.size());
         QCOMPARE(QString::fromUtf8(t.str(t.slices[selected].name)),
-                 kernels->visibleRow(0).cells[0].text);
+                 fullName(kernels->visibleRow(0).cells[0]));
     }
 
     // Every table exports; CSV and JSON hold the panel's raw numbers, here

@@ -101,6 +101,10 @@ QVariant AnalysisTableModel::data(const QModelIndex& index, int role) const {
     switch (role) {
         case Qt::DisplayRole:
             return displayText(index.row(), index.column());
+        case kFilterRole:
+            return kind == CellKind::Text && !c.tooltip.isEmpty()
+                       ? displayText(index.row(), index.column()) + '\n' + c.tooltip
+                       : displayText(index.row(), index.column());
         case Qt::ToolTipRole: {
             QString exact;
             if (!c.empty) {
@@ -167,6 +171,7 @@ AnalysisTable::AnalysisTable(QWidget* parent)
       filter_(new QLineEdit(this)) {
     proxy_->setSourceModel(model_);
     proxy_->setFilterKeyColumn(-1);
+    proxy_->setFilterRole(kFilterRole);
     proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
     filter_->setPlaceholderText(tr("Filter"));
     filter_->setClearButtonEnabled(true);
@@ -178,6 +183,8 @@ AnalysisTable::AnalysisTable(QWidget* parent)
     view_->setSelectionMode(QAbstractItemView::ExtendedSelection);
     view_->setAlternatingRowColors(true);
     view_->setWordWrap(false);
+    // A long name keeps its start and its distinguishing end.
+    view_->setTextElideMode(Qt::ElideMiddle);
     view_->verticalHeader()->hide();
     view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 6);
     view_->horizontalHeader()->setStretchLastSection(true);

@@ -33,6 +33,8 @@ enum class CellKind { Text, Count, Duration, Bytes, Percent, Number, Time };
 
 // A Percent cell's share in [0, 1], for the delegate's bar behind the text.
 inline constexpr int kShareRole = Qt::UserRole + 1;
+// What the filter matches: the shown text and, for a short name, the whole.
+inline constexpr int kFilterRole = Qt::UserRole + 2;
 
 struct TableCell {
     double number =

@@ -1,5 +1,7 @@
 #include "panels/result_rows.h"
 
+#include "util/symbol_names.h"
+
 namespace gapscope::ui {
 
 namespace {
@@ -30,6 +32,13 @@ TableCell cellOf(const ResultCell& cell, const ResultColumn& column, TimeNs orig
         return TableCell::none();
     const CellKind kind = kindOf(column.unit);
     const QString text = QString::fromStdString(cellText(cell, column, true, origin));
+    if (kind == CellKind::Text && column.symbol) {
+        const std::string* full = std::get_if<std::string>(&cell);
+        if (!full) return TableCell::ofText(text);
+        TableCell c = TableCell::ofText(QString::fromStdString(shortSymbolName(*full)));
+        if (c.text != text) c.tooltip = text;  // the whole name
+        return c;
+    }
     if (kind == CellKind::Text) return TableCell::ofText(text);
     if (kind == CellKind::Number) {  // shown as core writes it, sorted by its value
         TableCell c = TableCell::ofText(text);
