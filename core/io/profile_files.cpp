@@ -4,6 +4,8 @@
 #include <array>
 #include <filesystem>
 
+#include "io/rank_files.h"
+
 namespace gapscope {
 
 namespace {
@@ -38,7 +40,8 @@ std::vector<std::string> xspaceFilesIn(const std::string& dir) {
         if (isXSpaceFileName(name) && it->is_regular_file(typeError))
             files.push_back(it->path().string());
     }
-    std::sort(files.begin(), files.end());
+    // Hosts in natural order: 10.0.0.2 before 10.0.0.10, worker2 before worker10.
+    std::sort(files.begin(), files.end(), naturalLess);
     return files;
 }
 

@@ -11,6 +11,7 @@
 
 #include <QDateTime>
 #include <QDir>
+#include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -21,6 +22,7 @@
 
 #include "cache/index_cache.h"
 #include "loader/loader.h"
+#include "loader/profile_folder.h"
 #include "model/trace.h"
 #include "support/suite_main.h"
 #include "support/test_paths.h"
@@ -314,6 +316,24 @@ class TestXSpace : public QObject {
     // A logdir with two runs: the newest opens unless one is named; a name
     // that is not there lists the runs; an empty folder says where
     // TensorBoard puts profiles.
+    // A run's hosts in natural order, as people number them: 10.0.0.2
+    // before 10.0.0.10, worker2 before worker10.
+    void hostsInNaturalOrder() {
+        const QString run = dir_.filePath("natural/plugins/profile/2024_01_01_10_00_00");
+        QVERIFY(QDir().mkpath(run));
+        const std::string bytes = encodeXSpace(smallSpace());
+        for (const char* host : {"10.0.0.10_6003", "10.0.0.2_6003", "worker10", "worker2"})
+            writeFile(run + "/" + host + ".xplane.pb", bytes);
+        const ProfileRuns runs = findProfileRuns(dir_.filePath("natural").toStdString());
+        QCOMPARE(runs.runs.size(), size_t(1));
+        std::vector<std::string> names;
+        for (const std::string& f : runs.runs[0].files)
+            names.push_back(QFileInfo(QString::fromStdString(f)).fileName().toStdString());
+        QCOMPARE(names,
+                 (std::vector<std::string>{"10.0.0.2_6003.xplane.pb", "10.0.0.10_6003.xplane.pb",
+                                           "worker2.xplane.pb", "worker10.xplane.pb"}));
+    }
+
     void theRunIsChosenByNameOrNewest() {
         const QString logdir = dir_.filePath("logs");
         const QString older = logdir + "/train/plugins/profile/2024_01_01_10_00_00";
