@@ -58,6 +58,7 @@
 #include "ranks/ranks_panel.h"
 #include "report/trace_summary.h"
 #include "search/search_bar.h"
+#include "timeline/key_bindings.h"
 #include "timeline/overview_strip.h"
 #include "timeline/timeline_view.h"
 #include "tour.h"
@@ -279,8 +280,9 @@ void MainWindow::createActions() {
         ->setShortcut(QKeySequence::HelpContents);
     help->addAction(tr("&Tour"), this, &MainWindow::startTour)
         ->setToolTip(tr("Where the idle GPU shows and what the panels say"));
+    // `?` as in Perfetto and most web apps (a text field keeps its own `?`).
     help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts)
-        ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Slash));
+        ->setShortcuts({QKeySequence(Qt::Key_Question), QKeySequence(Qt::CTRL | Qt::Key_Slash)});
     help->addSeparator();
     help->addAction(tr("&About Gapscope"), this, &MainWindow::showAbout);
 
@@ -688,29 +690,24 @@ void MainWindow::showImportReport() {
 }
 
 void MainWindow::showShortcuts() {
-    const QString html = tr(
-        "<table cellpadding='3'>"
-        "<tr><td><b>W</b> / <b>S</b></td><td>zoom in / out at the cursor (Shift: faster)</td></tr>"
-        "<tr><td><b>A</b> / <b>D</b></td><td>pan left / right (Shift: faster)</td></tr>"
-        "<tr><td><b>Ctrl+wheel</b></td><td>zoom at the cursor</td></tr>"
-        "<tr><td><b>wheel</b>, <b>Shift+wheel</b></td><td>scroll tracks, pan in time</td></tr>"
-        "<tr><td><b>drag</b></td><td>pan</td></tr>"
-        "<tr><td><b>Shift+drag</b></td><td>select a time range (summary in Details)</td></tr>"
-        "<tr><td><b>click</b></td><td>select a slice (details, flows)</td></tr>"
-        "<tr><td><b>double-click</b>, <b>F</b></td><td>fit the slice or the selected "
-        "range</td></tr>"
-        "<tr><td><b>0</b></td><td>fit the whole trace</td></tr>"
-        "<tr><td><b>Alt+Left</b> / <b>Alt+Right</b></td><td>back / forward through zoom "
-        "history</td></tr>"
-        "<tr><td><b>Ctrl+F</b></td><td>search; <b>Enter</b> / <b>Shift+Enter</b> next / previous "
-        "match</td></tr>"
-        "<tr><td><b>Esc</b></td><td>clear the selection</td></tr>"
-        "<tr><td><b>F5</b></td><td>reload the trace</td></tr>"
-        "</table>");
-    QMessageBox box(this);
-    box.setWindowTitle(tr("Keyboard Shortcuts"));
-    box.setText(html);
-    box.exec();
+    // Not modal: it stays open beside the timeline while the keys are tried.
+    if (!shortcutSheet_) {
+        QString html = QStringLiteral("<table cellpadding='3'>");
+        for (const ui::KeyBinding& k : ui::kKeyBindings)
+            html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>")
+                        .arg(QString::fromUtf8(k.keys).toHtmlEscaped(), tr(k.what).toHtmlEscaped());
+        html += QStringLiteral("</table><p>") +
+                tr("Drag pans, as in a map and in Chrome's trace viewer; Shift+drag selects "
+                   "(Perfetto and Nsight Systems select on drag).") +
+                QStringLiteral("</p>");
+        shortcutSheet_ = new QMessageBox(this);
+        shortcutSheet_->setObjectName(QStringLiteral("keyboardSheet"));
+        shortcutSheet_->setWindowTitle(tr("Keyboard Shortcuts"));
+        shortcutSheet_->setText(html);
+        shortcutSheet_->setModal(false);
+    }
+    shortcutSheet_->show();
+    shortcutSheet_->raise();
 }
 
 void MainWindow::startTour() {

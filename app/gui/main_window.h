@@ -16,6 +16,7 @@ class QDockWidget;
 class QDoubleSpinBox;
 class QLabel;
 class QMenu;
+class QMessageBox;
 class QProgressBar;
 class QShortcut;
 class QStackedWidget;
@@ -137,6 +138,7 @@ class MainWindow : public QMainWindow {
     QProgressBar* progress_;
     QToolButton* cancel_;
     QShortcut* cancelShortcut_ = nullptr;
+    QMessageBox* shortcutSheet_ = nullptr;  // the keyboard sheet, made once
     QString currentPath_;
     QString lastError_;
     bool interactive_ = true;

@@ -15,6 +15,39 @@ TimeNs selfTime(const Trace& t, uint32_t slice) {
                             s.dur - childTimes(t, track, track.rows[s.row], slice, slice + 1)[0]);
 }
 
+uint32_t neighbourSlice(const Trace& t, uint32_t slice, SliceStep step) {
+    if (slice >= t.slices.size()) return kNone;
+    const uint32_t tr = t.trackOfSlice(slice);
+    if (tr == kNone) return kNone;
+    const Track& track = t.tracks[tr];
+    const Slice& s = t.slices[slice];
+    const Row& row = track.rows[s.row];
+    if (step == SliceStep::Previous) return slice > row.begin ? slice - 1 : kNone;
+    if (step == SliceStep::Next) return slice + 1 < row.end ? slice + 1 : kNone;
+    const int wanted = row.depth + (step == SliceStep::Parent ? -1 : 1);
+    for (const Row& other : track.rows) {
+        if (other.lane != row.lane || int(other.depth) != wanted) continue;
+        // Rows are sorted by start and never overlap internally.
+        const auto first = t.slices.begin() + other.begin, last = t.slices.begin() + other.end;
+        if (step == SliceStep::Parent) {
+            // The last slice starting at or before s: it encloses s if it ends after s starts.
+            auto it = std::upper_bound(first, last, s.start,
+                                       [](TimeNs v, const Slice& x) { return v < x.start; });
+            if (it == first) return kNone;
+            --it;
+            const bool encloses = it->end() > s.start || it->end() >= s.end();
+            return encloses ? static_cast<uint32_t>(it - t.slices.begin()) : kNone;
+        }
+        // The first slice starting inside s.
+        const auto it = std::lower_bound(first, last, s.start,
+                                         [](const Slice& x, TimeNs v) { return x.start < v; });
+        return it != last && it->start < std::max(s.end(), s.start + 1)
+                   ? static_cast<uint32_t>(it - t.slices.begin())
+                   : kNone;
+    }
+    return kNone;
+}
+
 std::vector<TimeNs> childTimes(const Trace& t, const Track& track, const Row& row, uint32_t lo,
                                uint32_t hi) {
     std::vector<TimeNs> out(hi > lo ? hi - lo : 0, 0);

@@ -32,6 +32,13 @@ std::vector<NameTotal> summarizeRange(const Trace& trace, TimeNs t0, TimeNs t1,
                                       uint32_t onlyTrack = kNone,
                                       const CancelToken* cancel = nullptr);
 
+// Walking the timeline from a slice with the arrow keys, as Perfetto does:
+// the previous / next slice of its row (same track, lane and depth), the
+// slice that encloses it (one level up) and its first child (one level
+// down). kNone where there is none.
+enum class SliceStep : uint8_t { Previous, Next, Parent, FirstChild };
+uint32_t neighbourSlice(const Trace& trace, uint32_t slice, SliceStep step);
+
 // Flows that end at / start from a slice.
 std::vector<const Flow*> flowsInto(const Trace& trace, uint32_t slice);
 std::vector<const Flow*> flowsOutOf(const Trace& trace, uint32_t slice);

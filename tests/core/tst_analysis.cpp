@@ -94,6 +94,41 @@ class TestAnalysis : public QObject {
         QCOMPARE(total, TimeNs((100 + 100 - 20 - 30) * 1000));
     }
 
+    // The arrow keys' walk, on a timeline worked out by hand (µs):
+    // A [0,100) holds B [10,20) and C [30,50), C holds D [35,40); E [200,300)
+    // follows A; F [500,510) is on another thread.
+    void neighbourSlicesWalkTheRows() {
+        const LoadResult r =
+            test::loadJsonText(R"([{"ph":"X","name":"A","pid":1,"tid":1,"ts":0,"dur":100},)"
+                               R"({"ph":"X","name":"B","pid":1,"tid":1,"ts":10,"dur":10},)"
+                               R"({"ph":"X","name":"C","pid":1,"tid":1,"ts":30,"dur":20},)"
+                               R"({"ph":"X","name":"D","pid":1,"tid":1,"ts":35,"dur":5},)"
+                               R"({"ph":"X","name":"E","pid":1,"tid":1,"ts":200,"dur":100},)"
+                               R"({"ph":"X","name":"F","pid":1,"tid":2,"ts":500,"dur":10}])");
+        QVERIFY(r.trace);
+        const Trace& t = *r.trace;
+        std::map<std::string, uint32_t> id;
+        for (uint32_t i = 0; i < t.slices.size(); ++i)
+            id[std::string(t.str(t.slices[i].name))] = i;
+        const auto walk = [&](const char* from, SliceStep step) -> std::string {
+            const uint32_t to = neighbourSlice(t, id.at(from), step);
+            return to == kNone ? "-" : std::string(t.str(t.slices[to].name));
+        };
+        QCOMPARE(walk("A", SliceStep::Next), std::string("E"));
+        QCOMPARE(walk("E", SliceStep::Previous), std::string("A"));
+        QCOMPARE(walk("A", SliceStep::Previous), std::string("-"));
+        QCOMPARE(walk("E", SliceStep::Next), std::string("-"));  // F is another thread's
+        QCOMPARE(walk("A", SliceStep::FirstChild), std::string("B"));
+        QCOMPARE(walk("B", SliceStep::Next), std::string("C"));
+        QCOMPARE(walk("C", SliceStep::Next), std::string("-"));
+        QCOMPARE(walk("D", SliceStep::Parent), std::string("C"));
+        QCOMPARE(walk("C", SliceStep::Parent), std::string("A"));
+        QCOMPARE(walk("A", SliceStep::Parent), std::string("-"));
+        QCOMPARE(walk("B", SliceStep::FirstChild), std::string("-"));
+        QCOMPARE(walk("E", SliceStep::FirstChild), std::string("-"));
+        QCOMPARE(neighbourSlice(t, uint32_t(t.slices.size()), SliceStep::Next), kNone);
+    }
+
     void cases_data() {
         QTest::addColumn<QString>("profile");
         QTest::addColumn<int>("seed");

@@ -91,13 +91,13 @@ class TestAnnotating : public QObject {
     }
     void cleanupTestCase() { window_.reset(); }
 
-    // M: a marker at the cursor (here the centre: the cursor is elsewhere),
+    // Shift+M: a marker at the cursor (here the centre: the cursor is elsewhere),
     // saved beside the trace at once; the trace itself is not touched.
     void markerIsSavedBesideTheTrace() {
         const QByteArray before = sha256(trace_);
         const TimeWindow v = page()->state()->visible();
         view()->setFocus();
-        QTest::keyClick(view(), Qt::Key_M);
+        QTest::keyClick(view(), Qt::Key_M, Qt::ShiftModifier);
         QCOMPARE(store()->annotations().size(), size_t(1));
         const Annotation a = store()->annotations().front();
         QCOMPARE(a.kind, Annotation::Kind::Marker);
@@ -381,7 +381,7 @@ class TestAnnotating : public QObject {
         QVERIFY(!store()->writable());
         QVERIFY(store()->notice().contains(QStringLiteral("bad.pt.trace.json.gz.gapscope.json")));
         view()->setFocus();
-        QTest::keyClick(view(), Qt::Key_M);
+        QTest::keyClick(view(), Qt::Key_M, Qt::ShiftModifier);
         QVERIFY(store()->annotations().empty());
         QFile f(path + ".gapscope.json");
         QVERIFY(f.open(QIODevice::ReadOnly));

@@ -14,6 +14,7 @@
 #include <QFileDialog>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QRadioButton>
 #include <QScrollBar>
 #include <QSettings>
@@ -38,6 +39,7 @@
 #include "support/cli_run.h"
 #include "support/suite_main.h"
 #include "support/test_paths.h"
+#include "timeline/key_bindings.h"
 #include "timeline/overview_strip.h"
 #include "timeline/timeline_view.h"
 #include "trace_page.h"
@@ -311,6 +313,57 @@ class TestTimelineWidget : public QObject {
         QTest::keyClick(view(), Qt::Key_Escape);
         QCOMPARE(state()->selectedSlice(), kNone);
         QVERIFY(window_->details()->plainText().isEmpty());
+    }
+
+    // The arrow keys walk a row and its nesting; M marks the selected
+    // slice's span and unmarks it. The expected slices come from the
+    // model's rows, scanned here.
+    void arrowKeysWalkAndMMarks() {
+        const Trace& t = trace();
+        uint32_t from = kNone, parent = kNone;
+        for (const Track& tr : t.tracks) {
+            for (const Row& row : tr.rows) {
+                if (row.depth == 0 || row.end - row.begin < 2) continue;
+                const Slice& s = t.slices[row.begin];
+                for (const Row& up : tr.rows) {
+                    if (up.lane != row.lane || up.depth + 1 != row.depth) continue;
+                    for (uint32_t i = up.begin; i < up.end; ++i)
+                        if (t.slices[i].start <= s.start && t.slices[i].end() >= s.end())
+                            parent = i;
+                }
+                if (parent != kNone) {
+                    from = row.begin;
+                    break;
+                }
+            }
+            if (from != kNone) break;
+        }
+        QVERIFY2(from != kNone, "the sample has a nested row of two slices or more");
+        state()->setSelectedSlice(from);
+        view()->setFocus();
+        QTest::keyClick(view(), Qt::Key_Right);
+        QCOMPARE(state()->selectedSlice(), from + 1);
+        QTest::keyClick(view(), Qt::Key_Left);
+        QCOMPARE(state()->selectedSlice(), from);
+        QTest::keyClick(view(), Qt::Key_Left);  // the row's first: it stays
+        QCOMPARE(state()->selectedSlice(), from);
+        QTest::keyClick(view(), Qt::Key_Up);
+        QCOMPARE(state()->selectedSlice(), parent);
+        const TimeWindow visible = state()->visible();
+        QTest::keyClick(view(), Qt::Key_M);
+        const Slice& p = t.slices[parent];
+        QCOMPARE(state()->selectedRange(), std::optional<TimeWindow>(TimeWindow{p.start, p.end()}));
+        QCOMPARE(state()->visible(), visible);  // marking does not move the view
+        QTest::keyClick(view(), Qt::Key_M);
+        QVERIFY(!state()->selectedRange());
+        QCOMPARE(state()->selectedSlice(), parent);
+        // `?` opens the keyboard sheet, made from the list of bindings.
+        QTest::keyClick(view(), Qt::Key_Question);
+        auto* sheet = window_->findChild<QMessageBox*>(QStringLiteral("keyboardSheet"));
+        QVERIFY(sheet && sheet->isVisible() && !sheet->isModal());
+        for (const ui::KeyBinding& k : ui::kKeyBindings)
+            QVERIFY2(sheet->text().contains(QString::fromUtf8(k.keys).toHtmlEscaped()), k.keys);
+        sheet->hide();
     }
 
     void clickOnEmptySpaceClearsTheSelection() {

@@ -34,8 +34,10 @@ AnnotationController::AnnotationController(TracePage* page, ImageExport* images,
       panel_(new AnnotationsPanel(store_)) {
     TimelineView* timeline = page_->timeline();
     // On the timeline only: typing M or N in the search box types them.
+    // M alone marks the selected slice's span for the moment (as Perfetto);
+    // Shift+M makes a marker that stays.
     marker_ = new QAction(tr("Add &Marker at the Cursor"), this);
-    marker_->setShortcut(QKeySequence(Qt::Key_M));
+    marker_->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_M));
     marker_->setShortcutContext(Qt::WidgetShortcut);
     connect(marker_, &QAction::triggered, this, &AnnotationController::askMarker);
     timeline->addAction(marker_);

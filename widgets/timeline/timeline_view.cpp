@@ -13,6 +13,7 @@
 #include <cmath>
 
 #include "analysis/idle_gaps.h"
+#include "analysis/slice_queries.h"
 #include "jobs/coalescing_runner.h"
 #include "picture/annotation_painter.h"
 
@@ -515,10 +516,53 @@ void TimelineView::keyPressEvent(QKeyEvent* e) {
             state_->setSelectedRange(std::nullopt);
             state_->setSelectedSlice(kNone);
             break;
+        case Qt::Key_M:
+            if (e->modifiers() != Qt::NoModifier || !markSelectedSlice())
+                return QWidget::keyPressEvent(e);
+            break;
+        case Qt::Key_Left:
+        case Qt::Key_Right:
+        case Qt::Key_Up:
+        case Qt::Key_Down:
+            if (e->modifiers() != Qt::NoModifier || !walkFromSelectedSlice(e->key()))
+                return QWidget::keyPressEvent(e);
+            break;
         default:
             return QWidget::keyPressEvent(e);
     }
     e->accept();
+}
+
+bool TimelineView::markSelectedSlice() {
+    const uint32_t slice = state_->selectedSlice();
+    if (slice >= trace_->slices.size()) return false;
+    const Slice& s = trace_->slices[slice];
+    const TimeWindow span{s.start, std::max(s.end(), s.start + 1)};
+    // As Perfetto's M: the slice's span stands out with its duration on the
+    // ruler until Esc; M on the marked slice again takes the mark away.
+    state_->setSelectedRange(state_->selectedRange() == span ? std::nullopt
+                                                             : std::optional<TimeWindow>(span));
+    return true;
+}
+
+bool TimelineView::walkFromSelectedSlice(int key) {
+    const uint32_t from = state_->selectedSlice();
+    if (from >= trace_->slices.size()) return false;
+    const SliceStep step = key == Qt::Key_Left    ? SliceStep::Previous
+                           : key == Qt::Key_Right ? SliceStep::Next
+                           : key == Qt::Key_Up    ? SliceStep::Parent
+                                                  : SliceStep::FirstChild;
+    const uint32_t to = neighbourSlice(*trace_, from, step);
+    if (to == kNone) return true;  // at the end of the row: stay
+    state_->setSelectedSlice(to);
+    const Slice& s = trace_->slices[to];
+    const TimeWindow v = state_->visible();
+    if (s.start < v.start || s.end() > v.end) {
+        // Keep the zoom; bring the slice to the middle.
+        state_->panBy((s.start + s.dur / 2) - (v.start + v.span() / 2));
+    }
+    revealSlice(to);
+    return true;
 }
 
 void TimelineView::leaveEvent(QEvent*) {

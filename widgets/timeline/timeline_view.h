@@ -65,6 +65,10 @@ class TimelineView : public QWidget {
     uint32_t sliceAt(QPoint pos) const;
     // Scrolls vertically so that the slice's row is visible.
     void revealSlice(uint32_t slice);
+    // M: marks the selected slice's span (the selected range), or unmarks.
+    bool markSelectedSlice();
+    // An arrow key: selects the neighbouring slice (analysis/slice_queries.h).
+    bool walkFromSelectedSlice(int key);
     // Slices of all tracks that intersect the visible window.
     uint64_t slicesInView() const;
     PaintStats lastPaintStats() const { return lastStats_; }
