@@ -6,6 +6,7 @@
 #include <QScrollBar>
 #include <QVBoxLayout>
 
+#include "loading/warnings_list.h"
 #include "search/search_bar.h"
 #include "timeline/overview_strip.h"
 #include "timeline/time_ruler.h"
@@ -18,6 +19,7 @@ TracePage::TracePage(QWidget* parent)
       state_(new ViewState(this)),
       banner_(new QWidget(this)),
       bannerText_(new QLabel(banner_)),
+      warnings_(new WarningsList(this)),
       search_(new SearchBar(this)),
       ruler_(new TimeRuler(state_, TimelineView::kGutterWidth, this)),
       overview_(new OverviewStrip(state_, TimelineView::kGutterWidth, this)),
@@ -41,6 +43,7 @@ TracePage::TracePage(QWidget* parent)
     banner_->hide();
 
     layout->addWidget(banner_);
+    layout->addWidget(warnings_);
     layout->addWidget(search_);
     layout->addWidget(overview_);
     layout->addWidget(ruler_);

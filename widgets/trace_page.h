@@ -18,6 +18,7 @@ class OverviewStrip;
 class SearchBar;
 class TimeRuler;
 class TimelineView;
+class WarningsList;
 
 class TracePage : public QWidget {
     Q_OBJECT
@@ -31,6 +32,7 @@ class TracePage : public QWidget {
     SearchBar* search() const { return search_; }
     OverviewStrip* overview() const { return overview_; }
     TimeRuler* ruler() const { return ruler_; }
+    WarningsList* warnings() const { return warnings_; }
 
   signals:
     void importReportRequested();
@@ -40,6 +42,7 @@ class TracePage : public QWidget {
     ViewState* state_;
     QWidget* banner_;
     QLabel* bannerText_;
+    WarningsList* warnings_;
     SearchBar* search_;
     TimeRuler* ruler_;
     OverviewStrip* overview_;

@@ -52,6 +52,7 @@
 #include "loader/rank_view.h"
 #include "loading/run_chooser.h"
 #include "loading/trace_loader.h"
+#include "loading/warnings_list.h"
 #include "panels/analysis_session.h"
 #include "panels/details_panel.h"
 #include "panels/panel_host.h"
@@ -581,6 +582,7 @@ void MainWindow::onLoaded(std::shared_ptr<const Trace> trace, const QString& pat
     alignRanks_->setEnabled(ranks);
     gpusOnTop_->setEnabled(ranks);
     page_->timeline()->setGpusOnTop(ranks && gpusOnTop_->isChecked());
+    page_->warnings()->clear();
     if (ranks) {
         showRanksDock();
         // Files that failed, and ranks two files claimed: said once, not hidden.
@@ -589,10 +591,7 @@ void MainWindow::onLoaded(std::shared_ptr<const Trace> trace, const QString& pat
             if (!r.error.empty()) problems << QString::fromStdString(r.entry.file + ": " + r.error);
         for (const std::string& w : ranks_->document()->warnings)
             problems << QString::fromStdString(w);
-        if (!problems.isEmpty() && interactive_)
-            QTimer::singleShot(0, this, [this, problems] {
-                QMessageBox::warning(this, tr("Some ranks"), problems.join("\n"));
-            });
+        page_->warnings()->setWarnings(tr("Some ranks"), problems);
     }
     reload_->setEnabled(true);
     details_->setTrace(trace);

@@ -24,6 +24,7 @@
 #include "analysis/gpu_time_account.h"
 #include "analysis/launch_calls.h"
 #include "loading/trace_loader.h"
+#include "loading/warnings_list.h"
 #include "main_window.h"
 #include "panels/analysis_panel.h"
 #include "panels/analysis_table.h"
@@ -314,6 +315,40 @@ class TestRanksView : public QObject {
 
     // A thousand ranks (the DLRM ranks' table copied 125 times, renumbered):
     // the heat map keeps a row per rank and scrolls to the last one.
+    // A file that fails and a rank two files claim: said in a bar above the
+    // timeline with its count, the list collapsed until asked for; no modal box.
+    void rankWarningsAreABarNotADialog() {
+        GAPSCOPE_REQUIRE_SHARED();
+        const QString job = dir_.filePath("warned");
+        QVERIFY(QDir().mkpath(job));
+        const QStringList files = QDir(dlrmFolder()).entryList({"*.json"}, QDir::Files, QDir::Name);
+        QCOMPARE(files.size(), 8);
+        for (const QString& f : files)
+            QVERIFY(QFile::copy(dlrmFolder() + "/" + f, job + "/" + f));
+        QVERIFY(QFile::copy(dlrmFolder() + "/" + files[0], job + "/zz_again_" + files[0]));
+        QFile broken(job + "/zz_broken.pt.trace.json");
+        QVERIFY(broken.open(QIODevice::WriteOnly));
+        broken.write("{\"traceEvents\": [{\"ph\": \"X\", \"ts\": 1,");
+        broken.close();
+        window_->openTrace(job);
+        QVERIFY(settle());
+        QVERIFY(QApplication::activeModalWidget() == nullptr);
+        WarningsList* bar = window_->tracePage()->warnings();
+        QVERIFY(bar->isVisible());
+        QCOMPARE(bar->warnings().size(), qsizetype(2));
+        QVERIFY2(bar->summaryText().contains("2 warnings"), qPrintable(bar->summaryText()));
+        QVERIFY(bar->warnings().filter("zz_broken").size() == 1);
+        QVERIFY(!bar->expanded());
+        bar->setExpanded(true);
+        QVERIFY(bar->expanded());
+        // The timeline keeps most of the window.
+        QVERIFY(bar->height() < window_->tracePage()->height() / 3);
+        // Another trace without warnings: the bar goes.
+        window_->openTrace(dlrmFolder());
+        QVERIFY(settle());
+        QVERIFY(!bar->isVisible());
+    }
+
     void aThousandRanksScroll() {
         GAPSCOPE_REQUIRE_SHARED();
         const test::CliRun r = test::runCli({"ranks", dlrmFolder(), "--format", "json"});
