@@ -35,6 +35,7 @@
 #include <QToolButton>
 #include <QUrl>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <climits>
 #include <filesystem>
 #include <sstream>
@@ -202,7 +203,13 @@ void MainWindow::showEvent(QShowEvent* event) {
     if (!fitDocksWhenShown_) return;
     fitDocksWhenShown_ = false;
     // After this pass: the window has its size on screen only then.
-    QTimer::singleShot(0, this, [this] { panels_->fitDockHeight(); });
+    QTimer::singleShot(0, this, [this] {
+        panels_->fitDockHeight();
+        // Details beside the timeline: a quarter of the width at most (it
+        // took a third, empty, on a laptop screen).
+        if (auto* details = findChild<QDockWidget*>(QStringLiteral("detailsDock")))
+            resizeDocks({details}, {std::clamp(width() / 4, 240, 480)}, Qt::Horizontal);
+    });
 }
 
 void MainWindow::createActions() {

@@ -100,6 +100,27 @@ class TestFirstRun : public QObject {
         QVERIFY(w->currentPath().endsWith("h200_cnn_dataloader.pt.trace.json.gz"));
     }
 
+    // On a laptop screen the timeline keeps at least half of the height and
+    // an empty Details panel no more than a quarter of the width.
+    void aLaptopScreenLeavesTheTimelineRoom() {
+        QSettings().clear();
+        auto w = std::make_unique<app::MainWindow>();
+        w->disableCacheForSession();
+        w->resize(1366, 768);
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        w->openTrace(test::samplePath());
+        waitForTrace(*w);
+        QVERIFY(w->tracePage()->isVisible());
+        auto* details = w->findChild<QDockWidget*>(QStringLiteral("detailsDock"));
+        QVERIFY(details && details->isVisible());
+        QVERIFY2(details->width() <= w->width() / 4 + 8,
+                 qPrintable(QString::number(details->width())));
+        QVERIFY2(
+            w->tracePage()->height() >= w->height() / 2,
+            qPrintable(QStringLiteral("%1 of %2").arg(w->tracePage()->height()).arg(w->height())));
+    }
+
     void theReadmeShowsTheSameRecordingCode() {
         const QString readme = readText(test::sourceDir() + QStringLiteral("/README.md"));
         QVERIFY(!readme.isEmpty());

@@ -76,18 +76,25 @@ AnnotationsPanel::AnnotationsPanel(AnnotationStore* store, QWidget* parent)
     table_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
     table_->setItemDelegateForColumn(kText, new TextDelegate(table_));
     table_->installEventFilter(this);
-    auto* marker = new QPushButton(tr("Marker (M)"), this);
-    marker->setToolTip(tr("A marker at the cursor on the timeline (M)"));
+    auto* marker = new QPushButton(tr("Marker (Shift+M)"), this);
+    marker->setToolTip(tr("A marker at the cursor on the timeline (Shift+M)"));
     auto* note = new QPushButton(tr("Note (N)"), this);
     note->setToolTip(tr("A note on the selected range or slice (N)"));
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(marker);
-    buttons->addWidget(note);
-    buttons->addStretch();
+    // Two rows: in one, the buttons made the dock (and Details, tabbed with
+    // it) a third of a laptop screen wide.
+    auto* buttons = new QVBoxLayout;
+    auto* add = new QHBoxLayout;
+    add->addWidget(marker);
+    add->addWidget(note);
+    add->addStretch();
+    auto* change = new QHBoxLayout;
     edit_->setToolTip(tr("Edit the text, line breaks and all"));
-    buttons->addWidget(edit_);
-    buttons->addWidget(colour_);
-    buttons->addWidget(remove_);
+    change->addWidget(edit_);
+    change->addWidget(colour_);
+    change->addWidget(remove_);
+    change->addStretch();
+    buttons->addLayout(add);
+    buttons->addLayout(change);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(notice_);
