@@ -129,28 +129,46 @@ void paintAnnotations(QPainter& p, const AnnotationArea& in,
                         in.dark);
             }
         }
-        // On the ruler.
-        if (in.ruler.isEmpty()) continue;
+    }
+    // On the ruler: flags where the ruler's label layout puts them.
+    if (!in.ruler.isEmpty()) {
         p.setClipRect(rulerPart);
-        const QFontMetrics fm(p.font());
-        if (a.kind == Annotation::Kind::Marker) {
-            const QString label = fm.elidedText(headline, Qt::ElideRight, 160);
-            const QRectF flag(x0, rulerPart.top() + 1, fm.horizontalAdvance(label) + 10,
-                              fm.height() + 2);
-            p.fillRect(flag, c);
-            p.setPen(NameColors::textOn(c));
-            p.drawText(flag.adjusted(5, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, label);
-            p.fillRect(QRectF(x0 - 1, rulerPart.top(), 2, rulerPart.height()), c);
-        } else {
-            const QRectF bar(x0, rulerPart.top() + 1, std::max(2.0, x1 - x0), fm.height() + 2);
-            p.fillRect(bar, c);
-            const QString label =
-                fm.elidedText(headline, Qt::ElideRight, std::max(0, int(bar.width()) - 8));
-            p.setPen(NameColors::textOn(c));
-            p.drawText(bar.adjusted(4, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft, label);
+        const std::vector<RulerFlag> flags = rulerFlags(in, annotations);
+        RulerLabelInputs li;
+        li.left = rulerPart.left();
+        li.right = rulerPart.left() + in.axis.width();
+        li.top = rulerPart.top();
+        li.height = rulerPart.height();
+        li.flags = flags;
+        for (const RulerLabel& l : layoutRulerLabels(li, QFontMetricsF(p.font()))) {
+            const RulerFlag& f = flags[l.source];
+            p.fillRect(l.rect, f.colour);
+            p.setPen(NameColors::textOn(f.colour));
+            p.drawText(l.rect.adjusted(kFlagPad, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                       l.text);
+            if (f.marker)
+                p.fillRect(QRectF(f.x0 - 1, rulerPart.top(), 2, rulerPart.height()), f.colour);
         }
     }
     p.restore();
+}
+
+std::vector<RulerFlag> rulerFlags(const AnnotationArea& in,
+                                  const std::vector<Annotation>& annotations) {
+    std::vector<RulerFlag> flags;
+    const double left = in.ruler.left() + in.gutterWidth;
+    const TimeWindow w = in.axis.window();
+    for (const Annotation& a : annotations) {
+        if (a.end < w.start || a.start > w.end) continue;
+        RulerFlag f;
+        f.marker = a.kind == Annotation::Kind::Marker;
+        f.x0 = left + in.axis.toX(std::max(a.start, w.start));
+        f.x1 = f.marker ? f.x0 : std::max(f.x0 + 2, left + in.axis.toX(std::min(a.end, w.end)));
+        f.text = annotationHeadline(a);
+        f.colour = colourOf(a);
+        flags.push_back(std::move(f));
+    }
+    return flags;
 }
 
 }  // namespace gapscope::ui

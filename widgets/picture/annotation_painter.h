@@ -10,6 +10,7 @@
 
 #include "model/trace.h"
 #include "report/annotations.h"
+#include "timeline/ruler_labels.h"
 #include "timeline/time_axis.h"
 #include "timeline/timeline_layout.h"
 
@@ -29,6 +30,11 @@ struct AnnotationArea {
 
 void paintAnnotations(QPainter& p, const AnnotationArea& area,
                       const std::vector<Annotation>& annotations);
+
+// The annotations in view as flags on the ruler (a marker's at its time, a
+// note's over its span), for the ruler's label layout (timeline/ruler_labels.h).
+std::vector<RulerFlag> rulerFlags(const AnnotationArea& area,
+                                  const std::vector<Annotation>& annotations);
 
 // The slice a slice note is on (its track's name, its name and start), or
 // kNone when the trace no longer has it.

@@ -184,6 +184,13 @@ void paintPicture(QPainter& p, const PictureSpec& spec) {
     ruler.origin = spec.origin;
     ruler.range = spec.selection;
     ruler.colors = colours;
+    {
+        AnnotationArea flagsOf;
+        flagsOf.ruler = parts.ruler;
+        flagsOf.gutterWidth = kGutter;
+        flagsOf.axis = axis;
+        ruler.flags = rulerFlags(flagsOf, spec.annotations);
+    }
     paintRuler(p, ruler);
     // Tracks, by the timeline's painter.
     const std::vector<std::vector<Interval>> gaps =

@@ -5,45 +5,76 @@
 
 namespace gapscope::ui {
 
+namespace {
+
+constexpr double kMinTickSpacingPx = 90;
+
+}  // namespace
+
+std::vector<RulerLabel> rulerLabels(const RulerInputs& in, const QFontMetricsF& fm) {
+    const QRect& r = in.area;
+    const int left = r.left() + in.gutterWidth;
+    RulerLabelInputs li;
+    li.left = left;
+    li.right = left + in.axis.width();
+    li.top = r.top();
+    li.height = r.height();
+    li.flags = in.flags;
+    li.note = in.note;
+    if (in.range) {
+        li.range = {left + in.axis.toX(in.range->start), left + in.axis.toX(in.range->end)};
+        // Four significant digits ("35.41 ms"); Details has it to the ns.
+        li.rangeText =
+            formatDuration(in.range->span(), std::max<TimeNs>(1, in.range->span() / 1000));
+    }
+    const TimeNs step = tickStep(in.axis, kMinTickSpacingPx);
+    for (const Tick& t : ticks(in.axis, in.origin, kMinTickSpacingPx))
+        if (t.major)
+            li.ticks.push_back(
+                {left + in.axis.toX(t.time), formatOffset(t.time - in.origin, step)});
+    return layoutRulerLabels(li, fm);
+}
+
 void paintRuler(QPainter& p, const RulerInputs& in) {
     const TimelineColors& c = in.colors;
     const QRect& r = in.area;
     p.save();
     p.fillRect(r, c.header);
     p.setPen(c.headerText);
-    const TimeNs step = tickStep(in.axis, 90);
+    const TimeNs step = tickStep(in.axis, kMinTickSpacingPx);
     p.drawText(QRect(r.left() + 6, r.top(), in.gutterWidth - 10, r.height()), Qt::AlignVCenter,
                QCoreApplication::translate("gapscope::ui::TimeRuler", "%1 visible")
                    .arg(formatDuration(in.axis.window().span(), step / 10)));
     const int left = r.left() + in.gutterWidth;
     p.setClipRect(QRect(left, r.top(), static_cast<int>(in.axis.width()), r.height()));
-    for (const Tick& t : ticks(in.axis, in.origin, 90)) {
+    for (const Tick& t : ticks(in.axis, in.origin, kMinTickSpacingPx)) {
         const double x = left + in.axis.toX(t.time);
-        if (t.major) {
-            p.setPen(c.headerText);
-            p.drawLine(QPointF(x, r.bottom() + 1 - 10), QPointF(x, r.bottom() + 1));
-            p.drawText(QRectF(x + 3, r.top(), 120, r.height() - 6),
-                       Qt::AlignVCenter | Qt::AlignLeft, formatOffset(t.time - in.origin, step));
-        } else {
-            p.setPen(c.grid.darker(200));
-            p.drawLine(QPointF(x, r.bottom() + 1 - 4), QPointF(x, r.bottom() + 1));
-        }
+        p.setPen(t.major ? c.headerText : c.grid.darker(200));
+        p.drawLine(QPointF(x, r.bottom() + 1 - (t.major ? 10 : 4)), QPointF(x, r.bottom() + 1));
     }
     if (in.range) {
         const double a = left + in.axis.toX(in.range->start), b = left + in.axis.toX(in.range->end);
         p.fillRect(QRectF(a, r.top(), std::max(1.0, b - a), r.height()), c.rangeFill);
-        p.setPen(c.selection);
-        p.drawText(QRectF(a, r.top(), std::max(80.0, b - a), r.height()), Qt::AlignCenter,
-                   formatDuration(in.range->span(), 1));
     }
-    if (!in.note.isEmpty()) {
-        const QFontMetrics fm = p.fontMetrics();
-        const int w = fm.horizontalAdvance(in.note) + 12;
-        const QRect box(r.right() - w - 4, r.top() + 3, w, r.height() - 6);
-        p.fillRect(box, c.header);
-        p.setPen(c.selection);
-        p.drawRect(box.adjusted(0, 0, -1, -1));
-        p.drawText(box, Qt::AlignCenter, in.note);
+    for (const RulerLabel& l : rulerLabels(in, QFontMetricsF(p.font()))) {
+        switch (l.kind) {
+            case RulerLabel::Kind::Tick:
+                p.setPen(c.headerText);
+                p.drawText(l.rect, Qt::AlignVCenter | Qt::AlignLeft, l.text);
+                break;
+            case RulerLabel::Kind::Range:
+                p.setPen(c.selection);
+                p.drawText(l.rect, Qt::AlignCenter, l.text);
+                break;
+            case RulerLabel::Kind::Note:
+                p.fillRect(l.rect, c.header);
+                p.setPen(c.selection);
+                p.drawRect(l.rect.adjusted(0, 0, -1, -1));
+                p.drawText(l.rect, Qt::AlignCenter, l.text);
+                break;
+            case RulerLabel::Kind::Flag:
+                break;  // paintAnnotations draws them
+        }
     }
     p.setClipping(false);
     p.setPen(c.grid.darker(250));

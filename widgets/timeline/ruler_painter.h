@@ -6,7 +6,9 @@
 #include <QPainter>
 #include <QRect>
 #include <optional>
+#include <vector>
 
+#include "timeline/ruler_labels.h"
 #include "timeline/time_axis.h"
 #include "timeline/timeline_colors.h"
 
@@ -20,7 +22,13 @@ struct RulerInputs {
     std::optional<TimeWindow> range;
     TimelineColors colors;
     QString note;  // at the right end, over the ticks ("aligned on step 10")
+    // The annotations' flags (drawn by paintAnnotations): the labels make
+    // room for them.
+    std::vector<RulerFlag> flags;
 };
+
+// The ruler's labels as paintRuler places them (for its test).
+std::vector<RulerLabel> rulerLabels(const RulerInputs& in, const QFontMetricsF& fm);
 
 void paintRuler(QPainter& p, const RulerInputs& in);
 

@@ -24,13 +24,14 @@ void TimeRuler::paintEvent(QPaintEvent*) {
     in.range = state_->selectedRange();
     in.colors = TimelineColors::fromPalette(palette());
     in.note = note_;
-    paintRuler(p, in);
     AnnotationArea area;
     area.ruler = rect();
     area.gutterWidth = gutter_;
     area.axis = in.axis;
     area.dark = in.colors.dark;
     area.current = currentAnnotation_;
+    in.flags = rulerFlags(area, annotations_);
+    paintRuler(p, in);
     paintAnnotations(p, area, annotations_);
 }
 
