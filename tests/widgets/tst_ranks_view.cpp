@@ -212,6 +212,18 @@ class TestRanksView : public QObject {
             }
         }
         QCOMPARE(longestRow, 1);
+        // Colours relative to the median step (the 5th of the 8 durations,
+        // sorted): at or under it the lightest, +50 % the darkest.
+        std::vector<double> durations;
+        for (int r = 0; r < 8; ++r)
+            durations.push_back(*panel->heatMap()->value(r, 0));
+        std::sort(durations.begin(), durations.end());
+        const double median = durations[4];
+        for (int r = 0; r < 8; ++r) {
+            const double v = *panel->heatMap()->value(r, 0);
+            const double want = std::clamp((v - median) / (median / 2), 0.0, 1.0);
+            QVERIFY(test::nearlyEqual(*panel->heatMap()->shade(r, 0), want));
+        }
         // Waits: the straggler's is 0, the others' as the document says.
         panel->metricPicker()->setCurrentIndex(2);
         QCOMPARE(*panel->heatMap()->value(7, 0), 0.0);

@@ -21,7 +21,7 @@ constexpr int kMaxCellWidth = 56;
 constexpr int kCellHeight = 16;
 
 // Light (little) to dark (much): one hue, readable in both palettes.
-QColor shade(double t, bool dark) {
+QColor shadeColour(double t, bool dark) {
     t = std::clamp(t, 0.0, 1.0);
     const QColor lo = dark ? QColor(105, 88, 62) : QColor(255, 236, 204);
     const QColor hi = dark ? QColor(255, 150, 60) : QColor(191, 54, 12);
@@ -72,15 +72,33 @@ void RankHeatMap::rebuild() {
             }
             cells_.push_back(std::move(row));
         }
-        bool first = true;
-        for (int r = 0; r < rankCount(); ++r) {
-            for (int c = 0; c < stepCount(); ++c) {
-                const auto v = value(r, c);
-                if (!v) continue;
-                min_ = first ? *v : std::min(min_, *v);
-                max_ = first ? *v : std::max(max_, *v);
-                first = false;
-            }
+        // The colour scale is relative to the median step: a step at or
+        // under it is the lightest, one half as long again the darkest (a
+        // 31.4-33.0 ms spread is a few percent, not white to red). A wait
+        // is a share of the median step, an idle share is itself.
+        std::vector<double> durations;
+        for (int r = 0; r < rankCount(); ++r)
+            for (int c = 0; c < stepCount(); ++c)
+                if (const RankStep* s = stepOf(r, c)) durations.push_back(double(s->duration()));
+        double median = 0;
+        if (!durations.empty()) {
+            std::nth_element(durations.begin(), durations.begin() + durations.size() / 2,
+                             durations.end());
+            median = durations[durations.size() / 2];
+        }
+        switch (metric_) {
+            case Metric::StepTime:
+                min_ = median;
+                max_ = median * 1.5;
+                break;
+            case Metric::Wait:
+                min_ = 0;
+                max_ = median * 0.5;
+                break;
+            case Metric::IdleShare:
+                min_ = 0;
+                max_ = 1;
+                break;
         }
     }
     labelWidth_ = fontMetrics().horizontalAdvance(QStringLiteral("rank 00000")) + 8;
@@ -107,6 +125,13 @@ std::optional<double> RankHeatMap::value(int row, int column) const {
             return static_cast<double>(*s->wait);
     }
     return std::nullopt;
+}
+
+std::optional<double> RankHeatMap::shade(int row, int column) const {
+    const auto v = value(row, column);
+    if (!v) return std::nullopt;
+    const double span = max_ > min_ ? max_ - min_ : 1.0;
+    return std::clamp((*v - min_) / span, 0.0, 1.0);
 }
 
 int RankHeatMap::cellWidth() const {
@@ -180,12 +205,11 @@ void RankHeatMap::paintEvent(QPaintEvent*) {
         p.drawText(QRect(0, kHeaderHeight + r * ch, labelWidth_ - 6, ch * labelEvery),
                    Qt::AlignRight | Qt::AlignTop,
                    tr("rank %1").arg(doc_->ranks[rankRow(r)].entry.rank));
-    const double span = max_ > min_ ? max_ - min_ : 1.0;
     for (int r = 0; r < rankCount(); ++r) {
         for (int c = 0; c < stepCount(); ++c) {
             const QRect cell = cellRect(r, c).adjusted(0, 0, -1, -1);
             const auto v = value(r, c);
-            p.fillRect(cell, v ? shade((*v - min_) / span, dark)
+            p.fillRect(cell, v ? shadeColour(*shade(r, c), dark)
                                : palette().color(QPalette::AlternateBase));
         }
     }
@@ -209,16 +233,25 @@ void RankHeatMap::paintEvent(QPaintEvent*) {
         std::max(20, std::min(120, width() - labelWidth_ - 20 -
                                        fm.horizontalAdvance(QStringLiteral("000.00 ms"))));
     for (int x = 0; x < w; ++x)
-        p.fillRect(QRect(labelWidth_ + x, top, 1, 8), shade(double(x) / std::max(1, w - 1), dark));
+        p.fillRect(QRect(labelWidth_ + x, top, 1, 8),
+                   shadeColour(double(x) / std::max(1, w - 1), dark));
     auto label = [&](double v) {
         return metric_ == Metric::IdleShare ? formatPercent(v)
                                             : shortDuration(static_cast<TimeNs>(v));
     };
     p.setPen(palette().color(QPalette::WindowText));
-    p.drawText(QRect(4, top - 3, labelWidth_ - 8, kLegendHeight), Qt::AlignRight | Qt::AlignTop,
-               label(min_));
-    p.drawText(QRect(labelWidth_ + w + 6, top - 3, 200, kLegendHeight),
-               Qt::AlignLeft | Qt::AlignTop, label(max_));
+    // Both ends after the scale (a rank label's width is too narrow for
+    // "median 17.80 ms").
+    const QString low =
+        metric_ == Metric::StepTime ? tr("median %1").arg(label(min_)) : label(min_);
+    const QString high = metric_ == Metric::StepTime ? tr("+50 %: %1").arg(label(max_))
+                         : metric_ == Metric::Wait
+                             ? tr("%1 (half the median step)").arg(label(max_))
+                             : label(max_);
+    p.drawText(
+        QRect(labelWidth_ + w + 6, top - 3, width() - labelWidth_ - w - 6, kLegendHeight),
+        Qt::AlignLeft | Qt::AlignTop,
+        low + QStringLiteral(" → ") + high + "   " + tr("outlined: entered the collective last"));
 }
 
 std::pair<int, int> RankHeatMap::cellAt(QPoint pos) const {

@@ -33,6 +33,8 @@ class RankHeatMap : public QWidget {
     size_t rankRow(int row) const { return rows_.at(static_cast<size_t>(row)); }
     // The cell's value (ns or a share), or nullopt for a rank without that step.
     std::optional<double> value(int row, int column) const;
+    // Where a cell's value falls on the colour scale, 0 (lightest) to 1.
+    std::optional<double> shade(int row, int column) const;
     QRect cellRect(int row, int column) const;
     QString cellText(int row, int column) const;
     QSize sizeHint() const override;
