@@ -413,6 +413,21 @@ class TestPanels : public QObject {
             QVERIFY2(at >= stepStart && at < stall["end_ns"].get<TimeNs>(), csv[i][4].c_str());
         }
         QVERIFY(input);
+        // The evidence is behind a count until asked for; then one link per
+        // range and per slice name (with how many), none repeated.
+        QVERIFY(!advice->view()->toHtml().contains("href=\"range:"));
+        QVERIFY(text.contains("evidence ("));
+        emit advice->view()->expandRequested(0);
+        const QString open = advice->view()->toHtml();
+        const qsizetype links = open.count("href=\"range:") + open.count("href=\"slice:");
+        QVERIFY(links > 0);
+        QStringList targets;
+        for (const auto& m :
+             QRegularExpression("href=\"((?:range|slice):[^\"]+)\"").globalMatch(open))
+            targets << m.captured(1);
+        QCOMPARE(targets.removeDuplicates(), qsizetype(0));
+        emit advice->view()->expandRequested(0);
+        QVERIFY(!advice->view()->toHtml().contains("href=\"range:"));
     }
 
     // "Where the GPU time goes" as a table: per GPU the time account over

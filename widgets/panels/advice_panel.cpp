@@ -1,6 +1,8 @@
 #include "panels/advice_panel.h"
 
+#include <QScrollBar>
 #include <QVBoxLayout>
+#include <map>
 #include <variant>
 
 #include "analysis/advice.h"
@@ -23,28 +25,46 @@ QString severityHtml(Severity s) {
 }  // namespace
 
 QString findingsHtml(const Trace& t, const std::vector<Finding>& findings, size_t most,
-                     bool withEvidence) {
+                     bool withEvidence, const std::set<size_t>& expanded) {
     QString html;
     for (size_t i = 0; i < findings.size() && i < most; ++i) {
         const Finding& f = findings[i];
         html +=
             QStringLiteral("<p>%1 %2")
                 .arg(severityHtml(f.severity), QString::fromStdString(f.message).toHtmlEscaped());
-        if (withEvidence) {
-            QStringList links;
-            for (size_t r = 0; r < f.ranges.size() && r < 5; ++r)
-                links << rangeLink(f.ranges[r],
-                                   QObject::tr("at %1 (%2)")
-                                       .arg(shortDuration(f.ranges[r].start - t.spanStart),
-                                            shortDuration(f.ranges[r].length())));
-            for (size_t s = 0; s < f.slices.size() && s < 5; ++s) {
-                QString name = QString::fromUtf8(t.str(t.slices[f.slices[s]].name));
-                if (name.size() > 60) name = name.left(57) + QStringLiteral("…");
-                links << sliceLink(f.slices[s], name);
+        const size_t count = f.ranges.size() + f.slices.size();
+        if (withEvidence && count > 0) {
+            const bool open = expanded.count(i) != 0;
+            html += QStringLiteral("<br><small><a href='expand:%1'>%2 %3</a>")
+                        .arg(i)
+                        .arg(open ? QStringLiteral("▾") : QStringLiteral("▸"))
+                        .arg(QObject::tr("evidence (%1)").arg(count));
+            if (open) {
+                QStringList links;
+                for (const Interval& r : f.ranges)
+                    links << rangeLink(r, QObject::tr("at %1 (%2)")
+                                              .arg(shortDuration(r.start - t.spanStart),
+                                                   shortDuration(r.length())));
+                // Slices by name: one link (to the longest) and how many.
+                std::map<StringId, std::pair<uint32_t, int>> byName;  // longest, count
+                std::vector<StringId> order;
+                for (const uint32_t s : f.slices) {
+                    auto [it, added] = byName.try_emplace(t.slices[s].name, s, 0);
+                    if (added) order.push_back(t.slices[s].name);
+                    ++it->second.second;
+                    if (t.slices[s].dur > t.slices[it->second.first].dur) it->second.first = s;
+                }
+                for (const StringId name : order) {
+                    const auto [longest, n] = byName[name];
+                    QString text = QString::fromUtf8(t.str(name));
+                    if (text.size() > 60)
+                        text = text.left(28) + QStringLiteral("…") + text.right(28);
+                    links << sliceLink(longest, text) +
+                                 (n > 1 ? QStringLiteral(" ×%1").arg(n) : QString());
+                }
+                html += QStringLiteral(": ") + links.join(QStringLiteral(" · "));
             }
-            if (!links.isEmpty())
-                html += QStringLiteral("<br><small>%1 %2</small>")
-                            .arg(QObject::tr("Evidence:"), links.join(QStringLiteral(" · ")));
+            html += QStringLiteral("</small>");
         }
         html += QStringLiteral("</p>");
     }
@@ -55,7 +75,22 @@ AdvicePanel::AdvicePanel(AnalysisSession* session, QWidget* parent)
     : AnalysisPanel(session, parent), view_(new LinkView(this)) {
     body()->addWidget(view_, 1);
     connect(view_, &LinkView::navigate, session, &AnalysisSession::navigate);
+    connect(view_, &LinkView::expandRequested, this,
+            [this](int finding) { toggleEvidence(static_cast<size_t>(finding)); });
     view_->setExtraActions(tableExportActions(view_, [this] { return snapshot(); }));
+}
+
+void AdvicePanel::toggleEvidence(size_t finding) {
+    const auto trace = session()->trace();
+    if (!findings_ || !trace || trace.get() != cachedOf_) return;
+    if (!expanded_.erase(finding)) expanded_.insert(finding);
+    // What compute made, with these findings' evidence open.
+    QString html = findingsHtml(*trace, *findings_, findings_->size(), true, expanded_);
+    if (findings_->empty()) return;
+    html += tr("<p><small>Advice looks at the whole trace, whatever the scope.</small></p>");
+    const int scroll = view_->verticalScrollBar()->value();
+    view_->setHtml(html);
+    view_->verticalScrollBar()->setValue(scroll);
 }
 
 void AdvicePanel::clearContents() {
@@ -130,7 +165,10 @@ AnalysisPanel::Work AdvicePanel::prepare(std::shared_ptr<const IndexedTrace> ind
     // Advice is about the whole run: its rules compare steps with each other.
     if (cachedOf_ == indexed->trace.get() && cachedThreshold_ == threshold) {
         const QString html = cached_;
-        return showOnly([this, html] { view_->setHtml(html); });
+        return showOnly([this, html] {
+            expanded_.clear();  // the cached text has every finding's evidence closed
+            view_->setHtml(html);
+        });
     }
     findings_.reset();  // until the new ones are in
     return computeThen(indexed, scope, threshold, std::monostate{}, &computeAdvice,
@@ -138,6 +176,7 @@ AnalysisPanel::Work AdvicePanel::prepare(std::shared_ptr<const IndexedTrace> ind
 }
 
 void AdvicePanel::present(const Computed& c) {
+    if (findings_ != c.findings) expanded_.clear();
     findings_ = c.findings;
     cached_ = c.html;
     cachedOf_ = c.of;

@@ -2,6 +2,8 @@
 // Advice: the findings of the scope's trace by severity, each with its
 // sentence, its numbers and its evidence as links to the timeline.
 
+#include <set>
+
 #include "analysis/advice.h"
 #include "panels/analysis_panel.h"
 #include "panels/table_export.h"
@@ -36,10 +38,15 @@ class AdvicePanel : public AnalysisPanel {
     std::shared_ptr<const std::vector<Finding>> findings_;  // what cached_ shows
     const Trace* cachedOf_ = nullptr;
     TimeNs cachedThreshold_ = -1;
+    std::set<size_t> expanded_;  // findings whose evidence is shown
+    void toggleEvidence(size_t finding);
 };
 
-// The findings as HTML with evidence links (shared with the Overview).
+// The findings as HTML (shared with the Overview): one paragraph each, its
+// figures and its action. With evidence: a count behind an "expand:N"
+// link, and for the findings in `expanded` the evidence itself, slices
+// grouped by name (one link to the longest of each, with how many).
 QString findingsHtml(const Trace& trace, const std::vector<Finding>& findings, size_t most,
-                     bool withEvidence);
+                     bool withEvidence, const std::set<size_t>& expanded = {});
 
 }  // namespace gapscope::ui

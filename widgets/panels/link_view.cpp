@@ -33,6 +33,8 @@ LinkView::LinkView(QWidget* parent) : QTextBrowser(parent) {
             emit navigate(NavTarget::toRange({parts[1].toLongLong(), parts[2].toLongLong()}));
         } else if (parts.size() == 2 && parts[0] == "panel") {
             emit panelRequested(parts[1]);
+        } else if (parts.size() == 2 && parts[0] == "expand") {
+            emit expandRequested(parts[1].toInt());
         }
     });
 }

@@ -1,7 +1,8 @@
 #pragma once
 // Rich text whose links lead somewhere in the viewer: "slice:N" selects a
 // slice, "range:START:END" frames a time range, "step:N" sets the step
-// scope, "panel:NAME" raises a panel. Used by the Overview and Advice.
+// scope, "panel:NAME" raises a panel, "expand:N" asks to open or close
+// item N. Used by the Overview and Advice.
 
 #include <QTextBrowser>
 
@@ -23,6 +24,8 @@ class LinkView : public QTextBrowser {
   signals:
     void navigate(const gapscope::ui::NavTarget& target);
     void panelRequested(const QString& dockName);
+    // "expand:N": show or hide item N's details (the view's owner re-renders).
+    void expandRequested(int item);
 
   protected:
     void contextMenuEvent(QContextMenuEvent* e) override;
