@@ -194,22 +194,26 @@ MainWindow::MainWindow(QWidget* parent)
     }
     welcome_->setRecentFiles(settings.value(kRecentKey).toStringList());
     updateRecentMenu();
+    setWelcomeLayout(true);
 }
 
 MainWindow::~MainWindow() = default;
 
+void MainWindow::fitDocks() {
+    panels_->fitDockHeight();
+    // Details beside the timeline: a quarter of the width at most (it took
+    // a third, empty, on a laptop screen).
+    if (auto* details = findChild<QDockWidget*>(QStringLiteral("detailsDock")))
+        resizeDocks({details}, {std::clamp(width() / 4, 240, 480)}, Qt::Horizontal);
+}
+
 void MainWindow::showEvent(QShowEvent* event) {
     QMainWindow::showEvent(event);
-    if (!fitDocksWhenShown_) return;
+    // The docks are fitted when they first show (with the first trace).
+    if (!fitDocksWhenShown_ || welcomeLayout_) return;
     fitDocksWhenShown_ = false;
     // After this pass: the window has its size on screen only then.
-    QTimer::singleShot(0, this, [this] {
-        panels_->fitDockHeight();
-        // Details beside the timeline: a quarter of the width at most (it
-        // took a third, empty, on a laptop screen).
-        if (auto* details = findChild<QDockWidget*>(QStringLiteral("detailsDock")))
-            resizeDocks({details}, {std::clamp(width() / 4, 240, 480)}, Qt::Horizontal);
-    });
+    QTimer::singleShot(0, this, [this] { fitDocks(); });
 }
 
 void MainWindow::createActions() {
@@ -261,6 +265,7 @@ void MainWindow::createActions() {
     forward_->setShortcut(QKeySequence::Forward);
     forward_->setEnabled(false);
     QAction* fit = viewMenu_->addAction(tr("Fit &All"), state, &ui::ViewState::fitAll);
+    traceActions_.push_back(fit);
     fit->setToolTip(tr("Show the whole trace (0)"));
     QAction* find =
         viewMenu_->addAction(tr("&Find…"), page_->search(), &ui::SearchBar::focusSearch);
@@ -302,7 +307,7 @@ void MainWindow::createActions() {
     bar->addAction(forward_);
     bar->addAction(fit);
     bar->addSeparator();
-    bar->addWidget(new QLabel(tr(" GPU idle gaps ≥ "), bar));
+    traceActions_.push_back(bar->addWidget(new QLabel(tr(" GPU idle gaps ≥ "), bar)));
     gapThreshold_ = new QDoubleSpinBox(bar);
     gapThreshold_->setObjectName(QStringLiteral("gapThreshold"));
     gapThreshold_->setDecimals(1);
@@ -318,7 +323,7 @@ void MainWindow::createActions() {
         panels_->session()->setGapThreshold(static_cast<TimeNs>(us * 1000));
         QSettings().setValue("gaps/thresholdUs", us);
     });
-    bar->addWidget(gapThreshold_);
+    traceActions_.push_back(bar->addWidget(gapThreshold_));
 }
 
 void MainWindow::applyCache() {
@@ -608,6 +613,7 @@ void MainWindow::onLoaded(std::shared_ptr<const Trace> trace, const QString& pat
     panels_->raisePanel(QStringLiteral("overviewDock"));
     if (ranks) ranksDock_->raise();  // the question of a job: which rank holds the others back
     stack_->setCurrentWidget(page_);
+    setWelcomeLayout(false);
     // The tour once, after the first trace a person opens; Help > Tour again.
     QSettings settings;
     if (tourWhenLoaded_ || (interactive_ && !settings.value(kTourSeenKey, false).toBool())) {
@@ -762,8 +768,40 @@ void MainWindow::showAbout() {
     QMessageBox::about(this, tr("About Gapscope"), aboutText());
 }
 
+void MainWindow::setWelcomeLayout(bool welcome) {
+    if (welcome == welcomeLayout_) return;
+    welcomeLayout_ = welcome;
+    // Until a trace is open the welcome page has the window: no empty
+    // panels, no actions on a trace that is not there.
+    if (welcome) {
+        for (QDockWidget* dock : findChildren<QDockWidget*>()) {
+            if (dock->isHidden()) continue;
+            hiddenForWelcome_.push_back(dock);
+            dock->hide();
+        }
+    } else {
+        for (QDockWidget* dock : hiddenForWelcome_)
+            dock->show();
+        hiddenForWelcome_.clear();
+        // Showing a tabbed dock raises it: Details goes back on top of Annotations.
+        if (auto* details = findChild<QDockWidget*>(QStringLiteral("detailsDock")))
+            details->raise();
+        if (fitDocksWhenShown_ && isVisible()) {
+            fitDocksWhenShown_ = false;
+            QTimer::singleShot(0, this, [this] { fitDocks(); });
+        }
+    }
+    for (QAction* a : traceActions_)
+        a->setEnabled(!welcome);
+    if (QWidget* scope = findChild<QWidget*>(QStringLiteral("scopePicker")))
+        scope->setEnabled(!welcome);
+}
+
 void MainWindow::closeEvent(QCloseEvent* e) {
     loader_->cancel();
+    // The docks as a person left them with a trace, not as the welcome page hides them.
+    for (QDockWidget* dock : hiddenForWelcome_)
+        dock->show();
     QSettings settings;
     settings.setValue("window/geometry", saveGeometry());
     settings.setValue("window/state", saveState());

@@ -99,6 +99,8 @@ class MainWindow : public QMainWindow {
     void showRanksDock();
     void showImportReport();
     void showShortcuts();
+    void setWelcomeLayout(bool welcome);
+    void fitDocks();
     void showUserGuide();
     void showAbout();
     void chooseFile();
@@ -139,6 +141,9 @@ class MainWindow : public QMainWindow {
     QToolButton* cancel_;
     QShortcut* cancelShortcut_ = nullptr;
     QMessageBox* shortcutSheet_ = nullptr;  // the keyboard sheet, made once
+    bool welcomeLayout_ = false;            // no trace yet: the welcome page alone
+    QList<QDockWidget*> hiddenForWelcome_;  // the docks it hid, shown with the trace
+    QList<QAction*> traceActions_;          // disabled until a trace is open
     QString currentPath_;
     QString lastError_;
     bool interactive_ = true;

@@ -77,6 +77,13 @@ class TestFirstRun : public QObject {
             auto* b = w->findChild<QPushButton*>(QString::fromLatin1(name));
             QVERIFY2(b && b->isVisible(), name);
         }
+        // The welcome page has the window: no empty panel, no trace action.
+        for (const QDockWidget* dock : w->findChildren<QDockWidget*>())
+            QVERIFY2(!dock->isVisible(), qPrintable(dock->objectName()));
+        auto* threshold = w->findChild<QWidget*>(QStringLiteral("gapThreshold"));
+        auto* scope = w->findChild<QWidget*>(QStringLiteral("scopePicker"));
+        QVERIFY(threshold && scope);
+        QVERIFY(!threshold->isEnabled() && !scope->isEnabled());
         auto* tabs = w->findChild<QTabWidget*>(QStringLiteral("recordSnippets"));
         QVERIFY(tabs);
         QCOMPARE(tabs->count(), 3);
@@ -98,6 +105,10 @@ class TestFirstRun : public QObject {
         waitForTrace(*w);
         QVERIFY(w->tracePage()->trace());
         QVERIFY(w->currentPath().endsWith("h200_cnn_dataloader.pt.trace.json.gz"));
+        // With the trace, the panels and the actions.
+        for (const char* dock : {"overviewDock", "detailsDock"})
+            QVERIFY2(w->findChild<QDockWidget*>(QLatin1String(dock))->isVisible(), dock);
+        QVERIFY(threshold->isEnabled() && scope->isEnabled());
     }
 
     // On a laptop screen the timeline keeps at least half of the height and
