@@ -1,15 +1,18 @@
 #include "panels/utilization_panel.h"
 
 #include <QDoubleSpinBox>
+#include <QFontMetricsF>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QScrollArea>
 #include <algorithm>
 
 #include "analysis/gpu_utilization.h"
 #include "panels/analysis_table.h"
 #include "panels/units.h"
+#include "timeline/time_axis.h"
 #include "timeline/timeline_view.h"
 #include "timeline/view_state.h"
 
@@ -17,12 +20,13 @@ namespace gapscope::ui {
 
 namespace {
 constexpr int kRowHeight = 40;
+constexpr int kAxisHeight = 36;  // the time axis and the legend under the rows
 constexpr int kMaxBuckets = 4000;
 }  // namespace
 
 UtilizationChart::UtilizationChart(QWidget* parent) : TimeAxisChart(parent) {
     setMouseTracking(true);
-    setMinimumHeight(kRowHeight + 20);
+    setMinimumHeight(kRowHeight + kAxisHeight + 8);
 }
 
 QString UtilizationChart::rowLabel(size_t r) const {
@@ -32,11 +36,12 @@ QString UtilizationChart::rowLabel(size_t r) const {
 
 void UtilizationChart::setData(Interval window,
                                std::vector<std::pair<int, std::vector<double>>> rows,
-                               QStringList labels) {
+                               QStringList labels, TimeNs origin) {
     window_ = window;
     rows_ = std::move(rows);
     labels_ = std::move(labels);
-    setMinimumHeight(static_cast<int>(rows_.size()) * kRowHeight + 20);
+    origin_ = origin;
+    setMinimumHeight(static_cast<int>(rows_.size()) * kRowHeight + kAxisHeight + 8);
     update();
 }
 
@@ -71,10 +76,19 @@ void UtilizationChart::paintEvent(QPaintEvent*) {
     }
     const auto [x0, w] = plotSpan();
     const QColor busy = QColor(0x00, 0x9E, 0x73);
+    const QFontMetricsF fm(font());
+    const double scaleWidth = fm.horizontalAdvance(QStringLiteral("100 %")) + 6;
     for (size_t r = 0; r < rows_.size(); ++r) {
         const double top = 4 + static_cast<double>(r) * kRowHeight, h = kRowHeight - 8;
         p.setPen(pal.color(QPalette::Text));
-        p.drawText(QRectF(4, top, x0 - 8, h), Qt::AlignRight | Qt::AlignVCenter, rowLabel(r));
+        p.drawText(QRectF(4, top, x0 - 10 - scaleWidth, h), Qt::AlignRight | Qt::AlignVCenter,
+                   fm.elidedText(rowLabel(r), Qt::ElideMiddle, x0 - 14 - scaleWidth));
+        // Its scale: 0 and 100 % of the bucket busy, a line at half.
+        p.setPen(pal.color(QPalette::PlaceholderText));
+        p.drawText(QRectF(x0 - 4 - scaleWidth, top - 2, scaleWidth, fm.height()),
+                   Qt::AlignRight | Qt::AlignTop, QStringLiteral("100 %"));
+        p.drawText(QRectF(x0 - 4 - scaleWidth, top + h - fm.height() + 2, scaleWidth, fm.height()),
+                   Qt::AlignRight | Qt::AlignBottom, QStringLiteral("0"));
         p.fillRect(QRectF(x0, top, w, h), pal.color(QPalette::AlternateBase));
         const auto& bins = rows_[r].second;
         const double bw = static_cast<double>(w) / static_cast<double>(bins.size());
@@ -85,21 +99,44 @@ void UtilizationChart::paintEvent(QPaintEvent*) {
                               std::max(bw, 1.0), h * v),
                        busy);
         }
+        p.setPen(QPen(pal.color(QPalette::Mid), 1, Qt::DotLine));
+        p.drawLine(QPointF(x0, top + h / 2), QPointF(x0 + w, top + h / 2));
     }
-    if (mouse_) {
-        const auto [row, i] = at(*mouse_);
-        if (row >= 0) {
-            const Interval b = bucket(i);
-            p.setPen(pal.color(QPalette::Text));
-            p.drawText(
-                QRectF(x0, height() - 16, w, 14), Qt::AlignLeft,
-                tr("%1, %2 – %3: busy %4")
-                    .arg(rowLabel(static_cast<size_t>(row)))
-                    .arg(shortDuration(b.start - window_.start),
-                         shortDuration(b.end - window_.start),
-                         formatPercent(
-                             rows_[static_cast<size_t>(row)].second[static_cast<size_t>(i)])));
-        }
+    // The time axis, counted from the trace's start as on the ruler above,
+    // and the legend.
+    const double axisTop = 4 + static_cast<double>(rows_.size()) * kRowHeight - 4;
+    const TimeAxis axis(TimeWindow{window_.start, window_.end}, w);
+    const TimeNs step = tickStep(axis, 90);
+    p.setPen(pal.color(QPalette::Text));
+    p.drawLine(QPointF(x0, axisTop), QPointF(x0 + w, axisTop));
+    double lastEnd = -1e9;
+    for (const Tick& t : ticks(axis, origin_, 90)) {
+        if (!t.major) continue;
+        const double x = x0 + axis.toX(t.time);
+        p.drawLine(QPointF(x, axisTop), QPointF(x, axisTop + 4));
+        const QString label = formatOffset(t.time - origin_, step);
+        QRectF r(x + 2, axisTop + 2, fm.horizontalAdvance(label), fm.height());
+        if (r.right() > x0 + w) r.moveRight(x0 + w);
+        if (r.left() < lastEnd + 4) continue;
+        p.drawText(r, Qt::AlignLeft | Qt::AlignTop, label);
+        lastEnd = r.right();
+    }
+    const double legendTop = axisTop + fm.height() + 4;
+    const auto [hoverRow, hoverBucket] = mouse_ ? at(*mouse_) : std::pair{-1, -1};
+    if (hoverRow < 0) {
+        p.fillRect(QRectF(x0, legendTop + 3, 10, 10), busy);
+        p.drawText(QRectF(x0 + 14, legendTop, w - 14, fm.height()), Qt::AlignLeft | Qt::AlignTop,
+                   tr("the share of each bucket a GPU was busy (kernels, copies, memsets)"));
+    }
+    if (hoverRow >= 0) {
+        // In the legend's place: the bucket under the mouse.
+        const Interval b = bucket(hoverBucket);
+        p.drawText(QRectF(x0, legendTop, w, fm.height()), Qt::AlignLeft | Qt::AlignTop,
+                   tr("%1, %2 – %3: busy %4")
+                       .arg(rowLabel(static_cast<size_t>(hoverRow)))
+                       .arg(shortDuration(b.start - origin_), shortDuration(b.end - origin_),
+                            formatPercent(rows_[static_cast<size_t>(hoverRow)]
+                                              .second[static_cast<size_t>(hoverBucket)])));
     }
 }
 
@@ -134,7 +171,13 @@ UtilizationPanel::UtilizationPanel(AnalysisSession* session, ViewState* view, QW
     top->addWidget(bucket_);
     top->addWidget(note_, 1);
     body()->addLayout(top);
-    body()->addWidget(chart_, 1);
+    // Scrolled when there are many GPUs: the chart's height never makes the
+    // window taller than the screen.
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(chart_);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    body()->addWidget(scroll, 1);
     connect(bucket_, &QDoubleSpinBox::valueChanged, this, &UtilizationPanel::refresh);
     // It follows the timeline's window, whatever the scope.
     connect(view_, &ViewState::visibleChanged, this, &UtilizationPanel::refresh);
@@ -181,6 +224,7 @@ void UtilizationPanel::clearContents() {
 
 struct UtilizationPanel::Computed {
     Interval window;
+    TimeNs origin = 0;  // the trace's start
     std::vector<std::pair<int, std::vector<double>>> rows;
     QStringList labels;
     QString note;
@@ -201,6 +245,7 @@ std::optional<UtilizationPanel::Computed> computeUtilization(const AnalysisPanel
     const int bins = static_cast<int>(std::clamp<TimeNs>(wanted, 1, kMaxBuckets));
     UtilizationPanel::Computed c;
     c.window = in.window;
+    c.origin = request.trace().spanStart;
     for (const GpuDevice& d : request.trace().gpuDevices) {
         if (request.cancelled()) return std::nullopt;
         if (d.busy.empty()) continue;
@@ -228,7 +273,7 @@ AnalysisPanel::Work UtilizationPanel::prepare(std::shared_ptr<const IndexedTrace
 }
 
 void UtilizationPanel::present(const Computed& c) {
-    chart_->setData(c.window, c.rows, c.labels);
+    chart_->setData(c.window, c.rows, c.labels, c.origin);
     note_->setText(c.note);
 }
 

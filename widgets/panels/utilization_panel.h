@@ -22,7 +22,7 @@ class UtilizationChart : public TimeAxisChart {
     // Per device: its index and the busy fraction of each bucket of `window`.
     // labels[r] names row r's GPU ("rank 2 · GPU 1" in merged ranks).
     void setData(Interval window, std::vector<std::pair<int, std::vector<double>>> rows,
-                 QStringList labels);
+                 QStringList labels, TimeNs origin = 0);
     const std::vector<std::pair<int, std::vector<double>>>& rows() const { return rows_; }
     Interval window() const { return window_; }
     QString rowLabel(size_t r) const;
@@ -46,6 +46,7 @@ class UtilizationChart : public TimeAxisChart {
     Interval window_;
     std::vector<std::pair<int, std::vector<double>>> rows_;
     QStringList labels_;
+    TimeNs origin_ = 0;  // the time axis counts from here (the trace's start)
     std::optional<QPoint> mouse_;
 };
 
