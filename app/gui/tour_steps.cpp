@@ -19,8 +19,9 @@ std::vector<Tour::Step> mainWindowTour(MainWindow* window) {
          QObject::tr("Where the GPU is idle"),
          QObject::tr("Every GPU comes first. The shaded bands across its tracks are its idle "
                      "gaps, coloured by cause: waiting for <b>input</b>, for a "
-                     "<b>synchronization</b>, for <b>communication</b>, or for the host to "
-                     "<b>launch</b> work. Press W/S to zoom, A/D to pan, 0 to see it all.")},
+                     "<b>synchronization</b>, for <b>communication</b>, or for the "
+                     "<b>host</b>, late to launch the next work. Press W/S to zoom, A/D to pan, "
+                     "0 to see it all, ? for every key.")},
         {named("overviewDock"), QObject::tr("Why it is idle"),
          QObject::tr("The Overview says where the GPU time goes: busy, idle by cause, exposed "
                      "communication, and the findings behind it. Its links jump to the "
