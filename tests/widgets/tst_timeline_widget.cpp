@@ -366,6 +366,32 @@ class TestTimelineWidget : public QObject {
         sheet->hide();
     }
 
+    // A launch's flow leads from Details to its kernel, and the kernel's
+    // back to the launch.
+    void flowsAreFollowedFromDetails() {
+        const Trace& t = trace();
+        uint32_t launch = kNone, kernel = kNone;
+        for (const Flow& f : t.flows) {
+            if (f.from >= t.slices.size() || f.to >= t.slices.size()) continue;
+            launch = f.from;
+            kernel = f.to;
+            break;
+        }
+        QVERIFY2(launch != kNone, "the sample has launch flows");
+        state()->setSelectedSlice(launch);
+        QApplication::processEvents();
+        const QString name = sliceName(t, kernel), from = sliceName(t, launch);
+        QVERIFY2(window_->details()->plainText().contains("→ " + name.left(20)),
+                 qPrintable(window_->details()->plainText()));
+        emit window_->details()->sliceActivated(kernel);
+        QApplication::processEvents();
+        QCOMPARE(state()->selectedSlice(), kernel);
+        QVERIFY2(window_->details()->plainText().contains("← " + from.left(20)),
+                 qPrintable(window_->details()->plainText()));
+        emit window_->details()->sliceActivated(launch);
+        QCOMPARE(state()->selectedSlice(), launch);
+    }
+
     void clickOnEmptySpaceClearsTheSelection() {
         state()->setSelectedSlice(0);
         // Below the last row there is nothing to hit.
