@@ -2,7 +2,9 @@
 
 #include "model/device_properties.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 namespace gapscope {
 
@@ -41,6 +43,38 @@ std::map<int, int64_t> deviceMemoryFromProperties(const Trace& trace) {
         if (mem != p.end() && mem->is_number_integer()) bytes[id] = mem->get<int64_t>();
     });
     return bytes;
+}
+
+std::string shortDeviceName(std::string_view name) {
+    std::vector<std::string_view> words;
+    for (size_t at = 0; at < name.size();) {
+        const size_t end = std::min(name.find(' ', at), name.size());
+        if (end > at) words.push_back(name.substr(at, end - at));
+        at = end + 1;
+    }
+    // The vendor and family words, then memory and packaging after the model.
+    const auto vendor = [](std::string_view w) {
+        return w == "NVIDIA" || w == "Tesla" || w == "AMD" || w == "Instinct" || w == "GeForce" ||
+               w == "Quadro";
+    };
+    const auto spec = [](std::string_view w) {
+        return w.find("GB") != std::string_view::npos || w.find("HBM") != std::string_view::npos ||
+               w == "PCIe" || w == "SXM" || w == "NVL";
+    };
+    size_t first = 0;
+    while (first + 1 < words.size() && vendor(words[first]))
+        ++first;
+    std::string out;
+    for (size_t i = first; i < words.size(); ++i) {
+        if (i > first && spec(words[i])) break;
+        std::string_view w = words[i];
+        // "V100-SXM2-16GB", "A100-PG509-200": the model before the first dash.
+        if (const size_t dash = w.find('-'); dash != std::string_view::npos && dash > 0)
+            w = w.substr(0, dash);
+        out += (out.empty() ? "" : " ") + std::string(w);
+        if (w != words[i]) break;
+    }
+    return out.empty() ? std::string(name) : out;
 }
 
 }  // namespace gapscope

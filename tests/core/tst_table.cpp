@@ -5,6 +5,7 @@
 #include <QTest>
 #include <climits>
 
+#include "model/device_properties.h"
 #include "report/result_json.h"
 #include "report/result_table.h"
 #include "report/table.h"
@@ -227,6 +228,35 @@ class TestTable : public QObject {
         QFETCH(QString, full);
         QFETCH(QString, shown);
         QCOMPARE(QString::fromStdString(shortSymbolName(full.toStdString())), shown);
+    }
+
+    // GPU models as people name them, in headers that must stay short.
+    void shortDeviceNames_data() {
+        QTest::addColumn<QString>("full");
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("V100") << "Tesla V100-SXM2-16GB"
+                              << "V100";
+        QTest::newRow("A100") << "NVIDIA A100-PG509-200"
+                              << "A100";
+        QTest::newRow("H100") << "NVIDIA H100 80GB HBM3"
+                              << "H100";
+        QTest::newRow("H200") << "NVIDIA H200"
+                              << "H200";
+        QTest::newRow("RTX") << "NVIDIA GeForce RTX 4090"
+                             << "RTX 4090";
+        QTest::newRow("MI250X") << "AMD Instinct MI250X"
+                                << "MI250X";
+        QTest::newRow("Radeon") << "AMD Radeon Graphics"
+                                << "Radeon Graphics";
+        QTest::newRow("NVIDIA alone") << "NVIDIA"
+                                      << "NVIDIA";
+        QTest::newRow("empty") << ""
+                               << "";
+    }
+    void shortDeviceNames() {
+        QFETCH(QString, full);
+        QFETCH(QString, shown);
+        QCOMPARE(QString::fromStdString(shortDeviceName(full.toStdString())), shown);
     }
 
     // Demangled as binutils' c++filt writes them (its output for these

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/device_properties.h"
 #include "timeline/counter_columns.h"
 
 namespace gapscope::ui {
@@ -246,7 +247,7 @@ void paintGutter(Ctx& c) {
             if (proc.kind == ProcessKind::Gpu) {
                 for (const GpuDevice& d : c.t.gpuDevices) {
                     if (d.index == proc.gpuDevice && !d.name.empty())
-                        title += " · " + QString::fromStdString(d.name);
+                        title += " · " + QString::fromStdString(shortDeviceName(d.name));
                 }
             }
             QFont bold = c.p.font();
@@ -254,7 +255,7 @@ void paintGutter(Ctx& c) {
             c.p.setFont(bold);
             c.p.drawText(QRectF(6, y, c.x0 - 8, dr.height), Qt::AlignVCenter,
                          QString(collapsed ? "▸ " : "▾ ") +
-                             QFontMetrics(bold).elidedText(title, Qt::ElideRight,
+                             QFontMetrics(bold).elidedText(title, Qt::ElideMiddle,
                                                            static_cast<int>(c.x0) - 30));
             c.p.setFont(QFont(c.p.font().family(), c.p.font().pointSize()));
             continue;
