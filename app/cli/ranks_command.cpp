@@ -5,6 +5,7 @@
 #include "analysis/rank_comparison.h"
 #include "analysis_commands.h"
 #include "cli_output.h"
+#include "io/rank_files.h"
 #include "loader/rank_set.h"
 #include "report/ranks_report.h"
 #include "util/readable_units.h"
@@ -88,6 +89,10 @@ int runRanks(int argc, char** argv) {
         std::cerr << "gapscope: " << list.error << "\n";
         return 2;
     }
+    if (const auto cycles = profilerCyclesOf(list.files); !cycles.empty())
+        std::cerr << "gapscope: warning: these " << cycles.size()
+                  << " files are the cycles of one profiler (one process, one after another), "
+                     "not the ranks of a job; compared as ranks all the same\n";
     RankLoadOptions options;
     options.load = args->load.options;
     options.workers = static_cast<unsigned>(workers);

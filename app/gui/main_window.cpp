@@ -488,10 +488,29 @@ void MainWindow::openTraces(const QStringList& paths, const QString& run) {
         names.push_back(QFile::encodeName(p).toStdString());
     const RankFileList list = rankFilesOf(names, run.toStdString());
     if (!list.error.empty()) return onFailed(QString::fromStdString(list.error), paths.front());
+    if (openedACycle(list.files)) return;
     QStringList files;
     for (const std::string& f : list.files)
         files << QFile::decodeName(QByteArray::fromStdString(f));
     openRanks(files, QFile::decodeName(QByteArray::fromStdString(commonFolder(list.files))));
+}
+
+bool MainWindow::openedACycle(const std::vector<std::string>& files) {
+    const std::vector<std::string> cycles = profilerCyclesOf(files);
+    if (cycles.empty()) return false;
+    QStringList paths;
+    for (const std::string& f : cycles)
+        paths << QFile::decodeName(QByteArray::fromStdString(f));
+    const QString chosen = ui::chooseProfilerCycle(this, paths, interactive_);
+    if (chosen.isEmpty()) return true;  // cancelled: nothing opens
+    // Said once the trace is open, in the warnings bar.
+    pendingNotice_ = {tr("Profiler cycles"),
+                      {tr("%1 files are the cycles of one profiler, not ranks: %2 is open; "
+                          "File → Open for another.")
+                           .arg(paths.size())
+                           .arg(QFileInfo(chosen).fileName())}};
+    openTrace(chosen);
+    return true;
 }
 
 void MainWindow::openRanks(const QStringList& files, const QString& name,
@@ -548,6 +567,7 @@ void MainWindow::openTrace(const QString& requested, const QString& run) {
                 traces.push_back(std::move(f));
         if (traces.size() == 1)
             return openTrace(QFile::decodeName(QByteArray::fromStdString(traces.front())));
+        if (traces.size() > 1 && openedACycle(traces)) return;
         if (traces.size() > 1) {
             QStringList files;
             for (const std::string& f : traces)
@@ -595,6 +615,10 @@ void MainWindow::onLoaded(std::shared_ptr<const Trace> trace, const QString& pat
     gpusOnTop_->setEnabled(ranks);
     page_->timeline()->setGpusOnTop(ranks && gpusOnTop_->isChecked());
     page_->warnings()->clear();
+    if (!pendingNotice_.first.isEmpty()) {
+        page_->warnings()->setWarnings(pendingNotice_.first, pendingNotice_.second);
+        pendingNotice_ = {};
+    }
     if (ranks) {
         showRanksDock();
         // Files that failed, and ranks two files claimed: said once, not hidden.
@@ -642,6 +666,7 @@ void MainWindow::setInteractive(bool interactive) {
 }
 
 void MainWindow::onFailed(const QString& message, const QString& path) {
+    pendingNotice_ = {};
     setLoading(false);
     lastError_ = message;
     Q_UNUSED(path);

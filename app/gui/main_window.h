@@ -100,6 +100,8 @@ class MainWindow : public QMainWindow {
     void showImportReport();
     void showShortcuts();
     void setWelcomeLayout(bool welcome);
+    // Files that are one profiler's cycles: one is chosen and opened (true).
+    bool openedACycle(const std::vector<std::string>& files);
     void fitDocks();
     void showUserGuide();
     void showAbout();
@@ -140,10 +142,11 @@ class MainWindow : public QMainWindow {
     QProgressBar* progress_;
     QToolButton* cancel_;
     QShortcut* cancelShortcut_ = nullptr;
-    QMessageBox* shortcutSheet_ = nullptr;  // the keyboard sheet, made once
-    bool welcomeLayout_ = false;            // no trace yet: the welcome page alone
-    QList<QDockWidget*> hiddenForWelcome_;  // the docks it hid, shown with the trace
-    QList<QAction*> traceActions_;          // disabled until a trace is open
+    QMessageBox* shortcutSheet_ = nullptr;           // the keyboard sheet, made once
+    bool welcomeLayout_ = false;                     // no trace yet: the welcome page alone
+    QList<QDockWidget*> hiddenForWelcome_;           // the docks it hid, shown with the trace
+    QList<QAction*> traceActions_;                   // disabled until a trace is open
+    std::pair<QString, QStringList> pendingNotice_;  // for the warnings bar, with the next trace
     QString currentPath_;
     QString lastError_;
     bool interactive_ = true;

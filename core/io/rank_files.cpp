@@ -127,4 +127,47 @@ std::vector<std::string> traceFilesIn(const std::string& dir, std::string& error
     return files;
 }
 
+namespace {
+
+// "host_42.1700000000123.pt.trace.json.gz" -> {"host_42", 1700000000123}.
+std::optional<std::pair<std::string, uint64_t>> workerAndTime(std::string_view name) {
+    for (const std::string_view ext : {".gz", ".zst", ".zstd"})
+        if (name.ends_with(ext)) name.remove_suffix(ext.size());
+    constexpr std::string_view kTrace = ".pt.trace.json";
+    if (!name.ends_with(kTrace)) return std::nullopt;
+    name.remove_suffix(kTrace.size());
+    const size_t dot = name.rfind('.');
+    if (dot == std::string_view::npos || dot == 0) return std::nullopt;
+    const std::string_view ms = name.substr(dot + 1);
+    if (ms.empty() || ms.size() > 19) return std::nullopt;
+    uint64_t value = 0;
+    for (const char c : ms) {
+        if (c < '0' || c > '9') return std::nullopt;
+        value = value * 10 + static_cast<uint64_t>(c - '0');
+    }
+    return std::pair{std::string(name.substr(0, dot)), value};
+}
+
+}  // namespace
+
+std::vector<std::string> profilerCyclesOf(const std::vector<std::string>& files) {
+    if (files.size() < 2) return {};
+    std::vector<std::pair<uint64_t, std::string>> cycles;
+    std::string worker;
+    for (const std::string& f : files) {
+        const size_t slash = f.find_last_of('/');
+        const auto parsed =
+            workerAndTime(std::string_view(f).substr(slash == std::string::npos ? 0 : slash + 1));
+        if (!parsed) return {};
+        if (worker.empty()) worker = parsed->first;
+        if (parsed->first != worker) return {};  // another process: ranks
+        cycles.push_back({parsed->second, f});
+    }
+    std::sort(cycles.begin(), cycles.end());
+    std::vector<std::string> out;
+    for (auto& c : cycles)
+        out.push_back(std::move(c.second));
+    return out;
+}
+
 }  // namespace gapscope

@@ -36,4 +36,12 @@ std::vector<std::string> traceFilesIn(const std::string& dir, std::string& error
 // Natural order of names: runs of digits compare by value.
 bool naturalLess(std::string_view a, std::string_view b);
 
+// The cycles of one profiler rather than the ranks of a job. PyTorch's
+// tensorboard_trace_handler names each file WORKER.MS.pt.trace.json[.gz]
+// (WORKER is "<host>_<pid>" unless set; MS the time it wrote it), and a
+// schedule that repeats writes one per cycle: files that all share one
+// WORKER are cycles, returned oldest first; otherwise (ranks, or names of
+// another form) empty.
+std::vector<std::string> profilerCyclesOf(const std::vector<std::string>& files);
+
 }  // namespace gapscope

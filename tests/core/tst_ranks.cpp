@@ -180,6 +180,24 @@ class TestRanks : public QObject {
     QTemporaryDir dir_;
 
   private slots:
+    // One profiler's cycles (one WORKER, several times) are no ranks; the
+    // ranks of a job, or names of another form, are no cycles.
+    void profilerCyclesAreNotRanks() {
+        using V = std::vector<std::string>;
+        QCOMPARE(profilerCyclesOf({"/t/host_42.1700000005000.pt.trace.json.gz",
+                                   "/t/host_42.1700000000001.pt.trace.json.gz",
+                                   "/t/host_42.1700000009999.pt.trace.json"}),
+                 (V{"/t/host_42.1700000000001.pt.trace.json.gz",
+                    "/t/host_42.1700000005000.pt.trace.json.gz",
+                    "/t/host_42.1700000009999.pt.trace.json"}));
+        QCOMPARE(profilerCyclesOf({"worker0_step_12.1694128201545.pt.trace.json",
+                                   "worker1_step_12.1694128201556.pt.trace.json"}),
+                 V{});  // two workers: ranks
+        QCOMPARE(profilerCyclesOf({"a.pt.trace.json", "b.pt.trace.json"}), V{});
+        QCOMPARE(profilerCyclesOf({"host_42.17x.pt.trace.json", "host_42.18.pt.trace.json"}), V{});
+        QCOMPARE(profilerCyclesOf({"host_42.1.pt.trace.json"}), V{});  // one file
+    }
+
     void fileNamesStateRanks() {
         QCOMPARE(rankOfFileName("worker3_step_12.1694128201557.pt.trace.json"), 3);
         QCOMPARE(rankOfFileName("rank-12.1700000000.pt.trace.json.gz"), 12);

@@ -17,9 +17,11 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include "loading/trace_loader.h"
+#include "loading/warnings_list.h"
 #include "main_window.h"
 #include "record_snippets.h"
 #include "support/suite_main.h"
@@ -130,6 +132,30 @@ class TestFirstRun : public QObject {
         QVERIFY2(
             w->tracePage()->height() >= w->height() / 2,
             qPrintable(QStringLiteral("%1 of %2").arg(w->tracePage()->height()).arg(w->height())));
+    }
+
+    // A folder of one profiler's cycles (schedule repeat > 1) opens its
+    // newest cycle as one trace, and says so; not as ranks of a job.
+    void aProfilersCyclesOpenAsOneTrace() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        for (const char* name :
+             {"host_42.1700000000001.pt.trace.json.gz", "host_42.1700000005000.pt.trace.json.gz"})
+            QVERIFY(QFile::copy(test::samplePath(), dir.filePath(QLatin1String(name))));
+        QSettings().clear();
+        auto w = std::make_unique<app::MainWindow>();
+        w->disableCacheForSession();
+        w->setInteractive(false);
+        w->resize(1400, 900);
+        w->show();
+        w->openTrace(dir.path());
+        waitForTrace(*w);
+        QVERIFY2(w->tracePage()->trace(), qPrintable(w->lastError()));
+        QVERIFY(w->tracePage()->trace()->ranks.empty());
+        QVERIFY(w->currentPath().endsWith("host_42.1700000005000.pt.trace.json.gz"));
+        auto* bar = w->tracePage()->warnings();
+        QVERIFY(bar->isVisible());
+        QVERIFY2(bar->summaryText().startsWith("Profiler cycles"), qPrintable(bar->summaryText()));
     }
 
     void theReadmeShowsTheSameRecordingCode() {

@@ -1,7 +1,9 @@
 #include "loading/run_chooser.h"
 
 #include <QDateTime>
+#include <QFileInfo>
 #include <QInputDialog>
+#include <QLocale>
 #include <QStringList>
 
 #include "loader/profile_folder.h"
@@ -37,6 +39,27 @@ RunChoice chooseProfileRun(QWidget* parent, const QString& folder, const QString
     if (!ok) return {};
     return {QString::fromStdString(runs.runs[static_cast<size_t>(items.indexOf(picked))].folder),
             {}};
+}
+
+QString chooseProfilerCycle(QWidget* parent, const QStringList& cycles, bool interactive) {
+    if (cycles.isEmpty()) return {};
+    if (!interactive || cycles.size() == 1) return cycles.back();
+    QStringList items;
+    for (qsizetype i = cycles.size() - 1; i >= 0; --i) {
+        const QFileInfo f(cycles[i]);
+        items << QObject::tr("cycle %1 — %2, %3")
+                     .arg(i + 1)
+                     .arg(f.fileName(), QLocale().formattedDataSize(f.size()));
+    }
+    bool ok = false;
+    const QString picked = QInputDialog::getItem(
+        parent, QObject::tr("Open a Profiler Cycle"),
+        QObject::tr("These %1 files are the cycles of one profiler (one process, one after "
+                    "another), not the ranks of a job. Open:")
+            .arg(cycles.size()),
+        items, 0, false, &ok);
+    if (!ok) return {};
+    return cycles[cycles.size() - 1 - items.indexOf(picked)];
 }
 
 }  // namespace gapscope::ui

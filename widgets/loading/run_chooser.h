@@ -5,6 +5,7 @@
 // preselected; non-interactive: the newest).
 
 #include <QString>
+#include <QStringList>
 #include <optional>
 
 class QWidget;
@@ -18,5 +19,10 @@ struct RunChoice {
 
 RunChoice chooseProfileRun(QWidget* parent, const QString& folder, const QString& run,
                            bool interactive);
+
+// Which of one profiler's cycles (io/rank_files.h, profilerCyclesOf; oldest
+// first) to open: the user picks from a list, newest first and preselected
+// (non-interactive: the newest). Empty when the user cancelled.
+QString chooseProfilerCycle(QWidget* parent, const QStringList& cycles, bool interactive);
 
 }  // namespace gapscope::ui
