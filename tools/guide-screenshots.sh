@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates the user guide's screenshots (docs/screenshots/guide-*.png)
-# from the app itself, on the bundled sample, so they never go stale:
+# Regenerates every screenshot of docs/ and the README (docs/screenshots)
+# from the app itself, so they never go stale:
 #   bash tools/guide-screenshots.sh [BUILD_DIR]   (default build/dev)
 # Runs the real main window offscreen through the test build's
 # gapscope-screenshot, at 1400x860 (the guide's size) unless noted.
@@ -17,10 +17,10 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 export XDG_CONFIG_HOME=$scratch/config XDG_CACHE_HOME=$scratch/cache HOME=$scratch
 
-take() {  # NAME ARGS... (positional args first, as gapscope-screenshot wants them)
+take() {  # NAME ARGS... (positional args first, as gapscope-screenshot wants them); SIZE=WxH
   local name=$1
   shift
-  "$shot" "$@" "$scratch/$name.png" --size 1400x860 2>/dev/null
+  "$shot" "$@" "$scratch/$name.png" --size "${SIZE:-1400x860}" 2>/dev/null
   mv "$scratch/$name.png" "$out/$name.png"
   rm -rf "$scratch/config"
   echo "$out/$name.png"
@@ -35,10 +35,57 @@ take guide-steps "$sample" --panel stepsDock
 take guide-kernels "$sample" --panel kernelsDock
 take guide-pipeline "$sample" --panel InputPipelineDock
 take guide-advice "$sample" --panel AdviceDock --dark
+SIZE=1366x768 take panels-laptop-1366x768 "$sample"
+take panels-gaps-dark "$sample" --panel gapsDock --dark
+# Scale 2 (a 4K screen): the welcome page and the ranks, dark.
+QT_SCALE_FACTOR=2 "$shot" --welcome - "$scratch/w.png" --size 1920x1080 --dark 2>/dev/null
+mv "$scratch/w.png" "$out/welcome-dark-200.png" && rm -rf "$scratch/config"
+echo "$out/welcome-dark-200.png"
+# Annotations on a copy of the sample (its sidecar beside it), in the
+# viewer and in gapscope-cli render's picture.
+cli=$build/app/cli/gapscope-cli
+cp "$sample" "$scratch/sample.pt.trace.json.gz"
+span=$("$cli" info "$scratch/sample.pt.trace.json.gz" --json --no-cache |
+  python3 -c 'import json,sys; s=json.load(sys.stdin)["span_ns"]; print(s[0], s[1])')
+read -r t0 t1 <<<"$span"
+python3 - "$t0" "$t1" "$scratch/sample.pt.trace.json.gz.gapscope.json" <<'PY'
+import json, sys
+t0, t1, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+at = lambda f: t0 + (t1 - t0) * f // 1000
+json.dump({"format": "gapscope-annotations", "version": 1, "trace": "sample.pt.trace.json.gz",
+           "annotations": [
+               {"id": 1, "kind": "marker", "start_ns": at(412), "end_ns": at(412),
+                "text": "step 3: the GPU waits", "color": "#d55e00"},
+               {"id": 2, "kind": "range", "start_ns": at(520), "end_ns": at(745),
+                "text": "input stall: DataLoader in the main process", "color": "#56b4e9"}]},
+          open(out, "w"))
+PY
+take annotations-viewer "$scratch/sample.pt.trace.json.gz"
+"$cli" render "$scratch/sample.pt.trace.json.gz" --out "$out/export-annotated.png" --width 1400 \
+  --no-cache >/dev/null
+echo "$out/export-annotated.png"
+# Kineto's ResNet50 (DataLoader in the main process) and a TensorFlow
+# trace, from ../shared (skipped without it).
+resnet=../shared/traces/kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz
+if [[ -f $resnet ]]; then
+  take panels-overview "$resnet" --panel overviewDock
+  take range-summary "$resnet" --range 0.30,0.42
+  QT_SCALE_FACTOR=2 "$shot" "$resnet" "$scratch/s.png" --size 960x700 --panel stepsDock 2>/dev/null
+  mv "$scratch/s.png" "$out/panels-steps-200.png" && rm -rf "$scratch/config"
+  echo "$out/panels-steps-200.png"
+fi
+tf=../shared/traces/sagemaker-debugger/tests/profiler/resources/tfprofiler_timeline_traces/framework/tensorflow/detailed_profiling/2020080513/000000000/plugins/profile/2020_08_05_13_37_44/8c859046be41.ant.amazon.com.trace.json.gz
+if [[ -f $tf ]]; then
+  take panels-tensorflow-pipeline-dark "$tf" --panel InputPipelineDock --dark
+fi
 # Section 7: the 8 DLRM ranks of ../shared side by side (skipped without it).
 dlrm=../shared/traces/param/example_input_files/chakra_traces/dlrm_kineto_extracted/dlrm_kineto
 if [[ -d $dlrm ]]; then
   "$shot" "$dlrm" "$scratch/ranks-dlrm.png" --size 1600x1000 --panel ranksDock 2>/dev/null
   mv "$scratch/ranks-dlrm.png" "$out/ranks-dlrm.png"
   echo "$out/ranks-dlrm.png"
+  QT_SCALE_FACTOR=2 "$shot" "$dlrm" "$scratch/r.png" --size 1920x1080 --panel ranksDock --dark \
+    2>/dev/null
+  mv "$scratch/r.png" "$out/ranks-dlrm-dark-200.png"
+  echo "$out/ranks-dlrm-dark-200.png"
 fi

@@ -37,6 +37,7 @@ ResultTable rankTable(const std::vector<RankRow>& ranks, const RankComparison& c
                      {"straggler_in", "Straggler in", Unit::Count},
                      {"file", "File", Unit::Text},
                      {"error", "Error", Unit::Text}};
+    table.columns[static_cast<size_t>(table.column("file"))].path = true;
     for (size_t i = 0; i < ranks.size(); ++i) {
         const RankRow& r = ranks[i];
         const RankTotals t = rankTotals(r.entry.figures);

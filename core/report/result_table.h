@@ -45,6 +45,9 @@ struct ResultColumn {
     // (util/symbol_names.h) with the whole name in the tooltip; every
     // rendering and export writes it whole.
     bool symbol = false;
+    // Text: a file's path. A panel shows the file's name, with the path in
+    // the tooltip; renderings and exports write the path.
+    bool path = false;
 };
 
 inline ResultColumn symbolColumn(std::string key, std::string title) {

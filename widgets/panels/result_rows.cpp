@@ -39,6 +39,11 @@ TableCell cellOf(const ResultCell& cell, const ResultColumn& column, TimeNs orig
         if (c.text != text) c.tooltip = text;  // the whole name
         return c;
     }
+    if (kind == CellKind::Text && column.path) {
+        TableCell c = TableCell::ofText(text.mid(text.lastIndexOf('/') + 1));
+        if (c.text != text) c.tooltip = text;  // the whole path
+        return c;
+    }
     if (kind == CellKind::Text) return TableCell::ofText(text);
     if (kind == CellKind::Number) {  // shown as core writes it, sorted by its value
         TableCell c = TableCell::ofText(text);
