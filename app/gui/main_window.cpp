@@ -143,7 +143,7 @@ MainWindow::MainWindow(QWidget* parent)
     auto showSelection = [this, state] {
         const auto range = state->selectedRange();
         if (state->selectedSlice() != kNone) {
-            details_->showSlice(state->selectedSlice());
+            details_->showSlices(state->selectedSlices());
         } else if (range && range->span() > 0) {
             details_->showRange(*range);
         } else {

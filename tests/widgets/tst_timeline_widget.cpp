@@ -392,6 +392,38 @@ class TestTimelineWidget : public QObject {
         QCOMPARE(state()->selectedSlice(), launch);
     }
 
+    // Ctrl+click adds a slice to the selection and takes it out again;
+    // Details sums the selected slices.
+    void ctrlClickSelectsSeveral() {
+        const uint32_t a = findSlice(12, 1e9);
+        QVERIFY(a != kNone);
+        uint32_t b = kNone;
+        const Trace& t = trace();
+        for (uint32_t i = a + 1; i < t.slices.size() && b == kNone; ++i) {
+            const int y = view()->layout().yOfSlice(i);
+            const auto [x0, x1] = extentOf(i);
+            if (y >= vbar()->value() && y - vbar()->value() + 20 < view()->height() &&
+                x1 - x0 >= 12 && view()->sliceAt(centreOf(i)) == i)
+                b = i;
+        }
+        QVERIFY2(b != kNone, "a second slice wide enough to click");
+        QTest::mouseClick(view(), Qt::LeftButton, {}, centreOf(a));
+        QTest::mouseClick(view(), Qt::LeftButton, Qt::ControlModifier, centreOf(b));
+        QCOMPARE(state()->selectedSlices(), (std::vector<uint32_t>{a, b}));
+        QCOMPARE(state()->selectedSlice(), a);
+        const QString details = window_->details()->plainText();
+        QVERIFY2(details.contains("2 slices"), qPrintable(details));
+        const TimeNs total = t.slices[a].dur + t.slices[b].dur;
+        QVERIFY2(details.contains(formatDuration(total, 1)), qPrintable(details));
+        QTest::mouseClick(view(), Qt::LeftButton, Qt::ControlModifier, centreOf(b));
+        QCOMPARE(state()->selectedSlices(), std::vector<uint32_t>{a});
+        QVERIFY(window_->details()->plainText().contains("Duration"));
+        // A plain click selects one again.
+        QTest::mouseClick(view(), Qt::LeftButton, Qt::ControlModifier, centreOf(b));
+        QTest::mouseClick(view(), Qt::LeftButton, {}, centreOf(b));
+        QCOMPARE(state()->selectedSlices(), std::vector<uint32_t>{b});
+    }
+
     void clickOnEmptySpaceClearsTheSelection() {
         state()->setSelectedSlice(0);
         // Below the last row there is nothing to hit.

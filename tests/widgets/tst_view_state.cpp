@@ -56,6 +56,29 @@ class TestViewState : public QObject {
         QCOMPARE(spy.history.count(), 1);
     }
 
+    // Several selected slices: the first stays primary; taking it out
+    // promotes the next; a plain selection drops the others.
+    void severalSlicesSelected() {
+        ViewState v;
+        v.reset({0, 1000});
+        QSignalSpy changed(&v, &ViewState::selectedSliceChanged);
+        v.toggleSliceInSelection(5);
+        v.toggleSliceInSelection(7);
+        v.toggleSliceInSelection(9);
+        QCOMPARE(v.selectedSlices(), (std::vector<uint32_t>{5, 7, 9}));
+        v.toggleSliceInSelection(7);
+        QCOMPARE(v.selectedSlices(), (std::vector<uint32_t>{5, 9}));
+        v.toggleSliceInSelection(5);
+        QCOMPARE(v.selectedSlice(), 9u);
+        QCOMPARE(v.selectedSlices(), std::vector<uint32_t>{9});
+        v.toggleSliceInSelection(3);
+        v.setSelectedSlice(9);  // same primary, but the others go
+        QCOMPARE(v.selectedSlices(), std::vector<uint32_t>{9});
+        QCOMPARE(changed.count(), 7);  // one per change above
+        v.toggleSliceInSelection(9);
+        QVERIFY(v.selectedSlices().empty());
+    }
+
     void resetOfAnEmptyTraceKeepsAMinimalSpan() {
         ViewState s;
         s.reset({500, 500});

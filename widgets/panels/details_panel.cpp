@@ -4,6 +4,8 @@
 #include <QTextBrowser>
 #include <QUrl>
 #include <QVBoxLayout>
+#include <climits>
+#include <map>
 
 #include "analysis/slice_queries.h"
 #include "jobs/coalescing_runner.h"
@@ -71,6 +73,44 @@ bool DetailsPanel::summarising() const {
 
 QString DetailsPanel::plainText() const {
     return view_->toPlainText();
+}
+
+void DetailsPanel::showSlices(const std::vector<uint32_t>& slices) {
+    if (slices.size() < 2) return slices.empty() ? clear() : showSlice(slices.front());
+    if (!trace_) return clear();
+    runner_->cancelAll();
+    const Trace& t = *trace_;
+    TimeNs total = 0, first = INT64_MAX, last = INT64_MIN;
+    std::map<StringId, std::pair<int, TimeNs>> byName;  // count, total
+    for (const uint32_t i : slices) {
+        if (i >= t.slices.size()) continue;
+        const Slice& s = t.slices[i];
+        total += s.dur;
+        first = std::min(first, s.start);
+        last = std::max(last, s.end());
+        auto& [n, d] = byName[s.name];
+        ++n;
+        d += s.dur;
+    }
+    QString html = QStringLiteral("<h3 style='margin:4px 0'>%1</h3><table>")
+                       .arg(tr("%1 slices").arg(slices.size()));
+    html += row(tr("Total duration"), formatDuration(total, 1));
+    html += row(tr("From first start to last end"), formatDuration(last - first, 1));
+    html += QStringLiteral(
+                "</table><table><tr><th align='left'>%1</th><th>%2</th>"
+                "<th align='right'>%3</th></tr>")
+                .arg(tr("Name"), tr("Count"), tr("Duration"));
+    for (const auto& [name, v] : byName)
+        html += QStringLiteral(
+                    "<tr><td>%1</td><td align='right'>%2</td>"
+                    "<td align='right'>%3</td></tr>")
+                    .arg(q(t.str(name)))
+                    .arg(v.first)
+                    .arg(formatDuration(v.second, 1));
+    html += QStringLiteral("</table><p>");
+    for (const uint32_t i : slices)
+        if (i < t.slices.size()) html += sliceLink(t, i) + QStringLiteral("<br>");
+    view_->setHtml(html + QStringLiteral("</p>"));
 }
 
 void DetailsPanel::showSlice(uint32_t slice) {

@@ -8,6 +8,7 @@
 
 #include <QWidget>
 #include <memory>
+#include <vector>
 
 #include "model/trace.h"
 #include "timeline/time_axis.h"
@@ -23,6 +24,9 @@ class DetailsPanel : public QWidget {
     explicit DetailsPanel(QWidget* parent = nullptr);
     void setTrace(std::shared_ptr<const Trace> trace);
     void showSlice(uint32_t slice);
+    // Several slices (Ctrl+click): their count, total and span, by name,
+    // and a link to each.
+    void showSlices(const std::vector<uint32_t>& slices);
     void showRange(TimeWindow range);
     void clear();
     QString plainText() const;  // for tests and copy

@@ -12,7 +12,7 @@ struct KeyBinding {
     const char* what;
 };
 
-inline constexpr std::array<KeyBinding, 19> kKeyBindings = {{
+inline constexpr std::array<KeyBinding, 20> kKeyBindings = {{
     {"W / S", "zoom in / out at the cursor (Shift: faster)"},
     {"A / D", "pan left / right (Shift: faster)"},
     {"Ctrl+wheel", "zoom at the cursor"},
@@ -20,6 +20,7 @@ inline constexpr std::array<KeyBinding, 19> kKeyBindings = {{
     {"drag", "pan (as a map; Shift+drag selects)"},
     {"Shift+drag", "select a time range: its summary in Details"},
     {"click", "select a slice: its details and flows"},
+    {"Ctrl+click", "add a slice to the selection, or take it out: Details sums them"},
     {"double-click, F", "frame the selected slice or range"},
     {"0", "fit the whole trace"},
     {"\u2190 / \u2192", "previous / next slice on the same row"},

@@ -367,6 +367,8 @@ PaintStats paintTimeline(QPainter& p, const PaintInputs& in) {
     }
     outlineSlice(c, in.hoverSlice, in.colors.hover, 1);
     outlineSlice(c, in.selectedSlice, in.colors.selection, 2.5);
+    for (const uint32_t s : in.alsoSelected)
+        outlineSlice(c, s, in.colors.selection, 1.5);
     paintFlows(c);
     p.setClipping(false);
     paintGutter(c);

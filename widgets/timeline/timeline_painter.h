@@ -30,6 +30,7 @@ struct PaintInputs {
     const std::vector<std::vector<QColor>>* gapColors = nullptr;
     const std::vector<uint8_t>* searchNames = nullptr;  // per StringId: 1 = matches
     uint32_t selectedSlice = kNone;
+    std::vector<uint32_t> alsoSelected;  // outlined too (Ctrl+click)
     uint32_t hoverSlice = kNone;
     std::optional<TimeWindow> range;
     TimelineColors colors;

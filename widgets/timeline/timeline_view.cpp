@@ -76,6 +76,7 @@ PaintInputs TimelineView::inputsFor(const FrameKey& key, const FrameContent& con
     in.gapColors = &content.gapColors;
     in.searchNames = content.searchNames.empty() ? nullptr : &content.searchNames;
     in.selectedSlice = key.selectedSlice;
+    in.alsoSelected = key.alsoSelected;
     in.hoverSlice = key.hoverSlice;
     in.range = key.range;
     in.colors = content.colors;
@@ -200,6 +201,8 @@ TimelineView::FrameKey TimelineView::currentKey() const {
     key.paintSize = QSize(width() - vbar_->width(), height());
     key.dpr = devicePixelRatioF();
     key.selectedSlice = state_->selectedSlice();
+    key.alsoSelected = state_->selectedSlices();
+    if (!key.alsoSelected.empty()) key.alsoSelected.erase(key.alsoSelected.begin());
     key.hoverSlice = hover_;
     key.range = state_->selectedRange();
     key.content = contentVersion_;
@@ -441,8 +444,12 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
     if (!trace_ || e->button() != Qt::LeftButton || pressPos_ == QPoint()) return;
     if (!dragging_) {
         const uint32_t s = sliceAt(e->position().toPoint());
-        state_->setSelectedSlice(s);
-        if (!selectingRange_) state_->setSelectedRange(std::nullopt);
+        if (e->modifiers() & Qt::ControlModifier) {
+            state_->toggleSliceInSelection(s);  // Ctrl+click: several slices
+        } else {
+            state_->setSelectedSlice(s);
+            if (!selectingRange_) state_->setSelectedRange(std::nullopt);
+        }
     }
     pressPos_ = QPoint();
     dragging_ = false;

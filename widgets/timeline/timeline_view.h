@@ -120,6 +120,7 @@ class TimelineView : public QWidget {
         QSize paintSize;  // of the part paintTimeline draws (not the scroll bar)
         qreal dpr = 1;
         uint32_t selectedSlice = kNone;
+        std::vector<uint32_t> alsoSelected;  // Ctrl+clicked
         uint32_t hoverSlice = kNone;
         std::optional<TimeWindow> range;
         uint64_t content = 0;

@@ -1,5 +1,6 @@
 #include "timeline/view_state.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace gapscope::ui {
@@ -22,6 +23,7 @@ void ViewState::reset(TimeWindow bounds) {
     forward_.clear();
     range_.reset();
     slice_ = kNone;
+    alsoSelected_.clear();
     lastCoalescedMs_.reset();  // the next gesture starts a new entry
     visible_ = bounds;
     emit visibleChanged(visible_);
@@ -98,9 +100,33 @@ void ViewState::setSelectedRange(std::optional<TimeWindow> range) {
 }
 
 void ViewState::setSelectedSlice(uint32_t slice) {
-    if (slice == slice_) return;
+    if (slice == slice_ && alsoSelected_.empty()) return;
     slice_ = slice;
+    alsoSelected_.clear();
     emit selectedSliceChanged(slice_);
+}
+
+void ViewState::toggleSliceInSelection(uint32_t slice) {
+    if (slice == kNone) return;
+    if (slice_ == kNone) return setSelectedSlice(slice);
+    if (slice == slice_) {  // the primary goes: the next one takes its place
+        if (alsoSelected_.empty()) return setSelectedSlice(kNone);
+        slice_ = alsoSelected_.front();
+        alsoSelected_.erase(alsoSelected_.begin());
+    } else if (const auto it = std::find(alsoSelected_.begin(), alsoSelected_.end(), slice);
+               it != alsoSelected_.end()) {
+        alsoSelected_.erase(it);
+    } else {
+        alsoSelected_.push_back(slice);
+    }
+    emit selectedSliceChanged(slice_);
+}
+
+std::vector<uint32_t> ViewState::selectedSlices() const {
+    std::vector<uint32_t> all;
+    if (slice_ != kNone) all.push_back(slice_);
+    all.insert(all.end(), alsoSelected_.begin(), alsoSelected_.end());
+    return all;
 }
 
 }  // namespace gapscope::ui

@@ -50,7 +50,12 @@ class ViewState : public QObject {
     std::optional<TimeWindow> selectedRange() const { return range_; }
     void setSelectedRange(std::optional<TimeWindow> range);
     uint32_t selectedSlice() const { return slice_; }
-    void setSelectedSlice(uint32_t slice);
+    void setSelectedSlice(uint32_t slice);  // the only selected slice (kNone: none)
+    // Ctrl+click: adds a slice to the selection, or takes it out. The first
+    // selected stays the primary one (Details, arrow keys, F).
+    void toggleSliceInSelection(uint32_t slice);
+    // Every selected slice, the primary one first.
+    std::vector<uint32_t> selectedSlices() const;
 
   signals:
     void visibleChanged(gapscope::ui::TimeWindow window);
@@ -65,6 +70,7 @@ class ViewState : public QObject {
     TimeWindow visible_{0, 1};
     std::optional<TimeWindow> range_;
     uint32_t slice_ = kNone;
+    std::vector<uint32_t> alsoSelected_;  // Ctrl+clicked besides slice_
     std::vector<TimeWindow> back_, forward_;
     Clock clock_;
     std::optional<qint64> lastCoalescedMs_;  // when the gesture in progress last moved
