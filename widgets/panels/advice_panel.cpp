@@ -71,6 +71,23 @@ QString findingsHtml(const Trace& t, const std::vector<Finding>& findings, size_
     return html;
 }
 
+namespace {
+
+// The panel's whole text: every finding, those in `expanded` with their
+// evidence open, and what advice is about.
+QString advicePageHtml(const Trace& t, const std::vector<Finding>& findings,
+                       const std::set<size_t>& expanded) {
+    QString html =
+        findings.empty()
+            ? AdvicePanel::tr(
+                  "<p>No findings: none of the checks found a problem in this trace.</p>")
+            : findingsHtml(t, findings, findings.size(), true, expanded);
+    return html + AdvicePanel::tr(
+                      "<p><small>Advice looks at the whole trace, whatever the scope.</small></p>");
+}
+
+}  // namespace
+
 AdvicePanel::AdvicePanel(AnalysisSession* session, QWidget* parent)
     : AnalysisPanel(session, parent), view_(new LinkView(this)) {
     body()->addWidget(view_, 1);
@@ -84,12 +101,8 @@ void AdvicePanel::toggleEvidence(size_t finding) {
     const auto trace = session()->trace();
     if (!findings_ || !trace || trace.get() != cachedOf_) return;
     if (!expanded_.erase(finding)) expanded_.insert(finding);
-    // What compute made, with these findings' evidence open.
-    QString html = findingsHtml(*trace, *findings_, findings_->size(), true, expanded_);
-    if (findings_->empty()) return;
-    html += tr("<p><small>Advice looks at the whole trace, whatever the scope.</small></p>");
     const int scroll = view_->verticalScrollBar()->value();
-    view_->setHtml(html);
+    view_->setHtml(advicePageHtml(*trace, *findings_, expanded_));
     view_->verticalScrollBar()->setValue(scroll);
 }
 
@@ -148,14 +161,8 @@ std::optional<AdvicePanel::Computed> computeAdvice(const AnalysisPanel::Request&
     auto findings = std::make_shared<const std::vector<Finding>>(
         adviseWholeTrace(request.trace(), o, request.indexed->index.get()));
     if (request.cancelled()) return std::nullopt;
-    QString html = findingsHtml(request.trace(), *findings, findings->size(), true);
-    if (findings->empty())
-        html = AdvicePanel::tr(
-            "<p>No findings: none of the checks found a problem in this trace.</p>");
-    html += AdvicePanel::tr(
-        "<p><small>Advice looks at the whole trace, whatever the scope.</small></p>");
-    return AdvicePanel::Computed{findings, html, request.indexed->trace.get(),
-                                 request.gapThreshold};
+    return AdvicePanel::Computed{findings, advicePageHtml(request.trace(), *findings, {}),
+                                 request.indexed->trace.get(), request.gapThreshold};
 }
 
 }  // namespace

@@ -32,16 +32,14 @@ TableCell cellOf(const ResultCell& cell, const ResultColumn& column, TimeNs orig
         return TableCell::none();
     const CellKind kind = kindOf(column.unit);
     const QString text = QString::fromStdString(cellText(cell, column, true, origin));
-    if (kind == CellKind::Text && column.symbol) {
+    if (kind == CellKind::Text && (column.symbol || column.path)) {
+        // A function's short name, or a file's name; the whole in the tooltip.
         const std::string* full = std::get_if<std::string>(&cell);
         if (!full) return TableCell::ofText(text);
-        TableCell c = TableCell::ofText(QString::fromStdString(shortSymbolName(*full)));
-        if (c.text != text) c.tooltip = text;  // the whole name
-        return c;
-    }
-    if (kind == CellKind::Text && column.path) {
-        TableCell c = TableCell::ofText(text.mid(text.lastIndexOf('/') + 1));
-        if (c.text != text) c.tooltip = text;  // the whole path
+        TableCell c =
+            TableCell::ofText(column.symbol ? QString::fromStdString(shortSymbolName(*full))
+                                            : text.mid(text.lastIndexOf('/') + 1));
+        if (c.text != text) c.tooltip = text;
         return c;
     }
     if (kind == CellKind::Text) return TableCell::ofText(text);

@@ -201,8 +201,7 @@ TimelineView::FrameKey TimelineView::currentKey() const {
     key.paintSize = QSize(width() - vbar_->width(), height());
     key.dpr = devicePixelRatioF();
     key.selectedSlice = state_->selectedSlice();
-    key.alsoSelected = state_->selectedSlices();
-    if (!key.alsoSelected.empty()) key.alsoSelected.erase(key.alsoSelected.begin());
+    key.alsoSelected = state_->alsoSelected();
     key.hoverSlice = hover_;
     key.range = state_->selectedRange();
     key.content = contentVersion_;

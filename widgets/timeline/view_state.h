@@ -56,6 +56,8 @@ class ViewState : public QObject {
     void toggleSliceInSelection(uint32_t slice);
     // Every selected slice, the primary one first.
     std::vector<uint32_t> selectedSlices() const;
+    // The selected slices besides the primary one.
+    const std::vector<uint32_t>& alsoSelected() const { return alsoSelected_; }
 
   signals:
     void visibleChanged(gapscope::ui::TimeWindow window);
