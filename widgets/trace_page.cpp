@@ -2,12 +2,15 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QScrollBar>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include "loading/warnings_list.h"
 #include "search/search_bar.h"
+#include "timeline/arrangement_settings.h"
 #include "timeline/overview_strip.h"
 #include "timeline/time_ruler.h"
 #include "timeline/timeline_view.h"
@@ -21,6 +24,8 @@ TracePage::TracePage(QWidget* parent)
       bannerText_(new QLabel(banner_)),
       warnings_(new WarningsList(this)),
       search_(new SearchBar(this)),
+      trackFilter_(new QLineEdit(this)),
+      trackFilterTimer_(new QTimer(this)),
       ruler_(new TimeRuler(state_, TimelineView::kGutterWidth, this)),
       overview_(new OverviewStrip(state_, TimelineView::kGutterWidth, this)),
       timeline_(new TimelineView(state_, this)) {
@@ -44,7 +49,31 @@ TracePage::TracePage(QWidget* parent)
 
     layout->addWidget(banner_);
     layout->addWidget(warnings_);
-    layout->addWidget(search_);
+    // The slice search and the track filter share a line.
+    auto* find = new QHBoxLayout;
+    find->setContentsMargins(0, 0, 0, 0);
+    find->setSpacing(0);
+    find->addWidget(search_, 1);
+    find->addWidget(trackFilter_);
+    layout->addLayout(find);
+    trackFilter_->setObjectName(QStringLiteral("trackFilter"));
+    trackFilter_->setPlaceholderText(tr("Filter tracks (name or regex)"));
+    trackFilter_->setClearButtonEnabled(true);
+    trackFilter_->setToolTip(
+        tr("Shows only the tracks whose process or name matches, e.g. “GPU 3|rank 5 › .*main”. "
+           "Pinned tracks stay."));
+    trackFilter_->setMinimumWidth(fontMetrics().horizontalAdvance(QLatin1Char('x')) * 34);
+    trackFilterTimer_->setSingleShot(true);
+    trackFilterTimer_->setInterval(150);  // a keystroke does not rebuild a million rows
+    connect(trackFilter_, &QLineEdit::textChanged, trackFilterTimer_, qOverload<>(&QTimer::start));
+    connect(trackFilterTimer_, &QTimer::timeout, this, &TracePage::applyTrackFilter);
+    connect(timeline_, &TimelineView::trackFilterRequested, this, [this] {
+        trackFilter_->setFocus();
+        trackFilter_->selectAll();
+    });
+    connect(timeline_, &TimelineView::arrangementChanged, this, [this] {
+        if (trace_) saveArrangement(path_, *trace_, timeline_->arrangement());
+    });
     layout->addWidget(overview_);
     layout->addWidget(ruler_);
     layout->addWidget(timeline_, 1);
@@ -69,7 +98,18 @@ TracePage::TracePage(QWidget* parent)
     });
 }
 
-void TracePage::setTrace(std::shared_ptr<const Trace> trace) {
+void TracePage::applyTrackFilter() {
+    trackFilterTimer_->stop();
+    const int shown = timeline_->setTrackFilter(trackFilter_->text());
+    const bool none = shown == 0 && !trackFilter_->text().trimmed().isEmpty();
+    // Say that nothing matched rather than show an empty timeline unexplained.
+    trackFilter_->setStyleSheet(none ? QStringLiteral("QLineEdit { color: #d9534f; }") : QString());
+    trackFilter_->setToolTip(none ? tr("No track matches") : tr("%n track(s) shown", "", shown));
+}
+
+void TracePage::setTrace(std::shared_ptr<const Trace> trace, const QString& path) {
+    const bool sameFile = !path.isEmpty() && path == path_;
+    path_ = path;
     trace_ = std::move(trace);
     if (trace_ && trace_->hasSpan) {
         state_->reset({trace_->spanStart, std::max(trace_->spanEnd, trace_->spanStart + 1)});
@@ -81,6 +121,10 @@ void TracePage::setTrace(std::shared_ptr<const Trace> trace) {
                         ? tr("ranks aligned on step %1").arg(*trace_->alignedOnStep)
                         : QString());
     timeline_->setTrace(trace_);
+    if (trace_) timeline_->setArrangement(loadArrangement(path_, *trace_));
+    // A reload keeps the filter; another trace starts with all tracks.
+    if (!sameFile) trackFilter_->clear();
+    applyTrackFilter();
     overview_->setTrace(trace_);
     search_->setTrace(trace_);
     if (trace_ && trace_->report.truncated) {

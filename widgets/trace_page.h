@@ -10,7 +10,9 @@
 #include "timeline/view_state.h"
 
 class QLabel;
+class QLineEdit;
 class QPushButton;
+class QTimer;
 
 namespace gapscope::ui {
 
@@ -24,7 +26,8 @@ class TracePage : public QWidget {
     Q_OBJECT
   public:
     explicit TracePage(QWidget* parent = nullptr);
-    void setTrace(std::shared_ptr<const Trace> trace);
+    // `path` keys the remembered arrangement of the rows (none when empty).
+    void setTrace(std::shared_ptr<const Trace> trace, const QString& path = {});
     std::shared_ptr<const Trace> trace() const { return trace_; }
 
     ViewState* state() const { return state_; }
@@ -33,17 +36,23 @@ class TracePage : public QWidget {
     OverviewStrip* overview() const { return overview_; }
     TimeRuler* ruler() const { return ruler_; }
     WarningsList* warnings() const { return warnings_; }
+    QLineEdit* trackFilter() const { return trackFilter_; }
 
   signals:
     void importReportRequested();
 
   private:
+    void applyTrackFilter();
+
     std::shared_ptr<const Trace> trace_;
+    QString path_;
     ViewState* state_;
     QWidget* banner_;
     QLabel* bannerText_;
     WarningsList* warnings_;
     SearchBar* search_;
+    QLineEdit* trackFilter_;
+    QTimer* trackFilterTimer_;
     TimeRuler* ruler_;
     OverviewStrip* overview_;
     TimelineView* timeline_;

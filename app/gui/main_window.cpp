@@ -631,7 +631,7 @@ void MainWindow::onLoaded(std::shared_ptr<const Trace> trace, const QString& pat
     }
     reload_->setEnabled(true);
     details_->setTrace(trace);
-    page_->setTrace(trace);
+    page_->setTrace(trace, path);
     panels_->setTrace(trace);
     annotations_->traceOpened(path);  // after the page has the trace
     panels_->raisePanel(QStringLiteral("overviewDock"));

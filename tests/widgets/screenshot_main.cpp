@@ -1,5 +1,6 @@
 // gapscope-screenshot TRACE OUT.png [--size WxH] [--dark] [--select NAME] [--range A,B]
 //                     [--zoom A,B] [--search TEXT] [--panel DOCK] [--step N] [--tour N]
+//                     [--pin REGEX] [--filter REGEX]
 // gapscope-screenshot --welcome - OUT.png [--size WxH] [--dark]
 // Opens TRACE in the real main window (offscreen works), waits for the load,
 // optionally selects the first slice named NAME or a range (fractions of the
@@ -9,7 +10,9 @@
 #include <QCommandLineParser>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QLineEdit>
 #include <QPalette>
+#include <QRegularExpression>
 #include <QStyleFactory>
 #include <QTimer>
 
@@ -42,7 +45,10 @@ int main(int argc, char** argv) {
     QCommandLineOption step("step", "set the scope to this step", "number");
     QCommandLineOption welcome("welcome", "the welcome page (no trace; TRACE is ignored)");
     QCommandLineOption tour("tour", "show this step of the tour (1 = the first)", "number");
-    parser.addOptions({dark, select, range, zoom, size, search, panel, step, welcome, tour});
+    QCommandLineOption pin("pin", "pin the tracks whose \"process › name\" matches", "regex");
+    QCommandLineOption filter("filter", "type this into the track filter", "regex");
+    parser.addOptions(
+        {dark, select, range, zoom, size, search, panel, step, welcome, tour, pin, filter});
     parser.process(app);
     const QStringList args = parser.positionalArguments();
     if (args.size() != 2) return 1;
@@ -101,6 +107,24 @@ int main(int argc, char** argv) {
         }
     }
     if (parser.isSet(range)) state->setSelectedRange(fractions(parser.value(range)));
+    if (parser.isSet(pin)) {
+        const QRegularExpression re(parser.value(pin));
+        gapscope::ui::TrackArrangement a;
+        for (uint32_t i = 0; i < trace->tracks.size(); ++i) {
+            const QString path = gapscope::ui::itemPrefix(*trace, trace->tracks[i].process) +
+                                 QString::fromStdString(trace->tracks[i].displayName);
+            if (re.match(path).hasMatch() && !trace->tracks[i].rows.empty())
+                a.pinned.push_back({false, i});
+        }
+        window.tracePage()->timeline()->setArrangement(std::move(a));
+    }
+    if (parser.isSet(filter)) {
+        window.tracePage()->trackFilter()->setText(parser.value(filter));
+        QElapsedTimer typed;  // the filter waits for the typing to pause
+        typed.start();
+        while (typed.elapsed() < 400)
+            QApplication::processEvents(QEventLoop::AllEvents, 20);
+    }
     gapscope::ui::PanelHost* panels = window.panels();
     auto settle = [&] {
         // Until the index is built and no panel is computing (at most a minute).

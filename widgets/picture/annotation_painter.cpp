@@ -116,7 +116,7 @@ void paintAnnotations(QPainter& p, const AnnotationArea& in,
             p.drawLine(QPointF(x0, trackPart.top()), QPointF(x0, trackPart.bottom()));
             p.drawLine(QPointF(x1, trackPart.top()), QPointF(x1, trackPart.bottom()));
         } else {
-            const double y = in.tracks.top() + sliceY - in.scrollY;
+            const double y = in.tracks.top() + in.layout->screenY(sliceY, in.scrollY);
             const QRectF outline(x0 - 1, y, std::max(3.0, x1 - x0 + 2), TimelineLayout::kRowHeight);
             p.setPen(QPen(c, current ? 3 : 2));
             p.setBrush(Qt::NoBrush);

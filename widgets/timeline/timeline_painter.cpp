@@ -26,58 +26,113 @@ struct Ctx {
     PaintStats stats;
 };
 
+// Rows [first, last) drawn at content y minus `offset`, inside [top, bottom)
+// of the widget: the pinned rows (not scrolled), then the rest.
+struct Region {
+    size_t first = 0, last = 0;
+    int offset = 0;
+    double top = 0, bottom = 0;
+    template <typename F>
+    void forEachRow(const Ctx& c, F&& f) const {
+        const auto& rows = c.in.layout->rows();
+        for (size_t r = first; r < last; ++r) {
+            const double y = rows[r].y - offset;
+            if (y >= bottom) break;
+            if (y + rows[r].height <= top) continue;
+            f(rows[r], y);
+        }
+    }
+};
+
+std::vector<Region> regionsOf(const PaintInputs& in) {
+    const TimelineLayout& l = *in.layout;
+    const int pinned = l.pinnedHeight();
+    std::vector<Region> out;
+    const int first = l.rowAt(pinned + in.scrollY);
+    if (first >= 0)
+        out.push_back({static_cast<size_t>(first), l.rows().size(), in.scrollY,
+                       static_cast<double>(pinned), static_cast<double>(in.size.height())});
+    if (pinned > 0)
+        out.push_back({0, l.pinnedRows(), 0, 0.0, std::min<double>(pinned, in.size.height())});
+    return out;
+}
+
 QString elide(const QFontMetrics& fm, std::string_view text, int width) {
     return fm.elidedText(QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())),
                          Qt::ElideRight, width);
 }
 
-void paintGaps(Ctx& c) {
-    if (!c.in.gaps) return;
-    const int top = -c.in.scrollY;
-    for (size_t d = 0; d < c.t.gpuDevices.size() && d < c.in.gaps->size(); ++d) {
-        const auto& gaps = (*c.in.gaps)[d];
-        if (gaps.empty()) continue;
-        const std::vector<QColor>* colors = c.in.gapColors && d < c.in.gapColors->size() &&
-                                                    (*c.in.gapColors)[d].size() == gaps.size()
-                                                ? &(*c.in.gapColors)[d]
-                                                : nullptr;
-        const int device = c.t.gpuDevices[d].index;
-        for (uint32_t p = 0; p < c.t.processes.size(); ++p) {
-            if (c.t.processes[p].gpuDevice != device) continue;
-            const auto [y0, y1] = c.in.layout->processExtent(p);
-            const QRectF band(c.x0, top + y0 + TimelineLayout::kHeaderHeight, c.right - c.x0,
-                              y1 - y0 - TimelineLayout::kHeaderHeight);
-            const QRectF header(c.x0, top + y0, c.right - c.x0, TimelineLayout::kHeaderHeight);
-            if (band.bottom() < 0 && header.bottom() < 0) continue;
-            const TimeWindow w = c.axis.window();
-            auto it = std::lower_bound(gaps.begin(), gaps.end(), w.start,
-                                       [](const Interval& g, TimeNs v) { return g.end < v; });
-            double lastRight = -1e9;
-            for (; it != gaps.end() && it->start <= w.end; ++it) {
-                const double gx0 = std::max(c.x0, c.x0 + c.axis.toX(it->start));
-                const double gx1 = std::min(c.right, c.x0 + c.axis.toX(it->end));
-                if (gx1 - gx0 < 0.5 || gx1 <= lastRight) continue;  // sub-pixel gap at this zoom
-                lastRight = gx1;
-                QColor fill = c.in.colors.gapFill, head = c.in.colors.gapHeader,
-                       edge = c.in.colors.gapEdge;
-                const QColor cause =
-                    colors ? (*colors)[static_cast<size_t>(it - gaps.begin())] : QColor();
-                if (cause.isValid()) {
-                    fill = cause;
-                    fill.setAlpha(c.in.colors.dark ? 60 : 50);
-                    head = cause;
-                    edge = cause;
-                    edge.setAlpha(170);
-                }
-                c.p.fillRect(QRectF(gx0, band.top(), gx1 - gx0, band.height()), fill);
-                c.p.fillRect(QRectF(gx0, header.bottom() - 5, gx1 - gx0, 5), head);
-                if (gx1 - gx0 > 6) {
-                    c.p.fillRect(QRectF(gx0, band.top(), 1, band.height()), edge);
-                    c.p.fillRect(QRectF(gx1 - 1, band.top(), 1, band.height()), edge);
-                }
-            }
+// Shades the idle gaps of each GPU over its rows: a band over its tracks
+// and a strip at the bottom of its header.
+void paintGapsOver(Ctx& c, size_t device, double headerTop, double top, double bottom) {
+    const auto& gaps = (*c.in.gaps)[device];
+    if (gaps.empty()) return;
+    const std::vector<QColor>* colors = c.in.gapColors && device < c.in.gapColors->size() &&
+                                                (*c.in.gapColors)[device].size() == gaps.size()
+                                            ? &(*c.in.gapColors)[device]
+                                            : nullptr;
+    const TimeWindow w = c.axis.window();
+    auto it = std::lower_bound(gaps.begin(), gaps.end(), w.start,
+                               [](const Interval& g, TimeNs v) { return g.end < v; });
+    double lastRight = -1e9;
+    for (; it != gaps.end() && it->start <= w.end; ++it) {
+        const double gx0 = std::max(c.x0, c.x0 + c.axis.toX(it->start));
+        const double gx1 = std::min(c.right, c.x0 + c.axis.toX(it->end));
+        if (gx1 - gx0 < 0.5 || gx1 <= lastRight) continue;  // sub-pixel gap at this zoom
+        lastRight = gx1;
+        QColor fill = c.in.colors.gapFill, head = c.in.colors.gapHeader, edge = c.in.colors.gapEdge;
+        const QColor cause = colors ? (*colors)[static_cast<size_t>(it - gaps.begin())] : QColor();
+        if (cause.isValid()) {
+            fill = cause;
+            fill.setAlpha(c.in.colors.dark ? 60 : 50);
+            head = cause;
+            edge = cause;
+            edge.setAlpha(170);
+        }
+        if (bottom > top) c.p.fillRect(QRectF(gx0, top, gx1 - gx0, bottom - top), fill);
+        if (headerTop < top) c.p.fillRect(QRectF(gx0, top - 5, gx1 - gx0, 5), head);
+        if (gx1 - gx0 > 6 && bottom > top) {
+            c.p.fillRect(QRectF(gx0, top, 1, bottom - top), edge);
+            c.p.fillRect(QRectF(gx1 - 1, top, 1, bottom - top), edge);
         }
     }
+}
+
+void paintGaps(Ctx& c, const Region& region) {
+    if (!c.in.gaps) return;
+    // Per GPU process: its entry in gpuDevices and in the gaps.
+    auto deviceOf = [&](uint32_t process) -> size_t {
+        const int device = c.t.processes[process].gpuDevice;
+        if (c.t.processes[process].kind != ProcessKind::Gpu || device < 0) return SIZE_MAX;
+        for (size_t d = 0; d < c.t.gpuDevices.size() && d < c.in.gaps->size(); ++d)
+            if (c.t.gpuDevices[d].index == device) return d;
+        return SIZE_MAX;
+    };
+    // Runs of consecutive rows of one process.
+    uint32_t process = kNone;
+    double headerTop = 0, top = 0, bottom = 0;
+    auto flush = [&] {
+        if (process == kNone) return;
+        const size_t d = deviceOf(process);
+        if (d != SIZE_MAX) paintGapsOver(c, d, headerTop, top, bottom);
+        process = kNone;
+    };
+    region.forEachRow(c, [&](const DisplayRow& dr, double y) {
+        const bool header = dr.kind == DisplayRow::Kind::ProcessHeader;
+        const bool group =
+            dr.kind == DisplayRow::Kind::RankHeader || dr.kind == DisplayRow::Kind::PinnedHeader;
+        if (group || header || dr.process != process) {
+            flush();
+            if (group) return;
+            process = dr.process;
+            headerTop = y;
+            top = header ? y + dr.height : y;
+            bottom = top;
+            if (header) return;
+        }
+        bottom = y + dr.height;
+    });
+    flush();
 }
 
 void paintSliceRow(Ctx& c, const DisplayRow& dr, double y) {
@@ -224,60 +279,64 @@ void paintRankHeader(Ctx& c, const DisplayRow& dr, double y) {
     c.p.setFont(QFont(c.p.font().family(), c.p.font().pointSize()));
 }
 
-void paintGutter(Ctx& c) {
-    const auto& rows = c.in.layout->rows();
-    c.p.fillRect(QRectF(0, 0, c.x0, c.in.size.height()), c.in.colors.gutter);
+void paintBoldLine(Ctx& c, QRectF box, const QString& mark, const QString& title) {
+    QFont bold = c.p.font();
+    bold.setBold(true);
+    c.p.setFont(bold);
+    c.p.drawText(box, Qt::AlignVCenter,
+                 mark + QFontMetrics(bold).elidedText(title, Qt::ElideMiddle,
+                                                      static_cast<int>(box.width()) - 16));
+    c.p.setFont(QFont(c.p.font().family(), c.p.font().pointSize()));
+}
+
+void paintProcessHeader(Ctx& c, const DisplayRow& dr, double y) {
+    // The gutter part only: the track part (gap markers, range) is already drawn.
+    c.p.fillRect(QRectF(0, y, c.x0, dr.height), c.in.colors.header);
+    c.p.setPen(c.in.colors.headerText);
+    QString title = processTitle(c.t, dr.process);
+    // Say what is not under it, so that a person finds it again.
+    int hidden = 0, pinned = 0;
+    for (const TrackItem i : c.in.layout->arrangement().hidden)
+        hidden +=
+            (i.counter ? c.t.counters[i.index].process : c.t.tracks[i.index].process) == dr.process;
+    for (const TrackItem i : c.in.layout->arrangement().pinned)
+        pinned +=
+            (i.counter ? c.t.counters[i.index].process : c.t.tracks[i.index].process) == dr.process;
+    if (pinned > 0) title += QStringLiteral(" · %1 pinned").arg(pinned);
+    if (hidden > 0) title += QStringLiteral(" · %1 hidden").arg(hidden);
+    const bool collapsed = c.in.layout->isProcessCollapsed(dr.process);
+    paintBoldLine(c, QRectF(6, y, c.x0 - 8, dr.height), collapsed ? "▸ " : "▾ ", title);
+}
+
+void paintGutter(Ctx& c, const Region& region) {
     const QFontMetrics fm = c.p.fontMetrics();
-    for (size_t r = static_cast<size_t>(std::max(0, c.in.layout->rowAt(c.in.scrollY)));
-         r < rows.size(); ++r) {
-        const DisplayRow& dr = rows[r];
-        const double y = dr.y - c.in.scrollY;
-        if (y > c.in.size.height()) break;
-        if (dr.kind == DisplayRow::Kind::RankHeader) {
-            paintRankHeader(c, dr, y);
-            continue;
-        }
-        if (dr.kind == DisplayRow::Kind::ProcessHeader) {
-            const Process& proc = c.t.processes[dr.process];
-            // The gutter part only: the track part (gap markers, range) is already drawn.
-            c.p.fillRect(QRectF(0, y, c.x0, dr.height), c.in.colors.header);
+    c.p.setClipRect(QRectF(0, region.top, c.x0, region.bottom - region.top));
+    c.p.fillRect(QRectF(0, region.top, c.x0, region.bottom - region.top), c.in.colors.gutter);
+    region.forEachRow(c, [&](const DisplayRow& dr, double y) {
+        if (dr.kind == DisplayRow::Kind::RankHeader) return paintRankHeader(c, dr, y);
+        if (dr.kind == DisplayRow::Kind::ProcessHeader) return paintProcessHeader(c, dr, y);
+        if (dr.kind == DisplayRow::Kind::PinnedHeader) {
+            c.p.fillRect(QRectF(0, y, c.x0, dr.height), c.in.colors.rankHeader);
             c.p.setPen(c.in.colors.headerText);
-            const bool collapsed = c.in.layout->isProcessCollapsed(dr.process);
-            QString title = QString::fromStdString(proc.displayName);
-            if (proc.kind == ProcessKind::Gpu) {
-                for (const GpuDevice& d : c.t.gpuDevices) {
-                    if (d.index == proc.gpuDevice && !d.name.empty())
-                        title += " · " + QString::fromStdString(shortDeviceName(d.name));
-                }
-            }
-            QFont bold = c.p.font();
-            bold.setBold(true);
-            c.p.setFont(bold);
-            c.p.drawText(QRectF(6, y, c.x0 - 8, dr.height), Qt::AlignVCenter,
-                         QString(collapsed ? "▸ " : "▾ ") +
-                             QFontMetrics(bold).elidedText(title, Qt::ElideMiddle,
-                                                           static_cast<int>(c.x0) - 30));
-            c.p.setFont(QFont(c.p.font().family(), c.p.font().pointSize()));
-            continue;
+            paintBoldLine(
+                c, QRectF(6, y, c.x0 - 8, dr.height), QStringLiteral("▪ "),
+                QStringLiteral("Pinned (%1)").arg(c.in.layout->arrangement().pinned.size()));
+            return;
         }
-        if (!dr.firstOfTrack) continue;
+        if (!dr.firstOfTrack) return;
         QString label;
-        if (dr.kind == DisplayRow::Kind::Counter) {
-            const std::string_view name = c.t.str(c.t.counters[dr.counter].name);
-            label = QStringLiteral("   ") +
-                    QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
-        } else {
-            const Track& tr = c.t.tracks[dr.track];
-            const bool collapsible = tr.rows.size() > 1;
-            const QString mark =
-                collapsible ? (c.in.layout->isTrackCollapsed(dr.track) ? "▸ " : "▾ ") : "   ";
-            label = mark + QString::fromStdString(tr.displayName);
-        }
+        QString mark = QStringLiteral("   ");
+        if (dr.kind != DisplayRow::Kind::Counter && c.t.tracks[dr.track].rows.size() > 1)
+            mark = c.in.layout->isTrackCollapsed(dr.track) ? "▸ " : "▾ ";
+        label = mark + (dr.pinned ? itemPrefix(c.t, dr.process) : QString()) +
+                itemName(c.t, *dr.item());
         c.p.setPen(c.in.colors.gutterText);
+        // Cut in the middle: the end ("stream 7", a thread id) tells tracks apart.
         c.p.drawText(QRectF(16, y, c.x0 - 20, TimelineLayout::kRowHeight), Qt::AlignVCenter,
-                     fm.elidedText(label, Qt::ElideRight, static_cast<int>(c.x0) - 22));
-    }
-    c.p.fillRect(QRectF(c.x0 - 1, 0, 1, c.in.size.height()), c.in.colors.grid);
+                     fm.elidedText(label, dr.pinned ? Qt::ElideMiddle : Qt::ElideRight,
+                                   static_cast<int>(c.x0) - 22));
+    });
+    c.p.setClipping(false);
 }
 
 void paintFlows(Ctx& c) {
@@ -289,9 +348,9 @@ void paintFlows(Ctx& c) {
         const int y0 = c.in.layout->yOfSlice(f.from), y1 = c.in.layout->yOfSlice(f.to);
         if (y0 < 0 || y1 < 0) continue;
         const QPointF a(c.x0 + c.axis.toX(c.t.slices[f.from].start),
-                        y0 - c.in.scrollY + TimelineLayout::kRowHeight / 2.0);
+                        c.in.layout->screenY(y0, c.in.scrollY) + TimelineLayout::kRowHeight / 2.0);
         const QPointF b(c.x0 + c.axis.toX(c.t.slices[f.to].start),
-                        y1 - c.in.scrollY + TimelineLayout::kRowHeight / 2.0);
+                        c.in.layout->screenY(y1, c.in.scrollY) + TimelineLayout::kRowHeight / 2.0);
         QPainterPath path(a);
         const double dx = std::max(30.0, std::abs(b.x() - a.x()) / 2);
         path.cubicTo(a + QPointF(dx, 0), b - QPointF(dx, 0), b);
@@ -308,15 +367,45 @@ void paintFlows(Ctx& c) {
 void outlineSlice(Ctx& c, uint32_t slice, const QColor& color, double width) {
     if (slice == kNone || slice >= c.t.slices.size()) return;
     const int y = c.in.layout->yOfSlice(slice);
-    if (y < 0) return;
+    const int pinned = c.in.layout->pinnedHeight();
+    // Not over the pinned rows when scrolled under them.
+    if (y < 0 || (y >= pinned && y - c.in.scrollY < pinned)) return;
     const Slice& s = c.t.slices[slice];
     const double a = std::max(c.axis.toX(s.start), -3.0);
     const double b = std::max(a + 2.0, std::min(c.axis.toX(s.end()), c.right - c.x0 + 3));
     c.p.setPen(QPen(color, width));
-    c.p.drawRect(QRectF(c.x0 + a, y - c.in.scrollY + 1, b - a, TimelineLayout::kRowHeight - 2));
+    c.p.drawRect(QRectF(c.x0 + a, c.in.layout->screenY(y, c.in.scrollY) + 1, b - a,
+                        TimelineLayout::kRowHeight - 2));
 }
 
 }  // namespace
+
+QString processTitle(const Trace& t, uint32_t process) {
+    const Process& proc = t.processes[process];
+    QString title = QString::fromStdString(proc.displayName);
+    if (proc.kind == ProcessKind::Gpu) {
+        for (const GpuDevice& d : t.gpuDevices) {
+            if (d.index == proc.gpuDevice && !d.name.empty())
+                title += " · " + QString::fromStdString(shortDeviceName(d.name));
+        }
+    }
+    return title;
+}
+
+QString itemPrefix(const Trace& t, uint32_t process) {
+    if (process >= t.processes.size()) return {};
+    QString prefix;
+    const Process& proc = t.processes[process];
+    if (!t.ranks.empty() && proc.group < t.ranks.size())
+        prefix = QStringLiteral("rank %1 › ").arg(t.ranks[proc.group].rank);
+    return prefix + QString::fromStdString(proc.displayName) + " › ";
+}
+
+QString itemName(const Trace& t, TrackItem item) {
+    if (!item.counter) return QString::fromStdString(t.tracks[item.index].displayName);
+    const std::string_view name = t.str(t.counters[item.index].name);
+    return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
+}
 
 PaintStats paintTimeline(QPainter& p, const PaintInputs& in) {
     Ctx c{p,
@@ -327,38 +416,38 @@ PaintStats paintTimeline(QPainter& p, const PaintInputs& in) {
           static_cast<double>(in.size.width()),
           {}};
     p.fillRect(QRect(QPoint(0, 0), in.size), in.colors.background);
-    p.setClipRect(QRectF(c.x0, 0, c.right - c.x0, in.size.height()));
-    // Alternate track backgrounds help the eye follow a row.
     // Only the rows on screen are visited (a trace may have a million
-    // threads); alternate tracks get a faint band to guide the eye.
-    const auto& rows = in.layout->rows();
-    const size_t firstRow = static_cast<size_t>(std::max(0, in.layout->rowAt(in.scrollY)));
-    for (size_t r = firstRow; r < rows.size(); ++r) {
-        const DisplayRow& dr = rows[r];
-        const double y = dr.y - in.scrollY;
-        if (y > in.size.height()) break;
-        const uint32_t id = dr.kind == DisplayRow::Kind::Counter ? dr.counter : dr.track;
-        if (dr.kind == DisplayRow::Kind::ProcessHeader) {
-            p.fillRect(QRectF(c.x0, y, c.right - c.x0, dr.height), in.colors.header);
-        } else if (dr.kind == DisplayRow::Kind::RankHeader) {
-            p.fillRect(QRectF(c.x0, y, c.right - c.x0, dr.height), in.colors.rankHeader);
-        } else if (id & 1) {
-            p.fillRect(QRectF(c.x0, y, c.right - c.x0, dr.height), in.colors.alternateBackground);
-        }
+    // threads). The scrolled rows first, the pinned ones over them.
+    const std::vector<Region> regions = regionsOf(in);
+    for (const Region& region : regions) {
+        p.setClipRect(QRectF(c.x0, region.top, c.right - c.x0, region.bottom - region.top));
+        p.fillRect(QRectF(c.x0, region.top, c.right - c.x0, region.bottom - region.top),
+                   in.colors.background);
+        // Alternate tracks get a faint band to guide the eye along a row.
+        region.forEachRow(c, [&](const DisplayRow& dr, double y) {
+            const uint32_t id = dr.kind == DisplayRow::Kind::Counter ? dr.counter : dr.track;
+            if (dr.kind == DisplayRow::Kind::ProcessHeader) {
+                p.fillRect(QRectF(c.x0, y, c.right - c.x0, dr.height), in.colors.header);
+            } else if (dr.kind == DisplayRow::Kind::RankHeader ||
+                       dr.kind == DisplayRow::Kind::PinnedHeader) {
+                p.fillRect(QRectF(c.x0, y, c.right - c.x0, dr.height), in.colors.rankHeader);
+            } else if (id & 1) {
+                p.fillRect(QRectF(c.x0, y, c.right - c.x0, dr.height),
+                           in.colors.alternateBackground);
+            }
+        });
+        paintGaps(c, region);
+        region.forEachRow(c, [&](const DisplayRow& dr, double y) {
+            if (dr.kind == DisplayRow::Kind::Slices) {
+                paintSliceRow(c, dr, y);
+            } else if (dr.kind == DisplayRow::Kind::Instants) {
+                paintInstants(c, c.t.tracks[dr.track], y, dr.height);
+            } else if (dr.kind == DisplayRow::Kind::Counter) {
+                paintCounter(c, dr, y);
+            }
+        });
     }
-    paintGaps(c);
-    for (size_t r = firstRow; r < rows.size(); ++r) {
-        const DisplayRow& dr = rows[r];
-        const double y = dr.y - in.scrollY;
-        if (y > in.size.height()) break;
-        if (dr.kind == DisplayRow::Kind::Slices) {
-            paintSliceRow(c, dr, y);
-        } else if (dr.kind == DisplayRow::Kind::Instants) {
-            paintInstants(c, c.t.tracks[dr.track], y, dr.height);
-        } else if (dr.kind == DisplayRow::Kind::Counter) {
-            paintCounter(c, dr, y);
-        }
-    }
+    p.setClipRect(QRectF(c.x0, 0, c.right - c.x0, in.size.height()));
     if (in.range) {
         const double a = c.x0 + c.axis.toX(in.range->start), b = c.x0 + c.axis.toX(in.range->end);
         p.fillRect(QRectF(a, 0, std::max(1.0, b - a), in.size.height()), in.colors.rangeFill);
@@ -371,7 +460,13 @@ PaintStats paintTimeline(QPainter& p, const PaintInputs& in) {
         outlineSlice(c, s, in.colors.selection, 1.5);
     paintFlows(c);
     p.setClipping(false);
-    paintGutter(c);
+    p.fillRect(QRectF(0, 0, c.x0, in.size.height()), in.colors.gutter);
+    for (const Region& region : regions)
+        paintGutter(c, region);
+    p.fillRect(QRectF(c.x0 - 1, 0, 1, in.size.height()), in.colors.grid);
+    // The pinned rows' lower edge: the rest scrolls under it.
+    if (const int h = in.layout->pinnedHeight(); h > 0 && h < in.size.height())
+        p.fillRect(QRectF(0, h - 1, c.right, 2), in.colors.grid);
     return c.stats;
 }
 

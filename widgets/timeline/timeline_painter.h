@@ -45,6 +45,14 @@ struct PaintStats {
 
 PaintStats paintTimeline(QPainter& p, const PaintInputs& in);
 
+// "GPU 0 · H100": a process's header.
+QString processTitle(const Trace& t, uint32_t process);
+// Where a track or counter of the process is: "rank 1 › GPU 0 › " (the
+// rank for ranks of a job), before its name on a pinned row.
+QString itemPrefix(const Trace& t, uint32_t process);
+// A track's or counter's own name: "stream 7", "GPU memory".
+QString itemName(const Trace& t, TrackItem item);
+
 // The track area's time axis for a widget of the given inputs.
 inline TimeAxis trackAxis(const PaintInputs& in) {
     return TimeAxis(in.window, in.size.width() - in.gutterWidth);

@@ -4,8 +4,10 @@
 #include <QContextMenuEvent>
 #include <QHelpEvent>
 #include <QKeyEvent>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QRegularExpression>
 #include <QScrollBar>
 #include <QToolTip>
 #include <QWheelEvent>
@@ -286,14 +288,23 @@ void TimelineView::paintStaleFrame(QPainter& p, const FrameKey& key) const {
     const double dx =
         static_cast<double>(frameKey_->window.start - key.window.start) * ax.pixelsPerNs();
     const int dy = frameKey_->scrollY - key.scrollY;
-    const QRect tracks(kGutterWidth, 0, key.paintSize.width() - kGutterWidth, height());
+    // The pinned rows at the top do not scroll.
+    const int pinned = std::min(layout_.pinnedHeight(), height());
+    const QRect tracks(kGutterWidth, pinned, key.paintSize.width() - kGutterWidth,
+                       height() - pinned);
     p.fillRect(rect(), colors_.background);
     p.save();
     p.setClipRect(tracks);
     p.drawImage(QPointF(dx, dy), frame_);
-    p.restore();
-    p.setClipRect(QRect(0, 0, kGutterWidth, height()));
+    p.setClipRect(QRect(0, pinned, kGutterWidth, height() - pinned));
     p.drawImage(QPointF(0, dy), frame_);
+    if (pinned > 0) {
+        p.setClipRect(QRect(kGutterWidth, 0, key.paintSize.width() - kGutterWidth, pinned));
+        p.drawImage(QPointF(dx, 0), frame_);
+        p.setClipRect(QRect(0, 0, kGutterWidth, pinned));
+        p.drawImage(QPointF(0, 0), frame_);
+    }
+    p.restore();
 }
 
 void TimelineView::paintEvent(QPaintEvent*) {
@@ -321,11 +332,16 @@ void TimelineView::paintEvent(QPaintEvent*) {
     } else {
         paintStaleFrame(p, key);
     }
+    if (drop_) {
+        // Where a dragged header or track would land.
+        const int y = layout_.screenY(drop_->y, vbar_->value());
+        p.fillRect(QRect(0, y - 1, width() - vbar_->width(), 3), colors_.selection);
+    }
 }
 
 uint32_t TimelineView::sliceAt(QPoint pos) const {
     if (!trace_ || pos.x() < kGutterWidth) return kNone;
-    const int index = layout_.rowAt(pos.y() + vbar_->value());
+    const int index = layout_.rowAtScreen(pos.y(), vbar_->value());
     if (index < 0) return kNone;
     const DisplayRow& dr = layout_.rows()[static_cast<size_t>(index)];
     if (dr.kind != DisplayRow::Kind::Slices) return kNone;
@@ -351,9 +367,11 @@ uint32_t TimelineView::sliceAt(QPoint pos) const {
 
 void TimelineView::revealSlice(uint32_t slice) {
     const int y = layout_.yOfSlice(slice);
-    if (y < 0) return;
-    if (y < vbar_->value() || y + TimelineLayout::kRowHeight > vbar_->value() + height()) {
-        vbar_->setValue(std::max(0, y - height() / 3));
+    const int pinned = layout_.pinnedHeight();
+    if (y < pinned) return;  // collapsed away, or pinned: always in view
+    const int top = y - vbar_->value();
+    if (top < pinned || top + TimelineLayout::kRowHeight > height()) {
+        vbar_->setValue(std::max(0, y - pinned - (height() - pinned) / 3));
     }
 }
 
@@ -378,7 +396,7 @@ TimeNs TimelineView::anchorTime() const {
 }
 
 void TimelineView::handleGutterClick(QPoint pos) {
-    const int index = layout_.rowAt(pos.y() + vbar_->value());
+    const int index = layout_.rowAtScreen(pos.y(), vbar_->value());
     if (index < 0) return;
     const DisplayRow& dr = layout_.rows()[static_cast<size_t>(index)];
     if (dr.kind == DisplayRow::Kind::ProcessHeader) {
@@ -391,15 +409,143 @@ void TimelineView::handleGutterClick(QPoint pos) {
     } else {
         return;
     }
+    arrangementEdited();
+}
+
+void TimelineView::arrangementEdited() {
     updateScrollRange();
     contentChanged();
+    emit arrangementChanged();
+}
+
+void TimelineView::setArrangement(TrackArrangement arrangement) {
+    layout_.setArrangement(std::move(arrangement));
+    updateScrollRange();
+    contentChanged();
+}
+
+void TimelineView::setAllCollapsed(bool collapsed) {
+    layout_.setAllCollapsed(collapsed);
+    arrangementEdited();
+}
+
+int TimelineView::setTrackFilter(const QString& pattern) {
+    trackFilter_ = pattern;
+    if (!trace_) return 0;
+    const Trace& t = *trace_;
+    if (pattern.trimmed().isEmpty()) {
+        layout_.setShown({}, {});
+        updateScrollRange();
+        contentChanged();
+        return static_cast<int>(t.tracks.size() + t.counters.size());
+    }
+    QRegularExpression re(pattern, QRegularExpression::CaseInsensitiveOption);
+    if (!re.isValid())
+        re = QRegularExpression(QRegularExpression::escape(pattern),
+                                QRegularExpression::CaseInsensitiveOption);
+    // "rank 1 › GPU 0 · H100 › stream 7": a pattern can name any part.
+    std::vector<QString> processes(t.processes.size());
+    for (uint32_t p = 0; p < t.processes.size(); ++p)
+        processes[p] = itemPrefix(t, p).chopped(3) + " · " + processTitle(t, p) + " › ";
+    int shown = 0;
+    auto matches = [&](uint32_t process, TrackItem item) {
+        const QString where = process < processes.size() ? processes[process] : QString();
+        const bool hit = re.match(where + itemName(t, item)).hasMatch();
+        shown += hit;
+        return static_cast<uint8_t>(hit);
+    };
+    // A vector that is not empty even when nothing matches: all are then left out.
+    std::vector<uint8_t> tracks(t.tracks.size() + 1, 0), counters(t.counters.size() + 1, 0);
+    for (uint32_t i = 0; i < t.tracks.size(); ++i)
+        tracks[i] = matches(t.tracks[i].process, {false, i});
+    for (uint32_t i = 0; i < t.counters.size(); ++i)
+        counters[i] = matches(t.counters[i].process, {true, i});
+    layout_.setShown(std::move(tracks), std::move(counters));
+    updateScrollRange();
+    contentChanged();
+    return shown;
+}
+
+QString TimelineView::rowLabel(const DisplayRow& row) const {
+    const Trace& t = *trace_;
+    switch (row.kind) {
+        case DisplayRow::Kind::ProcessHeader:
+            return itemPrefix(t, row.process).chopped(3) + " · " + processTitle(t, row.process);
+        case DisplayRow::Kind::RankHeader:
+            return tr("rank %1").arg(t.ranks[row.process].rank);
+        case DisplayRow::Kind::PinnedHeader:
+            return tr("Pinned");
+        default:
+            return itemPrefix(t, row.process) + itemName(t, *row.item());
+    }
+}
+
+void TimelineView::fillGutterMenu(QMenu& menu, int y) {
+    if (!trace_) return;
+    const int index = layout_.rowAtScreen(y, vbar_->value());
+    auto edit = [this](auto&& change) {
+        return [this, change] {
+            change();
+            arrangementEdited();
+        };
+    };
+    if (index >= 0) {
+        const auto at = static_cast<size_t>(index);
+        const DisplayRow row = layout_.rows()[at];
+        const QString name = rowLabel(row);
+        const QString shortName = QFontMetrics(menu.font()).elidedText(name, Qt::ElideMiddle, 300);
+        if (const std::optional<TrackItem> item = row.item()) {
+            const TrackItem i = *item;
+            if (layout_.isPinned(i)) {
+                menu.addAction(tr("Unpin “%1”").arg(shortName),
+                               edit([this, i] { layout_.setPinned(i, false); }));
+            } else {
+                menu.addAction(tr("Pin “%1” to the top").arg(shortName),
+                               edit([this, i] { layout_.setPinned(i, true); }));
+                menu.addAction(tr("Hide “%1”").arg(shortName),
+                               edit([this, i] { layout_.setHidden(i, true); }));
+            }
+        }
+        if (row.kind == DisplayRow::Kind::ProcessHeader) {
+            const uint32_t p = row.process;
+            menu.addAction(tr("Hide “%1”").arg(shortName),
+                           edit([this, p] { layout_.setProcessHidden(p, true); }));
+        }
+        if (row.kind == DisplayRow::Kind::PinnedHeader) {
+            menu.addAction(tr("Unpin all"), edit([this] {
+                               TrackArrangement a = layout_.arrangement();
+                               a.pinned.clear();
+                               layout_.setArrangement(std::move(a));
+                           }));
+        }
+        // Moving by the menu as well as by dragging: the same drop.
+        const auto up = layout_.moveStep(at, -1), down = layout_.moveStep(at, +1);
+        if (up || down) {
+            menu.addAction(tr("Move up"), edit([this, up] { layout_.drop(*up); }))
+                ->setEnabled(up.has_value());
+            menu.addAction(tr("Move down"), edit([this, down] { layout_.drop(*down); }))
+                ->setEnabled(down.has_value());
+        }
+    }
+    menu.addSeparator();
+    menu.addAction(tr("Collapse all"), this, [this] { setAllCollapsed(true); });
+    menu.addAction(tr("Expand all"), this, [this] { setAllCollapsed(false); });
+    QAction* show = menu.addAction(tr("Show hidden (%1)").arg(layout_.hiddenCount()),
+                                   edit([this] { layout_.showAllHidden(); }));
+    show->setEnabled(layout_.hiddenCount() > 0);
+    menu.addAction(tr("Filter tracks…"), this, &TimelineView::trackFilterRequested);
+    QAction* reset =
+        menu.addAction(tr("Reset the arrangement"), edit([this] { layout_.setArrangement({}); }));
+    reset->setEnabled(!layout_.arrangement().empty());
 }
 
 void TimelineView::mousePressEvent(QMouseEvent* e) {
     setFocus();
     if (!trace_ || e->button() != Qt::LeftButton) return;
     if (e->position().x() < kGutterWidth) {
-        handleGutterClick(e->position().toPoint());
+        // A click toggles on release; a drag moves the header or track.
+        gutterPressRow_ = layout_.rowAtScreen(e->position().toPoint().y(), vbar_->value());
+        pressPos_ = e->position().toPoint();
         return;
     }
     pressPos_ = e->position().toPoint();
@@ -419,6 +565,14 @@ void TimelineView::mouseMoveEvent(QMouseEvent* e) {
         if ((pos - pressPos_).manhattanLength() > QApplication::startDragDistance())
             dragging_ = true;
         if (!dragging_) return;
+        if (gutterPressRow_ >= 0) {
+            const int y = std::clamp(pos.y(), 0, height() - 1);
+            drop_ = layout_.dropAt(static_cast<size_t>(gutterPressRow_),
+                                   y < layout_.pinnedHeight() ? y : y + vbar_->value());
+            setCursor(drop_ ? Qt::ClosedHandCursor : Qt::ForbiddenCursor);
+            update();
+            return;
+        }
         if (selectingRange_) {
             const TimeNs t = ax.toTime(pos.x() - kGutterWidth);
             state_->setSelectedRange(
@@ -441,7 +595,18 @@ void TimelineView::mouseMoveEvent(QMouseEvent* e) {
 
 void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
     if (!trace_ || e->button() != Qt::LeftButton || pressPos_ == QPoint()) return;
-    if (!dragging_) {
+    if (gutterPressRow_ >= 0) {
+        if (!dragging_) {
+            handleGutterClick(pressPos_);
+        } else if (drop_) {
+            layout_.drop(*drop_);
+            arrangementEdited();
+        }
+        gutterPressRow_ = -1;
+        drop_.reset();
+        unsetCursor();
+        update();
+    } else if (!dragging_) {
         const uint32_t s = sliceAt(e->position().toPoint());
         if (e->modifiers() & Qt::ControlModifier) {
             state_->toggleSliceInSelection(s);  // Ctrl+click: several slices
@@ -463,7 +628,14 @@ void TimelineView::mouseDoubleClickEvent(QMouseEvent* e) {
 }
 
 void TimelineView::contextMenuEvent(QContextMenuEvent* e) {
-    if (!trace_ || e->pos().x() < kGutterWidth) return QWidget::contextMenuEvent(e);
+    if (!trace_) return QWidget::contextMenuEvent(e);
+    if (e->pos().x() < kGutterWidth) {
+        QMenu menu(this);
+        fillGutterMenu(menu, e->pos().y());
+        menu.exec(e->globalPos());
+        e->accept();
+        return;
+    }
     emit contextMenuRequested(e->globalPos(), axis().toTime(e->pos().x() - kGutterWidth),
                               sliceAt(e->pos()));
     e->accept();
@@ -580,6 +752,21 @@ void TimelineView::leaveEvent(QEvent*) {
 bool TimelineView::event(QEvent* e) {
     if (e->type() == QEvent::ToolTip && trace_) {
         auto* help = static_cast<QHelpEvent*>(e);
+        if (help->pos().x() < kGutterWidth) {
+            // The whole name, which the gutter may have cut.
+            const int row = layout_.rowAtScreen(help->pos().y(), vbar_->value());
+            if (row < 0) {
+                QToolTip::hideText();
+                return true;
+            }
+            QToolTip::showText(
+                help->globalPos(),
+                QStringLiteral("%1<br><i>%2</i>")
+                    .arg(rowLabel(layout_.rows()[static_cast<size_t>(row)]).toHtmlEscaped(),
+                         tr("Drag to move; right-click to pin, hide or filter")),
+                this);
+            return true;
+        }
         const uint32_t s = sliceAt(help->pos());
         if (s == kNone) {
             QToolTip::hideText();

@@ -19,6 +19,7 @@
 #include "timeline/timeline_painter.h"
 #include "timeline/view_state.h"
 
+class QMenu;
 class QScrollBar;
 
 namespace gapscope::ui {
@@ -37,6 +38,20 @@ class TimelineView : public QWidget {
     // Ranks merged into one trace: every rank's GPUs first, or each rank's
     // GPUs in its group (timeline_layout.h).
     void setGpusOnTop(bool on);
+
+    // How the rows are arranged (pinned, hidden, order, collapsed); a
+    // person changes it in the gutter: drag a header or label to move it,
+    // right-click for the rest (fillGutterMenu).
+    const TrackArrangement& arrangement() const { return layout_.arrangement(); }
+    void setArrangement(TrackArrangement arrangement);
+    // Shows only the tracks and counters whose "process › track" matches
+    // (case-insensitive regex; a pattern that is not one matches as text);
+    // empty shows all. Returns the number of tracks and counters shown.
+    int setTrackFilter(const QString& pattern);
+    QString trackFilter() const { return trackFilter_; }
+    void setAllCollapsed(bool collapsed);
+    // The gutter's context menu for the row at widget y (public for tests).
+    void fillGutterMenu(QMenu& menu, int y);
 
     // GPU idle gaps shorter than this are not shaded.
     void setGapThreshold(TimeNs ns);
@@ -84,6 +99,10 @@ class TimelineView : public QWidget {
     // A right click: where (global), the time there and the slice under it.
     void contextMenuRequested(QPoint globalPos, gapscope::TimeNs time, uint32_t slice);
     void hoverTimeChanged(gapscope::TimeNs t, bool inside);
+    // A person pinned, hid, moved, collapsed or expanded rows.
+    void arrangementChanged();
+    // "Filter tracks…" in the gutter's menu.
+    void trackFilterRequested();
 
   protected:
     void paintEvent(QPaintEvent*) override;
@@ -104,6 +123,10 @@ class TimelineView : public QWidget {
     void updateScrollRange();
 
     void handleGutterClick(QPoint pos);
+    // After the layout's arrangement changed.
+    void arrangementEdited();
+    // The full label of a gutter row, for its tooltip and menu.
+    QString rowLabel(const DisplayRow& row) const;
     void fitSelection();
     // Something drawn changed that the frame key does not hold.
     void contentChanged();
@@ -160,6 +183,10 @@ class TimelineView : public QWidget {
     int pressScroll_ = 0;
     bool dragging_ = false;
     bool selectingRange_ = false;
+    // A press in the gutter: the row, and once dragged, where it would drop.
+    int gutterPressRow_ = -1;
+    std::optional<TimelineLayout::RowDrop> drop_;
+    QString trackFilter_;
     TimeNs rangeAnchor_ = 0;
     PaintStats lastStats_;
     uint64_t contentVersion_ = 0;
