@@ -15,6 +15,7 @@
 #include <QTest>
 
 #include "loader/loader.h"
+#include "picture/picture.h"
 #include "support/suite_main.h"
 #include "support/test_paths.h"
 #include "timeline/arrangement_settings.h"
@@ -283,6 +284,23 @@ class TestTrackArrangement : public QObject {
         // Undone, it is forgotten.
         saveArrangement(path, *trace_, {});
         QVERIFY(loadArrangement(path, *again).empty());
+    }
+
+    void anExportedPictureIsArrangedAsTheView() {
+        TimelineLayout l;
+        l.setTrace(trace_);
+        const uint32_t p = busiestProcess(*trace_);
+        const auto [top, bottom] = l.processExtent(p);
+        PictureSpec spec;
+        spec.trace = trace_;
+        spec.range = {trace_->spanStart, trace_->spanEnd};
+        const int full = pictureSize(spec).height();
+        spec.arrangement.hiddenProcesses = {p};
+        QCOMPARE(pictureSize(spec).height(), full - (bottom - top));
+        // Pinned rows come first in the picture too: one header more.
+        spec.arrangement = {};
+        spec.arrangement.pinned = {{false, tracksOf(p).back()}};
+        QCOMPARE(pictureSize(spec).height(), full + TimelineLayout::kHeaderHeight);
     }
 
     void theFilterKeepsWhatItNames() {

@@ -161,6 +161,7 @@ std::optional<PictureSpec> ImageExport::specFor(const Choice& choice, QString* e
     }
     const TimelineView* timeline = page_->timeline();
     spec.tracks = *tracks;
+    spec.arrangement = timeline->arrangement();
     spec.width = choice.width > 0 ? choice.width : timeline->width();
     spec.scale = choice.scale;
     spec.dark = timeline->palette().color(QPalette::Window).lightness() < 128;

@@ -53,6 +53,7 @@ Parts partsOf(const PictureSpec& spec, const TimelineLayout& layout) {
 TimelineLayout layoutOf(const PictureSpec& spec) {
     TimelineLayout layout;
     layout.setTrace(spec.trace);
+    if (!spec.arrangement.empty()) layout.setArrangement(spec.arrangement);
     if (!spec.tracks.all()) layout.setShown(spec.tracks.tracks, spec.tracks.counters);
     return layout;
 }

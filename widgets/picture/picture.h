@@ -16,6 +16,7 @@
 #include "picture/track_selection.h"
 #include "report/annotations.h"
 #include "timeline/time_axis.h"
+#include "timeline/timeline_layout.h"
 
 class QPainter;
 
@@ -31,6 +32,9 @@ struct PictureSpec {
     std::shared_ptr<const Trace> trace;
     TimeWindow range;
     TrackSelection tracks;
+    // As the person arranged the rows in the viewer (pinned first, hidden
+    // left out, their order and collapsed groups); empty: the trace's own.
+    TrackArrangement arrangement;
     int width = 1600;  // logical px
     int height = 0;    // logical px of the whole picture; 0: every chosen row
     qreal scale = 1;   // device pixels per logical px (PNG)
