@@ -30,6 +30,7 @@ take guide-tour "$sample" --tour 1
 take guide-overview "$sample" --panel overviewDock
 take guide-details "$sample" --zoom 0.225,0.27 --select cudaLaunchKernel
 take guide-range "$sample" --range 0.26,0.5
+take guide-tracks "$sample" --zoom 0.45,0.56 --pin "python3 462|GPU 0 › stream 7$" --filter "stream|418"
 take guide-gaps "$sample" --panel gapsDock
 take guide-steps "$sample" --panel stepsDock
 take guide-kernels "$sample" --panel kernelsDock

@@ -401,6 +401,14 @@ QString itemPrefix(const Trace& t, uint32_t process) {
     return prefix + QString::fromStdString(proc.displayName) + " › ";
 }
 
+QString processPath(const Trace& t, uint32_t process) {
+    if (process >= t.processes.size()) return {};
+    const Process& proc = t.processes[process];
+    const QString title = processTitle(t, process);
+    if (t.ranks.empty() || proc.group >= t.ranks.size()) return title;
+    return QStringLiteral("rank %1 › ").arg(t.ranks[proc.group].rank) + title;
+}
+
 QString itemName(const Trace& t, TrackItem item) {
     if (!item.counter) return QString::fromStdString(t.tracks[item.index].displayName);
     const std::string_view name = t.str(t.counters[item.index].name);
