@@ -148,12 +148,14 @@ std::vector<Process> orderTracks(TraceBuilder::State& st, const std::vector<uint
             proc.displayName = proc.pid.isText ? idText(t, proc.pid)  // a text pid names itself
                                                : "process " + idText(t, proc.pid);
         }
-        // One host of several: "10.0.0.1_6009 /device:GPU:1" is "GPU 8 (10.0.0.1_6009 GPU:1)".
+        // A host's GPU in a profile run's folder: "10.0.0.1_6009 /device:GPU:1"
+        // reads "10.0.0.1_6009 · GPU 1", as the host numbers it (its
+        // device index, unique in the run, may be 8).
         if (xspace && proc.kind == ProcessKind::Gpu) {
             const size_t at = name.find(" /device:GPU:");
             if (at != std::string_view::npos) {
-                proc.displayName.append(" (").append(name.substr(0, at + 1));
-                proc.displayName.append(name.substr(at + 9)).append(")");
+                proc.displayName = std::string(name.substr(0, at));
+                proc.displayName.append(" \u00b7 GPU ").append(name.substr(at + 13));
             }
         }
         proc.tracks.clear();

@@ -308,6 +308,19 @@ class TestXSpace : public QObject {
                          name.rfind("34.83.195.180_6003 /", 0) == 0,
                      name.c_str());
         }
+        // A host's GPU reads as the host numbers it ("34.83.195.180_6003 ·
+        // GPU 0", whatever its index in the run), in the header and labels.
+        int named = 0;
+        for (const Process& p : t.processes) {
+            const std::string name = nameOf(t, p.name);
+            const size_t at = name.find(" /device:GPU:");
+            if (p.kind != ProcessKind::Gpu || at == std::string::npos) continue;
+            const std::string expected = name.substr(0, at) + " \u00b7 GPU " + name.substr(at + 13);
+            QCOMPARE(p.displayName, expected);
+            QCOMPARE(t.gpuLabel(p.gpuDevice), expected);
+            ++named;
+        }
+        QVERIFY(named >= 2);
         QCOMPARE(t.metadata.at("profile run"), std::string("\"GPU-multi-worker\""));
         QCOMPARE(t.metadata.at("profile hosts"),
                  std::string("[\"34.83.195.179_6003\",\"34.83.195.180_6003\"]"));

@@ -733,9 +733,12 @@ class TestPanels : public QObject {
                  qPrintable(window_->windowTitle()));
         bool hosted = false;
         for (const Process& p : trace->processes)
-            hosted |= p.displayName == "GPU 0 (localhost GPU:0)";
+            hosted |= p.displayName == "localhost \u00b7 GPU 0";
         QVERIFY(hosted);
-        QVERIFY(panel<OverviewPanel>("overviewDock")->view()->toPlainText().contains("GPU 0"));
+        QVERIFY(panel<OverviewPanel>("overviewDock")
+                    ->view()
+                    ->toPlainText()
+                    .contains(QStringLiteral("localhost \u00b7 GPU 0")));
     }
 
     void cleanupTestCase() { window_.reset(); }
