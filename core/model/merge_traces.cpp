@@ -129,7 +129,9 @@ void appendPart(Trace& m, RankPart& part, uint32_t group, int& nextDevice,
         p.name = map.str(p.name);
         p.labels = map.str(p.labels);
         p.gpuDevice = map.device(p.gpuDevice);
-        p.displayName = label + " \u00b7 " + p.displayName;
+        // "rank 3 · GPU 0": the host is on the rank's header, and a header
+        // must read at the gutter's width.
+        p.displayName = "rank " + std::to_string(part.rank) + " \u00b7 " + p.displayName;
         for (uint32_t& tr : p.tracks)
             tr += map.trackBase;
         p.group = group;
