@@ -261,9 +261,11 @@ void paintRankHeader(Ctx& c, const DisplayRow& dr, double y) {
     c.p.fillRect(QRectF(0, y, c.x0, dr.height), c.in.colors.rankHeader);
     c.p.setPen(c.in.colors.headerText);
     QString title = QStringLiteral("rank %1").arg(rank.rank);
-    if (!rank.host.empty()) title += " · " + QString::fromStdString(rank.host);
-    const QString file = QString::fromStdString(rank.file);
-    title += " · " + file.mid(file.lastIndexOf('/') + 1);
+    const QString file = QString::fromStdString(rank.file).section('/', -1);
+    const QString host = QString::fromStdString(rank.host);
+    // A host's file ("10.0.0.2_6009.xplane.pb") names its host already.
+    if (!host.isEmpty() && !file.startsWith(host)) title += " · " + host;
+    title += " · " + file;
     if (rank.offset != 0)
         title += QStringLiteral(" (shifted %1%2 µs)")
                      .arg(rank.offset > 0 ? "+" : "")
