@@ -89,10 +89,21 @@ int runRanks(int argc, char** argv) {
         std::cerr << "gapscope: " << list.error << "\n";
         return 2;
     }
-    if (const auto cycles = profilerCyclesOf(list.files); !cycles.empty())
-        std::cerr << "gapscope: warning: these " << cycles.size()
-                  << " files are the cycles of one profiler (one process, one after another), "
-                     "not the ranks of a job; compared as ranks all the same\n";
+    std::vector<std::string> files = list.files;
+    if (const auto cycles = profilerCyclesOf(files); !cycles.empty()) {
+        if (cycles.front().size() == 1) {
+            std::cerr << "gapscope: warning: these " << cycles.size()
+                      << " files are the cycles of one profiler (one process, one after "
+                         "another), not the ranks of a job; compared as ranks all the same\n";
+        } else {
+            // Ranks that each wrote several cycles: the newest cycle's ranks.
+            std::cerr << "gapscope: these " << files.size() << " files are " << cycles.size()
+                      << " cycles of " << cycles.front().size()
+                      << " ranks; comparing the ranks of the newest cycle (name its files to "
+                         "compare another)\n";
+            files = cycles.back();
+        }
+    }
     RankLoadOptions options;
     options.load = args->load.options;
     options.workers = static_cast<unsigned>(workers);
@@ -116,7 +127,7 @@ int runRanks(int argc, char** argv) {
         figures[load.file] = std::move(f);
         spans[load.file] = span;
     };
-    const RankSetLoad loaded = loadRanks(list.files, options);
+    const RankSetLoad loaded = loadRanks(files, options);
     if (loaded.cancelled) return 2;
     for (const std::string& w : loaded.warnings)
         std::cerr << "gapscope: " << w << "\n";

@@ -496,20 +496,37 @@ void MainWindow::openTraces(const QStringList& paths, const QString& run) {
 }
 
 bool MainWindow::openedACycle(const std::vector<std::string>& files) {
-    const std::vector<std::string> cycles = profilerCyclesOf(files);
+    const std::vector<std::vector<std::string>> cycles = profilerCyclesOf(files);
     if (cycles.empty()) return false;
-    QStringList paths;
-    for (const std::string& f : cycles)
-        paths << QFile::decodeName(QByteArray::fromStdString(f));
-    const QString chosen = ui::chooseProfilerCycle(this, paths, interactive_);
-    if (chosen.isEmpty()) return true;  // cancelled: nothing opens
+    std::vector<QStringList> paths;
+    for (const auto& cycle : cycles) {
+        paths.emplace_back();
+        for (const std::string& f : cycle)
+            paths.back() << QFile::decodeName(QByteArray::fromStdString(f));
+    }
+    const int chosen = ui::chooseProfilerCycle(this, paths, interactive_);
+    if (chosen < 0) return true;  // cancelled: nothing opens
+    const QStringList& open = paths[static_cast<size_t>(chosen)];
     // Said once the trace is open, in the warnings bar.
-    pendingNotice_ = {tr("Profiler cycles"),
-                      {tr("%1 files are the cycles of one profiler, not ranks: %2 is open; "
-                          "File → Open for another.")
-                           .arg(paths.size())
-                           .arg(QFileInfo(chosen).fileName())}};
-    openTrace(chosen);
+    pendingNotice_ = {
+        tr("Profiler cycles"),
+        {open.size() == 1
+             ? tr("%1 files are the cycles of one profiler, not ranks: %2 is open; "
+                  "File → Open for another.")
+                   .arg(files.size())
+                   .arg(QFileInfo(open.front()).fileName())
+             : tr("%1 files are %2 cycles of %3 ranks: cycle %4 is open; File → Open for "
+                  "another.")
+                   .arg(files.size())
+                   .arg(paths.size())
+                   .arg(open.size())
+                   .arg(chosen + 1)}};
+    if (open.size() == 1) {
+        openTrace(open.front());
+    } else {
+        std::vector<std::string> names(cycles[static_cast<size_t>(chosen)]);
+        openRanks(open, QFile::decodeName(QByteArray::fromStdString(commonFolder(names))));
+    }
     return true;
 }
 
@@ -615,10 +632,9 @@ void MainWindow::onLoaded(std::shared_ptr<const Trace> trace, const QString& pat
     gpusOnTop_->setEnabled(ranks);
     page_->timeline()->setGpusOnTop(ranks && gpusOnTop_->isChecked());
     page_->warnings()->clear();
-    if (!pendingNotice_.first.isEmpty()) {
-        page_->warnings()->setWarnings(pendingNotice_.first, pendingNotice_.second);
-        pendingNotice_ = {};
-    }
+    QString noticeTitle = pendingNotice_.first;
+    QStringList notices = pendingNotice_.second;
+    pendingNotice_ = {};
     if (ranks) {
         showRanksDock();
         // Files that failed, and ranks two files claimed: said once, not hidden.
@@ -627,8 +643,12 @@ void MainWindow::onLoaded(std::shared_ptr<const Trace> trace, const QString& pat
             if (!r.error.empty()) problems << QString::fromStdString(r.entry.file + ": " + r.error);
         for (const std::string& w : ranks_->document()->warnings)
             problems << QString::fromStdString(w);
-        page_->warnings()->setWarnings(tr("Some ranks"), problems);
+        if (!problems.isEmpty()) {
+            noticeTitle = tr("Some ranks");
+            notices += problems;
+        }
     }
+    if (!notices.isEmpty()) page_->warnings()->setWarnings(noticeTitle, notices);
     reload_->setEnabled(true);
     details_->setTrace(trace);
     page_->setTrace(trace, path);

@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 #include <filesystem>
+#include <map>
 #include <system_error>
 
 #include "io/profile_files.h"
@@ -150,24 +151,30 @@ std::optional<std::pair<std::string, uint64_t>> workerAndTime(std::string_view n
 
 }  // namespace
 
-std::vector<std::string> profilerCyclesOf(const std::vector<std::string>& files) {
+std::vector<std::vector<std::string>> profilerCyclesOf(const std::vector<std::string>& files) {
     if (files.size() < 2) return {};
-    std::vector<std::pair<uint64_t, std::string>> cycles;
-    std::string worker;
+    // Per WORKER (in natural order), its files by the time they were written.
+    std::map<std::string, std::vector<std::pair<uint64_t, std::string>>,
+             bool (*)(std::string_view, std::string_view)>
+        workers(naturalLess);
     for (const std::string& f : files) {
         const size_t slash = f.find_last_of('/');
         const auto parsed =
             workerAndTime(std::string_view(f).substr(slash == std::string::npos ? 0 : slash + 1));
         if (!parsed) return {};
-        if (worker.empty()) worker = parsed->first;
-        if (parsed->first != worker) return {};  // another process: ranks
-        cycles.push_back({parsed->second, f});
+        workers[parsed->first].push_back({parsed->second, f});
     }
-    std::sort(cycles.begin(), cycles.end());
-    std::vector<std::string> out;
-    for (auto& c : cycles)
-        out.push_back(std::move(c.second));
-    return out;
+    const size_t count = workers.begin()->second.size();
+    if (count < 2) return {};  // one file per WORKER: ranks
+    for (auto& [worker, written] : workers) {
+        if (written.size() != count) return {};  // a WORKER missed a cycle: no telling which
+        std::sort(written.begin(), written.end());
+    }
+    std::vector<std::vector<std::string>> cycles(count);
+    for (auto& [worker, written] : workers)
+        for (size_t c = 0; c < count; ++c)
+            cycles[c].push_back(std::move(written[c].second));
+    return cycles;
 }
 
 }  // namespace gapscope

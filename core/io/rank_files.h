@@ -36,12 +36,15 @@ std::vector<std::string> traceFilesIn(const std::string& dir, std::string& error
 // Natural order of names: runs of digits compare by value.
 bool naturalLess(std::string_view a, std::string_view b);
 
-// The cycles of one profiler rather than the ranks of a job. PyTorch's
-// tensorboard_trace_handler names each file WORKER.MS.pt.trace.json[.gz]
-// (WORKER is "<host>_<pid>" unless set; MS the time it wrote it), and a
-// schedule that repeats writes one per cycle: files that all share one
-// WORKER are cycles, returned oldest first; otherwise (ranks, or names of
-// another form) empty.
-std::vector<std::string> profilerCyclesOf(const std::vector<std::string>& files);
+// Profiler cycles rather than ranks. PyTorch's tensorboard_trace_handler
+// names each file WORKER.MS.pt.trace.json[.gz] (WORKER is "<host>_<pid>"
+// unless set; MS the time it wrote it), and a schedule that repeats writes
+// one per cycle. Files that all share one WORKER are the cycles of one
+// profiler; files of several WORKERs, each with the same number (two or
+// more) of files, are that many cycles of a job's ranks. Returns the cycles
+// oldest first, each the files of that cycle (one per WORKER, in natural
+// order of WORKER); otherwise (one file per WORKER: ranks; names of another
+// form; WORKERs with different counts) empty.
+std::vector<std::vector<std::string>> profilerCyclesOf(const std::vector<std::string>& files);
 
 }  // namespace gapscope

@@ -183,19 +183,33 @@ class TestRanks : public QObject {
     // One profiler's cycles (one WORKER, several times) are no ranks; the
     // ranks of a job, or names of another form, are no cycles.
     void profilerCyclesAreNotRanks() {
-        using V = std::vector<std::string>;
+        using V = std::vector<std::vector<std::string>>;
         QCOMPARE(profilerCyclesOf({"/t/host_42.1700000005000.pt.trace.json.gz",
                                    "/t/host_42.1700000000001.pt.trace.json.gz",
                                    "/t/host_42.1700000009999.pt.trace.json"}),
-                 (V{"/t/host_42.1700000000001.pt.trace.json.gz",
-                    "/t/host_42.1700000005000.pt.trace.json.gz",
-                    "/t/host_42.1700000009999.pt.trace.json"}));
+                 (V{{"/t/host_42.1700000000001.pt.trace.json.gz"},
+                    {"/t/host_42.1700000005000.pt.trace.json.gz"},
+                    {"/t/host_42.1700000009999.pt.trace.json"}}));
         QCOMPARE(profilerCyclesOf({"worker0_step_12.1694128201545.pt.trace.json",
                                    "worker1_step_12.1694128201556.pt.trace.json"}),
-                 V{});  // two workers: ranks
+                 V{});  // two workers, one file each: ranks
         QCOMPARE(profilerCyclesOf({"a.pt.trace.json", "b.pt.trace.json"}), V{});
         QCOMPARE(profilerCyclesOf({"host_42.17x.pt.trace.json", "host_42.18.pt.trace.json"}), V{});
         QCOMPARE(profilerCyclesOf({"host_42.1.pt.trace.json"}), V{});  // one file
+    }
+
+    // Ranks that each wrote several cycles: the cycles of the job, each with
+    // one file per rank (ranks in natural order, cycles by time).
+    void cyclesOfRanks() {
+        using V = std::vector<std::vector<std::string>>;
+        QCOMPARE(profilerCyclesOf({"rank10.300.pt.trace.json", "rank2.100.pt.trace.json",
+                                   "rank10.110.pt.trace.json", "rank2.290.pt.trace.json"}),
+                 (V{{"rank2.100.pt.trace.json", "rank10.110.pt.trace.json"},
+                    {"rank2.290.pt.trace.json", "rank10.300.pt.trace.json"}}));
+        // A rank that missed a cycle: no telling which files belong together.
+        QCOMPARE(profilerCyclesOf(
+                     {"rank0.1.pt.trace.json", "rank0.2.pt.trace.json", "rank1.1.pt.trace.json"}),
+                 V{});
     }
 
     void fileNamesStateRanks() {

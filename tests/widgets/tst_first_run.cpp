@@ -158,6 +158,36 @@ class TestFirstRun : public QObject {
         QVERIFY2(bar->summaryText().startsWith("Profiler cycles"), qPrintable(bar->summaryText()));
     }
 
+    // Ranks that each wrote two cycles: the newest cycle opens as a job of
+    // two ranks (not four ranks claiming two numbers twice), and it says so.
+    void cyclesOfRanksOpenTheNewestCyclesRanks() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        for (const char* name :
+             {"rank0.1700000000001.pt.trace.json.gz", "rank0.1700000005000.pt.trace.json.gz",
+              "rank1.1700000000003.pt.trace.json.gz", "rank1.1700000005002.pt.trace.json.gz"})
+            QVERIFY(QFile::copy(test::samplePath(), dir.filePath(QLatin1String(name))));
+        QSettings().clear();
+        auto w = std::make_unique<app::MainWindow>();
+        w->disableCacheForSession();
+        w->setInteractive(false);
+        w->resize(1400, 900);
+        w->show();
+        w->openTrace(dir.path());
+        waitForTrace(*w);
+        const auto trace = w->tracePage()->trace();
+        QVERIFY2(trace, qPrintable(w->lastError()));
+        QCOMPARE(trace->ranks.size(), size_t(2));
+        QStringList files;
+        for (const TraceRank& r : trace->ranks)
+            files << QFileInfo(QString::fromStdString(r.file)).fileName();
+        files.sort();
+        QCOMPARE(files, (QStringList{"rank0.1700000005000.pt.trace.json.gz",
+                                     "rank1.1700000005002.pt.trace.json.gz"}));
+        auto* bar = w->tracePage()->warnings();
+        QVERIFY2(bar->summaryText().startsWith("Profiler cycles"), qPrintable(bar->summaryText()));
+    }
+
     void theReadmeShowsTheSameRecordingCode() {
         const QString readme = readText(test::sourceDir() + QStringLiteral("/README.md"));
         QVERIFY(!readme.isEmpty());

@@ -41,25 +41,36 @@ RunChoice chooseProfileRun(QWidget* parent, const QString& folder, const QString
             {}};
 }
 
-QString chooseProfilerCycle(QWidget* parent, const QStringList& cycles, bool interactive) {
-    if (cycles.isEmpty()) return {};
-    if (!interactive || cycles.size() == 1) return cycles.back();
+int chooseProfilerCycle(QWidget* parent, const std::vector<QStringList>& cycles, bool interactive) {
+    const int newest = static_cast<int>(cycles.size()) - 1;
+    if (!interactive || cycles.size() <= 1) return newest;
     QStringList items;
-    for (qsizetype i = cycles.size() - 1; i >= 0; --i) {
-        const QFileInfo f(cycles[i]);
+    for (int i = newest; i >= 0; --i) {
+        const QStringList& files = cycles[static_cast<size_t>(i)];
+        qint64 bytes = 0;
+        for (const QString& f : files)
+            bytes += QFileInfo(f).size();
+        const QString what = files.size() == 1 ? QFileInfo(files.front()).fileName()
+                                               : QObject::tr("%1 ranks").arg(files.size());
         items << QObject::tr("cycle %1 — %2, %3")
                      .arg(i + 1)
-                     .arg(f.fileName(), QLocale().formattedDataSize(f.size()));
+                     .arg(what, QLocale().formattedDataSize(bytes));
     }
+    const bool ranks = cycles.front().size() > 1;
     bool ok = false;
     const QString picked = QInputDialog::getItem(
         parent, QObject::tr("Open a Profiler Cycle"),
-        QObject::tr("These %1 files are the cycles of one profiler (one process, one after "
-                    "another), not the ranks of a job. Open:")
-            .arg(cycles.size()),
+        ranks ? QObject::tr("These files are %1 cycles of %2 ranks, one after another, not "
+                            "%3 ranks. Open the ranks of:")
+                    .arg(cycles.size())
+                    .arg(cycles.front().size())
+                    .arg(cycles.size() * cycles.front().size())
+              : QObject::tr("These %1 files are the cycles of one profiler (one process, one "
+                            "after another), not the ranks of a job. Open:")
+                    .arg(cycles.size()),
         items, 0, false, &ok);
-    if (!ok) return {};
-    return cycles[cycles.size() - 1 - items.indexOf(picked)];
+    if (!ok) return -1;
+    return newest - static_cast<int>(items.indexOf(picked));
 }
 
 }  // namespace gapscope::ui

@@ -7,6 +7,7 @@
 #include <QString>
 #include <QStringList>
 #include <optional>
+#include <vector>
 
 class QWidget;
 
@@ -20,9 +21,10 @@ struct RunChoice {
 RunChoice chooseProfileRun(QWidget* parent, const QString& folder, const QString& run,
                            bool interactive);
 
-// Which of one profiler's cycles (io/rank_files.h, profilerCyclesOf; oldest
-// first) to open: the user picks from a list, newest first and preselected
-// (non-interactive: the newest). Empty when the user cancelled.
-QString chooseProfilerCycle(QWidget* parent, const QStringList& cycles, bool interactive);
+// Which profiler cycle (io/rank_files.h, profilerCyclesOf; oldest first,
+// each its files: one, or one per rank) to open: the user picks from a
+// list, newest first and preselected (non-interactive: the newest).
+// Returns its index, or -1 when the user cancelled.
+int chooseProfilerCycle(QWidget* parent, const std::vector<QStringList>& cycles, bool interactive);
 
 }  // namespace gapscope::ui
