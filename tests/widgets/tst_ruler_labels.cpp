@@ -95,6 +95,44 @@ class TestRulerLabels : public QObject {
         }
     }
 
+    // A ruler with flags is a lane taller: the flags sit above the ticks, so
+    // every tick label of the plain ruler stays, and nothing overlaps.
+    void flagsHaveALaneOfTheirOwn() {
+        const QFontMetricsF fm{QFont()};
+        for (const int width : {700, 1366, 3840}) {
+            const TimeWindow w{0, 148'000'000};
+            RulerInputs plain = ruler(width, w);
+            const auto ticksOf = [](const std::vector<RulerLabel>& labels) {
+                QStringList out;
+                for (const RulerLabel& l : labels)
+                    if (l.kind == RulerLabel::Kind::Tick) out << l.text;
+                return out;
+            };
+            const QStringList all = ticksOf(rulerLabels(plain, fm));
+            RulerInputs flagged = plain;
+            flagged.area.setHeight(rulerHeight(fm, true));
+            QVERIFY(flagged.area.height() > plain.area.height());
+            const double left = flagged.gutterWidth;
+            // A flag over every tick.
+            for (const RulerLabel& l : rulerLabels(plain, fm))
+                if (l.kind == RulerLabel::Kind::Tick)
+                    flagged.flags.push_back({l.rect.left() - 10, l.rect.left() - 10,
+                                             QStringLiteral("a long note on this tick"), Qt::red,
+                                             true});
+            flagged.range = TimeWindow{40'000'000, 75'408'911};
+            const std::vector<RulerLabel> labels = rulerLabels(flagged, fm);
+            checkNoOverlap(flagged, labels, QStringLiteral("%1 px with flags").arg(width));
+            QCOMPARE(ticksOf(labels).size() + 1 >= all.size(), true);  // the range may take one
+            for (const RulerLabel& l : labels) {
+                QVERIFY(l.rect.bottom() <= flagged.area.bottom() + 1);
+                if (l.kind == RulerLabel::Kind::Flag) QVERIFY(l.rect.left() >= left - 0.5);
+            }
+            // Without the range, every tick of the plain ruler.
+            flagged.range.reset();
+            QCOMPARE(ticksOf(rulerLabels(flagged, fm)), all);
+        }
+    }
+
     // The range's duration to four significant digits, not to the nanosecond.
     void theRangeReadsShort() {
         const QFontMetricsF fm{QFont()};

@@ -21,7 +21,6 @@ namespace gapscope::ui {
 namespace {
 
 constexpr int kGutter = kPictureGutter;
-constexpr int kRulerHeight = 28;
 
 QString tr(const char* text) {
     return QCoreApplication::translate("gapscope::ui::Picture", text);
@@ -41,8 +40,9 @@ Parts partsOf(const PictureSpec& spec, const TimelineLayout& layout) {
     Parts parts;
     const int w = std::max(kGutter + 100, spec.width);
     parts.title = QRect(0, 0, w, line);
-    parts.ruler = QRect(0, line, w, kRulerHeight);
-    const int fixed = 2 * line + kRulerHeight;
+    const int ruler = rulerHeight(QFontMetricsF(spec.font), !spec.annotations.empty());
+    parts.ruler = QRect(0, line, w, ruler);
+    const int fixed = 2 * line + ruler;
     const int rows = spec.height > 0 ? std::max(0, spec.height - fixed)
                                      : std::min(layout.totalHeight(), kPictureMaxHeight);
     parts.tracks = QRect(0, parts.ruler.bottom() + 1, w, std::min(rows, kPictureMaxHeight));

@@ -17,6 +17,10 @@ bool clashes(const QRectF& r, const std::vector<RulerLabel>& placed) {
 std::vector<RulerLabel> layoutRulerLabels(const RulerLabelInputs& in, const QFontMetricsF& fm) {
     std::vector<RulerLabel> out;
     const double flagHeight = fm.height() + 2;
+    // A ruler tall enough for two lanes keeps the flags above the ticks,
+    // so that no tick label gives way to a flag.
+    const double lane = in.height >= rulerLaneHeight(fm) + flagHeight + 1 ? flagHeight + 1 : 0;
+    const double textTop = in.top + lane + 3;
     // Flags, left to right: each ends before the next one starts (at least
     // its colour tab stays), and none runs past the right edge.
     std::vector<size_t> order(in.flags.size());
@@ -35,10 +39,10 @@ std::vector<RulerLabel> layoutRulerLabels(const RulerLabelInputs& in, const QFon
         out.push_back(
             {RulerLabel::Kind::Flag, QRectF(x0, in.top + 1, width, flagHeight), text, order[k]});
     }
-    const double textHeight = in.height - 6;
+    const double textHeight = in.height - lane - 6;
     if (!in.note.isEmpty()) {
         const double w = fm.horizontalAdvance(in.note) + 12;
-        const QRectF box(in.right - w - 4, in.top + 3, w, textHeight);
+        const QRectF box(in.right - w - 4, textTop, w, textHeight);
         if (box.left() >= in.left && !clashes(box, out))
             out.push_back({RulerLabel::Kind::Note, box, in.note, 0});
     }
@@ -48,7 +52,7 @@ std::vector<RulerLabel> layoutRulerLabels(const RulerLabelInputs& in, const QFon
         const double w = fm.horizontalAdvance(in.rangeText) + 8;
         const double a = std::max(in.range->first, in.left),
                      b = std::min(in.range->second, in.right);
-        auto at = [&](double x) { return QRectF(x, in.top + 3, w, textHeight); };
+        auto at = [&](double x) { return QRectF(x, textTop, w, textHeight); };
         // Centred on the range, else beside what is in the way, inside the ruler.
         std::vector<double> tries = {(a + b - w) / 2};
         for (const RulerLabel& p : out) {
@@ -68,7 +72,7 @@ std::vector<RulerLabel> layoutRulerLabels(const RulerLabelInputs& in, const QFon
     for (size_t i = 0; i < in.ticks.size(); ++i) {
         const RulerTick& t = in.ticks[i];
         const double w = fm.horizontalAdvance(t.text);
-        QRectF r(t.x + kTickGap, in.top + 3, w, textHeight);
+        QRectF r(t.x + kTickGap, textTop, w, textHeight);
         if (r.right() > in.right) r.moveRight(in.right);  // whole, not cut at the edge
         if (r.left() < in.left || r.left() < lastTickEnd + kTickGap || clashes(r, out)) continue;
         out.push_back({RulerLabel::Kind::Tick, r, t.text, i});

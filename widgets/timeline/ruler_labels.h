@@ -6,12 +6,15 @@
 // range's duration (centred on the range, moved aside from a flag, or left
 // out when there is no room: Details shows it), then the tick labels, each
 // left out where it would touch one already placed (the last one is moved
-// left to stay whole rather than cut at the edge).
+// left to stay whole rather than cut at the edge). A ruler of rulerHeight()
+// with flags puts them in a lane above the rest, so they cover no tick.
 
 #include <QColor>
 #include <QFontMetricsF>
 #include <QRectF>
 #include <QString>
+#include <algorithm>
+#include <cmath>
 #include <optional>
 #include <vector>
 
@@ -48,6 +51,15 @@ struct RulerLabelInputs {
 };
 
 std::vector<RulerLabel> layoutRulerLabels(const RulerLabelInputs& in, const QFontMetricsF& fm);
+
+// The height of the ruler's tick lane; a ruler with annotation flags is
+// one flag taller (rulerHeight) and keeps them in a lane of their own.
+inline double rulerLaneHeight(const QFontMetricsF& fm) {
+    return std::max(28.0, fm.height() + 12);
+}
+inline int rulerHeight(const QFontMetricsF& fm, bool withFlags) {
+    return static_cast<int>(std::ceil(rulerLaneHeight(fm) + (withFlags ? fm.height() + 3 : 0)));
+}
 
 // Padding inside a flag and beside a tick label, in px.
 inline constexpr double kFlagPad = 5;

@@ -1,5 +1,6 @@
 #include "timeline/time_ruler.h"
 
+#include <QEvent>
 #include <QPainter>
 
 #include "picture/annotation_painter.h"
@@ -9,9 +10,25 @@ namespace gapscope::ui {
 
 TimeRuler::TimeRuler(ViewState* state, int gutterWidth, QWidget* parent)
     : QWidget(parent), state_(state), gutter_(gutterWidth) {
-    setFixedHeight(28);
+    fitHeight();
     connect(state_, &ViewState::visibleChanged, this, qOverload<>(&QWidget::update));
     connect(state_, &ViewState::selectedRangeChanged, this, qOverload<>(&QWidget::update));
+}
+
+void TimeRuler::setAnnotations(std::vector<Annotation> annotations, uint64_t current) {
+    annotations_ = std::move(annotations);
+    currentAnnotation_ = current;
+    fitHeight();
+    update();
+}
+
+void TimeRuler::fitHeight() {
+    setFixedHeight(rulerHeight(QFontMetricsF(font()), !annotations_.empty()));
+}
+
+void TimeRuler::changeEvent(QEvent* e) {
+    if (e->type() == QEvent::FontChange) fitHeight();
+    QWidget::changeEvent(e);
 }
 
 void TimeRuler::paintEvent(QPaintEvent*) {

@@ -28,18 +28,18 @@ class TimeRuler : public QWidget {
         rightMargin_ = px;
         update();
     }
-    QSize sizeHint() const override { return {600, 28}; }
-    // Markers as flags, notes as bars, with their first line.
-    void setAnnotations(std::vector<Annotation> annotations, uint64_t current) {
-        annotations_ = std::move(annotations);
-        currentAnnotation_ = current;
-        update();
-    }
+    QSize sizeHint() const override { return {600, height()}; }
+    // Markers as flags, notes as bars, with their first line; with any, the
+    // ruler grows a lane for them above the ticks.
+    void setAnnotations(std::vector<Annotation> annotations, uint64_t current);
 
   protected:
     void paintEvent(QPaintEvent*) override;
+    void changeEvent(QEvent*) override;
 
   private:
+    void fitHeight();
+
     ViewState* state_;
     int gutter_;
     int rightMargin_ = 0;
