@@ -42,7 +42,10 @@ void paintRuler(QPainter& p, const RulerInputs& in) {
     p.fillRect(r, c.header);
     p.setPen(c.headerText);
     const TimeNs step = tickStep(in.axis, kMinTickSpacingPx);
-    p.drawText(QRect(r.left() + 6, r.top(), in.gutterWidth - 10, r.height()), Qt::AlignVCenter,
+    // Level with the tick labels (a ruler with flags has their lane on top).
+    const int lane = std::min(r.height(), rulerHeight(QFontMetricsF(p.font()), false));
+    p.drawText(QRect(r.left() + 6, r.bottom() + 1 - lane, in.gutterWidth - 10, lane),
+               Qt::AlignVCenter,
                QCoreApplication::translate("gapscope::ui::TimeRuler", "%1 visible")
                    .arg(formatDuration(in.axis.window().span(), step / 10)));
     const int left = r.left() + in.gutterWidth;
