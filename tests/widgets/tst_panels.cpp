@@ -22,6 +22,8 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextCursor>
+#include <QTextDocument>
 #include <QTimer>
 #include <cmath>
 #include <map>
@@ -739,6 +741,26 @@ class TestPanels : public QObject {
                     ->view()
                     ->toPlainText()
                     .contains(QStringLiteral("localhost \u00b7 GPU 0")));
+    }
+
+    // A kernel linked from the Overview or Details reads by its short name;
+    // its full name is the link's tooltip.
+    void kernelLinksReadShortWithTheFullNameAsTooltip() {
+        const std::string full =
+            "void cudnn::bn_bw_1C11_kernel_new<float, float, float2, 512, true, 1>(float, float, "
+            "float, float, cudnnTensorStruct, float const*)";
+        QTextDocument doc;
+        doc.setHtml(symbolLink(7, full));
+        QCOMPARE(doc.toPlainText(), QStringLiteral("cudnn::bn_bw_1C11_kernel_new"));
+        QTextCursor cursor(&doc);
+        cursor.setPosition(3);
+        QCOMPARE(cursor.charFormat().toolTip(), QString::fromStdString(full));
+        QCOMPARE(cursor.charFormat().anchorHref(), QStringLiteral("slice:7"));
+        // What would end the attribute or start an entity comes through too.
+        const std::string odd = "bool operator&<a'b>(X const&, Y)";
+        doc.setHtml(symbolLink(8, odd));
+        cursor.setPosition(3);
+        QCOMPARE(cursor.charFormat().toolTip(), QString::fromStdString(odd));
     }
 
     void cleanupTestCase() { window_.reset(); }

@@ -10,6 +10,7 @@
 #include "analysis/slice_queries.h"
 #include "jobs/coalescing_runner.h"
 #include "model/args_json.h"
+#include "panels/link_view.h"
 
 namespace gapscope::ui {
 
@@ -26,11 +27,9 @@ QString row(const QString& key, const QString& value) {
 }
 
 QString sliceLink(const Trace& t, uint32_t slice) {
-    const QString label = q(t.str(t.slices[slice].name));
-    return QStringLiteral("<a href='slice:%1'>%2</a> <span style='color:gray'>(%3)</span>")
-        .arg(slice)
-        .arg(label.size() > 80 ? label.left(77) + "..." : label)
-        .arg(q(trackLabel(t, t.trackOfSlice(slice))));
+    return symbolLink(slice, t.str(t.slices[slice].name)) +
+           QStringLiteral(" <span style='color:gray'>(%1)</span>")
+               .arg(q(trackLabel(t, t.trackOfSlice(slice))));
 }
 
 }  // namespace

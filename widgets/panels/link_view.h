@@ -5,12 +5,16 @@
 // item N. Used by the Overview and Advice.
 
 #include <QTextBrowser>
+#include <string_view>
 
 #include "panels/nav_target.h"
 
 namespace gapscope::ui {
 
 QString sliceLink(uint32_t slice, const QString& text);
+// A link to a slice named by a symbol: its short name (a kernel without
+// template arguments and parameters), the full name in the tooltip.
+QString symbolLink(uint32_t slice, std::string_view name);
 QString rangeLink(Interval range, const QString& text);
 QString panelLink(const QString& dockName, const QString& text);
 

@@ -204,11 +204,10 @@ std::optional<OverviewPanel::Computed> computeOverview(const AnalysisPanel::Requ
     html += panelLink(QStringLiteral("MemoryDock"), OverviewPanel::tr("Memory")) + "</p>";
     html += QStringLiteral("<h3>%1</h3><ol>").arg(OverviewPanel::tr("Top kernels"));
     for (size_t i = 0; i < kernels.size() && i < 5; ++i) {
-        QString name = QString::fromUtf8(t.str(kernels[i].name));
-        if (name.size() > 70) name = name.left(67) + QStringLiteral("…");
-        html += QStringLiteral("<li>%1 — %2 (%3 of busy)</li>")
-                    .arg(sliceLink(kernels[i].firstSlice, name), shortDuration(kernels[i].total),
-                         formatPercent(kernels[i].shareOfBusyTime));
+        html +=
+            QStringLiteral("<li>%1 — %2 (%3 of busy)</li>")
+                .arg(symbolLink(kernels[i].firstSlice, t.str(kernels[i].name)),
+                     shortDuration(kernels[i].total), formatPercent(kernels[i].shareOfBusyTime));
     }
     html += "</ol>" + panelLink(QStringLiteral("kernelsDock"), OverviewPanel::tr("Kernels"));
     html += QStringLiteral("<h3>%1</h3>").arg(OverviewPanel::tr("Findings"));
