@@ -60,7 +60,7 @@ TracePage::TracePage(QWidget* parent)
     trackFilter_->setPlaceholderText(tr("Filter tracks (name or regex)"));
     trackFilter_->setClearButtonEnabled(true);
     trackFilter_->setToolTip(
-        tr("Shows only the tracks whose process or name matches, e.g. “GPU 3|rank 5 › .*main”. "
+        tr("Shows only the tracks whose process or name matches, e.g. “GPU 3|rank 5 · .*main”. "
            "Pinned tracks stay."));
     trackFilter_->setMinimumWidth(fontMetrics().horizontalAdvance(QLatin1Char('x')) * 34);
     trackFilterTimer_->setSingleShot(true);

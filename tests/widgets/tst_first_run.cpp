@@ -66,6 +66,19 @@ class TestFirstRun : public QObject {
         w->show();
         return w;
     }
+    // A non-interactive window that opened a folder of copies of the sample
+    // under these names.
+    std::unique_ptr<app::MainWindow> openCopies(const QTemporaryDir& dir,
+                                                std::initializer_list<const char*> names) {
+        for (const char* name : names)
+            if (!QFile::copy(test::samplePath(), dir.filePath(QLatin1String(name)))) return {};
+        auto w = freshWindow();
+        w->setInteractive(false);
+        w->openTrace(dir.path());
+        waitForTrace(*w);
+        return w;
+    }
+
     static void waitForTrace(app::MainWindow& w) {
         w.loader()->wait();
         for (int i = 0; i < 20; ++i)
@@ -139,17 +152,9 @@ class TestFirstRun : public QObject {
     void aProfilersCyclesOpenAsOneTrace() {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        for (const char* name :
-             {"host_42.1700000000001.pt.trace.json.gz", "host_42.1700000005000.pt.trace.json.gz"})
-            QVERIFY(QFile::copy(test::samplePath(), dir.filePath(QLatin1String(name))));
-        QSettings().clear();
-        auto w = std::make_unique<app::MainWindow>();
-        w->disableCacheForSession();
-        w->setInteractive(false);
-        w->resize(1400, 900);
-        w->show();
-        w->openTrace(dir.path());
-        waitForTrace(*w);
+        const auto w = openCopies(dir, {"host_42.1700000000001.pt.trace.json.gz",
+                                        "host_42.1700000005000.pt.trace.json.gz"});
+        QVERIFY(w);
         QVERIFY2(w->tracePage()->trace(), qPrintable(w->lastError()));
         QVERIFY(w->tracePage()->trace()->ranks.empty());
         QVERIFY(w->currentPath().endsWith("host_42.1700000005000.pt.trace.json.gz"));
@@ -163,18 +168,10 @@ class TestFirstRun : public QObject {
     void cyclesOfRanksOpenTheNewestCyclesRanks() {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        for (const char* name :
-             {"rank0.1700000000001.pt.trace.json.gz", "rank0.1700000005000.pt.trace.json.gz",
-              "rank1.1700000000003.pt.trace.json.gz", "rank1.1700000005002.pt.trace.json.gz"})
-            QVERIFY(QFile::copy(test::samplePath(), dir.filePath(QLatin1String(name))));
-        QSettings().clear();
-        auto w = std::make_unique<app::MainWindow>();
-        w->disableCacheForSession();
-        w->setInteractive(false);
-        w->resize(1400, 900);
-        w->show();
-        w->openTrace(dir.path());
-        waitForTrace(*w);
+        const auto w = openCopies(
+            dir, {"rank0.1700000000001.pt.trace.json.gz", "rank0.1700000005000.pt.trace.json.gz",
+                  "rank1.1700000000003.pt.trace.json.gz", "rank1.1700000005002.pt.trace.json.gz"});
+        QVERIFY(w);
         const auto trace = w->tracePage()->trace();
         QVERIFY2(trace, qPrintable(w->lastError()));
         QCOMPARE(trace->ranks.size(), size_t(2));

@@ -15,6 +15,7 @@
 #include <QTest>
 
 #include "loader/loader.h"
+#include "model/merge_traces.h"
 #include "picture/picture.h"
 #include "support/suite_main.h"
 #include "support/test_paths.h"
@@ -339,6 +340,46 @@ class TestTrackArrangement : public QObject {
         QVERIFY(view.layout().rows().empty());
         view.setTrackFilter({});
         QCOMPARE(shownTracks(view.layout(), false), naturalTracks(t));
+    }
+
+    // Ranks of a job: "rank 1 · …" names a rank's processes, so a filter
+    // keeps one rank's GPU and another's main thread; pinned rows say
+    // which rank they come from, once.
+    void ranksAreFilteredAndPinnedByName() {
+        std::vector<RankPart> parts;
+        for (int64_t r = 0; r < 2; ++r) {
+            LoadResult one = loadTrace(test::samplePath().toStdString());
+            QVERIFY(one.trace);
+            parts.push_back({r, "host", "rank" + std::to_string(r) + ".json", 0,
+                             std::const_pointer_cast<Trace>(std::move(one.trace))});
+        }
+        const std::shared_ptr<const Trace> job = mergeRankTraces(std::move(parts), "job");
+        ViewState state;
+        TimelineView view(&state);
+        view.resize(1200, 700);
+        view.setTrace(job);
+        const Trace& t = *job;
+        std::vector<uint32_t> expected;  // rank 1's GPU streams, rank 0's Python threads
+        for (const uint32_t tr : naturalTracks(t)) {
+            const Process& p = t.processes[t.tracks[tr].process];
+            if ((p.group == 1 && p.kind == ProcessKind::Gpu) ||
+                (p.group == 0 && t.tracks[tr].displayName.find("python3") != std::string::npos))
+                expected.push_back(tr);
+        }
+        QVERIFY(!expected.empty());
+        view.setTrackFilter(QStringLiteral("rank 1 · GPU|rank 0 · .*› python3"));
+        QCOMPARE(shownTracks(view.layout(), false), expected);
+        const auto gpuTrack = std::find_if(expected.begin(), expected.end(), [&](uint32_t tr) {
+            return t.processes[t.tracks[tr].process].kind == ProcessKind::Gpu;
+        });
+        QVERIFY(gpuTrack != expected.end());
+        TrackArrangement pinned;
+        pinned.pinned = {{false, *gpuTrack}};
+        view.setArrangement(pinned);
+        QCOMPARE(shownTracks(view.layout(), true), std::vector<uint32_t>{*gpuTrack});
+        const QString label = itemPrefix(t, t.tracks[*gpuTrack].process);
+        QVERIFY2(label.startsWith(QStringLiteral("rank 1 · GPU 0")) && label.count("rank") == 1,
+                 qPrintable(label));
     }
 
     void theGutterDragsAndItsMenuActs() {

@@ -107,24 +107,25 @@ bool TimelineLayout::isHidden(TrackItem i) const {
     return flag(i.index, i.counter ? counterFlags_ : trackFlags_, kHidden);
 }
 
-void TimelineLayout::setPinned(TrackItem item, bool pinned) {
+// Pinned and hidden exclude each other: an item put in one leaves the other.
+void TimelineLayout::putIn(std::vector<TrackItem> TrackArrangement::*list,
+                           std::vector<TrackItem> TrackArrangement::*other, TrackItem item,
+                           bool in) {
     TrackArrangement a = arr_;
-    std::erase(a.pinned, item);
-    if (pinned) {
-        a.pinned.push_back(item);
-        std::erase(a.hidden, item);
+    std::erase(a.*list, item);
+    if (in) {
+        (a.*list).push_back(item);
+        std::erase(a.*other, item);
     }
     setArrangement(std::move(a));
 }
 
+void TimelineLayout::setPinned(TrackItem item, bool pinned) {
+    putIn(&TrackArrangement::pinned, &TrackArrangement::hidden, item, pinned);
+}
+
 void TimelineLayout::setHidden(TrackItem item, bool hidden) {
-    TrackArrangement a = arr_;
-    std::erase(a.hidden, item);
-    if (hidden) {
-        a.hidden.push_back(item);
-        std::erase(a.pinned, item);
-    }
-    setArrangement(std::move(a));
+    putIn(&TrackArrangement::hidden, &TrackArrangement::pinned, item, hidden);
 }
 
 void TimelineLayout::setProcessHidden(uint32_t p, bool hidden) {

@@ -170,6 +170,8 @@ class TimelineLayout {
     // The flag vectors from arr_ (after arr_ changed).
     void deriveFlags();
     static void toggleIn(std::vector<uint32_t>& list, uint32_t i);
+    void putIn(std::vector<TrackItem> TrackArrangement::*list,
+               std::vector<TrackItem> TrackArrangement::*other, TrackItem item, bool in);
     // The rows a dragged row can be dropped before (see dropAt), in order,
     // and where the last one's group ends.
     std::vector<size_t> dropCandidates(size_t from, int& endY) const;

@@ -394,21 +394,15 @@ QString processTitle(const Trace& t, uint32_t process) {
     return title;
 }
 
+// (Processes of ranks merged into one trace are named "rank 3 · …" already.)
 QString itemPrefix(const Trace& t, uint32_t process) {
     if (process >= t.processes.size()) return {};
-    QString prefix;
-    const Process& proc = t.processes[process];
-    if (!t.ranks.empty() && proc.group < t.ranks.size())
-        prefix = QStringLiteral("rank %1 › ").arg(t.ranks[proc.group].rank);
-    return prefix + QString::fromStdString(proc.displayName) + " › ";
+    return QString::fromStdString(t.processes[process].displayName) + " › ";
 }
 
 QString processPath(const Trace& t, uint32_t process) {
     if (process >= t.processes.size()) return {};
-    const Process& proc = t.processes[process];
-    const QString title = processTitle(t, process);
-    if (t.ranks.empty() || proc.group >= t.ranks.size()) return title;
-    return QStringLiteral("rank %1 › ").arg(t.ranks[proc.group].rank) + title;
+    return processTitle(t, process);
 }
 
 QString itemName(const Trace& t, TrackItem item) {
