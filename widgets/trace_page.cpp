@@ -26,6 +26,7 @@ TracePage::TracePage(QWidget* parent)
       search_(new SearchBar(this)),
       trackFilter_(new QLineEdit(this)),
       trackFilterTimer_(new QTimer(this)),
+      arrangementTimer_(new QTimer(this)),
       ruler_(new TimeRuler(state_, TimelineView::kGutterWidth, this)),
       overview_(new OverviewStrip(state_, TimelineView::kGutterWidth, this)),
       timeline_(new TimelineView(state_, this)) {
@@ -71,9 +72,12 @@ TracePage::TracePage(QWidget* parent)
         trackFilter_->setFocus();
         trackFilter_->selectAll();
     });
-    connect(timeline_, &TimelineView::arrangementChanged, this, [this] {
-        if (trace_) saveArrangement(path_, *trace_, timeline_->arrangement());
-    });
+    // Saved once the clicks pause (naming a million tracks takes a moment).
+    arrangementTimer_->setSingleShot(true);
+    arrangementTimer_->setInterval(1000);
+    connect(timeline_, &TimelineView::arrangementChanged, arrangementTimer_,
+            qOverload<>(&QTimer::start));
+    connect(arrangementTimer_, &QTimer::timeout, this, &TracePage::saveArrangementNow);
     layout->addWidget(overview_);
     layout->addWidget(ruler_);
     layout->addWidget(timeline_, 1);
@@ -107,7 +111,18 @@ void TracePage::applyTrackFilter() {
     trackFilter_->setToolTip(none ? tr("No track matches") : tr("%n track(s) shown", "", shown));
 }
 
+void TracePage::saveArrangementNow() {
+    arrangementTimer_->stop();
+    if (trace_) saveArrangement(path_, *trace_, timeline_->arrangement());
+}
+
+TracePage::~TracePage() {
+    if (arrangementTimer_->isActive()) saveArrangementNow();
+}
+
 void TracePage::setTrace(std::shared_ptr<const Trace> trace, const QString& path) {
+    // The last trace's arrangement is saved before it goes.
+    if (arrangementTimer_->isActive()) saveArrangementNow();
     const bool sameFile = !path.isEmpty() && path == path_;
     path_ = path;
     trace_ = std::move(trace);

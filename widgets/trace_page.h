@@ -26,6 +26,7 @@ class TracePage : public QWidget {
     Q_OBJECT
   public:
     explicit TracePage(QWidget* parent = nullptr);
+    ~TracePage() override;
     // `path` keys the remembered arrangement of the rows (none when empty).
     void setTrace(std::shared_ptr<const Trace> trace, const QString& path = {});
     std::shared_ptr<const Trace> trace() const { return trace_; }
@@ -43,6 +44,7 @@ class TracePage : public QWidget {
 
   private:
     void applyTrackFilter();
+    void saveArrangementNow();
 
     std::shared_ptr<const Trace> trace_;
     QString path_;
@@ -53,6 +55,7 @@ class TracePage : public QWidget {
     SearchBar* search_;
     QLineEdit* trackFilter_;
     QTimer* trackFilterTimer_;
+    QTimer* arrangementTimer_;
     TimeRuler* ruler_;
     OverviewStrip* overview_;
     TimelineView* timeline_;

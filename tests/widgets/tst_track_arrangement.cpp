@@ -170,6 +170,23 @@ class TestTrackArrangement : public QObject {
         QCOMPARE(l.totalHeight(), total);
     }
 
+    // Pinned rows taller than the limit (half the view) scroll with the
+    // rest, so that every row stays reachable.
+    void tooManyPinnedRowsScrollWithTheRest() {
+        TimelineLayout l;
+        l.setTrace(trace_);
+        for (const uint32_t tr : naturalTracks(*trace_))
+            l.setPinned({false, tr}, true);
+        const int all = l.pinnedHeight();
+        QVERIFY(all > 100);
+        l.setStickyLimit(all - 1);
+        QCOMPARE(l.pinnedHeight(), 0);
+        QCOMPARE(l.pinnedRows(), size_t(0));
+        QCOMPARE(l.screenY(50, 30), 20);  // scrolled like any row
+        l.setStickyLimit(all);
+        QCOMPARE(l.pinnedHeight(), all);
+    }
+
     void hiddenRowsGoAndComeBack() {
         TimelineLayout l;
         l.setTrace(trace_);

@@ -12,27 +12,17 @@ QString sliceLink(uint32_t slice, const QString& text) {
     return QStringLiteral("<a href='slice:%1'>%2</a>").arg(slice).arg(text.toHtmlEscaped());
 }
 
-namespace {
-
-// A double-quoted attribute's value: Qt reads a title as written, entities
-// and all, and the tooltip shows it so; only a double quote, which would end
-// it, is replaced (by a look-alike; no symbol name seen holds one).
-QString attributeText(QString text) {
-    return text.replace(QLatin1Char('"'), QChar(0x2033));
-}
-
-}  // namespace
-
 QString symbolLink(uint32_t slice, std::string_view name) {
     const QString full = QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
     const std::string shortName = shortSymbolName(name);
     QString text = QString::fromStdString(shortName);
     // Cut in the middle: the end tells kernels apart.
     if (text.size() > 70) text = text.left(40) + QStringLiteral("…") + text.right(29);
-    // Qt's rich text takes a tooltip from a span's title, not a link's.
+    // Qt's rich text takes a tooltip from a span's title (entities decoded),
+    // not from a link's.
     return QStringLiteral("<span title=\"%3\"><a href='slice:%1'>%2</a></span>")
         .arg(slice)
-        .arg(text.toHtmlEscaped(), attributeText(full));
+        .arg(text.toHtmlEscaped(), full.toHtmlEscaped());
 }
 
 QString rangeLink(Interval range, const QString& text) {

@@ -53,7 +53,16 @@ Parts partsOf(const PictureSpec& spec, const TimelineLayout& layout) {
 TimelineLayout layoutOf(const PictureSpec& spec) {
     TimelineLayout layout;
     layout.setTrace(spec.trace);
-    if (!spec.arrangement.empty()) layout.setArrangement(spec.arrangement);
+    if (!spec.arrangement.empty()) {
+        // Pinned rows the export's selection leaves out stay out.
+        TrackArrangement arrangement = spec.arrangement;
+        if (!spec.tracks.all())
+            std::erase_if(arrangement.pinned, [&](TrackItem i) {
+                const auto& shown = i.counter ? spec.tracks.counters : spec.tracks.tracks;
+                return i.index >= shown.size() || !shown[i.index];
+            });
+        layout.setArrangement(std::move(arrangement));
+    }
     if (!spec.tracks.all()) layout.setShown(spec.tracks.tracks, spec.tracks.counters);
     return layout;
 }

@@ -12,7 +12,7 @@ namespace gapscope::ui {
 namespace {
 
 // Every process, track and counter by a name unique in the trace: its
-// display name, and "#2", "#3" … for a name seen before.
+// display name, with its occurrence number after it for a name seen before.
 struct Names {
     std::vector<QString> processes, tracks, counters;
     std::unordered_map<QString, uint32_t> processIndex, trackIndex, counterIndex;
@@ -21,7 +21,8 @@ struct Names {
         std::unordered_map<QString, int> seen;
         auto unique = [&seen](QString name) {
             const int n = ++seen[name];
-            return n == 1 ? name : name + QStringLiteral("#%1").arg(n);
+            // A control character: no display name holds one, so "X#2" stays X#2's.
+            return n == 1 ? name : name + QStringLiteral("\x1f%1").arg(n);
         };
         processes.reserve(t.processes.size());
         for (const Process& p : t.processes) {

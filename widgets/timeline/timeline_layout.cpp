@@ -1,6 +1,8 @@
 #include "timeline/timeline_layout.h"
 
 #include <algorithm>
+#include <set>
+#include <unordered_set>
 
 namespace gapscope::ui {
 
@@ -73,17 +75,19 @@ void TimelineLayout::setArrangement(TrackArrangement a) {
         auto valid = [&](TrackItem i) {
             return i.counter ? i.index < t.counters.size() : i.index < t.tracks.size();
         };
+        // Valid and each once (a set: after "Collapse all" a list holds every process).
         auto keep = [](auto& list, auto ok) {
-            std::vector<std::decay_t<decltype(list[0])>> out;
+            using T = std::decay_t<decltype(list[0])>;
+            std::set<T> seen;
+            std::vector<T> out;
             for (const auto& v : list)
-                if (ok(v) && std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+                if (ok(v) && seen.insert(v).second) out.push_back(v);
             list = std::move(out);
         };
         const auto processes = static_cast<uint32_t>(t.processes.size());
         keep(a.pinned, valid);
-        keep(a.hidden, [&](TrackItem i) {
-            return valid(i) && std::find(a.pinned.begin(), a.pinned.end(), i) == a.pinned.end();
-        });
+        const std::set<TrackItem> pinned(a.pinned.begin(), a.pinned.end());
+        keep(a.hidden, [&](TrackItem i) { return valid(i) && !pinned.count(i); });
         keep(a.hiddenProcesses, [&](uint32_t p) { return p < processes; });
         keep(a.processOrder, [&](uint32_t p) { return p < processes; });
         if (a.trackOrder.size() > processes) a.trackOrder.resize(processes);
@@ -177,8 +181,9 @@ std::vector<uint32_t> TimelineLayout::tracksInOrder(uint32_t p) const {
     const std::vector<uint32_t>& own = trace_->processes[p].tracks;
     if (p >= arr_.trackOrder.size() || arr_.trackOrder[p].empty()) return own;
     std::vector<uint32_t> out = arr_.trackOrder[p];
+    const std::unordered_set<uint32_t> ordered(out.begin(), out.end());
     for (const uint32_t tr : own)
-        if (std::find(out.begin(), out.end(), tr) == out.end()) out.push_back(tr);
+        if (!ordered.count(tr)) out.push_back(tr);
     return out;
 }
 
@@ -239,7 +244,10 @@ std::vector<size_t> TimelineLayout::dropCandidates(size_t from, int& endY) const
         // Among the tracks of its process.
         for (size_t r = pinnedRows_; r < rows_.size(); ++r) {
             const DisplayRow& l = rows_[r];
-            if (l.process != d.process || l.kind == DisplayRow::Kind::ProcessHeader) continue;
+            const bool trackRow = l.kind == DisplayRow::Kind::Slices ||
+                                  l.kind == DisplayRow::Kind::Instants ||
+                                  l.kind == DisplayRow::Kind::Counter;
+            if (!trackRow || l.process != d.process) continue;
             if (l.kind == DisplayRow::Kind::Counter) break;
             if (isLabel(l)) out.push_back(r);
             endY = l.y + l.height;

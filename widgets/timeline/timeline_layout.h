@@ -16,6 +16,7 @@
 // screen the pinned rows stay at the top and the rest scroll under them
 // (screenY, rowAtScreen).
 
+#include <climits>
 #include <compare>
 #include <memory>
 #include <optional>
@@ -85,16 +86,21 @@ class TimelineLayout {
     int totalHeight() const { return totalHeight_; }
     // The pinned rows (header included) are rows()[0, pinnedRows()) and
     // content y [0, pinnedHeight()); 0 when nothing is pinned.
-    size_t pinnedRows() const { return pinnedRows_; }
-    int pinnedHeight() const { return pinnedHeight_; }
+    // Pinned rows taller than the sticky limit (the view sets half its
+    // height) scroll with the rest: then both are 0.
+    size_t pinnedRows() const { return sticky() ? pinnedRows_ : 0; }
+    int pinnedHeight() const { return sticky() ? pinnedHeight_ : 0; }
+    void setStickyLimit(int px) { stickyLimit_ = px; }
     // Where content y is drawn when the rest is scrolled by scrollY.
     int screenY(int contentY, int scrollY) const {
-        return contentY < pinnedHeight_ ? contentY : contentY - scrollY;
+        return contentY < pinnedHeight() ? contentY : contentY - scrollY;
     }
     // The row at content y, or -1.
     int rowAt(int y) const;
     // The row drawn at screen y, or -1.
-    int rowAtScreen(int y, int scrollY) const { return rowAt(y < pinnedHeight_ ? y : y + scrollY); }
+    int rowAtScreen(int y, int scrollY) const {
+        return rowAt(y < pinnedHeight() ? y : y + scrollY);
+    }
     // Content y of a slice's row, or -1 when it is collapsed away.
     int yOfSlice(uint32_t slice) const;
     // [top, bottom) of a process's rows (header included) outside the
@@ -157,6 +163,7 @@ class TimelineLayout {
     std::vector<uint32_t> processesInOrder(uint32_t first, uint32_t count) const;
 
   private:
+    bool sticky() const { return pinnedHeight_ <= stickyLimit_; }
     static constexpr uint8_t kCollapsed = 1, kHidden = 2, kPinned = 4;
     static bool flag(uint32_t i, const std::vector<uint8_t>& flags, uint8_t f) {
         return i < flags.size() && (flags[i] & f);
@@ -187,6 +194,7 @@ class TimelineLayout {
     std::vector<uint8_t> shownTracks_, shownCounters_;
     size_t pinnedRows_ = 0;
     int pinnedHeight_ = 0;
+    int stickyLimit_ = INT_MAX;
     int totalHeight_ = 0;
 };
 

@@ -341,6 +341,12 @@ void paintGutter(Ctx& c, const Region& region) {
     c.p.setClipping(false);
 }
 
+// A content y of the scrolled rows that is hidden under the pinned ones.
+bool underPinned(const Ctx& c, int contentY) {
+    const int pinned = c.in.layout->pinnedHeight();
+    return contentY >= pinned && contentY + TimelineLayout::kRowHeight - c.in.scrollY <= pinned;
+}
+
 void paintFlows(Ctx& c) {
     const uint32_t sel = c.in.selectedSlice;
     if (sel == kNone) return;
@@ -348,7 +354,7 @@ void paintFlows(Ctx& c) {
     for (const Flow& f : c.t.flows) {
         if (f.from != sel && f.to != sel) continue;
         const int y0 = c.in.layout->yOfSlice(f.from), y1 = c.in.layout->yOfSlice(f.to);
-        if (y0 < 0 || y1 < 0) continue;
+        if (y0 < 0 || y1 < 0 || underPinned(c, y0) || underPinned(c, y1)) continue;
         const QPointF a(c.x0 + c.axis.toX(c.t.slices[f.from].start),
                         c.in.layout->screenY(y0, c.in.scrollY) + TimelineLayout::kRowHeight / 2.0);
         const QPointF b(c.x0 + c.axis.toX(c.t.slices[f.to].start),
@@ -369,15 +375,18 @@ void paintFlows(Ctx& c) {
 void outlineSlice(Ctx& c, uint32_t slice, const QColor& color, double width) {
     if (slice == kNone || slice >= c.t.slices.size()) return;
     const int y = c.in.layout->yOfSlice(slice);
+    if (y < 0) return;
+    // A slice scrolled partly under the pinned rows is outlined below them only.
     const int pinned = c.in.layout->pinnedHeight();
-    // Not over the pinned rows when scrolled under them.
-    if (y < 0 || (y >= pinned && y - c.in.scrollY < pinned)) return;
+    if (y >= pinned && pinned > 0)
+        c.p.setClipRect(QRectF(c.x0, pinned, c.right - c.x0, c.in.size.height() - pinned));
     const Slice& s = c.t.slices[slice];
     const double a = std::max(c.axis.toX(s.start), -3.0);
     const double b = std::max(a + 2.0, std::min(c.axis.toX(s.end()), c.right - c.x0 + 3));
     c.p.setPen(QPen(color, width));
     c.p.drawRect(QRectF(c.x0 + a, c.in.layout->screenY(y, c.in.scrollY) + 1, b - a,
                         TimelineLayout::kRowHeight - 2));
+    c.p.setClipRect(QRectF(c.x0, 0, c.right - c.x0, c.in.size.height()));
 }
 
 }  // namespace
@@ -469,8 +478,8 @@ PaintStats paintTimeline(QPainter& p, const PaintInputs& in) {
         paintGutter(c, region);
     p.fillRect(QRectF(c.x0 - 1, 0, 1, in.size.height()), in.colors.grid);
     // The pinned rows' lower edge: the rest scrolls under it.
-    if (const int h = in.layout->pinnedHeight(); h > 0 && h < in.size.height())
-        p.fillRect(QRectF(0, h - 1, c.right, 2), in.colors.grid);
+    if (const int h = in.layout->pinnedHeight(); h > 1 && h < in.size.height())
+        p.fillRect(QRectF(0, h - 2, c.right, 2), in.colors.grid);
     return c.stats;
 }
 

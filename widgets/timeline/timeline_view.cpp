@@ -169,8 +169,10 @@ TimeAxis TimelineView::axis() const {
 
 void TimelineView::updateScrollRange() {
     vbar_->setGeometry(width() - vbar_->sizeHint().width(), 0, vbar_->sizeHint().width(), height());
+    // Pinned rows stay while the rest scrolls, up to half the view.
+    layout_.setStickyLimit(height() / 2);
     vbar_->setRange(0, std::max(0, layout_.totalHeight() - height() + 20));
-    vbar_->setPageStep(height());
+    vbar_->setPageStep(std::max(TimelineLayout::kRowHeight, height() - layout_.pinnedHeight()));
     vbar_->setSingleStep(TimelineLayout::kRowHeight * 3);
 }
 
@@ -333,8 +335,10 @@ void TimelineView::paintEvent(QPaintEvent*) {
         paintStaleFrame(p, key);
     }
     if (drop_) {
-        // Where a dragged header or track would land.
-        const int y = layout_.screenY(drop_->y, vbar_->value());
+        // Where a dragged header or track would land (among the pinned
+        // rows, the line under the last one does not scroll either).
+        const bool pinned = layout_.rows()[drop_->from].pinned && layout_.pinnedHeight() > 0;
+        const int y = pinned ? drop_->y : layout_.screenY(drop_->y, vbar_->value());
         p.fillRect(QRect(0, y - 1, width() - vbar_->width(), 3), colors_.selection);
     }
 }
@@ -545,7 +549,8 @@ void TimelineView::mousePressEvent(QMouseEvent* e) {
     if (e->position().x() < kGutterWidth) {
         // A click toggles on release; a drag moves the header or track.
         gutterPressRow_ = layout_.rowAtScreen(e->position().toPoint().y(), vbar_->value());
-        pressPos_ = e->position().toPoint();
+        // Below the last row: nothing to toggle or move.
+        if (gutterPressRow_ >= 0) pressPos_ = e->position().toPoint();
         return;
     }
     pressPos_ = e->position().toPoint();
