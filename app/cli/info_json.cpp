@@ -3,6 +3,7 @@
 
 #include "analysis/gpu_utilization.h"
 #include "info_command.h"
+#include "model/slice_kind.h"
 
 namespace gapscope::cli {
 
@@ -81,6 +82,12 @@ void writeInfoJson(const Trace& t, const std::string& cacheNote, std::ostream& o
     }
     j["gpu_devices"] = std::move(devices);
     j["slices"] = t.slices.size();
+    J kinds = J::object();  // every kind, zeros too: a script can read any
+    const auto counts = sliceKindCounts(t);
+    for (int k = 0; k < kSliceKindCount; ++k)
+        kinds[std::string(sliceKindName(static_cast<SliceKind>(k)))] =
+            counts[static_cast<size_t>(k)];
+    j["slice_kinds"] = std::move(kinds);
     j["instants"] = t.instants.size();
     j["counter_series"] = t.counters.size();
     j["flows"] = t.flows.size();

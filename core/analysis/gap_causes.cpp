@@ -5,7 +5,7 @@
 
 #include "analysis/analysis_index.h"
 #include "analysis/launch_calls.h"
-
+#include "model/slice_kind.h"
 namespace gapscope {
 
 const char* gapCauseName(GapCause cause) {
@@ -202,12 +202,8 @@ void decide(const Trace& t, const GpuDevice& device, const HostIndex& index, Cau
                         if (t.slices[i].start == g.gap.end) enders.push_back(i);
                     });
     std::vector<uint32_t> commKernels;
-    for (const uint32_t k : enders) {
-        const Track& track = t.tracks[t.trackOfSlice(k)];
-        if (activityClass(activityKind(t, track, t.slices[k]), t.str(t.slices[k].name)) ==
-            ActivityClass::Communication)
-            commKernels.push_back(k);
-    }
+    for (const uint32_t k : enders)
+        if (sliceKind(t.slices[k]) == SliceKind::CommKernel) commKernels.push_back(k);
     if (!commKernels.empty() || coversHalf(host.comm, g.gap)) {
         g.cause = GapCause::Communication;
         g.evidence = commKernels;

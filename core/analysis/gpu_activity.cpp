@@ -4,28 +4,13 @@
 #include <optional>
 #include <unordered_map>
 
-#include "util/ascii_text.h"
+#include "model/slice_kind.h"
+#include "model/vocabulary/vocabulary.h"
 
 namespace gapscope {
 
 bool isCommunicationKernel(std::string_view name) {
-    // One pass: the three words start with different letters.
-    for (size_t i = 0; i < name.size(); ++i) {
-        switch (lowerAscii(name[i])) {
-            case 'n':
-                if (startsWithNoCase(name, i, "nccl")) return true;
-                break;
-            case 'r':
-                if (startsWithNoCase(name, i, "rccl")) return true;
-                break;
-            case 'c':
-                if (startsWithNoCase(name, i, "cross_device_reduce")) return true;
-                break;
-            default:
-                break;
-        }
-    }
-    return name.substr(0, 4) == "hccl";  // Huawei's collectives: a case-sensitive prefix
+    return vocabulary::isCommunicationKernelName(name);
 }
 
 bool CommunicationNames::operator()(StringId name) {
@@ -51,26 +36,26 @@ const char* copyDirectionName(CopyDirection d) {
 }
 
 CopyDirection copyDirection(const Trace& trace, const Track& track, const Slice& slice) {
-    const std::string_view cat = trace.categoryName(slice.category);
-    const std::string_view text = cat == "gpu_memcpy" || cat == "Memcpy"
-                                      ? trace.str(slice.name)
-                                      : trace.str(track.threadName);
-    for (size_t d = 0; d + 1 < kCopyDirectionCount; ++d) {
-        if (text.find(copyDirectionName(CopyDirection(d))) != std::string_view::npos)
-            return CopyDirection(d);
+    // Kineto names a copy by its direction ("Memcpy HtoD (Pageable -> Device)");
+    // XSpace names its copy stream so.
+    for (const std::string_view text : {trace.str(slice.name), trace.str(track.threadName)}) {
+        for (size_t d = 0; d + 1 < kCopyDirectionCount; ++d) {
+            if (text.find(copyDirectionName(CopyDirection(d))) != std::string_view::npos)
+                return CopyDirection(d);
+        }
     }
     return CopyDirection::Other;
 }
 
-ActivityKind activityKind(const Trace& trace, const Track& track, const Slice& slice) {
-    const std::string_view cat = trace.categoryName(slice.category);
-    if (cat == "kernel" || cat == "Kernel") return ActivityKind::Kernel;
-    if (cat == "gpu_memcpy" || cat == "Memcpy") return ActivityKind::Memcpy;
-    if (cat == "gpu_memset" || cat == "Memset") return ActivityKind::Memset;
-    // TensorFlow/JAX stream lines: copy streams carry memcpy, memsets are named.
-    if (containsNoCase(trace.str(track.threadName), "memcpy")) return ActivityKind::Memcpy;
-    if (containsNoCase(trace.str(slice.name), "memset")) return ActivityKind::Memset;
-    return ActivityKind::Kernel;
+ActivityKind activityKind(const Slice& slice) {
+    switch (sliceKind(slice)) {
+        case SliceKind::Memcpy:
+            return ActivityKind::Memcpy;
+        case SliceKind::Memset:
+            return ActivityKind::Memset;
+        default:
+            return ActivityKind::Kernel;
+    }
 }
 
 ActivityClass activityClass(ActivityKind kind, bool communicationName) {

@@ -39,16 +39,16 @@ class CommunicationNames {
     std::unordered_map<StringId, bool> known_;
 };
 
-// The direction of a copy: from Kineto's name ("Memcpy HtoD (Pinned ->
-// Device)"), or TensorFlow's copy-stream name ("Stream #13(MemcpyHtoD)"),
+// The direction of a copy: from its name (Kineto's "Memcpy HtoD (Pinned ->
+// Device)"), else its stream's (TensorFlow's "Stream #13(MemcpyHtoD)"),
 // the first of HtoD, DtoH, DtoD, PtoP found; else Other.
 enum class CopyDirection : uint8_t { HtoD, DtoH, DtoD, PtoP, Other };
 inline constexpr size_t kCopyDirectionCount = 5;
 const char* copyDirectionName(CopyDirection d);  // "HtoD", ..., "other"
 CopyDirection copyDirection(const Trace& trace, const Track& track, const Slice& slice);
 
-// The kind of a slice flagged kSliceGpuActivity on `track`.
-ActivityKind activityKind(const Trace& trace, const Track& track, const Slice& slice);
+// The kind of a slice flagged kSliceGpuActivity, from its slice kind.
+ActivityKind activityKind(const Slice& slice);
 ActivityClass activityClass(ActivityKind kind, std::string_view name);
 // The same when the caller already knows whether the name is communication.
 ActivityClass activityClass(ActivityKind kind, bool communicationName);
@@ -82,7 +82,7 @@ void forEachActivity(const Trace& trace, const GpuDevice& device, Interval windo
                     (s.dur > 0 ? s.end() <= window.start : s.start < window.start))
                     continue;
                 if (deviceOfSlice(trace, track, s) != device.index) continue;
-                f(i, track, activityKind(trace, track, s));
+                f(i, track, activityKind(s));
             }
         }
     }

@@ -27,7 +27,7 @@ std::optional<StringId> launchingOp(const Trace& trace, const LaunchCalls& calls
     if (call == kNone) return std::nullopt;
     std::optional<StringId> op;
     enclosing.forEach(call, [&](uint32_t s) {
-        if (!op && isCpuOp(trace, trace.slices[s])) op = trace.slices[s].name;
+        if (!op && isCpuOp(trace.slices[s])) op = trace.slices[s].name;
     });
     return op;
 }

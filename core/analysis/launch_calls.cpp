@@ -2,26 +2,18 @@
 
 #include <algorithm>
 
+#include "model/slice_kind.h"
+
 namespace gapscope {
 
-bool isLaunchCategory(std::string_view c) {
-    return c == "cuda_runtime" || c == "cuda_driver" || c == "Runtime";
-}
-
-bool isCpuOp(const Trace& trace, const Slice& s) {
-    const std::string_view cat = trace.categoryName(s.category);
-    if (cat != "cpu_op" && cat != "Operator") return false;
-    return trace.str(s.name).substr(0, 13) != "ProfilerStep#";
+bool isCpuOp(const Slice& s) {
+    return sliceKind(s) == SliceKind::CpuOp;
 }
 
 LaunchCalls::LaunchCalls(const Trace& trace) : trace_(trace) {
-    // Per category, not per slice: a trace has millions of calls, few categories.
-    std::vector<char> launchCategory(trace.categories.size());
-    for (size_t c = 0; c < launchCategory.size(); ++c)
-        launchCategory[c] = isLaunchCategory(trace.categoryName(static_cast<uint16_t>(c)));
-    auto isCall = [&](const Slice& s) {
-        return s.category < launchCategory.size() && launchCategory[s.category];
-    };
+    // Every runtime or driver call: the GPU work it launched is found by its
+    // correlation id, whatever the call.
+    auto isCall = [](const Slice& s) { return isRuntimeKind(sliceKind(s)); };
     // Counted first so that the table is sized once (rehashing a million
     // entries cost a tenth of building it).
     size_t calls = 0;
@@ -41,7 +33,7 @@ LaunchCalls::LaunchCalls(const Trace& trace) : trace_(trace) {
     }
     for (uint32_t f = 0; f < trace.flows.size(); ++f) {
         const Flow& flow = trace.flows[f];
-        if (flow.from != kNone && flow.to != kNone && trace.categoryName(flow.category) == "ac2g")
+        if (flow.from != kNone && flow.to != kNone && flow.kind == FlowKind::Launch)
             flowsByTarget_.push_back(f);
     }
     std::stable_sort(flowsByTarget_.begin(), flowsByTarget_.end(),

@@ -42,12 +42,9 @@ class LaunchCalls {
     std::vector<uint32_t> flowsByTarget_;  // ac2g flows sorted by their activity slice
 };
 
-// Whether a category names a launch call (cuda_runtime, cuda_driver, Runtime).
-bool isLaunchCategory(std::string_view category);
-
-// The CPU ops a person reads in op tables: Kineto cat cpu_op (Operator in
-// 2021), except the ProfilerStep#N step markers.
-bool isCpuOp(const Trace& trace, const Slice& slice);
+// The CPU ops a person reads in op tables: slices of kind CpuOp (Kineto's
+// cpu_op, TensorFlow's Operator; the ProfilerStep#N markers are steps).
+bool isCpuOp(const Slice& slice);
 
 // The slices that enclose a slice on its track (same lane, lower depth),
 // innermost first, in O(depth · log n): rows are looked up by (lane, depth)

@@ -19,15 +19,7 @@ bool inWindow(const Slice& s, Interval w) {
 
 std::vector<OpStats> opStats(const Trace& t, const OpStatsOptions& options) {
     std::unordered_map<StringId, OpStats> byName;
-    std::vector<int8_t> isOpName(t.strings.size() + 1, -1);
-    auto isOp = [&](const Slice& s) {
-        if (s.name >= isOpName.size()) return isCpuOp(t, s);
-        // cat and name together decide; the name memo only skips ProfilerStep checks.
-        const std::string_view cat = t.categoryName(s.category);
-        if (cat != "cpu_op" && cat != "Operator") return false;
-        if (isOpName[s.name] < 0) isOpName[s.name] = isCpuOp(t, s);
-        return isOpName[s.name] == 1;
-    };
+    auto isOp = [](const Slice& s) { return isCpuOp(s); };
     auto add = [&](const Slice& s) -> OpStats& {
         OpStats& o = byName[s.name];
         o.name = s.name;

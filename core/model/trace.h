@@ -31,6 +31,7 @@ enum SliceFlag : uint16_t {
     kSliceFromBeginEnd = 1 << 2,     // built from a B/E pair
     kSliceOverlapLane = 1 << 3,      // overlapped a sibling without nesting: moved to lane > 0
     kSliceNegativeDuration = 1 << 4  // the file said dur < 0: kept with duration 0
+    // bits 8-13: the slice's kind (model/slice_kind.h)
 };
 
 // 32 bytes. Slices of one track are stored contiguously, grouped by row and
@@ -75,12 +76,17 @@ struct CounterSeries {
     MinMaxIndex extremes;  // min/max of any run of values, for drawing (not cached: rebuilt)
 };
 
+enum class FlowKind : uint8_t;
+
 struct Flow {
     uint32_t from = kNone;  // slice indices; kNone when the end did not bind
     uint32_t to = kNone;
     StringId name = 0;
     uint16_t category = 0;
+    FlowKind kind{};  // model/slice_kind.h
+    uint8_t reserved = 0;
 };
+static_assert(sizeof(Flow) == 16);
 
 enum class TrackKind : uint8_t {
     CpuThread,

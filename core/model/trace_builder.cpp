@@ -7,6 +7,7 @@
 
 #include "model/builder_state.h"
 #include "model/demangle_slices.h"
+#include "model/slice_kind.h"
 #include "util/load_error.h"
 
 namespace gapscope {
@@ -398,6 +399,7 @@ void TraceBuilder::finish(const CancelToken* cancel, bool secondThread,
     if (binding.valid()) binding.get();
     flows.link(st, flowOrder);
     demangleSliceNames(t);
+    assignKinds(t);  // after demangling: kinds read the names people read
     t.argsStore.seal();
     // No shrink_to_fit for args, ids and launches: the spare capacity was
     // never touched, so it is address space, not memory; copying to trim it

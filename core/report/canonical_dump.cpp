@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cstring>
 
+#include "model/slice_kind.h"
+
 namespace gapscope {
 namespace {
 
@@ -106,7 +108,7 @@ std::string canonicalDump(const Trace& t, const DumpOptions& options) {
     dumpTracks(t, out);
     for (const Slice& s : t.slices)
         Line(out) << "slice" << s.start << s.dur << s.name << s.args << s.category << s.depth
-                  << s.row << s.flags;
+                  << s.row << (s.flags & ~kSliceKindMask) << sliceKindName(sliceKind(s));
     for (const Instant& i : t.instants)
         Line(out) << "instant" << i.ts << i.name << i.args << i.track << i.category
                   << static_cast<int>(i.scope);
@@ -117,7 +119,8 @@ std::string canonicalDump(const Trace& t, const DumpOptions& options) {
             Line(out) << "sample" << c.ts[i] << c.values[i];
     }
     for (const Flow& f : t.flows)
-        Line(out) << "flow" << f.from << f.to << f.name << f.category;
+        Line(out) << "flow" << f.from << f.to << f.name << f.category
+                  << (f.kind == FlowKind::Launch ? "launch" : "other");
     for (size_t i = 0; i < t.args.size(); ++i) {
         const ArgsRecord& a = t.args[i];
         Line line(out);

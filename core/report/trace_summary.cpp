@@ -7,6 +7,7 @@
 #include <string>
 
 #include "analysis/gpu_utilization.h"
+#include "model/slice_kind.h"
 #include "util/readable_units.h"
 
 namespace gapscope {
@@ -50,6 +51,16 @@ void writeTraceSummary(const Trace& t, std::ostream& out) {
     }
     out << "  model       " << t.slices.size() << " slices, " << t.instants.size() << " instants, "
         << t.counters.size() << " counter series, " << t.flows.size() << " flows\n";
+    // What the slices are, as the producer's vocabulary says.
+    const auto kinds = sliceKindCounts(t);
+    bool firstKind = true;
+    for (int k = 1; k < kSliceKindCount; ++k) {
+        if (kinds[static_cast<size_t>(k)] == 0) continue;
+        out << (firstKind ? "  kinds       " : ", ") << sliceKindName(static_cast<SliceKind>(k))
+            << " " << kinds[static_cast<size_t>(k)];
+        firstKind = false;
+    }
+    if (!firstKind) out << "\n";
 
     if (!t.gpuDevices.empty())
         out << "\nGPU devices (busy = union of kernels, memcpy, memset on all streams)\n";

@@ -53,7 +53,7 @@ namespace {
     [[maybe_unused]] auto& [ts, iName, iArgs, track, iCategory, scope] = i;
     [[maybe_unused]] auto& [cProcess, cName, cTs, values, memory, memoryDevice, relative,
                             extremes] = c;
-    [[maybe_unused]] auto& [from, to, fName, fCategory] = f;
+    [[maybe_unused]] auto& [from, to, fName, fCategory, fKind, fReserved] = f;
     [[maybe_unused]] auto& [gIndex, gName, gTracks, busy, gInstants, busyNs, gGroup] = g;
     [[maybe_unused]] auto& [rank, host, file, offset, firstProcess, processCount, firstTrack,
                             trackCount, firstSlice, sliceCount, rGpuDevices, gpuLocalIndices] = r;

@@ -12,7 +12,10 @@ build). It fails when:
     reachable from L through DEPS (an upward or sideways include);
   - a quoted include names no file (neither "layer/file.h" nor a sibling),
     climbs with "..", or a layer header is included with <...>;
-  - anything in core/ includes Qt (<Q...>, <Qt...>).
+  - anything in core/ includes Qt (<Q...>, <Qt...>);
+  - an analysis reads a category string (Trace::categoryName): analyses
+    ask for slice kinds (model/slice_kind.h), which the producers'
+    vocabularies decide at import.
 Usage: check_layers.py [--root DIR]   (DIR holds CMakeLists.txt and core/)
        check_layers.py --self-test    (plants each kind of violation in a
                                        copy of core/ and expects it caught)
@@ -28,6 +31,7 @@ from pathlib import Path
 SOURCE_SUFFIXES = (".h", ".hpp", ".cpp", ".cc")
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 QT_HEADER = re.compile(r"^(Q[A-Z]\w*|Qt\w*)(/|$)")
+CATEGORY_READ = re.compile(r"\bcategoryName\s*\(")
 
 
 def read_layers(cmake_text):
@@ -105,6 +109,9 @@ def check(root):
         layer = path.relative_to(core).parts[0]
         allowed = {layer} | closure(layers, layer)
         for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+            if layer == "analysis" and CATEGORY_READ.search(line):
+                problems.append(f"{rel}:{number}: an analysis reads a category string; "
+                                f"ask for the slice's kind (model/slice_kind.h)")
             m = INCLUDE.match(line)
             if not m:
                 continue
@@ -140,6 +147,8 @@ def self_test(root):
         ("model/trace.h", '#include "model/no_such_file.h"\n', "does not exist"),
         ("index/interval_set.h", '#include "../model/trace.h"\n', "no relative climbing"),
         ("util/types.h", "#include <loader/loader.h>\n", "with quotes"),
+        ("analysis/idle_gaps.cpp", "// t.categoryName(s.category) == \"kernel\"\n",
+         "reads a category string"),
     ]
     failures = []
     with tempfile.TemporaryDirectory() as tmp:

@@ -1,0 +1,106 @@
+#include <optional>
+#include <vector>
+
+#include "model/slice_kind.h"
+#include "model/vocabulary/vocabulary.h"
+
+namespace gapscope {
+
+std::string_view sliceKindName(SliceKind k) {
+    switch (k) {
+        case SliceKind::Other:
+            return "other";
+        case SliceKind::Kernel:
+            return "kernel";
+        case SliceKind::CommKernel:
+            return "comm_kernel";
+        case SliceKind::Memcpy:
+            return "memcpy";
+        case SliceKind::Memset:
+            return "memset";
+        case SliceKind::CpuOp:
+            return "cpu_op";
+        case SliceKind::RuntimeLaunch:
+            return "runtime_launch";
+        case SliceKind::RuntimeSync:
+            return "runtime_sync";
+        case SliceKind::RuntimeCopy:
+            return "runtime_copy";
+        case SliceKind::RuntimeOther:
+            return "runtime_other";
+        case SliceKind::UserAnnotation:
+            return "user_annotation";
+        case SliceKind::GpuAnnotation:
+            return "gpu_annotation";
+        case SliceKind::Step:
+            return "step";
+    }
+    return "other";
+}
+
+std::array<uint64_t, kSliceKindCount> sliceKindCounts(const Trace& trace) {
+    std::array<uint64_t, kSliceKindCount> n{};
+    for (const Slice& s : trace.slices)
+        ++n[static_cast<size_t>(sliceKind(s)) % kSliceKindCount];
+    return n;
+}
+
+namespace {
+
+// What a name makes of the kind its category gave (memoised per name and
+// kind: a trace has millions of slices and few names).
+SliceKind refinedByName(SliceKind k, std::string_view name) {
+    using namespace vocabulary;
+    switch (k) {
+        case SliceKind::Kernel:
+            return isCommunicationKernelName(name) ? SliceKind::CommKernel : k;
+        case SliceKind::RuntimeOther:
+            return runtimeCallKind(name);
+        case SliceKind::CpuOp:
+        case SliceKind::UserAnnotation:
+        case SliceKind::Other:
+            return isStepName(name) ? SliceKind::Step : k;
+        default:
+            return k;
+    }
+}
+
+}  // namespace
+
+void assignKinds(Trace& t) {
+    using namespace vocabulary;
+    // Per category: what the producers' vocabularies say it is. JSON traces
+    // of Kineto and of TensorFlow do not share category names.
+    std::vector<SliceKind> byCategory(t.categories.size(), SliceKind::Other);
+    for (size_t c = 0; c < byCategory.size(); ++c) {
+        const std::string_view name = t.categoryName(static_cast<uint16_t>(c));
+        std::optional<SliceKind> k = kinetoCategory(name);
+        if (!k) k = tensorflowCategory(name);
+        byCategory[c] = k.value_or(SliceKind::Other);
+    }
+    // Per name and category kind: the refined kind (+1; 0 = not yet).
+    std::vector<std::array<uint8_t, kSliceKindCount>> memo(t.strings.size());
+    for (const Track& track : t.tracks) {
+        const std::string_view line = t.str(track.threadName);
+        for (uint32_t i = track.sliceBegin; i < track.sliceEnd; ++i) {
+            Slice& s = t.slices[i];
+            SliceKind k =
+                s.category < byCategory.size() ? byCategory[s.category] : SliceKind::Other;
+            // GPU work whose category does not say which (XSpace stream lines).
+            if ((s.flags & kSliceGpuActivity) && !isGpuKind(k))
+                k = xspaceStreamEvent(line, t.str(s.name));
+            if (s.name < memo.size()) {
+                uint8_t& m = memo[s.name][static_cast<size_t>(k)];
+                if (m == 0) m = static_cast<uint8_t>(refinedByName(k, t.str(s.name))) + 1;
+                k = static_cast<SliceKind>(m - 1);
+            } else {
+                k = refinedByName(k, t.str(s.name));
+            }
+            setSliceKind(s, k);
+        }
+    }
+    for (Flow& f : t.flows)
+        f.kind = kinetoLaunchFlow(t.categoryName(f.category)) ? FlowKind::Launch : FlowKind::Other;
+}
+
+}  // namespace gapscope

@@ -1,0 +1,31 @@
+#pragma once
+// Each producer's vocabulary, in a file of its own: what its categories
+// and names mean as slice kinds. A new producer adds one file here and a
+// line in assign_kinds.cpp; no analysis changes.
+
+#include <optional>
+#include <string_view>
+
+#include "model/slice_kind.h"
+
+namespace gapscope::vocabulary {
+
+// PyTorch's Kineto (CUDA and ROCm): "kernel", "gpu_memcpy", "cpu_op",
+// "cuda_runtime", "user_annotation", …; nullopt for a category it lacks.
+std::optional<SliceKind> kinetoCategory(std::string_view category);
+bool kinetoLaunchFlow(std::string_view category);  // "ac2g"
+
+// TensorFlow's trace-viewer JSON: "Kernel", "Memcpy", "Operator", "Runtime"…
+std::optional<SliceKind> tensorflowCategory(std::string_view category);
+
+// XSpace GPU planes (TensorFlow, JAX): every event of a "Stream #N(…)" line
+// is GPU work; copy streams name themselves, memsets are named.
+SliceKind xspaceStreamEvent(std::string_view lineName, std::string_view eventName);
+
+// Names that refine a kind whatever the producer: collectives among
+// kernels, training steps among ranges, what a runtime call does.
+bool isCommunicationKernelName(std::string_view name);
+bool isStepName(std::string_view name);
+SliceKind runtimeCallKind(std::string_view name);
+
+}  // namespace gapscope::vocabulary
