@@ -6,6 +6,7 @@
 #include "analysis/analysis_index.h"
 #include "analysis/launch_calls.h"
 #include "model/slice_kind.h"
+
 namespace gapscope {
 
 const char* gapCauseName(GapCause cause) {
@@ -25,27 +26,6 @@ const char* gapCauseName(GapCause cause) {
 }
 
 namespace {
-
-enum class HostClass : int8_t { None = 0, Input, Sync, Comm };
-
-HostClass classifyHostName(std::string_view n) {
-    auto starts = [&](std::string_view p) { return n.substr(0, p.size()) == p; };
-    auto ends = [&](std::string_view p) {
-        return n.size() >= p.size() && n.substr(n.size() - p.size()) == p;
-    };
-    auto has = [&](std::string_view p) { return n.find(p) != std::string_view::npos; };
-    if ((has("DataLoader") && has("__next__")) || starts("IteratorGetNext") || starts("Iterator::"))
-        return HostClass::Input;
-    // The calls that block the host until the device has finished: stream,
-    // device, event and context synchronizes of the runtime and the driver
-    // (CUDA and HIP), the blocking copies, and .item()'s scalar read.
-    if (((starts("cuda") || starts("cu") || starts("hip")) && ends("Synchronize")) ||
-        n == "cudaMemcpy" || n == "hipMemcpy" || n == "aten::_local_scalar_dense")
-        return HostClass::Sync;
-    if (starts("nccl:") || starts("c10d::") || has("ProcessGroupNCCL") || n == "record_param_comms")
-        return HostClass::Comm;
-    return HostClass::None;
-}
 
 // The host slices of one class: their merged union, and the slices
 // themselves by start (with the longest duration, to find overlaps fast).
@@ -81,7 +61,6 @@ namespace {
 using HostIndex = GapExplainer::Index;
 
 void indexHost(const Trace& t, HostIndex& index) {
-    std::vector<int8_t> memo(t.strings.size() + 1, -1);
     for (const Track& track : t.tracks) {
         if (track.kind != TrackKind::CpuThread) continue;
         const uint32_t group = t.processes[track.process].group;
@@ -89,13 +68,11 @@ void indexHost(const Trace& t, HostIndex& index) {
         HostClasses& h = index.groups[group];
         for (uint32_t i = track.sliceBegin; i < track.sliceEnd; ++i) {
             const Slice& s = t.slices[i];
-            if (s.name < memo.size() && memo[s.name] < 0)
-                memo[s.name] = static_cast<int8_t>(classifyHostName(t.str(s.name)));
-            const auto c = static_cast<HostClass>(s.name < memo.size() ? memo[s.name] : 0);
-            HostClassSlices* into = c == HostClass::Input  ? &h.input
-                                    : c == HostClass::Sync ? &h.sync
-                                    : c == HostClass::Comm ? &h.comm
-                                                           : nullptr;
+            const HostRole role = hostRole(s);
+            HostClassSlices* into = role == HostRole::InputWait       ? &h.input
+                                    : role == HostRole::Sync          ? &h.sync
+                                    : role == HostRole::Communication ? &h.comm
+                                                                      : nullptr;
             if (into) {
                 into->merged.push_back({s.start, s.end()});
                 into->byStart.push_back(i);
@@ -129,10 +106,6 @@ void blockedAt(const Trace& t, const HostClassSlices& c, TimeNs at, std::vector<
     }
 }
 
-bool isStepSlice(std::string_view name) {
-    return name.starts_with("ProfilerStep#");
-}
-
 // What the launching thread was doing during the gap, on the launch call's
 // lane: the deepest slice that spans the whole gap (the op the host was
 // inside; a Python frame or a module above it tells less), else the slices
@@ -152,7 +125,7 @@ void hostWork(const Trace& t, uint32_t launch, Interval gap, std::vector<uint32_
         const auto [lo, hi] = t.visibleInRow(*row, gap.start, gap.end);
         for (uint32_t i = lo; i < hi; ++i) {
             const Slice& s = t.slices[i];
-            if (s.end() > gap.start && s.start < gap.end && !isStepSlice(t.str(s.name)))
+            if (s.end() > gap.start && s.start < gap.end && sliceKind(s) != SliceKind::Step)
                 level.push_back(i);
         }
         if (level.empty()) {

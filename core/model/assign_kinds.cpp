@@ -38,6 +38,20 @@ std::string_view sliceKindName(SliceKind k) {
     return "other";
 }
 
+std::string_view hostRoleName(HostRole r) {
+    switch (r) {
+        case HostRole::InputWait:
+            return "input_wait";
+        case HostRole::Sync:
+            return "sync";
+        case HostRole::Communication:
+            return "communication";
+        case HostRole::None:
+            break;
+    }
+    return "none";
+}
+
 std::array<uint64_t, kSliceKindCount> sliceKindCounts(const Trace& trace) {
     std::array<uint64_t, kSliceKindCount> n{};
     for (const Slice& s : trace.slices)
@@ -78,8 +92,10 @@ void assignKinds(Trace& t) {
         if (!k) k = tensorflowCategory(name);
         byCategory[c] = k.value_or(SliceKind::Other);
     }
-    // Per name and category kind: the refined kind (+1; 0 = not yet).
+    // Per name and category kind: the refined kind (+1; 0 = not yet); per
+    // name: its host role (+1).
     std::vector<std::array<uint8_t, kSliceKindCount>> memo(t.strings.size());
+    std::vector<uint8_t> roles(t.strings.size());
     for (const Track& track : t.tracks) {
         const std::string_view line = t.str(track.threadName);
         for (uint32_t i = track.sliceBegin; i < track.sliceEnd; ++i) {
@@ -97,6 +113,13 @@ void assignKinds(Trace& t) {
                 k = refinedByName(k, t.str(s.name));
             }
             setSliceKind(s, k);
+            if (s.name < roles.size()) {
+                uint8_t& r = roles[s.name];
+                if (r == 0) r = static_cast<uint8_t>(hostRoleOfName(t.str(s.name))) + 1;
+                setHostRole(s, static_cast<HostRole>(r - 1));
+            } else {
+                setHostRole(s, hostRoleOfName(t.str(s.name)));
+            }
         }
     }
     for (Flow& f : t.flows)

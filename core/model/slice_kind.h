@@ -28,15 +28,23 @@ enum class SliceKind : uint8_t {
 };
 inline constexpr int kSliceKindCount = 13;
 
-inline constexpr int kSliceKindShift = 8;
-inline constexpr uint16_t kSliceKindMask = 0x3f << kSliceKindShift;
+// A field of Slice::flags: bits [Shift, Shift + width) as an enum.
+template <typename E, int Shift, uint16_t Width>
+struct SliceFlagField {
+    static constexpr uint16_t kMask = static_cast<uint16_t>(((1u << Width) - 1) << Shift);
+    static E get(const Slice& s) { return static_cast<E>((s.flags & kMask) >> Shift); }
+    static void set(Slice& s, E v) {
+        s.flags = static_cast<uint16_t>((s.flags & ~kMask) | (static_cast<uint16_t>(v) << Shift));
+    }
+};
+using SliceKindField = SliceFlagField<SliceKind, 8, 6>;  // bits 8-13
+inline constexpr uint16_t kSliceKindMask = SliceKindField::kMask;
 
 inline SliceKind sliceKind(const Slice& s) {
-    return static_cast<SliceKind>((s.flags & kSliceKindMask) >> kSliceKindShift);
+    return SliceKindField::get(s);
 }
 inline void setSliceKind(Slice& s, SliceKind k) {
-    s.flags = static_cast<uint16_t>((s.flags & ~kSliceKindMask) |
-                                    (static_cast<uint16_t>(k) << kSliceKindShift));
+    SliceKindField::set(s, k);
 }
 inline bool isGpuKind(SliceKind k) {
     return k == SliceKind::Kernel || k == SliceKind::CommKernel || k == SliceKind::Memcpy ||
@@ -46,6 +54,21 @@ inline bool isRuntimeKind(SliceKind k) {
     return k == SliceKind::RuntimeLaunch || k == SliceKind::RuntimeSync ||
            k == SliceKind::RuntimeCopy || k == SliceKind::RuntimeOther;
 }
+
+// What a host slice means for a GPU that waits, whatever its kind (an
+// aten::_local_scalar_dense is an op and a sync): the host waited for
+// input, was blocked until the GPU finished, or was in a collective.
+// Bits 14-15 of Slice::flags; decided with the kind.
+enum class HostRole : uint8_t { None = 0, InputWait, Sync, Communication };
+using HostRoleField = SliceFlagField<HostRole, 14, 2>;  // bits 14-15
+inline constexpr uint16_t kHostRoleMask = HostRoleField::kMask;
+inline HostRole hostRole(const Slice& s) {
+    return HostRoleField::get(s);
+}
+inline void setHostRole(Slice& s, HostRole r) {
+    HostRoleField::set(s, r);
+}
+std::string_view hostRoleName(HostRole r);  // "input_wait", "sync", …
 
 // "kernel", "comm_kernel", … (info --json, the canonical dump).
 std::string_view sliceKindName(SliceKind k);

@@ -108,7 +108,8 @@ std::string canonicalDump(const Trace& t, const DumpOptions& options) {
     dumpTracks(t, out);
     for (const Slice& s : t.slices)
         Line(out) << "slice" << s.start << s.dur << s.name << s.args << s.category << s.depth
-                  << s.row << (s.flags & ~kSliceKindMask) << sliceKindName(sliceKind(s));
+                  << s.row << (s.flags & ~(kSliceKindMask | kHostRoleMask))
+                  << sliceKindName(sliceKind(s)) << hostRoleName(hostRole(s));
     for (const Instant& i : t.instants)
         Line(out) << "instant" << i.ts << i.name << i.args << i.track << i.category
                   << static_cast<int>(i.scope);

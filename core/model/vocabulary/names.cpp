@@ -38,4 +38,24 @@ SliceKind runtimeCallKind(std::string_view n) {
     return SliceKind::RuntimeOther;
 }
 
+HostRole hostRoleOfName(std::string_view n) {
+    auto has = [&](std::string_view p) { return n.find(p) != std::string_view::npos; };
+    // PyTorch's DataLoader, tf.data's iterator.
+    if ((has("DataLoader") && has("__next__")) || n.starts_with("IteratorGetNext") ||
+        n.starts_with("Iterator::"))
+        return HostRole::InputWait;
+    // The calls that block the host until the device has finished: stream,
+    // device, event and context synchronizes of the runtime and the driver
+    // (CUDA and HIP), the blocking copies, and .item()'s scalar read.
+    if (((n.starts_with("cuda") || n.starts_with("cu") || n.starts_with("hip")) &&
+         n.ends_with("Synchronize")) ||
+        n == "cudaMemcpy" || n == "hipMemcpy" || n == "aten::_local_scalar_dense")
+        return HostRole::Sync;
+    // PyTorch's collectives on the host.
+    if (n.starts_with("nccl:") || n.starts_with("c10d::") || has("ProcessGroupNCCL") ||
+        n == "record_param_comms")
+        return HostRole::Communication;
+    return HostRole::None;
+}
+
 }  // namespace gapscope::vocabulary

@@ -27,5 +27,7 @@ SliceKind xspaceStreamEvent(std::string_view lineName, std::string_view eventNam
 bool isCommunicationKernelName(std::string_view name);
 bool isStepName(std::string_view name);
 SliceKind runtimeCallKind(std::string_view name);
+// What a host slice named so means while a GPU waits (see HostRole).
+HostRole hostRoleOfName(std::string_view name);
 
 }  // namespace gapscope::vocabulary
