@@ -25,12 +25,12 @@ std::optional<LoadArgs> parseLoadArgs(const char* command, int argc, char** argv
             if (arg == "--max-event-mb") args.options.maxEventBytes = static_cast<size_t>(mb) << 20;
             if (arg == "--memory-limit-mb") args.options.memoryLimitBytes = mb << 20;
         } else if (arg == "--threads" && hasValue) {
-            const std::string v = argv[++i];
-            if (v != "1" && v != "2" && v != "auto") {
+            const std::optional<ReadingMode> mode = readingModeNamed(argv[++i]);
+            if (!mode) {
                 std::cerr << "gapscope-cli " << command << ": --threads takes 1, 2 or auto\n";
                 return std::nullopt;
             }
-            args.options.threads = v == "auto" ? 0 : std::stoi(v);
+            args.options.mode = *mode;
         } else if (arg == "--run" && hasValue) {
             args.options.run = argv[++i];
         } else if (arg == "--no-cache") {

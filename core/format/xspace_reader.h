@@ -20,7 +20,7 @@
 
 #include "format/import_report.h"
 #include "format/raw_event.h"
-#include "format/trace_json_reader.h"  // ReaderOptions
+#include "format/reader_options.h"
 #include "io/byte_source.h"
 
 namespace gapscope {

@@ -77,7 +77,7 @@ XSpaceResult readHostFile(const std::string& file, int64_t index, EventSink& sin
         std::make_unique<HeadSource>(std::move(opened.source), kFormatSniffBytes);
     if (detectInputFormat(static_cast<HeadSource&>(*source).head()) != InputFormat::XSpace)
         throw LoadError("byte 0", "not an XSpace profile (TensorFlow / JAX *.xplane.pb)");
-    if (options.threads == 0 && std::thread::hardware_concurrency() >= 2 &&
+    if (options.mode == ReadingMode::Auto && std::thread::hardware_concurrency() >= 2 &&
         opened.compression != Compression::None)
         source = std::make_unique<ReadAheadSource>(std::move(source));
     ReaderOptions ro;
@@ -296,7 +296,8 @@ void readProfileRun(const ProfileRun& run, TraceBuilder& builder, Trace& trace,
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const bool parallel =
         !run.files.empty() &&
-        (options.threads == 2 || (options.threads == 0 && cores >= 3 && run.files.size() >= 2));
+        (options.mode == ReadingMode::Pipelined ||
+         (options.mode == ReadingMode::Auto && cores >= 3 && run.files.size() >= 2));
     if (parallel) {
         const size_t workers = std::min({size_t{cores - 1}, kMaxDecoders, run.files.size()});
         if (!readInParallel(run, builder, outcome, options, total, std::max<size_t>(workers, 1)))

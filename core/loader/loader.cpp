@@ -21,6 +21,13 @@
 
 namespace gapscope {
 
+std::optional<ReadingMode> readingModeNamed(std::string_view name) {
+    if (name == "auto") return ReadingMode::Auto;
+    if (name == "1") return ReadingMode::OneThread;
+    if (name == "2") return ReadingMode::Pipelined;
+    return std::nullopt;
+}
+
 uint64_t defaultMemoryLimit() {
     const long pages = sysconf(_SC_PHYS_PAGES);
     const long pageSize = sysconf(_SC_PAGESIZE);
@@ -45,7 +52,7 @@ LoadResult loadInto(const std::string& path, const LoadOptions& options,
         if (options.progress) options.progress(LoadPhase::Building, 0, 1000);
         // The busy union beside the flows' binding, unless one thread was asked for.
         builder.finish(options.cancel,
-                       options.threads != 1 && std::thread::hardware_concurrency() >= 2,
+                       options.mode != ReadingMode::OneThread && std::thread::hardware_concurrency() >= 2,
                        [&] { computeGpuBusy(*trace); });
         if (options.progress) options.progress(LoadPhase::Indexing, 1000, 1000);
         result.trace = std::move(trace);
@@ -82,7 +89,7 @@ LoadResult loadWith(const std::string& path, const std::function<OpenedSource()>
             trace.argsStore.useFile(std::move(opened.fileFd), opened.fileSize, opened.fileMtimeNs);
         }
         ReadRequest rq{std::move(head), opened.compression, builder,           trace, {},
-                       options.threads, chunkFd.get(),      options.chunkBytes};
+                       options.mode,    chunkFd.get(),      options.chunkBytes};
         rq.reader.cancel = options.cancel;
         rq.reader.progress = options.progress;
         rq.reader.fileSize = opened.fileSize;

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/trace.h"
@@ -16,6 +17,27 @@ namespace gapscope {
 
 class IndexCache;
 
+// How a load uses the cores.
+enum class ReadingMode : uint8_t {
+    // On a machine with two cores or more: decompress .gz/.zst on a second
+    // thread (ReadAheadSource) and parse and build on this one; parse a
+    // plain JSON file's events in chunks on a second thread too, this one
+    // building and parsing what it reaches first (format/chunked_events.h).
+    // A profile run's folder (loader/folder_reader.h) decodes its hosts on
+    // other cores when there are two hosts and three cores or more.
+    Auto,
+    // Everything on the calling thread; a run's hosts one after the other.
+    OneThread,
+    // Decompress and tokenize on a second thread, build on this one
+    // (readPipelined); slower than Auto for plain JSON on today's machines
+    // (docs/performance.md), kept for measurements. A run's hosts always
+    // on other cores.
+    Pipelined,
+};
+
+// `--threads auto|1|2` of the CLI and the benchmark.
+std::optional<ReadingMode> readingModeNamed(std::string_view name);
+
 struct LoadOptions {
     const CancelToken* cancel = nullptr;
     ProgressCallback progress;
@@ -23,20 +45,8 @@ struct LoadOptions {
     // (gapscope-cli --max-event-mb / --memory-limit-mb; the viewer's Settings).
     size_t maxEventBytes = 256u << 20;  // one event or top-level value
     uint64_t memoryLimitBytes = 0;      // the model; 0 = 3/4 of physical memory
-    // How to use a second core while reading:
-    //  0 (auto), on a machine with two cores or more: decompress .gz/.zst
-    //    on a second thread (ReadAheadSource) and parse and build on this
-    //    one; parse a plain JSON file's events in chunks on a second thread
-    //    too, this one building and parsing what it reaches first
-    //    (format/chunked_events.h).
-    //  1: everything on the calling thread.
-    //  2: decompress and tokenize on a second thread, build on this one
-    //    (readPipelined); on today's machines slower than auto for plain
-    //    JSON (see docs/performance.md), kept for measurements.
-    // A folder's profile run (loader/folder_reader.h): auto decodes its
-    // hosts on other cores when there are two hosts and three cores or
-    // more; 2 does so always; 1 reads them one after the other.
-    int threads = 0;
+    // How to use a second core while reading (ReadingMode).
+    ReadingMode mode = ReadingMode::Auto;
     // The chunks of plain JSON parsed on other cores (auto threads); 0 is
     // the default size. Tests make them tiny to put chunk starts everywhere;
     // a size asked for also puts every chunk through the chunk path (on one

@@ -206,7 +206,7 @@ RankSetLoad loadRanks(const std::vector<std::string>& files, const RankLoadOptio
             LoadOptions lo = options.load;
             lo.progress = progress.forFile(i);
             // Files share the cores (each reads on one) and the memory limit.
-            if (workers > 1) lo.threads = 1;
+            if (workers > 1) lo.mode = ReadingMode::OneThread;
             lo.memoryLimitBytes = memoryPerLoad;
             auto identify = [&](const Trace* trace) {
                 const RankIdentity id = rankIdentity(trace, files[i], i);

@@ -33,14 +33,14 @@ void readChromeJson(ReadRequest& rq) {
     ReaderOptions ro = rq.reader;
     const bool twoCores = std::thread::hardware_concurrency() >= 2;
     ReaderResult rr;
-    if (rq.threads >= 2) {
+    if (rq.mode == ReadingMode::Pipelined) {
         // Smaller buffers: each is a batch in flight between the threads.
         ro.initialBufferBytes = std::min<size_t>(ro.initialBufferBytes, kPipelineBufferBytes);
         rr = readPipelined(*rq.source, rq.builder, trace.report, ro);
     } else {
         // A chunk size asked for (tests, the fuzzer) applies on one core too,
         // and puts every chunk through the chunk path.
-        const bool parseAhead = rq.threads == 0 && (twoCores || rq.chunkBytes);
+        const bool parseAhead = rq.mode == ReadingMode::Auto && (twoCores || rq.chunkBytes);
         const bool compressed = rq.compression != Compression::None;
         ChunkedEvents::Options co;
         co.chunkBytes = rq.chunkBytes ? rq.chunkBytes : ChunkedEvents::kDefaultChunkBytes;
@@ -106,7 +106,7 @@ void readChromeJson(ReadRequest& rq) {
 
 void readXSpace(ReadRequest& rq) {
     std::unique_ptr<ByteSource> source = std::move(rq.source);
-    if (rq.threads == 0 && std::thread::hardware_concurrency() >= 2 &&
+    if (rq.mode == ReadingMode::Auto && std::thread::hardware_concurrency() >= 2 &&
         rq.compression != Compression::None)
         source = std::make_unique<ReadAheadSource>(std::move(source));
     const XSpaceResult r = XSpaceReader(*source, rq.builder, rq.trace.report, rq.reader).run();

@@ -9,6 +9,7 @@
 #include "format/input_format.h"
 #include "format/trace_json_reader.h"
 #include "io/byte_source.h"
+#include "loader/loader.h"
 #include "model/trace.h"
 #include "model/trace_builder.h"
 
@@ -19,8 +20,8 @@ struct ReadRequest {
     Compression compression = Compression::None;
     TraceBuilder& builder;
     Trace& trace;
-    ReaderOptions reader;   // cancel, progress, limits, buffer size
-    int threads = 0;        // LoadOptions::threads
+    ReaderOptions reader;  // cancel, progress, limits, buffer size
+    ReadingMode mode = ReadingMode::Auto;
     int plainFileFd = -1;   // an uncompressed file: a descriptor to read chunks of it with
     size_t chunkBytes = 0;  // LoadOptions::chunkBytes
 };

@@ -21,7 +21,9 @@ LoadFigures loadInChild(const std::string& path, CacheMode mode, const IndexCach
     const auto child = inChild<LoadFigures>([&] {
         LoadFigures f;
         LoadOptions options;
-        options.threads = threads;
+        options.mode = threads == 0   ? ReadingMode::Auto
+                       : threads == 1 ? ReadingMode::OneThread
+                                      : ReadingMode::Pipelined;
         if (mode == CacheMode::Read) options.cache = &cache;
         const auto t0 = Clock::now();
         const LoadResult r = loadTrace(path, options);
@@ -110,10 +112,12 @@ void printLoadTable(const std::vector<std::string>& files) {
             std::snprintf(decRatio, sizeof decRatio, "%.1f", l.wall / decompress);
         }
         std::printf(
-            "| %s | %.1f | %.1f | %llu | %.3f | %s | %.2f | %.2f–%.2f | %.0f | %.1f | %s | %.0f %% | "
+            "| %s | %.1f | %.1f | %llu | %.3f | %s | %.2f | %.2f–%.2f | %.0f | %.1f | %s | %.0f %% "
+            "| "
             "%.0f | %.2f | %.1f | %.2f | %.0f | %.3f | %.0f |\n",
             f.c_str(), fileMb, jsonMb, static_cast<unsigned long long>(l.events), cat, dec, l.wall,
-            loads.front().wall, loads.back().wall, jsonMb / l.wall, l.wall / std::max(cat, 1e-6), decRatio,
+            loads.front().wall, loads.back().wall, jsonMb / l.wall, l.wall / std::max(cat, 1e-6),
+            decRatio,
             l.events
                 ? 100.0 * static_cast<double>(l.eventsParsedAhead) / static_cast<double>(l.events)
                 : 0.0,

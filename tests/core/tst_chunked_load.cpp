@@ -33,12 +33,12 @@ using namespace gapscope;
 namespace {
 
 LoadResult loadSequential(const std::string& path, LoadOptions options = {}) {
-    options.threads = 1;
+    options.mode = ReadingMode::OneThread;
     return loadTrace(path, options);
 }
 
 LoadResult loadChunked(const std::string& path, size_t chunkBytes, LoadOptions options = {}) {
-    options.threads = 0;
+    options.mode = ReadingMode::Auto;
     options.chunkBytes = chunkBytes;
     return loadTrace(path, options);
 }

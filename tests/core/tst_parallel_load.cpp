@@ -29,7 +29,9 @@ namespace {
 
 LoadResult loadWithThreads(const std::string& path, int threads) {
     LoadOptions options;
-    options.threads = threads;
+    options.mode = threads == 0   ? ReadingMode::Auto
+                   : threads == 1 ? ReadingMode::OneThread
+                                  : ReadingMode::Pipelined;
     return loadTrace(path, options);
 }
 
@@ -366,9 +368,9 @@ class TestParallelLoad : public QObject {
         text += "{\"ph\":\"X\",\"name\":\"" + std::string(3 << 20, 'x') + "\"}]";
         LoadOptions options;
         options.maxEventBytes = 1 << 20;
-        options.threads = 1;
+        options.mode = ReadingMode::OneThread;
         const LoadResult one = loadTraceFromBytes(text, "big.json", options);
-        options.threads = 2;
+        options.mode = ReadingMode::Pipelined;
         const LoadResult two = loadTraceFromBytes(text, "big.json", options);
         QVERIFY(one.failure && two.failure);
         QCOMPARE(two.failure->message(), one.failure->message());
@@ -381,9 +383,9 @@ class TestParallelLoad : public QObject {
         const std::string text = test::manyEvents(300000, true);
         LoadOptions options;
         options.memoryLimitBytes = 1 << 20;
-        options.threads = 1;
+        options.mode = ReadingMode::OneThread;
         const LoadResult one = loadTraceFromBytes(text, "mem.json", options);
-        options.threads = 2;
+        options.mode = ReadingMode::Pipelined;
         const LoadResult two = loadTraceFromBytes(text, "mem.json", options);
         QVERIFY(one.failure && two.failure);
         QCOMPARE(two.failure->message(), one.failure->message());
@@ -396,7 +398,7 @@ class TestParallelLoad : public QObject {
         QVERIFY(test::writeFile(path, test::zstdBytes(text)));
         CancelToken cancel;
         LoadOptions options;
-        options.threads = 0;
+        options.mode = ReadingMode::Auto;
         options.cancel = &cancel;
         int calls = 0;
         options.progress = [&](LoadPhase, uint64_t, uint64_t) {
@@ -411,7 +413,7 @@ class TestParallelLoad : public QObject {
         const std::string text = test::manyEvents(200000);
         CancelToken cancel;
         LoadOptions options;
-        options.threads = 2;
+        options.mode = ReadingMode::Pipelined;
         options.cancel = &cancel;
         int calls = 0;
         options.progress = [&](LoadPhase, uint64_t, uint64_t) {

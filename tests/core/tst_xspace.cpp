@@ -466,7 +466,9 @@ class TestXSpace : public QObject {
         }
         auto load = [](const QString& path, int threads) {
             LoadOptions o;
-            o.threads = threads;
+            o.mode = threads == 0   ? ReadingMode::Auto
+                     : threads == 1 ? ReadingMode::OneThread
+                                    : ReadingMode::Pipelined;
             return loadTrace(path.toStdString(), o);
         };
         const LoadResult one = load(run, 1), many = load(run, 2);
@@ -485,7 +487,7 @@ class TestXSpace : public QObject {
         // Cancelled once the first host is in: no trace, no hang.
         CancelToken cancel;
         LoadOptions o;
-        o.threads = 2;
+        o.mode = ReadingMode::Pipelined;
         o.cancel = &cancel;
         o.progress = [&](LoadPhase, uint64_t done, uint64_t) {
             if (done > 0) cancel.cancel();
@@ -514,7 +516,9 @@ class TestXSpace : public QObject {
         std::vector<std::string> messages;
         for (const int threads : {1, 2}) {
             LoadOptions o;
-            o.threads = threads;
+            o.mode = threads == 0   ? ReadingMode::Auto
+                     : threads == 1 ? ReadingMode::OneThread
+                                    : ReadingMode::Pipelined;
             o.memoryLimitBytes = 1 << 20;
             const LoadResult r = loadTrace(run.toStdString(), o);
             QVERIFY(!r.trace && r.failure);

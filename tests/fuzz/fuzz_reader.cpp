@@ -35,7 +35,7 @@ gapscope::LoadResult loadAsFile(const std::string& bytes, gapscope::LoadOptions 
         if (n <= 0) std::abort();
         done += static_cast<size_t>(n);
     }
-    options.threads = 0;
+    options.mode = gapscope::ReadingMode::Auto;
     options.chunkBytes = chunkBytes;
     gapscope::LoadResult r = gapscope::loadTrace("/proc/self/fd/" + std::to_string(fd), options);
     ::close(fd);
@@ -54,7 +54,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     options.memoryLimitBytes = 512u << 20;  // stay inside libFuzzer's -rss_limit_mb
     options.maxEventBytes = 8u << 20;
     // Both loading paths: bit 7 of the mode byte picks the two-thread pipeline.
-    options.threads = (mode & 0x80) ? 2 : 1;
+    options.mode =
+        (mode & 0x80) ? gapscope::ReadingMode::Pipelined : gapscope::ReadingMode::OneThread;
     const size_t chunk = ((mode & 0x7f) >> 2) == 0 ? SIZE_MAX : ((mode & 0x7f) >> 2);
     if ((mode & 3) == 3 && (mode & 0x80))
         bytes = (chunk & 1) ? gapscope::gzipCompress(bytes, 1) : gapscope::zstdCompress(bytes, 1);
