@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "loader/path_meaning.h"
+
 namespace gapscope::cli {
 
 std::optional<LoadArgs> parseLoadArgs(const char* command, int argc, char** argv,
@@ -63,7 +65,31 @@ std::optional<LoadArgs> parseLoadArgs(const char* command, int argc, char** argv
 }
 
 std::shared_ptr<const Trace> loadOrReport(LoadArgs& args, std::string* cacheNote) {
-    const LoadResult result = loadTrace(args.path, args.options);
+    // What the path means, as the viewer decides it. A profile run of
+    // several hosts reads as one trace here (each host's processes apart).
+    PathChoices choices;
+    choices.run = args.options.run;
+    const PathMeaning meaning = meaningOfPaths({args.path}, choices);
+    std::string path = args.path;
+    if (meaning.kind == PathMeaning::Kind::Ranks && meaning.run.empty()) {
+        std::cerr << "gapscope: " << args.path << ": holds the traces of " << meaning.files.size()
+                  << " ranks; compare them with gapscope-cli ranks, or name one file\n";
+        return nullptr;
+    }
+    if (meaning.kind == PathMeaning::Kind::FleetTable) {
+        std::cerr << "gapscope: " << args.path
+                  << ": a fleet table (gapscope-fleet's), not a trace; the viewer opens it\n";
+        return nullptr;
+    }
+    if (meaning.kind == PathMeaning::Kind::Trace && meaning.cycles.size() > 1) {
+        std::cerr << "gapscope: " << args.path << ": " << meaning.cycles.size()
+                  << " profiler cycles of one process; opened the newest, " << meaning.path
+                  << " (name a file for another)\n";
+        path = meaning.path;
+    } else if (meaning.kind == PathMeaning::Kind::Trace && meaning.run.empty()) {
+        path = meaning.path;  // a folder holding one trace: that trace
+    }
+    const LoadResult result = loadTrace(path, args.options);
     if (cacheNote) *cacheNote = result.cacheNote;
     // A logdir with several runs: say which one this is and how to get another.
     if (result.trace && result.runs.size() > 1 && args.options.run.empty()) {

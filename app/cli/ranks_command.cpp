@@ -6,6 +6,7 @@
 #include "analysis_commands.h"
 #include "cli_output.h"
 #include "io/rank_files.h"
+#include "loader/path_meaning.h"
 #include "loader/rank_set.h"
 #include "report/ranks_report.h"
 #include "util/readable_units.h"
@@ -84,25 +85,31 @@ int runRanks(int argc, char** argv) {
         std::cerr << "gapscope-cli ranks: --range and --step do not apply (every step)\n";
         return 1;
     }
-    const RankFileList list = rankFilesOf(args->load.paths, args->load.options.run);
-    if (!list.error.empty()) {
-        std::cerr << "gapscope: " << list.error << "\n";
+    // What the paths mean, as the viewer decides it (the newest profile run
+    // and profiler cycle unless named).
+    PathChoices choices;
+    choices.run = args->load.options.run;
+    const PathMeaning meaning = meaningOfPaths(args->load.paths, choices);
+    if (meaning.kind == PathMeaning::Kind::Error) {
+        std::cerr << "gapscope: " << meaning.error << "\n";
         return 2;
     }
-    std::vector<std::string> files = list.files;
-    if (const auto cycles = profilerCyclesOf(files); !cycles.empty()) {
-        if (cycles.front().size() == 1) {
-            std::cerr << "gapscope: warning: these " << cycles.size()
-                      << " files are the cycles of one profiler (one process, one after "
-                         "another), not the ranks of a job; compared as ranks all the same\n";
-        } else {
-            // Ranks that each wrote several cycles: the newest cycle's ranks.
-            std::cerr << "gapscope: these " << files.size() << " files are " << cycles.size()
-                      << " cycles of " << cycles.front().size()
-                      << " ranks; comparing the ranks of the newest cycle (name its files to "
-                         "compare another)\n";
-            files = cycles.back();
-        }
+    std::vector<std::string> files = meaning.kind == PathMeaning::Kind::Ranks
+                                         ? meaning.files
+                                         : std::vector<std::string>{meaning.path};
+    if (meaning.cycles.size() > 1 && meaning.cycles.front().size() == 1) {
+        // One process's cycles: compared as ranks, as asked, with a word.
+        std::cerr << "gapscope: warning: these " << meaning.cycles.size()
+                  << " files are the cycles of one profiler (one process, one after "
+                     "another), not the ranks of a job; compared as ranks all the same\n";
+        files.clear();
+        for (const auto& cycle : meaning.cycles)
+            files.push_back(cycle.front());
+    } else if (meaning.cycles.size() > 1) {
+        std::cerr << "gapscope: these files are " << meaning.cycles.size() << " cycles of "
+                  << meaning.files.size()
+                  << " ranks; comparing the ranks of the newest cycle (name its files to "
+                     "compare another)\n";
     }
     RankLoadOptions options;
     options.load = args->load.options;

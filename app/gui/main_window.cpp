@@ -50,6 +50,7 @@
 #include "io/profile_files.h"
 #include "io/rank_files.h"
 #include "loader/loader.h"
+#include "loader/path_meaning.h"
 #include "loader/rank_view.h"
 #include "loading/run_chooser.h"
 #include "loading/trace_loader.h"
@@ -481,53 +482,64 @@ void MainWindow::openSample() {
 }
 
 void MainWindow::openTraces(const QStringList& paths, const QString& run) {
-    if (paths.size() == 1) return openTrace(paths.front(), run);
     if (paths.isEmpty()) return;
+    lastError_.clear();
     std::vector<std::string> names;
     for (const QString& p : paths)
         names.push_back(QFile::encodeName(p).toStdString());
-    const RankFileList list = rankFilesOf(names, run.toStdString());
-    if (!list.error.empty()) return onFailed(QString::fromStdString(list.error), paths.front());
-    if (openedACycle(list.files)) return;
-    QStringList files;
-    for (const std::string& f : list.files)
-        files << QFile::decodeName(QByteArray::fromStdString(f));
-    openRanks(files, QFile::decodeName(QByteArray::fromStdString(commonFolder(list.files))));
-}
-
-bool MainWindow::openedACycle(const std::vector<std::string>& files) {
-    const std::vector<std::vector<std::string>> cycles = profilerCyclesOf(files);
-    if (cycles.empty()) return false;
-    std::vector<QStringList> paths;
-    for (const auto& cycle : cycles) {
-        paths.emplace_back();
-        for (const std::string& f : cycle)
-            paths.back() << QFile::decodeName(QByteArray::fromStdString(f));
+    PathChoices choices;
+    choices.run = run.toStdString();
+    PathMeaning meaning = meaningOfPaths(names, choices);
+    // A folder of several profile runs, none named: the person picks one.
+    if (meaning.runs.size() > 1 && run.isEmpty() && interactive_) {
+        const ui::RunChoice choice = ui::chooseProfileRun(this, paths.front(), run, true);
+        if (!choice.error.isEmpty()) onFailed(choice.error, paths.front());
+        if (choice.folder.isEmpty()) return;  // cancelled
+        meaning = meaningOfPaths({QFile::encodeName(choice.folder).toStdString()});
     }
-    const int chosen = ui::chooseProfilerCycle(this, paths, interactive_);
-    if (chosen < 0) return true;  // cancelled: nothing opens
-    const QStringList& open = paths[static_cast<size_t>(chosen)];
-    // Said once the trace is open, in the warnings bar.
-    pendingNotice_ = {
-        tr("Profiler cycles"),
-        {open.size() == 1
-             ? tr("%1 files are the cycles of one profiler, not ranks: %2 is open; "
-                  "File → Open for another.")
-                   .arg(files.size())
-                   .arg(QFileInfo(open.front()).fileName())
-             : tr("%1 files are %2 cycles of %3 ranks: cycle %4 is open; File → Open for "
-                  "another.")
-                   .arg(files.size())
-                   .arg(paths.size())
-                   .arg(open.size())
-                   .arg(chosen + 1)}};
-    if (open.size() == 1) {
-        openTrace(open.front());
-    } else {
-        std::vector<std::string> names(cycles[static_cast<size_t>(chosen)]);
-        openRanks(open, QFile::decodeName(QByteArray::fromStdString(commonFolder(names))));
+    // Profiler cycles, not ranks: the person picks one (the newest is preselected).
+    if (meaning.cycles.size() > 1) {
+        std::vector<QStringList> cycles;
+        for (const auto& cycle : meaning.cycles) {
+            cycles.emplace_back();
+            for (const std::string& f : cycle)
+                cycles.back() << QFile::decodeName(QByteArray::fromStdString(f));
+        }
+        const int chosen = ui::chooseProfilerCycle(this, cycles, interactive_);
+        if (chosen < 0) return;  // cancelled: nothing opens
+        choices.cycle = static_cast<size_t>(chosen);
+        meaning = meaningOfPaths(names, choices);
+        const QStringList& open = cycles[static_cast<size_t>(chosen)];
+        // Said once the trace is open, in the warnings bar.
+        pendingNotice_ = {
+            tr("Profiler cycles"),
+            {open.size() == 1
+                 ? tr("%1 files are the cycles of one profiler, not ranks: %2 is open; "
+                      "File → Open for another.")
+                       .arg(cycles.size())
+                       .arg(QFileInfo(open.front()).fileName())
+                 : tr("%1 files are %2 cycles of %3 ranks: cycle %4 is open; File → Open for "
+                      "another.")
+                       .arg(cycles.size() * static_cast<size_t>(open.size()))
+                       .arg(cycles.size())
+                       .arg(open.size())
+                       .arg(chosen + 1)}};
     }
-    return true;
+    const QString path = QFile::decodeName(QByteArray::fromStdString(meaning.path));
+    switch (meaning.kind) {
+        case PathMeaning::Kind::Error:
+            return onFailed(QString::fromStdString(meaning.error), paths.front());
+        case PathMeaning::Kind::FleetTable:
+            return openFleet(path);
+        case PathMeaning::Kind::Ranks: {
+            QStringList files;
+            for (const std::string& f : meaning.files)
+                files << QFile::decodeName(QByteArray::fromStdString(f));
+            return openRanks(files, path);
+        }
+        case PathMeaning::Kind::Trace:
+            return loadTrace(path);
+    }
 }
 
 void MainWindow::openRanks(const QStringList& files, const QString& name,
@@ -569,42 +581,11 @@ void MainWindow::openFleet(const QString& path) {
     statusBar()->showMessage(tr("Opened the fleet table %1").arg(QFileInfo(path).fileName()), 8000);
 }
 
-void MainWindow::openTrace(const QString& requested, const QString& run) {
-    lastError_.clear();
-    QString path = requested;
-    if (requested.endsWith(QLatin1String(".fleet.json"), Qt::CaseInsensitive) &&
-        QFileInfo(requested).isFile())
-        return openFleet(requested);
-    if (QFileInfo(requested).isDir()) {
-        // Per-rank traces (not XSpace) in the folder: the ranks of one job.
-        std::string error;
-        std::vector<std::string> traces;
-        for (std::string& f : traceFilesIn(QFile::encodeName(requested).toStdString(), error))
-            if (!isXSpaceFileName(std::filesystem::path(f).filename().string()))
-                traces.push_back(std::move(f));
-        if (traces.size() == 1)
-            return openTrace(QFile::decodeName(QByteArray::fromStdString(traces.front())));
-        if (traces.size() > 1 && openedACycle(traces)) return;
-        if (traces.size() > 1) {
-            QStringList files;
-            for (const std::string& f : traces)
-                files << QFile::decodeName(QByteArray::fromStdString(f));
-            return openRanks(files, requested);
-        }
-        // The folder's run is chosen here; the loader gets the run's folder.
-        const ui::RunChoice choice = ui::chooseProfileRun(this, requested, run, interactive_);
-        if (!choice.error.isEmpty()) onFailed(choice.error, requested);
-        if (choice.folder.isEmpty()) return;
-        path = choice.folder;
-        // A run of several hosts: each host file is a rank.
-        const std::vector<std::string> hosts = xspaceFilesIn(QFile::encodeName(path).toStdString());
-        if (hosts.size() > 1) {
-            QStringList files;
-            for (const std::string& f : hosts)
-                files << QFile::decodeName(QByteArray::fromStdString(f));
-            return openRanks(files, path);
-        }
-    }
+void MainWindow::openTrace(const QString& path, const QString& run) {
+    openTraces({path}, run);
+}
+
+void MainWindow::loadTrace(const QString& path) {
     rankFiles_.clear();
     setLoading(true);
     statusBar()->showMessage(tr("Opening %1…").arg(QFileInfo(path).fileName()));

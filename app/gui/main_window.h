@@ -101,7 +101,8 @@ class MainWindow : public QMainWindow {
     void showShortcuts();
     void setWelcomeLayout(bool welcome);
     // Files that are one profiler's cycles: one is chosen and opened (true).
-    bool openedACycle(const std::vector<std::string>& files);
+    // Loads one trace (a file, or a profile run's folder).
+    void loadTrace(const QString& path);
     void fitDocks();
     void showUserGuide();
     void showAbout();

@@ -45,6 +45,23 @@ class TestCli : public QObject {
         QVERIFY(r.err.contains("unknown command"));
     }
 
+    // A folder of ranks given to a command of one trace: it says so, and
+    // how to compare them (the viewer opens it as ranks).
+    void aFolderOfRanksIsNotOneTrace() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        for (const char* name : {"worker0.json.gz", "worker1.json.gz"})
+            QVERIFY(QFile::copy(gapscope::test::samplePath(), dir.filePath(QLatin1String(name))));
+        const Run run = runCli({"info", dir.path(), "--no-cache"});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(
+            run.err.contains("holds the traces of 2 ranks; compare them with gapscope-cli ranks"),
+            run.err.constData());
+        // Ranks of it compares them.
+        const Run ranks = runCli({"ranks", dir.path(), "--no-cache"});
+        QCOMPARE(ranks.exitCode, 0);
+    }
+
     void theIndexCacheServesASecondOpen() {
         QTemporaryDir dir;
         const QString copy = dir.filePath("sample.json.gz");

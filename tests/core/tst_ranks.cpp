@@ -6,6 +6,7 @@
 // otherwise identical traces shifted later by a known time is the
 // straggler of every step, and each other rank waits exactly that long.
 
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -18,6 +19,7 @@
 #include "analysis/time_breakdown.h"
 #include "cache/index_cache.h"
 #include "io/rank_files.h"
+#include "loader/path_meaning.h"
 #include "loader/rank_set.h"
 #include "loader/rank_view.h"
 #include "report/ranks_report.h"
@@ -196,6 +198,87 @@ class TestRanks : public QObject {
         QCOMPARE(profilerCyclesOf({"a.pt.trace.json", "b.pt.trace.json"}), V{});
         QCOMPARE(profilerCyclesOf({"host_42.17x.pt.trace.json", "host_42.18.pt.trace.json"}), V{});
         QCOMPARE(profilerCyclesOf({"host_42.1.pt.trace.json"}), V{});  // one file
+    }
+
+    // What the paths a person opens mean, for the viewer and the CLI alike.
+    void whatPathsMean() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string base = dir.path().toStdString();
+        auto folder = [&](const QString& name, const QStringList& files) {
+            QVERIFY(QDir(dir.path()).mkpath(name));
+            for (const QString& f : files)
+                QVERIFY(QFile::copy(test::samplePath(), dir.filePath(name + "/" + f)));
+        };
+        using K = PathMeaning::Kind;
+        // A file, a fleet table, a folder with one trace.
+        folder("one", {"only.pt.trace.json.gz"});
+        PathMeaning m = meaningOfPaths({base + "/one/only.pt.trace.json.gz"});
+        QCOMPARE(m.kind, K::Trace);
+        QCOMPARE(meaningOfPaths({base + "/job.fleet.json"}).kind, K::FleetTable);
+        m = meaningOfPaths({base + "/one"});
+        QCOMPARE(m.kind, K::Trace);
+        QCOMPARE(m.path, base + "/one/only.pt.trace.json.gz");
+        // A folder of ranks, in natural order, named by the folder.
+        folder("job", {"worker10.json.gz", "worker2.json.gz", "worker1.json.gz"});
+        m = meaningOfPaths({base + "/job"});
+        QCOMPARE(m.kind, K::Ranks);
+        QCOMPARE(m.path, base + "/job");
+        QCOMPARE(m.files, (std::vector<std::string>{base + "/job/worker1.json.gz",
+                                                    base + "/job/worker2.json.gz",
+                                                    base + "/job/worker10.json.gz"}));
+        // Several files given: the ranks, named by their folder.
+        m = meaningOfPaths({base + "/job/worker2.json.gz", base + "/job/worker1.json.gz"});
+        QCOMPARE(m.kind, K::Ranks);
+        QCOMPARE(m.files.size(), size_t(2));
+        QCOMPARE(m.path, base + "/job");
+        // One process's cycles: the newest, or the one chosen.
+        folder("cycles", {"host_1.100.pt.trace.json.gz", "host_1.200.pt.trace.json.gz"});
+        m = meaningOfPaths({base + "/cycles"});
+        QCOMPARE(m.kind, K::Trace);
+        QCOMPARE(m.cycles.size(), size_t(2));
+        QCOMPARE(m.path, base + "/cycles/host_1.200.pt.trace.json.gz");
+        PathChoices first;
+        first.cycle = 0;
+        QCOMPARE(meaningOfPaths({base + "/cycles"}, first).path,
+                 base + "/cycles/host_1.100.pt.trace.json.gz");
+        // Ranks' cycles: the newest cycle's ranks.
+        folder("rankcycles", {"r0.1.pt.trace.json.gz", "r0.2.pt.trace.json.gz",
+                              "r1.1.pt.trace.json.gz", "r1.2.pt.trace.json.gz"});
+        m = meaningOfPaths({base + "/rankcycles"});
+        QCOMPARE(m.kind, K::Ranks);
+        QCOMPARE(m.files, (std::vector<std::string>{base + "/rankcycles/r0.2.pt.trace.json.gz",
+                                                    base + "/rankcycles/r1.2.pt.trace.json.gz"}));
+        // A logdir of two runs: the newest, or the one named; a run of two
+        // hosts is two ranks, of one host one trace.
+        const QString xplane = test::sourceDir() + "/tests/data/recorded/jax_mlp.xplane.pb";
+        const QString runs = dir.filePath("logs/plugins/profile");
+        QVERIFY(QDir().mkpath(runs + "/2024_01_01_00_00_00"));
+        QVERIFY(QDir().mkpath(runs + "/2024_02_01_00_00_00"));
+        QVERIFY(QFile::copy(xplane, runs + "/2024_01_01_00_00_00/a.xplane.pb"));
+        QVERIFY(QFile::copy(xplane, runs + "/2024_02_01_00_00_00/a.xplane.pb"));
+        QVERIFY(QFile::copy(xplane, runs + "/2024_02_01_00_00_00/b.xplane.pb"));
+        // The older run's file is older.
+        QFile old(runs + "/2024_01_01_00_00_00/a.xplane.pb");
+        QVERIFY(old.open(QIODevice::ReadWrite));
+        QVERIFY(old.setFileTime(QDateTime::currentDateTime().addDays(-30),
+                                QFileDevice::FileModificationTime));
+        old.close();
+        m = meaningOfPaths({base + "/logs"});
+        QCOMPARE(m.runs.size(), size_t(2));
+        QCOMPARE(m.run, std::string("2024_02_01_00_00_00"));
+        QCOMPARE(m.kind, K::Ranks);
+        QCOMPARE(m.files.size(), size_t(2));
+        PathChoices older;
+        older.run = "2024_01_01_00_00_00";
+        m = meaningOfPaths({base + "/logs"}, older);
+        QCOMPARE(m.kind, K::Trace);
+        QCOMPARE(m.path, (runs + "/2024_01_01_00_00_00").toStdString());
+        // Nothing there: an error naming the folder.
+        QVERIFY(QDir(dir.path()).mkpath("empty"));
+        m = meaningOfPaths({base + "/empty"});
+        QCOMPARE(m.kind, K::Error);
+        QVERIFY2(m.error.find(base + "/empty") == 0, m.error.c_str());
     }
 
     // Ranks that each wrote several cycles: the cycles of the job, each with
