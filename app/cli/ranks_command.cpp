@@ -5,6 +5,7 @@
 #include "analysis/rank_comparison.h"
 #include "analysis_commands.h"
 #include "cli_output.h"
+#include "io/profile_files.h"
 #include "io/rank_files.h"
 #include "loader/path_meaning.h"
 #include "loader/rank_set.h"
@@ -97,6 +98,10 @@ int runRanks(int argc, char** argv) {
     std::vector<std::string> files = meaning.kind == PathMeaning::Kind::Ranks
                                          ? meaning.files
                                          : std::vector<std::string>{meaning.path};
+    // A run of one host: its file, which names the rank by its host.
+    if (meaning.kind == PathMeaning::Kind::Trace && !meaning.run.empty())
+        if (std::vector<std::string> hosts = xspaceFilesIn(meaning.path); !hosts.empty())
+            files = std::move(hosts);
     if (meaning.cycles.size() > 1 && meaning.cycles.front().size() == 1) {
         // One process's cycles: compared as ranks, as asked, with a word.
         std::cerr << "gapscope: warning: these " << meaning.cycles.size()

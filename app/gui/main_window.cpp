@@ -37,7 +37,6 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <climits>
-#include <filesystem>
 #include <sstream>
 
 #include "analysis/idle_gaps.h"
@@ -47,8 +46,6 @@
 #include "export/image_export.h"
 #include "export/report_export.h"
 #include "io/library_versions.h"
-#include "io/profile_files.h"
-#include "io/rank_files.h"
 #include "loader/loader.h"
 #include "loader/path_meaning.h"
 #include "loader/rank_view.h"
@@ -121,6 +118,7 @@ MainWindow::MainWindow(QWidget* parent)
             [this](const QString& path) { openTrace(path); });
     connect(loader_, &ui::TraceLoader::failed, this, &MainWindow::onFailed);
     connect(loader_, &ui::TraceLoader::cancelled, this, [this] {
+        pendingNotice_ = {};  // it was about the load that was cancelled
         setLoading(false);
         statusBar()->showMessage(tr("Loading cancelled"), 4000);
     });
@@ -495,7 +493,9 @@ void MainWindow::openTraces(const QStringList& paths, const QString& run) {
         const ui::RunChoice choice = ui::chooseProfileRun(this, paths.front(), run, true);
         if (!choice.error.isEmpty()) onFailed(choice.error, paths.front());
         if (choice.folder.isEmpty()) return;  // cancelled
-        meaning = meaningOfPaths({QFile::encodeName(choice.folder).toStdString()});
+        names = {QFile::encodeName(choice.folder).toStdString()};
+        choices.run.clear();
+        meaning = meaningOfPaths(names, choices);
     }
     // Profiler cycles, not ranks: the person picks one (the newest is preselected).
     if (meaning.cycles.size() > 1) {

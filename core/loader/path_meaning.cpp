@@ -46,12 +46,16 @@ void filesMeaning(PathMeaning& m, std::vector<std::string> files, const std::str
 }
 
 void folderMeaning(PathMeaning& m, const std::string& folder, const PathChoices& choices) {
-    // Per-rank traces (not XSpace) in the folder: the ranks of one job.
+    // Per-rank traces (not XSpace) in the folder: the ranks of one job. A
+    // folder holding XSpace files is a profile run, whatever JSON lies
+    // beside them (JAX's perfetto_trace.json.gz, TensorFlow's
+    // HOST.trace.json.gz and HOST.memory_profile.json.gz).
     std::string error;
     std::vector<std::string> traces;
-    for (std::string& f : traceFilesIn(folder, error))
-        if (!isXSpaceFileName(std::filesystem::path(f).filename().string()))
-            traces.push_back(std::move(f));
+    if (xspaceFilesIn(folder).empty())
+        for (std::string& f : traceFilesIn(folder, error))
+            if (!isXSpaceFileName(std::filesystem::path(f).filename().string()))
+                traces.push_back(std::move(f));
     if (!traces.empty()) return filesMeaning(m, std::move(traces), folder, choices);
     // Else a folder of profile runs: the run chosen, its hosts the ranks.
     const ProfileRuns runs = findProfileRuns(folder);

@@ -92,10 +92,13 @@ void assignKinds(Trace& t) {
         if (!k) k = tensorflowCategory(name);
         byCategory[c] = k.value_or(SliceKind::Other);
     }
-    // Per name and category kind: the refined kind (+1; 0 = not yet); per
-    // name: its host role (+1).
-    std::vector<std::array<uint8_t, kSliceKindCount>> memo(t.strings.size());
-    std::vector<uint8_t> roles(t.strings.size());
+    // Per name, two bytes: the kind it was last refined from (+1; 0 = not
+    // yet) with what that gave, and its host role (+1). A name nearly always
+    // comes with one kind, so one memo entry per name serves.
+    struct Memo {
+        uint8_t from = 0, to = 0, role = 0;
+    };
+    std::vector<Memo> memo(t.strings.size());
     for (const Track& track : t.tracks) {
         const std::string_view line = t.str(track.threadName);
         for (uint32_t i = track.sliceBegin; i < track.sliceEnd; ++i) {
@@ -105,21 +108,16 @@ void assignKinds(Trace& t) {
             // GPU work whose category does not say which (XSpace stream lines).
             if ((s.flags & kSliceGpuActivity) && !isGpuKind(k))
                 k = xspaceStreamEvent(line, t.str(s.name));
-            if (s.name < memo.size()) {
-                uint8_t& m = memo[s.name][static_cast<size_t>(k)];
-                if (m == 0) m = static_cast<uint8_t>(refinedByName(k, t.str(s.name))) + 1;
-                k = static_cast<SliceKind>(m - 1);
-            } else {
-                k = refinedByName(k, t.str(s.name));
+            Memo none;
+            Memo& m = s.name < memo.size() ? memo[s.name] : none;
+            const auto from = static_cast<uint8_t>(static_cast<uint8_t>(k) + 1);
+            if (m.from != from) {
+                m.from = from;
+                m.to = static_cast<uint8_t>(refinedByName(k, t.str(s.name)));
             }
-            setSliceKind(s, k);
-            if (s.name < roles.size()) {
-                uint8_t& r = roles[s.name];
-                if (r == 0) r = static_cast<uint8_t>(hostRoleOfName(t.str(s.name))) + 1;
-                setHostRole(s, static_cast<HostRole>(r - 1));
-            } else {
-                setHostRole(s, hostRoleOfName(t.str(s.name)));
-            }
+            setSliceKind(s, static_cast<SliceKind>(m.to));
+            if (m.role == 0) m.role = static_cast<uint8_t>(hostRoleOfName(t.str(s.name))) + 1;
+            setHostRole(s, static_cast<HostRole>(m.role - 1));
         }
     }
     for (Flow& f : t.flows)

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "loader/loader.h"
+#include "model/slice_kind.h"
 #include "report/canonical_dump.h"
 #include "support/suite_main.h"
 #include "support/test_paths.h"
@@ -145,6 +146,17 @@ std::vector<Change> dumpedFields() {
         {"Slice::row", [](Trace& t) { ++t.slices[0].row; }},
         {"Slice::flags",
          [](Trace& t) { t.slices[0].flags = uint16_t(t.slices[0].flags ^ kSliceOverlapLane); }},
+        {"Slice kind",
+         [](Trace& t) {
+             setSliceKind(t.slices[0], sliceKind(t.slices[0]) == SliceKind::Kernel
+                                           ? SliceKind::Memcpy
+                                           : SliceKind::Kernel);
+         }},
+        {"Slice host role",
+         [](Trace& t) {
+             setHostRole(t.slices[0],
+                         hostRole(t.slices[0]) == HostRole::Sync ? HostRole::None : HostRole::Sync);
+         }},
         // Instant
         {"Instant::ts", [](Trace& t) { ++t.instants[0].ts; }},
         {"Instant::name", [](Trace& t) { ++t.instants[0].name; }},
@@ -166,6 +178,11 @@ std::vector<Change> dumpedFields() {
         {"Flow::to", [](Trace& t) { ++t.flows[0].to; }},
         {"Flow::name", [](Trace& t) { ++t.flows[0].name; }},
         {"Flow::category", [](Trace& t) { ++t.flows[0].category; }},
+        {"Flow::kind",
+         [](Trace& t) {
+             t.flows[0].kind =
+                 t.flows[0].kind == FlowKind::Launch ? FlowKind::Other : FlowKind::Launch;
+         }},
         // GpuDevice
         {"GpuDevice::index", [](Trace& t) { ++t.gpuDevices[0].index; }},
         {"GpuDevice::name", [](Trace& t) { t.gpuDevices.at(0).name.push_back('x'); }},

@@ -274,6 +274,14 @@ class TestRanks : public QObject {
         m = meaningOfPaths({base + "/logs"}, older);
         QCOMPARE(m.kind, K::Trace);
         QCOMPARE(m.path, (runs + "/2024_01_01_00_00_00").toStdString());
+        // A run's folder with JSON beside its XSpace (JAX's perfetto trace,
+        // TensorFlow's HOST.trace.json.gz): the run, not ranks of JSON.
+        const QString run = runs + "/2024_01_01_00_00_00";
+        QVERIFY(QFile::copy(test::samplePath(), run + "/perfetto_trace.json.gz"));
+        QVERIFY(QFile::copy(test::samplePath(), run + "/a.memory_profile.json.gz"));
+        m = meaningOfPaths({run.toStdString()});
+        QCOMPARE(m.kind, K::Trace);
+        QCOMPARE(m.path, run.toStdString());
         // Nothing there: an error naming the folder.
         QVERIFY(QDir(dir.path()).mkpath("empty"));
         m = meaningOfPaths({base + "/empty"});
