@@ -409,11 +409,6 @@ QString itemPrefix(const Trace& t, uint32_t process) {
     return QString::fromStdString(t.processes[process].displayName) + " › ";
 }
 
-QString processPath(const Trace& t, uint32_t process) {
-    if (process >= t.processes.size()) return {};
-    return processTitle(t, process);
-}
-
 QString itemName(const Trace& t, TrackItem item) {
     if (!item.counter) return QString::fromStdString(t.tracks[item.index].displayName);
     const std::string_view name = t.str(t.counters[item.index].name);

@@ -45,13 +45,11 @@ struct PaintStats {
 
 PaintStats paintTimeline(QPainter& p, const PaintInputs& in);
 
-// "GPU 0 · H100": a process's header.
+// "rank 1 · GPU 0 · H100": a process's header (and the track filter's text).
 QString processTitle(const Trace& t, uint32_t process);
 // Where a track or counter of the process is: "rank 1 · GPU 0 › ", before
 // its name on a pinned row.
 QString itemPrefix(const Trace& t, uint32_t process);
-// "rank 1 · GPU 0 · H100": a process in full (the track filter's text).
-QString processPath(const Trace& t, uint32_t process);
 // A track's or counter's own name: "stream 7", "GPU memory".
 QString itemName(const Trace& t, TrackItem item);
 

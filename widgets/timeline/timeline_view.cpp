@@ -450,7 +450,7 @@ int TimelineView::setTrackFilter(const QString& pattern) {
     // "rank 1 › GPU 0 · H100 › stream 7": a pattern can name any part.
     std::vector<QString> processes(t.processes.size());
     for (uint32_t p = 0; p < t.processes.size(); ++p)
-        processes[p] = processPath(t, p) + " › ";
+        processes[p] = processTitle(t, p) + " › ";
     int shown = 0;
     auto matches = [&](uint32_t process, TrackItem item) {
         const QString where = process < processes.size() ? processes[process] : QString();
@@ -474,13 +474,13 @@ QString TimelineView::rowLabel(const DisplayRow& row) const {
     const Trace& t = *trace_;
     switch (row.kind) {
         case DisplayRow::Kind::ProcessHeader:
-            return processPath(t, row.process);
+            return processTitle(t, row.process);
         case DisplayRow::Kind::RankHeader:
             return tr("rank %1").arg(t.ranks[row.process].rank);
         case DisplayRow::Kind::PinnedHeader:
             return tr("Pinned");
         default:
-            return processPath(t, row.process) + " › " + itemName(t, *row.item());
+            return processTitle(t, row.process) + " › " + itemName(t, *row.item());
     }
 }
 
