@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config lld ccache
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev libgl-dev
-  nlohmann-json3-dev libzstd-dev zlib1g-dev zstd libisal-dev
+  nlohmann-json3-dev libzstd-dev zlib1g-dev zstd libisal-dev libsqlite3-dev
   python3 xvfb xauth poppler-utils
   # the package, its man pages, completions and desktop files, and their checks
   dpkg-dev lintian desktop-file-utils appstream shared-mime-info python3-markdown

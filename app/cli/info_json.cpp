@@ -25,8 +25,10 @@ void writeInfoJson(const Trace& t, const std::string& cacheNote, std::ostream& o
     using J = nlohmann::ordered_json;
     J j;
     j["file"] = t.path;
-    j["format"] = t.inputFormat == InputFormat::XSpace ? "xspace" : "chrome-json";
-    if (t.inputFormat != InputFormat::XSpace) j["form"] = t.objectForm ? "object" : "array";
+    j["format"] = t.inputFormat == InputFormat::XSpace         ? "xspace"
+                  : t.inputFormat == InputFormat::NsightSqlite ? "nsight-sqlite"
+                                                               : "chrome-json";
+    if (t.inputFormat == InputFormat::ChromeJson) j["form"] = t.objectForm ? "object" : "array";
     j["compression"] = compressionName(t.compression);
     j["file_bytes"] = t.fileSize;
     j["json_bytes"] = t.decompressedSize;

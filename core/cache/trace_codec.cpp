@@ -299,7 +299,7 @@ void writeTraceBody(const Trace& t, CacheWriter& out) {
 void readTraceBody(CacheReader& in, Trace& t) {
     t.compression = asEnum(in.pod<uint8_t>(), Compression::Zstd);
     t.objectForm = asBool(in.pod<uint8_t>());
-    t.inputFormat = asEnum(in.pod<uint8_t>(), InputFormat::Unknown);
+    t.inputFormat = asEnum(in.pod<uint8_t>(), InputFormat::NsightSqlite);
     t.hasSpan = asBool(in.pod<uint8_t>());
     t.fileSize = in.pod<uint64_t>();
     t.decompressedSize = in.pod<uint64_t>();

@@ -10,6 +10,8 @@ const char* inputFormatName(InputFormat f) {
             return "Chrome trace JSON";
         case InputFormat::XSpace:
             return "XSpace protobuf";
+        case InputFormat::NsightSqlite:
+            return "Nsight Systems SQLite export";
         case InputFormat::Unknown:
             break;
     }
@@ -48,6 +50,8 @@ bool looksLikeXSpace(std::string_view head) {
 InputFormat detectInputFormat(std::string_view head) {
     if (looksLikeJson(head)) return InputFormat::ChromeJson;
     if (looksLikeXSpace(head)) return InputFormat::XSpace;
+    if (head.substr(0, 16) == std::string_view("SQLite format 3\0", 16))
+        return InputFormat::NsightSqlite;
     return InputFormat::Unknown;
 }
 

@@ -7,9 +7,10 @@
 namespace gapscope {
 
 enum class InputFormat {
-    ChromeJson,  // Trace Event Format JSON: array or object form
-    XSpace,      // TensorFlow/JAX profiler protobuf (*.xplane.pb)
-    Unknown,     // anything else: handed to the JSON reader, which says what it found
+    ChromeJson,    // Trace Event Format JSON: array or object form
+    XSpace,        // TensorFlow/JAX profiler protobuf (*.xplane.pb)
+    Unknown,       // anything else: handed to the JSON reader, which says what it found
+    NsightSqlite,  // Nsight Systems' SQLite export (any SQLite 3 database is tried)
 };
 
 const char* inputFormatName(InputFormat f);
@@ -22,7 +23,7 @@ InputFormat detectInputFormat(std::string_view head);
 // Whether that format's reader hands on args as text of the input itself
 // (so an uncompressed file can keep them); XSpace's are composed from stats.
 inline bool argsAreInputText(InputFormat f) {
-    return f != InputFormat::XSpace;
+    return f != InputFormat::XSpace && f != InputFormat::NsightSqlite;
 }
 
 }  // namespace gapscope

@@ -7,6 +7,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "format/json_text.h"
 #include "format/proto_wire.h"
 #include "format/xspace_stats.h"
 #include "util/load_error.h"
@@ -727,7 +728,7 @@ struct XSpaceReader::Impl {
                 ++planeIndex;
             } else if (number == XSpaceField::kHostnames) {
                 if (hostnames.size() > 1) hostnames += ',';
-                xspace::appendJsonString(hostnames, planeBytes);
+                appendJsonString(hostnames, planeBytes);
             } else {
                 report.warn(tagAt, std::string(number == XSpaceField::kErrors
                                                    ? "the profiler reported an error: "

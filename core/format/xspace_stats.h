@@ -30,8 +30,6 @@ struct StatValue {
 // object being written: numbers as numbers (non-finite ones as text),
 // text escaped and made valid UTF-8, bytes as "<N bytes>".
 void appendStat(std::string& json, bool first, std::string_view name, const StatValue& value);
-// JSON string text: quotes, escapes, invalid UTF-8 replaced by U+FFFD.
-void appendJsonString(std::string& out, std::string_view text);
 
 // Fills what the analyses need from one stat; true when it was one of them.
 // kernel_details: "regs:38 shm:0 grid:160,1,1 block:1024,1,1" (newer ones

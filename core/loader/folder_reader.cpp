@@ -10,8 +10,8 @@
 
 #include "format/event_batches.h"
 #include "format/input_format.h"
+#include "format/json_text.h"
 #include "format/xspace_reader.h"
-#include "format/xspace_stats.h"
 #include "io/head_source.h"
 #include "io/profile_files.h"
 #include "io/read_ahead_source.h"
@@ -62,7 +62,7 @@ std::string fileNameOf(const std::string& path) {
 // A JSON string of any bytes (file names need not be UTF-8).
 std::string jsonString(std::string_view text) {
     std::string out;
-    xspace::appendJsonString(out, text);
+    appendJsonString(out, text);
     return out;
 }
 

@@ -51,9 +51,10 @@ LoadResult loadInto(const std::string& path, const LoadOptions& options,
         read(*trace, builder);
         if (options.progress) options.progress(LoadPhase::Building, 0, 1000);
         // The busy union beside the flows' binding, unless one thread was asked for.
-        builder.finish(options.cancel,
-                       options.mode != ReadingMode::OneThread && std::thread::hardware_concurrency() >= 2,
-                       [&] { computeGpuBusy(*trace); });
+        builder.finish(
+            options.cancel,
+            options.mode != ReadingMode::OneThread && std::thread::hardware_concurrency() >= 2,
+            [&] { computeGpuBusy(*trace); });
         if (options.progress) options.progress(LoadPhase::Indexing, 1000, 1000);
         result.trace = std::move(trace);
     } catch (const LoadError& e) {
@@ -100,7 +101,7 @@ LoadResult loadWith(const std::string& path, const std::function<OpenedSource()>
             rq.reader.decompressed ? opened.fileSize * 8 : opened.fileSize + 64;
         rq.reader.initialBufferBytes =
             static_cast<size_t>(std::clamp<uint64_t>(expected, 4096, 4u << 20));
-        trace.inputFormat = format == InputFormat::XSpace ? format : InputFormat::ChromeJson;
+        trace.inputFormat = format == InputFormat::Unknown ? InputFormat::ChromeJson : format;
         readerFor(format)(rq);
     });
 }

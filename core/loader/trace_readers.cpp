@@ -9,6 +9,8 @@
 #include <thread>
 
 #include "format/chunked_events.h"
+#include "format/nsight/nsight_reader.h"
+#include "format/nsight/sqlite_db.h"
 #include "format/pipelined_reader.h"
 #include "format/xspace_reader.h"
 #include "io/read_ahead_source.h"
@@ -113,6 +115,36 @@ void readXSpace(ReadRequest& rq) {
     rq.trace.decompressedSize = r.bytesRead;
 }
 
+// SQLite reads a database by pages, not as a stream: a plain file is opened
+// where it lies (through the loader's descriptor, so a rename does not
+// matter); a compressed one, or bytes in memory, is inflated whole first.
+void readNsight(ReadRequest& rq) {
+    Trace& trace = rq.trace;
+    std::string bytes;
+    std::optional<sqlite::Database> db;
+    if (rq.plainFileFd >= 0) {
+        db.emplace(sqlite::Database::openFile("/proc/self/fd/" + std::to_string(rq.plainFileFd),
+                                              rq.reader.cancel));
+        trace.decompressedSize = rq.reader.fileSize;
+    } else {
+        constexpr size_t kStep = size_t{1} << 20;
+        for (;;) {
+            if (rq.reader.cancel && rq.reader.cancel->isCancelled()) throw LoadCancelled();
+            const size_t at = bytes.size();
+            bytes.resize(at + kStep);
+            const size_t n = rq.source->read(bytes.data() + at, kStep);
+            bytes.resize(at + n);
+            if (n == 0) break;
+        }
+        if (rq.source->problem())
+            throw LoadError(byteWhere(bytes.size(), true),
+                            *rq.source->problem() + " (a database must be read whole)");
+        trace.decompressedSize = bytes.size();
+        db.emplace(sqlite::Database::openBytes(bytes, rq.reader.cancel));
+    }
+    readNsightExport(*db, rq.builder, trace.report, rq.reader);
+}
+
 }  // namespace
 
 bool argsStayInInput(InputFormat format) {
@@ -123,6 +155,8 @@ TraceReaderFn readerFor(InputFormat format) {
     switch (format) {
         case InputFormat::XSpace:
             return &readXSpace;
+        case InputFormat::NsightSqlite:
+            return &readNsight;
         case InputFormat::ChromeJson:
         case InputFormat::Unknown:
             break;

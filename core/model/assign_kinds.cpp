@@ -83,14 +83,12 @@ SliceKind refinedByName(SliceKind k, std::string_view name) {
 
 void assignKinds(Trace& t) {
     using namespace vocabulary;
-    // Per category: what the producers' vocabularies say it is. JSON traces
-    // of Kineto and of TensorFlow do not share category names.
+    // Per category: what the producers' vocabularies say it is (their
+    // category names do not clash).
     std::vector<SliceKind> byCategory(t.categories.size(), SliceKind::Other);
     for (size_t c = 0; c < byCategory.size(); ++c) {
-        const std::string_view name = t.categoryName(static_cast<uint16_t>(c));
-        std::optional<SliceKind> k = kinetoCategory(name);
-        if (!k) k = tensorflowCategory(name);
-        byCategory[c] = k.value_or(SliceKind::Other);
+        byCategory[c] =
+            categoryKind(t.categoryName(static_cast<uint16_t>(c))).value_or(SliceKind::Other);
     }
     // Per name, two bytes: the kind it was last refined from (+1; 0 = not
     // yet) with what that gave, and its host role (+1). A name nearly always
@@ -121,7 +119,8 @@ void assignKinds(Trace& t) {
         }
     }
     for (Flow& f : t.flows)
-        f.kind = kinetoLaunchFlow(t.categoryName(f.category)) ? FlowKind::Launch : FlowKind::Other;
+        f.kind =
+            isLaunchFlowCategory(t.categoryName(f.category)) ? FlowKind::Launch : FlowKind::Other;
 }
 
 }  // namespace gapscope

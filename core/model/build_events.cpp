@@ -16,7 +16,7 @@ void ingestCompleteSlice(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts,
     Trace& t = st.trace;
     const uint32_t proc = st.process(st.idKey(ev.pid));
     const uint16_t cat = st.category(ev.cat);
-    const bool annotation = cat == st.gpuAnnotationCategory;
+    const bool annotation = st.isGpuAnnotation(cat);
     const uint32_t tr =
         st.track({proc, st.tidKey(ev), annotation ? SubTrack::GpuAnnotation : SubTrack::Thread, 0});
     Slice s;

@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "model/slice_kind.h"
 #include "model/trace.h"
 #include "model/trace_builder.h"
 
@@ -144,9 +145,9 @@ struct TraceBuilder::State {
         }
     }
 
-    // Categories of GPU work that count towards busy time.
-    std::vector<uint16_t> activityCategories;
-    uint16_t gpuAnnotationCategory = UINT16_MAX;
+    // What each category is (model/vocabulary): GPU work that counts
+    // towards busy time, ranges projected onto a GPU stream.
+    std::vector<SliceKind> categoryKinds{SliceKind::Other};  // category 0: ""
 
     uint32_t process(const IdKey& pid);
     uint32_t track(const TrackKey& key);
@@ -156,6 +157,7 @@ struct TraceBuilder::State {
     uint32_t storeArgs(const RawEvent& ev);
     uint32_t counter(uint32_t process, std::string_view name);
     bool isActivity(uint16_t category) const;
+    bool isGpuAnnotation(uint16_t category) const;
 };
 
 inline std::string_view trimSpaces(std::string_view s) {

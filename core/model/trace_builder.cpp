@@ -8,6 +8,7 @@
 #include "model/builder_state.h"
 #include "model/demangle_slices.h"
 #include "model/slice_kind.h"
+#include "model/vocabulary/vocabulary.h"
 #include "util/load_error.h"
 
 namespace gapscope {
@@ -43,10 +44,6 @@ bool isKnownSkippedPhase(char ph) {
 TraceBuilder::State::State(Trace& t) : trace(t) {
     trace.categories.push_back(0);  // category 0 = ""
     categoryIndex.emplace(0, 0);
-    for (const char* c : {"kernel", "gpu_memcpy", "gpu_memset", "Kernel", "Memcpy", "Memset"}) {
-        activityCategories.push_back(category(c));
-    }
-    gpuAnnotationCategory = category("gpu_user_annotation");
 }
 
 uint32_t TraceBuilder::State::process(const IdKey& pid) {
@@ -84,12 +81,16 @@ uint16_t TraceBuilder::State::category(std::string_view name) {
     const auto index = static_cast<uint16_t>(trace.categories.size());
     trace.categories.push_back(id);
     categoryIndex.emplace(id, index);
+    categoryKinds.push_back(vocabulary::categoryKind(name).value_or(SliceKind::Other));
     return index;
 }
 
 bool TraceBuilder::State::isActivity(uint16_t c) const {
-    return std::find(activityCategories.begin(), activityCategories.end(), c) !=
-           activityCategories.end();
+    return c < categoryKinds.size() && isGpuKind(categoryKinds[c]);
+}
+
+bool TraceBuilder::State::isGpuAnnotation(uint16_t c) const {
+    return c < categoryKinds.size() && categoryKinds[c] == SliceKind::GpuAnnotation;
 }
 
 IdKey TraceBuilder::State::tidKey(const RawEvent& ev) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <string_view>
 
 #include "report/table.h"
@@ -37,6 +38,15 @@ Table factTable(const ReportContent& r) {
 }  // namespace
 
 std::string traceProducer(const Trace& t) {
+    if (t.inputFormat == InputFormat::NsightSqlite) {
+        const auto info = t.metadata.find("nsightSystems");
+        const auto j = info == t.metadata.end()
+                           ? nlohmann::json()
+                           : nlohmann::json::parse(info->second, nullptr, false);
+        return j.is_object() && j.contains("version") && j["version"].is_string()
+                   ? "Nsight Systems " + j["version"].get<std::string>()
+                   : "Nsight Systems";
+    }
     for (const char* key : {"schemaVersion", "deviceProperties", "distributedInfo", "traceName"})
         if (t.metadata.count(key)) return "PyTorch profiler (Kineto)";
     for (const Process& p : t.processes)
@@ -50,12 +60,13 @@ std::vector<std::pair<std::string, std::string>> traceFacts(const Trace& t,
     std::vector<std::pair<std::string, std::string>> f;
     f.push_back({"file", name});
     f.push_back({"producer", traceProducer(t)});
-    f.push_back({"size", readableBytes(static_cast<double>(t.fileSize)) +
-                             (t.decompressedSize && t.decompressedSize != t.fileSize
-                                  ? " (" + readableBytes(static_cast<double>(t.decompressedSize)) +
-                                        (t.inputFormat == InputFormat::XSpace ? " decompressed)"
-                                                                              : " of JSON)")
-                                  : std::string())});
+    f.push_back(
+        {"size",
+         readableBytes(static_cast<double>(t.fileSize)) +
+             (t.decompressedSize && t.decompressedSize != t.fileSize
+                  ? " (" + readableBytes(static_cast<double>(t.decompressedSize)) +
+                        (t.inputFormat == InputFormat::ChromeJson ? " of JSON)" : " decompressed)")
+                  : std::string())});
     f.push_back({"events", std::to_string(t.report.events)});
     f.push_back({"span", readableDuration(t.spanEnd - t.spanStart) + " from " +
                              std::to_string(t.spanStart) + " ns"});

@@ -16,6 +16,8 @@ void writeTraceSummary(const Trace& t, std::ostream& out) {
     out << t.path << "\n";
     if (t.inputFormat == InputFormat::XSpace) {
         out << "  format      XSpace protobuf (TensorFlow / JAX profiler), ";
+    } else if (t.inputFormat == InputFormat::NsightSqlite) {
+        out << "  format      Nsight Systems SQLite export, ";
     } else {
         out << "  format      Chrome Trace Event Format, " << (t.objectForm ? "object" : "array")
             << " form, ";

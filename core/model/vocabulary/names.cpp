@@ -59,3 +59,18 @@ HostRole hostRoleOfName(std::string_view n) {
 }
 
 }  // namespace gapscope::vocabulary
+
+namespace gapscope::vocabulary {
+
+std::optional<SliceKind> categoryKind(std::string_view category) {
+    std::optional<SliceKind> k = kinetoCategory(category);
+    if (!k) k = tensorflowCategory(category);
+    if (!k) k = nsightCategory(category);
+    return k;
+}
+
+bool isLaunchFlowCategory(std::string_view category) {
+    return kinetoLaunchFlow(category) || nsightLaunchFlow(category);
+}
+
+}  // namespace gapscope::vocabulary

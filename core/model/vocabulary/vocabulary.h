@@ -1,7 +1,7 @@
 #pragma once
 // Each producer's vocabulary, in a file of its own: what its categories
 // and names mean as slice kinds. A new producer adds one file here and a
-// line in assign_kinds.cpp; no analysis changes.
+// line in categoryKind (names.cpp); no analysis changes.
 
 #include <optional>
 #include <string_view>
@@ -21,6 +21,16 @@ std::optional<SliceKind> tensorflowCategory(std::string_view category);
 // XSpace GPU planes (TensorFlow, JAX): every event of a "Stream #N(…)" line
 // is GPU work; copy streams name themselves, memsets are named.
 SliceKind xspaceStreamEvent(std::string_view lineName, std::string_view eventName);
+
+// Nsight Systems' SQLite export, as its reader names each table's rows:
+// "CUDA kernel", "CUDA runtime", "NVTX", "NVTX (GPU projection)", …
+std::optional<SliceKind> nsightCategory(std::string_view category);
+bool nsightLaunchFlow(std::string_view category);  // "CUDA launch"
+
+// What a category means whatever the producer (their names do not clash),
+// and whether a flow of that category goes from a launch to its GPU work.
+std::optional<SliceKind> categoryKind(std::string_view category);
+bool isLaunchFlowCategory(std::string_view category);
 
 // Names that refine a kind whatever the producer: collectives among
 // kernels, training steps among ranges, what a runtime call does.

@@ -1,0 +1,795 @@
+#include "format/nsight/nsight_reader.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <unordered_map>
+#include <vector>
+
+#include "format/json_text.h"
+#include "util/load_error.h"
+
+namespace gapscope {
+
+namespace {
+
+using sqlite::Database;
+using sqlite::Rows;
+
+// Serialized ids (the export's "Serialized process and thread
+// identifiers"): bits 24..47 the pid, bits 0..23 the tid, above them the VM.
+int64_t pidOf(int64_t globalId) {
+    return (globalId >> 24) & 0xFFFFFF;
+}
+int64_t tidOf(int64_t globalTid) {
+    const int64_t tid = globalTid & 0xFFFFFF;
+    return tid != 0 ? tid : pidOf(globalTid);  // a process-wide row: its main thread
+}
+
+// "cudaLaunchKernel_v7000" -> "cudaLaunchKernel": the export names API
+// calls with the version of their entry point; the calls are what people know.
+std::string_view withoutVersion(std::string_view name) {
+    const size_t v = name.rfind("_v");
+    if (v == std::string_view::npos || v == 0 || v + 2 == name.size()) return name;
+    for (size_t i = v + 2; i < name.size(); ++i)
+        if (name[i] < '0' || name[i] > '9') return name;
+    return name.substr(0, v);
+}
+
+// CUPTI's CUpti_ActivityMemcpyKind and CUpti_ActivityMemoryKind: a stable
+// ABI, so the reader does not need the ENUM_ tables (older exports lack them).
+const char* copyKindName(int64_t k) {
+    static const char* names[] = {"unknown", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA", "AtoD",
+                                  "DtoA",    "DtoD", "HtoH", "PtoP", "HtoD", "DtoH", "DtoD"};
+    return k >= 0 && k < 14 ? names[k] : "unknown";
+}
+const char* memoryKindName(int64_t k) {
+    static const char* names[] = {"Pageable", "Pinned",        "Device",         "Array",
+                                  "Managed",  "Device Static", "Managed Static", "Unknown"};
+    return k >= 0 && k < 8 ? names[k] : "Unknown";
+}
+const char* syncTypeName(int64_t k) {
+    static const char* names[] = {"unknown", "event synchronize", "stream wait event",
+                                  "stream synchronize", "context synchronize"};
+    return k >= 0 && k < 5 ? names[k] : "unknown";
+}
+
+// NVTX rows (ENUM_NSYS_EVENT_TYPE): the same numbers in every release.
+constexpr int64_t kNvtxMark = 34;
+constexpr int64_t kNvtxPushPopRange = 59;
+constexpr int64_t kNvtxStartEndRange = 60;
+constexpr int64_t kNvtxDomainCreate = 75;
+
+// A `"key": value` appender for args composed from columns.
+class ArgsWriter {
+  public:
+    explicit ArgsWriter(std::string& out) : out_(out) { out_.assign(1, '{'); }
+    void number(std::string_view key, int64_t v) {
+        this->key(key);
+        out_.append(std::to_string(v));
+    }
+    void text(std::string_view key, std::string_view v) {
+        this->key(key);
+        appendJsonString(out_, v);
+    }
+    void triple(std::string_view key, const int32_t v[3]) {
+        this->key(key);
+        out_.append("[" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " +
+                    std::to_string(v[2]) + "]");
+    }
+    void close() { out_ += '}'; }
+
+  private:
+    void key(std::string_view k) {
+        if (out_.size() > 1) out_.append(", ");
+        appendJsonString(out_, k);
+        out_.append(": ");
+    }
+    std::string& out_;
+};
+
+// GPU work kept for the launch flows and the NVTX projection.
+struct GpuOp {
+    uint64_t key = 0;  // (pid << 32) | correlation id
+    int64_t start = 0, end = 0;
+    int32_t device = 0;
+    int64_t stream = 0;  // its stream's tid in the GPU process
+    bool operator<(const GpuOp& o) const { return key < o.key; }
+};
+
+// A CUDA API call that started GPU work.
+struct Launch {
+    int64_t pid = 0, tid = 0, start = 0;
+    uint64_t key = 0;
+    bool operator<(const Launch& o) const {
+        return std::tie(pid, tid, start) < std::tie(o.pid, o.tid, o.start);
+    }
+};
+
+struct NvtxRange {
+    int64_t pid = 0, tid = 0, start = 0, end = 0;
+    std::string name;
+};
+
+uint64_t correlationKey(int64_t pid, int64_t correlation) {
+    return (static_cast<uint64_t>(pid) << 32) | (static_cast<uint64_t>(correlation) & 0xFFFFFFFFu);
+}
+
+class Reader {
+  public:
+    Reader(const Database& db, EventSink& sink, ImportReport& report, const ReaderOptions& o)
+        : db_(db), sink_(sink), report_(report), options_(o) {}
+
+    NsightResult run() {
+        readExportInfo();
+        const bool gpu =
+            db_.hasTable(kKernelTable) || db_.hasTable(kMemcpyTable) || db_.hasTable(kMemsetTable);
+        const bool host =
+            db_.hasTable(kRuntimeTable) || db_.hasTable(kNvtxTable) || db_.hasTable(kOsrtTable);
+        if (!gpu && !host) {
+            if (!db_.hasTable("StringIds"))
+                throw LoadError("the schema",
+                                "a SQLite database, but not an Nsight Systems export (it has "
+                                "no StringIds table and no CUPTI_ACTIVITY_KIND_ tables)");
+            throw LoadError("the schema",
+                            "an Nsight Systems export without CUDA, NVTX or OS runtime rows "
+                            "(record with nsys profile --trace=cuda,nvtx,osrt)");
+        }
+        countRows();
+        readStrings();
+        readSynchronization();
+        readKernels();
+        readMemcpy();
+        readMemset();
+        std::sort(ops_.begin(), ops_.end());
+        readRuntime();
+        readNvtx();
+        projectNvtx();
+        readOsRuntime();
+        nameProcesses();
+        nameThreads();
+        describeDevices();
+        result_.rows = rowsRead_;
+        return std::move(result_);
+    }
+
+  private:
+    static constexpr const char* kKernelTable = "CUPTI_ACTIVITY_KIND_KERNEL";
+    static constexpr const char* kMemcpyTable = "CUPTI_ACTIVITY_KIND_MEMCPY";
+    static constexpr const char* kMemsetTable = "CUPTI_ACTIVITY_KIND_MEMSET";
+    static constexpr const char* kRuntimeTable = "CUPTI_ACTIVITY_KIND_RUNTIME";
+    static constexpr const char* kSyncTable = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
+    static constexpr const char* kNvtxTable = "NVTX_EVENTS";
+    static constexpr const char* kOsrtTable = "OSRT_API";
+
+    // An optional column: its name when the table has it, else "" (NULL).
+    std::string optional(const char* table, const char* column) const {
+        return db_.hasColumn(table, column) ? column : "";
+    }
+    // The first of `columns` the table has; a LoadError naming them all when none.
+    std::string oneOf(const char* table, std::initializer_list<const char*> columns) const {
+        std::string names;
+        for (const char* c : columns) {
+            if (db_.hasColumn(table, c)) return c;
+            names += names.empty() ? "" : " or ";
+            names += '"' + std::string(c) + '"';
+        }
+        db_.fail(table, "no column " + names + " (this release of the export is not understood)");
+    }
+
+    void readExportInfo() {
+        if (!db_.hasTable("META_DATA_EXPORT")) return;
+        Rows rows = db_.select("META_DATA_EXPORT", {"name", "value"});
+        while (rows.next()) {
+            if (rows.text(0) == "EXPORT_PRODUCT_VERSION") result_.release = rows.text(1);
+            if (rows.text(0) == "EXPORT_SCHEMA_VERSION") result_.schema = rows.text(1);
+        }
+        std::string info;
+        ArgsWriter w(info);
+        if (!result_.release.empty()) w.text("version", result_.release);
+        if (!result_.schema.empty()) w.text("export_schema", result_.schema);
+        w.close();
+        sink_.onMetadata("nsightSystems", info);
+    }
+
+    void countRows() {
+        for (const char* table :
+             {kKernelTable, kMemcpyTable, kMemsetTable, kRuntimeTable, kNvtxTable, kOsrtTable}) {
+            if (!db_.hasTable(table)) continue;
+            totalRows_ += db_.rowCount(table);
+        }
+    }
+
+    void readStrings() {
+        if (!db_.hasTable("StringIds")) return;
+        Rows rows = db_.select("StringIds", {"id", "value"});
+        while (rows.next()) {
+            tick();
+            strings_[rows.integer(0)] = std::string(rows.text(1));
+        }
+    }
+    std::string_view string(int64_t id, bool& missing) const {
+        const auto it = strings_.find(id);
+        if (it != strings_.end()) return it->second;
+        missing = true;
+        return {};
+    }
+
+    void readSynchronization() {
+        if (!db_.hasTable(kSyncTable)) return;
+        Rows rows = db_.select(kSyncTable, {"correlationId", oneOf(kSyncTable, {"globalPid"}),
+                                            optional(kSyncTable, "syncType")});
+        while (rows.next()) {
+            tick();
+            if (rows.isNull(0) || rows.integer(0) == 0) continue;
+            syncTypes_[correlationKey(pidOf(rows.integer(1)), rows.integer(0))] =
+                static_cast<uint8_t>(rows.isNull(2) ? 0
+                                                    : std::clamp<int64_t>(rows.integer(2), 0, 4));
+        }
+    }
+
+    // ---- GPU work ----
+
+    // The GPU process of a device and the thread of a stream in it. A
+    // stream of the second process on one device gets a tid of its own.
+    void placeOnGpu(int32_t device, int64_t pid, int64_t stream) {
+        auto [dev, fresh] = devices_.try_emplace(device);
+        if (fresh) {
+            dev->second.label = "GPU " + std::to_string(device);
+            dev->second.firstPid = pid;
+            ev_.reset();
+            emitMeta("process_name", gpuPid(device), nullptr, dev->second.label);
+        }
+        const int64_t tid = pid == dev->second.firstPid
+                                ? stream
+                                : (static_cast<int64_t>(pid) << 32) | (stream & 0xFFFFFFFF);
+        if (dev->second.streams.insert(tid).second) {
+            std::string name = "stream " + std::to_string(stream);
+            if (pid != dev->second.firstPid) name += " (pid " + std::to_string(pid) + ")";
+            emitMeta("thread_name", gpuPid(device), &tid, name);
+        }
+        streamTid_ = tid;
+    }
+    RawId gpuPid(int32_t device) const { return {RawId::Kind::Text, 0, devices_.at(device).label}; }
+
+    // One row of GPU work, placed by placeOnGpu: the event's name,
+    // category and args are set.
+    void emitGpuWork(const Rows& rows, int64_t pid, int32_t device, int64_t stream,
+                     int64_t correlation) {
+        const int64_t start = rows.integer(0), end = rows.integer(1);
+        ev_.pid = gpuPid(device);
+        ev_.tid = {RawId::Kind::Number, streamTid_, {}};
+        slice(start, end);
+        ev_.known.device = device;
+        ev_.known.stream = static_cast<int32_t>(stream);
+        ev_.known.correlation = correlation;
+        ev_.hasKnown = true;
+        emit();
+        if (correlation == 0) return;
+        GpuOp op;
+        op.key = correlationKey(pid, correlation);
+        op.start = start;
+        op.end = std::max(start, end);
+        op.device = device;
+        op.stream = streamTid_;
+        ops_.push_back(op);
+        // The launch flow's end, bound to this work.
+        ev_.reset();
+        ev_.hasPh = true;
+        ev_.ph = "f";
+        ev_.bindEnclosing = true;
+        ev_.cat = nsight::kLaunchFlow;
+        ev_.name = "launch";
+        ev_.pid = gpuPid(device);
+        ev_.tid = {RawId::Kind::Number, streamTid_, {}};
+        ev_.ts = {true, true, start};
+        ev_.id = {RawId::Kind::Number, static_cast<int64_t>(op.key), {}};
+        emit();
+    }
+
+    // Columns 0..5 of every GPU table's select: start, end, deviceId,
+    // streamId, correlationId, globalPid.
+    std::vector<std::string> gpuColumns(const char* table) const {
+        return {oneOf(table, {"start"}),         oneOf(table, {"end"}),
+                oneOf(table, {"deviceId"}),      oneOf(table, {"streamId"}),
+                oneOf(table, {"correlationId"}), oneOf(table, {"globalPid"})};
+    }
+
+    void readKernels() {
+        const char* t = kKernelTable;
+        if (!db_.hasTable(t)) return;
+        std::vector<std::string> cols = gpuColumns(t);
+        const std::string name = oneOf(t, {"demangledName", "shortName", "mangledName"});
+        for (const std::string& c :
+             {name, optional(t, "shortName"), optional(t, "gridX"), optional(t, "gridY"),
+              optional(t, "gridZ"), optional(t, "blockX"), optional(t, "blockY"),
+              optional(t, "blockZ"), optional(t, "registersPerThread"),
+              optional(t, "staticSharedMemory"), optional(t, "dynamicSharedMemory"),
+              optional(t, "contextId")})
+            cols.push_back(c);
+        Rows rows = db_.select(t, cols);
+        while (rows.next()) {
+            tick();
+            bool missing = false;
+            std::string_view n = string(rows.integer(6), missing);
+            if (missing) ++missingNames_;
+            nameBuf_ = missing ? "kernel #" + std::to_string(rows.integer(6)) : std::string(n);
+            const auto device = static_cast<int32_t>(rows.integer(2));
+            const int64_t pid = pidOf(rows.integer(5)), corr = rows.integer(4);
+            placeOnGpu(device, pid, rows.integer(3));
+            ev_.reset();
+            ev_.name = nameBuf_;
+            ev_.cat = nsight::kKernel;
+            for (int i = 0; i < 3; ++i) {
+                ev_.known.grid[i] = static_cast<int32_t>(rows.integer(8 + i));
+                ev_.known.block[i] = static_cast<int32_t>(rows.integer(11 + i));
+            }
+            if (!rows.isNull(14))
+                ev_.known.registersPerThread = static_cast<int32_t>(rows.integer(14));
+            if (!rows.isNull(15) || !rows.isNull(16))
+                ev_.known.sharedMemory = rows.integer(15) + rows.integer(16);
+            ArgsWriter w(args_);
+            w.number("device", device);
+            w.number("stream", rows.integer(3));
+            w.number("correlation", corr);
+            if (!rows.isNull(17)) w.number("context", rows.integer(17));
+            if (!cols[8].empty()) w.triple("grid", ev_.known.grid);
+            if (!cols[11].empty()) w.triple("block", ev_.known.block);
+            if (ev_.known.registersPerThread >= 0)
+                w.number("registers per thread", ev_.known.registersPerThread);
+            if (!rows.isNull(15)) w.number("static shared memory", rows.integer(15));
+            if (!rows.isNull(16)) w.number("dynamic shared memory", rows.integer(16));
+            if (!rows.isNull(7) && cols[6] != "shortName") {
+                bool m = false;
+                const std::string_view s = string(rows.integer(7), m);
+                if (!m) w.text("short name", s);
+            }
+            w.close();
+            ev_.args = args_;
+            emitGpuWork(rows, pid, device, rows.integer(3), corr);
+        }
+    }
+
+    void readMemcpy() {
+        const char* t = kMemcpyTable;
+        if (!db_.hasTable(t)) return;
+        std::vector<std::string> cols = gpuColumns(t);
+        for (const std::string& c : {oneOf(t, {"bytes"}), oneOf(t, {"copyKind"}),
+                                     optional(t, "srcKind"), optional(t, "dstKind")})
+            cols.push_back(c);
+        Rows rows = db_.select(t, cols);
+        while (rows.next()) {
+            tick();
+            const auto device = static_cast<int32_t>(rows.integer(2));
+            const int64_t corr = rows.integer(4);
+            placeOnGpu(device, pidOf(rows.integer(5)), rows.integer(3));
+            // Named as CUPTI's other consumers (Kineto) name copies, so that
+            // every producer's copies group alike: "Memcpy HtoD (Pageable -> Device)".
+            nameBuf_ = std::string("Memcpy ") + copyKindName(rows.integer(7));
+            if (rows.integer(7) >= 11 && rows.integer(7) <= 13) {
+                nameBuf_ += " (Managed)";
+            } else if (!rows.isNull(8) && !rows.isNull(9)) {
+                nameBuf_ += std::string(" (") + memoryKindName(rows.integer(8)) + " -> " +
+                            memoryKindName(rows.integer(9)) + ")";
+            }
+            ev_.reset();
+            ev_.name = nameBuf_;
+            ev_.cat = nsight::kMemcpy;
+            ev_.known.bytes = rows.integer(6);
+            ArgsWriter w(args_);
+            w.number("device", device);
+            w.number("stream", rows.integer(3));
+            w.number("correlation", corr);
+            w.number("bytes", rows.integer(6));
+            w.close();
+            ev_.args = args_;
+            emitGpuWork(rows, pidOf(rows.integer(5)), device, rows.integer(3), corr);
+        }
+    }
+
+    void readMemset() {
+        const char* t = kMemsetTable;
+        if (!db_.hasTable(t)) return;
+        std::vector<std::string> cols = gpuColumns(t);
+        for (const std::string& c :
+             {oneOf(t, {"bytes"}), optional(t, "memKind"), optional(t, "value")})
+            cols.push_back(c);
+        Rows rows = db_.select(t, cols);
+        while (rows.next()) {
+            tick();
+            const auto device = static_cast<int32_t>(rows.integer(2));
+            const int64_t corr = rows.integer(4);
+            placeOnGpu(device, pidOf(rows.integer(5)), rows.integer(3));
+            nameBuf_ = rows.isNull(7)
+                           ? std::string("Memset")
+                           : std::string("Memset (") + memoryKindName(rows.integer(7)) + ")";
+            ev_.reset();
+            ev_.name = nameBuf_;
+            ev_.cat = nsight::kMemset;
+            ev_.known.bytes = rows.integer(6);
+            ArgsWriter w(args_);
+            w.number("device", device);
+            w.number("stream", rows.integer(3));
+            w.number("correlation", corr);
+            w.number("bytes", rows.integer(6));
+            if (!rows.isNull(8)) w.number("value", rows.integer(8));
+            w.close();
+            ev_.args = args_;
+            emitGpuWork(rows, pidOf(rows.integer(5)), device, rows.integer(3), corr);
+        }
+    }
+
+    // ---- the host ----
+
+    bool startsGpuWork(uint64_t key) const {
+        GpuOp probe;
+        probe.key = key;
+        return std::binary_search(ops_.begin(), ops_.end(), probe);
+    }
+
+    void readRuntime() {
+        const char* t = kRuntimeTable;
+        if (!db_.hasTable(t)) return;
+        Rows rows = db_.select(
+            t, {oneOf(t, {"start"}), oneOf(t, {"end"}), oneOf(t, {"globalTid"}),
+                oneOf(t, {"correlationId"}), oneOf(t, {"nameId"}), optional(t, "returnValue")});
+        const bool projecting = db_.hasTable(kNvtxTable);
+        while (rows.next()) {
+            tick();
+            const int64_t g = rows.integer(2), pid = pidOf(g), tid = tidOf(g);
+            const int64_t corr = rows.integer(3);
+            bool missing = false;
+            const std::string_view full = string(rows.integer(4), missing);
+            if (missing) ++missingNames_;
+            nameBuf_ = missing ? "CUDA API #" + std::to_string(rows.integer(4))
+                               : std::string(withoutVersion(full));
+            ev_.reset();
+            ev_.name = nameBuf_;
+            ev_.cat = nameBuf_.rfind("cuda", 0) == 0 ? nsight::kRuntime : nsight::kDriver;
+            onThread(pid, tid);
+            slice(rows.integer(0), rows.integer(1));
+            ev_.known.correlation = corr;
+            ev_.hasKnown = true;
+            ArgsWriter w(args_);
+            w.number("correlation", corr);
+            if (!rows.isNull(5)) w.number("return value", rows.integer(5));
+            if (full != nameBuf_ && !missing) w.text("entry point", full);
+            const uint64_t key = correlationKey(pid, corr);
+            if (corr != 0) {
+                const auto sync = syncTypes_.find(key);
+                if (sync != syncTypes_.end()) w.text("synchronization", syncTypeName(sync->second));
+            }
+            w.close();
+            ev_.args = args_;
+            emit();
+            if (corr == 0 || !startsGpuWork(key)) continue;
+            if (projecting) launches_.push_back({pid, tid, rows.integer(0), key});
+            ev_.reset();
+            ev_.hasPh = true;
+            ev_.ph = "s";
+            ev_.cat = nsight::kLaunchFlow;
+            ev_.name = "launch";
+            onThread(pid, tid);
+            ev_.ts = {true, true, rows.integer(0)};
+            ev_.id = {RawId::Kind::Number, static_cast<int64_t>(key), {}};
+            emit();
+        }
+    }
+
+    void readNvtx() {
+        const char* t = kNvtxTable;
+        if (!db_.hasTable(t)) return;
+        const std::string text = optional(t, "text"), textId = optional(t, "textId");
+        if (text.empty() && textId.empty()) oneOf(t, {"text", "textId"});
+        Rows rows = db_.select(t, {oneOf(t, {"start"}), oneOf(t, {"end"}), oneOf(t, {"eventType"}),
+                                   oneOf(t, {"globalTid"}), text, textId, optional(t, "domainId"),
+                                   optional(t, "endGlobalTid")});
+        std::map<int64_t, std::string> domains;
+        int64_t asyncId = 0;
+        while (rows.next()) {
+            tick();
+            const int64_t type = rows.integer(2);
+            bool missing = false;
+            std::string_view name = rows.text(4);
+            if (rows.isNull(4) && !rows.isNull(5)) name = string(rows.integer(5), missing);
+            if (type == kNvtxDomainCreate) {
+                domains[rows.integer(6)] = std::string(name);
+                continue;
+            }
+            if (type != kNvtxMark && type != kNvtxPushPopRange && type != kNvtxStartEndRange) {
+                ++report_.skipped["NVTX event type " + std::to_string(type)];
+                continue;
+            }
+            nameBuf_ = name.empty() ? std::string("(unnamed NVTX range)") : std::string(name);
+            const int64_t g = rows.isNull(3) ? 0 : rows.integer(3), pid = pidOf(g), tid = tidOf(g);
+            const int64_t start = rows.integer(0);
+            const bool open = rows.isNull(1);
+            ev_.reset();
+            ev_.name = nameBuf_;
+            ev_.cat = nsight::kNvtx;
+            onThread(pid, tid);
+            if (!rows.isNull(6) && rows.integer(6) != 0) {
+                ArgsWriter w(args_);
+                const auto d = domains.find(rows.integer(6));
+                if (d != domains.end())
+                    w.text("domain", d->second);
+                else
+                    w.number("domain", rows.integer(6));
+                w.close();
+                ev_.args = args_;
+            }
+            if (type == kNvtxMark) {
+                ev_.hasPh = true;
+                ev_.ph = "i";
+                ev_.scope = 't';
+                ev_.ts = {true, true, start};
+                emit();
+            } else if (type == kNvtxPushPopRange) {
+                if (open) {  // never popped: closed at the trace's end, and said so
+                    ev_.hasPh = true;
+                    ev_.ph = "B";
+                    ev_.ts = {true, true, start};
+                    emit();
+                } else {
+                    slice(start, rows.integer(1));
+                    emit();
+                    ranges_.push_back({pid, tid, start, rows.integer(1), nameBuf_});
+                }
+            } else {
+                // A start/end range may end on another thread: an async slice of its process.
+                ev_.hasPh = true;
+                ev_.ph = "b";
+                ev_.ts = {true, true, start};
+                ev_.id = {RawId::Kind::Number, ++asyncId, {}};
+                emit();
+                if (!open) {
+                    ev_.reset();
+                    ev_.hasPh = true;
+                    ev_.ph = "e";
+                    ev_.name = nameBuf_;
+                    ev_.cat = nsight::kNvtx;
+                    onThread(pid, tid);
+                    ev_.ts = {true, true, rows.integer(1)};
+                    ev_.id = {RawId::Kind::Number, asyncId, {}};
+                    emit();
+                    ranges_.push_back({pid, tid, start, rows.integer(1), nameBuf_});
+                }
+            }
+        }
+    }
+
+    // Each NVTX range onto the GPU work that the calls made inside it (on
+    // its thread) launched: one range per stream that work ran on, from
+    // its first start to its last end.
+    void projectNvtx() {
+        if (ranges_.empty() || launches_.empty()) return;
+        std::sort(launches_.begin(), launches_.end());
+        std::map<std::pair<int32_t, int64_t>, std::pair<int64_t, int64_t>> spans;
+        for (const NvtxRange& r : ranges_) {
+            tick();
+            spans.clear();
+            auto it = std::lower_bound(launches_.begin(), launches_.end(),
+                                       Launch{r.pid, r.tid, r.start, 0});
+            for (; it != launches_.end() && it->pid == r.pid && it->tid == r.tid &&
+                   it->start <= r.end;
+                 ++it) {
+                GpuOp probe;
+                probe.key = it->key;
+                const auto [first, last] = std::equal_range(ops_.begin(), ops_.end(), probe);
+                for (auto op = first; op != last; ++op) {
+                    auto [s, fresh] =
+                        spans.try_emplace({op->device, op->stream}, op->start, op->end);
+                    if (!fresh) {
+                        s->second.first = std::min(s->second.first, op->start);
+                        s->second.second = std::max(s->second.second, op->end);
+                    }
+                }
+            }
+            for (const auto& [where, span] : spans) {
+                ev_.reset();
+                ev_.name = r.name;
+                ev_.cat = nsight::kNvtxGpu;
+                ev_.pid = gpuPid(where.first);
+                ev_.tid = {RawId::Kind::Number, where.second, {}};
+                slice(span.first, span.second);
+                ArgsWriter w(args_);
+                w.number("range start", r.start);
+                w.number("range end", r.end);
+                w.number("tid", r.tid);
+                w.close();
+                ev_.args = args_;
+                emit();
+            }
+        }
+    }
+
+    void readOsRuntime() {
+        const char* t = kOsrtTable;
+        if (!db_.hasTable(t)) return;
+        Rows rows = db_.select(t, {oneOf(t, {"start"}), oneOf(t, {"end"}), oneOf(t, {"globalTid"}),
+                                   oneOf(t, {"nameId"}), optional(t, "returnValue")});
+        while (rows.next()) {
+            tick();
+            const int64_t g = rows.integer(2);
+            bool missing = false;
+            const std::string_view n = string(rows.integer(3), missing);
+            if (missing) ++missingNames_;
+            nameBuf_ = missing ? "OS call #" + std::to_string(rows.integer(3)) : std::string(n);
+            ev_.reset();
+            ev_.name = nameBuf_;
+            ev_.cat = nsight::kOsRuntime;
+            onThread(pidOf(g), tidOf(g));
+            slice(rows.integer(0), rows.integer(1));
+            if (!rows.isNull(4)) {
+                ArgsWriter w(args_);
+                w.number("return value", rows.integer(4));
+                w.close();
+                ev_.args = args_;
+            }
+            emit();
+        }
+    }
+
+    // ---- names and devices ----
+
+    void nameProcesses() {
+        if (!db_.hasTable("PROCESSES")) return;
+        Rows rows = db_.select("PROCESSES",
+                               {oneOf("PROCESSES", {"globalPid"}), oneOf("PROCESSES", {"name"})});
+        std::set<int64_t> named;
+        while (rows.next()) {
+            const int64_t pid = pidOf(rows.integer(0));
+            if (!threads_.count(pid) || rows.isNull(1) || !named.insert(pid).second) continue;
+            emitMeta("process_name", {RawId::Kind::Number, pid, {}}, nullptr, rows.text(1));
+        }
+    }
+
+    void nameThreads() {
+        if (!db_.hasTable("ThreadNames")) return;
+        const char* t = "ThreadNames";
+        Rows rows =
+            db_.select(t, {oneOf(t, {"nameId"}), oneOf(t, {"globalTid"}), optional(t, "priority")});
+        // The name of highest priority wins (written last).
+        std::map<std::pair<int64_t, int64_t>, std::pair<int64_t, std::string>> names;
+        while (rows.next()) {
+            const int64_t pid = pidOf(rows.integer(1)), tid = tidOf(rows.integer(1));
+            const auto used = threads_.find(pid);
+            if (used == threads_.end() || !used->second.count(tid)) continue;
+            bool missing = false;
+            const std::string_view n = string(rows.integer(0), missing);
+            if (missing) continue;
+            auto [it, fresh] = names.try_emplace({pid, tid}, rows.integer(2), std::string(n));
+            if (!fresh && rows.integer(2) > it->second.first)
+                it->second = {rows.integer(2), std::string(n)};
+        }
+        for (const auto& [thread, name] : names)
+            emitMeta("thread_name", {RawId::Kind::Number, thread.first, {}}, &thread.second,
+                     name.second);
+    }
+
+    // Kineto's deviceProperties, from TARGET_INFO_GPU: names the GPUs.
+    void describeDevices() {
+        const char* t = "TARGET_INFO_GPU";
+        if (!db_.hasTable(t) || devices_.empty()) return;
+        const std::vector<std::pair<const char*, const char*>> fields = {
+            {"totalMemory", "totalGlobalMem"},
+            {"computeMajor", "computeMajor"},
+            {"computeMinor", "computeMinor"},
+            {"smCount", "numSms"},
+            {"maxThreadsPerBlock", "maxThreadsPerBlock"},
+            {"maxRegistersPerBlock", "regsPerBlock"},
+            {"maxRegistersPerSm", "regsPerMultiprocessor"},
+            {"threadsPerWarp", "warpSize"},
+            {"maxShmemPerBlock", "sharedMemPerBlock"},
+            {"maxShmemPerSm", "sharedMemPerMultiprocessor"},
+            {"maxShmemPerBlockOptin", "sharedMemPerBlockOptin"},
+            {"memoryBandwidth", "memoryBandwidth"},
+            {"clockRate", "clockRate"}};
+        std::vector<std::string> cols = {oneOf(t, {"id"}), optional(t, "name")};
+        for (const auto& f : fields)
+            cols.push_back(optional(t, f.first));
+        Rows rows = db_.select(t, cols);
+        std::string json = "[";
+        std::set<int64_t> seen;
+        while (rows.next()) {
+            const int64_t id = rows.integer(0);
+            if (!devices_.count(static_cast<int32_t>(id)) || !seen.insert(id).second) continue;
+            ArgsWriter w(args_);
+            w.number("id", id);
+            if (!rows.isNull(1)) w.text("name", rows.text(1));
+            for (size_t i = 0; i < fields.size(); ++i)
+                if (!rows.isNull(static_cast<int>(i) + 2))
+                    w.number(fields[i].second, rows.integer(static_cast<int>(i) + 2));
+            w.close();
+            json += (json.size() > 1 ? ", " : "") + args_;
+        }
+        json += ']';
+        sink_.onMetadata("deviceProperties", json);
+    }
+
+    // ---- events ----
+
+    void onThread(int64_t pid, int64_t tid) {
+        ev_.pid = {RawId::Kind::Number, pid, {}};
+        ev_.tid = {RawId::Kind::Number, tid, {}};
+        threads_[pid].insert(tid);
+    }
+
+    void slice(int64_t start, int64_t end) {
+        ev_.hasPh = true;
+        ev_.ph = "X";
+        ev_.ts = {true, true, start};
+        int64_t dur = 0;
+        const bool fits = !__builtin_sub_overflow(end, start, &dur);
+        ev_.dur = {true, fits, dur};  // end < start: the builder keeps it with duration 0
+    }
+
+    void emitMeta(const char* what, RawId pid, const int64_t* tid, std::string_view text) {
+        ev_.reset();
+        ev_.hasPh = true;
+        ev_.ph = "M";
+        ev_.name = what;
+        ev_.pid = pid;
+        if (tid) ev_.tid = {RawId::Kind::Number, *tid, {}};
+        ev_.hasMetaName = true;
+        ev_.metaName = text;
+        emit();
+    }
+
+    void emit() {
+        ev_.index = report_.events++;
+        sink_.onEvent(ev_);
+    }
+
+    void tick() {
+        ++rowsRead_;
+        if ((rowsRead_ & 0x3fff) != 0) return;
+        if (options_.cancel && options_.cancel->isCancelled()) throw LoadCancelled();
+        if (options_.progress && totalRows_ > 0)
+            options_.progress(LoadPhase::Reading,
+                              options_.fileSize * std::min(rowsRead_, totalRows_) / totalRows_,
+                              options_.fileSize);
+    }
+
+  public:
+    uint64_t missingNames() const { return missingNames_; }
+
+  private:
+    struct Device {
+        std::string label;  // "GPU N": its process's pid and name
+        int64_t firstPid = 0;
+        std::set<int64_t> streams;
+    };
+
+    const Database& db_;
+    EventSink& sink_;
+    ImportReport& report_;
+    const ReaderOptions& options_;
+    NsightResult result_;
+    RawEvent ev_;
+    std::string args_, nameBuf_;
+    std::unordered_map<int64_t, std::string> strings_;
+    std::unordered_map<uint64_t, uint8_t> syncTypes_;
+    std::map<int32_t, Device> devices_;
+    std::map<int64_t, std::set<int64_t>> threads_;  // the host threads used, by pid
+    int64_t streamTid_ = 0;
+    std::vector<GpuOp> ops_;
+    std::vector<Launch> launches_;
+    std::vector<NvtxRange> ranges_;
+    uint64_t rowsRead_ = 0, totalRows_ = 0, missingNames_ = 0;
+};
+
+}  // namespace
+
+NsightResult readNsightExport(const sqlite::Database& db, EventSink& sink, ImportReport& report,
+                              const ReaderOptions& options) {
+    Reader reader(db, sink, report, options);
+    NsightResult r = reader.run();
+    if (reader.missingNames())
+        report.warn(0, std::to_string(reader.missingNames()) +
+                           " rows name a string that StringIds does not hold; they are named by "
+                           "the missing id");
+    return r;
+}
+
+}  // namespace gapscope

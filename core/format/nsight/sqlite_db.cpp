@@ -1,0 +1,266 @@
+#include "format/nsight/sqlite_db.h"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+
+#include "util/load_error.h"
+
+namespace gapscope::sqlite {
+
+namespace {
+
+// What one database may make SQLite hold, whatever the file says: the
+// longest string or blob, and the page cache. The heap limit is SQLite's
+// own and process-wide (only exports are read with SQLite).
+constexpr int kMaxValueBytes = 64 << 20;
+constexpr int kCacheKiB = 32 << 10;
+constexpr sqlite3_int64 kHeapLimitBytes = sqlite3_int64{1} << 30;
+constexpr int kProgressOps = 100000;
+
+std::string quoted(std::string_view name) {
+    std::string q = "\"";
+    for (const char c : name) {
+        q += c;
+        if (c == '"') q += '"';
+    }
+    return q + '"';
+}
+
+// file: URIs take a path with '%', '?' and '#' escaped.
+std::string fileUri(const std::string& path) {
+    std::string uri = "file:";
+    static const char* hex = "0123456789ABCDEF";
+    for (const unsigned char c : path) {
+        const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                           (c >= '0' && c <= '9') || c == '/' || c == '.' || c == '_' || c == '-';
+        if (plain) {
+            uri += static_cast<char>(c);
+        } else {
+            uri += '%';
+            uri += hex[c >> 4];
+            uri += hex[c & 15];
+        }
+    }
+    return uri + "?mode=ro&immutable=1";
+}
+
+int pollCancel(void* token) {
+    const auto* cancel = static_cast<const CancelToken*>(token);
+    return cancel && cancel->isCancelled() ? 1 : 0;
+}
+
+}  // namespace
+
+struct Database::Impl {
+    sqlite3* db = nullptr;
+    const CancelToken* cancel = nullptr;
+    bool schemaRead = false;
+    std::map<std::string, std::vector<std::string>, std::less<>> tables;  // tables only
+    std::map<std::string, std::string, std::less<>> others;  // view, index, trigger: by name
+    ~Impl() {
+        if (db) sqlite3_close_v2(db);
+    }
+
+    void readSchema(const Database& self) {
+        if (schemaRead) return;
+        schemaRead = true;
+        std::vector<std::string> names;
+        {
+            sqlite3_stmt* st = nullptr;
+            if (sqlite3_prepare_v2(db, "SELECT name, type FROM sqlite_master", -1, &st, nullptr) !=
+                SQLITE_OK)
+                self.fail("the schema", self.lastError());
+            Rows rows(self, st, "the schema");
+            while (rows.next()) {
+                if (rows.text(1) == "table")
+                    names.emplace_back(rows.text(0));
+                else
+                    others.emplace(rows.text(0), rows.text(1));
+            }
+        }
+        for (const std::string& name : names) {
+            sqlite3_stmt* st = nullptr;
+            const std::string sql = "PRAGMA table_info(" + quoted(name) + ")";
+            if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) != SQLITE_OK)
+                self.fail(name, self.lastError());
+            Rows rows(self, st, name);
+            std::vector<std::string>& cols = tables[name];
+            while (rows.next())
+                cols.emplace_back(rows.text(1));
+        }
+    }
+};
+
+Database::Database(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Database::Database(Database&&) noexcept = default;
+Database::~Database() = default;
+
+namespace {
+
+std::unique_ptr<Database::Impl> configure(sqlite3* db, const CancelToken* cancel) {
+    auto impl = std::make_unique<Database::Impl>();
+    impl->db = db;
+    impl->cancel = cancel;
+    // Nothing in the file runs: no triggers, no views, no functions the
+    // schema names; the schema itself is not trusted.
+    sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+    sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+    sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nullptr);
+    sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, nullptr);
+    sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, nullptr);
+    sqlite3_limit(db, SQLITE_LIMIT_LENGTH, kMaxValueBytes);
+    sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
+    sqlite3_progress_handler(db, kProgressOps, &pollCancel, const_cast<CancelToken*>(cancel));
+    sqlite3_exec(db, ("PRAGMA cache_size = -" + std::to_string(kCacheKiB)).c_str(), nullptr,
+                 nullptr, nullptr);
+    return impl;
+}
+
+void limitHeapOnce() {
+    static std::once_flag once;
+    std::call_once(once, [] { sqlite3_hard_heap_limit64(kHeapLimitBytes); });
+}
+
+}  // namespace
+
+Database Database::openFile(const std::string& path, const CancelToken* cancel) {
+    limitHeapOnce();
+    sqlite3* db = nullptr;
+    const int rc =
+        sqlite3_open_v2(fileUri(path).c_str(), &db,
+                        SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr);
+    if (rc != SQLITE_OK) {
+        const std::string why = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+        if (db) sqlite3_close_v2(db);
+        throw LoadError("open", "SQLite could not open it: " + why);
+    }
+    return Database(configure(db, cancel));
+}
+
+Database Database::openBytes(std::string_view bytes, const CancelToken* cancel) {
+    limitHeapOnce();
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr) !=
+        SQLITE_OK) {
+        if (db) sqlite3_close_v2(db);
+        throw LoadError("open", "SQLite could not open an in-memory database");
+    }
+    Database out(configure(db, cancel));
+    // Read-only: SQLite never writes to (or frees) the caller's bytes.
+    auto* data = reinterpret_cast<unsigned char*>(const_cast<char*>(bytes.data()));
+    const auto size = static_cast<sqlite3_int64>(bytes.size());
+    if (sqlite3_deserialize(db, "main", data, size, size, SQLITE_DESERIALIZE_READONLY) != SQLITE_OK)
+        throw LoadError("open", "SQLite could not read it: " + out.lastError());
+    return out;
+}
+
+std::string Database::lastError() const {
+    std::string why = sqlite3_errmsg(impl_->db);
+    const int code = sqlite3_errcode(impl_->db) & 0xff;
+    if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
+        why += " (the file is damaged or cut short)";
+    if (code == SQLITE_NOMEM) why += " (SQLite's memory limit for an export)";
+    return why;
+}
+
+void Database::fail(const std::string& table, const std::string& what) const {
+    if (impl_->cancel && impl_->cancel->isCancelled()) throw LoadCancelled();
+    throw LoadError(table, what);
+}
+
+bool Database::hasTable(std::string_view table) const {
+    impl_->readSchema(*this);
+    // A view of a name the reader wants would run the file's own SQL.
+    if (const auto other = impl_->others.find(table); other != impl_->others.end())
+        fail(std::string(table),
+             "is a " + other->second + ", not a table (an export holds only tables): refused");
+    return impl_->tables.find(table) != impl_->tables.end();
+}
+
+const std::vector<std::string>& Database::columns(std::string_view table) const {
+    static const std::vector<std::string> none;
+    impl_->readSchema(*this);
+    const auto it = impl_->tables.find(table);
+    return it == impl_->tables.end() ? none : it->second;
+}
+
+bool Database::hasColumn(std::string_view table, std::string_view column) const {
+    for (const std::string& c : columns(table))
+        if (c == column) return true;
+    return false;
+}
+
+Rows Database::select(std::string_view table, const std::vector<std::string>& columns) const {
+    const std::string name(table);
+    if (!hasTable(table)) fail(name, "no such table");
+    std::string sql = "SELECT ";
+    for (size_t i = 0; i < columns.size(); ++i) {
+        if (i) sql += ", ";
+        if (columns[i].empty()) {
+            sql += "NULL";
+            continue;
+        }
+        if (!hasColumn(table, columns[i]))
+            fail(name, "no column \"" + columns[i] +
+                           "\" (this release of the export is not "
+                           "understood)");
+        sql += quoted(columns[i]);
+    }
+    sql += " FROM " + quoted(table);
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(impl_->db, sql.c_str(), -1, &st, nullptr) != SQLITE_OK)
+        fail(name, lastError());
+    return Rows(*this, st, name);
+}
+
+uint64_t Database::rowCount(std::string_view table) const {
+    if (!hasTable(table)) return 0;
+    const std::string sql = "SELECT count(*) FROM " + quoted(table);
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(impl_->db, sql.c_str(), -1, &st, nullptr) != SQLITE_OK)
+        fail(std::string(table), lastError());
+    Rows rows(*this, st, std::string(table));
+    return rows.next() ? static_cast<uint64_t>(std::max<int64_t>(0, rows.integer(0))) : 0;
+}
+
+Rows::Rows(const Database& db, sqlite3_stmt* stmt, std::string table)
+    : db_(&db), stmt_(stmt), table_(std::move(table)) {}
+
+Rows::Rows(Rows&& o) noexcept : db_(o.db_), stmt_(o.stmt_), table_(std::move(o.table_)) {
+    o.stmt_ = nullptr;
+}
+
+Rows::~Rows() {
+    if (stmt_) sqlite3_finalize(stmt_);
+}
+
+bool Rows::next() {
+    const int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    db_->fail(table_, db_->lastError());
+}
+
+bool Rows::isNull(int column) const {
+    return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
+}
+
+int64_t Rows::integer(int column) const {
+    return sqlite3_column_int64(stmt_, column);
+}
+
+std::optional<int64_t> Rows::optionalInteger(int column) const {
+    if (isNull(column)) return std::nullopt;
+    return sqlite3_column_int64(stmt_, column);
+}
+
+std::string_view Rows::text(int column) const {
+    const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));
+    if (!p) return {};
+    return {p, static_cast<size_t>(sqlite3_column_bytes(stmt_, column))};
+}
+
+}  // namespace gapscope::sqlite
