@@ -79,6 +79,11 @@ tf=../shared/traces/sagemaker-debugger/tests/profiler/resources/tfprofiler_timel
 if [[ -f $tf ]]; then
   take panels-tensorflow-pipeline-dark "$tf" --panel InputPipelineDock --dark
 fi
+# An Nsight Systems export (an HPC code on an A100) from ../shared.
+nsight=../shared/traces/pipit/tests/data/cloverleaf-nsys/perlmutter-cloverleaf-cuda.sqlite
+if [[ -f $nsight ]]; then
+  take guide-nsight "$nsight" --zoom 0.5765,0.5865 --panel gapsDock
+fi
 # Section 7: the 8 DLRM ranks of ../shared side by side (skipped without it).
 dlrm=../shared/traces/param/example_input_files/chakra_traces/dlrm_kineto_extracted/dlrm_kineto
 if [[ -d $dlrm ]]; then

@@ -95,8 +95,9 @@ std::string usage() {
            "\n"
            "Where and why is the GPU idle? Headless analysis of Chrome Trace Event Format\n"
            "traces (PyTorch profiler / Kineto, TensorFlow, JAX; .json, .json.gz, .json.zst),\n"
-           "TensorFlow / JAX *.xplane.pb profiles, and TensorBoard log folders (every host\n"
-           "file of a profile run in one timeline).\n"
+           "TensorFlow / JAX *.xplane.pb profiles, TensorBoard log folders (every host\n"
+           "file of a profile run in one timeline), and Nsight Systems SQLite exports\n"
+           "(nsys export --type sqlite REPORT.nsys-rep).\n"
            "\n"
            "Commands:\n" +
            commandsText +

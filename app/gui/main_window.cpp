@@ -455,8 +455,8 @@ void MainWindow::chooseFile() {
     // Several files at once are the ranks of one job.
     const QStringList paths = QFileDialog::getOpenFileNames(
         this, tr("Open Trace"), dir,
-        tr("Traces (*.json *.json.gz *.json.zst *.gz *.zst *.xplane.pb *.pb);;"
-           "Fleet tables (*.fleet.json);;All files (*)"));
+        tr("Traces (*.json *.json.gz *.json.zst *.gz *.zst *.xplane.pb *.pb *.sqlite);;"
+           "Nsight Systems exports (*.sqlite);;Fleet tables (*.fleet.json);;All files (*)"));
     openTraces(paths);
 }
 

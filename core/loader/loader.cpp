@@ -37,6 +37,21 @@ uint64_t defaultMemoryLimit() {
 
 namespace {
 
+bool endsWith(std::string_view s, std::string_view tail) {
+    return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
+}
+
+// Nsight Systems' reports (.nsys-rep; .qdrep before 2021.3) are told by
+// their name: their bytes are a private format.
+bool isNsightReport(std::string_view path) {
+    return endsWith(path, ".nsys-rep") || endsWith(path, ".qdrep");
+}
+
+std::string baseName(const std::string& path) {
+    const size_t slash = path.rfind('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
 // Builds a trace at `path` from what `read` feeds the builder, then
 // finishes it; every failure becomes the result's.
 LoadResult loadInto(const std::string& path, const LoadOptions& options,
@@ -81,6 +96,13 @@ LoadResult loadWith(const std::string& path, const std::function<OpenedSource()>
         // What the bytes are decides the reader.
         auto head = std::make_unique<HeadSource>(std::move(opened.source), kFormatSniffBytes);
         const InputFormat format = detectInputFormat(head->head());
+        if (format == InputFormat::Unknown && isNsightReport(path))
+            throw LoadError("open",
+                            "an Nsight Systems report is NVIDIA's own format, which only Nsight "
+                            "Systems reads: export it with `nsys export --type sqlite " +
+                                baseName(path) +
+                                "` (or record with `nsys profile --export=sqlite`) and open the "
+                                ".sqlite file");
         // Chunks of an uncompressed file are read on other cores through their own descriptor.
         UniqueFd chunkFd;
         if (opened.fileFd.valid() && opened.compression == Compression::None)

@@ -25,7 +25,10 @@ writes them), each cut after its header and trace path.
 With --profile-folder, those of fuzz_profile_folder: log folders of runs at
 several depths, links and loops, over the recorded JAX profile and small
 XSpace inputs of corpus/fuzz_xspace.
-Usage: make_seeds.py [--xspace | --ranks | --args | --sidecar | --fail-if | --fleet |
+With --nsight, those of fuzz_nsight: the Nsight Systems exports that
+tests/tools/make_nsys_fixtures.py writes (two releases' schemas, broken
+ones), each rewritten with 512-byte pages to stay small.
+Usage: make_seeds.py [--nsight | --xspace | --ranks | --args | --sidecar | --fail-if | --fleet |
                       --index-cache | --profile-folder] OUT_DIR [FILE...]"""
 import gzip
 import hashlib
@@ -198,12 +201,33 @@ def profile_folder_seeds(out):
     write_seeds(out, seeds)
 
 
+def nsight_seeds(out):
+    import sqlite3
+    import subprocess
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.check_call([sys.executable, str(ROOT / "tests" / "tools" / "make_nsys_fixtures.py"),
+                               tmp], stdout=subprocess.DEVNULL)
+        seeds = []
+        for path in sorted(pathlib.Path(tmp).glob("*.sqlite")):
+            small = pathlib.Path(tmp) / ("small-" + path.name)
+            try:
+                db = sqlite3.connect(path)
+                db.execute("PRAGMA page_size = 512")
+                db.execute(f"VACUUM INTO '{small}'")
+                db.close()
+                seeds.append(small.read_bytes())
+            except sqlite3.DatabaseError:  # the broken ones stay as they are
+                seeds.append(path.read_bytes())
+        write_seeds(out, seeds)
+
+
 def main():
     args = sys.argv[1:]
     xspace = "--xspace" in args
     ranks = "--ranks" in args
     args_only = "--args" in args
-    modes = {"--sidecar": sidecar_seeds, "--fail-if": fail_if_seeds,
+    modes = {"--nsight": nsight_seeds, "--sidecar": sidecar_seeds, "--fail-if": fail_if_seeds,
              "--profile-folder": profile_folder_seeds}
     with_files = {"--fleet": fleet_seeds, "--index-cache": index_cache_seeds}
     chosen = [a for a in args if a in modes or a in with_files]

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""The Nsight Systems reader on exports written for the test from the
+documented schemas of two releases (make_nsys_fixtures.py, with ground truth
+computed while writing them): what gapscope-cli reads equals nsys_check.py's
+own reading and the truth; each broken export is refused with exit status 2
+and a message naming what was wrong. With --export FILE, also a real export
+(skipped, exit 77, when it is absent, unless GAPSCOPE_REQUIRE_INPUTS=1).
+
+  nsys_fixtures_test.py --cli PATH --out DIR [--export FILE.sqlite]
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# Each broken export and what its refusal must say.
+REFUSALS = {
+    "bad_not_nsys.sqlite": "not an Nsight Systems export",
+    "bad_kernel_no_start.sqlite": 'CUPTI_ACTIVITY_KIND_KERNEL: no column "start"',
+    "bad_stringids_view.sqlite": "StringIds: is a view, not a table",
+    "bad_truncated.sqlite": "damaged or cut short",
+    "report1.nsys-rep": "export it with `nsys export --type sqlite report1.nsys-rep`",
+}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--export")
+    a = ap.parse_args()
+    if a.export:
+        if not os.path.exists(a.export):
+            if os.environ.get("GAPSCOPE_REQUIRE_INPUTS") == "1":
+                sys.exit(f"{a.export} is absent (GAPSCOPE_REQUIRE_INPUTS is set)")
+            print(f"skipped: {a.export} is absent (../shared is not beside the checkout)")
+            return 77
+        return subprocess.call([sys.executable, os.path.join(HERE, "nsys_check.py"),
+                                "--cli", a.cli, a.export])
+    os.makedirs(a.out, exist_ok=True)
+    subprocess.check_call([sys.executable, os.path.join(HERE, "make_nsys_fixtures.py"), a.out],
+                          stdout=subprocess.DEVNULL)
+    valid = sorted(os.path.join(a.out, f) for f in os.listdir(a.out)
+                   if f.startswith("nsys_") and f.endswith(".sqlite"))
+    if len(valid) < 3:
+        sys.exit(f"expected three valid fixtures in {a.out}, found {valid}")
+    failed = subprocess.call([sys.executable, os.path.join(HERE, "nsys_check.py"),
+                              "--cli", a.cli] + valid) != 0
+    # A report itself (its bytes are NVIDIA's own): told how to export it.
+    with open(os.path.join(a.out, "report1.nsys-rep"), "wb") as f:
+        f.write(b"\x00NSYS-REP" + bytes(range(256)))
+    env = dict(os.environ, XDG_CACHE_HOME=os.path.join(a.out, "cache"))
+    for name, expected in REFUSALS.items():
+        path = os.path.join(a.out, name)
+        r = subprocess.run([a.cli, "info", path, "--no-cache"], capture_output=True, text=True,
+                           env=env)
+        line = r.stderr.strip().splitlines()[-1] if r.stderr.strip() else ""
+        if r.returncode != 2 or expected not in line or path not in line:
+            print(f"{name}: expected exit 2 and a message naming the file and "
+                  f"'{expected}'; got {r.returncode}: {line!r}")
+            failed = True
+        else:
+            print(f"{name}: refused: {line}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
