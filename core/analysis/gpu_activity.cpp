@@ -9,16 +9,6 @@
 
 namespace gapscope {
 
-bool isCommunicationKernel(std::string_view name) {
-    return vocabulary::isCommunicationKernelName(name);
-}
-
-bool CommunicationNames::operator()(StringId name) {
-    const auto [it, fresh] = known_.try_emplace(name, false);
-    if (fresh) it->second = isCommunicationKernel(trace_.str(name));
-    return it->second;
-}
-
 const char* copyDirectionName(CopyDirection d) {
     switch (d) {
         case CopyDirection::HtoD:
@@ -58,32 +48,24 @@ ActivityKind activityKind(const Slice& slice) {
     }
 }
 
-ActivityClass activityClass(ActivityKind kind, bool communicationName) {
-    switch (kind) {
-        case ActivityKind::Memcpy:
+ActivityClass activityClass(const Slice& slice) {
+    switch (sliceKind(slice)) {
+        case SliceKind::Memcpy:
             return ActivityClass::Memcpy;
-        case ActivityKind::Memset:
+        case SliceKind::CommKernel:
+            return ActivityClass::Communication;
+        default:
             return ActivityClass::Compute;
-        case ActivityKind::Kernel:
-            break;
     }
-    return communicationName ? ActivityClass::Communication : ActivityClass::Compute;
 }
 
-ActivityClass activityClass(ActivityKind kind, std::string_view name) {
-    return activityClass(kind, kind == ActivityKind::Kernel && isCommunicationKernel(name));
-}
-
-DeviceActivity deviceActivity(const Trace& trace, const GpuDevice& device, Interval window,
-                              CommunicationNames* names) {
+DeviceActivity deviceActivity(const Trace& trace, const GpuDevice& device, Interval window) {
     DeviceActivity out;
     out.device = device.index;
-    std::optional<CommunicationNames> own;
-    CommunicationNames& isComm = names ? *names : own.emplace(trace);
-    forEachActivity(trace, device, window, [&](uint32_t i, const Track& track, ActivityKind kind) {
+    forEachActivity(trace, device, window, [&](uint32_t i, const Track& track, ActivityKind) {
         const Slice& s = trace.slices[i];
         const Interval clipped{std::max(s.start, window.start), std::min(s.end(), window.end)};
-        switch (activityClass(kind, kind == ActivityKind::Kernel && isComm(s.name))) {
+        switch (activityClass(s)) {
             case ActivityClass::Compute:
                 out.compute.push_back(clipped);
                 break;

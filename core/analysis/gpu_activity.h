@@ -13,7 +13,6 @@
 
 #include <array>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "index/interval_set.h"
@@ -23,21 +22,6 @@ namespace gapscope {
 
 enum class ActivityKind : uint8_t { Kernel, Memcpy, Memset };
 enum class ActivityClass : uint8_t { Compute, Communication, Memcpy };
-
-bool isCommunicationKernel(std::string_view name);
-
-// isCommunicationKernel once per name: names are long and a trace has
-// millions of kernels but few names. (A map, not a table of every string: a
-// window holds few names.) Share one across the windows of a loop (steps).
-class CommunicationNames {
-  public:
-    explicit CommunicationNames(const Trace& trace) : trace_(trace) {}
-    bool operator()(StringId name);
-
-  private:
-    const Trace& trace_;
-    std::unordered_map<StringId, bool> known_;
-};
 
 // The direction of a copy: from its name (Kineto's "Memcpy HtoD (Pinned ->
 // Device)"), else its stream's (TensorFlow's "Stream #13(MemcpyHtoD)"),
@@ -49,9 +33,8 @@ CopyDirection copyDirection(const Trace& trace, const Track& track, const Slice&
 
 // The kind of a slice flagged kSliceGpuActivity, from its slice kind.
 ActivityKind activityKind(const Slice& slice);
-ActivityClass activityClass(ActivityKind kind, std::string_view name);
-// The same when the caller already knows whether the name is communication.
-ActivityClass activityClass(ActivityKind kind, bool communicationName);
+// Compute, communication (a comm_kernel) or memcpy; memsets are compute.
+ActivityClass activityClass(const Slice& slice);
 
 // The device a GPU activity slice belongs to: its own args.device when the
 // profiler wrote one, else its track's (as the busy union counts it).
@@ -95,8 +78,6 @@ struct DeviceActivity {
     std::array<std::vector<Interval>, kCopyDirectionCount> memcpyByDirection;
 };
 
-// `names` (may be null) carries what is known of names across calls.
-DeviceActivity deviceActivity(const Trace& trace, const GpuDevice& device, Interval window,
-                              CommunicationNames* names = nullptr);
+DeviceActivity deviceActivity(const Trace& trace, const GpuDevice& device, Interval window);
 
 }  // namespace gapscope

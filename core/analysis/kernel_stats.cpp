@@ -8,6 +8,7 @@
 #include "analysis/distribution.h"
 #include "analysis/launch_calls.h"
 #include "analysis/slice_queries.h"
+#include "model/slice_kind.h"
 
 namespace gapscope {
 
@@ -48,7 +49,8 @@ KernelStats finish(const Trace& trace, StringId name, int device, Acc& acc) {
     for (const uint32_t t : acc.tracks)
         k.streams.push_back(trackLabel(trace, t));
     const std::string_view text = trace.str(name);
-    k.communication = isCommunicationKernel(text);
+    k.communication =
+        acc.first != kNone && sliceKind(trace.slices[acc.first]) == SliceKind::CommKernel;
     k.tensorCores = tensorCoreUse(text);
     k.firstSlice = acc.first;
     if (acc.first != kNone) {

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "index/interval_set.h"
+#include "model/slice_kind.h"
 
 namespace gapscope {
 
@@ -42,13 +43,11 @@ void keepLonger(std::optional<RankWork>& best, RankWork candidate) {
 }
 
 // Every communication kernel starting inside `window` on `device`, by start.
-std::vector<uint32_t> collectivesIn(const Trace& trace, const GpuDevice& device, Interval window,
-                                    CommunicationNames& names) {
+std::vector<uint32_t> collectivesIn(const Trace& trace, const GpuDevice& device, Interval window) {
     std::vector<uint32_t> found;
-    forEachActivity(trace, device, window, [&](uint32_t i, const Track&, ActivityKind kind) {
+    forEachActivity(trace, device, window, [&](uint32_t i, const Track&, ActivityKind) {
         const Slice& s = trace.slices[i];
-        if (kind == ActivityKind::Kernel && s.start >= window.start && names(s.name))
-            found.push_back(i);
+        if (sliceKind(s) == SliceKind::CommKernel && s.start >= window.start) found.push_back(i);
     });
     std::sort(found.begin(), found.end(), [&](uint32_t a, uint32_t b) {
         return trace.slices[a].start != trace.slices[b].start
@@ -107,7 +106,6 @@ RankFigures rankFigures(const Trace& trace, const RankFigureOptions& options) {
     out.source = steps.source;
     const GpuDevice* device = busiestDevice(trace, steps);
     if (device) out.device = device->index;
-    CommunicationNames names(trace);
     for (const StepReport& r : steps.steps) {
         if (options.cancel && options.cancel->isCancelled()) return {};
         RankStep step;
@@ -125,10 +123,10 @@ RankFigures rankFigures(const Trace& trace, const RankFigureOptions& options) {
             step.idleShort = b->idleShort;
             // Over the step's GPU window, as the breakdown.
             const Interval window = b->gpuWindow.value_or(step.span);
-            step.comm = totalLength(deviceActivity(trace, *device, window, &names).communication);
+            step.comm = totalLength(deviceActivity(trace, *device, window).communication);
             // Each collective's work before it: since the previous ones ended.
             TimeNs from = window.start;
-            for (const uint32_t i : collectivesIn(trace, *device, window, names)) {
+            for (const uint32_t i : collectivesIn(trace, *device, window)) {
                 const Slice& s = trace.slices[i];
                 const Interval before{from, std::max(from, s.start)};
                 step.collectives.push_back({std::string(trace.str(s.name)), s.start, s.end(),

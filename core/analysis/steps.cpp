@@ -184,11 +184,10 @@ StepList findSteps(const Trace& t, const std::regex* regex) {
 }
 
 StepBreakdown stepBreakdown(const Trace& trace, const GpuDevice& device, Interval span,
-                            const GapExplainer& explainer, TimeNs minGapNs,
-                            CommunicationNames* names) {
+                            const GapExplainer& explainer, TimeNs minGapNs) {
     StepBreakdown b;
     b.device = device.index;
-    const DeviceActivity a = deviceActivity(trace, device, span, names);
+    const DeviceActivity a = deviceActivity(trace, device, span);
     const std::vector<Interval> computeOrComm = unionOf(a.compute, a.communication);
     b.compute = totalLength(a.compute);
     b.exposedComm = totalLength(differenceOf(a.communication, a.compute));
@@ -373,7 +372,6 @@ StepsResult stepAnalysis(const Trace& trace, const StepOptions& options) {
         ownWindows = stepWindows(trace, list, launches);
     }
     const auto& windows = indexed ? options.index->stepWindows() : ownWindows;
-    CommunicationNames names(trace);
     auto breakdowns = [&](size_t step, bool firstOnly = false) {
         std::vector<StepBreakdown> devices;
         for (const GpuDevice& device : trace.gpuDevices) {
@@ -383,8 +381,7 @@ StepsResult stepAnalysis(const Trace& trace, const StepOptions& options) {
             const auto mine = windows[step].find(device.index);
             const Interval window =
                 mine != windows[step].end() ? mine->second : list.steps[step].span;
-            StepBreakdown b =
-                stepBreakdown(trace, device, window, explainer, options.minGapNs, &names);
+            StepBreakdown b = stepBreakdown(trace, device, window, explainer, options.minGapNs);
             b.gpuWindow = window;
             devices.push_back(std::move(b));
         }

@@ -116,9 +116,7 @@ std::vector<std::map<int, Interval>> stepWindows(const Trace& trace, const StepL
                                                  const LaunchCalls& launches);
 
 // One step's breakdown on one device (the panels ask for a single step).
-// `names` (may be null) is shared across the steps of a loop.
 StepBreakdown stepBreakdown(const Trace& trace, const GpuDevice& device, Interval span,
-                            const GapExplainer& explainer, TimeNs minGapNs,
-                            CommunicationNames* names = nullptr);
+                            const GapExplainer& explainer, TimeNs minGapNs);
 
 }  // namespace gapscope
