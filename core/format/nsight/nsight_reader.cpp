@@ -111,10 +111,6 @@ struct NvtxRange {
     std::string name;
 };
 
-uint64_t correlationKey(int64_t pid, int64_t correlation) {
-    return (static_cast<uint64_t>(pid) << 32) | (static_cast<uint64_t>(correlation) & 0xFFFFFFFFu);
-}
-
 class Reader {
   public:
     Reader(const Database& db, EventSink& sink, ImportReport& report, const ReaderOptions& o)
@@ -228,6 +224,15 @@ class Reader {
         }
     }
 
+    // A correlation id unique in the export: the process's own (32 bits,
+    // numbered per process) with the process's ordinal above it, so that
+    // it stays below 2^40 (where merged ranks put their own number).
+    uint64_t correlationKey(int64_t pid, int64_t correlation) {
+        const auto [it, fresh] = ordinals_.try_emplace(pid, ordinals_.size());
+        const uint64_t high = it->second < 256 ? it->second : static_cast<uint64_t>(pid);
+        return (high << 32) | (static_cast<uint64_t>(correlation) & 0xFFFFFFFFu);
+    }
+
     // ---- GPU work ----
 
     // The GPU process of a device and the thread of a stream in it. A
@@ -262,7 +267,10 @@ class Reader {
         slice(start, end);
         ev_.known.device = device;
         ev_.known.stream = static_cast<int32_t>(stream);
-        ev_.known.correlation = correlation;
+        // Correlation ids are numbered per process: the model's are the
+        // process's with its pid above them (the args keep the export's).
+        if (correlation != 0)
+            ev_.known.correlation = static_cast<int64_t>(correlationKey(pid, correlation));
         ev_.hasKnown = true;
         emit();
         if (correlation == 0) return;
@@ -448,7 +456,7 @@ class Reader {
             ev_.cat = nameBuf_.rfind("cuda", 0) == 0 ? nsight::kRuntime : nsight::kDriver;
             onThread(pid, tid);
             slice(rows.integer(0), rows.integer(1));
-            ev_.known.correlation = corr;
+            if (corr != 0) ev_.known.correlation = static_cast<int64_t>(correlationKey(pid, corr));
             ev_.hasKnown = true;
             ArgsWriter w(args_);
             w.number("correlation", corr);
@@ -770,6 +778,7 @@ class Reader {
     std::string args_, nameBuf_;
     std::unordered_map<int64_t, std::string> strings_;
     std::unordered_map<uint64_t, uint8_t> syncTypes_;
+    std::unordered_map<int64_t, uint64_t> ordinals_;  // pid -> order of first sight
     std::map<int32_t, Device> devices_;
     std::map<int64_t, std::set<int64_t>> threads_;  // the host threads used, by pid
     int64_t streamTid_ = 0;
