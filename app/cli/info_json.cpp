@@ -2,6 +2,8 @@
 #include <ostream>
 
 #include "analysis/gpu_utilization.h"
+#include "analysis/slice_queries.h"
+#include "analysis/trace_health.h"
 #include "info_command.h"
 #include "model/slice_kind.h"
 
@@ -114,6 +116,25 @@ void writeInfoJson(const Trace& t, const std::string& cacheNote, std::ostream& o
     report["unresolved_flows"] = r.unresolvedFlows;
     report["orphan_flow_events"] = r.orphanFlowEvents;
     j["import"] = std::move(report);
+    // Every health check, found or not (analysis/trace_health.h).
+    J health = J::array();
+    for (const HealthCheck& c : traceHealth(t).checks) {
+        J examples = J::array();
+        for (const uint32_t i : c.examples) {
+            const Slice& s = t.slices[i];
+            examples.push_back(J{{"name", text(t.str(s.name))},
+                                 {"start_ns", s.start},
+                                 {"dur_ns", s.dur},
+                                 {"track", trackLabel(t, t.trackOfSlice(i))}});
+        }
+        health.push_back(J{{"check", c.id},
+                           {"severity", healthSeverityName(c.severity)},
+                           {"count", c.count},
+                           {"title", c.title},
+                           {"effect", c.effect},
+                           {"examples", std::move(examples)}});
+    }
+    j["health"] = std::move(health);
     J warnings = J::array();
     for (const ImportWarning& w : r.warnings)
         warnings.push_back(J{{"offset", w.offset}, {"message", w.message}});

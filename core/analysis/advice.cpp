@@ -45,8 +45,9 @@ struct Ranked {
 // Within a severity, causes before the symptom they explain (GPU idle).
 int priority(const std::string& rule) {
     static constexpr const char* kOrder[] = {
-        "input-bound",  "blocking-sync",   "exposed-communication", "memory-peak",  "gpu-idle",
-        "tiny-kernels", "pageable-copies", "no-tensor-cores",       "memory-growth"};
+        "truncated-trace",       "missing-gpu-work", "input-bound",  "blocking-sync",
+        "exposed-communication", "memory-peak",      "gpu-idle",     "tiny-kernels",
+        "pageable-copies",       "no-tensor-cores",  "memory-growth"};
     for (size_t i = 0; i < std::size(kOrder); ++i)
         if (rule == kOrder[i]) return static_cast<int>(i);
     return static_cast<int>(std::size(kOrder));
@@ -461,6 +462,67 @@ void tensorCores(const Trace& t, const AdviceInputs& in, std::vector<Ranked>& ou
     out.push_back({std::move(f), s});
 }
 
+// What the trace lacks qualifies every other figure: say so first.
+void health(const Trace& t, const AdviceInputs& in, std::vector<Ranked>& out) {
+    if (!in.health) return;
+    const TraceHealth& h = *in.health;
+    if (const HealthCheck* cut = h.find("truncated"); cut && cut->count) {
+        Finding f;
+        f.rule = "truncated-trace";
+        f.severity = Severity::Medium;
+        f.message =
+            "The trace file is cut short (the profiler did not finish writing it): what follows "
+            "the cut is missing, and the last step's figures are lower bounds.";
+        f.ranges.push_back({t.spanEnd, t.spanEnd});
+        f.numbers = {{"span_end_ns", static_cast<double>(t.spanEnd)}};
+        out.push_back({std::move(f), 1.0});
+    }
+    if (h.launchesWithoutWork.empty()) return;
+    // The steps the launches fall in, by number.
+    std::set<int64_t> steps;
+    size_t outside = 0;
+    for (const uint32_t l : h.launchesWithoutWork) {
+        const TimeNs at = t.slices[l].start;
+        bool inStep = false;
+        if (in.steps)
+            for (const StepReport& r : in.steps->steps)
+                if (r.step.span.start <= at && at < r.step.span.end) {
+                    steps.insert(r.step.number);
+                    inStep = true;
+                }
+        outside += !inStep;
+    }
+    Finding f;
+    f.rule = "missing-gpu-work";
+    f.severity = Severity::Medium;
+    const size_t n = h.launchesWithoutWork.size();
+    f.message =
+        "GPU work is missing for " + std::to_string(n) + " launch call" + (n == 1 ? "" : "s");
+    if (!steps.empty()) {
+        f.message += " in step" + std::string(steps.size() == 1 ? " " : "s ");
+        size_t listed = 0;
+        for (const int64_t s : steps) {
+            if (listed++ == 8) {
+                f.message += ", …";
+                break;
+            }
+            f.message += (listed > 1 ? ", " : "") + std::to_string(s);
+        }
+        if (outside) f.message += " (and " + std::to_string(outside) + " outside steps)";
+    }
+    f.message +=
+        ": the profiler lost it or its window cut it, so the GPU figures there are lower "
+        "bounds (Trace Health lists the calls).";
+    for (const uint32_t l : h.launchesWithoutWork) {
+        if (f.slices.size() == kHealthExamples) break;
+        f.slices.push_back(l);
+        f.ranges.push_back({t.slices[l].start, t.slices[l].end()});
+    }
+    f.numbers = {{"launches_without_gpu_work", static_cast<double>(n)},
+                 {"steps_affected", static_cast<double>(steps.size())}};
+    out.push_back({std::move(f), static_cast<double>(n)});
+}
+
 void memory(const AdviceInputs& in, std::vector<Ranked>& out) {
     if (!in.memory) return;
     auto where = [](const DeviceMemory& m) { return m.gpu ? gpu(m.device) : std::string("Host"); };
@@ -534,6 +596,7 @@ std::vector<Finding> advise(const Trace& trace, const AdviceInputs& in) {
     exposedComm(in, times, ranked);
     tensorCores(trace, in, ranked);
     memory(in, ranked);
+    health(trace, in, ranked);
     std::stable_sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) {
         if (a.finding.severity != b.finding.severity)
             return a.finding.severity < b.finding.severity;
@@ -558,6 +621,7 @@ AdviceInputs AdviceData::inputs() const {
     in.breakdowns = &breakdowns;
     in.gaps = &gaps;
     in.account = &account;
+    in.health = &health;
     return in;
 }
 
@@ -586,6 +650,7 @@ AdviceData adviceData(const Trace& trace, const StepOptions& so) {
     d.gaps = gapsWithCauses(trace, go);
     d.account = timeAccount(d.steps, d.breakdowns, d.gaps);
     d.pipeline = inputPipeline(trace, spans, &d.account);
+    d.health = traceHealth(trace, so.index ? &so.index->launches() : nullptr);
     return d;
 }
 

@@ -16,7 +16,10 @@
 //  - no Tensor Core kernel while GEMM / convolution kernels (name contains
 //    gemm or conv, any case) take > 20 % of compute time;
 //  - memory growth per step (analysis/memory_usage.h);
-//  - peak memory > 90 % of the device.
+//  - peak memory > 90 % of the device;
+//  - the trace's health (analysis/trace_health.h): a file cut short, and
+//    launch calls whose GPU work is missing (the steps they fall in), where
+//    every GPU figure is a lower bound.
 
 #include <string>
 #include <utility>
@@ -28,6 +31,7 @@
 #include "analysis/memcpy_stats.h"
 #include "analysis/memory_usage.h"
 #include "analysis/time_breakdown.h"
+#include "analysis/trace_health.h"
 
 namespace gapscope {
 
@@ -55,6 +59,7 @@ struct AdviceInputs {
     const std::vector<GpuTimeBreakdown>* breakdowns = nullptr;  // whole trace
     const std::vector<DeviceGaps>* gaps = nullptr;              // whole trace
     const TimeAccount* account = nullptr;  // else made from steps, breakdowns and gaps
+    const TraceHealth* health = nullptr;
 };
 
 // Most severe first; within a severity, causes (input, sync, communication,
@@ -72,6 +77,7 @@ struct AdviceData {
     std::vector<GpuTimeBreakdown> breakdowns;
     std::vector<DeviceGaps> gaps;
     TimeAccount account;  // of steps, breakdowns and gaps
+    TraceHealth health;
     AdviceInputs inputs() const;
 };
 

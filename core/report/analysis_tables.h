@@ -15,6 +15,7 @@
 #include "analysis/memory_usage.h"
 #include "analysis/op_stats.h"
 #include "analysis/steps.h"
+#include "analysis/trace_health.h"
 #include "report/result_table.h"
 
 namespace gapscope {
@@ -28,6 +29,12 @@ ResultTable opTable(const Trace& trace, const std::vector<OpStats>& ops);
 // Every listed idle gap of every device, by device then start: its start,
 // length, cause and the names of its evidence (each once).
 ResultTable gapTable(const Trace& trace, const std::vector<DeviceGaps>& devices);
+
+// Trace Health: one row per check (every check, found or not): its
+// severity, count, what it means for the numbers and its first instance.
+ResultTable healthTable(const Trace& trace, const TraceHealth& health);
+// The first instances of one check: start, duration, name and track.
+ResultTable healthExamplesTable(const Trace& trace, const HealthCheck& check);
 
 // One row per step and GPU (a step without GPU work: one row): its CPU
 // span's duration, its GPU window and the breakdown that adds up to the

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "analysis/gpu_utilization.h"
+#include "analysis/trace_health.h"
 #include "model/slice_kind.h"
 #include "util/readable_units.h"
 
@@ -93,26 +94,30 @@ void writeTraceSummary(const Trace& t, std::ostream& out) {
     }
 
     const ImportReport& r = t.report;
-    out << "\nImport\n";
-    if (r.truncated)
-        out << "  TRUNCATED: the input ended early; everything before the cut was kept\n";
+    // What the import repaired, dropped or found missing (analysis/trace_health.h).
+    const TraceHealth health = traceHealth(t);
+    out << "\nHealth\n";
+    bool found = false;
+    for (const HealthCheck& c : health.checks) {
+        if (c.count == 0 || c.id == "import_warnings") continue;
+        found = true;
+        char severity[16];
+        std::snprintf(severity, sizeof severity, "%-8s", healthSeverityName(c.severity));
+        out << "  " << severity << c.title << ": " << c.count << " (" << c.effect << ")";
+        if (!c.examples.empty()) {
+            const Slice& s = t.slices[c.examples.front()];
+            out << "; first " << t.str(s.name) << " at " << s.start << " ns";
+        }
+        out << "\n";
+    }
+    if (!found) out << "  nothing repaired, dropped or missing\n";
     if (!r.skipped.empty()) {
         out << "  skipped phases:";
         for (const auto& [ph, n] : r.skipped)
             out << " " << ph << " " << n;
         out << (r.unknown.empty() ? "" : " (some are not phases of the format)") << "\n";
     }
-    auto line = [&](const char* what, uint64_t n) {
-        if (n) out << "  " << what << ": " << n << "\n";
-    };
-    line("events without ph", r.withoutPhase);
-    line("invalid events dropped", r.invalidEvents);
-    line("unmatched ends", r.unmatchedEnds);
-    line("unclosed begins (closed at trace end)", r.unclosedBegins);
-    line("overlapping slices moved to extra lanes", r.overlapsMovedToLanes);
-    line("negative durations (kept as 0)", r.negativeDurations);
-    line("flow events with no slice at their time", r.unresolvedFlows);
-    line("flow events whose start is not in the trace", r.orphanFlowEvents);
+    if (r.withoutPhase) out << "  events without ph: " << r.withoutPhase << "\n";
     for (const ImportWarning& w : r.warnings)
         out << "  warning at byte " << w.offset << ": " << w.message << "\n";
     if (r.suppressedWarnings) out << "  ... and " << r.suppressedWarnings << " more warnings\n";

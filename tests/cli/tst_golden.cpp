@@ -44,6 +44,8 @@ const Input kTraces[] = {
     {"hta_rank", Where::Shared, "hta/tests/data/rank_unavailable/rank_not_found.json.gz"},
     {"kineto_gpu_metrics", Where::Shared, "kineto/tb_plugin/test/gpu_metrics_input.json"},
     {"tf_trace_viewer", Where::Shared, "xprof/plugin/trace_viewer/tf_trace_viewer/data/trace.json"},
+    {"nsight_cloverleaf", Where::Shared,
+     "pipit/tests/data/cloverleaf-nsys/perlmutter-cloverleaf-cuda.sqlite"},
 };
 
 // The eight ranks of a DLRM job (ranks, and diff of two of them).

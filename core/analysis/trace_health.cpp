@@ -1,0 +1,171 @@
+#include "analysis/trace_health.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "model/slice_kind.h"
+
+namespace gapscope {
+
+const char* healthSeverityName(HealthSeverity s) {
+    switch (s) {
+        case HealthSeverity::Ok:
+            return "ok";
+        case HealthSeverity::Info:
+            return "info";
+        case HealthSeverity::Warning:
+            return "warning";
+        case HealthSeverity::Error:
+            return "error";
+    }
+    return "ok";
+}
+
+bool TraceHealth::clean() const {
+    return std::none_of(checks.begin(), checks.end(), [](const HealthCheck& c) {
+        return c.severity == HealthSeverity::Warning || c.severity == HealthSeverity::Error;
+    });
+}
+
+const HealthCheck* TraceHealth::find(const std::string& id) const {
+    for (const HealthCheck& c : checks)
+        if (c.id == id) return &c;
+    return nullptr;
+}
+
+namespace {
+
+// The earliest few slices of a check, by start (then index).
+class Earliest {
+  public:
+    explicit Earliest(const Trace& t) : t_(t) {}
+    void add(uint32_t slice) {
+        ++count_;
+        const auto earlier = [&](uint32_t a, uint32_t b) {
+            const Slice &x = t_.slices[a], &y = t_.slices[b];
+            return x.start != y.start ? x.start < y.start : a < b;
+        };
+        if (kept_.size() < kHealthExamples) {
+            kept_.push_back(slice);
+            std::push_heap(kept_.begin(), kept_.end(), earlier);
+        } else if (earlier(slice, kept_.front())) {
+            std::pop_heap(kept_.begin(), kept_.end(), earlier);
+            kept_.back() = slice;
+            std::push_heap(kept_.begin(), kept_.end(), earlier);
+        }
+    }
+    uint64_t count() const { return count_; }
+    std::vector<uint32_t> examples() const {
+        std::vector<uint32_t> out = kept_;
+        std::sort(out.begin(), out.end(), [&](uint32_t a, uint32_t b) {
+            const Slice &x = t_.slices[a], &y = t_.slices[b];
+            return x.start != y.start ? x.start < y.start : a < b;
+        });
+        return out;
+    }
+
+  private:
+    const Trace& t_;
+    std::vector<uint32_t> kept_;  // a max-heap by start: the latest kept on top
+    uint64_t count_ = 0;
+};
+
+HealthCheck check(std::string id, std::string title, uint64_t count, HealthSeverity whenFound,
+                  std::string effect, std::vector<uint32_t> examples = {}) {
+    HealthCheck c;
+    c.id = std::move(id);
+    c.title = std::move(title);
+    c.count = count;
+    c.severity = count ? whenFound : HealthSeverity::Ok;
+    c.effect = std::move(effect);
+    c.examples = std::move(examples);
+    return c;
+}
+
+}  // namespace
+
+TraceHealth traceHealth(const Trace& t, const LaunchCalls* given) {
+    std::optional<LaunchCalls> own;
+    const LaunchCalls& launches = given ? *given : own.emplace(t);
+    Earliest unclosed(t), negative(t), lanes(t), zeroGpu(t), noLaunch(t);
+    // The launch calls that lead to GPU work (one bit per slice).
+    std::vector<bool> launchedWork(t.slices.size(), false);
+    bool linked = false;
+    for (const Track& track : t.tracks) {
+        for (uint32_t i = track.sliceBegin; i < track.sliceEnd; ++i) {
+            const Slice& s = t.slices[i];
+            if (s.flags & kSliceUnclosed) unclosed.add(i);
+            if (s.flags & kSliceNegativeDuration) negative.add(i);
+            if (s.flags & kSliceOverlapLane) lanes.add(i);
+            if (!(s.flags & kSliceGpuActivity)) continue;
+            if (s.dur == 0) zeroGpu.add(i);
+            bool any = false;
+            launches.forEach(i, [&](uint32_t call) {
+                any = true;
+                if (call < launchedWork.size()) launchedWork[call] = true;
+            });
+            if (any)
+                linked = true;
+            else
+                noLaunch.add(i);
+        }
+    }
+    Earliest idleLaunches(t);
+    TraceHealth h;
+    if (linked) {
+        for (const Track& track : t.tracks) {
+            if (track.kind != TrackKind::CpuThread) continue;
+            for (uint32_t i = track.sliceBegin; i < track.sliceEnd; ++i) {
+                if (sliceKind(t.slices[i]) != SliceKind::RuntimeLaunch || launchedWork[i]) continue;
+                // A host function runs on the host: no GPU work to find.
+                if (t.str(t.slices[i].name).find("HostFunc") != std::string_view::npos) continue;
+                idleLaunches.add(i);
+                h.launchesWithoutWork.push_back(i);
+            }
+        }
+        std::sort(h.launchesWithoutWork.begin(), h.launchesWithoutWork.end(),
+                  [&](uint32_t a, uint32_t b) { return t.slices[a].start < t.slices[b].start; });
+    }
+    const ImportReport& r = t.report;
+    using S = HealthSeverity;
+    h.checks.push_back(check("truncated", "File cut short", r.truncated ? 1 : 0, S::Error,
+                             "the file ends early: what came before the cut is kept, what "
+                             "would have followed is missing"));
+    h.checks.push_back(check("invalid_events", "Events dropped", r.invalidEvents, S::Warning,
+                             "events without a valid time (or duration) are not in the model"));
+    h.checks.push_back(check("unmatched_ends", "Ends without a begin", r.unmatchedEnds, S::Warning,
+                             "an end event with nothing open on its thread was ignored"));
+    h.checks.push_back(
+        check("unclosed_begins", "Begins without an end", unclosed.count(), S::Warning,
+              "closed at the trace's end: their durations are lower bounds", unclosed.examples()));
+    h.checks.push_back(check("negative_durations", "Negative durations", negative.count(),
+                             S::Warning, "kept with duration 0", negative.examples()));
+    h.checks.push_back(check("overlaps_in_lanes", "Overlaps put in lanes", lanes.count(), S::Info,
+                             "slices that overlap a sibling without nesting are drawn in a lane "
+                             "of their own; no figure changes",
+                             lanes.examples()));
+    h.checks.push_back(
+        check("zero_duration_gpu_work", "GPU work of zero duration", zeroGpu.count(), S::Info,
+              "it ran, so it splits idle time, but adds nothing to busy time", zeroGpu.examples()));
+    h.checks.push_back(check("gpu_work_without_launch", "GPU work without a launch",
+                             linked ? noLaunch.count() : 0, S::Warning,
+                             "no launch call leads to it: its launch delay and whether a gap "
+                             "before it was host-bound cannot be known",
+                             linked ? noLaunch.examples() : std::vector<uint32_t>{}));
+    h.checks.push_back(check("launches_without_gpu_work", "Launches without GPU work",
+                             idleLaunches.count(), S::Warning,
+                             "the GPU work these calls launched is not in the trace (lost by "
+                             "the profiler, or past its window): GPU figures around them are "
+                             "lower bounds",
+                             idleLaunches.examples()));
+    h.checks.push_back(check("unresolved_flows", "Flows that point nowhere", r.unresolvedFlows,
+                             S::Info, "a flow event with no slice at its time draws no arrow"));
+    h.checks.push_back(check("orphan_flow_events", "Flow steps without a start", r.orphanFlowEvents,
+                             S::Info, "a flow step or end whose start is not in the trace"));
+    h.checks.push_back(check("import_warnings", "Other import warnings",
+                             r.warnings.size() + r.suppressedWarnings, S::Info,
+                             "see the import report for each"));
+    return h;
+}
+
+}  // namespace gapscope

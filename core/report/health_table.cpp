@@ -1,0 +1,50 @@
+#include "analysis/slice_queries.h"
+#include "report/analysis_tables.h"
+
+namespace gapscope {
+
+ResultTable healthTable(const Trace& t, const TraceHealth& health) {
+    ResultTable table;
+    table.id = "health";
+    table.title = "Trace health";
+    table.columns = {{"check", "Check", Unit::Text},       {"title", "What", Unit::Text},
+                     {"severity", "Severity", Unit::Text}, {"count", "Count", Unit::Count},
+                     {"first_ns", "First at", Unit::Time}, {"effect", "What it means", Unit::Text}};
+    for (const HealthCheck& c : health.checks) {
+        ResultRow r;
+        const bool example = !c.examples.empty();
+        r.cells = {c.id,
+                   c.title,
+                   std::string(healthSeverityName(c.severity)),
+                   static_cast<int64_t>(c.count),
+                   example ? ResultCell(t.slices[c.examples.front()].start) : ResultCell(),
+                   c.effect};
+        if (example) {
+            r.ref.kind = ResultRef::Kind::Slice;
+            r.ref.slice = c.examples.front();
+        }
+        table.rows.push_back(std::move(r));
+    }
+    return table;
+}
+
+ResultTable healthExamplesTable(const Trace& t, const HealthCheck& check) {
+    ResultTable table;
+    table.id = "health_examples";
+    table.title = check.title;
+    table.columns = {{"start_ns", "Start", Unit::Time},
+                     {"duration_ns", "Duration", Unit::Duration},
+                     symbolColumn("name", "Name"),
+                     {"track", "Track", Unit::Text}};
+    for (const uint32_t i : check.examples) {
+        const Slice& s = t.slices[i];
+        ResultRow r;
+        r.cells = {s.start, s.dur, std::string(t.str(s.name)), trackLabel(t, t.trackOfSlice(i))};
+        r.ref.kind = ResultRef::Kind::Slice;
+        r.ref.slice = i;
+        table.rows.push_back(std::move(r));
+    }
+    return table;
+}
+
+}  // namespace gapscope
