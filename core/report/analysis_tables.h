@@ -33,8 +33,9 @@ ResultTable gapTable(const Trace& trace, const std::vector<DeviceGaps>& devices)
 // Trace Health: one row per check (every check, found or not): its
 // severity, count, what it means for the numbers and its first instance.
 ResultTable healthTable(const Trace& trace, const TraceHealth& health);
-// The first instances of one check: start, duration, name and track.
-ResultTable healthExamplesTable(const Trace& trace, const HealthCheck& check);
+// The first instances of every check found, by check: start, duration,
+// name and track.
+ResultTable healthInstancesTable(const Trace& trace, const TraceHealth& health);
 
 // One row per step and GPU (a step without GPU work: one row): its CPU
 // span's duration, its GPU window and the breakdown that adds up to the

@@ -28,21 +28,25 @@ ResultTable healthTable(const Trace& t, const TraceHealth& health) {
     return table;
 }
 
-ResultTable healthExamplesTable(const Trace& t, const HealthCheck& check) {
+ResultTable healthInstancesTable(const Trace& t, const TraceHealth& health) {
     ResultTable table;
-    table.id = "health_examples";
-    table.title = check.title;
-    table.columns = {{"start_ns", "Start", Unit::Time},
+    table.id = "health_instances";
+    table.title = "First instances";
+    table.columns = {{"check", "Check", Unit::Text},
+                     {"start_ns", "Start", Unit::Time},
                      {"duration_ns", "Duration", Unit::Duration},
                      symbolColumn("name", "Name"),
                      {"track", "Track", Unit::Text}};
-    for (const uint32_t i : check.examples) {
-        const Slice& s = t.slices[i];
-        ResultRow r;
-        r.cells = {s.start, s.dur, std::string(t.str(s.name)), trackLabel(t, t.trackOfSlice(i))};
-        r.ref.kind = ResultRef::Kind::Slice;
-        r.ref.slice = i;
-        table.rows.push_back(std::move(r));
+    for (const HealthCheck& check : health.checks) {
+        for (const uint32_t i : check.examples) {
+            const Slice& s = t.slices[i];
+            ResultRow r;
+            r.cells = {check.title, s.start, s.dur, std::string(t.str(s.name)),
+                       trackLabel(t, t.trackOfSlice(i))};
+            r.ref.kind = ResultRef::Kind::Slice;
+            r.ref.slice = i;
+            table.rows.push_back(std::move(r));
+        }
     }
     return table;
 }

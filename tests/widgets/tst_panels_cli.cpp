@@ -17,6 +17,7 @@
 #include "panels/analysis_panel.h"
 #include "panels/analysis_table.h"
 #include "panels/gaps_panel.h"
+#include "panels/health_panel.h"
 #include "panels/kernels_panel.h"
 #include "panels/memory_panel.h"
 #include "panels/ops_panel.h"
@@ -140,6 +141,8 @@ class TestPanelsCli : public QObject {
             << shared +
                    "/kineto/tb_plugin/samples/resnet50_num_workers_4/"
                    "worker0.1623212756351.pt.trace.json.gz";
+        QTest::newRow("nsight_cloverleaf")
+            << shared + "/pipit/tests/data/cloverleaf-nsys/perlmutter-cloverleaf-cuda.sqlite";
     }
 
     void panelsEqualTheCli() {
@@ -182,6 +185,28 @@ class TestPanelsCli : public QObject {
                      {"cause", g["cause"]},
                      {"evidence", names.empty() ? json(nullptr) : json(names)}});
             }
+        // Trace Health: the panel's checks are info --json's.
+        json cliHealth = json::array();
+        {
+            const test::CliRun r = test::runCli({"info", trace, "--json", "--no-cache"});
+            QCOMPARE(r.exitCode, 0);
+            const json info = json::parse(r.out.toStdString());
+            for (const json& c : info["health"])
+                cliHealth.push_back(
+                    {{"check", c["check"]},
+                     {"title", c["title"]},
+                     {"severity", c["severity"]},
+                     {"count", c["count"]},
+                     {"first_ns",
+                      c["examples"].empty() ? json(nullptr) : c["examples"][0]["start_ns"]},
+                     {"effect", c["effect"]}});
+        }
+        auto* health = panel<HealthPanel>("healthDock");
+        QVERIFY(health);
+        QVERIFY2(
+            same(exportedRows(health->checks()->snapshot(), "health"), cliHealth, {"check"}, &why),
+            qPrintable("health: " + why));
+
         auto* gaps = panel<GapsPanel>("gapsDock");
         QVERIFY(gaps);
         QVERIFY2(same(exportedRows(gaps->table()->snapshot(), "gaps"), cliGaps,

@@ -2,6 +2,7 @@
 
 #include "panels/advice_panel.h"
 #include "panels/gaps_panel.h"
+#include "panels/health_panel.h"
 #include "panels/kernels_panel.h"
 #include "panels/memory_panel.h"
 #include "panels/ops_panel.h"
@@ -39,7 +40,8 @@ constexpr PanelSpec kPanels[] = {{"summary", make<OverviewPanel>},
                                  {"memory", makeWithView<MemoryPanel>},
                                  {"pipeline", make<PipelinePanel>},
                                  {"advice", make<AdvicePanel>},
-                                 {"", makeWithView<UtilizationPanel>}};
+                                 {"", makeWithView<UtilizationPanel>},
+                                 {"info", make<HealthPanel>}};
 
 }  // namespace
 
