@@ -3,6 +3,7 @@
 
 namespace gapscope::cli {
 
+int runHealth(int argc, char** argv);    // trace health
 int runMemcpy(int argc, char** argv);    // copies and memsets
 int runOps(int argc, char** argv);       // op statistics
 int runSteps(int argc, char** argv);     // steps with their breakdown

@@ -44,6 +44,7 @@ constexpr Command kCommands[] = {
     {"pipeline", "TRACE", analysisWhat("pipeline"), runPipeline},
     {"launch", "TRACE", analysisWhat("launch"), runLaunch},
     {"advice", "TRACE", analysisWhat("advice"), runAdvice},
+    {"health", "TRACE", analysisWhat("health"), runHealth},
     {"summary", "TRACE", analysisWhat("summary"), runSummary},
     {"ranks", "DIR|FILE...", analysisWhat("ranks"), runRanks},
     {"diff", "BASE NEW",

@@ -28,6 +28,9 @@ inline constexpr AnalysisInfo kAnalysisCatalog[] = {
     {"memory", "memory peaks per device, per step, growth"},
     {"pipeline", "input pipeline: time waiting for input and a verdict"},
     {"launch", "launch delays, tiny kernels"},
+    {"health",
+     "what the import repaired, dropped or found missing:\nevery check with its count, what it "
+     "means and its\nfirst instances"},
     {"advice", "findings with their numbers and evidence"},
     {"summary",
      "the summary tables (GPU time, steps, top kernels and ops,\ninput pipeline, memory, "

@@ -54,8 +54,8 @@ const char* const kRanksFolder =
 const char* const kDiffBase = "worker0_step_12.1694128201545.pt.trace.json";
 const char* const kDiffNew = "worker1_step_12.1694128201556.pt.trace.json";
 
-const char* const kAnalyses[] = {"timeline", "kernels", "gaps",   "steps",  "memory",
-                                 "pipeline", "ops",     "memcpy", "launch", "advice"};
+const char* const kAnalyses[] = {"timeline", "kernels", "gaps",   "steps",  "memory", "pipeline",
+                                 "ops",      "memcpy",  "launch", "advice", "health"};
 
 // Before/after pairs: every analysis's JSON of each and the diff of the
 // two, the numbers a comparison of runs rests on. Kineto's ResNet50 pair

@@ -136,8 +136,6 @@ class TestPanels : public QObject {
         QVERIFY(settle());
     }
 
-    // Every panel names the gapscope-cli command with its figures, and its
-    // header explains it with that command's own description.
     // Every panel of figures names the gapscope-cli commands with them, and
     // its header explains them with the commands' own descriptions; only
     // the GPU Utilisation chart has none.
@@ -157,7 +155,7 @@ class TestPanels : public QObject {
                          qPrintable(header->toolTip()));
             }
         }
-        QCOMPARE(seen.size(), size_t(9));
+        QCOMPARE(seen.size(), size_t(10));
     }
 
     void gapsHoldTheTruthsGaps() {

@@ -41,7 +41,7 @@ constexpr PanelSpec kPanels[] = {{"summary", make<OverviewPanel>},
                                  {"pipeline", make<PipelinePanel>},
                                  {"advice", make<AdvicePanel>},
                                  {"", makeWithView<UtilizationPanel>},
-                                 {"info", make<HealthPanel>}};
+                                 {"health", make<HealthPanel>}};
 
 }  // namespace
 
