@@ -1,9 +1,9 @@
 #pragma once
 // Which CPU call launched each GPU activity, and the CPU op around it: the
 // link the launch-overhead, op-statistics and gap-cause analyses follow.
-// A launch call is a CPU slice with cat cuda_runtime / cuda_driver /
-// Runtime (2021 Kineto) and the activity's correlation id; when no such
-// slice exists, the source slice of an ac2g flow ending at the activity.
+// A launch call is a CPU slice of a runtime kind (model/slice_kind.h) with
+// the activity's correlation id; when no such slice exists, the source
+// slice of a launch flow ending at the activity.
 
 #include <unordered_map>
 #include <vector>

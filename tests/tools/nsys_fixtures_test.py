@@ -9,6 +9,7 @@ and a message naming what was wrong. With --export FILE, also a real export
   nsys_fixtures_test.py --cli PATH --out DIR [--export FILE.sqlite]
 """
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -48,6 +49,24 @@ def main():
         sys.exit(f"expected three valid fixtures in {a.out}, found {valid}")
     failed = subprocess.call([sys.executable, os.path.join(HERE, "nsys_check.py"),
                               "--cli", a.cli] + valid) != 0
+    # NVTX ranges are steps by --step-regex: the ranges named so, as the table holds them.
+    import sqlite3
+    for path in valid:
+        db = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True)
+        cols = [r[1] for r in db.execute("PRAGMA table_info(NVTX_EVENTS)")]
+        if "text" not in cols:
+            continue
+        want = sorted(e - b for b, e in db.execute(
+            "SELECT start, end FROM NVTX_EVENTS WHERE text = 'forward' AND eventType = 59"))
+        r = subprocess.run([a.cli, "steps", path, "--step-regex", "^forward$", "--format", "json",
+                            "--no-cache"], capture_output=True, text=True)
+        got = sorted(st["duration_ns"] for st in json.loads(r.stdout)["steps"]) \
+            if r.returncode == 0 else None
+        if not want or got != want:
+            print(f"{os.path.basename(path)}: NVTX steps by --step-regex: expected {want}, got {got}")
+            failed = True
+        else:
+            print(f"{os.path.basename(path)}: NVTX 'forward' ranges are steps: {got}")
     # A report itself (its bytes are NVIDIA's own): told how to export it.
     with open(os.path.join(a.out, "report1.nsys-rep"), "wb") as f:
         f.write(b"\x00NSYS-REP" + bytes(range(256)))
