@@ -132,6 +132,7 @@ void writeInfoJson(const Trace& t, const std::string& cacheNote, std::ostream& o
                            {"count", c.count},
                            {"title", c.title},
                            {"effect", c.effect},
+                           {"detail", c.detail.empty() ? J(nullptr) : J(text(c.detail))},
                            {"examples", std::move(examples)}});
     }
     j["health"] = std::move(health);

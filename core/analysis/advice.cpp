@@ -479,17 +479,35 @@ void health(const Trace& t, const AdviceInputs& in, std::vector<Ranked>& out) {
     }
     if (h.launchesWithoutWork.empty()) return;
     // The steps the launches fall in, by number.
+    // Each rank's steps by start (a rank's steps do not overlap): a launch
+    // falls in the last one of its rank that starts at or before it.
+    auto groupOf = [&](uint32_t slice) {
+        const uint32_t track = t.trackOfSlice(slice);
+        return track == kNone ? 0u : t.processes[t.tracks[track].process].group;
+    };
+    std::map<uint32_t, std::vector<const Step*>> byRank;
+    if (in.steps)
+        for (const StepReport& r : in.steps->steps)
+            byRank[groupOf(r.step.slice)].push_back(&r.step);
+    for (auto& [rank, list] : byRank)
+        std::sort(list.begin(), list.end(),
+                  [](const Step* a, const Step* b) { return a->span.start < b->span.start; });
     std::set<int64_t> steps;
     size_t outside = 0;
     for (const uint32_t l : h.launchesWithoutWork) {
         const TimeNs at = t.slices[l].start;
+        const auto rank = byRank.find(groupOf(l));
         bool inStep = false;
-        if (in.steps)
-            for (const StepReport& r : in.steps->steps)
-                if (r.step.span.start <= at && at < r.step.span.end) {
-                    steps.insert(r.step.number);
-                    inStep = true;
-                }
+        if (rank != byRank.end()) {
+            const auto& list = rank->second;
+            const auto after =
+                std::upper_bound(list.begin(), list.end(), at,
+                                 [](TimeNs v, const Step* s) { return v < s->span.start; });
+            if (after != list.begin() && at < (*(after - 1))->span.end) {
+                steps.insert((*(after - 1))->number);
+                inStep = true;
+            }
+        }
         outside += !inStep;
     }
     Finding f;

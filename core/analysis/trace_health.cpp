@@ -115,10 +115,29 @@ TraceHealth traceHealth(const Trace& t, const LaunchCalls* given) {
     if (linked) {
         for (const Track& track : t.tracks) {
             if (track.kind != TrackKind::CpuThread) continue;
+            // Launches while the thread captures a stream into a graph run
+            // nothing then: the graph's launch does.
+            std::vector<TimeNs> begins, ends;
+            for (uint32_t i = track.sliceBegin; i < track.sliceEnd; ++i) {
+                const std::string_view n = t.str(t.slices[i].name);
+                if (n.find("StreamBeginCapture") != std::string_view::npos)
+                    begins.push_back(t.slices[i].start);
+                if (n.find("StreamEndCapture") != std::string_view::npos)
+                    ends.push_back(t.slices[i].start);
+            }
+            std::sort(begins.begin(), begins.end());
+            std::sort(ends.begin(), ends.end());
+            auto capturing = [&](TimeNs at) {
+                const auto b = std::upper_bound(begins.begin(), begins.end(), at);
+                if (b == begins.begin()) return false;
+                const auto e = std::upper_bound(ends.begin(), ends.end(), at);
+                return e == ends.begin() || *(e - 1) < *(b - 1);
+            };
             for (uint32_t i = track.sliceBegin; i < track.sliceEnd; ++i) {
                 if (sliceKind(t.slices[i]) != SliceKind::RuntimeLaunch || launchedWork[i]) continue;
                 // A host function runs on the host: no GPU work to find.
                 if (t.str(t.slices[i].name).find("HostFunc") != std::string_view::npos) continue;
+                if (!begins.empty() && capturing(t.slices[i].start)) continue;
                 idleLaunches.add(i);
                 h.launchesWithoutWork.push_back(i);
             }
@@ -162,9 +181,29 @@ TraceHealth traceHealth(const Trace& t, const LaunchCalls* given) {
                              S::Info, "a flow event with no slice at its time draws no arrow"));
     h.checks.push_back(check("orphan_flow_events", "Flow steps without a start", r.orphanFlowEvents,
                              S::Info, "a flow step or end whose start is not in the trace"));
+    // The profiler's own messages, as the readers word them (format/import_report.h).
+    uint64_t errors = 0, warnings = 0;
+    std::string firstMessage;
+    for (const ImportWarning& w : r.warnings) {
+        const std::string_view m = w.message;
+        // (Anywhere in it: merged ranks prefix their warnings with the rank.)
+        const bool error = m.find(kProfilerErrorPrefix) != std::string_view::npos;
+        const bool warning = !error && m.find(kProfilerWarningPrefix) != std::string_view::npos;
+        errors += error;
+        warnings += warning;
+        if ((error || warning) && firstMessage.empty()) firstMessage = w.message;
+    }
+    HealthCheck profiler =
+        check("profiler_messages", "The profiler's own messages", errors + warnings,
+              errors ? S::Warning : S::Info,
+              "what the profiler reported about the recording (events it could not collect, a "
+              "driver it does not support); each is in the import report");
+    profiler.detail = firstMessage;
+    h.checks.push_back(std::move(profiler));
     h.checks.push_back(check("import_warnings", "Other import warnings",
-                             r.warnings.size() + r.suppressedWarnings, S::Info,
-                             "see the import report for each"));
+                             r.warnings.size() - errors - warnings + r.suppressedWarnings, S::Info,
+                             "the import report's other warnings, each saying what it was "
+                             "(some are about what the checks above count)"));
     return h;
 }
 

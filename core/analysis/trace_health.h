@@ -21,6 +21,8 @@
 //    lower bounds;
 //  - unresolved_flows / orphan_flow_events: flow events with no slice at
 //    their time, and flow steps whose start is not in the trace;
+//  - profiler_messages: what the profiler itself reported in the file
+//    (XSpace's errors and warnings, Nsight Systems' diagnostics);
 //  - import_warnings: every other warning of the import.
 
 #include <cstdint>
@@ -42,6 +44,7 @@ struct HealthCheck {
     uint64_t count = 0;
     std::string effect;              // what it means for the numbers
     std::vector<uint32_t> examples;  // the first few slices, by start
+    std::string detail;              // a check about no slice: its first message
 };
 
 struct TraceHealth {

@@ -5,9 +5,15 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gapscope {
+
+// How a reader words what the profiler itself reported in the file (XSpace's
+// errors and warnings, Nsight Systems' diagnostics): Trace Health counts them.
+inline constexpr std::string_view kProfilerErrorPrefix = "the profiler reported an error: ";
+inline constexpr std::string_view kProfilerWarningPrefix = "the profiler reported a warning: ";
 
 struct ImportWarning {
     uint64_t offset = 0;  // byte offset in the (decompressed) JSON text

@@ -43,8 +43,14 @@ struct RawEventFields {
     bool id2Local = false;
     char scope = 0;              // "s": 'g', 'p', 't'
     bool bindEnclosing = false;  // "bp": "e"
-    std::string_view args;       // raw JSON of "args", empty when absent
-    uint64_t argsOffset = 0;     // stream offset of the first byte of args
+    // A complete event that starts or ends a flow the reader already knows
+    // the ends of (Nsight's launch → GPU work by correlation): bound to this
+    // very slice, with no lookup by time. 0: none. Ids are the reader's,
+    // unique per category.
+    uint64_t flowOut = 0, flowIn = 0;
+    std::string_view flowCat;
+    std::string_view args;    // raw JSON of "args", empty when absent
+    uint64_t argsOffset = 0;  // stream offset of the first byte of args
     // `args` is the input's own text at argsOffset (so a file-backed store
     // can read it back from the file); false for args a reader composed.
     bool argsInInput = false;

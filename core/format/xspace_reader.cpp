@@ -731,9 +731,9 @@ struct XSpaceReader::Impl {
                 appendJsonString(hostnames, planeBytes);
             } else {
                 report.warn(tagAt, std::string(number == XSpaceField::kErrors
-                                                   ? "the profiler reported an error: "
-                                                   : "the profiler reported a warning: ") +
-                                       planeBytes.substr(0, 2000));
+                                                   ? kProfilerErrorPrefix
+                                                   : kProfilerWarningPrefix) +
+                                       std::string(planeBytes.substr(0, 2000)));
             }
         }
     }

@@ -118,6 +118,7 @@ LoadResult loadWith(const std::string& path, const std::function<OpenedSource()>
         rq.reader.fileSize = opened.fileSize;
         rq.reader.decompressed = opened.compression != Compression::None;
         rq.reader.maxEventBytes = options.maxEventBytes;
+        rq.memoryLimit = options.memoryLimitBytes ? options.memoryLimitBytes : defaultMemoryLimit();
         // Small files get a small buffer; compressed ones about their inflated size.
         const uint64_t expected =
             rq.reader.decompressed ? opened.fileSize * 8 : opened.fileSize + 64;

@@ -5,10 +5,12 @@
 #endif
 
 #include <algorithm>
+#include <atomic>
 #include <optional>
 #include <thread>
 
 #include "format/chunked_events.h"
+#include "format/event_batches.h"
 #include "format/nsight/nsight_reader.h"
 #include "format/nsight/sqlite_db.h"
 #include "format/pipelined_reader.h"
@@ -115,12 +117,62 @@ void readXSpace(ReadRequest& rq) {
     rq.trace.decompressedSize = r.bytesRead;
 }
 
+// The export read on a thread of its own (SQLite's stepping and the rows
+// made events) while this one builds: batches of copied events go one way
+// (format/event_batches.h), as a profile run's hosts do.
+void readNsightBeside(const sqlite::Database& db, ReadRequest& rq) {
+    BatchQueue queue;
+    ImportReport readerReport;
+    CancelToken stop(rq.reader.cancel);  // the user's cancel, or any way out of here
+    std::atomic<uint64_t> position{0};
+    ReaderOptions ro = rq.reader;
+    ro.cancel = &stop;
+    ro.progress = [&position](LoadPhase, uint64_t done, uint64_t) {
+        position.store(done, std::memory_order_relaxed);
+    };
+    std::thread reader([&] {
+        CopyingSink sink(queue);
+        try {
+            readNsightExport(db, sink, readerReport, ro);
+            sink.flush();
+            queue.close(nullptr);
+        } catch (const PipelineAborted&) {
+            queue.close(nullptr);
+        } catch (...) {
+            const std::exception_ptr error = std::current_exception();
+            try {
+                sink.flush();  // what was read before the error is built, as on one thread
+            } catch (const PipelineAborted&) {
+            }
+            queue.close(error);
+        }
+    });
+    try {
+        while (auto batch = queue.pop()) {
+            if (rq.reader.cancel && rq.reader.cancel->isCancelled()) throw LoadCancelled();
+            deliver(*batch, rq.builder);
+            queue.recycle(std::move(batch));
+            if (rq.reader.progress)
+                rq.reader.progress(LoadPhase::Reading, position.load(std::memory_order_relaxed),
+                                   rq.reader.fileSize);
+        }
+    } catch (...) {
+        stop.cancel();
+        queue.abort();
+        reader.join();
+        throw;
+    }
+    reader.join();
+    rq.trace.report.absorb(readerReport, "");
+    if (const std::exception_ptr error = queue.error()) std::rethrow_exception(error);
+}
+
 // SQLite reads a database by pages, not as a stream: a plain file is opened
 // where it lies (through the loader's descriptor, so a rename does not
 // matter); a compressed one, or bytes in memory, is inflated whole first.
 void readNsight(ReadRequest& rq) {
     Trace& trace = rq.trace;
-    std::string bytes;
+    std::string bytes;  // (its capacity doubles: a small step keeps that in check)
     std::optional<sqlite::Database> db;
     if (rq.plainFileFd >= 0) {
         db.emplace(sqlite::Database::openFile("/proc/self/fd/" + std::to_string(rq.plainFileFd),
@@ -135,6 +187,12 @@ void readNsight(ReadRequest& rq) {
             const size_t n = rq.source->read(bytes.data() + at, kStep);
             bytes.resize(at + n);
             if (n == 0) break;
+            // A database is read whole, so a compressed one must fit (a small
+            // file can inflate to anything).
+            if (bytes.size() > rq.memoryLimit / 2)
+                throw LoadError("memory",
+                                "the compressed database inflates to more than half the memory "
+                                "limit; decompress it and open the .sqlite file itself");
         }
         if (rq.source->problem())
             throw LoadError(byteWhere(bytes.size(), true),
@@ -142,7 +200,11 @@ void readNsight(ReadRequest& rq) {
         trace.decompressedSize = bytes.size();
         db.emplace(sqlite::Database::openBytes(bytes, rq.reader.cancel));
     }
-    readNsightExport(*db, rq.builder, trace.report, rq.reader);
+    if (rq.mode == ReadingMode::OneThread || std::thread::hardware_concurrency() < 2) {
+        readNsightExport(*db, rq.builder, trace.report, rq.reader);
+        return;
+    }
+    readNsightBeside(*db, rq);
 }
 
 }  // namespace

@@ -24,6 +24,7 @@ struct ReadRequest {
     ReadingMode mode = ReadingMode::Auto;
     int plainFileFd = -1;   // an uncompressed file: a descriptor to read chunks of it with
     size_t chunkBytes = 0;  // LoadOptions::chunkBytes
+    uint64_t memoryLimit = UINT64_MAX;  // what a reader may hold besides the model
 };
 
 using TraceReaderFn = void (*)(ReadRequest& request);

@@ -40,6 +40,18 @@ void ingestCompleteSlice(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts,
     }
     s.args = st.storeArgs(ev);
     PendingTrack& track = st.tracks[tr];
+    for (const auto& [id, out] : {std::pair{ev.flowOut, true}, std::pair{ev.flowIn, false}}) {
+        if (id == 0) continue;
+        DirectFlowEnd end;
+        end.id = id;
+        end.track = tr;
+        end.index = static_cast<uint32_t>(track.slices.size());
+        end.category = st.category(ev.flowCat);
+        end.out = out;
+        st.makeRoom(st.directFlowEnds, ev.offset);
+        st.directFlowEnds.push_back(end);
+        track.wantsFinalIndex = true;
+    }
     st.makeRoom(track.slices, ev.offset);
     st.makeRoom(track.seq, ev.offset);
     track.slices.push_back(s);

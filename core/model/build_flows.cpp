@@ -89,6 +89,41 @@ void FlowBinding::bindSome() {
     }
 }
 
+void linkDirectFlows(TraceBuilder::State& st) {
+    Trace& t = st.trace;
+    auto& ends = st.directFlowEnds;
+    if (ends.empty()) return;
+    // By id, the start first: one flow from it to each end.
+    std::sort(ends.begin(), ends.end(), [](const DirectFlowEnd& a, const DirectFlowEnd& b) {
+        if (a.category != b.category) return a.category < b.category;
+        if (a.id != b.id) return a.id < b.id;
+        return a.out > b.out;
+    });
+    const StringId name = t.strings.intern("launch");
+    auto sliceOf = [&](const DirectFlowEnd& e) { return st.tracks[e.track].finalIndex[e.index]; };
+    for (size_t i = 0; i < ends.size();) {
+        size_t j = i;
+        while (j < ends.size() && ends[j].id == ends[i].id && ends[j].category == ends[i].category)
+            ++j;
+        const bool started = ends[i].out;
+        if (started && i + 1 < j && ends[i + 1].out)
+            t.report.warn(0, "flow " + std::to_string(ends[i].id) +
+                                 " starts at more than one slice; the first start is kept");
+        for (size_t k = i + (started ? 1 : 0); k < j; ++k) {
+            if (ends[k].out) continue;
+            if (!started) {
+                ++t.report.orphanFlowEvents;  // its start is not in the trace
+                continue;
+            }
+            t.flows.push_back({sliceOf(ends[i]), sliceOf(ends[k]), name, ends[i].category});
+        }
+        i = j;
+    }
+    HugeVector<DirectFlowEnd>().swap(ends);
+    for (PendingTrack& tr : st.tracks)
+        HugeVector<uint32_t>().swap(tr.finalIndex);
+}
+
 void FlowBinding::link(TraceBuilder::State& st, const std::vector<uint32_t>& order) {
     Trace& t = st.trace;
     auto& points = st.flowPoints;

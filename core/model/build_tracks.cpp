@@ -253,7 +253,11 @@ void layoutTracks(TraceBuilder::State& st, const std::vector<uint32_t>& trackOrd
         // Laid out straight into the trace's array (no copy of the track);
         // the array grows track by track as the pending copies are freed.
         t.slices.resize(base + tr.slices.size());
-        LayoutResult laid = layoutSlices(tr.slices, tr.seq, tr.group, t.slices.data() + base);
+        if (tr.wantsFinalIndex) tr.finalIndex.resize(tr.slices.size());
+        LayoutResult laid = layoutSlices(tr.slices, tr.seq, tr.group, t.slices.data() + base,
+                                         tr.wantsFinalIndex ? tr.finalIndex.data() : nullptr);
+        for (uint32_t& i : tr.finalIndex)
+            i += base;
         t.report.overlapsMovedToLanes += laid.movedToLanes;
         if (laid.clamped)
             t.report.warn(0, "track \"" + out.displayName +

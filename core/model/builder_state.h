@@ -69,6 +69,20 @@ struct PendingTrack {
     HugeVector<BeginEnd> beginEnds;
     HugeVector<Instant> instants;
     int deviceFromArgs = -1;
+    // Where each pending slice went in Trace::slices, kept only for tracks
+    // with direct flow ends (laid out by layoutTracks).
+    bool wantsFinalIndex = false;
+    HugeVector<uint32_t> finalIndex;
+};
+
+// One end of a flow a reader bound to a slice itself (RawEvent::flowOut /
+// flowIn): the slice is the `index`th of its pending track.
+struct DirectFlowEnd {
+    uint64_t id = 0;
+    uint32_t track = 0;  // pending track
+    uint32_t index = 0;  // in that track's pending slices
+    uint16_t category = 0;
+    bool out = false;  // the flow starts here
 };
 
 struct FlowPoint {
@@ -105,6 +119,7 @@ struct TraceBuilder::State {
     std::unordered_map<StringId, uint16_t> categoryIndex;
     std::unordered_map<uint64_t, uint32_t> counterByKey;  // (process, name) -> series
     HugeVector<FlowPoint> flowPoints;
+    HugeVector<DirectFlowEnd> directFlowEnds;
     HugeVector<AsyncPoint> asyncPoints;
     uint64_t singleCharPhases[256] = {};
     std::unordered_map<std::string, uint64_t> otherPhases;
@@ -201,6 +216,10 @@ std::vector<uint32_t> groupFlowPoints(const HugeVector<FlowPoint>& points);
 // done); it reads only the tracks and slices. link() then runs once, after
 // every bindSome() has returned, and writes only the flows, the flow
 // counts of the report and the points.
+// The flows readers bound themselves: each id's start to each of its ends
+// (after layoutTracks, which kept the tracks' final indices).
+void linkDirectFlows(TraceBuilder::State& st);
+
 class FlowBinding {
   public:
     FlowBinding(const TraceBuilder::State& st, const std::vector<uint32_t>& finalTrackOfPending);

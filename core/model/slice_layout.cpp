@@ -16,7 +16,7 @@ struct Lane {
 }  // namespace
 
 LayoutResult layoutSlices(const HugeVector<Slice>& slices, const HugeVector<uint32_t>& seq,
-                          const std::vector<uint32_t>& group, Slice* out) {
+                          const std::vector<uint32_t>& group, Slice* out, uint32_t* positions) {
     LayoutResult result;
     const size_t n = slices.size();
     // Scratch per slice: on huge pages like the model (a track can hold
@@ -103,6 +103,7 @@ LayoutResult layoutSlices(const HugeVector<Slice>& slices, const HugeVector<uint
         s.row = static_cast<uint16_t>(rowOf[i]);
         s.depth = result.rows[rowOf[i]].depth;
         if (laneOf[i] > 0) s.flags |= kSliceOverlapLane;
+        if (positions) positions[i] = fill[rowOf[i]];
         out[fill[rowOf[i]]++] = s;
     }
     result.laneCount = static_cast<uint16_t>(lanes.size());

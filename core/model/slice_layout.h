@@ -32,7 +32,10 @@ struct LayoutResult {
 // With `out`, the laid-out slices are written there (room for all of them)
 // instead of into the result: the builder lays each track straight into the
 // trace's array, with no copy of the biggest track in memory at once.
+// With `positions` (room for all of them), where each slice went: its index
+// in the laid-out slices.
 LayoutResult layoutSlices(const HugeVector<Slice>& slices, const HugeVector<uint32_t>& seq,
-                          const std::vector<uint32_t>& group = {}, Slice* out = nullptr);
+                          const std::vector<uint32_t>& group = {}, Slice* out = nullptr,
+                          uint32_t* positions = nullptr);
 
 }  // namespace gapscope

@@ -399,6 +399,7 @@ void TraceBuilder::finish(const CancelToken* cancel, bool secondThread,
     flows.bindSome();  // what the other thread has not taken yet
     if (binding.valid()) binding.get();
     flows.link(st, flowOrder);
+    linkDirectFlows(st);
     demangleSliceNames(t);
     assignKinds(t);  // after demangling: kinds read the names people read
     t.argsStore.seal();

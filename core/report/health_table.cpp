@@ -9,7 +9,8 @@ ResultTable healthTable(const Trace& t, const TraceHealth& health) {
     table.title = "Trace health";
     table.columns = {{"check", "Check", Unit::Text},       {"title", "What", Unit::Text},
                      {"severity", "Severity", Unit::Text}, {"count", "Count", Unit::Count},
-                     {"first_ns", "First at", Unit::Time}, {"effect", "What it means", Unit::Text}};
+                     {"first_ns", "First at", Unit::Time}, {"first", "First", Unit::Text},
+                     {"effect", "What it means", Unit::Text}};
     for (const HealthCheck& c : health.checks) {
         ResultRow r;
         const bool example = !c.examples.empty();
@@ -18,6 +19,9 @@ ResultTable healthTable(const Trace& t, const TraceHealth& health) {
                    std::string(healthSeverityName(c.severity)),
                    static_cast<int64_t>(c.count),
                    example ? ResultCell(t.slices[c.examples.front()].start) : ResultCell(),
+                   example            ? ResultCell(std::string(t.str(t.slices[c.examples.front()].name)))
+                   : c.detail.empty() ? ResultCell()
+                                      : ResultCell(c.detail),
                    c.effect};
         if (example) {
             r.ref.kind = ResultRef::Kind::Slice;

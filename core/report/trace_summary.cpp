@@ -107,6 +107,8 @@ void writeTraceSummary(const Trace& t, std::ostream& out) {
         if (!c.examples.empty()) {
             const Slice& s = t.slices[c.examples.front()];
             out << "; first " << t.str(s.name) << " at " << s.start << " ns";
+        } else if (!c.detail.empty()) {
+            out << "; first: " << c.detail;
         }
         out << "\n";
     }
@@ -118,8 +120,13 @@ void writeTraceSummary(const Trace& t, std::ostream& out) {
         out << (r.unknown.empty() ? "" : " (some are not phases of the format)") << "\n";
     }
     if (r.withoutPhase) out << "  events without ph: " << r.withoutPhase << "\n";
-    for (const ImportWarning& w : r.warnings)
-        out << "  warning at byte " << w.offset << ": " << w.message << "\n";
+    for (const ImportWarning& w : r.warnings) {
+        // A database has no byte offsets: its warnings name their table.
+        if (t.inputFormat == InputFormat::NsightSqlite)
+            out << "  warning: " << w.message << "\n";
+        else
+            out << "  warning at byte " << w.offset << ": " << w.message << "\n";
+    }
     if (r.suppressedWarnings) out << "  ... and " << r.suppressedWarnings << " more warnings\n";
 }
 

@@ -104,8 +104,9 @@ def main():
     rc, out, err = run(a.cli, "advice", path, "--format", "json")
     findings = [f for f in json.loads(out)["findings"] if f.get("rule") == "missing-gpu-work"] \
         if rc == 0 else []
-    steps_named = sorted(int(n) for n in re.findall(r"\d+", findings[0]["message"].split(":")[0])[1:]) \
-        if findings else None
+    # "… launch calls in steps 2, 3, 5 (and 1 outside steps): …": the list alone.
+    listed = re.search(r" in steps? ([0-9, ]+)", findings[0]["message"]) if findings else None
+    steps_named = sorted(int(n) for n in re.findall(r"\d+", listed.group(1))) if listed else None
     if steps_named != want_steps:
         print(f"advice: expected missing-gpu-work naming steps {want_steps}, got "
               f"{findings[0]['message'] if findings else 'no such finding'}")

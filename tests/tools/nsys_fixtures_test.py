@@ -22,6 +22,8 @@ REFUSALS = {
     "bad_kernel_no_start.sqlite": 'CUPTI_ACTIVITY_KIND_KERNEL: no column "start"',
     "bad_stringids_view.sqlite": "StringIds: is a view, not a table",
     "bad_truncated.sqlite": "damaged or cut short",
+    "bad_not_sqlite.sqlite": "at the start of a Chrome trace",
+    "bad_virtual_table.sqlite": "CUPTI_ACTIVITY_KIND_KERNEL: is a virtual table",
     "report1.nsys-rep": "export it with `nsys export --type sqlite report1.nsys-rep`",
 }
 
@@ -67,6 +69,15 @@ def main():
             failed = True
         else:
             print(f"{os.path.basename(path)}: NVTX 'forward' ranges are steps: {got}")
+    # A virtual table where the reader wants a table: refused, its module never runs.
+    vt = os.path.join(a.out, "bad_virtual_table.sqlite")
+    if os.path.exists(vt):
+        os.remove(vt)
+    db = sqlite3.connect(vt)
+    db.execute("CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL)")
+    db.execute("CREATE VIRTUAL TABLE CUPTI_ACTIVITY_KIND_KERNEL USING rtree(id, start, end)")
+    db.commit()
+    db.close()
     # A report itself (its bytes are NVIDIA's own): told how to export it.
     with open(os.path.join(a.out, "report1.nsys-rep"), "wb") as f:
         f.write(b"\x00NSYS-REP" + bytes(range(256)))

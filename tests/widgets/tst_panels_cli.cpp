@@ -199,6 +199,7 @@ class TestPanelsCli : public QObject {
                      {"count", c["count"]},
                      {"first_ns",
                       c["examples"].empty() ? json(nullptr) : c["examples"][0]["start_ns"]},
+                     {"first", c["examples"].empty() ? c["detail"] : c["examples"][0]["name"]},
                      {"effect", c["effect"]}});
         }
         auto* health = panel<HealthPanel>("healthDock");

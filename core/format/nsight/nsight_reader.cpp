@@ -1,9 +1,11 @@
 #include "format/nsight/nsight_reader.h"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "format/json_text.h"
@@ -66,24 +68,37 @@ class ArgsWriter {
     explicit ArgsWriter(std::string& out) : out_(out) { out_.assign(1, '{'); }
     void number(std::string_view key, int64_t v) {
         this->key(key);
-        out_.append(std::to_string(v));
+        char buf[24];
+        const auto r = std::to_chars(buf, buf + sizeof buf, v);
+        out_.append(buf, r.ptr);
     }
+    // Text values are for a person to read in Details: a hostile export's
+    // huge string is cut, not copied into every row's args.
     void text(std::string_view key, std::string_view v) {
         this->key(key);
-        appendJsonString(out_, v);
+        constexpr size_t kMostBytes = 4096;
+        appendJsonString(out_, v.substr(0, kMostBytes));
     }
     void triple(std::string_view key, const int32_t v[3]) {
         this->key(key);
-        out_.append("[" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " +
-                    std::to_string(v[2]) + "]");
+        char buf[48];
+        char* at = buf;
+        for (int i = 0; i < 3; ++i) {
+            *at++ = i ? ',' : '[';
+            at = std::to_chars(at, buf + sizeof buf - 2, v[i]).ptr;
+        }
+        *at++ = ']';
+        out_.append(buf, at);
     }
     void close() { out_ += '}'; }
 
   private:
+    // Keys are the reader's own plain ASCII: written as they are.
     void key(std::string_view k) {
-        if (out_.size() > 1) out_.append(", ");
-        appendJsonString(out_, k);
-        out_.append(": ");
+        if (out_.size() > 1) out_ += ',';
+        out_ += '"';
+        out_.append(k);
+        out_.append("\":", 2);
     }
     std::string& out_;
 };
@@ -108,7 +123,8 @@ struct Launch {
 
 struct NvtxRange {
     int64_t pid = 0, tid = 0, start = 0, end = 0;
-    std::string name;
+    std::string_view name;  // kept by the reader (one copy per distinct name)
+    bool pushPop = true;    // else a start/end range, which need not nest
 };
 
 class Reader {
@@ -118,8 +134,8 @@ class Reader {
 
     NsightResult run() {
         readExportInfo();
-        const bool gpu =
-            db_.hasTable(kKernelTable) || db_.hasTable(kMemcpyTable) || db_.hasTable(kMemsetTable);
+        const bool gpu = db_.hasTable(kKernelTable) || db_.hasTable(kMemcpyTable) ||
+                         db_.hasTable(kMemsetTable) || db_.hasTable(kGraphTable);
         const bool host =
             db_.hasTable(kRuntimeTable) || db_.hasTable(kNvtxTable) || db_.hasTable(kOsrtTable);
         if (!gpu && !host) {
@@ -137,6 +153,7 @@ class Reader {
         readKernels();
         readMemcpy();
         readMemset();
+        readGraphs();
         std::sort(ops_.begin(), ops_.end());
         readRuntime();
         readNvtx();
@@ -145,6 +162,7 @@ class Reader {
         nameProcesses();
         nameThreads();
         describeDevices();
+        readDiagnostics();
         result_.rows = rowsRead_;
         return std::move(result_);
     }
@@ -155,6 +173,7 @@ class Reader {
     static constexpr const char* kMemsetTable = "CUPTI_ACTIVITY_KIND_MEMSET";
     static constexpr const char* kRuntimeTable = "CUPTI_ACTIVITY_KIND_RUNTIME";
     static constexpr const char* kSyncTable = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
+    static constexpr const char* kGraphTable = "CUPTI_ACTIVITY_KIND_GRAPH_TRACE";
     static constexpr const char* kNvtxTable = "NVTX_EVENTS";
     static constexpr const char* kOsrtTable = "OSRT_API";
 
@@ -189,19 +208,30 @@ class Reader {
     }
 
     void countRows() {
-        for (const char* table :
-             {kKernelTable, kMemcpyTable, kMemsetTable, kRuntimeTable, kNvtxTable, kOsrtTable}) {
+        for (const char* table : {kKernelTable, kMemcpyTable, kMemsetTable, kGraphTable,
+                                  kRuntimeTable, kNvtxTable, kOsrtTable}) {
             if (!db_.hasTable(table)) continue;
             totalRows_ += db_.rowCount(table);
         }
     }
+
+    // A name is at most this long (a hostile export could name a million
+    // rows with one huge string): longer ones are cut, and counted.
+    static constexpr size_t kMostNameBytes = 64 << 10;
+    std::string_view capped(std::string_view name) {
+        if (name.size() <= kMostNameBytes) return name;
+        ++cutNames_;
+        return name.substr(0, kMostNameBytes);
+    }
+    // One copy of each distinct name the reader keeps past its row.
+    std::string_view keep(std::string_view name) { return *keptNames_.emplace(name).first; }
 
     void readStrings() {
         if (!db_.hasTable("StringIds")) return;
         Rows rows = db_.select("StringIds", {"id", "value"});
         while (rows.next()) {
             tick();
-            strings_[rows.integer(0)] = std::string(rows.text(1));
+            strings_[rows.integer(0)] = std::string(capped(rows.text(1)));
         }
     }
     std::string_view string(int64_t id, bool& missing) const {
@@ -228,9 +258,10 @@ class Reader {
     // numbered per process) with the process's ordinal above it, so that
     // it stays below 2^40 (where merged ranks put their own number).
     uint64_t correlationKey(int64_t pid, int64_t correlation) {
+        // (Past 256 processes the keys pass 2^40: such an export merged with
+        // other ranks could see its keys meet theirs.)
         const auto [it, fresh] = ordinals_.try_emplace(pid, ordinals_.size());
-        const uint64_t high = it->second < 256 ? it->second : static_cast<uint64_t>(pid);
-        return (high << 32) | (static_cast<uint64_t>(correlation) & 0xFFFFFFFFu);
+        return (it->second << 32) | (static_cast<uint64_t>(correlation) & 0xFFFFFFFFu);
     }
 
     // ---- GPU work ----
@@ -238,6 +269,9 @@ class Reader {
     // The GPU process of a device and the thread of a stream in it. A
     // stream of the second process on one device gets a tid of its own.
     void placeOnGpu(int32_t device, int64_t pid, int64_t stream) {
+        if (device == lastPlaced_.device && pid == lastPlaced_.pid && stream == lastPlaced_.stream)
+            return;  // streamTid_ holds
+        lastPlaced_ = {device, pid, stream};
         auto [dev, fresh] = devices_.try_emplace(device);
         if (fresh) {
             dev->second.label = "GPU " + std::to_string(device);
@@ -269,31 +303,42 @@ class Reader {
         ev_.known.stream = static_cast<int32_t>(stream);
         // Correlation ids are numbered per process: the model's are the
         // process's with its pid above them (the args keep the export's).
-        if (correlation != 0)
-            ev_.known.correlation = static_cast<int64_t>(correlationKey(pid, correlation));
+        const uint64_t key = correlation != 0 ? correlationKey(pid, correlation) : 0;
+        if (key) {
+            ev_.known.correlation = static_cast<int64_t>(key);
+            // The launch flow's end: this work (its start is the call's).
+            ev_.flowIn = key;
+            ev_.flowCat = nsight::kLaunchFlow;
+        }
         ev_.hasKnown = true;
         emit();
-        if (correlation == 0) return;
+        if (!key) return;
         GpuOp op;
-        op.key = correlationKey(pid, correlation);
+        op.key = key;
         op.start = start;
         op.end = std::max(start, end);
         op.device = device;
         op.stream = streamTid_;
         ops_.push_back(op);
-        // The launch flow's end, bound to this work.
-        ev_.reset();
-        ev_.hasPh = true;
-        ev_.ph = "f";
-        ev_.bindEnclosing = true;
-        ev_.cat = nsight::kLaunchFlow;
-        ev_.name = "launch";
-        ev_.pid = gpuPid(device);
-        ev_.tid = {RawId::Kind::Number, streamTid_, {}};
-        ev_.ts = {true, true, start};
-        ev_.id = {RawId::Kind::Number, static_cast<int64_t>(op.key), {}};
-        emit();
     }
+
+    // A row whose times or device are not integers (NULL, text) or whose
+    // device is no GPU index: left out, and counted per table.
+    bool validGpuRow(const Rows& rows, const char* table) {
+        const bool ok = rows.isInteger(0) && rows.isInteger(1) && rows.isInteger(2) &&
+                        rows.isInteger(3) && rows.integer(2) >= 0 && rows.integer(2) < kMostDevices;
+        if (!ok) ++invalid_[table];
+        return ok;
+    }
+    bool validHostRow(const Rows& rows, int tidColumn, const char* table,
+                      bool endMayBeNull = false) {
+        const bool ok = rows.isInteger(0) &&
+                        (rows.isInteger(1) || (endMayBeNull && rows.isNull(1))) &&
+                        rows.isInteger(tidColumn);
+        if (!ok) ++invalid_[table];
+        return ok;
+    }
+    static constexpr int64_t kMostDevices = 1 << 16;
 
     // Columns 0..5 of every GPU table's select: start, end, deviceId,
     // streamId, correlationId, globalPid.
@@ -319,14 +364,17 @@ class Reader {
         while (rows.next()) {
             tick();
             bool missing = false;
-            std::string_view n = string(rows.integer(6), missing);
-            if (missing) ++missingNames_;
-            nameBuf_ = missing ? "kernel #" + std::to_string(rows.integer(6)) : std::string(n);
+            const std::string_view n = string(rows.integer(6), missing);
+            if (missing) {
+                ++missingNames_;
+                nameBuf_ = "kernel #" + std::to_string(rows.integer(6));
+            }
+            if (!validGpuRow(rows, t)) continue;
             const auto device = static_cast<int32_t>(rows.integer(2));
             const int64_t pid = pidOf(rows.integer(5)), corr = rows.integer(4);
             placeOnGpu(device, pid, rows.integer(3));
             ev_.reset();
-            ev_.name = nameBuf_;
+            ev_.name = missing ? std::string_view(nameBuf_) : n;  // StringIds' own text
             ev_.cat = nsight::kKernel;
             for (int i = 0; i < 3; ++i) {
                 ev_.known.grid[i] = static_cast<int32_t>(rows.integer(8 + i));
@@ -335,7 +383,8 @@ class Reader {
             if (!rows.isNull(14))
                 ev_.known.registersPerThread = static_cast<int32_t>(rows.integer(14));
             if (!rows.isNull(15) || !rows.isNull(16))
-                ev_.known.sharedMemory = rows.integer(15) + rows.integer(16);
+                ev_.known.sharedMemory = std::clamp<int64_t>(rows.integer(15), 0, INT32_MAX) +
+                                         std::clamp<int64_t>(rows.integer(16), 0, INT32_MAX);
             ArgsWriter w(args_);
             w.number("device", device);
             w.number("stream", rows.integer(3));
@@ -368,6 +417,7 @@ class Reader {
         Rows rows = db_.select(t, cols);
         while (rows.next()) {
             tick();
+            if (!validGpuRow(rows, t)) continue;
             const auto device = static_cast<int32_t>(rows.integer(2));
             const int64_t corr = rows.integer(4);
             placeOnGpu(device, pidOf(rows.integer(5)), rows.integer(3));
@@ -405,6 +455,7 @@ class Reader {
         Rows rows = db_.select(t, cols);
         while (rows.next()) {
             tick();
+            if (!validGpuRow(rows, t)) continue;
             const auto device = static_cast<int32_t>(rows.integer(2));
             const int64_t corr = rows.integer(4);
             placeOnGpu(device, pidOf(rows.integer(5)), rows.integer(3));
@@ -421,6 +472,37 @@ class Reader {
             w.number("correlation", corr);
             w.number("bytes", rows.integer(6));
             if (!rows.isNull(8)) w.number("value", rows.integer(8));
+            w.close();
+            ev_.args = args_;
+            emitGpuWork(rows, pidOf(rows.integer(5)), device, rows.integer(3), corr);
+        }
+    }
+
+    // Whole graph executions (nsys --cuda-graph-trace=graph, the default):
+    // one row per launch of a graph rather than per kernel, so GPU work of
+    // the kernel kind named after the graph.
+    void readGraphs() {
+        const char* t = kGraphTable;
+        if (!db_.hasTable(t)) return;
+        std::vector<std::string> cols = gpuColumns(t);
+        cols.push_back(optional(t, "graphId"));
+        Rows rows = db_.select(t, cols);
+        while (rows.next()) {
+            tick();
+            if (!validGpuRow(rows, t)) continue;
+            const auto device = static_cast<int32_t>(rows.integer(2));
+            const int64_t corr = rows.integer(4);
+            placeOnGpu(device, pidOf(rows.integer(5)), rows.integer(3));
+            nameBuf_ = rows.isNull(6) ? std::string("CUDA graph")
+                                      : "CUDA graph " + std::to_string(rows.integer(6));
+            ev_.reset();
+            ev_.name = nameBuf_;
+            ev_.cat = nsight::kKernel;
+            ArgsWriter w(args_);
+            w.number("device", device);
+            w.number("stream", rows.integer(3));
+            w.number("correlation", corr);
+            if (!rows.isNull(6)) w.number("graph", rows.integer(6));
             w.close();
             ev_.args = args_;
             emitGpuWork(rows, pidOf(rows.integer(5)), device, rows.integer(3), corr);
@@ -444,16 +526,20 @@ class Reader {
         const bool projecting = db_.hasTable(kNvtxTable);
         while (rows.next()) {
             tick();
+            if (!validHostRow(rows, 2, t)) continue;
             const int64_t g = rows.integer(2), pid = pidOf(g), tid = tidOf(g);
             const int64_t corr = rows.integer(3);
             bool missing = false;
             const std::string_view full = string(rows.integer(4), missing);
-            if (missing) ++missingNames_;
-            nameBuf_ = missing ? "CUDA API #" + std::to_string(rows.integer(4))
-                               : std::string(withoutVersion(full));
+            if (missing) {
+                ++missingNames_;
+                nameBuf_ = "CUDA API #" + std::to_string(rows.integer(4));
+            }
+            const std::string_view name =
+                missing ? std::string_view(nameBuf_) : withoutVersion(full);
             ev_.reset();
-            ev_.name = nameBuf_;
-            ev_.cat = nameBuf_.rfind("cuda", 0) == 0 ? nsight::kRuntime : nsight::kDriver;
+            ev_.name = name;
+            ev_.cat = name.substr(0, 4) == "cuda" ? nsight::kRuntime : nsight::kDriver;
             onThread(pid, tid);
             slice(rows.integer(0), rows.integer(1));
             if (corr != 0) ev_.known.correlation = static_cast<int64_t>(correlationKey(pid, corr));
@@ -461,7 +547,6 @@ class Reader {
             ArgsWriter w(args_);
             w.number("correlation", corr);
             if (!rows.isNull(5)) w.number("return value", rows.integer(5));
-            if (full != nameBuf_ && !missing) w.text("entry point", full);
             const uint64_t key = correlationKey(pid, corr);
             if (corr != 0) {
                 const auto sync = syncTypes_.find(key);
@@ -469,18 +554,14 @@ class Reader {
             }
             w.close();
             ev_.args = args_;
+            // The launch flow's start: this call, when it started GPU work.
+            const bool launched = corr != 0 && startsGpuWork(key);
+            if (launched) {
+                ev_.flowOut = key;
+                ev_.flowCat = nsight::kLaunchFlow;
+            }
             emit();
-            if (corr == 0 || !startsGpuWork(key)) continue;
-            if (projecting) launches_.push_back({pid, tid, rows.integer(0), key});
-            ev_.reset();
-            ev_.hasPh = true;
-            ev_.ph = "s";
-            ev_.cat = nsight::kLaunchFlow;
-            ev_.name = "launch";
-            onThread(pid, tid);
-            ev_.ts = {true, true, rows.integer(0)};
-            ev_.id = {RawId::Kind::Number, static_cast<int64_t>(key), {}};
-            emit();
+            if (launched && projecting) launches_.push_back({pid, tid, rows.integer(0), key});
         }
     }
 
@@ -497,9 +578,15 @@ class Reader {
         while (rows.next()) {
             tick();
             const int64_t type = rows.integer(2);
+            const bool range =
+                type == kNvtxMark || type == kNvtxPushPopRange || type == kNvtxStartEndRange;
+            if (range && !validHostRow(rows, 3, t, true)) continue;
             bool missing = false;
-            std::string_view name = rows.text(4);
-            if (rows.isNull(4) && !rows.isNull(5)) name = string(rows.integer(5), missing);
+            std::string_view name = capped(rows.text(4));
+            if (rows.isNull(4) && !rows.isNull(5)) {
+                name = string(rows.integer(5), missing);
+                if (missing) ++missingNames_;
+            }
             if (type == kNvtxDomainCreate) {
                 domains[rows.integer(6)] = std::string(name);
                 continue;
@@ -541,7 +628,7 @@ class Reader {
                 } else {
                     slice(start, rows.integer(1));
                     emit();
-                    ranges_.push_back({pid, tid, start, rows.integer(1), nameBuf_});
+                    ranges_.push_back({pid, tid, start, rows.integer(1), keep(nameBuf_), true});
                 }
             } else {
                 // A start/end range may end on another thread: an async slice of its process.
@@ -560,7 +647,7 @@ class Reader {
                     ev_.ts = {true, true, rows.integer(1)};
                     ev_.id = {RawId::Kind::Number, asyncId, {}};
                     emit();
-                    ranges_.push_back({pid, tid, start, rows.integer(1), nameBuf_});
+                    ranges_.push_back({pid, tid, start, rows.integer(1), keep(nameBuf_), false});
                 }
             }
         }
@@ -569,45 +656,98 @@ class Reader {
     // Each NVTX range onto the GPU work that the calls made inside it (on
     // its thread) launched: one range per stream that work ran on, from
     // its first start to its last end.
+    using Spans = std::map<std::pair<int32_t, int64_t>, std::pair<int64_t, int64_t>>;
+
+    void widen(Spans& spans, int32_t device, int64_t stream, int64_t start, int64_t end) {
+        auto [s, fresh] = spans.try_emplace({device, stream}, start, end);
+        if (!fresh) {
+            s->second.first = std::min(s->second.first, start);
+            s->second.second = std::max(s->second.second, end);
+        }
+    }
+    void addLaunch(Spans& spans, const Launch& l) {
+        GpuOp probe;
+        probe.key = l.key;
+        const auto [first, last] = std::equal_range(ops_.begin(), ops_.end(), probe);
+        for (auto op = first; op != last; ++op)
+            widen(spans, op->device, op->stream, op->start, op->end);
+    }
+    void emitProjection(const NvtxRange& r, const Spans& spans) {
+        for (const auto& [where, span] : spans) {
+            ev_.reset();
+            ev_.name = r.name;
+            ev_.cat = nsight::kNvtxGpu;
+            ev_.pid = gpuPid(where.first);
+            ev_.tid = {RawId::Kind::Number, where.second, {}};
+            slice(span.first, span.second);
+            ArgsWriter w(args_);
+            w.number("range start", r.start);
+            w.number("range end", r.end);
+            w.number("tid", r.tid);
+            w.close();
+            ev_.args = args_;
+            emit();
+        }
+    }
+
+    // Push/pop ranges nest on their thread, so one sweep over each
+    // thread's ranges and launches gives every launch to its innermost open
+    // range, and a range's spans to its parent when it closes: linear in
+    // ranges and launches, however deep they nest. Start/end ranges may
+    // overlap without nesting: each looks its launches up, with cancel polled.
     void projectNvtx() {
         if (ranges_.empty() || launches_.empty()) return;
         std::sort(launches_.begin(), launches_.end());
-        std::map<std::pair<int32_t, int64_t>, std::pair<int64_t, int64_t>> spans;
-        for (const NvtxRange& r : ranges_) {
-            tick();
-            spans.clear();
+        std::sort(ranges_.begin(), ranges_.end(), [](const NvtxRange& a, const NvtxRange& b) {
+            return std::tie(a.pid, a.tid, a.start, b.end) < std::tie(b.pid, b.tid, b.start, a.end);
+        });
+        struct Open {
+            const NvtxRange* range;
+            Spans spans;
+        };
+        std::vector<Open> stack;
+        auto close = [&] {
+            Open top = std::move(stack.back());
+            stack.pop_back();
+            emitProjection(*top.range, top.spans);
+            if (!stack.empty())
+                for (const auto& [where, span] : top.spans)
+                    widen(stack.back().spans, where.first, where.second, span.first, span.second);
+        };
+        auto l = launches_.begin();
+        for (size_t r = 0; r <= ranges_.size(); ++r) {
+            const NvtxRange* next = r < ranges_.size() ? &ranges_[r] : nullptr;
+            if (next && !next->pushPop) continue;
+            // The launches before the next range opens, to the open ranges.
+            for (; l != launches_.end(); ++l) {
+                if (next && std::tie(l->pid, l->tid, l->start) >=
+                                std::tie(next->pid, next->tid, next->start))
+                    break;
+                tick();
+                while (!stack.empty() &&
+                       (stack.back().range->pid != l->pid || stack.back().range->tid != l->tid ||
+                        stack.back().range->end < l->start))
+                    close();
+                if (!stack.empty()) addLaunch(stack.back().spans, *l);
+            }
+            while (!stack.empty() &&
+                   (!next || stack.back().range->pid != next->pid ||
+                    stack.back().range->tid != next->tid || stack.back().range->end < next->start))
+                close();
+            if (next) stack.push_back({next, {}});
+        }
+        for (const NvtxRange& range : ranges_) {
+            if (range.pushPop) continue;
+            Spans spans;
             auto it = std::lower_bound(launches_.begin(), launches_.end(),
-                                       Launch{r.pid, r.tid, r.start, 0});
-            for (; it != launches_.end() && it->pid == r.pid && it->tid == r.tid &&
-                   it->start <= r.end;
+                                       Launch{range.pid, range.tid, range.start, 0});
+            for (; it != launches_.end() && it->pid == range.pid && it->tid == range.tid &&
+                   it->start <= range.end;
                  ++it) {
-                GpuOp probe;
-                probe.key = it->key;
-                const auto [first, last] = std::equal_range(ops_.begin(), ops_.end(), probe);
-                for (auto op = first; op != last; ++op) {
-                    auto [s, fresh] =
-                        spans.try_emplace({op->device, op->stream}, op->start, op->end);
-                    if (!fresh) {
-                        s->second.first = std::min(s->second.first, op->start);
-                        s->second.second = std::max(s->second.second, op->end);
-                    }
-                }
+                tick();
+                addLaunch(spans, *it);
             }
-            for (const auto& [where, span] : spans) {
-                ev_.reset();
-                ev_.name = r.name;
-                ev_.cat = nsight::kNvtxGpu;
-                ev_.pid = gpuPid(where.first);
-                ev_.tid = {RawId::Kind::Number, where.second, {}};
-                slice(span.first, span.second);
-                ArgsWriter w(args_);
-                w.number("range start", r.start);
-                w.number("range end", r.end);
-                w.number("tid", r.tid);
-                w.close();
-                ev_.args = args_;
-                emit();
-            }
+            emitProjection(range, spans);
         }
     }
 
@@ -618,13 +758,16 @@ class Reader {
                                    oneOf(t, {"nameId"}), optional(t, "returnValue")});
         while (rows.next()) {
             tick();
+            if (!validHostRow(rows, 2, t)) continue;
             const int64_t g = rows.integer(2);
             bool missing = false;
             const std::string_view n = string(rows.integer(3), missing);
-            if (missing) ++missingNames_;
-            nameBuf_ = missing ? "OS call #" + std::to_string(rows.integer(3)) : std::string(n);
+            if (missing) {
+                ++missingNames_;
+                nameBuf_ = "OS call #" + std::to_string(rows.integer(3));
+            }
             ev_.reset();
-            ev_.name = nameBuf_;
+            ev_.name = missing ? std::string_view(nameBuf_) : n;
             ev_.cat = nsight::kOsRuntime;
             onThread(pidOf(g), tidOf(g));
             slice(rows.integer(0), rows.integer(1));
@@ -715,12 +858,43 @@ class Reader {
         sink_.onMetadata("deviceProperties", json);
     }
 
+    // Nsight's own warnings and errors about the recording (a driver it
+    // does not support, events it could not collect), as the report's.
+    void readDiagnostics() {
+        const char* t = "DIAGNOSTIC_EVENT";
+        if (!db_.hasTable(t)) return;
+        Rows rows = db_.select(t, {oneOf(t, {"severity"}), oneOf(t, {"text"})});
+        constexpr int64_t kWarning = 2, kError = 3;  // ENUM_DIAGNOSTIC_SEVERITY_LEVEL
+        constexpr size_t kMostText = 2000;
+        while (rows.next()) {
+            const int64_t severity = rows.integer(0);
+            if (severity != kWarning && severity != kError) continue;
+            std::string message(severity == kError ? kProfilerErrorPrefix : kProfilerWarningPrefix);
+            // One line: the messages wrap their advice over several.
+            for (const char c : rows.text(1).substr(0, kMostText)) {
+                const bool space = c == '\n' || c == '\r' || c == '\t' || c == ' ';
+                if (!space)
+                    message += c;
+                else if (message.back() != ' ')
+                    message += ' ';
+            }
+            while (message.back() == ' ')
+                message.pop_back();
+            report_.warn(0, std::move(message));
+        }
+    }
+
     // ---- events ----
 
     void onThread(int64_t pid, int64_t tid) {
         ev_.pid = {RawId::Kind::Number, pid, {}};
         ev_.tid = {RawId::Kind::Number, tid, {}};
-        threads_[pid].insert(tid);
+        if (pid == lastPid_ && tid == lastTid_) return;  // rows come in runs of one thread
+        if (seenThreads_.insert((static_cast<uint64_t>(pid) << 32) | static_cast<uint32_t>(tid))
+                .second)
+            threads_[pid].insert(tid);
+        lastPid_ = pid;
+        lastTid_ = tid;
     }
 
     void slice(int64_t start, int64_t end) {
@@ -761,6 +935,8 @@ class Reader {
 
   public:
     uint64_t missingNames() const { return missingNames_; }
+    const std::map<std::string, uint64_t>& invalidRows() const { return invalid_; }
+    uint64_t cutNames() const { return cutNames_; }
 
   private:
     struct Device {
@@ -782,9 +958,18 @@ class Reader {
     std::map<int32_t, Device> devices_;
     std::map<int64_t, std::set<int64_t>> threads_;  // the host threads used, by pid
     int64_t streamTid_ = 0;
+    int64_t lastPid_ = -1, lastTid_ = -1;
+    std::unordered_set<uint64_t> seenThreads_;  // (pid, tid): threads_ without its tree walk
+    struct Placed {
+        int32_t device = -1;
+        int64_t pid = -1, stream = -1;
+    } lastPlaced_;
     std::vector<GpuOp> ops_;
     std::vector<Launch> launches_;
     std::vector<NvtxRange> ranges_;
+    std::map<std::string, uint64_t> invalid_;  // rows left out, by table
+    std::unordered_set<std::string> keptNames_;
+    uint64_t cutNames_ = 0;
     uint64_t rowsRead_ = 0, totalRows_ = 0, missingNames_ = 0;
 };
 
@@ -794,6 +979,15 @@ NsightResult readNsightExport(const sqlite::Database& db, EventSink& sink, Impor
                               const ReaderOptions& options) {
     Reader reader(db, sink, report, options);
     NsightResult r = reader.run();
+    for (const auto& [table, n] : reader.invalidRows()) {
+        report.invalidEvents += n;
+        report.warn(0, table + ": " + std::to_string(n) +
+                           " rows whose start, end, device or thread is not an integer (or whose "
+                           "device is out of range) were left out");
+    }
+    if (reader.cutNames())
+        report.warn(0, std::to_string(reader.cutNames()) +
+                           " names longer than 64 KiB were cut to their first 64 KiB");
     if (reader.missingNames())
         report.warn(0, std::to_string(reader.missingNames()) +
                            " rows name a string that StringIds does not hold; they are named by "

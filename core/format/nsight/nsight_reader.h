@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "format/import_report.h"
 #include "format/nsight/sqlite_db.h"
@@ -31,15 +32,15 @@ struct NsightResult {
 // The categories the reader gives its events (model/vocabulary/nsight.cpp
 // says what each is).
 namespace nsight {
-inline constexpr const char* kKernel = "CUDA kernel";
-inline constexpr const char* kMemcpy = "CUDA memcpy";
-inline constexpr const char* kMemset = "CUDA memset";
-inline constexpr const char* kRuntime = "CUDA runtime";
-inline constexpr const char* kDriver = "CUDA driver";
-inline constexpr const char* kNvtx = "NVTX";
-inline constexpr const char* kNvtxGpu = "NVTX (GPU projection)";
-inline constexpr const char* kOsRuntime = "OS runtime";
-inline constexpr const char* kLaunchFlow = "CUDA launch";
+inline constexpr std::string_view kKernel = "CUDA kernel";
+inline constexpr std::string_view kMemcpy = "CUDA memcpy";
+inline constexpr std::string_view kMemset = "CUDA memset";
+inline constexpr std::string_view kRuntime = "CUDA runtime";
+inline constexpr std::string_view kDriver = "CUDA driver";
+inline constexpr std::string_view kNvtx = "NVTX";
+inline constexpr std::string_view kNvtxGpu = "NVTX (GPU projection)";
+inline constexpr std::string_view kOsRuntime = "OS runtime";
+inline constexpr std::string_view kLaunchFlow = "CUDA launch";
 }  // namespace nsight
 
 NsightResult readNsightExport(const sqlite::Database& db, EventSink& sink, ImportReport& report,

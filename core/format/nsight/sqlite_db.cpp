@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <optional>
 
 #include "util/load_error.h"
 
@@ -58,8 +59,12 @@ struct Database::Impl {
     sqlite3* db = nullptr;
     const CancelToken* cancel = nullptr;
     bool schemaRead = false;
-    std::map<std::string, std::vector<std::string>, std::less<>> tables;  // tables only
-    std::map<std::string, std::string, std::less<>> others;  // view, index, trigger: by name
+    // Plain tables, their columns read when first asked for (a table the
+    // reader never names is never looked into).
+    std::map<std::string, std::optional<std::vector<std::string>>, std::less<>> tables;
+    // Views and virtual tables by name: reading one would run the file's
+    // SQL or a module's code over the file's bytes.
+    std::map<std::string, std::string, std::less<>> refused;
     ~Impl() {
         if (db) sqlite3_close_v2(db);
     }
@@ -67,30 +72,48 @@ struct Database::Impl {
     void readSchema(const Database& self) {
         if (schemaRead) return;
         schemaRead = true;
-        std::vector<std::string> names;
-        {
-            sqlite3_stmt* st = nullptr;
-            if (sqlite3_prepare_v2(db, "SELECT name, type FROM sqlite_master", -1, &st, nullptr) !=
-                SQLITE_OK)
-                self.fail("the schema", self.lastError());
-            Rows rows(self, st, "the schema");
-            while (rows.next()) {
-                if (rows.text(1) == "table")
-                    names.emplace_back(rows.text(0));
-                else
-                    others.emplace(rows.text(0), rows.text(1));
+        sqlite3_stmt* st = nullptr;
+        if (sqlite3_prepare_v2(db, "SELECT name, type, sql FROM sqlite_master", -1, &st, nullptr) !=
+            SQLITE_OK)
+            self.fail("the schema", self.lastError());
+        Rows rows(self, st, "the schema");
+        while (rows.next()) {
+            const std::string_view type = rows.text(1), sql = rows.text(2);
+            if (type == "view") {
+                refused.emplace(rows.text(0), "a view");
+            } else if (type == "table" && isVirtual(sql)) {
+                refused.emplace(rows.text(0), "a virtual table");
+            } else if (type == "table") {
+                tables.emplace(rows.text(0), std::nullopt);
+            }  // indexes and triggers (never run: triggers are off) do not matter
+        }
+    }
+
+    // "CREATE VIRTUAL TABLE …", in any case and spacing.
+    static bool isVirtual(std::string_view sql) {
+        std::string words;
+        for (const char c : sql.substr(0, 64)) {
+            if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+                if (!words.empty() && words.back() != ' ') words += ' ';
+            } else {
+                words += static_cast<char>(c >= 'a' && c <= 'z' ? c - 32 : c);
             }
         }
-        for (const std::string& name : names) {
-            sqlite3_stmt* st = nullptr;
-            const std::string sql = "PRAGMA table_info(" + quoted(name) + ")";
-            if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) != SQLITE_OK)
-                self.fail(name, self.lastError());
-            Rows rows(self, st, name);
-            std::vector<std::string>& cols = tables[name];
-            while (rows.next())
-                cols.emplace_back(rows.text(1));
-        }
+        return words.rfind("CREATE VIRTUAL ", 0) == 0;
+    }
+
+    const std::vector<std::string>& columnsOf(const Database& self, const std::string& name,
+                                              std::optional<std::vector<std::string>>& cols) {
+        if (cols) return *cols;
+        cols.emplace();
+        sqlite3_stmt* st = nullptr;
+        const std::string sql = "PRAGMA table_info(" + quoted(name) + ")";
+        if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) != SQLITE_OK)
+            self.fail(name, self.lastError());
+        Rows rows(self, st, name);
+        while (rows.next())
+            cols->emplace_back(rows.text(1));
+        return *cols;
     }
 };
 
@@ -173,18 +196,17 @@ void Database::fail(const std::string& table, const std::string& what) const {
 
 bool Database::hasTable(std::string_view table) const {
     impl_->readSchema(*this);
-    // A view of a name the reader wants would run the file's own SQL.
-    if (const auto other = impl_->others.find(table); other != impl_->others.end())
+    if (const auto bad = impl_->refused.find(table); bad != impl_->refused.end())
         fail(std::string(table),
-             "is a " + other->second + ", not a table (an export holds only tables): refused");
+             "is " + bad->second + ", not a table (an export holds only tables): refused");
     return impl_->tables.find(table) != impl_->tables.end();
 }
 
 const std::vector<std::string>& Database::columns(std::string_view table) const {
     static const std::vector<std::string> none;
-    impl_->readSchema(*this);
+    if (!hasTable(table)) return none;
     const auto it = impl_->tables.find(table);
-    return it == impl_->tables.end() ? none : it->second;
+    return impl_->columnsOf(*this, it->first, it->second);
 }
 
 bool Database::hasColumn(std::string_view table, std::string_view column) const {
@@ -242,6 +264,10 @@ bool Rows::next() {
     if (rc == SQLITE_ROW) return true;
     if (rc == SQLITE_DONE) return false;
     db_->fail(table_, db_->lastError());
+}
+
+bool Rows::isInteger(int column) const {
+    return sqlite3_column_type(stmt_, column) == SQLITE_INTEGER;
 }
 
 bool Rows::isNull(int column) const {

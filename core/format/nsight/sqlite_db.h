@@ -31,6 +31,7 @@ class Rows {
     ~Rows();
     bool next();  // false at the end; throws LoadError on a corrupt page
     bool isNull(int column) const;
+    bool isInteger(int column) const;   // stored as an integer (not NULL, text or real)
     int64_t integer(int column) const;  // 0 for NULL
     std::optional<int64_t> optionalInteger(int column) const;
     std::string_view text(int column) const;  // valid until next()
