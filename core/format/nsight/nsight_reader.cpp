@@ -920,6 +920,11 @@ class Reader {
 
     void emit() {
         ev_.index = report_.events++;
+        // How far into the export the rows are, in bytes of the file: the
+        // builder sizes its arrays from it once instead of doubling them
+        // (each doubling touches fresh pages).
+        if (totalRows_ > 0)
+            ev_.offset = options_.fileSize * std::min(rowsRead_, totalRows_) / totalRows_;
         sink_.onEvent(ev_);
     }
 
