@@ -7,10 +7,12 @@ ResultTable healthTable(const Trace& t, const TraceHealth& health) {
     ResultTable table;
     table.id = "health";
     table.title = "Trace health";
-    table.columns = {{"check", "Check", Unit::Text},       {"title", "What", Unit::Text},
-                     {"severity", "Severity", Unit::Text}, {"count", "Count", Unit::Count},
-                     {"first_ns", "First at", Unit::Time}, {"first", "First", Unit::Text},
-                     {"effect", "What it means", Unit::Text}};
+    // What it means before the first instance: an instance's name or a
+    // profiler's message can be long.
+    table.columns = {{"check", "Check", Unit::Text},          {"title", "What", Unit::Text},
+                     {"severity", "Severity", Unit::Text},    {"count", "Count", Unit::Count},
+                     {"effect", "What it means", Unit::Text}, {"first_ns", "First at", Unit::Time},
+                     {"first", "First", Unit::Text}};
     for (const HealthCheck& c : health.checks) {
         ResultRow r;
         const bool example = !c.examples.empty();
@@ -18,11 +20,11 @@ ResultTable healthTable(const Trace& t, const TraceHealth& health) {
                    c.title,
                    std::string(healthSeverityName(c.severity)),
                    static_cast<int64_t>(c.count),
+                   c.effect,
                    example ? ResultCell(t.slices[c.examples.front()].start) : ResultCell(),
-                   example            ? ResultCell(std::string(t.str(t.slices[c.examples.front()].name)))
+                   example ? ResultCell(std::string(t.str(t.slices[c.examples.front()].name)))
                    : c.detail.empty() ? ResultCell()
-                                      : ResultCell(c.detail),
-                   c.effect};
+                                      : ResultCell(c.detail)};
         if (example) {
             r.ref.kind = ResultRef::Kind::Slice;
             r.ref.slice = c.examples.front();
