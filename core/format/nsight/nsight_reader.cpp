@@ -348,34 +348,61 @@ class Reader {
                 oneOf(table, {"correlationId"}), oneOf(table, {"globalPid"})};
     }
 
-    void readKernels() {
-        const char* t = kKernelTable;
+    // Every valid row of one GPU table, placed on its GPU and stream, with
+    // its device, stream and correlation as args; `fill` names it, sets
+    // what the analyses need and writes the rest of its args.
+    template <class Fill>
+    void readGpuTable(const char* t, std::string_view category,
+                      const std::vector<std::string>& extra, Fill fill) {
         if (!db_.hasTable(t)) return;
         std::vector<std::string> cols = gpuColumns(t);
-        const std::string name = oneOf(t, {"demangledName", "shortName", "mangledName"});
-        for (const std::string& c :
-             {name, optional(t, "shortName"), optional(t, "gridX"), optional(t, "gridY"),
-              optional(t, "gridZ"), optional(t, "blockX"), optional(t, "blockY"),
-              optional(t, "blockZ"), optional(t, "registersPerThread"),
-              optional(t, "staticSharedMemory"), optional(t, "dynamicSharedMemory"),
-              optional(t, "contextId")})
-            cols.push_back(c);
+        cols.insert(cols.end(), extra.begin(), extra.end());
         Rows rows = db_.select(t, cols);
         while (rows.next()) {
             tick();
+            if (!validGpuRow(rows, t)) continue;
+            const auto device = static_cast<int32_t>(rows.integer(2));
+            const int64_t pid = pidOf(rows.integer(5)), stream = rows.integer(3);
+            const int64_t corr = rows.integer(4);
+            placeOnGpu(device, pid, stream);
+            ev_.reset();
+            ev_.cat = category;
+            ArgsWriter w(args_);
+            w.number("device", device);
+            w.number("stream", stream);
+            w.number("correlation", corr);
+            fill(rows, w);
+            w.close();
+            ev_.args = args_;
+            emitGpuWork(rows, pid, device, stream, corr);
+        }
+    }
+
+    void readKernels() {
+        const char* t = kKernelTable;
+        if (!db_.hasTable(t)) return;
+        // Columns 6.. : the name, then what a kernel's launch said.
+        const std::vector<std::string> extra = {
+            oneOf(t, {"demangledName", "shortName", "mangledName"}),
+            optional(t, "shortName"),
+            optional(t, "gridX"),
+            optional(t, "gridY"),
+            optional(t, "gridZ"),
+            optional(t, "blockX"),
+            optional(t, "blockY"),
+            optional(t, "blockZ"),
+            optional(t, "registersPerThread"),
+            optional(t, "staticSharedMemory"),
+            optional(t, "dynamicSharedMemory"),
+            optional(t, "contextId")};
+        readGpuTable(t, nsight::kKernel, extra, [&](const Rows& rows, ArgsWriter& w) {
             bool missing = false;
             const std::string_view n = string(rows.integer(6), missing);
             if (missing) {
                 ++missingNames_;
                 nameBuf_ = "kernel #" + std::to_string(rows.integer(6));
             }
-            if (!validGpuRow(rows, t)) continue;
-            const auto device = static_cast<int32_t>(rows.integer(2));
-            const int64_t pid = pidOf(rows.integer(5)), corr = rows.integer(4);
-            placeOnGpu(device, pid, rows.integer(3));
-            ev_.reset();
             ev_.name = missing ? std::string_view(nameBuf_) : n;  // StringIds' own text
-            ev_.cat = nsight::kKernel;
             for (int i = 0; i < 3; ++i) {
                 ev_.known.grid[i] = static_cast<int32_t>(rows.integer(8 + i));
                 ev_.known.block[i] = static_cast<int32_t>(rows.integer(11 + i));
@@ -385,42 +412,27 @@ class Reader {
             if (!rows.isNull(15) || !rows.isNull(16))
                 ev_.known.sharedMemory = std::clamp<int64_t>(rows.integer(15), 0, INT32_MAX) +
                                          std::clamp<int64_t>(rows.integer(16), 0, INT32_MAX);
-            ArgsWriter w(args_);
-            w.number("device", device);
-            w.number("stream", rows.integer(3));
-            w.number("correlation", corr);
             if (!rows.isNull(17)) w.number("context", rows.integer(17));
-            if (!cols[8].empty()) w.triple("grid", ev_.known.grid);
-            if (!cols[11].empty()) w.triple("block", ev_.known.block);
+            if (!extra[2].empty()) w.triple("grid", ev_.known.grid);
+            if (!extra[5].empty()) w.triple("block", ev_.known.block);
             if (ev_.known.registersPerThread >= 0)
                 w.number("registers per thread", ev_.known.registersPerThread);
             if (!rows.isNull(15)) w.number("static shared memory", rows.integer(15));
             if (!rows.isNull(16)) w.number("dynamic shared memory", rows.integer(16));
-            if (!rows.isNull(7) && cols[6] != "shortName") {
+            if (!rows.isNull(7) && extra[0] != "shortName") {
                 bool m = false;
                 const std::string_view s = string(rows.integer(7), m);
                 if (!m) w.text("short name", s);
             }
-            w.close();
-            ev_.args = args_;
-            emitGpuWork(rows, pid, device, rows.integer(3), corr);
-        }
+        });
     }
 
     void readMemcpy() {
         const char* t = kMemcpyTable;
         if (!db_.hasTable(t)) return;
-        std::vector<std::string> cols = gpuColumns(t);
-        for (const std::string& c : {oneOf(t, {"bytes"}), oneOf(t, {"copyKind"}),
-                                     optional(t, "srcKind"), optional(t, "dstKind")})
-            cols.push_back(c);
-        Rows rows = db_.select(t, cols);
-        while (rows.next()) {
-            tick();
-            if (!validGpuRow(rows, t)) continue;
-            const auto device = static_cast<int32_t>(rows.integer(2));
-            const int64_t corr = rows.integer(4);
-            placeOnGpu(device, pidOf(rows.integer(5)), rows.integer(3));
+        const std::vector<std::string> extra = {oneOf(t, {"bytes"}), oneOf(t, {"copyKind"}),
+                                                optional(t, "srcKind"), optional(t, "dstKind")};
+        readGpuTable(t, nsight::kMemcpy, extra, [&](const Rows& rows, ArgsWriter& w) {
             // Named as CUPTI's other consumers (Kineto) name copies, so that
             // every producer's copies group alike: "Memcpy HtoD (Pageable -> Device)".
             nameBuf_ = std::string("Memcpy ") + copyKindName(rows.integer(7));
@@ -430,52 +442,26 @@ class Reader {
                 nameBuf_ += std::string(" (") + memoryKindName(rows.integer(8)) + " -> " +
                             memoryKindName(rows.integer(9)) + ")";
             }
-            ev_.reset();
             ev_.name = nameBuf_;
-            ev_.cat = nsight::kMemcpy;
             ev_.known.bytes = rows.integer(6);
-            ArgsWriter w(args_);
-            w.number("device", device);
-            w.number("stream", rows.integer(3));
-            w.number("correlation", corr);
             w.number("bytes", rows.integer(6));
-            w.close();
-            ev_.args = args_;
-            emitGpuWork(rows, pidOf(rows.integer(5)), device, rows.integer(3), corr);
-        }
+        });
     }
 
     void readMemset() {
         const char* t = kMemsetTable;
         if (!db_.hasTable(t)) return;
-        std::vector<std::string> cols = gpuColumns(t);
-        for (const std::string& c :
-             {oneOf(t, {"bytes"}), optional(t, "memKind"), optional(t, "value")})
-            cols.push_back(c);
-        Rows rows = db_.select(t, cols);
-        while (rows.next()) {
-            tick();
-            if (!validGpuRow(rows, t)) continue;
-            const auto device = static_cast<int32_t>(rows.integer(2));
-            const int64_t corr = rows.integer(4);
-            placeOnGpu(device, pidOf(rows.integer(5)), rows.integer(3));
+        const std::vector<std::string> extra = {oneOf(t, {"bytes"}), optional(t, "memKind"),
+                                                optional(t, "value")};
+        readGpuTable(t, nsight::kMemset, extra, [&](const Rows& rows, ArgsWriter& w) {
             nameBuf_ = rows.isNull(7)
                            ? std::string("Memset")
                            : std::string("Memset (") + memoryKindName(rows.integer(7)) + ")";
-            ev_.reset();
             ev_.name = nameBuf_;
-            ev_.cat = nsight::kMemset;
             ev_.known.bytes = rows.integer(6);
-            ArgsWriter w(args_);
-            w.number("device", device);
-            w.number("stream", rows.integer(3));
-            w.number("correlation", corr);
             w.number("bytes", rows.integer(6));
             if (!rows.isNull(8)) w.number("value", rows.integer(8));
-            w.close();
-            ev_.args = args_;
-            emitGpuWork(rows, pidOf(rows.integer(5)), device, rows.integer(3), corr);
-        }
+        });
     }
 
     // Whole graph executions (nsys --cuda-graph-trace=graph, the default):
@@ -484,29 +470,13 @@ class Reader {
     void readGraphs() {
         const char* t = kGraphTable;
         if (!db_.hasTable(t)) return;
-        std::vector<std::string> cols = gpuColumns(t);
-        cols.push_back(optional(t, "graphId"));
-        Rows rows = db_.select(t, cols);
-        while (rows.next()) {
-            tick();
-            if (!validGpuRow(rows, t)) continue;
-            const auto device = static_cast<int32_t>(rows.integer(2));
-            const int64_t corr = rows.integer(4);
-            placeOnGpu(device, pidOf(rows.integer(5)), rows.integer(3));
-            nameBuf_ = rows.isNull(6) ? std::string("CUDA graph")
-                                      : "CUDA graph " + std::to_string(rows.integer(6));
-            ev_.reset();
-            ev_.name = nameBuf_;
-            ev_.cat = nsight::kKernel;
-            ArgsWriter w(args_);
-            w.number("device", device);
-            w.number("stream", rows.integer(3));
-            w.number("correlation", corr);
-            if (!rows.isNull(6)) w.number("graph", rows.integer(6));
-            w.close();
-            ev_.args = args_;
-            emitGpuWork(rows, pidOf(rows.integer(5)), device, rows.integer(3), corr);
-        }
+        readGpuTable(
+            t, nsight::kKernel, {optional(t, "graphId")}, [&](const Rows& rows, ArgsWriter& w) {
+                nameBuf_ = rows.isNull(6) ? std::string("CUDA graph")
+                                          : "CUDA graph " + std::to_string(rows.integer(6));
+                ev_.name = nameBuf_;
+                if (!rows.isNull(6)) w.number("graph", rows.integer(6));
+            });
     }
 
     // ---- the host ----
