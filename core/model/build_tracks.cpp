@@ -8,6 +8,7 @@
 
 #include "model/builder_state.h"
 #include "model/slice_layout.h"
+#include "model/vocabulary/vocabulary.h"
 
 namespace gapscope {
 
@@ -137,13 +138,14 @@ std::vector<Process> orderTracks(TraceBuilder::State& st, const std::vector<uint
         });
         Process proc = procs[p];
         const std::string_view name = trimSpaces(t.str(proc.name));
-        // XSpace pids are the reader's own numbers: the plane's name says it all.
-        const bool xspace = t.inputFormat == InputFormat::XSpace;
+        // A plane's pid is a reader's own number (XSpace, TensorFlow's
+        // JSON): the plane's name says it all.
+        const bool plane = vocabulary::planeNameAt(name) != std::string_view::npos;
         if (proc.kind == ProcessKind::Gpu) {
             proc.displayName = "GPU " + std::to_string(proc.gpuDevice);
         } else if (proc.name) {
             proc.displayName = std::string(name);
-            if (!xspace) proc.displayName.append(1, ' ').append(idText(t, proc.pid));
+            if (!plane) proc.displayName.append(1, ' ').append(idText(t, proc.pid));
         } else {
             proc.displayName = proc.pid.isText ? idText(t, proc.pid)  // a text pid names itself
                                                : "process " + idText(t, proc.pid);
@@ -151,7 +153,7 @@ std::vector<Process> orderTracks(TraceBuilder::State& st, const std::vector<uint
         // A host's GPU in a profile run's folder: "10.0.0.1_6009 /device:GPU:1"
         // reads "10.0.0.1_6009 · GPU 1", as the host numbers it (its
         // device index, unique in the run, may be 8).
-        if (xspace && proc.kind == ProcessKind::Gpu) {
+        if (plane && proc.kind == ProcessKind::Gpu) {
             const size_t at = name.find(" /device:GPU:");
             if (at != std::string_view::npos) {
                 proc.displayName = std::string(name.substr(0, at));

@@ -6,6 +6,7 @@
 #include <charconv>
 
 #include "model/builder_state.h"
+#include "model/vocabulary/vocabulary.h"
 
 namespace gapscope {
 
@@ -31,10 +32,9 @@ std::vector<bool> classifyProcesses(TraceBuilder::State& st) {
     Trace& t = st.trace;
     auto& procs = st.processes;
     std::vector<bool> tfStyle(procs.size(), false);
-    const bool xspace = t.inputFormat == InputFormat::XSpace;
     // XSpace of several hosts (a profile run): the reader names each
-    // process "HOST PLANE" ("10.0.0.1_6009 /device:GPU:0"); HOST is a file
-    // name, so it holds no '/'. The hosts in order of appearance, each with
+    // process "HOST PLANE" ("10.0.0.1_6009 /device:GPU:0"; see
+    // vocabulary::planeNameAt). The hosts in order of appearance, each with
     // the largest GPU number it uses (its GPU planes and memory curves).
     std::vector<std::string_view> hosts;
     std::vector<int64_t> largest;
@@ -50,20 +50,16 @@ std::vector<bool> classifyProcesses(TraceBuilder::State& st) {
     std::vector<int> planeGpu(procs.size(), -1);  // N of "/device:GPU:N"
     for (uint32_t p = 0; p < procs.size(); ++p) {
         const std::string_view name = t.str(procs[p].name);
-        size_t at = 0;
-        if (xspace) {
-            const size_t slash = name.find(" /");
-            at = slash == std::string_view::npos ? 0 : slash + 1;
-            hostOf[p] = hostIndex(name.substr(0, at));
-        }
+        const size_t plane = vocabulary::planeNameAt(name);
+        const size_t at = plane == std::string_view::npos ? 0 : plane;
+        hostOf[p] = hostIndex(name.substr(0, at));
         planeGpu[p] = numberAfter(name.substr(at), "/device:GPU:");
         if (planeGpu[p] < 0) continue;
         tfStyle[p] = true;
         largest[hostOf[p]] = std::max<int64_t>(largest[hostOf[p]], planeGpu[p]);
     }
     for (const CounterSeries& cs : t.counters)
-        if (xspace && cs.memory != MemoryCurve::None && cs.memoryDevice >= 0 &&
-            cs.process < procs.size())
+        if (cs.memory != MemoryCurve::None && cs.memoryDevice >= 0 && cs.process < procs.size())
             largest[hostOf[cs.process]] =
                 std::max<int64_t>(largest[hostOf[cs.process]], cs.memoryDevice);
     // Devices of several hosts are numbered one host after the other

@@ -79,11 +79,10 @@ std::string Trace::gpuLabel(int device) const {
                        std::to_string(r.gpuLocalIndices[i]);
     }
     // A host's GPU in a profile run of several hosts reads as its host numbers it.
-    if (inputFormat == InputFormat::XSpace)
-        for (const Process& p : processes)
-            if (p.kind == ProcessKind::Gpu && p.gpuDevice == device &&
-                p.displayName.find(" \u00b7 GPU ") != std::string::npos)
-                return p.displayName;
+    for (const Process& p : processes)
+        if (p.kind == ProcessKind::Gpu && p.gpuDevice == device &&
+            p.displayName.find(" \u00b7 GPU ") != std::string::npos)
+            return p.displayName;
     return "GPU " + std::to_string(device);
 }
 

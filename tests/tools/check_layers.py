@@ -15,7 +15,9 @@ build). It fails when:
   - anything in core/ includes Qt (<Q...>, <Qt...>);
   - an analysis reads a category string (Trace::categoryName): analyses
     ask for slice kinds (model/slice_kind.h), which the producers'
-    vocabularies decide at import.
+    vocabularies decide at import;
+  - the model or an analysis names an input format (InputFormat::…):
+    what a trace's things mean comes from its reader and vocabulary.
 Usage: check_layers.py [--root DIR]   (DIR holds CMakeLists.txt and core/)
        check_layers.py --self-test    (plants each kind of violation in a
                                        copy of core/ and expects it caught)
@@ -32,6 +34,7 @@ SOURCE_SUFFIXES = (".h", ".hpp", ".cpp", ".cc")
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 QT_HEADER = re.compile(r"^(Q[A-Z]\w*|Qt\w*)(/|$)")
 CATEGORY_READ = re.compile(r"\bcategoryName\s*\(")
+FORMAT_CHECK = re.compile(r"\bInputFormat::\w+")
 
 
 def read_layers(cmake_text):
@@ -109,6 +112,10 @@ def check(root):
         layer = path.relative_to(core).parts[0]
         allowed = {layer} | closure(layers, layer)
         for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+            if layer in ("model", "analysis") and FORMAT_CHECK.search(line) and \
+                    "InputFormat inputFormat" not in line:
+                problems.append(f"{rel}:{number}: the {layer} asks which format a trace came "
+                                f"from; readers and vocabularies say what things mean")
             if layer == "analysis" and CATEGORY_READ.search(line):
                 problems.append(f"{rel}:{number}: an analysis reads a category string; "
                                 f"ask for the slice's kind (model/slice_kind.h)")
@@ -149,6 +156,7 @@ def self_test(root):
         ("util/types.h", "#include <loader/loader.h>\n", "with quotes"),
         ("analysis/idle_gaps.cpp", "// t.categoryName(s.category) == \"kernel\"\n",
          "reads a category string"),
+        ("model/trace.cpp", "// if (inputFormat == InputFormat::XSpace)\n", "which format"),
     ]
     failures = []
     with tempfile.TemporaryDirectory() as tmp:

@@ -22,6 +22,12 @@ std::optional<SliceKind> tensorflowCategory(std::string_view category);
 // is GPU work; copy streams name themselves, memsets are named.
 SliceKind xspaceStreamEvent(std::string_view lineName, std::string_view eventName);
 
+// Where the plane's name starts in a process's name: 0 for a plane
+// ("/host:CPU", "/device:GPU:0" — XSpace, and TensorFlow's JSON), the
+// plane's position after a host's name ("10.0.0.1_6009 /device:GPU:0", a
+// profile run's host file: no space in the host); npos for any other name.
+size_t planeNameAt(std::string_view processName);
+
 // Nsight Systems' SQLite export, as its reader names each table's rows:
 // "CUDA kernel", "CUDA runtime", "NVTX", "NVTX (GPU projection)", …
 std::optional<SliceKind> nsightCategory(std::string_view category);

@@ -11,4 +11,15 @@ SliceKind xspaceStreamEvent(std::string_view lineName, std::string_view eventNam
     return SliceKind::Kernel;
 }
 
+size_t planeNameAt(std::string_view name) {
+    auto isPlane = [](std::string_view s) {
+        return s.substr(0, 6) == "/host:" || s.substr(0, 8) == "/device:";
+    };
+    if (isPlane(name)) return 0;
+    const size_t space = name.find(' ');
+    if (space == std::string_view::npos || space == 0 || !isPlane(name.substr(space + 1)))
+        return std::string_view::npos;
+    return space + 1;
+}
+
 }  // namespace gapscope::vocabulary
