@@ -730,10 +730,10 @@ struct XSpaceReader::Impl {
                 if (hostnames.size() > 1) hostnames += ',';
                 appendJsonString(hostnames, planeBytes);
             } else {
-                report.warn(tagAt, std::string(number == XSpaceField::kErrors
-                                                   ? kProfilerErrorPrefix
-                                                   : kProfilerWarningPrefix) +
-                                       std::string(planeBytes.substr(0, 2000)));
+                report.warn(tagAt,
+                            std::string(number == XSpaceField::kErrors ? kProfilerErrorPrefix
+                                                                       : kProfilerWarningPrefix) +
+                                std::string(planeBytes.substr(0, 2000)));
             }
         }
     }

@@ -35,7 +35,7 @@ ViewFigures viewInChild(const std::vector<std::string>& files, unsigned workers)
             f.modelBytes = view.trace->memoryBytes();
         } else {
             std::fprintf(stderr, "gapscope-bench: %s\n",
-                         view.failure ? view.failure->message().c_str()
+                         view.failure          ? view.failure->message().c_str()
                          : view.failed.empty() ? "no trace"
                                                : view.failed.front().failure.message().c_str());
         }
