@@ -26,7 +26,8 @@ set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "viewer for GPU/CPU profiles of machine-le
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
 "Gapscope opens the traces that the PyTorch profiler, TensorFlow and JAX
 write (Chrome trace JSON, plain, gzip or zstd, up to several gigabytes;
-XSpace profiles and TensorBoard log folders) and shows at a glance where
+XSpace profiles and TensorBoard log folders; Nsight Systems SQLite
+exports) and shows at a glance where
 and why each GPU is idle: waiting for input, for the host to launch work,
 for a synchronisation or for communication.
 

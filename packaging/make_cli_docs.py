@@ -310,7 +310,8 @@ def gui_manpage(gui, version, date):
     out += [
         ".PP",
         "Opens a trace of the PyTorch profiler, TensorFlow or JAX (Chrome trace JSON, plain, gzip or zstd; "
-        "an XSpace \\fI*.xplane.pb\\fR; or a TensorBoard log folder) in a timeline with every GPU's idle gaps "
+        "an XSpace \\fI*.xplane.pb\\fR; a TensorBoard log folder; or an Nsight Systems SQLite export) "
+        "in a timeline with every GPU's idle gaps "
         "shaded by cause, and side panels with the analyses. Help \\(-> User Guide in the viewer opens the guide.",
     ]
     for s in gui.sections[1:]:

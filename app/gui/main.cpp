@@ -25,9 +25,10 @@ int main(int argc, char** argv) {
     parser.addVersionOption();
     parser.addPositionalArgument(
         QStringLiteral("trace"),
-        QStringLiteral("A trace to open (.json, .json.gz, .json.zst, .xplane.pb), a TensorBoard "
-                       "log folder, a folder of per-rank traces or several traces (the ranks of "
-                       "one job, side by side), or a fleet table (*.fleet.json)"),
+        QStringLiteral("A trace to open (.json, .json.gz, .json.zst, .xplane.pb, or an Nsight "
+                       "Systems .sqlite export), a TensorBoard log folder, a folder of per-rank "
+                       "traces or several traces (the ranks of one job, side by side), or a fleet "
+                       "table (*.fleet.json)"),
         QStringLiteral("[trace...]"));
     const QCommandLineOption run(
         QStringLiteral("run"),
