@@ -234,6 +234,15 @@ class Reader {
             strings_[rows.integer(0)] = std::string(capped(rows.text(1)));
         }
     }
+    // A row's name: StringIds' own text, else (counted) `placeholder` and
+    // the id, kept in nameBuf_ until the next row.
+    std::string_view nameOf(int64_t id, const char* placeholder) {
+        const auto it = strings_.find(id);
+        if (it != strings_.end()) return it->second;
+        ++missingNames_;
+        nameBuf_ = placeholder + std::to_string(id);
+        return nameBuf_;
+    }
     std::string_view string(int64_t id, bool& missing) const {
         const auto it = strings_.find(id);
         if (it != strings_.end()) return it->second;
@@ -396,13 +405,7 @@ class Reader {
             optional(t, "dynamicSharedMemory"),
             optional(t, "contextId")};
         readGpuTable(t, nsight::kKernel, extra, [&](const Rows& rows, ArgsWriter& w) {
-            bool missing = false;
-            const std::string_view n = string(rows.integer(6), missing);
-            if (missing) {
-                ++missingNames_;
-                nameBuf_ = "kernel #" + std::to_string(rows.integer(6));
-            }
-            ev_.name = missing ? std::string_view(nameBuf_) : n;  // StringIds' own text
+            ev_.name = nameOf(rows.integer(6), "kernel #");
             for (int i = 0; i < 3; ++i) {
                 ev_.known.grid[i] = static_cast<int32_t>(rows.integer(8 + i));
                 ev_.known.block[i] = static_cast<int32_t>(rows.integer(11 + i));
@@ -499,25 +502,18 @@ class Reader {
             if (!validHostRow(rows, 2, t)) continue;
             const int64_t g = rows.integer(2), pid = pidOf(g), tid = tidOf(g);
             const int64_t corr = rows.integer(3);
-            bool missing = false;
-            const std::string_view full = string(rows.integer(4), missing);
-            if (missing) {
-                ++missingNames_;
-                nameBuf_ = "CUDA API #" + std::to_string(rows.integer(4));
-            }
-            const std::string_view name =
-                missing ? std::string_view(nameBuf_) : withoutVersion(full);
+            const std::string_view name = withoutVersion(nameOf(rows.integer(4), "CUDA API #"));
             ev_.reset();
             ev_.name = name;
             ev_.cat = name.substr(0, 4) == "cuda" ? nsight::kRuntime : nsight::kDriver;
             onThread(pid, tid);
             slice(rows.integer(0), rows.integer(1));
-            if (corr != 0) ev_.known.correlation = static_cast<int64_t>(correlationKey(pid, corr));
+            const uint64_t key = correlationKey(pid, corr);
+            if (corr != 0) ev_.known.correlation = static_cast<int64_t>(key);
             ev_.hasKnown = true;
             ArgsWriter w(args_);
             w.number("correlation", corr);
             if (!rows.isNull(5)) w.number("return value", rows.integer(5));
-            const uint64_t key = correlationKey(pid, corr);
             if (corr != 0) {
                 const auto sync = syncTypes_.find(key);
                 if (sync != syncTypes_.end()) w.text("synchronization", syncTypeName(sync->second));
@@ -730,14 +726,8 @@ class Reader {
             tick();
             if (!validHostRow(rows, 2, t)) continue;
             const int64_t g = rows.integer(2);
-            bool missing = false;
-            const std::string_view n = string(rows.integer(3), missing);
-            if (missing) {
-                ++missingNames_;
-                nameBuf_ = "OS call #" + std::to_string(rows.integer(3));
-            }
             ev_.reset();
-            ev_.name = missing ? std::string_view(nameBuf_) : n;
+            ev_.name = nameOf(rows.integer(3), "OS call #");
             ev_.cat = nsight::kOsRuntime;
             onThread(pidOf(g), tidOf(g));
             slice(rows.integer(0), rows.integer(1));
