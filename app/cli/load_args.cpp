@@ -35,6 +35,14 @@ std::optional<LoadArgs> parseLoadArgs(const char* command, int argc, char** argv
             args.options.mode = *mode;
         } else if (arg == "--run" && hasValue) {
             args.options.run = argv[++i];
+        } else if (arg == "--process" && hasValue) {
+            char* end = nullptr;
+            const long long pid = std::strtoll(argv[++i], &end, 10);
+            if (!end || *end != '\0' || pid <= 0) {
+                std::cerr << "gapscope-cli " << command << ": --process takes a process id\n";
+                return std::nullopt;
+            }
+            args.process = pid;
         } else if (arg == "--no-cache") {
             useCache = false;
         } else if (arg == "--cache-dir" && hasValue) {
@@ -71,8 +79,35 @@ std::shared_ptr<const Trace> loadOrReport(LoadArgs& args, std::string* cacheNote
     choices.run = args.options.run;
     const PathMeaning meaning = meaningOfPaths({args.path}, choices);
     std::string path = args.path;
-    if (meaning.kind == PathMeaning::Kind::Ranks && meaning.run.empty()) {
-        std::cerr << "gapscope: " << args.path << ": holds the traces of " << meaning.files.size()
+    if (args.process) {
+        // One rank's process: the part of the file that is that rank.
+        const auto part = std::find_if(
+            meaning.sources.begin(), meaning.sources.end(),
+            [&](const RankSource& s) { return !s.part.whole() && s.part.pid == *args.process; });
+        if (!meaning.processesOfOneFile() || part == meaning.sources.end()) {
+            std::cerr << "gapscope: " << args.path << ": --process " << *args.process
+                      << ": not the process of one of its ranks";
+            if (meaning.processesOfOneFile()) {
+                std::cerr << " (they are";
+                for (const RankSource& s : meaning.sources)
+                    std::cerr << " " << s.part.pid;
+                std::cerr << ")";
+            } else {
+                std::cerr << " (it holds one process's CUDA work, or is no Nsight Systems "
+                             "export)";
+            }
+            std::cerr << "\n";
+            return nullptr;
+        }
+        args.options.part = part->part;
+    } else if (meaning.processesOfOneFile()) {
+        // As a run of several hosts: one trace, each process apart.
+        std::cerr << "gapscope: " << args.path << ": holds the processes of "
+                  << meaning.sources.size()
+                  << " ranks; read as one trace (gapscope-cli ranks compares them)\n";
+    } else if (meaning.kind == PathMeaning::Kind::Ranks && meaning.run.empty()) {
+        std::cerr << "gapscope: " << args.path << ": holds the traces of "
+                  << meaning.sources.size()
                   << " ranks; compare them with gapscope-cli ranks, or name one file\n";
         return nullptr;
     }

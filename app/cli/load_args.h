@@ -18,6 +18,7 @@ struct LoadArgs {
     LoadOptions options;
     std::unique_ptr<IndexCache> cache;  // null with --no-cache
     std::vector<std::string> flags;     // other --options, for the command
+    std::optional<int64_t> process;     // --process PID: that rank's process of a file of several
 };
 
 inline constexpr const char* kLoadOptionsHelp =
@@ -29,6 +30,9 @@ inline constexpr const char* kLoadOptionsHelp =
     "                      (see docs/performance.md)\n"
     "  --run NAME          TRACE is a folder (a TensorBoard logdir): the profile run\n"
     "                      to open, by name (default the newest)\n"
+    "  --process PID       TRACE holds several ranks' processes (an Nsight Systems\n"
+    "                      export of a job): read the rank whose process this is\n"
+    "                      (default: every process, as one trace)\n"
     "  --no-cache          parse the trace even if the index cache has it (and do not\n"
     "                      write the cache)\n"
     "  --cache-dir DIR     index cache folder (default $XDG_CACHE_HOME/gapscope or\n"

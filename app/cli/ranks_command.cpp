@@ -95,24 +95,24 @@ int runRanks(int argc, char** argv) {
         std::cerr << "gapscope: " << meaning.error << "\n";
         return 2;
     }
-    std::vector<std::string> files = meaning.kind == PathMeaning::Kind::Ranks
-                                         ? meaning.files
-                                         : std::vector<std::string>{meaning.path};
+    std::vector<RankSource> sources = meaning.kind == PathMeaning::Kind::Ranks
+                                          ? meaning.sources
+                                          : wholeFiles({meaning.path});
     // A run of one host: its file, which names the rank by its host.
     if (meaning.kind == PathMeaning::Kind::Trace && !meaning.run.empty())
         if (std::vector<std::string> hosts = xspaceFilesIn(meaning.path); !hosts.empty())
-            files = std::move(hosts);
+            sources = wholeFiles(hosts);
     if (meaning.cycles.size() > 1 && meaning.cycles.front().size() == 1) {
         // One process's cycles: compared as ranks, as asked, with a word.
         std::cerr << "gapscope: warning: these " << meaning.cycles.size()
                   << " files are the cycles of one profiler (one process, one after "
                      "another), not the ranks of a job; compared as ranks all the same\n";
-        files.clear();
+        sources.clear();
         for (const auto& cycle : meaning.cycles)
-            files.push_back(cycle.front());
+            sources.push_back({cycle.front(), {}});
     } else if (meaning.cycles.size() > 1) {
         std::cerr << "gapscope: these files are " << meaning.cycles.size() << " cycles of "
-                  << meaning.files.size()
+                  << meaning.sources.size()
                   << " ranks; comparing the ranks of the newest cycle (name its files to "
                      "compare another)\n";
     }
@@ -136,10 +136,10 @@ int runRanks(int argc, char** argv) {
             t.hasSpan ? std::optional<Interval>(Interval{t.spanStart, t.spanEnd}) : std::nullopt;
         load.result.trace.reset();
         const std::lock_guard lock(figuresMutex);
-        figures[load.file] = std::move(f);
-        spans[load.file] = span;
+        figures[load.name()] = std::move(f);
+        spans[load.name()] = span;
     };
-    const RankSetLoad loaded = loadRanks(files, options);
+    const RankSetLoad loaded = loadRanks(sources, options);
     if (loaded.cancelled) return 2;
     for (const std::string& w : loaded.warnings)
         std::cerr << "gapscope: " << w << "\n";
@@ -149,13 +149,14 @@ int runRanks(int argc, char** argv) {
         if (r.result.failure) {
             std::cerr << "gapscope: " << r.result.failure->message() << "\n";
             RankRow row;
-            row.entry = {r.rank, r.file, r.host, {}, 0, std::nullopt};
+            row.entry = {r.rank, r.file, r.host, {}, 0, std::nullopt, r.part};
             row.origin = rankOriginName(r.origin);
             row.error = r.result.failure->where + ": " + r.result.failure->what;
             rows.push_back(std::move(row));
             continue;
         }
-        entries.push_back({r.rank, r.file, r.host, std::move(figures[r.file]), 0, spans[r.file]});
+        entries.push_back({r.rank, r.file, r.host, std::move(figures[r.name()]), 0,
+                           spans[r.name()], r.part});
     }
     if (entries.empty()) return 2;
     const RankComparison comparison = compareRanks(entries, alignStep);
@@ -164,7 +165,7 @@ int runRanks(int argc, char** argv) {
         for (RankEntry& e : entries) {
             RankRow row;
             for (const RankLoad& r : loaded.ranks)
-                if (r.file == e.file) row.origin = rankOriginName(r.origin);
+                if (r.file == e.file && r.part == e.part) row.origin = rankOriginName(r.origin);
             row.entry = std::move(e);
             loadedRows.push_back(std::move(row));
         }

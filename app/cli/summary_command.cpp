@@ -45,7 +45,7 @@ RankRow rankRowOf(const Trace& trace, const std::string& path, const StepOptions
     fo.index = steps.index;
     fo.minGapNs = steps.minGapNs;
     RankRow row;
-    row.entry = {id.rank, path, id.host, rankFigures(trace, fo), 0, std::nullopt};
+    row.entry = {id.rank, path, id.host, rankFigures(trace, fo), 0, std::nullopt, {}};
     row.origin = rankOriginName(id.origin);
     return row;
 }

@@ -224,8 +224,8 @@ void MainWindow::createActions() {
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     file->addAction(tr("Open &Sample Trace"), this, &MainWindow::openSample);
     reload_ = file->addAction(tr("&Reload"), this, [this] {
-        if (!rankFiles_.isEmpty())
-            openRanks(rankFiles_, currentPath_, rankAlignment_);
+        if (!rankSources_.empty())
+            openRanks(rankSources_, currentPath_, rankAlignment_);
         else if (!currentPath_.isEmpty())
             openTrace(currentPath_);
     });
@@ -426,7 +426,7 @@ void MainWindow::createDocks() {
                "(for ranks whose clocks differ; -1: as written):"),
             rankAlignment_ ? static_cast<int>(*rankAlignment_) : -1, -1, INT_MAX, 1, &ok);
         if (!ok) return;
-        openRanks(rankFiles_, currentPath_, step < 0 ? std::nullopt : std::optional<int64_t>(step));
+        openRanks(rankSources_, currentPath_, step < 0 ? std::nullopt : std::optional<int64_t>(step));
     });
     alignRanks_->setEnabled(false);
 }
@@ -531,26 +531,22 @@ void MainWindow::openTraces(const QStringList& paths, const QString& run) {
             return onFailed(QString::fromStdString(meaning.error), paths.front());
         case PathMeaning::Kind::FleetTable:
             return openFleet(path);
-        case PathMeaning::Kind::Ranks: {
-            QStringList files;
-            for (const std::string& f : meaning.files)
-                files << QFile::decodeName(QByteArray::fromStdString(f));
-            return openRanks(files, path);
-        }
+        case PathMeaning::Kind::Ranks:
+            return openRanks(meaning.sources, path);
         case PathMeaning::Kind::Trace:
             return loadTrace(path);
     }
 }
 
-void MainWindow::openRanks(const QStringList& files, const QString& name,
+void MainWindow::openRanks(const std::vector<RankSource>& sources, const QString& name,
                            std::optional<int64_t> alignOnStep) {
     lastError_.clear();
-    rankFiles_ = files;
+    rankSources_ = sources;
     rankAlignment_ = alignOnStep;
     setLoading(true);
-    statusBar()->showMessage(tr("Opening %1 ranks…").arg(files.size()));
+    statusBar()->showMessage(tr("Opening %1 ranks…").arg(sources.size()));
     loadStartMs_ = QDateTime::currentMSecsSinceEpoch();
-    loader_->loadRanks(files, name, alignOnStep);
+    loader_->loadRanks(sources, name, alignOnStep);
 }
 
 void MainWindow::showRanksDock() {
@@ -586,7 +582,7 @@ void MainWindow::openTrace(const QString& path, const QString& run) {
 }
 
 void MainWindow::loadTrace(const QString& path) {
-    rankFiles_.clear();
+    rankSources_.clear();
     setLoading(true);
     statusBar()->showMessage(tr("Opening %1…").arg(QFileInfo(path).fileName()));
     loadStartMs_ = QDateTime::currentMSecsSinceEpoch();
@@ -608,7 +604,7 @@ void MainWindow::onLoaded(std::shared_ptr<const Trace> trace, const QString& pat
     const bool ranks = !trace->ranks.empty() && pendingRanks_;
     ranks_->setDocument(ranks ? pendingRanks_ : nullptr, ranks);
     pendingRanks_.reset();
-    if (!ranks) rankFiles_.clear();
+    if (!ranks) rankSources_.clear();
     alignRanks_->setEnabled(ranks);
     gpusOnTop_->setEnabled(ranks);
     page_->timeline()->setGpusOnTop(ranks && gpusOnTop_->isChecked());

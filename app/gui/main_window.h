@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 
+#include "loader/rank_set.h"
 #include "model/trace.h"
 #include "report/ranks_report.h"
 
@@ -53,7 +54,7 @@ class MainWindow : public QMainWindow {
     void openTraces(const QStringList& paths, const QString& run = {});
     // The ranks of a job side by side in one timeline, named `name` (the
     // folder, or the files' common folder); aligned on a step if asked.
-    void openRanks(const QStringList& files, const QString& name,
+    void openRanks(const std::vector<RankSource>& sources, const QString& name,
                    std::optional<int64_t> alignOnStep = std::nullopt);
     // A fleet table of tools/fleet (or `gapscope-cli ranks --format json`)
     // in the Ranks panel, without the traces.
@@ -128,7 +129,7 @@ class MainWindow : public QMainWindow {
     QDockWidget* ranksDock_ = nullptr;
     QAction* alignRanks_ = nullptr;
     QAction* gpusOnTop_ = nullptr;
-    QStringList rankFiles_;                 // of the ranks view open, for Reload and Align
+    std::vector<RankSource> rankSources_;   // of the ranks view open, for Reload and Align
     std::optional<int64_t> rankAlignment_;  // its alignment
     std::shared_ptr<const RanksDocument> pendingRanks_;  // until its trace is shown
     QMenu* recentMenu_ = nullptr;

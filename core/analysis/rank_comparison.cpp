@@ -5,6 +5,10 @@
 
 namespace gapscope {
 
+std::string rankSourceName(const std::string& file, const std::string& part) {
+    return part.empty() ? file : file + " \u00b7 " + part;
+}
+
 namespace {
 
 const RankStep* stepNumbered(const RankFigures& f, int64_t number) {

@@ -29,6 +29,10 @@
 
 namespace gapscope {
 
+// "FILE" for a whole file, "FILE · PART" for a part of one (a rank's
+// process in a file of several ranks).
+std::string rankSourceName(const std::string& file, const std::string& part);
+
 struct RankEntry {
     int64_t rank = 0;
     std::string file;
@@ -39,6 +43,8 @@ struct RankEntry {
     // inside int64, not only the figures' (a hostile trace can put one
     // event anywhere).
     std::optional<Interval> span;
+    std::string part;  // the process of `file` it is, when the file holds several ranks
+    std::string source() const { return rankSourceName(file, part); }
 };
 
 struct StepStraggler {

@@ -62,6 +62,14 @@ std::string absolutePath(const std::string& path) {
     return ec ? path : abs.lexically_normal().string();
 }
 
+// What an entry is for: the trace's absolute path, and the part of it
+// that was read when it was not the whole file.
+std::string entryKey(const std::string& tracePath, const std::string& part) {
+    std::string key = absolutePath(tracePath);
+    if (!part.empty()) key += "\n" + part;
+    return key;
+}
+
 void fillVersion(char (&out)[16]) {
     std::memset(out, 0, sizeof out);
     std::strncpy(out, GAPSCOPE_VERSION, sizeof out - 1);
@@ -108,15 +116,15 @@ std::string IndexCache::defaultDir() {
     return {};
 }
 
-std::string IndexCache::entryPath(const std::string& tracePath) const {
-    const std::string abs = absolutePath(tracePath);
+std::string IndexCache::entryPath(const std::string& tracePath, const std::string& part) const {
+    const std::string abs = entryKey(tracePath, part);
     char name[40];
     std::snprintf(name, sizeof name, "%016llx",
                   static_cast<unsigned long long>(fastHash(abs.data(), abs.size())));
     return dir_ + "/" + name + kSuffix;
 }
 
-IndexCache::Lookup IndexCache::load(const std::string& tracePath) const {
+IndexCache::Lookup IndexCache::load(const std::string& tracePath, const std::string& part) const {
     Lookup result;
     auto miss = [&](Outcome o, std::string why) {
         result.outcome = o;
@@ -124,8 +132,8 @@ IndexCache::Lookup IndexCache::load(const std::string& tracePath) const {
         return result;
     };
     if (dir_.empty()) return miss(Outcome::Miss, "no cache folder");
-    const std::string abs = absolutePath(tracePath);
-    const UniqueFd cacheFd(::open(entryPath(tracePath).c_str(), O_RDONLY | O_CLOEXEC));
+    const std::string abs = entryKey(tracePath, part);
+    const UniqueFd cacheFd(::open(entryPath(tracePath, part).c_str(), O_RDONLY | O_CLOEXEC));
     if (!cacheFd.valid()) return miss(Outcome::Miss, "no entry");
     struct stat st {};
     Header h{};
@@ -154,7 +162,7 @@ IndexCache::Lookup IndexCache::load(const std::string& tracePath) const {
     std::string storedPath(static_cast<size_t>(h.pathBytes), '\0');
     if (!readExactly(cacheFd.get(), storedPath.data(), storedPath.size(), sizeof h))
         return miss(Outcome::Corrupt, "the entry ends early");
-    if (storedPath != abs) return miss(Outcome::Miss, "the entry is for another path");
+    if (storedPath != abs) return miss(Outcome::Miss, "the entry is for another path or part");
 
     auto trace = std::make_shared<Trace>();
     try {
@@ -188,7 +196,7 @@ IndexCache::Lookup IndexCache::load(const std::string& tracePath) const {
     return result;
 }
 
-std::string IndexCache::store(const Trace& trace) const {
+std::string IndexCache::store(const Trace& trace, const std::string& part) const {
     if (dir_.empty()) return "no cache folder (neither XDG_CACHE_HOME nor HOME is set)";
     if (!trace.fileStamp.valid) return "the trace did not come from a file";
     // Each rank's file has its own entry; their merged view is rebuilt from them.
@@ -196,11 +204,11 @@ std::string IndexCache::store(const Trace& trace) const {
     std::error_code ec;
     fs::create_directories(dir_, ec);
     if (ec) return dir_ + ": " + ec.message();
-    const std::string entry = entryPath(trace.path);
+    const std::string entry = entryPath(trace.path, part);
     std::string tmp = entry + ".XXXXXX";
     const UniqueFd fd(::mkostemp(tmp.data(), O_CLOEXEC));
     if (!fd.valid()) return dir_ + ": " + std::strerror(errno);
-    const std::string abs = absolutePath(trace.path);
+    const std::string abs = entryKey(trace.path, part);
     try {
         Header h{};
         CacheWriter prefix(fd.get());

@@ -36,8 +36,10 @@ class IndexCache {
     static std::string defaultDir();
 
     const std::string& dir() const { return dir_; }
-    // Where the entry for a trace lives (named by a hash of its absolute path).
-    std::string entryPath(const std::string& tracePath) const;
+    // Where the entry for a trace lives (named by a hash of its absolute
+    // path). `part` names the part of the file that was read, when it was
+    // not all of it (LoadOptions::part): each part has an entry of its own.
+    std::string entryPath(const std::string& tracePath, const std::string& part = {}) const;
 
     enum class Outcome { Hit, Miss, Stale, Corrupt, OtherVersion };
     struct Lookup {
@@ -45,11 +47,11 @@ class IndexCache {
         Outcome outcome = Outcome::Miss;
         std::string detail;  // why it was not used
     };
-    Lookup load(const std::string& tracePath) const;
+    Lookup load(const std::string& tracePath, const std::string& part = {}) const;
 
     // Writes the entry for a trace loaded from a file; "" on success, else
     // what went wrong. Old entries are pruned past the size cap.
-    std::string store(const Trace& trace) const;
+    std::string store(const Trace& trace, const std::string& part = {}) const;
 
   private:
     void prune(const std::string& keep) const;

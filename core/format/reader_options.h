@@ -4,8 +4,10 @@
 // loader uses to read on several cores (a BufferExchange for the pipelined
 // reader, EventJumps for events parsed ahead in chunks).
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "format/raw_event.h"  // EventSink
 #include "util/cancel_token.h"
@@ -39,6 +41,21 @@ class EventJumps {
     virtual uint64_t jump(uint64_t offset, EventSink& sink, uint64_t& events) = 0;
 };
 
+// The processes whose events a reader keeps: all of them, those named, or
+// all but those named. A file that holds several ranks' processes (an
+// Nsight Systems report of a job run under one nsys) is read as one rank
+// per process; the first rank's part also keeps the processes that are no
+// rank's (a launcher), so that no event is left out of every rank.
+struct ProcessFilter {
+    std::vector<int64_t> pids;
+    bool allBut = false;  // every process but `pids`
+    bool whole() const { return pids.empty() && !allBut; }
+    bool keeps(int64_t pid) const {
+        if (whole()) return true;
+        return (std::find(pids.begin(), pids.end(), pid) != pids.end()) != allBut;
+    }
+};
+
 struct ReaderOptions {
     const CancelToken* cancel = nullptr;
     ProgressCallback progress;
@@ -49,6 +66,7 @@ struct ReaderOptions {
         256u << 20;  // one event (or metadata value) larger than this is an error
     BufferExchange* exchange = nullptr;
     EventJumps* jumps = nullptr;  // not with `exchange`
+    ProcessFilter processes;      // only readers of such files take one (the loader checks)
 };
 
 }  // namespace gapscope

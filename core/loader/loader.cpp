@@ -28,6 +28,14 @@ std::optional<ReadingMode> readingModeNamed(std::string_view name) {
     return std::nullopt;
 }
 
+std::string TracePart::cacheKey() const {
+    if (whole()) return {};
+    std::string key = processes.allBut ? "processes but" : "processes";
+    for (const int64_t p : processes.pids)
+        key += ' ' + std::to_string(p);
+    return key;
+}
+
 uint64_t defaultMemoryLimit() {
     const long pages = sysconf(_SC_PHYS_PAGES);
     const long pageSize = sysconf(_SC_PAGESIZE);
@@ -103,6 +111,9 @@ LoadResult loadWith(const std::string& path, const std::function<OpenedSource()>
                                 baseName(path) +
                                 "` (or record with `nsys profile --export=sqlite`) and open the "
                                 ".sqlite file");
+        if (!options.part.whole() && format != InputFormat::NsightSqlite)
+            throw LoadError("open", "only an Nsight Systems export is read one process at a "
+                                    "time; this is " + std::string(inputFormatName(format)));
         // Chunks of an uncompressed file are read on other cores through their own descriptor.
         UniqueFd chunkFd;
         if (opened.fileFd.valid() && opened.compression == Compression::None)
@@ -118,6 +129,7 @@ LoadResult loadWith(const std::string& path, const std::function<OpenedSource()>
         rq.reader.fileSize = opened.fileSize;
         rq.reader.decompressed = opened.compression != Compression::None;
         rq.reader.maxEventBytes = options.maxEventBytes;
+        rq.reader.processes = options.part.processes;
         rq.memoryLimit = options.memoryLimitBytes ? options.memoryLimitBytes : defaultMemoryLimit();
         // Small files get a small buffer; compressed ones about their inflated size.
         const uint64_t expected =
@@ -154,6 +166,11 @@ LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
     };
     ProfileRuns runs;
     const ProfileRun* run = nullptr;
+    if (isFolder(path) && !options.part.whole()) {
+        LoadResult failed;
+        failed.failure = LoadFailure{path, "folder", "a part of a folder cannot be read"};
+        return failed;
+    }
     if (isFolder(path)) {
         runs = findProfileRuns(path);
         std::string why;
@@ -171,14 +188,15 @@ LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
     LoadResult result;
     if (!options.cache) {
         result = parse();
-    } else if (IndexCache::Lookup hit = options.cache->load(input); hit.trace) {
+    } else if (IndexCache::Lookup hit = options.cache->load(input, options.part.cacheKey());
+               hit.trace) {
         result.trace = std::move(hit.trace);
         result.cacheNote = "hit";
     } else {
         result = parse();
         result.cacheNote = std::string(cacheOutcomeName(hit.outcome)) + " (" + hit.detail + ")";
         if (result.trace && options.storeInCache) {
-            const std::string error = options.cache->store(*result.trace);
+            const std::string error = options.cache->store(*result.trace, options.part.cacheKey());
             result.cacheNote += error.empty() ? "; written" : "; not written: " + error;
         }
     }

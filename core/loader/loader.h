@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "format/reader_options.h"  // ProcessFilter
 #include "model/trace.h"
 #include "util/cancel_token.h"
 
@@ -38,6 +39,18 @@ enum class ReadingMode : uint8_t {
 // `--threads auto|1|2` of the CLI and the benchmark.
 std::optional<ReadingMode> readingModeNamed(std::string_view name);
 
+// A part of a file that holds several ranks' processes (loader/trace_parts.h):
+// the processes read, and how people and the index cache name it. The
+// default is the whole file.
+struct TracePart {
+    ProcessFilter processes;
+    int64_t pid = -1;   // the rank's own process
+    std::string label;  // "process 4243 (python3)"
+    bool whole() const { return processes.whole(); }
+    // "" for the whole file, else what the processes are ("all but 12,13").
+    std::string cacheKey() const;
+};
+
 struct LoadOptions {
     const CancelToken* cancel = nullptr;
     ProgressCallback progress;
@@ -60,6 +73,9 @@ struct LoadOptions {
     // For a folder of profile runs (loader/profile_folder.h): the run to
     // open, by name; empty = the newest.
     std::string run;
+    // The part of the file to read (a rank of a report of several); only
+    // an Nsight Systems export has parts, any other input with one fails.
+    TracePart part;
 };
 
 // 3/4 of this machine's physical memory: the default memory limit.

@@ -1,5 +1,6 @@
 #include "loader/path_meaning.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <system_error>
 
@@ -8,6 +9,7 @@
 #include "loader/profile_folder.h"
 #include "loader/rank_set.h"
 #include "loader/rank_view.h"
+#include "loader/trace_parts.h"
 
 namespace gapscope {
 
@@ -23,23 +25,37 @@ bool endsWithNoCase(std::string_view s, std::string_view suffix) {
     return true;
 }
 
-// One file a trace, several the ranks of `name`.
-void traceOrRanks(PathMeaning& m, std::vector<std::string> files, const std::string& name) {
-    if (files.size() == 1) {
+// Each file whole, or its parts when it holds several ranks' processes.
+std::vector<RankSource> sourcesOf(const std::vector<std::string>& files) {
+    std::vector<RankSource> sources;
+    for (const std::string& f : files) {
+        std::vector<TracePart> parts = tracePartsOf(f);
+        if (parts.empty()) sources.push_back({f, {}});
+        for (TracePart& p : parts)
+            sources.push_back({f, std::move(p)});
+    }
+    return sources;
+}
+
+// One whole file a trace, else the ranks of `name` (the file itself when
+// they are its processes).
+void traceOrRanks(PathMeaning& m, const std::vector<std::string>& files, const std::string& name) {
+    std::vector<RankSource> sources = sourcesOf(files);
+    if (sources.size() == 1) {
         m.kind = PathMeaning::Kind::Trace;
-        m.path = std::move(files.front());
+        m.path = std::move(sources.front().file);
         return;
     }
     m.kind = PathMeaning::Kind::Ranks;
-    m.files = std::move(files);
-    m.path = name;
+    m.path = files.size() == 1 ? files.front() : name;
+    m.sources = std::move(sources);
 }
 
 // Several trace files: a cycle of them when they are profiler cycles.
 void filesMeaning(PathMeaning& m, std::vector<std::string> files, const std::string& name,
                   const PathChoices& choices) {
     m.cycles = profilerCyclesOf(files);
-    if (m.cycles.empty()) return traceOrRanks(m, std::move(files), name);
+    if (m.cycles.empty()) return traceOrRanks(m, files, name);
     m.cycle = choices.cycle < m.cycles.size() ? choices.cycle : m.cycles.size() - 1;
     const std::vector<std::string>& chosen = m.cycles[m.cycle];
     traceOrRanks(m, chosen, chosen.size() > 1 ? commonFolder(chosen) : name);
@@ -70,7 +86,7 @@ void folderMeaning(PathMeaning& m, const std::string& folder, const PathChoices&
     const std::vector<std::string> hosts = xspaceFilesIn(run->folder);
     if (hosts.size() > 1) {
         m.kind = PathMeaning::Kind::Ranks;
-        m.files = hosts;
+        m.sources = wholeFiles(hosts);
         m.path = run->folder;
     } else {
         m.kind = PathMeaning::Kind::Trace;
@@ -79,6 +95,12 @@ void folderMeaning(PathMeaning& m, const std::string& folder, const PathChoices&
 }
 
 }  // namespace
+
+bool PathMeaning::processesOfOneFile() const {
+    return kind == Kind::Ranks && !sources.empty() && !sources.front().part.whole() &&
+           std::all_of(sources.begin(), sources.end(),
+                       [&](const RankSource& s) { return s.file == sources.front().file; });
+}
 
 PathMeaning meaningOfPaths(const std::vector<std::string>& paths, const PathChoices& choices) {
     PathMeaning m;
@@ -95,8 +117,8 @@ PathMeaning meaningOfPaths(const std::vector<std::string>& paths, const PathChoi
             m.kind = PathMeaning::Kind::FleetTable;
             m.path = path;
         } else {
-            m.kind = PathMeaning::Kind::Trace;  // a missing file fails to load, with the reason
-            m.path = path;
+            // A missing file is a trace that fails to load, with the reason.
+            traceOrRanks(m, {path}, path);
         }
         return m;
     }

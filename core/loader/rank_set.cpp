@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <map>
 #include <filesystem>
 #include <mutex>
 #include <optional>
@@ -36,10 +37,10 @@ std::string fileNameOf(const std::string& path) {
 // counted as done; calls are serialised.
 class SharedProgress {
   public:
-    SharedProgress(const ProgressCallback& to, const std::vector<std::string>& files)
-        : to_(to), done_(files.size(), 0), sizes_(files.size()) {
-        for (size_t i = 0; i < files.size(); ++i) {
-            sizes_[i] = std::max<uint64_t>(sizeOf(files[i]), 1);
+    SharedProgress(const ProgressCallback& to, const std::vector<RankSource>& sources)
+        : to_(to), done_(sources.size(), 0), sizes_(sources.size()) {
+        for (size_t i = 0; i < sources.size(); ++i) {
+            sizes_[i] = std::max<uint64_t>(sizeOf(sources[i].file), 1);
             total_ += sizes_[i];
         }
     }
@@ -68,7 +69,7 @@ class SharedProgress {
 // last, so that they change no loaded file's rank (the fleet tool, which
 // never sees them, numbers the same way).
 void numberRanks(std::vector<RankLoad>& loads, std::vector<std::optional<int64_t>>& stated,
-                 std::vector<std::string>& warnings) {
+                 const std::vector<int64_t>& partOrder, std::vector<std::string>& warnings) {
     std::set<int64_t> taken;
     std::vector<bool> placed(loads.size(), false);
     auto claim = [&](size_t i, int64_t rank, RankOrigin origin) {
@@ -85,7 +86,8 @@ void numberRanks(std::vector<RankLoad>& loads, std::vector<std::optional<int64_t
                     ++next;
             }
             taken.insert(next);
-            warnings.push_back(fileNameOf(loads[i].file) + " says rank " + std::to_string(rank) +
+            warnings.push_back(fileNameOf(loads[i].file) +
+                               (loads[i].part.empty() ? "" : " " + loads[i].part) + " says rank " + std::to_string(rank) +
                                ", which another file has: shown as rank " + std::to_string(next));
             loads[i].rank = next;
         }
@@ -95,6 +97,10 @@ void numberRanks(std::vector<RankLoad>& loads, std::vector<std::optional<int64_t
         auto mine = [&](size_t i) { return !placed[i] && (!loads[i].result.failure || !loaded); };
         for (size_t i = 0; i < loads.size(); ++i)
             if (mine(i) && stated[i]) claim(i, *stated[i], RankOrigin::Trace);
+        // The processes of one file by their place among them; a file
+        // name's rank is the whole file's, so none of theirs.
+        for (size_t i = 0; i < loads.size(); ++i)
+            if (mine(i) && !loads[i].part.empty()) claim(i, partOrder[i], RankOrigin::Process);
         for (size_t i = 0; i < loads.size(); ++i)
             if (mine(i))
                 if (const auto r = rankOfFileName(fileNameOf(loads[i].file)))
@@ -114,6 +120,8 @@ const char* rankOriginName(RankOrigin o) {
             return "file name";
         case RankOrigin::Order:
             return "order";
+        case RankOrigin::Process:
+            return "process";
     }
     return "order";
 }
@@ -183,22 +191,40 @@ RankFileList rankFilesOf(const std::vector<std::string>& paths, const std::strin
     return out;
 }
 
-RankSetLoad loadRanks(const std::vector<std::string>& files, const RankLoadOptions& options) {
+std::string RankSource::name() const {
+    return rankSourceName(file, part.label);
+}
+
+std::vector<RankSource> wholeFiles(const std::vector<std::string>& files) {
+    std::vector<RankSource> sources;
+    for (const std::string& f : files)
+        sources.push_back({f, {}});
+    return sources;
+}
+
+RankSetLoad loadRanks(const std::vector<RankSource>& sources, const RankLoadOptions& options) {
     RankSetLoad out;
-    out.ranks.resize(files.size());
-    std::vector<std::optional<int64_t>> stated(files.size());
-    SharedProgress progress(options.load.progress, files);
+    const size_t n = sources.size();
+    out.ranks.resize(n);
+    std::vector<std::optional<int64_t>> stated(n);
+    // Each part's place among the parts of its file.
+    std::vector<int64_t> partOrder(n, 0);
+    std::map<std::string, int64_t> partsSeen;
+    for (size_t i = 0; i < n; ++i)
+        if (!sources[i].part.whole()) partOrder[i] = partsSeen[sources[i].file]++;
+    SharedProgress progress(options.load.progress, sources);
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const unsigned workers = static_cast<unsigned>(
-        std::min<size_t>(options.workers ? options.workers : cores, files.size()));
+        std::min<size_t>(options.workers ? options.workers : cores, n));
     const uint64_t memoryLimit =
         options.load.memoryLimitBytes ? options.load.memoryLimitBytes : defaultMemoryLimit();
     const uint64_t memoryPerLoad = std::max<uint64_t>(memoryLimit / std::max(1u, workers), 1);
     std::atomic<size_t> next{0};
     auto work = [&] {
-        for (size_t i = next++; i < files.size(); i = next++) {
+        for (size_t i = next++; i < n; i = next++) {
             RankLoad& load = out.ranks[i];
-            load.file = files[i];
+            load.file = sources[i].file;
+            load.part = sources[i].part.label;
             if (options.load.cancel && options.load.cancel->isCancelled()) {
                 load.result.cancelled = true;
                 continue;
@@ -208,8 +234,9 @@ RankSetLoad loadRanks(const std::vector<std::string>& files, const RankLoadOptio
             // Files share the cores (each reads on one) and the memory limit.
             if (workers > 1) lo.mode = ReadingMode::OneThread;
             lo.memoryLimitBytes = memoryPerLoad;
+            lo.part = sources[i].part;
             auto identify = [&](const Trace* trace) {
-                const RankIdentity id = rankIdentity(trace, files[i], i);
+                const RankIdentity id = rankIdentity(trace, load.file, i);
                 load.rank = id.rank;
                 load.origin = id.origin;
                 load.host = id.host;
@@ -217,13 +244,13 @@ RankSetLoad loadRanks(const std::vector<std::string>& files, const RankLoadOptio
             };
             identify(nullptr);
             try {
-                load.result = loadTrace(files[i], lo);
+                load.result = loadTrace(load.file, lo);
                 if (!load.result.trace) continue;
                 identify(load.result.trace.get());
                 if (options.afterLoad) options.afterLoad(load);
             } catch (const std::exception& e) {  // never out of a worker thread
                 load.result = {};
-                load.result.failure = LoadFailure{files[i], "load", e.what()};
+                load.result.failure = LoadFailure{load.file, "load", e.what()};
             }
         }
     };
@@ -235,7 +262,7 @@ RankSetLoad loadRanks(const std::vector<std::string>& files, const RankLoadOptio
         t.join();
     for (RankLoad& r : out.ranks)
         out.cancelled = out.cancelled || r.result.cancelled;
-    numberRanks(out.ranks, stated, out.warnings);
+    numberRanks(out.ranks, stated, partOrder, out.warnings);
     std::stable_sort(out.ranks.begin(), out.ranks.end(),
                      [](const RankLoad& a, const RankLoad& b) { return a.rank < b.rank; });
     return out;

@@ -7,6 +7,8 @@
 //
 // The rank of a file: its trace's distributedInfo.rank (Kineto), else the
 // rank its file name states (io/rank_files.h), else its place in the list.
+// A file of several ranks' processes (loader/trace_parts.h) is one source
+// per process, each ranked by its place among them.
 // Two files of one rank: the later one gets the next free rank, and a
 // warning says so. The host: an XSpace file's name (as TensorBoard names
 // hosts), else the trace's "hostname".
@@ -16,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/rank_comparison.h"  // rankSourceName
 #include "loader/loader.h"
 
 namespace gapscope {
@@ -31,8 +34,19 @@ struct RankFileList {
 };
 RankFileList rankFilesOf(const std::vector<std::string>& paths, const std::string& run = {});
 
-enum class RankOrigin : uint8_t { Trace, FileName, Order };
-const char* rankOriginName(RankOrigin o);  // "trace", "file name", "order"
+// One rank's input: a file, or the part of a file that is one rank's process.
+struct RankSource {
+    std::string file;
+    TracePart part;  // whole by default
+    // What tables and messages call it: the file, then the part's label.
+    std::string name() const;
+};
+
+std::vector<RankSource> wholeFiles(const std::vector<std::string>& files);
+
+enum class RankOrigin : uint8_t { Trace, FileName, Order, Process };
+// "trace", "file name", "order", "process" (its place among the file's processes)
+const char* rankOriginName(RankOrigin o);
 
 // What one file says of its rank and host, alone: the trace's rank, else
 // its file name's, else `order`. `trace` may be null (a file that failed).
@@ -45,6 +59,8 @@ RankIdentity rankIdentity(const Trace* trace, const std::string& file, size_t or
 
 struct RankLoad {
     std::string file;
+    std::string part;  // the part's label; "" for a whole file
+    std::string name() const { return rankSourceName(file, part); }
     int64_t rank = 0;
     RankOrigin origin = RankOrigin::Order;
     std::string host;
@@ -69,6 +85,9 @@ struct RankSetLoad {
     size_t failedCount() const;
 };
 
-RankSetLoad loadRanks(const std::vector<std::string>& files, const RankLoadOptions& options);
+RankSetLoad loadRanks(const std::vector<RankSource>& sources, const RankLoadOptions& options);
+inline RankSetLoad loadRanks(const std::vector<std::string>& files, const RankLoadOptions& options) {
+    return loadRanks(wholeFiles(files), options);
+}
 
 }  // namespace gapscope

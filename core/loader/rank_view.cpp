@@ -27,7 +27,7 @@ std::string commonFolder(const std::vector<std::string>& files) {
     return common && !common->empty() ? common->string() : std::string("/");
 }
 
-RankView loadRankView(const std::vector<std::string>& files, const std::string& path,
+RankView loadRankView(const std::vector<RankSource>& sources, const std::string& path,
                       const RankViewOptions& options) {
     RankView view;
     std::mutex mutex;
@@ -41,23 +41,23 @@ RankView loadRankView(const std::vector<std::string>& files, const std::string& 
         if (!fo.stepRegex) fo.index = &index;
         RankFigures f = rankFigures(t, fo);
         const std::lock_guard lock(mutex);
-        figures[load.file] = std::move(f);
-        if (t.hasSpan) spans[load.file] = Interval{t.spanStart, t.spanEnd};
+        figures[load.name()] = std::move(f);
+        if (t.hasSpan) spans[load.name()] = Interval{t.spanStart, t.spanEnd};
     };
-    RankSetLoad loaded = loadRanks(files, lo);
+    RankSetLoad loaded = loadRanks(sources, lo);
     view.warnings = loaded.warnings;
     if (loaded.cancelled) {
         view.cancelled = true;
         return view;
     }
     for (RankLoad& r : loaded.ranks) {
-        view.origins[r.file] = r.origin;
+        view.origins[r.name()] = r.origin;
         if (r.result.failure) {
-            view.failed.push_back({r.rank, *r.result.failure});
+            view.failed.push_back({r.rank, *r.result.failure, r.part});
             continue;
         }
-        view.ranks.push_back(
-            {r.rank, r.file, r.host, std::move(figures[r.file]), 0, spans[r.file]});
+        view.ranks.push_back({r.rank, r.file, r.host, std::move(figures[r.name()]), 0,
+                              spans[r.name()], r.part});
     }
     if (view.ranks.empty()) {
         view.failure = view.failed.empty() ? LoadFailure{path, "folder", "no trace files"}
@@ -69,7 +69,7 @@ RankView loadRankView(const std::vector<std::string>& files, const std::string& 
     view.comparison = compareRanks(view.ranks, options.alignOnStep);
     std::map<std::string, TimeNs> offsets;
     for (const RankEntry& e : view.ranks)
-        offsets[e.file] = e.offset;
+        offsets[rankSourceName(e.file, e.part)] = e.offset;
     std::vector<RankPart> parts;
     for (RankLoad& r : loaded.ranks) {
         if (!r.result.trace) continue;
@@ -79,8 +79,8 @@ RankView loadRankView(const std::vector<std::string>& files, const std::string& 
             view.failure = LoadFailure{r.file, "ranks", "its trace is shared and cannot be merged"};
             return view;
         }
-        parts.push_back({r.rank, r.host, r.file, offsets[r.file],
-                         std::const_pointer_cast<Trace>(std::move(r.result.trace))});
+        parts.push_back({r.rank, r.host, r.file, offsets[r.name()],
+                         std::const_pointer_cast<Trace>(std::move(r.result.trace)), r.part});
     }
     try {
         std::shared_ptr<Trace> merged = mergeRankTraces(std::move(parts), path);

@@ -24,6 +24,7 @@ struct RankViewOptions {
 struct RankFailure {
     int64_t rank = 0;
     LoadFailure failure;
+    std::string part;  // RankLoad::part
 };
 
 struct RankView {
@@ -31,14 +32,14 @@ struct RankView {
     std::vector<RankEntry> ranks;        // by rank, those that loaded
     RankComparison comparison;
     std::vector<RankFailure> failed;
-    std::map<std::string, RankOrigin> origins;  // file -> how its rank was known
+    std::map<std::string, RankOrigin> origins;  // RankLoad::name() -> how its rank was known
     std::vector<std::string> warnings;          // rank collisions
     bool cancelled = false;
     std::optional<LoadFailure> failure;  // why there is no trace
 };
 
 // `path` names the merged trace (a folder opened, or the files' common folder).
-RankView loadRankView(const std::vector<std::string>& files, const std::string& path,
+RankView loadRankView(const std::vector<RankSource>& sources, const std::string& path,
                       const RankViewOptions& options);
 
 // The folder that holds all of `files` ("/" at worst).

@@ -116,6 +116,7 @@ void appendPart(Trace& m, RankPart& part, uint32_t group, int& nextDevice,
     rank.rank = part.rank;
     rank.host = part.host;
     rank.file = part.file;
+    rank.part = part.part;
     rank.offset = by;
     rank.firstProcess = map.processBase;
     rank.processCount = static_cast<uint32_t>(t.processes.size());

@@ -29,6 +29,7 @@ struct RankPart {
     std::string file;
     TimeNs offset = 0;
     std::shared_ptr<Trace> trace;  // given up: freed once it is copied
+    std::string part;              // TraceRank::part
 };
 
 // `path` names the merged trace (the folder, or the files' common folder).

@@ -165,6 +165,7 @@ struct TraceRank {
     int64_t rank = 0;
     std::string host;
     std::string file;
+    std::string part;   // the process of `file` it is, when the file holds several ranks
     TimeNs offset = 0;  // added to its times (aligned on a step)
     uint32_t firstProcess = 0, processCount = 0;
     uint32_t firstTrack = 0, trackCount = 0;

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cstring>
 
+#include "analysis/rank_comparison.h"
 #include "model/slice_kind.h"
 
 namespace gapscope {
@@ -153,7 +154,7 @@ std::string canonicalDump(const Trace& t, const DumpOptions& options) {
     }
     for (const TraceRank& r : t.ranks) {
         Line line(out);
-        line << "rank" << r.rank << r.host << r.file << r.offset << r.firstProcess << r.processCount
+        line << "rank" << r.rank << r.host << rankSourceName(r.file, r.part) << r.offset << r.firstProcess << r.processCount
              << r.firstTrack << r.trackCount << r.firstSlice << r.sliceCount << r.gpuDevices.size();
         for (int d : r.gpuDevices)
             line << d;

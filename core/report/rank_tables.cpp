@@ -56,7 +56,7 @@ ResultTable rankTable(const std::vector<RankRow>& ranks, const RankComparison& c
                      t.wait,
                      t.transfer,
                      int64_t{straggles},
-                     r.entry.file,
+                     r.entry.source(),
                      r.error.empty() ? ResultCell() : ResultCell(r.error)};
         if (n) row.ref = stepRef(r.entry.figures.steps.front().number, i);
         table.rows.push_back(std::move(row));

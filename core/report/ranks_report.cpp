@@ -69,6 +69,7 @@ json rankObject(const RankRow& r) {
     const RankTotals totals = rankTotals(e.figures);
     json j = {{"rank", e.rank},
               {"file", e.file},
+              {"part", e.part.empty() ? json(nullptr) : json(e.part)},
               {"host", e.host},
               {"origin", r.origin},
               {"device", e.figures.device >= 0 ? json(e.figures.device) : json(nullptr)},
@@ -215,6 +216,7 @@ class RanksReader {
         RankRow row;
         row.entry.rank = field(r, "rank", where);
         row.entry.file = text(r, "file", where);
+        row.entry.part = text(r, "part", where);
         row.entry.host = text(r, "host", where);
         row.origin = text(r, "origin", where);
         row.error = text(r, "error", where);

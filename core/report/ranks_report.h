@@ -5,7 +5,8 @@
 //
 // JSON (times absolute integer ns, shifted when aligned):
 //   {"aligned_on_step": N|null,
-//    "ranks": [{"rank", "file", "host", "origin", "device", "offset_ns",
+//    "ranks": [{"rank", "file", "part" (its process, in a file of several ranks),
+//               "host", "origin", "device", "offset_ns",
 //               "error" (a file that failed; then no steps),
 //               "steps": [{"name", "number", "start_ns", "end_ns",
 //                          "duration_ns", "busy_ns", "idle_ns", "idle_by_cause",

@@ -27,7 +27,7 @@ ViewFigures viewInChild(const std::vector<std::string>& files, unsigned workers)
         RankViewOptions options;
         options.load.workers = workers;
         const auto t0 = Clock::now();
-        const RankView view = loadRankView(files, "job", options);
+        const RankView view = loadRankView(wholeFiles(files), "job", options);
         f.wall = seconds(t0, Clock::now());
         if (view.trace && view.failed.empty()) {
             f.ok = true;

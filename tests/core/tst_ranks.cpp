@@ -54,6 +54,16 @@ QStringList makeRankSet(const QString& dir, const QStringList& options) {
     return QString::fromUtf8(p.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
 }
 
+// The files of the sources a path meant, each whole.
+std::vector<std::string> filesOf(const PathMeaning& m) {
+    std::vector<std::string> files;
+    for (const RankSource& s : m.sources) {
+        if (!s.part.whole()) return {"(a part of " + s.file + ")"};
+        files.push_back(s.file);
+    }
+    return files;
+}
+
 std::vector<std::string> toStd(const QStringList& files) {
     std::vector<std::string> out;
     for (const QString& f : files)
@@ -83,7 +93,7 @@ Compared compare(const std::vector<std::string>& files,
     c.loaded = loadRanks(files, options);
     for (const RankLoad& r : c.loaded.ranks)
         if (!r.result.failure)
-            c.entries.push_back({r.rank, r.file, r.host, figures[r.file], 0, std::nullopt});
+            c.entries.push_back({r.rank, r.file, r.host, figures[r.file], 0, std::nullopt, r.part});
     c.comparison = compareRanks(c.entries, align);
     return c;
 }
@@ -224,13 +234,13 @@ class TestRanks : public QObject {
         m = meaningOfPaths({base + "/job"});
         QCOMPARE(m.kind, K::Ranks);
         QCOMPARE(m.path, base + "/job");
-        QCOMPARE(m.files, (std::vector<std::string>{base + "/job/worker1.json.gz",
+        QCOMPARE(filesOf(m), (std::vector<std::string>{base + "/job/worker1.json.gz",
                                                     base + "/job/worker2.json.gz",
                                                     base + "/job/worker10.json.gz"}));
         // Several files given: the ranks, named by their folder.
         m = meaningOfPaths({base + "/job/worker2.json.gz", base + "/job/worker1.json.gz"});
         QCOMPARE(m.kind, K::Ranks);
-        QCOMPARE(m.files.size(), size_t(2));
+        QCOMPARE(filesOf(m).size(), size_t(2));
         QCOMPARE(m.path, base + "/job");
         // One process's cycles: the newest, or the one chosen.
         folder("cycles", {"host_1.100.pt.trace.json.gz", "host_1.200.pt.trace.json.gz"});
@@ -247,7 +257,7 @@ class TestRanks : public QObject {
                               "r1.1.pt.trace.json.gz", "r1.2.pt.trace.json.gz"});
         m = meaningOfPaths({base + "/rankcycles"});
         QCOMPARE(m.kind, K::Ranks);
-        QCOMPARE(m.files, (std::vector<std::string>{base + "/rankcycles/r0.2.pt.trace.json.gz",
+        QCOMPARE(filesOf(m), (std::vector<std::string>{base + "/rankcycles/r0.2.pt.trace.json.gz",
                                                     base + "/rankcycles/r1.2.pt.trace.json.gz"}));
         // A logdir of two runs: the newest, or the one named; a run of two
         // hosts is two ranks, of one host one trace.
@@ -268,7 +278,7 @@ class TestRanks : public QObject {
         QCOMPARE(m.runs.size(), size_t(2));
         QCOMPARE(m.run, std::string("2024_02_01_00_00_00"));
         QCOMPARE(m.kind, K::Ranks);
-        QCOMPARE(m.files.size(), size_t(2));
+        QCOMPARE(filesOf(m).size(), size_t(2));
         PathChoices older;
         older.run = "2024_01_01_00_00_00";
         m = meaningOfPaths({base + "/logs"}, older);
@@ -520,7 +530,7 @@ class TestRanks : public QObject {
         QCOMPARE(list.run, std::string("GPU-multi-worker"));
         QCOMPARE(list.files.size(), size_t(2));
         RankViewOptions options;
-        const RankView view = loadRankView(list.files, run, options);
+        const RankView view = loadRankView(wholeFiles(list.files), run, options);
         QVERIFY(view.trace);
         QCOMPARE(view.trace->ranks.size(), size_t(2));
         const std::vector<std::string> hosts = {"34.83.195.179_6003", "34.83.195.180_6003"};
@@ -566,11 +576,72 @@ class TestRanks : public QObject {
         QCOMPARE(files.size(), size_t(2));
         RankViewOptions options;
         options.alignOnStep = 1;
-        const RankView view = loadRankView(files, dir.toStdString(), options);
+        const RankView view = loadRankView(wholeFiles(files), dir.toStdString(), options);
         QVERIFY2(view.trace, view.failure ? view.failure->message().c_str() : "");
         QCOMPARE(view.comparison.unaligned, (std::vector<int64_t>{1}));
         QCOMPARE(view.ranks[1].offset, TimeNs(0));
         QCOMPARE(view.trace->ranks[1].offset, TimeNs(0));
+    }
+
+    // A report of two ranks' processes (make_nsys_fixtures.py's
+    // two-rank export) means two ranks, one process each; each part is read
+    // alone, with an index cache entry of its own, and the merged view has
+    // both with their own GPUs.
+    void processesOfOneExportAreRanks() {
+        const QString out = dir_.filePath("nsys");
+        QProcess gen;
+        gen.start("python3",
+                  {test::sourceDir() + "/tests/tools/make_nsys_fixtures.py", out});
+        QVERIFY(gen.waitForFinished(60000));
+        QCOMPARE(gen.exitCode(), 0);
+        const std::string file = (out + "/nsys_2024_two_ranks.sqlite").toStdString();
+        const PathMeaning m = meaningOfPaths({file});
+        QCOMPARE(m.kind, PathMeaning::Kind::Ranks);
+        QVERIFY(m.processesOfOneFile());
+        QCOMPARE(m.path, file);
+        QCOMPARE(m.sources.size(), size_t(2));
+        QCOMPARE(m.sources[0].part.label, std::string("process 4242 (python3)"));
+        QCOMPARE(m.sources[1].part.pid, int64_t(4343));
+        // The first rank also keeps the launcher (no rank's process).
+        QVERIFY(m.sources[0].part.processes.keeps(4200));
+        QVERIFY(!m.sources[0].part.processes.keeps(4343));
+        QVERIFY(!m.sources[1].part.processes.keeps(4200));
+        // One process's export is one trace.
+        QCOMPARE(meaningOfPaths({(out + "/nsys_2024_schema.sqlite").toStdString()}).kind,
+                 PathMeaning::Kind::Trace);
+
+        const IndexCache cache(dir_.filePath("parts-cache").toStdString());
+        RankLoadOptions options;
+        options.load.cache = &cache;
+        for (const char* expected : {"written", "hit"}) {
+            const RankSetLoad loaded = loadRanks(m.sources, options);
+            QCOMPARE(loaded.ranks.size(), size_t(2));
+            for (size_t r = 0; r < 2; ++r) {
+                const RankLoad& load = loaded.ranks[r];
+                QVERIFY2(load.result.trace, load.result.cacheNote.c_str());
+                QVERIFY2(load.result.cacheNote.find(expected) != std::string::npos,
+                         load.result.cacheNote.c_str());
+                QCOMPARE(load.rank, int64_t(r));
+                QCOMPARE(load.origin, RankOrigin::Process);
+                QCOMPARE(load.part, m.sources[r].part.label);
+                // Each part its own GPUs (the plan's 0 and 1, then 2 and 3).
+                const Trace& t = *load.result.trace;
+                QCOMPARE(t.gpuDevices.size(), size_t(2));
+                QCOMPARE(t.gpuDevices[0].index, int(2 * r));
+            }
+        }
+        const RankView view = loadRankView(m.sources, m.path, {});
+        QVERIFY2(view.trace, view.failure ? view.failure->message().c_str() : "");
+        QCOMPARE(view.ranks.size(), size_t(2));
+        QCOMPARE(view.trace->ranks[1].part, std::string("process 4343 (python3)"));
+        QCOMPARE(view.trace->gpuDevices.size(), size_t(4));
+        // A part of anything but an Nsight export is refused.
+        LoadOptions wrong;
+        wrong.part = m.sources[1].part;
+        const LoadResult refused = loadTrace(test::samplePath().toStdString(), wrong);
+        QVERIFY(refused.failure);
+        QVERIFY2(refused.failure->what.find("only an Nsight Systems export") != std::string::npos,
+                 refused.failure->what.c_str());
     }
 
     // Each file of a job has its own index cache entry: the second opening
@@ -600,7 +671,7 @@ class TestRanks : public QObject {
         // The merged view of them is not cached itself.
         RankViewOptions vo;
         vo.load = options;
-        const RankView view = loadRankView(files, dlrmFolder().toStdString(), vo);
+        const RankView view = loadRankView(wholeFiles(files), dlrmFolder().toStdString(), vo);
         QVERIFY(view.trace);
         QVERIFY(!cache.store(*view.trace).empty());
     }
@@ -616,7 +687,7 @@ class TestRanks : public QObject {
             RankViewOptions options;
             options.load.workers = 2;
             options.alignOnStep = align;
-            const RankView view = loadRankView(files, dlrmFolder().toStdString(), options);
+            const RankView view = loadRankView(wholeFiles(files), dlrmFolder().toStdString(), options);
             QVERIFY(view.trace);
             const Trace& m = *view.trace;
             QCOMPARE(m.ranks.size(), size_t(8));

@@ -1,8 +1,10 @@
 // libFuzzer target for the Nsight Systems reader: SQLite opened on the
 // input's bytes (read-only, immutable, limited), the schema read from the
 // file, every table's rows to events, then the builder and the queries.
-// Straight to the reader, not through the sniffer. Seeds: small exports of
-// two releases' schemas, broken ones among them (make_seeds.py --nsight).
+// Straight to the reader, not through the sniffer. An export of several
+// ranks' processes (its context table) is read as its second rank's part,
+// as the loader reads it. Seeds: small exports of two releases' schemas,
+// broken ones among them (make_seeds.py --nsight).
 
 #include <cstdint>
 #include <memory>
@@ -10,6 +12,7 @@
 
 #include "analysis/gpu_busy.h"
 #include "exercise.h"
+#include "format/nsight/nsight_processes.h"
 #include "format/nsight/nsight_reader.h"
 #include "format/nsight/sqlite_db.h"
 #include "model/trace_builder.h"
@@ -23,7 +26,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     builder.setMemoryLimit(512u << 20);  // inside libFuzzer's -rss_limit_mb
     try {
         const sqlite::Database db = sqlite::Database::openBytes(bytes, nullptr);
-        readNsightExport(db, builder, trace->report, ReaderOptions{});
+        ReaderOptions options;
+        const std::vector<NsightProcess> processes = nsightCudaProcesses(db);
+        if (processes.size() >= 2) options.processes.pids = {processes[1].pid};
+        readNsightExport(db, builder, trace->report, options);
         builder.finish(nullptr);
         computeGpuBusy(*trace);
         fuzz::exercise(*trace);

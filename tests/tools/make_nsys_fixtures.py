@@ -20,6 +20,13 @@ them):
                            in the runtime table, META_DATA_EXPORT
   nsys_2024_no_cuda.sqlite tables are created lazily: NVTX and OSRT only, no
                            CUPTI table at all (no GPU, no runtime calls)
+  nsys_2024_two_ranks.sqlite  a job of two ranks under one nsys: the 2024
+                           plan twice, as process 4242 (GPUs 0 and 1) and as
+                           process 4343 (GPUs 2 and 3, its times 50 us later,
+                           its correlation ids numbered from 1 again as each
+                           process numbers its own), one CUDA context per
+                           process and GPU in TARGET_INFO_CUDA_CONTEXT_INFO,
+                           and a launcher (mpirun, pid 4200) with one OSRT row
 
 What the two full fixtures hold (times are T0 = 1 s plus microseconds):
   - one process (pid 4242), a main thread (4242) and a worker (4251);
@@ -81,6 +88,30 @@ MAIN = GLOBAL_PID | MAIN_TID
 WORKER = GLOBAL_PID | WORKER_TID
 GPU_NAME = "NVIDIA H100 80GB HBM3"
 CONTEXT = 1
+
+
+class Proc:
+    """One profiled process of the plan: its pid, its threads, its GPUs
+    (the plan's device + `first_device`) and its times (+ `shift_us`)."""
+
+    def __init__(self, pid, worker_tid, first_device=0, shift_us=0):
+        self.pid = pid
+        self.global_pid = VM | (pid << 24)
+        self.main = self.global_pid | pid
+        self.worker = self.global_pid | worker_tid
+        self.first_device = first_device
+        self.shift_us = shift_us
+
+    def thread(self, planned):
+        return self.main if planned == MAIN else self.worker
+
+    def ns(self, us):
+        return ns(us + self.shift_us)
+
+
+ONE_PROCESS = [Proc(PID, WORKER_TID)]
+TWO_RANKS = [Proc(PID, WORKER_TID), Proc(4343, 4352, first_device=2, shift_us=50)]
+LAUNCHER_PID = 4200  # mpirun: no CUDA, one OSRT row
 
 PUSH_POP, START_END, MARK, DOMAIN_CREATE = 59, 60, 34, 75
 HTOD, DTOH = 1, 2
@@ -244,6 +275,12 @@ SCHEMA_2024 = {
     "TARGET_INFO_GPU": ddl("TARGET_INFO_GPU", [
         col(c, NN if c in ("vmId", "id") else (T if c in TEXT_GPU_COLUMNS else I))
         for c in TARGET_INFO_GPU_COLUMNS]),
+    "TARGET_INFO_CUDA_CONTEXT_INFO": ddl("TARGET_INFO_CUDA_CONTEXT_INFO", [
+        col("nullStreamId", NN, "Stream ID."), col("hwId", NN, "Hardware ID."),
+        col("vmId", NN, "VM ID."), col("processId", NN, "Process ID."),
+        col("deviceId", NN, "Device ID."), col("contextId", NN, "Context ID."),
+        col("parentContextId", I, "For green context, this is the parent context id."),
+        col("isGreenContext", I, "Is this a Green Context?")]),
     "CUPTI_ACTIVITY_KIND_RUNTIME": ddl("CUPTI_ACTIVITY_KIND_RUNTIME", [
         col("start", NN, "Event start timestamp (ns)."),
         col("end", NN, "Event end timestamp (ns)."),
@@ -453,10 +490,11 @@ class Writer:
         self.db.close()
 
 
-def kernel_values(device, stream, start, end, key, corr, grid_id):
+def kernel_values(proc, device, stream, start, end, key, corr, grid_id):
     demangled, short, mangled = KERNELS[key]
-    return dict(start=ns(start), end=ns(end), deviceId=device, contextId=CONTEXT,
-                greenContextId=None, streamId=stream, correlationId=corr, globalPid=GLOBAL_PID,
+    return dict(start=proc.ns(start), end=proc.ns(end), deviceId=device, contextId=CONTEXT,
+                greenContextId=None, streamId=stream, correlationId=corr,
+                globalPid=proc.global_pid,
                 demangledName=demangled, shortName=short, mangledName=mangled, launchType=1,
                 cacheConfig=0, registersPerThread=32, gridX=1024, gridY=1, gridZ=1, blockX=256,
                 blockY=1, blockZ=1, staticSharedMemory=0, dynamicSharedMemory=0,
@@ -464,13 +502,22 @@ def kernel_values(device, stream, start, end, key, corr, grid_id):
                 sharedMemoryExecuted=0, graphNodeId=None, sharedMemoryLimitConfig=0)
 
 
-def write_export(path, schema, modern, cuda=True):
-    """One export of the plan in `schema`. modern: the 2024 extras."""
+def write_export(path, schema, modern, cuda=True, procs=ONE_PROCESS):
+    """One export of the plan in `schema`, run by each of `procs`. modern:
+    the 2024 extras."""
     w = Writer(path, schema)
-    for gtid, name in THREADS:
-        w.insert("ThreadNames", nameId=w.sid(name), priority=10, globalTid=gtid)
-    if w.has("PROCESSES"):
-        w.insert("PROCESSES", globalPid=GLOBAL_PID, pid=PID, name="python3")
+    for proc in procs:
+        for planned, name in THREADS:
+            w.insert("ThreadNames", nameId=w.sid(name), priority=10,
+                     globalTid=proc.thread(planned))
+        if w.has("PROCESSES"):
+            w.insert("PROCESSES", globalPid=proc.global_pid, pid=proc.pid, name="python3")
+    if len(procs) > 1:
+        launcher = VM | (LAUNCHER_PID << 24)
+        w.insert("PROCESSES", globalPid=launcher, pid=LAUNCHER_PID, name="mpirun")
+        w.insert("OSRT_API", start=ns(5), end=ns(7005), eventClass=OSRT_EVENT_CLASS,
+                 globalTid=launcher | LAUNCHER_PID, nameId=w.sid("waitpid"), returnValue=0,
+                 nestingLevel=0, callchainId=0)
     if w.has("META_DATA_EXPORT"):
         for name, value in META_2024:
             w.insert("META_DATA_EXPORT", name=name, value=value)
@@ -479,7 +526,7 @@ def write_export(path, schema, modern, cuda=True):
             for row in rows:
                 w.insert(table, id=row[0], name=row[1], label=row[-1])
     if cuda:
-        for device in (0, 1):
+        for device in range(2 * len(procs)):
             gpu = dict.fromkeys(TARGET_INFO_GPU_COLUMNS)
             gpu.update(vmId=VM, id=device, name=GPU_NAME,
                        busLocation=f"0000:{0x18 + device:02x}:00.0",
@@ -487,59 +534,82 @@ def write_export(path, schema, modern, cuda=True):
                        cuDevice=device, computeMajor=9, computeMinor=0, smMajor=9, smMinor=0,
                        threadsPerWarp=32, uuid=f"00000000-0000-0000-0000-00000000000{device}")
             w.insert("TARGET_INFO_GPU", **gpu)
-        corr = 0
-        if modern:
-            corr += 1
-            thread, start, end, name = DRIVER_CALL
-            w.insert("CUPTI_ACTIVITY_KIND_RUNTIME", start=ns(start), end=ns(end),
-                     eventClass=CUDA_DRIVER_CLASS, globalTid=thread, correlationId=corr,
-                     nameId=w.sid(name), returnValue=0, callchainId=None)
-        for grid_id, (thread, start, end, name, op) in enumerate(CALLS, start=1):
-            corr += 1
-            w.insert("CUPTI_ACTIVITY_KIND_RUNTIME", start=ns(start), end=ns(end),
-                     eventClass=CUDA_RUNTIME_CLASS, globalTid=thread, correlationId=corr,
-                     nameId=w.sid(name), returnValue=0, callchainId=None)
-            if name.startswith("cudaStreamSynchronize") and w.has(
-                    "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"):
-                w.insert("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", start=ns(start), end=ns(end),
-                         deviceId=0, contextId=CONTEXT, greenContextId=None, streamId=7,
-                         correlationId=corr, globalPid=GLOBAL_PID, syncType=3,
-                         eventId=4294967295)
-            if op is None:
-                continue
-            what, device, stream, gstart, gend = op[:5]
-            if what == "kernel":
-                values = kernel_values(device, stream, gstart, gend, op[5], corr, grid_id)
-                for k in ("demangledName", "shortName", "mangledName"):
-                    has = k in w.columns["CUPTI_ACTIVITY_KIND_KERNEL"]
-                    values[k] = w.sid(values[k]) if has else None
-                w.insert("CUPTI_ACTIVITY_KIND_KERNEL", **values)
-            elif what == "memcpy":
-                w.insert("CUPTI_ACTIVITY_KIND_MEMCPY", start=ns(gstart), end=ns(gend),
-                         deviceId=device, contextId=CONTEXT, greenContextId=None, streamId=stream,
-                         correlationId=corr, globalPid=GLOBAL_PID, bytes=op[6], copyKind=op[5],
-                         deprecatedSrcId=None, srcKind=1 if op[5] == HTOD else 2,
-                         dstKind=2 if op[5] == HTOD else 1, srcDeviceId=None, srcContextId=None,
-                         dstDeviceId=None, dstContextId=None, migrationCause=None,
-                         graphNodeId=None, virtualAddress=None)
-            else:
-                w.insert("CUPTI_ACTIVITY_KIND_MEMSET", start=ns(gstart), end=ns(gend),
-                         deviceId=device, contextId=CONTEXT, greenContextId=None, streamId=stream,
-                         correlationId=corr, globalPid=GLOBAL_PID, value=0, bytes=op[5],
-                         graphNodeId=None, memKind=2)
+        for proc in procs:
+            write_process(w, proc, modern)
+    for proc in procs:
+        write_host(w, proc, modern)
+    w.close()
+
+
+def write_process(w, proc, modern):
+    """A process's CUDA calls and the GPU work they issued."""
+    if w.has("TARGET_INFO_CUDA_CONTEXT_INFO"):
+        for device in (0, 1):
+            w.insert("TARGET_INFO_CUDA_CONTEXT_INFO", nullStreamId=7, hwId=0, vmId=1,
+                     processId=proc.pid, deviceId=proc.first_device + device,
+                     contextId=CONTEXT + device, parentContextId=None, isGreenContext=None)
+    corr = 0
+    if modern:
+        corr += 1
+        thread, start, end, name = DRIVER_CALL
+        w.insert("CUPTI_ACTIVITY_KIND_RUNTIME", start=proc.ns(start), end=proc.ns(end),
+                 eventClass=CUDA_DRIVER_CLASS, globalTid=proc.thread(thread),
+                 correlationId=corr,
+                 nameId=w.sid(name), returnValue=0, callchainId=None)
+    for grid_id, (thread, start, end, name, op) in enumerate(CALLS, start=1):
+        corr += 1
+        w.insert("CUPTI_ACTIVITY_KIND_RUNTIME", start=proc.ns(start), end=proc.ns(end),
+                 eventClass=CUDA_RUNTIME_CLASS, globalTid=proc.thread(thread),
+                 correlationId=corr,
+                 nameId=w.sid(name), returnValue=0, callchainId=None)
+        if name.startswith("cudaStreamSynchronize") and w.has(
+                "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"):
+            w.insert("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", start=proc.ns(start),
+                     end=proc.ns(end), deviceId=proc.first_device, contextId=CONTEXT,
+                     greenContextId=None, streamId=7, correlationId=corr,
+                     globalPid=proc.global_pid, syncType=3,
+                     eventId=4294967295)
+        if op is None:
+            continue
+        what, device, stream, gstart, gend = op[:5]
+        device += proc.first_device
+        if what == "kernel":
+            values = kernel_values(proc, device, stream, gstart, gend, op[5], corr, grid_id)
+            for k in ("demangledName", "shortName", "mangledName"):
+                has = k in w.columns["CUPTI_ACTIVITY_KIND_KERNEL"]
+                values[k] = w.sid(values[k]) if has else None
+            w.insert("CUPTI_ACTIVITY_KIND_KERNEL", **values)
+        elif what == "memcpy":
+            w.insert("CUPTI_ACTIVITY_KIND_MEMCPY", start=proc.ns(gstart), end=proc.ns(gend),
+                     deviceId=device, contextId=CONTEXT, greenContextId=None, streamId=stream,
+                     correlationId=corr, globalPid=proc.global_pid, bytes=op[6],
+                     copyKind=op[5],
+                     deprecatedSrcId=None, srcKind=1 if op[5] == HTOD else 2,
+                     dstKind=2 if op[5] == HTOD else 1, srcDeviceId=None, srcContextId=None,
+                     dstDeviceId=None, dstContextId=None, migrationCause=None,
+                     graphNodeId=None, virtualAddress=None)
+        else:
+            w.insert("CUPTI_ACTIVITY_KIND_MEMSET", start=proc.ns(gstart), end=proc.ns(gend),
+                     deviceId=device, contextId=CONTEXT, greenContextId=None, streamId=stream,
+                     correlationId=corr, globalPid=proc.global_pid, value=0, bytes=op[5],
+                     graphNodeId=None, memKind=2)
+
+
+def write_host(w, proc, modern):
+    """A process's NVTX and OS runtime rows."""
     by_id = modern and "textId" in w.columns["NVTX_EVENTS"]
     for range_id, (thread, start, end, kind, name, registered) in enumerate(NVTX, start=1):
         named_by_id = by_id and registered
-        w.insert("NVTX_EVENTS", start=ns(start), end=None if end is None else ns(end),
-                 eventType=kind, rangeId=range_id if kind == START_END else None, category=None,
-                 color=None, text=None if named_by_id else name, globalTid=thread,
-                 endGlobalTid=thread if kind == START_END else None,
+        w.insert("NVTX_EVENTS", start=proc.ns(start),
+                 end=None if end is None else proc.ns(end), eventType=kind,
+                 rangeId=range_id if kind == START_END else None, category=None, color=None,
+                 text=None if named_by_id else name, globalTid=proc.thread(thread),
+                 endGlobalTid=proc.thread(thread) if kind == START_END else None,
                  textId=w.sid(name) if named_by_id else None, domainId=0)
     for thread, start, end, name in OSRT:
-        w.insert("OSRT_API", start=ns(start), end=ns(end), eventClass=OSRT_EVENT_CLASS,
-                 globalTid=thread, nameId=w.sid(name), returnValue=0, nestingLevel=0,
-                 callchainId=0)
-    w.close()
+        w.insert("OSRT_API", start=proc.ns(start), end=proc.ns(end),
+                 eventClass=OSRT_EVENT_CLASS, globalTid=proc.thread(thread), nameId=w.sid(name),
+                 returnValue=0, nestingLevel=0, callchainId=0)
 
 
 # ------------------------------------------------------------- the truth ----
@@ -579,18 +649,22 @@ def coverage_gaps(intervals, instants):
     return busy, joined
 
 
-def truth_from_rows(cuda=True, modern=False):
+def truth_from_rows(cuda=True, modern=False, procs=ONE_PROCESS):
     kinds = dict.fromkeys(COUNTED_KINDS, 0)
     devices = {}
-    if cuda:
+    causes = {}
+    for proc in procs if cuda else []:
         calls = [c for c in CALLS]
         names = [c[3] for c in calls] + ([DRIVER_CALL[3]] if modern else [])
         for n in names:
             kinds[runtime_kind(n)] += 1
+        for planned in PLANTED_GAPS:
+            causes[planned + proc.first_device] = [c for _, _, c in PLANTED_GAPS[planned]]
         for _, _, _, _, op in calls:
             if op is None:
                 continue
             what, device, _, start, end = op[:5]
+            device += proc.first_device
             if what == "kernel":
                 what = "comm_kernel" if "nccl" in KERNELS[op[5]][0].lower() else "kernel"
             kinds[what] += 1
@@ -598,11 +672,14 @@ def truth_from_rows(cuda=True, modern=False):
                                             "memset": 0, "intervals": [], "instants": []})
             d[what] += 1
             (d["intervals"] if end > start else d["instants"]).append(
-                (ns(start), ns(end)) if end > start else ns(start))
-    for _, _, end, kind, name, _ in NVTX:
-        if kind in (PUSH_POP, START_END) and end is not None:
-            kinds["step" if name.startswith("ProfilerStep#") else "user_annotation"] += 1
-    kinds["other"] += len(OSRT)
+                (proc.ns(start), proc.ns(end)) if end > start else proc.ns(start))
+    for _ in procs:
+        for _, _, end, kind, name, _ in NVTX:
+            if kind in (PUSH_POP, START_END) and end is not None:
+                kinds["step" if name.startswith("ProfilerStep#") else "user_annotation"] += 1
+        kinds["other"] += len(OSRT)
+    if len(procs) > 1:
+        kinds["other"] += 1  # the launcher's waitpid
     out = []
     for device in sorted(devices):
         d = devices[device]
@@ -613,14 +690,15 @@ def truth_from_rows(cuda=True, modern=False):
                     "memcpy": d["memcpy"], "memset": d["memset"], "busy_ns": busy,
                     "gaps": listed,
                     "short_gaps": {"count": len(short), "total_ns": sum(b - a for a, b in short)},
-                    "causes": [c for _, _, c in PLANTED_GAPS[device]]})
+                    "causes": causes[device]})
     return {"slice_kinds": kinds, "devices": out}
 
 
-def check_planted(truth):
+def check_planted(truth, procs=ONE_PROCESS):
     for d in truth["devices"]:
-        device = d["device"]
-        planted = [[ns(a), ns(b)] for a, b, _ in PLANTED_GAPS[device]]
+        proc = next(p for p in procs if p.first_device <= d["device"] < p.first_device + 2)
+        device = d["device"] - proc.first_device
+        planted = [[proc.ns(a), proc.ns(b)] for a, b, _ in PLANTED_GAPS[device]]
         assert d["gaps"] == planted, (device, d["gaps"], planted)
         assert d["busy_ns"] == PLANTED_BUSY_US[device] * US, (device, d["busy_ns"])
         short = PLANTED_SHORT[device]
@@ -711,6 +789,13 @@ def main():
     write_export(path, schema, modern=True, cuda=False)
     truth = truth_from_rows(cuda=False)
     write_truth(path, truth, "2024.5, no CUPTI tables")
+    written += [path, path + ".truth.json"]
+
+    path = os.path.join(outdir, "nsys_2024_two_ranks.sqlite")
+    write_export(path, SCHEMA_2024, modern=True, procs=TWO_RANKS)
+    truth = truth_from_rows(modern=True, procs=TWO_RANKS)
+    check_planted(truth, TWO_RANKS)
+    write_truth(path, truth, "2024.5 (export schema 3.13.2), two ranks' processes")
     written += [path, path + ".truth.json"]
 
     written += write_invalid(outdir, modern)

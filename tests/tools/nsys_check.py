@@ -165,9 +165,32 @@ def gaps_of(merged, points, threshold):
     return listed, short
 
 
-def reference(path, threshold=GAP_THRESHOLD_NS):
+def pid_of(global_id):
+    """The pid in a serialized GlobalId (bits 24..47)."""
+    return (global_id >> 24) & 0xFFFFFF if global_id is not None else 0
+
+
+def keeps_of(x, process):
+    """Which rows' processes one rank's reading holds: every process when
+    `process` is None; else the ranks are the processes with a CUDA context
+    (TARGET_INFO_CUDA_CONTEXT_INFO), by pid, the first of which also holds
+    the processes that are no rank (a launcher)."""
+    if process is None:
+        return lambda pid: True
+    ranks = sorted({r["processId"] for r in x.rows("TARGET_INFO_CUDA_CONTEXT_INFO",
+                                                   ["processId"])})
+    if process not in ranks:
+        raise SystemExit(f"{process} is not one of the ranks' processes {ranks}")
+    if process == ranks[0]:
+        others = set(ranks[1:])
+        return lambda pid: pid not in others
+    return lambda pid: pid == process
+
+
+def reference(path, threshold=GAP_THRESHOLD_NS, process=None):
     x = Export(path)
     strings = dict((r["id"], r["value"]) for r in x.rows("StringIds", ["id", "value"]))
+    keeps = keeps_of(x, process)
 
     def resolve(i):
         return strings.get(i) if i is not None else None
@@ -188,7 +211,10 @@ def reference(path, threshold=GAP_THRESHOLD_NS):
             dev["malformed"] += 1
 
     for r in x.rows("CUPTI_ACTIVITY_KIND_KERNEL",
-                    ["start", "end", "deviceId", "demangledName", "shortName", "mangledName"]):
+                    ["start", "end", "deviceId", "demangledName", "shortName", "mangledName",
+                     "globalPid"]):
+        if not keeps(pid_of(r["globalPid"])):
+            continue
         name = next((n for n in (resolve(r["demangledName"]), resolve(r["shortName"]),
                                  resolve(r["mangledName"])) if n is not None), "")
         kind = "comm_kernel" if is_collective(name) else "kernel"
@@ -198,18 +224,24 @@ def reference(path, threshold=GAP_THRESHOLD_NS):
         activity(dev, r["start"], r["end"])
     for table, kind in (("CUPTI_ACTIVITY_KIND_MEMCPY", "memcpy"),
                         ("CUPTI_ACTIVITY_KIND_MEMSET", "memset")):
-        for r in x.rows(table, ["start", "end", "deviceId"]):
+        for r in x.rows(table, ["start", "end", "deviceId", "globalPid"]):
+            if not keeps(pid_of(r["globalPid"])):
+                continue
             kinds[kind] += 1
             dev = device(r["deviceId"])
             dev[kind] += 1
             activity(dev, r["start"], r["end"])
 
-    for r in x.rows("CUPTI_ACTIVITY_KIND_RUNTIME", ["nameId"]):
+    for r in x.rows("CUPTI_ACTIVITY_KIND_RUNTIME", ["nameId", "globalTid"]):
+        if not keeps(pid_of(r["globalTid"])):
+            continue
         kinds[runtime_kind(runtime_name(resolve(r["nameId"]) or ""))] += 1
 
     nvtx_marks = 0
     nvtx_open = 0
-    for r in x.rows("NVTX_EVENTS", ["start", "end", "eventType", "text", "textId"]):
+    for r in x.rows("NVTX_EVENTS", ["start", "end", "eventType", "text", "textId", "globalTid"]):
+        if not keeps(pid_of(r["globalTid"])):
+            continue
         if r["eventType"] == 34:
             nvtx_marks += 1
             continue
@@ -221,7 +253,8 @@ def reference(path, threshold=GAP_THRESHOLD_NS):
         name = r["text"] if r["text"] else (resolve(r["textId"]) or "")
         kinds["step" if name.startswith("ProfilerStep#") else "user_annotation"] += 1
 
-    kinds["other"] += len(x.rows("OSRT_API", ["start"]))
+    kinds["other"] += sum(1 for r in x.rows("OSRT_API", ["globalTid"])
+                          if keeps(pid_of(r["globalTid"])))
 
     out_devices = []
     for d in sorted(devices):
@@ -240,7 +273,7 @@ def reference(path, threshold=GAP_THRESHOLD_NS):
             "short_gaps": {"count": len(short), "total_ns": sum(e - s for s, e in short)},
         })
     return {
-        "file": path,
+        "file": path + (f" (process {process})" if process is not None else ""),
         "threshold_ns": threshold,
         "slice_kinds": {k: kinds.get(k, 0) for k in COUNTED_KINDS},
         "nvtx_marks": nvtx_marks,
@@ -295,13 +328,14 @@ def run_json(cmd):
     return json.loads(done.stdout)
 
 
-def check(path, cli, problems):
-    ref = reference(path)
+def check(path, cli, problems, process=None):
+    ref = reference(path, process=process)
+    part = ["--process", str(process)] if process is not None else []
 
     def differ(figure, expected, actual):
         problems.append(f"{path}: {figure}: expected {expected}, gapscope says {actual}")
 
-    truth = check_truth(path, ref, problems)
+    truth = check_truth(path, ref, problems) if process is None else None
 
     counted = csv_counts(path)
     ref["cross_checked"] = (["its truth sidecar"] if truth else []) + (
@@ -316,8 +350,8 @@ def check(path, cli, problems):
                             f"{csv_path} says {memcpys}")
 
     try:
-        info = run_json([cli, "info", path, "--json", "--no-cache"])
-        gaps = run_json([cli, "gaps", path, "--format", "json", "--no-cache"])
+        info = run_json([cli, "info", path, "--json", "--no-cache"] + part)
+        gaps = run_json([cli, "gaps", path, "--format", "json", "--no-cache"] + part)
     except (RuntimeError, json.JSONDecodeError) as e:
         problems.append(f"{path}: {e}")
         return None
@@ -391,6 +425,8 @@ def main():
     ap.add_argument("--cli", help="gapscope-cli to check")
     ap.add_argument("--print", action="store_true", dest="print_only",
                     help="print the reference figures as JSON; run no CLI")
+    ap.add_argument("--process", type=int,
+                    help="check the reading of this rank's process alone (--process of the CLI)")
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
     if not args.print_only and not args.cli:
@@ -398,7 +434,7 @@ def main():
     if args.print_only:
         out, problems = [], []
         for p in args.files:
-            out.append(reference(p))
+            out.append(reference(p, process=args.process))
             check_truth(p, out[-1], problems)
         json.dump(out if len(out) > 1 else out[0], sys.stdout, indent=1)
         sys.stdout.write("\n")
@@ -408,7 +444,7 @@ def main():
     failed = False
     for path in args.files:
         problems = []
-        ref = check(path, args.cli, problems)
+        ref = check(path, args.cli, problems, args.process)
         if problems:
             failed = True
             for p in problems:

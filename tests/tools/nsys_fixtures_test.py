@@ -28,6 +28,41 @@ REFUSALS = {
 }
 
 
+def check_two_ranks(cli, path):
+    """A report of two ranks' processes opens as two ranks: each process's
+    reading equals nsys_check.py's reading of its rows alone, and the ranks
+    compare as the plan made them (rank 1 runs 50 us behind rank 0, so
+    rank 0 waits 50 us for it in step 1's all-reduce). True on failure."""
+    failed = False
+    for pid in (4242, 4343):
+        failed = subprocess.call([sys.executable, os.path.join(HERE, "nsys_check.py"), "--cli",
+                                  cli, "--process", str(pid), path]) != 0 or failed
+    r = subprocess.run([cli, "ranks", path, "--format", "json", "--no-cache"],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        print(f"{path}: ranks exited {r.returncode}: {r.stderr.strip()}")
+        return True
+    job = json.loads(r.stdout)
+    got = [(x["rank"], x["part"], x["origin"], x["file"]) for x in job["ranks"]]
+    want = [(0, "process 4242 (python3)", "process", path),
+            (1, "process 4343 (python3)", "process", path)]
+    stragglers = [(s["step"], s["rank"], s["longest_wait_rank"], s["longest_wait_ns"])
+                  for s in job["stragglers"]]
+    if got != want or stragglers != [(1, 1, 0, 50_000)]:
+        print(f"{path}: ranks: expected {want} and straggler {[(1, 1, 0, 50_000)]}; "
+              f"got {got} and {stragglers}")
+        failed = True
+    else:
+        print(f"{path}: two ranks, one per process; rank 1 is step 1's straggler by 50 us")
+    # The whole file still reads as one trace for the single-trace commands,
+    # which say so.
+    r = subprocess.run([cli, "info", path, "--no-cache"], capture_output=True, text=True)
+    if r.returncode != 0 or "holds the processes of 2 ranks" not in r.stderr:
+        print(f"{path}: info: expected a word on its 2 ranks; got {r.returncode}: {r.stderr!r}")
+        failed = True
+    return failed
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
@@ -47,8 +82,8 @@ def main():
                           stdout=subprocess.DEVNULL)
     valid = sorted(os.path.join(a.out, f) for f in os.listdir(a.out)
                    if f.startswith("nsys_") and f.endswith(".sqlite"))
-    if len(valid) < 3:
-        sys.exit(f"expected three valid fixtures in {a.out}, found {valid}")
+    if len(valid) < 4:
+        sys.exit(f"expected four valid fixtures in {a.out}, found {valid}")
     failed = subprocess.call([sys.executable, os.path.join(HERE, "nsys_check.py"),
                               "--cli", a.cli] + valid) != 0
     # NVTX ranges are steps by --step-regex: the ranges named so, as the table holds them.
@@ -69,6 +104,7 @@ def main():
             failed = True
         else:
             print(f"{os.path.basename(path)}: NVTX 'forward' ranges are steps: {got}")
+    failed = check_two_ranks(a.cli, os.path.join(a.out, "nsys_2024_two_ranks.sqlite")) or failed
     # A virtual table where the reader wants a table: refused, its module never runs.
     vt = os.path.join(a.out, "bad_virtual_table.sqlite")
     if os.path.exists(vt):

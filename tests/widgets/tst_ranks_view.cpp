@@ -268,12 +268,12 @@ class TestRanksView : public QObject {
     // panel and on the timeline; Reload keeps the alignment.
     void alignedOnAStep() {
         GAPSCOPE_REQUIRE_SHARED();
-        QStringList files;
+        std::vector<std::string> files;
         for (const QString& name :
              QDir(dlrmFolder()).entryList({"*.json"}, QDir::Files, QDir::Name))
-            files << dlrmFolder() + "/" + name;
-        QCOMPARE(files.size(), 8);
-        window_->openRanks(files, dlrmFolder(), 10);
+            files.push_back((dlrmFolder() + "/" + name).toStdString());
+        QCOMPARE(files.size(), size_t{8});
+        window_->openRanks(wholeFiles(files), dlrmFolder(), 10);
         QVERIFY(settle());
         const auto trace = window_->tracePage()->trace();
         QVERIFY(trace);

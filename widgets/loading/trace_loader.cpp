@@ -96,23 +96,20 @@ LoadOptions TraceLoader::loadOptions() const {
     return options;
 }
 
-void TraceLoader::loadRanks(const QStringList& files, const QString& path,
+void TraceLoader::loadRanks(const std::vector<RankSource>& sources, const QString& path,
                             std::optional<int64_t> alignOnStep) {
     auto shared = startLoad();
     RankViewOptions options;
     options.load.load = loadOptions();
     options.alignOnStep = alignOnStep;
-    std::vector<std::string> names;
-    for (const QString& f : files)
-        names.push_back(QFile::encodeName(f).toStdString());
     const std::string name = QFile::encodeName(path).toStdString();
     // Each file's cache entry is written by its own load (storeInCache).
-    thread_ = QThread::create([this, shared, names, name, path, options, cache = cache_] {
+    thread_ = QThread::create([this, shared, sources, name, path, options, cache = cache_] {
         (void)cache;  // held so the cache outlives this load
         (void)shared;
         RankView view;
         try {
-            view = loadRankView(names, name, options);
+            view = loadRankView(sources, name, options);
         } catch (const std::exception& e) {
             view.failure = LoadFailure{name, "ranks", e.what()};
         }
@@ -139,7 +136,7 @@ void TraceLoader::finishRanks(RankView view, const QString& path) {
     auto doc = std::make_shared<RanksDocument>();
     for (RankEntry& e : view.ranks) {
         RankRow row;
-        row.origin = rankOriginName(view.origins[e.file]);
+        row.origin = rankOriginName(view.origins[rankSourceName(e.file, e.part)]);
         row.entry = std::move(e);
         doc->ranks.push_back(std::move(row));
     }
@@ -147,7 +144,8 @@ void TraceLoader::finishRanks(RankView view, const QString& path) {
         RankRow row;
         row.entry.rank = f.rank;
         row.entry.file = f.failure.path;
-        row.origin = rankOriginName(view.origins[f.failure.path]);
+        row.entry.part = f.part;
+        row.origin = rankOriginName(view.origins[rankSourceName(f.failure.path, f.part)]);
         row.error = f.failure.where + ": " + f.failure.what;
         doc->ranks.push_back(std::move(row));
     }

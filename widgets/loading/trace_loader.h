@@ -27,7 +27,7 @@ class TraceLoader : public QObject {
     void load(const QString& path);  // cancels a load in progress first
     // The ranks of a job (loader/rank_view.h): `files` side by side, merged
     // into one trace named `path`; ranksLoaded comes just before loaded.
-    void loadRanks(const QStringList& files, const QString& path,
+    void loadRanks(const std::vector<RankSource>& sources, const QString& path,
                    std::optional<int64_t> alignOnStep = std::nullopt);
     // Limits for the next loads (0 = the core's defaults).
     void setLimits(size_t maxEventBytes, uint64_t memoryLimitBytes);

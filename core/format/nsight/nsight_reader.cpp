@@ -256,7 +256,7 @@ class Reader {
                                             optional(kSyncTable, "syncType")});
         while (rows.next()) {
             tick();
-            if (rows.isNull(0) || rows.integer(0) == 0) continue;
+            if (rows.isNull(0) || rows.integer(0) == 0 || !mine(pidOf(rows.integer(1)))) continue;
             syncTypes_[correlationKey(pidOf(rows.integer(1)), rows.integer(0))] =
                 static_cast<uint8_t>(rows.isNull(2) ? 0
                                                     : std::clamp<int64_t>(rows.integer(2), 0, 4));
@@ -372,6 +372,7 @@ class Reader {
             if (!validGpuRow(rows, t)) continue;
             const auto device = static_cast<int32_t>(rows.integer(2));
             const int64_t pid = pidOf(rows.integer(5)), stream = rows.integer(3);
+            if (!mine(pid)) continue;
             const int64_t corr = rows.integer(4);
             placeOnGpu(device, pid, stream);
             ev_.reset();
@@ -501,6 +502,7 @@ class Reader {
             tick();
             if (!validHostRow(rows, 2, t)) continue;
             const int64_t g = rows.integer(2), pid = pidOf(g), tid = tidOf(g);
+            if (!mine(pid)) continue;
             const int64_t corr = rows.integer(3);
             const std::string_view name = withoutVersion(nameOf(rows.integer(4), "CUDA API #"));
             ev_.reset();
@@ -547,6 +549,8 @@ class Reader {
             const bool range =
                 type == kNvtxMark || type == kNvtxPushPopRange || type == kNvtxStartEndRange;
             if (range && !validHostRow(rows, 3, t, true)) continue;
+            const int64_t g = rows.isNull(3) ? 0 : rows.integer(3), pid = pidOf(g), tid = tidOf(g);
+            if (!mine(pid)) continue;
             bool missing = false;
             std::string_view name = capped(rows.text(4));
             if (rows.isNull(4) && !rows.isNull(5)) {
@@ -562,7 +566,6 @@ class Reader {
                 continue;
             }
             nameBuf_ = name.empty() ? std::string("(unnamed NVTX range)") : std::string(name);
-            const int64_t g = rows.isNull(3) ? 0 : rows.integer(3), pid = pidOf(g), tid = tidOf(g);
             const int64_t start = rows.integer(0);
             const bool open = rows.isNull(1);
             ev_.reset();
@@ -726,6 +729,7 @@ class Reader {
             tick();
             if (!validHostRow(rows, 2, t)) continue;
             const int64_t g = rows.integer(2);
+            if (!mine(pidOf(g))) continue;
             ev_.reset();
             ev_.name = nameOf(rows.integer(3), "OS call #");
             ev_.cat = nsight::kOsRuntime;
@@ -823,6 +827,9 @@ class Reader {
     void readDiagnostics() {
         const char* t = "DIAGNOSTIC_EVENT";
         if (!db_.hasTable(t)) return;
+        // They are the report's, not a process's: the first rank's part
+        // (the one that also keeps processes of no rank) says them once.
+        if (!options_.processes.whole() && !options_.processes.allBut) return;
         Rows rows = db_.select(t, {oneOf(t, {"severity"}), oneOf(t, {"text"})});
         constexpr int64_t kWarning = 2, kError = 3;  // ENUM_DIAGNOSTIC_SEVERITY_LEVEL
         constexpr size_t kMostText = 2000;
@@ -845,6 +852,9 @@ class Reader {
     }
 
     // ---- events ----
+
+    // Whether a row of process `pid` is read (ReaderOptions::processes).
+    bool mine(int64_t pid) const { return options_.processes.keeps(pid); }
 
     void onThread(int64_t pid, int64_t tid) {
         ev_.pid = {RawId::Kind::Number, pid, {}};
