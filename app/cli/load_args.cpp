@@ -106,8 +106,7 @@ std::shared_ptr<const Trace> loadOrReport(LoadArgs& args, std::string* cacheNote
                   << meaning.sources.size()
                   << " ranks; read as one trace (gapscope-cli ranks compares them)\n";
     } else if (meaning.kind == PathMeaning::Kind::Ranks && meaning.run.empty()) {
-        std::cerr << "gapscope: " << args.path << ": holds the traces of "
-                  << meaning.sources.size()
+        std::cerr << "gapscope: " << args.path << ": holds the traces of " << meaning.sources.size()
                   << " ranks; compare them with gapscope-cli ranks, or name one file\n";
         return nullptr;
     }

@@ -95,9 +95,8 @@ int runRanks(int argc, char** argv) {
         std::cerr << "gapscope: " << meaning.error << "\n";
         return 2;
     }
-    std::vector<RankSource> sources = meaning.kind == PathMeaning::Kind::Ranks
-                                          ? meaning.sources
-                                          : wholeFiles({meaning.path});
+    std::vector<RankSource> sources =
+        meaning.kind == PathMeaning::Kind::Ranks ? meaning.sources : wholeFiles({meaning.path});
     // A run of one host: its file, which names the rank by its host.
     if (meaning.kind == PathMeaning::Kind::Trace && !meaning.run.empty())
         if (std::vector<std::string> hosts = xspaceFilesIn(meaning.path); !hosts.empty())
@@ -155,8 +154,8 @@ int runRanks(int argc, char** argv) {
             rows.push_back(std::move(row));
             continue;
         }
-        entries.push_back({r.rank, r.file, r.host, std::move(figures[r.name()]), 0,
-                           spans[r.name()], r.part});
+        entries.push_back(
+            {r.rank, r.file, r.host, std::move(figures[r.name()]), 0, spans[r.name()], r.part});
     }
     if (entries.empty()) return 2;
     const RankComparison comparison = compareRanks(entries, alignStep);

@@ -426,7 +426,8 @@ void MainWindow::createDocks() {
                "(for ranks whose clocks differ; -1: as written):"),
             rankAlignment_ ? static_cast<int>(*rankAlignment_) : -1, -1, INT_MAX, 1, &ok);
         if (!ok) return;
-        openRanks(rankSources_, currentPath_, step < 0 ? std::nullopt : std::optional<int64_t>(step));
+        openRanks(rankSources_, currentPath_,
+                  step < 0 ? std::nullopt : std::optional<int64_t>(step));
     });
     alignRanks_->setEnabled(false);
 }

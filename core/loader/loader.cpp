@@ -112,8 +112,10 @@ LoadResult loadWith(const std::string& path, const std::function<OpenedSource()>
                                 "` (or record with `nsys profile --export=sqlite`) and open the "
                                 ".sqlite file");
         if (!options.part.whole() && format != InputFormat::NsightSqlite)
-            throw LoadError("open", "only an Nsight Systems export is read one process at a "
-                                    "time; this is " + std::string(inputFormatName(format)));
+            throw LoadError("open",
+                            "only an Nsight Systems export is read one process at a "
+                            "time; this is " +
+                                std::string(inputFormatName(format)));
         // Chunks of an uncompressed file are read on other cores through their own descriptor.
         UniqueFd chunkFd;
         if (opened.fileFd.valid() && opened.compression == Compression::None)

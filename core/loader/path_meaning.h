@@ -2,8 +2,8 @@
 // What the paths a person opens mean, decided once for the viewer and the
 // CLI: one trace (a file, or a profile run's folder read as one), the ranks
 // of a job (a folder of traces, several files, a run of several hosts), a
-// fleet table, a file that holds several ranks' processes, and the choices on the way (which profile run of a folder
-// of runs, which profiler cycle of files written one after another), each
+// fleet table, a file that holds several ranks' processes, and the choices on the way (which
+// profile run of a folder of runs, which profiler cycle of files written one after another), each
 // with what else there was, so that the viewer can ask and the CLI can take
 // the default (the newest).
 

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <map>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -87,8 +87,9 @@ void numberRanks(std::vector<RankLoad>& loads, std::vector<std::optional<int64_t
             }
             taken.insert(next);
             warnings.push_back(fileNameOf(loads[i].file) +
-                               (loads[i].part.empty() ? "" : " " + loads[i].part) + " says rank " + std::to_string(rank) +
-                               ", which another file has: shown as rank " + std::to_string(next));
+                               (loads[i].part.empty() ? "" : " " + loads[i].part) + " says rank " +
+                               std::to_string(rank) + ", which another file has: shown as rank " +
+                               std::to_string(next));
             loads[i].rank = next;
         }
         placed[i] = true;
@@ -214,8 +215,8 @@ RankSetLoad loadRanks(const std::vector<RankSource>& sources, const RankLoadOpti
         if (!sources[i].part.whole()) partOrder[i] = partsSeen[sources[i].file]++;
     SharedProgress progress(options.load.progress, sources);
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    const unsigned workers = static_cast<unsigned>(
-        std::min<size_t>(options.workers ? options.workers : cores, n));
+    const unsigned workers =
+        static_cast<unsigned>(std::min<size_t>(options.workers ? options.workers : cores, n));
     const uint64_t memoryLimit =
         options.load.memoryLimitBytes ? options.load.memoryLimitBytes : defaultMemoryLimit();
     const uint64_t memoryPerLoad = std::max<uint64_t>(memoryLimit / std::max(1u, workers), 1);

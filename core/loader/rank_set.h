@@ -86,7 +86,8 @@ struct RankSetLoad {
 };
 
 RankSetLoad loadRanks(const std::vector<RankSource>& sources, const RankLoadOptions& options);
-inline RankSetLoad loadRanks(const std::vector<std::string>& files, const RankLoadOptions& options) {
+inline RankSetLoad loadRanks(const std::vector<std::string>& files,
+                             const RankLoadOptions& options) {
     return loadRanks(wholeFiles(files), options);
 }
 

@@ -56,8 +56,8 @@ RankView loadRankView(const std::vector<RankSource>& sources, const std::string&
             view.failed.push_back({r.rank, *r.result.failure, r.part});
             continue;
         }
-        view.ranks.push_back({r.rank, r.file, r.host, std::move(figures[r.name()]), 0,
-                              spans[r.name()], r.part});
+        view.ranks.push_back(
+            {r.rank, r.file, r.host, std::move(figures[r.name()]), 0, spans[r.name()], r.part});
     }
     if (view.ranks.empty()) {
         view.failure = view.failed.empty() ? LoadFailure{path, "folder", "no trace files"}

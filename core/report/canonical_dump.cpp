@@ -154,8 +154,9 @@ std::string canonicalDump(const Trace& t, const DumpOptions& options) {
     }
     for (const TraceRank& r : t.ranks) {
         Line line(out);
-        line << "rank" << r.rank << r.host << rankSourceName(r.file, r.part) << r.offset << r.firstProcess << r.processCount
-             << r.firstTrack << r.trackCount << r.firstSlice << r.sliceCount << r.gpuDevices.size();
+        line << "rank" << r.rank << r.host << rankSourceName(r.file, r.part) << r.offset
+             << r.firstProcess << r.processCount << r.firstTrack << r.trackCount << r.firstSlice
+             << r.sliceCount << r.gpuDevices.size();
         for (int d : r.gpuDevices)
             line << d;
         for (int d : r.gpuLocalIndices)

@@ -235,8 +235,8 @@ class TestRanks : public QObject {
         QCOMPARE(m.kind, K::Ranks);
         QCOMPARE(m.path, base + "/job");
         QCOMPARE(filesOf(m), (std::vector<std::string>{base + "/job/worker1.json.gz",
-                                                    base + "/job/worker2.json.gz",
-                                                    base + "/job/worker10.json.gz"}));
+                                                       base + "/job/worker2.json.gz",
+                                                       base + "/job/worker10.json.gz"}));
         // Several files given: the ranks, named by their folder.
         m = meaningOfPaths({base + "/job/worker2.json.gz", base + "/job/worker1.json.gz"});
         QCOMPARE(m.kind, K::Ranks);
@@ -257,8 +257,9 @@ class TestRanks : public QObject {
                               "r1.1.pt.trace.json.gz", "r1.2.pt.trace.json.gz"});
         m = meaningOfPaths({base + "/rankcycles"});
         QCOMPARE(m.kind, K::Ranks);
-        QCOMPARE(filesOf(m), (std::vector<std::string>{base + "/rankcycles/r0.2.pt.trace.json.gz",
-                                                    base + "/rankcycles/r1.2.pt.trace.json.gz"}));
+        QCOMPARE(filesOf(m),
+                 (std::vector<std::string>{base + "/rankcycles/r0.2.pt.trace.json.gz",
+                                           base + "/rankcycles/r1.2.pt.trace.json.gz"}));
         // A logdir of two runs: the newest, or the one named; a run of two
         // hosts is two ranks, of one host one trace.
         const QString xplane = test::sourceDir() + "/tests/data/recorded/jax_mlp.xplane.pb";
@@ -590,8 +591,7 @@ class TestRanks : public QObject {
     void processesOfOneExportAreRanks() {
         const QString out = dir_.filePath("nsys");
         QProcess gen;
-        gen.start("python3",
-                  {test::sourceDir() + "/tests/tools/make_nsys_fixtures.py", out});
+        gen.start("python3", {test::sourceDir() + "/tests/tools/make_nsys_fixtures.py", out});
         QVERIFY(gen.waitForFinished(60000));
         QCOMPARE(gen.exitCode(), 0);
         const std::string file = (out + "/nsys_2024_two_ranks.sqlite").toStdString();
@@ -687,7 +687,8 @@ class TestRanks : public QObject {
             RankViewOptions options;
             options.load.workers = 2;
             options.alignOnStep = align;
-            const RankView view = loadRankView(wholeFiles(files), dlrmFolder().toStdString(), options);
+            const RankView view =
+                loadRankView(wholeFiles(files), dlrmFolder().toStdString(), options);
             QVERIFY(view.trace);
             const Trace& m = *view.trace;
             QCOMPARE(m.ranks.size(), size_t(8));

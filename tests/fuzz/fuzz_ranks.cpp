@@ -36,8 +36,12 @@ void mergeTwo(std::string_view bytes, size_t split) {
         LoadResult r =
             loadTraceFromBytes(std::string(halves[i]), "rank" + std::to_string(i), options);
         if (!r.trace) continue;
-        parts.push_back({1 - i, "", "rank" + std::to_string(i), i == 0 ? 0 : 1000,
-                         std::const_pointer_cast<Trace>(std::move(r.trace)), {}});
+        parts.push_back({1 - i,
+                         "",
+                         "rank" + std::to_string(i),
+                         i == 0 ? 0 : 1000,
+                         std::const_pointer_cast<Trace>(std::move(r.trace)),
+                         {}});
     }
     if (parts.empty()) return;
     try {

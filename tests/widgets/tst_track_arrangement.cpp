@@ -367,8 +367,12 @@ class TestTrackArrangement : public QObject {
         for (int64_t r = 0; r < 2; ++r) {
             LoadResult one = loadTrace(test::samplePath().toStdString());
             QVERIFY(one.trace);
-            parts.push_back({r, "host", "rank" + std::to_string(r) + ".json", 0,
-                             std::const_pointer_cast<Trace>(std::move(one.trace)), {}});
+            parts.push_back({r,
+                             "host",
+                             "rank" + std::to_string(r) + ".json",
+                             0,
+                             std::const_pointer_cast<Trace>(std::move(one.trace)),
+                             {}});
         }
         const std::shared_ptr<const Trace> job = mergeRankTraces(std::move(parts), "job");
         ViewState state;

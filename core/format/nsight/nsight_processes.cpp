@@ -9,8 +9,8 @@ std::vector<NsightProcess> nsightCudaProcesses(const sqlite::Database& db) {
     const char* contexts = "TARGET_INFO_CUDA_CONTEXT_INFO";
     if (!db.hasColumn(contexts, "processId") || !db.hasColumn(contexts, "deviceId")) return {};
     // Each process's work is told apart by its rows' globalPid.
-    for (const char* gpu : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
-                            "CUPTI_ACTIVITY_KIND_MEMSET"})
+    for (const char* gpu :
+         {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"})
         if (db.hasTable(gpu) && !db.hasColumn(gpu, "globalPid")) return {};
     // A job has a handful of processes; a hostile table of millions of
     // contexts is read no further than this.
