@@ -59,6 +59,10 @@ void printVerdicts(const std::vector<RankRow>& rows, const RankComparison& c) {
     }
     if (c.stragglers.empty() && rows.size() > 1)
         std::cout << "No step has a collective on two ranks or more: no straggler to name.\n";
+    for (const ClockDisagreement& d : c.clockDisagreements)
+        std::cout << "The ranks' clocks disagree: " << d.sentence()
+                  << "; no collective can, so waits and stragglers between them are off"
+                  << (c.alignedOn ? "" : " (--align-step N aligns them)") << ".\n";
 }
 
 }  // namespace

@@ -139,7 +139,53 @@ std::vector<Member> stepsCollective(
     return best ? *best : std::vector<Member>{};
 }
 
+// The step's widest contradiction of one clock: of every collective matched
+// on two ranks or more, the rank whose part ended first and the rank that
+// entered last, when that entry is after that end.
+std::optional<ClockDisagreement> clockDisagreement(
+    int64_t step, const std::vector<std::pair<size_t, RankStep*>>& withCollectives,
+    const std::vector<RankEntry>& ranks) {
+    std::map<std::pair<std::string, size_t>, std::vector<Member>> matched;
+    for (const auto& [entry, s] : withCollectives) {
+        std::map<std::string, size_t> seen;
+        for (size_t c = 0; c < s->collectives.size(); ++c)
+            matched[{s->collectives[c].name, seen[s->collectives[c].name]++}].push_back(
+                {entry, s, c});
+    }
+    std::optional<ClockDisagreement> widest;
+    for (const auto& [key, members] : matched) {
+        if (members.size() < 2) continue;
+        const Member* ended = &members.front();
+        const Member* entered = &members.front();
+        for (const Member& m : members) {
+            const RankCollective& c = m.step->collectives[m.collective];
+            if (c.end < ended->step->collectives[ended->collective].end) ended = &m;
+            if (c.enter > entered->step->collectives[entered->collective].enter) entered = &m;
+        }
+        ClockDisagreement d;
+        d.step = step;
+        d.collective = key.first;
+        d.endedRank = ranks[ended->entry].rank;
+        d.endedAt = ended->step->collectives[ended->collective].end;
+        d.enteredRank = ranks[entered->entry].rank;
+        d.enteredAt = entered->step->collectives[entered->collective].enter;
+        if (d.enteredAt > d.endedAt && (!widest || d.by() > widest->by())) widest = d;
+    }
+    return widest;
+}
+
 }  // namespace
+
+TimeNs ClockDisagreement::by() const {
+    return saturatedDifference(enteredAt, endedAt);
+}
+
+std::string ClockDisagreement::sentence() const {
+    return "in step " + std::to_string(step) + ", " + collective + " ended on rank " +
+           std::to_string(endedRank) + " (at " + std::to_string(endedAt) + " ns) " +
+           std::to_string(by()) + " ns before rank " + std::to_string(enteredRank) +
+           " entered it (at " + std::to_string(enteredAt) + " ns)";
+}
 
 RankComparison compareRanks(std::vector<RankEntry>& ranks, std::optional<int64_t> alignOnStep) {
     std::stable_sort(ranks.begin(), ranks.end(),
@@ -152,6 +198,8 @@ RankComparison compareRanks(std::vector<RankEntry>& ranks, std::optional<int64_t
         for (RankStep& s : ranks[i].figures.steps)
             if (!s.collectives.empty()) byStep[s.number].push_back({i, &s});
     for (auto& [number, withCollectives] : byStep) {
+        if (auto d = clockDisagreement(number, withCollectives, ranks))
+            out.clockDisagreements.push_back(std::move(*d));
         const std::vector<Member> entered = stepsCollective(withCollectives);
         if (entered.size() < 2) continue;
         const Member* last = &entered.front();  // in rank order: the lower rank on a tie

@@ -14,6 +14,10 @@
 //    earlier latest entry on a tie). The first collective of a DDP step, the
 //    buffer broadcast, has every rank in step; the gradients' all-reduce is
 //    where they wait for the slowest.
+//  - Clocks that disagree: a collective cannot end on one rank before every
+//    rank has entered it, so a matched collective that did (after any
+//    alignment) says the ranks' times are not on one clock; each such step
+//    is named with its widest contradiction.
 //  - A step's straggler is the rank that entered the step's collective
 //    last (the lower rank on a tie). Every other rank in it waited
 //    entry(straggler) - entry(rank); the others' wait is the sum of those.
@@ -61,10 +65,24 @@ struct StepStraggler {
     std::optional<RankWork> instead;
 };
 
+// In one step, a collective that ended on one rank before another entered it.
+struct ClockDisagreement {
+    int64_t step = 0;
+    std::string collective;
+    int64_t endedRank = 0;
+    TimeNs endedAt = 0;
+    int64_t enteredRank = 0;
+    TimeNs enteredAt = 0;
+    TimeNs by() const;  // enteredAt - endedAt (saturated): the clocks differ by at least this
+    std::string sentence()
+        const;  // "in step 3, ncclKernel… ended on rank 0 … before rank 1 entered it"
+};
+
 struct RankComparison {
-    std::optional<int64_t> alignedOn;       // the step number, when aligned
-    std::vector<int64_t> unaligned;         // ranks without that step
-    std::vector<StepStraggler> stragglers;  // by step number
+    std::optional<int64_t> alignedOn;                   // the step number, when aligned
+    std::vector<int64_t> unaligned;                     // ranks without that step
+    std::vector<StepStraggler> stragglers;              // by step number
+    std::vector<ClockDisagreement> clockDisagreements;  // by step number
 };
 
 // Sorts `ranks` by rank, applies the alignment to their times and fills

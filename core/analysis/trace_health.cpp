@@ -182,10 +182,14 @@ TraceHealth traceHealth(const Trace& t, const LaunchCalls* given) {
     h.checks.push_back(check("orphan_flow_events", "Flow steps without a start", r.orphanFlowEvents,
                              S::Info, "a flow step or end whose start is not in the trace"));
     // The profiler's own messages, as the readers word them (format/import_report.h).
-    uint64_t errors = 0, warnings = 0;
-    std::string firstMessage;
+    uint64_t errors = 0, warnings = 0, clocks = 0;
+    std::string firstMessage, firstClocks;
     for (const ImportWarning& w : r.warnings) {
         const std::string_view m = w.message;
+        if (m.substr(0, kRankClocksPrefix.size()) == kRankClocksPrefix) {
+            if (!clocks++) firstClocks = w.message.substr(kRankClocksPrefix.size());
+            continue;
+        }
         // (Anywhere in it: merged ranks prefix their warnings with the rank.)
         const bool error = m.find(kProfilerErrorPrefix) != std::string_view::npos;
         const bool warning = !error && m.find(kProfilerWarningPrefix) != std::string_view::npos;
@@ -200,8 +204,19 @@ TraceHealth traceHealth(const Trace& t, const LaunchCalls* given) {
               "driver it does not support); each is in the import report");
     profiler.detail = firstMessage;
     h.checks.push_back(std::move(profiler));
+    // Ranks merged into one trace: whether their clocks can be one.
+    if (!t.ranks.empty()) {
+        HealthCheck ranks = check(
+            "rank_clocks", "Ranks whose clocks disagree", clocks, S::Warning,
+            "a collective ended on one rank before another rank entered it, which no collective "
+            "can: the ranks' times are not on one clock, so waits, stragglers and the timelines "
+            "side by side are off; align the ranks on a step");
+        ranks.detail = firstClocks;
+        h.checks.push_back(std::move(ranks));
+    }
     h.checks.push_back(check("import_warnings", "Other import warnings",
-                             r.warnings.size() - errors - warnings + r.suppressedWarnings, S::Info,
+                             r.warnings.size() - errors - warnings - clocks + r.suppressedWarnings,
+                             S::Info,
                              "the import report's other warnings, each saying what it was "
                              "(some are about what the checks above count)"));
     return h;

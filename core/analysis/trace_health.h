@@ -22,7 +22,11 @@
 //  - unresolved_flows / orphan_flow_events: flow events with no slice at
 //    their time, and flow steps whose start is not in the trace;
 //  - profiler_messages: what the profiler itself reported in the file
-//    (XSpace's errors and warnings, Nsight Systems' diagnostics);
+//    (XSpace's errors and warnings, Nsight Systems' diagnostics, Kineto's
+//    logged errors and warnings such as CUPTI's dropped records);
+//  - rank_clocks (ranks merged into one trace only): steps where a
+//    collective ended on one rank before another entered it
+//    (analysis/rank_comparison.h), which the ranks' merge reports;
 //  - import_warnings: every other warning of the import.
 
 #include <cstdint>

@@ -14,6 +14,9 @@ namespace gapscope {
 // errors and warnings, Nsight Systems' diagnostics): Trace Health counts them.
 inline constexpr std::string_view kProfilerErrorPrefix = "the profiler reported an error: ";
 inline constexpr std::string_view kProfilerWarningPrefix = "the profiler reported a warning: ";
+// How the ranks of a job merged into one trace word a step where their
+// clocks cannot agree (loader/rank_view.h): Trace Health counts them.
+inline constexpr std::string_view kRankClocksPrefix = "the ranks' clocks disagree: ";
 
 struct ImportWarning {
     uint64_t offset = 0;  // byte offset in the (decompressed) JSON text

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "analysis/analysis_index.h"
+#include "format/import_report.h"
 #include "model/merge_traces.h"
 
 namespace gapscope {
@@ -85,6 +86,10 @@ RankView loadRankView(const std::vector<RankSource>& sources, const std::string&
     try {
         std::shared_ptr<Trace> merged = mergeRankTraces(std::move(parts), path);
         merged->alignedOnStep = view.comparison.alignedOn;
+        // What the comparison found of the ranks' clocks is the merged
+        // trace's import news (Trace Health's rank_clocks).
+        for (const ClockDisagreement& d : view.comparison.clockDisagreements)
+            merged->report.warn(0, std::string(kRankClocksPrefix) + d.sentence());
         view.trace = std::move(merged);
     } catch (const std::length_error& e) {
         view.failure = LoadFailure{path, "ranks", e.what()};

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <future>
 #include <new>
+#include <nlohmann/json.hpp>
 #include <system_error>
 
+#include "format/import_report.h"
 #include "model/builder_state.h"
 #include "model/demangle_slices.h"
 #include "model/slice_kind.h"
@@ -202,6 +204,24 @@ void TraceBuilder::onMetadata(std::string_view key, std::string_view rawValue) {
     Trace& t = state_->trace;
     if (key == "displayTimeUnit" && rawValue.size() >= 2 && rawValue.front() == '"') {
         t.displayTimeUnit = std::string(rawValue.substr(1, rawValue.size() - 2));
+    }
+    // The profiler's own log (Kineto's): its errors and warnings are the
+    // report's, as every reader words them (Trace Health counts them).
+    // (A log bigger than any real one is not parsed into a tree: said, not read.)
+    constexpr size_t kMostLogBytes = 16u << 20;
+    const std::optional<bool> error = vocabulary::kinetoLogIsError(key);
+    if (error && rawValue.size() > kMostLogBytes)
+        t.report.warn(0, "the profiler's " + std::string(key) + " log (" +
+                             std::to_string(rawValue.size()) + " bytes) is too big to read");
+    if (error && rawValue.size() <= kMostLogBytes) {
+        const auto lines = nlohmann::json::parse(rawValue, nullptr, /*allow_exceptions=*/false);
+        constexpr size_t kMostText = 2000;
+        if (lines.is_array())
+            for (const auto& line : lines)
+                if (line.is_string())
+                    t.report.warn(
+                        0, std::string(*error ? kProfilerErrorPrefix : kProfilerWarningPrefix) +
+                               line.get_ref<const std::string&>().substr(0, kMostText));
     }
     constexpr size_t kMaxKept = 1 << 20;  // keep small metadata; note big values
     if (rawValue.size() <= kMaxKept) {

@@ -113,10 +113,20 @@ std::string ranksJson(const std::vector<RankRow>& ranks, const RankComparison& c
     json unaligned = json::array();
     for (const int64_t r : c.unaligned)
         unaligned.push_back(r);
+    json clocks = json::array();
+    for (const ClockDisagreement& d : c.clockDisagreements)
+        clocks.push_back({{"step", d.step},
+                          {"collective", d.collective},
+                          {"ended_rank", d.endedRank},
+                          {"ended_ns", d.endedAt},
+                          {"entered_rank", d.enteredRank},
+                          {"entered_ns", d.enteredAt},
+                          {"by_ns", d.by()}});
     return json{{"aligned_on_step", orNull(c.alignedOn)},
                 {"unaligned_ranks", unaligned},
                 {"ranks", rs},
-                {"stragglers", st}}
+                {"stragglers", st},
+                {"clock_disagreements", clocks}}
         .dump(2, ' ', false, json::error_handler_t::replace);
 }
 
@@ -139,6 +149,19 @@ class RanksReader {
         for (size_t i = 0; i < stragglers.size(); ++i)
             d.comparison.stragglers.push_back(
                 straggler(stragglers[i], "stragglers[" + std::to_string(i) + "]", d.ranks));
+        const auto& clocks = list(j, "clock_disagreements");
+        for (size_t i = 0; i < clocks.size(); ++i) {
+            const std::string where = "clock_disagreements[" + std::to_string(i) + "]";
+            object(clocks[i], where);
+            ClockDisagreement c;
+            c.step = field(clocks[i], "step", where);
+            c.collective = text(clocks[i], "collective", where);
+            c.endedRank = field(clocks[i], "ended_rank", where);
+            c.endedAt = field(clocks[i], "ended_ns", where);
+            c.enteredRank = field(clocks[i], "entered_rank", where);
+            c.enteredAt = field(clocks[i], "entered_ns", where);
+            d.comparison.clockDisagreements.push_back(std::move(c));
+        }
         if (const auto f = j.find("fleet"); f != j.end()) {
             object(*f, "fleet");
             d.fleet = true;

@@ -5,6 +5,8 @@
 //
 // JSON (times absolute integer ns, shifted when aligned):
 //   {"aligned_on_step": N|null,
+//    "clock_disagreements": [{"step", "collective", "ended_rank", "ended_ns",
+//                             "entered_rank", "entered_ns", "by_ns"}],
 //    "ranks": [{"rank", "file", "part" (its process, in a file of several ranks),
 //               "host", "origin", "device", "offset_ns",
 //               "error" (a file that failed; then no steps),

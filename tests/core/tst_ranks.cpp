@@ -17,6 +17,7 @@
 #include "analysis/gap_causes.h"
 #include "analysis/rank_comparison.h"
 #include "analysis/time_breakdown.h"
+#include "analysis/trace_health.h"
 #include "cache/index_cache.h"
 #include "io/rank_files.h"
 #include "loader/path_meaning.h"
@@ -582,6 +583,64 @@ class TestRanks : public QObject {
         QCOMPARE(view.comparison.unaligned, (std::vector<int64_t>{1}));
         QCOMPARE(view.ranks[1].offset, TimeNs(0));
         QCOMPARE(view.trace->ranks[1].offset, TimeNs(0));
+    }
+
+    // Two ranks whose clocks are 1 ms apart (rank 1 wrote every time 1 ms
+    // later): their all-reduce ended on rank 0 (at 400 us) 900 us before
+    // rank 1 entered it (at 1300 us), which no collective can. The
+    // comparison names it, the merged trace's health counts it; aligned on
+    // the step, the clocks agree and neither does.
+    void ranksWhoseClocksDisagreeAreNamed() {
+        const QString dir = dir_.filePath("clocks");
+        QVERIFY(QDir().mkpath(dir));
+        for (int rank = 0; rank < 2; ++rank) {
+            const int64_t off = rank * 1000;
+            auto at = [&](int64_t us) { return std::to_string(off + us); };
+            const std::string gpu =
+                R"("cat":"kernel","pid":0,"tid":7,"args":{"device":0,"stream":7})";
+            QFile f(dir + "/rank" + QString::number(rank) + ".json");
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(
+                ("{\"distributedInfo\":{\"rank\":" + std::to_string(rank) + "},\"traceEvents\":[" +
+                 R"({"ph":"X","name":"ProfilerStep#1","cat":"user_annotation","pid":1,"tid":1,"ts":)" +
+                 at(0) + R"(,"dur":1000},{"ph":"X","name":"gemm",)" + gpu + ",\"ts\":" + at(100) +
+                 R"(,"dur":100},{"ph":"X","name":"ncclKernel_AllReduce",)" + gpu +
+                 ",\"ts\":" + at(300) + ",\"dur\":100}]}")
+                    .c_str());
+        }
+        const std::vector<std::string> files = rankFilesOf({dir.toStdString()}).files;
+        for (const bool aligned : {false, true}) {
+            RankViewOptions options;
+            if (aligned) options.alignOnStep = 1;
+            const RankView view = loadRankView(wholeFiles(files), dir.toStdString(), options);
+            QVERIFY2(view.trace, view.failure ? view.failure->message().c_str() : "");
+            const TraceHealth health = traceHealth(*view.trace);
+            const HealthCheck* clocks = health.find("rank_clocks");
+            QVERIFY(clocks);
+            if (aligned) {
+                QVERIFY(view.comparison.clockDisagreements.empty());
+                QCOMPARE(clocks->count, uint64_t(0));
+                continue;
+            }
+            QCOMPARE(view.comparison.clockDisagreements.size(), size_t(1));
+            const ClockDisagreement& d = view.comparison.clockDisagreements.front();
+            QCOMPARE(d.step, int64_t(1));
+            QCOMPARE(d.collective, std::string("ncclKernel_AllReduce"));
+            QCOMPARE(d.endedRank, int64_t(0));
+            QCOMPARE(d.endedAt, TimeNs(400'000));
+            QCOMPARE(d.enteredRank, int64_t(1));
+            QCOMPARE(d.enteredAt, TimeNs(1'300'000));
+            QCOMPARE(d.by(), TimeNs(900'000));
+            QCOMPARE(clocks->count, uint64_t(1));
+            QCOMPARE(clocks->severity, HealthSeverity::Warning);
+            QCOMPARE(clocks->detail, d.sentence());
+            // Not counted again among the other warnings.
+            QCOMPARE(health.find("import_warnings")->count, uint64_t(0));
+        }
+        // A single trace has no such check.
+        const LoadResult one = loadTrace(files.front());
+        QVERIFY(one.trace);
+        QVERIFY(!traceHealth(*one.trace).find("rank_clocks"));
     }
 
     // A report of two ranks' processes (make_nsys_fixtures.py's

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Trace Health against faults planted in a real Kineto trace: some kernels
 dropped (as when CUPTI loses activity records: the kernel and its flow end
-go), some launch calls dropped (the GPU work stays), and the file cut short.
+go), some launch calls dropped (the GPU work stays), Kineto's own log lines
+at the top level (as its on-demand traces carry them: "ERROR" and
+"WARNING" are the profiler's messages, "INFO" is not), and the file cut
+short.
 The expected counts come from this script's own reading of the planted JSON:
 a launch call without GPU work is a cudaLaunchKernel whose correlation no
 kernel, memcpy or memset has; GPU work without a launch is the converse. It
@@ -82,6 +85,10 @@ def main():
             continue
         planted.append(e)
     doc["traceEvents"] = planted
+    log = {"INFO": ["Tracing to temporary file /tmp/libkineto_activities_1.json"],
+           "WARNING": ["CUPTI dropped 120 activity records", "Requested GPU activity buffer"],
+           "ERROR": ["Failed to flush CUPTI activity buffers"]}
+    doc.update(log)
     path = os.path.join(a.out, "planted.pt.trace.json")
     with open(path, "w", encoding="utf-8") as f:
         json.dump(doc, f)
@@ -97,6 +104,14 @@ def main():
         ok = got == want and (sev == "warning") == (want > 0)
         print(f"{check}: expected {want}, gapscope {got} ({sev})" + ("" if ok else "  MISMATCH"))
         failed |= not ok
+    messages = health["profiler_messages"]
+    want_messages = len(log["WARNING"]) + len(log["ERROR"])
+    ok = (messages["count"] == want_messages and messages["severity"] == "warning"
+          and log["WARNING"][0] in messages.get("detail", ""))
+    print(f"profiler_messages: expected {want_messages} (warning, first "
+          f"{log['WARNING'][0]!r}), gapscope {messages['count']} ({messages['severity']}, "
+          f"{messages.get('detail')!r})" + ("" if ok else "  MISMATCH"))
+    failed |= not ok
     first = health["launches_without_gpu_work"]["examples"][0]["name"]
     if first != "cudaLaunchKernel":
         print(f"first launch without GPU work is {first!r}, not cudaLaunchKernel")

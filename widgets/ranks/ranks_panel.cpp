@@ -172,6 +172,16 @@ void RanksPanel::setDocument(std::shared_ptr<const RanksDocument> doc, bool with
             "<br>" + tr("… %1 more straggling ranks in the Stragglers tab.").arg(order.size() - 3);
     if (doc_->comparison.stragglers.empty() && loaded > 1)
         text += "<br>" + tr("No step has a collective on two ranks or more: no straggler to name.");
+    // Clocks that cannot be one make every wait above wrong: said first.
+    const auto& clocks = doc_->comparison.clockDisagreements;
+    if (!clocks.empty())
+        text = "<b>" +
+               tr("The ranks' clocks disagree in %n step(s):", nullptr,
+                  static_cast<int>(clocks.size())) +
+               "</b> " + QString::fromStdString(clocks.front().sentence()).toHtmlEscaped() + ". " +
+               tr("No collective can end before every rank has entered it: align the "
+                  "ranks on a step (View → Align Ranks on Step).") +
+               "<br>" + text;
     summary_->setText(text);
 }
 

@@ -19,4 +19,10 @@ bool kinetoLaunchFlow(std::string_view category) {
     return category == "ac2g";
 }
 
+std::optional<bool> kinetoLogIsError(std::string_view topLevelKey) {
+    if (topLevelKey == "ERROR") return true;
+    if (topLevelKey == "WARNING") return false;
+    return std::nullopt;
+}
+
 }  // namespace gapscope::vocabulary

@@ -14,6 +14,11 @@ namespace gapscope::vocabulary {
 // "cuda_runtime", "user_annotation", …; nullopt for a category it lacks.
 std::optional<SliceKind> kinetoCategory(std::string_view category);
 bool kinetoLaunchFlow(std::string_view category);  // "ac2g"
+// Kineto's own log lines, which its on-demand traces carry at the top level
+// ("ERROR": [...], "WARNING": [...]; INFO is not about the recording): for
+// such a key, whether its lines are errors. (CUPTI's dropped records are
+// said there.)
+std::optional<bool> kinetoLogIsError(std::string_view topLevelKey);
 
 // TensorFlow's trace-viewer JSON: "Kernel", "Memcpy", "Operator", "Runtime"…
 std::optional<SliceKind> tensorflowCategory(std::string_view category);
