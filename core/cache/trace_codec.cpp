@@ -1,40 +1,12 @@
 #include "cache/trace_codec.h"
 
 #include <algorithm>
+#include <type_traits>
+
+#include "model/trace_schema.h"
 
 namespace gapscope {
 namespace {
-
-// Fixed-layout records for the per-object scalars (one hash call each).
-struct ProcessRecord {
-    int64_t pidNumber;
-    int64_t sortIndex;
-    uint32_t pidText;
-    uint32_t name;
-    uint32_t labels;
-    int32_t gpuDevice;
-    uint8_t pidIsText;
-    uint8_t hasSortIndex;
-    uint8_t kind;
-    uint8_t pad = 0;
-};
-
-struct TrackRecord {
-    int64_t tidNumber;
-    int64_t sortIndex;
-    int64_t indexBase;
-    uint32_t tidText;
-    uint32_t process;
-    uint32_t threadName;
-    int32_t gpuDevice;
-    uint32_t sliceBegin, sliceEnd, instantBegin, instantEnd;
-    int32_t indexShift;
-    uint16_t laneCount;
-    uint8_t tidIsText;
-    uint8_t hasSortIndex;
-    uint8_t kind;
-    uint8_t pad[7] = {};
-};
 
 bool asBool(uint8_t v) {
     if (v > 1) throw CacheCorrupt("a flag is out of range");
@@ -46,6 +18,58 @@ E asEnum(uint8_t v, E last) {
     if (v > static_cast<uint8_t>(last)) throw CacheCorrupt("an enum is out of range");
     return static_cast<E>(v);
 }
+
+template <class T>
+struct IsVector : std::false_type {};
+template <class T, class A>
+struct IsVector<std::vector<T, A>> : std::true_type {};
+
+// Each field as it is in memory: scalars and enums as their bytes, bools
+// as one byte, strings and vectors with their length.
+struct FieldWriter {
+    CacheWriter& out;
+    template <class F>
+    void operator()(const char*, const F& field, schema::Ref) const {
+        if constexpr (std::is_same_v<F, std::string>) {
+            out.string(field);
+        } else if constexpr (IsVector<F>::value) {
+            out.podVector(field);
+        } else if constexpr (std::is_same_v<F, IdKey>) {
+            out.pod(field.number);
+            out.pod(field.text);
+            out.pod<uint8_t>(field.isText);
+        } else if constexpr (std::is_same_v<F, bool>) {
+            out.pod<uint8_t>(field);
+        } else if constexpr (std::is_enum_v<F>) {
+            out.pod<uint8_t>(static_cast<uint8_t>(field));
+        } else {
+            out.pod(field);
+        }
+    }
+};
+
+// The same back, every bool and enum checked.
+struct FieldReader {
+    CacheReader& in;
+    template <class F>
+    void operator()(const char*, F& field, schema::Ref) const {
+        if constexpr (std::is_same_v<F, std::string>) {
+            field = in.string();
+        } else if constexpr (IsVector<F>::value) {
+            in.podVector(field);
+        } else if constexpr (std::is_same_v<F, IdKey>) {
+            field.number = in.pod<int64_t>();
+            field.text = in.pod<StringId>();
+            field.isText = asBool(in.pod<uint8_t>());
+        } else if constexpr (std::is_same_v<F, bool>) {
+            field = asBool(in.pod<uint8_t>());
+        } else if constexpr (std::is_enum_v<F>) {
+            field = asEnum(in.pod<uint8_t>(), schema::lastOf<F>());
+        } else {
+            field = in.pod<F>();
+        }
+    }
+};
 
 void writeStrings(const StringTable& strings, CacheWriter& out) {
     std::vector<uint32_t> lengths(strings.size());
@@ -75,11 +99,7 @@ void readStrings(CacheReader& in, StringTable& strings) {
 }
 
 void writeReport(const ImportReport& r, CacheWriter& out) {
-    const uint64_t counts[] = {
-        r.events,           r.withoutPhase,         r.invalidEvents,      r.unmatchedEnds,
-        r.unclosedBegins,   r.overlapsMovedToLanes, r.negativeDurations,  r.unresolvedFlows,
-        r.orphanFlowEvents, r.suppressedWarnings,   r.truncated ? 1u : 0u};
-    out.bytes(counts, sizeof counts);
+    schema::fields(r, FieldWriter{out});
     for (const auto* m : {&r.phases, &r.skipped, &r.unknown}) {
         out.pod<uint64_t>(m->size());
         for (const auto& [k, v] : *m) {
@@ -95,19 +115,7 @@ void writeReport(const ImportReport& r, CacheWriter& out) {
 }
 
 void readReport(CacheReader& in, ImportReport& r) {
-    uint64_t counts[11];
-    in.bytes(counts, sizeof counts);
-    r.events = counts[0];
-    r.withoutPhase = counts[1];
-    r.invalidEvents = counts[2];
-    r.unmatchedEnds = counts[3];
-    r.unclosedBegins = counts[4];
-    r.overlapsMovedToLanes = counts[5];
-    r.negativeDurations = counts[6];
-    r.unresolvedFlows = counts[7];
-    r.orphanFlowEvents = counts[8];
-    r.suppressedWarnings = counts[9];
-    r.truncated = asBool(static_cast<uint8_t>(counts[10] & 0xff));
+    schema::fields(r, FieldReader{in});
     for (auto* m : {&r.phases, &r.skipped, &r.unknown}) {
         const uint64_t n = in.count(16);
         for (uint64_t i = 0; i < n; ++i) {
@@ -126,93 +134,42 @@ void readReport(CacheReader& in, ImportReport& r) {
 
 void writeProcesses(const Trace& t, CacheWriter& out) {
     out.pod<uint64_t>(t.processes.size());
-    for (const Process& p : t.processes) {
-        ProcessRecord rec{};
-        rec.pidNumber = p.pid.number;
-        rec.pidText = p.pid.text;
-        rec.pidIsText = p.pid.isText;
-        rec.name = p.name;
-        rec.labels = p.labels;
-        rec.sortIndex = p.sortIndex;
-        rec.hasSortIndex = p.hasSortIndex;
-        rec.kind = static_cast<uint8_t>(p.kind);
-        rec.gpuDevice = p.gpuDevice;
-        out.pod(rec);
-        out.string(p.displayName);
-        out.podVector(p.tracks);
-    }
+    for (const Process& p : t.processes)
+        schema::fields(p, FieldWriter{out});
 }
 
 void readProcesses(CacheReader& in, Trace& t) {
-    const uint64_t n = in.count(sizeof(ProcessRecord));
-    t.processes.resize(static_cast<size_t>(n));
-    for (Process& p : t.processes) {
-        const auto rec = in.pod<ProcessRecord>();
-        p.pid = IdKey{rec.pidNumber, rec.pidText, asBool(rec.pidIsText)};
-        p.name = rec.name;
-        p.labels = rec.labels;
-        p.sortIndex = rec.sortIndex;
-        p.hasSortIndex = asBool(rec.hasSortIndex);
-        p.kind = asEnum(rec.kind, ProcessKind::Gpu);
-        p.gpuDevice = rec.gpuDevice;
-        p.displayName = in.string();
-        in.podVector(p.tracks);
-    }
+    t.processes.resize(static_cast<size_t>(in.count(32)));
+    for (Process& p : t.processes)
+        schema::fields(p, FieldReader{in});
 }
 
+// A track's fields, then its rows and its interval index's arrays.
 void writeTracks(const Trace& t, CacheWriter& out) {
     out.pod<uint64_t>(t.tracks.size());
     for (const Track& k : t.tracks) {
-        TrackRecord rec{};
-        rec.kind = static_cast<uint8_t>(k.kind);
-        rec.process = k.process;
-        rec.tidNumber = k.tid.number;
-        rec.tidText = k.tid.text;
-        rec.tidIsText = k.tid.isText;
-        rec.threadName = k.threadName;
-        rec.sortIndex = k.sortIndex;
-        rec.hasSortIndex = k.hasSortIndex;
-        rec.gpuDevice = k.gpuDevice;
-        rec.sliceBegin = k.sliceBegin;
-        rec.sliceEnd = k.sliceEnd;
-        rec.instantBegin = k.instantBegin;
-        rec.instantEnd = k.instantEnd;
-        rec.laneCount = k.laneCount;
-        rec.indexBase = k.index.base();
-        rec.indexShift = k.index.shift();
-        out.pod(rec);
-        out.string(k.displayName);
+        schema::fields(k, FieldWriter{out});
         out.podVector(k.rows);
+        out.pod(k.index.base());
+        out.pod<int32_t>(k.index.shift());
         out.podVector(k.index.order());
         out.podVector(k.index.maxEnds());
     }
 }
 
 void readTracks(CacheReader& in, Trace& t) {
-    const uint64_t n = in.count(sizeof(TrackRecord));
-    t.tracks.resize(static_cast<size_t>(n));
+    t.tracks.resize(static_cast<size_t>(in.count(64)));
     HugeVector<uint32_t> order, maxEnds;
     for (Track& k : t.tracks) {
-        const auto rec = in.pod<TrackRecord>();
-        k.kind = asEnum(rec.kind, TrackKind::Instants);
-        k.process = rec.process;
-        k.tid = IdKey{rec.tidNumber, rec.tidText, asBool(rec.tidIsText)};
-        k.threadName = rec.threadName;
-        k.sortIndex = rec.sortIndex;
-        k.hasSortIndex = asBool(rec.hasSortIndex);
-        k.gpuDevice = rec.gpuDevice;
-        k.sliceBegin = rec.sliceBegin;
-        k.sliceEnd = rec.sliceEnd;
-        k.instantBegin = rec.instantBegin;
-        k.instantEnd = rec.instantEnd;
-        k.laneCount = rec.laneCount;
-        k.displayName = in.string();
+        schema::fields(k, FieldReader{in});
         in.podVector(k.rows);
+        const auto base = in.pod<int64_t>();
+        const auto shift = in.pod<int32_t>();
         in.podVector(order);
         in.podVector(maxEnds);
-        if (order.size() != maxEnds.size() || rec.indexShift < 0 || rec.indexShift > 63)
+        if (order.size() != maxEnds.size() || shift < 0 || shift > 63)
             throw CacheCorrupt("an interval index is inconsistent");
-        k.index.restore(std::move(order), std::move(maxEnds), rec.indexBase, rec.indexShift);
+        k.index.restore(std::move(order), std::move(maxEnds), base, shift);
         order = {};
         maxEnds = {};
     }
@@ -249,15 +206,7 @@ void readArgsStore(CacheReader& in, ArgsStore& store, bool& fileBacked) {
 }  // namespace
 
 void writeTraceBody(const Trace& t, CacheWriter& out) {
-    out.pod<uint8_t>(static_cast<uint8_t>(t.compression));
-    out.pod<uint8_t>(t.objectForm);
-    out.pod<uint8_t>(static_cast<uint8_t>(t.inputFormat));
-    out.pod<uint8_t>(t.hasSpan);
-    out.pod(t.fileSize);
-    out.pod(t.decompressedSize);
-    out.pod(t.spanStart);
-    out.pod(t.spanEnd);
-    out.string(t.displayTimeUnit);
+    schema::fields(t, FieldWriter{out});
     out.pod<uint64_t>(t.metadata.size());
     for (const auto& [k, v] : t.metadata) {
         out.string(k);
@@ -271,11 +220,7 @@ void writeTraceBody(const Trace& t, CacheWriter& out) {
     out.podVector(t.instants);
     out.pod<uint64_t>(t.counters.size());
     for (const CounterSeries& c : t.counters) {
-        out.pod(c.process);
-        out.pod(c.name);
-        out.pod(static_cast<uint8_t>(c.memory));
-        out.pod(c.memoryDevice);
-        out.pod(static_cast<uint8_t>(c.relative));
+        schema::fields(c, FieldWriter{out});
         out.podVector(c.ts);
         out.podVector(c.values);
     }
@@ -286,10 +231,7 @@ void writeTraceBody(const Trace& t, CacheWriter& out) {
     writeArgsStore(t.argsStore, out);
     out.pod<uint64_t>(t.gpuDevices.size());
     for (const GpuDevice& d : t.gpuDevices) {
-        out.pod<int64_t>(d.index);
-        out.pod(d.busyNs);
-        out.string(d.name);
-        out.podVector(d.tracks);
+        schema::fields(d, FieldWriter{out});
         out.podVector(d.busy);
         out.podVector(d.instants);
     }
@@ -297,15 +239,7 @@ void writeTraceBody(const Trace& t, CacheWriter& out) {
 }
 
 void readTraceBody(CacheReader& in, Trace& t) {
-    t.compression = asEnum(in.pod<uint8_t>(), Compression::Zstd);
-    t.objectForm = asBool(in.pod<uint8_t>());
-    t.inputFormat = asEnum(in.pod<uint8_t>(), InputFormat::NsightSqlite);
-    t.hasSpan = asBool(in.pod<uint8_t>());
-    t.fileSize = in.pod<uint64_t>();
-    t.decompressedSize = in.pod<uint64_t>();
-    t.spanStart = in.pod<TimeNs>();
-    t.spanEnd = in.pod<TimeNs>();
-    t.displayTimeUnit = in.string();
+    schema::fields(t, FieldReader{in});
     const uint64_t metadata = in.count(16);
     for (uint64_t i = 0; i < metadata; ++i) {
         std::string k = in.string();
@@ -319,11 +253,7 @@ void readTraceBody(CacheReader& in, Trace& t) {
     in.podVector(t.instants);
     t.counters.resize(static_cast<size_t>(in.count(24)));
     for (CounterSeries& c : t.counters) {
-        c.process = in.pod<uint32_t>();
-        c.name = in.pod<StringId>();
-        c.memory = asEnum(in.pod<uint8_t>(), MemoryCurve::Reserved);
-        c.memoryDevice = in.pod<int32_t>();
-        c.relative = asBool(in.pod<uint8_t>());
+        schema::fields(c, FieldReader{in});
         in.podVector(c.ts);
         in.podVector(c.values);
         if (c.ts.size() != c.values.size()) throw CacheCorrupt("counter samples are inconsistent");
@@ -339,10 +269,7 @@ void readTraceBody(CacheReader& in, Trace& t) {
         throw CacheCorrupt("args storage does not match the compression and format");
     t.gpuDevices.resize(static_cast<size_t>(in.count(32)));
     for (GpuDevice& d : t.gpuDevices) {
-        d.index = static_cast<int>(in.pod<int64_t>());
-        d.busyNs = in.pod<TimeNs>();
-        d.name = in.string();
-        in.podVector(d.tracks);
+        schema::fields(d, FieldReader{in});
         in.podVector(d.busy);
         in.podVector(d.instants);
     }
@@ -358,17 +285,79 @@ void require(bool ok, const char* what) {
 bool inRange(uint32_t v, size_t n) {
     return v < n;
 }
-bool noneOrIn(uint32_t v, size_t n) {
-    return v == kNone || v < n;
+
+// Every reference a record's fields hold, in range (schema::Ref says of what).
+class RefChecker {
+  public:
+    RefChecker(const Trace& t, const char* what) : t_(t), what_(what) {}
+    template <class F>
+    void operator()(const char*, const F& field, schema::Ref ref) const {
+        if constexpr (std::is_same_v<F, IdKey>) {
+            require(!field.isText || field.text < t_.strings.size(), what_);
+        } else if constexpr (IsVector<F>::value) {
+            for (const auto& x : field)
+                check(x, ref);
+        } else if constexpr (std::is_integral_v<F> && !std::is_same_v<F, bool>) {
+            check(field, ref);
+        }
+    }
+
+  private:
+    template <class I>
+    void check(I value, schema::Ref ref) const {
+        using R = schema::Ref;
+        const auto v = static_cast<uint64_t>(value);
+        const bool none = v == kNone;
+        bool ok = true;
+        switch (ref) {
+            case R::String:
+                ok = v < t_.strings.size();
+                break;
+            case R::Category:
+                ok = v < t_.categories.size();
+                break;
+            case R::Process:
+                ok = v < t_.processes.size();
+                break;
+            case R::ProcessOrNone:
+                ok = none || v < t_.processes.size();
+                break;
+            case R::Track:
+                ok = v < t_.tracks.size();
+                break;
+            case R::SliceOrNone:
+                ok = none || v < t_.slices.size();
+                break;
+            case R::ArgsOrNone:
+                ok = none || v < t_.args.size();
+                break;
+            case R::IdsOrNone:
+                ok = none || v < t_.ids.size();
+                break;
+            case R::LaunchOrNone:
+                ok = none || v < t_.launches.size();
+                break;
+            default:
+                break;  // a value, a time, a device, a bound (checked with its track)
+        }
+        require(ok, what_);
+    }
+    const Trace& t_;
+    const char* what_;
+};
+
+template <class Records>
+void checkRefs(const Trace& t, const Records& records, const char* what) {
+    const RefChecker checker(t, what);
+    for (const auto& r : records)
+        schema::fields(r, checker);
 }
 
+// What the refs cannot say: each track's ranges, in order and in bounds,
+// its rows inside them, its slices' rows and its index's entries.
 void validateTracks(const Trace& t) {
-    const size_t strings = t.strings.size();
     uint32_t lastSlice = 0, lastInstant = 0;
     for (const Track& k : t.tracks) {
-        require(inRange(k.process, t.processes.size()), "track process");
-        require(inRange(k.threadName, strings), "track name");
-        require(!k.tid.isText || inRange(k.tid.text, strings), "track tid");
         require(k.sliceBegin >= lastSlice && k.sliceBegin <= k.sliceEnd &&
                     k.sliceEnd <= t.slices.size(),
                 "track slice range");
@@ -390,43 +379,20 @@ void validateTracks(const Trace& t) {
 }  // namespace
 
 void validateTrace(const Trace& t) {
-    const size_t strings = t.strings.size();
     for (StringId c : t.categories)
-        require(inRange(c, strings), "category");
-    for (const Process& p : t.processes) {
-        require(inRange(p.name, strings) && inRange(p.labels, strings), "process name");
-        require(!p.pid.isText || inRange(p.pid.text, strings), "process pid");
-        for (uint32_t k : p.tracks)
-            require(inRange(k, t.tracks.size()), "process track");
-    }
+        require(inRange(c, t.strings.size()), "category");
+    checkRefs(t, t.processes, "process");
+    checkRefs(t, t.tracks, "track");
     validateTracks(t);
-    for (const Slice& s : t.slices) {
-        require(inRange(s.name, strings), "slice name");
-        require(noneOrIn(s.args, t.args.size()), "slice args");
-        require(s.category < t.categories.size(), "slice category");
-    }
-    for (const Instant& i : t.instants) {
-        require(inRange(i.name, strings) && noneOrIn(i.args, t.args.size()) &&
-                    inRange(i.track, t.tracks.size()) && i.category < t.categories.size(),
-                "instant");
-    }
-    for (const CounterSeries& c : t.counters) {
-        require(noneOrIn(c.process, t.processes.size()) && inRange(c.name, strings) &&
-                    c.ts.size() == c.values.size(),
-                "counter");
-    }
-    for (const Flow& f : t.flows) {
-        require(noneOrIn(f.from, t.slices.size()) && noneOrIn(f.to, t.slices.size()) &&
-                    inRange(f.name, strings) && f.category < t.categories.size(),
-                "flow");
-    }
-    for (const ArgsRecord& a : t.args)
-        require(noneOrIn(a.extracted, t.ids.size()), "args record");
-    for (const ArgIds& x : t.ids)
-        require(noneOrIn(x.launch, t.launches.size()), "launch index");
-    for (const GpuDevice& d : t.gpuDevices)
-        for (uint32_t k : d.tracks)
-            require(inRange(k, t.tracks.size()), "gpu track");
+    checkRefs(t, t.slices, "slice");
+    checkRefs(t, t.instants, "instant");
+    checkRefs(t, t.counters, "counter");
+    for (const CounterSeries& c : t.counters)
+        require(c.ts.size() == c.values.size(), "counter");
+    checkRefs(t, t.flows, "flow");
+    checkRefs(t, t.args, "args record");
+    checkRefs(t, t.ids, "launch index");
+    checkRefs(t, t.gpuDevices, "gpu track");
 }
 
 }  // namespace gapscope

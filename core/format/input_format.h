@@ -13,6 +13,9 @@ enum class InputFormat {
     NsightSqlite,  // Nsight Systems' SQLite export (any SQLite 3 database is tried)
 };
 
+// The last of them (stored values are checked against it).
+inline constexpr InputFormat kLastInputFormat = InputFormat::NsightSqlite;
+
 const char* inputFormatName(InputFormat f);
 
 // How many leading bytes detectInputFormat wants to see (fewer at the end of input).

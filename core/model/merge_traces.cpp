@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "model/trace_schema.h"
+
 namespace gapscope {
 
 namespace {
@@ -89,6 +91,66 @@ class PartMap {
     std::map<int, int> devices_;
 };
 
+// Each field as the schema says what it refers to: its index, string,
+// category, device, correlation or time in the merged trace.
+class Remap {
+  public:
+    Remap(const PartMap& map, TimeNs by) : map_(map), by_(by) {}
+    template <class F>
+    void operator()(const char*, F& field, schema::Ref ref) const {
+        if constexpr (std::is_same_v<F, IdKey>) {
+            field = map_.key(field);
+        } else if constexpr (std::is_same_v<F, std::vector<uint32_t>>) {
+            for (uint32_t& x : field)
+                x = static_cast<uint32_t>(moved(x, ref));
+        } else if constexpr (std::is_integral_v<F> && !std::is_same_v<F, bool>) {
+            field = static_cast<F>(moved(static_cast<int64_t>(field), ref));
+        }
+    }
+
+  private:
+    int64_t moved(int64_t v, schema::Ref ref) const {
+        using R = schema::Ref;
+        const auto index = static_cast<uint32_t>(v);
+        switch (ref) {
+            case R::Time:
+                return v + by_;
+            case R::String:
+                return map_.str(index);
+            case R::Category:
+                return map_.category(static_cast<uint16_t>(v));
+            case R::Process:
+                return v + map_.processBase;
+            case R::ProcessOrNone:
+                return map_.shifted(index, map_.processBase);
+            case R::Track:
+                return v + map_.trackBase;
+            case R::SliceOrNone:
+                return map_.shifted(index, map_.sliceBase);
+            case R::SliceBound:
+                return v + map_.sliceBase;
+            case R::InstantBound:
+                return v + map_.instantBase;
+            case R::ArgsOrNone:
+                return map_.shifted(index, map_.argsBase);
+            case R::IdsOrNone:
+                return map_.shifted(index, map_.idsBase);
+            case R::LaunchOrNone:
+                return map_.shifted(index, map_.launchBase);
+            case R::Device:
+                return map_.device(static_cast<int>(v));
+            case R::Correlation:
+                return map_.id(v);
+            case R::None:
+            case R::Key:
+                return v;
+        }
+        return v;
+    }
+    const PartMap& map_;
+    TimeNs by_;
+};
+
 Interval moved(Interval i, TimeNs by) {
     return {i.start + by, i.end + by};
 }
@@ -125,37 +187,23 @@ void appendPart(Trace& m, RankPart& part, uint32_t group, int& nextDevice,
     rank.firstSlice = map.sliceBase;
     rank.sliceCount = static_cast<uint32_t>(t.slices.size());
 
+    const Remap remap(map, by);
     for (Process p : t.processes) {
-        p.pid = map.key(p.pid);
-        p.name = map.str(p.name);
-        p.labels = map.str(p.labels);
-        p.gpuDevice = map.device(p.gpuDevice);
+        schema::fields(p, remap);
         // "rank 3 · GPU 0": the host is on the rank's header, and a header
         // must read at the gutter's width.
         p.displayName = "rank " + std::to_string(part.rank) + " \u00b7 " + p.displayName;
-        for (uint32_t& tr : p.tracks)
-            tr += map.trackBase;
         p.group = group;
         m.processes.push_back(std::move(p));
     }
     for (Slice s : t.slices) {
-        s.start += by;
-        s.name = map.str(s.name);
-        s.args = map.shifted(s.args, map.argsBase);
-        s.category = map.category(s.category);
+        schema::fields(s, remap);
         m.slices.push_back(s);
     }
     HugeVector<Slice>().swap(t.slices);
     for (Track& from : t.tracks) {
         Track tr = std::move(from);
-        tr.process += map.processBase;
-        tr.tid = map.key(tr.tid);
-        tr.threadName = map.str(tr.threadName);
-        tr.gpuDevice = map.device(tr.gpuDevice);
-        tr.sliceBegin += map.sliceBase;
-        tr.sliceEnd += map.sliceBase;
-        tr.instantBegin += map.instantBase;
-        tr.instantEnd += map.instantBase;
+        schema::fields(tr, remap);
         for (Row& r : tr.rows) {
             r.begin += map.sliceBase;
             r.end += map.sliceBase;
@@ -169,53 +217,36 @@ void appendPart(Trace& m, RankPart& part, uint32_t group, int& nextDevice,
         m.tracks.push_back(std::move(tr));
     }
     for (Instant in : t.instants) {
-        in.ts += by;
-        in.name = map.str(in.name);
-        in.args = map.shifted(in.args, map.argsBase);
-        in.track += map.trackBase;
-        in.category = map.category(in.category);
+        schema::fields(in, remap);
         m.instants.push_back(in);
     }
     for (CounterSeries& c : t.counters) {
-        CounterSeries out;
-        out.process = map.shifted(c.process, map.processBase);
-        out.name = map.str(c.name);
-        out.ts = std::move(c.ts);
+        CounterSeries out = std::move(c);
+        schema::fields(out, remap);
         for (TimeNs& ts : out.ts)
             ts += by;
-        out.values = std::move(c.values);
-        out.memory = c.memory;
-        out.memoryDevice = map.device(c.memoryDevice);
-        out.relative = c.relative;
+        out.extremes = MinMaxIndex();
         out.extremes.build(out.values);
         m.counters.push_back(std::move(out));
     }
     for (Flow f : t.flows) {
-        f.from = map.shifted(f.from, map.sliceBase);
-        f.to = map.shifted(f.to, map.sliceBase);
-        f.name = map.str(f.name);
-        f.category = map.category(f.category);
+        schema::fields(f, remap);
         m.flows.push_back(f);
     }
     const uint64_t tag = m.argsStore.adoptPart(std::move(t.argsStore));
     for (ArgsRecord a : t.args) {
-        a.offset |= tag;
-        a.extracted = map.shifted(a.extracted, map.idsBase);
+        schema::fields(a, remap);
+        a.offset |= tag;  // the store it now reads from
         m.args.push_back(a);
     }
     for (ArgIds a : t.ids) {
-        a.correlation = map.id(a.correlation);
-        a.externalId = map.id(a.externalId);
-        a.device = map.device(a.device);
-        a.launch = map.shifted(a.launch, map.launchBase);
+        schema::fields(a, remap);
         m.ids.push_back(a);
     }
     m.launches.insert(m.launches.end(), t.launches.begin(), t.launches.end());
     for (GpuDevice d : t.gpuDevices) {
         rank.gpuLocalIndices.push_back(d.index);
-        d.index = map.device(d.index);
-        for (uint32_t& tr : d.tracks)
-            tr += map.trackBase;
+        schema::fields(d, remap);
         for (Interval& b : d.busy)
             b = moved(b, by);
         for (TimeNs& p : d.instants)

@@ -3,8 +3,8 @@
 #include <charconv>
 #include <cstring>
 
-#include "analysis/rank_comparison.h"
 #include "model/slice_kind.h"
+#include "model/trace_schema.h"
 
 namespace gapscope {
 namespace {
@@ -45,6 +45,16 @@ class Line {
         first_ = true;
         return k.isText ? (*this << k.text) : (*this << k.number);
     }
+    template <class E>
+    Line& operator<<(E e) requires std::is_enum_v<E> {
+        return *this << static_cast<int>(e);
+    }
+    template <class T, class A>
+    Line& operator<<(const std::vector<T, A>& v) {
+        for (const T& x : v)
+            *this << x;
+        return *this;
+    }
     ~Line() { out_.push_back('\n'); }
 
   private:
@@ -56,10 +66,22 @@ class Line {
     bool first_ = true;
 };
 
+// One record's fields, in the schema's order, after its tag.
+template <class Record>
+void fieldsOf(Line& line, const Record& r) {
+    schema::fields(r, [&line](const char*, const auto& field, schema::Ref) { line << field; });
+}
+
 void dumpReport(const ImportReport& r, std::string& out) {
-    Line(out) << "report" << r.events << r.withoutPhase << r.invalidEvents << r.unmatchedEnds
-              << r.unclosedBegins << r.overlapsMovedToLanes << r.negativeDurations
-              << r.unresolvedFlows << r.orphanFlowEvents << r.truncated << r.suppressedWarnings;
+    {
+        // Not how many events were parsed ahead: that is how the load ran
+        // (on how many cores, how fast each), not what the model holds.
+        Line line(out);
+        line << "report";
+        schema::fields(r, [&line](const char* name, const auto& field, schema::Ref) {
+            if (std::string_view(name) != "eventsParsedAhead") line << field;
+        });
+    }
     for (const auto* m : {&r.phases, &r.skipped, &r.unknown})
         for (const auto& [k, v] : *m)
             Line(out) << "phase-count" << k << v;
@@ -70,9 +92,11 @@ void dumpReport(const ImportReport& r, std::string& out) {
 void dumpTracks(const Trace& t, std::string& out) {
     std::vector<uint32_t> hits;
     for (const Track& k : t.tracks) {
-        Line(out) << "track" << static_cast<int>(k.kind) << k.process << k.tid << k.threadName
-                  << k.displayName << k.sortIndex << k.hasSortIndex << k.gpuDevice << k.sliceBegin
-                  << k.sliceEnd << k.instantBegin << k.instantEnd << k.laneCount;
+        {
+            Line line(out);
+            line << "track";
+            fieldsOf(line, k);
+        }
         for (const Row& r : k.rows)
             Line(out) << "row" << r.begin << r.end << r.lane << r.depth;
         // The index, by what it answers: every slice overlapping the whole span.
@@ -90,9 +114,11 @@ void dumpTracks(const Trace& t, std::string& out) {
 std::string canonicalDump(const Trace& t, const DumpOptions& options) {
     std::string out;
     out.reserve(t.slices.size() * 48 + 4096);
-    Line(out) << "trace" << static_cast<int>(t.compression) << t.objectForm
-              << static_cast<int>(t.inputFormat) << t.fileSize << t.decompressedSize
-              << t.displayTimeUnit << t.spanStart << t.spanEnd << t.hasSpan;
+    {
+        Line line(out);
+        line << "trace";
+        fieldsOf(line, t);
+    }
     for (const auto& [k, v] : t.metadata)
         Line(out) << "metadata" << k << v;
     for (size_t i = 0; i < t.strings.size(); ++i)
@@ -101,32 +127,53 @@ std::string canonicalDump(const Trace& t, const DumpOptions& options) {
         Line(out) << "category" << c;
     for (const Process& p : t.processes) {
         Line line(out);
-        line << "process" << p.pid << p.name << p.labels << p.sortIndex << p.hasSortIndex
-             << static_cast<int>(p.kind) << p.gpuDevice << p.displayName << p.group;
-        for (uint32_t k : p.tracks)
-            line << k;
+        line << "process";
+        fieldsOf(line, p);
     }
     dumpTracks(t, out);
-    for (const Slice& s : t.slices)
-        Line(out) << "slice" << s.start << s.dur << s.name << s.args << s.category << s.depth
-                  << s.row << (s.flags & ~(kSliceKindMask | kHostRoleMask))
-                  << sliceKindName(sliceKind(s)) << hostRoleName(hostRole(s));
-    for (const Instant& i : t.instants)
-        Line(out) << "instant" << i.ts << i.name << i.args << i.track << i.category
-                  << static_cast<int>(i.scope);
+    for (const Slice& s : t.slices) {
+        // Its flags without the kind bits, then the kind and host role by name.
+        Line line(out);
+        line << "slice";
+        schema::fields(s, [&line](const char* name, const auto& field, schema::Ref) {
+            if (std::string_view(name) == "flags")
+                line << (field & ~(kSliceKindMask | kHostRoleMask));
+            else
+                line << field;
+        });
+        line << sliceKindName(sliceKind(s)) << hostRoleName(hostRole(s));
+    }
+    for (const Instant& i : t.instants) {
+        Line line(out);
+        line << "instant";
+        fieldsOf(line, i);
+    }
     for (const CounterSeries& c : t.counters) {
-        Line(out) << "counter" << c.process << c.name << c.ts.size() << static_cast<int>(c.memory)
-                  << c.memoryDevice << c.relative;
+        {
+            Line line(out);
+            line << "counter";
+            fieldsOf(line, c);
+            line << c.ts.size();
+        }
         for (size_t i = 0; i < c.ts.size(); ++i)
             Line(out) << "sample" << c.ts[i] << c.values[i];
     }
-    for (const Flow& f : t.flows)
-        Line(out) << "flow" << f.from << f.to << f.name << f.category
-                  << (f.kind == FlowKind::Launch ? "launch" : "other");
-    for (size_t i = 0; i < t.args.size(); ++i) {
-        const ArgsRecord& a = t.args[i];
+    for (const Flow& f : t.flows) {
+        // Its kind by name; `reserved` is padding.
         Line line(out);
-        line << "args" << a.offset << a.length << a.extracted;
+        line << "flow";
+        schema::fields(f, [&line](const char* name, const auto& field, schema::Ref) {
+            const std::string_view n = name;
+            if constexpr (std::is_same_v<std::decay_t<decltype(field)>, FlowKind>)
+                line << (field == FlowKind::Launch ? "launch" : "other");
+            else if (n != "reserved")
+                line << field;
+        });
+    }
+    for (size_t i = 0; i < t.args.size(); ++i) {
+        Line line(out);
+        line << "args";
+        fieldsOf(line, t.args[i]);
         if (!options.argsText) continue;
         const ArgsText text = t.argsText(static_cast<uint32_t>(i));
         if (text.ok()) {
@@ -136,17 +183,22 @@ std::string canonicalDump(const Trace& t, const DumpOptions& options) {
             if (options.onArgsError) options.onArgsError(static_cast<uint32_t>(i), text.error);
         }
     }
-    for (const ArgIds& x : t.ids)
-        Line(out) << "ids" << x.correlation << x.externalId << x.device << x.stream << x.launch;
-    for (const LaunchParams& l : t.launches)
-        Line(out) << "launch" << l.grid[0] << l.grid[1] << l.grid[2] << l.block[0] << l.block[1]
-                  << l.block[2] << l.registersPerThread << l.occupancyPercent << l.sharedMemory
-                  << l.bytes;
-    for (const GpuDevice& d : t.gpuDevices) {
+    for (const ArgIds& x : t.ids) {
         Line line(out);
-        line << "gpu" << d.index << d.name << d.busyNs << d.group;
-        for (uint32_t k : d.tracks)
-            line << k;
+        line << "ids";
+        fieldsOf(line, x);
+    }
+    for (const LaunchParams& l : t.launches) {
+        Line line(out);
+        line << "launch";
+        fieldsOf(line, l);
+    }
+    for (const GpuDevice& d : t.gpuDevices) {
+        {
+            Line line(out);
+            line << "gpu";
+            fieldsOf(line, d);
+        }
         for (const Interval& b : d.busy)
             Line(out) << "busy" << b.start << b.end;
         for (const TimeNs p : d.instants)
@@ -154,13 +206,8 @@ std::string canonicalDump(const Trace& t, const DumpOptions& options) {
     }
     for (const TraceRank& r : t.ranks) {
         Line line(out);
-        line << "rank" << r.rank << r.host << rankSourceName(r.file, r.part) << r.offset
-             << r.firstProcess << r.processCount << r.firstTrack << r.trackCount << r.firstSlice
-             << r.sliceCount << r.gpuDevices.size();
-        for (int d : r.gpuDevices)
-            line << d;
-        for (int d : r.gpuLocalIndices)
-            line << d;
+        line << "rank";
+        fieldsOf(line, r);
     }
     if (t.alignedOnStep) Line(out) << "aligned-on-step" << *t.alignedOnStep;
     dumpReport(t.report, out);
