@@ -84,6 +84,10 @@ nsight=../shared/traces/pipit/tests/data/cloverleaf-nsys/perlmutter-cloverleaf-c
 if [[ -f $nsight ]]; then
   take guide-nsight "$nsight" --zoom 0.5765,0.5865 --panel gapsDock
 fi
+# A report of a job's two ranks (the test fixture of that shape): one rank
+# per process, rank 1 step 1's straggler.
+python3 tests/tools/make_nsys_fixtures.py "$scratch/nsys" >/dev/null
+take guide-nsight-ranks "$scratch/nsys/nsys_2024_two_ranks.sqlite" --panel ranksDock
 # Section 7: the 8 DLRM ranks of ../shared side by side (skipped without it).
 dlrm=../shared/traces/param/example_input_files/chakra_traces/dlrm_kineto_extracted/dlrm_kineto
 if [[ -d $dlrm ]]; then

@@ -265,9 +265,9 @@ void paintRankHeader(Ctx& c, const DisplayRow& dr, double y) {
     const QString host = QString::fromStdString(rank.host);
     // A host's file ("10.0.0.2_6009.xplane.pb") names its host already.
     if (!host.isEmpty() && !file.startsWith(host)) title += " · " + host;
-    // The ranks of one file are told apart by their process, so it comes first.
-    if (!rank.part.empty()) title += " · " + QString::fromStdString(rank.part);
-    title += " · " + file;
+    // The ranks of one file are told apart by their process (the file is
+    // every rank's, and the window's title names it).
+    title += " · " + (rank.part.empty() ? file : QString::fromStdString(rank.part));
     if (rank.offset != 0)
         title += QStringLiteral(" (shifted %1%2 µs)")
                      .arg(rank.offset > 0 ? "+" : "")
