@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace gapscope {
 
@@ -146,15 +147,21 @@ std::optional<ClockDisagreement> clockDisagreement(
     int64_t step, const std::vector<std::pair<size_t, RankStep*>>& withCollectives,
     const std::vector<RankEntry>& ranks) {
     std::map<std::pair<std::string, size_t>, std::vector<Member>> matched;
+    // How many of each name each rank ran in the step: where they differ
+    // (a rank lost a record), the k-th of one rank need not be the k-th of
+    // another, and no contradiction between them is evidence.
+    std::map<std::string, std::set<size_t>> counts;
     for (const auto& [entry, s] : withCollectives) {
         std::map<std::string, size_t> seen;
         for (size_t c = 0; c < s->collectives.size(); ++c)
             matched[{s->collectives[c].name, seen[s->collectives[c].name]++}].push_back(
                 {entry, s, c});
+        for (const auto& [name, n] : seen)
+            counts[name].insert(n);
     }
     std::optional<ClockDisagreement> widest;
     for (const auto& [key, members] : matched) {
-        if (members.size() < 2) continue;
+        if (members.size() < 2 || counts[key.first].size() > 1) continue;
         const Member* ended = &members.front();
         const Member* entered = &members.front();
         for (const Member& m : members) {

@@ -17,7 +17,9 @@
 //  - Clocks that disagree: a collective cannot end on one rank before every
 //    rank has entered it, so a matched collective that did (after any
 //    alignment) says the ranks' times are not on one clock; each such step
-//    is named with its widest contradiction.
+//    is named with its widest contradiction. Only names every rank of the
+//    match ran equally often in the step are matched for this (a lost
+//    record would pair the k-th of one rank with the k+1-th of another).
 //  - A step's straggler is the rank that entered the step's collective
 //    last (the lower rank on a tie). Every other rank in it waited
 //    entry(straggler) - entry(rank); the others' wait is the sum of those.

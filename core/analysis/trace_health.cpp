@@ -207,7 +207,7 @@ TraceHealth traceHealth(const Trace& t, const LaunchCalls* given) {
     // Ranks merged into one trace: whether their clocks can be one.
     if (!t.ranks.empty()) {
         HealthCheck ranks = check(
-            "rank_clocks", "Ranks whose clocks disagree", clocks, S::Warning,
+            "rank_clocks", "Ranks whose clocks disagree", r.rankClockDisagreements, S::Warning,
             "a collective ended on one rank before another rank entered it, which no collective "
             "can: the ranks' times are not on one clock, so waits, stragglers and the timelines "
             "side by side are off; align the ranks on a step");

@@ -15,6 +15,7 @@
 #include "cache/cache_io.h"
 #include "cache/trace_codec.h"
 #include "format/input_format.h"
+#include "model/trace_schema.h"
 #include "util/fast_hash.h"
 #include "util/unique_fd.h"
 
@@ -28,13 +29,38 @@ constexpr const char* kSuffix = ".gsidx";
 
 // Every POD array is stored in its in-memory layout: a build where any of
 // them differs must not read another build's entries.
-constexpr uint32_t layoutSignature() {
-    uint32_t h = 2166136261u;
-    for (size_t s : {sizeof(Slice), sizeof(Instant), sizeof(Flow), sizeof(ArgsRecord),
-                     sizeof(ArgIds), sizeof(LaunchParams), sizeof(Row), sizeof(Interval),
-                     sizeof(IdKey), alignof(int64_t), sizeof(void*)})
-        h = (h ^ static_cast<uint32_t>(s)) * 16777619u;
-    return h;
+// Each field the schema lists for the records written field by field: its
+// name, size and what it refers to, in order.
+template <class Record>
+void signFields(uint32_t& h) {
+    const Record r{};
+    schema::fields(r, [&h](const char* name, const auto& field, schema::Ref ref) {
+        for (const char* c = name; *c; ++c)
+            h = (h ^ static_cast<uint8_t>(*c)) * 16777619u;
+        h = (h ^ static_cast<uint32_t>(sizeof(field))) * 16777619u;
+        h = (h ^ static_cast<uint32_t>(ref)) * 16777619u;
+    });
+}
+
+// What the stored layout depends on: the sizes of the arrays written whole
+// and the schema's fields, so that an entry of another layout is a miss
+// even under the same version.
+uint32_t layoutSignature() {
+    static const uint32_t signature = [] {
+        uint32_t h = 2166136261u;
+        for (size_t s : {sizeof(Slice), sizeof(Instant), sizeof(Flow), sizeof(ArgsRecord),
+                         sizeof(ArgIds), sizeof(LaunchParams), sizeof(Row), sizeof(Interval),
+                         sizeof(IdKey), alignof(int64_t), sizeof(void*)})
+            h = (h ^ static_cast<uint32_t>(s)) * 16777619u;
+        signFields<Trace>(h);
+        signFields<Process>(h);
+        signFields<Track>(h);
+        signFields<CounterSeries>(h);
+        signFields<GpuDevice>(h);
+        signFields<ImportReport>(h);
+        return h;
+    }();
+    return signature;
 }
 
 struct Header {

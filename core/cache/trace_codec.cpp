@@ -393,6 +393,12 @@ void validateTrace(const Trace& t) {
     checkRefs(t, t.args, "args record");
     checkRefs(t, t.ids, "launch index");
     checkRefs(t, t.gpuDevices, "gpu track");
+    // A group is a rank of ranks merged into one trace, which is never
+    // cached: the analyses index arrays by it.
+    for (const Process& p : t.processes)
+        require(p.group == 0 || p.group < t.ranks.size(), "process group");
+    for (const GpuDevice& d : t.gpuDevices)
+        require(d.group == 0 || d.group < t.ranks.size(), "gpu group");
 }
 
 }  // namespace gapscope

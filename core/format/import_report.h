@@ -37,6 +37,9 @@ struct ImportReport {
     uint64_t unresolvedFlows = 0;             // flow events with no slice at their time
     uint64_t orphanFlowEvents = 0;            // flow steps/ends whose start is not in the trace
     bool truncated = false;                   // input ended early; what came before is kept
+    // Ranks merged into one trace: the steps where their clocks cannot
+    // agree (each also a warning with kRankClocksPrefix, while there is room).
+    uint64_t rankClockDisagreements = 0;
     std::vector<ImportWarning> warnings;
     uint64_t suppressedWarnings = 0;  // beyond kMaxWarnings
     // How this load went, not what the trace holds (neither cached nor
@@ -63,6 +66,7 @@ struct ImportReport {
         unresolvedFlows += other.unresolvedFlows;
         orphanFlowEvents += other.orphanFlowEvents;
         truncated = truncated || other.truncated;
+        rankClockDisagreements += other.rankClockDisagreements;
         for (const ImportWarning& w : other.warnings)
             warn(w.offset, prefix + w.message);
         suppressedWarnings += other.suppressedWarnings;

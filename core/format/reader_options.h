@@ -47,12 +47,12 @@ class EventJumps {
 // per process; the first rank's part also keeps the processes that are no
 // rank's (a launcher), so that no event is left out of every rank.
 struct ProcessFilter {
-    std::vector<int64_t> pids;
-    bool allBut = false;  // every process but `pids`
+    std::vector<int64_t> pids;  // ascending
+    bool allBut = false;        // every process but `pids`
     bool whole() const { return pids.empty() && !allBut; }
     bool keeps(int64_t pid) const {
         if (whole()) return true;
-        return (std::find(pids.begin(), pids.end(), pid) != pids.end()) != allBut;
+        return std::binary_search(pids.begin(), pids.end(), pid) != allBut;
     }
 };
 

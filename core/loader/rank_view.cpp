@@ -88,6 +88,7 @@ RankView loadRankView(const std::vector<RankSource>& sources, const std::string&
         merged->alignedOnStep = view.comparison.alignedOn;
         // What the comparison found of the ranks' clocks is the merged
         // trace's import news (Trace Health's rank_clocks).
+        merged->report.rankClockDisagreements = view.comparison.clockDisagreements.size();
         for (const ClockDisagreement& d : view.comparison.clockDisagreements)
             merged->report.warn(0, std::string(kRankClocksPrefix) + d.sentence());
         view.trace = std::move(merged);

@@ -161,7 +161,7 @@ std::string rankLabel(const RankPart& part) {
     return label;
 }
 
-void appendPart(Trace& m, RankPart& part, uint32_t group, int& nextDevice,
+void appendPart(Trace& m, RankPart& part, uint32_t group, bool fileCounted, int& nextDevice,
                 std::unordered_map<StringId, uint16_t>& categoryIndex) {
     Trace& t = *part.trace;
     TimeNs lo = 0, hi = 0;
@@ -263,8 +263,11 @@ void appendPart(Trace& m, RankPart& part, uint32_t group, int& nextDevice,
         m.spanEnd = m.hasSpan ? std::max(m.spanEnd, t.spanEnd + by) : t.spanEnd + by;
         m.hasSpan = true;
     }
-    m.fileSize += t.fileSize;
-    m.decompressedSize += t.decompressedSize;
+    // The ranks of one file (its processes) are its size once.
+    if (!fileCounted) {
+        m.fileSize += t.fileSize;
+        m.decompressedSize += t.decompressedSize;
+    }
     m.ranks.push_back(std::move(rank));
 }
 
@@ -298,8 +301,10 @@ std::shared_ptr<Trace> mergeRankTraces(std::vector<RankPart> parts, const std::s
     m->ids.reserve(ids);
     int nextDevice = 0;
     std::unordered_map<StringId, uint16_t> categoryIndex;
+    std::set<std::string> counted;
     for (size_t i = 0; i < parts.size(); ++i) {
-        appendPart(*m, parts[i], static_cast<uint32_t>(i), nextDevice, categoryIndex);
+        const bool seen = !counted.insert(parts[i].file).second;
+        appendPart(*m, parts[i], static_cast<uint32_t>(i), seen, nextDevice, categoryIndex);
         files.push_back(parts[i].file);
         parts[i].trace.reset();  // the rest of it is no longer needed
     }

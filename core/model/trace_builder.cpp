@@ -215,13 +215,24 @@ void TraceBuilder::onMetadata(std::string_view key, std::string_view rawValue) {
                              std::to_string(rawValue.size()) + " bytes) is too big to read");
     if (error && rawValue.size() <= kMostLogBytes) {
         const auto lines = nlohmann::json::parse(rawValue, nullptr, /*allow_exceptions=*/false);
-        constexpr size_t kMostText = 2000;
+        // A log of thousands of lines says what the first ones say: they
+        // are the report's, the rest is counted (all stay in the metadata).
+        constexpr size_t kMostText = 2000, kMostLines = 20;
+        const std::string prefix(*error ? kProfilerErrorPrefix : kProfilerWarningPrefix);
+        size_t taken = 0, more = 0;
         if (lines.is_array())
-            for (const auto& line : lines)
-                if (line.is_string())
-                    t.report.warn(
-                        0, std::string(*error ? kProfilerErrorPrefix : kProfilerWarningPrefix) +
-                               line.get_ref<const std::string&>().substr(0, kMostText));
+            for (const auto& line : lines) {
+                if (!line.is_string()) continue;
+                if (taken == kMostLines) {
+                    ++more;
+                    continue;
+                }
+                ++taken;
+                t.report.warn(0, prefix + line.get_ref<const std::string&>().substr(0, kMostText));
+            }
+        if (more)
+            t.report.warn(0, prefix + std::to_string(more) + " more " + std::string(key) +
+                                 " lines, in the trace's metadata");
     }
     constexpr size_t kMaxKept = 1 << 20;  // keep small metadata; note big values
     if (rawValue.size() <= kMaxKept) {

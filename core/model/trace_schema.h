@@ -209,7 +209,8 @@ void fields(R& r, V&& v) {
     v("gpuLocalIndices", r.gpuLocalIndices, Ref::None);
 }
 
-// The report's counts (its maps and warnings are each user's own).
+// The report's counts (its maps and warnings are each user's own; not
+// eventsParsedAhead: how the load ran, neither cached nor dumped).
 template <class R, class V>
 requires Is<R, ImportReport>
 void fields(R& r, V&& v) {
@@ -223,8 +224,8 @@ void fields(R& r, V&& v) {
     v("unresolvedFlows", r.unresolvedFlows, Ref::None);
     v("orphanFlowEvents", r.orphanFlowEvents, Ref::None);
     v("truncated", r.truncated, Ref::None);
+    v("rankClockDisagreements", r.rankClockDisagreements, Ref::None);
     v("suppressedWarnings", r.suppressedWarnings, Ref::None);
-    v("eventsParsedAhead", r.eventsParsedAhead, Ref::None);
 }
 
 // The trace's own scalars (where it came from and its span).

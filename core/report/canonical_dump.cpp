@@ -74,13 +74,9 @@ void fieldsOf(Line& line, const Record& r) {
 
 void dumpReport(const ImportReport& r, std::string& out) {
     {
-        // Not how many events were parsed ahead: that is how the load ran
-        // (on how many cores, how fast each), not what the model holds.
         Line line(out);
         line << "report";
-        schema::fields(r, [&line](const char* name, const auto& field, schema::Ref) {
-            if (std::string_view(name) != "eventsParsedAhead") line << field;
-        });
+        fieldsOf(line, r);
     }
     for (const auto* m : {&r.phases, &r.skipped, &r.unknown})
         for (const auto& [k, v] : *m)
@@ -205,9 +201,15 @@ std::string canonicalDump(const Trace& t, const DumpOptions& options) {
             Line(out) << "instant" << p;
     }
     for (const TraceRank& r : t.ranks) {
+        // Its two lists of devices each after their length.
         Line line(out);
         line << "rank";
-        fieldsOf(line, r);
+        schema::fields(r, [&line](const char*, const auto& field, schema::Ref) {
+            if constexpr (requires { field.size(); } &&
+                          !std::is_same_v<std::decay_t<decltype(field)>, std::string>)
+                line << field.size();
+            line << field;
+        });
     }
     if (t.alignedOnStep) Line(out) << "aligned-on-step" << *t.alignedOnStep;
     dumpReport(t.report, out);

@@ -64,8 +64,8 @@ namespace {
                             bytes] = l;
     [[maybe_unused]] auto& [events, phases, skipped, unknown, withoutPhase, invalidEvents,
                             unmatchedEnds, unclosedBegins, overlapsMovedToLanes, negativeDurations,
-                            unresolvedFlows, orphanFlowEvents, truncated, warnings,
-                            suppressedWarnings, eventsParsedAhead] = rep;
+                            unresolvedFlows, orphanFlowEvents, truncated, rankClockDisagreements,
+                            warnings, suppressedWarnings, eventsParsedAhead] = rep;
     [[maybe_unused]] auto& [wOffset, message] = w;
 }
 
@@ -235,6 +235,8 @@ std::vector<Change> dumpedFields() {
         {"ImportReport::unresolvedFlows", [](Trace& t) { ++t.report.unresolvedFlows; }},
         {"ImportReport::orphanFlowEvents", [](Trace& t) { ++t.report.orphanFlowEvents; }},
         {"ImportReport::truncated", [](Trace& t) { t.report.truncated = !t.report.truncated; }},
+        {"ImportReport::rankClockDisagreements",
+         [](Trace& t) { ++t.report.rankClockDisagreements; }},
         {"ImportReport::warnings",
          [](Trace& t) {
              t.report.warnings.push_back({7, "w"});

@@ -37,6 +37,22 @@ def check_two_ranks(cli, path):
     for pid in (4242, 4343):
         failed = subprocess.call([sys.executable, os.path.join(HERE, "nsys_check.py"), "--cli",
                                   cli, "--process", str(pid), path]) != 0 or failed
+    # Every row is in exactly one rank, whatever the rule that places it:
+    # the ranks' slice kinds add up to the whole file's.
+    def kinds(*part):
+        r = subprocess.run([cli, "info", path, "--json", "--no-cache", *part],
+                           capture_output=True, text=True)
+        return json.loads(r.stdout)["slice_kinds"] if r.returncode == 0 else {}
+    whole = kinds()
+    summed = {}
+    for pid in (4242, 4343):
+        for kind, n in kinds("--process", str(pid)).items():
+            summed[kind] = summed.get(kind, 0) + n
+    if not whole or summed != whole:
+        print(f"{path}: the ranks' slice kinds {summed} do not add up to the file's {whole}")
+        failed = True
+    else:
+        print(f"{path}: the ranks' slices add up to the file's ({sum(whole.values())})")
     r = subprocess.run([cli, "ranks", path, "--format", "json", "--no-cache"],
                        capture_output=True, text=True)
     if r.returncode != 0:

@@ -179,8 +179,12 @@ void RanksPanel::setDocument(std::shared_ptr<const RanksDocument> doc, bool with
                tr("The ranks' clocks disagree in %n step(s):", nullptr,
                   static_cast<int>(clocks.size())) +
                "</b> " + QString::fromStdString(clocks.front().sentence()).toHtmlEscaped() + ". " +
-               tr("No collective can end before every rank has entered it: align the "
-                  "ranks on a step (View → Align Ranks on Step).") +
+               (doc_->comparison.alignedOn
+                    ? tr("No collective can end before every rank has entered it, even with "
+                         "the ranks aligned on step %1.")
+                          .arg(*doc_->comparison.alignedOn)
+                    : tr("No collective can end before every rank has entered it: align the "
+                         "ranks on a step (View → Align Ranks on Step).")) +
                "<br>" + text;
     summary_->setText(text);
 }

@@ -1,7 +1,7 @@
 #include "format/nsight/nsight_processes.h"
 
-#include <algorithm>
 #include <map>
+#include <set>
 
 namespace gapscope {
 
@@ -12,18 +12,21 @@ std::vector<NsightProcess> nsightCudaProcesses(const sqlite::Database& db) {
     for (const char* gpu :
          {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"})
         if (db.hasTable(gpu) && !db.hasColumn(gpu, "globalPid")) return {};
-    // A job has a handful of processes; a hostile table of millions of
-    // contexts is read no further than this.
-    constexpr size_t kMostProcesses = 1 << 12;
+    // One row per context: a job has a handful. Each rank re-reads the
+    // whole export for its part, so a report of more processes than a
+    // node's GPUs hold ranks is read as one trace, and a hostile table of
+    // millions of contexts is read no further than that.
+    constexpr size_t kMostProcesses = 256;
+    constexpr uint64_t kMostContexts = 1 << 16;
     std::map<int64_t, NsightProcess> processes;
+    std::map<int64_t, std::set<int64_t>> devices;
     sqlite::Rows rows = db.select(contexts, {"processId", "deviceId"});
-    while (rows.next()) {
+    for (uint64_t read = 0; rows.next() && read < kMostContexts; ++read) {
         if (!rows.isInteger(0)) continue;
         const int64_t pid = rows.integer(0);
-        if (!processes.count(pid) && processes.size() == kMostProcesses) break;
-        NsightProcess& p = processes[pid];
-        p.pid = pid;
-        if (rows.isInteger(1)) p.devices.push_back(rows.integer(1));
+        if (!processes.count(pid) && processes.size() == kMostProcesses) return {};
+        processes[pid].pid = pid;
+        if (rows.isInteger(1)) devices[pid].insert(rows.integer(1));
     }
     if (db.hasColumn("PROCESSES", "pid") && db.hasColumn("PROCESSES", "name")) {
         sqlite::Rows names = db.select("PROCESSES", {"pid", "name"});
@@ -35,8 +38,7 @@ std::vector<NsightProcess> nsightCudaProcesses(const sqlite::Database& db) {
     }
     std::vector<NsightProcess> out;
     for (auto& [pid, p] : processes) {
-        std::sort(p.devices.begin(), p.devices.end());
-        p.devices.erase(std::unique(p.devices.begin(), p.devices.end()), p.devices.end());
+        p.devices.assign(devices[pid].begin(), devices[pid].end());
         out.push_back(std::move(p));
     }
     return out;

@@ -20,8 +20,9 @@ struct NsightProcess {
 };
 
 // By pid. Empty when the export cannot tell its processes' GPU work apart
-// (no context table, or GPU tables without a globalPid column): it is then
-// read as one trace. Throws LoadError as Database does.
+// (no context table, or GPU tables without a globalPid column) or holds
+// more than 256 of them: it is then read as one trace. Throws LoadError as
+// Database does.
 std::vector<NsightProcess> nsightCudaProcesses(const sqlite::Database& db);
 
 }  // namespace gapscope

@@ -369,10 +369,12 @@ class Reader {
         Rows rows = db_.select(t, cols);
         while (rows.next()) {
             tick();
+            // Another rank's row is that rank's to count, valid or not.
+            const int64_t pid = pidOf(rows.integer(5));
+            if (!mine(pid)) continue;
             if (!validGpuRow(rows, t)) continue;
             const auto device = static_cast<int32_t>(rows.integer(2));
-            const int64_t pid = pidOf(rows.integer(5)), stream = rows.integer(3);
-            if (!mine(pid)) continue;
+            const int64_t stream = rows.integer(3);
             const int64_t corr = rows.integer(4);
             placeOnGpu(device, pid, stream);
             ev_.reset();
@@ -500,9 +502,8 @@ class Reader {
         const bool projecting = db_.hasTable(kNvtxTable);
         while (rows.next()) {
             tick();
-            if (!validHostRow(rows, 2, t)) continue;
+            if (!mine(pidOf(rows.integer(2))) || !validHostRow(rows, 2, t)) continue;
             const int64_t g = rows.integer(2), pid = pidOf(g), tid = tidOf(g);
-            if (!mine(pid)) continue;
             const int64_t corr = rows.integer(3);
             const std::string_view name = withoutVersion(nameOf(rows.integer(4), "CUDA API #"));
             ev_.reset();
@@ -548,9 +549,9 @@ class Reader {
             const int64_t type = rows.integer(2);
             const bool range =
                 type == kNvtxMark || type == kNvtxPushPopRange || type == kNvtxStartEndRange;
-            if (range && !validHostRow(rows, 3, t, true)) continue;
             const int64_t g = rows.isNull(3) ? 0 : rows.integer(3), pid = pidOf(g), tid = tidOf(g);
             if (!mine(pid)) continue;
+            if (range && !validHostRow(rows, 3, t, true)) continue;
             bool missing = false;
             std::string_view name = capped(rows.text(4));
             if (rows.isNull(4) && !rows.isNull(5)) {
@@ -727,9 +728,8 @@ class Reader {
                                    oneOf(t, {"nameId"}), optional(t, "returnValue")});
         while (rows.next()) {
             tick();
-            if (!validHostRow(rows, 2, t)) continue;
+            if (!mine(pidOf(rows.integer(2))) || !validHostRow(rows, 2, t)) continue;
             const int64_t g = rows.integer(2);
-            if (!mine(pidOf(g))) continue;
             ev_.reset();
             ev_.name = nameOf(rows.integer(3), "OS call #");
             ev_.cat = nsight::kOsRuntime;
