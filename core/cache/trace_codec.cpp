@@ -385,6 +385,19 @@ void validateTrace(const Trace& t) {
     checkRefs(t, t.tracks, "track");
     validateTracks(t);
     checkRefs(t, t.slices, "slice");
+    // What a built model guarantees of times: every slice's end is a time
+    // (start + dur fits, dur >= 0), each device's busy intervals are sorted
+    // and disjoint, the span is in order.
+    for (const Slice& s : t.slices) {
+        TimeNs end = 0;
+        require(s.dur >= 0 && !__builtin_add_overflow(s.start, s.dur, &end), "slice time");
+    }
+    for (const GpuDevice& d : t.gpuDevices)
+        for (size_t i = 0; i < d.busy.size(); ++i)
+            require(d.busy[i].start <= d.busy[i].end &&
+                        (i == 0 || d.busy[i - 1].end <= d.busy[i].start),
+                    "gpu busy intervals");
+    require(!t.hasSpan || t.spanStart <= t.spanEnd, "span");
     checkRefs(t, t.instants, "instant");
     checkRefs(t, t.counters, "counter");
     for (const CounterSeries& c : t.counters)

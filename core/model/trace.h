@@ -215,6 +215,13 @@ class Trace {
     TimeNs spanEnd = 0;    // last event end
     bool hasSpan = false;
 
+    // spanEnd - spanStart, saturated: a hostile file can put its first and
+    // last events more than 2^63 ns apart.
+    TimeNs spanLength() const {
+        TimeNs length = 0;
+        return __builtin_sub_overflow(spanEnd, spanStart, &length) ? INT64_MAX : length;
+    }
+
     std::string_view str(StringId id) const { return strings.view(id); }
     std::string_view categoryName(uint16_t c) const { return strings.view(categories[c]); }
 

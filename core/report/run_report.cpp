@@ -68,7 +68,7 @@ std::vector<std::pair<std::string, std::string>> traceFacts(const Trace& t,
                         (t.inputFormat == InputFormat::ChromeJson ? " of JSON)" : " decompressed)")
                   : std::string())});
     f.push_back({"events", std::to_string(t.report.events)});
-    f.push_back({"span", readableDuration(t.spanEnd - t.spanStart) + " from " +
+    f.push_back({"span", readableDuration(t.spanLength()) + " from " +
                              std::to_string(t.spanStart) + " ns"});
     std::string gpus;
     for (const GpuDevice& d : t.gpuDevices) {

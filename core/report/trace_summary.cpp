@@ -49,7 +49,7 @@ void writeTraceSummary(const Trace& t, std::ostream& out) {
     }
     out << ")\n";
     if (t.hasSpan) {
-        out << "  span        " << readableDuration(t.spanEnd - t.spanStart) << "  [" << t.spanStart
+        out << "  span        " << readableDuration(t.spanLength()) << "  [" << t.spanStart
             << " .. " << t.spanEnd << " ns]\n";
     }
     out << "  model       " << t.slices.size() << " slices, " << t.instants.size() << " instants, "
