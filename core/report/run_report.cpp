@@ -68,8 +68,8 @@ std::vector<std::pair<std::string, std::string>> traceFacts(const Trace& t,
                         (t.inputFormat == InputFormat::ChromeJson ? " of JSON)" : " decompressed)")
                   : std::string())});
     f.push_back({"events", std::to_string(t.report.events)});
-    f.push_back({"span", readableDuration(t.spanLength()) + " from " +
-                             std::to_string(t.spanStart) + " ns"});
+    f.push_back({"span", readableDuration(t.spanLength()) + " from " + std::to_string(t.spanStart) +
+                             " ns"});
     std::string gpus;
     for (const GpuDevice& d : t.gpuDevices) {
         if (!gpus.empty()) gpus += ", ";
