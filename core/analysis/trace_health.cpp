@@ -87,7 +87,7 @@ HealthCheck check(std::string id, std::string title, uint64_t count, HealthSever
 TraceHealth traceHealth(const Trace& t, const LaunchCalls* given) {
     std::optional<LaunchCalls> own;
     const LaunchCalls& launches = given ? *given : own.emplace(t);
-    Earliest unclosed(t), negative(t), lanes(t), zeroGpu(t), noLaunch(t);
+    Earliest unclosed(t), negative(t), lanes(t), zeroGpu(t), noLaunch(t), beforeLaunch(t);
     // The launch calls that lead to GPU work (one bit per slice).
     std::vector<bool> launchedWork(t.slices.size(), false);
     bool linked = false;
@@ -99,11 +99,14 @@ TraceHealth traceHealth(const Trace& t, const LaunchCalls* given) {
             if (s.flags & kSliceOverlapLane) lanes.add(i);
             if (!(s.flags & kSliceGpuActivity)) continue;
             if (s.dur == 0) zeroGpu.add(i);
-            bool any = false;
+            bool any = false, early = false;
             launches.forEach(i, [&](uint32_t call) {
                 any = true;
-                if (call < launchedWork.size()) launchedWork[call] = true;
+                if (call >= launchedWork.size()) return;
+                launchedWork[call] = true;
+                early = early || s.start < t.slices[call].start;
             });
+            if (early) beforeLaunch.add(i);
             if (any)
                 linked = true;
             else
@@ -171,6 +174,13 @@ TraceHealth traceHealth(const Trace& t, const LaunchCalls* given) {
                              "no launch call leads to it: its launch delay and whether a gap "
                              "before it was host-bound cannot be known",
                              linked ? noLaunch.examples() : std::vector<uint32_t>{}));
+    h.checks.push_back(check("gpu_work_before_launch", "GPU work before its launch",
+                             beforeLaunch.count(), S::Warning,
+                             "it starts before the call that launched it began, which no launch "
+                             "can: the GPU's times and the host's disagree there (the profiler "
+                             "converts one clock to the other), so launch delays and whether "
+                             "gaps around it were host-bound are off",
+                             beforeLaunch.examples()));
     h.checks.push_back(check("launches_without_gpu_work", "Launches without GPU work",
                              idleLaunches.count(), S::Warning,
                              "the GPU work these calls launched is not in the trace (lost by "

@@ -16,6 +16,8 @@
 //    splits idle time, but adds none to busy time);
 //  - gpu_work_without_launch: GPU work no launch call or launch flow leads
 //    to (only where the trace links launches at all);
+//  - gpu_work_before_launch: GPU work that starts before the call that
+//    launched it (the host's and the GPU's clocks disagree);
 //  - launches_without_gpu_work: launch calls that lead to no GPU work (the
 //    profiler lost it, or the window cut it): GPU figures around them are
 //    lower bounds;

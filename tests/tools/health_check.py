@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Trace Health against faults planted in a real Kineto trace: some kernels
 dropped (as when CUPTI loses activity records: the kernel and its flow end
-go), some launch calls dropped (the GPU work stays), Kineto's own log lines
+go), some launch calls dropped (the GPU work stays), some kernels moved to
+start before their launch call (a clock converted badly), Kineto's own log lines
 at the top level (as its on-demand traces carry them: "ERROR" and
 "WARNING" are the profiler's messages, "INFO" is not), and the file cut
 short.
@@ -84,6 +85,22 @@ def main():
         if e.get("cat") == "ac2g" and e.get("ph") == "s" and corr in unlaunched:
             continue
         planted.append(e)
+    # Every 60th remaining kernel moved to start 5 us before its launch call
+    # (with its flow end), as when the GPU's clock is converted badly.
+    calls = {e["args"]["correlation"]: e for e in planted
+             if e.get("cat") in RUNTIME and "correlation" in e.get("args", {})}
+    early = set()
+    for k in [e for e in planted if e.get("cat") == "kernel"][7::60]:
+        call = calls.get(k["args"].get("correlation"))
+        if call is None:
+            continue
+        old = k["ts"]
+        k["ts"] = call["ts"] - 5
+        for f in planted:
+            if f.get("cat") == "ac2g" and f.get("ph") == "f" and f.get("id") == \
+                    k["args"]["correlation"] and f.get("ts") == old:
+                f["ts"] = k["ts"]
+        early.add(k["args"]["correlation"])
     doc["traceEvents"] = planted
     log = {"INFO": ["Tracing to temporary file /tmp/libkineto_activities_1.json"],
            "WARNING": ["CUPTI dropped 120 activity records", "Requested GPU activity buffer"],
@@ -97,8 +114,14 @@ def main():
         sys.exit("the planting did not take")
     failed = False
     health = health_of(a.cli, path)
+    want_early = sum(1 for e in planted if e.get("cat") == "kernel"
+                     and e["args"].get("correlation") in calls
+                     and e["ts"] < calls[e["args"]["correlation"]]["ts"])
+    if want_early < len(early):
+        sys.exit("the early kernels were not planted")
     for check, want in (("launches_without_gpu_work", want_idle),
-                        ("gpu_work_without_launch", want_orphans), ("truncated", 0)):
+                        ("gpu_work_without_launch", want_orphans),
+                        ("gpu_work_before_launch", want_early), ("truncated", 0)):
         got = health[check]["count"]
         sev = health[check]["severity"]
         ok = got == want and (sev == "warning") == (want > 0)
