@@ -100,6 +100,8 @@ std::shared_ptr<const Trace> loadOrReport(LoadArgs& args, std::string* cacheNote
             return nullptr;
         }
         args.options.part = part->part;
+        std::cerr << "gapscope: " << args.path << ": rank " << (part - meaning.sources.begin())
+                  << " of " << meaning.sources.size() << ", " << part->part.label << "\n";
     } else if (meaning.processesOfOneFile()) {
         // As a run of several hosts: one trace, each process apart.
         std::cerr << "gapscope: " << args.path << ": holds the processes of "

@@ -118,40 +118,24 @@ Trace filledTrace() {
     t.strings.intern("b");
     t.categories = {1, 2};
     t.metadata["k"] = "1";
-    t.processes.resize(2);
-    t.tracks.resize(2);
-    t.slices.resize(2);
-    t.instants.resize(2);
-    t.counters.resize(2);
-    t.flows.resize(2);
-    t.args.resize(2);
-    t.ids.resize(2);
-    t.launches.resize(2);
-    t.gpuDevices.resize(2);
-    for (auto& r : t.processes)
-        schema::fields(r, fill);
-    for (auto& r : t.tracks)
-        schema::fields(r, fill);
-    for (auto& r : t.slices)
-        schema::fields(r, fill);
-    for (auto& r : t.instants)
-        schema::fields(r, fill);
+    // Two of each record, every listed field filled.
+    auto twoFilled = [&fill](auto&... lists) {
+        (
+            [&] {
+                lists.resize(2);
+                for (auto& r : lists)
+                    schema::fields(r, fill);
+            }(),
+            ...);
+    };
+    twoFilled(t.processes, t.tracks, t.slices, t.instants, t.counters, t.flows, t.args, t.ids,
+              t.launches, t.gpuDevices);
     for (auto& r : t.counters) {
-        schema::fields(r, fill);
         r.ts = {5, 9};
         r.values = {1.5, 2.5};
         r.extremes.build(r.values);
     }
-    for (auto& r : t.flows)
-        schema::fields(r, fill);
-    for (auto& r : t.args)
-        schema::fields(r, fill);
-    for (auto& r : t.ids)
-        schema::fields(r, fill);
-    for (auto& r : t.launches)
-        schema::fields(r, fill);
     for (auto& r : t.gpuDevices) {
-        schema::fields(r, fill);
         r.busy = {{1, 4}};
         r.instants = {6};
     }
