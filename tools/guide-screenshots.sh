@@ -28,6 +28,7 @@ take() {  # NAME ARGS... (positional args first, as gapscope-screenshot wants th
 take guide-welcome --welcome -
 take guide-tour "$sample" --tour 1
 take guide-overview "$sample" --panel overviewDock
+take guide-health-dark "$sample" --panel healthDock --dark
 take guide-details "$sample" --zoom 0.225,0.27 --select cudaLaunchKernel
 take guide-range "$sample" --range 0.26,0.5
 take guide-tracks "$sample" --zoom 0.45,0.56 --pin "python3 462|GPU 0 › stream 7$" --filter "stream|418"
