@@ -4,6 +4,8 @@
 #include <map>
 #include <tuple>
 
+#include "model/vocabulary/vocabulary.h"
+
 namespace gapscope {
 
 std::vector<CopyStats> memcpyStats(const Trace& t, Interval window, const CancelToken* cancel) {
@@ -22,10 +24,11 @@ std::vector<CopyStats> memcpyStats(const Trace& t, Interval window, const Cancel
                 c.kind = kind;
                 c.name = s.name;
                 if (kind == ActivityKind::Memcpy) c.direction = copyDirection(t, track, s);
-                const std::string_view n = t.str(s.name);
-                c.memory = n.find("Pageable") != std::string_view::npos ? HostMemory::Pageable
-                           : n.find("Pinned") != std::string_view::npos ? HostMemory::Pinned
-                                                                        : HostMemory::Unknown;
+                const std::optional<bool> pinned =
+                    vocabulary::copyHostMemoryIsPinned(t.str(s.name));
+                c.memory = !pinned   ? HostMemory::Unknown
+                           : *pinned ? HostMemory::Pinned
+                                     : HostMemory::Pageable;
                 allSized[key] = true;
                 c.bytes = 0;
             }

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "model/device_properties.h"
+#include "model/vocabulary/vocabulary.h"
 
 namespace gapscope {
 
@@ -15,10 +16,7 @@ MemoryCurve tensorflowCurve(const Trace& t, const CounterSeries& c, int& device)
     if (c.process >= t.processes.size() || t.processes[c.process].kind != ProcessKind::Gpu)
         return MemoryCurve::None;
     device = t.processes[c.process].gpuDevice;
-    const std::string_view name = t.str(c.name);
-    if (name == "Memory Usage bytes_in_use") return MemoryCurve::Allocated;
-    if (name == "Memory Usage bytes_reserved") return MemoryCurve::Reserved;
-    return MemoryCurve::None;
+    return vocabulary::tensorflowMemoryCurve(t.str(c.name));
 }
 
 // One curve of a device: the points of every series that gives it (several

@@ -6,6 +6,7 @@
 #include "analysis/analysis_index.h"
 #include "analysis/launch_calls.h"
 #include "analysis/slice_queries.h"
+#include "model/vocabulary/vocabulary.h"
 
 namespace gapscope {
 
@@ -31,8 +32,8 @@ std::vector<OpStats> opStats(const Trace& t, const OpStatsOptions& options) {
     TimeNs lastOpEnd = w.start;  // launch calls inside the window's ops end by then
     for (const Track& track : t.tracks) {
         if (options.cancel && options.cancel->isCancelled()) return {};
-        const bool tfOps =
-            track.kind == TrackKind::GpuOther && t.str(track.threadName) == "TensorFlow Ops";
+        const bool tfOps = track.kind == TrackKind::GpuOther &&
+                           vocabulary::isTensorflowOpsLine(t.str(track.threadName));
         if (track.kind != TrackKind::CpuThread && !tfOps) continue;
         for (const Row& row : track.rows) {
             const auto [lo, hi] = t.visibleInRow(row, w.start, w.end);

@@ -6,6 +6,7 @@
 #include "analysis/analysis_index.h"
 #include "analysis/distribution.h"
 #include "format/json_lexer.h"
+#include "model/vocabulary/vocabulary.h"
 
 namespace gapscope {
 
@@ -154,27 +155,26 @@ StepList findSteps(const Trace& t, const std::regex* regex) {
         auto [it, fresh] = memo.try_emplace(s.name);
         if (fresh) {
             const std::string_view name = t.str(s.name);
-            if (name.substr(0, 13) == "ProfilerStep#") it->second = digits(name.substr(13));
+            if (vocabulary::isStepName(name)) it->second = digits(vocabulary::stepNumberText(name));
         }
         return it->second;
     });
     if (done(StepSource::ProfilerStep, std::move(profilerSteps), false)) return list;
     auto trainTest = collect(t, true, [&](const Track&, const Slice& s) -> std::optional<int64_t> {
-        const std::string_view name = t.str(s.name);
-        if (name != "train" && name != "test") return std::nullopt;
+        if (!vocabulary::isTrainTestStepName(t.str(s.name))) return std::nullopt;
         return stepNumArg(t, s);
     });
     if (done(StepSource::TrainTest, std::move(trainTest), false)) return list;
     // TensorFlow's derived Steps line of the lowest GPU.
     int lowest = INT32_MAX;
     for (const Track& track : t.tracks) {
-        if (track.kind == TrackKind::GpuOther && t.str(track.threadName) == "Steps" &&
+        if (track.kind == TrackKind::GpuOther && vocabulary::isStepsLine(t.str(track.threadName)) &&
             t.processes[track.process].gpuDevice >= 0)
             lowest = std::min(lowest, t.processes[track.process].gpuDevice);
     }
     auto stepsLine = collect(t, false, [&](const Track& track, const Slice& s) {
         std::optional<int64_t> n;
-        if (track.kind == TrackKind::GpuOther && t.str(track.threadName) == "Steps" &&
+        if (track.kind == TrackKind::GpuOther && vocabulary::isStepsLine(t.str(track.threadName)) &&
             t.processes[track.process].gpuDevice == lowest)
             n = digits(t.str(s.name)).value_or(-1);
         return n;

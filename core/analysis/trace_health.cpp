@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "model/slice_kind.h"
+#include "model/vocabulary/vocabulary.h"
 
 namespace gapscope {
 
@@ -122,11 +123,16 @@ TraceHealth traceHealth(const Trace& t, const LaunchCalls* given) {
             // nothing then: the graph's launch does.
             std::vector<TimeNs> begins, ends;
             for (uint32_t i = track.sliceBegin; i < track.sliceEnd; ++i) {
-                const std::string_view n = t.str(t.slices[i].name);
-                if (n.find("StreamBeginCapture") != std::string_view::npos)
-                    begins.push_back(t.slices[i].start);
-                if (n.find("StreamEndCapture") != std::string_view::npos)
-                    ends.push_back(t.slices[i].start);
+                switch (vocabulary::streamCaptureEdge(t.str(t.slices[i].name))) {
+                    case vocabulary::CaptureEdge::Begin:
+                        begins.push_back(t.slices[i].start);
+                        break;
+                    case vocabulary::CaptureEdge::End:
+                        ends.push_back(t.slices[i].start);
+                        break;
+                    case vocabulary::CaptureEdge::None:
+                        break;
+                }
             }
             std::sort(begins.begin(), begins.end());
             std::sort(ends.begin(), ends.end());
@@ -139,7 +145,7 @@ TraceHealth traceHealth(const Trace& t, const LaunchCalls* given) {
             for (uint32_t i = track.sliceBegin; i < track.sliceEnd; ++i) {
                 if (sliceKind(t.slices[i]) != SliceKind::RuntimeLaunch || launchedWork[i]) continue;
                 // A host function runs on the host: no GPU work to find.
-                if (t.str(t.slices[i].name).find("HostFunc") != std::string_view::npos) continue;
+                if (vocabulary::isHostFunctionLaunch(t.str(t.slices[i].name))) continue;
                 if (!begins.empty() && capturing(t.slices[i].start)) continue;
                 idleLaunches.add(i);
                 h.launchesWithoutWork.push_back(i);

@@ -28,6 +28,30 @@ bool isStepName(std::string_view name) {
     return name.substr(0, 13) == "ProfilerStep#";
 }
 
+std::string_view stepNumberText(std::string_view name) {
+    return isStepName(name) ? name.substr(13) : std::string_view();
+}
+
+bool isTrainTestStepName(std::string_view name) {
+    return name == "train" || name == "test";
+}
+
+bool isHostFunctionLaunch(std::string_view name) {
+    return name.find("HostFunc") != std::string_view::npos;
+}
+
+CaptureEdge streamCaptureEdge(std::string_view name) {
+    if (name.find("StreamBeginCapture") != std::string_view::npos) return CaptureEdge::Begin;
+    if (name.find("StreamEndCapture") != std::string_view::npos) return CaptureEdge::End;
+    return CaptureEdge::None;
+}
+
+std::optional<bool> copyHostMemoryIsPinned(std::string_view name) {
+    if (name.find("Pageable") != std::string_view::npos) return false;
+    if (name.find("Pinned") != std::string_view::npos) return true;
+    return std::nullopt;
+}
+
 SliceKind runtimeCallKind(std::string_view n) {
     const bool cuda = n.starts_with("cuda") || n.starts_with("cu") || n.starts_with("hip");
     if (!cuda) return SliceKind::RuntimeOther;

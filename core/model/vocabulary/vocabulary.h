@@ -3,10 +3,12 @@
 // and names mean as slice kinds. A new producer adds one file here and a
 // line in categoryKind (names.cpp); no analysis changes.
 
+#include <cstdint>
 #include <optional>
 #include <string_view>
 
 #include "model/slice_kind.h"
+#include "model/trace.h"  // MemoryCurve
 
 namespace gapscope::vocabulary {
 
@@ -32,6 +34,13 @@ SliceKind xspaceStreamEvent(std::string_view lineName, std::string_view eventNam
 // plane's position after a host's name ("10.0.0.1_6009 /device:GPU:0", a
 // profile run's host file: no space in the host); npos for any other name.
 size_t planeNameAt(std::string_view processName);
+// TensorFlow's derived lines of a GPU plane: the step numbers ("Steps") and
+// the ops that ran on it ("TensorFlow Ops").
+bool isStepsLine(std::string_view lineName);
+bool isTensorflowOpsLine(std::string_view lineName);
+// TensorFlow's memory counter of a GPU ("Memory Usage" with its
+// bytes_in_use and bytes_reserved keys): which curve it is.
+MemoryCurve tensorflowMemoryCurve(std::string_view counterName);
 
 // Nsight Systems' SQLite export, as its reader names each table's rows:
 // "CUDA kernel", "CUDA runtime", "NVTX", "NVTX (GPU projection)", …
@@ -47,6 +56,20 @@ bool isLaunchFlowCategory(std::string_view category);
 // kernels, training steps among ranges, what a runtime call does.
 bool isCommunicationKernelName(std::string_view name);
 bool isStepName(std::string_view name);
+// "ProfilerStep#12" -> "12" (what follows the marker; "" for another name).
+std::string_view stepNumberText(std::string_view name);
+// Keras' "train" and "test" ranges, which carry their step number as an arg.
+bool isTrainTestStepName(std::string_view name);
+// A launch of a host function (cudaLaunchHostFunc): it runs on the host,
+// so no GPU work follows it.
+bool isHostFunctionLaunch(std::string_view name);
+// cudaStreamBeginCapture / cudaStreamEndCapture: launches between them are
+// recorded into a graph and run nothing until the graph is launched.
+enum class CaptureEdge : uint8_t { None, Begin, End };
+CaptureEdge streamCaptureEdge(std::string_view name);
+// What a copy's name says of its host memory: true pinned, false pageable,
+// nullopt unsaid ("Memcpy HtoD (Pageable -> Device)", Kineto's and Nsight's).
+std::optional<bool> copyHostMemoryIsPinned(std::string_view name);
 SliceKind runtimeCallKind(std::string_view name);
 // What a host slice named so means while a GPU waits (see HostRole).
 HostRole hostRoleOfName(std::string_view name);

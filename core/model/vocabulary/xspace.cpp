@@ -22,4 +22,18 @@ size_t planeNameAt(std::string_view name) {
     return space + 1;
 }
 
+bool isStepsLine(std::string_view lineName) {
+    return lineName == "Steps";
+}
+
+bool isTensorflowOpsLine(std::string_view lineName) {
+    return lineName == "TensorFlow Ops";
+}
+
+MemoryCurve tensorflowMemoryCurve(std::string_view counterName) {
+    if (counterName == "Memory Usage bytes_in_use") return MemoryCurve::Allocated;
+    if (counterName == "Memory Usage bytes_reserved") return MemoryCurve::Reserved;
+    return MemoryCurve::None;
+}
+
 }  // namespace gapscope::vocabulary
