@@ -103,21 +103,34 @@ struct Member {
     size_t collective = 0;
 };
 
-// The step's collective across the ranks: collectives are matched by name
-// and occurrence (the k-th of that name in each rank's step); the step's is
+// The ranks' collectives in one step matched by name and occurrence (the
+// k-th of that name in each rank's step), and how many of each name each
+// rank ran there.
+struct Matches {
+    std::map<std::pair<std::string, size_t>, std::vector<Member>> byKey;
+    std::map<std::string, std::set<size_t>> counts;
+};
+
+Matches matchCollectives(const std::vector<std::pair<size_t, RankStep*>>& withCollectives) {
+    Matches m;
+    for (const auto& [entry, step] : withCollectives) {
+        std::map<std::string, size_t> seen;
+        for (size_t c = 0; c < step->collectives.size(); ++c)
+            m.byKey[{step->collectives[c].name, seen[step->collectives[c].name]++}].push_back(
+                {entry, step, c});
+        for (const auto& [name, n] : seen)
+            m.counts[name].insert(n);
+    }
+    return m;
+}
+
+// The step's collective across the ranks: of the matched collectives, the step's is
 // the match with two ranks or more whose total wait (the latest entry minus
 // each entry) is the largest, the earlier latest entry on a tie. DDP's first
 // collective (the buffer broadcast) has all ranks in step; the gradients'
 // all-reduce is where they wait for the slowest.
-std::vector<Member> stepsCollective(
-    const std::vector<std::pair<size_t, RankStep*>>& withCollectives) {
-    std::map<std::pair<std::string, size_t>, std::vector<Member>> matched;
-    for (const auto& [entry, step] : withCollectives) {
-        std::map<std::string, size_t> seen;
-        for (size_t c = 0; c < step->collectives.size(); ++c)
-            matched[{step->collectives[c].name, seen[step->collectives[c].name]++}].push_back(
-                {entry, step, c});
-    }
+std::vector<Member> stepsCollective(const Matches& matches) {
+    const auto& matched = matches.byKey;
     const std::vector<Member>* best = nullptr;
     TimeNs bestWait = -1, bestLast = 0;
     for (const auto& [key, members] : matched) {
@@ -143,25 +156,13 @@ std::vector<Member> stepsCollective(
 // The step's widest contradiction of one clock: of every collective matched
 // on two ranks or more, the rank whose part ended first and the rank that
 // entered last, when that entry is after that end.
-std::optional<ClockDisagreement> clockDisagreement(
-    int64_t step, const std::vector<std::pair<size_t, RankStep*>>& withCollectives,
-    const std::vector<RankEntry>& ranks) {
-    std::map<std::pair<std::string, size_t>, std::vector<Member>> matched;
-    // How many of each name each rank ran in the step: where they differ
-    // (a rank lost a record), the k-th of one rank need not be the k-th of
-    // another, and no contradiction between them is evidence.
-    std::map<std::string, std::set<size_t>> counts;
-    for (const auto& [entry, s] : withCollectives) {
-        std::map<std::string, size_t> seen;
-        for (size_t c = 0; c < s->collectives.size(); ++c)
-            matched[{s->collectives[c].name, seen[s->collectives[c].name]++}].push_back(
-                {entry, s, c});
-        for (const auto& [name, n] : seen)
-            counts[name].insert(n);
-    }
+std::optional<ClockDisagreement> clockDisagreement(int64_t step, const Matches& matches,
+                                                   const std::vector<RankEntry>& ranks) {
     std::optional<ClockDisagreement> widest;
-    for (const auto& [key, members] : matched) {
-        if (members.size() < 2 || counts[key.first].size() > 1) continue;
+    for (const auto& [key, members] : matches.byKey) {
+        // Where the ranks ran a name unequally often (one lost a record),
+        // the k-th of one need not be the k-th of another: no evidence.
+        if (members.size() < 2 || matches.counts.at(key.first).size() > 1) continue;
         const Member* ended = &members.front();
         const Member* entered = &members.front();
         for (const Member& m : members) {
@@ -205,9 +206,10 @@ RankComparison compareRanks(std::vector<RankEntry>& ranks, std::optional<int64_t
         for (RankStep& s : ranks[i].figures.steps)
             if (!s.collectives.empty()) byStep[s.number].push_back({i, &s});
     for (auto& [number, withCollectives] : byStep) {
-        if (auto d = clockDisagreement(number, withCollectives, ranks))
+        const Matches matches = matchCollectives(withCollectives);
+        if (auto d = clockDisagreement(number, matches, ranks))
             out.clockDisagreements.push_back(std::move(*d));
-        const std::vector<Member> entered = stepsCollective(withCollectives);
+        const std::vector<Member> entered = stepsCollective(matches);
         if (entered.size() < 2) continue;
         const Member* last = &entered.front();  // in rank order: the lower rank on a tie
         for (const Member& m : entered)
