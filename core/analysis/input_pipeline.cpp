@@ -5,6 +5,7 @@
 
 #include "analysis/gpu_utilization.h"
 #include "analysis/launch_calls.h"
+#include "model/vocabulary/vocabulary.h"
 
 namespace gapscope {
 
@@ -41,36 +42,16 @@ Interval activitySpan(const Trace& t) {
 
 namespace {
 
-bool startsWith(std::string_view s, std::string_view p) {
-    return s.substr(0, p.size()) == p;
-}
-
-bool isDataLoaderNext(std::string_view n) {
-    return n.find("DataLoader") != std::string_view::npos &&
-           n.find("__next__") != std::string_view::npos;
-}
-
-// The "::"-separated parts of a stage path.
-std::vector<std::string_view> components(std::string_view path) {
-    std::vector<std::string_view> out;
-    for (size_t at = 0;;) {
-        const size_t next = path.find("::", at);
-        out.push_back(path.substr(at, next == std::string_view::npos ? next : next - at));
-        if (next == std::string_view::npos) return out;
-        at = next + 2;
-    }
-}
-
 PipelineChecks checkStages(const Trace& t, const std::vector<PipelineStage>& stages) {
     PipelineChecks c;
     bool prefetch = false, cache = false;
     for (const PipelineStage& s : stages) {
-        const auto parts = components(t.str(s.name));
+        const auto parts = vocabulary::tfDataStageParts(t.str(s.name));
         for (const std::string_view p : parts) {
-            prefetch |= p == "Prefetch";
-            cache |= p.find("Cache") != std::string_view::npos;
+            prefetch |= vocabulary::isTfDataPrefetch(p);
+            cache |= vocabulary::isTfDataCache(p);
         }
-        c.sequentialMap |= parts.back() == "Map";
+        c.sequentialMap |= vocabulary::isTfDataSequentialMap(parts.back());
     }
     c.missingPrefetch = !prefetch;
     c.noCache = !cache;
@@ -88,10 +69,10 @@ PipelineReport inputPipeline(const Trace& t, const std::vector<Step>& steps,
     auto roleOf = [&](StringId name) {
         if (name < memo.size() && memo[name] >= 0) return static_cast<Role>(memo[name]);
         const std::string_view n = t.str(name);
-        const Role r = startsWith(n, "Iterator::")        ? Role::Stage
-                       : startsWith(n, "IteratorGetNext") ? Role::GetNext
-                       : isDataLoaderNext(n)              ? Role::DataLoader
-                                                          : Role::None;
+        const Role r = vocabulary::isTfDataStage(n)      ? Role::Stage
+                       : vocabulary::isTfDataGetNext(n)  ? Role::GetNext
+                       : vocabulary::isDataLoaderNext(n) ? Role::DataLoader
+                                                         : Role::None;
         if (name < memo.size()) memo[name] = static_cast<int8_t>(r);
         return r;
     };
@@ -103,15 +84,7 @@ PipelineReport inputPipeline(const Trace& t, const std::vector<Step>& steps,
     bool single = false, workers = false;
     for (const Track& track : t.tracks) {
         if (track.kind != TrackKind::CpuThread) continue;
-        const std::string_view thread = t.str(track.threadName);
-        for (size_t i = 0; i + 10 <= thread.size(); ++i) {
-            if (std::equal(thread.begin() + static_cast<ptrdiff_t>(i),
-                           thread.begin() + static_cast<ptrdiff_t>(i + 10), "pin_memory",
-                           [](char a, char b) {
-                               return std::tolower(static_cast<unsigned char>(a)) == b;
-                           }))
-                loader.pinMemoryThread = true;
-        }
+        loader.pinMemoryThread |= vocabulary::isPinMemoryThread(t.str(track.threadName));
         for (uint32_t i = track.sliceBegin; i < track.sliceEnd; ++i) {
             const Slice& s = t.slices[i];
             switch (roleOf(s.name)) {
@@ -138,9 +111,9 @@ PipelineReport inputPipeline(const Trace& t, const std::vector<Step>& steps,
                 case Role::DataLoader: {
                     ++loader.calls;
                     loader.total += s.dur;
-                    const std::string_view n = t.str(s.name);
-                    single |= n.find("_SingleProcessDataLoaderIter") != std::string_view::npos;
-                    workers |= n.find("_MultiProcessingDataLoaderIter") != std::string_view::npos;
+                    const auto iterator = vocabulary::dataLoaderIterator(t.str(s.name));
+                    single |= iterator == vocabulary::DataLoaderIterator::SingleProcess;
+                    workers |= iterator == vocabulary::DataLoaderIterator::WorkerProcesses;
                     waits.push_back({s.start, s.end()});
                     waitSlices.push_back(i);
                     break;

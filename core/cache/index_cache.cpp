@@ -14,6 +14,7 @@
 
 #include "cache/cache_io.h"
 #include "cache/trace_codec.h"
+#include "format/args_decoder.h"
 #include "format/input_format.h"
 #include "model/trace_schema.h"
 #include "util/fast_hash.h"
@@ -210,11 +211,12 @@ IndexCache::Lookup IndexCache::load(const std::string& tracePath, const std::str
     trace->fileStamp = stamp;
     trace->fromCache = true;
     if (!folder && trace->compression == Compression::None &&
-        argsAreInputText(trace->inputFormat)) {
+        argsInFile(trace->inputFormat) != ArgsInFile::No) {
         // Args are read back from the trace file itself, as after a parse.
         const int flags = ::fcntl(traceFd.get(), F_GETFL);
         if (flags >= 0) ::fcntl(traceFd.get(), F_SETFL, flags & ~O_NONBLOCK);
-        trace->argsStore.useFile(std::move(traceFd), stamp.size, stamp.mtimeNs);
+        trace->argsStore.useFile(std::move(traceFd), stamp.size, stamp.mtimeNs,
+                                 makeArgsDecoder(trace->inputFormat));
     }
     ::futimens(cacheFd.get(), nullptr);  // recently used: pruned last
     result.trace = std::move(trace);

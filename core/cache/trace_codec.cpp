@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "format/args_decoder.h"
 #include "model/trace_schema.h"
 
 namespace gapscope {
@@ -265,7 +266,11 @@ void readTraceBody(CacheReader& in, Trace& t) {
     in.podVector(t.launches);
     bool fileBacked = false;
     readArgsStore(in, t.argsStore, fileBacked);
-    if (fileBacked != (t.compression == Compression::None && argsAreInputText(t.inputFormat)))
+    // Args decoded from the file stay there for one file, not for a run's
+    // folder of them (composed then): either is sound, an offset says which.
+    const ArgsInFile inFile = argsInFile(t.inputFormat);
+    if (inFile != ArgsInFile::Decoded &&
+        fileBacked != (t.compression == Compression::None && inFile == ArgsInFile::AsText))
         throw CacheCorrupt("args storage does not match the compression and format");
     t.gpuDevices.resize(static_cast<size_t>(in.count(32)));
     for (GpuDevice& d : t.gpuDevices) {

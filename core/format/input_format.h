@@ -23,10 +23,4 @@ inline constexpr size_t kFormatSniffBytes = 64;
 
 InputFormat detectInputFormat(std::string_view head);
 
-// Whether that format's reader hands on args as text of the input itself
-// (so an uncompressed file can keep them); XSpace's are composed from stats.
-inline bool argsAreInputText(InputFormat f) {
-    return f != InputFormat::XSpace && f != InputFormat::NsightSqlite;
-}
-
 }  // namespace gapscope

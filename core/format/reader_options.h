@@ -67,6 +67,13 @@ struct ReaderOptions {
     BufferExchange* exchange = nullptr;
     EventJumps* jumps = nullptr;  // not with `exchange`
     ProcessFilter processes;      // only readers of such files take one (the loader checks)
+    // An uncompressed file: a descriptor to read it at random (an XSpace
+    // plane where it lies, a line at a time, instead of held whole).
+    int fileFd = -1;
+    // The trace's args store reads args back from this file (with the
+    // format's ArgsDecoder): a reader leaves them there instead of
+    // composing text (RawEvent::argsInInput).
+    bool argsStayInFile = false;
 };
 
 }  // namespace gapscope

@@ -11,7 +11,7 @@
 #include "format/event_batches.h"
 #include "format/input_format.h"
 #include "format/json_text.h"
-#include "format/xspace_reader.h"
+#include "format/xspace/xspace_reader.h"
 #include "io/head_source.h"
 #include "io/profile_files.h"
 #include "io/read_ahead_source.h"
@@ -85,6 +85,9 @@ XSpaceResult readHostFile(const std::string& file, int64_t index, EventSink& sin
     ro.fileSize = opened.fileSize;
     ro.decompressed = opened.compression != Compression::None;
     ro.maxEventBytes = options.maxEventBytes;
+    // A plain file's planes are read where they lie; the args of a run's
+    // hosts are composed (one trace has one file to read them back from).
+    ro.fileFd = opened.fileFd.get();
     const uint64_t size = opened.fileSize;
     ro.progress = [&progress, size](LoadPhase, uint64_t at, uint64_t) {
         progress(std::min(at, size));

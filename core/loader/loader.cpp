@@ -10,6 +10,7 @@
 
 #include "analysis/gpu_busy.h"
 #include "cache/index_cache.h"
+#include "format/args_decoder.h"
 #include "format/input_format.h"
 #include "io/head_source.h"
 #include "loader/folder_reader.h"
@@ -97,13 +98,17 @@ LoadResult loadWith(const std::string& path, const std::function<OpenedSource()>
         trace.compression = opened.compression;
         trace.fileSize = opened.fileSize;
         trace.fileStamp = opened.stamp;
-        // Compressed traces are about 10x smaller than their JSON (zstd and
-        // gzip on profiler output); the guess only sizes address space.
-        builder.expectJsonBytes(opened.compression == Compression::None ? opened.fileSize
-                                                                        : opened.fileSize * 10);
         // What the bytes are decides the reader.
         auto head = std::make_unique<HeadSource>(std::move(opened.source), kFormatSniffBytes);
         const InputFormat format = detectInputFormat(head->head());
+        // The model's arrays sized for the events the file likely holds, so
+        // they do not grow by copying (two copies at the peak): compressed
+        // traces are about 10x smaller than their JSON (zstd and gzip on
+        // profiler output), an XSpace event about a quarter of its JSON.
+        // The guess only sizes address space.
+        const uint64_t inflated =
+            opened.compression == Compression::None ? opened.fileSize : opened.fileSize * 10;
+        builder.expectJsonBytes(format == InputFormat::XSpace ? inflated * 4 : inflated);
         if (format == InputFormat::Unknown && isNsightReport(path))
             throw LoadError("open",
                             "an Nsight Systems report is NVIDIA's own format, which only Nsight "
@@ -120,10 +125,12 @@ LoadResult loadWith(const std::string& path, const std::function<OpenedSource()>
         UniqueFd chunkFd;
         if (opened.fileFd.valid() && opened.compression == Compression::None)
             chunkFd = UniqueFd(::fcntl(opened.fileFd.get(), F_DUPFD_CLOEXEC, 0));
-        // Readers whose args are text of the (uncompressed) file leave them there.
-        if (opened.fileFd.valid() && argsStayInInput(format)) {
-            trace.argsStore.useFile(std::move(opened.fileFd), opened.fileSize, opened.fileMtimeNs);
-        }
+        // Readers whose args are in the (uncompressed) file leave them there:
+        // its JSON text, or its binary form for the format's decoder.
+        const bool argsStay = opened.fileFd.valid() && argsInFile(format) != ArgsInFile::No;
+        if (argsStay)
+            trace.argsStore.useFile(std::move(opened.fileFd), opened.fileSize, opened.fileMtimeNs,
+                                    makeArgsDecoder(format));
         ReadRequest rq{std::move(head), opened.compression, builder,           trace, {},
                        options.mode,    chunkFd.get(),      options.chunkBytes};
         rq.reader.cancel = options.cancel;
@@ -132,6 +139,8 @@ LoadResult loadWith(const std::string& path, const std::function<OpenedSource()>
         rq.reader.decompressed = opened.compression != Compression::None;
         rq.reader.maxEventBytes = options.maxEventBytes;
         rq.reader.processes = options.part.processes;
+        rq.reader.fileFd = chunkFd.get();
+        rq.reader.argsStayInFile = argsStay;
         rq.memoryLimit = options.memoryLimitBytes ? options.memoryLimitBytes : defaultMemoryLimit();
         // Small files get a small buffer; compressed ones about their inflated size.
         const uint64_t expected =

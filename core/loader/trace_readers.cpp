@@ -14,7 +14,7 @@
 #include "format/nsight/nsight_reader.h"
 #include "format/nsight/sqlite_db.h"
 #include "format/pipelined_reader.h"
-#include "format/xspace_reader.h"
+#include "format/xspace/xspace_reader.h"
 #include "io/read_ahead_source.h"
 #include "util/load_error.h"
 
@@ -208,10 +208,6 @@ void readNsight(ReadRequest& rq) {
 }
 
 }  // namespace
-
-bool argsStayInInput(InputFormat format) {
-    return argsAreInputText(format);
-}
 
 TraceReaderFn readerFor(InputFormat format) {
     switch (format) {

@@ -33,8 +33,4 @@ using TraceReaderFn = void (*)(ReadRequest& request);
 // say what was found instead.
 TraceReaderFn readerFor(InputFormat format);
 
-// Whether that reader's args are the input's own text (RawEvent::argsInInput),
-// so that an uncompressed file can keep them instead of the store's blocks.
-bool argsStayInInput(InputFormat format);
-
 }  // namespace gapscope

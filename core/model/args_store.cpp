@@ -153,8 +153,10 @@ ArgsStore& ArgsStore::operator=(ArgsStore&& o) noexcept {
     return *this;
 }
 
-void ArgsStore::useFile(UniqueFd fd, uint64_t size, int64_t mtimeNs) {
+void ArgsStore::useFile(UniqueFd fd, uint64_t size, int64_t mtimeNs,
+                        std::shared_ptr<const ArgsDecoder> decoder) {
     fd_ = std::move(fd);
+    decoder_ = std::move(decoder);
     fileSize_ = size;
     fileMtimeNs_ = mtimeNs;
 }
@@ -173,33 +175,57 @@ bool ArgsStore::fileUnchanged(std::string& error) const {
     return false;
 }
 
-ArgsText ArgsStore::fetchFromFile(uint64_t offset, uint32_t length) const {
-    ArgsText out;
-    const int fd = fd_.get();
-    if (!fileUnchanged(out.error)) return out;
-    if (offset > fileSize_ || length > fileSize_ - offset) {
-        out.error = "args at byte " + std::to_string(offset) + " lie past the end of the file";
-        return out;
+bool ArgsStore::readFile(uint64_t offset, uint64_t length, std::string& out,
+                         std::string& error) const {
+    out.clear();
+    if (!fileUnchanged(error)) return false;
+    if (offset > fileSize_) {
+        error = "args at byte " + std::to_string(offset) + " lie past the end of the file";
+        return false;
     }
-    out.json.resize(length);
+    length = std::min(length, fileSize_ - offset);
+    out.resize(static_cast<size_t>(length));
     size_t got = 0;
     while (got < length) {
         const ssize_t n =
-            ::pread(fd, out.json.data() + got, length - got, static_cast<off_t>(offset + got));
+            ::pread(fd_.get(), out.data() + got, length - got, static_cast<off_t>(offset + got));
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
-            out.json.clear();
+            out.clear();
             // A file cut short under us is a changed file; say so first.
-            if (!fileUnchanged(out.error)) return out;
-            out.error = "reading the trace file at byte " + std::to_string(offset + got) +
-                        " failed: " + (n < 0 ? std::strerror(errno) : "unexpected end of file");
-            return out;
+            if (!fileUnchanged(error)) return false;
+            error = "reading the trace file at byte " + std::to_string(offset + got) +
+                    " failed: " + (n < 0 ? std::strerror(errno) : "unexpected end of file");
+            return false;
         }
         got += static_cast<size_t>(n);
     }
     // Checked again after the read: a rewrite that landed between the first
     // check and the read must not pass for the args.
-    if (!fileUnchanged(out.error)) out.json.clear();
+    if (!fileUnchanged(error)) {
+        out.clear();
+        return false;
+    }
+    return true;
+}
+
+ArgsText ArgsStore::fetchFromFile(uint64_t offset, uint32_t length) const {
+    ArgsText out;
+    std::string bytes;
+    if (!readFile(offset, length, bytes, out.error)) return out;
+    if (bytes.size() < length) {
+        out.error = "args at byte " + std::to_string(offset) + " lie past the end of the file";
+        return out;
+    }
+    if (!decoder_) {
+        out.json = std::move(bytes);
+        return out;
+    }
+    const FileBytesReader read = [this](uint64_t at, uint64_t n, std::string& into,
+                                        std::string& error) {
+        return readFile(at, n, into, error);
+    };
+    if (!decoder_->decode(bytes, offset, read, out.json, out.error)) out.json.clear();
     return out;
 }
 

@@ -2,8 +2,10 @@
 // Raw JSON text of event args, parsed (nlohmann/json) only when a person
 // looks at one event. Held whole they would cost more memory than the rest of
 // the model, so they live in one of two places, told apart by the offset:
-//  - in the trace file itself (an uncompressed JSON trace): read back by
-//    offset through a descriptor kept open;
+//  - in the trace file itself (an uncompressed trace): read back by offset
+//    through a descriptor kept open, as the file's JSON text, or in the
+//    file's binary form, which the reader's ArgsDecoder turns into text
+//    then (an XSpace event's stats);
 //  - in the store's own zstd-compressed blocks (compressed traces, and args
 //    a reader composed itself rather than found as JSON text in the file,
 //    e.g. the stats of a binary format): offsets with kOwnedBit set.
@@ -24,6 +26,7 @@
 #include <string_view>
 #include <vector>
 
+#include "format/args_decoder.h"
 #include "util/raw_buffer.h"
 #include "util/unique_fd.h"
 
@@ -48,8 +51,10 @@ class ArgsStore {
     // Args of the file live at the offsets the reader saw in this
     // (uncompressed) file. The descriptor is kept open, so deleting or
     // replacing the file does not matter; rewriting it in place does (size
-    // and mtime are checked on every fetch).
-    void useFile(UniqueFd fd, uint64_t size, int64_t mtimeNs);
+    // and mtime are checked on every fetch). With a `decoder`, the bytes at
+    // an offset are the file's own form of the args, decoded on fetch.
+    void useFile(UniqueFd fd, uint64_t size, int64_t mtimeNs,
+                 std::shared_ptr<const ArgsDecoder> decoder = nullptr);
     bool fileBacked() const;  // its own file, or a part's
     // True once a fetch found the file changed since loading.
     bool fileChanged() const;
@@ -83,6 +88,8 @@ class ArgsStore {
   private:
     void compressCurrent();
     ArgsText fetchFromFile(uint64_t offset, uint32_t length) const;
+    // Up to `length` bytes at `offset` (fewer only at the end of the file).
+    bool readFile(uint64_t offset, uint64_t length, std::string& out, std::string& error) const;
     bool fileUnchanged(std::string& error) const;  // size and mtime as loaded
     ArgsText fetchOwned(uint64_t offset, uint32_t length) const;
 
@@ -103,6 +110,7 @@ class ArgsStore {
     std::vector<std::unique_ptr<ArgsStore>> parts_;
 
     UniqueFd fd_;
+    std::shared_ptr<const ArgsDecoder> decoder_;
     uint64_t fileSize_ = 0;
     int64_t fileMtimeNs_ = 0;
     mutable std::atomic<bool> fileChanged_{false};

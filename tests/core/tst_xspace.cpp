@@ -19,8 +19,10 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 
 #include "cache/index_cache.h"
+#include "io/compress.h"
 #include "loader/loader.h"
 #include "loader/profile_folder.h"
 #include "model/trace.h"
@@ -440,6 +442,103 @@ class TestXSpace : public QObject {
         r = loadTrace(run.toStdString(), o);
         QVERIFY2(r.cacheNote.rfind("stale", 0) == 0, r.cacheNote.c_str());
         QCOMPARE(r.trace->report.events, uint64_t(3));
+    }
+
+    // A plain file is read where it lies (its planes located, their lines
+    // read one at a time) and its args stay there, decoded when a person
+    // looks; a compressed one is a stream whose args are composed at load.
+    // Both make the same trace with the same args text, for real
+    // recordings and the fixtures of what profilers rarely write; the
+    // decoder is reattached when the trace comes back from the cache, and
+    // says so when the file changed.
+    void aPlainFileKeepsItsArgsWhereTheyLie_data() {
+        QTest::addColumn<QString>("source");
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::newRow("jax recording") << jaxRecording() << QByteArray();
+        if (!sharedDir().isEmpty())
+            QTest::newRow("tf multi-worker") << multiWorker() << QByteArray();
+        XsSpace fixture = smallSpace();
+        // A display name (long_name), a stat the plane cannot name, an
+        // event naming metadata it lacks, a metadata entry whose stats
+        // every event shares, and args cut at 64 KiB.
+        fixture.planes[1].eventMetadata[0].displayName = "launch";
+        fixture.planes[1].eventMetadata[0].stats = {XsStat::integer(20, 7)};
+        fixture.planes[1].lines[0].events[0].stats.push_back(XsStat::integer(99, 1));
+        XsEvent orphan = fixture.planes[1].lines[0].events[0];
+        orphan.metadataId = 77;
+        orphan.offsetPs += 5'000'000;
+        fixture.planes[1].lines[0].events.push_back(orphan);
+        XsEvent big = fixture.planes[0].lines[0].events[0];
+        big.offsetPs += 50'000'000;
+        for (int i = 0; i < 20'000; ++i)
+            big.stats.push_back(XsStat::integer(10, i));
+        fixture.planes[0].lines[0].events.push_back(big);
+        QTest::newRow("fixture") << QString() << QByteArray::fromStdString(encodeXSpace(fixture));
+    }
+
+    void aPlainFileKeepsItsArgsWhereTheyLie() {
+        QFETCH(QString, source);
+        QFETCH(QByteArray, bytes);
+        std::string raw = bytes.toStdString();
+        if (!source.isEmpty()) {
+            QFile f(source);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            raw = f.readAll().toStdString();
+        }
+        QTemporaryDir dir;
+        const QString plain = dir.filePath("t.xplane.pb"), packed = dir.filePath("t.xplane.pb.gz");
+        writeFile(plain, raw);
+        writeFile(packed, gzipCompress(raw, 1));
+        const LoadResult a = loadTrace(plain.toStdString()), b = loadTrace(packed.toStdString());
+        QVERIFY(a.trace && b.trace);
+        QCOMPARE(a.trace->argsStore.rawBytes(), uint64_t(0));  // no text composed or held
+        QVERIFY(b.trace->argsStore.rawBytes() > 0);
+        // Everything but where the args are and the file's own facts.
+        const auto comparable = [](const Trace& t) {
+            std::string out;
+            std::istringstream lines(canonicalDump(t));
+            for (std::string line; std::getline(lines, line);) {
+                if (line.rfind("\"trace\"", 0) == 0) continue;
+                if (line.rfind("\"args\" ", 0) == 0) {
+                    // "args" OFFSET LENGTH rest: the rest is compared.
+                    const size_t second = line.find(' ', line.find(' ', 7) + 1);
+                    line = "args" + line.substr(second);
+                }
+                out += line + '\n';
+            }
+            return out;
+        };
+        const std::string dumpA = comparable(*a.trace);
+        QVERIFY(dumpA.find("unreadable") == std::string::npos);
+        QCOMPARE(dumpA, comparable(*b.trace));
+        QCOMPARE(a.trace->report.warnings.size(), b.trace->report.warnings.size());
+        bool cut = false;
+        for (size_t i = 0; i < a.trace->report.warnings.size(); ++i) {
+            QCOMPARE(a.trace->report.warnings[i].message, b.trace->report.warnings[i].message);
+            cut |= a.trace->report.warnings[i].message.find("cut at 64 KiB") != std::string::npos;
+        }
+        QCOMPARE(cut, source.isEmpty());  // the fixture's big event
+
+        // From the cache: the same args, decoded again from the file.
+        QTemporaryDir cacheDir;
+        IndexCache cache(cacheDir.path().toStdString());
+        LoadOptions o;
+        o.cache = &cache;
+        QVERIFY(loadTrace(plain.toStdString(), o).trace);
+        const LoadResult c = loadTrace(plain.toStdString(), o);
+        QVERIFY(c.trace && c.trace->fromCache);
+        QCOMPARE(comparable(*c.trace), dumpA);
+
+        // A file rewritten since: the args say so instead of showing others.
+        uint32_t withArgs = kNone;
+        for (const Slice& sl : a.trace->slices)
+            if (sl.args != kNone && a.trace->args[sl.args].length > 0) withArgs = sl.args;
+        QVERIFY(withArgs != kNone);
+        QVERIFY(a.trace->argsText(withArgs).ok());
+        writeFile(plain, raw + std::string(8, '\0'));
+        const ArgsText changed = a.trace->argsText(withArgs);
+        QVERIFY(!changed.ok() && changed.json.empty());
+        QVERIFY2(changed.error.find("changed") != std::string::npos, changed.error.c_str());
     }
 
     // The hosts of a run decoded on other threads and built here in host

@@ -65,7 +65,8 @@ def xspace_seeds(out):
     for root in roots:
         for p in sorted(root.rglob("*.xplane.pb")):
             raw = p.read_bytes()
-            for chunk in (0, 7):
+            # 255: read as a file where it lies (planes located, args decoded on fetch).
+            for chunk in (0, 7, 255):
                 data = bytes([chunk]) + raw
                 (out / hashlib.sha1(data).hexdigest()).write_bytes(data)
                 n += 1

@@ -1,5 +1,8 @@
 // PyTorch Kineto's categories (libkineto ActivityType names, CUDA and ROCm
 // alike: ROCm traces say "cuda_runtime" for HIP calls too).
+#include <algorithm>
+#include <cctype>
+
 #include "model/vocabulary/vocabulary.h"
 
 namespace gapscope::vocabulary {
@@ -23,6 +26,32 @@ std::optional<bool> kinetoLogIsError(std::string_view topLevelKey) {
     if (topLevelKey == "ERROR") return true;
     if (topLevelKey == "WARNING") return false;
     return std::nullopt;
+}
+
+// The DataLoader's iterator as PyTorch's profiler records it:
+// "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__".
+bool isDataLoaderNext(std::string_view n) {
+    return n.find("DataLoader") != std::string_view::npos &&
+           n.find("__next__") != std::string_view::npos;
+}
+
+DataLoaderIterator dataLoaderIterator(std::string_view n) {
+    if (n.find("_SingleProcessDataLoaderIter") != std::string_view::npos)
+        return DataLoaderIterator::SingleProcess;
+    if (n.find("_MultiProcessingDataLoaderIter") != std::string_view::npos)
+        return DataLoaderIterator::WorkerProcesses;
+    return DataLoaderIterator::Unsaid;
+}
+
+// The thread pin_memory=True starts ("pin_memory", "Pin_Memory_Thread").
+bool isPinMemoryThread(std::string_view thread) {
+    constexpr std::string_view kName = "pin_memory";
+    for (size_t i = 0; i + kName.size() <= thread.size(); ++i)
+        if (std::equal(
+                kName.begin(), kName.end(), thread.begin() + static_cast<ptrdiff_t>(i),
+                [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); }))
+            return true;
+    return false;
 }
 
 }  // namespace gapscope::vocabulary

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "model/slice_kind.h"
 #include "model/trace.h"  // MemoryCurve
@@ -41,6 +42,26 @@ bool isTensorflowOpsLine(std::string_view lineName);
 // TensorFlow's memory counter of a GPU ("Memory Usage" with its
 // bytes_in_use and bytes_reserved keys): which curve it is.
 MemoryCurve tensorflowMemoryCurve(std::string_view counterName);
+
+// tf.data's iterator: a stage is a path of the pipeline's datasets
+// ("Iterator::Prefetch::ParallelMap"); IteratorGetNext is the training
+// loop waiting for the next element.
+bool isTfDataStage(std::string_view sliceName);
+bool isTfDataGetNext(std::string_view sliceName);
+// The datasets of a stage path, outermost first.
+std::vector<std::string_view> tfDataStageParts(std::string_view path);
+// What one dataset of a stage path is: prefetching, caching, a map run one
+// element at a time (not ParallelMap).
+bool isTfDataPrefetch(std::string_view part);
+bool isTfDataCache(std::string_view part);
+bool isTfDataSequentialMap(std::string_view part);
+
+// PyTorch's DataLoader: its iterator's __next__ (the training loop waiting
+// for a batch), which iterator it is, and its pin_memory thread.
+bool isDataLoaderNext(std::string_view sliceName);
+enum class DataLoaderIterator : uint8_t { Unsaid, SingleProcess, WorkerProcesses };
+DataLoaderIterator dataLoaderIterator(std::string_view sliceName);
+bool isPinMemoryThread(std::string_view threadName);
 
 // Nsight Systems' SQLite export, as its reader names each table's rows:
 // "CUDA kernel", "CUDA runtime", "NVTX", "NVTX (GPU projection)", …

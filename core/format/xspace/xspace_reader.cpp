@@ -1,7 +1,9 @@
-#include "format/xspace_reader.h"
+#include "format/xspace/xspace_reader.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -9,7 +11,11 @@
 
 #include "format/json_text.h"
 #include "format/proto_wire.h"
-#include "format/xspace_stats.h"
+#include "format/xspace/file_fields.h"
+#include "format/xspace/plane_in_file.h"
+#include "format/xspace/xspace_plane.h"
+#include "format/xspace/xspace_stats.h"
+#include "io/file_source.h"
 #include "util/load_error.h"
 
 namespace gapscope {
@@ -17,60 +23,14 @@ namespace gapscope {
 using wire::Field;
 using wire::WireError;
 using wire::WireType;
-using xspace::StatValue;
+using namespace xspace;
 
 namespace {
-
-// Field numbers of xplane.proto (tsl/profiler/protobuf/xplane.proto).
-namespace XSpaceField {
-constexpr uint32_t kPlanes = 1, kErrors = 2, kWarnings = 3, kHostnames = 4;
-}
-namespace PlaneField {
-constexpr uint32_t kId = 1, kName = 2, kLines = 3, kEventMetadata = 4, kStatMetadata = 5,
-                   kStats = 6;
-}
-namespace LineField {
-constexpr uint32_t kId = 1, kName = 2, kTimestampNs = 3, kEvents = 4, kDisplayId = 10,
-                   kDisplayName = 11;
-}
-namespace EventField {
-constexpr uint32_t kMetadataId = 1, kOffsetPs = 2, kDurationPs = 3, kStats = 4, kNumOccurrences = 5;
-}
-namespace StatField {
-constexpr uint32_t kMetadataId = 1, kDouble = 2, kUint64 = 3, kInt64 = 4, kStr = 5, kBytes = 6,
-                   kRef = 7;
-}
-namespace MetadataField {  // XEventMetadata and XStatMetadata
-constexpr uint32_t kId = 1, kName = 2, kDisplayName = 4, kStats = 5;
-}
 
 constexpr size_t kStreamChunk = 1u << 20;
 // A plane arrives in pieces of at most this: a length field asks, the
 // bytes decide (a hostile length stops at the end of the input).
 constexpr size_t kPlaneChunk = 16u << 20;
-
-// One event's args at most: a metadata entry with a million stats would
-// otherwise be written out again for every event that names it.
-constexpr size_t kMaxArgsBytes = 64u << 10;
-
-struct Span {
-    std::string_view bytes;
-    uint64_t offset = 0;
-};
-
-std::string_view bytesOf(const Field& f, const char* what) {
-    if (f.type != WireType::Bytes)
-        throw WireError(f.offset, std::string(what) + " is not length-delimited (wire type " +
-                                      std::to_string(static_cast<int>(f.type)) + ")");
-    return f.bytes;
-}
-
-uint64_t varintOf(const Field& f, const char* what) {
-    if (f.type != WireType::Varint)
-        throw WireError(f.offset, std::string(what) + " is not a varint (wire type " +
-                                      std::to_string(static_cast<int>(f.type)) + ")");
-    return f.value;
-}
 
 // ps -> ns, half away from zero; false when it does not fit.
 bool psToNs(int64_t ps, int64_t& ns) {
@@ -169,27 +129,31 @@ struct XSpaceReader::Impl {
     ReaderOptions options;
 
     RawEvent event;
-    std::string args;        // the event's args, composed
-    std::string planeBytes;  // the plane being decoded
+    std::string planeBytes;  // a plane held whole (the input is a stream), or a field's bytes
+    std::string planeStore;  // a plane read where it lies: its names and stats
+    std::string lineBytes;   // ... and the line being decoded
+    FileBytesReader readFile;
     uint64_t planeIndex = 0;
     uint64_t eventsSeen = 0;
+    uint64_t filePlace = 0;  // read where it lies: the offset reached, for progress
 
     // Per plane.
-    struct EventMeta {
-        std::string_view name, displayName;
-        std::vector<Span> stats;
-        // Its stats as args, composed the first time an event names it.
-        bool composed = false;
-        std::string args;  // "{...", without the closing brace; "" when none
+    PlaneParts plane;
+    // A metadata entry's stats as args (and their known values), composed
+    // the first time an event names it, not once per event.
+    struct MetaArgs {
+        std::string open;  // "{...", without the closing brace; "" when none
         ExtractedArgs known;
         bool hasKnown = false;
+        bool cut = false;
     };
-    std::unordered_map<int64_t, EventMeta> eventMeta;
-    std::unordered_map<int64_t, std::string_view> statNames;
-    // kernel_details parsed, by the text's address in the plane (and size).
+    std::unordered_map<int64_t, MetaArgs> metaArgs;
+    // kernel_details parsed, by the text's address (and size): in the plane,
+    // or in the line being decoded (so forgotten after each line).
     std::unordered_map<const char*, std::pair<size_t, ExtractedArgs>> kernelDetails;
-    std::vector<Span> lines, events, stats;
-    std::vector<Span> planeStats;
+    EventFields fields;
+    ArgsJson args;
+    std::string argsText;
     uint64_t missingEventMeta = 0, missingStatMeta = 0, aggregated = 0, cutArgs = 0;
     std::unordered_set<int64_t> namedRows;  // tids whose thread name is out
     // An allocator's state after a MemoryAllocation / MemoryDeallocation.
@@ -202,7 +166,26 @@ struct XSpaceReader::Impl {
     XSpaceHost host;
 
     Impl(ByteSource& s, EventSink& k, ImportReport& r, ReaderOptions o, XSpaceHost h)
-        : source(s), sink(k), report(r), options(std::move(o)), host(std::move(h)) {}
+        : source(s), sink(k), report(r), options(std::move(o)), host(std::move(h)) {
+        if (options.fileFd >= 0 && !options.decompressed) {
+            const int fd = options.fileFd;
+            readFile = [fd](uint64_t at, uint64_t n, std::string& out, std::string& error) {
+                out.resize(static_cast<size_t>(n));
+                errno = 0;
+                const size_t got = preadFully(fd, out.data(), out.size(), at);
+                out.resize(got);
+                // preadFully stops at the end of the file and on errors alike.
+                if (got < n && errno != 0) {
+                    error = "reading the file at byte " + std::to_string(at + got) +
+                            " failed: " + std::strerror(errno);
+                    return false;
+                }
+                return true;
+            };
+        } else {
+            options.argsStayInFile = false;  // only a file read where it lies can keep them
+        }
+    }
 
     // "/device:GPU:0", or "HOST /device:GPU:0" for one host of several.
     std::string hosted(std::string_view what) const {
@@ -216,89 +199,32 @@ struct XSpaceReader::Impl {
         if (options.cancel && options.cancel->isCancelled()) throw LoadCancelled();
     }
 
-    // One XStat: its name (from the plane's stat metadata) and value.
-    std::string_view decodeStat(const Span& span, StatValue& value) {
-        wire::Reader r(span.bytes, span.offset);
-        Field f;
-        int64_t id = 0;
-        bool missingRef = false;
-        value = StatValue{};
-        while (r.next(f)) {
-            switch (f.number) {
-                case StatField::kMetadataId:
-                    id = static_cast<int64_t>(varintOf(f, "a stat's metadata_id"));
-                    break;
-                case StatField::kDouble:
-                    if (f.type != WireType::Fixed64)
-                        throw WireError(f.offset, "a stat's double_value is not 64-bit");
-                    value.kind = StatValue::Kind::Double;
-                    value.d = f.asDouble();
-                    break;
-                case StatField::kUint64:
-                    value.kind = StatValue::Kind::Uint64;
-                    value.u = varintOf(f, "a stat's uint64_value");
-                    break;
-                case StatField::kInt64:
-                    value.kind = StatValue::Kind::Int64;
-                    value.i = static_cast<int64_t>(varintOf(f, "a stat's int64_value"));
-                    break;
-                case StatField::kStr:
-                    value.kind = StatValue::Kind::Text;
-                    value.text = bytesOf(f, "a stat's str_value");
-                    missingRef = false;  // the last value given is the value
-                    break;
-                case StatField::kBytes:
-                    value.kind = StatValue::Kind::Bytes;
-                    value.text = bytesOf(f, "a stat's bytes_value");
-                    break;
-                case StatField::kRef: {
-                    const auto ref = static_cast<int64_t>(varintOf(f, "a stat's ref_value"));
-                    value.kind = StatValue::Kind::Text;
-                    const auto it = statNames.find(ref);
-                    value.text = it == statNames.end() ? std::string_view() : it->second;
-                    missingRef = it == statNames.end();
-                    break;
-                }
-                default:
-                    break;  // a newer field: skipped
-            }
-        }
-        // A stat is counted once, whether its name or its value is missing.
-        const auto it = statNames.find(id);
-        if (it == statNames.end() || missingRef) ++missingStatMeta;
-        return it != statNames.end() ? it->second : std::string_view();
-    }
-
-    // The stats of `spans` into args (and the known ones into the event).
-    // Into `args`, at most kMaxArgsBytes: false when some were left out.
-    bool addStats(const std::vector<Span>& spans, bool& first, std::string_view* stepName) {
+    // The stats of `spans`: their known values into the event, each into
+    // `json` when it is given. `estimate` (when given) grows by a bound on
+    // the text they would make.
+    void takeStats(const std::vector<Span>& spans, ArgsJson* json, std::string_view* stepName,
+                   size_t* estimate) {
         StatValue v;
-        std::string unnamed;
+        bool missing = false;
         for (const Span& s : spans) {
-            if (args.size() > kMaxArgsBytes) {
-                StatValue note;
-                note.kind = StatValue::Kind::Text;
-                note.text = "(more stats left out: over 64 KiB of args)";
-                xspace::appendStat(args, first, "…", note);
-                return false;
+            const std::string_view name = decodeStat(s, plane.names, v, missing);
+            if (missing) ++missingStatMeta;
+            if (json) {
+                if (name.empty()) {
+                    json->add(unnamedStat(s.offset), v);
+                } else {
+                    json->add(name, v);
+                }
             }
-            std::string_view name = decodeStat(s, v);
-            if (name.empty()) {
-                // Piece by piece: GCC 12 at -O3 warns (-Wrestrict, a known
-                // false positive) on "literal" + std::to_string(...).
-                unnamed.assign("stat@").append(std::to_string(s.offset));
-                name = unnamed;
-            }
-            if (first) args.assign(1, '{');
-            xspace::appendStat(args, first, name, v);
-            first = false;
+            // A text's escapes take at most 6 bytes a byte; a number, 24.
+            if (estimate) *estimate += name.size() + 6 * v.text.size() + 32;
             if (name == "kernel_details" && v.kind == StatValue::Kind::Text) {
                 // Usually a ref_value: the same text for every launch of a
                 // kernel, parsed once.
                 auto [it, added] = kernelDetails.try_emplace(v.text.data());
                 if (added || it->second.first != v.text.size()) {
                     ExtractedArgs parsed;
-                    xspace::extractKnownStat(name, v, parsed);
+                    extractKnownStat(name, v, parsed);
                     it->second = {v.text.size(), parsed};
                 }
                 const ExtractedArgs& k = it->second.second;
@@ -308,7 +234,7 @@ struct XSpaceReader::Impl {
                 std::copy(std::begin(k.block), std::end(k.block), event.known.block);
                 event.known.occupancyPercent = k.occupancyPercent;
                 event.hasKnown = true;
-            } else if (xspace::extractKnownStat(name, v, event.known)) {
+            } else if (extractKnownStat(name, v, event.known)) {
                 event.hasKnown = true;
             }
             if (stepName && name == "step_name" && v.kind == StatValue::Kind::Text)
@@ -318,48 +244,25 @@ struct XSpaceReader::Impl {
             int64_t n = 0;
             if (name == "bytes_allocated" && v.integral(n) && n >= 0) memory.inUse = n;
         }
-        return true;
     }
 
-    void readMetadataEntry(const Field& entry, bool ofEvents) {
-        wire::Reader r = wire::Reader::of(entry);
-        Field f;
-        int64_t key = 0;
-        Span value;
-        bool hasValue = false;
-        while (r.next(f)) {
-            if (f.number == 1) key = static_cast<int64_t>(varintOf(f, "a metadata key"));
-            if (f.number == 2) {
-                value = {bytesOf(f, "a metadata value"), f.payloadOffset};
-                hasValue = true;
-            }
+    // The entry's args, composed once per entry.
+    const MetaArgs& metaArgsOf(int64_t id, const EventMeta& meta) {
+        auto [it, added] = metaArgs.try_emplace(id);
+        if (added) {
+            event.known = ExtractedArgs{};
+            event.hasKnown = false;
+            ArgsJson json;
+            takeStats(meta.stats, &json, nullptr, nullptr);
+            MetaArgs& m = it->second;
+            m.cut = json.cut();
+            if (m.cut) ++cutArgs;
+            m.open = json.open();
+            m.known = event.known;
+            m.hasKnown = event.hasKnown;
+            memory = {};  // an allocator's state is the event's own
         }
-        EventMeta meta;
-        std::string_view statName;
-        if (hasValue) {
-            wire::Reader m(value.bytes, value.offset);
-            while (m.next(f)) {
-                switch (f.number) {
-                    case MetadataField::kName:
-                        (ofEvents ? meta.name : statName) = bytesOf(f, "a metadata name");
-                        break;
-                    case MetadataField::kDisplayName:
-                        if (ofEvents) meta.displayName = bytesOf(f, "a display_name");
-                        break;
-                    case MetadataField::kStats:
-                        if (ofEvents) meta.stats.push_back({bytesOf(f, "a stat"), f.payloadOffset});
-                        break;
-                    default:
-                        break;  // id (the key says it), metadata, description, child_id
-                }
-            }
-        }
-        // A later entry with the same key replaces an earlier one, as in protobuf.
-        if (ofEvents) {
-            eventMeta[key] = std::move(meta);
-        } else {
-            statNames[key] = statName;
-        }
+        return it->second;
     }
 
     void emitMetadata(const char* name, int64_t pid, const int64_t* tid, std::string_view text,
@@ -380,12 +283,26 @@ struct XSpaceReader::Impl {
         sink.onEvent(event);
     }
 
-    void decodeLine(const Span& span, int64_t pid, int64_t order) {
-        wire::Reader r(span.bytes, span.offset);
+    // A line's bytes: in the plane held in memory, or read from the file now.
+    std::string_view bytesOfLine(const LineAt& line) {
+        if (!line.bytes.empty() || line.length == 0) return line.bytes;
+        std::string error;
+        if (!readFile(line.offset, line.length, lineBytes, error)) throw FileReadError{error};
+        if (lineBytes.size() < line.length)
+            throw WireError(line.offset, "the file ends inside a line");
+        // Texts of the last line lay where this one is now.
+        kernelDetails.clear();
+        filePlace = line.offset;
+        return lineBytes;
+    }
+
+    void decodeLine(const LineAt& at, int64_t pid, int64_t order) {
+        const std::string_view bytes = bytesOfLine(at);
+        wire::Reader r(bytes, at.offset);
         Field f;
         int64_t id = 0, displayId = 0, timestampNs = 0;
         std::string_view name, displayName;
-        events.clear();
+        std::vector<Span> events;
         while (r.next(f)) {
             switch (f.number) {
                 case LineField::kId:
@@ -425,38 +342,12 @@ struct XSpaceReader::Impl {
         if ((++eventsSeen & 0x3fff) == 0) {
             checkCancel();
             if (options.progress)
-                options.progress(LoadPhase::Reading, source.filePosition(), options.fileSize);
+                options.progress(LoadPhase::Reading, readFile ? filePlace : source.filePosition(),
+                                 options.fileSize);
         }
-        wire::Reader r(span.bytes, span.offset);
-        Field f;
-        int64_t metadataId = 0, offsetPs = 0, durationPs = 0;
-        bool isAggregate = false;
-        stats.clear();
-        while (r.next(f)) {
-            switch (f.number) {
-                case EventField::kMetadataId:
-                    metadataId = static_cast<int64_t>(varintOf(f, "an event's metadata_id"));
-                    break;
-                case EventField::kOffsetPs:
-                    offsetPs = static_cast<int64_t>(varintOf(f, "an event's offset_ps"));
-                    isAggregate = false;
-                    break;
-                case EventField::kDurationPs:
-                    durationPs = static_cast<int64_t>(varintOf(f, "an event's duration_ps"));
-                    break;
-                case EventField::kStats:
-                    stats.push_back({bytesOf(f, "a stat"), f.payloadOffset});
-                    break;
-                case EventField::kNumOccurrences:
-                    varintOf(f, "an event's num_occurrences");
-                    isAggregate = true;
-                    break;
-                default:
-                    break;
-            }
-        }
+        decodeEventFields(span, fields);
         ++report.events;
-        if (isAggregate) {  // a count without a time: nothing to draw
+        if (fields.aggregate) {  // a count without a time: nothing to draw
             ++aggregated;
             return;
         }
@@ -468,57 +359,53 @@ struct XSpaceReader::Impl {
         event.pid = {RawId::Kind::Number, pid, {}};
         event.tid = {RawId::Kind::Number, tid, {}};
         int64_t endPs = 0, startNs = 0, endNs = 0;
-        const bool fits = !__builtin_add_overflow(offsetPs, durationPs, &endPs) &&
-                          psToNs(offsetPs, startNs) && psToNs(endPs, endNs) &&
+        const bool fits = !__builtin_add_overflow(fields.offsetPs, fields.durationPs, &endPs) &&
+                          psToNs(fields.offsetPs, startNs) && psToNs(endPs, endNs) &&
                           !__builtin_add_overflow(startNs, lineNs, &startNs) &&
                           !__builtin_add_overflow(endNs, lineNs, &endNs);
         event.ts = {true, fits, fits ? startNs : 0};
         event.dur = {true, fits, fits ? endNs - startNs : 0};
         std::string_view stepName;
         memory = {};
-        const auto meta = eventMeta.find(metadataId);
+        const EventMeta* meta = plane.names.event(fields.metadataId);
+        const MetaArgs* entry = meta ? &metaArgsOf(fields.metadataId, *meta) : nullptr;
         std::string unnamed;
-        bool first = true;
-        args.clear();
-        if (meta != eventMeta.end()) {
-            EventMeta& m = meta->second;
-            event.name = m.displayName.empty() ? m.name : m.displayName;
-            if (!m.composed) {  // once per metadata entry, not per event
-                m.composed = true;
-                args.clear();
-                bool none = true;
-                if (!addStats(m.stats, none, nullptr)) ++cutArgs;
-                m.args = none ? std::string() : args;
-                m.known = event.known;
-                m.hasKnown = event.hasKnown;
-                memory = {};
-            }
-            args = m.args;
-            first = m.args.empty();
-            event.known = m.known;
-            event.hasKnown = m.hasKnown;
+        if (meta) {
+            event.name = meta->shownName();
+            event.known = entry->known;
+            event.hasKnown = entry->hasKnown;
         } else {
             ++missingEventMeta;
-            unnamed.assign("event#").append(std::to_string(metadataId));
+            unnamed.assign("event#").append(std::to_string(fields.metadataId));
             event.name = unnamed;
         }
-        if (!addStats(stats, first, &stepName)) ++cutArgs;
-        if (meta != eventMeta.end() && !meta->second.displayName.empty()) {
-            if (first) args.assign(1, '{');
-            StatValue longName;
-            longName.kind = StatValue::Kind::Text;
-            longName.text = meta->second.name;
-            xspace::appendStat(args, first, "long_name", longName);
-            first = false;
+        const bool longName = meta && !meta->displayName.empty();
+        if (options.argsStayInFile) {
+            // The event's place is its args: decoded when a person looks
+            // (xspace_args.h). Composed now only to learn whether they are
+            // cut, which a bound on their size rarely leaves open.
+            size_t estimate = entry ? entry->open.size() : 0;
+            takeStats(fields.stats, nullptr, &stepName, &estimate);
+            if (estimate > ArgsJson::kMaxBytes && !(entry && entry->cut) &&
+                composeEventArgs(plane.names, span).cut)
+                ++cutArgs;
+            if (longName || !fields.stats.empty() || (entry && !entry->open.empty())) {
+                event.args = span.bytes;
+                event.argsOffset = span.offset;
+                event.argsInInput = true;
+            }
+        } else {
+            args.startFrom(entry ? std::string_view(entry->open) : std::string_view());
+            takeStats(fields.stats, &args, &stepName, nullptr);
+            if (longName) args.add("long_name", StatValue::textOf(meta->name));
+            if (args.cut() && !(entry && entry->cut)) ++cutArgs;
+            argsText = std::move(args).close();
+            event.args = argsText;
         }
         if (!stepName.empty()) event.name = stepName;
-        if (!first) args += '}';
-        event.args = args;
-        event.argsOffset = span.offset;
-        const bool allocation = meta != eventMeta.end() &&
-                                (meta->second.name == "MemoryAllocation" ||
-                                 meta->second.name == "MemoryDeallocation") &&
-                                memory.inUse >= 0;
+        const bool allocation =
+            meta && (meta->name == "MemoryAllocation" || meta->name == "MemoryDeallocation") &&
+            memory.inUse >= 0;
         const int gpu = allocation ? gpuOfAllocator(memory.allocator) : -1;
         if (allocation && (gpu >= 0 || memory.allocator == "cpu")) {
             event.allocatorState = true;
@@ -555,63 +442,45 @@ struct XSpaceReader::Impl {
         sink.onEvent(event);
     }
 
-    // Everything about one plane: names first (they come last in the file).
+    // A plane held whole in planeBytes, from its fields.
     void decodePlane(uint64_t offset) {
-        eventMeta.clear();
-        statNames.clear();
+        readPlane(planeBytes, offset, plane);
+        mapPlane(offset);
+    }
+
+    // A plane read where it lies in the file: its lines one at a time.
+    void decodePlaneInFile(uint64_t offset, uint64_t length) {
+        readPlaneInFile(readFile, offset, offset + length, planeStore, plane);
+        mapPlane(offset);
+        lineBytes.clear();
+        lineBytes.shrink_to_fit();
+    }
+
+    // The plane's events to the sink: names first (they come last in the file).
+    void mapPlane(uint64_t offset) {
+        metaArgs.clear();
         kernelDetails.clear();
-        lines.clear();
-        planeStats.clear();
         missingEventMeta = missingStatMeta = aggregated = cutArgs = 0;
         namedRows.clear();
-        wire::Reader r(planeBytes, offset);
-        Field f;
-        std::string_view name;
-        while (r.next(f)) {
-            switch (f.number) {
-                case PlaneField::kId:
-                    varintOf(f, "a plane's id");
-                    break;
-                case PlaneField::kName:
-                    name = bytesOf(f, "a plane's name");
-                    break;
-                case PlaneField::kLines:
-                    lines.push_back({bytesOf(f, "a line"), f.payloadOffset});
-                    break;
-                case PlaneField::kEventMetadata:
-                    bytesOf(f, "event metadata");
-                    readMetadataEntry(f, true);
-                    break;
-                case PlaneField::kStatMetadata:
-                    bytesOf(f, "stat metadata");
-                    readMetadataEntry(f, false);
-                    break;
-                case PlaneField::kStats:
-                    planeStats.push_back({bytesOf(f, "a plane stat"), f.payloadOffset});
-                    break;
-                default:
-                    break;
-            }
-        }
-        const std::string planeName =
-            hosted(name.empty() ? "plane " + std::to_string(planeIndex) : std::string(name));
-        if (!planeStats.empty()) {
-            bool first = true;
+        const std::string planeName = hosted(
+            plane.name.empty() ? "plane " + std::to_string(planeIndex) : std::string(plane.name));
+        if (!plane.stats.empty()) {
             event.reset();
-            addStats(planeStats, first, nullptr);
-            if (!first) args += '}';
-            sink.onMetadata("xspace plane " + planeName, first ? std::string_view("{}") : args);
+            ArgsJson json;
+            takeStats(plane.stats, &json, nullptr, nullptr);
+            const std::string text = std::move(json).close();
+            sink.onMetadata("xspace plane " + planeName,
+                            text.empty() ? std::string_view("{}") : std::string_view(text));
         }
-        if (lines.empty()) return;
-        // Devices first, as the trace viewer orders them; then the host.
+        if (plane.lines.empty()) return;
         const auto pid = host.pidBase + static_cast<int64_t>(planeIndex + 1);
-        const bool device = name.substr(0, 8) == "/device:";
+        const bool device = plane.name.substr(0, 8) == "/device:";
         // Hosts in file order; in each, devices first, as the trace viewer has them.
         const int64_t sortIndex = pid + (device ? 0 : int64_t{1} << 31);
         emitMetadata("process_name", pid, nullptr, planeName, nullptr);
         emitMetadata("process_sort_index", pid, nullptr, {}, &sortIndex);
         int64_t order = 0;
-        for (const Span& line : lines)
+        for (const LineAt& line : plane.lines)
             decodeLine(line, pid, ++order);
         if (missingEventMeta)
             report.warn(offset, "plane \"" + planeName + "\": " + std::to_string(missingEventMeta) +
@@ -629,6 +498,26 @@ struct XSpaceReader::Impl {
             report.warn(offset, "plane \"" + planeName + "\": " + std::to_string(aggregated) +
                                     " aggregated events (num_occurrences, no time) are counted "
                                     "but not drawn");
+    }
+
+    // A malformed plane after good ones: keep what came before it (false).
+    bool decodeOnePlane(uint64_t offset, uint64_t length, bool inFile) {
+        const uint64_t before = report.events;
+        try {
+            if (inFile) {
+                decodePlaneInFile(offset, length);
+            } else {
+                decodePlane(offset);
+            }
+        } catch (const WireError& e) {
+            if (report.events == 0) throw;
+            stopEarly(e.offset(), "plane " + std::to_string(planeIndex) + " is malformed: " +
+                                      e.what() + " (" + std::to_string(report.events - before) +
+                                      " of its events were read before it)");
+            return false;
+        }
+        ++planeIndex;
+        return true;
     }
 
     void stopEarly(uint64_t at, const std::string& why) {
@@ -700,6 +589,17 @@ struct XSpaceReader::Impl {
                 }
                 continue;
             }
+            // A plane of a file read where it lies: passed over here, its
+            // lines read one at a time (the whole plane is never held).
+            if (number == XSpaceField::kPlanes && readFile && options.fileSize >= payloadAt &&
+                length <= options.fileSize - payloadAt) {
+                if (in.skip(length) < length) {
+                    stopEarly(tagAt, "the file ends inside plane " + std::to_string(planeIndex));
+                    break;
+                }
+                if (!decodeOnePlane(payloadAt, length, true)) break;
+                continue;
+            }
             const uint64_t got = in.read(length, planeBytes);
             if (got < length) {
                 std::string what = number == XSpaceField::kPlanes
@@ -713,19 +613,7 @@ struct XSpaceReader::Impl {
                 break;
             }
             if (number == XSpaceField::kPlanes) {
-                // A malformed plane after good ones: keep what came before it.
-                const uint64_t before = report.events;
-                try {
-                    decodePlane(payloadAt);
-                } catch (const WireError& e) {
-                    if (report.events == 0) throw;
-                    stopEarly(e.offset(), "plane " + std::to_string(planeIndex) +
-                                              " is malformed: " + e.what() + " (" +
-                                              std::to_string(report.events - before) +
-                                              " of its events were read before it)");
-                    break;
-                }
-                ++planeIndex;
+                if (!decodeOnePlane(payloadAt, length, false)) break;
             } else if (number == XSpaceField::kHostnames) {
                 if (hostnames.size() > 1) hostnames += ',';
                 appendJsonString(hostnames, planeBytes);
@@ -751,6 +639,8 @@ XSpaceResult XSpaceReader::run() {
     } catch (const WireError& e) {
         throw LoadError(byteWhere(e.offset(), impl_->options.decompressed),
                         std::string("malformed XSpace: ") + e.what());
+    } catch (const FileReadError& e) {
+        throw LoadError("file", e.what);
     }
 }
 

@@ -24,6 +24,12 @@ struct StatValue {
     std::string_view text;  // Text (str_value, or the name a ref_value points at), Bytes
 
     bool integral(int64_t& out) const;  // Int64, Uint64 within range, integral Double
+    static StatValue textOf(std::string_view text) {
+        StatValue v;
+        v.kind = Kind::Text;
+        v.text = text;
+        return v;
+    }
 };
 
 // Appends `"name": value` (with a leading comma unless `first`) to a JSON

@@ -1,4 +1,4 @@
-#include "format/xspace_stats.h"
+#include "format/xspace/xspace_stats.h"
 
 #include <charconv>
 #include <cmath>
