@@ -7,6 +7,7 @@
 #include <string>
 
 #include "format/event_parser.h"
+#include "format/tensorflow_stats.h"
 #include "util/decimal_time.h"
 
 namespace gapscope {
@@ -117,6 +118,12 @@ bool knownMember(RawEvent& ev, std::string_view key, const Value& v) {
             break;
         case 14:
             if (key == "Total Reserved") toInt64(v, ev.memTotalReserved);
+            // The TensorFlow profiler's stats, as its trace viewer's JSON keeps them.
+            if (key == tensorflow::kCorrelationStat) any |= toInt64(v, k.correlation);
+            if (v.kind == ValueKind::String) any |= tensorflow::readDetailsStat(key, v.text, k);
+            break;
+        case 16:
+            if (v.kind == ValueKind::String) any |= tensorflow::readDetailsStat(key, v.text, k);
             break;
         case 15:
             if (key == "Total Allocated") toInt64(v, ev.memTotalAllocated);

@@ -700,6 +700,33 @@ class TestXSpace : public QObject {
             QVERIFY2(std::abs(a.busyNs - b.busyNs) <= TimeNs(a.busy.size() + 1),
                      qPrintable(QString::number(a.busyNs - b.busyNs)));
         }
+        // The stats analyses read (correlation_id, kernel_details) mean the
+        // same in either file: per kernel name, the same launch parameters.
+        const auto launchesByName = [](const Trace& t) {
+            std::map<std::string, std::set<std::vector<int64_t>>> out;
+            for (const Slice& sl : t.slices) {
+                const auto e = t.extractedArgs(sl.args);
+                if (!e || e->grid[0] == 0) continue;
+                out[std::string(t.str(sl.name))].insert(
+                    {e->grid[0], e->grid[1], e->grid[2], e->block[0], e->block[1], e->block[2],
+                     e->registersPerThread, e->sharedMemory,
+                     static_cast<int64_t>(e->occupancyPercent * 100)});
+            }
+            return out;
+        };
+        const auto xl = launchesByName(*x.trace);
+        QVERIFY(!xl.empty());
+        QCOMPARE(launchesByName(*j.trace), xl);
+        const auto correlated = [](const Trace& t) {
+            size_t n = 0;
+            for (const Slice& sl : t.slices) {
+                const auto e = t.extractedArgs(sl.args);
+                n += e && e->correlation >= 0;
+            }
+            return n;
+        };
+        QVERIFY(correlated(*x.trace) > 0);
+        QCOMPARE(correlated(*j.trace), correlated(*x.trace));
     }
 
     // The upstream file whose bytes were re-encoded as text: an error that

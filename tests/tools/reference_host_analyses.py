@@ -218,7 +218,9 @@ float(exact Fraction)).  Output: one JSON object with keys "steps",
   {"device", "kind", "name", "direction" (memcpy: as in 1, of the group's
   first event in file order; memset: null), "memory": "pageable" if
   "Pageable" in name, else "pinned" if "Pinned" in name, else null, "count",
-  "total_ns", "bytes": sum of args.bytes when it is integral on EVERY event
+  "total_ns", "bytes": sum of args.bytes (TensorFlow: the size:N or
+  num_bytes:N of args.memcpy_details and the other *_details texts) when it is
+  integral on EVERY event
   of the group, else null, "bandwidth_gbps": bytes / total_ns (float) when
   bytes is not null and total_ns > 0, else null}.  Sorted by total_ns desc,
   then device, kind, name.
@@ -908,6 +910,25 @@ def launch_section(ctx):
 
 
 # ---------------------------------------------------------------- 6. memcpy
+TF_DETAILS = ("memcpy_details", "memset_details", "Memset_details", "memalloc_details")
+
+
+def tensorflow_detail_bytes(args):
+    """TensorFlow's trace-viewer JSON states a copy's size in a details text:
+    "kind_src:pinned kind_dst:device size:4816896 ..." (or num_bytes:N)."""
+    for key in TF_DETAILS:
+        text = args.get(key)
+        if not isinstance(text, str):
+            continue
+        fields = dict(tok.split(":", 1) for tok in text.split(" ") if ":" in tok)
+        for name in ("size", "num_bytes"):
+            value = fields.get(name, "")
+            if re.fullmatch(r"-?[0-9]+", value):
+                return Decimal(value)
+        return None
+    return None
+
+
 def memcpy_section(ctx):
     groups = {}
     for ev, dev, kind, name, s, e in ctx.act:
@@ -922,6 +943,8 @@ def memcpy_section(ctx):
         gr["total"] += e - s
         args = ev.get("args") if isinstance(ev.get("args"), dict) else {}
         b = args.get("bytes")
+        if b is None:
+            b = tensorflow_detail_bytes(args)
         if gr["bytes"] is not None and g.integral(b):
             gr["bytes"] += int(b)
         else:

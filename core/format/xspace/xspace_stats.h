@@ -37,10 +37,8 @@ struct StatValue {
 // text escaped and made valid UTF-8, bytes as "<N bytes>".
 void appendStat(std::string& json, bool first, std::string_view name, const StatValue& value);
 
-// Fills what the analyses need from one stat; true when it was one of them.
-// kernel_details: "regs:38 shm:0 grid:160,1,1 block:1024,1,1" (newer ones
-// also static_shared / dynamic_shared / occ_pct); memcpy_details and
-// memset/memalloc details: "size:N" or "num_bytes:N".
+// Fills what the analyses need from one stat (correlation_id, and the
+// details format/tensorflow_stats.h reads); true when it was one of them.
 bool extractKnownStat(std::string_view name, const StatValue& value, ExtractedArgs& known);
 
 }  // namespace gapscope::xspace
