@@ -5,6 +5,7 @@
 // spent ones back for reuse. Used by the pipelined JSON reader and by the
 // parallel reading of a profile run's host files.
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
@@ -77,10 +78,13 @@ struct PipelineAborted {};
 class BatchQueue {
   public:
     static constexpr size_t kMaxBatches = 4;
+    // At most `maxBatches` batches exist (two: one filled while one is built).
+    explicit BatchQueue(size_t maxBatches = kMaxBatches)
+        : maxBatches_(std::max<size_t>(2, maxBatches)) {}
 
     std::unique_ptr<EventBatch> takeFree() {
         std::unique_lock lock(mutex_);
-        cv_.wait(lock, [&] { return aborted_ || !free_.empty() || allocated_ < kMaxBatches; });
+        cv_.wait(lock, [&] { return aborted_ || !free_.empty() || allocated_ < maxBatches_; });
         if (aborted_) throw PipelineAborted{};
         if (!free_.empty()) {
             auto b = std::move(free_.back());
@@ -132,6 +136,7 @@ class BatchQueue {
     std::condition_variable cv_;
     std::deque<std::unique_ptr<EventBatch>> full_;
     std::vector<std::unique_ptr<EventBatch>> free_;
+    size_t maxBatches_;
     size_t allocated_ = 0;
     bool closed_ = false, aborted_ = false;
     std::exception_ptr error_;

@@ -293,14 +293,14 @@ void readProfileRun(const ProfileRun& run, TraceBuilder& builder, Trace& trace,
     const uint64_t total = totalBytes(run);
     builder.expectJsonBytes(total * 4);
     RunOutcome outcome(run, trace);
-    // Three cores or more: decode on others while this one builds. On two,
-    // the copies the hand-over makes cost what decoding alongside saves
-    // (docs/performance.md), so auto reads one host after the other there.
+    // Two cores or more: decode on others while this one builds (with
+    // planes read where they lie, what crosses over is small enough for
+    // that to pay on two; docs/performance.md).
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const bool parallel =
         !run.files.empty() &&
         (options.mode == ReadingMode::Pipelined ||
-         (options.mode == ReadingMode::Auto && cores >= 3 && run.files.size() >= 2));
+         (options.mode == ReadingMode::Auto && cores >= 2 && run.files.size() >= 2));
     if (parallel) {
         const size_t workers = std::min({size_t{cores - 1}, kMaxDecoders, run.files.size()});
         if (!readInParallel(run, builder, outcome, options, total, std::max<size_t>(workers, 1)))

@@ -25,7 +25,8 @@ enum class ReadingMode : uint8_t {
     // plain JSON file's events in chunks on a second thread too, this one
     // building and parsing what it reaches first (format/chunked_events.h).
     // A profile run's folder (loader/folder_reader.h) decodes its hosts on
-    // other cores when there are two hosts and three cores or more.
+    // other cores when there are two hosts or more; a plain XSpace file
+    // its planes on a second core.
     Auto,
     // Everything on the calling thread; a run's hosts one after the other.
     OneThread,

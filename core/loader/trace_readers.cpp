@@ -108,20 +108,12 @@ void readChromeJson(ReadRequest& rq) {
     }
 }
 
-void readXSpace(ReadRequest& rq) {
-    std::unique_ptr<ByteSource> source = std::move(rq.source);
-    if (rq.mode == ReadingMode::Auto && std::thread::hardware_concurrency() >= 2 &&
-        rq.compression != Compression::None)
-        source = std::make_unique<ReadAheadSource>(std::move(source));
-    const XSpaceResult r = XSpaceReader(*source, rq.builder, rq.trace.report, rq.reader).run();
-    rq.trace.decompressedSize = r.bytesRead;
-}
-
-// The export read on a thread of its own (SQLite's stepping and the rows
-// made events) while this one builds: batches of copied events go one way
-// (format/event_batches.h), as a profile run's hosts do.
-void readNsightBeside(const sqlite::Database& db, ReadRequest& rq) {
-    BatchQueue queue;
+// A reader run on a thread of its own while this one builds: batches of
+// copied events go one way (format/event_batches.h), as a profile run's
+// hosts do. `read(sink, report, options)` reads everything into the sink.
+template <class Read>
+void readBeside(ReadRequest& rq, Read read, size_t batches = BatchQueue::kMaxBatches) {
+    BatchQueue queue(batches);
     ImportReport readerReport;
     CancelToken stop(rq.reader.cancel);  // the user's cancel, or any way out of here
     std::atomic<uint64_t> position{0};
@@ -133,7 +125,7 @@ void readNsightBeside(const sqlite::Database& db, ReadRequest& rq) {
     std::thread reader([&] {
         CopyingSink sink(queue);
         try {
-            readNsightExport(db, sink, readerReport, ro);
+            read(sink, readerReport, ro);
             sink.flush();
             queue.close(nullptr);
         } catch (const PipelineAborted&) {
@@ -165,6 +157,40 @@ void readNsightBeside(const sqlite::Database& db, ReadRequest& rq) {
     reader.join();
     rq.trace.report.absorb(readerReport, "");
     if (const std::exception_ptr error = queue.error()) std::rethrow_exception(error);
+}
+
+// A plain file's planes are decoded on a second core while this one builds
+// (its lines are read one at a time and its args stay in the file, so what
+// crosses over is small); a compressed one is inflated on the second core
+// instead, and decoded here.
+void readXSpace(ReadRequest& rq) {
+    std::unique_ptr<ByteSource> source = std::move(rq.source);
+    const bool twoCores = rq.mode == ReadingMode::Auto && std::thread::hardware_concurrency() >= 2;
+    if (twoCores && rq.compression != Compression::None)
+        source = std::make_unique<ReadAheadSource>(std::move(source));
+    if ((twoCores && rq.compression == Compression::None && rq.reader.fileFd >= 0) ||
+        rq.mode == ReadingMode::Pipelined) {
+        XSpaceResult r;
+        // Two batches: the building thread is the slower, more would only wait.
+        readBeside(
+            rq,
+            [&](EventSink& sink, ImportReport& report, const ReaderOptions& ro) {
+                r = XSpaceReader(*source, sink, report, ro).run();
+            },
+            2);
+        rq.trace.decompressedSize = r.bytesRead;
+        return;
+    }
+    const XSpaceResult r = XSpaceReader(*source, rq.builder, rq.trace.report, rq.reader).run();
+    rq.trace.decompressedSize = r.bytesRead;
+}
+
+// The export read on a thread of its own (SQLite's stepping and the rows
+// made events) while this one builds.
+void readNsightBeside(const sqlite::Database& db, ReadRequest& rq) {
+    readBeside(rq, [&](EventSink& sink, ImportReport& report, const ReaderOptions& ro) {
+        readNsightExport(db, sink, report, ro);
+    });
 }
 
 // SQLite reads a database by pages, not as a stream: a plain file is opened

@@ -511,6 +511,12 @@ class TestXSpace : public QObject {
         const std::string dumpA = comparable(*a.trace);
         QVERIFY(dumpA.find("unreadable") == std::string::npos);
         QCOMPARE(dumpA, comparable(*b.trace));
+        // Decoded on a second thread (auto) or on this one: the same trace.
+        LoadOptions one;
+        one.mode = ReadingMode::OneThread;
+        const LoadResult single = loadTrace(plain.toStdString(), one);
+        QVERIFY(single.trace);
+        QCOMPARE(comparable(*single.trace), dumpA);
         QCOMPARE(a.trace->report.warnings.size(), b.trace->report.warnings.size());
         bool cut = false;
         for (size_t i = 0; i < a.trace->report.warnings.size(); ++i) {
