@@ -54,6 +54,10 @@ struct RawEventFields {
     // `args` is the input's own text at argsOffset (so a file-backed store
     // can read it back from the file); false for args a reader composed.
     bool argsInInput = false;
+    // ... and not JSON text but the file's own record of the event, which
+    // the store's ArgsDecoder turns into text: kept whatever its size (an
+    // XSpace event of no bytes still has its metadata's stats).
+    bool argsAreRecord = false;
     const char* badField = nullptr;  // first field with a JSON type that makes no sense
 
     // Pulled from args by ArgsExtractor (meaning depends on ph).

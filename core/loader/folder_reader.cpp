@@ -291,7 +291,7 @@ bool readInParallel(const ProfileRun& run, TraceBuilder& builder, RunOutcome& ou
 void readProfileRun(const ProfileRun& run, TraceBuilder& builder, Trace& trace,
                     const LoadOptions& options) {
     const uint64_t total = totalBytes(run);
-    builder.expectJsonBytes(total * 4);
+    builder.expectInputBytes(total, kXSpaceBytesPerEvent);
     RunOutcome outcome(run, trace);
     // Two cores or more: decode on others while this one builds (with
     // planes read where they lie, what crosses over is small enough for

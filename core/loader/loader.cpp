@@ -12,6 +12,7 @@
 #include "cache/index_cache.h"
 #include "format/args_decoder.h"
 #include "format/input_format.h"
+#include "format/xspace/xspace_reader.h"
 #include "io/head_source.h"
 #include "loader/folder_reader.h"
 #include "loader/profile_folder.h"
@@ -108,7 +109,9 @@ LoadResult loadWith(const std::string& path, const std::function<OpenedSource()>
         // The guess only sizes address space.
         const uint64_t inflated =
             opened.compression == Compression::None ? opened.fileSize : opened.fileSize * 10;
-        builder.expectJsonBytes(format == InputFormat::XSpace ? inflated * 4 : inflated);
+        builder.expectInputBytes(inflated, format == InputFormat::XSpace
+                                               ? kXSpaceBytesPerEvent
+                                               : TraceBuilder::kJsonBytesPerEvent);
         if (format == InputFormat::Unknown && isNsightReport(path))
             throw LoadError("open",
                             "an Nsight Systems report is NVIDIA's own format, which only Nsight "

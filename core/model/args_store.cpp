@@ -129,6 +129,7 @@ ArgsStore::ArgsStore(ArgsStore&& o) noexcept
       compressor_(std::move(o.compressor_)),
       parts_(std::move(o.parts_)),
       fd_(std::move(o.fd_)),
+      decoder_(std::move(o.decoder_)),
       fileSize_(o.fileSize_),
       fileMtimeNs_(o.fileMtimeNs_),
       fileChanged_(o.fileChanged_.load()),
@@ -144,6 +145,7 @@ ArgsStore& ArgsStore::operator=(ArgsStore&& o) noexcept {
     compressor_ = std::move(o.compressor_);
     parts_ = std::move(o.parts_);
     fd_ = std::move(o.fd_);
+    decoder_ = std::move(o.decoder_);
     fileSize_ = o.fileSize_;
     fileMtimeNs_ = o.fileMtimeNs_;
     fileChanged_.store(o.fileChanged_.load());
@@ -312,7 +314,6 @@ uint64_t ArgsStore::adoptPart(ArgsStore part) {
 }
 
 ArgsText ArgsStore::fetch(uint64_t offset, uint32_t length) const {
-    if (length == 0) return {};
     if (const uint64_t part = (offset & kPartMask) >> kPartShift; part != 0) {
         if (part > parts_.size()) {
             ArgsText out;
@@ -322,6 +323,8 @@ ArgsText ArgsStore::fetch(uint64_t offset, uint32_t length) const {
         return parts_[part - 1]->fetch(offset & ~kPartMask, length);
     }
     std::lock_guard lock(*mutex_);
+    // A decoder's record may be empty; JSON text never is.
+    if (length == 0 && ((offset & kOwnedBit) || !decoder_)) return {};
     if (offset & kOwnedBit) return fetchOwned(offset & ~kOwnedBit, length);
     if (!fd_.valid()) {
         ArgsText out;

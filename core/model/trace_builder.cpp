@@ -120,7 +120,7 @@ IdKey TraceBuilder::State::idKey(const RawId& id) {
 }
 
 uint32_t TraceBuilder::State::storeArgs(const RawEvent& ev) {
-    if (ev.args.size() <= 2 && !ev.hasKnown) return kNone;  // none, or "{}"
+    if (!ev.argsAreRecord && ev.args.size() <= 2 && !ev.hasKnown) return kNone;  // none, or "{}"
     ArgsRecord rec;
     // Args that are the file's own text stay there (uncompressed input);
     // the rest (compressed input, args a reader composed) go to the blocks.
@@ -165,11 +165,12 @@ void TraceBuilder::setMemoryLimit(uint64_t bytes) {
     state_->memoryLimit = bytes;
 }
 
-void TraceBuilder::expectJsonBytes(uint64_t bytes) {
+void TraceBuilder::expectInputBytes(uint64_t bytes, uint64_t bytesPerEvent) {
     // Trace events are rarely under ~100 bytes of JSON; cap the guess so a
     // wrong size never reserves absurd address space.
     state_->expectedBytes = bytes;
-    const uint64_t events = std::min<uint64_t>(bytes / 100, uint64_t{1} << 30);
+    const uint64_t events =
+        std::min<uint64_t>(bytes / std::max<uint64_t>(bytesPerEvent, 16), uint64_t{1} << 30);
     if (events < (1u << 16)) return;  // small traces: growth is cheap
     Trace& t = state_->trace;
     try {

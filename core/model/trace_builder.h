@@ -23,10 +23,12 @@ class TraceBuilder final : public EventSink {
     // Loading stops with a LoadError when the model would need more.
     void setMemoryLimit(uint64_t bytes);
     // Reserves address space (not memory: pages are touched only as they
-    // fill) for the per-event arrays of a document of about this size, so
-    // they never regrow: each regrowth copies into fresh pages, and fresh
-    // pages are what is slow on virtual machines.
-    void expectJsonBytes(uint64_t bytes);
+    // fill) for the per-event arrays of an input of about `bytes` (what its
+    // events' offsets run over), at about `bytesPerEvent` each, so they
+    // never regrow: each regrowth copies into fresh pages, and fresh pages
+    // are what is slow on virtual machines.
+    static constexpr uint64_t kJsonBytesPerEvent = 100;
+    void expectInputBytes(uint64_t bytes, uint64_t bytesPerEvent = kJsonBytesPerEvent);
 
     void onEvent(const RawEvent& event) override;
     void onMetadata(std::string_view key, std::string_view rawValue) override;

@@ -25,6 +25,7 @@
 #include "io/compress.h"
 #include "loader/loader.h"
 #include "loader/profile_folder.h"
+#include "loader/rank_view.h"
 #include "model/trace.h"
 #include "support/suite_main.h"
 #include "support/test_paths.h"
@@ -473,6 +474,10 @@ class TestXSpace : public QObject {
         for (int i = 0; i < 20'000; ++i)
             big.stats.push_back(XsStat::integer(10, i));
         fixture.planes[0].lines[0].events.push_back(big);
+        // An event of no bytes at all (metadata 0, at the line's start):
+        // its metadata's stats are its args all the same.
+        fixture.planes[1].eventMetadata.push_back({0, "empty", "shown", {XsStat::integer(20, 9)}});
+        fixture.planes[1].lines[0].events.push_back(XsEvent{});
         QTest::newRow("fixture") << QString() << QByteArray::fromStdString(encodeXSpace(fixture));
     }
 
@@ -524,6 +529,24 @@ class TestXSpace : public QObject {
             cut |= a.trace->report.warnings[i].message.find("cut at 64 KiB") != std::string::npos;
         }
         QCOMPARE(cut, source.isEmpty());  // the fixture's big event
+
+        // Two files as the ranks of a job, merged into one trace: each
+        // rank's args are still decoded from its file.
+        const QString second = dir.filePath("u.xplane.pb");
+        writeFile(second, raw);
+        const RankView ranks = loadRankView(wholeFiles({plain.toStdString(), second.toStdString()}),
+                                            dir.path().toStdString(), RankViewOptions{});
+        QVERIFY(ranks.trace && ranks.failed.empty());
+        size_t decoded = 0;
+        for (const Slice& sl : ranks.trace->slices) {
+            if (sl.args == kNone) continue;
+            const ArgsText text = ranks.trace->argsText(sl.args);
+            QVERIFY2(text.ok(), text.error.c_str());
+            if (text.json.empty()) continue;
+            QVERIFY2(json::parse(text.json, nullptr, false).is_object(), text.json.c_str());
+            ++decoded;
+        }
+        QVERIFY(decoded > 0);
 
         // From the cache: the same args, decoded again from the file.
         QTemporaryDir cacheDir;

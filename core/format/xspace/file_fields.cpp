@@ -7,16 +7,21 @@ namespace gapscope::xspace {
 
 namespace {
 constexpr size_t kWindowBytes = 64u << 10;
-}
+constexpr size_t kHeadBytes = 4u << 10;
+}  // namespace
 
 FileFields::FileFields(const FileBytesReader& read, uint64_t begin, uint64_t end)
     : read_(read), at_(begin), end_(end) {}
 
 size_t FileFields::window(uint64_t at, size_t n) {
     const uint64_t have = window_.size();
-    if (at >= windowStart_ && at - windowStart_ + n <= have) return n;
+    if (at >= windowStart_ && at - windowStart_ <= have && n <= have - (at - windowStart_))
+        return n;
+    // After passing over a long field (a line), only its successor's head is
+    // wanted: a small read, not a window of the field's bytes.
+    const size_t want = std::max(n, skipped_ ? kHeadBytes : kWindowBytes);
     std::string error;
-    if (!read_(at, std::max(n, kWindowBytes), window_, error)) throw FileReadError{error};
+    if (!read_(at, want, window_, error)) throw FileReadError{error};
     windowStart_ = at;
     return std::min<size_t>(n, window_.size());
 }
@@ -44,7 +49,6 @@ bool FileFields::next(FieldHead& head) {
         throw wire::WireError(at_, "field number " + std::to_string(number) + " is not valid");
     head.number = static_cast<uint32_t>(number);
     head.type = static_cast<wire::WireType>(type);
-    const uint64_t left = end_ == UINT64_MAX ? UINT64_MAX : end_ - offsetOf(p);
     uint64_t size = 0;
     switch (type) {
         case 0:
@@ -53,20 +57,16 @@ bool FileFields::next(FieldHead& head) {
         case 1:
         case 5:
             size = type == 1 ? 8 : 4;
-            if (size > left || window(offsetOf(p), size) < size)
-                throw wire::WireError(head.offset, "field " + std::to_string(number) +
-                                                       " runs past the end of its message");
-            std::memcpy(&head.value, window_.data() + (offsetOf(p) - windowStart_), size);
             break;
         case 2: {
             const uint64_t lengthAt = offsetOf(p);
             size = wire::readVarint(p, limit, lengthAt);
-            const uint64_t payloadLeft = end_ == UINT64_MAX ? UINT64_MAX : end_ - offsetOf(p);
-            if (size > payloadLeft)
-                throw wire::WireError(lengthAt, "field " + std::to_string(number) + " says " +
-                                                    std::to_string(size) +
-                                                    " bytes, but its message has " +
-                                                    std::to_string(payloadLeft) + " left");
+            const uint64_t payloadAt = offsetOf(p);
+            const uint64_t left = end_ - payloadAt;  // end_ may be UINT64_MAX: no wrap below
+            if (size > left)
+                throw wire::WireError(
+                    lengthAt, "field " + std::to_string(number) + " says " + std::to_string(size) +
+                                  " bytes, but its message has " + std::to_string(left) + " left");
             break;
         }
         case 3: {
@@ -78,6 +78,7 @@ bool FileFields::next(FieldHead& head) {
             wire::Field f;
             r.next(f);
             at_ = r.offset();
+            skipped_ = false;
             return true;
         }
         case 4:
@@ -88,10 +89,22 @@ bool FileFields::next(FieldHead& head) {
                                            " does not exist (field " + std::to_string(number) +
                                            ")");
     }
+    // Where the payload starts, taken before any other read of the window.
     const uint64_t payload = offsetOf(p);
+    if (size > end_ - payload)
+        throw wire::WireError(
+            head.offset, "field " + std::to_string(number) + " runs past the end of its message");
+    if (type == 1 || type == 5) {
+        if (window(payload, static_cast<size_t>(size)) < size)
+            throw wire::WireError(head.offset, "field " + std::to_string(number) +
+                                                   " runs past the end of its message");
+        std::memcpy(&head.value, window_.data() + (payload - windowStart_),
+                    static_cast<size_t>(size));
+    }
     head.payloadOffset = payload;
     head.length = type == 2 ? size : 0;
-    at_ = payload + size;
+    at_ = payload + size;  // no wrap: size <= end_ - payload
+    skipped_ = size > kWindowBytes;
     return true;
 }
 

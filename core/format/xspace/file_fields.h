@@ -48,6 +48,7 @@ class FileFields {
     uint64_t windowStart_ = 0;
     std::string big_;  // bytes() of more than a window
     bool fileEnded_ = false;
+    bool skipped_ = false;  // the last field passed over more than a window
 };
 
 // The file could not be read (it changed, or an I/O error): what happened.

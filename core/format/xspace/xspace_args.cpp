@@ -33,6 +33,8 @@ const XSpaceArgsDecoder::Plane* XSpaceArgsDecoder::planeAt(uint64_t offset,
                 }
         } catch (const wire::WireError&) {
             // Garbage after good planes: the reader kept the planes before it.
+        } catch (const FileReadError&) {
+            // A field cut by the end of the file: the same.
         }
         indexed_ = true;
     }
@@ -63,6 +65,8 @@ bool XSpaceArgsDecoder::decode(std::string_view record, uint64_t offset,
         error = "malformed XSpace at byte " + std::to_string(e.offset()) + ": " + e.what();
     } catch (const FileReadError& e) {
         error = e.what;
+    } catch (const std::exception& e) {  // a plane too large to hold its names
+        error = std::string("the args could not be decoded: ") + e.what();
     }
     json.clear();
     return false;

@@ -189,10 +189,10 @@ std::string unnamedStat(uint64_t offset) {
     return name;
 }
 
-void ArgsJson::startFrom(std::string_view open) {
+void ArgsJson::startFrom(std::string_view open, bool cut) {
     text_.assign(open);
     first_ = open.empty();
-    cut_ = false;
+    cut_ = cut;
 }
 
 bool ArgsJson::add(std::string_view name, const StatValue& value) {

@@ -84,8 +84,9 @@ class ArgsJson {
   public:
     static constexpr size_t kMaxBytes = 64u << 10;
 
-    // Starts from an earlier object's members ("{..." without its brace).
-    void startFrom(std::string_view open);
+    // Starts from an earlier object's members ("{..." without its brace),
+    // which were `cut` already.
+    void startFrom(std::string_view open, bool cut = false);
     // Adds `"name": value`; false (the stat left out, and a note once) when
     // the object is already over kMaxBytes.
     bool add(std::string_view name, const StatValue& value);

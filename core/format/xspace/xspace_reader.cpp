@@ -1,5 +1,7 @@
 #include "format/xspace/xspace_reader.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -15,7 +17,6 @@
 #include "format/xspace/plane_in_file.h"
 #include "format/xspace/xspace_plane.h"
 #include "format/xspace/xspace_stats.h"
-#include "io/file_source.h"
 #include "util/load_error.h"
 
 namespace gapscope {
@@ -89,9 +90,21 @@ class TopLevel {
         }
         return out.size();
     }
-    // Skips `n` bytes; how many there were.
+    // Skips `n` bytes; how many there were. Bytes the file is known to hold
+    // are passed over by the source (a plain file seeks); others are read
+    // and dropped, so a length past the end is found out.
     uint64_t skip(uint64_t n) {
-        uint64_t done = 0;
+        const uint64_t buffered = std::min<uint64_t>(n, end_ - pos_);
+        pos_ += static_cast<size_t>(buffered);
+        uint64_t done = buffered;
+        const uint64_t sourceAt = base_ + end_;  // the buffer is used up when done < n
+        if (done < n && sourceAt <= knownSize_ && n - done <= knownSize_ - sourceAt) {
+            base_ += end_;
+            pos_ = end_ = 0;
+            const uint64_t passed = source_.skip(n - done);
+            base_ += passed;
+            done += passed;
+        }
         while (done < n) {
             if (pos_ == end_ && !fill()) break;
             const uint64_t take = std::min<uint64_t>(n - done, end_ - pos_);
@@ -171,15 +184,20 @@ struct XSpaceReader::Impl {
             const int fd = options.fileFd;
             readFile = [fd](uint64_t at, uint64_t n, std::string& out, std::string& error) {
                 out.resize(static_cast<size_t>(n));
-                errno = 0;
-                const size_t got = preadFully(fd, out.data(), out.size(), at);
-                out.resize(got);
-                // preadFully stops at the end of the file and on errors alike.
-                if (got < n && errno != 0) {
-                    error = "reading the file at byte " + std::to_string(at + got) +
-                            " failed: " + std::strerror(errno);
-                    return false;
+                size_t got = 0;
+                while (got < out.size()) {
+                    const ssize_t count = ::pread(fd, out.data() + got, out.size() - got,
+                                                  static_cast<off_t>(at + got));
+                    if (count < 0 && errno == EINTR) continue;
+                    if (count < 0) {
+                        error = "reading the file at byte " + std::to_string(at + got) +
+                                " failed: " + std::strerror(errno);
+                        return false;
+                    }
+                    if (count == 0) break;  // the end of the file
+                    got += static_cast<size_t>(count);
                 }
+                out.resize(got);
                 return true;
             };
         } else {
@@ -393,9 +411,11 @@ struct XSpaceReader::Impl {
                 event.args = span.bytes;
                 event.argsOffset = span.offset;
                 event.argsInInput = true;
+                event.argsAreRecord = true;
             }
         } else {
-            args.startFrom(entry ? std::string_view(entry->open) : std::string_view());
+            args.startFrom(entry ? std::string_view(entry->open) : std::string_view(),
+                           entry && entry->cut);
             takeStats(fields.stats, &args, &stepName, nullptr);
             if (longName) args.add("long_name", StatValue::textOf(meta->name));
             if (args.cut() && !(entry && entry->cut)) ++cutArgs;

@@ -25,6 +25,10 @@
 
 namespace gapscope {
 
+// About what one event takes in an XSpace (a quarter of its JSON), for
+// sizing the model's arrays ahead.
+inline constexpr uint64_t kXSpaceBytesPerEvent = 25;
+
 struct XSpaceResult {
     uint64_t bytesRead = 0;  // decompressed bytes consumed
     uint64_t planes = 0;
