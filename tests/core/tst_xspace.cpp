@@ -570,6 +570,36 @@ class TestXSpace : public QObject {
         QVERIFY2(changed.error.find("changed") != std::string::npos, changed.error.c_str());
     }
 
+    // A file cut inside a plane, or whose last field claims a length that
+    // would wrap a 64-bit offset: the planes before it load, and their
+    // events' args are still decoded from the file (the decoder's walk of
+    // the file ends at the bad field instead of failing or looping).
+    void argsOfAFileCutAfterGoodPlanes_data() {
+        QTest::addColumn<QByteArray>("tail");
+        QTest::newRow("plane past the end")
+            << QByteArray::fromStdString(protoVarint(0x0A) + protoVarint(1000) + "abc");
+        QTest::newRow("length that wraps")
+            << QByteArray::fromStdString(protoVarint(0x0A) + protoVarint(UINT64_MAX - 5) + "abc");
+        QTest::newRow("hostnames past the end")
+            << QByteArray::fromStdString(protoVarint(0x22) + protoVarint(99) + "h");
+    }
+
+    void argsOfAFileCutAfterGoodPlanes() {
+        QFETCH(QByteArray, tail);
+        const LoadResult r =
+            loadBytes(dir_, encodeXSpace(smallSpace()) + tail.toStdString(), "cut-args.xplane.pb");
+        QVERIFY2(r.trace, r.failure ? r.failure->message().c_str() : "");
+        QVERIFY(r.trace->report.truncated);
+        QCOMPARE(r.trace->slices.size(), size_t(3));
+        for (const Slice& sl : r.trace->slices) {
+            QVERIFY(sl.args != kNone);
+            const ArgsText text = r.trace->argsText(sl.args);
+            QVERIFY2(text.ok(), text.error.c_str());
+            const json args = json::parse(text.json, nullptr, false);
+            QVERIFY2(args.contains("correlation_id"), text.json.c_str());
+        }
+    }
+
     // The hosts of a run decoded on other threads and built here in host
     // order make the very trace they make one after another: several
     // batches per host, a broken host in the middle left out alike, the
