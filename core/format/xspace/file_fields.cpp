@@ -32,8 +32,7 @@ bool FileFields::next(FieldHead& head) {
     const size_t got = window(at_, 20);
     if (got == 0) {
         if (end_ != UINT64_MAX) throw wire::WireError(at_, "the file ends inside a message");
-        fileEnded_ = true;
-        return false;
+        return false;  // the end of the file: the end of the top level
     }
     const char* const base = window_.data() + (at_ - windowStart_);
     const char* p = base;

@@ -35,8 +35,6 @@ class FileFields {
     bool next(FieldHead& head);
     // `length` bytes at `offset` (within the message), valid until the next call.
     std::string_view bytes(uint64_t offset, uint64_t length);
-    // Whether the file ended before `end` (a cut file): only for UINT64_MAX.
-    bool fileEnded() const { return fileEnded_; }
 
   private:
     // At least `n` bytes at `at` in the window, fewer only at the file's end.
@@ -47,7 +45,6 @@ class FileFields {
     std::string window_;
     uint64_t windowStart_ = 0;
     std::string big_;  // bytes() of more than a window
-    bool fileEnded_ = false;
     bool skipped_ = false;  // the last field passed over more than a window
 };
 

@@ -33,8 +33,6 @@ class PlaneNames {
     void addEntry(const wire::Field& entry, bool ofEvents);
     const EventMeta* event(int64_t id) const;
     const std::string_view* stat(int64_t id) const;
-    // Entries composed by the reader keep state of their own, by id.
-    std::unordered_map<int64_t, EventMeta>& events() { return events_; }
 
   private:
     std::unordered_map<int64_t, EventMeta> events_;
