@@ -44,7 +44,7 @@ class FileFields {
     uint64_t at_, end_;
     std::string window_;
     uint64_t windowStart_ = 0;
-    std::string big_;  // bytes() of more than a window
+    std::string big_;       // bytes() of more than a window
     bool skipped_ = false;  // the last field passed over more than a window
 };
 
