@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "model/builder_state.h"
+#include "util/radix_sort.h"
 
 namespace gapscope {
 
@@ -89,33 +90,72 @@ void FlowBinding::bindSome() {
     }
 }
 
+namespace {
+
+// The order of the ends by category, then id, the start first; in the order
+// they came otherwise. When one category's ids span less than 2^31 (one
+// process's correlation ids, as Nsight's reader gives them), each end is one
+// 64-bit word, its key above its index, radix sorted: this sort is most of
+// what remains of a load once the reader is done, and std::sort's
+// comparisons cost several times as much.
+std::vector<uint32_t> directFlowEndOrder(const HugeVector<DirectFlowEnd>& ends) {
+    std::vector<uint32_t> order(ends.size());
+    uint64_t lo = UINT64_MAX, hi = 0;
+    bool oneCategory = true;
+    for (const DirectFlowEnd& e : ends) {
+        lo = std::min(lo, e.id);
+        hi = std::max(hi, e.id);
+        oneCategory = oneCategory && e.category == ends.front().category;
+    }
+    if (oneCategory && hi - lo < (uint64_t{1} << 31) && ends.size() <= UINT32_MAX) {
+        std::vector<uint64_t> packed(ends.size());
+        for (size_t i = 0; i < ends.size(); ++i) {
+            const uint64_t key = ((ends[i].id - lo) << 1) | (ends[i].out ? 0u : 1u);
+            packed[i] = (key << 32) | i;
+        }
+        radixSort(packed, [](uint64_t p) { return p >> 32; });
+        for (size_t i = 0; i < packed.size(); ++i)
+            order[i] = static_cast<uint32_t>(packed[i]);
+        return order;
+    }
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = static_cast<uint32_t>(i);
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) {
+        const DirectFlowEnd &a = ends[x], &b = ends[y];
+        if (a.category != b.category) return a.category < b.category;
+        if (a.id != b.id) return a.id < b.id;
+        return a.out > b.out;
+    });
+    return order;
+}
+
+}  // namespace
+
 void linkDirectFlows(TraceBuilder::State& st) {
     Trace& t = st.trace;
     auto& ends = st.directFlowEnds;
     if (ends.empty()) return;
     // By id, the start first: one flow from it to each end.
-    std::sort(ends.begin(), ends.end(), [](const DirectFlowEnd& a, const DirectFlowEnd& b) {
-        if (a.category != b.category) return a.category < b.category;
-        if (a.id != b.id) return a.id < b.id;
-        return a.out > b.out;
-    });
+    const std::vector<uint32_t> order = directFlowEndOrder(ends);
+    auto end = [&](size_t i) -> const DirectFlowEnd& { return ends[order[i]]; };
     const StringId name = t.strings.intern("launch");
     auto sliceOf = [&](const DirectFlowEnd& e) { return st.tracks[e.track].finalIndex[e.index]; };
-    for (size_t i = 0; i < ends.size();) {
-        size_t j = i;
-        while (j < ends.size() && ends[j].id == ends[i].id && ends[j].category == ends[i].category)
+    for (size_t i = 0; i < order.size();) {
+        const DirectFlowEnd& first = end(i);
+        size_t j = i + 1;
+        while (j < order.size() && end(j).id == first.id && end(j).category == first.category)
             ++j;
-        const bool started = ends[i].out;
-        if (started && i + 1 < j && ends[i + 1].out)
-            t.report.warn(0, "flow " + std::to_string(ends[i].id) +
+        const bool started = first.out;
+        if (started && i + 1 < j && end(i + 1).out)
+            t.report.warn(0, "flow " + std::to_string(first.id) +
                                  " starts at more than one slice; the first start is kept");
         for (size_t k = i + (started ? 1 : 0); k < j; ++k) {
-            if (ends[k].out) continue;
+            if (end(k).out) continue;
             if (!started) {
                 ++t.report.orphanFlowEvents;  // its start is not in the trace
                 continue;
             }
-            t.flows.push_back({sliceOf(ends[i]), sliceOf(ends[k]), name, ends[i].category});
+            t.flows.push_back({sliceOf(first), sliceOf(end(k)), name, first.category});
         }
         i = j;
     }
