@@ -1,8 +1,10 @@
 #pragma once
-// Args a reader leaves in the file in the file's own binary form (an
-// XSpace event's stats): the trace keeps where they lie, and a person who
-// looks at one event gets them as JSON text, decoded then. No text is
-// composed at load, and none is held.
+// Args a reader leaves in the file in the file's own form: the trace keeps
+// where they lie, and a person who looks at one event gets them as JSON
+// text, decoded then. No text is composed at load, and none is held. A
+// record is either bytes of the file (an XSpace event's stats: the store
+// reads them) or a reference the decoder resolves in the file itself (a row
+// of an SQLite export: its table and rowid).
 
 #include <cstdint>
 #include <functional>
@@ -28,6 +30,13 @@ class ArgsDecoder {
     // name). False with `error` set when the file does not say.
     virtual bool decode(std::string_view record, uint64_t offset, const FileBytesReader& read,
                         std::string& json, std::string& error) const = 0;
+
+    // Whether records are references (offset and length are the reader's
+    // own numbers, not a place in the file): then decodeReference, given a
+    // descriptor of the file, resolves them instead.
+    virtual bool resolvesReferences() const { return false; }
+    virtual bool decodeReference(uint64_t offset, uint32_t length, int fileFd, std::string& json,
+                                 std::string& error) const;
 };
 
 // Where the args of an uncompressed file of `format` stay: nowhere (the

@@ -58,9 +58,9 @@ void toDim3(const Value& v, int32_t (&out)[3]) {
 // counter values, everything else may carry the ids analyses need.
 enum class ArgsKind { Metadata, Counters, Known };
 
-ArgsKind argsKindOf(std::string_view ph) {
-    if (ph == "M") return ArgsKind::Metadata;
-    if (ph == "C") return ArgsKind::Counters;
+ArgsKind argsKindOf(Phase phase) {
+    if (phase == Phase::Metadata) return ArgsKind::Metadata;
+    if (phase == Phase::Counter) return ArgsKind::Counters;
     return ArgsKind::Known;
 }
 
@@ -178,7 +178,7 @@ class ArgsMembers {
 
 void extractArgs(RawEvent& ev) {
     if (ev.args.size() <= 2) return;  // absent or "{}"
-    ArgsMembers members(ev, argsKindOf(ev.ph));
+    ArgsMembers members(ev, argsKindOf(ev.phase));
     const char* begin = ev.args.data();
     const char* end = begin + ev.args.size();
     json::forEachMember(ev.args, [&](std::string_view key, const Value& v) {
@@ -208,7 +208,7 @@ json::Status extractArgsInPlace(json::Cursor& c, RawEvent& ev, std::string& keyS
     using json::Status;
     json::Cursor w = c;
     ++w.p;  // '{'
-    ArgsMembers members(ev, argsKindOf(ev.ph));
+    ArgsMembers members(ev, argsKindOf(ev.phase));
     for (;;) {
         std::string_view key;
         bool closed = false;

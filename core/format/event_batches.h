@@ -155,7 +155,7 @@ void appendEventCopy(EventBatch& b, const RawEvent& ev, Keep keep) {
     if (!ev.counterValues.empty() || !copy.counterValues.empty())
         copy.counterValues = ev.counterValues;
     for (std::string_view* v :
-         {&copy.ph, &copy.name, &copy.cat, &copy.pid.text, &copy.tid.text, &copy.id.text,
+         {&copy.phText, &copy.name, &copy.cat, &copy.pid.text, &copy.tid.text, &copy.id.text,
           &copy.id2.text, &copy.args, &copy.metaName, &copy.metaLabels, &copy.flowCat})
         keep(b, *v);
     for (CounterValue& c : copy.counterValues)

@@ -206,8 +206,8 @@ Status EventParser::parse(Cursor& c, uint64_t baseOffset, RawEvent& ev) {
         switch (fieldOf(key)) {
             case Field::Ph:
                 extractAgain |= extracted;
-                ev.hasPh = true;
-                s = readString(c, phScratch_, ev.ph, ev, "ph");
+                s = readString(c, phScratch_, ev.phText, ev, "ph");
+                ev.phase = phaseOf(ev.phText);
                 break;
             case Field::Name:
                 s = readString(c, nameScratch_, ev.name, ev, "name");
@@ -230,7 +230,7 @@ Status EventParser::parse(Cursor& c, uint64_t baseOffset, RawEvent& ev) {
             case Field::Args: {
                 const char* start = c.p;
                 extractAgain |= extracted;
-                if (*start == '{' && ev.hasPh && !extracted) {
+                if (*start == '{' && ev.phase != Phase::Missing && !extracted) {
                     s = extractArgsInPlace(c, ev, argsKeyScratch_, argsValueScratch_);
                     if (s == Status::NeedMore) break;
                     extracted = true;

@@ -28,11 +28,11 @@ class EventParser {
 };
 
 // Fills the ExtractedArgs / metadata / counter fields of `ev` from ev.args,
-// according to ev.ph: each member as json::forEachMember reads it, up to
+// according to ev.phase: each member as json::forEachMember reads it, up to
 // the end or the first member it cannot read.
 void extractArgs(RawEvent& ev);
 
-// The same, while reading: c.p at the '{' of the args object, ev.ph as it
+// The same, while reading: c.p at the '{' of the args object, ev.phase as it
 // will stay. Ok: extracted, and c.p after the object. Error: the object is
 // not one that forEachMember reads through (the members before that point
 // are extracted, as extractArgs would; the caller skips the value as

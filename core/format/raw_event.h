@@ -25,6 +25,34 @@ struct RawTime {
     int64_t ns = 0;
 };
 
+// What an event is. The Trace Event Format names it by its "ph" letter
+// (only the first letter counts, as in Chrome and Perfetto): the JSON reader
+// decodes the letter once (phaseOf); readers of other formats set it.
+enum class Phase : uint8_t {
+    Missing,         // no "ph", or an empty one
+    Complete,        // X: a slice with its duration
+    Begin,           // B: a slice's start on its thread
+    End,             // E: ... and its end
+    Instant,         // i, I: a point on a thread (or scoped)
+    ProcessInstant,  // n: a point of the process
+    Counter,         // C: numeric samples
+    Metadata,        // M: a process's or thread's name, order
+    FlowStart,       // s: an arrow from the enclosing slice ...
+    FlowStep,        // t: ... through ...
+    FlowEnd,         // f: ... to a slice
+    AsyncBegin,      // b: a slice that may cross threads
+    AsyncEnd,        // e
+    AsyncStart,      // S: the same, as written before b/e
+    AsyncStep,       // T
+    AsyncFinish,     // F
+    Unmodelled,      // the format's others: P, O, N, D, V, v, R, c, (, ), p
+    Unknown,         // any other letter
+};
+Phase phaseOf(std::string_view ph);
+// The letter of a phase ('?' for Missing and Unknown): the report counts
+// phases by letter, as the format writes them.
+char phaseLetter(Phase phase);
+
 struct CounterValue {
     std::string_view key;
     double value = 0;
@@ -35,8 +63,9 @@ struct RawEventFields {
     uint64_t offset = 0;  // stream offset of the event's '{'
     uint64_t index = 0;   // position in traceEvents
 
-    bool hasPh = false;
-    std::string_view ph, name, cat;
+    Phase phase = Phase::Missing;
+    std::string_view phText;  // "ph" as the JSON wrote it (for the report); "" elsewhere
+    std::string_view name, cat;
     RawTime ts, dur;
     RawId pid, tid, id;
     RawId id2;  // id2.local or id2.global
@@ -58,6 +87,10 @@ struct RawEventFields {
     // the store's ArgsDecoder turns into text: kept whatever its size (an
     // XSpace event of no bytes still has its metadata's stats).
     bool argsAreRecord = false;
+    // ... or no bytes at all but a reference the decoder resolves in the
+    // file (an Nsight export's row): argsOffset its rowid, this its table
+    // (nonzero; nsight::RowTable). `args` is then empty.
+    uint32_t argsReference = 0;
     const char* badField = nullptr;  // first field with a JSON type that makes no sense
 
     // Pulled from args by ArgsExtractor (meaning depends on ph).

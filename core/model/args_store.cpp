@@ -213,6 +213,14 @@ bool ArgsStore::readFile(uint64_t offset, uint64_t length, std::string& out,
 
 ArgsText ArgsStore::fetchFromFile(uint64_t offset, uint32_t length) const {
     ArgsText out;
+    if (decoder_ && decoder_->resolvesReferences()) {
+        // Checked before and after, as a read of bytes is.
+        if (!fileUnchanged(out.error)) return out;
+        if (!decoder_->decodeReference(offset, length, fd_.get(), out.json, out.error) ||
+            !fileUnchanged(out.error))
+            out.json.clear();
+        return out;
+    }
     std::string bytes;
     if (!readFile(offset, length, bytes, out.error)) return out;
     if (bytes.size() < length) {

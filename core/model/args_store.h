@@ -5,7 +5,8 @@
 //  - in the trace file itself (an uncompressed trace): read back by offset
 //    through a descriptor kept open, as the file's JSON text, or in the
 //    file's binary form, which the reader's ArgsDecoder turns into text
-//    then (an XSpace event's stats);
+//    then (an XSpace event's stats), or as a reference the decoder
+//    resolves in the file (an Nsight export's row: rowid and table);
 //  - in the store's own zstd-compressed blocks (compressed traces, and args
 //    a reader composed itself rather than found as JSON text in the file,
 //    e.g. the stats of a binary format): offsets with kOwnedBit set.

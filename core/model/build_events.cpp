@@ -67,7 +67,7 @@ void ingestBeginEnd(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts, uint
     BeginEnd be;
     be.ts = ts;
     be.seq = seq;
-    be.begin = ev.ph[0] == 'B';
+    be.begin = ev.phase == Phase::Begin;
     be.offset = ev.offset;
     if (be.begin) {
         be.name = st.trace.strings.intern(ev.name);
@@ -118,13 +118,14 @@ void addMemoryPoint(TraceBuilder::State& st, const RawEvent& ev, uint32_t proc, 
 
 void ingestInstant(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts) {
     Trace& t = st.trace;
-    const char ph = ev.ph[0];
     const uint32_t proc = st.process(st.idKey(ev.pid));
     Instant in;
     in.ts = ts;
     in.name = t.strings.intern(ev.name);
     in.category = st.category(ev.cat);
-    in.scope = ph == 'n' ? 'p' : (ev.scope == 'g' || ev.scope == 'p' ? ev.scope : 't');
+    in.scope = ev.phase == Phase::ProcessInstant
+                   ? 'p'
+                   : (ev.scope == 'g' || ev.scope == 'p' ? ev.scope : 't');
     in.args = st.storeArgs(ev);
     TrackKey key{proc, st.tidKey(ev), SubTrack::Thread, 0};
     if (in.scope != 't') key = {proc, IdKey::fromNumber(0), SubTrack::Instants, 0};
@@ -183,7 +184,7 @@ void ingestMetadata(TraceBuilder::State& st, const RawEvent& ev) {
 }
 
 void ingestFlowPoint(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts, uint32_t seq) {
-    const char ph = ev.ph[0];
+    const char ph = phaseLetter(ev.phase);
     const uint32_t proc = st.process(st.idKey(ev.pid));
     FlowPoint fp;
     fp.track = st.track({proc, st.tidKey(ev), SubTrack::Thread, 0});
@@ -200,7 +201,7 @@ void ingestFlowPoint(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts, uin
 }
 
 void ingestAsyncPoint(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts, uint32_t seq) {
-    const char ph = ev.ph[0];
+    const char ph = phaseLetter(ev.phase);
     const uint32_t proc = st.process(st.idKey(ev.pid));
     AsyncPoint ap;
     ap.process = proc;

@@ -5,7 +5,7 @@
 
 namespace gapscope {
 
-struct Trace;
+class Trace;
 
 // Rewrites the names of the slices whose name demangles; the names stay
 // interned. Costs a scan of the string table when no name is mangled.

@@ -17,28 +17,8 @@ namespace gapscope {
 
 namespace {
 
-bool needsTimestamp(char ph) {
-    return ph != 'M';
-}
-
-// Phases of the Trace Event Format that are read but not modelled.
-bool isKnownSkippedPhase(char ph) {
-    switch (ph) {
-        case 'P':
-        case 'O':
-        case 'N':
-        case 'D':
-        case 'V':
-        case 'v':
-        case 'R':
-        case 'c':
-        case '(':
-        case ')':
-        case 'p':
-            return true;
-        default:
-            return false;
-    }
+bool needsTimestamp(Phase phase) {
+    return phase != Phase::Metadata;
 }
 
 }  // namespace
@@ -120,13 +100,20 @@ IdKey TraceBuilder::State::idKey(const RawId& id) {
 }
 
 uint32_t TraceBuilder::State::storeArgs(const RawEvent& ev) {
-    if (!ev.argsAreRecord && ev.args.size() <= 2 && !ev.hasKnown) return kNone;  // none, or "{}"
+    if (!ev.argsAreRecord && !ev.argsReference && ev.args.size() <= 2 && !ev.hasKnown)
+        return kNone;  // none, or "{}"
     ArgsRecord rec;
-    // Args that are the file's own text stay there (uncompressed input);
-    // the rest (compressed input, args a reader composed) go to the blocks.
-    rec.offset = trace.argsStore.fileBacked() && ev.argsInInput ? ev.argsOffset
-                                                                : trace.argsStore.append(ev.args);
-    rec.length = static_cast<uint32_t>(std::min<size_t>(ev.args.size(), UINT32_MAX));
+    // Args that are the file's own (uncompressed input) stay there; the
+    // rest (compressed input, args a reader composed) go to the blocks.
+    if (ev.argsReference && trace.argsStore.fileBacked()) {
+        rec.offset = ev.argsOffset;
+        rec.length = ev.argsReference;
+    } else {
+        rec.offset = trace.argsStore.fileBacked() && ev.argsInInput
+                         ? ev.argsOffset
+                         : trace.argsStore.append(ev.args);
+        rec.length = static_cast<uint32_t>(std::min<size_t>(ev.args.size(), UINT32_MAX));
+    }
     if (ev.hasKnown) {
         const ExtractedArgs& k = ev.known;
         ArgIds id;
@@ -250,75 +237,77 @@ void TraceBuilder::onEvent(const RawEvent& ev) {
     const uint32_t seq = st.seq++;
     if ((seq & 0x3fff) == 0) st.checkMemory(ev);
     st.approxBytes += 48 + ev.args.size() / 6;  // a record, its args (compressed), index share
-    if (!ev.hasPh || ev.ph.empty()) {
+    const Phase phase = ev.phase;
+    if (phase == Phase::Missing) {
         ++t.report.withoutPhase;
         return;
     }
-    if (ev.ph.size() == 1) {
-        ++st.singleCharPhases[static_cast<unsigned char>(ev.ph[0])];
-    } else {
-        ++st.otherPhases[std::string(ev.ph)];
-    }
-    // Like Chrome and Perfetto, only the first character decides the phase
-    // ("XXX" is a complete event); the report keeps the value as written.
-    const char ph = ev.ph[0];
+    // The report counts phases as written ("XXX" is a complete event, as
+    // in Chrome and Perfetto; the count says "XXX"), else by letter.
+    const char ph = ev.phText.empty() ? phaseLetter(phase) : ev.phText[0];
+    if (ev.phText.size() > 1)
+        ++st.otherPhases[std::string(ev.phText)];
+    else
+        ++st.singleCharPhases[static_cast<unsigned char>(ph)];
     if (ev.badField) {
         t.report.warn(ev.offset, "event " + std::to_string(ev.index) + ": field \"" + ev.badField +
                                      "\" has a JSON type that makes no sense there; ignored");
     }
-    if (needsTimestamp(ph) && !ev.ts.valid) {
-        if (isKnownSkippedPhase(ph)) return;
+    if (needsTimestamp(phase) && !ev.ts.valid) {
+        if (phase == Phase::Unmodelled) return;
         ++t.report.invalidEvents;
         t.report.warn(ev.offset, "event " + std::to_string(ev.index) + " (ph '" + ph +
                                      "'): missing or invalid \"ts\"; event dropped");
         return;
     }
-    if (ph == 'X' && ev.dur.present && !ev.dur.valid) {
+    if (phase == Phase::Complete && ev.dur.present && !ev.dur.valid) {
         ++t.report.invalidEvents;
         t.report.warn(ev.offset, "event " + std::to_string(ev.index) +
                                      " (ph 'X'): \"dur\" is not a number; event dropped");
         return;
     }
     const TimeNs ts = ev.ts.ns;
-    if (needsTimestamp(ph)) {
+    if (needsTimestamp(phase)) {
         TimeNs end = ts;
-        if (ph == 'X' && ev.dur.valid && ev.dur.ns > 0) end = saturatingAdd(ts, ev.dur.ns);
+        if (phase == Phase::Complete && ev.dur.valid && ev.dur.ns > 0)
+            end = saturatingAdd(ts, ev.dur.ns);
         st.spanStart = std::min(st.spanStart, ts);
         st.spanEnd = std::max(st.spanEnd, end);
     }
 
-    switch (ph) {
-        case 'X':
+    switch (phase) {
+        case Phase::Complete:
             ingestCompleteSlice(st, ev, ts, seq);
             break;
-        case 'B':
-        case 'E':
+        case Phase::Begin:
+        case Phase::End:
             ingestBeginEnd(st, ev, ts, seq);
             break;
-        case 'i':
-        case 'I':
-        case 'n':
+        case Phase::Instant:
+        case Phase::ProcessInstant:
             ingestInstant(st, ev, ts);
             break;
-        case 'C':
+        case Phase::Counter:
             ingestCounter(st, ev, ts);
             break;
-        case 'M':
+        case Phase::Metadata:
             ingestMetadata(st, ev);
             break;
-        case 's':
-        case 't':
-        case 'f':
+        case Phase::FlowStart:
+        case Phase::FlowStep:
+        case Phase::FlowEnd:
             ingestFlowPoint(st, ev, ts, seq);
             break;
-        case 'b':
-        case 'e':
-        case 'S':
-        case 'T':
-        case 'F':
+        case Phase::AsyncBegin:
+        case Phase::AsyncEnd:
+        case Phase::AsyncStart:
+        case Phase::AsyncStep:
+        case Phase::AsyncFinish:
             ingestAsyncPoint(st, ev, ts, seq);
             break;
-        default:
+        case Phase::Missing:
+        case Phase::Unmodelled:
+        case Phase::Unknown:
             break;  // counted in phases; reported as skipped in finish()
     }
 }
@@ -362,11 +351,11 @@ void TraceBuilder::finish(const CancelToken* cancel, bool secondThread,
 
     // Phase counts as written, and which of them were not modelled.
     auto count = [&](const std::string& ph, uint64_t n) {
-        static constexpr std::string_view kModelled = "XBEiInCMstfbeSTF";
         t.report.phases[ph] += n;
-        if (kModelled.find(ph[0]) != std::string_view::npos) return;
+        const Phase phase = phaseOf(ph);
+        if (phase != Phase::Unmodelled && phase != Phase::Unknown) return;
         t.report.skipped[ph] += n;
-        if (ph.size() > 1 || !isKnownSkippedPhase(ph[0])) t.report.unknown[ph] += n;
+        if (ph.size() > 1 || phase == Phase::Unknown) t.report.unknown[ph] += n;
     };
     for (int c = 0; c < 256; ++c) {
         if (st.singleCharPhases[c])

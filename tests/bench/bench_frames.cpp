@@ -98,8 +98,7 @@ void printCounterFrames(size_t samples, bool quick) {
         for (size_t i = 0; i < samples; ++i) {
             ev.reset();
             ev.index = i;
-            ev.hasPh = true;
-            ev.ph = "C";
+            ev.phase = Phase::Counter;
             ev.name = "GPU 0 memory";
             ev.pid = {RawId::Kind::Number, 1, {}};
             ev.ts = {true, true, static_cast<int64_t>(i) * 1000};

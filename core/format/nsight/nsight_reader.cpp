@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "format/json_text.h"
+#include "format/nsight/nsight_rows.h"
 #include "util/load_error.h"
 
 namespace gapscope {
@@ -17,16 +18,7 @@ namespace {
 
 using sqlite::Database;
 using sqlite::Rows;
-
-// Serialized ids (the export's "Serialized process and thread
-// identifiers"): bits 24..47 the pid, bits 0..23 the tid, above them the VM.
-int64_t pidOf(int64_t globalId) {
-    return (globalId >> 24) & 0xFFFFFF;
-}
-int64_t tidOf(int64_t globalTid) {
-    const int64_t tid = globalTid & 0xFFFFFF;
-    return tid != 0 ? tid : pidOf(globalTid);  // a process-wide row: its main thread
-}
+using namespace nsight;  // the rows' columns and what they say
 
 // "cudaLaunchKernel_v7000" -> "cudaLaunchKernel": the export names API
 // calls with the version of their entry point; the calls are what people know.
@@ -50,58 +42,11 @@ const char* memoryKindName(int64_t k) {
                                   "Managed",  "Device Static", "Managed Static", "Unknown"};
     return k >= 0 && k < 8 ? names[k] : "Unknown";
 }
-const char* syncTypeName(int64_t k) {
-    static const char* names[] = {"unknown", "event synchronize", "stream wait event",
-                                  "stream synchronize", "context synchronize"};
-    return k >= 0 && k < 5 ? names[k] : "unknown";
-}
-
 // NVTX rows (ENUM_NSYS_EVENT_TYPE): the same numbers in every release.
 constexpr int64_t kNvtxMark = 34;
 constexpr int64_t kNvtxPushPopRange = 59;
 constexpr int64_t kNvtxStartEndRange = 60;
 constexpr int64_t kNvtxDomainCreate = 75;
-
-// A `"key": value` appender for args composed from columns.
-class ArgsWriter {
-  public:
-    explicit ArgsWriter(std::string& out) : out_(out) { out_.assign(1, '{'); }
-    void number(std::string_view key, int64_t v) {
-        this->key(key);
-        char buf[24];
-        const auto r = std::to_chars(buf, buf + sizeof buf, v);
-        out_.append(buf, r.ptr);
-    }
-    // Text values are for a person to read in Details: a hostile export's
-    // huge string is cut, not copied into every row's args.
-    void text(std::string_view key, std::string_view v) {
-        this->key(key);
-        constexpr size_t kMostBytes = 4096;
-        appendJsonString(out_, v.substr(0, kMostBytes));
-    }
-    void triple(std::string_view key, const int32_t v[3]) {
-        this->key(key);
-        char buf[48];
-        char* at = buf;
-        for (int i = 0; i < 3; ++i) {
-            *at++ = i ? ',' : '[';
-            at = std::to_chars(at, buf + sizeof buf - 2, v[i]).ptr;
-        }
-        *at++ = ']';
-        out_.append(buf, at);
-    }
-    void close() { out_ += '}'; }
-
-  private:
-    // Keys are the reader's own plain ASCII: written as they are.
-    void key(std::string_view k) {
-        if (out_.size() > 1) out_ += ',';
-        out_ += '"';
-        out_.append(k);
-        out_.append("\":", 2);
-    }
-    std::string& out_;
-};
 
 // GPU work kept for the launch flows and the NVTX projection.
 struct GpuOp {
@@ -130,7 +75,18 @@ struct NvtxRange {
 class Reader {
   public:
     Reader(const Database& db, EventSink& sink, ImportReport& report, const ReaderOptions& o)
-        : db_(db), sink_(sink), report_(report), options_(o) {}
+        : db_(db), sink_(sink), report_(report), options_(o) {
+        lookups_.string = [this](int64_t id, std::string_view& text) {
+            bool missing = false;
+            text = string(id, missing);
+            return !missing;
+        };
+        lookups_.syncType = [this](int64_t pid, int64_t corr) -> std::optional<int64_t> {
+            const auto sync = syncTypes_.find(correlationKey(pid, corr));
+            if (sync == syncTypes_.end()) return std::nullopt;
+            return sync->second;
+        };
+    }
 
     NsightResult run() {
         readExportInfo();
@@ -168,28 +124,20 @@ class Reader {
     }
 
   private:
-    static constexpr const char* kKernelTable = "CUPTI_ACTIVITY_KIND_KERNEL";
-    static constexpr const char* kMemcpyTable = "CUPTI_ACTIVITY_KIND_MEMCPY";
-    static constexpr const char* kMemsetTable = "CUPTI_ACTIVITY_KIND_MEMSET";
-    static constexpr const char* kRuntimeTable = "CUPTI_ACTIVITY_KIND_RUNTIME";
+    static constexpr const char* kKernelTable = tableName(RowTable::Kernel);
+    static constexpr const char* kMemcpyTable = tableName(RowTable::Memcpy);
+    static constexpr const char* kMemsetTable = tableName(RowTable::Memset);
+    static constexpr const char* kRuntimeTable = tableName(RowTable::Runtime);
     static constexpr const char* kSyncTable = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
-    static constexpr const char* kGraphTable = "CUPTI_ACTIVITY_KIND_GRAPH_TRACE";
+    static constexpr const char* kGraphTable = tableName(RowTable::Graph);
     static constexpr const char* kNvtxTable = "NVTX_EVENTS";
-    static constexpr const char* kOsrtTable = "OSRT_API";
+    static constexpr const char* kOsrtTable = tableName(RowTable::OsRuntime);
 
-    // An optional column: its name when the table has it, else "" (NULL).
     std::string optional(const char* table, const char* column) const {
-        return db_.hasColumn(table, column) ? column : "";
+        return optionalColumn(db_, table, column);
     }
-    // The first of `columns` the table has; a LoadError naming them all when none.
     std::string oneOf(const char* table, std::initializer_list<const char*> columns) const {
-        std::string names;
-        for (const char* c : columns) {
-            if (db_.hasColumn(table, c)) return c;
-            names += names.empty() ? "" : " or ";
-            names += '"' + std::string(c) + '"';
-        }
-        db_.fail(table, "no column " + names + " (this release of the export is not understood)");
+        return nsight::oneOf(db_, table, columns);
     }
 
     void readExportInfo() {
@@ -200,7 +148,7 @@ class Reader {
             if (rows.text(0) == "EXPORT_SCHEMA_VERSION") result_.schema = rows.text(1);
         }
         std::string info;
-        ArgsWriter w(info);
+        JsonObjectWriter w(info);
         if (!result_.release.empty()) w.text("version", result_.release);
         if (!result_.schema.empty()) w.text("export_schema", result_.schema);
         w.close();
@@ -257,9 +205,9 @@ class Reader {
         while (rows.next()) {
             tick();
             if (rows.isNull(0) || rows.integer(0) == 0 || !mine(pidOf(rows.integer(1)))) continue;
+            const int64_t type = rows.integer(2);  // NULL: 0, unknown
             syncTypes_[correlationKey(pidOf(rows.integer(1)), rows.integer(0))] =
-                static_cast<uint8_t>(rows.isNull(2) ? 0
-                                                    : std::clamp<int64_t>(rows.integer(2), 0, 4));
+                static_cast<uint8_t>(type >= 0 && type <= 4 ? type : 0);
         }
     }
 
@@ -349,124 +297,107 @@ class Reader {
     }
     static constexpr int64_t kMostDevices = 1 << 16;
 
-    // Columns 0..5 of every GPU table's select: start, end, deviceId,
-    // streamId, correlationId, globalPid.
-    std::vector<std::string> gpuColumns(const char* table) const {
-        return {oneOf(table, {"start"}),         oneOf(table, {"end"}),
-                oneOf(table, {"deviceId"}),      oneOf(table, {"streamId"}),
-                oneOf(table, {"correlationId"}), oneOf(table, {"globalPid"})};
+    // What the reader selects from a table: the columns whose args it
+    // composes (rowColumns), then the rowid when an event keeps its row
+    // instead (an export on disk whose table has rowids).
+    struct Selection {
+        nsight::RowTable table;
+        std::vector<std::string> columns;
+        bool byRow = false;
+        std::vector<std::string> select() const {
+            std::vector<std::string> all = columns;
+            if (byRow) all.push_back("rowid");
+            return all;
+        }
+    };
+    Selection selection(nsight::RowTable table) const {
+        Selection s{table, nsight::rowColumns(db_, table)};
+        s.byRow = options_.argsStayInFile && db_.hasRowids(tableName(table));
+        return s;
+    }
+
+    // The event's args: its row (table and rowid), or text composed now.
+    // Rowids past 2^47 leave no room for a merged rank's part number.
+    void setArgs(const Selection& sel, const Rows& rows) {
+        if (sel.byRow) {
+            const int64_t rowid = rows.integer(static_cast<int>(sel.columns.size()));
+            if (rowid >= 0 && rowid < (int64_t{1} << 47)) {
+                if (!nsight::rowHasArgs(sel.table, rows)) return;
+                ev_.argsReference = static_cast<uint32_t>(sel.table);
+                ev_.argsOffset = static_cast<uint64_t>(rowid);
+                return;
+            }
+        }
+        if (nsight::composeRowArgs(sel.table, sel.columns, rows, lookups_, args_)) ev_.args = args_;
     }
 
     // Every valid row of one GPU table, placed on its GPU and stream, with
-    // its device, stream and correlation as args; `fill` names it, sets
-    // what the analyses need and writes the rest of its args.
+    // its args; `fill` names it and sets what the analyses need.
     template <class Fill>
-    void readGpuTable(const char* t, std::string_view category,
-                      const std::vector<std::string>& extra, Fill fill) {
+    void readGpuTable(nsight::RowTable table, std::string_view category, Fill fill) {
+        const char* t = tableName(table);
         if (!db_.hasTable(t)) return;
-        std::vector<std::string> cols = gpuColumns(t);
-        cols.insert(cols.end(), extra.begin(), extra.end());
-        Rows rows = db_.select(t, cols);
+        const Selection sel = selection(table);
+        Rows rows = db_.select(t, sel.select());
         while (rows.next()) {
             tick();
             // Another rank's row is that rank's to count, valid or not.
-            const int64_t pid = pidOf(rows.integer(5));
+            const int64_t pid = pidOf(rows.integer(col::kGlobalPid));
             if (!mine(pid)) continue;
             if (!validGpuRow(rows, t)) continue;
-            const auto device = static_cast<int32_t>(rows.integer(2));
-            const int64_t stream = rows.integer(3);
-            const int64_t corr = rows.integer(4);
+            const auto device = static_cast<int32_t>(rows.integer(col::kDevice));
+            const int64_t stream = rows.integer(col::kStream);
+            const int64_t corr = rows.integer(col::kCorrelation);
             placeOnGpu(device, pid, stream);
             ev_.reset();
             ev_.cat = category;
-            ArgsWriter w(args_);
-            w.number("device", device);
-            w.number("stream", stream);
-            w.number("correlation", corr);
-            fill(rows, w);
-            w.close();
-            ev_.args = args_;
+            fill(rows);
+            setArgs(sel, rows);
             emitGpuWork(rows, pid, device, stream, corr);
         }
     }
 
     void readKernels() {
-        const char* t = kKernelTable;
-        if (!db_.hasTable(t)) return;
-        // Columns 6.. : the name, then what a kernel's launch said.
-        const std::vector<std::string> extra = {
-            oneOf(t, {"demangledName", "shortName", "mangledName"}),
-            optional(t, "shortName"),
-            optional(t, "gridX"),
-            optional(t, "gridY"),
-            optional(t, "gridZ"),
-            optional(t, "blockX"),
-            optional(t, "blockY"),
-            optional(t, "blockZ"),
-            optional(t, "registersPerThread"),
-            optional(t, "staticSharedMemory"),
-            optional(t, "dynamicSharedMemory"),
-            optional(t, "contextId")};
-        readGpuTable(t, nsight::kKernel, extra, [&](const Rows& rows, ArgsWriter& w) {
-            ev_.name = nameOf(rows.integer(6), "kernel #");
+        readGpuTable(nsight::RowTable::Kernel, nsight::kKernel, [&](const Rows& rows) {
+            ev_.name = nameOf(rows.integer(col::kKernelName), "kernel #");
             for (int i = 0; i < 3; ++i) {
-                ev_.known.grid[i] = static_cast<int32_t>(rows.integer(8 + i));
-                ev_.known.block[i] = static_cast<int32_t>(rows.integer(11 + i));
+                ev_.known.grid[i] = static_cast<int32_t>(rows.integer(col::kGrid + i));
+                ev_.known.block[i] = static_cast<int32_t>(rows.integer(col::kBlock + i));
             }
-            if (!rows.isNull(14))
-                ev_.known.registersPerThread = static_cast<int32_t>(rows.integer(14));
-            if (!rows.isNull(15) || !rows.isNull(16))
-                ev_.known.sharedMemory = std::clamp<int64_t>(rows.integer(15), 0, INT32_MAX) +
-                                         std::clamp<int64_t>(rows.integer(16), 0, INT32_MAX);
-            if (!rows.isNull(17)) w.number("context", rows.integer(17));
-            if (!extra[2].empty()) w.triple("grid", ev_.known.grid);
-            if (!extra[5].empty()) w.triple("block", ev_.known.block);
-            if (ev_.known.registersPerThread >= 0)
-                w.number("registers per thread", ev_.known.registersPerThread);
-            if (!rows.isNull(15)) w.number("static shared memory", rows.integer(15));
-            if (!rows.isNull(16)) w.number("dynamic shared memory", rows.integer(16));
-            if (!rows.isNull(7) && extra[0] != "shortName") {
-                bool m = false;
-                const std::string_view s = string(rows.integer(7), m);
-                if (!m) w.text("short name", s);
-            }
+            if (!rows.isNull(col::kRegisters))
+                ev_.known.registersPerThread = static_cast<int32_t>(rows.integer(col::kRegisters));
+            if (!rows.isNull(col::kStaticShared) || !rows.isNull(col::kDynamicShared))
+                ev_.known.sharedMemory =
+                    std::clamp<int64_t>(rows.integer(col::kStaticShared), 0, INT32_MAX) +
+                    std::clamp<int64_t>(rows.integer(col::kDynamicShared), 0, INT32_MAX);
         });
     }
 
     void readMemcpy() {
-        const char* t = kMemcpyTable;
-        if (!db_.hasTable(t)) return;
-        const std::vector<std::string> extra = {oneOf(t, {"bytes"}), oneOf(t, {"copyKind"}),
-                                                optional(t, "srcKind"), optional(t, "dstKind")};
-        readGpuTable(t, nsight::kMemcpy, extra, [&](const Rows& rows, ArgsWriter& w) {
+        readGpuTable(nsight::RowTable::Memcpy, nsight::kMemcpy, [&](const Rows& rows) {
             // Named as CUPTI's other consumers (Kineto) name copies, so that
             // every producer's copies group alike: "Memcpy HtoD (Pageable -> Device)".
-            nameBuf_ = std::string("Memcpy ") + copyKindName(rows.integer(7));
-            if (rows.integer(7) >= 11 && rows.integer(7) <= 13) {
+            const int64_t kind = rows.integer(col::kCopyKind);
+            nameBuf_ = std::string("Memcpy ") + copyKindName(kind);
+            if (kind >= 11 && kind <= 13) {
                 nameBuf_ += " (Managed)";
-            } else if (!rows.isNull(8) && !rows.isNull(9)) {
-                nameBuf_ += std::string(" (") + memoryKindName(rows.integer(8)) + " -> " +
-                            memoryKindName(rows.integer(9)) + ")";
+            } else if (!rows.isNull(col::kCopySrcKind) && !rows.isNull(col::kCopyDstKind)) {
+                nameBuf_ += std::string(" (") + memoryKindName(rows.integer(col::kCopySrcKind)) +
+                            " -> " + memoryKindName(rows.integer(col::kCopyDstKind)) + ")";
             }
             ev_.name = nameBuf_;
-            ev_.known.bytes = rows.integer(6);
-            w.number("bytes", rows.integer(6));
+            ev_.known.bytes = rows.integer(col::kCopyBytes);
         });
     }
 
     void readMemset() {
-        const char* t = kMemsetTable;
-        if (!db_.hasTable(t)) return;
-        const std::vector<std::string> extra = {oneOf(t, {"bytes"}), optional(t, "memKind"),
-                                                optional(t, "value")};
-        readGpuTable(t, nsight::kMemset, extra, [&](const Rows& rows, ArgsWriter& w) {
-            nameBuf_ = rows.isNull(7)
+        readGpuTable(nsight::RowTable::Memset, nsight::kMemset, [&](const Rows& rows) {
+            nameBuf_ = rows.isNull(col::kSetMemKind)
                            ? std::string("Memset")
-                           : std::string("Memset (") + memoryKindName(rows.integer(7)) + ")";
+                           : std::string("Memset (") +
+                                 memoryKindName(rows.integer(col::kSetMemKind)) + ")";
             ev_.name = nameBuf_;
-            ev_.known.bytes = rows.integer(6);
-            w.number("bytes", rows.integer(6));
-            if (!rows.isNull(8)) w.number("value", rows.integer(8));
+            ev_.known.bytes = rows.integer(col::kSetBytes);
         });
     }
 
@@ -474,15 +405,12 @@ class Reader {
     // one row per launch of a graph rather than per kernel, so GPU work of
     // the kernel kind named after the graph.
     void readGraphs() {
-        const char* t = kGraphTable;
-        if (!db_.hasTable(t)) return;
-        readGpuTable(
-            t, nsight::kKernel, {optional(t, "graphId")}, [&](const Rows& rows, ArgsWriter& w) {
-                nameBuf_ = rows.isNull(6) ? std::string("CUDA graph")
-                                          : "CUDA graph " + std::to_string(rows.integer(6));
-                ev_.name = nameBuf_;
-                if (!rows.isNull(6)) w.number("graph", rows.integer(6));
-            });
+        readGpuTable(nsight::RowTable::Graph, nsight::kKernel, [&](const Rows& rows) {
+            nameBuf_ = rows.isNull(col::kGraphId)
+                           ? std::string("CUDA graph")
+                           : "CUDA graph " + std::to_string(rows.integer(col::kGraphId));
+            ev_.name = nameBuf_;
+        });
     }
 
     // ---- the host ----
@@ -496,33 +424,26 @@ class Reader {
     void readRuntime() {
         const char* t = kRuntimeTable;
         if (!db_.hasTable(t)) return;
-        Rows rows = db_.select(
-            t, {oneOf(t, {"start"}), oneOf(t, {"end"}), oneOf(t, {"globalTid"}),
-                oneOf(t, {"correlationId"}), oneOf(t, {"nameId"}), optional(t, "returnValue")});
+        const Selection sel = selection(nsight::RowTable::Runtime);
+        Rows rows = db_.select(t, sel.select());
         const bool projecting = db_.hasTable(kNvtxTable);
         while (rows.next()) {
             tick();
-            if (!mine(pidOf(rows.integer(2))) || !validHostRow(rows, 2, t)) continue;
-            const int64_t g = rows.integer(2), pid = pidOf(g), tid = tidOf(g);
-            const int64_t corr = rows.integer(3);
-            const std::string_view name = withoutVersion(nameOf(rows.integer(4), "CUDA API #"));
+            const int64_t g = rows.integer(col::kHostTid);
+            if (!mine(pidOf(g)) || !validHostRow(rows, col::kHostTid, t)) continue;
+            const int64_t pid = pidOf(g), tid = tidOf(g);
+            const int64_t corr = rows.integer(col::kCallCorrelation);
+            const std::string_view name =
+                withoutVersion(nameOf(rows.integer(col::kCallName), "CUDA API #"));
             ev_.reset();
             ev_.name = name;
             ev_.cat = name.substr(0, 4) == "cuda" ? nsight::kRuntime : nsight::kDriver;
             onThread(pid, tid);
-            slice(rows.integer(0), rows.integer(1));
+            slice(rows.integer(col::kStart), rows.integer(col::kEnd));
             const uint64_t key = correlationKey(pid, corr);
             if (corr != 0) ev_.known.correlation = static_cast<int64_t>(key);
             ev_.hasKnown = true;
-            ArgsWriter w(args_);
-            w.number("correlation", corr);
-            if (!rows.isNull(5)) w.number("return value", rows.integer(5));
-            if (corr != 0) {
-                const auto sync = syncTypes_.find(key);
-                if (sync != syncTypes_.end()) w.text("synchronization", syncTypeName(sync->second));
-            }
-            w.close();
-            ev_.args = args_;
+            setArgs(sel, rows);
             // The launch flow's start: this call, when it started GPU work.
             const bool launched = corr != 0 && startsGpuWork(key);
             if (launched) {
@@ -530,7 +451,8 @@ class Reader {
                 ev_.flowCat = nsight::kLaunchFlow;
             }
             emit();
-            if (launched && projecting) launches_.push_back({pid, tid, rows.integer(0), key});
+            if (launched && projecting)
+                launches_.push_back({pid, tid, rows.integer(col::kStart), key});
         }
     }
 
@@ -574,7 +496,7 @@ class Reader {
             ev_.cat = nsight::kNvtx;
             onThread(pid, tid);
             if (!rows.isNull(6) && rows.integer(6) != 0) {
-                ArgsWriter w(args_);
+                JsonObjectWriter w(args_);
                 const auto d = domains.find(rows.integer(6));
                 if (d != domains.end())
                     w.text("domain", d->second);
@@ -584,15 +506,13 @@ class Reader {
                 ev_.args = args_;
             }
             if (type == kNvtxMark) {
-                ev_.hasPh = true;
-                ev_.ph = "i";
+                ev_.phase = Phase::Instant;
                 ev_.scope = 't';
                 ev_.ts = {true, true, start};
                 emit();
             } else if (type == kNvtxPushPopRange) {
                 if (open) {  // never popped: closed at the trace's end, and said so
-                    ev_.hasPh = true;
-                    ev_.ph = "B";
+                    ev_.phase = Phase::Begin;
                     ev_.ts = {true, true, start};
                     emit();
                 } else {
@@ -602,15 +522,13 @@ class Reader {
                 }
             } else {
                 // A start/end range may end on another thread: an async slice of its process.
-                ev_.hasPh = true;
-                ev_.ph = "b";
+                ev_.phase = Phase::AsyncBegin;
                 ev_.ts = {true, true, start};
                 ev_.id = {RawId::Kind::Number, ++asyncId, {}};
                 emit();
                 if (!open) {
                     ev_.reset();
-                    ev_.hasPh = true;
-                    ev_.ph = "e";
+                    ev_.phase = Phase::AsyncEnd;
                     ev_.name = nameBuf_;
                     ev_.cat = nsight::kNvtx;
                     onThread(pid, tid);
@@ -650,7 +568,7 @@ class Reader {
             ev_.pid = gpuPid(where.first);
             ev_.tid = {RawId::Kind::Number, where.second, {}};
             slice(span.first, span.second);
-            ArgsWriter w(args_);
+            JsonObjectWriter w(args_);
             w.number("range start", r.start);
             w.number("range end", r.end);
             w.number("tid", r.tid);
@@ -724,23 +642,18 @@ class Reader {
     void readOsRuntime() {
         const char* t = kOsrtTable;
         if (!db_.hasTable(t)) return;
-        Rows rows = db_.select(t, {oneOf(t, {"start"}), oneOf(t, {"end"}), oneOf(t, {"globalTid"}),
-                                   oneOf(t, {"nameId"}), optional(t, "returnValue")});
+        const Selection sel = selection(nsight::RowTable::OsRuntime);
+        Rows rows = db_.select(t, sel.select());
         while (rows.next()) {
             tick();
-            if (!mine(pidOf(rows.integer(2))) || !validHostRow(rows, 2, t)) continue;
-            const int64_t g = rows.integer(2);
+            const int64_t g = rows.integer(col::kHostTid);
+            if (!mine(pidOf(g)) || !validHostRow(rows, col::kHostTid, t)) continue;
             ev_.reset();
-            ev_.name = nameOf(rows.integer(3), "OS call #");
+            ev_.name = nameOf(rows.integer(col::kOsName), "OS call #");
             ev_.cat = nsight::kOsRuntime;
             onThread(pidOf(g), tidOf(g));
-            slice(rows.integer(0), rows.integer(1));
-            if (!rows.isNull(4)) {
-                ArgsWriter w(args_);
-                w.number("return value", rows.integer(4));
-                w.close();
-                ev_.args = args_;
-            }
+            slice(rows.integer(col::kStart), rows.integer(col::kEnd));
+            setArgs(sel, rows);
             emit();
         }
     }
@@ -809,7 +722,7 @@ class Reader {
         while (rows.next()) {
             const int64_t id = rows.integer(0);
             if (!devices_.count(static_cast<int32_t>(id)) || !seen.insert(id).second) continue;
-            ArgsWriter w(args_);
+            JsonObjectWriter w(args_);
             w.number("id", id);
             if (!rows.isNull(1)) w.text("name", rows.text(1));
             for (size_t i = 0; i < fields.size(); ++i)
@@ -868,8 +781,7 @@ class Reader {
     }
 
     void slice(int64_t start, int64_t end) {
-        ev_.hasPh = true;
-        ev_.ph = "X";
+        ev_.phase = Phase::Complete;
         ev_.ts = {true, true, start};
         int64_t dur = 0;
         const bool fits = !__builtin_sub_overflow(end, start, &dur);
@@ -878,8 +790,7 @@ class Reader {
 
     void emitMeta(const char* what, RawId pid, const int64_t* tid, std::string_view text) {
         ev_.reset();
-        ev_.hasPh = true;
-        ev_.ph = "M";
+        ev_.phase = Phase::Metadata;
         ev_.name = what;
         ev_.pid = pid;
         if (tid) ev_.tid = {RawId::Kind::Number, *tid, {}};
@@ -927,6 +838,7 @@ class Reader {
     NsightResult result_;
     RawEvent ev_;
     std::string args_, nameBuf_;
+    RowLookups lookups_;  // what composing a row's args looks up
     std::unordered_map<int64_t, std::string> strings_;
     std::unordered_map<uint64_t, uint8_t> syncTypes_;
     std::unordered_map<int64_t, uint64_t> ordinals_;  // pid -> order of first sight

@@ -216,13 +216,46 @@ bool Database::hasColumn(std::string_view table, std::string_view column) const 
 }
 
 Rows Database::select(std::string_view table, const std::vector<std::string>& columns) const {
+    return prepare(table, columns, "");
+}
+
+Rows Database::selectWhere(std::string_view table, const std::vector<std::string>& columns,
+                           std::string_view key, int64_t value) const {
+    if (key != "rowid" && !hasColumn(table, key))
+        fail(std::string(table), "no column \"" + std::string(key) + "\"");
+    Rows rows =
+        prepare(table, columns, " WHERE " + (key == "rowid" ? "rowid" : quoted(key)) + " = ?1");
+    if (sqlite3_bind_int64(rows.stmt_, 1, value) != SQLITE_OK)
+        fail(std::string(table), lastError());
+    return rows;
+}
+
+bool Database::hasRowids(std::string_view table) const {
+    if (!hasTable(table)) return false;
+    // A column of that name would be read instead of the row's number.
+    for (const std::string& c : columns(table)) {
+        std::string lower;
+        for (const char ch : c)
+            lower += static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch + 32 : ch);
+        if (lower == "rowid" || lower == "_rowid_" || lower == "oid") return false;
+    }
+    // A WITHOUT ROWID table has none.
+    const std::string sql = "SELECT rowid FROM " + quoted(table) + " LIMIT 0";
+    sqlite3_stmt* st = nullptr;
+    const bool ok = sqlite3_prepare_v2(impl_->db, sql.c_str(), -1, &st, nullptr) == SQLITE_OK;
+    sqlite3_finalize(st);
+    return ok;
+}
+
+Rows Database::prepare(std::string_view table, const std::vector<std::string>& columns,
+                       std::string_view where) const {
     const std::string name(table);
     if (!hasTable(table)) fail(name, "no such table");
     std::string sql = "SELECT ";
     for (size_t i = 0; i < columns.size(); ++i) {
         if (i) sql += ", ";
-        if (columns[i].empty()) {
-            sql += "NULL";
+        if (columns[i].empty() || columns[i] == "rowid") {
+            sql += columns[i].empty() ? "NULL" : "rowid";  // (the caller checked hasRowids)
             continue;
         }
         if (!hasColumn(table, columns[i]))
@@ -232,6 +265,7 @@ Rows Database::select(std::string_view table, const std::vector<std::string>& co
         sql += quoted(columns[i]);
     }
     sql += " FROM " + quoted(table);
+    sql += where;
     sqlite3_stmt* st = nullptr;
     if (sqlite3_prepare_v2(impl_->db, sql.c_str(), -1, &st, nullptr) != SQLITE_OK)
         fail(name, lastError());

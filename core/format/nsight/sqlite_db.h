@@ -64,6 +64,13 @@ class Database {
     // LoadError naming the table and the column); an empty entry selects
     // NULL (an optional column this release lacks).
     Rows select(std::string_view table, const std::vector<std::string>& columns) const;
+    // The same for the rows whose `key` column ("rowid": the row's own
+    // number) holds `value`.
+    Rows selectWhere(std::string_view table, const std::vector<std::string>& columns,
+                     std::string_view key, int64_t value) const;
+    // Whether the table's rows have rowids that name them (not a WITHOUT
+    // ROWID table, and no column shadows the name).
+    bool hasRowids(std::string_view table) const;
     uint64_t rowCount(std::string_view table) const;  // 0 when there is no such table
 
     [[noreturn]] void fail(const std::string& table, const std::string& what) const;
@@ -73,6 +80,8 @@ class Database {
     explicit Database(std::unique_ptr<Impl> impl);
 
   private:
+    Rows prepare(std::string_view table, const std::vector<std::string>& columns,
+                 std::string_view where) const;
     std::unique_ptr<Impl> impl_;
 };
 

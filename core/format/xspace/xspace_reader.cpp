@@ -286,8 +286,7 @@ struct XSpaceReader::Impl {
     void emitMetadata(const char* name, int64_t pid, const int64_t* tid, std::string_view text,
                       const int64_t* sortIndex) {
         event.reset();
-        event.hasPh = true;
-        event.ph = "M";
+        event.phase = Phase::Metadata;
         event.name = name;
         event.pid = {RawId::Kind::Number, pid, {}};
         if (tid) event.tid = {RawId::Kind::Number, *tid, {}};
@@ -370,8 +369,7 @@ struct XSpaceReader::Impl {
             return;
         }
         event.reset();
-        event.hasPh = true;
-        event.ph = "X";
+        event.phase = Phase::Complete;
         event.offset = span.offset;
         event.index = report.events - 1;
         event.pid = {RawId::Kind::Number, pid, {}};
@@ -453,8 +451,7 @@ struct XSpaceReader::Impl {
                                                     : memory.allocator);
         const double inUse = static_cast<double>(memory.inUse);
         event.reset();
-        event.hasPh = true;
-        event.ph = "C";
+        event.phase = Phase::Counter;
         event.name = counterName;
         event.pid = {RawId::Kind::Number, pid, {}};
         event.ts = {true, true, ts};

@@ -1,0 +1,202 @@
+// An Nsight Systems export on disk keeps each row's args in the export: an
+// event of a GPU table, of the CUDA API or of the OS runtime holds its
+// table and rowid, and the args are composed when a person looks. They must
+// be the very text the reader composes at load for the same export held in
+// memory (a compressed copy), through every path that opens a trace: one
+// thread or two, an export's processes opened as ranks, the index cache.
+
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "cache/index_cache.h"
+#include "io/compress.h"
+#include "loader/loader.h"
+#include "loader/path_meaning.h"
+#include "loader/rank_view.h"
+#include "model/trace.h"
+#include "support/suite_main.h"
+#include "support/test_paths.h"
+#include "support/trace_files.h"
+
+using namespace gapscope;
+using namespace gapscope::test;
+using nlohmann::json;
+
+namespace {
+
+std::string readAll(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    return f.readAll().toStdString();
+}
+
+// The canonical dump but for where each event's args are (their text is
+// compared) and the file's own facts.
+std::string comparable(const Trace& t) {
+    std::string out;
+    std::istringstream lines(canonicalDump(t));
+    for (std::string line; std::getline(lines, line);) {
+        if (line.rfind("\"trace\"", 0) == 0) continue;
+        if (line.rfind("\"args\" ", 0) == 0) {
+            // "args" OFFSET LENGTH rest: the rest is compared.
+            const size_t second = line.find(' ', line.find(' ', 7) + 1);
+            line = "args" + line.substr(second);
+        }
+        out += line + '\n';
+    }
+    return out;
+}
+
+}  // namespace
+
+class TestNsight : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    QString fixtures_;
+
+  private slots:
+    void initTestCase() {
+        GAPSCOPE_SKIP_IF_MISSING(python().isEmpty(), "no Python interpreter to write the exports");
+        fixtures_ = dir_.filePath("nsys");
+        QProcess gen;
+        gen.start(python(), {sourceDir() + "/tests/tools/make_nsys_fixtures.py", fixtures_});
+        QVERIFY(gen.waitForFinished(60000));
+        QCOMPARE(gen.exitCode(), 0);
+    }
+
+    void rowArgsAreComposedWhenAPersonLooks_data() {
+        QTest::addColumn<QString>("source");
+        QTest::newRow("2024 schema") << "nsys_2024_schema.sqlite";
+        QTest::newRow("2021 schema") << "nsys_2021_schema.sqlite";
+        QTest::newRow("two ranks") << "nsys_2024_two_ranks.sqlite";
+        if (!sharedDir().isEmpty())
+            QTest::newRow("cloverleaf")
+                << sharedTraces() +
+                       "/pipit/tests/data/cloverleaf-nsys/perlmutter-cloverleaf-cuda.sqlite";
+    }
+
+    void rowArgsAreComposedWhenAPersonLooks() {
+        QFETCH(QString, source);
+        const QString from = source.startsWith('/') ? source : fixtures_ + "/" + source;
+        const std::string raw = readAll(from);
+        QVERIFY(!raw.empty());
+        QTemporaryDir dir;
+        const QString plain = dir.filePath("t.sqlite"), packed = dir.filePath("t.sqlite.gz");
+        QVERIFY(writeFile(plain.toStdString(), raw));
+        QVERIFY(writeFile(packed.toStdString(), gzipCompress(raw, 1)));
+        const LoadResult a = loadTrace(plain.toStdString()), b = loadTrace(packed.toStdString());
+        QVERIFY(a.trace && b.trace);
+        QVERIFY(a.trace->argsStore.fileBacked());
+        QVERIFY(!b.trace->argsStore.fileBacked());
+
+        // Every kernel, copy, memset and API call keeps its row: a rowid and
+        // a table; only what the reader makes of several rows (NVTX's GPU
+        // projection, domains) is composed text.
+        size_t rows = 0, withArgs = 0;
+        for (const Slice& sl : a.trace->slices) {
+            if (sl.args == kNone) continue;
+            const ArgsRecord& rec = a.trace->args[sl.args];
+            const bool byRow = !(rec.offset & ArgsStore::kOwnedBit);
+            const std::string cat(a.trace->categoryName(sl.category));
+            const bool rowTable = cat.rfind("CUDA ", 0) == 0 || cat == "OS runtime";
+            QVERIFY2(byRow == (rowTable && cat != "CUDA launch"), cat.c_str());
+            if (byRow) {
+                QVERIFY(rec.length >= 1 && rec.length <= 6);
+                ++rows;
+            }
+            const ArgsText text = a.trace->argsText(sl.args);
+            QVERIFY2(text.ok(), text.error.c_str());
+            if (!text.json.empty()) {
+                QVERIFY2(json::parse(text.json, nullptr, false).is_object(), text.json.c_str());
+                ++withArgs;
+            }
+        }
+        QVERIFY(rows > 0 && withArgs >= rows);
+
+        // The text composed when looking is the text composed at load.
+        const std::string dumpA = comparable(*a.trace);
+        QVERIFY(dumpA.find("unreadable") == std::string::npos);
+        QCOMPARE(dumpA, comparable(*b.trace));
+        LoadOptions one;
+        one.mode = ReadingMode::OneThread;
+        const LoadResult single = loadTrace(plain.toStdString(), one);
+        QVERIFY(single.trace);
+        QCOMPARE(comparable(*single.trace), dumpA);
+
+        // From the cache: the same args, composed again from the export.
+        QTemporaryDir cacheDir;
+        IndexCache cache(cacheDir.path().toStdString());
+        LoadOptions o;
+        o.cache = &cache;
+        QVERIFY(loadTrace(plain.toStdString(), o).trace);
+        const LoadResult c = loadTrace(plain.toStdString(), o);
+        QVERIFY(c.trace && c.trace->fromCache);
+        QCOMPARE(comparable(*c.trace), dumpA);
+
+        // An export rewritten since: its args say so instead of showing others'.
+        uint32_t kernel = kNone;
+        for (const Slice& sl : a.trace->slices)
+            if (sl.args != kNone && a.trace->args[sl.args].length == 1) kernel = sl.args;
+        QVERIFY(kernel != kNone);
+        QVERIFY(a.trace->argsText(kernel).ok());
+        QVERIFY(writeFile(plain.toStdString(), raw + std::string(4096, '\0')));
+        const ArgsText changed = a.trace->argsText(kernel);
+        QVERIFY(!changed.ok() && changed.json.empty());
+        QVERIFY2(changed.error.find("changed") != std::string::npos, changed.error.c_str());
+    }
+
+    // An export of two ranks' processes opened as ranks and merged: each
+    // rank's store reads its rows from the export, as its own part.
+    void ranksOfOneExportComposeTheirRowsArgs() {
+        const std::string file = (fixtures_ + "/nsys_2024_two_ranks.sqlite").toStdString();
+        const PathMeaning m = meaningOfPaths({file});
+        QCOMPARE(m.kind, PathMeaning::Kind::Ranks);
+        const RankView ranks =
+            loadRankView(m.sources, dir_.path().toStdString(), RankViewOptions{});
+        QVERIFY(ranks.trace && ranks.failed.empty());
+        std::set<int64_t> devices;
+        for (const Slice& sl : ranks.trace->slices) {
+            if (sl.args == kNone) continue;
+            const ArgsText text = ranks.trace->argsText(sl.args);
+            QVERIFY2(text.ok(), text.error.c_str());
+            const json args = json::parse(text.json, nullptr, false);
+            if (args.is_object() && args.contains("grid"))
+                devices.insert(args["device"].get<int64_t>());
+        }
+        // Rank 0 ran on GPUs 0 and 1, rank 1 on 2 and 3 (make_nsys_fixtures.py).
+        QCOMPARE(devices, (std::set<int64_t>{0, 1, 2, 3}));
+    }
+
+    // A reference no reader writes (a table number out of range, a rowid
+    // past the table's end) is said, not shown as someone else's args.
+    void aBadReferenceIsSaid() {
+        const LoadResult r = loadTrace((fixtures_ + "/nsys_2024_schema.sqlite").toStdString());
+        QVERIFY(r.trace);
+        // (The test's own copy of the loaded trace, its records edited.)
+        auto& t = const_cast<Trace&>(*r.trace);
+        uint32_t kernel = kNone;
+        for (uint32_t i = 0; i < t.args.size(); ++i)
+            if (t.args[i].length == 1) kernel = i;
+        QVERIFY(kernel != kNone);
+        t.args[kernel].length = 9;
+        ArgsText text = t.argsText(kernel);
+        QVERIFY(!text.ok() && text.json.empty());
+        QVERIFY2(text.error.find("names no table") != std::string::npos, text.error.c_str());
+        t.args[kernel].length = 1;
+        t.args[kernel].offset = 999999;
+        text = t.argsText(kernel);
+        QVERIFY(!text.ok() && text.json.empty());
+        QVERIFY2(
+            text.error.find("CUPTI_ACTIVITY_KIND_KERNEL has no row 999999") != std::string::npos,
+            text.error.c_str());
+    }
+};
+
+GAPSCOPE_TEST_GUILESS_MAIN(TestNsight)
+#include "tst_nsight.moc"
