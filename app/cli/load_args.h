@@ -24,9 +24,10 @@ struct LoadArgs {
 inline constexpr const char* kLoadOptionsHelp =
     "  --max-event-mb N    largest single event or top-level value (default 256)\n"
     "  --memory-limit-mb N memory the model may use (default 3/4 of physical memory)\n"
-    "  --threads 1|2|auto  auto: inflate .gz/.zst on a second core, and (3 cores or\n"
-    "                      more) decode a run's hosts on others; 1: one thread;\n"
-    "                      2: tokenize (or decode) on a second thread while building\n"
+    "  --threads 1|2|auto  auto: read (tokenize, decode, inflate .gz/.zst, step an\n"
+    "                      export) on a second core while building, and a run's\n"
+    "                      hosts on the others; 1: one thread; 2: tokenize (or\n"
+    "                      decode) on a second thread while building\n"
     "                      (see docs/performance.md)\n"
     "  --run NAME          TRACE is a folder (a TensorBoard logdir): the profile run\n"
     "                      to open, by name (default the newest)\n"

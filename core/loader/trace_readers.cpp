@@ -201,8 +201,7 @@ void readNsight(ReadRequest& rq) {
     std::string bytes;  // (its capacity doubles: a small step keeps that in check)
     std::optional<sqlite::Database> db;
     if (rq.plainFileFd >= 0) {
-        db.emplace(sqlite::Database::openFile("/proc/self/fd/" + std::to_string(rq.plainFileFd),
-                                              rq.reader.cancel));
+        db.emplace(sqlite::Database::openDescriptor(rq.plainFileFd, rq.reader.cancel));
         trace.decompressedSize = rq.reader.fileSize;
     } else {
         constexpr size_t kStep = size_t{1} << 20;

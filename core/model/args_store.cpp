@@ -214,11 +214,14 @@ bool ArgsStore::readFile(uint64_t offset, uint64_t length, std::string& out,
 ArgsText ArgsStore::fetchFromFile(uint64_t offset, uint32_t length) const {
     ArgsText out;
     if (decoder_ && decoder_->resolvesReferences()) {
-        // Checked before and after, as a read of bytes is.
+        // Checked before and after, as a read of bytes is: a file
+        // rewritten meanwhile is said so, whatever the decoder made of it.
         if (!fileUnchanged(out.error)) return out;
-        if (!decoder_->decodeReference(offset, length, fd_.get(), out.json, out.error) ||
-            !fileUnchanged(out.error))
-            out.json.clear();
+        const bool decoded =
+            decoder_->decodeReference(offset, length, fd_.get(), out.json, out.error);
+        std::string changed;
+        if (!fileUnchanged(changed)) out.error = std::move(changed);
+        if (!decoded || !out.error.empty()) out.json.clear();
         return out;
     }
     std::string bytes;

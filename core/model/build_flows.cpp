@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <span>
+#include <stdexcept>
 #include <tuple>
 
 #include "model/builder_state.h"
@@ -93,13 +94,13 @@ void FlowBinding::bindSome() {
 namespace {
 
 // The order of the ends by category, then id, the start first; in the order
-// they came otherwise. When one category's ids span less than 2^31 (one
-// process's correlation ids, as Nsight's reader gives them), each end is one
-// 64-bit word, its key above its index, radix sorted: this sort is most of
-// what remains of a load once the reader is done, and std::sort's
-// comparisons cost several times as much.
-std::vector<uint32_t> directFlowEndOrder(const HugeVector<DirectFlowEnd>& ends) {
-    std::vector<uint32_t> order(ends.size());
+// they came otherwise: each end's index in the low 32 bits of a word. When
+// one category's ids span less than 2^31 (one process's correlation ids, as
+// Nsight's reader gives them), its key is the word's high half, and a radix
+// sort orders them: this sort is most of what remains of a load once the
+// reader is done, and std::sort's comparisons cost several times as much.
+std::vector<uint64_t> directFlowEndOrder(const HugeVector<DirectFlowEnd>& ends) {
+    std::vector<uint64_t> order(ends.size());
     uint64_t lo = UINT64_MAX, hi = 0;
     bool oneCategory = true;
     for (const DirectFlowEnd& e : ends) {
@@ -107,21 +108,18 @@ std::vector<uint32_t> directFlowEndOrder(const HugeVector<DirectFlowEnd>& ends) 
         hi = std::max(hi, e.id);
         oneCategory = oneCategory && e.category == ends.front().category;
     }
-    if (oneCategory && hi - lo < (uint64_t{1} << 31) && ends.size() <= UINT32_MAX) {
-        std::vector<uint64_t> packed(ends.size());
-        for (size_t i = 0; i < ends.size(); ++i) {
-            const uint64_t key = ((ends[i].id - lo) << 1) | (ends[i].out ? 0u : 1u);
-            packed[i] = (key << 32) | i;
-        }
-        radixSort(packed, [](uint64_t p) { return p >> 32; });
-        for (size_t i = 0; i < packed.size(); ++i)
-            order[i] = static_cast<uint32_t>(packed[i]);
+    const bool packed = oneCategory && hi - lo < (uint64_t{1} << 31);
+    for (size_t i = 0; i < ends.size(); ++i) {
+        const uint64_t key = packed ? ((ends[i].id - lo) << 1) | (ends[i].out ? 0u : 1u) : 0;
+        order[i] = (key << 32) | i;
+    }
+    if (packed) {
+        radixSort(order, [](uint64_t w) { return w >> 32; });
         return order;
     }
-    for (size_t i = 0; i < order.size(); ++i)
-        order[i] = static_cast<uint32_t>(i);
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) {
-        const DirectFlowEnd &a = ends[x], &b = ends[y];
+    std::stable_sort(order.begin(), order.end(), [&](uint64_t x, uint64_t y) {
+        const DirectFlowEnd &a = ends[static_cast<uint32_t>(x)],
+                            &b = ends[static_cast<uint32_t>(y)];
         if (a.category != b.category) return a.category < b.category;
         if (a.id != b.id) return a.id < b.id;
         return a.out > b.out;
@@ -136,8 +134,11 @@ void linkDirectFlows(TraceBuilder::State& st) {
     auto& ends = st.directFlowEnds;
     if (ends.empty()) return;
     // By id, the start first: one flow from it to each end.
-    const std::vector<uint32_t> order = directFlowEndOrder(ends);
-    auto end = [&](size_t i) -> const DirectFlowEnd& { return ends[order[i]]; };
+    if (ends.size() > UINT32_MAX) throw std::length_error("more than 2^32 flow ends");
+    const std::vector<uint64_t> order = directFlowEndOrder(ends);
+    auto end = [&](size_t i) -> const DirectFlowEnd& {
+        return ends[static_cast<uint32_t>(order[i])];
+    };
     const StringId name = t.strings.intern("launch");
     auto sliceOf = [&](const DirectFlowEnd& e) { return st.tracks[e.track].finalIndex[e.index]; };
     for (size_t i = 0; i < order.size();) {

@@ -1,6 +1,8 @@
+// The search and sort helpers of util/ against the standard library's:
 // gallopLowerBound against std::lower_bound on random sorted arrays with
 // runs of equal values, for every query value in and around the range and
-// every start offset: the same iterator every time.
+// every start offset (the same iterator every time); radixSort against
+// std::stable_sort on keys that vary in few bytes, in many, or not at all.
 
 #include <QRandomGenerator>
 #include <QTest>
@@ -9,6 +11,7 @@
 
 #include "support/suite_main.h"
 #include "util/gallop.h"
+#include "util/radix_sort.h"
 
 using namespace gapscope;
 
@@ -45,6 +48,31 @@ class TestGallop : public QObject {
             const auto want = std::lower_bound(items.begin(), items.end(), t, less);
             QCOMPARE(gallopLowerBound(items.begin(), items.end(), t, less) - items.begin(),
                      want - items.begin());
+        }
+    }
+
+    void radixSortIsAStableSortByKey() {
+        QRandomGenerator rng(11);
+        struct Item {
+            uint64_t key;
+            uint32_t seq;  // its place before sorting
+        };
+        for (const uint64_t mask : {uint64_t{0}, uint64_t{0xFF}, uint64_t{0xF0F00}, ~uint64_t{0},
+                                    uint64_t{0xFFFF} << 40}) {
+            for (int round = 0; round < 20; ++round) {
+                const auto n = static_cast<uint32_t>(rng.bounded(0, 3000));
+                std::vector<Item> items(n);
+                for (uint32_t i = 0; i < n; ++i)
+                    items[i] = {(rng.generate64() & mask) | (uint64_t{1} << 62), i};
+                std::vector<Item> want = items;
+                std::stable_sort(want.begin(), want.end(),
+                                 [](const Item& a, const Item& b) { return a.key < b.key; });
+                radixSort(items, [](const Item& it) { return it.key; });
+                for (uint32_t i = 0; i < n; ++i) {
+                    QCOMPARE(items[i].key, want[i].key);
+                    QCOMPARE(items[i].seq, want[i].seq);
+                }
+            }
         }
     }
 };

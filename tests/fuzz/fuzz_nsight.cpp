@@ -60,8 +60,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             UniqueFd file = memoryFile(data, size);
             struct stat st {};
             if (::fstat(file.get(), &st) != 0) std::abort();
-            opened.emplace(
-                sqlite::Database::openFile("/proc/self/fd/" + std::to_string(file.get()), nullptr));
+            opened.emplace(sqlite::Database::openDescriptor(file.get(), nullptr));
             trace->argsStore.useFile(std::move(file), size,
                                      st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec,
                                      makeArgsDecoder(InputFormat::NsightSqlite));

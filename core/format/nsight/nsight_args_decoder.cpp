@@ -17,25 +17,33 @@ bool NsightArgsDecoder::decode(std::string_view, uint64_t, const FileBytesReader
 void NsightArgsDecoder::open(int fileFd) const {
     if (db_) return;
     // Through the trace's descriptor: the file loaded, even if renamed.
-    db_ = std::make_unique<sqlite::Database>(
-        sqlite::Database::openFile("/proc/self/fd/" + std::to_string(fileFd), nullptr));
+    db_ = std::make_unique<sqlite::Database>(sqlite::Database::openDescriptor(fileFd, nullptr));
 }
 
 std::optional<int64_t> NsightArgsDecoder::syncType(int64_t pid, int64_t correlation) const {
+    // A process numbers its own correlation ids in 32 bits: matched as the
+    // reader matches them.
+    auto key = [](int64_t p, int64_t c) { return std::pair{p, c & 0xFFFFFFFF}; };
     if (!syncRead_) {
         // Read whole the first time a call's args are asked for (the table
-        // has no index on the correlation): a few rows per sync call.
-        syncRead_ = true;
+        // has no index on the correlation): one row per sync call. The last
+        // row of a correlation wins, as in the reader.
         const char* t = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
         if (db_->hasTable(t)) {
             sqlite::Rows rows = db_->select(t, {"correlationId", oneOf(*db_, t, {"globalPid"}),
                                                 optionalColumn(*db_, t, "syncType")});
-            while (rows.next())
-                if (!rows.isNull(0) && rows.integer(0) != 0)
-                    syncTypes_[{pidOf(rows.integer(1)), rows.integer(0)}] = rows.integer(2);
+            try {
+                while (rows.next())
+                    if (!rows.isNull(0) && rows.integer(0) != 0)
+                        syncTypes_[key(pidOf(rows.integer(1)), rows.integer(0))] = rows.integer(2);
+            } catch (...) {
+                syncTypes_.clear();  // read again for the next call's args
+                throw;
+            }
         }
+        syncRead_ = true;
     }
-    const auto it = syncTypes_.find({pid, correlation});
+    const auto it = syncTypes_.find(key(pid, correlation));
     if (it == syncTypes_.end()) return std::nullopt;
     return it->second;
 }
@@ -63,11 +71,15 @@ bool NsightArgsDecoder::decodeReference(uint64_t offset, uint32_t length, int fi
         std::string kept;  // a looked-up text outlives its statement
         lookups.string = [&](int64_t id, std::string_view& text) {
             if (!db_->hasTable("StringIds")) return false;
+            // The last row of that id, as the reader's table keeps it.
             sqlite::Rows s = db_->selectWhere("StringIds", {"value"}, "id", id);
-            if (!s.next()) return false;
-            kept.assign(s.text(0));
+            bool found = false;
+            while (s.next()) {
+                kept.assign(s.text(0));
+                found = true;
+            }
             text = kept;
-            return true;
+            return found;
         };
         lookups.syncType = [&](int64_t pid, int64_t corr) { return syncType(pid, corr); };
         if (!composeRowArgs(table, columns, row, lookups, json)) json.clear();

@@ -1,8 +1,14 @@
 #include "format/nsight/sqlite_db.h"
 
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -147,20 +153,180 @@ void limitHeapOnce() {
     std::call_once(once, [] { sqlite3_hard_heap_limit64(kHeapLimitBytes); });
 }
 
-}  // namespace
+// A read-only VFS over a descriptor ("/gapscope-fd/N" opens a duplicate
+// of descriptor N): the file an open descriptor reads, whatever became of
+// its path, or if it never had one (a memfd). SQLite's own VFS cannot: it
+// resolves symlinks, so /proc/self/fd/N would name the path the file was
+// opened by (gone once it is deleted or replaced), and opens that path.
+struct DescriptorFile {
+    sqlite3_file base;
+    int fd;
+};
 
-Database Database::openFile(const std::string& path, const CancelToken* cancel) {
+int fdOf(sqlite3_file* f) {
+    return reinterpret_cast<DescriptorFile*>(f)->fd;
+}
+
+int fdClose(sqlite3_file* f) {
+    ::close(fdOf(f));
+    return SQLITE_OK;
+}
+
+int fdRead(sqlite3_file* f, void* into, int amount, sqlite3_int64 offset) {
+    auto* out = static_cast<char*>(into);
+    int got = 0;
+    while (got < amount) {
+        const ssize_t n = ::pread(fdOf(f), out + got, static_cast<size_t>(amount - got),
+                                  static_cast<off_t>(offset + got));
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return SQLITE_IOERR_READ;
+        if (n == 0) {
+            std::memset(out + got, 0, static_cast<size_t>(amount - got));  // as SQLite asks
+            return SQLITE_IOERR_SHORT_READ;
+        }
+        got += static_cast<int>(n);
+    }
+    return SQLITE_OK;
+}
+
+int fdWrite(sqlite3_file*, const void*, int, sqlite3_int64) {
+    return SQLITE_READONLY;
+}
+int fdTruncate(sqlite3_file*, sqlite3_int64) {
+    return SQLITE_READONLY;
+}
+int fdSync(sqlite3_file*, int) {
+    return SQLITE_OK;
+}
+int fdFileSize(sqlite3_file* f, sqlite3_int64* size) {
+    struct stat st {};
+    if (::fstat(fdOf(f), &st) != 0) return SQLITE_IOERR_FSTAT;
+    *size = st.st_size;
+    return SQLITE_OK;
+}
+int fdLock(sqlite3_file*, int) {
+    return SQLITE_OK;  // immutable: nobody writes
+}
+int fdCheckReservedLock(sqlite3_file*, int* reserved) {
+    *reserved = 0;
+    return SQLITE_OK;
+}
+int fdFileControl(sqlite3_file*, int, void*) {
+    return SQLITE_NOTFOUND;
+}
+int fdSectorSize(sqlite3_file*) {
+    return 4096;
+}
+int fdDeviceCharacteristics(sqlite3_file*) {
+    return SQLITE_IOCAP_IMMUTABLE;
+}
+
+// Version 1: no shared memory (no WAL), no memory mapping.
+const sqlite3_io_methods* descriptorMethods() {
+    static const sqlite3_io_methods methods = [] {
+        sqlite3_io_methods m{};
+        m.iVersion = 1;
+        m.xClose = &fdClose;
+        m.xRead = &fdRead;
+        m.xWrite = &fdWrite;
+        m.xTruncate = &fdTruncate;
+        m.xSync = &fdSync;
+        m.xFileSize = &fdFileSize;
+        m.xLock = &fdLock;
+        m.xUnlock = &fdLock;
+        m.xCheckReservedLock = &fdCheckReservedLock;
+        m.xFileControl = &fdFileControl;
+        m.xSectorSize = &fdSectorSize;
+        m.xDeviceCharacteristics = &fdDeviceCharacteristics;
+        return m;
+    }();
+    return &methods;
+}
+
+constexpr std::string_view kDescriptorPrefix = "/gapscope-fd/";
+
+int vfsOpen(sqlite3_vfs*, const char* name, sqlite3_file* file, int flags, int* outFlags) {
+    file->pMethods = nullptr;  // SQLite calls no xClose on a failed open
+    if (!name || !(flags & SQLITE_OPEN_MAIN_DB)) return SQLITE_CANTOPEN;
+    const std::string_view n(name);
+    if (n.substr(0, kDescriptorPrefix.size()) != kDescriptorPrefix) return SQLITE_CANTOPEN;
+    int fd = -1;
+    const std::string_view digits = n.substr(kDescriptorPrefix.size());
+    const auto parsed = std::from_chars(digits.data(), digits.data() + digits.size(), fd);
+    if (parsed.ec != std::errc() || parsed.ptr != digits.data() + digits.size() || fd < 0)
+        return SQLITE_CANTOPEN;
+    const int own = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    if (own < 0) return SQLITE_CANTOPEN;
+    reinterpret_cast<DescriptorFile*>(file)->fd = own;
+    file->pMethods = descriptorMethods();
+    if (outFlags) *outFlags = SQLITE_OPEN_READONLY;
+    return SQLITE_OK;
+}
+
+int vfsDelete(sqlite3_vfs*, const char*, int) {
+    return SQLITE_IOERR_DELETE;
+}
+int vfsAccess(sqlite3_vfs*, const char*, int, int* result) {
+    *result = 0;  // no journal, no WAL: the file is all there is
+    return SQLITE_OK;
+}
+int vfsFullPathname(sqlite3_vfs*, const char* name, int size, char* out) {
+    if (static_cast<int>(std::strlen(name)) >= size) return SQLITE_CANTOPEN;
+    std::strcpy(out, name);
+    return SQLITE_OK;
+}
+
+const char* descriptorVfs() {
+    static const char* name = [] {
+        const sqlite3_vfs* os = sqlite3_vfs_find(nullptr);
+        static sqlite3_vfs vfs{};
+        vfs.iVersion = 2;
+        vfs.szOsFile = sizeof(DescriptorFile);
+        vfs.mxPathname = 512;
+        vfs.zName = "gapscope-descriptor";
+        vfs.xOpen = &vfsOpen;
+        vfs.xDelete = &vfsDelete;
+        vfs.xAccess = &vfsAccess;
+        vfs.xFullPathname = &vfsFullPathname;
+        // What is not about files, from the system's own.
+        vfs.xDlOpen = os->xDlOpen;
+        vfs.xDlError = os->xDlError;
+        vfs.xDlSym = os->xDlSym;
+        vfs.xDlClose = os->xDlClose;
+        vfs.xRandomness = os->xRandomness;
+        vfs.xSleep = os->xSleep;
+        vfs.xCurrentTime = os->xCurrentTime;
+        vfs.xGetLastError = os->xGetLastError;
+        vfs.xCurrentTimeInt64 = os->iVersion >= 2 ? os->xCurrentTimeInt64 : nullptr;
+        vfs.pAppData = os->pAppData;
+        sqlite3_vfs_register(&vfs, 0);
+        return vfs.zName;
+    }();
+    return name;
+}
+
+Database openUri(const std::string& uri, const char* vfs, const CancelToken* cancel) {
     limitHeapOnce();
     sqlite3* db = nullptr;
-    const int rc =
-        sqlite3_open_v2(fileUri(path).c_str(), &db,
-                        SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr);
+    const int rc = sqlite3_open_v2(
+        uri.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, vfs);
     if (rc != SQLITE_OK) {
         const std::string why = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
         if (db) sqlite3_close_v2(db);
         throw LoadError("open", "SQLite could not open it: " + why);
     }
     return Database(configure(db, cancel));
+}
+
+}  // namespace
+
+Database Database::openFile(const std::string& path, const CancelToken* cancel) {
+    return openUri(fileUri(path), nullptr, cancel);
+}
+
+Database Database::openDescriptor(int fd, const CancelToken* cancel) {
+    return openUri(fileUri(std::string(kDescriptorPrefix) + std::to_string(fd)), descriptorVfs(),
+                   cancel);
 }
 
 Database Database::openBytes(std::string_view bytes, const CancelToken* cancel) {
@@ -232,10 +398,16 @@ Rows Database::selectWhere(std::string_view table, const std::vector<std::string
 
 bool Database::hasRowids(std::string_view table) const {
     if (!hasTable(table)) return false;
-    // A column of that name would be read instead of the row's number.
-    for (const std::string& c : columns(table)) {
+    // A column of that name, hidden or generated ones included, would be
+    // read instead of the row's number.
+    sqlite3_stmt* info = nullptr;
+    const std::string pragma = "PRAGMA table_xinfo(" + quoted(table) + ")";
+    if (sqlite3_prepare_v2(impl_->db, pragma.c_str(), -1, &info, nullptr) != SQLITE_OK)
+        fail(std::string(table), lastError());
+    Rows rows(*this, info, std::string(table));
+    while (rows.next()) {
         std::string lower;
-        for (const char ch : c)
+        for (const char ch : rows.text(1))
             lower += static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch + 32 : ch);
         if (lower == "rowid" || lower == "_rowid_" || lower == "oid") return false;
     }

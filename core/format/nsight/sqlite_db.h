@@ -48,6 +48,9 @@ class Database {
   public:
     // A database file on disk, by path.
     static Database openFile(const std::string& path, const CancelToken* cancel);
+    // The file an open descriptor reads, whatever became of its path
+    // (renamed, deleted, replaced) or if it never had one (a memfd).
+    static Database openDescriptor(int fd, const CancelToken* cancel);
     // A database held in memory (a decompressed export, the fuzzer's input);
     // `bytes` must outlive the Database.
     static Database openBytes(std::string_view bytes, const CancelToken* cancel);
