@@ -12,7 +12,6 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
 
 #include "cache/index_cache.h"
 #include "io/compress.h"
@@ -34,23 +33,6 @@ std::string readAll(const QString& path) {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) return {};
     return f.readAll().toStdString();
-}
-
-// The canonical dump but for where each event's args are (their text is
-// compared) and the file's own facts.
-std::string comparable(const Trace& t) {
-    std::string out;
-    std::istringstream lines(canonicalDump(t));
-    for (std::string line; std::getline(lines, line);) {
-        if (line.rfind("\"trace\"", 0) == 0) continue;
-        if (line.rfind("\"args\" ", 0) == 0) {
-            // "args" OFFSET LENGTH rest: the rest is compared.
-            const size_t second = line.find(' ', line.find(' ', 7) + 1);
-            line = "args" + line.substr(second);
-        }
-        out += line + '\n';
-    }
-    return out;
 }
 
 }  // namespace
@@ -75,8 +57,9 @@ class TestNsight : public QObject {
         // copies whose "rowid" is a generated column, memsets in a WITHOUT
         // ROWID table.
         QProcess odd;
-        odd.start(python(), {sourceDir() + "/tests/tools/make_odd_nsys_export.py",
-                             fixtures_ + "/nsys_2024_schema.sqlite", fixtures_ + "/odd_rows.sqlite"});
+        odd.start(python(),
+                  {sourceDir() + "/tests/tools/make_odd_nsys_export.py",
+                   fixtures_ + "/nsys_2024_schema.sqlite", fixtures_ + "/odd_rows.sqlite"});
         QVERIFY(odd.waitForFinished(60000));
         QVERIFY2(odd.exitCode() == 0, odd.readAllStandardError().constData());
     }
@@ -135,14 +118,14 @@ class TestNsight : public QObject {
         QVERIFY(rows > 0 && withArgs >= rows);
 
         // The text composed when looking is the text composed at load.
-        const std::string dumpA = comparable(*a.trace);
+        const std::string dumpA = canonicalDump(*a.trace);
         QVERIFY(dumpA.find("unreadable") == std::string::npos);
-        QCOMPARE(dumpA, comparable(*b.trace));
+        QCOMPARE(dumpA, canonicalDump(*b.trace));
         LoadOptions one;
         one.mode = ReadingMode::OneThread;
         const LoadResult single = loadTrace(plain.toStdString(), one);
         QVERIFY(single.trace);
-        QCOMPARE(comparable(*single.trace), dumpA);
+        QCOMPARE(canonicalDump(*single.trace), dumpA);
 
         // From the cache: the same args, composed again from the export.
         QTemporaryDir cacheDir;
@@ -152,7 +135,7 @@ class TestNsight : public QObject {
         QVERIFY(loadTrace(plain.toStdString(), o).trace);
         const LoadResult c = loadTrace(plain.toStdString(), o);
         QVERIFY(c.trace && c.trace->fromCache);
-        QCOMPARE(comparable(*c.trace), dumpA);
+        QCOMPARE(canonicalDump(*c.trace), dumpA);
 
         // An export rewritten since: its args say so instead of showing others'.
         uint32_t kernel = kNone;

@@ -29,7 +29,9 @@ std::shared_ptr<const Trace> loadInChunks(const std::string& json, size_t chunk,
 // ts = i; with `distinctNames` each is named "n<i>", else all "n".
 std::string manyEvents(int count, bool distinctNames = false);
 
-// A canonical text dump of the whole model, for byte-identical comparisons.
+// A canonical text dump of the whole model, for byte-identical comparisons:
+// each slice with its args' text, not where they are kept (a plain file
+// and a compressed copy of it give the same dump).
 std::string canonicalDump(const Trace& trace);
 
 }  // namespace gapscope::test
