@@ -70,6 +70,37 @@ nlohmann::json finite(std::optional<double> v) {
     return *v;
 }
 
+// A shift test as the JSON names it (docs/cli.md).
+nlohmann::json noiseJson(const ShiftTest& t) {
+    auto ns = [](const std::optional<TimeNs>& v) { return v ? nlohmann::json(*v) : nullptr; };
+    return {{"method", "mann_whitney_u"},
+            {"exact", t.exact},
+            {"level", t.level},
+            {"p_value", t.pValue},
+            {"significant", t.significant},
+            {"steps_base", t.baseCount},
+            {"steps_new", t.newCount},
+            {"shift_ns", ns(t.shift)},
+            {"shift_low_ns", ns(t.shiftLow)},
+            {"shift_high_ns", ns(t.shiftHigh)}};
+}
+
+// "beyond noise (p = 0.0002, Mann-Whitney U, 40 and 40 steps; shift +12.3 ms,
+// 95 % interval +11.0 to +13.5 ms)".
+std::string noiseText(const ShiftTest& t) {
+    char p[32];
+    std::snprintf(p, sizeof p, "%.3g", t.pValue);
+    std::string s = std::string(t.significant ? "beyond noise" : "within noise") + " (p = " + p +
+                    ", Mann-Whitney U" + (t.exact ? ", exact" : "") + ", " +
+                    std::to_string(t.baseCount) + " and " + std::to_string(t.newCount) + " steps";
+    if (t.shift) {
+        auto ns = [](TimeNs v) { return signedNumber(double(v), MetricUnit::Ns); };
+        s += "; shift " + ns(*t.shift) + " ns, " + fixed(t.level * 100, 0) + " % interval " +
+             ns(*t.shiftLow) + " to " + ns(*t.shiftHigh) + " ns";
+    }
+    return s + ")";
+}
+
 }  // namespace
 
 int runDiff(int argc, char** argv) {
@@ -152,13 +183,19 @@ int runDiff(int argc, char** argv) {
         nlohmann::json j;
         j["base"] = paths[0];
         j["new"] = paths[1];
-        for (const MetricDelta& m : d.metrics)
-            j["metrics"].push_back({{"metric", m.metric},
-                                    {"unit", metricUnitName(m.unit)},
-                                    {"base", finite(m.base)},
-                                    {"new", finite(m.now)},
-                                    {"delta", finite(m.delta())},
-                                    {"relative_percent", finite(m.relative())}});
+        for (const MetricDelta& m : d.metrics) {
+            nlohmann::json row = {
+                {"metric", m.metric},         {"unit", metricUnitName(m.unit)},
+                {"base", finite(m.base)},     {"new", finite(m.now)},
+                {"delta", finite(m.delta())}, {"relative_percent", finite(m.relative())}};
+            // Whether the change is beyond noise, where a run's steps say.
+            row["significant"] = nullptr;
+            if (isStepTimeMetric(m.metric) && d.stepChange) {
+                row["significant"] = d.stepChange->significant;
+                row["noise_test"] = noiseJson(*d.stepChange);
+            }
+            j["metrics"].push_back(std::move(row));
+        }
         j["kernels"] = nlohmann::json::array();
         for (const KernelDelta& k : d.kernels)
             j["kernels"].push_back(
@@ -192,6 +229,10 @@ int runDiff(int argc, char** argv) {
                  {"new", finite(results[i].now)},
                  {"measured", finite(results[i].measured)},
                  {"threshold", gates[i].threshold},
+                 {"beyond_noise", gates[i].beyondNoise ? nlohmann::json(*gates[i].beyondNoise)
+                                                       : nlohmann::json(nullptr)},
+                 {"noise_test",
+                  results[i].noise ? noiseJson(*results[i].noise) : nlohmann::json(nullptr)},
                  {"error", results[i].error.empty() ? nlohmann::json(nullptr)
                                                     : nlohmann::json(results[i].error)}});
         j["failed"] = crossed;
@@ -209,6 +250,11 @@ int runDiff(int argc, char** argv) {
                                          number(m.now, m.unit), signedNumber(m.delta(), m.unit),
                                          relativeText(m.relative())});
         printTable(metricsTable, tableFormat);
+        std::cout << "\n"
+                  << (md ? "Step time: " : "step time: ")
+                  << (d.stepChange ? noiseText(*d.stepChange)
+                                   : "no test against noise (fewer than two steps in a run)")
+                  << "\n";
         const size_t top = args->top ? args->top : 20;
         Table kernels;
         kernels.headers = {"kernel",        "status",       "count base",     "count new",
@@ -265,7 +311,8 @@ int runDiff(int argc, char** argv) {
                                                         : number(r.measured, g.unit));
         std::cerr << (r.crossed ? "FAILED " : "ok     ") << g.text << ": " << measured << " (base "
                   << number(r.base, g.unit) << ", new " << number(r.now, g.unit) << " "
-                  << metricUnitName(g.unit) << ")\n";
+                  << metricUnitName(g.unit) << ")"
+                  << (r.noise ? ", " + noiseText(*r.noise) : std::string()) << "\n";
     }
     return status;
 }

@@ -18,7 +18,10 @@ const char* const kFailIfGrammar =
     "  CMP       := > | >= | < | <=\n"
     "  THRESHOLD := [+|-]NUMBER[UNIT]; with a sign, a change from BASE (% relative,\n"
     "               pp percentage points); without, NEW's value. UNIT: ns us ms s,\n"
-    "               B KB MB GB KiB MiB GiB, % pp, or none (the metric's own unit)\n";
+    "               B KB MB GB KiB MiB GiB, % pp, or none (the metric's own unit)\n"
+    "  @LEVEL%   := step times only: the condition holds only if the steps also\n"
+    "               changed beyond their noise at that confidence, e.g.\n"
+    "               step_time>+5%@95% (Mann-Whitney U test)\n";
 
 namespace {
 
@@ -53,6 +56,23 @@ bool endsWith(std::string_view s, std::string_view suffix) {
 std::optional<FailIf> parseFailIf(std::string_view text, std::string& error) {
     FailIf f;
     f.text = std::string(text);
+    // A confidence level at the end, after the comparison: "@95%" (a
+    // kernel regex before it may hold an @ of its own).
+    const size_t at = text.rfind('@'), lastCmp = text.find_last_of("<>");
+    if (at != std::string_view::npos && lastCmp != std::string_view::npos && at > lastCmp) {
+        std::string_view level = text.substr(at + 1);
+        double percent = 0;
+        const bool hasPercent = endsWith(level, "%");
+        if (hasPercent) level.remove_suffix(1);
+        const auto r = std::from_chars(level.data(), level.data() + level.size(), percent);
+        if (!hasPercent || level.empty() || r.ec != std::errc() ||
+            r.ptr != level.data() + level.size() || !(percent > 0 && percent < 100)) {
+            error = "'" + f.text + "': a confidence level is @N% with N between 0 and 100";
+            return std::nullopt;
+        }
+        f.beyondNoise = percent / 100;
+        text = text.substr(0, at);
+    }
     // The comparison: the first < or > outside the metric's name. Op names
     // hold no < or >; a kernel regex may, so search from the right.
     const size_t cmp = text.find_last_of("<>");
@@ -156,6 +176,10 @@ std::optional<FailIf> parseFailIf(std::string_view text, std::string& error) {
         return std::nullopt;
     }
     f.threshold = v * scale;
+    if (f.beyondNoise && (f.source != FailIf::Source::Headline || !isStepTimeMetric(f.metric))) {
+        error = "'" + f.text + "': only step_time and step_time_median have a noise test (@N%)";
+        return std::nullopt;
+    }
     f.measure = !signedChange ? FailIf::Measure::Value
                 : relative    ? FailIf::Measure::RelativeChange
                               : FailIf::Measure::Change;
@@ -217,6 +241,15 @@ FailIfResult evaluateFailIf(const FailIf& f, const RunMetrics& base, const RunMe
                                           : -std::numeric_limits<double>::infinity();
             break;
     }
+    if (f.beyondNoise) {
+        r.noise = shiftTest(base.stepDurations, now.stepDurations, *f.beyondNoise);
+        if (!r.noise) {
+            r.error = "telling a change from noise needs two steps or more in each run (BASE " +
+                      std::to_string(base.stepDurations.size()) + ", NEW " +
+                      std::to_string(now.stepDurations.size()) + ")";
+            return r;
+        }
+    }
     const double x = *r.measured, t = f.threshold;
     switch (f.compare) {
         case FailIf::Compare::Greater:
@@ -232,6 +265,7 @@ FailIfResult evaluateFailIf(const FailIf& f, const RunMetrics& base, const RunMe
             r.crossed = x <= t;
             break;
     }
+    if (r.noise) r.crossed = r.crossed && r.noise->significant;
     return r;
 }
 

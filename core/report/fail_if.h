@@ -1,7 +1,7 @@
 #pragma once
 // The regression gate's conditions (`gapscope-cli diff --fail-if EXPR`):
 //
-//   EXPR      := METRIC CMP THRESHOLD
+//   EXPR      := METRIC CMP THRESHOLD [@LEVEL%]
 //   METRIC    := a headline metric (step_time, gpu_idle, memory_peak, ...)
 //              | op:NAME.self | op:NAME.gpu | op:NAME.count
 //              | kernel:REGEX.total | kernel:REGEX.count | kernel:REGEX.mean
@@ -15,7 +15,9 @@
 // unit: ns, bytes, percent, count). A kernel REGEX (ECMAScript, whole
 // name, no number longer than nine digits) sums every kernel it matches;
 // an op NAME is exact (the last `.` starts the field). A name absent from
-// a run counts as 0.
+// a run counts as 0. With @LEVEL% (step_time and step_time_median only),
+// the condition holds only where the step times also changed beyond their
+// step-to-step noise at that confidence level (analysis/shift_test.h).
 
 #include <optional>
 #include <regex>
@@ -42,6 +44,7 @@ struct FailIf {
     Measure measure = Measure::Value;
     double threshold = 0;  // in the metric's unit, or percent for RelativeChange
     MetricUnit unit = MetricUnit::Ns;
+    std::optional<double> beyondNoise;  // @LEVEL%: the level, in (0, 1)
 };
 
 // Nullopt with `error` set ("what is wrong"); the caller adds the grammar.
@@ -50,8 +53,9 @@ std::optional<FailIf> parseFailIf(std::string_view text, std::string& error);
 struct FailIfResult {
     std::optional<double> base, now;
     std::optional<double> measured;  // what was compared with the threshold
-    bool crossed = false;
-    std::string error;  // set when it cannot be evaluated (a run lacks the figure)
+    std::optional<ShiftTest> noise;  // with @LEVEL%
+    bool crossed = false;            // (and, with @LEVEL%, significant)
+    std::string error;               // set when it cannot be evaluated (a run lacks the figure)
 };
 
 FailIfResult evaluateFailIf(const FailIf& condition, const RunMetrics& base, const RunMetrics& now);

@@ -146,8 +146,13 @@ bool headlineMetric(const RunMetrics& m, const std::string& name, std::optional<
     return true;
 }
 
-RunDiff diffRuns(const RunMetrics& base, const RunMetrics& now) {
+bool isStepTimeMetric(const std::string& name) {
+    return name == "step_time" || name == "step_time_median";
+}
+
+RunDiff diffRuns(const RunMetrics& base, const RunMetrics& now, double level) {
     RunDiff d;
+    d.stepChange = shiftTest(base.stepDurations, now.stepDurations, level);
     for (const std::string& name : headlineMetricNames()) {
         MetricDelta md;
         md.metric = name;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/shift_test.h"
 #include "report/run_metrics.h"
 
 namespace gapscope {
@@ -42,11 +43,17 @@ struct OpDelta {
 
 struct RunDiff {
     std::vector<MetricDelta> metrics;  // fixed order
+    // Whether the step times changed beyond their step-to-step noise
+    // (shiftTest at `level`); none with fewer than two steps in a run.
+    std::optional<ShiftTest> stepChange;
     std::vector<KernelDelta> kernels;  // by impact, then name
     std::vector<OpDelta> ops;
 };
 
-RunDiff diffRuns(const RunMetrics& base, const RunMetrics& now);
+RunDiff diffRuns(const RunMetrics& base, const RunMetrics& now, double level = 0.95);
+
+// The step-time metrics, whose change the shift test weighs against noise.
+bool isStepTimeMetric(const std::string& name);
 
 // The headline metric of that name in one run (what --fail-if reads), or
 // none when the run has no such figure (no steps, no GPU memory curve).

@@ -28,8 +28,10 @@ RunMetrics runMetrics(const Trace& trace, const StepOptions& stepOptions) {
     m.stepCount = data.steps.steps.size();
     if (!data.steps.steps.empty()) {
         double sum = 0;
-        for (const StepReport& s : data.steps.steps)
+        for (const StepReport& s : data.steps.steps) {
             sum += double(s.duration);
+            m.stepDurations.push_back(s.duration);
+        }
         m.stepMean = sum / double(data.steps.steps.size());
     }
     if (data.steps.medianDuration) m.stepMedian = double(*data.steps.medianDuration);

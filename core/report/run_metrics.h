@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "analysis/analysis_index.h"
 #include "analysis/gap_causes.h"
@@ -18,8 +19,9 @@ namespace gapscope {
 
 struct RunMetrics {
     size_t stepCount = 0;
-    std::optional<double> stepMean;    // ns
-    std::optional<double> stepMedian;  // ns
+    std::optional<double> stepMean;     // ns
+    std::optional<double> stepMedian;   // ns
+    std::vector<TimeNs> stepDurations;  // in step order: their spread is the run's noise
     // The GPUs' time account summed over GPUs: busy of time, the step time
     // with steps, else the active spans (first activity start .. last end).
     TimeNs gpuBusy = 0, gpuTime = 0;

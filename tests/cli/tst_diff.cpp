@@ -3,7 +3,9 @@
 // deltas that the truth files give (computed here from them, not by the
 // tool); a condition just below a true change fails the gate (exit 1) and
 // one just above passes (exit 0); identical runs give zero deltas and exit
-// 0; every malformed --fail-if exits 2 and shows the grammar.
+// 0; every malformed --fail-if exits 2 and shows the grammar. Whether the
+// step times changed beyond noise is the truth's own rank test: every way
+// of splitting the twelve step times into two runs of six, counted here.
 
 #include <QProcess>
 #include <QTemporaryDir>
@@ -37,13 +39,43 @@ struct Truth {
     int64_t stepMedian = 0;
     std::map<std::string, std::pair<int64_t, int64_t>> kernels;  // name -> (count, total ns)
     int64_t kernelTotal = 0;
+    std::vector<int64_t> steps;  // durations, in step order
 };
+
+// Two-sided exact Mann-Whitney p of `now` against `base` (distinct values):
+// of all ways to choose which pooled values are NEW's, the share whose U
+// is at least as far from its middle as the observed one.
+double exactRankTestP(const std::vector<int64_t>& base, const std::vector<int64_t>& now) {
+    std::vector<int64_t> pooled = base;
+    pooled.insert(pooled.end(), now.begin(), now.end());
+    const size_t n = pooled.size();
+    auto uOf = [&](uint32_t mask) {
+        double u = 0;
+        for (size_t i = 0; i < n; ++i)
+            for (size_t j = 0; j < n; ++j)
+                if ((mask >> i & 1) && !(mask >> j & 1) && pooled[i] > pooled[j]) u += 1;
+        return u;
+    };
+    uint32_t observed = 0;
+    for (size_t i = base.size(); i < n; ++i)
+        observed |= 1u << i;
+    const double pairs = double(base.size() * now.size());
+    const double u = uOf(observed), far = std::max(u, pairs - u);
+    double total = 0, asFar = 0;
+    for (uint32_t mask = 0; mask < (1u << n); ++mask) {
+        if (size_t(__builtin_popcount(mask)) != now.size()) continue;
+        total += 1;
+        asFar += uOf(mask) >= far;
+    }
+    return std::min(1.0, 2 * asFar / total);
+}
 
 Truth truthOf(const json& t) {
     Truth out;
     std::vector<int64_t> d;
     for (const json& s : t["steps"])
         d.push_back(s["end_ns"].get<int64_t>() - s["start_ns"].get<int64_t>());
+    out.steps = d;
     double sum = 0;
     for (int64_t x : d)
         sum += double(x);
@@ -210,6 +242,44 @@ class TestDiff : public QObject {
         QVERIFY(r.err.contains("ok     gpu_busy<0"));
     }
 
+    // The step times' change against their noise: the p-value is the
+    // truth's exact rank test, and a gate with @95% fails only when the
+    // change also crosses its threshold.
+    void theNoiseTestIsTheTruthsRankTest() {
+        QCOMPARE(ta_.steps.size(), size_t(6));
+        const double p = exactRankTestP(ta_.steps, tb_.steps);
+        const json d = diffJson({}, 0);
+        const json* st = metric(d, "step_time");
+        QVERIFY(st && st->contains("noise_test"));
+        const json& t = (*st)["noise_test"];
+        QVERIFY2(std::abs(t["p_value"].get<double>() - p) < 1e-12, t.dump().c_str());
+        QCOMPARE(t["exact"].get<bool>(), true);
+        QCOMPARE(t["steps_base"].get<int>(), 6);
+        QCOMPARE((*st)["significant"].get<bool>(), p < 0.05);
+        QCOMPARE((*metric(d, "step_time_median"))["significant"].get<bool>(), p < 0.05);
+        QVERIFY((*metric(d, "gpu_idle"))["significant"].is_null());  // no noise test
+
+        // Just past the true change: the plain gate fails; with @95% it
+        // fails only if the change is beyond noise, and says which.
+        const double change = 100.0 * (tb_.stepMean - ta_.stepMean) / ta_.stepMean;
+        const double threshold = change >= 0 ? change - 0.05 : change + 0.05;
+        const QString past = QString("step_time") + (change >= 0 ? ">" : "<") +
+                             (threshold >= 0 ? "+" : "") + QString::number(threshold, 'f', 3) + "%";
+        Run r = runCli({"diff", a_, b_, "--no-cache", "--fail-if", past + "@95%"});
+        QCOMPARE(r.exitCode, p < 0.05 ? 1 : 0);
+        QVERIFY2(r.err.contains(p < 0.05 ? "beyond noise" : "within noise"), r.err.constData());
+        // At a level the p-value passes either way.
+        const QString loose = QString::number(std::min(99.9, 100 * (1 - p) - 0.1), 'f', 1);
+        if (100 * (1 - p) > 0.2) {
+            r = runCli({"diff", a_, b_, "--no-cache", "--fail-if", past + "@" + loose + "%"});
+            QCOMPARE(r.exitCode, 1);
+        }
+        // The same run twice: nothing beyond noise.
+        r = runCli({"diff", a_, a2_, "--no-cache", "--fail-if", "step_time>=+0%@95%"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains("within noise (p = 1,"), r.err.constData());
+    }
+
     void identicalRunsHaveNoDelta() {
         const Run r = runCli({"diff", a_, a2_, "--format", "json", "--no-cache", "--fail-if",
                               "step_time>+0%", "--fail-if", "kernel:.*.total>+0%"});
@@ -244,7 +314,13 @@ class TestDiff : public QObject {
                                  "gpu_idle>+2ppx",
                                  "step_time>5%",
                                  ">+5%",
-                                 "step_time>+nan%"};
+                                 "step_time>+nan%",
+                                 "step_time>+5%@",
+                                 "step_time>+5%@95",
+                                 "step_time>+5%@0%",
+                                 "step_time>+5%@100%",
+                                 "gpu_idle>+2pp@95%",
+                                 "kernel:x.total>+5%@95%"};
         for (const QString& expr : bad) {
             const Run r = runCli({"diff", a_, b_, "--no-cache", "--fail-if", expr});
             QVERIFY2(r.exitCode == 2, qPrintable(expr + ": exit " + QString::number(r.exitCode)));
