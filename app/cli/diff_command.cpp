@@ -183,6 +183,7 @@ int runDiff(int argc, char** argv) {
         nlohmann::json j;
         j["base"] = paths[0];
         j["new"] = paths[1];
+        j["verdict"] = d.verdict;
         for (const MetricDelta& m : d.metrics) {
             nlohmann::json row = {
                 {"metric", m.metric},         {"unit", metricUnitName(m.unit)},
@@ -220,6 +221,15 @@ int runDiff(int argc, char** argv) {
                  {"new", {{"count", o.now.count}, {"self_ns", o.now.self}, {"gpu_ns", o.now.gpu}}},
                  {"delta_self_ns", o.now.self - o.base.self},
                  {"delta_gpu_ns", o.now.gpu - o.base.gpu}});
+        j["findings"] = nlohmann::json::array();
+        for (const FindingChange& f : d.findings)
+            j["findings"].push_back(
+                {{"status", findingStatusName(f.status)},
+                 {"rule", f.finding.rule},
+                 {"device", f.finding.device >= 0 ? nlohmann::json(f.finding.device)
+                                                  : nlohmann::json(nullptr)},
+                 {"severity", severityName(f.finding.severity)},
+                 {"message", f.finding.message}});
         j["fail_if"] = nlohmann::json::array();
         for (size_t i = 0; i < gates.size(); ++i)
             j["fail_if"].push_back(
@@ -241,7 +251,8 @@ int runDiff(int argc, char** argv) {
         const bool md = args->format == OutputFormat::Markdown;
         const OutputFormat tableFormat = md ? OutputFormat::Markdown : OutputFormat::Text;
         std::cout << (md ? "## " : "") << "BASE " << paths[0] << "\n"
-                  << (md ? "\n## " : "") << "NEW  " << paths[1] << "\n\n";
+                  << (md ? "\n## " : "") << "NEW  " << paths[1] << "\n\n"
+                  << d.verdict << "\n\n";
         Table metricsTable;
         metricsTable.headers = {"metric", "unit", "base", "new", "delta", "relative"};
         metricsTable.numeric = {false, false, true, true, true, true};
@@ -295,6 +306,18 @@ int runDiff(int argc, char** argv) {
             std::cout << "(none changed)\n";
         else
             printTable(ops, tableFormat);
+        Table findings;
+        findings.headers = {"finding", "status", "gpu", "severity", "message"};
+        findings.numeric = {false, false, true, false, false};
+        for (const FindingChange& f : d.findings)
+            findings.rows.push_back({f.finding.rule, findingStatusName(f.status),
+                                     f.finding.device >= 0 ? std::to_string(f.finding.device) : "-",
+                                     severityName(f.finding.severity), f.finding.message});
+        std::cout << "\n" << (md ? "### " : "") << "Advice, new and resolved\n\n";
+        if (findings.rows.empty())
+            std::cout << "(no finding in either run)\n";
+        else
+            printTable(findings, tableFormat);
     }
     // The gate's verdict, always on stderr too, so a CI log shows it whatever the format.
     for (size_t i = 0; i < gates.size(); ++i) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <set>
 
 namespace gapscope {
@@ -97,11 +98,12 @@ std::vector<Delta> namedDeltas(const std::map<std::string, Figures>& base,
 
 const std::vector<std::string>& headlineMetricNames() {
     static const std::vector<std::string> names = [] {
-        std::vector<std::string> n = {"step_time", "step_time_median", "gpu_busy", "gpu_idle"};
+        std::vector<std::string> n = {"step_time",     "step_time_median", "step_time_p10",
+                                      "step_time_p90", "gpu_busy",         "gpu_idle"};
         for (size_t c = 0; c < kGapCauseCount; ++c)
             n.push_back(idleName(c));
-        for (const char* rest :
-             {"idle_short", "exposed_comm", "memory_peak", "kernel_total", "kernel_count"})
+        for (const char* rest : {"idle_short", "exposed_comm", "input_share", "launch_delay_median",
+                                 "memory_peak", "kernel_total", "kernel_count"})
             n.push_back(rest);
         return n;
     }();
@@ -116,6 +118,14 @@ bool headlineMetric(const RunMetrics& m, const std::string& name, std::optional<
         value = m.stepMean;
     } else if (name == "step_time_median") {
         value = m.stepMedian;
+    } else if (name == "step_time_p10" || name == "step_time_p90") {
+        const std::optional<TimeNs>& p = name == "step_time_p10" ? m.stepP10 : m.stepP90;
+        if (p) value = double(*p);
+    } else if (name == "input_share") {
+        unit = MetricUnit::Percent;
+        if (m.inputShare) value = 100.0 * *m.inputShare;
+    } else if (name == "launch_delay_median") {
+        if (m.launchDelayMedian) value = double(*m.launchDelayMedian);
     } else if (name == "gpu_busy" || name == "gpu_idle") {
         unit = MetricUnit::Percent;
         if (m.gpuBusyPercent)
@@ -146,6 +156,118 @@ bool headlineMetric(const RunMetrics& m, const std::string& name, std::optional<
     return true;
 }
 
+const char* findingStatusName(FindingStatus s) {
+    switch (s) {
+        case FindingStatus::Resolved:
+            return "resolved";
+        case FindingStatus::New:
+            return "new";
+        case FindingStatus::Still:
+            return "still";
+    }
+    return "?";
+}
+
+namespace {
+
+std::vector<FindingChange> findingChanges(const RunMetrics& base, const RunMetrics& now) {
+    // By rule and GPU; by rule alone when the runs' findings name no GPU in
+    // common (two ranks of a job, each on its own GPU).
+    std::set<int> baseDevices, nowDevices;
+    for (const RunMetrics::Finding& f : base.findings)
+        if (f.device >= 0) baseDevices.insert(f.device);
+    for (const RunMetrics::Finding& f : now.findings)
+        if (f.device >= 0) nowDevices.insert(f.device);
+    const bool sameGpus = std::any_of(baseDevices.begin(), baseDevices.end(),
+                                      [&](int d) { return nowDevices.count(d) > 0; });
+    auto sameKey = [&](const RunMetrics::Finding& a, const RunMetrics::Finding& b) {
+        return a.rule == b.rule && (!sameGpus || a.device == b.device);
+    };
+    auto in = [&](const std::vector<RunMetrics::Finding>& list, const RunMetrics::Finding& f) {
+        return std::any_of(list.begin(), list.end(),
+                           [&](const RunMetrics::Finding& g) { return sameKey(f, g); });
+    };
+    std::vector<FindingChange> out;
+    for (const RunMetrics::Finding& f : now.findings)
+        if (!in(base.findings, f)) out.push_back({FindingStatus::New, f});
+    for (const RunMetrics::Finding& f : base.findings)
+        if (!in(now.findings, f)) out.push_back({FindingStatus::Resolved, f});
+    for (const RunMetrics::Finding& f : now.findings)
+        if (in(base.findings, f)) out.push_back({FindingStatus::Still, f});
+    return out;
+}
+
+// "12.3 ms", with one decimal (the verdict's unit for step-sized times).
+std::string milliseconds(double ns) {
+    char text[48];
+    std::snprintf(text, sizeof text, "%.1f ms", ns / 1e6);
+    return text;
+}
+
+std::string findingNames(const std::vector<FindingChange>& changes, FindingStatus status) {
+    std::string names;
+    for (const FindingChange& c : changes) {
+        if (c.status != status) continue;
+        if (!names.empty()) names += ", ";
+        names += c.finding.rule;
+        if (c.finding.device >= 0) names += " (GPU " + std::to_string(c.finding.device) + ")";
+    }
+    return names;
+}
+
+std::string verdictOf(const RunDiff& d, const RunMetrics& base, const RunMetrics& now) {
+    std::string out;
+    if (base.stepMean && now.stepMean && *base.stepMean > 0) {
+        char change[64];
+        std::snprintf(change, sizeof change, "step time %+.1f %% (%s to %s",
+                      100.0 * (*now.stepMean - *base.stepMean) / *base.stepMean,
+                      milliseconds(*base.stepMean).c_str(), milliseconds(*now.stepMean).c_str());
+        out = change;
+        if (d.stepChange) {
+            char noise[96];
+            std::snprintf(noise, sizeof noise, "; %s: p = %.3g, %llu and %llu steps)",
+                          d.stepChange->significant ? "beyond noise" : "within noise",
+                          d.stepChange->pValue,
+                          static_cast<unsigned long long>(d.stepChange->baseCount),
+                          static_cast<unsigned long long>(d.stepChange->newCount));
+            out += noise;
+        } else {
+            out += "; too few steps to weigh against noise)";
+        }
+    } else {
+        out = "no step time in " + std::string(base.stepMean ? "NEW" : "BASE");
+    }
+    // The two idle causes that moved most, per step where both runs have
+    // steps (else over the whole run).
+    const bool perStep = base.stepCount > 0 && now.stepCount > 0;
+    auto per = [&](TimeNs v, const RunMetrics& m) {
+        return perStep ? double(v) / double(m.stepCount) : double(v);
+    };
+    std::vector<std::pair<double, size_t>> moved;
+    for (size_t c = 0; c < kGapCauseCount; ++c) {
+        const double delta = per(now.idleByCause[c], now) - per(base.idleByCause[c], base);
+        if (delta != 0) moved.push_back({std::abs(delta), c});
+    }
+    std::sort(moved.begin(), moved.end(), [](const auto& a, const auto& b) {
+        return a.first != b.first ? a.first > b.first : a.second < b.second;
+    });
+    for (size_t i = 0; i < moved.size() && i < 2; ++i) {
+        const size_t c = moved[i].second;
+        const double from = per(base.idleByCause[c], base), to = per(now.idleByCause[c], now);
+        out += i == 0 ? ": " : "; ";
+        out += std::string("GPU idle for ") + gapCauseName(GapCause(c)) +
+               (to < from ? " fell from " : " rose from ") + milliseconds(from) + " to " +
+               milliseconds(to) + (perStep ? " per step" : "");
+    }
+    const std::string resolved = findingNames(d.findings, FindingStatus::Resolved);
+    const std::string added = findingNames(d.findings, FindingStatus::New);
+    out += resolved.empty() ? "; no finding resolved" : "; resolved: " + resolved;
+    out += added.empty() ? "; no new finding." : "; new: " + added + ".";
+    return out;
+}
+
+}  // namespace
+
 bool isStepTimeMetric(const std::string& name) {
     return name == "step_time" || name == "step_time_median";
 }
@@ -168,6 +290,8 @@ RunDiff diffRuns(const RunMetrics& base, const RunMetrics& now, double level) {
         [](const KernelDelta& x, const KernelDelta& y) { return x.impact() > y.impact(); });
     std::stable_sort(d.ops.begin(), d.ops.end(),
                      [](const OpDelta& x, const OpDelta& y) { return x.impact() > y.impact(); });
+    d.findings = findingChanges(base, now);
+    d.verdict = verdictOf(d, base, now);
     return d;
 }
 

@@ -41,6 +41,15 @@ struct OpDelta {
     double impact() const;  // the larger of |Δ self| and |Δ GPU time|
 };
 
+// A finding of the advice in either run, matched by rule and device.
+enum class FindingStatus { Resolved, New, Still };
+const char* findingStatusName(FindingStatus s);  // "resolved", "new", "still"
+
+struct FindingChange {
+    FindingStatus status = FindingStatus::Still;
+    RunMetrics::Finding finding;  // NEW's, or BASE's when resolved
+};
+
 struct RunDiff {
     std::vector<MetricDelta> metrics;  // fixed order
     // Whether the step times changed beyond their step-to-step noise
@@ -48,6 +57,11 @@ struct RunDiff {
     std::optional<ShiftTest> stepChange;
     std::vector<KernelDelta> kernels;  // by impact, then name
     std::vector<OpDelta> ops;
+    std::vector<FindingChange> findings;  // new, then resolved, then still; each most severe first
+    // One paragraph for a person: the step time's change and whether it is
+    // beyond noise, the idle causes that moved most per step, and the
+    // findings resolved and new.
+    std::string verdict;
 };
 
 RunDiff diffRuns(const RunMetrics& base, const RunMetrics& now, double level = 0.95);

@@ -1,5 +1,7 @@
 #include "report/run_metrics.h"
 
+#include <algorithm>
+#include <cmath>
 #include <memory>
 
 #include "analysis/advice.h"
@@ -35,6 +37,17 @@ RunMetrics runMetrics(const Trace& trace, const StepOptions& stepOptions) {
         m.stepMean = sum / double(data.steps.steps.size());
     }
     if (data.steps.medianDuration) m.stepMedian = double(*data.steps.medianDuration);
+    if (!m.stepDurations.empty()) {
+        std::vector<TimeNs> sorted = m.stepDurations;
+        std::sort(sorted.begin(), sorted.end());
+        // Nearest rank: the ceil(q · n)-th smallest.
+        auto rank = [&](double q) {
+            const auto r = static_cast<size_t>(std::ceil(q * double(sorted.size())));
+            return sorted[std::clamp<size_t>(r, 1, sorted.size()) - 1];
+        };
+        m.stepP10 = rank(0.10);
+        m.stepP90 = rank(0.90);
+    }
 
     for (const GpuTimeAccount& d : data.account.devices) {
         m.gpuBusy += d.busy();
@@ -49,6 +62,12 @@ RunMetrics runMetrics(const Trace& trace, const StepOptions& stepOptions) {
         if (!d.gpu || d.relative) continue;  // relative curves have no absolute peak
         if (!m.memoryPeak || d.peakAllocated > *m.memoryPeak) m.memoryPeak = d.peakAllocated;
     }
+
+    m.inputVerdict = data.pipeline.verdict;
+    m.inputShare = data.pipeline.inputShare;
+    if (data.launch.kernelsWithLaunch > 0) m.launchDelayMedian = data.launch.delay.median;
+    for (const Finding& f : advise(trace, data.inputs()))
+        m.findings.push_back({f.rule, f.device, f.severity, f.message});
 
     for (const KernelStats& k : data.kernels) {
         RunMetrics::Kernel& out = m.kernels[std::string(trace.str(k.name))];

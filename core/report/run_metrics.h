@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/advice.h"
 #include "analysis/analysis_index.h"
 #include "analysis/gap_causes.h"
 #include "analysis/steps.h"
@@ -19,9 +20,10 @@ namespace gapscope {
 
 struct RunMetrics {
     size_t stepCount = 0;
-    std::optional<double> stepMean;     // ns
-    std::optional<double> stepMedian;   // ns
-    std::vector<TimeNs> stepDurations;  // in step order: their spread is the run's noise
+    std::optional<double> stepMean;          // ns
+    std::optional<double> stepMedian;        // ns
+    std::vector<TimeNs> stepDurations;       // in step order: their spread is the run's noise
+    std::optional<TimeNs> stepP10, stepP90;  // nearest rank, as p95 in distribution.h
     // The GPUs' time account summed over GPUs: busy of time, the step time
     // with steps, else the active spans (first activity start .. last end).
     TimeNs gpuBusy = 0, gpuTime = 0;
@@ -30,6 +32,20 @@ struct RunMetrics {
     TimeNs idleShort = 0;                     // the shorter ones together
     TimeNs exposedComm = 0;
     std::optional<double> memoryPeak;  // bytes, the highest of the GPUs
+    // The input pipeline's verdict and the GPU idle it caused (as `pipeline`).
+    InputVerdict inputVerdict = InputVerdict::NotInputBound;
+    std::optional<double> inputShare;  // of the time account, 0..1
+    // Launch overhead: the median time from a launch call's start to its
+    // kernel's start, over the kernels with a launch (as `launch`).
+    std::optional<TimeNs> launchDelayMedian;
+    // The advice, most severe first (as `advice`).
+    struct Finding {
+        std::string rule;  // "input-bound", "gpu-idle", ...
+        int device = -1;
+        Severity severity = Severity::Low;
+        std::string message;
+    };
+    std::vector<Finding> findings;
 
     struct Kernel {
         uint64_t count = 0;

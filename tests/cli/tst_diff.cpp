@@ -280,6 +280,50 @@ class TestDiff : public QObject {
         QVERIFY2(r.err.contains("within noise (p = 1,"), r.err.constData());
     }
 
+    // Kineto's ResNet50 pair (the DataLoader in the main process, then with
+    // four workers): the diff's idle figures are each trace's own (its
+    // summary's GPU time table) subtracted, the input-bound finding is
+    // resolved, and the verdict says the input wait fell, per step.
+    void theResNetPairsVerdictNamesTheInputWait() {
+        const QString samples = gapscope::test::sharedTraces() + "/kineto/tb_plugin/samples/";
+        const QString base =
+            samples + "resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz";
+        const QString now =
+            samples + "resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz";
+        const Run r = runCli({"diff", base, now, "--format", "json", "--no-cache"});
+        QCOMPARE(r.exitCode, 0);
+        const json d = json::parse(r.out.toStdString());
+        auto gpuRow = [](const QString& trace) {
+            const Run s = runCli({"summary", trace, "--format", "json", "--no-cache"});
+            return json::parse(s.out.toStdString())["tables"]["gpus"]["rows"][0];
+        };
+        auto steps = [](const QString& trace) {
+            const Run s = runCli({"steps", trace, "--format", "json", "--no-cache"});
+            return json::parse(s.out.toStdString())["steps"].size();
+        };
+        const json gb = gpuRow(base), gn = gpuRow(now);
+        for (const char* cause : {"input", "host", "synchronization", "short"}) {
+            const std::string key = std::string("idle_") + cause;
+            const json* m = metric(d, key);
+            QVERIFY(m);
+            QCOMPARE((*m)["base"].get<int64_t>(), gb[key + "_ns"].get<int64_t>());
+            QCOMPARE((*m)["new"].get<int64_t>(), gn[key + "_ns"].get<int64_t>());
+        }
+        bool resolved = false;
+        for (const json& f : d["findings"])
+            resolved |= f["rule"] == "input-bound" && f["status"] == "resolved";
+        QVERIFY(resolved);
+        // The input wait per step, as the verdict rounds it (0.1 ms).
+        char from[32];
+        std::snprintf(from, sizeof from, "%.1f ms",
+                      gb["idle_input_ns"].get<double>() / double(steps(base)) / 1e6);
+        const std::string verdict = d["verdict"].get<std::string>();
+        QVERIFY2(verdict.find(std::string("GPU idle for input fell from ") + from +
+                              " to 0.0 ms per step") != std::string::npos,
+                 verdict.c_str());
+        QVERIFY2(verdict.find("resolved: input-bound") != std::string::npos, verdict.c_str());
+    }
+
     void identicalRunsHaveNoDelta() {
         const Run r = runCli({"diff", a_, a2_, "--format", "json", "--no-cache", "--fail-if",
                               "step_time>+0%", "--fail-if", "kernel:.*.total>+0%"});
