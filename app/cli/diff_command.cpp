@@ -221,6 +221,21 @@ int runDiff(int argc, char** argv) {
                  {"new", {{"count", o.now.count}, {"self_ns", o.now.self}, {"gpu_ns", o.now.gpu}}},
                  {"delta_self_ns", o.now.self - o.base.self},
                  {"delta_gpu_ns", o.now.gpu - o.base.gpu}});
+        j["gpus"] = nlohmann::json::array();
+        auto device = [](const std::optional<int>& gpu) {
+            return gpu ? nlohmann::json(*gpu) : nlohmann::json(nullptr);
+        };
+        for (const GpuDelta& g : d.gpus) {
+            nlohmann::json figures = nlohmann::json::array();
+            for (const GpuDelta::Figure& f : g.figures)
+                figures.push_back({{"figure", f.name},
+                                   {"base_ns", f.base},
+                                   {"new_ns", f.now},
+                                   {"delta_ns", f.now - f.base}});
+            j["gpus"].push_back({{"device_base", device(g.baseDevice)},
+                                 {"device_new", device(g.newDevice)},
+                                 {"figures", figures}});
+        }
         j["findings"] = nlohmann::json::array();
         for (const FindingChange& f : d.findings)
             j["findings"].push_back(
@@ -261,6 +276,24 @@ int runDiff(int argc, char** argv) {
                                          number(m.now, m.unit), signedNumber(m.delta(), m.unit),
                                          relativeText(m.relative())});
         printTable(metricsTable, tableFormat);
+        Table gpus;
+        gpus.headers = {"gpu", "figure", "base ns", "new ns", "delta ns", "relative"};
+        gpus.numeric = {false, false, true, true, true, true};
+        auto deviceText = [](const std::optional<int>& b, const std::optional<int>& n) {
+            const std::string bt = b ? std::to_string(*b) : "-", nt = n ? std::to_string(*n) : "-";
+            return bt == nt ? bt : bt + " / " + nt;
+        };
+        for (const GpuDelta& g : d.gpus)
+            for (const GpuDelta::Figure& f : g.figures)
+                gpus.rows.push_back({deviceText(g.baseDevice, g.newDevice), f.name,
+                                     std::to_string(f.base), std::to_string(f.now),
+                                     signedNumber(double(f.now - f.base), MetricUnit::Ns),
+                                     relativeText(relativeOf(double(f.base), double(f.now)))});
+        std::cout << "\n" << (md ? "### " : "") << "GPU time per GPU\n\n";
+        if (gpus.rows.empty())
+            std::cout << "(no GPU in either run)\n";
+        else
+            printTable(gpus, tableFormat);
         std::cout << "\n"
                   << (md ? "Step time: " : "step time: ")
                   << (d.stepChange ? noiseText(*d.stepChange)

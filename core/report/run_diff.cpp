@@ -197,6 +197,61 @@ std::vector<FindingChange> findingChanges(const RunMetrics& base, const RunMetri
     return out;
 }
 
+std::vector<GpuDelta::Figure> figuresOf(const GpuTimeAccount* b, const GpuTimeAccount* n) {
+    auto pick = [](const GpuTimeAccount* a, auto field) { return a ? field(*a) : TimeNs(0); };
+    std::vector<GpuDelta::Figure> out;
+    auto add = [&](std::string name, auto field) {
+        out.push_back({std::move(name), pick(b, field), pick(n, field)});
+    };
+    add("time", [](const GpuTimeAccount& a) { return a.time; });
+    add("computation", [](const GpuTimeAccount& a) { return a.computation; });
+    add("exposed_comm", [](const GpuTimeAccount& a) { return a.exposedComm; });
+    add("exposed_memcpy", [](const GpuTimeAccount& a) { return a.exposedMemcpy; });
+    for (size_t c = 0; c < kGapCauseCount; ++c)
+        add(idleName(c), [c](const GpuTimeAccount& a) { return a.idleByCause[c]; });
+    add("idle_short", [](const GpuTimeAccount& a) { return a.idleShort; });
+    return out;
+}
+
+std::vector<GpuDelta> gpuDeltas(const RunMetrics& base, const RunMetrics& now) {
+    bool common = false;
+    for (const GpuTimeAccount& b : base.gpus)
+        for (const GpuTimeAccount& n : now.gpus)
+            common = common || b.device == n.device;
+    std::vector<GpuDelta> out;
+    if (!common) {
+        for (size_t i = 0; i < std::max(base.gpus.size(), now.gpus.size()); ++i) {
+            const GpuTimeAccount* b = i < base.gpus.size() ? &base.gpus[i] : nullptr;
+            const GpuTimeAccount* n = i < now.gpus.size() ? &now.gpus[i] : nullptr;
+            GpuDelta d;
+            if (b) d.baseDevice = b->device;
+            if (n) d.newDevice = n->device;
+            d.figures = figuresOf(b, n);
+            out.push_back(std::move(d));
+        }
+        return out;
+    }
+    std::set<int> devices;
+    for (const GpuTimeAccount& g : base.gpus)
+        devices.insert(g.device);
+    for (const GpuTimeAccount& g : now.gpus)
+        devices.insert(g.device);
+    auto find = [](const RunMetrics& m, int device) -> const GpuTimeAccount* {
+        for (const GpuTimeAccount& g : m.gpus)
+            if (g.device == device) return &g;
+        return nullptr;
+    };
+    for (const int device : devices) {
+        const GpuTimeAccount *b = find(base, device), *n = find(now, device);
+        GpuDelta d;
+        if (b) d.baseDevice = device;
+        if (n) d.newDevice = device;
+        d.figures = figuresOf(b, n);
+        out.push_back(std::move(d));
+    }
+    return out;
+}
+
 // "12.3 ms", with one decimal (the verdict's unit for step-sized times).
 std::string milliseconds(double ns) {
     char text[48];
@@ -290,6 +345,7 @@ RunDiff diffRuns(const RunMetrics& base, const RunMetrics& now, double level) {
         [](const KernelDelta& x, const KernelDelta& y) { return x.impact() > y.impact(); });
     std::stable_sort(d.ops.begin(), d.ops.end(),
                      [](const OpDelta& x, const OpDelta& y) { return x.impact() > y.impact(); });
+    d.gpus = gpuDeltas(base, now);
     d.findings = findingChanges(base, now);
     d.verdict = verdictOf(d, base, now);
     return d;

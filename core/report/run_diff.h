@@ -41,6 +41,17 @@ struct OpDelta {
     double impact() const;  // the larger of |Δ self| and |Δ GPU time|
 };
 
+// One GPU's time account in both runs: the same device, or, when the runs
+// used no device in common (two ranks of a job), the GPUs in order.
+struct GpuDelta {
+    std::optional<int> baseDevice, newDevice;  // none where a run lacks it
+    struct Figure {
+        std::string name;  // "time", "computation", "exposed_comm", ..., "idle_input", ...
+        TimeNs base = 0, now = 0;
+    };
+    std::vector<Figure> figures;
+};
+
 // A finding of the advice in either run, matched by rule and device.
 enum class FindingStatus { Resolved, New, Still };
 const char* findingStatusName(FindingStatus s);  // "resolved", "new", "still"
@@ -57,6 +68,7 @@ struct RunDiff {
     std::optional<ShiftTest> stepChange;
     std::vector<KernelDelta> kernels;  // by impact, then name
     std::vector<OpDelta> ops;
+    std::vector<GpuDelta> gpus;
     std::vector<FindingChange> findings;  // new, then resolved, then still; each most severe first
     // One paragraph for a person: the step time's change and whether it is
     // beyond noise, the idle causes that moved most per step, and the

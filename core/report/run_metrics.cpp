@@ -63,6 +63,10 @@ RunMetrics runMetrics(const Trace& trace, const StepOptions& stepOptions) {
         if (!m.memoryPeak || d.peakAllocated > *m.memoryPeak) m.memoryPeak = d.peakAllocated;
     }
 
+    for (GpuTimeAccount d : data.account.devices) {
+        d.windows.clear();
+        m.gpus.push_back(std::move(d));
+    }
     m.inputVerdict = data.pipeline.verdict;
     m.inputShare = data.pipeline.inputShare;
     if (data.launch.kernelsWithLaunch > 0) m.launchDelayMedian = data.launch.delay.median;

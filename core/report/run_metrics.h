@@ -46,6 +46,8 @@ struct RunMetrics {
         std::string message;
     };
     std::vector<Finding> findings;
+    // Each GPU's time account (as `summary`'s GPU time table), by device.
+    std::vector<GpuTimeAccount> gpus;  // (their windows left out)
 
     struct Kernel {
         uint64_t count = 0;

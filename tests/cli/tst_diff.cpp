@@ -309,6 +309,18 @@ class TestDiff : public QObject {
             QCOMPARE((*m)["base"].get<int64_t>(), gb[key + "_ns"].get<int64_t>());
             QCOMPARE((*m)["new"].get<int64_t>(), gn[key + "_ns"].get<int64_t>());
         }
+        // Per GPU: every figure of the time account, each trace's own.
+        QCOMPARE(d["gpus"].size(), size_t(1));
+        const json& gpu = d["gpus"][0];
+        QCOMPARE(gpu["device_base"].get<int>(), gb["device"].get<int>());
+        QCOMPARE(gpu["figures"].size(), size_t(10));
+        for (const json& f : gpu["figures"]) {
+            const std::string key = f["figure"].get<std::string>() + "_ns";
+            QVERIFY2(gb.contains(key), key.c_str());
+            QCOMPARE(f["base_ns"].get<int64_t>(), gb[key].get<int64_t>());
+            QCOMPARE(f["new_ns"].get<int64_t>(), gn[key].get<int64_t>());
+            QCOMPARE(f["delta_ns"].get<int64_t>(), gn[key].get<int64_t>() - gb[key].get<int64_t>());
+        }
         bool resolved = false;
         for (const json& f : d["findings"])
             resolved |= f["rule"] == "input-bound" && f["status"] == "resolved";
