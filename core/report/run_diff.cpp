@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <set>
 
+#include "util/symbol_names.h"
+
 namespace gapscope {
 
 const char* metricUnitName(MetricUnit u) {
@@ -270,6 +272,20 @@ std::string findingNames(const std::vector<FindingChange>& changes, FindingStatu
     return names;
 }
 
+// "+1.0 ms", "-28 µs", "+0 ns": a signed change in the unit that shows
+// `largest` (the largest of the changes written together).
+std::string signedChange(double ns, double largest) {
+    char text[48];
+    const double a = std::abs(largest);
+    if (a >= 1e6)
+        std::snprintf(text, sizeof text, "%+.1f ms", ns / 1e6);
+    else if (a >= 1e3)
+        std::snprintf(text, sizeof text, "%+.0f µs", ns / 1e3);
+    else
+        std::snprintf(text, sizeof text, "%+.0f ns", ns);
+    return text;
+}
+
 std::string verdictOf(const RunDiff& d, const RunMetrics& base, const RunMetrics& now) {
     std::string out;
     if (base.stepMean && now.stepMean && *base.stepMean > 0) {
@@ -278,42 +294,74 @@ std::string verdictOf(const RunDiff& d, const RunMetrics& base, const RunMetrics
                       100.0 * (*now.stepMean - *base.stepMean) / *base.stepMean,
                       milliseconds(*base.stepMean).c_str(), milliseconds(*now.stepMean).c_str());
         out = change;
-        if (d.stepChange) {
+        if (const std::optional<ShiftTest>& t = d.stepChange) {
             char noise[96];
-            std::snprintf(noise, sizeof noise, "; %s: p = %.3g, %llu and %llu steps)",
-                          d.stepChange->significant ? "beyond noise" : "within noise",
-                          d.stepChange->pValue,
-                          static_cast<unsigned long long>(d.stepChange->baseCount),
-                          static_cast<unsigned long long>(d.stepChange->newCount));
+            std::snprintf(noise, sizeof noise, "; %s: p = %.3g, %llu and %llu steps",
+                          t->significant ? "beyond noise" : "within noise", t->pValue,
+                          static_cast<unsigned long long>(t->baseCount),
+                          static_cast<unsigned long long>(t->newCount));
             out += noise;
+            if (t->shift) {
+                const double largest =
+                    std::max({std::abs(double(*t->shift)), std::abs(double(*t->shiftLow)),
+                              std::abs(double(*t->shiftHigh))});
+                out += "; shift " + signedChange(double(*t->shift), largest) + ", " +
+                       std::to_string(static_cast<int>(std::lround(t->level * 100))) +
+                       " % interval " + signedChange(double(*t->shiftLow), largest) + " to " +
+                       signedChange(double(*t->shiftHigh), largest);
+            }
+            out += ")";
         } else {
             out += "; too few steps to weigh against noise)";
         }
     } else {
         out = "no step time in " + std::string(base.stepMean ? "NEW" : "BASE");
     }
-    // The two idle causes that moved most, per step where both runs have
-    // steps (else over the whole run).
+    // Per step where both runs have steps (else over the whole run), what
+    // moved by at least 1 % of BASE's step time (else of its GPU time): the
+    // two idle causes and the two kernels that moved most.
     const bool perStep = base.stepCount > 0 && now.stepCount > 0;
-    auto per = [&](TimeNs v, const RunMetrics& m) {
-        return perStep ? double(v) / double(m.stepCount) : double(v);
+    auto per = [&](double v, const RunMetrics& m) { return perStep ? v / double(m.stepCount) : v; };
+    const double scale = perStep && base.stepMean ? *base.stepMean : double(base.gpuTime);
+    const double noticeable = 0.01 * scale;
+    struct Moved {
+        double by;
+        std::string what;
     };
-    std::vector<std::pair<double, size_t>> moved;
+    std::vector<Moved> idle, kernels;
     for (size_t c = 0; c < kGapCauseCount; ++c) {
-        const double delta = per(now.idleByCause[c], now) - per(base.idleByCause[c], base);
-        if (delta != 0) moved.push_back({std::abs(delta), c});
+        const double from = per(double(base.idleByCause[c]), base);
+        const double to = per(double(now.idleByCause[c]), now);
+        if (std::abs(to - from) < noticeable || std::abs(to - from) == 0) continue;
+        idle.push_back({std::abs(to - from), std::string("GPU idle for ") +
+                                                 gapCauseName(GapCause(c)) +
+                                                 (to < from ? " fell from " : " rose from ") +
+                                                 milliseconds(from) + " to " + milliseconds(to)});
     }
-    std::sort(moved.begin(), moved.end(), [](const auto& a, const auto& b) {
-        return a.first != b.first ? a.first > b.first : a.second < b.second;
-    });
-    for (size_t i = 0; i < moved.size() && i < 2; ++i) {
-        const size_t c = moved[i].second;
-        const double from = per(base.idleByCause[c], base), to = per(now.idleByCause[c], now);
-        out += i == 0 ? ": " : "; ";
-        out += std::string("GPU idle for ") + gapCauseName(GapCause(c)) +
-               (to < from ? " fell from " : " rose from ") + milliseconds(from) + " to " +
-               milliseconds(to) + (perStep ? " per step" : "");
+    for (const KernelDelta& k : d.kernels) {
+        const double from = per(double(k.base.total), base), to = per(double(k.now.total), now);
+        if (std::abs(to - from) < noticeable || std::abs(to - from) == 0) continue;
+        // Named as a person reads it: without template arguments and parameters.
+        const std::string name = shortSymbolName(k.name);
+        std::string what = k.status == NameStatus::New
+                               ? "new kernel " + name + ": " + milliseconds(to)
+                           : k.status == NameStatus::Vanished
+                               ? "kernel " + name + " gone (it took " + milliseconds(from) + ")"
+                               : name + (to < from ? " fell from " : " rose from ") +
+                                     milliseconds(from) + " to " + milliseconds(to);
+        kernels.push_back({std::abs(to - from), std::move(what)});
     }
+    auto byMost = [](const Moved& a, const Moved& b) { return a.by > b.by; };
+    std::stable_sort(idle.begin(), idle.end(), byMost);
+    std::stable_sort(kernels.begin(), kernels.end(), byMost);
+    std::vector<std::string> parts;
+    for (size_t i = 0; i < idle.size() && i < 2; ++i)
+        parts.push_back(idle[i].what);
+    for (size_t i = 0; i < kernels.size() && i < 2; ++i)
+        parts.push_back(kernels[i].what);
+    for (size_t i = 0; i < parts.size(); ++i)
+        out += (i == 0 ? ": " : "; ") + parts[i] + (perStep ? " per step" : "");
+    if (parts.empty()) out += ": no idle cause or kernel moved by 1 % of the step time";
     const std::string resolved = findingNames(d.findings, FindingStatus::Resolved);
     const std::string added = findingNames(d.findings, FindingStatus::New);
     out += resolved.empty() ? "; no finding resolved" : "; resolved: " + resolved;

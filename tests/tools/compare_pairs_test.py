@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""`gapscope-cli diff` on pairs of runs with a planted change, against the
+generator's truth (make_compare_pair.py) and a rank test computed here:
+
+  - the same profile with another seed: the step times' change is within
+    noise (this script's own Mann-Whitney p, normal approximation with
+    SciPy's tie and continuity corrections, is the tool's), and nothing is
+    named in the verdict; a gate `@95%` holds back where the plain one fails;
+  - one kernel twice as slow: it is the first kernel of the diff, by the
+    truth's change of its total, the verdict names it, the step time's
+    change is beyond noise and a gate `@95%` fails;
+  - the input wait removed: the verdict says the input wait fell from the
+    truth's per-step wait to nothing, and the input-bound finding is
+    resolved;
+  - a new kernel: the first kernel of the diff, marked new, its total the
+    truth's, named in the verdict.
+
+  compare_pairs_test.py --cli PATH --out DIR
+"""
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def mann_whitney_p(base, new):
+    """Two-sided p, normal approximation, tie- and continuity-corrected."""
+    pooled = sorted([(v, 0) for v in base] + [(v, 1) for v in new])
+    ranks, ties, i = [0.0] * len(pooled), 0.0, 0
+    while i < len(pooled):
+        j = i
+        while j < len(pooled) and pooled[j][0] == pooled[i][0]:
+            j += 1
+        for k in range(i, j):
+            ranks[k] = (i + 1 + j) / 2
+        ties += (j - i) ** 3 - (j - i)
+        i = j
+    n1, n2 = len(new), len(base)
+    u = sum(r for r, (_, who) in zip(ranks, pooled) if who == 1) - n1 * (n1 + 1) / 2
+    u = max(u, n1 * n2 - u)
+    n = n1 + n2
+    sigma = math.sqrt(n1 * n2 / 12 * ((n + 1) - ties / (n * (n - 1))))
+    z = (u - n1 * n2 / 2 - 0.5) / sigma
+    return min(1.0, math.erfc(z / math.sqrt(2)))  # 2 * P(Z > z)
+
+
+def steps_of(truth):
+    return [s["end_ns"] - s["start_ns"] for s in truth["steps"]]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", required=True)
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    runs = {"base": ["--seed", "11"], "noise": ["--seed", "12"],
+            "slow": ["--seed", "13", "--slow", "relu_kernel"],
+            "fed": ["--seed", "14", "--no-input-wait"],
+            "new": ["--seed", "15", "--new-kernel", "extra_kernel"]}
+    truth = {}
+    for name, args in runs.items():
+        path = os.path.join(a.out, name + ".json")
+        subprocess.check_call([sys.executable, os.path.join(HERE, "make_compare_pair.py"), path]
+                              + args)
+        with open(os.path.join(a.out, name + ".truth.json")) as f:
+            truth[name] = json.load(f)
+    problems = []
+
+    def check(ok, what):
+        if not ok:
+            problems.append(what)
+        print(("ok   " if ok else "FAIL ") + what)
+
+    def diff(name, *extra):
+        r = subprocess.run([a.cli, "diff", os.path.join(a.out, "base.json"),
+                            os.path.join(a.out, name + ".json"), "--no-cache", *extra],
+                           capture_output=True, text=True)
+        return r
+
+    base = truth["base"]
+    base_steps = steps_of(base)
+    for name in ("noise", "slow", "fed", "new"):
+        t = truth[name]
+        r = diff(name, "--format", "json")
+        if r.returncode != 0:
+            check(False, f"{name}: diff exited {r.returncode}: {r.stderr.strip()}")
+            continue
+        d = json.loads(r.stdout)
+        step = next(m for m in d["metrics"] if m["metric"] == "step_time")
+        mean = lambda xs: sum(xs) / len(xs)
+        check(abs(step["base"] - mean(base_steps)) < 1e-6 and
+              abs(step["new"] - mean(steps_of(t))) < 1e-6,
+              f"{name}: step_time is the truth's mean step ({step['base']} -> {step['new']})")
+        p = mann_whitney_p(base_steps, steps_of(t))
+        test = step["noise_test"]
+        check(abs(test["p_value"] - p) < 1e-9 and not test["exact"],
+              f"{name}: the rank test's p is this script's ({test['p_value']:.3g} vs {p:.3g})")
+        check(step["significant"] == (p < 0.05), f"{name}: significant is p < 0.05 ({p:.3g})")
+        verdict = d["verdict"]
+        kernels = d["kernels"]
+        if name == "noise":
+            check(not step["significant"] and "within noise" in verdict and
+                  "no idle cause or kernel moved" in verdict,
+                  f"noise: no change beyond noise, nothing named: {verdict}")
+            change = 100 * (step["new"] - step["base"]) / step["base"]
+            cmp = ">" if change > 0 else "<"
+            gate = f"step_time{cmp}{change / 2:+.3f}%"
+            check(diff(name, "--fail-if", gate).returncode == 1 and
+                  diff(name, "--fail-if", gate + "@95%").returncode == 0,
+                  f"noise: {gate} fails the gate, {gate}@95% does not")
+        if name == "slow":
+            want = t["kernels"]["relu_kernel"]["total_ns"] - base["kernels"]["relu_kernel"]["total_ns"]
+            check(kernels[0]["name"] == "relu_kernel" and kernels[0]["status"] == "changed" and
+                  kernels[0]["delta_total_ns"] == want,
+                  f"slow: relu_kernel first, +{want} ns as the truth ({kernels[0]})")
+            per_step = lambda tr: tr["kernels"]["relu_kernel"]["total_ns"] / len(tr["steps"]) / 1e6
+            said = f"relu_kernel rose from {per_step(base):.1f} ms to {per_step(t):.1f} ms per step"
+            check(step["significant"] and said in verdict, f"slow: verdict says '{said}': {verdict}")
+            check(diff(name, "--fail-if", "step_time>+5%@95%").returncode == 1,
+                  "slow: step_time>+5%@95% fails the gate")
+        if name == "fed":
+            wait = base["input_wait_ns"] / len(base["steps"]) / 1e6
+            said = f"GPU idle for input fell from {wait:.1f} ms to 0.0 ms per step"
+            check(said in verdict, f"fed: verdict says '{said}': {verdict}")
+            check(any(f["rule"] == "input-bound" and f["status"] == "resolved"
+                      for f in d["findings"]), "fed: input-bound is resolved")
+        if name == "new":
+            want = t["kernels"]["extra_kernel"]["total_ns"]
+            check(kernels[0]["name"] == "extra_kernel" and kernels[0]["status"] == "new" and
+                  kernels[0]["delta_total_ns"] == want,
+                  f"new: extra_kernel first, new, {want} ns as the truth ({kernels[0]})")
+            check("new kernel extra_kernel" in verdict, f"new: named in the verdict: {verdict}")
+    if problems:
+        print(f"{len(problems)} problem(s)")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

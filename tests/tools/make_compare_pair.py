@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""A Kineto (PyTorch profiler) JSON trace of a small training loop whose
+figures are planned, with its ground truth, for comparing two runs
+(`gapscope-cli diff`): the same profile with another seed differs only by
+noise; a flag plants one change.
+
+  make_compare_pair.py OUT.json --seed N [--steps 20] [--slow KERNEL]
+                       [--no-input-wait] [--new-kernel NAME]
+
+Each step, on one host thread (pid 1, tid 1) and one GPU stream (pid 0,
+stream 7), from its start t:
+  - unless --no-input-wait: the DataLoader's __next__ on the host,
+    "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", for
+    8 ms (the GPU is idle meanwhile: the step's input wait);
+  - then each kernel in turn, launched by a cudaLaunchKernel 10 us before it
+    starts (correlated), 5 us after the previous one ends:
+    gemm_kernel 3 ms, relu_kernel 1 ms, softmax_kernel 0.5 ms, and with
+    --new-kernel NAME a kernel of that name for 0.8 ms; --slow KERNEL runs
+    that kernel twice as long;
+  - the step (ProfilerStep#i, a user_annotation) ends 10 us after its last
+    kernel, and the next starts there.
+Every duration is multiplied by (1 + u), u uniform in [-0.02, 0.02] from
+the seed, and rounded to the ns. Times are written in us with 3 decimals,
+so the file holds them to the ns.
+
+OUT.truth.json: each step's start and end, each kernel's count and total,
+the input wait in all (the __next__ slices), all in ns.
+"""
+import argparse
+import json
+import random
+
+KERNELS = [("gemm_kernel", 3_000_000), ("relu_kernel", 1_000_000), ("softmax_kernel", 500_000)]
+NEW_KERNEL_NS = 800_000
+INPUT_WAIT_NS = 8_000_000
+NEXT = "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"
+T0 = 1_000_000_000
+
+
+def us(ns):
+    return f"{ns // 1000}.{ns % 1000:03d}"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("out")
+    ap.add_argument("--seed", type=int, required=True)
+    ap.add_argument("--steps", type=int, default=20)
+    ap.add_argument("--slow")
+    ap.add_argument("--no-input-wait", action="store_true")
+    ap.add_argument("--new-kernel")
+    a = ap.parse_args()
+    rng = random.Random(a.seed)
+
+    def jitter(ns):
+        return round(ns * (1 + rng.uniform(-0.02, 0.02)))
+
+    kernels = [(n, d * (2 if n == a.slow else 1)) for n, d in KERNELS]
+    if a.new_kernel:
+        kernels.append((a.new_kernel, NEW_KERNEL_NS))
+    events = []
+
+    def x(cat, name, pid, tid, start, dur, args=None):
+        e = f'{{"ph": "X", "cat": "{cat}", "name": "{name}", "pid": {pid}, "tid": {tid}, ' \
+            f'"ts": {us(start)}, "dur": {us(dur)}'
+        if args:
+            e += ', "args": ' + json.dumps(args)
+        events.append(e + "}")
+
+    truth = {"steps": [], "kernels": {}, "input_wait_ns": 0}
+    t = T0
+    correlation = 0
+    for step in range(1, a.steps + 1):
+        start = t
+        g = t
+        if not a.no_input_wait:
+            wait = jitter(INPUT_WAIT_NS)
+            x("python_function", NEXT, 1, 1, t, wait)
+            truth["input_wait_ns"] += wait
+            g = t + wait
+        for name, base in kernels:
+            d = jitter(base)
+            g += 5_000
+            correlation += 1
+            x("cuda_runtime", "cudaLaunchKernel", 1, 1, g - 10_000, 4_000,
+              {"correlation": correlation})
+            x("kernel", name, 0, 7, g, d,
+              {"device": 0, "stream": 7, "correlation": correlation})
+            k = truth["kernels"].setdefault(name, {"count": 0, "total_ns": 0})
+            k["count"] += 1
+            k["total_ns"] += d
+            g += d
+        end = g + 10_000
+        x("user_annotation", f"ProfilerStep#{step}", 1, 1, start, end - start)
+        truth["steps"].append({"start_ns": start, "end_ns": end})
+        t = end
+    meta = ['{"ph": "M", "name": "process_name", "pid": 0, "tid": 0, "args": {"name": "GPU 0"}}',
+            '{"ph": "M", "name": "process_name", "pid": 1, "tid": 0, '
+            '"args": {"name": "python3"}}']
+    with open(a.out, "w") as f:
+        f.write('{"schemaVersion": 1, "deviceProperties": [{"id": 0, "name": "NVIDIA H100"}],\n'
+                '"traceEvents": [\n' + ",\n".join(events + meta) + "\n]}\n")
+    with open(a.out.rsplit(".json", 1)[0] + ".truth.json", "w") as f:
+        json.dump(truth, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
