@@ -533,14 +533,7 @@ class TestXSpace : public QObject {
         QVERIFY(decoded > 0);
 
         // From the cache: the same args, decoded again from the file.
-        QTemporaryDir cacheDir;
-        IndexCache cache(cacheDir.path().toStdString());
-        LoadOptions o;
-        o.cache = &cache;
-        QVERIFY(loadTrace(plain.toStdString(), o).trace);
-        const LoadResult c = loadTrace(plain.toStdString(), o);
-        QVERIFY(c.trace && c.trace->fromCache);
-        QCOMPARE(canonicalDump(*c.trace), dumpA);
+        QCOMPARE(dumpOfCacheHit(plain.toStdString()), dumpA);
 
         // A file rewritten since: the args say so instead of showing others.
         uint32_t withArgs = kNone;

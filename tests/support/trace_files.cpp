@@ -1,15 +1,18 @@
 #include "support/trace_files.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 
 #include "analysis/gpu_busy.h"
+#include "cache/index_cache.h"
 #include "format/pipelined_reader.h"
 #include "format/trace_json_reader.h"
 #include "io/compress.h"
 #include "io/memory_source.h"
+#include "loader/loader.h"
 #include "model/trace_builder.h"
 
 namespace gapscope::test {
@@ -106,6 +109,16 @@ std::string canonicalDump(const Trace& t) {
     for (const GpuDevice& d : t.gpuDevices)
         o << "gpu " << d.index << " busy " << d.busyNs << "\n";
     return o.str();
+}
+
+std::string dumpOfCacheHit(const std::string& path) {
+    QTemporaryDir cacheDir;
+    IndexCache cache(cacheDir.path().toStdString());
+    LoadOptions o;
+    o.cache = &cache;
+    if (!loadTrace(path, o).trace) return {};
+    const LoadResult hit = loadTrace(path, o);
+    return hit.trace && hit.trace->fromCache ? canonicalDump(*hit.trace) : std::string();
 }
 
 }  // namespace gapscope::test

@@ -34,4 +34,8 @@ std::string manyEvents(int count, bool distinctNames = false);
 // and a compressed copy of it give the same dump).
 std::string canonicalDump(const Trace& trace);
 
+// The file at `path` loaded twice through a fresh index cache: the dump of
+// the second load, which the cache served ("" when it did not).
+std::string dumpOfCacheHit(const std::string& path);
+
 }  // namespace gapscope::test
