@@ -80,23 +80,38 @@ nlohmann::json noiseJson(const ShiftTest& t) {
             {"significant", t.significant},
             {"steps_base", t.baseCount},
             {"steps_new", t.newCount},
+            {"smallest_p_value", t.smallestP},
             {"shift_ns", ns(t.shift)},
             {"shift_low_ns", ns(t.shiftLow)},
-            {"shift_high_ns", ns(t.shiftHigh)}};
+            {"shift_high_ns", ns(t.shiftHigh)},
+            {"interval_level", t.shift ? nlohmann::json(t.intervalLevel) : nullptr}};
 }
 
-// "beyond noise (p = 0.0002, Mann-Whitney U, 40 and 40 steps; shift +12.3 ms,
-// 95 % interval +11.0 to +13.5 ms)".
+// 95, 97.5, 99.9: a level in percent as written.
+std::string percentText(double fraction) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.4g", fraction * 100);
+    return text;
+}
+
+// "beyond noise (p = 0.000183, Mann-Whitney U, 40 and 40 steps; shift
+// +12300000 ns, 95 % interval +11000000 to +13500000 ns)".
 std::string noiseText(const ShiftTest& t) {
     char p[32];
     std::snprintf(p, sizeof p, "%.3g", t.pValue);
     std::string s = std::string(t.significant ? "beyond noise" : "within noise") + " (p = " + p +
                     ", Mann-Whitney U" + (t.exact ? ", exact" : "") + ", " +
                     std::to_string(t.baseCount) + " and " + std::to_string(t.newCount) + " steps";
+    if (!t.canBeSignificant()) {
+        char smallest[32];
+        std::snprintf(smallest, sizeof smallest, "%.3g", t.smallestP);
+        s += std::string("; too few steps to be significant at ") + percentText(t.level) +
+             " %: the smallest p they can give is " + smallest;
+    }
     if (t.shift) {
         auto ns = [](TimeNs v) { return signedNumber(double(v), MetricUnit::Ns); };
-        s += "; shift " + ns(*t.shift) + " ns, " + fixed(t.level * 100, 0) + " % interval " +
-             ns(*t.shiftLow) + " to " + ns(*t.shiftHigh) + " ns";
+        s += "; shift " + ns(*t.shift) + " ns, " + percentText(t.statedIntervalLevel()) +
+             " % interval " + ns(*t.shiftLow) + " to " + ns(*t.shiftHigh) + " ns";
     }
     return s + ")";
 }
@@ -258,6 +273,8 @@ int runDiff(int argc, char** argv) {
                                                        : nlohmann::json(nullptr)},
                  {"noise_test",
                   results[i].noise ? noiseJson(*results[i].noise) : nlohmann::json(nullptr)},
+                 {"noise_agrees", results[i].noise ? nlohmann::json(results[i].noiseAgrees)
+                                                   : nlohmann::json(nullptr)},
                  {"error", results[i].error.empty() ? nlohmann::json(nullptr)
                                                     : nlohmann::json(results[i].error)}});
         j["failed"] = crossed;
@@ -368,7 +385,11 @@ int runDiff(int argc, char** argv) {
         std::cerr << (r.crossed ? "FAILED " : "ok     ") << g.text << ": " << measured << " (base "
                   << number(r.base, g.unit) << ", new " << number(r.now, g.unit) << " "
                   << metricUnitName(g.unit) << ")"
-                  << (r.noise ? ", " + noiseText(*r.noise) : std::string()) << "\n";
+                  << (r.noise ? ", " + noiseText(*r.noise) : std::string())
+                  << (r.noise && r.noise->significant && !r.noiseAgrees
+                          ? ", but the steps moved the other way"
+                          : "")
+                  << "\n";
     }
     return status;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace gapscope {
 
@@ -24,8 +25,10 @@ double normalIsf(double tail) {
 
 // How many arrangements of n + m distinct values give U = u, for every u
 // in 0..n·m: the coefficients of the Gaussian binomial [n + m choose n],
-// built as [m + i choose i] for i = 1..n (each step's coefficients are
-// counts, so nothing cancels).
+// built as [m + i choose i] for i = 1..n. A coefficient below m + 1 is a
+// sum of counts; above, a difference of large ones, which loses the small
+// ones of the upper tail: only the lower tail is read (the distribution is
+// symmetric).
 std::vector<long double> uCounts(uint64_t n, uint64_t m) {
     if (n > m) std::swap(n, m);
     std::vector<long double> c(n * m + 1, 0);
@@ -99,13 +102,18 @@ std::optional<ShiftTest> shiftTest(const std::vector<TimeNs>& base,
             below += counts[u];
             cdf[u] = below / total;
         }
-        const auto from = static_cast<size_t>(uMax);  // an integer without ties
-        const long double sf = from == 0 ? 1.0L : 1.0L - cdf[from - 1];
-        t.pValue = std::min(1.0, static_cast<double>(2 * sf));
+        // P(U >= uMax) = P(U <= nm − uMax), by symmetry (uMax is an
+        // integer without ties).
+        const auto mirror = static_cast<size_t>(pairs - uMax);
+        t.pValue = std::clamp(static_cast<double>(2 * cdf[mirror]), 0.0, 1.0);
+        t.smallestP = std::min(1.0, static_cast<double>(2 * cdf[0]));
     } else {
         const double spread = std::sqrt(pairs / 12 * ((n + 1) - tieTerm / (n * (n - 1))));
-        const double z = (uMax - pairs / 2 - 0.5) / spread;  // spread 0: all tied, z = −inf
-        t.pValue = std::clamp(2 * normalSf(z), 0.0, 1.0);
+        auto pOf = [&](double u) {  // spread 0: all tied, z = −inf, p = 1
+            return std::clamp(2 * normalSf((u - pairs / 2 - 0.5) / spread), 0.0, 1.0);
+        };
+        t.pValue = pOf(uMax);
+        t.smallestP = pOf(pairs);
     }
     t.significant = t.pValue < 1 - level;
 
@@ -122,8 +130,11 @@ std::optional<ShiftTest> shiftTest(const std::vector<TimeNs>& base,
     const double alpha = 1 - level;
     uint64_t k = 0;  // 1-based rank of the interval's low end
     if (t.exact) {
-        // R: qu = qwilcox(alpha / 2, n, m), the least u with P(U <= u) >= alpha / 2.
-        while (k < cdf.size() && cdf[k] < alpha / 2)
+        // R: qu = qwilcox(alpha / 2, n, m), the least u with P(U <= u) >=
+        // alpha / 2, the target lowered by 10 ulp as R lowers it (1 − 0.95
+        // rounds up in a double: a P(U <= u) of exactly alpha / 2 counts).
+        const double target = alpha / 2 - 10 * std::numeric_limits<double>::epsilon();
+        while (k < cdf.size() && cdf[k] < target)
             ++k;
     } else {
         const double z = normalIsf(alpha / 2);
@@ -131,6 +142,9 @@ std::optional<ShiftTest> shiftTest(const std::vector<TimeNs>& base,
             std::max(0.0, std::floor(pairs / 2 - z * std::sqrt(pairs * (n + 1) / 12))));
     }
     k = std::clamp<uint64_t>(k, 1, count);
+    // What the interval's level is: with few steps the asked one cannot be
+    // had (R: "requested conf.level not achievable"), and k = 1 gives less.
+    t.intervalLevel = t.exact ? static_cast<double>(1 - 2 * cdf[k - 1]) : level;
     t.shiftLow = diffs[k - 1];
     t.shiftHigh = diffs[count - k];
     return t;

@@ -34,11 +34,21 @@ struct ShiftTest {
     double u = 0;       // the candidate's U
     double pValue = 1;  // two-sided
     bool exact = false;
-    double level = 0.95;       // of the interval, and 1 − the test's threshold
+    double level = 0.95;       // asked for: 1 − the test's threshold, and the interval's
     bool significant = false;  // pValue < 1 − level
+    // The smallest p these step counts can give (exact: 2 / C(n+m, n)): at
+    // or above 1 − level no change can be significant, however large.
+    double smallestP = 0;
+    bool canBeSignificant() const { return smallestP < 1 - level; }
     // How much longer a candidate value is than a baseline one (negative:
     // shorter), and its interval at `level`; none past kMaxShiftPairs.
     std::optional<TimeNs> shift, shiftLow, shiftHigh;
+    // The interval's own level: exact, the coverage of the ranks chosen
+    // (at least `level`, but less where so few steps have no quantile that
+    // far out); else `level`.
+    double intervalLevel = 0.95;
+    // What to call it: `level`, unless it could not be had.
+    double statedIntervalLevel() const { return intervalLevel < level ? intervalLevel : level; }
 };
 
 // None when either sample has fewer than two values (no spread to measure

@@ -267,7 +267,16 @@ FailIfResult evaluateFailIf(const FailIf& f, const RunMetrics& base, const RunMe
             r.crossed = x <= t;
             break;
     }
-    if (r.noise) r.crossed = r.crossed && r.noise->significant;
+    if (r.noise) {
+        // Beyond noise in the direction the condition looks: NEW's steps
+        // ranked longer for > and >=, shorter for < and <= (a rank test can
+        // call a speed-up significant while one outlier raises the mean).
+        const double middle = double(r.noise->baseCount) * double(r.noise->newCount) / 2;
+        const bool up =
+            f.compare == FailIf::Compare::Greater || f.compare == FailIf::Compare::GreaterEqual;
+        r.noiseAgrees = up ? r.noise->u > middle : r.noise->u < middle;
+        r.crossed = r.crossed && r.noise->significant && r.noiseAgrees;
+    }
     return r;
 }
 

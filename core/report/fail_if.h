@@ -17,7 +17,8 @@
 // an op NAME is exact (the last `.` starts the field). A name absent from
 // a run counts as 0. With @LEVEL% (step_time and step_time_median only),
 // the condition holds only where the step times also changed beyond their
-// step-to-step noise at that confidence level (analysis/shift_test.h).
+// step-to-step noise at that confidence level, and in the direction the
+// condition looks (analysis/shift_test.h).
 
 #include <optional>
 #include <regex>
@@ -54,8 +55,11 @@ struct FailIfResult {
     std::optional<double> base, now;
     std::optional<double> measured;  // what was compared with the threshold
     std::optional<ShiftTest> noise;  // with @LEVEL%
-    bool crossed = false;            // (and, with @LEVEL%, significant)
-    std::string error;               // set when it cannot be evaluated (a run lacks the figure)
+    // Whether NEW's steps ranked the way the condition looks (longer for >,
+    // shorter for <): a significant change the other way does not count.
+    bool noiseAgrees = false;
+    bool crossed = false;  // (and, with @LEVEL%, significant)
+    std::string error;     // set when it cannot be evaluated (a run lacks the figure)
 };
 
 FailIfResult evaluateFailIf(const FailIf& condition, const RunMetrics& base, const RunMetrics& now);

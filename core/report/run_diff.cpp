@@ -172,16 +172,35 @@ const char* findingStatusName(FindingStatus s) {
 
 namespace {
 
+// Whether the runs used a GPU in common (else they are compared in order).
+bool shareGpus(const RunMetrics& base, const RunMetrics& now) {
+    for (const GpuTimeAccount& b : base.gpus)
+        for (const GpuTimeAccount& n : now.gpus)
+            if (b.device == n.device) return true;
+    return false;
+}
+
+// "+1.5", "-0.3", "+0.0" (never "-0.0"): a signed number rounded to `decimals`.
+std::string signedFixed(double v, int decimals) {
+    const double scale = std::pow(10.0, decimals);
+    double rounded = std::round(v * scale) / scale;
+    if (rounded == 0) rounded = 0;  // no negative zero
+    char text[48];
+    std::snprintf(text, sizeof text, "%+.*f", decimals, rounded);
+    return text;
+}
+
+// "95 %", "97.5 %": a level as written.
+std::string percent(double fraction) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.4g %%", fraction * 100);
+    return text;
+}
+
 std::vector<FindingChange> findingChanges(const RunMetrics& base, const RunMetrics& now) {
-    // By rule and GPU; by rule alone when the runs' findings name no GPU in
-    // common (two ranks of a job, each on its own GPU).
-    std::set<int> baseDevices, nowDevices;
-    for (const RunMetrics::Finding& f : base.findings)
-        if (f.device >= 0) baseDevices.insert(f.device);
-    for (const RunMetrics::Finding& f : now.findings)
-        if (f.device >= 0) nowDevices.insert(f.device);
-    const bool sameGpus = std::any_of(baseDevices.begin(), baseDevices.end(),
-                                      [&](int d) { return nowDevices.count(d) > 0; });
+    // By rule and GPU; by rule alone when the runs used no GPU in common
+    // (two ranks of a job, each on its own GPU).
+    const bool sameGpus = shareGpus(base, now);
     auto sameKey = [&](const RunMetrics::Finding& a, const RunMetrics::Finding& b) {
         return a.rule == b.rule && (!sameGpus || a.device == b.device);
     };
@@ -216,10 +235,7 @@ std::vector<GpuDelta::Figure> figuresOf(const GpuTimeAccount* b, const GpuTimeAc
 }
 
 std::vector<GpuDelta> gpuDeltas(const RunMetrics& base, const RunMetrics& now) {
-    bool common = false;
-    for (const GpuTimeAccount& b : base.gpus)
-        for (const GpuTimeAccount& n : now.gpus)
-            common = common || b.device == n.device;
+    const bool common = shareGpus(base, now);
     std::vector<GpuDelta> out;
     if (!common) {
         for (size_t i = 0; i < std::max(base.gpus.size(), now.gpus.size()); ++i) {
@@ -275,25 +291,18 @@ std::string findingNames(const std::vector<FindingChange>& changes, FindingStatu
 // "+1.0 ms", "-28 µs", "+0 ns": a signed change in the unit that shows
 // `largest` (the largest of the changes written together).
 std::string signedChange(double ns, double largest) {
-    char text[48];
     const double a = std::abs(largest);
-    if (a >= 1e6)
-        std::snprintf(text, sizeof text, "%+.1f ms", ns / 1e6);
-    else if (a >= 1e3)
-        std::snprintf(text, sizeof text, "%+.0f µs", ns / 1e3);
-    else
-        std::snprintf(text, sizeof text, "%+.0f ns", ns);
-    return text;
+    if (a >= 1e6) return signedFixed(ns / 1e6, 1) + " ms";
+    if (a >= 1e3) return signedFixed(ns / 1e3, a >= 1e4 ? 0 : 1) + " µs";
+    return signedFixed(ns, 0) + " ns";
 }
 
 std::string verdictOf(const RunDiff& d, const RunMetrics& base, const RunMetrics& now) {
     std::string out;
     if (base.stepMean && now.stepMean && *base.stepMean > 0) {
-        char change[64];
-        std::snprintf(change, sizeof change, "step time %+.1f %% (%s to %s",
-                      100.0 * (*now.stepMean - *base.stepMean) / *base.stepMean,
-                      milliseconds(*base.stepMean).c_str(), milliseconds(*now.stepMean).c_str());
-        out = change;
+        out = "step time " +
+              signedFixed(100.0 * (*now.stepMean - *base.stepMean) / *base.stepMean, 1) + " % (" +
+              milliseconds(*base.stepMean) + " to " + milliseconds(*now.stepMean);
         if (const std::optional<ShiftTest>& t = d.stepChange) {
             char noise[96];
             std::snprintf(noise, sizeof noise, "; %s: p = %.3g, %llu and %llu steps",
@@ -301,21 +310,24 @@ std::string verdictOf(const RunDiff& d, const RunMetrics& base, const RunMetrics
                           static_cast<unsigned long long>(t->baseCount),
                           static_cast<unsigned long long>(t->newCount));
             out += noise;
+            if (!t->canBeSignificant()) out += ", too few to tell a change at " + percent(t->level);
             if (t->shift) {
                 const double largest =
                     std::max({std::abs(double(*t->shift)), std::abs(double(*t->shiftLow)),
                               std::abs(double(*t->shiftHigh))});
                 out += "; shift " + signedChange(double(*t->shift), largest) + ", " +
-                       std::to_string(static_cast<int>(std::lround(t->level * 100))) +
-                       " % interval " + signedChange(double(*t->shiftLow), largest) + " to " +
+                       percent(t->statedIntervalLevel()) + " interval " +
+                       signedChange(double(*t->shiftLow), largest) + " to " +
                        signedChange(double(*t->shiftHigh), largest);
             }
             out += ")";
         } else {
             out += "; too few steps to weigh against noise)";
         }
-    } else {
+    } else if (!base.stepMean || !now.stepMean) {
         out = "no step time in " + std::string(base.stepMean ? "NEW" : "BASE");
+    } else {
+        out = "BASE's steps take no time";
     }
     // Per step where both runs have steps (else over the whole run), what
     // moved by at least 1 % of BASE's step time (else of its GPU time): the

@@ -35,8 +35,8 @@ struct RunMetrics {
     // The input pipeline's verdict and the GPU idle it caused (as `pipeline`).
     InputVerdict inputVerdict = InputVerdict::NotInputBound;
     std::optional<double> inputShare;  // of the time account, 0..1
-    // Launch overhead: the median time from a launch call's start to its
-    // kernel's start, over the kernels with a launch (as `launch`).
+    // Launch overhead: the median launch delay (kernel start − end of its
+    // launch call, at least 0) over the kernels with a launch (as `launch`).
     std::optional<TimeNs> launchDelayMedian;
     // The advice, most severe first (as `advice`).
     struct Finding {

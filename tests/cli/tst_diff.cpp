@@ -265,14 +265,25 @@ class TestDiff : public QObject {
         const double threshold = change >= 0 ? change - 0.05 : change + 0.05;
         const QString past = QString("step_time") + (change >= 0 ? ">" : "<") +
                              (threshold >= 0 ? "+" : "") + QString::number(threshold, 'f', 3) + "%";
+        // Which way NEW's steps ranked: the pairs (BASE step, NEW step) where
+        // NEW's is longer, against half of them. A gate counts a change
+        // beyond noise only the way it looks (> longer, < shorter).
+        double longer = 0;
+        for (int64_t n : tb_.steps)
+            for (int64_t b : ta_.steps)
+                longer += n > b ? 1 : n == b ? 0.5 : 0;
+        const double half = double(ta_.steps.size() * tb_.steps.size()) / 2;
+        const bool agrees = change >= 0 ? longer > half : longer < half;
         Run r = runCli({"diff", a_, b_, "--no-cache", "--fail-if", past + "@95%"});
-        QCOMPARE(r.exitCode, p < 0.05 ? 1 : 0);
+        QCOMPARE(r.exitCode, p < 0.05 && agrees ? 1 : 0);
         QVERIFY2(r.err.contains(p < 0.05 ? "beyond noise" : "within noise"), r.err.constData());
         // At a level the p-value passes either way.
         const QString loose = QString::number(std::min(99.9, 100 * (1 - p) - 0.1), 'f', 1);
         if (100 * (1 - p) > 0.2) {
             r = runCli({"diff", a_, b_, "--no-cache", "--fail-if", past + "@" + loose + "%"});
-            QCOMPARE(r.exitCode, 1);
+            QCOMPARE(r.exitCode, agrees ? 1 : 0);
+            if (!agrees)
+                QVERIFY2(r.err.contains("but the steps moved the other way"), r.err.constData());
         }
         // The same run twice: nothing beyond noise.
         r = runCli({"diff", a_, a2_, "--no-cache", "--fail-if", "step_time>=+0%@95%"});

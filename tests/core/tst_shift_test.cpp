@@ -7,6 +7,9 @@
 //    qwilcox rule) over the sorted pairwise differences;
 //  - the normal approximation's p worked by hand for two samples too large
 //    for the exact count, and with ties;
+//  - the exact p and interval for one small run and one larger against the
+//    classic recursion's counts, in whole numbers;
+//  - what few steps cannot tell, and a gate with @LEVEL% looking one way;
 //  - no test where either sample has fewer than two values.
 
 #include <QRandomGenerator>
@@ -16,6 +19,7 @@
 #include <vector>
 
 #include "analysis/shift_test.h"
+#include "report/fail_if.h"
 #include "support/suite_main.h"
 
 using namespace gapscope;
@@ -64,13 +68,15 @@ BruteForce bruteForce(const std::vector<TimeNs>& base, const std::vector<TimeNs>
     return out;
 }
 
-// The interval's ends: k = qwilcox(alpha / 2) (the least u with P(U <= u)
-// >= alpha / 2, at least 1); the k-th smallest and largest difference.
+// The interval's ends at the level whose alpha / 2 is 1 / `tail`: k =
+// qwilcox(alpha / 2), the least u with P(U <= u) >= alpha / 2, compared in
+// whole numbers (count · tail >= total), at least 1; the k-th smallest and
+// largest difference.
 std::pair<TimeNs, TimeNs> interval(const BruteForce& bf, const std::vector<TimeNs>& base,
-                                   const std::vector<TimeNs>& cand, double level) {
+                                   const std::vector<TimeNs>& cand, int tail) {
     size_t k = 0;
     double cumulative = bf.byU[0];
-    while (cumulative / bf.total < (1 - level) / 2)
+    while (cumulative * tail < bf.total)
         cumulative += bf.byU[++k];
     k = std::max<size_t>(k, 1);
     std::vector<TimeNs> diffs;
@@ -79,6 +85,29 @@ std::pair<TimeNs, TimeNs> interval(const BruteForce& bf, const std::vector<TimeN
             diffs.push_back(c - b);
     std::sort(diffs.begin(), diffs.end());
     return {diffs[k - 1], diffs[diffs.size() - k]};
+}
+
+// How many arrangements of `cand` candidate and `base` baseline values give
+// each U, by the classic recursion on the largest value (a candidate's
+// beats every baseline value): f(i, j, u) = f(i−1, j, u−j) + f(i, j−1, u).
+std::vector<uint64_t> countsByRecursion(int cand, int base) {
+    // f[i][j] as a vector over u, built for j = 0..base.
+    std::vector<std::vector<std::vector<uint64_t>>> f(cand + 1,
+                                                      std::vector<std::vector<uint64_t>>(base + 1));
+    for (int i = 0; i <= cand; ++i)
+        for (int j = 0; j <= base; ++j) {
+            std::vector<uint64_t>& v = f[i][j];
+            v.assign(size_t(i * j) + 1, 0);
+            if (i == 0 || j == 0) {
+                v[0] = 1;
+                continue;
+            }
+            for (size_t u = 0; u < v.size(); ++u) {
+                if (u >= size_t(j) && u - j < f[i - 1][j].size()) v[u] += f[i - 1][j][u - j];
+                if (u < f[i][j - 1].size()) v[u] += f[i][j - 1][u];
+            }
+        }
+    return f[cand][base];
 }
 
 }  // namespace
@@ -105,7 +134,7 @@ class TestShiftTest : public QObject {
     void exactAgainstBruteForce() {
         QRandomGenerator rng(5);
         for (int round = 0; round < 60; ++round) {
-            const auto nb = rng.bounded(2, 8), nc = rng.bounded(2, 8);
+            const auto nb = rng.bounded(2, 9), nc = rng.bounded(2, 9);
             std::vector<TimeNs> pool;
             while (pool.size() < size_t(nb + nc)) {
                 const TimeNs v =
@@ -115,19 +144,128 @@ class TestShiftTest : public QObject {
             const std::vector<TimeNs> base(pool.begin(), pool.begin() + nb),
                 cand(pool.begin() + nb, pool.end());
             const BruteForce want = bruteForce(base, cand);
-            for (const double level : {0.95, 0.9, 0.8}) {
+            // Levels whose alpha / 2 is 1 / tail: 0.95, 0.9, 0.8.
+            for (const int tail : {40, 20, 10}) {
+                const double level = 1 - 2.0 / tail;
                 const auto t = shiftTest(base, cand, level);
                 QVERIFY(t && t->exact);
                 QCOMPARE(t->u, want.u);
                 QVERIFY2(std::abs(t->pValue - want.p) < 1e-12,
                          qPrintable(QString("%1 vs %2").arg(t->pValue).arg(want.p)));
                 QCOMPARE(t->significant, want.p < 1 - level);
-                const auto [low, high] = interval(want, base, cand, level);
+                const auto [low, high] = interval(want, base, cand, tail);
                 QCOMPARE(*t->shiftLow, low);
                 QCOMPARE(*t->shiftHigh, high);
                 QVERIFY(*t->shiftLow <= *t->shift && *t->shift <= *t->shiftHigh);
             }
         }
+    }
+
+    // One small run and one larger: still exact (as SciPy's "auto"), checked
+    // against the recursion's whole-number counts; the interval's rank at a
+    // level where P(U <= u) is exactly alpha / 2 (3 against 13 steps at
+    // 97.5 %: P(U <= 3) = 7 / 560 = 1 / 80), where R's qwilcox stops.
+    void exactAgainstTheRecursion() {
+        QRandomGenerator rng(9);
+        struct Case {
+            int cand, base, tail;  // alpha / 2 = 1 / tail
+        };
+        for (const Case c : {Case{3, 13, 80}, Case{2, 25, 40}, Case{5, 40, 40}, Case{8, 30, 20},
+                             Case{8, 12, 40}}) {
+            std::vector<TimeNs> base, cand;
+            std::vector<TimeNs> used;
+            auto fresh = [&](TimeNs from) {
+                for (;;) {
+                    const TimeNs v = from + rng.bounded(0, 5000);
+                    if (std::find(used.begin(), used.end(), v) == used.end()) {
+                        used.push_back(v);
+                        return v;
+                    }
+                }
+            };
+            for (int i = 0; i < c.base; ++i)
+                base.push_back(fresh(10'000));
+            for (int i = 0; i < c.cand; ++i)
+                cand.push_back(fresh(12'000));
+            const std::vector<uint64_t> counts = countsByRecursion(c.cand, c.base);
+            uint64_t total = 0;
+            for (uint64_t n : counts)
+                total += n;
+            double u = 0;
+            for (TimeNs x : cand)
+                for (TimeNs y : base)
+                    u += x > y;
+            const double pairs = double(c.cand) * double(c.base);
+            const auto far = static_cast<size_t>(std::max(u, pairs - u));
+            uint64_t asFar = 0;
+            for (size_t k = far; k < counts.size(); ++k)
+                asFar += counts[k];
+            const double p = std::min(1.0, 2.0 * double(asFar) / double(total));
+            const auto t = shiftTest(base, cand, 1 - 2.0 / c.tail);
+            QVERIFY(t && t->exact);
+            QCOMPARE(t->u, u);
+            QVERIFY2(std::abs(t->pValue - p) <= 1e-12 * std::max(p, 1e-300) + 1e-300,
+                     qPrintable(QString("%1 vs %2").arg(t->pValue).arg(p)));
+            size_t k = 0;
+            uint64_t cumulative = counts[0];
+            while (cumulative * uint64_t(c.tail) < total)
+                cumulative += counts[++k];
+            k = std::max<size_t>(k, 1);
+            std::vector<TimeNs> diffs;
+            for (TimeNs x : cand)
+                for (TimeNs y : base)
+                    diffs.push_back(x - y);
+            std::sort(diffs.begin(), diffs.end());
+            QCOMPARE(*t->shiftLow, diffs[k - 1]);
+            QCOMPARE(*t->shiftHigh, diffs[diffs.size() - k]);
+        }
+    }
+
+    // Three steps against three: the smallest p is 2 / C(6, 3) = 0.1, so
+    // nothing is significant at 95 %, and the interval can only be had at
+    // 1 − 2 · P(U <= 0) = 90 %. A complete separation of 8 against 2000
+    // steps: a p that is tiny, never negative.
+    void fewStepsSayWhatTheyCannot() {
+        auto t = shiftTest({10, 11, 12}, {20, 21, 22});
+        QVERIFY(t && t->exact);
+        QCOMPARE(t->smallestP, 0.1);
+        QVERIFY(!t->canBeSignificant() && !t->significant);
+        QVERIFY(std::abs(t->intervalLevel - 0.9) < 1e-12);
+        std::vector<TimeNs> many;
+        for (TimeNs i = 0; i < 2000; ++i)
+            many.push_back(i);
+        t = shiftTest(many, {5000, 5001, 5002, 5003, 5004, 5005, 5006, 5007});
+        QVERIFY(t && t->exact && t->significant);
+        QVERIFY2(t->pValue > 0 && t->pValue < 1e-20, qPrintable(QString::number(t->pValue)));
+    }
+
+    // A gate with @95% looks one way: NEW's steps 10 % faster but for one
+    // compile-like outlier raise the mean 31 %, and the rank test calls the
+    // change significant, for a speed-up: `step_time>+5%@95%` does not hold.
+    void aGateLooksOneWay() {
+        RunMetrics base, now;
+        base.stepDurations.assign(10, 100);
+        now.stepDurations.assign(9, 90);
+        now.stepDurations.push_back(500);
+        base.stepMean = 100;
+        now.stepMean = (9 * 90 + 500) / 10.0;
+        std::string error;
+        const auto up = parseFailIf("step_time>+5%@95%", error);
+        QVERIFY2(up, error.c_str());
+        FailIfResult r = evaluateFailIf(*up, base, now);
+        QVERIFY(r.error.empty() && r.noise && r.noise->significant);
+        QVERIFY(!r.noiseAgrees && !r.crossed);
+        const auto down = parseFailIf("step_time<+40%@95%", error);
+        QVERIFY2(down, error.c_str());
+        r = evaluateFailIf(*down, base, now);
+        QVERIFY(r.noiseAgrees && r.crossed);
+        // An @ in a kernel regex is the regex's; a level follows the threshold.
+        auto k = parseFailIf("kernel:a@b.total>+5%", error);
+        QVERIFY2(k && !k->beyondNoise && k->metric == "a@b", error.c_str());
+        k = parseFailIf("kernel:a@b.total>+5%@90%", error);
+        QVERIFY(!k && error.find("only step_time") != std::string::npos);
+        const auto level = parseFailIf("step_time_median>+5%@97.5%", error);
+        QVERIFY(level && std::abs(*level->beyondNoise - 0.975) < 1e-12);
     }
 
     void normalApproximationByHand() {
