@@ -104,8 +104,9 @@ const std::vector<std::string>& headlineMetricNames() {
                                       "step_time_p90", "gpu_busy",         "gpu_idle"};
         for (size_t c = 0; c < kGapCauseCount; ++c)
             n.push_back(idleName(c));
-        for (const char* rest : {"idle_short", "exposed_comm", "input_share", "launch_delay_median",
-                                 "memory_peak", "kernel_total", "kernel_count"})
+        for (const char* rest :
+             {"idle_short", "exposed_comm", "input_share", "launch_delay_median", "memory_peak",
+              "memory_growth_per_step", "kernel_total", "kernel_count"})
             n.push_back(rest);
         return n;
     }();
@@ -139,6 +140,9 @@ bool headlineMetric(const RunMetrics& m, const std::string& name, std::optional<
     } else if (name == "memory_peak") {
         unit = MetricUnit::Bytes;
         value = m.memoryPeak;
+    } else if (name == "memory_growth_per_step") {
+        unit = MetricUnit::Bytes;
+        value = m.memoryGrowthPerStep;
     } else if (name == "kernel_total") {
         value = double(m.kernelTotal);
     } else if (name == "kernel_count") {
@@ -270,6 +274,13 @@ std::vector<GpuDelta> gpuDeltas(const RunMetrics& base, const RunMetrics& now) {
     return out;
 }
 
+// "4.0 MiB", with one decimal.
+std::string mebibytes(double bytes) {
+    char text[48];
+    std::snprintf(text, sizeof text, "%.1f MiB", bytes / (1024.0 * 1024.0));
+    return text;
+}
+
 // "12.3 ms", with one decimal (the verdict's unit for step-sized times).
 std::string milliseconds(double ns) {
     char text[48];
@@ -367,12 +378,25 @@ std::string verdictOf(const RunDiff& d, const RunMetrics& base, const RunMetrics
     std::stable_sort(idle.begin(), idle.end(), byMost);
     std::stable_sort(kernels.begin(), kernels.end(), byMost);
     std::vector<std::string> parts;
+    const std::string unit = perStep ? " per step" : "";
     for (size_t i = 0; i < idle.size() && i < 2; ++i)
-        parts.push_back(idle[i].what);
+        parts.push_back(idle[i].what + unit);
     for (size_t i = 0; i < kernels.size() && i < 2; ++i)
-        parts.push_back(kernels[i].what);
+        parts.push_back(kernels[i].what + unit);
+    // GPU memory: growth that started or stopped, a peak that moved 10 %.
+    if (now.memoryGrowthPerStep && !base.memoryGrowthPerStep)
+        parts.push_back("GPU memory now grows " + mebibytes(*now.memoryGrowthPerStep) +
+                        " per step");
+    if (base.memoryGrowthPerStep && !now.memoryGrowthPerStep)
+        parts.push_back("GPU memory no longer grows (it grew " +
+                        mebibytes(*base.memoryGrowthPerStep) + " per step)");
+    if (base.memoryPeak && now.memoryPeak && *base.memoryPeak > 0 &&
+        std::abs(*now.memoryPeak - *base.memoryPeak) >= 0.1 * *base.memoryPeak)
+        parts.push_back(std::string("GPU memory peak ") +
+                        (*now.memoryPeak < *base.memoryPeak ? "fell" : "rose") + " from " +
+                        mebibytes(*base.memoryPeak) + " to " + mebibytes(*now.memoryPeak));
     for (size_t i = 0; i < parts.size(); ++i)
-        out += (i == 0 ? ": " : "; ") + parts[i] + (perStep ? " per step" : "");
+        out += (i == 0 ? ": " : "; ") + parts[i];
     if (parts.empty()) out += ": no idle cause or kernel moved by 1 % of the step time";
     const std::string resolved = findingNames(d.findings, FindingStatus::Resolved);
     const std::string added = findingNames(d.findings, FindingStatus::New);

@@ -61,6 +61,9 @@ RunMetrics runMetrics(const Trace& trace, const StepOptions& stepOptions) {
     for (const DeviceMemory& d : data.memory.devices) {
         if (!d.gpu || d.relative) continue;  // relative curves have no absolute peak
         if (!m.memoryPeak || d.peakAllocated > *m.memoryPeak) m.memoryPeak = d.peakAllocated;
+        if (d.growthPerStep &&
+            (!m.memoryGrowthPerStep || *d.growthPerStep > *m.memoryGrowthPerStep))
+            m.memoryGrowthPerStep = d.growthPerStep;
     }
 
     for (GpuTimeAccount d : data.account.devices) {

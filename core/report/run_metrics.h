@@ -32,6 +32,9 @@ struct RunMetrics {
     TimeNs idleShort = 0;                     // the shorter ones together
     TimeNs exposedComm = 0;
     std::optional<double> memoryPeak;  // bytes, the highest of the GPUs
+    // Bytes per step, the fastest-growing GPU's (as `memory`'s growth: a
+    // line through the steps' peaks); none where no GPU's memory grows.
+    std::optional<double> memoryGrowthPerStep;
     // The input pipeline's verdict and the GPU idle it caused (as `pipeline`).
     InputVerdict inputVerdict = InputVerdict::NotInputBound;
     std::optional<double> inputShare;  // of the time account, 0..1

@@ -13,7 +13,9 @@ generator's truth (make_compare_pair.py) and a rank test computed here:
     truth's per-step wait to nothing, and the input-bound finding is
     resolved;
   - a new kernel: the first kernel of the diff, marked new, its total the
-    truth's, named in the verdict.
+    truth's, named in the verdict;
+  - GPU memory that grows 4 MiB a step: the growth and the peak are the
+    truth's, and the verdict says the memory now grows.
 
   compare_pairs_test.py --cli PATH --out DIR
 """
@@ -61,7 +63,8 @@ def main():
     runs = {"base": ["--seed", "11"], "noise": ["--seed", "12"],
             "slow": ["--seed", "13", "--slow", "relu_kernel"],
             "fed": ["--seed", "14", "--no-input-wait"],
-            "new": ["--seed", "15", "--new-kernel", "extra_kernel"]}
+            "new": ["--seed", "15", "--new-kernel", "extra_kernel"],
+            "leak": ["--seed", "16", "--leak-mb", "4"]}
     truth = {}
     for name, args in runs.items():
         path = os.path.join(a.out, name + ".json")
@@ -84,7 +87,7 @@ def main():
 
     base = truth["base"]
     base_steps = steps_of(base)
-    for name in ("noise", "slow", "fed", "new"):
+    for name in ("noise", "slow", "fed", "new", "leak"):
         t = truth[name]
         r = diff(name, "--format", "json")
         if r.returncode != 0:
@@ -135,6 +138,18 @@ def main():
                   kernels[0]["delta_total_ns"] == want,
                   f"new: extra_kernel first, new, {want} ns as the truth ({kernels[0]})")
             check("new kernel extra_kernel" in verdict, f"new: named in the verdict: {verdict}")
+        if name == "leak":
+            growth = next(m for m in d["metrics"] if m["metric"] == "memory_growth_per_step")
+            peak = next(m for m in d["metrics"] if m["metric"] == "memory_peak")
+            want = t["memory_growth_bytes_per_step"]
+            check(growth["base"] is None and abs(growth["new"] - want) <= 1e-6 * want,
+                  f"leak: growth per step is the truth's {want} B ({growth['base']} -> "
+                  f"{growth['new']})")
+            check(peak["base"] == base["memory_peak_bytes"] and
+                  peak["new"] == t["memory_peak_bytes"],
+                  f"leak: the peaks are the truth's ({peak['base']} -> {peak['new']})")
+            said = f"GPU memory now grows {want / 1048576:.1f} MiB per step"
+            check(said in verdict, f"leak: verdict says '{said}': {verdict}")
     if problems:
         print(f"{len(problems)} problem(s)")
         return 1

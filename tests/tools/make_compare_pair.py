@@ -5,7 +5,7 @@ figures are planned, with its ground truth, for comparing two runs
 noise; a flag plants one change.
 
   make_compare_pair.py OUT.json --seed N [--steps 20] [--slow KERNEL]
-                       [--no-input-wait] [--new-kernel NAME]
+                       [--no-input-wait] [--new-kernel NAME] [--leak-mb N]
 
 Each step, on one host thread (pid 1, tid 1) and one GPU stream (pid 0,
 stream 7), from its start t:
@@ -18,13 +18,19 @@ stream 7), from its start t:
     --new-kernel NAME a kernel of that name for 0.8 ms; --slow KERNEL runs
     that kernel twice as long;
   - the step (ProfilerStep#i, a user_annotation) ends 10 us after its last
-    kernel, and the next starts there.
+    kernel, and the next starts there;
+  - GPU 0's allocator, as Kineto's [memory] instants say it: at the step's
+    start 512 MiB + 128 MiB of activations are allocated (the step's peak),
+    and 1 us before its end the activations are freed; with --leak-mb N,
+    N MiB more stay allocated after each step (so the peak of step i is
+    640 MiB + (i − 1) · N MiB).
 Every duration is multiplied by (1 + u), u uniform in [-0.02, 0.02] from
 the seed, and rounded to the ns. Times are written in us with 3 decimals,
 so the file holds them to the ns.
 
 OUT.truth.json: each step's start and end, each kernel's count and total,
-the input wait in all (the __next__ slices), all in ns.
+the input wait in all (the __next__ slices), all in ns; the memory peak
+and the growth per step, in bytes.
 """
 import argparse
 import json
@@ -35,6 +41,7 @@ NEW_KERNEL_NS = 800_000
 INPUT_WAIT_NS = 8_000_000
 NEXT = "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"
 T0 = 1_000_000_000
+MIB = 1 << 20
 
 
 def us(ns):
@@ -49,6 +56,7 @@ def main():
     ap.add_argument("--slow")
     ap.add_argument("--no-input-wait", action="store_true")
     ap.add_argument("--new-kernel")
+    ap.add_argument("--leak-mb", type=int, default=0)
     a = ap.parse_args()
     rng = random.Random(a.seed)
 
@@ -67,11 +75,21 @@ def main():
             e += ', "args": ' + json.dumps(args)
         events.append(e + "}")
 
-    truth = {"steps": [], "kernels": {}, "input_wait_ns": 0}
+    truth = {"steps": [], "kernels": {}, "input_wait_ns": 0, "memory_peak_bytes": 0,
+             "memory_growth_bytes_per_step": a.leak_mb * MIB}
+
+    def memory(ts, total):
+        events.append(f'{{"ph": "i", "cat": "cpu_instant_event", "name": "[memory]", "pid": 1, '
+                      f'"tid": 1, "ts": {us(ts)}, "s": "t", "args": {{"Device Type": 1, '
+                      f'"Device Id": 0, "Total Allocated": {total}, '
+                      f'"Total Reserved": {total + 256 * MIB}}}}}')
+        truth["memory_peak_bytes"] = max(truth["memory_peak_bytes"], total)
     t = T0
     correlation = 0
     for step in range(1, a.steps + 1):
         start = t
+        kept = 512 * MIB + (step - 1) * a.leak_mb * MIB
+        memory(t, kept + 128 * MIB)
         g = t
         if not a.no_input_wait:
             wait = jitter(INPUT_WAIT_NS)
@@ -91,6 +109,7 @@ def main():
             k["total_ns"] += d
             g += d
         end = g + 10_000
+        memory(end - 1_000, kept + a.leak_mb * MIB)
         x("user_annotation", f"ProfilerStep#{step}", 1, 1, start, end - start)
         truth["steps"].append({"start_ns": start, "end_ns": end})
         t = end
