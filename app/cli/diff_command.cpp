@@ -11,6 +11,7 @@
 #include "report/fail_if.h"
 #include "report/run_diff.h"
 #include "report/table.h"
+#include "util/readable_units.h"
 
 namespace gapscope::cli {
 
@@ -87,13 +88,6 @@ nlohmann::json noiseJson(const ShiftTest& t) {
             {"interval_level", t.shift ? nlohmann::json(t.intervalLevel) : nullptr}};
 }
 
-// 95, 97.5, 99.9: a level in percent as written.
-std::string percentText(double fraction) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.4g", fraction * 100);
-    return text;
-}
-
 // "beyond noise (p = 0.000183, Mann-Whitney U, 40 and 40 steps; shift
 // +12300000 ns, 95 % interval +11000000 to +13500000 ns)".
 std::string noiseText(const ShiftTest& t) {
@@ -105,13 +99,13 @@ std::string noiseText(const ShiftTest& t) {
     if (!t.canBeSignificant()) {
         char smallest[32];
         std::snprintf(smallest, sizeof smallest, "%.3g", t.smallestP);
-        s += std::string("; too few steps to be significant at ") + percentText(t.level) +
-             " %: the smallest p they can give is " + smallest;
+        s += std::string("; too few steps to be significant at ") + readablePercent(t.level) +
+             ": the smallest p they can give is " + smallest;
     }
     if (t.shift) {
         auto ns = [](TimeNs v) { return signedNumber(double(v), MetricUnit::Ns); };
-        s += "; shift " + ns(*t.shift) + " ns, " + percentText(t.statedIntervalLevel()) +
-             " % interval " + ns(*t.shiftLow) + " to " + ns(*t.shiftHigh) + " ns";
+        s += "; shift " + ns(*t.shift) + " ns, " + readablePercent(t.statedIntervalLevel()) +
+             " interval " + ns(*t.shiftLow) + " to " + ns(*t.shiftHigh) + " ns";
     }
     return s + ")";
 }

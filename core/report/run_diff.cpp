@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <set>
 
+#include "util/readable_units.h"
 #include "util/symbol_names.h"
 
 namespace gapscope {
@@ -194,13 +195,6 @@ std::string signedFixed(double v, int decimals) {
     return text;
 }
 
-// "95 %", "97.5 %": a level as written.
-std::string percent(double fraction) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.4g %%", fraction * 100);
-    return text;
-}
-
 std::vector<FindingChange> findingChanges(const RunMetrics& base, const RunMetrics& now) {
     // By rule and GPU; by rule alone when the runs used no GPU in common
     // (two ranks of a job, each on its own GPU).
@@ -274,20 +268,6 @@ std::vector<GpuDelta> gpuDeltas(const RunMetrics& base, const RunMetrics& now) {
     return out;
 }
 
-// "4.0 MiB", with one decimal.
-std::string mebibytes(double bytes) {
-    char text[48];
-    std::snprintf(text, sizeof text, "%.1f MiB", bytes / (1024.0 * 1024.0));
-    return text;
-}
-
-// "12.3 ms", with one decimal (the verdict's unit for step-sized times).
-std::string milliseconds(double ns) {
-    char text[48];
-    std::snprintf(text, sizeof text, "%.1f ms", ns / 1e6);
-    return text;
-}
-
 std::string findingNames(const std::vector<FindingChange>& changes, FindingStatus status) {
     std::string names;
     for (const FindingChange& c : changes) {
@@ -299,13 +279,13 @@ std::string findingNames(const std::vector<FindingChange>& changes, FindingStatu
     return names;
 }
 
-// "+1.0 ms", "-28 µs", "+0 ns": a signed change in the unit that shows
-// `largest` (the largest of the changes written together).
-std::string signedChange(double ns, double largest) {
-    const double a = std::abs(largest);
-    if (a >= 1e6) return signedFixed(ns / 1e6, 1) + " ms";
-    if (a >= 1e3) return signedFixed(ns / 1e3, a >= 1e4 ? 0 : 1) + " µs";
-    return signedFixed(ns, 0) + " ns";
+// A duration (ns, rounded) as every view writes it; "+" before a rise.
+std::string duration(double ns) {
+    return readableDuration(static_cast<TimeNs>(std::llround(ns)));
+}
+std::string signedDuration(double ns) {
+    const auto rounded = static_cast<TimeNs>(std::llround(ns));
+    return (rounded > 0 ? "+" : "") + readableDuration(rounded);
 }
 
 std::string verdictOf(const RunDiff& d, const RunMetrics& base, const RunMetrics& now) {
@@ -313,7 +293,7 @@ std::string verdictOf(const RunDiff& d, const RunMetrics& base, const RunMetrics
     if (base.stepMean && now.stepMean && *base.stepMean > 0) {
         out = "step time " +
               signedFixed(100.0 * (*now.stepMean - *base.stepMean) / *base.stepMean, 1) + " % (" +
-              milliseconds(*base.stepMean) + " to " + milliseconds(*now.stepMean);
+              duration(*base.stepMean) + " to " + duration(*now.stepMean);
         if (const std::optional<ShiftTest>& t = d.stepChange) {
             char noise[96];
             std::snprintf(noise, sizeof noise, "; %s: p = %.3g, %llu and %llu steps",
@@ -321,16 +301,13 @@ std::string verdictOf(const RunDiff& d, const RunMetrics& base, const RunMetrics
                           static_cast<unsigned long long>(t->baseCount),
                           static_cast<unsigned long long>(t->newCount));
             out += noise;
-            if (!t->canBeSignificant()) out += ", too few to tell a change at " + percent(t->level);
-            if (t->shift) {
-                const double largest =
-                    std::max({std::abs(double(*t->shift)), std::abs(double(*t->shiftLow)),
-                              std::abs(double(*t->shiftHigh))});
-                out += "; shift " + signedChange(double(*t->shift), largest) + ", " +
-                       percent(t->statedIntervalLevel()) + " interval " +
-                       signedChange(double(*t->shiftLow), largest) + " to " +
-                       signedChange(double(*t->shiftHigh), largest);
-            }
+            if (!t->canBeSignificant())
+                out += ", too few to tell a change at " + readablePercent(t->level);
+            if (t->shift)
+                out += "; shift " + signedDuration(double(*t->shift)) + ", " +
+                       readablePercent(t->statedIntervalLevel()) + " interval " +
+                       signedDuration(double(*t->shiftLow)) + " to " +
+                       signedDuration(double(*t->shiftHigh));
             out += ")";
         } else {
             out += "; too few steps to weigh against noise)";
@@ -347,6 +324,9 @@ std::string verdictOf(const RunDiff& d, const RunMetrics& base, const RunMetrics
     auto per = [&](double v, const RunMetrics& m) { return perStep ? v / double(m.stepCount) : v; };
     const double scale = perStep && base.stepMean ? *base.stepMean : double(base.gpuTime);
     const double noticeable = 0.01 * scale;
+    auto moved = [&](double from, double to) {
+        return to != from && std::abs(to - from) >= noticeable;
+    };
     struct Moved {
         double by;
         std::string what;
@@ -355,23 +335,22 @@ std::string verdictOf(const RunDiff& d, const RunMetrics& base, const RunMetrics
     for (size_t c = 0; c < kGapCauseCount; ++c) {
         const double from = per(double(base.idleByCause[c]), base);
         const double to = per(double(now.idleByCause[c]), now);
-        if (std::abs(to - from) < noticeable || std::abs(to - from) == 0) continue;
+        if (!moved(from, to)) continue;
         idle.push_back({std::abs(to - from), std::string("GPU idle for ") +
                                                  gapCauseName(GapCause(c)) +
                                                  (to < from ? " fell from " : " rose from ") +
-                                                 milliseconds(from) + " to " + milliseconds(to)});
+                                                 duration(from) + " to " + duration(to)});
     }
     for (const KernelDelta& k : d.kernels) {
         const double from = per(double(k.base.total), base), to = per(double(k.now.total), now);
-        if (std::abs(to - from) < noticeable || std::abs(to - from) == 0) continue;
+        if (!moved(from, to)) continue;
         // Named as a person reads it: without template arguments and parameters.
         const std::string name = shortSymbolName(k.name);
-        std::string what = k.status == NameStatus::New
-                               ? "new kernel " + name + ": " + milliseconds(to)
+        std::string what = k.status == NameStatus::New ? "new kernel " + name + ": " + duration(to)
                            : k.status == NameStatus::Vanished
-                               ? "kernel " + name + " gone (it took " + milliseconds(from) + ")"
+                               ? "kernel " + name + " gone (it took " + duration(from) + ")"
                                : name + (to < from ? " fell from " : " rose from ") +
-                                     milliseconds(from) + " to " + milliseconds(to);
+                                     duration(from) + " to " + duration(to);
         kernels.push_back({std::abs(to - from), std::move(what)});
     }
     auto byMost = [](const Moved& a, const Moved& b) { return a.by > b.by; };
@@ -385,16 +364,16 @@ std::string verdictOf(const RunDiff& d, const RunMetrics& base, const RunMetrics
         parts.push_back(kernels[i].what + unit);
     // GPU memory: growth that started or stopped, a peak that moved 10 %.
     if (now.memoryGrowthPerStep && !base.memoryGrowthPerStep)
-        parts.push_back("GPU memory now grows " + mebibytes(*now.memoryGrowthPerStep) +
+        parts.push_back("GPU memory now grows " + readableBytes(*now.memoryGrowthPerStep) +
                         " per step");
     if (base.memoryGrowthPerStep && !now.memoryGrowthPerStep)
         parts.push_back("GPU memory no longer grows (it grew " +
-                        mebibytes(*base.memoryGrowthPerStep) + " per step)");
+                        readableBytes(*base.memoryGrowthPerStep) + " per step)");
     if (base.memoryPeak && now.memoryPeak && *base.memoryPeak > 0 &&
         std::abs(*now.memoryPeak - *base.memoryPeak) >= 0.1 * *base.memoryPeak)
         parts.push_back(std::string("GPU memory peak ") +
                         (*now.memoryPeak < *base.memoryPeak ? "fell" : "rose") + " from " +
-                        mebibytes(*base.memoryPeak) + " to " + mebibytes(*now.memoryPeak));
+                        readableBytes(*base.memoryPeak) + " to " + readableBytes(*now.memoryPeak));
     for (size_t i = 0; i < parts.size(); ++i)
         out += (i == 0 ? ": " : "; ") + parts[i];
     if (parts.empty()) out += ": no idle cause or kernel moved by 1 % of the step time";

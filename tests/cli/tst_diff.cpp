@@ -20,6 +20,7 @@
 #include "support/cli_run.h"
 #include "support/suite_main.h"
 #include "support/test_paths.h"
+#include "util/readable_units.h"
 
 using json = nlohmann::json;
 using gapscope::test::runCli;
@@ -336,13 +337,12 @@ class TestDiff : public QObject {
         for (const json& f : d["findings"])
             resolved |= f["rule"] == "input-bound" && f["status"] == "resolved";
         QVERIFY(resolved);
-        // The input wait per step, as the verdict rounds it (0.1 ms).
-        char from[32];
-        std::snprintf(from, sizeof from, "%.1f ms",
-                      gb["idle_input_ns"].get<double>() / double(steps(base)) / 1e6);
+        // The input wait per step, written as every view writes a duration.
+        const std::string from = gapscope::readableDuration(static_cast<gapscope::TimeNs>(
+            std::llround(gb["idle_input_ns"].get<double>() / double(steps(base)))));
         const std::string verdict = d["verdict"].get<std::string>();
-        QVERIFY2(verdict.find(std::string("GPU idle for input fell from ") + from +
-                              " to 0.0 ms per step") != std::string::npos,
+        QVERIFY2(verdict.find("GPU idle for input fell from " + from + " to 0 ns per step") !=
+                     std::string::npos,
                  verdict.c_str());
         QVERIFY2(verdict.find("resolved: input-bound") != std::string::npos, verdict.c_str());
     }

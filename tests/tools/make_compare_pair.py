@@ -17,8 +17,9 @@ stream 7), from its start t:
     gemm_kernel 3 ms, relu_kernel 1 ms, softmax_kernel 0.5 ms, and with
     --new-kernel NAME a kernel of that name for 0.8 ms; --slow KERNEL runs
     that kernel twice as long;
-  - the step (ProfilerStep#i, a user_annotation) ends 10 us after its last
-    kernel, and the next starts there;
+  - the step (ProfilerStep#i, a user_annotation) ends with its last kernel
+    (so no idle gap crosses from one step into the next), and the next
+    starts there;
   - GPU 0's allocator, as Kineto's [memory] instants say it: at the step's
     start 512 MiB + 128 MiB of activations are allocated (the step's peak),
     and 1 us before its end the activations are freed; with --leak-mb N,
@@ -29,7 +30,8 @@ the seed, and rounded to the ns. Times are written in us with 3 decimals,
 so the file holds them to the ns.
 
 OUT.truth.json: each step's start and end, each kernel's count and total,
-the input wait in all (the __next__ slices), all in ns; the memory peak
+the input wait in all (the __next__ slices) and the GPU's idle time from
+each step's start to its first kernel in all, in ns; the memory peak
 and the growth per step, in bytes.
 """
 import argparse
@@ -75,7 +77,8 @@ def main():
             e += ', "args": ' + json.dumps(args)
         events.append(e + "}")
 
-    truth = {"steps": [], "kernels": {}, "input_wait_ns": 0, "memory_peak_bytes": 0,
+    truth = {"steps": [], "kernels": {}, "input_wait_ns": 0, "idle_before_kernels_ns": 0,
+             "memory_peak_bytes": 0,
              "memory_growth_bytes_per_step": a.leak_mb * MIB}
 
     def memory(ts, total):
@@ -96,9 +99,11 @@ def main():
             x("python_function", NEXT, 1, 1, t, wait)
             truth["input_wait_ns"] += wait
             g = t + wait
-        for name, base in kernels:
+        for index, (name, base) in enumerate(kernels):
             d = jitter(base)
             g += 5_000
+            if index == 0:
+                truth["idle_before_kernels_ns"] += g - start
             correlation += 1
             x("cuda_runtime", "cudaLaunchKernel", 1, 1, g - 10_000, 4_000,
               {"correlation": correlation})
@@ -108,7 +113,7 @@ def main():
             k["count"] += 1
             k["total_ns"] += d
             g += d
-        end = g + 10_000
+        end = g
         memory(end - 1_000, kept + a.leak_mb * MIB)
         x("user_annotation", f"ProfilerStep#{step}", 1, 1, start, end - start)
         truth["steps"].append({"start_ns": start, "end_ns": end})
