@@ -76,6 +76,17 @@ if [[ -f $resnet ]]; then
   mv "$scratch/s.png" "$out/panels-steps-200.png" && rm -rf "$scratch/config"
   echo "$out/panels-steps-200.png"
 fi
+# Section 9: the ResNet50 pair compared (workers 0 above, 4 below), at the
+# guide's size, a laptop's, and dark at 200 % on a 4K screen.
+resnet4=../shared/traces/kineto/tb_plugin/samples/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz
+if [[ -f $resnet && -f $resnet4 ]]; then
+  take compare "$resnet" --compare "$resnet4" --select "Memcpy HtoD (Pageable -> Device)"
+  SIZE=1366x768 take compare-laptop-1366x768 "$resnet" --compare "$resnet4"
+  QT_SCALE_FACTOR=2 "$shot" "$resnet" "$scratch/c.png" --size 1920x1080 --compare "$resnet4" \
+    --dark 2>/dev/null
+  mv "$scratch/c.png" "$out/compare-dark-200.png" && rm -rf "$scratch/config"
+  echo "$out/compare-dark-200.png"
+fi
 tf=../shared/traces/sagemaker-debugger/tests/profiler/resources/tfprofiler_timeline_traces/framework/tensorflow/detailed_profiling/2020080513/000000000/plugins/profile/2020_08_05_13_37_44/8c859046be41.ant.amazon.com.trace.json.gz
 if [[ -f $tf ]]; then
   take panels-tensorflow-pipeline-dark "$tf" --panel InputPipelineDock --dark

@@ -20,6 +20,7 @@ namespace gapscope::ui {
 TracePage::TracePage(QWidget* parent)
     : QWidget(parent),
       state_(new ViewState(this)),
+      runLabel_(new QLabel(this)),
       banner_(new QWidget(this)),
       bannerText_(new QLabel(banner_)),
       warnings_(new WarningsList(this)),
@@ -48,6 +49,11 @@ TracePage::TracePage(QWidget* parent)
     connect(report, &QPushButton::clicked, this, &TracePage::importReportRequested);
     banner_->hide();
 
+    runLabel_->setObjectName(QStringLiteral("runLabel"));
+    runLabel_->setTextFormat(Qt::RichText);
+    runLabel_->setContentsMargins(8, 3, 8, 3);
+    runLabel_->hide();
+    layout->addWidget(runLabel_);
     layout->addWidget(banner_);
     layout->addWidget(warnings_);
     // The slice search and the track filter share a line.
@@ -100,6 +106,11 @@ TracePage::TracePage(QWidget* parent)
         }
         timeline_->revealSlice(slice);
     });
+}
+
+void TracePage::setRunLabel(const QString& html) {
+    runLabel_->setText(html);
+    runLabel_->setVisible(!html.isEmpty());
 }
 
 void TracePage::applyTrackFilter() {

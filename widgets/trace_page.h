@@ -37,6 +37,10 @@ class TracePage : public QWidget {
     OverviewStrip* overview() const { return overview_; }
     TimeRuler* ruler() const { return ruler_; }
     WarningsList* warnings() const { return warnings_; }
+    // A line above the page naming the run it shows in a comparison
+    // (rich text: a swatch and the file); empty hides it.
+    void setRunLabel(const QString& html);
+    QLabel* runLabel() const { return runLabel_; }
     QLineEdit* trackFilter() const { return trackFilter_; }
 
   signals:
@@ -49,6 +53,7 @@ class TracePage : public QWidget {
     std::shared_ptr<const Trace> trace_;
     QString path_;
     ViewState* state_;
+    QLabel* runLabel_;
     QWidget* banner_;
     QLabel* bannerText_;
     WarningsList* warnings_;

@@ -8,7 +8,11 @@
 #include "analysis/analysis_index.h"
 #include "analysis_commands.h"
 #include "cli_output.h"
+#include "loader/path_meaning.h"
+#include "loader/rank_view.h"
+#include "report/diff_tables.h"
 #include "report/fail_if.h"
+#include "report/result_json.h"
 #include "report/run_diff.h"
 #include "report/table.h"
 #include "util/readable_units.h"
@@ -23,8 +27,12 @@ constexpr const char* kHelp =
     "  Compares two runs: mean and median step time, GPU busy and idle %, idle by\n"
     "  cause, exposed communication, memory peak, kernel time and count, and per\n"
     "  kernel (count, total, mean) and per op (self time, GPU time) the absolute and\n"
-    "  relative deltas, new and vanished names, sorted by impact. --top N keeps the N\n"
-    "  kernels and ops that changed most in the table (JSON keeps all).\n"
+    "  relative deltas, new, vanished and renamed names (a kernel launched from the\n"
+    "  same op under another name), sorted by impact. --top N keeps the N kernels\n"
+    "  and ops that changed most in the table (JSON keeps all).\n"
+    "  BASE and NEW may each be a folder of a job's rank traces: the ranks are\n"
+    "  merged as the viewer shows them, and with two jobs each rank's figures and\n"
+    "  the stragglers are compared too.\n"
     "  --fail-if EXPR (repeatable): exit 1 when a condition holds, listing each.\n"
     "  Exit status: 0 nothing crossed, 1 a condition crossed, 2 bad input (a trace\n"
     "  that cannot be read, a malformed option or condition).\n"
@@ -110,6 +118,58 @@ std::string noiseText(const ShiftTest& t) {
     return s + ")";
 }
 
+// A job of ranks: each rank's figures and the stragglers, as `ranks`
+// computes them.
+struct Job {
+    std::vector<RankRow> ranks;
+    RankComparison comparison;
+};
+
+// A folder of rank traces (not a run of several hosts, not the processes
+// of one export): the ranks merged into one trace, as the viewer opens
+// them (`trace`, null on failure, said on stderr), and the job. None for
+// anything else, `trace` untouched.
+std::optional<Job> loadJob(const AnalysisArgs& args, std::shared_ptr<const Trace>& trace) {
+    PathChoices choices;
+    choices.run = args.load.options.run;
+    const PathMeaning meaning = meaningOfPaths({args.load.path}, choices);
+    if (meaning.kind != PathMeaning::Kind::Ranks || !meaning.run.empty() ||
+        meaning.processesOfOneFile())
+        return std::nullopt;
+    RankViewOptions options;
+    options.load.load = args.load.options;
+    const StepOptions steps = args.stepOptions();
+    options.figures.stepRegex = steps.regex;
+    options.figures.minGapNs = steps.minGapNs;
+    RankView view = loadRankView(meaning.sources, meaning.path, options);
+    for (const std::string& w : view.warnings)
+        std::cerr << "gapscope: " << w << "\n";
+    if (!view.trace) {
+        std::cerr << "gapscope: "
+                  << (view.failure ? view.failure->message() : args.load.path + ": no ranks")
+                  << "\n";
+        return Job{};
+    }
+    Job job;
+    for (RankEntry& e : view.ranks)
+        job.ranks.push_back({std::move(e), "", ""});
+    for (const RankFailure& f : view.failed) {
+        std::cerr << "gapscope: " << f.failure.message() << "\n";
+        RankRow row;
+        row.entry.rank = f.rank;
+        row.entry.file = f.failure.path;
+        row.entry.part = f.part;
+        row.error = f.failure.where + ": " + f.failure.what;
+        job.ranks.push_back(std::move(row));
+    }
+    std::stable_sort(job.ranks.begin(), job.ranks.end(), [](const RankRow& a, const RankRow& b) {
+        return a.entry.rank < b.entry.rank;
+    });
+    job.comparison = std::move(view.comparison);
+    trace = std::move(view.trace);
+    return job;
+}
+
 }  // namespace
 
 int runDiff(int argc, char** argv) {
@@ -155,6 +215,7 @@ int runDiff(int argc, char** argv) {
         gates.push_back(std::move(*f));
     }
     RunMetrics metrics[2];
+    std::optional<Job> jobs[2];  // a folder of ranks: the job's ranks and stragglers
     std::optional<AnalysisArgs> args;
     for (int k = 0; k < 2; ++k) {
         std::vector<char*> one = shared;
@@ -171,14 +232,40 @@ int runDiff(int argc, char** argv) {
                          "compared)\n";
             return 2;
         }
-        const auto trace = loadOrReport(args->load);
+        std::shared_ptr<const Trace> trace;
+        if (std::optional<Job> job = loadJob(*args, trace)) {
+            jobs[k] = std::move(*job);
+        } else if (!trace) {
+            trace = loadOrReport(args->load);
+        }
         if (!trace) return 2;
         const AnalysisIndex index(*trace);
         StepOptions options = args->stepOptions();
         options.index = &index;
         metrics[k] = runMetrics(*trace, options);
     }
-    const RunDiff d = diffRuns(metrics[0], metrics[1]);
+    // The verdict weighs noise at the gates' level where they name one (all
+    // the same), so that it and the gates never disagree; else at 95 %.
+    double level = 0.95;
+    std::optional<double> gateLevel;
+    bool oneLevel = true;
+    for (const FailIf& g : gates) {
+        if (!g.beyondNoise) continue;
+        if (gateLevel && *gateLevel != *g.beyondNoise) oneLevel = false;
+        gateLevel = g.beyondNoise;
+    }
+    if (gateLevel && oneLevel) level = *gateLevel;
+    const RunDiff d = diffRuns(metrics[0], metrics[1], level);
+    // Two jobs: each rank and the stragglers side by side too.
+    std::vector<ResultTable> jobTables;
+    if (jobs[0] && jobs[1]) {
+        jobTables.push_back(diffRankTable(jobs[0]->ranks, jobs[0]->comparison, jobs[1]->ranks,
+                                          jobs[1]->comparison));
+        jobTables.push_back(diffStragglerTable(jobs[0]->comparison, jobs[1]->comparison));
+    } else if (jobs[0] || jobs[1]) {
+        std::cerr << "gapscope-cli diff: only " << (jobs[0] ? "BASE" : "NEW")
+                  << " is a job of ranks: its ranks are compared as one trace\n";
+    }
     std::vector<FailIfResult> results;
     bool crossed = false, unusable = false;
     for (const FailIf& g : gates) {
@@ -211,6 +298,11 @@ int runDiff(int argc, char** argv) {
             j["kernels"].push_back(
                 {{"name", k.name},
                  {"status", nameStatusName(k.status)},
+                 {"base_name",
+                  k.baseName.empty() ? nlohmann::json(nullptr) : nlohmann::json(k.baseName)},
+                 {"op_path", (k.now.count ? k.now.opPath : k.base.opPath).empty()
+                                 ? nlohmann::json(nullptr)
+                                 : nlohmann::json(k.now.count ? k.now.opPath : k.base.opPath)},
                  {"base",
                   {{"count", k.base.count},
                    {"total_ns", k.base.total},
@@ -254,6 +346,8 @@ int runDiff(int argc, char** argv) {
                                                   : nlohmann::json(nullptr)},
                  {"severity", severityName(f.finding.severity)},
                  {"message", f.finding.message}});
+        for (const ResultTable& t : jobTables)
+            j[t.id] = resultRowsJson(t);
         j["fail_if"] = nlohmann::json::array();
         for (size_t i = 0; i < gates.size(); ++i)
             j["fail_if"].push_back(
@@ -279,89 +373,27 @@ int runDiff(int argc, char** argv) {
         std::cout << (md ? "## " : "") << "BASE " << paths[0] << "\n"
                   << (md ? "\n## " : "") << "NEW  " << paths[1] << "\n\n"
                   << d.verdict << "\n\n";
-        Table metricsTable;
-        metricsTable.headers = {"metric", "unit", "base", "new", "delta", "relative"};
-        metricsTable.numeric = {false, false, true, true, true, true};
-        for (const MetricDelta& m : d.metrics)
-            metricsTable.rows.push_back({m.metric, metricUnitName(m.unit), number(m.base, m.unit),
-                                         number(m.now, m.unit), signedNumber(m.delta(), m.unit),
-                                         relativeText(m.relative())});
-        printTable(metricsTable, tableFormat);
-        Table gpus;
-        gpus.headers = {"gpu", "figure", "base ns", "new ns", "delta ns", "relative"};
-        gpus.numeric = {false, false, true, true, true, true};
-        auto deviceText = [](const std::optional<int>& b, const std::optional<int>& n) {
-            const std::string bt = b ? std::to_string(*b) : "-", nt = n ? std::to_string(*n) : "-";
-            return bt == nt ? bt : bt + " / " + nt;
+        // The tables the Compare panel shows, written exactly (integer ns, bytes).
+        auto print = [&](const ResultTable& table, const std::string& heading, const char* none) {
+            std::cout << "\n" << (md ? "### " : "") << heading << "\n\n";
+            if (table.rows.empty())
+                std::cout << none << "\n";
+            else
+                std::cout << renderResult(table, tableFormat, {.readable = false, .textWidth = 60});
         };
-        for (const GpuDelta& g : d.gpus)
-            for (const GpuDelta::Figure& f : g.figures)
-                gpus.rows.push_back({deviceText(g.baseDevice, g.newDevice), f.name,
-                                     std::to_string(f.base), std::to_string(f.now),
-                                     signedNumber(double(f.now - f.base), MetricUnit::Ns),
-                                     relativeText(relativeOf(double(f.base), double(f.now)))});
-        std::cout << "\n" << (md ? "### " : "") << "GPU time per GPU\n\n";
-        if (gpus.rows.empty())
-            std::cout << "(no GPU in either run)\n";
-        else
-            printTable(gpus, tableFormat);
+        std::cout << renderResult(diffFigureTable(d), tableFormat, {.readable = false});
+        print(diffGpuTable(d), "GPU time per GPU", "(no GPU in either run)");
         std::cout << "\n"
                   << (md ? "Step time: " : "step time: ")
                   << (d.stepChange ? noiseText(*d.stepChange)
                                    : "no test against noise (fewer than two steps in a run)")
                   << "\n";
         const size_t top = args->top ? args->top : 20;
-        Table kernels;
-        kernels.headers = {"kernel",        "status",       "count base",     "count new",
-                           "total base ns", "total new ns", "delta total ns", "relative",
-                           "mean base ns",  "mean new ns"};
-        kernels.numeric.assign(kernels.headers.size(), true);
-        kernels.numeric[0] = kernels.numeric[1] = false;
-        for (const KernelDelta& k : d.kernels) {
-            if (kernels.rows.size() == top || k.status == NameStatus::Same) continue;
-            kernels.rows.push_back(
-                {fitName(k.name, tableFormat, 60), nameStatusName(k.status),
-                 std::to_string(k.base.count), std::to_string(k.now.count),
-                 std::to_string(k.base.total), std::to_string(k.now.total),
-                 signedNumber(double(k.now.total - k.base.total), MetricUnit::Ns),
-                 relativeText(relativeOf(double(k.base.total), double(k.now.total))),
-                 fixed(k.base.mean(), 1), fixed(k.now.mean(), 1)});
-        }
-        std::cout << "\n" << (md ? "### " : "") << "Kernels that changed most\n\n";
-        if (kernels.rows.empty())
-            std::cout << "(none changed)\n";
-        else
-            printTable(kernels, tableFormat);
-        Table ops;
-        ops.headers = {"op",          "status",     "self base ns", "self new ns", "delta self ns",
-                       "gpu base ns", "gpu new ns", "delta gpu ns"};
-        ops.numeric.assign(ops.headers.size(), true);
-        ops.numeric[0] = ops.numeric[1] = false;
-        for (const OpDelta& o : d.ops) {
-            if (ops.rows.size() == top || o.status == NameStatus::Same) continue;
-            ops.rows.push_back({fitName(o.name, tableFormat, 60), nameStatusName(o.status),
-                                std::to_string(o.base.self), std::to_string(o.now.self),
-                                signedNumber(double(o.now.self - o.base.self), MetricUnit::Ns),
-                                std::to_string(o.base.gpu), std::to_string(o.now.gpu),
-                                signedNumber(double(o.now.gpu - o.base.gpu), MetricUnit::Ns)});
-        }
-        std::cout << "\n" << (md ? "### " : "") << "Ops that changed most\n\n";
-        if (ops.rows.empty())
-            std::cout << "(none changed)\n";
-        else
-            printTable(ops, tableFormat);
-        Table findings;
-        findings.headers = {"finding", "status", "gpu", "severity", "message"};
-        findings.numeric = {false, false, true, false, false};
-        for (const FindingChange& f : d.findings)
-            findings.rows.push_back({f.finding.rule, findingStatusName(f.status),
-                                     f.finding.device >= 0 ? std::to_string(f.finding.device) : "-",
-                                     severityName(f.finding.severity), f.finding.message});
-        std::cout << "\n" << (md ? "### " : "") << "Advice, new and resolved\n\n";
-        if (findings.rows.empty())
-            std::cout << "(no finding in either run)\n";
-        else
-            printTable(findings, tableFormat);
+        print(diffKernelTable(d, true, top), "Kernels that changed most", "(none changed)");
+        print(diffOpTable(d, true, top), "Ops that changed most", "(none changed)");
+        print(diffFindingTable(d), "Advice, new and resolved", "(no finding in either run)");
+        for (const ResultTable& t : jobTables)
+            print(t, t.title + " of the two jobs", "(none)");
     }
     // The gate's verdict, always on stderr too, so a CI log shows it whatever the format.
     for (size_t i = 0; i < gates.size(); ++i) {

@@ -44,8 +44,17 @@ int main(int argc, char** argv) {
         QStringLiteral("Open TRACE, say on stdout what was opened (or the error on stderr) and "
                        "quit: exit status 0 when it opened, 2 when not (checks an installation)"));
     parser.addOption(quitAfterLoad);
+    const QCommandLineOption compare(
+        QStringLiteral("compare"),
+        QStringLiteral("Compare two runs: the first trace is the baseline, the second the "
+                       "candidate (gapscope --compare BASE NEW)"));
+    parser.addOption(compare);
     parser.process(app);
     const QStringList traces = parser.positionalArguments();
+    if (parser.isSet(compare) && traces.size() != 2) {
+        std::fprintf(stderr, "gapscope: --compare needs BASE and NEW\n");
+        return 1;
+    }
     const bool checkOnly = parser.isSet(quitAfterLoad);
     if (checkOnly && traces.isEmpty()) {
         std::fprintf(stderr, "gapscope: --quit-after-load needs a TRACE\n");
@@ -70,7 +79,10 @@ int main(int argc, char** argv) {
                          });
     }
     window.show();
-    if (!traces.isEmpty()) window.openTraces(traces, parser.value(run));
+    if (parser.isSet(compare))
+        window.openComparison(traces[0], traces[1]);
+    else if (!traces.isEmpty())
+        window.openTraces(traces, parser.value(run));
     if (checkOnly && !window.lastError().isEmpty()) {  // refused before loading (a folder)
         std::fprintf(stderr, "gapscope: %s\n", qPrintable(window.lastError()));
         return 2;

@@ -26,6 +26,7 @@
 #include <QSettings>
 #include <QShortcut>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -38,11 +39,13 @@
 #include <algorithm>
 #include <climits>
 #include <sstream>
+#include <utility>
 
 #include "analysis/idle_gaps.h"
 #include "annotations/annotation_controller.h"
 #include "annotations/annotations_panel.h"
 #include "cache/index_cache.h"
+#include "compare/compare_controller.h"
 #include "export/image_export.h"
 #include "export/report_export.h"
 #include "io/library_versions.h"
@@ -86,6 +89,7 @@ MainWindow::MainWindow(QWidget* parent)
       welcome_(new WelcomePage(this)),
       tour_(new Tour(this)),
       page_(new ui::TracePage(this)),
+      pages_(new QSplitter(Qt::Vertical, this)),
       details_(new ui::DetailsPanel(this)),
       panels_(new ui::PanelHost(this, page_)),
       images_(new ui::ImageExport(page_, this)),
@@ -102,8 +106,12 @@ MainWindow::MainWindow(QWidget* parent)
     setWindowIcon(QIcon(QStringLiteral(":/icons/gapscope.svg")));
     setAcceptDrops(true);
     stack_->addWidget(welcome_);
-    stack_->addWidget(page_);
+    pages_->setObjectName(QStringLiteral("tracePages"));
+    pages_->setChildrenCollapsible(false);
+    pages_->addWidget(page_);
+    stack_->addWidget(pages_);
     setCentralWidget(stack_);
+    compare_ = new ui::CompareController(this, page_, pages_, images_);
     createActions();
     createDocks();
     createStatusBar();
@@ -117,16 +125,39 @@ MainWindow::MainWindow(QWidget* parent)
     connect(ranks_, &ui::RanksPanel::openTrace, this,
             [this](const QString& path) { openTrace(path); });
     connect(loader_, &ui::TraceLoader::failed, this, &MainWindow::onFailed);
-    connect(loader_, &ui::TraceLoader::cancelled, this, [this] {
+    auto loadCancelled = [this] {
         pendingNotice_ = {};  // it was about the load that was cancelled
+        pendingCompare_.clear();
         setLoading(false);
         statusBar()->showMessage(tr("Loading cancelled"), 4000);
+    };
+    connect(loader_, &ui::TraceLoader::cancelled, this, loadCancelled);
+    // The candidate's, when the person cancelled it (not when a comparison closed).
+    connect(compare_, &ui::CompareController::loadCancelled, this, loadCancelled);
+    for (ui::TraceLoader* loader : {loader_, compare_->loader()}) {
+        connect(loader, &ui::TraceLoader::progressChanged, this,
+                [this](int percent, const QString& phase) {
+                    progress_->setValue(percent);
+                    progress_->setFormat(phase + QStringLiteral(" %p%"));
+                });
+    }
+    // The candidate of a comparison: its load shows as any other.
+    connect(compare_, &ui::CompareController::started, this, [this](const QString& path) {
+        setLoading(true);
+        statusBar()->showMessage(tr("Opening %1 to compare…").arg(QFileInfo(path).fileName()));
     });
-    connect(loader_, &ui::TraceLoader::progressChanged, this,
-            [this](int percent, const QString& phase) {
-                progress_->setValue(percent);
-                progress_->setFormat(phase + QStringLiteral(" %p%"));
-            });
+    connect(compare_, &ui::CompareController::opened, this, [this](const QString& path) {
+        setLoading(false);
+        setWindowTitle(tr("%1 vs %2 — Gapscope")
+                           .arg(QFileInfo(currentPath_).fileName(), QFileInfo(path).fileName()));
+    });
+    connect(compare_, &ui::CompareController::failed, this, &MainWindow::onFailed);
+    connect(compare_, &ui::CompareController::swapRequested, this, &MainWindow::openComparison);
+    connect(compare_, &ui::CompareController::reportWritten, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
+    connect(compare_, &ui::CompareController::closed, this, [this] {
+        setWindowTitle(tr("%1 — Gapscope").arg(QFileInfo(currentPath_).fileName()));
+    });
     connect(welcome_, &WelcomePage::openRequested, this, &MainWindow::chooseFile);
     connect(welcome_, &WelcomePage::openFolderRequested, this, &MainWindow::chooseFolder);
     connect(welcome_, &WelcomePage::sampleRequested, this, &MainWindow::openSample);
@@ -191,6 +222,7 @@ MainWindow::MainWindow(QWidget* parent)
         panels_->resetLayout();
         fitDocksWhenShown_ = true;
     }
+    compare_->dock()->hide();  // shown when comparing, whatever the saved layout says
     welcome_->setRecentFiles(settings.value(kRecentKey).toStringList());
     updateRecentMenu();
     setWelcomeLayout(true);
@@ -223,8 +255,20 @@ void MainWindow::createActions() {
         ->setToolTip(tr("A TensorBoard log folder or a profile run's folder (*.xplane.pb)"));
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     file->addAction(tr("Open &Sample Trace"), this, &MainWindow::openSample);
+    QAction* compareAction =
+        file->addAction(tr("&Compare With…"), this, &MainWindow::chooseComparison);
+    compareAction->setToolTip(
+        tr("Open another run below this one, lined up on a step, with the Compare panel"));
+    traceActions_.push_back(compareAction);
     reload_ = file->addAction(tr("&Reload"), this, [this] {
-        if (!rankSources_.empty())
+        if (compare_->comparing()) {
+            const QString now = compare_->candidatePath();
+            if (!rankSources_.empty())
+                openRanks(rankSources_, currentPath_, rankAlignment_);
+            else
+                openTrace(currentPath_);
+            followWithComparison(now);
+        } else if (!rankSources_.empty())
             openRanks(rankSources_, currentPath_, rankAlignment_);
         else if (!currentPath_.isEmpty())
             openTrace(currentPath_);
@@ -317,9 +361,11 @@ void MainWindow::createActions() {
         QSettings().value("gaps/thresholdUs", double(kDefaultGapThresholdNs) / 1000).toDouble());
     page_->timeline()->setGapThreshold(static_cast<TimeNs>(gapThreshold_->value() * 1000));
     panels_->session()->setGapThreshold(static_cast<TimeNs>(gapThreshold_->value() * 1000));
+    compare_->setGapThreshold(static_cast<TimeNs>(gapThreshold_->value() * 1000));
     connect(gapThreshold_, &QDoubleSpinBox::valueChanged, this, [this](double us) {
         page_->timeline()->setGapThreshold(static_cast<TimeNs>(us * 1000));
         panels_->session()->setGapThreshold(static_cast<TimeNs>(us * 1000));
+        compare_->setGapThreshold(static_cast<TimeNs>(us * 1000));
         QSettings().setValue("gaps/thresholdUs", us);
     });
     traceActions_.push_back(bar->addWidget(gapThreshold_));
@@ -328,7 +374,9 @@ void MainWindow::createActions() {
 void MainWindow::applyCache() {
     const std::string dir = IndexCache::defaultDir();
     const bool on = useCache_->isChecked() && !cacheDisabledForSession_ && !dir.empty();
-    loader_->setCache(on ? std::make_shared<IndexCache>(dir) : nullptr);
+    const auto cache = on ? std::make_shared<IndexCache>(dir) : nullptr;
+    loader_->setCache(cache);
+    compare_->loader()->setCache(cache);
 }
 
 void MainWindow::disableCacheForSession() {
@@ -355,6 +403,7 @@ void MainWindow::applyLimits() {
     const uint64_t eventMb = settings.value("limits/maxEventMiB", 256).toULongLong();
     const uint64_t memoryMb = settings.value("limits/memoryMiB", 0).toULongLong();
     loader_->setLimits(static_cast<size_t>(eventMb) << 20, memoryMb << 20);
+    compare_->loader()->setLimits(static_cast<size_t>(eventMb) << 20, memoryMb << 20);
 }
 
 void MainWindow::editLimits() {
@@ -413,6 +462,11 @@ void MainWindow::createDocks() {
         tabifyDockWidget(overview, ranksDock_);
     viewMenu_->addAction(ranksDock_->toggleViewAction());
     ranksDock_->setVisible(false);
+    // The comparison's panel: with the analysis panels, shown while comparing.
+    if (QDockWidget* overview = findChild<QDockWidget*>(QStringLiteral("overviewDock")))
+        tabifyDockWidget(overview, compare_->dock());
+    viewMenu_->addAction(compare_->dock()->toggleViewAction());
+    compare_->dock()->setVisible(false);
     viewMenu_->addSeparator();
     gpusOnTop_ = viewMenu_->addAction(tr("GPUs of All Ranks on Top"), this,
                                       [this](bool on) { page_->timeline()->setGpusOnTop(on); });
@@ -440,10 +494,12 @@ void MainWindow::createStatusBar() {
     cancel_->setToolTip(tr("Stop loading (Esc)"));
     cancel_->hide();
     connect(cancel_, &QToolButton::clicked, loader_, &ui::TraceLoader::cancel);
+    connect(cancel_, &QToolButton::clicked, compare_->loader(), &ui::TraceLoader::cancel);
     // Esc cancels a load; only while loading, so the timeline keeps Esc otherwise.
     cancelShortcut_ = new QShortcut(QKeySequence(Qt::Key_Escape), this);
     cancelShortcut_->setEnabled(false);
     connect(cancelShortcut_, &QShortcut::activated, loader_, &ui::TraceLoader::cancel);
+    connect(cancelShortcut_, &QShortcut::activated, compare_->loader(), &ui::TraceLoader::cancel);
     statusBar()->addWidget(cursorLabel_);
     statusBar()->addWidget(rangeLabel_);
     statusBar()->addPermanentWidget(countLabel_);
@@ -465,6 +521,33 @@ void MainWindow::chooseFolder() {
     const QString dir = QFileInfo(currentPath_).absolutePath();
     const QString path = QFileDialog::getExistingDirectory(this, tr("Open Profile Folder"), dir);
     if (!path.isEmpty()) openTrace(path);
+}
+
+void MainWindow::chooseComparison() {
+    const QString dir = QFileInfo(currentPath_).absolutePath();
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Compare With"), dir,
+        tr("Traces (*.json *.json.gz *.json.zst *.gz *.zst *.xplane.pb *.pb *.sqlite);;"
+           "All files (*)"));
+    if (!path.isEmpty()) compareWith(path);
+}
+
+void MainWindow::compareWith(const QString& now) {
+    if (!page_->trace()) return openTrace(now);
+    lastError_.clear();
+    compare_->compareWith(now, currentPath_);
+}
+
+void MainWindow::openComparison(const QString& base, const QString& now) {
+    openTrace(base);
+    followWithComparison(now);
+}
+
+void MainWindow::followWithComparison(const QString& now) {
+    // Set once the base's load has started: starting it cancels the one
+    // before, and with it what was to follow that one. A base that did
+    // not start loading (refused, a chooser cancelled) is followed by nothing.
+    pendingCompare_ = loader_->isLoading() ? now : QString();
 }
 
 void MainWindow::openSample() {
@@ -634,7 +717,7 @@ void MainWindow::onLoaded(std::shared_ptr<const Trace> trace, const QString& pat
     annotations_->traceOpened(path);  // after the page has the trace
     panels_->raisePanel(QStringLiteral("overviewDock"));
     if (ranks) ranksDock_->raise();  // the question of a job: which rank holds the others back
-    stack_->setCurrentWidget(page_);
+    stack_->setCurrentWidget(pages_);
     setWelcomeLayout(false);
     // The tour once, after the first trace a person opens; Help > Tour again.
     QSettings settings;
@@ -656,6 +739,12 @@ void MainWindow::onLoaded(std::shared_ptr<const Trace> trace, const QString& pat
             .arg(trace->report.events)
             .arg(seconds, 0, 'f', 2),
         8000);
+    // A trace opened to compare: the candidate follows; any other ends a comparison.
+    compare_->setBaseRanks(ranks ? ranks_->document() : nullptr);
+    if (!pendingCompare_.isEmpty())
+        compare_->compareWith(std::exchange(pendingCompare_, QString()), path);
+    else
+        compare_->close();
 }
 
 void MainWindow::setInteractive(bool interactive) {
@@ -665,6 +754,7 @@ void MainWindow::setInteractive(bool interactive) {
 
 void MainWindow::onFailed(const QString& message, const QString& path) {
     pendingNotice_ = {};
+    pendingCompare_.clear();
     setLoading(false);
     lastError_ = message;
     Q_UNUSED(path);
@@ -822,6 +912,7 @@ void MainWindow::setWelcomeLayout(bool welcome) {
 
 void MainWindow::closeEvent(QCloseEvent* e) {
     loader_->cancel();
+    compare_->loader()->cancel();
     // The docks as a person left them with a trace, not as the welcome page hides them.
     for (QDockWidget* dock : hiddenForWelcome_)
         dock->show();
@@ -840,6 +931,9 @@ void MainWindow::dropEvent(QDropEvent* e) {
     QStringList paths;
     for (const QUrl& url : e->mimeData()->urls())
         if (url.isLocalFile()) paths << url.toLocalFile();
+    // One trace dropped with Ctrl onto an open one: compared with it.
+    if ((e->modifiers() & Qt::ControlModifier) && paths.size() == 1 && page_->trace())
+        return compareWith(paths.front());
     openTraces(paths);
 }
 

@@ -20,6 +20,7 @@ class QMenu;
 class QMessageBox;
 class QProgressBar;
 class QShortcut;
+class QSplitter;
 class QStackedWidget;
 class QToolButton;
 
@@ -27,6 +28,7 @@ namespace gapscope::ui {
 class DetailsPanel;
 class ImageExport;
 class AnnotationController;
+class CompareController;
 class ReportExport;
 class PanelHost;
 class RanksPanel;
@@ -61,6 +63,12 @@ class MainWindow : public QMainWindow {
     void openFleet(const QString& path);
     ui::RanksPanel* ranks() const { return ranks_; }
     void openSample();
+    // Two runs side by side: BASE opens as usual, NEW below it as the
+    // candidate, with the Compare panel (either a file or a folder).
+    void openComparison(const QString& base, const QString& now);
+    // NEW against the open trace (File → Compare With…, a Ctrl+drop).
+    void compareWith(const QString& now);
+    ui::CompareController* comparison() const { return compare_; }
     ui::TracePage* tracePage() const { return page_; }
     ui::DetailsPanel* details() const { return details_; }
     ui::PanelHost* panels() const { return panels_; }
@@ -109,6 +117,9 @@ class MainWindow : public QMainWindow {
     void showAbout();
     void chooseFile();
     void chooseFolder();
+    void chooseComparison();
+    // After the trace that starts loading now, load `now` below it to compare.
+    void followWithComparison(const QString& now);
     void applyLimits();
     void applyCache();
     void clearCache();
@@ -120,6 +131,9 @@ class MainWindow : public QMainWindow {
     Tour* tour_;
     bool tourWhenLoaded_ = false;
     ui::TracePage* page_;
+    QSplitter* pages_;  // the trace page, and a candidate's below it when comparing
+    ui::CompareController* compare_ = nullptr;
+    QString pendingCompare_;  // compared with the trace that is loading, once it opens
     ui::DetailsPanel* details_;
     ui::PanelHost* panels_;
     ui::ImageExport* images_;

@@ -20,7 +20,7 @@ nlohmann::json cellJson(const ResultCell& cell, const ResultColumn& column) {
 nlohmann::json resultRowJson(const ResultTable& table, const ResultRow& row) {
     nlohmann::json out = nlohmann::json::object();
     for (size_t c = 0; c < table.columns.size(); ++c) {
-        const ResultColumn& column = table.columns[c];
+        const ResultColumn column = columnForRow(table.columns[c], row);
         const ResultCell& cell = c < row.cells.size() ? row.cells[c] : ResultCell();
         const size_t dot = column.key.find('.');
         if (dot == std::string::npos) {

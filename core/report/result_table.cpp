@@ -88,8 +88,27 @@ std::string fitText(const std::string& text, size_t width) {
     return text.substr(0, byteOfPoint(head)) + "…" + text.substr(byteOfPoint(points - tail));
 }
 
+namespace {
+std::string unsignedCellText(const ResultCell& cell, const ResultColumn& column, bool readable,
+                             TimeNs origin);
+}  // namespace
+
 std::string cellText(const ResultCell& cell, const ResultColumn& column, bool readable,
                      TimeNs origin) {
+    std::string text = unsignedCellText(cell, column, readable, origin);
+    if (!column.signedChange) return text;
+    const auto* i = std::get_if<int64_t>(&cell);
+    const auto* d = std::get_if<double>(&cell);
+    const bool positive = (i && *i > 0) || (d && *d > 0);
+    // Not for a value that reads as zero ("+0.0 %" would claim a rise).
+    const bool zero = text.find_first_of("123456789") == std::string::npos;
+    return positive && !zero ? "+" + text : text;
+}
+
+namespace {
+
+std::string unsignedCellText(const ResultCell& cell, const ResultColumn& column, bool readable,
+                             TimeNs origin) {
     if (std::holds_alternative<std::monostate>(cell))
         return column.unit == Unit::Flag ? "unknown" : "-";
     if (const auto* s = std::get_if<std::string>(&cell)) {
@@ -142,6 +161,8 @@ std::string cellText(const ResultCell& cell, const ResultColumn& column, bool re
     return numberText(cell, column.decimals);
 }
 
+}  // namespace
+
 std::string exactHeader(const ResultColumn& column) {
     switch (column.unit) {
         case Unit::Duration:
@@ -157,6 +178,12 @@ std::string exactHeader(const ResultColumn& column) {
     }
 }
 
+ResultColumn columnForRow(const ResultColumn& column, const ResultRow& row) {
+    ResultColumn c = column;
+    if (c.unitPerRow) c.unit = row.unit;
+    return c;
+}
+
 std::string renderResult(const ResultTable& result, OutputFormat format,
                          const RenderOptions& options) {
     Table t;
@@ -164,7 +191,7 @@ std::string renderResult(const ResultTable& result, OutputFormat format,
         t.headers.push_back(!options.readable      ? exactHeader(c)
                             : c.unit == Unit::Time ? c.title + " (from the start)"
                                                    : c.title);
-        t.numeric.push_back(isNumeric(c.unit));
+        t.numeric.push_back(c.unitPerRow || isNumeric(c.unit));
     }
     for (const ResultRow& row : result.rows) {
         std::vector<std::string> cells;
@@ -172,12 +199,12 @@ std::string renderResult(const ResultTable& result, OutputFormat format,
             static const ResultCell kNoValue;
             const ResultCell& cell = c < row.cells.size() ? row.cells[c] : kNoValue;
             // CSV leaves a missing value empty, so a numeric column stays numeric.
+            const ResultColumn column = columnForRow(result.columns[c], row);
             const bool empty = format == OutputFormat::Csv &&
                                std::holds_alternative<std::monostate>(cell) &&
-                               result.columns[c].unit != Unit::Flag;
+                               column.unit != Unit::Flag;
             std::string text =
-                empty ? std::string()
-                      : cellText(cell, result.columns[c], options.readable, options.origin);
+                empty ? std::string() : cellText(cell, column, options.readable, options.origin);
             if (format == OutputFormat::Text && result.columns[c].unit == Unit::Text)
                 text = fitText(text, options.textWidth);
             cells.push_back(std::move(text));

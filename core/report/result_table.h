@@ -48,6 +48,11 @@ struct ResultColumn {
     // Text: a file's path. A panel shows the file's name, with the path in
     // the tooltip; renderings and exports write the path.
     bool path = false;
+    // The unit is the row's (ResultRow::unit): a table of figures of
+    // different kinds (a comparison's step time, busy share and peak).
+    bool unitPerRow = false;
+    // A change: a positive value is written with its "+" ("+306.00 µs").
+    bool signedChange = false;
 };
 
 inline ResultColumn symbolColumn(std::string key, std::string title) {
@@ -80,7 +85,12 @@ struct ResultRef {
 struct ResultRow {
     std::vector<ResultCell> cells;
     ResultRef ref;
+    Unit unit = Unit::Number;  // of its columns marked unitPerRow
 };
+
+// The column as it applies to `row`: with the row's unit where the column
+// takes it from the row.
+ResultColumn columnForRow(const ResultColumn& column, const ResultRow& row);
 
 struct ResultTable {
     std::string id;     // "kernels"

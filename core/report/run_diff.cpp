@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <set>
 
 #include "util/readable_units.h"
@@ -34,6 +35,8 @@ const char* nameStatusName(NameStatus s) {
             return "new";
         case NameStatus::Vanished:
             return "vanished";
+        case NameStatus::Renamed:
+            return "renamed";
     }
     return "?";
 }
@@ -346,10 +349,13 @@ std::string verdictOf(const RunDiff& d, const RunMetrics& base, const RunMetrics
         if (!moved(from, to)) continue;
         // Named as a person reads it: without template arguments and parameters.
         const std::string name = shortSymbolName(k.name);
+        const std::string was = k.status == NameStatus::Renamed
+                                    ? " (was " + shortSymbolName(k.baseName) + ")"
+                                    : std::string();
         std::string what = k.status == NameStatus::New ? "new kernel " + name + ": " + duration(to)
                            : k.status == NameStatus::Vanished
                                ? "kernel " + name + " gone (it took " + duration(from) + ")"
-                               : name + (to < from ? " fell from " : " rose from ") +
+                               : name + was + (to < from ? " fell from " : " rose from ") +
                                      duration(from) + " to " + duration(to);
         kernels.push_back({std::abs(to - from), std::move(what)});
     }
@@ -374,6 +380,14 @@ std::string verdictOf(const RunDiff& d, const RunMetrics& base, const RunMetrics
         parts.push_back(std::string("GPU memory peak ") +
                         (*now.memoryPeak < *base.memoryPeak ? "fell" : "rose") + " from " +
                         readableBytes(*base.memoryPeak) + " to " + readableBytes(*now.memoryPeak));
+    // Launch overhead: the median launch delay, when it moved by a quarter
+    // and by 2 µs (less is the launch path's own jitter).
+    if (base.launchDelayMedian && now.launchDelayMedian) {
+        const double from = double(*base.launchDelayMedian), to = double(*now.launchDelayMedian);
+        if (std::abs(to - from) >= std::max(0.25 * from, 2000.0))
+            parts.push_back(std::string("median launch delay ") + (to < from ? "fell" : "rose") +
+                            " from " + duration(from) + " to " + duration(to));
+    }
     for (size_t i = 0; i < parts.size(); ++i)
         out += (i == 0 ? ": " : "; ") + parts[i];
     if (parts.empty()) out += ": no idle cause or kernel moved by 1 % of the step time";
@@ -381,6 +395,34 @@ std::string verdictOf(const RunDiff& d, const RunMetrics& base, const RunMetrics
     const std::string added = findingNames(d.findings, FindingStatus::New);
     out += resolved.empty() ? "; no finding resolved" : "; resolved: " + resolved;
     out += added.empty() ? "; no new finding." : "; new: " + added + ".";
+    return out;
+}
+
+// A vanished and a new kernel launched from the same op path, the only
+// vanished and the only new one of that path, are one kernel renamed
+// (kernels of the path found in both runs by name do not count).
+std::vector<KernelDelta> matchRenamed(std::vector<KernelDelta> kernels) {
+    std::map<std::string, std::pair<std::vector<size_t>, std::vector<size_t>>> byPath;
+    for (size_t i = 0; i < kernels.size(); ++i) {
+        const KernelDelta& k = kernels[i];
+        if (k.status == NameStatus::Vanished && !k.base.opPath.empty())
+            byPath[k.base.opPath].first.push_back(i);
+        if (k.status == NameStatus::New && !k.now.opPath.empty())
+            byPath[k.now.opPath].second.push_back(i);
+    }
+    std::vector<bool> gone(kernels.size(), false);
+    for (const auto& [path, ends] : byPath) {
+        if (ends.first.size() != 1 || ends.second.size() != 1) continue;
+        const KernelDelta& vanished = kernels[ends.first.front()];
+        KernelDelta& renamed = kernels[ends.second.front()];
+        renamed.baseName = vanished.name;
+        renamed.base = vanished.base;
+        renamed.status = NameStatus::Renamed;
+        gone[ends.first.front()] = true;
+    }
+    std::vector<KernelDelta> out;
+    for (size_t i = 0; i < kernels.size(); ++i)
+        if (!gone[i]) out.push_back(std::move(kernels[i]));
     return out;
 }
 
@@ -400,7 +442,7 @@ RunDiff diffRuns(const RunMetrics& base, const RunMetrics& now, double level) {
         headlineMetric(now, name, md.now, md.unit);
         d.metrics.push_back(std::move(md));
     }
-    d.kernels = namedDeltas<KernelDelta>(base.kernels, now.kernels);
+    d.kernels = matchRenamed(namedDeltas<KernelDelta>(base.kernels, now.kernels));
     d.ops = namedDeltas<OpDelta>(base.ops, now.ops);
     // Names were visited in name order, so ties keep it.
     std::stable_sort(

@@ -24,11 +24,14 @@ struct MetricDelta {
     std::optional<double> relative() const;  // percent of base; none when base is 0
 };
 
-enum class NameStatus { Same, Changed, New, Vanished };
-const char* nameStatusName(NameStatus s);  // "same", "changed", "new", "vanished"
+// Renamed: a kernel under another name, launched from the same op path
+// (the one new and the one vanished name of that path).
+enum class NameStatus { Same, Changed, New, Vanished, Renamed };
+const char* nameStatusName(NameStatus s);  // "same", "changed", "new", "vanished", "renamed"
 
 struct KernelDelta {
-    std::string name;
+    std::string name;      // NEW's (BASE's when vanished)
+    std::string baseName;  // Renamed: BASE's name
     NameStatus status = NameStatus::Same;
     RunMetrics::Kernel base, now;  // zero where absent
     double impact() const;         // |now.total - base.total|

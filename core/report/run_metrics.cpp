@@ -6,9 +6,41 @@
 
 #include "analysis/advice.h"
 #include "analysis/analysis_index.h"
+#include "analysis/launch_calls.h"
 #include "analysis/op_stats.h"
 
 namespace gapscope {
+
+namespace {
+
+// "outer > ... > inner": the slices around the launch call of `activity`,
+// the steps left out (they differ from run to run by their number).
+std::string launchPath(const Trace& trace, const AnalysisIndex& index, uint32_t activity) {
+    if (activity == kNone) return {};
+    const uint32_t call = index.launches().first(activity);
+    if (call == kNone) return {};
+    std::vector<std::string_view> names;
+    index.enclosing().forEach(call, [&](uint32_t s) {
+        const std::string_view name = trace.str(trace.slices[s].name);
+        if (name.rfind("ProfilerStep#", 0) != 0) names.push_back(name);
+    });
+    std::string path;
+    for (auto it = names.rbegin(); it != names.rend(); ++it)
+        path.append(path.empty() ? "" : " > ").append(*it);
+    return path;
+}
+
+}  // namespace
+
+std::optional<size_t> medianStepIndex(const RunMetrics& m) {
+    if (m.stepDurations.empty() || !m.stepMedian) return std::nullopt;
+    size_t best = 0;
+    for (size_t i = 1; i < m.stepDurations.size(); ++i)
+        if (std::abs(double(m.stepDurations[i]) - *m.stepMedian) <
+            std::abs(double(m.stepDurations[best]) - *m.stepMedian))
+            best = i;
+    return best;
+}
 
 StepOptions wholeTraceOptions(const Trace& trace, const StepOptions& given,
                               std::unique_ptr<AnalysisIndex>& own) {
@@ -33,6 +65,7 @@ RunMetrics runMetrics(const Trace& trace, const StepOptions& stepOptions) {
         for (const StepReport& s : data.steps.steps) {
             sum += double(s.duration);
             m.stepDurations.push_back(s.duration);
+            m.steps.push_back(s.step);
         }
         m.stepMean = sum / double(data.steps.steps.size());
     }
@@ -78,6 +111,7 @@ RunMetrics runMetrics(const Trace& trace, const StepOptions& stepOptions) {
 
     for (const KernelStats& k : data.kernels) {
         RunMetrics::Kernel& out = m.kernels[std::string(trace.str(k.name))];
+        if (out.count == 0) out.opPath = launchPath(trace, *options.index, k.firstSlice);
         out.count += k.count;
         out.total += k.total;
         m.kernelCount += k.count;

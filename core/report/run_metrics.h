@@ -23,6 +23,7 @@ struct RunMetrics {
     std::optional<double> stepMean;          // ns
     std::optional<double> stepMedian;        // ns
     std::vector<TimeNs> stepDurations;       // in step order: their spread is the run's noise
+    std::vector<Step> steps;                 // the same steps: number and CPU span
     std::optional<TimeNs> stepP10, stepP90;  // nearest rank, as p95 in distribution.h
     // The GPUs' time account summed over GPUs: busy of time, the step time
     // with steps, else the active spans (first activity start .. last end).
@@ -55,6 +56,12 @@ struct RunMetrics {
     struct Kernel {
         uint64_t count = 0;
         TimeNs total = 0;
+        // The CPU slices around the launch call of the first kernel of the
+        // name, outermost first, without the step ("aten::linear >
+        // aten::addmm"); "" where the launch is unknown. Where a kernel's
+        // name changed between runs (another library, another algorithm),
+        // the op that launched it did not: a comparison matches them by it.
+        std::string opPath;
         double mean() const { return count ? double(total) / double(count) : 0; }
     };
     struct Op {
@@ -69,6 +76,11 @@ struct RunMetrics {
 
 // `options.index` may be null (then one is built); the window is the whole trace.
 RunMetrics runMetrics(const Trace& trace, const StepOptions& options);
+
+// The run's typical step, where a comparison lines two runs up: the one
+// whose duration is nearest the median (the earliest of equals); none
+// without steps.
+std::optional<size_t> medianStepIndex(const RunMetrics& m);
 
 // The caller's options over the whole trace, with its index or, when it
 // has none, one built into `own` (the report layer's commands take either).

@@ -84,7 +84,7 @@ std::vector<std::pair<std::string, std::string>> traceFacts(const Trace& t,
 }
 
 std::string reportDocument(const ReportContent& r, OutputFormat format) {
-    const std::string title = "Gapscope report: " + r.traceName;
+    const std::string title = r.title.empty() ? "Gapscope report: " + r.traceName : r.title;
     const bool html = format == OutputFormat::Html;
     std::string out;
     auto heading = [&](int level, const std::string& text) {
@@ -113,16 +113,17 @@ std::string reportDocument(const ReportContent& r, OutputFormat format) {
     }
     heading(2, "The trace");
     out += formatTable(factTable(r), format);
-    if (!r.pictureUrl.empty()) {
-        heading(2, "The timeline");
+    if (!r.summary.empty())
+        out += html ? "<p>" + htmlEscape(r.summary) + "</p>\n" : markdownEscape(r.summary) + "\n";
+    if (!r.pictures.empty()) heading(2, r.pictures.size() > 1 ? "The timelines" : "The timeline");
+    for (const ReportPicture& p : r.pictures) {
         if (html) {
             const std::string width =
-                r.pictureWidth > 0 ? " width=\"" + std::to_string(r.pictureWidth) + "\"" : "";
-            out += "<p><img src=\"" + htmlEscape(r.pictureUrl) + "\"" + width + " alt=\"" +
-                   htmlEscape(r.pictureCaption) + "\"></p>\n<p>" + htmlEscape(r.pictureCaption) +
-                   "</p>\n";
+                p.width > 0 ? " width=\"" + std::to_string(p.width) + "\"" : "";
+            out += "<p><img src=\"" + htmlEscape(p.url) + "\"" + width + " alt=\"" +
+                   htmlEscape(p.caption) + "\"></p>\n<p>" + htmlEscape(p.caption) + "</p>\n";
         } else {
-            out += "![" + markdownEscape(r.pictureCaption) + "](" + r.pictureUrl + ")\n";
+            out += "![" + markdownEscape(p.caption) + "](" + p.url + ")\n\n";
         }
     }
     RenderOptions readable;
@@ -132,11 +133,13 @@ std::string reportDocument(const ReportContent& r, OutputFormat format) {
         heading(2, t.title);
         out += renderResult(t, format, readable);
     }
-    heading(2, "Annotations");
-    if (r.annotations.empty()) {
-        out += html ? "<p>None.</p>\n" : "None.\n";
-    } else {
-        out += formatTable(annotationTable(r), format);
+    if (r.withAnnotations) {
+        heading(2, "Annotations");
+        if (r.annotations.empty()) {
+            out += html ? "<p>None.</p>\n" : "None.\n";
+        } else {
+            out += formatTable(annotationTable(r), format);
+        }
     }
     if (html) out += "</body></html>\n";
     return out;

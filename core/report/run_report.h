@@ -2,7 +2,8 @@
 // The report of one trace, as the viewer's File > Export Report writes it:
 // a title, the trace's facts (file, producer, devices, span, events), the
 // summary tables (report/run_summary), the annotated picture, and the
-// annotations. Markdown (the picture a file beside it) or a self-contained
+// annotations; or of two runs compared: both runs' facts, the verdict, both
+// pictures and the comparison's tables. Markdown (the picture a file beside it) or a self-contained
 // HTML page (the picture inline, or by reference for the PDF's renderer);
 // everything from the trace is escaped.
 
@@ -16,15 +17,22 @@
 
 namespace gapscope {
 
+struct ReportPicture {
+    std::string url;  // the image: a file name, a data: URL
+    std::string caption;
+    int width = 0;  // HTML: the <img> width in pixels; 0: its own
+};
+
 struct ReportContent {
-    std::string traceName;                                   // the file name
+    std::string traceName;  // the file name
+    std::string title;      // "" : "Gapscope report: " and the file name
     std::vector<std::pair<std::string, std::string>> facts;  // (what, value)
-    std::vector<ResultTable> tables;                         // shown as people read them
-    std::string pictureUrl;  // the image: a file name, a data: URL; "" for none
-    std::string pictureCaption;
-    int pictureWidth = 0;  // HTML: the <img> width in pixels; 0: its own
+    std::string summary;  // a paragraph after the facts (a comparison's verdict); "" for none
+    std::vector<ResultTable> tables;  // shown as people read them
+    std::vector<ReportPicture> pictures;
     std::vector<Annotation> annotations;
-    TimeNs origin = 0;  // annotation times are shown from here
+    bool withAnnotations = true;  // the Annotations section (a comparison's has none)
+    TimeNs origin = 0;            // annotation times are shown from here
 };
 
 // The facts of a trace: file, producer, size, events, span, devices,

@@ -403,7 +403,94 @@ class TestDiff : public QObject {
         QVERIFY(r.out.contains("step_time") && r.out.contains("Kernels that changed most"));
         r = runCli({"diff", a_, b_, "--no-cache", "--format", "md"});
         QCOMPARE(r.exitCode, 0);
-        QVERIFY(r.out.contains("| metric |"));
+        QVERIFY(r.out.contains("| Figure | Unit | Base | New |"));
+    }
+
+    // Two jobs of four ranks, each an identical trace but one rank planted
+    // late by a known shift (make_rank_set.py --same-seed): in BASE rank 2
+    // by 1.5 ms, in NEW rank 1 by 0.5 ms. Every step's straggler is that
+    // rank and each other rank waits exactly the shift for it; each rank's
+    // figures are those `gapscope-cli ranks` gives for its own job.
+    void twoJobsCompareEachRankAndTheStragglers() {
+        auto job = [&](const QString& name, const QString& straggler, const QString& shift) {
+            const QString out = dir_.filePath(name);
+            QProcess p;
+            p.start(
+                gapscope::test::python(),
+                {gapscope::test::sourceDir() + "/tests/tools/make_rank_set.py", "--gen",
+                 gapscope::test::sharedDir() + "/tools/gen_trace.py", "--out", out, "--ranks", "4",
+                 "--steps", "4", "--same-seed", "--straggler", straggler, "--shift-us", shift});
+            return p.waitForFinished(600000) && p.exitCode() == 0 ? out : QString();
+        };
+        const QString base = job("job-base", "2", "1500"), now = job("job-new", "1", "500");
+        QVERIFY(!base.isEmpty() && !now.isEmpty());
+        const Run r = runCli({"diff", base, now, "--format", "json", "--no-cache"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const json d = json::parse(r.out.toStdString());
+        // The stragglers: 4 steps each, 3 ranks waiting the shift in each.
+        std::map<std::string, json> figures;
+        for (const json& f : d["stragglers"])
+            figures[f["figure"].get<std::string>()] = f;
+        QCOMPARE(figures["steps_with_straggler"]["base"].get<int64_t>(), 4);
+        QCOMPARE(figures["steps_with_straggler"]["new"].get<int64_t>(), 4);
+        QCOMPARE(figures["others_wait"]["base"].get<int64_t>(), 4 * 3 * 1'500'000);
+        QCOMPARE(figures["others_wait"]["new"].get<int64_t>(), 4 * 3 * 500'000);
+        QCOMPARE(figures["others_wait"]["delta"].get<int64_t>(), 4 * 3 * (500'000 - 1'500'000));
+        QCOMPARE(figures["others_wait_per_step"]["new"].get<double>(), 3 * 500'000.0);
+        QCOMPARE(figures["longest_wait"]["base"].get<int64_t>(), 1'500'000);
+        QCOMPARE(figures["most_often"]["base"].get<int64_t>(), 2);
+        QCOMPARE(figures["most_often"]["new"].get<int64_t>(), 1);
+        QVERIFY(figures["most_often"]["delta"].is_null());
+        // Each rank: the figures of `ranks` on its own job, both sides.
+        std::map<int64_t, json> own[2];
+        for (int k = 0; k < 2; ++k) {
+            const Run ranks =
+                runCli({"ranks", k == 0 ? base : now, "--format", "json", "--no-cache"});
+            QVERIFY2(ranks.exitCode == 0, ranks.err.constData());
+            const json parsed = json::parse(ranks.out.toStdString());
+            for (const json& rank : parsed["ranks"])
+                own[k][rank["rank"].get<int64_t>()] = rank["totals"];
+        }
+        QCOMPARE(d["ranks"].size(), size_t(4));
+        for (const json& row : d["ranks"]) {
+            const int64_t rank = row["rank"].get<int64_t>();
+            for (int k = 0; k < 2; ++k) {
+                const json& side = row[k == 0 ? "base" : "new"];
+                const json& t = own[k][rank];
+                QCOMPARE(side["wait_ns"].get<int64_t>(), t["wait_ns"].get<int64_t>());
+                QCOMPARE(side["exposed_comm_ns"].get<int64_t>(),
+                         t["exposed_comm_ns"].get<int64_t>());
+                QCOMPARE(side["step_time_ns"].get<double>(),
+                         double(t["duration_ns"].get<int64_t>()) / t["steps"].get<double>());
+            }
+            QCOMPARE(row["delta"]["wait_ns"].get<int64_t>(),
+                     row["new"]["wait_ns"].get<int64_t>() - row["base"]["wait_ns"].get<int64_t>());
+            // The straggler waits for nobody: every step on the others.
+            QCOMPARE(row["base"]["straggler_in"].get<int64_t>(), rank == 2 ? 4 : 0);
+            QCOMPARE(row["new"]["straggler_in"].get<int64_t>(), rank == 1 ? 4 : 0);
+        }
+        // The text output names both tables.
+        const Run text = runCli({"diff", base, now, "--no-cache"});
+        QVERIFY(text.out.contains("Ranks of the two jobs") &&
+                text.out.contains("Stragglers of the two jobs"));
+    }
+
+    // The verdict weighs noise at the gates' level when they name one, so
+    // that the verdict and a gate never disagree; mixed levels: 95 %.
+    void theVerdictTakesTheGatesLevel() {
+        auto levels = [&](const QStringList& gates) {
+            QStringList args = {"diff", a_, b_, "--no-cache", "--format", "json"};
+            for (const QString& g : gates)
+                args << "--fail-if" << g;
+            const Run r = runCli(args);
+            const json d = json::parse(r.out.toStdString());
+            const json* st = metric(d, "step_time");
+            return st ? (*st)["noise_test"]["level"].get<double>() : -1.0;
+        };
+        QCOMPARE(levels({}), 0.95);
+        QCOMPARE(levels({"step_time>+1000%@99%"}), 0.99);
+        QCOMPARE(levels({"step_time>+1000%@99%", "step_time_median>+1000%@99%"}), 0.99);
+        QCOMPARE(levels({"step_time>+1000%@99%", "step_time_median>+1000%@90%"}), 0.95);
     }
 };
 

@@ -76,7 +76,16 @@ def main():
             "slow": ["--seed", "13", "--slow", "relu_kernel"],
             "fed": ["--seed", "14", "--no-input-wait"],
             "new": ["--seed", "15", "--new-kernel", "extra_kernel"],
-            "leak": ["--seed", "16", "--leak-mb", "4"]}
+            "leak": ["--seed", "16", "--leak-mb", "4"],
+            # Launched from CPU ops; relu_kernel renamed (and twice as slow).
+            "ops": ["--seed", "17", "--with-ops"],
+            "renamed": ["--seed", "18", "--with-ops", "--slow", "relu_kernel",
+                        "--rename-kernel", "relu_kernel=relu_kernel_v2"],
+            # Every kernel launched from one op; two renamed: no match is sure.
+            "one_op": ["--seed", "19", "--with-ops", "--one-op", "aten::fused"],
+            "two_renamed": ["--seed", "20", "--with-ops", "--one-op", "aten::fused",
+                            "--rename-kernel", "relu_kernel=relu_v2",
+                            "--rename-kernel", "softmax_kernel=softmax_v2"]}
     truth = {}
     for name, args in runs.items():
         path = os.path.join(a.out, name + ".json")
@@ -91,8 +100,8 @@ def main():
             problems.append(what)
         print(("ok   " if ok else "FAIL ") + what)
 
-    def diff(name, *extra):
-        r = subprocess.run([a.cli, "diff", os.path.join(a.out, "base.json"),
+    def diff(name, *extra, against="base"):
+        r = subprocess.run([a.cli, "diff", os.path.join(a.out, against + ".json"),
                             os.path.join(a.out, name + ".json"), "--no-cache", *extra],
                            capture_output=True, text=True)
         return r
@@ -165,6 +174,40 @@ def main():
                   f"leak: the peaks are the truth's ({peak['base']} -> {peak['new']})")
             said = f"GPU memory now grows {want / 1048576:.1f} MiB per step"
             check(said in verdict, f"leak: verdict says '{said}': {verdict}")
+    # A kernel renamed between runs, launched from the same op: matched by
+    # its op path, its figures the truth's old and new name's.
+    r = diff("renamed", "--format", "json", against="ops")
+    if r.returncode != 0:
+        check(False, f"renamed: diff exited {r.returncode}: {r.stderr.strip()}")
+    else:
+        d = json.loads(r.stdout)
+        k = d["kernels"][0]
+        old = truth["ops"]["kernels"]["relu_kernel"]
+        new = truth["renamed"]["kernels"]["relu_kernel_v2"]
+        check(k["name"] == "relu_kernel_v2" and k["status"] == "renamed" and
+              k["base_name"] == "relu_kernel" and k["op_path"] == "aten::relu" and
+              k["base"]["total_ns"] == old["total_ns"] and
+              k["new"]["total_ns"] == new["total_ns"],
+              f"renamed: relu_kernel_v2 first, renamed from relu_kernel, launched from "
+              f"aten::relu, the truth's totals ({k})")
+        check(not any(x["name"] == "relu_kernel" for x in d["kernels"]),
+              "renamed: relu_kernel is not listed as vanished")
+        check("relu_kernel_v2 (was relu_kernel) rose from" in d["verdict"],
+              f"renamed: the verdict says it was relu_kernel: {d['verdict']}")
+        gemm = next(x for x in d["kernels"] if x["name"] == "gemm_kernel")
+        # (Its first launch is inside the DataLoader's __next__, as written.)
+        check(gemm["status"] == "changed" and gemm["op_path"].endswith(" > aten::mm"),
+              f"renamed: gemm_kernel matched by name, launched from aten::mm ({gemm})")
+    # Two kernels renamed under one op path: which is which would be a
+    # guess, so both stay new and vanished.
+    r = diff("two_renamed", "--format", "json", against="one_op")
+    if r.returncode != 0:
+        check(False, f"two_renamed: diff exited {r.returncode}: {r.stderr.strip()}")
+    else:
+        status = {k["name"]: k["status"] for k in json.loads(r.stdout)["kernels"]}
+        want = {"relu_kernel": "vanished", "softmax_kernel": "vanished", "relu_v2": "new",
+                "softmax_v2": "new", "gemm_kernel": "changed"}
+        check(status == want, f"two_renamed: no guess, {status}")
     if problems:
         print(f"{len(problems)} problem(s)")
         return 1

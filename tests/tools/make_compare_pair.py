@@ -6,6 +6,7 @@ noise; a flag plants one change.
 
   make_compare_pair.py OUT.json --seed N [--steps 20] [--slow KERNEL]
                        [--no-input-wait] [--new-kernel NAME] [--leak-mb N]
+                       [--with-ops [--one-op NAME]] [--rename-kernel OLD=NEW]...
 
 Each step, on one host thread (pid 1, tid 1) and one GPU stream (pid 0,
 stream 7), from its start t:
@@ -13,7 +14,11 @@ stream 7), from its start t:
     "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", for
     8 ms (the GPU is idle meanwhile: the step's input wait);
   - then each kernel in turn, launched by a cudaLaunchKernel 10 us before it
-    starts (correlated), 5 us after the previous one ends:
+    starts (correlated), 5 us after the previous one ends (with --with-ops
+    inside a CPU op of its own, from 0.5 us before the call to 0.5 us after:
+    aten::mm, aten::relu, aten::softmax, aten::add for the new kernel, or
+    all in an op named by --one-op; with --rename-kernel OLD=NEW, which may
+    be repeated, the kernel OLD is named NEW, its op unchanged):
     gemm_kernel 3 ms, relu_kernel 1 ms, softmax_kernel 0.5 ms, and with
     --new-kernel NAME a kernel of that name for 0.8 ms; --slow KERNEL runs
     that kernel twice as long;
@@ -59,6 +64,9 @@ def main():
     ap.add_argument("--no-input-wait", action="store_true")
     ap.add_argument("--new-kernel")
     ap.add_argument("--leak-mb", type=int, default=0)
+    ap.add_argument("--with-ops", action="store_true")
+    ap.add_argument("--one-op")
+    ap.add_argument("--rename-kernel", action="append", default=[])
     a = ap.parse_args()
     rng = random.Random(a.seed)
 
@@ -68,6 +76,15 @@ def main():
     kernels = [(n, d * (2 if n == a.slow else 1)) for n, d in KERNELS]
     if a.new_kernel:
         kernels.append((a.new_kernel, NEW_KERNEL_NS))
+    ops = {n: op for (n, _), op in zip(KERNELS, ["aten::mm", "aten::relu", "aten::softmax"])}
+    if a.new_kernel:
+        ops[a.new_kernel] = "aten::add"
+    if a.one_op:
+        ops = {n: a.one_op for n in ops}
+    for rename in a.rename_kernel:
+        old, new = rename.split("=")
+        ops[new] = ops[old]
+        kernels = [(new if n == old else n, d) for n, d in kernels]
     events = []
 
     def x(cat, name, pid, tid, start, dur, args=None):
@@ -105,6 +122,8 @@ def main():
             if index == 0:
                 truth["idle_before_kernels_ns"] += g - start
             correlation += 1
+            if a.with_ops:
+                x("cpu_op", ops[name], 1, 1, g - 10_500, 5_000)
             x("cuda_runtime", "cudaLaunchKernel", 1, 1, g - 10_000, 4_000,
               {"correlation": correlation})
             x("kernel", name, 0, 7, g, d,

@@ -1,6 +1,6 @@
 // gapscope-screenshot TRACE OUT.png [--size WxH] [--dark] [--select NAME] [--range A,B]
 //                     [--zoom A,B] [--search TEXT] [--panel DOCK] [--step N] [--tour N]
-//                     [--pin REGEX] [--filter REGEX]
+//                     [--pin REGEX] [--filter REGEX] [--compare NEW]
 // gapscope-screenshot --welcome - OUT.png [--size WxH] [--dark]
 // Opens TRACE in the real main window (offscreen works), waits for the load,
 // optionally selects the first slice named NAME or a range (fractions of the
@@ -16,6 +16,7 @@
 #include <QStyleFactory>
 #include <QTimer>
 
+#include "compare/compare_controller.h"
 #include "loading/trace_loader.h"
 #include "main_window.h"
 #include "model/trace.h"
@@ -47,8 +48,10 @@ int main(int argc, char** argv) {
     QCommandLineOption tour("tour", "show this step of the tour (1 = the first)", "number");
     QCommandLineOption pin("pin", "pin the tracks whose \"process › name\" matches", "regex");
     QCommandLineOption filter("filter", "type this into the track filter", "regex");
-    parser.addOptions(
-        {dark, select, range, zoom, size, search, panel, step, welcome, tour, pin, filter});
+    QCommandLineOption compare(
+        "compare", "compare TRACE with this run (--select then frames a kernel in both)", "trace");
+    parser.addOptions({dark, select, range, zoom, size, search, panel, step, welcome, tour, pin,
+                       filter, compare});
     parser.process(app);
     const QStringList args = parser.positionalArguments();
     if (args.size() != 2) return 1;
@@ -146,6 +149,29 @@ int main(int argc, char** argv) {
     if (parser.isSet(panel)) {
         panels->raisePanel(parser.value(panel));  // a hidden panel computes when shown
         if (auto* dock = window.findChild<QDockWidget*>(parser.value(panel))) dock->raise();
+        settle();
+    }
+    if (parser.isSet(compare)) {
+        gapscope::ui::CompareController* c = window.comparison();
+        window.compareWith(parser.value(compare));
+        QElapsedTimer clock;
+        clock.start();
+        while (clock.elapsed() < 120000 && (c->computing() || !c->result()) &&
+               window.lastError().isEmpty())
+            QApplication::processEvents(QEventLoop::AllEvents, 20);
+        if (!c->result()) {
+            fprintf(stderr, "comparison failed: %s\n", qPrintable(window.lastError()));
+            return 2;
+        }
+        if (parser.isSet(select)) {
+            bool framed = false;
+            QObject::connect(c, &gapscope::ui::CompareController::framed, [&] { framed = true; });
+            c->frameName(parser.value(select));
+            QElapsedTimer waited;
+            waited.start();
+            while (!framed && waited.elapsed() < 30000)
+                QApplication::processEvents(QEventLoop::AllEvents, 20);
+        }
         settle();
     }
     if (parser.isSet(tour)) {

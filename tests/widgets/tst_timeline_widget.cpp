@@ -20,6 +20,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -91,7 +92,10 @@ class TestTimelineWidget : public QObject {
     const Trace& trace() const { return *page()->trace(); }
     QScrollBar* vbar() const { return view()->findChild<QScrollBar*>(); }
     QWidget* currentPage() const {
-        return qobject_cast<QStackedWidget*>(window_->centralWidget())->currentWidget();
+        QWidget* shown = qobject_cast<QStackedWidget*>(window_->centralWidget())->currentWidget();
+        // The trace page sits in a splitter (a comparison's candidate below it).
+        if (auto* pages = qobject_cast<QSplitter*>(shown)) return pages->widget(0);
+        return shown;
     }
     QAction* action(const QString& text) const {
         for (QAction* a : window_->findChildren<QAction*>())

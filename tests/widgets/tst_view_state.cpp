@@ -117,6 +117,29 @@ class TestViewState : public QObject {
         QCOMPARE(s.visible(), (TimeWindow{2'000'000, 2'000'000 + ViewState::kMinSpan}));
     }
 
+    // Wider bounds (a comparison reaching the other run's span): the window,
+    // selection and history stay; narrower ones clamp the window, once.
+    void setBoundsKeepsTheViewWhereItFits() {
+        ViewState s;
+        s.reset(kBounds);
+        s.setVisible({2'000'000, 3'000'000}, History::Record);
+        s.setSelectedSlice(7);
+        Spies spy(s);
+        s.setBounds({0, 20'000'000});
+        QCOMPARE(s.bounds(), (TimeWindow{0, 20'000'000}));
+        QCOMPARE(s.visible(), (TimeWindow{2'000'000, 3'000'000}));
+        QCOMPARE(spy.visible.count(), 0);
+        QCOMPARE(s.selectedSlice(), uint32_t{7});
+        QVERIFY(s.canGoBack());
+        // Scrolling past the old end is allowed now.
+        s.setVisible({15'000'000, 16'000'000}, History::None);
+        QCOMPARE(s.visible(), (TimeWindow{15'000'000, 16'000'000}));
+        s.setBounds(kBounds);
+        QCOMPARE(spy.visible.count(), 2);
+        QVERIFY(s.visible().end <= kBounds.end && s.visible().span() == 1'000'000);
+        QCOMPARE(spy.history.count(), 0);
+    }
+
     void zoomPanAndFit() {
         ViewState s;
         s.reset(kBounds);

@@ -11,8 +11,10 @@
 #include <QString>
 #include <QThreadPool>
 #include <memory>
+#include <vector>
 
 #include "picture/picture.h"
+#include "report/run_report.h"
 
 class QAction;
 class QWidget;
@@ -26,6 +28,14 @@ namespace gapscope::ui {
 class AnalysisSession;
 class ImageExport;
 
+// Whether the name ends in .html, .md or .pdf (else why, in `error`).
+bool isReportPath(const QString& path, QString* error);
+// `content` with `images` as its pictures (their captions are the
+// content's), by the extension: HTML with the pictures inline, Markdown
+// with PNGs beside it (NAME.md.png, NAME.md.2.png, ...), or PDF; atomically,
+// never over a file of `keep`.
+bool writeReportFile(const QString& path, ReportContent content, const std::vector<QImage>& images,
+                     const QStringList& keep, QString* error);
 // `index` may be null (one is built). By the extension: .html, .md, .pdf.
 bool writeReport(const QString& path, const PictureSpec& picture, const AnalysisIndex* index,
                  QString* error);

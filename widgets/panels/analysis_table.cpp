@@ -213,6 +213,7 @@ AnalysisTable::AnalysisTable(QWidget* parent)
         if (!index.isValid()) return;
         const QModelIndex source = proxy_->mapToSource(index);
         emit activated(model_->row(source.row()).target);
+        emit rowActivated(source.row());
     };
     // A row is shown when it becomes current (click, arrows); Enter or a
     // double-click shows it again (the next occurrence of a name).

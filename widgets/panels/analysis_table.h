@@ -151,6 +151,9 @@ class AnalysisTable : public QWidget {
 
   signals:
     void activated(const gapscope::ui::NavTarget& target);
+    // The same activation by the model's row (a table whose rows name
+    // something outside one trace, as a comparison's).
+    void rowActivated(int sourceRow);
 
   protected:
     bool eventFilter(QObject* watched, QEvent* event) override;

@@ -30,7 +30,9 @@ CellKind kindOf(Unit unit) {
 TableCell cellOf(const ResultCell& cell, const ResultColumn& column, TimeNs origin) {
     if (std::holds_alternative<std::monostate>(cell) && column.unit != Unit::Flag)
         return TableCell::none();
-    const CellKind kind = kindOf(column.unit);
+    // A figure whose unit is its row's: core's text, whatever the column's kind.
+    const CellKind kind =
+        column.unitPerRow || column.signedChange ? CellKind::Number : kindOf(column.unit);
     const QString text = QString::fromStdString(cellText(cell, column, true, origin));
     if (kind == CellKind::Text && (column.symbol || column.path)) {
         // A function's short name, or a file's name; the whole in the tooltip.
@@ -43,7 +45,7 @@ TableCell cellOf(const ResultCell& cell, const ResultColumn& column, TimeNs orig
         return c;
     }
     if (kind == CellKind::Text) return TableCell::ofText(text);
-    if (kind == CellKind::Number) {  // shown as core writes it, sorted by its value
+    if (kind == CellKind::Number || column.unitPerRow) {  // as core writes it, sorted by value
         TableCell c = TableCell::ofText(text);
         if (const auto* i = std::get_if<int64_t>(&cell)) c.number = static_cast<double>(*i);
         if (const auto* d = std::get_if<double>(&cell)) c.number = *d;
@@ -87,7 +89,8 @@ ResultRows resultRows(ResultTable table, TimeNs origin) {
     ResultRows out;
     out.origin = origin;
     for (const ResultColumn& c : table.columns) {
-        out.columns.emplace_back(QString::fromStdString(c.title), kindOf(c.unit),
+        out.columns.emplace_back(QString::fromStdString(c.title),
+                                 c.unitPerRow || c.signedChange ? CellKind::Number : kindOf(c.unit),
                                  QString::fromStdString(c.key));
     }
     auto rows = std::make_shared<std::vector<TableRow>>();
@@ -95,8 +98,9 @@ ResultRows resultRows(ResultTable table, TimeNs origin) {
     for (const ResultRow& r : table.rows) {
         TableRow row;
         for (size_t c = 0; c < table.columns.size(); ++c)
-            row.cells.push_back(c < r.cells.size() ? cellOf(r.cells[c], table.columns[c], origin)
-                                                   : TableCell::none());
+            row.cells.push_back(c < r.cells.size()
+                                    ? cellOf(r.cells[c], columnForRow(table.columns[c], r), origin)
+                                    : TableCell::none());
         row.target = navTargetOf(r.ref);
         rows->push_back(std::move(row));
     }

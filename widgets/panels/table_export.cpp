@@ -194,9 +194,13 @@ QList<QAction*> tableExportActions(QWidget* on, std::function<TableSnapshot()> s
 }
 
 QStringList protectedFilesOf(const QObject* inside) {
-    for (const QObject* o = inside; o; o = o->parent())
+    for (const QObject* o = inside; o; o = o->parent()) {
+        // A view of several traces (a comparison) names them all.
+        if (const QVariant files = o->property(kProtectedFilesProperty); files.isValid())
+            return files.toStringList();
         if (const auto* panel = qobject_cast<const AnalysisPanel*>(o))
             if (const auto trace = panel->session()->trace()) return protectedFiles(trace->path);
+    }
     return {};
 }
 

@@ -56,8 +56,10 @@ void copyTableSnapshot(const TableSnapshot& table);
 // "Copy All as Markdown" and "Export Table…" (a file dialog), parented to
 // `on`, for its context menu; `snapshot` is taken when one is triggered.
 QList<QAction*> tableExportActions(QWidget* on, std::function<TableSnapshot()> snapshot);
-// The open trace and its annotations, for the panel `inside` is part of.
+// The open trace and its annotations, for the panel `inside` is part of;
+// or the files a widget around it names in this property (a QStringList).
 QStringList protectedFilesOf(const QObject* inside);
+inline constexpr const char* kProtectedFilesProperty = "gapscopeProtectedFiles";
 // 0 .. rows-1: every row of a model in its own order.
 std::vector<int> allRows(const AnalysisTableModel& model);
 // Fills `model` with `rows` and makes `table` hold and show all of them.

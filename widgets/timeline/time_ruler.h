@@ -18,6 +18,7 @@ class TimeRuler : public QWidget {
         origin_ = origin;
         update();
     }
+    TimeNs origin() const { return origin_; }
     // A note at the ruler's right end ("aligned on step 10").
     void setNote(QString note) {
         note_ = std::move(note);

@@ -32,6 +32,16 @@ void ViewState::reset(TimeWindow bounds) {
     emit historyChanged();
 }
 
+void ViewState::setBounds(TimeWindow bounds) {
+    if (bounds.end <= bounds.start) bounds.end = bounds.start + kMinSpan;
+    if (bounds == bounds_) return;
+    bounds_ = bounds;
+    const TimeWindow w = clampWindow(visible_, bounds_, kMinSpan);
+    if (w == visible_) return;
+    visible_ = w;
+    emit visibleChanged(visible_);
+}
+
 void ViewState::record(TimeWindow previous) {
     if (!back_.empty() && back_.back() == previous) return;
     back_.push_back(previous);

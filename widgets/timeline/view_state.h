@@ -34,6 +34,10 @@ class ViewState : public QObject {
     void setClock(Clock clock) { clock_ = std::move(clock); }
 
     void reset(TimeWindow bounds);  // new trace: fit all, clear selection and history
+    // Wider (or narrower) bounds for the same trace, as a comparison needs to
+    // scroll one run as far as the other: the selection and history stay,
+    // the visible window only as far as it fits.
+    void setBounds(TimeWindow bounds);
     TimeWindow bounds() const { return bounds_; }
     TimeWindow visible() const { return visible_; }
     void setVisible(TimeWindow w, History history = History::Coalesce);

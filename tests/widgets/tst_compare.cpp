@@ -1,0 +1,467 @@
+// Comparing two runs in the real window: opening a comparison (the
+// candidate below the baseline), the timelines lined up on each run's
+// median step and on a step picked in the panel, a kernel picked in the
+// Compare panel framed in both timelines, swapping and closing; and the
+// panel's figures and kernels equal `gapscope-cli diff`'s JSON to the ns
+// (one engine for the gate and the panel), on a generated pair with a
+// kernel made twice as slow (tests/tools/make_compare_pair.py, whose truth
+// gives the steps) and, with ../shared, Kineto's ResNet50 pair.
+
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QLabel>
+#include <QProcess>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "compare/compare_controller.h"
+#include "compare/compare_panel.h"
+#include "loading/trace_loader.h"
+#include "main_window.h"
+#include "panels/analysis_table.h"
+#include "panels/table_export.h"
+#include "report/result_json.h"
+#include "support/cli_run.h"
+#include "support/suite_main.h"
+#include "support/test_paths.h"
+#include "timeline/time_ruler.h"
+#include "trace_page.h"
+
+using namespace gapscope;
+using namespace gapscope::ui;
+using nlohmann::json;
+
+namespace {
+
+json readJson(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return json();
+    return json::parse(f.readAll().toStdString(), nullptr, false);
+}
+
+// The truth's steps: start and end, in ns as the trace writes them.
+struct TruthStep {
+    int64_t start = 0, end = 0;
+    int64_t length() const { return end - start; }
+};
+
+std::vector<TruthStep> truthSteps(const json& truth) {
+    std::vector<TruthStep> out;
+    for (const json& s : truth["steps"])
+        out.push_back({s["start_ns"].get<int64_t>(), s["end_ns"].get<int64_t>()});
+    return out;
+}
+
+// The step whose length is the median (an odd count of steps: one such).
+size_t medianIndex(const std::vector<TruthStep>& steps) {
+    std::vector<size_t> order(steps.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::sort(order.begin(), order.end(),
+              [&](size_t a, size_t b) { return steps[a].length() < steps[b].length(); });
+    return order[order.size() / 2];
+}
+
+}  // namespace
+
+// Two JSON values equal, both shown when not.
+#define JSON_EQUAL(a, b) \
+    QVERIFY2((a) == (b), qPrintable(QString::fromStdString((a).dump() + " != " + (b).dump())))
+
+class TestCompare : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString base_, slow_, ops_, renamed_;
+    json baseTruth_, slowTruth_;
+    std::unique_ptr<app::MainWindow> window_;
+
+    CompareController* compare() const { return window_->comparison(); }
+
+    // Until the comparison is shown (or a minute passes).
+    bool waitForComparison() {
+        QElapsedTimer clock;
+        clock.start();
+        while (clock.elapsed() < 120000) {
+            QApplication::processEvents(QEventLoop::AllEvents, 20);
+            if (!window_->lastError().isEmpty()) return false;
+            if (compare()->result() && !compare()->computing() && !window_->loader()->isLoading())
+                return true;
+        }
+        return false;
+    }
+
+    bool open(const QString& base, const QString& now) {
+        window_->openComparison(base, now);
+        return waitForComparison();
+    }
+
+    bool generate(const QString& out, const QStringList& extra) {
+        QProcess p;
+        p.start(test::python(),
+                QStringList{test::sourceDir() + "/tests/tools/make_compare_pair.py", out} + extra);
+        return p.waitForFinished(60000) && p.exitCode() == 0;
+    }
+
+    // The panel's table of that id as the CLI's JSON rows would be.
+    json panelRows(const char* id) const {
+        const AnalysisTable* t = compare()->panel()->table(QString::fromLatin1(id));
+        return t && t->model()->result() ? resultRowsJson(*t->model()->result()) : json();
+    }
+
+  private slots:
+    void initTestCase() {
+        GAPSCOPE_REQUIRE_PYTHON("python3 makes the compared runs");
+        QSettings().clear();
+        QVERIFY(dir_.isValid());
+        base_ = dir_.filePath("base.json");
+        slow_ = dir_.filePath("slow.json");
+        // Nine steps: one median step per run.
+        QVERIFY(generate(base_, {"--seed", "11", "--steps", "9"}));
+        QVERIFY(generate(slow_, {"--seed", "12", "--steps", "9", "--slow", "gemm_kernel"}));
+        // Kernels launched from CPU ops; relu_kernel renamed in the second.
+        ops_ = dir_.filePath("ops.json");
+        renamed_ = dir_.filePath("renamed.json");
+        QVERIFY(generate(ops_, {"--seed", "21", "--steps", "9", "--with-ops"}));
+        QVERIFY(generate(renamed_, {"--seed", "22", "--steps", "9", "--with-ops", "--rename-kernel",
+                                    "relu_kernel=relu_kernel_v2"}));
+        baseTruth_ = readJson(dir_.filePath("base.truth.json"));
+        slowTruth_ = readJson(dir_.filePath("slow.truth.json"));
+        QCOMPARE(truthSteps(baseTruth_).size(), size_t(9));
+        window_ = std::make_unique<app::MainWindow>();
+        window_->setInteractive(false);
+        window_->disableCacheForSession();
+        window_->resize(1600, 1000);
+        window_->show();
+    }
+
+    void opensBaseAboveAndCandidateBelow() {
+        QVERIFY2(open(base_, slow_), qPrintable(window_->lastError()));
+        QCOMPARE(window_->tracePage()->trace()->path, base_.toStdString());
+        TracePage* candidate = compare()->candidatePage();
+        QVERIFY(candidate->isVisible());
+        QCOMPARE(candidate->trace()->path, slow_.toStdString());
+        QVERIFY(candidate->mapTo(window_.get(), QPoint()).y() >
+                window_->tracePage()->mapTo(window_.get(), QPoint()).y());
+        QVERIFY(compare()->dock()->isVisible());
+        QVERIFY(window_->windowTitle().contains(QStringLiteral("base.json vs slow.json")));
+        QVERIFY(window_->tracePage()->runLabel()->text().contains(QStringLiteral("Base")));
+        QVERIFY(candidate->runLabel()->text().contains(QStringLiteral("New")));
+        // The verdict names the planted change: the slower kernel.
+        const QString verdict = compare()->panel()->verdict()->text();
+        QVERIFY2(verdict.contains(QStringLiteral("gemm_kernel")), qPrintable(verdict));
+    }
+
+    void linesUpOnEachRunsMedianStep() {
+        QVERIFY(compare()->result());
+        const auto bs = truthSteps(baseTruth_), ns = truthSteps(slowTruth_);
+        const int64_t baseAt = bs[medianIndex(bs)].start, newAt = ns[medianIndex(ns)].start;
+        const TimeWindow top = window_->tracePage()->state()->visible();
+        const TimeWindow below = compare()->candidatePage()->state()->visible();
+        // One zoom: the same span, each run's median step at the same place.
+        QCOMPARE(below.span(), top.span());
+        QCOMPARE(below.start - top.start, newAt - baseAt);
+        QCOMPARE(window_->tracePage()->ruler()->origin(), baseAt);
+        QCOMPARE(compare()->candidatePage()->ruler()->origin(), newAt);
+        // The median steps are in view, the longer of the two whole.
+        QVERIFY(top.start <= baseAt);
+        QVERIFY(top.end >=
+                baseAt + std::max(bs[medianIndex(bs)].length(), ns[medianIndex(ns)].length()));
+        // A zoom in the lower timeline moves the upper one with it.
+        compare()->candidatePage()->state()->zoomAt(newAt, 0.5);
+        const TimeWindow b2 = compare()->candidatePage()->state()->visible();
+        const TimeWindow t2 = window_->tracePage()->state()->visible();
+        QCOMPARE(t2.span(), b2.span());
+        QCOMPARE(b2.start - t2.start, newAt - baseAt);
+    }
+
+    void linesUpOnAStepPickedInThePanel() {
+        QComboBox* choice = compare()->panel()->alignChoice();
+        QVERIFY(choice->isEnabled());
+        QCOMPARE(choice->count(), 1 + 9);  // the median, then each step
+        choice->setCurrentIndex(1 + 3);    // the fourth step of each
+        const auto bs = truthSteps(baseTruth_), ns = truthSteps(slowTruth_);
+        QCOMPARE(compare()->alignment().offset(), ns[3].start - bs[3].start);
+        const TimeWindow top = window_->tracePage()->state()->visible();
+        const TimeWindow below = compare()->candidatePage()->state()->visible();
+        QCOMPARE(below.start - top.start, ns[3].start - bs[3].start);
+        QVERIFY(top.start <= bs[3].start && top.end >= bs[3].end);
+        choice->setCurrentIndex(0);
+        QCOMPARE(compare()->alignment().offset(),
+                 ns[medianIndex(ns)].start - bs[medianIndex(bs)].start);
+    }
+
+    void aKernelPickedIsFramedInBoth() {
+        AnalysisTable* kernels = compare()->panel()->table(QStringLiteral("kernels"));
+        QVERIFY(kernels);
+        int row = -1;
+        for (int i = 0; i < kernels->visibleRows(); ++i)
+            if (kernels->visibleRow(i).cells[0].text == QStringLiteral("gemm_kernel")) row = i;
+        QVERIFY(row >= 0);
+        // A click makes the row current; the slices are found on a worker.
+        QSignalSpy framed(compare(), &CompareController::framed);
+        kernels->view()->setCurrentIndex(kernels->proxy()->index(row, 0));
+        QVERIFY(framed.wait(30000));
+        for (TracePage* page : {window_->tracePage(), compare()->candidatePage()}) {
+            const auto trace = page->trace();
+            const uint32_t s = page->state()->selectedSlice();
+            QVERIFY(s != kNone);
+            QCOMPARE(trace->str(trace->slices[s].name), std::string_view("gemm_kernel"));
+            const TimeWindow v = page->state()->visible();
+            QVERIFY(v.start <= trace->slices[s].start && v.end >= trace->slices[s].end());
+        }
+        // Each the first at or after the step the runs are lined up on.
+        const auto bs = truthSteps(baseTruth_);
+        const auto base = window_->tracePage()->trace();
+        const Slice& picked = base->slices[window_->tracePage()->state()->selectedSlice()];
+        QVERIFY(picked.start >= bs[medianIndex(bs)].start &&
+                picked.start < bs[medianIndex(bs)].end);
+    }
+
+    // A renamed kernel picked: framed in BASE under its old name.
+    void aRenamedKernelIsFramedInBoth() {
+        QVERIFY2(open(ops_, renamed_), qPrintable(window_->lastError()));
+        AnalysisTable* kernels = compare()->panel()->table(QStringLiteral("kernels"));
+        int row = -1;
+        for (int i = 0; i < kernels->visibleRows(); ++i)
+            if (kernels->visibleRow(i).cells[0].text == QStringLiteral("relu_kernel_v2")) row = i;
+        QVERIFY(row >= 0);
+        QSignalSpy framed(compare(), &CompareController::framed);
+        kernels->view()->setCurrentIndex(kernels->proxy()->index(row, 0));
+        QVERIFY(framed.wait(30000));
+        const std::pair<TracePage*, const char*> pages[] = {
+            {window_->tracePage(), "relu_kernel"}, {compare()->candidatePage(), "relu_kernel_v2"}};
+        for (const auto& [page, name] : pages) {
+            const uint32_t s = page->state()->selectedSlice();
+            QVERIFY(s != kNone);
+            QCOMPARE(page->trace()->str(page->trace()->slices[s].name), std::string_view(name));
+        }
+    }
+
+    // What a person does while things load: a second comparison asked for
+    // before the first opened wins; a candidate that cannot load leaves no
+    // half comparison; a new gap threshold keeps the step chosen.
+    void theLastAskedComparisonWins() {
+        window_->openComparison(base_, slow_);
+        window_->openComparison(slow_, base_);
+        QVERIFY2(waitForComparison(), qPrintable(window_->lastError()));
+        QCOMPARE(window_->tracePage()->trace()->path, slow_.toStdString());
+        QCOMPARE(compare()->candidatePage()->trace()->path, base_.toStdString());
+        window_->compareWith(dir_.filePath("missing.json"));
+        QTRY_VERIFY_WITH_TIMEOUT(!window_->lastError().isEmpty(), 30000);
+        QVERIFY(!compare()->comparing());
+        QVERIFY(!compare()->dock()->isVisible());
+        QVERIFY(!compare()->candidatePage()->isVisible());
+    }
+
+    void aNewGapThresholdKeepsTheStepChosen() {
+        QVERIFY2(open(base_, slow_), qPrintable(window_->lastError()));
+        compare()->panel()->alignChoice()->setCurrentIndex(1 + 3);
+        const TimeNs offset = compare()->alignment().offset();
+        compare()->setGapThreshold(200'000);
+        QVERIFY(waitForComparison());
+        QCOMPARE(compare()->panel()->alignChoice()->currentIndex(), 1 + 3);
+        QCOMPARE(compare()->alignment().offset(), offset);
+        compare()->setGapThreshold(kDefaultGapThresholdNs);
+        QVERIFY(waitForComparison());
+    }
+
+    void panelEqualsTheGate_data() {
+        QTest::addColumn<QString>("base");
+        QTest::addColumn<QString>("now");
+        QTest::newRow("planted slow kernel") << base_ << slow_;
+        QTest::newRow("a kernel renamed") << ops_ << renamed_;
+        const QString samples = test::sharedTraces() + QStringLiteral("/kineto/tb_plugin/samples/");
+        QTest::newRow("resnet50 workers 0 vs 4")
+            << samples + "resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz"
+            << samples + "resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz";
+    }
+
+    void panelEqualsTheGate() {
+        QFETCH(QString, base);
+        QFETCH(QString, now);
+        if (QByteArray(QTest::currentDataTag()).startsWith("resnet")) GAPSCOPE_REQUIRE_SHARED();
+        QVERIFY2(open(base, now), qPrintable(window_->lastError()));
+        const test::CliRun r = test::runCli({"diff", base, now, "--format", "json", "--no-cache"});
+        QCOMPARE(r.exitCode, 0);
+        const json cli = json::parse(r.out.toStdString());
+        QCOMPARE(QString::fromStdString(compare()->result()->diff.verdict),
+                 QString::fromStdString(cli["verdict"].get<std::string>()));
+        // Every figure: BASE's and NEW's value, percentages as shares.
+        const json figures = panelRows("figures");
+        QCOMPARE(figures.size(), cli["metrics"].size());
+        for (size_t i = 0; i < figures.size(); ++i) {
+            const json& p = figures[i];
+            const json& c = cli["metrics"][i];
+            JSON_EQUAL(p["metric"], c["metric"]);
+            const double scale = c["unit"] == "percent" ? 100.0 : 1.0;
+            for (const char* side : {"base", "new"}) {
+                if (c[side].is_null()) {
+                    QVERIFY2(p[side].is_null(), qPrintable(QString::fromStdString(p.dump())));
+                    continue;
+                }
+                QVERIFY2(std::abs(p[side].get<double>() * scale - c[side].get<double>()) <=
+                             1e-9 * std::max(1.0, std::abs(c[side].get<double>())),
+                         qPrintable(QString::fromStdString(p.dump() + " CLI " + c.dump())));
+            }
+            const json noise = c["significant"].is_null()     ? json()
+                               : c["significant"].get<bool>() ? json("beyond noise")
+                                                              : json("within noise");
+            JSON_EQUAL(p["noise"], noise);
+        }
+        // Every kernel: counts and totals to the ns.
+        const json kernels = panelRows("kernels");
+        QCOMPARE(kernels.size(), cli["kernels"].size());
+        for (size_t i = 0; i < kernels.size(); ++i) {
+            const json& p = kernels[i];
+            const json& c = cli["kernels"][i];
+            JSON_EQUAL(p["name"], c["name"]);
+            JSON_EQUAL(p["status"], c["status"]);
+            JSON_EQUAL(p["total_base_ns"], c["base"]["total_ns"]);
+            JSON_EQUAL(p["total_new_ns"], c["new"]["total_ns"]);
+            JSON_EQUAL(p["count_new"], c["new"]["count"]);
+            JSON_EQUAL(p["delta_total_ns"], c["delta_total_ns"]);
+            JSON_EQUAL(p["count_base"], c["base"]["count"]);
+            JSON_EQUAL(p["base_name"], c["base_name"]);
+            JSON_EQUAL(p["op_path"], c["op_path"]);
+            const bool both = c["base"]["count"].get<int64_t>() && c["new"]["count"].get<int64_t>();
+            if (both) QCOMPARE(p["mean_new_ns"].get<double>(), c["new"]["mean_ns"].get<double>());
+        }
+        // Each GPU's account, figure by figure.
+        const json gpus = panelRows("gpus");
+        size_t row = 0;
+        for (const json& g : cli["gpus"])
+            for (const json& f : g["figures"]) {
+                QVERIFY(row < gpus.size());
+                JSON_EQUAL(gpus[row]["figure"], f["figure"]);
+                JSON_EQUAL(gpus[row]["base_ns"], f["base_ns"]);
+                JSON_EQUAL(gpus[row]["new_ns"], f["new_ns"]);
+                ++row;
+            }
+        QCOMPARE(row, gpus.size());
+        QCOMPARE(panelRows("findings").size(), cli["findings"].size());
+    }
+
+    // Two jobs of four ranks (a straggler planted in each, make_rank_set.py):
+    // the panel's Ranks and Stragglers tables are the CLI's, and show.
+    void twoJobsShowEachRankAndTheStragglers() {
+        GAPSCOPE_REQUIRE_SHARED();
+        auto job = [&](const QString& name, const QString& straggler, const QString& shift) {
+            const QString out = dir_.filePath(name);
+            QProcess p;
+            p.start(test::python(),
+                    {test::sourceDir() + "/tests/tools/make_rank_set.py", "--gen",
+                     test::sharedDir() + "/tools/gen_trace.py", "--out", out, "--ranks", "4",
+                     "--steps", "4", "--same-seed", "--straggler", straggler, "--shift-us", shift});
+            return p.waitForFinished(600000) && p.exitCode() == 0 ? out : QString();
+        };
+        const QString base = job("job-base", "2", "1500"), now = job("job-new", "1", "500");
+        QVERIFY(!base.isEmpty() && !now.isEmpty());
+        QVERIFY2(open(base, now), qPrintable(window_->lastError()));
+        QVERIFY(compare()->result()->jobs());
+        QTabWidget* tabs = compare()->panel()->tabs();
+        AnalysisTable* ranks = compare()->panel()->table(QStringLiteral("ranks"));
+        QVERIFY(tabs->isTabVisible(tabs->indexOf(ranks)));
+        const test::CliRun r = test::runCli({"diff", base, now, "--format", "json", "--no-cache"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const json cli = json::parse(r.out.toStdString());
+        JSON_EQUAL(panelRows("ranks"), cli["ranks"]);
+        JSON_EQUAL(panelRows("stragglers"), cli["stragglers"]);
+        QCOMPARE(panelRows("ranks").size(), size_t(4));
+        // Back to two single traces: the job tables go.
+        QVERIFY2(open(base_, slow_), qPrintable(window_->lastError()));
+        QVERIFY(!tabs->isTabVisible(tabs->indexOf(ranks)));
+    }
+
+    void tablesExportInEveryFormat() {
+        QVERIFY2(open(base_, slow_), qPrintable(window_->lastError()));
+        AnalysisTable* kernels = compare()->panel()->table(QStringLiteral("kernels"));
+        const test::CliRun r =
+            test::runCli({"diff", base_, slow_, "--format", "json", "--no-cache"});
+        const json cli = json::parse(r.out.toStdString());
+        json gemm;
+        for (const json& k : cli["kernels"])
+            if (k["name"] == "gemm_kernel") gemm = k;
+        QVERIFY(!gemm.is_null());
+        const std::string total = std::to_string(gemm["new"]["total_ns"].get<int64_t>());
+        for (const char* ext : {"csv", "md", "html", "json"}) {
+            const QString path = dir_.filePath(QStringLiteral("kernels.") + ext);
+            QString error;
+            QVERIFY2(kernels->exportTo(path, &error), qPrintable(error));
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QByteArray text = f.readAll();
+            // (Markdown escapes the underscore.)
+            QVERIFY2(text.contains("gemm_kernel") || text.contains("gemm\\_kernel"), ext);
+            // The machine formats carry the exact ns.
+            if (std::string(ext) == "csv" || std::string(ext) == "json")
+                QVERIFY2(text.contains(QByteArray::fromStdString(total)), ext);
+        }
+        // An export never replaces either run, whatever name leads to it.
+        QString error;
+        QVERIFY(!kernels->exportTo(slow_, &error));
+        const QString link = dir_.filePath("link-to-slow.csv");
+        QVERIFY(QFile::link(slow_, link));
+        QVERIFY(!kernels->exportTo(link, &error));
+        QVERIFY2(error.contains(QStringLiteral("link-to-slow.csv")), qPrintable(error));
+    }
+
+    // The comparison report: both pictures, the verdict and the tables.
+    void writesAComparisonReport() {
+        QVERIFY2(open(base_, slow_), qPrintable(window_->lastError()));
+        QString error;
+        const QString html = dir_.filePath("compare.html");
+        QVERIFY2(compare()->exportReport(html, &error), qPrintable(error));
+        QFile h(html);
+        QVERIFY(h.open(QIODevice::ReadOnly));
+        const QString page = QString::fromUtf8(h.readAll());
+        QCOMPARE(page.count(QStringLiteral("<img src=\"data:image/png;base64,")), 2);
+        QVERIFY(page.contains(QStringLiteral("Gapscope comparison: base.json vs slow.json")));
+        const QString verdict =
+            QString::fromStdString(compare()->result()->diff.verdict).toHtmlEscaped();
+        QVERIFY(page.contains(verdict.left(40)));
+        QVERIFY(page.contains(QStringLiteral("Kernels that changed most")));
+        QVERIFY(page.contains(QStringLiteral("gemm_kernel")));
+        const QString md = dir_.filePath("compare.md");
+        QVERIFY2(compare()->exportReport(md, &error), qPrintable(error));
+        QVERIFY(QFileInfo::exists(md + ".png") && QFileInfo::exists(md + ".2.png"));
+        QVERIFY2(compare()->exportReport(dir_.filePath("compare.pdf"), &error), qPrintable(error));
+        QVERIFY(QFileInfo(dir_.filePath("compare.pdf")).size() > 1000);
+        // Never over a compared run, whatever name leads to it.
+        const QString link = dir_.filePath("link-to-slow.html");
+        QVERIFY(QFile::link(slow_, link));
+        QVERIFY(!compare()->exportReport(link, &error));
+        QVERIFY2(error.contains(QStringLiteral("compared run")), qPrintable(error));
+        QVERIFY(!compare()->exportReport(dir_.filePath("compare.txt"), &error));
+    }
+
+    void swapsAndCloses() {
+        QVERIFY2(open(base_, slow_), qPrintable(window_->lastError()));
+        emit compare()->panel()->swapRequested();
+        QVERIFY(waitForComparison());
+        QCOMPARE(window_->tracePage()->trace()->path, slow_.toStdString());
+        QCOMPARE(compare()->candidatePage()->trace()->path, base_.toStdString());
+        emit compare()->panel()->closeRequested();
+        QVERIFY(!compare()->comparing());
+        QVERIFY(!compare()->candidatePage()->isVisible());
+        QVERIFY(!compare()->dock()->isVisible());
+        QVERIFY(window_->tracePage()->runLabel()->isHidden());
+        QCOMPARE(window_->tracePage()->ruler()->origin(), window_->tracePage()->trace()->spanStart);
+        // Another trace opened the ordinary way ends a comparison too.
+        QVERIFY2(open(base_, slow_), qPrintable(window_->lastError()));
+        window_->openTrace(base_);
+        window_->loader()->wait();
+        QApplication::processEvents();
+        QVERIFY(!compare()->comparing());
+    }
+};
+
+GAPSCOPE_TEST_MAIN(TestCompare)
+#include "tst_compare.moc"

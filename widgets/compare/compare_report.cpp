@@ -1,0 +1,71 @@
+#include "compare/compare_report.h"
+
+#include "export/export_files.h"
+#include "export/report_export.h"
+#include "report/diff_tables.h"
+#include "report/run_report.h"
+
+namespace gapscope::ui {
+
+namespace {
+
+void addFacts(ReportContent& content, const Trace& trace, const std::string& name,
+              const char* which) {
+    for (auto [what, value] : traceFacts(trace, name))
+        content.facts.emplace_back(what + " (" + which + ")", value);
+}
+
+}  // namespace
+
+bool writeComparisonReport(const QString& path, const PictureSpec& base, const PictureSpec& now,
+                           const ComparedRuns& runs, QString* error) {
+    if (!isReportPath(path, error)) return false;
+    const QStringList keep = protectedFiles(runs.base->path) + protectedFiles(runs.now->path);
+    if (isProtected(path, keep)) {
+        if (error)
+            *error = QObject::tr(
+                         "%1: this is a compared run or its annotations; choose another "
+                         "name")
+                         .arg(path);
+        return false;
+    }
+    ReportContent content;
+    const std::string baseName = base.title.toStdString(), newName = now.title.toStdString();
+    content.traceName = baseName + " vs " + newName;
+    content.title = "Gapscope comparison: " + content.traceName;
+    addFacts(content, *runs.base, baseName, "base");
+    addFacts(content, *runs.now, newName, "new");
+    content.summary = runs.diff.verdict;
+    const RunDiff& d = runs.diff;
+    content.tables = {
+        diffFigureTable(d),           diffGpuTable(d),
+        diffKernelTable(d, true, 20), diffOpTable(d, true, 20),
+        diffFindingTable(d),          diffStepTable(runs.baseMetrics, runs.newMetrics)};
+    content.tables[2].title = "Kernels that changed most";
+    content.tables[3].title = "Ops that changed most";
+    if (runs.jobs()) {
+        const RanksDocument &b = *runs.baseRanks, &n = *runs.newRanks;
+        content.tables.push_back(diffRankTable(b.ranks, b.comparison, n.ranks, n.comparison));
+        content.tables.push_back(diffStragglerTable(b.comparison, n.comparison));
+    }
+    content.withAnnotations = false;
+    std::vector<QImage> images;
+    for (const PictureSpec* spec : {&base, &now}) {
+        QString why;
+        images.push_back(renderPicture(*spec, &why));
+        if (images.back().isNull()) {
+            if (error) *error = QStringLiteral("%1: %2").arg(path, why);
+            return false;
+        }
+        content.pictures.push_back(
+            {"",
+             (spec == &base ? QObject::tr("Base, %1: GPU idle gaps shaded by cause")
+                            : QObject::tr("New, %1: the same moment of the lined-up step"))
+                 .arg(spec->title)
+                 .toStdString(),
+             0});
+    }
+    return writeReportFile(path, std::move(content), images, keep, error);
+}
+
+}  // namespace gapscope::ui
