@@ -125,17 +125,16 @@ struct Job {
     RankComparison comparison;
 };
 
-// A folder of rank traces (not a run of several hosts, not the processes
-// of one export): the ranks merged into one trace, as the viewer opens
-// them (`trace`, null on failure, said on stderr), and the job. None for
-// anything else, `trace` untouched.
+// What the viewer opens as the ranks of a job (a folder of rank traces, a
+// profile run of several hosts, the ranks' processes of one export): the
+// ranks merged into one trace as the viewer merges them (`trace`, null on
+// failure, said on stderr), and the job. None for anything else, or with
+// --process (one rank), `trace` untouched.
 std::optional<Job> loadJob(const AnalysisArgs& args, std::shared_ptr<const Trace>& trace) {
     PathChoices choices;
     choices.run = args.load.options.run;
     const PathMeaning meaning = meaningOfPaths({args.load.path}, choices);
-    if (meaning.kind != PathMeaning::Kind::Ranks || !meaning.run.empty() ||
-        meaning.processesOfOneFile())
-        return std::nullopt;
+    if (meaning.kind != PathMeaning::Kind::Ranks || args.load.process) return std::nullopt;
     RankViewOptions options;
     options.load.load = args.load.options;
     const StepOptions steps = args.stepOptions();

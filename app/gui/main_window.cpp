@@ -133,7 +133,16 @@ MainWindow::MainWindow(QWidget* parent)
     };
     connect(loader_, &ui::TraceLoader::cancelled, this, loadCancelled);
     // The candidate's, when the person cancelled it (not when a comparison closed).
-    connect(compare_, &ui::CompareController::loadCancelled, this, loadCancelled);
+    // The candidate's cancel, failure and end touch only what is its own:
+    // the base may be loading meanwhile, with a comparison to follow it.
+    auto candidateDone = [this] {
+        if (!loader_->isLoading()) setLoading(false);
+    };
+    connect(compare_, &ui::CompareController::loadCancelled, this, [this, candidateDone] {
+        candidateDone();
+        statusBar()->showMessage(tr("Loading cancelled"), 4000);
+    });
+    connect(compare_, &ui::CompareController::loadStopped, this, candidateDone);
     for (ui::TraceLoader* loader : {loader_, compare_->loader()}) {
         connect(loader, &ui::TraceLoader::progressChanged, this,
                 [this](int percent, const QString& phase) {
@@ -146,12 +155,19 @@ MainWindow::MainWindow(QWidget* parent)
         setLoading(true);
         statusBar()->showMessage(tr("Opening %1 to compare…").arg(QFileInfo(path).fileName()));
     });
-    connect(compare_, &ui::CompareController::opened, this, [this](const QString& path) {
-        setLoading(false);
-        setWindowTitle(tr("%1 vs %2 — Gapscope")
-                           .arg(QFileInfo(currentPath_).fileName(), QFileInfo(path).fileName()));
-    });
-    connect(compare_, &ui::CompareController::failed, this, &MainWindow::onFailed);
+    connect(compare_, &ui::CompareController::opened, this,
+            [this, candidateDone](const QString& path) {
+                candidateDone();
+                setWindowTitle(
+                    tr("%1 vs %2 — Gapscope")
+                        .arg(QFileInfo(currentPath_).fileName(), QFileInfo(path).fileName()));
+            });
+    connect(compare_, &ui::CompareController::failed, this,
+            [this, candidateDone](const QString& message) {
+                candidateDone();
+                lastError_ = message;
+                if (interactive_) QMessageBox::critical(this, tr("Cannot compare"), message);
+            });
     connect(compare_, &ui::CompareController::swapRequested, this, &MainWindow::openComparison);
     connect(compare_, &ui::CompareController::reportWritten, this,
             [this](const QString& message) { statusBar()->showMessage(message, 8000); });
@@ -261,13 +277,14 @@ void MainWindow::createActions() {
         tr("Open another run below this one, lined up on a step, with the Compare panel"));
     traceActions_.push_back(compareAction);
     reload_ = file->addAction(tr("&Reload"), this, [this] {
-        if (compare_->comparing()) {
-            const QString now = compare_->candidatePath();
+        if (!compare_->requestedPath().isEmpty()) {  // compared, or about to be
+            const QString now = compare_->requestedPath();
+            const uint64_t before = loadsStarted_;
             if (!rankSources_.empty())
                 openRanks(rankSources_, currentPath_, rankAlignment_);
             else
                 openTrace(currentPath_);
-            followWithComparison(now);
+            followWithComparison(now, before);
         } else if (!rankSources_.empty())
             openRanks(rankSources_, currentPath_, rankAlignment_);
         else if (!currentPath_.isEmpty())
@@ -534,20 +551,27 @@ void MainWindow::chooseComparison() {
 
 void MainWindow::compareWith(const QString& now) {
     if (!page_->trace()) return openTrace(now);
+    // A trace is loading to replace the one shown: compared with that one.
+    if (loader_->isLoading()) {
+        pendingCompare_ = now;
+        return;
+    }
+    pendingCompare_.clear();
     lastError_.clear();
     compare_->compareWith(now, currentPath_);
 }
 
 void MainWindow::openComparison(const QString& base, const QString& now) {
+    const uint64_t before = loadsStarted_;
     openTrace(base);
-    followWithComparison(now);
+    followWithComparison(now, before);
 }
 
-void MainWindow::followWithComparison(const QString& now) {
-    // Set once the base's load has started: starting it cancels the one
-    // before, and with it what was to follow that one. A base that did
-    // not start loading (refused, a chooser cancelled) is followed by nothing.
-    pendingCompare_ = loader_->isLoading() ? now : QString();
+void MainWindow::followWithComparison(const QString& now, uint64_t loadsBefore) {
+    // Only when the base's load did start (starting it cancelled the one
+    // before, and with it what was to follow that one): a base refused, or
+    // a chooser cancelled, is followed by nothing.
+    pendingCompare_ = loadsStarted_ != loadsBefore ? now : QString();
 }
 
 void MainWindow::openSample() {
@@ -627,10 +651,12 @@ void MainWindow::openRanks(const std::vector<RankSource>& sources, const QString
     lastError_.clear();
     rankSources_ = sources;
     rankAlignment_ = alignOnStep;
+    loadStartMs_ = QDateTime::currentMSecsSinceEpoch();
+    // The load first: starting it delivers the cancel of the one before.
+    loader_->loadRanks(sources, name, alignOnStep);
+    ++loadsStarted_;
     setLoading(true);
     statusBar()->showMessage(tr("Opening %1 ranks…").arg(sources.size()));
-    loadStartMs_ = QDateTime::currentMSecsSinceEpoch();
-    loader_->loadRanks(sources, name, alignOnStep);
 }
 
 void MainWindow::showRanksDock() {
@@ -667,10 +693,12 @@ void MainWindow::openTrace(const QString& path, const QString& run) {
 
 void MainWindow::loadTrace(const QString& path) {
     rankSources_.clear();
+    loadStartMs_ = QDateTime::currentMSecsSinceEpoch();
+    // The load first: starting it delivers the cancel of the one before.
+    loader_->load(path);
+    ++loadsStarted_;
     setLoading(true);
     statusBar()->showMessage(tr("Opening %1…").arg(QFileInfo(path).fileName()));
-    loadStartMs_ = QDateTime::currentMSecsSinceEpoch();
-    loader_->load(path);
 }
 
 void MainWindow::setLoading(bool loading) {

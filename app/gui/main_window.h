@@ -118,8 +118,9 @@ class MainWindow : public QMainWindow {
     void chooseFile();
     void chooseFolder();
     void chooseComparison();
-    // After the trace that starts loading now, load `now` below it to compare.
-    void followWithComparison(const QString& now);
+    // Compares the trace whose load started after `loadsBefore` with `now`
+    // once it opens (nothing when no load started).
+    void followWithComparison(const QString& now, uint64_t loadsBefore);
     void applyLimits();
     void applyCache();
     void clearCache();
@@ -133,7 +134,8 @@ class MainWindow : public QMainWindow {
     ui::TracePage* page_;
     QSplitter* pages_;  // the trace page, and a candidate's below it when comparing
     ui::CompareController* compare_ = nullptr;
-    QString pendingCompare_;  // compared with the trace that is loading, once it opens
+    QString pendingCompare_;     // compared with the trace that is loading, once it opens
+    uint64_t loadsStarted_ = 0;  // of the main loader, to tell whether an open started one
     ui::DetailsPanel* details_;
     ui::PanelHost* panels_;
     ui::ImageExport* images_;

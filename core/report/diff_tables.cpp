@@ -332,8 +332,21 @@ ResultTable sideBySide(const ResultTable& base, const ResultTable& now, const st
 
 ResultTable diffRankTable(const std::vector<RankRow>& base, const RankComparison& baseRanks,
                           const std::vector<RankRow>& now, const RankComparison& newRanks) {
-    return sideBySide(rankTable(base, baseRanks), rankTable(now, newRanks), "rank",
-                      {"step_time_ns", "busy_share", "exposed_comm_ns", "wait_ns", "straggler_in"});
+    const std::vector<std::string> figures = {"step_time_ns", "busy_share", "exposed_comm_ns",
+                                              "wait_ns", "straggler_in"};
+    // A rank whose file failed has no figures (not zeros), so no change either.
+    auto withoutFailed = [&figures](ResultTable t) {
+        const int error = t.column("error");
+        for (ResultRow& r : t.rows) {
+            if (error < 0 || std::holds_alternative<std::monostate>(r.cells[size_t(error)]))
+                continue;
+            for (const std::string& f : figures)
+                if (const int c = t.column(f); c >= 0) r.cells[size_t(c)] = {};
+        }
+        return t;
+    };
+    return sideBySide(withoutFailed(rankTable(base, baseRanks)),
+                      withoutFailed(rankTable(now, newRanks)), "rank", figures);
 }
 
 namespace {

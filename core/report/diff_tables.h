@@ -30,7 +30,8 @@ ResultTable diffStepTable(const RunMetrics& base, const RunMetrics& now);
 
 // Two jobs of ranks: each rank's figures (rankTable's: step time, GPU
 // busy, exposed communication, the wait in collectives, how often it was
-// the straggler) in both, matched by rank number.
+// the straggler) in both, matched by rank number; a rank whose file failed
+// to load has none on that side.
 ResultTable diffRankTable(const std::vector<RankRow>& base, const RankComparison& baseRanks,
                           const std::vector<RankRow>& now, const RankComparison& newRanks);
 // The job's straggler figures in both: the steps with a straggler, the

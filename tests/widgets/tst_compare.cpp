@@ -12,6 +12,7 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QProcess>
+#include <QProgressBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -256,9 +257,20 @@ class TestCompare : public QObject {
         QCOMPARE(compare()->candidatePage()->trace()->path, base_.toStdString());
         window_->compareWith(dir_.filePath("missing.json"));
         QTRY_VERIFY_WITH_TIMEOUT(!window_->lastError().isEmpty(), 30000);
+        QVERIFY2(window_->lastError().contains(QStringLiteral("missing.json")),
+                 qPrintable(window_->lastError()));
         QVERIFY(!compare()->comparing());
         QVERIFY(!compare()->dock()->isVisible());
         QVERIFY(!compare()->candidatePage()->isVisible());
+        // Its load ended: no progress or cancel button is left up.
+        QVERIFY(window_->findChild<QProgressBar*>()->isHidden());
+        // A comparison asked for while the base loads is with that base.
+        window_->openTrace(slow_);
+        QVERIFY(window_->loader()->isLoading());
+        window_->compareWith(base_);
+        QVERIFY2(waitForComparison(), qPrintable(window_->lastError()));
+        QCOMPARE(window_->tracePage()->trace()->path, slow_.toStdString());
+        QCOMPARE(compare()->candidatePage()->trace()->path, base_.toStdString());
     }
 
     void aNewGapThresholdKeepsTheStepChosen() {

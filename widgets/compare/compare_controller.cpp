@@ -145,6 +145,7 @@ void CompareController::compareWith(const QString& path, const QString& basePath
     }
     // After the load starts: starting it delivers the cancel of one before.
     expecting_ = true;
+    requestedPath_ = target;
     emit started(target);
 }
 
@@ -337,8 +338,9 @@ void CompareController::setGapThreshold(TimeNs ns) {
 }
 
 void CompareController::close() {
-    expecting_ = false;
+    const bool loading = std::exchange(expecting_, false);
     loader_->cancel();
+    if (loading) emit loadStopped();
     runner_->cancelAll();
     const bool was = comparing();
     candidate_.reset();

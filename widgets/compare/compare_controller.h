@@ -63,6 +63,8 @@ class CompareController : public QObject {
     ComparePanel* panel() const { return panel_; }
     QDockWidget* dock() const { return dock_; }
     QString candidatePath() const { return candidatePath_; }
+    // The candidate compared, or loading to be (empty: none).
+    QString requestedPath() const { return expecting_ ? requestedPath_ : candidatePath_; }
     std::shared_ptr<const ComparedRuns> result() const { return result_; }
     const StepAlignment& alignment() const { return alignment_; }
 
@@ -73,6 +75,7 @@ class CompareController : public QObject {
     void framed();                      // a name was framed in both timelines
     void failed(const QString& message, const QString& path);
     void loadCancelled();  // the candidate's load, by the person
+    void loadStopped();    // the candidate's load, by closing the comparison
     void swapRequested(const QString& base, const QString& now);
     void closed();
     void reportWritten(const QString& message);  // or why not
@@ -105,6 +108,7 @@ class CompareController : public QObject {
     StepAlignment alignment_;
     std::optional<size_t> alignIndex_;
     bool expecting_ = false;  // a candidate is loading for this comparison
+    QString requestedPath_;   // what it is
     TimeNs gapThreshold_ = kDefaultGapThresholdNs;
 };
 
