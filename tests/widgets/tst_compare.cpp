@@ -111,6 +111,19 @@ class TestCompare : public QObject {
         return p.waitForFinished(60000) && p.exitCode() == 0;
     }
 
+    // Clicks the Kernels table's row of `name` (making it current) and waits
+    // until it is framed (its slices are found on a worker).
+    bool pickKernel(const QString& name) {
+        AnalysisTable* kernels = compare()->panel()->table(QStringLiteral("kernels"));
+        for (int i = 0; i < kernels->visibleRows(); ++i) {
+            if (kernels->visibleRow(i).cells[0].text != name) continue;
+            QSignalSpy framed(compare(), &CompareController::framed);
+            kernels->view()->setCurrentIndex(kernels->proxy()->index(i, 0));
+            return framed.wait(30000);
+        }
+        return false;
+    }
+
     // The panel's table of that id as the CLI's JSON rows would be.
     json panelRows(const char* id) const {
         const AnalysisTable* t = compare()->panel()->table(QString::fromLatin1(id));
@@ -200,16 +213,7 @@ class TestCompare : public QObject {
     }
 
     void aKernelPickedIsFramedInBoth() {
-        AnalysisTable* kernels = compare()->panel()->table(QStringLiteral("kernels"));
-        QVERIFY(kernels);
-        int row = -1;
-        for (int i = 0; i < kernels->visibleRows(); ++i)
-            if (kernels->visibleRow(i).cells[0].text == QStringLiteral("gemm_kernel")) row = i;
-        QVERIFY(row >= 0);
-        // A click makes the row current; the slices are found on a worker.
-        QSignalSpy framed(compare(), &CompareController::framed);
-        kernels->view()->setCurrentIndex(kernels->proxy()->index(row, 0));
-        QVERIFY(framed.wait(30000));
+        QVERIFY(pickKernel(QStringLiteral("gemm_kernel")));
         for (TracePage* page : {window_->tracePage(), compare()->candidatePage()}) {
             const auto trace = page->trace();
             const uint32_t s = page->state()->selectedSlice();
@@ -229,14 +233,7 @@ class TestCompare : public QObject {
     // A renamed kernel picked: framed in BASE under its old name.
     void aRenamedKernelIsFramedInBoth() {
         QVERIFY2(open(ops_, renamed_), qPrintable(window_->lastError()));
-        AnalysisTable* kernels = compare()->panel()->table(QStringLiteral("kernels"));
-        int row = -1;
-        for (int i = 0; i < kernels->visibleRows(); ++i)
-            if (kernels->visibleRow(i).cells[0].text == QStringLiteral("relu_kernel_v2")) row = i;
-        QVERIFY(row >= 0);
-        QSignalSpy framed(compare(), &CompareController::framed);
-        kernels->view()->setCurrentIndex(kernels->proxy()->index(row, 0));
-        QVERIFY(framed.wait(30000));
+        QVERIFY(pickKernel(QStringLiteral("relu_kernel_v2")));
         const std::pair<TracePage*, const char*> pages[] = {
             {window_->tracePage(), "relu_kernel"}, {compare()->candidatePage(), "relu_kernel_v2"}};
         for (const auto& [page, name] : pages) {
