@@ -18,6 +18,7 @@
 #include <set>
 
 #include "support/cli_run.h"
+#include "support/generator.h"
 #include "support/suite_main.h"
 #include "support/test_paths.h"
 #include "util/readable_units.h"
@@ -412,18 +413,18 @@ class TestDiff : public QObject {
     // rank and each other rank waits exactly the shift for it; each rank's
     // figures are those `gapscope-cli ranks` gives for its own job.
     void twoJobsCompareEachRankAndTheStragglers() {
+        QString error;
         auto job = [&](const QString& name, const QString& straggler, const QString& shift) {
             const QString out = dir_.filePath(name);
-            QProcess p;
-            p.start(
-                gapscope::test::python(),
-                {gapscope::test::sourceDir() + "/tests/tools/make_rank_set.py", "--gen",
-                 gapscope::test::sharedDir() + "/tools/gen_trace.py", "--out", out, "--ranks", "4",
-                 "--steps", "4", "--same-seed", "--straggler", straggler, "--shift-us", shift});
-            return p.waitForFinished(600000) && p.exitCode() == 0 ? out : QString();
+            const QStringList files =
+                gapscope::test::makeRankSet(out,
+                                            {"--ranks", "4", "--steps", "4", "--same-seed",
+                                             "--straggler", straggler, "--shift-us", shift},
+                                            &error);
+            return files.isEmpty() ? QString() : out;
         };
         const QString base = job("job-base", "2", "1500"), now = job("job-new", "1", "500");
-        QVERIFY(!base.isEmpty() && !now.isEmpty());
+        QVERIFY2(!base.isEmpty() && !now.isEmpty(), qPrintable(error));
         const Run r = runCli({"diff", base, now, "--format", "json", "--no-cache"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const json d = json::parse(r.out.toStdString());

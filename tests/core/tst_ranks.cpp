@@ -25,6 +25,7 @@
 #include "loader/rank_view.h"
 #include "report/ranks_report.h"
 #include "support/cli_run.h"
+#include "support/generator.h"
 #include "support/reference_run.h"
 #include "support/suite_main.h"
 #include "support/test_paths.h"
@@ -41,18 +42,10 @@ QString dlrmFolder() {
 
 // Writes a job with tests/tools/make_rank_set.py; the files, in rank order.
 QStringList makeRankSet(const QString& dir, const QStringList& options) {
-    QProcess p;
-    p.start(test::python(),
-            QStringList{test::sourceDir() + "/tests/tools/make_rank_set.py", "--gen",
-                        test::sharedDir() + "/tools/gen_trace.py", "--out", dir} +
-                options);
-    if (!p.waitForFinished(600000) || p.exitCode() != 0) {
-        QTest::qFail(
-            qPrintable("make_rank_set.py failed: " + QString::fromUtf8(p.readAllStandardError())),
-            __FILE__, __LINE__);
-        return {};
-    }
-    return QString::fromUtf8(p.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
+    QString error;
+    const QStringList files = test::makeRankSet(dir, options, &error);
+    if (files.isEmpty()) QTest::qFail(qPrintable(error), __FILE__, __LINE__);
+    return files;
 }
 
 // The files of the sources a path meant, each whole.

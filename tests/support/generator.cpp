@@ -37,4 +37,17 @@ Generated generateTrace(const QString& dir, const QString& name, const QStringLi
     return g;
 }
 
+QStringList makeRankSet(const QString& dir, const QStringList& options, QString* error) {
+    QProcess p;
+    p.start(python(), QStringList{sourceDir() + "/tests/tools/make_rank_set.py", "--gen",
+                                  sharedDir() + "/tools/gen_trace.py", "--out", dir} +
+                          options);
+    if (!p.waitForFinished(600000) || p.exitCode() != 0) {
+        if (error)
+            *error = "make_rank_set.py failed: " + QString::fromUtf8(p.readAllStandardError());
+        return {};
+    }
+    return QString::fromUtf8(p.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
+}
+
 }  // namespace gapscope::test

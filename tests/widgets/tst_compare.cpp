@@ -31,6 +31,7 @@
 #include "panels/table_export.h"
 #include "report/result_json.h"
 #include "support/cli_run.h"
+#include "support/generator.h"
 #include "support/suite_main.h"
 #include "support/test_paths.h"
 #include "timeline/time_ruler.h"
@@ -362,17 +363,18 @@ class TestCompare : public QObject {
     // the panel's Ranks and Stragglers tables are the CLI's, and show.
     void twoJobsShowEachRankAndTheStragglers() {
         GAPSCOPE_REQUIRE_SHARED();
+        QString error;
         auto job = [&](const QString& name, const QString& straggler, const QString& shift) {
             const QString out = dir_.filePath(name);
-            QProcess p;
-            p.start(test::python(),
-                    {test::sourceDir() + "/tests/tools/make_rank_set.py", "--gen",
-                     test::sharedDir() + "/tools/gen_trace.py", "--out", out, "--ranks", "4",
-                     "--steps", "4", "--same-seed", "--straggler", straggler, "--shift-us", shift});
-            return p.waitForFinished(600000) && p.exitCode() == 0 ? out : QString();
+            const QStringList files =
+                test::makeRankSet(out,
+                                  {"--ranks", "4", "--steps", "4", "--same-seed", "--straggler",
+                                   straggler, "--shift-us", shift},
+                                  &error);
+            return files.isEmpty() ? QString() : out;
         };
         const QString base = job("job-base", "2", "1500"), now = job("job-new", "1", "500");
-        QVERIFY(!base.isEmpty() && !now.isEmpty());
+        QVERIFY2(!base.isEmpty() && !now.isEmpty(), qPrintable(error));
         QVERIFY2(open(base, now), qPrintable(window_->lastError()));
         QVERIFY(compare()->result()->jobs());
         QTabWidget* tabs = compare()->panel()->tabs();
