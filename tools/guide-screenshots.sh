@@ -87,6 +87,15 @@ if [[ -f $resnet && -f $resnet4 ]]; then
   mv "$scratch/c.png" "$out/compare-dark-200.png" && rm -rf "$scratch/config"
   echo "$out/compare-dark-200.png"
 fi
+# Section 9, after torch.compile: an eager run and a compiled one with
+# named ranges (tests/tools/make_compare_pair.py), the Scopes tab shown and
+# the mlp range framed in both.
+python3 tests/tools/make_compare_pair.py "$scratch/eager.json" --seed 1 --steps 9 --with-ops \
+  --scoped
+python3 tests/tools/make_compare_pair.py "$scratch/compiled.json" --seed 2 --steps 9 --with-ops \
+  --scoped --compiled
+take compare-scopes "$scratch/eager.json" --compare "$scratch/compiled.json" \
+  --compare-tab scopes --select "## mlp ##"
 tf=../shared/traces/sagemaker-debugger/tests/profiler/resources/tfprofiler_timeline_traces/framework/tensorflow/detailed_profiling/2020080513/000000000/plugins/profile/2020_08_05_13_37_44/8c859046be41.ant.amazon.com.trace.json.gz
 if [[ -f $tf ]]; then
   take panels-tensorflow-pipeline-dark "$tf" --panel InputPipelineDock --dark

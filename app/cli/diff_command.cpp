@@ -28,8 +28,10 @@ constexpr const char* kHelp =
     "  cause, exposed communication, memory peak, kernel time and count, and per\n"
     "  kernel (count, total, mean) and per op (self time, GPU time) the absolute and\n"
     "  relative deltas, new, vanished and renamed names (a kernel launched from the\n"
-    "  same op under another name), sorted by impact. --top N keeps the N kernels\n"
-    "  and ops that changed most in the table (JSON keeps all).\n"
+    "  same op, or in the same named range, under another name), sorted by impact,\n"
+    "  and the kernel time of each named range (record_function, NVTX, nn.Module)\n"
+    "  around the launches. --top N keeps the N kernels, ops and ranges that\n"
+    "  changed most in the table (JSON keeps all).\n"
     "  BASE and NEW may each be a folder of a job's rank traces: the ranks are\n"
     "  merged as the viewer shows them, and with two jobs each rank's figures and\n"
     "  the stragglers are compared too.\n"
@@ -72,6 +74,10 @@ std::string relativeText(std::optional<double> v) {
 std::optional<double> relativeOf(double base, double now) {
     if (base == 0) return std::nullopt;
     return 100.0 * (now - base) / std::abs(base);
+}
+
+nlohmann::json textOrNull(const std::string& text) {
+    return text.empty() ? nlohmann::json(nullptr) : nlohmann::json(text);
 }
 
 nlohmann::json finite(std::optional<double> v) {
@@ -299,9 +305,9 @@ int runDiff(int argc, char** argv) {
                  {"status", nameStatusName(k.status)},
                  {"base_name",
                   k.baseName.empty() ? nlohmann::json(nullptr) : nlohmann::json(k.baseName)},
-                 {"op_path", (k.now.count ? k.now.opPath : k.base.opPath).empty()
-                                 ? nlohmann::json(nullptr)
-                                 : nlohmann::json(k.now.count ? k.now.opPath : k.base.opPath)},
+                 {"op_path", textOrNull(k.now.count ? k.now.opPath : k.base.opPath)},
+                 {"scope", textOrNull(k.now.count ? k.now.scope : k.base.scope)},
+                 {"matched_by", textOrNull(k.matchedBy)},
                  {"base",
                   {{"count", k.base.count},
                    {"total_ns", k.base.total},
@@ -321,6 +327,22 @@ int runDiff(int argc, char** argv) {
                  {"new", {{"count", o.now.count}, {"self_ns", o.now.self}, {"gpu_ns", o.now.gpu}}},
                  {"delta_self_ns", o.now.self - o.base.self},
                  {"delta_gpu_ns", o.now.gpu - o.base.gpu}});
+        // Kernel time by scope: a named range's "name" is its path, null
+        // for the kernels outside any.
+        j["scopes"] = nlohmann::json::array();
+        for (const ScopeDelta& sc : d.scopes)
+            j["scopes"].push_back(
+                {{"name", textOrNull(sc.name)},
+                 {"status", nameStatusName(sc.status)},
+                 {"base", {{"count", sc.base.count}, {"total_ns", sc.base.total}}},
+                 {"new", {{"count", sc.now.count}, {"total_ns", sc.now.total}}},
+                 {"delta_total_ns", sc.now.total - sc.base.total},
+                 {"relative_total_percent",
+                  finite(relativeOf(double(sc.base.total), double(sc.now.total)))},
+                 {"only_base", sc.gone},
+                 {"only_base_ns", sc.goneTime},
+                 {"only_new", sc.added},
+                 {"only_new_ns", sc.addedTime}});
         j["gpus"] = nlohmann::json::array();
         auto device = [](const std::optional<int>& gpu) {
             return gpu ? nlohmann::json(*gpu) : nlohmann::json(nullptr);
@@ -390,6 +412,8 @@ int runDiff(int argc, char** argv) {
         const size_t top = args->top ? args->top : 20;
         print(diffKernelTable(d, true, top), "Kernels that changed most", "(none changed)");
         print(diffOpTable(d, true, top), "Ops that changed most", "(none changed)");
+        if (!d.scopes.empty())
+            print(diffScopeTable(d, true, top), "Kernel time by scope, changed", "(none changed)");
         print(diffFindingTable(d), "Advice, new and resolved", "(no finding in either run)");
         for (const ResultTable& t : jobTables)
             print(t, t.title + " of the two jobs", "(none)");

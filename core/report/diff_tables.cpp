@@ -59,9 +59,8 @@ std::vector<std::pair<std::string, std::string>> figureLabels() {
     return out;
 }
 
-ResultCell opPathCell(const KernelDelta& k) {
-    const std::string& path = k.now.count ? k.now.opPath : k.base.opPath;
-    return path.empty() ? ResultCell() : ResultCell(path);
+ResultCell textOrNone(const std::string& text) {
+    return text.empty() ? ResultCell() : ResultCell(text);
 }
 
 // A column of changes: "+" before a rise.
@@ -174,6 +173,8 @@ ResultTable diffKernelTable(const RunDiff& diff, bool changedOnly, size_t top) {
     ResultTable t;
     t.id = "kernels";
     t.title = "Kernels";
+    ResultColumn matchedBy{"matched_by", "Matched by", Unit::Text};
+    matchedBy.labels = {{"op_path", "op path"}, {"scope", "scope"}};
     ResultColumn status{"status", "Status", Unit::Text};
     status.labels = statusLabels();
     t.columns = {symbolColumn("name", "Kernel"),
@@ -187,7 +188,9 @@ ResultTable diffKernelTable(const RunDiff& diff, bool changedOnly, size_t top) {
                  {"mean_base_ns", "Mean (base)", Unit::Duration},
                  {"mean_new_ns", "Mean (new)", Unit::Duration},
                  symbolColumn("base_name", "Name in base"),
-                 {"op_path", "Launched from", Unit::Text}};
+                 matchedBy,
+                 {"op_path", "Launched from", Unit::Text},
+                 {"scope", "Scope", Unit::Text}};
     for (const KernelDelta& k : diff.kernels) {
         if (!keep(k, changedOnly)) continue;
         if (top && t.rows.size() == top) break;
@@ -202,8 +205,10 @@ ResultTable diffKernelTable(const RunDiff& diff, bool changedOnly, size_t top) {
                    relativeCell(double(k.base.total), double(k.now.total)),
                    k.base.count ? ResultCell(k.base.mean()) : ResultCell(),
                    k.now.count ? ResultCell(k.now.mean()) : ResultCell(),
-                   k.baseName.empty() ? ResultCell() : ResultCell(k.baseName),
-                   opPathCell(k)};
+                   textOrNone(k.baseName),
+                   textOrNone(k.matchedBy),
+                   textOrNone(k.now.count ? k.now.opPath : k.base.opPath),
+                   textOrNone(k.now.count ? k.now.scope : k.base.scope)};
         t.rows.push_back(std::move(r));
     }
     return t;
@@ -239,6 +244,47 @@ ResultTable diffOpTable(const RunDiff& diff, bool changedOnly, size_t top) {
                    o.base.gpu,
                    o.now.gpu,
                    o.now.gpu - o.base.gpu};
+        t.rows.push_back(std::move(r));
+    }
+    return t;
+}
+
+ResultTable diffScopeTable(const RunDiff& diff, bool changedOnly, size_t top) {
+    ResultTable t;
+    t.id = "scopes";
+    t.title = "Kernel time by scope";
+    // Null ("-") for the kernels outside any named range, as in the CLI's JSON.
+    ResultColumn scope{"name", "Scope", Unit::Text};
+    ResultColumn status{"status", "Status", Unit::Text};
+    status.labels = statusLabels();
+    t.columns = {scope,
+                 status,
+                 {"total_base_ns", "Total (base)", Unit::Duration},
+                 {"total_new_ns", "Total (new)", Unit::Duration},
+                 change("delta_total_ns", "Δ total", Unit::Duration),
+                 change("relative", "Relative", Unit::Share),
+                 {"count_base", "Kernels (base)", Unit::Count},
+                 {"count_new", "Kernels (new)", Unit::Count},
+                 {"only_base", "Only in base", Unit::Text},
+                 {"only_base_ns", "Only in base, time", Unit::Duration},
+                 {"only_new", "Only in new", Unit::Text},
+                 {"only_new_ns", "Only in new, time", Unit::Duration}};
+    for (const ScopeDelta& s : diff.scopes) {
+        if (!keep(s, changedOnly)) continue;
+        if (top && t.rows.size() == top) break;
+        ResultRow r;
+        r.cells = {textOrNone(s.name),
+                   std::string(nameStatusName(s.status)),
+                   s.base.total,
+                   s.now.total,
+                   s.now.total - s.base.total,
+                   relativeCell(double(s.base.total), double(s.now.total)),
+                   static_cast<int64_t>(s.base.count),
+                   static_cast<int64_t>(s.now.count),
+                   s.gone,
+                   s.goneTime,
+                   s.added,
+                   s.addedTime};
         t.rows.push_back(std::move(r));
     }
     return t;

@@ -22,6 +22,9 @@ ResultTable diffGpuTable(const RunDiff& diff);
 // change, `top` keeps the first rows (0: all).
 ResultTable diffKernelTable(const RunDiff& diff, bool changedOnly = false, size_t top = 0);
 ResultTable diffOpTable(const RunDiff& diff, bool changedOnly = false, size_t top = 0);
+// Kernel time by scope (the named ranges around the launches) by impact;
+// empty where neither run has a named range around a kernel's launch.
+ResultTable diffScopeTable(const RunDiff& diff, bool changedOnly = false, size_t top = 0);
 // The advice: findings new, resolved and still there.
 ResultTable diffFindingTable(const RunDiff& diff);
 // Both runs' steps side by side in order: number and duration (the step

@@ -55,6 +55,10 @@ double KernelDelta::impact() const {
     return std::abs(double(now.total) - double(base.total));
 }
 
+double ScopeDelta::impact() const {
+    return std::abs(double(now.total) - double(base.total));
+}
+
 double OpDelta::impact() const {
     return std::max(std::abs(double(now.self) - double(base.self)),
                     std::abs(double(now.gpu) - double(base.gpu)));
@@ -72,6 +76,19 @@ bool sameFigures(const RunMetrics::Kernel& x, const RunMetrics::Kernel& y) {
 
 bool sameFigures(const RunMetrics::Op& x, const RunMetrics::Op& y) {
     return x.count == y.count && x.self == y.self && x.gpu == y.gpu;
+}
+
+// The same kernels (in any order: time moving between them is no change
+// of the scope's figures) in the same count and time.
+bool sameFigures(const RunMetrics::Scope& x, const RunMetrics::Scope& y) {
+    if (x.count != y.count || x.total != y.total || x.kernels.size() != y.kernels.size())
+        return false;
+    std::set<std::string> a, b;
+    for (const auto& [name, time] : x.kernels)
+        a.insert(name);
+    for (const auto& [name, time] : y.kernels)
+        b.insert(name);
+    return a == b;
 }
 
 // Every name of either run, in name order, with both runs' figures (zero
@@ -282,6 +299,16 @@ std::string findingNames(const std::vector<FindingChange>& changes, FindingStatu
     return names;
 }
 
+// "a, b and c"; past three names "a, b, c and 2 more".
+std::string listed(const std::vector<std::string>& names) {
+    std::string out;
+    const size_t shown = names.size() > 3 ? 3 : names.size();
+    for (size_t i = 0; i < shown; ++i)
+        out += (i == 0 ? "" : i + 1 == shown && shown == names.size() ? " and " : ", ") + names[i];
+    if (shown < names.size()) out += " and " + std::to_string(names.size() - shown) + " more";
+    return out;
+}
+
 // A duration (ns, rounded) as every view writes it; "+" before a rise.
 std::string duration(double ns) {
     return readableDuration(static_cast<TimeNs>(std::llround(ns)));
@@ -344,8 +371,60 @@ std::string verdictOf(const RunDiff& d, const RunMetrics& base, const RunMetrics
                                                  (to < from ? " fell from " : " rose from ") +
                                                  duration(from) + " to " + duration(to)});
     }
+    // Kernels of a named range that gave way to others there (vanished
+    // and new kernels in one scope, as after torch.compile) are one change:
+    // the time of those that went against the time of those that came.
+    // Each such kernel's time told in a scope's sentence: the rest of it
+    // (in other scopes, or outside any) is told of the kernel itself.
+    std::map<std::string, TimeNs> told;
+    std::map<std::string, NameStatus> statusOf;
+    for (const KernelDelta& k : d.kernels)
+        statusOf[k.name] = k.status;
+    auto hasStatus = [&](const std::string& name, NameStatus status) {
+        const auto k = statusOf.find(name);
+        return k != statusOf.end() && k->second == status;
+    };
+    for (const ScopeDelta& s : d.scopes) {
+        if (s.name.empty()) continue;
+        // Only the kernels that vanished, or are new, in the whole run.
+        std::vector<std::string> went, came;
+        for (const std::string& n : s.gone)
+            if (hasStatus(n, NameStatus::Vanished)) went.push_back(n);
+        for (const std::string& n : s.added)
+            if (hasStatus(n, NameStatus::New)) came.push_back(n);
+        if (went.empty() || came.empty()) continue;
+        auto shortNames = [](std::vector<std::string> names) {
+            for (std::string& n : names)
+                n = shortSymbolName(n);
+            return names;
+        };
+        // Their time in this scope (a kernel may run in others too).
+        auto timeOf = [](const RunMetrics::Scope& scope, const std::vector<std::string>& names,
+                         std::map<std::string, TimeNs>* tell) {
+            TimeNs t = 0;
+            for (const auto& [name, time] : scope.kernels) {
+                if (std::find(names.begin(), names.end(), name) == names.end()) continue;
+                t += time;
+                if (tell) (*tell)[name] += time;
+            }
+            return t;
+        };
+        const double from = per(double(timeOf(s.base, went, nullptr)), base);
+        const double to = per(double(timeOf(s.now, came, nullptr)), now);
+        if (!moved(from, to)) continue;
+        timeOf(s.base, went, &told);
+        timeOf(s.now, came, &told);
+        kernels.push_back({std::abs(to - from), "in " + s.name + ", " + listed(shortNames(went)) +
+                                                    " gave way to " + listed(shortNames(came)) +
+                                                    ": " + duration(from) + " became " +
+                                                    duration(to)});
+    }
     for (const KernelDelta& k : d.kernels) {
-        const double from = per(double(k.base.total), base), to = per(double(k.now.total), now);
+        const auto t = told.find(k.name);
+        const TimeNs before = k.base.total - (t == told.end() ? 0 : t->second);
+        const TimeNs after = k.now.total - (t == told.end() ? 0 : t->second);
+        const double from = per(double(k.status == NameStatus::New ? 0 : before), base);
+        const double to = per(double(k.status == NameStatus::Vanished ? 0 : after), now);
         if (!moved(from, to)) continue;
         // Named as a person reads it: without template arguments and parameters.
         const std::string name = shortSymbolName(k.name);
@@ -398,24 +477,30 @@ std::string verdictOf(const RunDiff& d, const RunMetrics& base, const RunMetrics
     return out;
 }
 
-// A vanished and a new kernel launched from the same op path, the only
-// vanished and the only new one of that path, are one kernel renamed
-// (kernels of the path found in both runs by name do not count).
-std::vector<KernelDelta> matchRenamed(std::vector<KernelDelta> kernels) {
+// A vanished and a new kernel launched from the same op path (or scope:
+// `key`), the only vanished and the only new one of that path, are one
+// kernel renamed (kernels of the path found in both runs by name do not
+// count).
+std::vector<KernelDelta> matchRenamed(std::vector<KernelDelta> kernels,
+                                      std::string RunMetrics::Kernel::*key, const char* by) {
     std::map<std::string, std::pair<std::vector<size_t>, std::vector<size_t>>> byPath;
     for (size_t i = 0; i < kernels.size(); ++i) {
         const KernelDelta& k = kernels[i];
-        if (k.status == NameStatus::Vanished && !k.base.opPath.empty())
-            byPath[k.base.opPath].first.push_back(i);
-        if (k.status == NameStatus::New && !k.now.opPath.empty())
-            byPath[k.now.opPath].second.push_back(i);
+        if (k.status == NameStatus::Vanished && !(k.base.*key).empty())
+            byPath[k.base.*key].first.push_back(i);
+        if (k.status == NameStatus::New && !(k.now.*key).empty())
+            byPath[k.now.*key].second.push_back(i);
     }
     std::vector<bool> gone(kernels.size(), false);
     for (const auto& [path, ends] : byPath) {
         if (ends.first.size() != 1 || ends.second.size() != 1) continue;
         const KernelDelta& vanished = kernels[ends.first.front()];
         KernelDelta& renamed = kernels[ends.second.front()];
+        // A scope is coarser than an op path: a kernel that took another's
+        // place there is launched as often.
+        if (key == &RunMetrics::Kernel::scope && vanished.base.count != renamed.now.count) continue;
         renamed.baseName = vanished.name;
+        renamed.matchedBy = by;
         renamed.base = vanished.base;
         renamed.status = NameStatus::Renamed;
         gone[ends.first.front()] = true;
@@ -423,6 +508,37 @@ std::vector<KernelDelta> matchRenamed(std::vector<KernelDelta> kernels) {
     std::vector<KernelDelta> out;
     for (size_t i = 0; i < kernels.size(); ++i)
         if (!gone[i]) out.push_back(std::move(kernels[i]));
+    return out;
+}
+
+// The kernels of one run's scope that the other's lacks, and their time.
+TimeNs namesMissingFrom(const RunMetrics::Scope& scope, const RunMetrics::Scope& other,
+                        std::vector<std::string>& out) {
+    TimeNs time = 0;
+    for (const auto& [name, t] : scope.kernels) {
+        const bool shared = std::any_of(other.kernels.begin(), other.kernels.end(),
+                                        [&](const auto& k) { return k.first == name; });
+        if (shared) continue;
+        out.push_back(name);
+        time += t;
+    }
+    return time;
+}
+
+bool hasNamedScope(const RunMetrics& m) {
+    return !m.scopes.empty() && (m.scopes.size() > 1 || !m.scopes.begin()->first.empty());
+}
+
+std::vector<ScopeDelta> scopeDeltas(const RunMetrics& base, const RunMetrics& now) {
+    if (!hasNamedScope(base) && !hasNamedScope(now)) return {};
+    std::vector<ScopeDelta> out = namedDeltas<ScopeDelta>(base.scopes, now.scopes);
+    for (ScopeDelta& s : out) {
+        s.goneTime = namesMissingFrom(s.base, s.now, s.gone);
+        s.addedTime = namesMissingFrom(s.now, s.base, s.added);
+    }
+    std::stable_sort(out.begin(), out.end(), [](const ScopeDelta& x, const ScopeDelta& y) {
+        return x.impact() > y.impact();
+    });
     return out;
 }
 
@@ -442,7 +558,10 @@ RunDiff diffRuns(const RunMetrics& base, const RunMetrics& now, double level) {
         headlineMetric(now, name, md.now, md.unit);
         d.metrics.push_back(std::move(md));
     }
-    d.kernels = matchRenamed(namedDeltas<KernelDelta>(base.kernels, now.kernels));
+    d.kernels = matchRenamed(matchRenamed(namedDeltas<KernelDelta>(base.kernels, now.kernels),
+                                          &RunMetrics::Kernel::opPath, "op_path"),
+                             &RunMetrics::Kernel::scope, "scope");
+    d.scopes = scopeDeltas(base, now);
     d.ops = namedDeltas<OpDelta>(base.ops, now.ops);
     // Names were visited in name order, so ties keep it.
     std::stable_sort(

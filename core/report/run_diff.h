@@ -25,13 +25,16 @@ struct MetricDelta {
 };
 
 // Renamed: a kernel under another name, launched from the same op path
-// (the one new and the one vanished name of that path).
+// (the one new and the one vanished name of that path), else in the same
+// scope (the one new and the one vanished name of that scope, launched as
+// often).
 enum class NameStatus { Same, Changed, New, Vanished, Renamed };
 const char* nameStatusName(NameStatus s);  // "same", "changed", "new", "vanished", "renamed"
 
 struct KernelDelta {
-    std::string name;      // NEW's (BASE's when vanished)
-    std::string baseName;  // Renamed: BASE's name
+    std::string name;       // NEW's (BASE's when vanished)
+    std::string baseName;   // Renamed: BASE's name
+    std::string matchedBy;  // Renamed: "op_path" or "scope"
     NameStatus status = NameStatus::Same;
     RunMetrics::Kernel base, now;  // zero where absent
     double impact() const;         // |now.total - base.total|
@@ -42,6 +45,20 @@ struct OpDelta {
     NameStatus status = NameStatus::Same;
     RunMetrics::Op base, now;
     double impact() const;  // the larger of |Δ self| and |Δ GPU time|
+};
+
+// One scope's kernel time in both runs (analysis/kernel_scopes.h): where
+// torch.compile or another library changed the kernels' names and the ops
+// that launch them, the named ranges around the launches stay.
+struct ScopeDelta {
+    std::string name;  // the scope's path; "" for the kernels outside any named range
+    NameStatus status = NameStatus::Same;
+    RunMetrics::Scope base, now;  // zero where absent
+    // The kernel names found in the scope in one run only (by their time
+    // there, most first), and their time there in all.
+    std::vector<std::string> gone, added;
+    TimeNs goneTime = 0, addedTime = 0;
+    double impact() const;  // |now.total - base.total|
 };
 
 // One GPU's time account in both runs: the same device, or, when the runs
@@ -71,6 +88,9 @@ struct RunDiff {
     std::optional<ShiftTest> stepChange;
     std::vector<KernelDelta> kernels;  // by impact, then name
     std::vector<OpDelta> ops;
+    // By impact, then path; empty where neither run has a named range
+    // around a kernel's launch.
+    std::vector<ScopeDelta> scopes;
     std::vector<GpuDelta> gpus;
     std::vector<FindingChange> findings;  // new, then resolved, then still; each most severe first
     // One paragraph for a person: the step time's change and whether it is

@@ -6,6 +6,7 @@
 
 #include "analysis/advice.h"
 #include "analysis/analysis_index.h"
+#include "analysis/kernel_scopes.h"
 #include "analysis/launch_calls.h"
 #include "analysis/op_stats.h"
 
@@ -116,6 +117,26 @@ RunMetrics runMetrics(const Trace& trace, const StepOptions& stepOptions) {
         out.total += k.total;
         m.kernelCount += k.count;
         m.kernelTotal += k.total;
+    }
+    KernelScopeOptions scopeOptions{options.index, options.cancel, {}};
+    for (const StepReport& s : data.steps.steps)
+        if (s.step.slice != kNone) scopeOptions.steps.push_back(s.step.slice);
+    std::sort(scopeOptions.steps.begin(), scopeOptions.steps.end());
+    // Each kernel name's scope: the one that holds most of its time (the
+    // first path of equals, as paths come sorted).
+    std::map<std::string, TimeNs> mostTime;
+    for (const KernelScope& s : kernelScopes(trace, scopeOptions)) {
+        RunMetrics::Scope& out = m.scopes[s.path];
+        out.count = s.count;
+        out.total = s.total;
+        for (const auto& [id, time] : s.kernels) {
+            std::string name(trace.str(id));
+            out.kernels.emplace_back(name, time);
+            const auto [it, first] = mostTime.try_emplace(name, time);
+            if (!first && time <= it->second) continue;
+            it->second = time;
+            if (const auto k = m.kernels.find(name); k != m.kernels.end()) k->second.scope = s.path;
+        }
     }
     OpStatsOptions opOptions;
     opOptions.index = options.index;

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analysis/advice.h"
@@ -62,6 +63,10 @@ struct RunMetrics {
         // name changed between runs (another library, another algorithm),
         // the op that launched it did not: a comparison matches them by it.
         std::string opPath;
+        // The named ranges around its launches (analysis/kernel_scopes.h)
+        // that hold most of its time: what still matches where both the
+        // name and the op path changed.
+        std::string scope;
         double mean() const { return count ? double(total) / double(count) : 0; }
     };
     struct Op {
@@ -70,6 +75,14 @@ struct RunMetrics {
     };
     std::map<std::string, Kernel> kernels;  // all devices together
     std::map<std::string, Op> ops;
+    // Kernel time by scope, every kernel in the scope of its own launch;
+    // "" holds those outside any named range.
+    struct Scope {
+        uint64_t count = 0;
+        TimeNs total = 0;
+        std::vector<std::pair<std::string, TimeNs>> kernels;  // time in the scope, most first
+    };
+    std::map<std::string, Scope> scopes;
     TimeNs kernelTotal = 0;
     uint64_t kernelCount = 0;
 };

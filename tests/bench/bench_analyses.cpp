@@ -5,9 +5,12 @@
 
 #include "analysis/advice.h"
 #include "analysis/analysis_index.h"
+#include "analysis/kernel_scopes.h"
 #include "analysis/op_stats.h"
 #include "bench_common.h"
 #include "loader/loader.h"
+#include "report/run_diff.h"
+#include "report/run_metrics.h"
 
 namespace gapscope::bench {
 
@@ -81,6 +84,22 @@ std::vector<Analysis> analyses() {
         {"advice",
          [](const Trace& t, Interval, const AnalysisIndex* x) {
              return adviseWholeTrace(t, {}, x).size();
+         },
+         false},
+        {"scopes",
+         [](const Trace& t, Interval, const AnalysisIndex* x) {
+             return kernelScopes(t, {x, nullptr, {}}).size();
+         },
+         false},
+        // What a comparison computes once both runs are loaded: each run's
+        // figures (every analysis above, whole trace) and their diff; here
+        // the trace against itself.
+        {"comparison (two runs' figures and their diff)",
+         [](const Trace& t, Interval, const AnalysisIndex* x) {
+             StepOptions o;
+             o.index = x;
+             const RunMetrics base = runMetrics(t, o), now = runMetrics(t, o);
+             return diffRuns(base, now).kernels.size();
          },
          false},
     };

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "report/run_diff.h"
 #include "support/cli_run.h"
 #include "support/generator.h"
 #include "support/suite_main.h"
@@ -492,6 +493,45 @@ class TestDiff : public QObject {
         QCOMPARE(levels({"step_time>+1000%@99%"}), 0.99);
         QCOMPARE(levels({"step_time>+1000%@99%", "step_time_median>+1000%@99%"}), 0.99);
         QCOMPARE(levels({"step_time>+1000%@99%", "step_time_median>+1000%@90%"}), 0.95);
+    }
+
+    // Kernels that gave way to others in a named range are one change in
+    // the verdict, over their time in that range (hand-worked, one step of
+    // 10 ms each): in S, a (3 ms) and b (1 ms) vanished and c (2 ms) is
+    // new; "moved" left S for T but still runs, so it is no part of it;
+    // a's other 2 ms, outside any named range, are told of a itself.
+    void aReplacedScopeIsOneChange() {
+        using namespace gapscope;
+        const TimeNs ms = 1'000'000;
+        RunMetrics base, now;
+        for (RunMetrics* m : {&base, &now}) {
+            m->stepCount = 1;
+            m->stepMean = m->stepMedian = double(10 * ms);
+            m->stepDurations = {10 * ms};
+        }
+        base.kernels = {{"a", {2, 5 * ms, "", "S"}},
+                        {"b", {1, 1 * ms, "", "S"}},
+                        {"moved", {2, 2 * ms, "", "T"}}};
+        base.scopes = {{"", {1, 2 * ms, {{"a", 2 * ms}}}},
+                       {"S", {3, 4 * ms + ms / 2, {{"a", 3 * ms}, {"b", ms}, {"moved", ms / 2}}}},
+                       {"T", {1, ms + ms / 2, {{"moved", ms + ms / 2}}}}};
+        now.kernels = {{"c", {1, 2 * ms, "", "S"}}, {"moved", {2, 2 * ms, "", "T"}}};
+        now.scopes = {{"S", {1, 2 * ms, {{"c", 2 * ms}}}}, {"T", {2, 2 * ms, {{"moved", 2 * ms}}}}};
+        const RunDiff d = diffRuns(base, now);
+        const QString verdict = QString::fromStdString(d.verdict);
+        QVERIFY2(verdict.contains("in S, a and b gave way to c: 4.00 ms became 2.00 ms per step"),
+                 qPrintable(verdict));
+        QVERIFY2(verdict.contains("kernel a gone (it took 2.00 ms) per step"), qPrintable(verdict));
+        QVERIFY2(!verdict.contains("new kernel c") && !verdict.contains("kernel b gone"),
+                 qPrintable(verdict));
+        // The scope's table: every name only on one side, with its time there.
+        const auto s = std::find_if(d.scopes.begin(), d.scopes.end(),
+                                    [](const ScopeDelta& x) { return x.name == "S"; });
+        QVERIFY(s != d.scopes.end());
+        QCOMPARE(s->gone, (std::vector<std::string>{"a", "b", "moved"}));
+        QCOMPARE(s->goneTime, 4 * ms + ms / 2);
+        QCOMPARE(s->added, std::vector<std::string>{"c"});
+        QCOMPARE(s->addedTime, 2 * ms);
     }
 };
 

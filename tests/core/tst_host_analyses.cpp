@@ -21,6 +21,7 @@
 #include "analysis/gap_causes.h"
 #include "analysis/gpu_time_account.h"
 #include "analysis/input_pipeline.h"
+#include "analysis/kernel_scopes.h"
 #include "analysis/kernel_stats.h"
 #include "analysis/launch_calls.h"
 #include "analysis/launch_overhead.h"
@@ -56,6 +57,19 @@ bool near(double a, double b) {
 
 std::string name(const Trace& t, StringId id) {
     return std::string(t.str(id));
+}
+
+// A Kineto complete event (µs), with a correlation id unless it is < 0.
+QString ev(const char* cat, const char* sliceName, int pid, int tid, int ts, int dur, int corr) {
+    QString e = QStringLiteral(R"({"ph":"X","cat":"%1","name":"%2","pid":%3,"tid":%4,)"
+                               R"("ts":%5,"dur":%6)")
+                    .arg(cat, sliceName)
+                    .arg(pid)
+                    .arg(tid)
+                    .arg(ts)
+                    .arg(dur);
+    if (corr >= 0) e += QStringLiteral(R"(,"args":{"correlation":%1})").arg(corr);
+    return e + "}";
 }
 
 }  // namespace
@@ -566,18 +580,6 @@ class TestHostAnalyses : public QObject {
     // end), step 2's [300, 450): each holds its own 150 µs of kernels,
     // where the CPU spans [0, 100) and [100, 200) held none.
     void stepWorkAfterItsCpuSpan() {
-        auto ev = [](const char* cat, const char* name, int pid, int tid, int ts, int dur,
-                     int corr) {
-            QString e = QStringLiteral(R"({"ph":"X","cat":"%1","name":"%2","pid":%3,"tid":%4,)"
-                                       R"("ts":%5,"dur":%6)")
-                            .arg(cat, name)
-                            .arg(pid)
-                            .arg(tid)
-                            .arg(ts)
-                            .arg(dur);
-            if (corr >= 0) e += QStringLiteral(R"(,"args":{"correlation":%1})").arg(corr);
-            return e + "}";
-        };
         const QStringList events = {ev("user_annotation", "ProfilerStep#1", 1, 1, 0, 100, -1),
                                     ev("cuda_runtime", "cudaLaunchKernel", 1, 1, 50, 5, 1),
                                     ev("user_annotation", "ProfilerStep#2", 1, 1, 100, 100, -1),
@@ -595,6 +597,64 @@ class TestHostAnalyses : public QObject {
             QCOMPARE(b.compute, TimeNs(150'000));
             QCOMPARE(b.idle, want[i].length() - 150'000);
         }
+    }
+
+    // Kernel time by scope (hand-worked, in µs): k1 and k2 are launched in
+    // "## outer ##" > "nn.Module: Linear_0" (two frames of that name, one
+    // path), through a Python frame, a compiler's range and an op that are
+    // no scope; k1 again in the step only, k4 in an emit_nvtx op range and
+    // k3 without a launch are outside any. With the named range "## outer
+    // ##" as the step (a step regex), it is no scope either.
+    void kernelScopesByNamedRanges() {
+        const QStringList events = {
+            ev("user_annotation", "ProfilerStep#1", 1, 1, 0, 1000, -1),
+            ev("user_annotation", "## outer ##", 1, 1, 10, 500, -1),
+            ev("python_function", "nn.Module: Linear_0", 1, 1, 20, 100, -1),
+            ev("python_function", "model.py(3): forward", 1, 1, 25, 90, -1),
+            ev("user_annotation", "## Call CompiledFxGraph fabc ##", 1, 1, 28, 80, -1),
+            ev("cpu_op", "aten::mm", 1, 1, 30, 50, -1),
+            ev("cuda_runtime", "cudaLaunchKernel", 1, 1, 40, 10, 1),
+            ev("kernel", "k1", 0, 7, 100, 20, 1),
+            ev("python_function", "nn.Module: Linear_0", 1, 1, 200, 100, -1),
+            ev("cuda_runtime", "cudaLaunchKernel", 1, 1, 210, 10, 2),
+            ev("kernel", "k2", 0, 7, 300, 30, 2),
+            ev("cuda_runtime", "cudaLaunchKernel", 1, 1, 600, 10, 3),
+            ev("kernel", "k1", 0, 7, 700, 5, 3),
+            ev("kernel", "k3", 0, 7, 800, 7, -1),
+            ev("user_annotation", "aten::add, seq = 7", 1, 1, 620, 20, -1),
+            ev("user_annotation", "aten::mul, op_id = 9", 1, 1, 622, 15, -1),
+            ev("cuda_runtime", "cudaLaunchKernel", 1, 1, 625, 5, 4),
+            ev("kernel", "k4", 0, 7, 900, 3, 4)};
+        const LoadResult r = test::loadJsonText(("[" + events.join(',') + "]").toStdString());
+        QVERIFY(r.trace);
+        const Trace& t = *r.trace;
+        const std::vector<KernelScope> scopes = kernelScopes(t);
+        QCOMPARE(scopes.size(), size_t(2));
+        using Times = std::vector<std::pair<std::string, TimeNs>>;
+        auto times = [&](const KernelScope& s) {
+            Times out;
+            for (const auto& [n, time] : s.kernels)
+                out.emplace_back(t.str(n), time);
+            return out;
+        };
+        QCOMPARE(scopes[0].path, std::string());
+        QCOMPARE(scopes[0].count, uint64_t(3));
+        QCOMPARE(scopes[0].total, TimeNs(15'000));
+        QCOMPARE(times(scopes[0]), (Times{{"k3", 7'000}, {"k1", 5'000}, {"k4", 3'000}}));
+        QCOMPARE(scopes[1].path, std::string("## outer ## > nn.Module: Linear_0"));
+        QCOMPARE(scopes[1].count, uint64_t(2));
+        QCOMPARE(scopes[1].total, TimeNs(50'000));
+        QCOMPARE(times(scopes[1]), (Times{{"k2", 30'000}, {"k1", 20'000}}));
+        // With the index the same; "## outer ##" as a step is no scope.
+        const AnalysisIndex index(t);
+        KernelScopeOptions options{&index, nullptr, {}};
+        QCOMPARE(kernelScopes(t, options).size(), size_t(2));
+        for (uint32_t i = 0; i < t.slices.size(); ++i)
+            if (t.str(t.slices[i].name) == "## outer ##") options.steps.push_back(i);
+        QCOMPARE(options.steps.size(), size_t(1));
+        const std::vector<KernelScope> inStep = kernelScopes(t, options);
+        QCOMPARE(inStep.size(), size_t(2));
+        QCOMPARE(inStep[1].path, std::string("nn.Module: Linear_0"));
     }
 
     // Device memory whatever the device type says: CUDA builds write 1,

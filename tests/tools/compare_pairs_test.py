@@ -15,7 +15,13 @@ generator's truth (make_compare_pair.py) and a rank test computed here:
   - a new kernel: the first kernel of the diff, marked new, its total the
     truth's, named in the verdict;
   - GPU memory that grows 4 MiB a step: the growth and the peak are the
-    truth's, and the verdict says the memory now grows.
+    truth's, and the verdict says the memory now grows;
+  - kernels renamed under one op (matched), two under one op (not);
+  - nn.Module frames as scopes: each module's kernel time is the truth's;
+  - a run compiled as torch.compile would (new kernel and op names, a
+    compiler's range with a hash) in named ranges: each range's kernel time
+    is the truth's, the fused kernel replaces two, the one kernel of a
+    range is matched as renamed, and the verdict names the range.
 
   compare_pairs_test.py --cli PATH --out DIR
 """
@@ -85,7 +91,14 @@ def main():
             "one_op": ["--seed", "19", "--with-ops", "--one-op", "aten::fused"],
             "two_renamed": ["--seed", "20", "--with-ops", "--one-op", "aten::fused",
                             "--rename-kernel", "relu_kernel=relu_v2",
-                            "--rename-kernel", "softmax_kernel=softmax_v2"]}
+                            "--rename-kernel", "softmax_kernel=softmax_v2"],
+            # Named ranges (record_function, nn.Module frames) around the
+            # launches; the candidate compiled (other names, other ops).
+            "eager": ["--seed", "21", "--with-ops", "--scoped"],
+            "compiled": ["--seed", "22", "--with-ops", "--scoped", "--compiled"],
+            "modules": ["--seed", "23", "--with-ops", "--scoped", "--module-scopes"],
+            "modules_slow": ["--seed", "24", "--with-ops", "--scoped", "--module-scopes",
+                             "--slow", "relu_kernel"]}
     truth = {}
     for name, args in runs.items():
         path = os.path.join(a.out, name + ".json")
@@ -185,6 +198,7 @@ def main():
         old = truth["ops"]["kernels"]["relu_kernel"]
         new = truth["renamed"]["kernels"]["relu_kernel_v2"]
         check(k["name"] == "relu_kernel_v2" and k["status"] == "renamed" and
+              k["matched_by"] == "op_path" and
               k["base_name"] == "relu_kernel" and k["op_path"] == "aten::relu" and
               k["base"]["total_ns"] == old["total_ns"] and
               k["new"]["total_ns"] == new["total_ns"],
@@ -208,6 +222,68 @@ def main():
         want = {"relu_kernel": "vanished", "softmax_kernel": "vanished", "relu_v2": "new",
                 "softmax_v2": "new", "gemm_kernel": "changed"}
         check(status == want, f"two_renamed: no guess, {status}")
+    # nn.Module frames are scopes too: each module's kernel time is the
+    # truth's, the slower relu_kernel's module first.
+    r = diff("modules_slow", "--format", "json", against="modules")
+    if r.returncode != 0:
+        check(False, f"modules_slow: diff exited {r.returncode}: {r.stderr.strip()}")
+    else:
+        got = {x["name"]: (x["base"]["total_ns"], x["new"]["total_ns"])
+               for x in json.loads(r.stdout)["scopes"]}
+        want = {p: (truth["modules"]["scopes"][p]["total_ns"],
+                    truth["modules_slow"]["scopes"][p]["total_ns"])
+                for p in ("nn.Module: Mlp_0", "nn.Module: Head_0")}
+        check(got == want, f"modules_slow: each module's kernel time is the truth's ({got})")
+        first = json.loads(r.stdout)["scopes"][0]["name"]
+        check(first == "nn.Module: Mlp_0", f"modules_slow: Mlp_0 changed most ({first})")
+    # torch.compile: kernels and ops renamed, and each compiled kernel in a
+    # range with a hash of its own (left out of scopes), so no name and no
+    # op path matches; the named ranges around the launches still do.
+    for eager, compiled, mlp, head in (("eager", "compiled", "## mlp ##", "## head ##"),):
+        r = diff(compiled, "--format", "json", against=eager)
+        if r.returncode != 0:
+            check(False, f"{compiled}: diff exited {r.returncode}: {r.stderr.strip()}")
+            continue
+        d = json.loads(r.stdout)
+        before, after = truth[eager]["scopes"], truth[compiled]["scopes"]
+        scopes = {x["name"]: x for x in d["scopes"]}
+        check(set(scopes) == {mlp, head},
+              f"{compiled}: the scopes are the two ranges ({sorted(scopes, key=str)})")
+        for path in (mlp, head):
+            x = scopes.get(path, {"base": {}, "new": {}})
+            check(x["base"].get("total_ns") == before[path]["total_ns"] and
+                  x["new"].get("total_ns") == after[path]["total_ns"] and
+                  x["base"].get("count") == before[path]["count"] and
+                  x["new"].get("count") == after[path]["count"],
+                  f"{compiled}: {path}'s kernel time and count are the truth's ({x})")
+        m = scopes.get(mlp, {})
+        check(m.get("only_base") == ["gemm_kernel", "relu_kernel"] and
+              m.get("only_new") == ["triton_tem_fused_addmm_relu_0"] and
+              m.get("only_base_ns") == before[mlp]["total_ns"] and
+              m.get("only_new_ns") == after[mlp]["total_ns"],
+              f"{compiled}: in {mlp} gemm_kernel and relu_kernel gave way to the fused kernel, "
+              f"all of the range's time ({m})")
+        # The scopes by the size of their change.
+        order = [x["name"] for x in d["scopes"]]
+        want = sorted((mlp, head), key=lambda p: -abs(after[p]["total_ns"] - before[p]["total_ns"]))
+        check(order == want, f"{compiled}: scopes by impact ({order})")
+        status = {k["name"]: (k["status"], k["scope"]) for k in d["kernels"]}
+        check(status == {"gemm_kernel": ("vanished", mlp), "relu_kernel": ("vanished", mlp),
+                         "triton_tem_fused_addmm_relu_0": ("new", mlp),
+                         "triton_per_fused__softmax_0": ("renamed", head)},
+              f"{compiled}: the one kernel of {head} matched by its scope, the two of {mlp} "
+              f"not guessed ({status})")
+        soft = next((k for k in d["kernels"] if k["name"] == "triton_per_fused__softmax_0"), {})
+        check(soft.get("base_name") == "softmax_kernel" and soft.get("matched_by") == "scope",
+              f"{compiled}: the fused softmax was softmax_kernel, matched by its scope ({soft})")
+        steps = len(truth[eager]["steps"])
+        said = (f"in {mlp}, gemm_kernel and relu_kernel gave way to "
+                f"triton_tem_fused_addmm_relu_0: "
+                f"{readable(before[mlp]['total_ns'] / steps)} became "
+                f"{readable(after[mlp]['total_ns'] / steps)} per step")
+        check(said in d["verdict"], f"{compiled}: the verdict says '{said}': {d['verdict']}")
+        check("kernel gemm_kernel gone" not in d["verdict"],
+              f"{compiled}: the replaced kernels are not named one by one: {d['verdict']}")
     if problems:
         print(f"{len(problems)} problem(s)")
         return 1

@@ -7,6 +7,7 @@ noise; a flag plants one change.
   make_compare_pair.py OUT.json --seed N [--steps 20] [--slow KERNEL]
                        [--no-input-wait] [--new-kernel NAME] [--leak-mb N]
                        [--with-ops [--one-op NAME]] [--rename-kernel OLD=NEW]...
+                       [--scoped [--module-scopes] [--compiled]]
 
 Each step, on one host thread (pid 1, tid 1) and one GPU stream (pid 0,
 stream 7), from its start t:
@@ -22,6 +23,20 @@ stream 7), from its start t:
     gemm_kernel 3 ms, relu_kernel 1 ms, softmax_kernel 0.5 ms, and with
     --new-kernel NAME a kernel of that name for 0.8 ms; --slow KERNEL runs
     that kernel twice as long;
+  - with --scoped, the kernels' gaps are 25 us rather than 5 us and their
+    launches (and ops) lie in named ranges, user_annotations "## mlp ##"
+    (gemm_kernel, relu_kernel) and "## head ##" (softmax_kernel and the
+    new kernel), from 1 us before the first launch's op to 0.5 us after the
+    last's; with --module-scopes they are Python frames (python_function)
+    "nn.Module: Mlp_0" and "nn.Module: Head_0" instead;
+  - --compiled (with --scoped) runs them as torch.compile would: in the mlp
+    range one kernel "triton_tem_fused_addmm_relu_0" for 2.6 ms replaces
+    gemm_kernel and relu_kernel, in the head range
+    "triton_per_fused__softmax_0" for 0.4 ms replaces softmax_kernel, each
+    launched from a cpu_op "Torch-Compiled Region: 0/0" (and so from
+    another op path than the eager kernels) and, inside it, in the range
+    Inductor adds, a user_annotation "## Call CompiledFxGraph f<seed> ##"
+    (its hash differs from run to run);
   - the step (ProfilerStep#i, a user_annotation) ends with its last kernel
     (so no idle gap crosses from one step into the next), and the next
     starts there;
@@ -37,7 +52,8 @@ so the file holds them to the ns.
 OUT.truth.json: each step's start and end, each kernel's count and total,
 the input wait in all (the __next__ slices) and the GPU's idle time from
 each step's start to its first kernel in all, in ns; the memory peak
-and the growth per step, in bytes.
+and the growth per step, in bytes; with --scoped each range's kernels:
+"scopes": {path: {"count", "total_ns"}}.
 """
 import argparse
 import json
@@ -67,6 +83,9 @@ def main():
     ap.add_argument("--with-ops", action="store_true")
     ap.add_argument("--one-op")
     ap.add_argument("--rename-kernel", action="append", default=[])
+    ap.add_argument("--scoped", action="store_true")
+    ap.add_argument("--module-scopes", action="store_true")
+    ap.add_argument("--compiled", action="store_true")
     a = ap.parse_args()
     rng = random.Random(a.seed)
 
@@ -85,6 +104,20 @@ def main():
         old, new = rename.split("=")
         ops[new] = ops[old]
         kernels = [(new if n == old else n, d) for n, d in kernels]
+    mlp, head = (("nn.Module: Mlp_0", "nn.Module: Head_0") if a.module_scopes
+                 else ("## mlp ##", "## head ##"))
+    scope_cat = "python_function" if a.module_scopes else "user_annotation"
+    scope_of = {n: (mlp if n in ("gemm_kernel", "relu_kernel") else head) for n, _ in kernels}
+    if a.compiled:
+        compiled = "Torch-Compiled Region: 0/0"
+        fused = [("triton_tem_fused_addmm_relu_0", 2_600_000)]
+        fused += [(n, d) for n, d in kernels if scope_of[n] == head and n != "softmax_kernel"]
+        fused.insert(1, ("triton_per_fused__softmax_0", 400_000))
+        scope_of.update({"triton_tem_fused_addmm_relu_0": mlp,
+                         "triton_per_fused__softmax_0": head})
+        ops.update({n: compiled for n, _ in fused})
+        kernels = fused
+    gap = 25_000 if a.scoped else 5_000
     events = []
 
     def x(cat, name, pid, tid, start, dur, args=None):
@@ -95,6 +128,7 @@ def main():
         events.append(e + "}")
 
     truth = {"steps": [], "kernels": {}, "input_wait_ns": 0, "idle_before_kernels_ns": 0,
+             "scopes": {},
              "memory_peak_bytes": 0,
              "memory_growth_bytes_per_step": a.leak_mb * MIB}
 
@@ -116,14 +150,28 @@ def main():
             x("python_function", NEXT, 1, 1, t, wait)
             truth["input_wait_ns"] += wait
             g = t + wait
+        scope_start = None
         for index, (name, base) in enumerate(kernels):
             d = jitter(base)
-            g += 5_000
+            g += gap
             if index == 0:
                 truth["idle_before_kernels_ns"] += g - start
             correlation += 1
-            if a.with_ops:
+            if a.scoped and scope_start is None:
+                scope_start = g - 11_500
+            if a.with_ops or a.compiled:
                 x("cpu_op", ops[name], 1, 1, g - 10_500, 5_000)
+            if a.compiled:
+                x("user_annotation", f"## Call CompiledFxGraph f{a.seed:08x} ##", 1, 1,
+                  g - 10_250, 4_500)
+            if a.scoped:
+                s = truth["scopes"].setdefault(scope_of[name], {"count": 0, "total_ns": 0})
+                s["count"] += 1
+                s["total_ns"] += d
+                last = index + 1 == len(kernels) or scope_of[kernels[index + 1][0]] != scope_of[name]
+                if last:
+                    x(scope_cat, scope_of[name], 1, 1, scope_start, g - 5_000 - scope_start)
+                    scope_start = None
             x("cuda_runtime", "cudaLaunchKernel", 1, 1, g - 10_000, 4_000,
               {"correlation": correlation})
             x("kernel", name, 0, 7, g, d,

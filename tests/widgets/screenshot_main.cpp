@@ -1,6 +1,6 @@
 // gapscope-screenshot TRACE OUT.png [--size WxH] [--dark] [--select NAME] [--range A,B]
 //                     [--zoom A,B] [--search TEXT] [--panel DOCK] [--step N] [--tour N]
-//                     [--pin REGEX] [--filter REGEX] [--compare NEW]
+//                     [--pin REGEX] [--filter REGEX] [--compare NEW [--compare-tab ID]]
 // gapscope-screenshot --welcome - OUT.png [--size WxH] [--dark]
 // Opens TRACE in the real main window (offscreen works), waits for the load,
 // optionally selects the first slice named NAME or a range (fractions of the
@@ -14,13 +14,16 @@
 #include <QPalette>
 #include <QRegularExpression>
 #include <QStyleFactory>
+#include <QTabWidget>
 #include <QTimer>
 
 #include "compare/compare_controller.h"
+#include "compare/compare_panel.h"
 #include "loading/trace_loader.h"
 #include "main_window.h"
 #include "model/trace.h"
 #include "panels/analysis_panel.h"
+#include "panels/analysis_table.h"
 #include "panels/panel_host.h"
 #include "picture/picture.h"
 #include "search/search_bar.h"
@@ -50,8 +53,10 @@ int main(int argc, char** argv) {
     QCommandLineOption filter("filter", "type this into the track filter", "regex");
     QCommandLineOption compare(
         "compare", "compare TRACE with this run (--select then frames a kernel in both)", "trace");
+    QCommandLineOption compareTab(
+        "compare-tab", "show this table of the Compare panel (kernels, scopes, ...)", "id");
     parser.addOptions({dark, select, range, zoom, size, search, panel, step, welcome, tour, pin,
-                       filter, compare});
+                       filter, compare, compareTab});
     parser.process(app);
     const QStringList args = parser.positionalArguments();
     if (args.size() != 2) return 1;
@@ -162,6 +167,10 @@ int main(int argc, char** argv) {
         if (!c->result()) {
             fprintf(stderr, "comparison failed: %s\n", qPrintable(window.lastError()));
             return 2;
+        }
+        if (parser.isSet(compareTab)) {
+            if (auto* t = c->panel()->table(parser.value(compareTab)))
+                c->panel()->tabs()->setCurrentWidget(t);
         }
         if (parser.isSet(select)) {
             bool framed = false;

@@ -81,7 +81,7 @@ size_t medianIndex(const std::vector<TruthStep>& steps) {
 class TestCompare : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
-    QString base_, slow_, ops_, renamed_;
+    QString base_, slow_, ops_, renamed_, eager_, compiled_;
     json baseTruth_, slowTruth_;
     std::unique_ptr<app::MainWindow> window_;
 
@@ -112,18 +112,19 @@ class TestCompare : public QObject {
         return p.waitForFinished(60000) && p.exitCode() == 0;
     }
 
-    // Clicks the Kernels table's row of `name` (making it current) and waits
+    // Clicks the row of `name` in a table (making it current) and waits
     // until it is framed (its slices are found on a worker).
-    bool pickKernel(const QString& name) {
-        AnalysisTable* kernels = compare()->panel()->table(QStringLiteral("kernels"));
-        for (int i = 0; i < kernels->visibleRows(); ++i) {
-            if (kernels->visibleRow(i).cells[0].text != name) continue;
+    bool pickRow(const char* table, const QString& name) {
+        AnalysisTable* rows = compare()->panel()->table(QString::fromLatin1(table));
+        for (int i = 0; i < rows->visibleRows(); ++i) {
+            if (rows->visibleRow(i).cells[0].text != name) continue;
             QSignalSpy framed(compare(), &CompareController::framed);
-            kernels->view()->setCurrentIndex(kernels->proxy()->index(i, 0));
+            rows->view()->setCurrentIndex(rows->proxy()->index(i, 0));
             return framed.wait(30000);
         }
         return false;
     }
+    bool pickKernel(const QString& name) { return pickRow("kernels", name); }
 
     // The panel's table of that id as the CLI's JSON rows would be.
     json panelRows(const char* id) const {
@@ -147,6 +148,12 @@ class TestCompare : public QObject {
         QVERIFY(generate(ops_, {"--seed", "21", "--steps", "9", "--with-ops"}));
         QVERIFY(generate(renamed_, {"--seed", "22", "--steps", "9", "--with-ops", "--rename-kernel",
                                     "relu_kernel=relu_kernel_v2"}));
+        // Named ranges around the launches; the second run compiled.
+        eager_ = dir_.filePath("eager.json");
+        compiled_ = dir_.filePath("compiled.json");
+        QVERIFY(generate(eager_, {"--seed", "23", "--steps", "9", "--with-ops", "--scoped"}));
+        QVERIFY(generate(compiled_,
+                         {"--seed", "24", "--steps", "9", "--with-ops", "--scoped", "--compiled"}));
         baseTruth_ = readJson(dir_.filePath("base.truth.json"));
         slowTruth_ = readJson(dir_.filePath("slow.truth.json"));
         QCOMPARE(truthSteps(baseTruth_).size(), size_t(9));
@@ -244,6 +251,23 @@ class TestCompare : public QObject {
         }
     }
 
+    // A scope picked: its range framed in both, though none of its kernels
+    // kept its name; the Scopes tab shows only where a run has one.
+    void aScopePickedIsFramedInBoth() {
+        QTabWidget* tabs = compare()->panel()->tabs();
+        const int scopesTab = tabs->indexOf(compare()->panel()->table(QStringLiteral("scopes")));
+        QVERIFY(!tabs->isTabVisible(scopesTab));  // the renamed pair has no named range
+        QVERIFY2(open(eager_, compiled_), qPrintable(window_->lastError()));
+        QVERIFY(tabs->isTabVisible(scopesTab));
+        QVERIFY(pickRow("scopes", QStringLiteral("## mlp ##")));
+        for (TracePage* page : {window_->tracePage(), compare()->candidatePage()}) {
+            const uint32_t s = page->state()->selectedSlice();
+            QVERIFY(s != kNone);
+            QCOMPARE(page->trace()->str(page->trace()->slices[s].name),
+                     std::string_view("## mlp ##"));
+        }
+    }
+
     // What a person does while things load: a second comparison asked for
     // before the first opened wins; a candidate that cannot load leaves no
     // half comparison; a new gap threshold keeps the step chosen.
@@ -288,6 +312,10 @@ class TestCompare : public QObject {
         QTest::addColumn<QString>("now");
         QTest::newRow("planted slow kernel") << base_ << slow_;
         QTest::newRow("a kernel renamed") << ops_ << renamed_;
+        QTest::newRow("compiled, in named ranges") << eager_ << compiled_;
+        const QString hta = test::sharedTraces() + QStringLiteral("/hta/tests/data/trace_diff/");
+        QTest::newRow("hta trace_diff, named ranges")
+            << hta + "control/control.json.gz" << hta + "test/test.json.gz";
         const QString samples = test::sharedTraces() + QStringLiteral("/kineto/tb_plugin/samples/");
         QTest::newRow("resnet50 workers 0 vs 4")
             << samples + "resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz"
@@ -297,7 +325,8 @@ class TestCompare : public QObject {
     void panelEqualsTheGate() {
         QFETCH(QString, base);
         QFETCH(QString, now);
-        if (QByteArray(QTest::currentDataTag()).startsWith("resnet")) GAPSCOPE_REQUIRE_SHARED();
+        const QByteArray tag(QTest::currentDataTag());
+        if (tag.startsWith("resnet") || tag.startsWith("hta")) GAPSCOPE_REQUIRE_SHARED();
         QVERIFY2(open(base, now), qPrintable(window_->lastError()));
         const test::CliRun r = test::runCli({"diff", base, now, "--format", "json", "--no-cache"});
         QCOMPARE(r.exitCode, 0);
@@ -341,6 +370,7 @@ class TestCompare : public QObject {
             JSON_EQUAL(p["count_base"], c["base"]["count"]);
             JSON_EQUAL(p["base_name"], c["base_name"]);
             JSON_EQUAL(p["op_path"], c["op_path"]);
+            JSON_EQUAL(p["scope"], c["scope"]);
             const bool both = c["base"]["count"].get<int64_t>() && c["new"]["count"].get<int64_t>();
             if (both) QCOMPARE(p["mean_new_ns"].get<double>(), c["new"]["mean_ns"].get<double>());
         }
@@ -357,6 +387,22 @@ class TestCompare : public QObject {
             }
         QCOMPARE(row, gpus.size());
         QCOMPARE(panelRows("findings").size(), cli["findings"].size());
+        // Every scope: kernels and time to the ns.
+        const json scopes = panelRows("scopes");
+        QCOMPARE(scopes.size(), cli["scopes"].size());
+        for (size_t i = 0; i < scopes.size(); ++i) {
+            const json& p = scopes[i];
+            const json& c = cli["scopes"][i];
+            JSON_EQUAL(p["name"], c["name"]);
+            JSON_EQUAL(p["status"], c["status"]);
+            JSON_EQUAL(p["total_base_ns"], c["base"]["total_ns"]);
+            JSON_EQUAL(p["total_new_ns"], c["new"]["total_ns"]);
+            JSON_EQUAL(p["count_base"], c["base"]["count"]);
+            JSON_EQUAL(p["count_new"], c["new"]["count"]);
+            JSON_EQUAL(p["only_base"], c["only_base"]);
+            JSON_EQUAL(p["only_new"], c["only_new"]);
+        }
+        if (tag.startsWith("compiled") || tag.startsWith("hta")) QVERIFY(!scopes.empty());
     }
 
     // Two jobs of four ranks (a straggler planted in each, make_rank_set.py):

@@ -103,8 +103,8 @@ CompareController::CompareController(QMainWindow* window, TracePage* basePage, Q
     });
     connect(panel_, &ComparePanel::alignmentChosen, this, &CompareController::alignOn);
     connect(panel_, &ComparePanel::kernelChosen, this, &CompareController::frameName);
-    connect(panel_, &ComparePanel::opChosen, this,
-            [this](const QString& name) { frameName(name); });
+    for (auto chosen : {&ComparePanel::opChosen, &ComparePanel::scopeChosen})
+        connect(panel_, chosen, this, [this](const QString& name) { frameName(name); });
     connect(panel_, &ComparePanel::closeRequested, this, &CompareController::close);
     connect(panel_, &ComparePanel::reportRequested, this, &CompareController::chooseReport);
     connect(panel_, &ComparePanel::swapRequested, this, [this] {

@@ -103,6 +103,8 @@ ComparePanel::ComparePanel(QWidget* parent)
     addTable(QStringLiteral("gpus"), tr("GPU time"));
     AnalysisTable* kernels = addTable(QStringLiteral("kernels"), tr("Kernels"));
     AnalysisTable* ops = addTable(QStringLiteral("ops"), tr("Ops"));
+    // Kernel time by named range: shown where a run has one.
+    AnalysisTable* scopes = addTable(QStringLiteral("scopes"), tr("Scopes"));
     addTable(QStringLiteral("findings"), tr("Advice"));
     addTable(QStringLiteral("steps"), tr("Steps"));
     // Two jobs of ranks: each rank and the stragglers (hidden otherwise).
@@ -122,6 +124,12 @@ ComparePanel::ComparePanel(QWidget* parent)
     });
     connect(ops, &AnalysisTable::rowActivated, this, [this, ops, textOf](int row) {
         if (const QString n = textOf(ops, row, "name"); !n.isEmpty()) emit opChosen(n);
+    });
+    connect(scopes, &AnalysisTable::rowActivated, this, [this, scopes, textOf](int row) {
+        // The innermost range of the path: "## mlp ## > nn.Module: Linear_0".
+        const QString path = textOf(scopes, row, "name");
+        const QString innermost = path.section(QStringLiteral(" > "), -1);
+        if (!innermost.isEmpty()) emit scopeChosen(innermost);
     });
     connect(align_, &QComboBox::currentIndexChanged, this, [this](int i) {
         if (filling_ || i < 0) return;
@@ -170,7 +178,7 @@ void ComparePanel::clear() {
     strip_->clear();
     for (const auto& [id, table] : tables_)
         table->model()->clearRows();
-    for (const char* id : {"ranks", "stragglers"})
+    for (const char* id : {"scopes", "ranks", "stragglers"})
         tabs_->setTabVisible(tabs_->indexOf(table(QString::fromLatin1(id))), false);
     filling_ = true;
     align_->clear();
@@ -217,6 +225,8 @@ void ComparePanel::setRuns(std::shared_ptr<const ComparedRuns> runs, const StepA
     show(QStringLiteral("gpus"), diffGpuTable(d));
     show(QStringLiteral("kernels"), diffKernelTable(d));
     show(QStringLiteral("ops"), diffOpTable(d));
+    show(QStringLiteral("scopes"), diffScopeTable(d));
+    tabs_->setTabVisible(tabs_->indexOf(table(QStringLiteral("scopes"))), !d.scopes.empty());
     show(QStringLiteral("findings"), diffFindingTable(d));
     show(QStringLiteral("steps"), diffStepTable(runs_->baseMetrics, runs_->newMetrics));
     const bool jobs = runs_->jobs();

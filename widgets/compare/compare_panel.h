@@ -47,6 +47,8 @@ class ComparePanel : public QWidget {
     // `baseName`: the kernel's name in BASE when it was renamed, else "".
     void kernelChosen(const QString& name, const QString& baseName);
     void opChosen(const QString& name);
+    // A scope's row: the name of its innermost range.
+    void scopeChosen(const QString& name);
     // None: each run's median step; else the index-th step of each.
     void alignmentChosen(std::optional<size_t> index);
     void swapRequested();

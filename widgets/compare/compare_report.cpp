@@ -43,6 +43,10 @@ bool writeComparisonReport(const QString& path, const PictureSpec& base, const P
         diffFindingTable(d),          diffStepTable(runs.baseMetrics, runs.newMetrics)};
     content.tables[2].title = "Kernels that changed most";
     content.tables[3].title = "Ops that changed most";
+    if (!d.scopes.empty()) {
+        content.tables.insert(content.tables.begin() + 4, diffScopeTable(d, true, 20));
+        content.tables[4].title = "Kernel time by scope, changed";
+    }
     if (runs.jobs()) {
         const RanksDocument &b = *runs.baseRanks, &n = *runs.newRanks;
         content.tables.push_back(diffRankTable(b.ranks, b.comparison, n.ranks, n.comparison));
