@@ -285,6 +285,14 @@ int runDiff(int argc, char** argv) {
         j["base"] = paths[0];
         j["new"] = paths[1];
         j["verdict"] = d.verdict;
+        // The input pipeline's verdict in each run (as `pipeline`'s), none
+        // where a run has no input share.
+        auto inputVerdict = [](const RunMetrics& m) {
+            return m.inputShare ? nlohmann::json(inputVerdictName(m.inputVerdict))
+                                : nlohmann::json(nullptr);
+        };
+        j["input_verdict"] = {{"base", inputVerdict(metrics[0])},
+                              {"new", inputVerdict(metrics[1])}};
         for (const MetricDelta& m : d.metrics) {
             nlohmann::json row = {
                 {"metric", m.metric},         {"unit", metricUnitName(m.unit)},

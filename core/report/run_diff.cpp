@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "analysis/input_pipeline.h"
 #include "util/readable_units.h"
 #include "util/symbol_names.h"
 
@@ -447,6 +448,12 @@ std::string verdictOf(const RunDiff& d, const RunMetrics& base, const RunMetrics
         parts.push_back(idle[i].what + unit);
     for (size_t i = 0; i < kernels.size() && i < 2; ++i)
         parts.push_back(kernels[i].what + unit);
+    // The input pipeline's verdict, where it changed (both runs with an
+    // input share: the verdict rests on it).
+    if (base.inputShare && now.inputShare && base.inputVerdict != now.inputVerdict)
+        parts.push_back(std::string("the input pipeline went from ") +
+                        inputVerdictName(base.inputVerdict) + " to " +
+                        inputVerdictName(now.inputVerdict));
     // GPU memory: growth that started or stopped, a peak that moved 10 %.
     if (now.memoryGrowthPerStep && !base.memoryGrowthPerStep)
         parts.push_back("GPU memory now grows " + readableBytes(*now.memoryGrowthPerStep) +

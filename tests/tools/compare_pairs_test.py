@@ -169,6 +169,17 @@ def main():
             check(said in verdict, f"fed: verdict says '{said}': {verdict}")
             check(any(f["rule"] == "input-bound" and f["status"] == "resolved"
                       for f in d["findings"]), "fed: input-bound is resolved")
+            # The input pipeline's verdict by TensorBoard's thresholds (20 %,
+            # 5 %) on the truth's share of the steps the GPU waited for input.
+            def level(share):
+                return ("highly input-bound" if share >= 0.20 else
+                        "moderately input-bound" if share >= 0.05 else "not input-bound")
+            want = {"base": level(base["idle_before_kernels_ns"] / sum(base_steps)),
+                    "new": level(t["idle_before_kernels_ns"] / sum(steps_of(t)))}
+            check(d["input_verdict"] == want, f"fed: the input verdicts are {want} "
+                  f"({d['input_verdict']})")
+            said = f"the input pipeline went from {want['base']} to {want['new']}"
+            check(said in verdict, f"fed: verdict says '{said}': {verdict}")
         if name == "new":
             want = t["kernels"]["extra_kernel"]["total_ns"]
             check(kernels[0]["name"] == "extra_kernel" and kernels[0]["status"] == "new" and
