@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <string_view>
 
 #include "analysis/input_pipeline.h"
 #include "util/readable_units.h"
@@ -400,21 +401,22 @@ std::string verdictOf(const RunDiff& d, const RunMetrics& base, const RunMetrics
             return names;
         };
         // Their time in this scope (a kernel may run in others too).
-        auto timeOf = [](const RunMetrics::Scope& scope, const std::vector<std::string>& names,
-                         std::map<std::string, TimeNs>* tell) {
+        std::map<std::string, TimeNs> here;
+        auto timeOf = [&here](const RunMetrics::Scope& scope,
+                              const std::vector<std::string>& names) {
             TimeNs t = 0;
             for (const auto& [name, time] : scope.kernels) {
                 if (std::find(names.begin(), names.end(), name) == names.end()) continue;
                 t += time;
-                if (tell) (*tell)[name] += time;
+                here[name] += time;
             }
             return t;
         };
-        const double from = per(double(timeOf(s.base, went, nullptr)), base);
-        const double to = per(double(timeOf(s.now, came, nullptr)), now);
+        const double from = per(double(timeOf(s.base, went)), base);
+        const double to = per(double(timeOf(s.now, came)), now);
         if (!moved(from, to)) continue;
-        timeOf(s.base, went, &told);
-        timeOf(s.now, came, &told);
+        for (const auto& [name, time] : here)
+            told[name] += time;
         kernels.push_back({std::abs(to - from), "in " + s.name + ", " + listed(shortNames(went)) +
                                                     " gave way to " + listed(shortNames(came)) +
                                                     ": " + duration(from) + " became " +
@@ -521,11 +523,12 @@ std::vector<KernelDelta> matchRenamed(std::vector<KernelDelta> kernels,
 // The kernels of one run's scope that the other's lacks, and their time.
 TimeNs namesMissingFrom(const RunMetrics::Scope& scope, const RunMetrics::Scope& other,
                         std::vector<std::string>& out) {
+    std::set<std::string_view> theirs;
+    for (const auto& [name, t] : other.kernels)
+        theirs.insert(name);
     TimeNs time = 0;
     for (const auto& [name, t] : scope.kernels) {
-        const bool shared = std::any_of(other.kernels.begin(), other.kernels.end(),
-                                        [&](const auto& k) { return k.first == name; });
-        if (shared) continue;
+        if (theirs.count(name)) continue;
         out.push_back(name);
         time += t;
     }
