@@ -14,6 +14,8 @@ packages=(
   man-db zsh
   # tools/fleet: the fleet summary on a Dask cluster (and its test on a LocalCluster)
   python3-dask python3-distributed
+  # HTA, the peer run beside us in the tests (tests/tools/hta_check.py, CTest hta_agrees)
+  python3-pandas python3-numpy python3-plotly python3-networkx python3-ijson python3-yaml python3-psutil
 )
 if [[ "${1:-}" == "--fuzz" ]]; then
   packages+=(clang libclang-rt-14-dev)

@@ -51,6 +51,8 @@ std::optional<AnalysisArgs> parseAnalysisArgs(const char* command, int argc, cha
             a.range = Interval{s, e};
         } else if (arg == "--by-device" && takes("--by-device")) {
             a.byDevice = true;
+        } else if (arg == "--active-span" && takes("--active-span")) {
+            a.activeSpan = true;
         } else if (arg == "--min-gap-us" && hasValue && takes("--min-gap-us")) {
             // Exact decimal microseconds, as the trace's own times.
             const DecimalResult ns = parseMicrosToNanos(argv[++i]);
@@ -95,15 +97,16 @@ bool applyStepWindow(AnalysisArgs& args, const Trace& trace, const char* command
     for (size_t i = 0; i < list.steps.size(); ++i) {
         const Step& s = list.steps[i];
         if (s.number != *args.step) continue;
-        // The step's GPU windows (their hull over the GPUs), where its
-        // figures are computed: `timeline --step N` is `steps`' step N.
+        // The step's lead-ins and GPU windows (their hull over the GPUs),
+        // where its figures are computed: `timeline --step N` is `steps`' step N.
         Interval w = s.span;
         const LaunchCalls launches(trace);
         const auto windows = stepWindows(trace, list, launches);
-        if (!windows[i].empty()) {
-            w = windows[i].begin()->second;
-            for (const auto& [device, x] : windows[i])
-                w = {std::min(w.start, x.start), std::max(w.end, x.end)};
+        const auto& mine = windows.perStep[i];
+        if (!mine.empty()) {
+            w = mine.begin()->second.tile();
+            for (const auto& [device, x] : mine)
+                w = {std::min(w.start, x.tile().start), std::max(w.end, x.tile().end)};
         }
         if (args.range) {  // both: their intersection
             w = {std::max(w.start, args.range->start), std::min(w.end, args.range->end)};

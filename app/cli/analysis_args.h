@@ -24,6 +24,7 @@ struct AnalysisArgs {
     OutputFormat format = OutputFormat::Text;
     std::optional<Interval> range;  // absolute ns, [START, END)
     bool byDevice = false;
+    bool activeSpan = false;         // --active-span: each GPU over its active span, steps or not
     size_t top = 0;                  // 0: all
     std::optional<TimeNs> minGapNs;  // --min-gap-us
     std::optional<int64_t> step;     // --step N
@@ -41,7 +42,7 @@ inline constexpr const char* kAnalysisOptionsHelp =
     "  --step N            only step N (ProfilerStep#N, TensorFlow step_num, ...)\n"
     "  --step-regex RE     steps are the CPU slices whose name matches RE (ECMAScript)\n";
 
-// `extra` lists which of --by-device / --top / --min-gap-us the command takes.
+// `extra` lists which of --by-device / --top / --min-gap-us / --active-span the command takes.
 std::optional<AnalysisArgs> parseAnalysisArgs(const char* command, int argc, char** argv,
                                               const std::vector<std::string>& extra,
                                               bool manyTraces = false);

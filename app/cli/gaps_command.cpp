@@ -5,6 +5,7 @@
 #include <string>
 
 #include "analysis/gap_causes.h"
+#include "analysis/gpu_time_account.h"
 #include "analysis/slice_queries.h"
 #include "analysis_args.h"
 #include "cli_output.h"
@@ -25,6 +26,14 @@ constexpr const char* kHelp =
     "  collective kernel, or the host waited in one for half of it), host (the kernel\n"
     "  that ends the gap was launched after the gap began: host-bound), other. Shorter\n"
     "  gaps are totalled as short gaps. Evidence: the CPU slices behind the cause.\n"
+    "  The gaps are the idle time of the GPU time account: with steps, of each GPU's\n"
+    "  step time (the steps' lead-ins and GPU windows; a gap that crosses a step\n"
+    "  boundary is one gap), else of its active span; per cause they add up to the\n"
+    "  idle that every other command reports. --range and --step keep the steps that\n"
+    "  start inside it, or that step (a gap is cut where their time ends), as every\n"
+    "  command does; without steps in it, the range itself.\n"
+    "  --active-span       every GPU over its active span (first to last activity),\n"
+    "                      steps or not: HTA's idle time breakdown's time\n"
     "  --min-gap-us N      the threshold in microseconds (may be fractional)\n";
 
 }  // namespace
@@ -32,15 +41,22 @@ constexpr const char* kHelp =
 int runGaps(int argc, char** argv) {
     if (printedHelp(argc, argv, kHelp)) return 0;
     int exitCode = 0;
-    auto prepared = prepare("gaps", argc, argv, {"--min-gap-us"}, exitCode);
+    auto prepared = prepare("gaps", argc, argv, {"--min-gap-us", "--active-span"}, exitCode);
     if (!prepared) return exitCode;
     const AnalysisArgs* args = &prepared->args;
     const auto& trace = prepared->trace;
     const Trace& t = *trace;
-    GapOptions options;
+    StepOptions options = args->stepOptions();
     options.window = args->range.value_or(kWholeTrace);
-    if (args->minGapNs) options.minGapNs = *args->minGapNs;
-    const auto devices = gapsWithCauses(t, options);
+    if (args->step) options.onlyNumber = *args->step;
+    GapOptions spanOptions;  // --active-span: no steps, the range (or the trace)
+    spanOptions.window = options.window;
+    spanOptions.minGapNs = options.minGapNs;
+    const TimeAccount account =
+        args->activeSpan
+            ? timeAccount({}, timeBreakdowns(t, options.window), gapsWithCauses(t, spanOptions))
+            : timeAccountOf(t, options);
+    const auto devices = accountGaps(account);
     auto evidenceJson = [&](uint32_t s) {
         return nlohmann::json{{"name", std::string(t.str(t.slices[s].name))},
                               {"start_ns", t.slices[s].start},
@@ -63,7 +79,10 @@ int runGaps(int argc, char** argv) {
             nlohmann::json byCause;
             for (size_t c = 0; c < kGapCauseCount; ++c)
                 byCause[gapCauseName(static_cast<GapCause>(c))] = d.byCause[c];
+            const GpuTimeAccount& a = account.devices[out.size()];
             out.push_back({{"device", d.device},
+                           {"denominator", denominatorName(a.denominator)},
+                           {"time_ns", a.time},
                            {"busy_ns", d.busy},
                            {"gaps", std::move(gaps)},
                            {"by_cause", std::move(byCause)},

@@ -85,7 +85,7 @@ int runPipeline(int argc, char** argv) {
     std::cout << "\n";
     if (r.fromGpu)
         std::cout << "Host wait in the next batch: " << r.hostWait << " ns of " << r.hostTime
-                  << " ns\n";
+                  << " ns of the steps' duration on the host\n";
     if (r.dataLoader) {
         std::cout << "DataLoader: " << r.dataLoader->calls << " calls, " << r.dataLoader->total
                   << " ns, " << r.dataLoader->kind.value_or("unknown kind")

@@ -13,14 +13,17 @@ constexpr const char* kHelp =
     "Usage: gapscope-cli steps TRACE [--format table|csv|md|json] [--step N]\n"
     "                  [--step-regex RE] [--min-gap-us N] [--range START:END]\n"
     "  Training steps (ProfilerStep#N, TensorFlow train/test step_num, the Steps line,\n"
-    "  or --step-regex) with a breakdown per GPU that adds up to the step time:\n"
-    "  compute, exposed communication, exposed memcpy (by direction) and idle split\n"
-    "  by the gap causes (input, synchronization, communication, host, other;\n"
-    "  pieces under --min-gap-us are short gaps). Steps slower than 1.5 x the median\n"
+    "  or --step-regex). Per GPU of the step's rank: its lead-in (the wait since the\n"
+    "  previous step's GPU work ended, with its cause) and its GPU window (the span of\n"
+    "  its own GPU work) with a breakdown that adds up to it: compute, exposed\n"
+    "  communication, exposed memcpy (by direction) and idle split by the gap causes\n"
+    "  (input, synchronization, communication, host, other; gaps under --min-gap-us\n"
+    "  are short). Lead-ins and windows add up to the GPU's step time. Steps slower than 1.5 x the "
+    "median\n"
     "  are flagged with the part that grew most. --range keeps the steps that start\n"
     "  inside it.\n";
 
-nlohmann::json breakdownJson(const StepBreakdown& b) {
+nlohmann::json breakdownJson(const GpuParts& b) {
     nlohmann::json byDirection, byCause;
     for (size_t d = 0; d < kCopyDirectionCount; ++d)
         byDirection[copyDirectionName(CopyDirection(d))] = b.memcpyByDirection[d];
@@ -54,10 +57,15 @@ int runSteps(int argc, char** argv) {
         for (const StepReport& s : r.steps) {
             nlohmann::json devices = nlohmann::json::array();
             for (const StepBreakdown& b : s.devices) {
+                const std::optional<GapCause> cause = b.leadInCause();
                 devices.push_back(
                     {{"device", b.device},
-                     {"gpu_window", b.gpuWindow ? intervalJson(*b.gpuWindow) : nullptr},
-                     {"breakdown", breakdownJson(b)}});
+                     {"gpu_window", intervalJson(b.gpuWindow)},
+                     {"window_from", windowSourceName(b.source)},
+                     {"lead_in", intervalJson(b.leadIn)},
+                     {"lead_in_cause", cause ? nlohmann::json(gapCauseName(*cause)) : nullptr},
+                     {"breakdown", breakdownJson(b)},
+                     {"lead_in_breakdown", breakdownJson(b.leadInParts)}});
             }
             nlohmann::json j = {
                 {"name", std::string(t.str(t.slices[s.step.slice].name))},

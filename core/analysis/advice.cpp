@@ -60,7 +60,8 @@ struct DeviceTime {
     TimeNs time = 0, idle = 0, exposedComm = 0, syncIdle = 0;
     std::array<TimeNs, kGapCauseCount> idleByCause{};
     TimeNs idleShort = 0;
-    const char* of = "";  // the denominator's name
+    const char* of = "";                      // the denominator's name
+    const GpuTimeAccount* account = nullptr;  // its gaps
 };
 
 // The inputs' account, else one made from their steps, breakdowns and gaps.
@@ -85,32 +86,19 @@ std::vector<DeviceTime> deviceTimes(const TimeAccount& account) {
         d.idleByCause = a.idleByCause;
         d.idleShort = a.idleShort;
         d.syncIdle = a.idleByCause[static_cast<size_t>(GapCause::Synchronization)];
-        d.of = denominatorName(account.denominator);
+        d.of = denominatorName(a.denominator);
+        d.account = &a;
         out.push_back(d);
     }
     return out;
 }
 
-// The longest idle gaps of a device (optionally of one cause): the idle
-// pieces of the steps, or without steps the gaps of the whole trace.
-std::vector<const CausedGap*> longestGaps(const AdviceInputs& in, int device,
-                                          std::optional<GapCause> cause, size_t most) {
+// The longest idle gaps of a device's account (optionally of one cause).
+std::vector<const CausedGap*> longestGaps(const DeviceTime& d, std::optional<GapCause> cause,
+                                          size_t most) {
     std::vector<const CausedGap*> out;
-    auto consider = [&](const CausedGap& g) {
+    for (const CausedGap& g : d.account->gaps)
         if (!cause || g.cause == *cause) out.push_back(&g);
-    };
-    if (in.steps && !in.steps->steps.empty()) {
-        for (const StepReport& r : in.steps->steps)
-            for (const StepBreakdown& b : r.devices)
-                if (b.device == device)
-                    for (const CausedGap& g : b.idlePieces)
-                        consider(g);
-    } else if (in.gaps) {
-        for (const DeviceGaps& d : *in.gaps)
-            if (d.device == device)
-                for (const CausedGap& g : d.gaps)
-                    consider(g);
-    }
     std::sort(out.begin(), out.end(), [](const CausedGap* a, const CausedGap* b) {
         if (a->gap.length() != b->gap.length()) return a->gap.length() > b->gap.length();
         return a->gap.start < b->gap.start;
@@ -190,8 +178,7 @@ void inputBound(const Trace& t, const AdviceInputs& in, std::vector<Ranked>& out
     out.push_back({std::move(f), s});
 }
 
-void gpuIdle(const AdviceInputs& in, const std::vector<DeviceTime>& times,
-             std::vector<Ranked>& out) {
+void gpuIdle(const std::vector<DeviceTime>& times, std::vector<Ranked>& out) {
     for (const DeviceTime& d : times) {
         if (d.idle * 5 <= d.time) continue;
         Finding f;
@@ -243,7 +230,7 @@ void gpuIdle(const AdviceInputs& in, const std::vector<DeviceTime>& times,
             key.append(gapCauseName(GapCause(c))).append("_ns");
             f.numbers.push_back({key, static_cast<double>(d.idleByCause[c])});
         }
-        addGapEvidence(f, longestGaps(in, d.device, std::nullopt, 5), 10);
+        addGapEvidence(f, longestGaps(d, std::nullopt, 5), 10);
         if (f.ranges.empty()) continue;
         out.push_back({std::move(f), s});
     }
@@ -319,8 +306,7 @@ void tinyKernels(const Trace& t, const AdviceInputs& in, const TimeAccount& acco
     out.push_back({std::move(f), s});
 }
 
-void blockingSync(const Trace& t, const AdviceInputs& in, const std::vector<DeviceTime>& times,
-                  std::vector<Ranked>& out) {
+void blockingSync(const Trace& t, const std::vector<DeviceTime>& times, std::vector<Ranked>& out) {
     for (const DeviceTime& d : times) {
         if (d.syncIdle <= 0) continue;
         Finding f;
@@ -328,7 +314,7 @@ void blockingSync(const Trace& t, const AdviceInputs& in, const std::vector<Devi
         f.device = d.device;
         const double s = share(d.syncIdle, d.time);
         f.severity = s >= 0.05 ? Severity::Medium : Severity::Low;
-        addGapEvidence(f, longestGaps(in, d.device, GapCause::Synchronization, 5), 10);
+        addGapEvidence(f, longestGaps(d, GapCause::Synchronization, 5), 10);
         std::set<std::string_view> names;
         for (const uint32_t x : f.slices)
             names.insert(t.str(t.slices[x].name));
@@ -607,9 +593,9 @@ std::vector<Finding> advise(const Trace& trace, const AdviceInputs& in) {
     const TimeAccount& account = accountOf(in, own);
     const std::vector<DeviceTime> times = deviceTimes(account);
     inputBound(trace, in, ranked);
-    gpuIdle(in, times, ranked);
+    gpuIdle(times, ranked);
     tinyKernels(trace, in, account, ranked);
-    blockingSync(trace, in, times, ranked);
+    blockingSync(trace, times, ranked);
     pageableCopies(in, times, ranked);
     exposedComm(in, times, ranked);
     tensorCores(trace, in, ranked);
@@ -668,7 +654,8 @@ AdviceData adviceData(const Trace& trace, const StepOptions& so) {
     d.gaps = gapsWithCauses(trace, go);
     d.account = timeAccount(d.steps, d.breakdowns, d.gaps);
     d.pipeline = inputPipeline(trace, spans, &d.account);
-    d.health = traceHealth(trace, so.index ? &so.index->launches() : nullptr);
+    d.health = traceHealth(trace, so.index ? &so.index->launches() : nullptr,
+                           so.index ? &so.index->stepWindows() : nullptr);
     return d;
 }
 

@@ -28,8 +28,8 @@ class AnalysisIndex {
     const EnclosingSlices& enclosing() const { return enclosing_; }
     const GapExplainer& explainer() const { return explainer_; }
     const StepList& steps() const { return steps_; }  // the default sources (no regex)
-    // Those steps' GPU windows (stepWindows), found once.
-    const std::vector<std::map<int, Interval>>& stepWindows() const { return windows_; }
+    // Those steps' GPU windows and lead-ins (stepWindows), found once.
+    const StepWindows& stepWindows() const { return windows_; }
 
     // The median of each breakdown part of the first GPU over all steps, for
     // one gap threshold: what a slow step is compared with. Computed by
@@ -60,7 +60,7 @@ class AnalysisIndex {
     EnclosingSlices enclosing_;
     GapExplainer explainer_;
     StepList steps_;
-    std::vector<std::map<int, Interval>> windows_;
+    StepWindows windows_;
     std::vector<std::pair<uint32_t, uint32_t>> launched_;  // (launch call, activity), sorted
     mutable std::mutex mutex_;
     mutable std::map<TimeNs, std::vector<TimeNs>> partMedians_;

@@ -223,6 +223,7 @@ CausedGap GapExplainer::explain(const GpuDevice& device, Interval gap) const {
     const Trace& trace = trace_;
     CausedGap g;
     g.gap = gap;
+    g.whole = gap;
     decide(trace, device, *index_, g);
     std::sort(g.evidence.begin(), g.evidence.end(), [&](uint32_t a, uint32_t b) {
         const Slice &x = trace.slices[a], &y = trace.slices[b];

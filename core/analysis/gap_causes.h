@@ -49,6 +49,9 @@ inline constexpr const char* kFormerHostCauseName = "launch";
 
 struct CausedGap {
     Interval gap;
+    // The whole gap `gap` is a piece of, whose extent decided the cause (a
+    // gap split between steps); equal to `gap` when it is whole.
+    Interval whole;
     GapCause cause = GapCause::Other;
     std::vector<uint32_t> evidence;  // slice indices, by start
 };

@@ -30,7 +30,7 @@ std::vector<GpuDevice> gpuBusyFromSlices(const Trace& trace) {
     const std::map<int, std::string> names = deviceNamesFromProperties(trace);
     std::vector<GpuDevice> out;
     for (auto& [index, d] : devices) {
-        if (const auto n = names.find(index); n != names.end()) d.name = n->second;
+        if (const auto n = propertyOfDevice(names, index)) d.name = *n;
         mergeIntervals(d.busy);
         d.busyNs = totalLength(d.busy);
         d.instants = pointsOutside(std::move(d.instants), d.busy);

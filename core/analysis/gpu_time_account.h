@@ -1,13 +1,18 @@
 #pragma once
 // Where each GPU's time goes, over one denominator: the figure that every
-// view, the CLI and the exports show for "busy", "idle" and "idle by cause".
-// With steps the denominator is the step time (the sum of the steps' GPU
-// windows on the device, analysis/steps.h: close to their durations, and
-// the step as TensorBoard's step-time graph and HTA's per-step figures);
-// without, each device's active span (first activity start to last
-// activity end, as HTA's temporal breakdown and TraceLens's GPU timeline).
-// The parts add up exactly: computation + exposed communication + exposed
-// memcpy + idle by cause + short gaps = time.
+// view, the CLI and the exports show for "busy", "idle", "idle by cause"
+// and the idle gaps themselves. A GPU with steps (analysis/steps.h: its
+// rank's steps, its host's, or its own Steps line) is counted over its
+// step time: the steps' lead-ins and GPU windows, which tile it from the
+// first step's start to the last step's GPU end (the step as TensorBoard's
+// step-time graph and HTA's per-step figures). A GPU without steps is
+// counted over its active span (first activity start to last activity end,
+// as HTA's temporal breakdown and TraceLens's GPU timeline); each device
+// says which. The parts add up exactly: computation + exposed communication
+// + exposed memcpy + idle by cause + short gaps = time, and the listed gaps
+// are the very intervals of the idle by cause (per cause, their lengths sum
+// to it): the Gaps panel, the timeline's shading and `gapscope-cli gaps`
+// list them.
 
 #include <array>
 #include <vector>
@@ -23,17 +28,24 @@ const char* denominatorName(Denominator d);  // "step time", "active span"
 
 struct GpuTimeAccount {
     int device = 0;
-    TimeNs time = 0;  // the denominator of this device
+    Denominator denominator = Denominator::ActiveSpan;
+    size_t steps = 0;  // with Denominator::StepTime: how many steps it is over
+    TimeNs time = 0;   // the denominator of this device
     TimeNs computation = 0, exposedComm = 0, exposedMemcpy = 0;
     std::array<TimeNs, kGapCauseCount> idleByCause{};
     TimeNs idleShort = 0;
-    std::vector<Interval> windows;  // what `time` is the length of: the step windows, or the span
+    uint64_t shortGaps = 0;         // short gaps that begin in it
+    std::vector<Interval> windows;  // what `time` is the length of: the steps' tiles, or the span
+    // Its idle gaps of at least the threshold, in time order, each whole
+    // within the scope (a gap the scope cuts is cut; CausedGap::whole).
+    std::vector<CausedGap> gaps;
 
     TimeNs busy() const { return computation + exposedComm + exposedMemcpy; }
     TimeNs idle() const { return time - busy(); }
 };
 
 struct TimeAccount {
+    // StepTime when any device is over step time.
     Denominator denominator = Denominator::ActiveSpan;
     size_t steps = 0;                     // with Denominator::StepTime
     std::vector<GpuTimeAccount> devices;  // by device
@@ -41,10 +53,13 @@ struct TimeAccount {
     // Over all devices: the sums of their times and of one cause's idle.
     TimeNs time() const;
     TimeNs idle(GapCause cause) const;
+    // Whether every device is over the same denominator.
+    bool mixed() const;
 };
 
-// From the step breakdowns when there are steps with GPU figures, else
-// from the active-span breakdowns and the gaps of the same window.
+// Each device in the step breakdowns over its steps; every other device of
+// `breakdowns` over its active span, with its gaps from `gaps` (the same
+// window's).
 TimeAccount timeAccount(const StepsResult& steps, const std::vector<GpuTimeBreakdown>& breakdowns,
                         const std::vector<DeviceGaps>& gaps);
 // One device's busy share of that denominator from its busy union alone
@@ -60,5 +75,8 @@ std::optional<BusyShare> busyShare(const GpuDevice& device, const std::vector<In
 // Computes those over `options.window` (the steps that start inside it, or
 // the window itself without steps) with its threshold, regex and index.
 TimeAccount timeAccountOf(const Trace& trace, const StepOptions& options);
+
+// The account's gaps as the gap analysis lists them (one entry per device).
+std::vector<DeviceGaps> accountGaps(const TimeAccount& account);
 
 }  // namespace gapscope

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "model/device_properties.h"
 #include "model/vocabulary/vocabulary.h"
@@ -103,8 +104,30 @@ void fitGrowth(DeviceMemory& d) {
 
 }  // namespace
 
+namespace {
+
+// A process that sees one GPU numbers it 0 in its memory records (its own
+// device ordinal) while its work may sit on GPU 2 (ROCm and Kineto name the
+// GPU by its place in the machine): with exactly one GPU, and every GPU
+// memory curve on one other device number that no GPU has, the curves are
+// that GPU's.
+std::optional<std::pair<int, int>> loneGpuMemory(const Trace& t) {
+    if (t.gpuDevices.size() != 1) return std::nullopt;
+    std::optional<int> named;
+    for (const CounterSeries& c : t.counters) {
+        if (c.memory == MemoryCurve::None || c.memoryDevice < 0) continue;
+        if (named && *named != c.memoryDevice) return std::nullopt;
+        named = c.memoryDevice;
+    }
+    if (!named || *named == t.gpuDevices.front().index) return std::nullopt;
+    return std::pair{*named, t.gpuDevices.front().index};
+}
+
+}  // namespace
+
 MemoryReport memoryUsage(const Trace& t, const std::vector<Step>& steps) {
     MemoryReport out;
+    const auto lone = loneGpuMemory(t);
     // (host last, device) -> report, with its allocated and reserved curves
     std::map<std::pair<bool, int>, DeviceMemory> byDevice;
     std::map<std::pair<bool, int>, Curve> allocated, reserved;
@@ -113,6 +136,7 @@ MemoryReport memoryUsage(const Trace& t, const std::vector<Step>& steps) {
         int device = c.memoryDevice;
         MemoryCurve curve = c.memory;
         const bool kineto = curve != MemoryCurve::None;
+        if (kineto && lone && device == lone->first) device = lone->second;
         if (!kineto) curve = tensorflowCurve(t, c, device);
         if (curve == MemoryCurve::None || c.values.empty()) {
             out.otherCurves.push_back(i);
@@ -139,10 +163,10 @@ MemoryReport memoryUsage(const Trace& t, const std::vector<Step>& steps) {
         const auto r = reserved.find(key);
         if (r != reserved.end()) d.peakReserved = peakOf(r->second, nullptr);
         if (d.gpu) {
-            const auto size = sizes.find(d.device);
-            if (size != sizes.end() && size->second > 0) {
-                d.deviceMemory = size->second;
-                d.peakShare = d.peakAllocated / static_cast<double>(size->second);
+            const std::optional<int64_t> size = propertyOfDevice(sizes, d.device);
+            if (size && *size > 0) {
+                d.deviceMemory = *size;
+                d.peakShare = d.peakAllocated / static_cast<double>(*size);
             }
         }
         for (const Step& s : steps)

@@ -116,13 +116,14 @@ RankFigures rankFigures(const Trace& trace, const RankFigureOptions& options) {
         for (const StepBreakdown& d : r.devices)
             if (device && d.device == device->index) b = &d;
         if (b) {
-            step.busy = b->compute + b->exposedComm + b->exposedMemcpy;
-            step.idle = b->idle;
-            step.exposedComm = b->exposedComm;
-            step.idleByCause = b->idleByCause;
-            step.idleShort = b->idleShort;
-            // Over the step's GPU window, as the breakdown.
-            const Interval window = b->gpuWindow.value_or(step.span);
+            // Over the step's lead-in and GPU window, as the time account.
+            const GpuParts parts = b->tileParts();
+            step.busy = parts.busy();
+            step.idle = parts.idle;
+            step.exposedComm = parts.exposedComm;
+            step.idleByCause = parts.idleByCause;
+            step.idleShort = parts.idleShort;
+            const Interval window = b->tile();
             step.comm = totalLength(deviceActivity(trace, *device, window).communication);
             // Each collective's work before it: since the previous ones ended.
             TimeNs from = window.start;
@@ -139,7 +140,7 @@ RankFigures rankFigures(const Trace& trace, const RankFigureOptions& options) {
         if (!step.collectives.empty()) {
             step.pickCollective(0);
         } else {  // the whole window, within the step's GPU window where there is one
-            const Interval window = b && b->gpuWindow ? *b->gpuWindow : step.span;
+            const Interval window = b ? b->tile() : step.span;
             step.longestWorkBefore = longestWork(trace, b ? device : nullptr, r.step.slice, window);
         }
         out.steps.push_back(std::move(step));

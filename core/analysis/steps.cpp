@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "analysis/analysis_index.h"
 #include "analysis/distribution.h"
@@ -35,7 +36,23 @@ const char* stepPartName(StepPart p) {
     return kNames[static_cast<size_t>(p)];
 }
 
-TimeNs StepBreakdown::part(StepPart p) const {
+const char* windowSourceName(WindowSource s) {
+    switch (s) {
+        case WindowSource::Annotation:
+            return "annotation";
+        case WindowSource::Launched:
+            return "launched";
+        case WindowSource::NoWork:
+            return "no work";
+        case WindowSource::HostSpan:
+            return "host step";
+        case WindowSource::StepsLine:
+            return "Steps line";
+    }
+    return "launched";
+}
+
+TimeNs GpuParts::part(StepPart p) const {
     switch (p) {
         case StepPart::Compute:
             return compute;
@@ -51,6 +68,37 @@ TimeNs StepBreakdown::part(StepPart p) const {
             break;
     }
     return idleByCause[static_cast<size_t>(p) - static_cast<size_t>(StepPart::IdleInput)];
+}
+
+void GpuParts::add(const GpuParts& o) {
+    compute += o.compute;
+    exposedComm += o.exposedComm;
+    exposedMemcpy += o.exposedMemcpy;
+    idle += o.idle;
+    for (size_t d = 0; d < kCopyDirectionCount; ++d)
+        memcpyByDirection[d] += o.memcpyByDirection[d];
+    for (size_t c = 0; c < kGapCauseCount; ++c)
+        idleByCause[c] += o.idleByCause[c];
+    idleShort += o.idleShort;
+    shortGaps += o.shortGaps;
+}
+
+GpuParts StepBreakdown::tileParts() const {
+    GpuParts t = *this;
+    t.add(leadInParts);
+    return t;
+}
+
+std::optional<GapCause> StepBreakdown::leadInCause() const {
+    std::optional<GapCause> out;
+    TimeNs most = 0;
+    for (size_t c = 0; c < kGapCauseCount; ++c) {
+        if (leadInParts.idleByCause[c] > most) {
+            most = leadInParts.idleByCause[c];
+            out = GapCause(c);
+        }
+    }
+    return out;
 }
 
 namespace {
@@ -183,10 +231,40 @@ StepList findSteps(const Trace& t, const std::regex* regex) {
     return list;
 }
 
-StepBreakdown stepBreakdown(const Trace& trace, const GpuDevice& device, Interval span,
-                            const GapExplainer& explainer, TimeNs minGapNs) {
-    StepBreakdown b;
-    b.device = device.index;
+namespace {
+
+// The whole idle gap of `device` within `frame` that holds the idle piece
+// `piece`: from the last busy end, zero-duration activity or frame start at
+// or before it to the first after it.
+Interval wholeGap(const GpuDevice& device, Interval piece, const std::vector<Interval>& frame) {
+    Interval out = piece;
+    const auto segment = std::upper_bound(frame.begin(), frame.end(), piece.start,
+                                          [](TimeNs v, const Interval& x) { return v < x.start; });
+    if (segment != frame.begin() && std::prev(segment)->end >= piece.end) {
+        out.start = std::prev(segment)->start;
+        out.end = std::prev(segment)->end;
+    }
+    const std::vector<Interval>& busy = device.busy;
+    // The first busy interval ending after the piece starts lies after it.
+    const auto after = std::upper_bound(busy.begin(), busy.end(), piece.start,
+                                        [](TimeNs v, const Interval& x) { return v < x.end; });
+    if (after != busy.begin()) out.start = std::max(out.start, std::prev(after)->end);
+    if (after != busy.end()) out.end = std::min(out.end, after->start);
+    const std::vector<TimeNs>& points = device.instants;
+    const auto later = std::upper_bound(points.begin(), points.end(), piece.start);
+    if (later != points.begin()) out.start = std::max(out.start, *std::prev(later));
+    const auto next = std::lower_bound(points.begin(), points.end(), piece.end);
+    if (next != points.end()) out.end = std::min(out.end, *next);
+    return out;
+}
+
+}  // namespace
+
+GpuParts gpuParts(const Trace& trace, const GpuDevice& device, Interval span,
+                  const std::vector<Interval>& frame, const GapExplainer& explainer,
+                  TimeNs minGapNs, std::vector<CausedGap>* pieces) {
+    GpuParts b;
+    if (span.length() <= 0) return b;
     const DeviceActivity a = deviceActivity(trace, device, span);
     const std::vector<Interval> computeOrComm = unionOf(a.compute, a.communication);
     b.compute = totalLength(a.compute);
@@ -202,14 +280,31 @@ StepBreakdown stepBreakdown(const Trace& trace, const GpuDevice& device, Interva
     for (const Interval& idle : splitAt(differenceOf(whole, clippedTo(device.busy, span)),
                                         pointsWithin(device.instants, span))) {
         b.idle += idle.length();
-        if (idle.length() < minGapNs) {
+        const Interval gap = wholeGap(device, idle, frame);
+        if (gap.length() < minGapNs) {
             b.idleShort += idle.length();
+            if (idle.start == gap.start) ++b.shortGaps;
             continue;
         }
-        CausedGap g = explainer.explain(device, idle);
+        CausedGap g = explainer.explain(device, gap);
+        g.gap = idle;
         b.idleByCause[static_cast<size_t>(g.cause)] += idle.length();
-        b.idlePieces.push_back(std::move(g));
+        if (pieces) pieces->push_back(std::move(g));
     }
+    return b;
+}
+
+StepBreakdown stepBreakdown(const Trace& trace, const GpuDevice& device, const StepGpuWindow& w,
+                            const std::vector<Interval>& frame, const GapExplainer& explainer,
+                            TimeNs minGapNs) {
+    StepBreakdown b;
+    b.leadInParts = gpuParts(trace, device, w.leadIn, frame, explainer, minGapNs, &b.idlePieces);
+    static_cast<GpuParts&>(b) =
+        gpuParts(trace, device, w.window, frame, explainer, minGapNs, &b.idlePieces);
+    b.device = device.index;
+    b.gpuWindow = w.window;
+    b.leadIn = w.leadIn;
+    b.source = w.source;
     return b;
 }
 
@@ -241,27 +336,30 @@ std::map<std::pair<uint32_t, StringId>, std::map<int, Interval>> gpuWindows(cons
     return out;
 }
 
-// The GPU work of each step on each device of its rank, as [first start,
-// last end]: its ProfilerStep's gpu_user_annotation copy where the trace
-// has one, else the activity launched (by correlation or flow) from inside
-// the step's CPU span.
-std::vector<std::map<int, Interval>> stepGpuWork(const Trace& t, const std::vector<Step>& steps,
+// The GPU work of one step on one device: its ProfilerStep's GPU copy and
+// the span of the activity launched from inside its CPU span.
+struct StepWork {
+    std::optional<Interval> annotation, launched;
+};
+
+void widen(std::optional<Interval>& span, Interval x) {
+    span = span ? Interval{std::min(span->start, x.start), std::max(span->end, x.end)} : x;
+}
+
+// Each step's GPU work on each device of its rank (by correlation or flow).
+std::vector<std::map<int, StepWork>> stepGpuWork(const Trace& t, const std::vector<Step>& steps,
                                                  const LaunchCalls& launches) {
-    std::vector<std::map<int, Interval>> work(steps.size());
+    std::vector<std::map<int, StepWork>> work(steps.size());
     const auto annotated = gpuWindows(t);
     std::map<uint32_t, std::vector<size_t>> byGroup;  // each rank's steps, by start
     for (size_t i = 0; i < steps.size(); ++i) {
         const uint32_t group = groupOf(t, steps[i].slice);
         byGroup[group].push_back(i);
         const auto it = annotated.find({group, t.slices[steps[i].slice].name});
-        if (it != annotated.end()) work[i] = it->second;
+        if (it == annotated.end()) continue;
+        for (const auto& [device, x] : it->second)
+            work[i][device].annotation = x;
     }
-    auto widen = [](std::map<int, Interval>& m, int device, Interval x) {
-        auto [it, fresh] = m.try_emplace(device, x);
-        if (!fresh)
-            it->second = {std::min(it->second.start, x.start), std::max(it->second.end, x.end)};
-    };
-    std::vector<std::map<int, Interval>> launched(steps.size());
     for (const GpuDevice& device : t.gpuDevices) {
         forEachActivity(t, device, kWholeTrace, [&](uint32_t k, const Track&, ActivityKind) {
             const uint32_t launch = launches.first(k);
@@ -278,47 +376,92 @@ std::vector<std::map<int, Interval>> stepGpuWork(const Trace& t, const std::vect
             if (after == mine.begin()) return;
             const size_t i = *(after - 1);
             if (at >= steps[i].span.end) return;
-            widen(launched[i], device.index, {t.slices[k].start, t.slices[k].end()});
+            widen(work[i][device.index].launched, {t.slices[k].start, t.slices[k].end()});
         });
     }
-    for (size_t i = 0; i < steps.size(); ++i)
-        for (const auto& [device, x] : launched[i])
-            work[i].try_emplace(device, x);  // the annotation, where there is one, wins
     return work;
 }
 
-// Each step's window on each device: from the end of the previous step's
-// GPU work to the end of its own, so the windows tile the GPU's time and
-// the wait before a step's first kernel (an input stall) is that step's;
-// the first step's from its CPU start (or its GPU work's start, if
-// earlier). A step without GPU work on a device ends at its CPU end. A
-// device with no step's GPU work known keeps the CPU spans. Only the steps
-// of the device's own rank have a window on it.
-std::vector<std::map<int, Interval>> windowsOf(const Trace& t, const std::vector<Step>& steps,
-                                               const LaunchCalls& launches) {
+bool holds(Interval outer, Interval inner) {
+    return outer.start <= inner.start && inner.end <= outer.end;
+}
+
+// The windows of steps found on the host (see steps.h): per device of a
+// rank with steps, in step order, the lead-in from the previous window's
+// end (the first step's start) and the window over the step's own work.
+StepWindows windowsOf(const Trace& t, const std::vector<Step>& steps, const LaunchCalls& launches) {
     const auto work = stepGpuWork(t, steps, launches);
-    std::vector<std::map<int, Interval>> windows(steps.size());
+    StepWindows out;
+    out.perStep.resize(steps.size());
     for (const GpuDevice& device : t.gpuDevices) {
         const int d = device.index;
-        const bool known =
-            std::any_of(work.begin(), work.end(), [&](const auto& m) { return m.count(d) > 0; });
-        std::optional<TimeNs> previousEnd;
-        for (size_t i = 0; i < steps.size(); ++i) {
-            if (groupOf(t, steps[i].slice) != device.group) continue;  // another rank's step
-            Interval w = steps[i].span;
-            if (known) {
-                const auto x = work[i].find(d);
-                if (x != work[i].end()) w.end = x->second.end;
-                w.start = previousEnd
-                              ? *previousEnd
-                              : (x != work[i].end() ? std::min(w.start, x->second.start) : w.start);
-                w.end = std::max(w.end, w.start);
-                previousEnd = w.end;
+        std::vector<size_t> mine;  // the steps of the device's rank
+        for (size_t i = 0; i < steps.size(); ++i)
+            if (groupOf(t, steps[i].slice) == device.group) mine.push_back(i);
+        if (mine.empty()) continue;  // no steps: its active span
+        std::map<size_t, std::pair<Interval, WindowSource>> own;
+        for (const size_t i : mine) {
+            const auto x = work[i].find(d);
+            if (x == work[i].end()) continue;
+            const StepWork& w = x->second;
+            if (w.annotation && (!w.launched || holds(*w.annotation, *w.launched))) {
+                own[i] = {*w.annotation, WindowSource::Annotation};
+            } else if (w.launched) {
+                own[i] = {*w.launched, WindowSource::Launched};
+                if (w.annotation) out.broken.push_back({i, d, *w.annotation, *w.launched});
             }
-            windows[i][d] = w;
+        }
+        std::optional<TimeNs> previousEnd;
+        for (const size_t i : mine) {
+            const Interval span = steps[i].span;
+            StepGpuWindow w;
+            if (own.empty()) {  // no step's GPU work known on it: its host's steps
+                w.leadIn = {span.start, span.start};
+                w.window = span;
+                w.source = WindowSource::HostSpan;
+            } else {
+                const auto x = own.find(i);
+                const TimeNs from = previousEnd      ? *previousEnd
+                                    : x != own.end() ? std::min(span.start, x->second.first.start)
+                                                     : span.start;
+                if (x != own.end()) {
+                    w.window = {std::max(x->second.first.start, from),
+                                std::max(x->second.first.end, from)};
+                    w.source = x->second.second;
+                } else {
+                    const TimeNs at = std::max(span.end, from);
+                    w.window = {at, at};
+                    w.source = WindowSource::NoWork;
+                }
+                w.leadIn = {from, w.window.start};
+                previousEnd = w.window.end;
+            }
+            out.perStep[i][d] = w;
         }
     }
-    return windows;
+    std::sort(out.broken.begin(), out.broken.end(),
+              [](const BrokenStepAnnotation& a, const BrokenStepAnnotation& b) {
+                  return std::pair(a.step, a.device) < std::pair(b.step, b.device);
+              });
+    return out;
+}
+
+// TensorFlow's Steps line: the step list's spans apply to the GPUs that
+// have a Steps line of their own; the others have no steps.
+StepWindows stepsLineWindows(const Trace& t, const StepList& list) {
+    std::set<int> lined;
+    for (const Track& track : t.tracks)
+        if (track.kind == TrackKind::GpuOther && vocabulary::isStepsLine(t.str(track.threadName)) &&
+            t.processes[track.process].gpuDevice >= 0)
+            lined.insert(t.processes[track.process].gpuDevice);
+    StepWindows out;
+    out.perStep.resize(list.steps.size());
+    for (size_t i = 0; i < list.steps.size(); ++i) {
+        const Interval span = list.steps[i].span;
+        for (const int device : lined)
+            out.perStep[i][device] = {{span.start, span.start}, span, WindowSource::StepsLine};
+    }
+    return out;
 }
 
 // Why a slow step was slower: the part of the first device's breakdown that
@@ -327,7 +470,7 @@ std::vector<std::map<int, Interval>> windowsOf(const Trace& t, const std::vector
 // time went on the host (the GPU windows follow the GPU's work): "cpu".
 void explainSlowStep(StepReport& r, const std::vector<TimeNs>& medians, TimeNs median) {
     for (size_t p = 0; p < kStepPartCount; ++p) {
-        const TimeNs growth = r.devices.front().part(StepPart(p)) - medians[p];
+        const TimeNs growth = r.devices.front().tileParts().part(StepPart(p)) - medians[p];
         if (!r.slowerBecause || growth > r.grewBy) {
             r.slowerBecause = StepPart(p);
             r.grewBy = growth;
@@ -342,14 +485,19 @@ void explainSlowStep(StepReport& r, const std::vector<TimeNs>& medians, TimeNs m
 
 }  // namespace
 
-std::vector<std::map<int, Interval>> stepWindows(const Trace& trace, const StepList& list,
-                                                 const LaunchCalls& launches) {
-    if (list.source != StepSource::StepsLine) return windowsOf(trace, list.steps, launches);
-    std::vector<std::map<int, Interval>> spans(list.steps.size());
-    for (size_t i = 0; i < list.steps.size(); ++i)
-        for (const GpuDevice& d : trace.gpuDevices)
-            spans[i][d.index] = list.steps[i].span;
-    return spans;
+StepWindows stepWindows(const Trace& trace, const StepList& list, const LaunchCalls& launches) {
+    return list.source == StepSource::StepsLine ? stepsLineWindows(trace, list)
+                                                : windowsOf(trace, list.steps, launches);
+}
+
+std::map<int, std::vector<Interval>> stepFrames(const StepWindows& windows) {
+    std::map<int, std::vector<Interval>> tiles;
+    for (const auto& step : windows.perStep)
+        for (const auto& [device, w] : step)
+            if (w.tile().length() > 0) tiles[device].push_back(w.tile());
+    for (auto& [device, list] : tiles)
+        mergeIntervals(list);
+    return tiles;
 }
 
 StepsResult stepAnalysis(const Trace& trace, const StepOptions& options) {
@@ -365,25 +513,28 @@ StepsResult stepAnalysis(const Trace& trace, const StepOptions& options) {
     // The index keeps the default steps' windows; other steps find theirs.
     const bool indexed = options.index && !options.regex;
     std::optional<LaunchCalls> ownLaunches;
-    std::vector<std::map<int, Interval>> ownWindows;
+    StepWindows ownWindows;
     if (!indexed) {
         const LaunchCalls& launches =
             options.index ? options.index->launches() : ownLaunches.emplace(trace);
         ownWindows = stepWindows(trace, list, launches);
     }
-    const auto& windows = indexed ? options.index->stepWindows() : ownWindows;
+    const StepWindows& windows = indexed ? options.index->stepWindows() : ownWindows;
+    out.brokenAnnotations = windows.broken;
+    const std::map<int, std::vector<Interval>> frames = stepFrames(windows);
+    static const std::vector<Interval> kNoFrame;
+    // The devices of the step's rank that have steps, each over its window.
     auto breakdowns = [&](size_t step, bool firstOnly = false) {
         std::vector<StepBreakdown> devices;
         for (const GpuDevice& device : trace.gpuDevices) {
             if (device.busy.empty() && device.instants.empty()) continue;
             if (firstOnly && !devices.empty()) break;
-            // Another rank's step (ranks merged into one trace): its span.
-            const auto mine = windows[step].find(device.index);
-            const Interval window =
-                mine != windows[step].end() ? mine->second : list.steps[step].span;
-            StepBreakdown b = stepBreakdown(trace, device, window, explainer, options.minGapNs);
-            b.gpuWindow = window;
-            devices.push_back(std::move(b));
+            const auto mine = windows.perStep[step].find(device.index);
+            if (mine == windows.perStep[step].end()) continue;
+            const auto frame = frames.find(device.index);
+            devices.push_back(stepBreakdown(trace, device, mine->second,
+                                            frame == frames.end() ? kNoFrame : frame->second,
+                                            explainer, options.minGapNs));
         }
         return devices;
     };
@@ -404,14 +555,16 @@ StepsResult stepAnalysis(const Trace& trace, const StepOptions& options) {
         }
         chosen.push_back(i);
     }
-    std::vector<std::optional<StepBreakdown>> first(list.steps.size());  // of every step, if needed
+    // The first device's parts (window and lead-in) of every step, if needed.
+    std::vector<std::optional<GpuParts>> first(list.steps.size());
     for (const size_t i : chosen) {
         if (options.cancel && options.cancel->isCancelled()) return {};
         StepReport r;
         r.step = list.steps[i];
+        if (!trace.ranks.empty()) r.rank = trace.ranks[groupOf(trace, r.step.slice)].rank;
         r.duration = r.step.span.length();
         r.devices = breakdowns(i);
-        if (!r.devices.empty()) first[i] = r.devices.front();
+        if (!r.devices.empty()) first[i] = r.devices.front().tileParts();
         r.slow = 2 * r.duration > 3 * median;
         out.steps.push_back(std::move(r));
     }
@@ -426,8 +579,11 @@ StepsResult stepAnalysis(const Trace& trace, const StepOptions& options) {
         if (medians.empty()) {
             auto compute = [&] {
                 std::vector<TimeNs> parts(kStepPartCount);
-                for (size_t i = 0; i < list.steps.size(); ++i)
-                    if (!first[i]) first[i] = breakdowns(i, true).front();
+                for (size_t i = 0; i < list.steps.size(); ++i) {
+                    if (first[i]) continue;
+                    const std::vector<StepBreakdown> b = breakdowns(i, true);
+                    first[i] = b.empty() ? GpuParts{} : b.front().tileParts();
+                }
                 for (size_t p = 0; p < kStepPartCount; ++p) {
                     std::vector<TimeNs> values;
                     values.reserve(first.size());

@@ -5,20 +5,36 @@
 // said): a user regex (the first number in the name is the step number,
 // else its position); Kineto's ProfilerStep#N; TensorFlow's "train" /
 // "test" markers with a step_num arg; TensorFlow's derived "Steps" line of
-// the lowest GPU. A step is its CPU span [start, end); the GPU-side copy of
-// a ProfilerStep (gpu_user_annotation) is reported as each device's GPU
-// window. Per step and device the breakdown adds up to the step time
-// exactly (integer ns):
-//   compute + exposed communication + exposed memcpy + idle = duration,
-// with exposed memcpy split by direction (HtoD, DtoH, DtoD, PtoP, other,
-// each less the directions before it) and idle split by the gap causes
-// (analysis/gap_causes.h) of its pieces: each maximal idle interval of the
-// step (also before the first and after the last activity) that is at least
-// the gap threshold gets a cause; shorter ones are "short" (kernel wait).
+// the lowest GPU. A step is its CPU span [start, end).
+//
+// On each GPU of its rank a step has a GPU window and a lead-in
+// (docs/analyses.md, "Steps"):
+//  - the window is the span of the step's own GPU work: its ProfilerStep's
+//    GPU copy (gpu_user_annotation) when that holds the work the step
+//    launched, else the span of that launched work (TraceLens's per-step
+//    GPU figures are over the same span);
+//  - the lead-in is the time before it since the previous step's window
+//    ended (for the first step: since the step started on the host), the
+//    wait before the step's first kernel, often an input stall.
+// Lead-ins and windows tile the GPU's time from the first step's start to
+// the last step's GPU end. A GPU on which no step launched work takes its
+// host's steps (their CPU spans, no lead-in); a Steps line's spans apply to
+// the GPUs with a Steps line. A GPU without steps of its own is not in any
+// step (its figures are over its active span, analysis/gpu_time_account.h).
+//
+// Per step and device both parts have a breakdown that adds up exactly
+// (integer ns): compute + exposed communication + exposed memcpy + idle =
+// length, with exposed memcpy split by direction (HtoD, DtoH, DtoD, PtoP,
+// other, each less the directions before it) and idle split by the gap
+// causes (analysis/gap_causes.h). An idle interval's cause is decided once,
+// over the whole gap of the device's step time it belongs to (a gap that
+// crosses a step boundary has one cause), and its pieces are split between
+// the steps; gaps shorter than the threshold are "short" (kernel wait).
 //
 // A step is slow when its duration exceeds 1.5 × the median step duration
 // (median as analysis/distribution.h defines it). Why: the part of the first
-// device's breakdown that grew most over its own median across the steps.
+// device's breakdown (window and lead-in together) that grew most over its
+// own median across the steps.
 
 #include <array>
 #include <map>
@@ -65,22 +81,66 @@ enum class StepPart : uint8_t {
 inline constexpr size_t kStepPartCount = 9;  // those of a breakdown
 const char* stepPartName(StepPart p);        // "compute", "exposed_comm", ..., "idle_short"
 
-struct StepBreakdown {
-    int device = 0;
-    // The window the figures are over: the step's GPU window on this device
-    // (analysis/steps.cpp, stepWindows), or its span on TensorFlow's Steps line.
-    std::optional<Interval> gpuWindow;
+// One interval's GPU time, by part; the parts add up to its length.
+struct GpuParts {
     TimeNs compute = 0, exposedComm = 0, exposedMemcpy = 0, idle = 0;
     std::array<TimeNs, kCopyDirectionCount> memcpyByDirection{};
     std::array<TimeNs, kGapCauseCount> idleByCause{};
     TimeNs idleShort = 0;
-    std::vector<CausedGap> idlePieces;  // those of at least the threshold, with their cause
+    uint64_t shortGaps = 0;  // short gaps that begin in it
 
     TimeNs part(StepPart p) const;
+    TimeNs busy() const { return compute + exposedComm + exposedMemcpy; }
+    TimeNs length() const { return busy() + idle; }
+    void add(const GpuParts& other);
+};
+
+// Where a step's window on a device comes from.
+enum class WindowSource : uint8_t { Annotation, Launched, NoWork, HostSpan, StepsLine };
+const char* windowSourceName(WindowSource s);  // "annotation", "launched", "no work", ...
+
+struct StepGpuWindow {
+    Interval leadIn;  // [previous window's end or the step's start, window.start)
+    Interval window;  // the step's own GPU work
+    WindowSource source = WindowSource::Launched;
+    Interval tile() const { return {leadIn.start, window.end}; }
+};
+
+// A ProfilerStep's GPU copy that does not hold the GPU work its step
+// launched (seen on ROCm traces): not used as the window; Trace Health
+// reports it.
+struct BrokenStepAnnotation {
+    size_t step = 0;  // index in the step list
+    int device = 0;
+    Interval annotation, launched;
+};
+
+struct StepWindows {
+    // Per step: the devices of its rank that have steps, and its window on each.
+    std::vector<std::map<int, StepGpuWindow>> perStep;
+    std::vector<BrokenStepAnnotation> broken;  // by step, device
+};
+
+// The window's parts are the struct's own; the lead-in's are beside them.
+struct StepBreakdown : GpuParts {
+    int device = 0;
+    Interval gpuWindow{};  // the step's own GPU work (analysis/steps.cpp, stepWindows)
+    Interval leadIn{};     // the wait before it
+    WindowSource source = WindowSource::Launched;
+    GpuParts leadInParts;
+    // Those of at least the threshold, window and lead-in, in time order:
+    // each piece with its whole gap's cause (CausedGap::whole).
+    std::vector<CausedGap> idlePieces;
+
+    Interval tile() const { return {leadIn.start, gpuWindow.end}; }
+    GpuParts tileParts() const;  // window and lead-in together
+    // The cause of most of the lead-in's idle time (nullopt: none at least the threshold).
+    std::optional<GapCause> leadInCause() const;
 };
 
 struct StepReport {
     Step step;
+    std::optional<int64_t> rank;  // ranks merged into one trace: the step's
     TimeNs duration = 0;
     std::vector<StepBreakdown> devices;  // every GPU with activity in the trace
     bool slow = false;
@@ -101,22 +161,32 @@ struct StepOptions {
 
 struct StepsResult {
     StepSource source = StepSource::None;
+    std::vector<BrokenStepAnnotation> brokenAnnotations;  // of all steps
     std::optional<TimeNs> medianDuration;
     std::vector<StepReport> steps;
 };
 
 StepsResult stepAnalysis(const Trace& trace, const StepOptions& options = {});
 
-// Each step's GPU window on each device (docs/analyses.md, Steps): from the
-// end of the previous step's GPU work to the end of its own; the spans on
-// TensorFlow's Steps line. One map per step of `list`, with the devices of
-// the step's rank (all of them, but in ranks merged into one trace).
+// Each step's GPU window and lead-in on each device that has steps (see
+// the top of this file), and the broken GPU annotations met on the way.
 class LaunchCalls;
-std::vector<std::map<int, Interval>> stepWindows(const Trace& trace, const StepList& list,
-                                                 const LaunchCalls& launches);
+StepWindows stepWindows(const Trace& trace, const StepList& list, const LaunchCalls& launches);
 
-// One step's breakdown on one device (the panels ask for a single step).
-StepBreakdown stepBreakdown(const Trace& trace, const GpuDevice& device, Interval span,
-                            const GapExplainer& explainer, TimeNs minGapNs);
+// Each device's step time: the union of its steps' tiles (sorted, disjoint).
+std::map<int, std::vector<Interval>> stepFrames(const StepWindows& windows);
+
+// One step's breakdown on one device (the panels ask for a single step);
+// `frame` is the device's step time (stepFrames), over which each idle
+// gap's extent, and so its cause, is decided.
+StepBreakdown stepBreakdown(const Trace& trace, const GpuDevice& device, const StepGpuWindow& w,
+                            const std::vector<Interval>& frame, const GapExplainer& explainer,
+                            TimeNs minGapNs);
+
+// The parts of `span` on `device`, each idle piece's cause decided over its
+// whole gap within `frame` (pieces at least the threshold appended to `pieces`).
+GpuParts gpuParts(const Trace& trace, const GpuDevice& device, Interval span,
+                  const std::vector<Interval>& frame, const GapExplainer& explainer,
+                  TimeNs minGapNs, std::vector<CausedGap>* pieces);
 
 }  // namespace gapscope

@@ -45,12 +45,30 @@ bool hasWord(std::string_view n, std::string_view word, std::string_view notBefo
     return false;
 }
 
+// AMD's matrix cores: Tensile and hipBLASLt name a GEMM's matrix
+// instruction ("Cijk_…_MT128x128x32_MI16x16x16x1_…"; MI0… or none: the SIMD
+// units), Composable Kernel its XDLops ("gemm_xdl"), and RDNA kernels WMMA.
+bool amdMatrixInstruction(std::string_view n) {
+    for (size_t at = n.find("_MI"); at != std::string_view::npos; at = n.find("_MI", at + 1)) {
+        size_t i = at + 3;
+        int64_t first = 0;
+        bool digits = false;
+        while (i < n.size() && n[i] >= '0' && n[i] <= '9' && first < 100000) {
+            first = first * 10 + (n[i++] - '0');
+            digits = true;
+        }
+        if (digits && i < n.size() && n[i] == 'x' && first > 0) return true;
+    }
+    return containsAnyNoCase(n, {"mfma", "_xdl", "xdlops", "wmma"});
+}
+
 }  // namespace
 
 bool looksLikeMatrixKernel(std::string_view n) {
     return containsAnyNoCase(
                n, {"gemm", "matmul", "cutlass", "cublas", "bmm", "attention", "attn", "fmha",
                    "wgrad", "dgrad", "nvjet", "triton_tem", "_mm_", "addmm"}) ||
+           n.starts_with("Cijk_") ||  // Tensile's and hipBLASLt's GEMMs
            hasWord(n, "mma", "a", "") || hasWord(n, "conv", "", "ert");
 }
 
@@ -64,6 +82,7 @@ TensorCoreUse tensorCoreUse(std::string_view n) {
     // cuDNN names the instruction its xmma kernels multiply with: "ffma"
     // is the FP32 fused multiply-add of the CUDA cores, whatever the family.
     if (containsAny(n, {"_ffma_", "_ffma"})) return TensorCoreUse::No;
+    if (amdMatrixInstruction(n)) return TensorCoreUse::Yes;
     if (containsAny(n, {"fmha"}) && containsAny(n, {"f32", "F32"}) && !containsNoCase(n, "tf32"))
         return TensorCoreUse::Unknown;
     if (containsAny(n, {"16816",

@@ -85,9 +85,12 @@ HealthCheck check(std::string id, std::string title, uint64_t count, HealthSever
 
 }  // namespace
 
-TraceHealth traceHealth(const Trace& t, const LaunchCalls* given) {
+TraceHealth traceHealth(const Trace& t, const LaunchCalls* given, const StepWindows* givenWindows) {
     std::optional<LaunchCalls> own;
     const LaunchCalls& launches = given ? *given : own.emplace(t);
+    std::optional<StepWindows> ownWindows;
+    const StepWindows& windows =
+        givenWindows ? *givenWindows : ownWindows.emplace(stepWindows(t, findSteps(t), launches));
     Earliest unclosed(t), negative(t), lanes(t), zeroGpu(t), noLaunch(t), beforeLaunch(t);
     // The launch calls that lead to GPU work (one bit per slice).
     std::vector<bool> launchedWork(t.slices.size(), false);
@@ -220,6 +223,40 @@ TraceHealth traceHealth(const Trace& t, const LaunchCalls* given) {
               "driver it does not support); each is in the import report");
     profiler.detail = firstMessage;
     h.checks.push_back(std::move(profiler));
+    // Processes a label calls a GPU that hold host work (classify_tracks.cpp).
+    uint64_t mislabelled = 0;
+    std::string firstLabel;
+    for (const Process& p : t.processes) {
+        const std::string_view label = t.str(p.labels);
+        if (p.kind == ProcessKind::Gpu || label.substr(0, 4) != "GPU ") continue;
+        if (!mislabelled++)
+            firstLabel = p.displayName + " is labelled \"" + std::string(label) +
+                         "\" but its threads hold CPU ops and runtime calls, no GPU work";
+    }
+    HealthCheck labels = check(
+        "gpu_labels_disagree", "Processes labelled as a GPU that run on the host", mislabelled,
+        S::Info,
+        "taken for the host they are, by what they hold: their launch calls are found and their "
+        "GPU's gaps get their causes");
+    labels.detail = firstLabel;
+    h.checks.push_back(std::move(labels));
+    // Step annotations on the GPU that do not hold their step's GPU work.
+    HealthCheck broken = check(
+        "broken_step_annotations", "Step annotations on the GPU that miss the step's work",
+        windows.broken.size(), S::Warning,
+        "a ProfilerStep's GPU copy does not hold the GPU work its step launched; the step's GPU "
+        "window is the span of that work instead");
+    if (!windows.broken.empty()) {
+        const BrokenStepAnnotation& b = windows.broken.front();
+        const StepList steps = findSteps(t);
+        broken.detail = "step " + std::to_string(steps.steps.at(b.step).number) + " on GPU " +
+                        std::to_string(b.device) + ": the annotation spans " +
+                        std::to_string(b.annotation.start) + " .. " +
+                        std::to_string(b.annotation.end) + " ns, the step's GPU work " +
+                        std::to_string(b.launched.start) + " .. " + std::to_string(b.launched.end) +
+                        " ns";
+    }
+    h.checks.push_back(std::move(broken));
     // Ranks merged into one trace: whether their clocks can be one.
     if (!t.ranks.empty()) {
         HealthCheck ranks = check(

@@ -26,6 +26,13 @@
 //  - profiler_messages: what the profiler itself reported in the file
 //    (XSpace's errors and warnings, Nsight Systems' diagnostics, Kineto's
 //    logged errors and warnings such as CUPTI's dropped records);
+//  - gpu_labels_disagree: processes a label calls a GPU ("GPU N") whose
+//    threads hold host work and no GPU activity, taken for the host they
+//    are (seen on ROCm traces);
+//  - broken_step_annotations: a step's GPU annotation (Kineto's
+//    gpu_user_annotation copy of ProfilerStep#N) that does not hold the GPU
+//    work the step launched; the step's window is that work instead
+//    (analysis/steps.h);
 //  - rank_clocks (ranks merged into one trace only): steps where a
 //    collective ended on one rank before another entered it
 //    (analysis/rank_comparison.h), which the ranks' merge reports;
@@ -36,6 +43,7 @@
 #include <vector>
 
 #include "analysis/launch_calls.h"
+#include "analysis/steps.h"
 #include "model/trace.h"
 
 namespace gapscope {
@@ -63,7 +71,8 @@ struct TraceHealth {
 
 inline constexpr size_t kHealthExamples = 5;
 
-// `launches`: the trace's (built here when null).
-TraceHealth traceHealth(const Trace& trace, const LaunchCalls* launches = nullptr);
+// `launches` and `windows` (of the default steps): the trace's, built here when null.
+TraceHealth traceHealth(const Trace& trace, const LaunchCalls* launches = nullptr,
+                        const StepWindows* windows = nullptr);
 
 }  // namespace gapscope

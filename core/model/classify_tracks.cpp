@@ -26,6 +26,34 @@ bool hasActivity(const PendingTrack& tr) {
                        [](const Slice& s) { return s.flags & kSliceGpuActivity; });
 }
 
+// Per process: whether its threads hold GPU activity, and whether they hold
+// host work (Kineto's CPU ops, runtime calls, annotations, Python functions).
+struct Holdings {
+    std::vector<bool> activity, hostWork;
+};
+
+Holdings holdings(const TraceBuilder::State& st) {
+    const Trace& t = st.trace;
+    Holdings h{std::vector<bool>(st.processes.size()), std::vector<bool>(st.processes.size())};
+    std::vector<int8_t> hostCategory(t.categories.size(), -1);  // memo per category
+    auto isHost = [&](uint16_t c) {
+        if (c >= hostCategory.size()) return false;
+        if (hostCategory[c] < 0)
+            hostCategory[c] = vocabulary::kinetoHostCategory(t.str(t.categories[c]));
+        return hostCategory[c] > 0;
+    };
+    for (const PendingTrack& tr : st.tracks) {
+        if (tr.key.sub != SubTrack::Thread) continue;
+        for (const Slice& s : tr.slices) {
+            if (s.flags & kSliceGpuActivity)
+                h.activity[tr.key.process] = true;
+            else if (isHost(s.category))
+                h.hostWork[tr.key.process] = true;
+        }
+    }
+    return h;
+}
+
 }  // namespace
 
 std::vector<bool> classifyProcesses(TraceBuilder::State& st) {
@@ -70,11 +98,17 @@ std::vector<bool> classifyProcesses(TraceBuilder::State& st) {
         hostBase[h] = hostBase[h - 1] + largest[h - 1] + 1;
     constexpr int64_t kMaxDevice = int64_t{1} << 24;
     // By name: Kineto's process_labels "GPU N", or the TensorFlow/JAX name.
+    // A process is a GPU by what it holds, not by a label alone: one
+    // labelled "GPU N" whose threads hold host work and no GPU activity (a
+    // ROCm trace's Python process) stays a CPU process; Trace Health says
+    // its label and its work disagree.
+    const Holdings held = holdings(st);
     for (uint32_t p = 0; p < procs.size(); ++p) {
         Process& proc = procs[p];
         const std::string_view name = t.str(proc.name);
         int device = numberAfter(t.str(proc.labels), "GPU ");
         if (device < 0) device = numberAfter(name, "GPU ");
+        if (device >= 0 && held.hostWork[p] && !held.activity[p]) device = -1;
         if (device >= 0) {
             tfStyle[p] = false;
         } else if (tfStyle[p]) {

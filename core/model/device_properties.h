@@ -2,6 +2,7 @@
 // GPU names and memory sizes from Kineto's top-level "deviceProperties" array.
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -13,6 +14,18 @@ namespace gapscope {
 std::map<int, std::string> deviceNamesFromProperties(const Trace& trace);
 // Device index -> its memory in bytes ("totalGlobalMem").
 std::map<int, int64_t> deviceMemoryFromProperties(const Trace& trace);
+
+// A device's entry of those maps: its own, else the one all entries share
+// (a process that sees one GPU describes it as device 0 while the trace
+// puts its work on GPU 2; the GPUs of one machine are of one model).
+template <class V>
+std::optional<V> propertyOfDevice(const std::map<int, V>& byDevice, int device) {
+    if (const auto it = byDevice.find(device); it != byDevice.end()) return it->second;
+    if (byDevice.empty()) return std::nullopt;
+    for (const auto& [id, v] : byDevice)
+        if (!(v == byDevice.begin()->second)) return std::nullopt;
+    return byDevice.begin()->second;
+}
 
 // The model a person names a GPU by, for headers that must stay short:
 // "Tesla V100-SXM2-16GB" -> "V100", "NVIDIA H100 80GB HBM3" -> "H100",

@@ -28,7 +28,7 @@ ResultTable accountTable(const TimeAccount& account,
     for (const GpuTimeAccount& d : account.devices) {
         ResultRow r;
         r.cells = {int64_t{d.device},
-                   std::string(denominatorName(account.denominator)),
+                   std::string(denominatorName(d.denominator)),
                    d.time,
                    d.time > 0 ? ResultCell(double(d.busy()) / double(d.time)) : ResultCell(),
                    d.busy(),
@@ -61,8 +61,8 @@ ResultTable breakdownTable(const std::vector<GpuTimeBreakdown>& breakdowns) {
                      {"exposed_memcpy_ns", "Exposed memcpy", Unit::Duration},
                      {"busy_ns", "Busy time", Unit::Duration},
                      {"idle_ns", "Idle", Unit::Duration},
-                     {"total_ns", "Total", Unit::Duration},
-                     {"busy_share", "Busy", Unit::Share},
+                     {"total_ns", "Active span", Unit::Duration},
+                     {"busy_share", "Busy of active span", Unit::Share},
                      {"total_comm_ns", "Communication", Unit::Duration},
                      {"total_memcpy_ns", "Memcpy", Unit::Duration},
                      {"comm_overlap", "Communication overlapped", Unit::Share}};

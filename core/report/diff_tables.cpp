@@ -122,8 +122,11 @@ ResultTable diffFigureTable(const RunDiff& diff) {
     for (const MetricDelta& m : diff.metrics) {
         ResultRow r;
         r.unit = unitOf(m.unit);
+        // A percentage's change is in points (the Δ column); its relative
+        // change would read as another percentage.
         ResultCell relative;
-        if (const auto rel = m.relative()) relative = *rel / 100.0;
+        if (const auto rel = m.relative(); rel && m.unit != MetricUnit::Percent)
+            relative = *rel / 100.0;
         // The step times' change weighed against their spread (the others: none).
         ResultCell noise;
         if (isStepTimeMetric(m.metric) && diff.stepChange)

@@ -97,6 +97,10 @@ std::string cellText(const ResultCell& cell, const ResultColumn& column, bool re
                      TimeNs origin) {
     std::string text = unsignedCellText(cell, column, readable, origin);
     if (!column.signedChange) return text;
+    // The change of a share, in its row's unit: percentage points.
+    if (readable && column.unitPerRow && column.unit == Unit::Share &&
+        !std::holds_alternative<std::monostate>(cell))
+        text = fixed(asReal(cell) * 100, 1) + " pp";
     const auto* i = std::get_if<int64_t>(&cell);
     const auto* d = std::get_if<double>(&cell);
     const bool positive = (i && *i > 0) || (d && *d > 0);

@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <optional>
 #include <string>
 
 #include "report/analysis_tables.h"
@@ -31,10 +33,20 @@ ResultTable stepTable(const StepsResult& steps) {
     ResultTable table;
     table.id = "steps";
     table.title = "Steps";
-    table.columns = {{"step", "Step", Unit::Count},
-                     {"device", "GPU", Unit::Count},
-                     {"duration_ns", "Duration", Unit::Duration},
-                     {"gpu_window_ns", "GPU window", Unit::Duration}};
+    // The lead-in, then the window and its parts: lead-in + window is the
+    // step's share of the GPU's step time.
+    const bool ranks = std::any_of(steps.steps.begin(), steps.steps.end(),
+                                   [](const StepReport& s) { return s.rank.has_value(); });
+    table.columns = {{"step", "Step", Unit::Count}};
+    if (ranks) table.columns.push_back({"rank", "Rank", Unit::Count});
+    table.columns.insert(table.columns.end(), {{"device", "GPU", Unit::Count},
+                                               {"duration_ns", "Duration", Unit::Duration},
+                                               {"lead_in_ns", "Lead-in", Unit::Duration}});
+    ResultColumn causeColumn{"lead_in_cause", "Lead-in cause", Unit::Text};
+    for (size_t c = 0; c < kGapCauseCount; ++c)
+        causeColumn.labels.emplace_back(gapCauseName(GapCause(c)), gapCauseName(GapCause(c)));
+    table.columns.push_back(std::move(causeColumn));
+    table.columns.push_back({"gpu_window_ns", "GPU window", Unit::Duration});
     for (size_t p = 0; p < kStepPartCount; ++p)
         table.columns.push_back({std::string(stepPartName(StepPart(p))) + "_ns",
                                  partTitle(StepPart(p)), Unit::Duration});
@@ -47,8 +59,15 @@ ResultTable stepTable(const StepsResult& steps) {
     for (const StepReport& s : steps.steps) {
         auto row = [&](const StepBreakdown* b, bool first) {
             ResultRow r;
-            r.cells = {s.step.number, b ? ResultCell(int64_t{b->device}) : ResultCell(), s.duration,
-                       b && b->gpuWindow ? ResultCell(b->gpuWindow->length()) : ResultCell()};
+            const std::optional<GapCause> leadInCause = b ? b->leadInCause() : std::nullopt;
+            r.cells = {s.step.number};
+            if (ranks) r.cells.push_back(s.rank ? ResultCell(*s.rank) : ResultCell());
+            r.cells.insert(
+                r.cells.end(),
+                {b ? ResultCell(int64_t{b->device}) : ResultCell(), s.duration,
+                 b ? ResultCell(b->leadIn.length()) : ResultCell(),
+                 leadInCause ? ResultCell(std::string(gapCauseName(*leadInCause))) : ResultCell(),
+                 b ? ResultCell(b->gpuWindow.length()) : ResultCell()});
             for (size_t p = 0; p < kStepPartCount; ++p)
                 r.cells.push_back(b ? ResultCell(b->part(StepPart(p))) : ResultCell());
             const bool why = first && s.slowerBecause;

@@ -6,7 +6,7 @@
 #include <ostream>
 #include <string>
 
-#include "analysis/gpu_utilization.h"
+#include "analysis/gpu_time_account.h"
 #include "analysis/trace_health.h"
 #include "model/slice_kind.h"
 #include "util/readable_units.h"
@@ -67,14 +67,22 @@ void writeTraceSummary(const Trace& t, std::ostream& out) {
 
     if (!t.gpuDevices.empty())
         out << "\nGPU devices (busy = union of kernels, memcpy, memset on all streams)\n";
+    // The busy share every view shows: of the time account's denominator
+    // (its step time, else its active span), each named.
+    const TimeAccount account = t.gpuDevices.empty() ? TimeAccount{} : timeAccountOf(t, {});
     for (const GpuDevice& d : t.gpuDevices) {
-        char pct[32] = "";
-        if (const std::optional<double> share = busyPercentOfActiveSpan(d)) {
-            std::snprintf(pct, sizeof pct, " (%s of its active span)",
-                          readablePercent(*share / 100).c_str());
+        std::string share;
+        for (const GpuTimeAccount& a : account.devices) {
+            if (a.device != d.index || a.time <= 0) continue;
+            share = " (" + readablePercent(double(a.busy()) / double(a.time)) + " of " +
+                    (a.denominator == Denominator::StepTime
+                         ? "the step time (" + std::to_string(a.steps) +
+                               (a.steps == 1 ? " step)" : " steps)")
+                         : std::string("its active span")) +
+                    ")";
         }
         out << "  GPU " << d.index << (d.name.empty() ? "" : " · " + d.name) << "  busy "
-            << readableDuration(d.busyNs) << pct << ", " << d.tracks.size() << " stream(s)\n";
+            << readableDuration(d.busyNs) << share << ", " << d.tracks.size() << " stream(s)\n";
     }
 
     out << "\nProcesses and tracks\n";

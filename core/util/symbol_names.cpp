@@ -3,7 +3,9 @@
 #include <cxxabi.h>
 
 #include <cstdlib>
+#include <map>
 #include <memory>
+#include <set>
 
 namespace gapscope {
 
@@ -56,6 +58,57 @@ std::string shortSymbolName(std::string_view name) {
         out.push_back(c);
     }
     return out.empty() ? std::string(name) : out;
+}
+
+namespace {
+
+// Where a name's qualified part begins (after a return type) and where its
+// parameters begin: the first "(" outside template arguments.
+std::pair<size_t, size_t> qualifiedPart(std::string_view name) {
+    int depth = 0;
+    size_t start = 0;
+    for (size_t i = 0; i < name.size(); ++i) {
+        const char c = name[i];
+        if (depth == 0 && name.compare(i, 8, "operator") == 0) break;  // its own brackets
+        if (c == '<') ++depth;
+        if (c == '>' && depth > 0) --depth;
+        if (depth != 0) continue;
+        if (c == ' ') start = i + 1;
+        if (c == '(' && i > start) return {start, i};
+    }
+    return {start, name.size()};
+}
+
+// The forms of a name from the shortest: 0 short, 1 with template
+// arguments, 2 with parameters, 3 whole.
+std::string formOf(std::string_view name, int level) {
+    if (level == 0) return shortSymbolName(name);
+    if (level == 3) return std::string(name);
+    const auto [start, params] = qualifiedPart(name);
+    return std::string(level == 1 ? name.substr(start, params - start) : name.substr(start));
+}
+
+}  // namespace
+
+std::vector<std::string> distinctShortNames(const std::vector<std::string_view>& names) {
+    std::vector<std::string> out(names.size());
+    std::vector<int> level(names.size(), 0);
+    for (size_t i = 0; i < names.size(); ++i)
+        out[i] = formOf(names[i], 0);
+    for (int round = 0; round < 3; ++round) {
+        // Names whose form another, different name shares go one form longer.
+        std::map<std::string, std::set<std::string_view>> holders;
+        for (size_t i = 0; i < names.size(); ++i)
+            holders[out[i]].insert(names[i]);
+        bool changed = false;
+        for (size_t i = 0; i < names.size(); ++i) {
+            if (holders[out[i]].size() < 2 || level[i] >= 3) continue;
+            out[i] = formOf(names[i], ++level[i]);
+            changed = true;
+        }
+        if (!changed) break;
+    }
+    return out;
 }
 
 }  // namespace gapscope

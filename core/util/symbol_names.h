@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gapscope {
 
@@ -21,5 +22,11 @@ std::optional<std::string> demangleSymbol(std::string_view name);
 // "void at::native::(anonymous namespace)::kernel<float, 4>(int, float*)"
 // -> "at::native::kernel"; "nvjet_sm90_tst_…" stays as it is.
 std::string shortSymbolName(std::string_view name);
+
+// The shortest form of each name that tells it apart from the others of
+// `names` (a table's, the Overview's top five): the short name; where two
+// share it, with template arguments; then with parameters; then the whole
+// name. Parallel to `names`; equal names stay equal.
+std::vector<std::string> distinctShortNames(const std::vector<std::string_view>& names);
 
 }  // namespace gapscope

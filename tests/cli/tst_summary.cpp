@@ -280,15 +280,30 @@ class TestSummary : public QObject {
                 QCOMPARE(f["numbers"]["time_ns"].get<double>(), double(time));
             }
         }
-        // With steps the account is the steps' GPU windows: `steps`' parts
-        // add up to the same idle for input and the same time.
+        // The gap list is the account's idle: per cause the listed gaps add
+        // up to it (the Gaps panel and the shading list the same gaps).
+        const json gaps = cli({"gaps"});
+        int64_t gapsInput = 0, listedInput = 0;
+        for (const json& d : gaps["devices"]) {
+            gapsInput += d["by_cause"]["input"].get<int64_t>();
+            for (const json& g : d["gaps"])
+                if (g["cause"] == "input")
+                    listedInput += g["end_ns"].get<int64_t>() - g["start_ns"].get<int64_t>();
+        }
+        QCOMPARE(gapsInput, inputWait);
+        QCOMPARE(listedInput, inputWait);
+        // With steps the account is the steps' lead-ins and GPU windows:
+        // `steps`' parts add up to the same idle for input and the same time.
         if (verdict["denominator"] == "step time") {
             int64_t stepsInput = 0, stepsTime = 0;
             for (const json& st : steps["steps"])
                 for (const json& d : st["devices"]) {
-                    stepsInput += d["breakdown"]["idle_by_cause"]["input"].get<int64_t>();
+                    stepsInput += d["breakdown"]["idle_by_cause"]["input"].get<int64_t>() +
+                                  d["lead_in_breakdown"]["idle_by_cause"]["input"].get<int64_t>();
                     stepsTime += d["gpu_window"]["end_ns"].get<int64_t>() -
-                                 d["gpu_window"]["start_ns"].get<int64_t>();
+                                 d["gpu_window"]["start_ns"].get<int64_t>() +
+                                 d["lead_in"]["end_ns"].get<int64_t>() -
+                                 d["lead_in"]["start_ns"].get<int64_t>();
                 }
             QCOMPARE(stepsInput, inputWait);
             QCOMPARE(stepsTime, time);

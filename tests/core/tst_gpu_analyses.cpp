@@ -406,6 +406,26 @@ class TestGpuAnalyses : public QObject {
                                    << "yes";
         QTest::newRow("FMHA FP32") << "fmha_cutlassF_f32_aligned_64x64_rf_sm80"
                                    << "unknown";
+        // AMD: Tensile and hipBLASLt name the matrix instruction (MI…, the
+        // MFMA shape); MI0 or none is the SIMD path. Composable Kernel's
+        // XDLops are MFMA too.
+        QTest::newRow("hipBLASLt MFMA GEMM (MI300X)")
+            << "Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT128x128x64_MI16x16x1_SN_LDSB1_"
+               "AFC1_AFEM1_AFEM1_ASEM1_CLR1_CADS0_EPS0_GRVWA8_GRVWB8_GSUAMB_IU1_K1_LBSPPA128"
+            << "yes";
+        QTest::newRow("Tensile MFMA GEMM (MI250)")
+            << "Cijk_Ailk_Bljk_HHS_BH_MT128x128x32_MI32x32x8x1_SN_1LDSB0_APM1_ABV0_ACED0_AF0EM1"
+            << "yes";
+        QTest::newRow("Tensile SIMD GEMM") << "Cijk_Ailk_Bljk_SB_MT64x64x8_SN_AMAS0_BL1_GRVW4_MI0"
+                                           << "unknown";
+        QTest::newRow("Composable Kernel XDLops")
+            << "void ck::kernel_gemm_xdl_cshuffle_v3<ck::GridwiseGemm_xdl_cshuffle_v3<"
+               "ck::tensor_layout::gemm::RowMajor>>(ck::GridwiseGemm_xdl_cshuffle_v3::Argument)"
+            << "yes";
+        QTest::newRow("ROCm elementwise (not a GEMM)")
+            << "void at::native::elementwise_kernel_manual_unroll<128, 8>(int, "
+               "at::native::direct_copy_kernel_cuda)"
+            << "no";
     }
     void tensorCoreUseByName() {
         QFETCH(QString, name);

@@ -108,30 +108,60 @@ class TestHostAnalyses : public QObject {
                 const StepBreakdown& b = s.devices[d];
                 const json& wd = w["devices"][d];
                 QCOMPARE(b.device, wd["device"].get<int>());
-                QCOMPARE(bool(b.gpuWindow), !wd["gpu_window"].is_null());
-                if (b.gpuWindow) {
-                    QCOMPARE(b.gpuWindow->start, wd["gpu_window"]["start_ns"].get<TimeNs>());
-                    QCOMPARE(b.gpuWindow->end, wd["gpu_window"]["end_ns"].get<TimeNs>());
-                }
-                const json& wb = wd["breakdown"];
-                QCOMPARE(b.compute, wb["compute_ns"].get<TimeNs>());
-                QCOMPARE(b.exposedComm, wb["exposed_comm_ns"].get<TimeNs>());
-                QCOMPARE(b.exposedMemcpy, wb["exposed_memcpy_ns"].get<TimeNs>());
-                QCOMPARE(b.idle, wb["idle_ns"].get<TimeNs>());
-                for (size_t k = 0; k < kCopyDirectionCount; ++k)
-                    QCOMPARE(b.memcpyByDirection[k],
-                             wb["memcpy_by_direction"][copyDirectionName(CopyDirection(k))]
-                                 .get<TimeNs>());
-                for (size_t c = 0; c < kGapCauseCount; ++c)
-                    QCOMPARE(b.idleByCause[c],
-                             wb["idle_by_cause"][gapCauseName(GapCause(c))].get<TimeNs>());
-                QCOMPARE(b.idleShort, wb["idle_by_cause"]["short"].get<TimeNs>());
-                // The parts add up to the step's GPU window exactly.
-                QVERIFY(b.gpuWindow);
-                QCOMPARE(b.compute + b.exposedComm + b.exposedMemcpy + b.idle,
-                         b.gpuWindow->length());
+                QCOMPARE(b.gpuWindow.start, wd["gpu_window"]["start_ns"].get<TimeNs>());
+                QCOMPARE(b.gpuWindow.end, wd["gpu_window"]["end_ns"].get<TimeNs>());
+                QCOMPARE(b.leadIn.start, wd["lead_in"]["start_ns"].get<TimeNs>());
+                QCOMPARE(b.leadIn.end, wd["lead_in"]["end_ns"].get<TimeNs>());
+                QCOMPARE(std::string(referenceSourceName(b.source)),
+                         wd["window_from"].get<std::string>());
+                compareParts(b, wd["breakdown"]);
+                compareParts(b.leadInParts, wd["lead_in_breakdown"]);
+                // The parts add up to the step's GPU window and lead-in exactly.
+                QCOMPARE(b.length(), b.gpuWindow.length());
+                QCOMPARE(b.leadInParts.length(), b.leadIn.length());
+                QCOMPARE(b.leadIn.end, b.gpuWindow.start);
             }
         }
+        // The broken GPU annotations of the steps.
+        const json& broken = ref["broken_step_annotations"];
+        QCOMPARE(ours.brokenAnnotations.size(), broken.size());
+        for (size_t i = 0; i < broken.size(); ++i) {
+            const BrokenStepAnnotation& b = ours.brokenAnnotations[i];
+            QCOMPARE(b.device, broken[i]["device"].get<int>());
+            QCOMPARE(b.annotation.start, broken[i]["annotation"]["start_ns"].get<TimeNs>());
+            QCOMPARE(b.annotation.end, broken[i]["annotation"]["end_ns"].get<TimeNs>());
+            QCOMPARE(b.launched.start, broken[i]["launched"]["start_ns"].get<TimeNs>());
+            QCOMPARE(b.launched.end, broken[i]["launched"]["end_ns"].get<TimeNs>());
+        }
+    }
+
+    static const char* referenceSourceName(WindowSource s) {
+        switch (s) {
+            case WindowSource::Annotation:
+                return "annotation";
+            case WindowSource::Launched:
+                return "launched";
+            case WindowSource::NoWork:
+                return "cpu";
+            case WindowSource::HostSpan:
+            case WindowSource::StepsLine:
+                return "span";
+        }
+        return "";
+    }
+
+    void compareParts(const GpuParts& b, const json& wb) {
+        QCOMPARE(b.compute, wb["compute_ns"].get<TimeNs>());
+        QCOMPARE(b.exposedComm, wb["exposed_comm_ns"].get<TimeNs>());
+        QCOMPARE(b.exposedMemcpy, wb["exposed_memcpy_ns"].get<TimeNs>());
+        QCOMPARE(b.idle, wb["idle_ns"].get<TimeNs>());
+        for (size_t k = 0; k < kCopyDirectionCount; ++k)
+            QCOMPARE(b.memcpyByDirection[k],
+                     wb["memcpy_by_direction"][copyDirectionName(CopyDirection(k))].get<TimeNs>());
+        for (size_t c = 0; c < kGapCauseCount; ++c)
+            QCOMPARE(b.idleByCause[c],
+                     wb["idle_by_cause"][gapCauseName(GapCause(c))].get<TimeNs>());
+        QCOMPARE(b.idleShort, wb["idle_by_cause"]["short"].get<TimeNs>());
     }
 
     void compareMemory(const json& ref, const MemoryReport& ours) {
@@ -185,6 +215,17 @@ class TestHostAnalyses : public QObject {
                 QCOMPARE(d.idleByCause[c],
                          r["idle_by_cause"][gapCauseName(GapCause(c))].get<TimeNs>());
             QCOMPARE(d.idleShort, r["short_ns"].get<TimeNs>());
+            QCOMPARE(std::string(denominatorName(d.denominator)),
+                     r["denominator"].get<std::string>());
+            // The listed gaps are the idle by cause's own intervals.
+            QCOMPARE(d.shortGaps, r["short_count"].get<uint64_t>());
+            QCOMPARE(d.gaps.size(), r["gaps"].size());
+            for (size_t k = 0; k < d.gaps.size(); ++k) {
+                QCOMPARE(d.gaps[k].gap.start, r["gaps"][k]["start_ns"].get<TimeNs>());
+                QCOMPARE(d.gaps[k].gap.end, r["gaps"][k]["end_ns"].get<TimeNs>());
+                QCOMPARE(std::string(gapCauseName(d.gaps[k].cause)),
+                         r["gaps"][k]["cause"].get<std::string>());
+            }
         }
     }
 
@@ -442,8 +483,16 @@ class TestHostAnalyses : public QObject {
             QVERIFY2(it != ours.steps.end(), "the stall lies inside a step");
             QVERIFY(it->slow);
             QCOMPARE(*it->slowerBecause, StepPart::IdleInput);
-            for (const StepBreakdown& b : it->devices)
-                QVERIFY(b.idleByCause[size_t(GapCause::Input)] > 0);
+            // The wait for the batch comes before the step's first kernel:
+            // its lead-in, where the step's GPU work is known (Kineto's
+            // launches; TensorFlow's steps keep their host spans).
+            for (const StepBreakdown& b : it->devices) {
+                QVERIFY(b.tileParts().idleByCause[size_t(GapCause::Input)] > 0);
+                if (b.source == WindowSource::Launched || b.source == WindowSource::Annotation)
+                    QCOMPARE(b.leadInCause(), std::optional(GapCause::Input));
+                else
+                    QCOMPARE(b.leadIn.length(), TimeNs(0));
+            }
         }
         QVERIFY(!g.truth["input_stall_steps"].empty() || steps < 6);
         // Memory high water per GPU, with its time.
@@ -533,9 +582,9 @@ class TestHostAnalyses : public QObject {
         const StepList steps = findSteps(t);
         const LaunchCalls launches(t);
         std::map<int, std::vector<Interval>> windows;
-        for (const auto& step : stepWindows(t, steps, launches))
+        for (const auto& step : stepWindows(t, steps, launches).perStep)
             for (const auto& [device, w] : step)
-                windows[device].push_back(w);
+                windows[device].push_back(w.tile());
         QCOMPARE(account.devices.size(), t.gpuDevices.size());
         for (const GpuTimeAccount& d : account.devices) {
             const auto share = busyShare(t.gpuDevices[size_t(d.device)], windows[d.device]);
@@ -576,9 +625,10 @@ class TestHostAnalyses : public QObject {
     // The CPU runs ahead: each step's kernels run after its CPU span has
     // ended. Their figures follow the GPU work (hand-worked, in µs): step 1
     // launches at 50 what runs [150, 300); step 2 at 150 what runs
-    // [300, 450). Step 1's window is [0, 300) (its CPU start to its work's
-    // end), step 2's [300, 450): each holds its own 150 µs of kernels,
-    // where the CPU spans [0, 100) and [100, 200) held none.
+    // [300, 450). Step 1's window is its work [150, 300) after a lead-in
+    // [0, 150) from its CPU start, step 2's [300, 450) with no lead-in:
+    // each holds its own 150 µs of kernels, where the CPU spans [0, 100)
+    // and [100, 200) held none.
     void stepWorkAfterItsCpuSpan() {
         const QStringList events = {ev("user_annotation", "ProfilerStep#1", 1, 1, 0, 100, -1),
                                     ev("cuda_runtime", "cudaLaunchKernel", 1, 1, 50, 5, 1),
@@ -590,12 +640,15 @@ class TestHostAnalyses : public QObject {
         QVERIFY(r.trace);
         const StepsResult steps = stepAnalysis(*r.trace);
         QCOMPARE(steps.steps.size(), size_t(2));
-        const std::vector<Interval> want = {{0, 300'000}, {300'000, 450'000}};
+        const std::vector<Interval> want = {{150'000, 300'000}, {300'000, 450'000}};
+        const std::vector<Interval> leadIns = {{0, 150'000}, {300'000, 300'000}};
         for (size_t i = 0; i < 2; ++i) {
             const StepBreakdown& b = steps.steps[i].devices.at(0);
-            QCOMPARE(*b.gpuWindow, want[i]);
+            QCOMPARE(b.gpuWindow, want[i]);
+            QCOMPARE(b.leadIn, leadIns[i]);
             QCOMPARE(b.compute, TimeNs(150'000));
-            QCOMPARE(b.idle, want[i].length() - 150'000);
+            QCOMPARE(b.idle, TimeNs(0));
+            QCOMPARE(b.leadInParts.idle, leadIns[i].length());
         }
     }
 

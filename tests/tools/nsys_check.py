@@ -40,7 +40,8 @@ A missing table means zero rows; columns are found with PRAGMA table_info, so
 exports of different releases read alike.
 
 Then it runs `gapscope-cli info FILE --json --no-cache` and `gapscope-cli gaps
-FILE --format json --no-cache` and compares: the slice_kinds counts of the
+FILE --format json --no-cache --active-span` (every device over its active
+span, as above, whatever steps its NVTX ranges make) and compares: the slice_kinds counts of the
 kinds computed here, busy_ns per device (both commands), the listed gaps'
 (start_ns, end_ns) per device and the short gaps' count and total. When a
 *gpu_trace.csv sits beside the file (pipit's test data), the kernel and
@@ -351,7 +352,8 @@ def check(path, cli, problems, process=None):
 
     try:
         info = run_json([cli, "info", path, "--json", "--no-cache"] + part)
-        gaps = run_json([cli, "gaps", path, "--format", "json", "--no-cache"] + part)
+        gaps = run_json([cli, "gaps", path, "--format", "json", "--no-cache", "--active-span"]
+                        + part)
     except (RuntimeError, json.JSONDecodeError) as e:
         problems.append(f"{path}: {e}")
         return None

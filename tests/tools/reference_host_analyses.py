@@ -18,9 +18,9 @@ missing (= 0) or finite and >= 0, as for host slices.  Regular expressions:
 \\d means ASCII [0-9], "$" means the end of the string, "decimal digits"
 are ASCII 0-9.  Floats are plain JSON numbers (Python's repr of
 float(exact Fraction)).  Output: one JSON object with keys "steps",
-"memory", "account", "pipeline", "ops", "kernel_launchers", "launch",
-"memcpy" (stdout or --out FILE).  threshold_ns = g's rule applied to
---min-gap-us US (default 100).
+"broken_step_annotations", "memory", "account", "pipeline", "ops",
+"kernel_launchers", "launch", "memcpy" (stdout or --out FILE).
+threshold_ns = g's rule applied to --min-gap-us US (default 100).
 
 1. STEPS
   Candidates; the first rule that yields at least one step wins ("source"):
@@ -43,59 +43,93 @@ float(exact Fraction)).  Output: one JSON object with keys "steps",
   candidate of that rule in (start, end, file order) order.  No candidate in
   any rule: "source" null, no steps.  Steps are sorted by (start, end,
   number).  Span [s, e) of the slice; duration_ns = e - s.
-  GPU work of a step on device d: [min start, max end] of the slices with
-  cat "gpu_user_annotation" and name == the step's name (so steps sharing a
-  name share it) on d (device = int(args.device) if integral, else the pid
-  if integral, else ignored) where there is any; else [min start, max end]
-  of d's GPU activity K (zero-duration included) with a launch call (L =
-  the first one g's resolver returns) whose L.s lies in the step: the last
-  step (in step order) with start <= L.s, when L.s < its end; else none.
-  Window W per (step, device), "gpu_window" {"start_ns", "end_ns"} (always
-  set): source "Steps line", or a device on which no step has GPU work:
-  W = [s, e).  Otherwise, in step order: end = the step's GPU work end, else
-  e; start = the previous step's W end, for the first step min(s, its GPU
-  work start) (s without work); end = max(end, start).
-  Devices of a step = every device that has any GPU activity (zero-duration
-  included) anywhere in the trace, ascending.  Breakdown over W (C, M, P =
-  unions of the device's compute (non-comm kernels + memsets),
-  communication-kernel and memcpy intervals with D > 0; A = C u M u P; all
-  unclipped, then intersected with W):
-    compute_ns        = |C n W|
-    exposed_comm_ns   = |(M n W) - C|
-    exposed_memcpy_ns = |(P n W) - C - M|
+  GPU work of a step on device d (every device with GPU activity; any
+  source):
+    L = [min start, max end] of d's GPU activity K (zero-duration included)
+      with a launch call (L_K = the first one g's resolver returns) whose
+      L_K.s lies in the step: the last step (in step order) with
+      start <= L_K.s, when L_K.s < its end;
+    A = [min start, max end] of the slices with cat "gpu_user_annotation"
+      and name == the step's name (so steps sharing a name share it) on d
+      (device = int(args.device) if integral, else the pid if integral,
+      else ignored).
+    work = A ("work_from" "annotation") when A exists and either L does not
+    exist or A holds L (A.start <= L.start and L.end <= A.end); else L
+    ("launched") when L exists; else none.  An A that exists while L
+    exists and A does not hold L is BROKEN: it is listed in the top-level
+    "broken_step_annotations": [{"step": the step's number, "device": d,
+    "annotation": {"start_ns", "end_ns"} (A), "launched": {"start_ns",
+    "end_ns"} (L)}] sorted by (step start, device), ties in step order
+    ([] without steps).  Work (and so BROKEN) is defined whatever the
+    source, but only the other sources below read it.
+  Devices of a step, and per listed (step, device) its window W = [w0, w1)
+  ("gpu_window"), its lead-in [l0, w0) ("lead_in") and "window_from":
+    source "Steps line": the devices n of the processes that have a thread
+      whose thread_name (last one for the (pid, tid)) is exactly "Steps"
+      and whose process_name (last one for the pid) matches
+      ^/device:GPU:([0-9]+) (n = that number, as in step rule d; with or
+      without GPU activity), ascending; every step lists them all, each
+      with W = [s, e), lead-in [s, s) (empty), "span".  Other devices are
+      in no step.
+    other sources: every device that has any GPU activity (zero-duration
+      included) anywhere in the trace, ascending; every step lists them
+      all.  A device on which no step has work: W = [s, e), lead-in [s, s),
+      "span".  A device on which some step has work, in step order, with
+      prev = the previous step's w1 on d: l0 = prev, for the first step
+      l0 = min(s, its work start) (s when it has no work); with work:
+      W = [max(work start, l0), max(work end, l0)), "window_from" =
+      work_from; without: W = [p, p) with p = max(e, l0), "cpu".  So the
+      lead-ins and windows of such a device tile [first l0, last w1)
+      without overlap.
+  Busy sets of a device: C, M, P = unions of its compute (non-comm kernels
+  + memsets), communication-kernel and memcpy intervals with D > 0 (whole
+  trace, unclipped); A = C u M u P.
+  GAPS of a device listed by some step: its FRAME = the union of its tiles
+  (the lead-ins and windows of every step listing it); the maximal
+  intervals of FRAME - A, each cut at the device's instants t strictly
+  inside it (a < t < b), are its GAPS G = [a, b).  b - a < threshold_ns:
+  G is short, cause "short"; otherwise cause = g's rules a-e applied to G
+  itself, the whole gap (so "starts at the end" means raw activity start
+  == b, zero-duration activity included).  A gap's cause is decided once:
+  a gap that crosses a step boundary or the lead-in / window boundary is
+  split between them with that one cause.
+  Breakdown over an interval X (X = W: "breakdown"; X = the lead-in:
+  "lead_in_breakdown"; both with these keys):
+    compute_ns        = |C n X|
+    exposed_comm_ns   = |(M n X) - C|
+    exposed_memcpy_ns = |(P n X) - C - M|
     memcpy_by_direction {"HtoD","DtoH","DtoD","PtoP","other"}: direction of a
       memcpy event = the first of HtoD, DtoH, DtoD, PtoP contained in its name
       (Kineto: cat in g.KINETO) or in its thread_name (TensorFlow copy
-      streams), else "other"; part_d = |(P_d n W) - C - M - (union of P_d' of
+      streams), else "other"; part_d = |(P_d n X) - C - M - (union of P_d' of
       the directions d' listed before d)|; the parts sum to exposed_memcpy.
-    idle_ns           = |W| - |A n W|
+    idle_ns           = |X| - |A n X|
     idle_by_cause {"input","synchronization","communication","host",
-      "other","short"}: the maximal intervals of W - A (including the piece
-      from W's start to the first activity and from the last activity to
-      W's end; a device with no busy time in W has W), each cut at the
-      device's instants strictly inside it, give the pieces I = [a, b);
-      b - a < threshold_ns -> "short"; otherwise cause = g's rules a-e
-      applied to I itself (so "starts at the end" means raw activity start
-      == b, zero-duration activity included).
-  Asserted: compute + exposed_comm + exposed_memcpy + idle == |W| and
-  every split sums to its total.
+      "other","short"}: every GAP G of the device adds |G n X| to its cause
+      (X lies in the FRAME, so X - A is the union of the G n X).
+  Asserted for both intervals: compute + exposed_comm + exposed_memcpy +
+  idle == |X| and every split sums to its total.
   median_duration_ns = middle duration (even count: floor of the mean of the
-  two middle ones), null without steps.  slow = 2*duration > 3*median.  For
-  a slow step: parts "compute","exposed_comm","exposed_memcpy","idle_input",
+  two middle ones), null without steps.  slow = 2*duration > 3*median.
+  Parts of a step "compute","exposed_comm","exposed_memcpy","idle_input",
   "idle_synchronization","idle_communication","idle_host","idle_other",
-  "idle_short" of the FIRST (lowest) device's breakdown; growth(part) =
-  value - median over all steps of that part's value (same median rule);
-  slower_because = the part with the largest growth (ties: the first in that
-  list), grew_by_ns = its growth; but when 2 * that growth < duration -
-  median_duration (the GPU window explains less than half of it, the time
-  went on the host): slower_because "cpu", grew_by_ns = duration -
-  median_duration.  No device at all: slower_because "cpu",
-  grew_by_ns = duration - median_duration.  Non-slow steps: both null.
+  "idle_short": the FIRST (lowest) listed device's breakdown value plus its
+  lead_in_breakdown value (idle_X = idle_by_cause.X).  For a slow step
+  that lists a device: growth(part) = value - median over all steps of that
+  part's value (same median rule); slower_because = the part with the
+  largest growth (ties: the first in that list), grew_by_ns = its growth;
+  but when 2 * that growth < duration - median_duration (the GPU time
+  explains less than half of it, the time went on the host):
+  slower_because "cpu", grew_by_ns = duration - median_duration.  A slow
+  step that lists no device: slower_because "cpu", grew_by_ns = duration -
+  median_duration.  Non-slow steps: both null.
   "steps": {"source", "median_duration_ns", "steps": [{"name", "number",
    "start_ns", "end_ns", "duration_ns", "slow", "slower_because",
-   "grew_by_ns", "devices": [{"device", "gpu_window", "breakdown":
-   {"compute_ns", "exposed_comm_ns", "exposed_memcpy_ns",
-   "memcpy_by_direction", "idle_ns", "idle_by_cause"}}]}]}
+   "grew_by_ns", "devices": [{"device", "gpu_window": {"start_ns",
+   "end_ns"}, "lead_in": {"start_ns", "end_ns"}, "window_from",
+   "breakdown": {"compute_ns", "exposed_comm_ns", "exposed_memcpy_ns",
+   "memcpy_by_direction", "idle_ns", "idle_by_cause"},
+   "lead_in_breakdown": {the same keys}}]}]}
 
 2. MEMORY (device key ("GPU", n) or ("CPU", -1))
   a. Kineto: events named "[memory]" (any ph) with a finite numeric ts and
@@ -120,7 +154,9 @@ float(exact Fraction)).  Output: one JSON object with keys "steps",
    point reaching it), "peak_reserved_bytes" (max over points that have a
    reserved value, else null), "device_memory_bytes" (GPU: top-level
    "deviceProperties" entry (the first) whose integral "id" == n: its
-   integral totalGlobalMem; else null; CPU: null), "peak_share" (peak /
+   integral totalGlobalMem; when that is missing or not integral, and the
+   integral totalGlobalMem values of all entries are one value, that value;
+   else null; CPU: null), "peak_share" (peak /
    device memory as float; null when device memory is null or 0),
    "per_step_peak": [per step in step order: max of the allocated values of
    the points with ts in [s, e) and of the value in effect at s (the last
@@ -130,6 +166,9 @@ float(exact Fraction)).  Output: one JSON object with keys "steps",
    them, least squares slope b = Sxy/Sxx and R^2 = Sxy^2/(Sxx*Syy) (=
    1 - SSres/SStot), exact Fractions; growth = float(b) when b > 0 and
    R^2 >= 9/10 (Syy = 0: null), else null.
+  A process that sees one GPU: when the trace has exactly one device with
+  GPU activity (1's devices) D and the Kineto GPU curves (a) all name one
+  Device Id M != D, they are D's (n = D).
   "memory": {"devices": [...]}, GPUs by n, then CPU.
 
 3. PIPELINE
@@ -226,21 +265,35 @@ float(exact Fraction)).  Output: one JSON object with keys "steps",
   then device, kind, name.
 
 7. ACCOUNT (the GPUs' time over the whole trace)
-  With steps whose breakdowns (1) list a device: denominator "step time",
-  "steps" = number of steps; per device listed: time_ns = sum of |W| (1)
-  of the steps listing it, computation_ns / exposed_comm_ns /
-  exposed_memcpy_ns = sums of their compute / exposed_comm / exposed_memcpy,
-  idle_by_cause = per-cause sums (the five causes), short_ns = sum of their
-  "short".  Otherwise: denominator "active span", "steps" 0; per device of
-  g's whole-trace breakdown (no window): time_ns = total_ns and its
-  computation / exposed_comm / exposed_memcpy; idle_by_cause = by_cause and
-  short_ns = short_gaps.total_ns of g's whole-trace gaps at threshold_ns.
+  Each device listed by some step (1): "denominator" "step time";
+  time_ns = sum over the steps listing it of |W| + |lead-in|;
+  computation_ns / exposed_comm_ns / exposed_memcpy_ns = sums of compute /
+  exposed_comm / exposed_memcpy over their breakdown and lead_in_breakdown;
+  idle_by_cause = the per-cause sums (the five causes) over both; short_ns =
+  the sum of their "short"; "gaps" = the device's GAPS (1) with length >=
+  threshold_ns, in time order, [{"start_ns", "end_ns", "cause"}];
+  "short_count" = the number of its short GAPS.
+  Every other device with GPU activity (D > 0 or zero-duration) in the
+  trace: "denominator" "active span"; from g's whole-trace breakdown (no
+  window) and g's whole-trace gaps at threshold_ns: time_ns = total_ns and
+  its computation / exposed_comm / exposed_memcpy; idle_by_cause =
+  by_cause; short_ns = short_gaps.total_ns; "gaps" = g's listed gaps as
+  {"start_ns", "end_ns", "cause"} (no evidence); short_count =
+  short_gaps.count.
+  Top level: "denominator" = "step time" when some device has it, else
+  "active span"; "steps" = the number of steps when the denominator is
+  "step time", else 0.
   Asserted per device: computation + exposed_comm + exposed_memcpy +
-  sum(idle_by_cause) + short == time.
-  "account": {"denominator", "steps", "devices": [{"device", "time_ns",
-   "computation_ns", "exposed_comm_ns", "exposed_memcpy_ns", "idle_by_cause":
-   {"input", "synchronization", "communication", "host", "other"},
-   "short_ns"}]} sorted by device.
+  sum(idle_by_cause) + short == time; the listed gaps' lengths summed per
+  cause == idle_by_cause; the short GAPS' total == short_ns.  (For a step
+  time device the last two only when its tiles do not overlap, i.e. the sum
+  of their lengths == |FRAME|; they can overlap only on a "span" device
+  whose steps overlap, where time_ns counts shared time once per step.)
+  "account": {"denominator", "steps", "devices": [{"device", "denominator",
+   "time_ns", "computation_ns", "exposed_comm_ns", "exposed_memcpy_ns",
+   "idle_by_cause": {"input", "synchronization", "communication", "host",
+   "other"}, "short_ns", "gaps": [{"start_ns", "end_ns", "cause"}],
+   "short_count"}]} sorted by device.
 """
 import argparse
 import bisect
@@ -448,23 +501,35 @@ class DeviceSets:
             earlier = g.union(earlier + Pd)
 
 
-def breakdown(ctx, dev, ds, w0, w1):
+def device_gaps(ctx, dev, ds, tiles):
+    """The GAPS of a device (1): [(a, b, cause)] in time order, from the
+    maximal intervals of FRAME - A (FRAME = union of the tiles), each cut at
+    the device's instants strictly inside it; cause decided once per gap."""
+    frame = g.union([iv for iv in tiles if iv[1] > iv[0]])
+    out = []
+    for a, b in split_at(g.subtract(frame, ds.A.m), ctx.instants.get(dev, [])):
+        cause = "short" if b - a < ctx.threshold else ctx.causes.cause(dev, a, b)[0]
+        out.append((a, b, cause))
+    return frame, out
+
+
+def breakdown(ds, gaps, gap_ends, w0, w1):
+    """Breakdown over [w0, w1) (a subset of the device's FRAME); gaps as
+    device_gaps returns them, gap_ends their ends."""
     comp = ds.C.cover(w0, w1)
     xcomm = ds.xM.cover(w0, w1)
     xmem = ds.xP.cover(w0, w1)
     by_dir = {d: ds.xdir[d].cover(w0, w1) for d in DIR_KEYS}
-    busy = ds.A.clip(w0, w1)
-    idle = (w1 - w0) - g.measure(busy)
+    idle = (w1 - w0) - ds.A.cover(w0, w1)
     by_cause = {k: 0 for k in IDLE_KEYS}
-    cuts = g.within(ctx.instants.get(dev, []), w0, w1)  # zero-duration activity ran here
-    for a, b in split_at(g.subtract([(w0, w1)], busy), cuts):
-        if b - a < ctx.threshold:
-            by_cause["short"] += b - a
-        else:
-            by_cause[ctx.causes.cause(dev, a, b)[0]] += b - a
-    assert comp + xcomm + xmem + idle == w1 - w0, (dev, w0, w1)
-    assert sum(by_dir.values()) == xmem, (dev, w0, w1)
-    assert sum(by_cause.values()) == idle, (dev, w0, w1)
+    i = bisect.bisect_right(gap_ends, w0)  # the first gap ending after w0
+    while i < len(gaps) and gaps[i][0] < w1:
+        a, b, cause = gaps[i]
+        by_cause[cause] += max(0, min(b, w1) - max(a, w0))
+        i += 1
+    assert comp + xcomm + xmem + idle == w1 - w0, (w0, w1)
+    assert sum(by_dir.values()) == xmem, (w0, w1)
+    assert sum(by_cause.values()) == idle, (w0, w1)
     return {"compute_ns": comp, "exposed_comm_ns": xcomm, "exposed_memcpy_ns": xmem,
             "memcpy_by_direction": by_dir, "idle_ns": idle, "idle_by_cause": by_cause}
 
@@ -508,13 +573,8 @@ def annotation_windows(ctx):
     return windows
 
 
-def step_windows(ctx, source, steps):
-    """[{device: ((w0, w1), kind)}] per step; kind says where the window's
-    end came from: "annotation", "launched", "cpu" (no GPU work: the CPU
-    end) or "span" (the device keeps the CPU spans)."""
-    if source == "Steps line":
-        return [{d: ((st["start_ns"], st["end_ns"]), "span") for d in ctx.devices}
-                for st in steps]
+def step_work(ctx, steps):
+    """([{device: ((start, end), work_from)}] per step, broken annotations)."""
     annotated = annotation_windows(ctx)
     starts = [st["start_ns"] for st in steps]
     launched = [{} for _ in steps]  # step index -> {device: (min start, max end)}
@@ -527,70 +587,124 @@ def step_windows(ctx, source, steps):
             continue
         w = launched[i].get(a[1])
         launched[i][a[1]] = (a[4], a[5]) if w is None else (min(w[0], a[4]), max(w[1], a[5]))
-    work = []  # step index -> {device: ((start, end), kind)}
+    work, broken = [], []
     for i, st in enumerate(steps):
         wk = {}
         for d in ctx.devices:
-            if (st["name"], d) in annotated:  # the annotation wins
-                wk[d] = (annotated[(st["name"], d)], "annotation")
-            elif d in launched[i]:
-                wk[d] = (launched[i][d], "launched")
+            A, L = annotated.get((st["name"], d)), launched[i].get(d)
+            if A is not None and (L is None or (A[0] <= L[0] and L[1] <= A[1])):
+                wk[d] = (A, "annotation")
+            elif L is not None:
+                wk[d] = (L, "launched")
+                if A is not None:  # an annotation that does not hold what the step launched
+                    broken.append({"i": i, "step": st["number"], "device": d,
+                                   "annotation": {"start_ns": A[0], "end_ns": A[1]},
+                                   "launched": {"start_ns": L[0], "end_ns": L[1]}})
         work.append(wk)
+    broken.sort(key=lambda b: (starts[b["i"]], b["device"], b["i"]))
+    for b in broken:
+        del b["i"]
+    return work, broken
+
+
+def steps_line_devices(ctx):
+    """The GPU numbers of the processes with a thread named exactly "Steps"."""
+    return sorted({ctx.gpu_procs[pid] for (pid, _), name in ctx.threads.items()
+                   if name == "Steps" and pid in ctx.gpu_procs})
+
+
+def step_tiles(ctx, source, steps, work):
+    """[{device: (l0, w0, w1, window_from)}] per step: lead-in [l0, w0),
+    window [w0, w1)."""
     out = [{} for _ in steps]
+    if source == "Steps line":
+        for i, st in enumerate(steps):
+            for d in steps_line_devices(ctx):
+                out[i][d] = (st["start_ns"], st["start_ns"], st["end_ns"], "span")
+        return out
     for d in ctx.devices:
         known = any(d in wk for wk in work)
         prev = None
         for i, st in enumerate(steps):
+            s, e = st["start_ns"], st["end_ns"]
             if not known:
-                out[i][d] = ((st["start_ns"], st["end_ns"]), "span")
+                out[i][d] = (s, s, e, "span")
                 continue
             x = work[i].get(d)
-            end = x[0][1] if x else st["end_ns"]
-            start = prev if prev is not None else \
-                min(st["start_ns"], x[0][0]) if x else st["start_ns"]
-            end = max(end, start)
-            out[i][d] = ((start, end), x[1] if x else "cpu")
-            prev = end
+            if prev is not None:
+                l0 = prev
+            else:
+                l0 = min(s, x[0][0]) if x else s
+            if x:
+                w0, w1, frm = max(x[0][0], l0), max(x[0][1], l0), x[1]
+            else:
+                w0 = w1 = max(e, l0)
+                frm = "cpu"
+            out[i][d] = (l0, w0, w1, frm)
+            prev = w1
     return out
 
 
 def steps_section(ctx):
+    """(steps output, broken annotations, {device: (frame, gaps)})."""
     source, steps = find_steps(ctx)
-    wins = step_windows(ctx, source, steps)
-    dsets = {d: DeviceSets(ctx, d) for d in ctx.devices}
+    work, broken = step_work(ctx, steps)
+    tiles = step_tiles(ctx, source, steps, work)
+    listed = sorted({d for t in tiles for d in t})
+    dsets = {d: DeviceSets(ctx, d) for d in listed}
+    frames = {}
+    for d in listed:
+        ivs = []
+        for t in tiles:
+            if d in t:
+                l0, w0, w1, _ = t[d]
+                ivs += [(l0, w0), (w0, w1)]
+        frame, gaps = device_gaps(ctx, d, dsets[d], ivs)
+        frames[d] = (frame, gaps, sum(b - a for a, b in ivs))
     for i, st in enumerate(steps):
         st["duration_ns"] = st["end_ns"] - st["start_ns"]
         st["devices"] = []
-        for d in ctx.devices:
-            (w0, w1), _ = wins[i][d]
+        for d in sorted(tiles[i]):
+            l0, w0, w1, frm = tiles[i][d]
+            gaps = frames[d][1]
+            ends = [b for _, b, _ in gaps]
             st["devices"].append({
                 "device": d, "gpu_window": {"start_ns": w0, "end_ns": w1},
-                "breakdown": breakdown(ctx, d, dsets[d], w0, w1)})
+                "lead_in": {"start_ns": l0, "end_ns": w0}, "window_from": frm,
+                "breakdown": breakdown(dsets[d], gaps, ends, w0, w1),
+                "lead_in_breakdown": breakdown(dsets[d], gaps, ends, l0, w0)})
     med = median([st["duration_ns"] for st in steps]) if steps else None
-    part_med = {}
-    if steps and ctx.devices:
-        for p in PARTS:
-            part_med[p] = median([part_value(st["devices"][0]["breakdown"], p) for st in steps])
+
+    def parts(st):
+        d = st["devices"][0]
+        return {p: part_value(d["breakdown"], p) + part_value(d["lead_in_breakdown"], p)
+                for p in PARTS}
+    # every step lists the same devices (1)
+    assert len({tuple(d["device"] for d in st["devices"]) for st in steps}) <= 1
+    part_med = None
+    if steps and steps[0]["devices"]:
+        values = [parts(st) for st in steps]
+        part_med = {p: median([v[p] for v in values]) for p in PARTS}
     out = []
     for st in steps:
         slow = 2 * st["duration_ns"] > 3 * med
         because = grew = None
         if slow:
-            if ctx.devices:
-                bd = st["devices"][0]["breakdown"]
+            if st["devices"]:
+                pv = parts(st)
                 for p in PARTS:
-                    gr = part_value(bd, p) - part_med[p]
+                    gr = pv[p] - part_med[p]
                     if grew is None or gr > grew:
                         because, grew = p, gr
                 excess = st["duration_ns"] - med
-                if 2 * grew < excess:  # the GPU window explains less than half
+                if 2 * grew < excess:  # the GPU time explains less than half
                     because, grew = "cpu", excess
             else:
                 because, grew = "cpu", st["duration_ns"] - med
         out.append({"name": st["name"], "number": st["number"], "start_ns": st["start_ns"],
                     "end_ns": st["end_ns"], "duration_ns": st["duration_ns"], "slow": slow,
                     "slower_because": because, "grew_by_ns": grew, "devices": st["devices"]})
-    return {"source": source, "median_duration_ns": med, "steps": out}
+    return {"source": source, "median_duration_ns": med, "steps": out}, broken, frames
 
 
 # ---------------------------------------------------------------- 2. memory
@@ -612,6 +726,11 @@ def memory_section(ctx, steps):
         else:
             continue
         kin.setdefault(dk, []).append((g.to_ns(ts), i, args))
+    gpu_keys = {dk for dk in kin if dk[0] == "GPU"}
+    if len(ctx.devices) == 1 and len(gpu_keys) == 1:
+        (_, m), = gpu_keys
+        if m != ctx.devices[0]:  # one GPU, its curves under the process's own ordinal
+            kin[("GPU", ctx.devices[0])] = kin.pop(("GPU", m))
     curves = {}  # devkey -> (relative, [(ts, alloc, reserved or None)])
     for dk, evs in kin.items():
         evs.sort(key=lambda x: (x[0], x[1]))
@@ -664,6 +783,9 @@ def memory_section(ctx, steps):
         peak_t = next(p[0] for p in pts if p[1] == peak)
         res = [p[2] for p in pts if p[2] is not None]
         devmem = props.get(dk[1]) if dk[0] == "GPU" else None
+        shared = {v for v in props.values() if v is not None}
+        if dk[0] == "GPU" and devmem is None and len(shared) == 1:
+            devmem = next(iter(shared))
         per_step = []
         for st in steps:
             s, e = st["start_ns"], st["end_ns"]
@@ -962,53 +1084,73 @@ def memcpy_section(ctx):
 
 
 # ---------------------------------------------------------------- 7. account
-def account_section(ctx, steps):
+def account_section(ctx, steps, frames):
     per = {}  # device -> row
     for st in steps:
         for d in st["devices"]:
-            bd = d["breakdown"]
             r = per.setdefault(d["device"], {
-                "device": d["device"], "time_ns": 0, "computation_ns": 0, "exposed_comm_ns": 0,
-                "exposed_memcpy_ns": 0, "idle_by_cause": {c: 0 for c in g.CAUSES},
-                "short_ns": 0})
-            r["time_ns"] += d["gpu_window"]["end_ns"] - d["gpu_window"]["start_ns"]
-            r["computation_ns"] += bd["compute_ns"]
-            r["exposed_comm_ns"] += bd["exposed_comm_ns"]
-            r["exposed_memcpy_ns"] += bd["exposed_memcpy_ns"]
-            for c in g.CAUSES:
-                r["idle_by_cause"][c] += bd["idle_by_cause"][c]
-            r["short_ns"] += bd["idle_by_cause"]["short"]
-    if per:
-        denominator, n_steps = "step time", len(steps)
-    else:
-        denominator, n_steps = "active span", 0
+                "device": d["device"], "denominator": "step time", "time_ns": 0,
+                "computation_ns": 0, "exposed_comm_ns": 0, "exposed_memcpy_ns": 0,
+                "idle_by_cause": {c: 0 for c in g.CAUSES}, "short_ns": 0})
+            r["time_ns"] += d["gpu_window"]["end_ns"] - d["lead_in"]["start_ns"]
+            for bd in (d["lead_in_breakdown"], d["breakdown"]):
+                r["computation_ns"] += bd["compute_ns"]
+                r["exposed_comm_ns"] += bd["exposed_comm_ns"]
+                r["exposed_memcpy_ns"] += bd["exposed_memcpy_ns"]
+                for c in g.CAUSES:
+                    r["idle_by_cause"][c] += bd["idle_by_cause"][c]
+                r["short_ns"] += bd["idle_by_cause"]["short"]
+    checked = set()
+    for dev, r in per.items():
+        frame, gaps, tiles_len = frames[dev]
+        r["gaps"] = [{"start_ns": a, "end_ns": b, "cause": c} for a, b, c in gaps if c != "short"]
+        r["short_count"] = sum(1 for _, _, c in gaps if c == "short")
+        if tiles_len == g.measure(frame):  # the tiles do not overlap
+            checked.add(dev)
+            assert sum(b - a for a, b, c in gaps if c == "short") == r["short_ns"], dev
+    rest = [d for d in ctx.devices if d not in per]
+    if rest:
         acts = [x[1:] for x in ctx.act]
-        whole = g.device_breakdown(acts, ctx.instants, -math.inf, math.inf)
+        whole = {b["device"]: b for b in g.device_breakdown(acts, ctx.instants, -math.inf, math.inf)}
         gaps = {r["device"]: r for r in g.gap_analysis(
             ctx.events, ctx.act, ctx.instants, -math.inf, math.inf, ctx.threshold)["devices"]}
-        assert sorted(gaps) == [r["device"] for r in whole]
-        for b in whole:
-            gp = gaps[b["device"]]
-            per[b["device"]] = {
-                "device": b["device"], "time_ns": b["total_ns"],
+        assert sorted(gaps) == sorted(whole) == ctx.devices
+        for dev in rest:
+            b, gp = whole[dev], gaps[dev]
+            per[dev] = {
+                "device": dev, "denominator": "active span", "time_ns": b["total_ns"],
                 "computation_ns": b["computation_ns"], "exposed_comm_ns": b["exposed_comm_ns"],
                 "exposed_memcpy_ns": b["exposed_memcpy_ns"],
                 "idle_by_cause": {c: gp["by_cause"][c] for c in g.CAUSES},
-                "short_ns": gp["short_gaps"]["total_ns"]}
+                "short_ns": gp["short_gaps"]["total_ns"],
+                "gaps": [{"start_ns": x["start_ns"], "end_ns": x["end_ns"], "cause": x["cause"]}
+                         for x in gp["gaps"]],
+                "short_count": gp["short_gaps"]["count"]}
+            checked.add(dev)
     rows = [per[d] for d in sorted(per)]
     for r in rows:
         assert r["computation_ns"] + r["exposed_comm_ns"] + r["exposed_memcpy_ns"] + \
             sum(r["idle_by_cause"].values()) + r["short_ns"] == r["time_ns"], r["device"]
-    return {"denominator": denominator, "steps": n_steps, "devices": rows}
+        if r["device"] in checked:
+            listed = {c: 0 for c in g.CAUSES}
+            for x in r["gaps"]:
+                assert x["end_ns"] - x["start_ns"] >= ctx.threshold, r["device"]
+                listed[x["cause"]] += x["end_ns"] - x["start_ns"]
+            assert listed == r["idle_by_cause"], r["device"]
+    denominator = "step time" if any(r["denominator"] == "step time" for r in rows) \
+        else "active span"
+    return {"denominator": denominator,
+            "steps": len(steps) if denominator == "step time" else 0, "devices": rows}
 
 
 def analyse(doc, step_regex=None, threshold=100000):
     ctx = Ctx(doc, step_regex, threshold)
-    steps = steps_section(ctx)
+    steps, broken, frames = steps_section(ctx)
     st = steps["steps"]
     ops, launchers = ops_section(ctx, st)
-    account = account_section(ctx, st)
-    return {"steps": steps, "memory": memory_section(ctx, st), "account": account,
+    account = account_section(ctx, st, frames)
+    return {"steps": steps, "broken_step_annotations": broken,
+            "memory": memory_section(ctx, st), "account": account,
             "pipeline": pipeline_section(ctx, st, account), "ops": ops,
             "kernel_launchers": launchers, "launch": launch_section(ctx),
             "memcpy": memcpy_section(ctx)}

@@ -222,6 +222,8 @@ class TestPanelsCli : public QObject {
                 json row = {{"step", st["number"]},
                             {"device", nullptr},
                             {"duration_ns", st["duration_ns"]},
+                            {"lead_in_ns", nullptr},
+                            {"lead_in_cause", nullptr},
                             {"gpu_window_ns", nullptr},
                             {"compute_ns", nullptr},
                             {"exposed_comm_ns", nullptr},
@@ -244,6 +246,9 @@ class TestPanelsCli : public QObject {
                                           ? json(nullptr)
                                           : json(d["gpu_window"]["end_ns"].get<TimeNs>() -
                                                  d["gpu_window"]["start_ns"].get<TimeNs>())},
+                    {"lead_in_ns",
+                     d["lead_in"]["end_ns"].get<TimeNs>() - d["lead_in"]["start_ns"].get<TimeNs>()},
+                    {"lead_in_cause", d["lead_in_cause"]},
                     {"compute_ns", b["compute_ns"]},
                     {"exposed_comm_ns", b["exposed_comm_ns"]},
                     {"exposed_memcpy_ns", b["exposed_memcpy_ns"]},

@@ -132,9 +132,26 @@ class TestRanksView : public QObject {
         const StepList steps = findSteps(*trace);
         const LaunchCalls launches(*trace);
         std::map<int, std::vector<Interval>> windows;
-        for (const auto& step : stepWindows(*trace, steps, launches))
+        for (const auto& step : stepWindows(*trace, steps, launches).perStep)
             for (const auto& [device, w] : step)
-                windows[device].push_back(w);
+                windows[device].push_back(w.tile());
+        // The Overview's account of the merged trace: each GPU over its own
+        // rank's step, as the table says (not over every rank's steps).
+        const TimeAccount account = timeAccountOf(*trace, {});
+        QCOMPARE(account.devices.size(), trace->gpuDevices.size());
+        for (const GpuTimeAccount& a : account.devices) {
+            QCOMPARE(a.denominator, Denominator::StepTime);
+            QCOMPARE(a.steps, size_t(1));
+            const int64_t rank = trace->ranks.at(trace->gpuDevices.at(size_t(a.device)).group).rank;
+            for (int row = 0; row < ranks->rowCount(); ++row)
+                if (int64_t(ranks->cell(row, 0).number) == rank)
+                    QVERIFY2(test::nearlyEqual(ranks->cell(row, 4).number,
+                                               double(a.busy()) / double(a.time)),
+                             qPrintable(QStringLiteral("rank %1: Overview %2, table %3")
+                                            .arg(rank)
+                                            .arg(double(a.busy()) / double(a.time))
+                                            .arg(ranks->cell(row, 4).number)));
+        }
         for (const GpuDevice& d : trace->gpuDevices) {
             const auto share = busyShare(d, windows[d.index]);
             QVERIFY(share);

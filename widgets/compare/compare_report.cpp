@@ -52,6 +52,17 @@ bool writeComparisonReport(const QString& path, const PictureSpec& base, const P
         content.tables.push_back(diffRankTable(b.ranks, b.comparison, n.ranks, n.comparison));
         content.tables.push_back(diffStragglerTable(b.comparison, n.comparison));
     }
+    // People read the report: each figure carries its unit ("12.3 ms"), so
+    // the machine unit column ("ns") would contradict it (the panel hides it too).
+    for (ResultTable& table : content.tables) {
+        for (size_t c = 0; c < table.columns.size(); ++c) {
+            if (table.columns[c].key != "unit") continue;
+            table.columns.erase(table.columns.begin() + std::ptrdiff_t(c));
+            for (ResultRow& row : table.rows)
+                if (c < row.cells.size()) row.cells.erase(row.cells.begin() + std::ptrdiff_t(c));
+            break;
+        }
+    }
     content.withAnnotations = false;
     std::vector<QImage> images;
     for (const PictureSpec* spec : {&base, &now}) {

@@ -55,10 +55,10 @@ void AnalysisSession::setStepScope(int64_t number) {
         AnalysisScope scope;
         scope.kind = AnalysisScope::Kind::Step;
         scope.window = s.span;
-        for (size_t k = 0; const auto& [device, w] : indexed_->index->stepWindows()[i])
-            scope.window = k++ ? Interval{std::min(scope.window.start, w.start),
-                                          std::max(scope.window.end, w.end)}
-                               : w;
+        for (size_t k = 0; const auto& [device, w] : indexed_->index->stepWindows().perStep[i])
+            scope.window = k++ ? Interval{std::min(scope.window.start, w.tile().start),
+                                          std::max(scope.window.end, w.tile().end)}
+                               : w.tile();
         scope.step = number;
         scope.stepSpan = s.span;
         setScope(scope);

@@ -4,6 +4,7 @@
 #include <QVBoxLayout>
 
 #include "analysis/gap_causes.h"
+#include "analysis/gpu_time_account.h"
 #include "panels/analysis_table.h"
 #include "panels/cause_colors.h"
 #include "panels/result_rows.h"
@@ -42,12 +43,14 @@ std::optional<GapsPanel::Computed> computeGaps(const AnalysisPanel::Request& req
                                                const bool& dark) {
     const Trace& t = request.trace();
     const TimeNs threshold = request.gapThreshold;
-    GapOptions o;
-    o.window = request.scope.window;
-    o.minGapNs = threshold;
+    // The time account's gaps: the idle time every other view counts.
+    StepOptions o;
     o.index = request.indexed->index.get();
+    o.minGapNs = threshold;
     o.cancel = request.cancel;
-    const auto devices = gapsWithCauses(t, o);
+    o.window = request.scope.window;
+    o.onlyNumber = request.scope.step;
+    const auto devices = accountGaps(timeAccountOf(t, o));
     if (request.cancelled()) return std::nullopt;
     std::array<TimeNs, kGapCauseCount> byCause{};
     TimeNs shortTotal = 0;

@@ -52,7 +52,8 @@ namespace {
 std::optional<HealthPanel::Computed> computeHealth(const AnalysisPanel::Request& request,
                                                    const std::monostate&) {
     const Trace& t = request.trace();
-    const TraceHealth h = traceHealth(t, &request.indexed->index->launches());
+    const TraceHealth h =
+        traceHealth(t, &request.indexed->index->launches(), &request.indexed->index->stepWindows());
     if (request.cancelled()) return std::nullopt;
     int warnings = 0, notes = 0;
     for (const HealthCheck& c : h.checks) {

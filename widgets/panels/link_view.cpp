@@ -12,9 +12,9 @@ QString sliceLink(uint32_t slice, const QString& text) {
     return QStringLiteral("<a href='slice:%1'>%2</a>").arg(slice).arg(text.toHtmlEscaped());
 }
 
-QString symbolLink(uint32_t slice, std::string_view name) {
+QString symbolLink(uint32_t slice, std::string_view name, const std::string& shown) {
     const QString full = QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
-    const std::string shortName = shortSymbolName(name);
+    const std::string shortName = shown.empty() ? shortSymbolName(name) : shown;
     QString text = QString::fromStdString(shortName);
     // Cut in the middle: the end tells kernels apart.
     if (text.size() > 70) text = text.left(40) + QStringLiteral("…") + text.right(29);

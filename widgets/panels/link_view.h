@@ -14,7 +14,8 @@ namespace gapscope::ui {
 QString sliceLink(uint32_t slice, const QString& text);
 // A link to a slice named by a symbol: its short name (a kernel without
 // template arguments and parameters), the full name in the tooltip.
-QString symbolLink(uint32_t slice, std::string_view name);
+// `shown`: the form to show (distinctShortNames), else its short name.
+QString symbolLink(uint32_t slice, std::string_view name, const std::string& shown = {});
 QString rangeLink(Interval range, const QString& text);
 QString panelLink(const QString& dockName, const QString& text);
 

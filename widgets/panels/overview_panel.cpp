@@ -3,6 +3,7 @@
 #include <QVBoxLayout>
 
 #include "analysis/advice.h"
+#include "analysis/distribution.h"
 #include "panels/advice_panel.h"
 #include "panels/analysis_table.h"
 #include "panels/cause_colors.h"
@@ -10,6 +11,7 @@
 #include "panels/result_rows.h"
 #include "panels/units.h"
 #include "report/analysis_tables.h"
+#include "util/symbol_names.h"
 
 namespace gapscope::ui {
 
@@ -145,17 +147,20 @@ std::optional<OverviewPanel::Computed> computeOverview(const AnalysisPanel::Requ
     const TimeAccount& account = figures.account;
     QString html = QStringLiteral("<h3>%1</h3>").arg(OverviewPanel::tr("Where the GPU time goes"));
     if (account.devices.empty()) html += OverviewPanel::tr("<p>No GPU activity in this scope.</p>");
-    const QString ofWhat =
-        account.denominator == Denominator::StepTime
-            ? (account.steps == 1
-                   ? OverviewPanel::tr("of the step time (1 step)")
-                   : OverviewPanel::tr("of the step time (%1 steps)").arg(account.steps))
-            : OverviewPanel::tr("of its active span");
+    // Each GPU over its own steps (those of its rank), else its active span.
+    auto ofWhat = [&](const GpuTimeAccount& d) {
+        if (d.denominator == Denominator::StepTime)
+            return d.steps == 1 ? OverviewPanel::tr("of the step time (1 step)")
+                                : OverviewPanel::tr("of the step time (%1 steps)").arg(d.steps);
+        return account.denominator == Denominator::StepTime
+                   ? OverviewPanel::tr("of its active span (no steps of its own)")
+                   : OverviewPanel::tr("of its active span");
+    };
     for (const GpuTimeAccount& d : account.devices) {
         html += QStringLiteral("<p><b>%1</b>: busy %2 %3, %4; idle %5 — %6<br>%7</p>")
                     .arg(QString::fromStdString(t.gpuLabel(d.device)).toHtmlEscaped())
-                    .arg(formatPercent(d.time > 0 ? double(d.busy()) / double(d.time) : 0), ofWhat,
-                         shortDuration(d.time), shortDuration(d.idle()),
+                    .arg(formatPercent(d.time > 0 ? double(d.busy()) / double(d.time) : 0),
+                         ofWhat(d), shortDuration(d.time), shortDuration(d.idle()),
                          panelLink(QStringLiteral("gapsDock"), OverviewPanel::tr("gaps by cause")),
                          accountLegend(d, in.dark)) +
                 accountBar(d, in.dark);
@@ -164,18 +169,27 @@ std::optional<OverviewPanel::Computed> computeOverview(const AnalysisPanel::Requ
     if (steps.steps.empty()) {
         html += OverviewPanel::tr("No steps found.");
     } else {
+        // The figures of the steps in scope; the trace's median beside one step.
         TimeNs total = 0;
+        std::vector<TimeNs> durations;
         const StepReport* slowest = &steps.steps.front();
         for (const StepReport& r : steps.steps) {
             total += r.duration;
+            durations.push_back(r.duration);
             if (r.duration > slowest->duration) slowest = &r;
         }
-        html += OverviewPanel::tr("%1 steps: mean %2, median %3, slowest %4 (step %5). ")
-                    .arg(steps.steps.size())
-                    .arg(shortDuration(total / TimeNs(steps.steps.size())),
-                         shortDuration(steps.medianDuration.value_or(0)),
-                         shortDuration(slowest->duration))
-                    .arg(slowest->step.number);
+        if (steps.steps.size() == 1)
+            html += OverviewPanel::tr("Step %1: %2 (the median of all steps: %3). ")
+                        .arg(slowest->step.number)
+                        .arg(shortDuration(slowest->duration),
+                             shortDuration(steps.medianDuration.value_or(0)));
+        else
+            html += OverviewPanel::tr("%1 steps: mean %2, median %3, slowest %4 (step %5). ")
+                        .arg(steps.steps.size())
+                        .arg(shortDuration(total / TimeNs(steps.steps.size())),
+                             shortDuration(medianOf(std::move(durations))),
+                             shortDuration(slowest->duration))
+                        .arg(slowest->step.number);
         html += panelLink(QStringLiteral("stepsDock"), OverviewPanel::tr("Steps"));
     }
     html += "<br>" + OverviewPanel::tr("Input pipeline: <b>%1</b>")
@@ -203,11 +217,17 @@ std::optional<OverviewPanel::Computed> computeOverview(const AnalysisPanel::Requ
     }
     html += panelLink(QStringLiteral("MemoryDock"), OverviewPanel::tr("Memory")) + "</p>";
     html += QStringLiteral("<h3>%1</h3><ol>").arg(OverviewPanel::tr("Top kernels"));
+    // Each told apart from the others shown (two kernels of one short name).
+    std::vector<std::string_view> topNames;
+    for (size_t i = 0; i < kernels.size() && i < 5; ++i)
+        topNames.push_back(t.str(kernels[i].name));
+    const std::vector<std::string> topShort = distinctShortNames(topNames);
     for (size_t i = 0; i < kernels.size() && i < 5; ++i) {
         html +=
-            QStringLiteral("<li>%1 — %2 (%3 of busy)</li>")
-                .arg(symbolLink(kernels[i].firstSlice, t.str(kernels[i].name)),
-                     shortDuration(kernels[i].total), formatPercent(kernels[i].shareOfBusyTime));
+            // The share the summary, the report and HTA's kernel breakdown give.
+            OverviewPanel::tr("<li>%1 — %2 (%3 of kernel time)</li>")
+                .arg(symbolLink(kernels[i].firstSlice, t.str(kernels[i].name), topShort[i]),
+                     shortDuration(kernels[i].total), formatPercent(kernels[i].shareOfKernelTime));
     }
     html += "</ol>" + panelLink(QStringLiteral("kernelsDock"), OverviewPanel::tr("Kernels"));
     html += QStringLiteral("<h3>%1</h3>").arg(OverviewPanel::tr("Findings"));

@@ -77,7 +77,9 @@ std::optional<PipelinePanel::Computed> computePipeline(const AnalysisPanel::Requ
                      QString::fromLatin1(denominatorName(r.denominator)),
                      shortDuration(r.inputWait), shortDuration(r.time));
     if (r.fromGpu && r.hostTime > 0)
-        text += " " + PipelinePanel::tr("The host waited in the next batch's loading for %1 of %2.")
+        text += " " + PipelinePanel::tr(
+                          "The host waited in the next batch's loading for %1 of the steps' "
+                          "%2 on the host.")
                           .arg(shortDuration(r.hostWait), shortDuration(r.hostTime));
     text += PipelinePanel::tr(
         " TensorBoard's thresholds: ≥ 20 % highly, ≥ 5 % moderately input-bound.");

@@ -1,5 +1,9 @@
 #include "panels/result_rows.h"
 
+#include <map>
+#include <string>
+#include <vector>
+
 #include "util/symbol_names.h"
 
 namespace gapscope::ui {
@@ -93,14 +97,37 @@ ResultRows resultRows(ResultTable table, TimeNs origin) {
                                  c.unitPerRow || c.signedChange ? CellKind::Number : kindOf(c.unit),
                                  QString::fromStdString(c.key));
     }
+    // A function column's short names, each long enough to tell it apart
+    // from the column's others (two kernels of one short name).
+    std::map<size_t, std::map<std::string, std::string>> shortNames;
+    for (size_t c = 0; c < table.columns.size(); ++c) {
+        if (!table.columns[c].symbol) continue;
+        std::vector<std::string_view> names;
+        for (const ResultRow& r : table.rows)
+            if (c < r.cells.size())
+                if (const auto* name = std::get_if<std::string>(&r.cells[c]))
+                    names.push_back(*name);
+        const std::vector<std::string> distinct = distinctShortNames(names);
+        for (size_t i = 0; i < names.size(); ++i)
+            shortNames[c].emplace(std::string(names[i]), distinct[i]);
+    }
     auto rows = std::make_shared<std::vector<TableRow>>();
     rows->reserve(table.rows.size());
     for (const ResultRow& r : table.rows) {
         TableRow row;
-        for (size_t c = 0; c < table.columns.size(); ++c)
+        for (size_t c = 0; c < table.columns.size(); ++c) {
             row.cells.push_back(c < r.cells.size()
                                     ? cellOf(r.cells[c], columnForRow(table.columns[c], r), origin)
                                     : TableCell::none());
+            const auto names = shortNames.find(c);
+            const auto* full = c < r.cells.size() ? std::get_if<std::string>(&r.cells[c]) : nullptr;
+            if (names == shortNames.end() || !full) continue;
+            TableCell& cell = row.cells.back();
+            cell.text = QString::fromStdString(names->second.at(*full));
+            cell.tooltip = cell.text == QString::fromStdString(*full)
+                               ? QString()
+                               : QString::fromStdString(*full);
+        }
         row.target = navTargetOf(r.ref);
         rows->push_back(std::move(row));
     }

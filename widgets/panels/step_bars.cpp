@@ -43,7 +43,7 @@ struct BarGeometry {
             total = s.duration;
         } else {
             for (size_t part = 0; part < kStepPartCount; ++part)
-                total += s.devices.front().part(StepPart(part));
+                total += s.devices.front().tileParts().part(StepPart(part));
         }
         const double h = height(total);
         const double x = plot.left() + static_cast<double>(i) * width;
@@ -104,17 +104,22 @@ StepBars::Picture StepBars::draw(const Steps& reports, QSize size, qreal dpr, co
         painter.drawText(QRectF(0, y - fm.height() / 2, g.plot.left() - 6, fm.height()),
                          Qt::AlignRight | Qt::AlignVCenter, formatDuration(t, step));
     }
-    // Step numbers under the bars, every n-th where they would crowd.
+    // Step numbers under the bars (with the rank, ranks merged into one
+    // trace), every n-th where they would crowd.
+    auto label = [](const StepReport& s) {
+        return s.rank ? QStringLiteral("%1 r%2").arg(s.step.number).arg(*s.rank)
+                      : QString::number(s.step.number);
+    };
     double widest = 0;
     for (const StepReport& s : steps)
-        widest = std::max(widest, fm.horizontalAdvance(QString::number(s.step.number)));
+        widest = std::max(widest, fm.horizontalAdvance(label(s)));
     const size_t every =
         std::max<size_t>(1, size_t(std::ceil((widest + 6) / std::max(1.0, g.width))));
     painter.setPen(pal.color(QPalette::Text));
     for (size_t i = 0; i < steps.size(); i += every) {
         const double x = g.plot.left() + (static_cast<double>(i) + 0.5) * g.width;
         painter.drawText(QRectF(x - widest, g.plot.bottom() + 2, 2 * widest, fm.height()),
-                         Qt::AlignHCenter | Qt::AlignTop, QString::number(steps[i].step.number));
+                         Qt::AlignHCenter | Qt::AlignTop, label(steps[i]));
     }
     for (size_t i = 0; i < steps.size(); ++i) {
         const StepReport& s = steps[i];
@@ -133,7 +138,7 @@ StepBars::Picture StepBars::draw(const Steps& reports, QSize size, qreal dpr, co
             segment(s.duration, stepPartColor(StepPart::Cpu, dark));
         } else {
             for (size_t part = 0; part < kStepPartCount; ++part)
-                segment(s.devices.front().part(StepPart(part)),
+                segment(s.devices.front().tileParts().part(StepPart(part)),
                         stepPartColor(StepPart(part), dark));
         }
         if (s.slow) {
@@ -205,12 +210,16 @@ bool StepBars::event(QEvent* e) {
         return true;
     }
     const StepReport& s = steps()[static_cast<size_t>(i)];
-    QString text = tr("Step %1: %2").arg(s.step.number).arg(shortDuration(s.duration));
+    QString text = s.rank ? tr("Step %1 of rank %2: %3")
+                                .arg(s.step.number)
+                                .arg(*s.rank)
+                                .arg(shortDuration(s.duration))
+                          : tr("Step %1: %2").arg(s.step.number).arg(shortDuration(s.duration));
     if (s.slow && s.slowerBecause)
         text += tr(" — slow: %1 +%2").arg(stepPartLabel(*s.slowerBecause), shortDuration(s.grewBy));
     if (!s.devices.empty()) {
         for (size_t part = 0; part < kStepPartCount; ++part) {
-            const TimeNs v = s.devices.front().part(StepPart(part));
+            const TimeNs v = s.devices.front().tileParts().part(StepPart(part));
             if (v > 0) text += "\n" + stepPartLabel(StepPart(part)) + ": " + shortDuration(v);
         }
     }

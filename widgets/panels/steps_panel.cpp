@@ -4,6 +4,7 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include "analysis/distribution.h"
 #include "panels/analysis_table.h"
 #include "panels/cause_colors.h"
 #include "panels/result_rows.h"
@@ -91,10 +92,12 @@ std::optional<std::shared_ptr<const StepsPanel::Shown>> computeSteps(
     if (request.cancelled()) return std::nullopt;
     TimeNs total = 0, slowest = 0;
     size_t slow = 0;
+    std::vector<TimeNs> durations;  // the median of the steps shown
     for (const StepReport& s : result.steps) {
         total += s.duration;
         slowest = std::max(slowest, s.duration);
         slow += s.slow;
+        durations.push_back(s.duration);
     }
     auto rows = std::make_shared<const ResultRows>(
         resultRows(stepTable(result), request.trace().spanStart));
@@ -108,7 +111,7 @@ std::optional<std::shared_ptr<const StepsPanel::Shown>> computeSteps(
                 .arg(result.steps.size())
                 .arg(QString::fromLatin1(stepSourceName(result.source)))
                 .arg(shortDuration(total / static_cast<TimeNs>(result.steps.size())))
-                .arg(shortDuration(result.medianDuration.value_or(0)))
+                .arg(shortDuration(durations.empty() ? 0 : medianOf(durations)))
                 .arg(shortDuration(slowest))
                 .arg(slow);
         shown->summary += "<br>";

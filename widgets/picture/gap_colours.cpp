@@ -2,12 +2,19 @@
 
 #include <algorithm>
 
+#include "analysis/gpu_time_account.h"
 #include "panels/cause_colors.h"
 
 namespace gapscope::ui {
 
 GapColorList gapCauseColours(const Trace& t, const GapOptions& options, bool dark) {
-    const std::vector<DeviceGaps> devices = gapsWithCauses(t, options);
+    // The time account's gaps: those the Gaps panel lists and the Overview counts.
+    StepOptions so;
+    so.window = options.window;
+    so.minGapNs = options.minGapNs;
+    so.index = options.index;
+    so.cancel = options.cancel;
+    const std::vector<DeviceGaps> devices = accountGaps(timeAccountOf(t, so));
     if (options.cancel && options.cancel->isCancelled()) return {};
     GapColorList colours(t.gpuDevices.size());
     for (const DeviceGaps& d : devices) {
@@ -20,21 +27,21 @@ GapColorList gapCauseColours(const Trace& t, const GapOptions& options, bool dar
     return colours;
 }
 
-std::vector<std::vector<QColor>> matchGapColours(const std::vector<std::vector<Interval>>& gaps,
-                                                 const GapColorList& known) {
-    std::vector<std::vector<QColor>> out(gaps.size());
-    for (size_t d = 0; d < gaps.size(); ++d) {
-        out[d].reserve(gaps[d].size());
-        for (const Interval& g : gaps[d]) {
-            QColor c;
-            if (d < known.size()) {
-                const auto& k = known[d];
-                const auto it = std::lower_bound(k.begin(), k.end(), g.start,
-                                                 [](const std::pair<Interval, QColor>& e,
-                                                    TimeNs v) { return e.first.start < v; });
-                if (it != k.end() && it->first == g) c = it->second;
-            }
-            out[d].push_back(c);
+ShadedGaps shadedGaps(const std::vector<std::vector<Interval>>& idle, const GapColorList& known) {
+    ShadedGaps out;
+    if (known.empty()) {  // not computed yet: the idle gaps, uncoloured
+        out.gaps = idle;
+        out.colours.resize(idle.size());
+        for (size_t d = 0; d < idle.size(); ++d)
+            out.colours[d].resize(idle[d].size());
+        return out;
+    }
+    out.gaps.resize(known.size());
+    out.colours.resize(known.size());
+    for (size_t d = 0; d < known.size(); ++d) {
+        for (const auto& [gap, colour] : known[d]) {
+            out.gaps[d].push_back(gap);
+            out.colours[d].push_back(colour);
         }
     }
     return out;

@@ -1,8 +1,10 @@
 #pragma once
 // GPU idle gaps coloured by their cause, for the timeline's shading and the
-// exported pictures: the causes come from analysis/gap_causes, the colours
-// from cause_colors; the shading's own gaps (analysis/idle_gaps) get theirs
-// by matching intervals.
+// exported pictures: the gaps and causes of the GPU time account
+// (analysis/gpu_time_account.h: what the Gaps panel lists and the Overview
+// counts), the colours from cause_colors. Until they are computed (on a
+// worker) the shading shows the busy union's idle gaps (analysis/idle_gaps),
+// uncoloured.
 
 #include <QColor>
 #include <utility>
@@ -19,9 +21,13 @@ using GapColorList = std::vector<std::vector<std::pair<Interval, QColor>>>;
 // Empty when cancelled through options.cancel.
 GapColorList gapCauseColours(const Trace& trace, const GapOptions& options, bool dark);
 
-// Parallel to `gaps`: the colour of each gap found in `known`, else an
-// invalid colour (the default shading).
-std::vector<std::vector<QColor>> matchGapColours(const std::vector<std::vector<Interval>>& gaps,
-                                                 const GapColorList& known);
+// What to shade: the account's caused gaps once known, else `idle`
+// uncoloured (invalid colours: the default shading). Parallel lists per
+// entry of Trace::gpuDevices.
+struct ShadedGaps {
+    std::vector<std::vector<Interval>> gaps;
+    std::vector<std::vector<QColor>> colours;
+};
+ShadedGaps shadedGaps(const std::vector<std::vector<Interval>>& idle, const GapColorList& known);
 
 }  // namespace gapscope::ui

@@ -203,9 +203,13 @@ void paintPicture(QPainter& p, const PictureSpec& spec) {
     }
     paintRuler(p, ruler);
     // Tracks, by the timeline's painter.
-    const std::vector<std::vector<Interval>> gaps =
-        idleGapsPerDevice(*spec.trace, spec.gapThreshold);
-    const std::vector<std::vector<QColor>> gapColours = matchGapColours(gaps, spec.gapColours);
+    // The timeline's shading: the account's caused gaps, else the idle gaps.
+    const ShadedGaps shaded =
+        shadedGaps(spec.gapColours.empty() ? idleGapsPerDevice(*spec.trace, spec.gapThreshold)
+                                           : std::vector<std::vector<Interval>>{},
+                   spec.gapColours);
+    const std::vector<std::vector<Interval>>& gaps = shaded.gaps;
+    const std::vector<std::vector<QColor>>& gapColours = shaded.colours;
     NameColors names;
     names.reset(spec.trace.get(), spec.dark);
     PaintInputs in;

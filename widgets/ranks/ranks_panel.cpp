@@ -151,13 +151,15 @@ void RanksPanel::setDocument(std::shared_ptr<const RanksDocument> doc, bool with
         std::vector<TimeNs> waits;
         for (const StepStraggler* st : list)
             waits.push_back(st->othersWait);
+        // The others' waits added up per step (not one rank's wait).
         text += "<br>" + tr("<b>Rank %1</b> entered the collective last in %2 of %3 steps; in "
-                            "those the others waited a median of %4 per step for it.")
+                            "each, the other ranks' waits for it add up to %4 (the median "
+                            "over those steps).")
                              .arg(order[i].second)
                              .arg(list.size())
                              .arg(stepsWithOne)
                              .arg(shortDuration(medianOf(std::move(waits))));
-        text += " " + tr("Worst: step %1, %2 (rank %3 longest, %4).")
+        text += " " + tr("Worst: step %1, %2 in all (rank %3 longest, %4).")
                           .arg(worst->step)
                           .arg(shortDuration(worst->othersWait))
                           .arg(worst->longestWaitRank)

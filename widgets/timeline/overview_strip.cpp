@@ -47,12 +47,13 @@ std::vector<OverviewStrip::Lane> OverviewStrip::computeLanes(const Trace& trace,
                                                              const LanesKey& key,
                                                              const IndexedTrace* indexed,
                                                              const CancelToken* cancel) {
-    // Each device's step windows: the index's (the time account's).
+    // Each device's step time: the index's steps' lead-ins and windows (the
+    // time account's).
     std::map<int, std::vector<Interval>> windows;
     if (indexed)
-        for (const auto& step : indexed->index->stepWindows())
+        for (const auto& step : indexed->index->stepWindows().perStep)
             for (const auto& [device, w] : step)
-                windows[device].push_back(w);
+                if (w.tile().length() > 0) windows[device].push_back(w.tile());
     static const std::vector<Interval> kNoWindows;
     std::vector<Lane> lanes;
     for (const GpuDevice& d : trace.gpuDevices) {

@@ -134,15 +134,23 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace) {
 
 void TimelineView::setGapThreshold(TimeNs ns) {
     gapThreshold_ = std::max<TimeNs>(0, ns);
+    gapCauseColors_.clear();  // of the old threshold; the new ones follow
     recomputeGaps();
     contentChanged();
 }
 
 void TimelineView::recomputeGaps() {
     gaps_.clear();
-    if (trace_) gaps_ = idleGapsPerDevice(*trace_, gapThreshold_);
-    // Each gap's colour, matched by its interval (computed apart, on a worker).
-    gapColors_ = matchGapColours(gaps_, gapCauseColors_);
+    gapColors_.clear();
+    if (!trace_) return;
+    // The account's caused gaps (computed apart, on a worker), else the
+    // busy union's idle gaps until they arrive.
+    ShadedGaps shaded =
+        shadedGaps(gapCauseColors_.empty() ? idleGapsPerDevice(*trace_, gapThreshold_)
+                                           : std::vector<std::vector<Interval>>{},
+                   gapCauseColors_);
+    gaps_ = std::move(shaded.gaps);
+    gapColors_ = std::move(shaded.colours);
 }
 
 void TimelineView::setGapCauseColors(GapColorList colors) {

@@ -18,6 +18,11 @@ std::optional<SliceKind> kinetoCategory(std::string_view c) {
     return std::nullopt;
 }
 
+bool kinetoHostCategory(std::string_view c) {
+    return c == "cpu_op" || c == "cuda_runtime" || c == "cuda_driver" || c == "user_annotation" ||
+           c == "python_function";
+}
+
 bool kinetoLaunchFlow(std::string_view category) {
     return category == "ac2g";
 }

@@ -16,6 +16,9 @@ namespace gapscope::vocabulary {
 // PyTorch's Kineto (CUDA and ROCm): "kernel", "gpu_memcpy", "cpu_op",
 // "cuda_runtime", "user_annotation", …; nullopt for a category it lacks.
 std::optional<SliceKind> kinetoCategory(std::string_view category);
+// Kineto's categories of host work (CPU ops, runtime and driver calls, user
+// annotations, Python functions): what a host process holds.
+bool kinetoHostCategory(std::string_view category);
 bool kinetoLaunchFlow(std::string_view category);  // "ac2g"
 // Kineto's own log lines, which its on-demand traces carry at the top level
 // ("ERROR": [...], "WARNING": [...]; INFO is not about the recording): for
