@@ -6,6 +6,7 @@
 #include <ostream>
 #include <string>
 
+#include "analysis/analysis_index.h"
 #include "analysis/gpu_time_account.h"
 #include "analysis/trace_health.h"
 #include "model/slice_kind.h"
@@ -69,7 +70,11 @@ void writeTraceSummary(const Trace& t, std::ostream& out) {
         out << "\nGPU devices (busy = union of kernels, memcpy, memset on all streams)\n";
     // The busy share every view shows: of the time account's denominator
     // (its step time, else its active span), each named.
-    const TimeAccount account = t.gpuDevices.empty() ? TimeAccount{} : timeAccountOf(t, {});
+    // One index for the account and the health below (launch calls, steps).
+    const AnalysisIndex index(t);
+    StepOptions so;
+    so.index = &index;
+    const TimeAccount account = t.gpuDevices.empty() ? TimeAccount{} : timeAccountOf(t, so);
     for (const GpuDevice& d : t.gpuDevices) {
         std::string share;
         for (const GpuTimeAccount& a : account.devices) {
@@ -103,7 +108,7 @@ void writeTraceSummary(const Trace& t, std::ostream& out) {
 
     const ImportReport& r = t.report;
     // What the import repaired, dropped or found missing (analysis/trace_health.h).
-    const TraceHealth health = traceHealth(t);
+    const TraceHealth health = traceHealth(t, &index.launches(), &index.stepWindows());
     out << "\nHealth\n";
     bool found = false;
     for (const HealthCheck& c : health.checks) {

@@ -22,6 +22,8 @@
 #include "panels/memory_panel.h"
 #include "panels/ops_panel.h"
 #include "panels/overview_panel.h"
+#include "timeline/timeline_view.h"
+#include "trace_page.h"
 #include "panels/panel_host.h"
 #include "panels/pipeline_panel.h"
 #include "panels/steps_panel.h"
@@ -110,6 +112,14 @@ class TestPanelsCli : public QObject {
             }
         }
         return true;
+    }
+
+    // The step numbers `gapscope-cli steps` finds, in order.
+    std::vector<int64_t> stepsOfCli(const QString& trace) {
+        std::vector<int64_t> out;
+        for (const json& st : cli({"steps", trace})["steps"])
+            out.push_back(st["number"].get<int64_t>());
+        return out;
     }
 
   private slots:
@@ -213,6 +223,42 @@ class TestPanelsCli : public QObject {
         QVERIFY2(same(exportedRows(gaps->table()->snapshot(), "gaps"), cliGaps,
                       {"device", "start_ns"}, &why),
                  qPrintable("gaps: " + why));
+        // The timeline shades those very gaps, and per cause they are the
+        // Overview's idle time, whole trace and one step alike.
+        const Trace& t = *window_->tracePage()->trace();
+        const auto& shaded = window_->tracePage()->timeline()->gaps();
+        QCOMPARE(shaded.size(), t.gpuDevices.size());
+        for (size_t e = 0; e < t.gpuDevices.size(); ++e) {
+            json listed = json::array(), drawn = json::array();
+            for (const json& d : gapsJson["devices"])
+                if (d["device"] == t.gpuDevices[e].index)
+                    for (const json& g : d["gaps"])
+                        listed.push_back({g["start_ns"], g["end_ns"]});
+            for (const Interval& g : shaded[e])
+                drawn.push_back({g.start, g.end});
+            QCOMPARE(drawn.dump(), listed.dump());
+        }
+        auto inputOf = [&](const char* table, const char* key) {
+            TimeNs sum = 0;
+            for (const json& r :
+                 table == std::string("gaps")
+                     ? exportedRows(gaps->table()->snapshot(), "gaps")
+                     : exportedRows(panel<OverviewPanel>("overviewDock")->snapshot(), "overview"))
+                if (table != std::string("gaps") || r["cause"] == "input")
+                    sum += r[key].get<TimeNs>();
+            return sum;
+        };
+        QCOMPARE(inputOf("gaps", "duration_ns"), inputOf("overview", "idle_input_ns"));
+        // (The sample's figure, as the CLI's golden `gaps` has it.)
+        if (trace.endsWith("h200_cnn_dataloader.pt.trace.json.gz"))
+            QCOMPARE(inputOf("gaps", "duration_ns"), TimeNs(116243898));
+        if (!stepsOfCli(trace).empty()) {
+            host()->session()->setStepScope(stepsOfCli(trace).front());
+            QVERIFY(settle());
+            QCOMPARE(inputOf("gaps", "duration_ns"), inputOf("overview", "idle_input_ns"));
+            host()->session()->setWholeTrace();
+            QVERIFY(settle());
+        }
 
         // The CLI's steps JSON nests each GPU's breakdown in its step.
         json cliSteps = json::array();
