@@ -28,7 +28,7 @@ ResultTable rankTable(const std::vector<RankRow>& ranks, const RankComparison& c
     table.columns = {{"rank", "Rank", Unit::Count},
                      {"host", "Host", Unit::Text},
                      {"steps", "Steps", Unit::Count},
-                     {"step_time_ns", "Step time", Unit::Duration, 0},
+                     {"step_time_ns", "Step duration", Unit::Duration, 0},
                      {"busy_share", "GPU busy", Unit::Share},
                      {"comm_ns", "Communication", Unit::Duration},
                      {"exposed_comm_ns", "Exposed comm", Unit::Duration},

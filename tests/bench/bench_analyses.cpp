@@ -32,12 +32,12 @@ std::vector<Step> stepsIn(const Trace& t, const AnalysisIndex* x, Interval w) {
 
 std::vector<Analysis> analyses() {
     return {
-        {"gaps",
+        {"gaps",  // the time account's, as the Gaps panel, the shading and `gaps` list them
          [](const Trace& t, Interval w, const AnalysisIndex* x) {
-             GapOptions o;
+             StepOptions o;
              o.window = w;
              o.index = x;
-             return gapsWithCauses(t, o).size();
+             return accountGaps(timeAccountOf(t, o)).size();
          }},
         {"timeline", [](const Trace& t, Interval w,
                         const AnalysisIndex*) { return timeBreakdowns(t, w).size(); }},

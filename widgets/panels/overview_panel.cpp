@@ -179,12 +179,12 @@ std::optional<OverviewPanel::Computed> computeOverview(const AnalysisPanel::Requ
             if (r.duration > slowest->duration) slowest = &r;
         }
         if (steps.steps.size() == 1)
-            html += OverviewPanel::tr("Step %1: %2 (the median of all steps: %3). ")
+            html += OverviewPanel::tr("Step %1 lasted %2 (the median of all steps: %3). ")
                         .arg(slowest->step.number)
                         .arg(shortDuration(slowest->duration),
                              shortDuration(steps.medianDuration.value_or(0)));
         else
-            html += OverviewPanel::tr("%1 steps: mean %2, median %3, slowest %4 (step %5). ")
+            html += OverviewPanel::tr("%1 steps lasted: mean %2, median %3, slowest %4 (step %5). ")
                         .arg(steps.steps.size())
                         .arg(shortDuration(total / TimeNs(steps.steps.size())),
                              shortDuration(medianOf(std::move(durations))),

@@ -107,7 +107,7 @@ std::optional<std::shared_ptr<const StepsPanel::Shown>> computeSteps(
     } else {
         shown->summary =
             StepsPanel::tr(
-                "%1 steps (%2): mean %3, median %4, slowest %5; %6 slow (> 1.5 × median).")
+                "%1 steps (%2) lasted: mean %3, median %4, slowest %5; %6 slow (> 1.5 × median).")
                 .arg(result.steps.size())
                 .arg(QString::fromLatin1(stepSourceName(result.source)))
                 .arg(shortDuration(total / static_cast<TimeNs>(result.steps.size())))

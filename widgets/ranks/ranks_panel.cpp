@@ -50,7 +50,7 @@ RanksPanel::RanksPanel(QWidget* parent)
     layout->addWidget(summary_);
     auto* pick = new QHBoxLayout;
     pick->addWidget(new QLabel(tr("Colour:"), this));
-    metric_->addItem(tr("Step time"));
+    metric_->addItem(tr("Step duration"));
     metric_->addItem(tr("Idle share"));
     metric_->addItem(tr("Wait in the collective"));
     metric_->setAccessibleName(tr("heat map colour"));
