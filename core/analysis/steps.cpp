@@ -446,13 +446,15 @@ StepWindows windowsOf(const Trace& t, const std::vector<Step>& steps, const Laun
     return out;
 }
 
-// TensorFlow's Steps line: the step list's spans apply to the GPUs that
-// have a Steps line of their own; the others have no steps.
+// TensorFlow's Steps line: the step list's spans apply to the GPUs of the
+// line's host (rank) that have a Steps line of their own; the others have
+// no steps.
 StepWindows stepsLineWindows(const Trace& t, const StepList& list) {
     std::set<int> lined;
+    const uint32_t group = list.steps.empty() ? 0 : groupOf(t, list.steps.front().slice);
     for (const Track& track : t.tracks)
         if (track.kind == TrackKind::GpuOther && vocabulary::isStepsLine(t.str(track.threadName)) &&
-            t.processes[track.process].gpuDevice >= 0)
+            t.processes[track.process].gpuDevice >= 0 && t.processes[track.process].group == group)
             lined.insert(t.processes[track.process].gpuDevice);
     StepWindows out;
     out.perStep.resize(list.steps.size());
