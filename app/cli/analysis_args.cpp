@@ -49,6 +49,7 @@ std::optional<AnalysisArgs> parseAnalysisArgs(const char* command, int argc, cha
                 !parseInt(v.substr(colon + 1), e) || e <= s)
                 return fail("--range takes START:END, integer ns with START < END");
             a.range = Interval{s, e};
+            a.rangeGiven = true;
         } else if (arg == "--by-device" && takes("--by-device")) {
             a.byDevice = true;
         } else if (arg == "--active-span" && takes("--active-span")) {

@@ -23,6 +23,7 @@ namespace gapscope::cli {
 struct AnalysisArgs {
     OutputFormat format = OutputFormat::Text;
     std::optional<Interval> range;  // absolute ns, [START, END)
+    bool rangeGiven = false;        // --range was given (not only made by --step)
     bool byDevice = false;
     bool activeSpan = false;         // --active-span: each GPU over its active span, steps or not
     size_t top = 0;                  // 0: all

@@ -18,7 +18,7 @@ namespace {
 
 constexpr const char* kHelp =
     "Usage: gapscope-cli gaps TRACE [--format table|csv|md|json] [--range START:END]\n"
-    "                 [--min-gap-us N]\n"
+    "                 [--min-gap-us N] [--active-span]\n"
     "  Each GPU's idle gaps of at least N us (default 100), with the first cause that\n"
     "  holds: input (the host was in a DataLoader __next__ / IteratorGetNext /\n"
     "  Iterator:: for at least half of the gap), synchronization (a cuda*Synchronize or\n"
@@ -29,9 +29,9 @@ constexpr const char* kHelp =
     "  The gaps are the idle time of the GPU time account: with steps, of each GPU's\n"
     "  step time (the steps' lead-ins and GPU windows; a gap that crosses a step\n"
     "  boundary is one gap), else of its active span; per cause they add up to the\n"
-    "  idle that every other command reports. --range and --step keep the steps that\n"
-    "  start inside it, or that step (a gap is cut where their time ends), as every\n"
-    "  command does; without steps in it, the range itself.\n"
+    "  idle that every other command reports. --step keeps that step, --range the\n"
+    "  steps that start inside it (both: their intersection as the range), whole (a\n"
+    "  gap is cut where their time ends); without steps in it, the range itself.\n"
     "  --active-span       every GPU over its active span (first to last activity),\n"
     "                      steps or not: HTA's idle time breakdown's time\n"
     "  --min-gap-us N      the threshold in microseconds (may be fractional)\n";
@@ -48,7 +48,9 @@ int runGaps(int argc, char** argv) {
     const Trace& t = *trace;
     StepOptions options = args->stepOptions();
     options.window = args->range.value_or(kWholeTrace);
-    if (args->step) options.onlyNumber = *args->step;
+    // --step N alone: that step whole; with --range too: their intersection
+    // as any range (the steps that start inside it).
+    if (args->step && !args->rangeGiven) options.onlyNumber = *args->step;
     GapOptions spanOptions;  // --active-span: no steps, the range (or the trace)
     spanOptions.window = options.window;
     spanOptions.minGapNs = options.minGapNs;

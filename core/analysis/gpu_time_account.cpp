@@ -9,7 +9,15 @@
 namespace gapscope {
 
 const char* denominatorName(Denominator d) {
-    return d == Denominator::StepTime ? "step time" : "active span";
+    switch (d) {
+        case Denominator::StepTime:
+            return "step time";
+        case Denominator::ActiveSpan:
+            return "active span";
+        case Denominator::Mixed:
+            break;
+    }
+    return "step time and active spans";
 }
 
 TimeNs TimeAccount::time() const {

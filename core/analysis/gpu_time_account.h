@@ -23,8 +23,11 @@
 
 namespace gapscope {
 
-enum class Denominator : uint8_t { StepTime, ActiveSpan };
-const char* denominatorName(Denominator d);  // "step time", "active span"
+// Mixed: a sum over GPUs of which some are over their step time and some
+// over their active span (a figure of all GPUs, such as the input verdict's).
+enum class Denominator : uint8_t { StepTime, ActiveSpan, Mixed };
+// "step time", "active span", "step time and active spans"
+const char* denominatorName(Denominator d);
 
 struct GpuTimeAccount {
     int device = 0;
@@ -53,8 +56,10 @@ struct TimeAccount {
     // Over all devices: the sums of their times and of one cause's idle.
     TimeNs time() const;
     TimeNs idle(GapCause cause) const;
-    // Whether every device is over the same denominator.
+    // Whether the devices are over different denominators.
     bool mixed() const;
+    // The denominator of time(): that of every device, or Mixed.
+    Denominator denominatorOfAll() const { return mixed() ? Denominator::Mixed : denominator; }
 };
 
 // Each device in the step breakdowns over its steps; every other device of

@@ -163,7 +163,7 @@ PipelineReport inputPipeline(const Trace& t, const std::vector<Step>& steps,
     if (out.fromGpu) {
         out.inputWait = account->idle(GapCause::Input);
         out.time = account->time();
-        out.denominator = account->denominator;
+        out.denominator = account->denominatorOfAll();
     } else {
         out.inputWait = out.hostWait;
         out.time = out.hostTime;

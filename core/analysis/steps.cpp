@@ -262,7 +262,7 @@ Interval wholeGap(const GpuDevice& device, Interval piece, const std::vector<Int
 
 GpuParts gpuParts(const Trace& trace, const GpuDevice& device, Interval span,
                   const std::vector<Interval>& frame, const GapExplainer& explainer,
-                  TimeNs minGapNs, std::vector<CausedGap>* pieces) {
+                  TimeNs minGapNs, GapCauseCache& causes, std::vector<CausedGap>* pieces) {
     GpuParts b;
     if (span.length() <= 0) return b;
     const DeviceActivity a = deviceActivity(trace, device, span);
@@ -286,7 +286,13 @@ GpuParts gpuParts(const Trace& trace, const GpuDevice& device, Interval span,
             if (idle.start == gap.start) ++b.shortGaps;
             continue;
         }
-        CausedGap g = explainer.explain(device, gap);
+        auto known = causes.find({device.index, gap.start, gap.end});
+        if (known == causes.end())
+            known = causes
+                        .emplace(std::tuple{device.index, gap.start, gap.end},
+                                 explainer.explain(device, gap))
+                        .first;
+        CausedGap g = known->second;
         g.gap = idle;
         b.idleByCause[static_cast<size_t>(g.cause)] += idle.length();
         if (pieces) pieces->push_back(std::move(g));
@@ -296,11 +302,12 @@ GpuParts gpuParts(const Trace& trace, const GpuDevice& device, Interval span,
 
 StepBreakdown stepBreakdown(const Trace& trace, const GpuDevice& device, const StepGpuWindow& w,
                             const std::vector<Interval>& frame, const GapExplainer& explainer,
-                            TimeNs minGapNs) {
+                            TimeNs minGapNs, GapCauseCache& causes) {
     StepBreakdown b;
-    b.leadInParts = gpuParts(trace, device, w.leadIn, frame, explainer, minGapNs, &b.idlePieces);
+    b.leadInParts =
+        gpuParts(trace, device, w.leadIn, frame, explainer, minGapNs, causes, &b.idlePieces);
     static_cast<GpuParts&>(b) =
-        gpuParts(trace, device, w.window, frame, explainer, minGapNs, &b.idlePieces);
+        gpuParts(trace, device, w.window, frame, explainer, minGapNs, causes, &b.idlePieces);
     b.device = device.index;
     b.gpuWindow = w.window;
     b.leadIn = w.leadIn;
@@ -386,6 +393,15 @@ bool holds(Interval outer, Interval inner) {
     return outer.start <= inner.start && inner.end <= outer.end;
 }
 
+// A span as a window with no lead-in, never before the previous window's
+// end: overlapping steps (nested --step-regex matches) do not overlap on the GPU.
+StepGpuWindow spanWindow(Interval span, std::optional<TimeNs>& previousEnd, WindowSource source) {
+    const TimeNs from = previousEnd ? std::max(span.start, *previousEnd) : span.start;
+    StepGpuWindow w{{from, from}, {from, std::max(span.end, from)}, source};
+    previousEnd = w.window.end;
+    return w;
+}
+
 // The windows of steps found on the host (see steps.h): per device of a
 // rank with steps, in step order, the lead-in from the previous window's
 // end (the first step's start) and the window over the step's own work.
@@ -416,9 +432,7 @@ StepWindows windowsOf(const Trace& t, const std::vector<Step>& steps, const Laun
             const Interval span = steps[i].span;
             StepGpuWindow w;
             if (own.empty()) {  // no step's GPU work known on it: its host's steps
-                w.leadIn = {span.start, span.start};
-                w.window = span;
-                w.source = WindowSource::HostSpan;
+                w = spanWindow(span, previousEnd, WindowSource::HostSpan);
             } else {
                 const auto x = own.find(i);
                 const TimeNs from = previousEnd      ? *previousEnd
@@ -446,22 +460,36 @@ StepWindows windowsOf(const Trace& t, const std::vector<Step>& steps, const Laun
     return out;
 }
 
-// TensorFlow's Steps line: the step list's spans apply to the GPUs of the
-// line's host (rank) that have a Steps line of their own; the others have
-// no steps.
+// TensorFlow's Steps lines: each GPU with a line of its own takes, for each
+// step of the list, its own line's step of that number (numbered as the
+// list is: the name's digits, else the position on the line); the others
+// have no steps.
 StepWindows stepsLineWindows(const Trace& t, const StepList& list) {
-    std::set<int> lined;
-    const uint32_t group = list.steps.empty() ? 0 : groupOf(t, list.steps.front().slice);
-    for (const Track& track : t.tracks)
-        if (track.kind == TrackKind::GpuOther && vocabulary::isStepsLine(t.str(track.threadName)) &&
-            t.processes[track.process].gpuDevice >= 0 && t.processes[track.process].group == group)
-            lined.insert(t.processes[track.process].gpuDevice);
+    std::map<int, std::map<int64_t, Interval>> lines;  // device -> number -> span
+    for (const Track& track : t.tracks) {
+        if (track.kind != TrackKind::GpuOther || !vocabulary::isStepsLine(t.str(track.threadName)))
+            continue;
+        const int device = t.processes[track.process].gpuDevice;
+        if (device < 0) continue;
+        std::vector<Step> own;
+        for (uint32_t i = track.sliceBegin; i < track.sliceEnd; ++i) {
+            const Slice& s = t.slices[i];
+            if (s.dur > 0)
+                own.push_back({i, digits(t.str(s.name)).value_or(-1), {s.start, s.end()}});
+        }
+        order(own, true);
+        for (const Step& s : own)
+            lines[device].try_emplace(s.number, s.span);
+    }
     StepWindows out;
     out.perStep.resize(list.steps.size());
-    for (size_t i = 0; i < list.steps.size(); ++i) {
-        const Interval span = list.steps[i].span;
-        for (const int device : lined)
-            out.perStep[i][device] = {{span.start, span.start}, span, WindowSource::StepsLine};
+    for (const auto& [device, spans] : lines) {
+        std::optional<TimeNs> previousEnd;
+        for (size_t i = 0; i < list.steps.size(); ++i) {
+            const auto it = spans.find(list.steps[i].number);
+            if (it == spans.end()) continue;
+            out.perStep[i][device] = spanWindow(it->second, previousEnd, WindowSource::StepsLine);
+        }
     }
     return out;
 }
@@ -525,6 +553,7 @@ StepsResult stepAnalysis(const Trace& trace, const StepOptions& options) {
     out.brokenAnnotations = windows.broken;
     const std::map<int, std::vector<Interval>> frames = stepFrames(windows);
     static const std::vector<Interval> kNoFrame;
+    GapCauseCache causes;  // this call's: a gap split between steps is explained once
     // The devices of the step's rank that have steps, each over its window.
     auto breakdowns = [&](size_t step, bool firstOnly = false) {
         std::vector<StepBreakdown> devices;
@@ -536,7 +565,7 @@ StepsResult stepAnalysis(const Trace& trace, const StepOptions& options) {
             const auto frame = frames.find(device.index);
             devices.push_back(stepBreakdown(trace, device, mine->second,
                                             frame == frames.end() ? kNoFrame : frame->second,
-                                            explainer, options.minGapNs));
+                                            explainer, options.minGapNs, causes));
         }
         return devices;
     };

@@ -41,6 +41,7 @@
 #include <optional>
 #include <regex>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "analysis/gap_causes.h"
@@ -176,17 +177,21 @@ StepWindows stepWindows(const Trace& trace, const StepList& list, const LaunchCa
 // Each device's step time: the union of its steps' tiles (sorted, disjoint).
 std::map<int, std::vector<Interval>> stepFrames(const StepWindows& windows);
 
-// One step's breakdown on one device (the panels ask for a single step);
-// `frame` is the device's step time (stepFrames), over which each idle
-// gap's extent, and so its cause, is decided.
+// The causes of whole gaps already decided, by (device, gap): a gap split
+// between many steps is explained once.
+using GapCauseCache = std::map<std::tuple<int, TimeNs, TimeNs>, CausedGap>;
+
+// One step's breakdown on one device; `frame` is the device's step time
+// (stepFrames), over which each idle gap's extent, and so its cause, is
+// decided.
 StepBreakdown stepBreakdown(const Trace& trace, const GpuDevice& device, const StepGpuWindow& w,
                             const std::vector<Interval>& frame, const GapExplainer& explainer,
-                            TimeNs minGapNs);
+                            TimeNs minGapNs, GapCauseCache& causes);
 
 // The parts of `span` on `device`, each idle piece's cause decided over its
 // whole gap within `frame` (pieces at least the threshold appended to `pieces`).
 GpuParts gpuParts(const Trace& trace, const GpuDevice& device, Interval span,
                   const std::vector<Interval>& frame, const GapExplainer& explainer,
-                  TimeNs minGapNs, std::vector<CausedGap>* pieces);
+                  TimeNs minGapNs, GapCauseCache& causes, std::vector<CausedGap>* pieces);
 
 }  // namespace gapscope

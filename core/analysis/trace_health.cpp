@@ -227,8 +227,10 @@ TraceHealth traceHealth(const Trace& t, const LaunchCalls* given, const StepWind
     uint64_t mislabelled = 0;
     std::string firstLabel;
     for (const Process& p : t.processes) {
-        const std::string_view label = t.str(p.labels);
-        if (p.kind == ProcessKind::Gpu || label.substr(0, 4) != "GPU ") continue;
+        // The label or name that would have made it a GPU (classify_tracks.cpp).
+        const std::string_view label =
+            vocabulary::kinetoGpuNumber(t.str(p.labels)) >= 0 ? t.str(p.labels) : t.str(p.name);
+        if (p.kind == ProcessKind::Gpu || vocabulary::kinetoGpuNumber(label) < 0) continue;
         if (!mislabelled++)
             firstLabel = p.displayName + " is labelled \"" + std::string(label) +
                          "\" but its threads hold CPU ops and runtime calls, no GPU work";

@@ -106,8 +106,8 @@ std::vector<bool> classifyProcesses(TraceBuilder::State& st) {
     for (uint32_t p = 0; p < procs.size(); ++p) {
         Process& proc = procs[p];
         const std::string_view name = t.str(proc.name);
-        int device = numberAfter(t.str(proc.labels), "GPU ");
-        if (device < 0) device = numberAfter(name, "GPU ");
+        int device = vocabulary::kinetoGpuNumber(t.str(proc.labels));
+        if (device < 0) device = vocabulary::kinetoGpuNumber(name);
         if (device >= 0 && held.hostWork[p] && !held.activity[p]) device = -1;
         if (device >= 0) {
             tfStyle[p] = false;

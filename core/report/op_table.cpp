@@ -11,7 +11,7 @@ ResultTable opTable(const Trace& t, const std::vector<OpStats>& ops) {
                      {"inclusive_ns", "Inclusive", Unit::Duration},
                      {"self_ns", "Self", Unit::Duration},
                      {"gpu_ns", "GPU", Unit::Duration},
-                     {"share_of_step_time", "Of step time", Unit::Share}};
+                     {"share_of_step_time", "Of step duration", Unit::Share}};
     for (const OpStats& o : ops) {
         ResultRow r;
         r.cells = {

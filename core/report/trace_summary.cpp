@@ -76,18 +76,21 @@ void writeTraceSummary(const Trace& t, std::ostream& out) {
     so.index = &index;
     const TimeAccount account = t.gpuDevices.empty() ? TimeAccount{} : timeAccountOf(t, so);
     for (const GpuDevice& d : t.gpuDevices) {
-        std::string share;
+        out << "  GPU " << d.index << (d.name.empty() ? "" : " · " + d.name) << "  busy "
+            << readableDuration(d.busyNs) << ", " << d.tracks.size() << " stream(s)";
+        // The account's own busy and time beside its share: a step time
+        // holds less than all of the GPU's work.
         for (const GpuTimeAccount& a : account.devices) {
             if (a.device != d.index || a.time <= 0) continue;
-            share = " (" + readablePercent(double(a.busy()) / double(a.time)) + " of " +
-                    (a.denominator == Denominator::StepTime
-                         ? "the step time (" + std::to_string(a.steps) +
-                               (a.steps == 1 ? " step)" : " steps)")
-                         : std::string("its active span")) +
-                    ")";
+            out << "; "
+                << (a.denominator == Denominator::StepTime
+                        ? "of the step time (" + std::to_string(a.steps) +
+                              (a.steps == 1 ? " step): " : " steps): ")
+                        : std::string("of its active span: "))
+                << readableDuration(a.busy()) << " of " << readableDuration(a.time) << ", "
+                << readablePercent(double(a.busy()) / double(a.time));
         }
-        out << "  GPU " << d.index << (d.name.empty() ? "" : " · " + d.name) << "  busy "
-            << readableDuration(d.busyNs) << share << ", " << d.tracks.size() << " stream(s)\n";
+        out << "\n";
     }
 
     out << "\nProcesses and tracks\n";

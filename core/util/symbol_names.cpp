@@ -69,6 +69,11 @@ std::pair<size_t, size_t> qualifiedPart(std::string_view name) {
     size_t start = 0;
     for (size_t i = 0; i < name.size(); ++i) {
         const char c = name[i];
+        if (name.compare(i, kAnonymous.size() - 2, kAnonymous.substr(0, kAnonymous.size() - 2)) ==
+            0) {
+            i += kAnonymous.size() - 3;  // "(anonymous namespace)" is no parameter list
+            continue;
+        }
         if (depth == 0 && name.compare(i, 8, "operator") == 0) break;  // its own brackets
         if (c == '<') ++depth;
         if (c == '>' && depth > 0) --depth;

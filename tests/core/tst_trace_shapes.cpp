@@ -6,6 +6,7 @@
 // in the comments (times in µs as written; the model holds ns).
 
 #include <QTest>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "analysis/tensor_cores.h"
 #include "analysis/trace_health.h"
 #include "support/suite_main.h"
+#include "support/test_paths.h"
 #include "support/trace_files.h"
 #include "util/symbol_names.h"
 
@@ -173,22 +175,28 @@ class TestTraceShapes : public QObject {
         QCOMPARE(account.devices.at(0).denominator, Denominator::StepTime);
     }
 
-    // A TensorFlow multi-worker run: the only Steps line is GPU 4's (step 1
-    // over [0, 20000)); GPU 6 copies and computes around 2.4 s. GPU 6 has
-    // no steps of its own: it is counted over its active span [2400000,
-    // 2430000) (20 ms busy of 30), not as idle in GPU 4's step.
-    void gpuWithoutStepsOfItsOwn() {
+    // A TensorFlow multi-worker run: GPU 4's Steps line has step 0 over
+    // [0, 20000); GPU 6 copies and computes around 2.4 s, and its own Steps
+    // line has step 0 over [2400000, 2430000); GPU 7 has no Steps line. GPU
+    // 6 is counted over its own step (20 ms busy of 30), not as idle in GPU
+    // 4's; GPU 7 over its active span [2500000, 2505000) (all busy).
+    void eachGpuOverItsOwnStepsLine() {
         const LoadResult r = test::loadJsonText(trace({
             meta("process_name", "4", 0, R"({"name":"/device:GPU:4"})"),
             meta("thread_name", "4", 1, R"({"name":"Steps"})"),
             meta("thread_name", "4", 2, "{\"name\":\"Stream #13(Compute)\"}"),
             meta("process_name", "6", 0, R"({"name":"/device:GPU:6"})"),
+            meta("thread_name", "6", 1, R"({"name":"Steps"})"),
             meta("thread_name", "6", 2, "{\"name\":\"Stream #13(Compute)\"}"),
             meta("thread_name", "6", 3, "{\"name\":\"Stream #14(MemcpyHtoD)\"}"),
-            ev("", "1", "4", 1, 0, 20000),
+            meta("process_name", "7", 0, R"({"name":"/device:GPU:7"})"),
+            meta("thread_name", "7", 2, "{\"name\":\"Stream #13(Compute)\"}"),
+            ev("", "0", "4", 1, 0, 20000),
             ev("", "matmul", "4", 2, 1000, 15000),
+            ev("", "0", "6", 1, 2400000, 30000),
             ev("", "memcpy", "6", 3, 2400000, 10000),
             ev("", "matmul", "6", 2, 2420000, 10000),
+            ev("", "matmul", "7", 2, 2500000, 5000),
         }));
         QVERIFY(r.trace);
         const Trace& t = *r.trace;
@@ -198,13 +206,77 @@ class TestTraceShapes : public QObject {
         QVERIFY(account.mixed());
         const GpuTimeAccount* four = accountOf(account, 4);
         const GpuTimeAccount* six = accountOf(account, 6);
-        QVERIFY(four && six);
+        const GpuTimeAccount* seven = accountOf(account, 7);
+        QVERIFY(four && six && seven);
         QCOMPARE(four->denominator, Denominator::StepTime);
         QCOMPARE(four->time, us(20000));
         QCOMPARE(four->busy(), us(15000));
-        QCOMPARE(six->denominator, Denominator::ActiveSpan);
-        QCOMPARE(six->time, us(30000));
+        QCOMPARE(six->denominator, Denominator::StepTime);
+        QCOMPARE(six->windows, (std::vector<Interval>{{us(2400000), us(2430000)}}));
         QCOMPARE(six->busy(), us(20000));
+        QCOMPARE(seven->denominator, Denominator::ActiveSpan);
+        QCOMPARE(seven->time, us(5000));
+        QCOMPARE(seven->busy(), us(5000));
+    }
+
+    // The real multi-worker run (host .179): every GPU with a Steps line is
+    // counted over the spans of its own line's steps, read here from the
+    // model's tracks; the others over their active span.
+    void multiWorkerRunEachGpuOwnSteps() {
+        GAPSCOPE_REQUIRE_SHARED();
+        const LoadResult r =
+            loadTrace((test::sharedTraces() +
+                       "/xprof/demo/plugins/profile/GPU-multi-worker/34.83.195.179_6003.xplane.pb")
+                          .toStdString());
+        QVERIFY(r.trace);
+        const Trace& t = *r.trace;
+        std::map<int, std::vector<Interval>> lines;
+        for (const Track& track : t.tracks)
+            if (track.kind == TrackKind::GpuOther && t.str(track.threadName) == "Steps")
+                for (uint32_t i = track.sliceBegin; i < track.sliceEnd; ++i)
+                    lines[t.processes[track.process].gpuDevice].push_back(
+                        {t.slices[i].start, t.slices[i].end()});
+        QVERIFY(lines.size() >= 2);
+        const TimeAccount account = timeAccountOf(t, {});
+        for (const GpuDevice& d : t.gpuDevices) {
+            const GpuTimeAccount* a = accountOf(account, d.index);
+            QVERIFY(a);
+            if (lines.count(d.index)) {
+                QCOMPARE(a->denominator, Denominator::StepTime);
+                QCOMPARE(a->windows, lines[d.index]);
+                TimeNs busy = 0;
+                for (const Interval& w : lines[d.index])
+                    busy += lengthWithin(d.busy, w);
+                QCOMPARE(a->busy(), busy);
+                QVERIFY2(a->busy() > 0, "a GPU that worked in its own step is not idle");
+            } else {
+                QCOMPARE(a->denominator, Denominator::ActiveSpan);
+                QCOMPARE(a->time, d.busy.back().end - d.busy.front().start);
+            }
+        }
+    }
+
+    // Steps that overlap on the host (nested --step-regex matches) and no
+    // launch links: steps [0, 1000) and [500, 1500), kernels [100, 200)
+    // and [1400, 1450). The second step's window starts where the first's
+    // ends, [1000, 1500): 1500 µs of step time, 150 busy, no time twice.
+    void overlappingHostStepsDoNotOverlapOnTheGpu() {
+        const LoadResult r = test::loadJsonText(trace({
+            ev("user_annotation", "ProfilerStep#1", "10", 10, 0, 1000),
+            ev("user_annotation", "ProfilerStep#2", "10", 11, 500, 1000),
+            ev("kernel", "k1", "0", 7, 100, 100, R"("device":0)"),
+            ev("kernel", "k2", "0", 7, 1400, 50, R"("device":0)"),
+        }));
+        QVERIFY(r.trace);
+        const TimeAccount account = timeAccountOf(*r.trace, {});
+        QCOMPARE(account.devices.at(0).time, us(1500));
+        QCOMPARE(account.devices.at(0).busy(), us(150));
+        QCOMPARE(account.devices.at(0).windows,
+                 (std::vector<Interval>{{0, us(1000)}, {us(1000), us(1500)}}));
+        TimeNs listed = 0;
+        for (const CausedGap& g : account.devices.at(0).gaps)
+            listed += g.gap.length();
+        QCOMPARE(listed + account.devices.at(0).idleShort, us(1350));
     }
 
     // No launch links (the host's step spans are the windows): steps
@@ -302,6 +374,16 @@ class TestTraceShapes : public QObject {
         // The same name twice is one kernel: its short name.
         QCOMPARE(shown[4], std::string("at::native::vectorized_elementwise_kernel"));
         QCOMPARE(shown[5], shown[4]);
+        // An anonymous namespace is no parameter list.
+        const std::vector<std::string> adam = gapscope::distinctShortNames(
+            {"void at::native::(anonymous namespace)::multi_tensor_apply_kernel<M<4>, "
+             "F<float, 4>>(M<4>, F<float, 4>)",
+             "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<M<4>, "
+             "F<double, 4>>(M<4>, F<double, 4>)"});
+        QCOMPARE(adam[0], std::string("at::native::(anonymous namespace)::multi_tensor_apply_"
+                                      "kernel<M<4>, F<float, 4>>"));
+        QCOMPARE(adam[1], std::string("at::native::(anonymous namespace)::multi_tensor_apply_"
+                                      "kernel<M<4>, F<double, 4>>"));
     }
 };
 

@@ -64,17 +64,24 @@ threshold_ns = g's rule applied to --min-gap-us US (default 100).
     source, but only the other sources below read it.
   Devices of a step, and per listed (step, device) its window W = [w0, w1)
   ("gpu_window"), its lead-in [l0, w0) ("lead_in") and "window_from":
-    source "Steps line": the devices n of the processes that have a thread
+    source "Steps line": each device n of a process that has a thread
       whose thread_name (last one for the (pid, tid)) is exactly "Steps"
       and whose process_name (last one for the pid) matches
       ^/device:GPU:([0-9]+) (n = that number, as in step rule d; with or
-      without GPU activity), ascending; every step lists them all, each
-      with W = [s, e), lead-in [s, s) (empty), "span".  Other devices are
-      in no step.
+      without GPU activity) has its OWN line: the slices of rule d on its
+      Steps thread(s), each numbered as rule d numbers them (int(name), else
+      its ordinal on this device's line in (start, end, file order)); the
+      first in that order of each number is kept.  A step numbered k lists
+      device n when n's own line has a slice numbered k, with [a, b) that
+      slice's span: in step order, with prev = the previous listed step's
+      w1 on n, W = [max(a, prev), max(b, prev)) (W = [a, b) for its first),
+      lead-in [w0, w0) (empty), "span".  Other devices are in no step.
     other sources: every device that has any GPU activity (zero-duration
       included) anywhere in the trace, ascending; every step lists them
-      all.  A device on which no step has work: W = [s, e), lead-in [s, s),
-      "span".  A device on which some step has work, in step order, with
+      all.  A device on which no step has work: in step order, with prev
+      as above, W = [max(s, prev), max(e, prev)) ([s, e) for the first),
+      lead-in [w0, w0), "span" (overlapping steps do not overlap on the
+      GPU).  A device on which some step has work, in step order, with
       prev = the previous step's w1 on d: l0 = prev, for the first step
       l0 = min(s, its work start) (s when it has no work); with work:
       W = [max(work start, l0), max(work end, l0)), "window_from" =
@@ -116,7 +123,8 @@ threshold_ns = g's rule applied to --min-gap-us US (default 100).
   "idle_short": the FIRST (lowest) listed device's breakdown value plus its
   lead_in_breakdown value (idle_X = idle_by_cause.X).  For a slow step
   that lists a device: growth(part) = value - median over all steps of that
-  part's value (same median rule); slower_because = the part with the
+  part's value (same median rule; a step that lists no device counts 0);
+  slower_because = the part with the
   largest growth (ties: the first in that list), grew_by_ns = its growth;
   but when 2 * that growth < duration - median_duration (the GPU time
   explains less than half of it, the time went on the host):
@@ -205,7 +213,8 @@ threshold_ns = g's rule applied to --min-gap-us US (default 100).
   The verdict reads GPU time (as TensorBoard's input-pipeline analyser):
   when the account (7) lists a device, "from" "gpu": input_wait_ns = sum
   over its devices of idle_by_cause.input, time_ns = sum of their time_ns,
-  denominator = the account's.  Else "from" "host": input_wait_ns =
+  denominator = the account's ("step time and active spans" when its
+  devices' denominators differ).  Else "from" "host": input_wait_ns =
   host_wait_ns, time_ns = host_time_ns, denominator "step time" with steps,
   else "active span".  input_share = input_wait_ns / time_ns (float; null
   when time_ns = 0); verdict (exact integers; null when time_ns = 0):
@@ -613,14 +622,47 @@ def steps_line_devices(ctx):
                    if name == "Steps" and pid in ctx.gpu_procs})
 
 
+def own_steps_lines(ctx):
+    """{device: {number: (start, end)}}: each GPU's own Steps line, numbered
+    as rule d numbers the slices (int(name), else the ordinal on that line in
+    (start, end, file order)); the first of each number kept."""
+    per = {}
+    for i, e in enumerate(ctx.events):
+        pid = g.key(e.get("pid"))
+        if pid not in ctx.gpu_procs or ctx.threads.get((pid, g.key(e.get("tid")))) != "Steps":
+            continue
+        iv, dur = slice_interval(e), e.get("dur")
+        if iv is None or not isinstance(dur, Decimal) or not dur > 0:
+            continue
+        per.setdefault(ctx.gpu_procs[pid], []).append((iv[0], iv[1], i, g.event_name(e)))
+    out = {}
+    for d, sl in per.items():
+        sl.sort()
+        nums = {}
+        for k, (a, b, _, name) in enumerate(sl):
+            num = int(name) if DIGITS_RE.fullmatch(name) else k
+            nums.setdefault(num, (a, b))
+        out[d] = nums
+    return out
+
+
 def step_tiles(ctx, source, steps, work):
     """[{device: (l0, w0, w1, window_from)}] per step: lead-in [l0, w0),
     window [w0, w1)."""
     out = [{} for _ in steps]
+    def span_tile(a, b, prev):  # a span as a window, never before the previous one's end
+        w0 = a if prev is None else max(a, prev)
+        return (w0, w0, max(b, w0), "span")
     if source == "Steps line":
-        for i, st in enumerate(steps):
-            for d in steps_line_devices(ctx):
-                out[i][d] = (st["start_ns"], st["start_ns"], st["end_ns"], "span")
+        lines = own_steps_lines(ctx)
+        for d in steps_line_devices(ctx):
+            prev = None
+            for i, st in enumerate(steps):
+                sp = lines.get(d, {}).get(st["number"])
+                if sp is None:
+                    continue
+                out[i][d] = span_tile(sp[0], sp[1], prev)
+                prev = out[i][d][2]
         return out
     for d in ctx.devices:
         known = any(d in wk for wk in work)
@@ -628,7 +670,8 @@ def step_tiles(ctx, source, steps, work):
         for i, st in enumerate(steps):
             s, e = st["start_ns"], st["end_ns"]
             if not known:
-                out[i][d] = (s, s, e, "span")
+                out[i][d] = span_tile(s, e, prev)
+                prev = out[i][d][2]
                 continue
             x = work[i].get(d)
             if prev is not None:
@@ -679,11 +722,11 @@ def steps_section(ctx):
         d = st["devices"][0]
         return {p: part_value(d["breakdown"], p) + part_value(d["lead_in_breakdown"], p)
                 for p in PARTS}
-    # every step lists the same devices (1)
-    assert len({tuple(d["device"] for d in st["devices"]) for st in steps}) <= 1
+    # The medians over every step, a step that lists no device counting 0
+    # for each part (a Steps line's step some GPU's own line lacks).
     part_med = None
-    if steps and steps[0]["devices"]:
-        values = [parts(st) for st in steps]
+    if any(st["devices"] for st in steps):
+        values = [parts(st) if st["devices"] else {p: 0 for p in PARTS} for st in steps]
         part_med = {p: median([v[p] for v in values]) for p in PARTS}
     out = []
     for st in steps:
@@ -884,6 +927,8 @@ def pipeline_section(ctx, steps, account):
             host_time = host_wait = 0
     if account["devices"]:
         source, denominator = "gpu", account["denominator"]
+        if len({d["denominator"] for d in account["devices"]}) > 1:
+            denominator = "step time and active spans"  # summed over GPUs of both kinds
         wait_ns = sum(d["idle_by_cause"]["input"] for d in account["devices"])
         time_ns = sum(d["time_ns"] for d in account["devices"])
     else:

@@ -249,7 +249,8 @@ class TestPanelsCli : public QObject {
             return sum;
         };
         QCOMPARE(inputOf("gaps", "duration_ns"), inputOf("overview", "idle_input_ns"));
-        // (The sample's figure, as the CLI's golden `gaps` has it.)
+        // (The sample's figure as tests/tools/reference_host_analyses.py, an
+        // independent reading of the JSON, computes it.)
         if (trace.endsWith("h200_cnn_dataloader.pt.trace.json.gz"))
             QCOMPARE(inputOf("gaps", "duration_ns"), TimeNs(116243898));
         if (!stepsOfCli(trace).empty()) {

@@ -1,5 +1,7 @@
 #include "panels/analysis_session.h"
 
+#include <optional>
+
 #include "jobs/coalescing_runner.h"
 #include "jobs/gui_pacer.h"
 #include "panels/units.h"
@@ -48,22 +50,28 @@ void AnalysisSession::setWholeTrace() {
 
 void AnalysisSession::setStepScope(int64_t number) {
     if (!indexed_) return;
+    // Every step of that number (one per rank when ranks are merged): the
+    // account counts them all, so the window-based panels see them all too,
+    // over the hull of their lead-ins and GPU windows.
     const auto& steps = indexed_->index->steps().steps;
+    std::optional<Interval> window, span;
+    auto widen = [](std::optional<Interval>& hull, Interval x) {
+        hull = hull ? Interval{std::min(hull->start, x.start), std::max(hull->end, x.end)} : x;
+    };
     for (size_t i = 0; i < steps.size(); ++i) {
-        const Step& s = steps[i];
-        if (s.number != number) continue;
-        AnalysisScope scope;
-        scope.kind = AnalysisScope::Kind::Step;
-        scope.window = s.span;
-        for (size_t k = 0; const auto& [device, w] : indexed_->index->stepWindows().perStep[i])
-            scope.window = k++ ? Interval{std::min(scope.window.start, w.tile().start),
-                                          std::max(scope.window.end, w.tile().end)}
-                               : w.tile();
-        scope.step = number;
-        scope.stepSpan = s.span;
-        setScope(scope);
-        return;
+        if (steps[i].number != number) continue;
+        widen(span, steps[i].span);
+        for (const auto& [device, w] : indexed_->index->stepWindows().perStep[i])
+            widen(window, w.tile());
     }
+    if (!span) return;
+    if (!window) window = span;  // no GPU has the step: its host span
+    AnalysisScope scope;
+    scope.kind = AnalysisScope::Kind::Step;
+    scope.window = *window;
+    scope.step = number;
+    scope.stepSpan = *span;
+    setScope(scope);
 }
 
 void AnalysisSession::stepBy(int direction) {

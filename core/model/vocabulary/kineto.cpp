@@ -2,6 +2,7 @@
 // alike: ROCm traces say "cuda_runtime" for HIP calls too).
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 
 #include "model/vocabulary/vocabulary.h"
 
@@ -21,6 +22,15 @@ std::optional<SliceKind> kinetoCategory(std::string_view c) {
 bool kinetoHostCategory(std::string_view c) {
     return c == "cpu_op" || c == "cuda_runtime" || c == "cuda_driver" || c == "user_annotation" ||
            c == "python_function";
+}
+
+int kinetoGpuNumber(std::string_view s) {
+    constexpr std::string_view kPrefix = "GPU ";
+    if (s.substr(0, kPrefix.size()) != kPrefix) return -1;
+    s.remove_prefix(kPrefix.size());
+    int n = -1;
+    const auto r = std::from_chars(s.data(), s.data() + s.size(), n);
+    return r.ec == std::errc() ? n : -1;
 }
 
 bool kinetoLaunchFlow(std::string_view category) {

@@ -19,6 +19,8 @@ std::optional<SliceKind> kinetoCategory(std::string_view category);
 // Kineto's categories of host work (CPU ops, runtime and driver calls, user
 // annotations, Python functions): what a host process holds.
 bool kinetoHostCategory(std::string_view category);
+// N of a Kineto process label or name "GPU N" ("GPU 2"); -1 for anything else.
+int kinetoGpuNumber(std::string_view labelOrName);
 bool kinetoLaunchFlow(std::string_view category);  // "ac2g"
 // Kineto's own log lines, which its on-demand traces carry at the top level
 // ("ERROR": [...], "WARNING": [...]; INFO is not about the recording): for
