@@ -138,7 +138,8 @@ class TestTraceShapes : public QObject {
         QCOMPARE(steps.brokenAnnotations.size(), size_t(1));
         QCOMPARE(steps.brokenAnnotations.front().annotation, (Interval{us(10), us(27)}));
         QCOMPARE(steps.brokenAnnotations.front().launched, (Interval{us(200), us(800)}));
-        const HealthCheck* broken = traceHealth(*r.trace).find("broken_step_annotations");
+        const TraceHealth health = traceHealth(*r.trace);
+        const HealthCheck* broken = health.find("broken_step_annotations");
         QCOMPARE(broken->count, uint64_t(1));
         QCOMPARE(broken->severity, HealthSeverity::Warning);
     }

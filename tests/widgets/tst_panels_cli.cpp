@@ -117,7 +117,8 @@ class TestPanelsCli : public QObject {
     // The step numbers `gapscope-cli steps` finds, in order.
     std::vector<int64_t> stepsOfCli(const QString& trace) {
         std::vector<int64_t> out;
-        for (const json& st : cli({"steps", trace})["steps"])
+        const json steps = cli({"steps", trace});  // kept: the loop reads into it
+        for (const json& st : steps["steps"])
             out.push_back(st["number"].get<int64_t>());
         return out;
     }
