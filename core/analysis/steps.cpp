@@ -424,7 +424,8 @@ StepWindows windowsOf(const Trace& t, const std::vector<Step>& steps, const Laun
                 own[i] = {*w.annotation, WindowSource::Annotation};
             } else if (w.launched) {
                 own[i] = {*w.launched, WindowSource::Launched};
-                if (w.annotation) out.broken.push_back({i, d, *w.annotation, *w.launched});
+                if (w.annotation)
+                    out.broken.push_back({i, steps[i].number, d, *w.annotation, *w.launched});
             }
         }
         std::optional<TimeNs> previousEnd;

@@ -111,7 +111,8 @@ struct StepGpuWindow {
 // launched (seen on ROCm traces): not used as the window; Trace Health
 // reports it.
 struct BrokenStepAnnotation {
-    size_t step = 0;  // index in the step list
+    size_t step = 0;     // index in the step list
+    int64_t number = 0;  // that step's number
     int device = 0;
     Interval annotation, launched;
 };

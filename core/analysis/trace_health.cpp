@@ -250,10 +250,8 @@ TraceHealth traceHealth(const Trace& t, const LaunchCalls* given, const StepWind
         "window is the span of that work instead");
     if (!windows.broken.empty()) {
         const BrokenStepAnnotation& b = windows.broken.front();
-        const StepList steps = findSteps(t);
-        broken.detail = "step " + std::to_string(steps.steps.at(b.step).number) + " on GPU " +
-                        std::to_string(b.device) + ": the annotation spans " +
-                        std::to_string(b.annotation.start) + " .. " +
+        broken.detail = "step " + std::to_string(b.number) + " on GPU " + std::to_string(b.device) +
+                        ": the annotation spans " + std::to_string(b.annotation.start) + " .. " +
                         std::to_string(b.annotation.end) + " ns, the step's GPU work " +
                         std::to_string(b.launched.start) + " .. " + std::to_string(b.launched.end) +
                         " ns";

@@ -423,6 +423,21 @@ class Ctx:
 
 
 # ---------------------------------------------------------------- 1. steps
+def steps_line_slices(ctx):
+    """{device: [(start, end, file order, name)]}: the slices of step rule d
+    (raw dur > 0) on each GPU's thread(s) named exactly "Steps", in file order."""
+    per = {}
+    for i, e in enumerate(ctx.events):
+        pid = g.key(e.get("pid"))
+        if pid not in ctx.gpu_procs or ctx.threads.get((pid, g.key(e.get("tid")))) != "Steps":
+            continue
+        iv, dur = slice_interval(e), e.get("dur")
+        if iv is None or not isinstance(dur, Decimal) or not dur > 0:
+            continue
+        per.setdefault(ctx.gpu_procs[pid], []).append((iv[0], iv[1], i, g.event_name(e)))
+    return per
+
+
 def find_steps(ctx):
     def finish(cands, source):
         # cands: (name, s, e, order, number or None)
@@ -467,16 +482,9 @@ def find_steps(ctx):
     if r:
         return r
     per_gpu = {}
-    for i, e in enumerate(ctx.events):
-        pid = g.key(e.get("pid"))
-        if pid not in ctx.gpu_procs or ctx.threads.get((pid, g.key(e.get("tid")))) != "Steps":
-            continue
-        iv, dur = slice_interval(e), e.get("dur")
-        if iv is None or not isinstance(dur, Decimal) or not dur > 0:
-            continue
-        name = g.event_name(e)
-        num = int(name) if DIGITS_RE.fullmatch(name) else None
-        per_gpu.setdefault(ctx.gpu_procs[pid], []).append((name, iv[0], iv[1], i, num))
+    for d, sl in steps_line_slices(ctx).items():
+        per_gpu[d] = [(name, a, b, i, int(name) if DIGITS_RE.fullmatch(name) else None)
+                      for a, b, i, name in sl]
     for n in sorted(per_gpu):
         r = finish(per_gpu[n], "Steps line")
         if r:
@@ -626,18 +634,9 @@ def own_steps_lines(ctx):
     """{device: {number: (start, end)}}: each GPU's own Steps line, numbered
     as rule d numbers the slices (int(name), else the ordinal on that line in
     (start, end, file order)); the first of each number kept."""
-    per = {}
-    for i, e in enumerate(ctx.events):
-        pid = g.key(e.get("pid"))
-        if pid not in ctx.gpu_procs or ctx.threads.get((pid, g.key(e.get("tid")))) != "Steps":
-            continue
-        iv, dur = slice_interval(e), e.get("dur")
-        if iv is None or not isinstance(dur, Decimal) or not dur > 0:
-            continue
-        per.setdefault(ctx.gpu_procs[pid], []).append((iv[0], iv[1], i, g.event_name(e)))
     out = {}
-    for d, sl in per.items():
-        sl.sort()
+    for d, sl in steps_line_slices(ctx).items():
+        sl = sorted(sl)
         nums = {}
         for k, (a, b, _, name) in enumerate(sl):
             num = int(name) if DIGITS_RE.fullmatch(name) else k
