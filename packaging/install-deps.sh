@@ -16,6 +16,8 @@ packages=(
   python3-dask python3-distributed
   # HTA, the peer run beside us in the tests (tests/tools/hta_check.py, CTest hta_agrees)
   python3-pandas python3-numpy python3-plotly python3-networkx python3-ijson python3-yaml python3-psutil
+  # the output contract test: every analysis's JSON against its published schema
+  python3-jsonschema
 )
 if [[ "${1:-}" == "--fuzz" ]]; then
   packages+=(clang libclang-rt-14-dev)

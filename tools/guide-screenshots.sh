@@ -37,6 +37,11 @@ take guide-steps "$sample" --panel stepsDock
 take guide-kernels "$sample" --panel kernelsDock
 take guide-pipeline "$sample" --panel InputPipelineDock
 take guide-advice "$sample" --panel AdviceDock --dark
+# A registered analysis without a panel of its own: the registry's panel.
+take guide-launch "$sample" --panel launchDock
+QT_SCALE_FACTOR=2 "$shot" "$sample" "$scratch/l.png" --size 1920x1080 --panel timelineDock --dark 2>/dev/null
+mv "$scratch/l.png" "$out/registry-panel-dark-200.png" && rm -rf "$scratch/config"
+echo "$out/registry-panel-dark-200.png"
 SIZE=1366x768 take panels-laptop-1366x768 "$sample"
 take panels-gaps-dark "$sample" --panel gapsDock --dark
 # Scale 2 (a 4K screen): the welcome page and the ranks, dark.

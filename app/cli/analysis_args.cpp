@@ -20,6 +20,22 @@ bool parseInt(const std::string& s, int64_t& out) {
 
 }  // namespace
 
+std::optional<Interval> parseRangeArg(const std::string& v) {
+    const size_t colon = v.find(':');
+    int64_t s = 0, e = 0;
+    if (colon == std::string::npos || !parseInt(v.substr(0, colon), s) ||
+        !parseInt(v.substr(colon + 1), e) || e <= s)
+        return std::nullopt;
+    return Interval{s, e};
+}
+
+std::optional<TimeNs> parseMicrosArg(const std::string& text) {
+    // Exact decimal microseconds, as the trace's own times.
+    const DecimalResult ns = parseMicrosToNanos(text);
+    if (ns.status != DecimalStatus::Ok || ns.value < 0) return std::nullopt;
+    return ns.value;
+}
+
 std::optional<AnalysisArgs> parseAnalysisArgs(const char* command, int argc, char** argv,
                                               const std::vector<std::string>& extra,
                                               bool manyTraces) {
@@ -42,24 +58,17 @@ std::optional<AnalysisArgs> parseAnalysisArgs(const char* command, int argc, cha
                 return fail("--format takes table, csv, md or json");
             a.format = *format;
         } else if (arg == "--range" && hasValue) {
-            const std::string v = argv[++i];
-            const size_t colon = v.find(':');
-            int64_t s = 0, e = 0;
-            if (colon == std::string::npos || !parseInt(v.substr(0, colon), s) ||
-                !parseInt(v.substr(colon + 1), e) || e <= s)
-                return fail("--range takes START:END, integer ns with START < END");
-            a.range = Interval{s, e};
+            a.range = parseRangeArg(argv[++i]);
+            if (!a.range) return fail("--range takes START:END, integer ns with START < END");
             a.rangeGiven = true;
         } else if (arg == "--by-device" && takes("--by-device")) {
             a.byDevice = true;
         } else if (arg == "--active-span" && takes("--active-span")) {
             a.activeSpan = true;
         } else if (arg == "--min-gap-us" && hasValue && takes("--min-gap-us")) {
-            // Exact decimal microseconds, as the trace's own times.
-            const DecimalResult ns = parseMicrosToNanos(argv[++i]);
-            if (ns.status != DecimalStatus::Ok || ns.value < 0)
+            a.minGapNs = parseMicrosArg(argv[++i]);
+            if (!a.minGapNs)
                 return fail("--min-gap-us takes a non-negative number of microseconds");
-            a.minGapNs = ns.value;
         } else if (arg == "--top" && hasValue && takes("--top")) {
             int64_t n = 0;
             if (!parseInt(argv[++i], n) || n <= 0) return fail("--top takes a positive count");

@@ -43,6 +43,11 @@ inline constexpr const char* kAnalysisOptionsHelp =
     "  --step N            only step N (ProfilerStep#N, TensorFlow step_num, ...)\n"
     "  --step-regex RE     steps are the CPU slices whose name matches RE (ECMAScript)\n";
 
+// "START:END", integer ns with START < END; nullopt otherwise.
+std::optional<Interval> parseRangeArg(const std::string& text);
+// Non-negative decimal microseconds, exactly, in ns; nullopt otherwise.
+std::optional<TimeNs> parseMicrosArg(const std::string& text);
+
 // `extra` lists which of --by-device / --top / --min-gap-us / --active-span the command takes.
 std::optional<AnalysisArgs> parseAnalysisArgs(const char* command, int argc, char** argv,
                                               const std::vector<std::string>& extra,

@@ -1,21 +1,33 @@
 #pragma once
 // Every gapscope-cli command as data: its name, the line of the usage that
 // shows its arguments, what it does (the usage's text, one line each), and
-// the function that runs it (argv after the command's name). The usage
-// text, the dispatch and, through `--help`, the man page and the shell
+// how it runs (argv after the command's name): a registered analysis
+// (report/analysis_registry.h) or a function of its own. The usage text,
+// the dispatch and, through `--help`, the man page and the shell
 // completions (packaging/make_cli_docs.py) all come from this list.
 
-#include <span>
+#include <string>
+#include <vector>
+
+namespace gapscope {
+struct Analysis;
+}
 
 namespace gapscope::cli {
 
 struct Command {
-    const char* name;
-    const char* arguments;  // "TRACE", "BASE NEW", "DIR|FILE..."
-    const char* what;       // lines of the usage text, '\n' between them
-    int (*run)(int argc, char** argv);
+    std::string name;
+    std::string arguments;  // "TRACE", "BASE NEW", "DIR|FILE..."
+    std::string what;       // lines of the usage text, '\n' between them
+    int (*run)(int argc, char** argv) = nullptr;
+    const Analysis* analysis = nullptr;  // a registered analysis (then no `run`)
 };
 
-std::span<const Command> commands();
+// The commands now: the registry's analyses between the others, so that an
+// analysis registered before the call is one of them.
+std::vector<Command> commands();
+
+// gapscope-cli itself (argv[0] is the program).
+int cliMain(int argc, char** argv);
 
 }  // namespace gapscope::cli

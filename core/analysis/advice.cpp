@@ -135,7 +135,8 @@ void inputBound(const Trace& t, const AdviceInputs& in, std::vector<Ranked>& out
                 "pin_memory=True)";
         else
             what = "raise the DataLoader's num_workers or make __getitem__ cheaper";
-        f.numbers.push_back({"dataloader_share", loaderShare});
+        f.figures.push_back(FindingFigure::share("dataloader_share", loaderShare, "host_time_ns"));
+        f.figures.push_back(FindingFigure::duration("host_time_ns", p.hostTime));
     }
     if (p.checks) {
         std::vector<std::string> fixes;
@@ -157,10 +158,10 @@ void inputBound(const Trace& t, const AdviceInputs& in, std::vector<Ranked>& out
     f.message.append(readablePercent(s)).append(" of the ").append(of).append(" (");
     f.message.append(readableDuration(p.inputWait)).append(" of ").append(readableDuration(p.time));
     f.message.append("); ").append(what).append(".");
-    f.numbers.insert(f.numbers.begin(), {{"input_share", s},
-                                         {"input_wait_ns", static_cast<double>(p.inputWait)},
-                                         {"time_ns", static_cast<double>(p.time)},
-                                         {"host_wait_ns", static_cast<double>(p.hostWait)}});
+    f.figures.insert(f.figures.begin(), {FindingFigure::share("input_share", s, "time_ns"),
+                                         FindingFigure::duration("input_wait_ns", p.inputWait),
+                                         FindingFigure::duration("time_ns", p.time),
+                                         FindingFigure::duration("host_wait_ns", p.hostWait)});
     f.slices = p.longestWaits;
     if (in.steps) {
         // The steps that waited longest.
@@ -221,14 +222,14 @@ void gpuIdle(const std::vector<DeviceTime>& times, std::vector<Ranked>& out) {
                     GapCause(lead) == GapCause::Input ? "input-bound" : "blocking-sync");
             f.message.append(".");
         }
-        f.numbers = {{"idle_share", s},
-                     {"idle_ns", static_cast<double>(d.idle)},
-                     {"time_ns", static_cast<double>(d.time)},
-                     {"short_gaps_ns", static_cast<double>(d.idleShort)}};
+        f.figures = {FindingFigure::share("idle_share", s, "time_ns"),
+                     FindingFigure::duration("idle_ns", d.idle),
+                     FindingFigure::duration("time_ns", d.time),
+                     FindingFigure::duration("short_gaps_ns", d.idleShort)};
         for (size_t c = 0; c < kGapCauseCount; ++c) {
             std::string key = "idle_";
             key.append(gapCauseName(GapCause(c))).append("_ns");
-            f.numbers.push_back({key, static_cast<double>(d.idleByCause[c])});
+            f.figures.push_back(FindingFigure::duration(key, d.idleByCause[c]));
         }
         addGapEvidence(f, longestGaps(d, std::nullopt, 5), 10);
         if (f.ranges.empty()) continue;
@@ -286,12 +287,13 @@ void tinyKernels(const Trace& t, const AdviceInputs& in, const TimeAccount& acco
     f.message.append(readableDuration(cost)).append(" of ").append(readableDuration(time));
     f.message.append("): fuse them (torch.compile, XLA), capture CUDA graphs, or raise the ");
     f.message.append("batch size.");
-    f.numbers = {{"short_kernels", static_cast<double>(l.shortKernels)},
-                 {"kernels", static_cast<double>(l.kernels)},
-                 {"short_share", *l.shortShare},
-                 {"short_kernel_ns", static_cast<double>(shortKernels)},
-                 {"short_gaps_ns", static_cast<double>(shortGaps)},
-                 {"cost_share", s}};
+    f.figures = {FindingFigure::count("short_kernels", static_cast<int64_t>(l.shortKernels)),
+                 FindingFigure::count("kernels", static_cast<int64_t>(l.kernels)),
+                 FindingFigure::share("short_share", *l.shortShare, "kernels"),
+                 FindingFigure::duration("short_kernel_ns", shortKernels),
+                 FindingFigure::duration("short_gaps_ns", shortGaps),
+                 FindingFigure::share("cost_share", s, "time_ns"),
+                 FindingFigure::duration("time_ns", time)};
     if (in.kernels) {
         // The most frequent short kernels, one instance each.
         std::vector<const KernelStats*> shortOnes;
@@ -334,7 +336,9 @@ void blockingSync(const Trace& t, const std::vector<DeviceTime>& times, std::vec
         f.message.append(
             "; avoid reading GPU values on the host inside the step (.item(), "
             ".cpu(), printing a loss) or move them to its end.");
-        f.numbers = {{"sync_idle_ns", static_cast<double>(d.syncIdle)}, {"sync_idle_share", s}};
+        f.figures = {FindingFigure::duration("sync_idle_ns", d.syncIdle),
+                     FindingFigure::share("sync_idle_share", s, "time_ns"),
+                     FindingFigure::duration("time_ns", d.time)};
         if (f.ranges.empty()) continue;
         out.push_back({std::move(f), s});
     }
@@ -367,9 +371,10 @@ void pageableCopies(const AdviceInputs& in, const std::vector<DeviceTime>& times
         f.message.append(
             "): pin the host memory (DataLoader pin_memory=True, "
             "tensor.pin_memory()) and copy with non_blocking=True.");
-        f.numbers = {{"copies", static_cast<double>(count)},
-                     {"total_ns", static_cast<double>(total)},
-                     {"share_of_step_time", s}};
+        f.figures = {FindingFigure::count("copies", static_cast<int64_t>(count)),
+                     FindingFigure::duration("total_ns", total),
+                     FindingFigure::share("share_of_step_time", s, "time_ns"),
+                     FindingFigure::duration("time_ns", time)};
         out.push_back({std::move(f), s});
     }
 }
@@ -393,8 +398,9 @@ void exposedComm(const AdviceInputs& in, const std::vector<DeviceTime>& times,
         f.message.append(readableDuration(d.exposedComm))
             .append("): overlap it with compute (DDP ");
         f.message.append("bucketing, FSDP prefetch) or communicate less (gradient accumulation).");
-        f.numbers = {{"exposed_comm_ns", static_cast<double>(d.exposedComm)},
-                     {"share_of_step_time", s}};
+        f.figures = {FindingFigure::duration("exposed_comm_ns", d.exposedComm),
+                     FindingFigure::share("share_of_step_time", s, "time_ns"),
+                     FindingFigure::duration("time_ns", d.time)};
         if (in.kernels) {
             for (const KernelStats& k : *in.kernels) {
                 if (k.communication && f.slices.size() < 5) f.slices.push_back(k.firstSlice);
@@ -440,9 +446,9 @@ void tensorCores(const Trace& t, const AdviceInputs& in, std::vector<Ranked>& ou
     f.message.append(readablePercent(s))
         .append(" of the compute time and none runs on Tensor Cores: ");
     f.message.append("train in mixed precision (torch.autocast with bf16/fp16, or TF32).");
-    f.numbers = {{"gemm_conv_ns", static_cast<double>(gemmConv)},
-                 {"compute_ns", static_cast<double>(compute)},
-                 {"share_of_compute", s}};
+    f.figures = {FindingFigure::duration("gemm_conv_ns", gemmConv),
+                 FindingFigure::duration("compute_ns", compute),
+                 FindingFigure::share("share_of_compute", s, "compute_ns")};
     for (size_t i = 0; i < heavy.size() && i < 5; ++i)
         f.slices.push_back(heavy[i]->firstSlice);
     out.push_back({std::move(f), s});
@@ -460,7 +466,7 @@ void health(const Trace& t, const AdviceInputs& in, std::vector<Ranked>& out) {
             "The trace file is cut short (the profiler did not finish writing it): what follows "
             "the cut is missing, and the last step's figures are lower bounds.";
         f.ranges.push_back({t.spanEnd, t.spanEnd});
-        f.numbers = {{"span_end_ns", static_cast<double>(t.spanEnd)}};
+        f.figures = {{"span_end_ns", Unit::Time, int64_t{t.spanEnd}}};
         out.push_back({std::move(f), 1.0});
     }
     if (h.launchesWithoutWork.empty()) return;
@@ -522,8 +528,8 @@ void health(const Trace& t, const AdviceInputs& in, std::vector<Ranked>& out) {
         f.slices.push_back(l);
         f.ranges.push_back({t.slices[l].start, t.slices[l].end()});
     }
-    f.numbers = {{"launches_without_gpu_work", static_cast<double>(n)},
-                 {"steps_affected", static_cast<double>(steps.size())}};
+    f.figures = {FindingFigure::count("launches_without_gpu_work", static_cast<int64_t>(n)),
+                 FindingFigure::count("steps_affected", static_cast<int64_t>(steps.size()))};
     out.push_back({std::move(f), static_cast<double>(n)});
 }
 
@@ -544,8 +550,8 @@ void memory(const AdviceInputs& in, std::vector<Ranked>& out) {
             f.message.append(
                 " steps: look for tensors kept across steps (a list of losses "
                 "without .item(), a growing cache).");
-            f.numbers = {{"growth_bytes_per_step", *m.growthPerStep},
-                         {"r2", m.growthR2.value_or(0)}};
+            f.figures = {{"growth_bytes_per_step", Unit::Bytes, double{*m.growthPerStep}},
+                         {"r2", Unit::Number, double{m.growthR2.value_or(0)}}};
             for (const StepReport& r : in.steps->steps)
                 f.ranges.push_back(r.step.span);
             out.push_back({std::move(f), 0});
@@ -574,11 +580,13 @@ void memory(const AdviceInputs& in, std::vector<Ranked>& out) {
                 f.message.append(" (the caching allocator holds far more than is in use: ")
                     .append("fragmentation; try expandable_segments:True)");
             f.message.append(".");
-            f.numbers = {{"peak_allocated_bytes", m.peakAllocated},
-                         {"peak_reserved_bytes", m.peakReserved.value_or(0)},
-                         {"device_memory_bytes", static_cast<double>(m.deviceMemory.value_or(0))},
-                         {"peak_share", m.peakShare.value_or(0)},
-                         {"peak_reserved_share", reservedShare}};
+            f.figures = {
+                FindingFigure::bytes("peak_allocated_bytes", std::llround(m.peakAllocated)),
+                FindingFigure::bytes("peak_reserved_bytes",
+                                     std::llround(m.peakReserved.value_or(0))),
+                FindingFigure::bytes("device_memory_bytes", m.deviceMemory.value_or(0)),
+                FindingFigure::share("peak_share", m.peakShare.value_or(0), "device_memory_bytes"),
+                FindingFigure::share("peak_reserved_share", reservedShare, "device_memory_bytes")};
             f.ranges.push_back({m.peakTime, m.peakTime + 1});
             out.push_back({std::move(f), worst});
         }

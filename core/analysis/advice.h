@@ -22,7 +22,9 @@
 //    every GPU figure is a lower bound.
 
 #include <string>
+#include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "analysis/input_pipeline.h"
@@ -32,20 +34,56 @@
 #include "analysis/memory_usage.h"
 #include "analysis/time_breakdown.h"
 #include "analysis/trace_health.h"
+#include "util/figure_unit.h"
 
 namespace gapscope {
 
 enum class Severity : uint8_t { High, Medium, Low };
 const char* severityName(Severity s);  // "high", "medium", "low"
 
+// One number behind a finding, typed where it is computed: its unit
+// decides how every view writes it (integer ns and bytes in JSON, a share
+// as a percentage for people).
+struct FindingFigure {
+    std::string key;  // "idle_ns", "idle_share"
+    Unit unit = Unit::Number;
+    std::variant<int64_t, double> value;
+    std::string of = {};  // a share's denominator: the key of another figure
+
+    static FindingFigure duration(std::string key, TimeNs ns) {
+        return {std::move(key), Unit::Duration, int64_t{ns}};
+    }
+    static FindingFigure count(std::string key, int64_t n) {
+        return {std::move(key), Unit::Count, n};
+    }
+    static FindingFigure bytes(std::string key, int64_t n) {
+        return {std::move(key), Unit::Bytes, n};
+    }
+    static FindingFigure share(std::string key, double s, std::string of = {}) {
+        return {std::move(key), Unit::Share, s, std::move(of)};
+    }
+    double real() const {
+        return std::holds_alternative<int64_t>(value)
+                   ? static_cast<double>(std::get<int64_t>(value))
+                   : std::get<double>(value);
+    }
+};
+
 struct Finding {
     std::string rule;  // "input-bound", "gpu-idle", ...
     Severity severity = Severity::Low;
     int device = -1;  // -1: not about one device
     std::string message;
-    std::vector<std::pair<std::string, double>> numbers;  // name -> value (ns, bytes, shares)
-    std::vector<Interval> ranges;                         // evidence on the time axis
-    std::vector<uint32_t> slices;                         // evidence slices
+    std::vector<FindingFigure> figures;  // the numbers behind the message
+    std::vector<Interval> ranges;        // evidence on the time axis
+    std::vector<uint32_t> slices;        // evidence slices
+
+    // The figure of that key; null without one.
+    const FindingFigure* figure(std::string_view key) const {
+        for (const FindingFigure& f : figures)
+            if (f.key == key) return &f;
+        return nullptr;
+    }
 };
 
 // The analyses advice reads; computed by the caller (the GUI has them).

@@ -7,9 +7,12 @@
 // rather than a pass over the whole trace. Every analysis also works
 // without one (it then builds what it needs itself).
 
+#include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <tuple>
 #include <vector>
 
 #include "analysis/gap_causes.h"
@@ -17,6 +20,8 @@
 #include "analysis/steps.h"
 
 namespace gapscope {
+
+struct TimeAccount;
 
 class AnalysisIndex {
   public:
@@ -46,6 +51,15 @@ class AnalysisIndex {
         return partMedians_.emplace(minGapNs, std::move(medians)).first->second;
     }
 
+    // The step analysis and the GPU time account of these options (the
+    // default steps, no regex), computed by `compute` on first use and the
+    // last few kept: the analyses of one scope (a summary's, the panels')
+    // compute them once. Thread-safe; a cancelled computation is not kept.
+    std::shared_ptr<const StepsResult> rememberedSteps(
+        const StepOptions& options, const std::function<StepsResult()>& compute) const;
+    std::shared_ptr<const TimeAccount> rememberedAccount(
+        const StepOptions& options, const std::function<TimeAccount()>& compute) const;
+
     // Calls f(activity) for each GPU activity whose first launch call is `launch`.
     template <class F>
     void forEachLaunched(uint32_t launch, F&& f) const {
@@ -64,6 +78,12 @@ class AnalysisIndex {
     std::vector<std::pair<uint32_t, uint32_t>> launched_;  // (launch call, activity), sorted
     mutable std::mutex mutex_;
     mutable std::map<TimeNs, std::vector<TimeNs>> partMedians_;
+    // (kind, window, threshold, step) -> result; the newest last.
+    using RememberKey = std::tuple<int, TimeNs, TimeNs, TimeNs, int64_t>;
+    mutable std::deque<std::pair<RememberKey, std::shared_ptr<const void>>> remembered_;
+    std::shared_ptr<const void> remember(
+        int kind, const StepOptions& options,
+        const std::function<std::shared_ptr<const void>()>& compute) const;
 };
 
 }  // namespace gapscope

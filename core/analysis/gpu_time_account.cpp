@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "analysis/analysis_index.h"
 #include "analysis/gpu_utilization.h"
 
 namespace gapscope {
@@ -142,7 +143,9 @@ std::optional<BusyShare> busyShare(const GpuDevice& device, const std::vector<In
                      windows.empty() ? Denominator::ActiveSpan : Denominator::StepTime};
 }
 
-TimeAccount timeAccountOf(const Trace& trace, const StepOptions& options) {
+namespace {
+
+TimeAccount computeTimeAccountOf(const Trace& trace, const StepOptions& options) {
     const StepsResult steps = stepAnalysis(trace, options);
     // Devices without steps in the scope are over their active span in it.
     std::set<int> counted;
@@ -161,6 +164,16 @@ TimeAccount timeAccountOf(const Trace& trace, const StepOptions& options) {
     go.index = options.index;
     go.cancel = options.cancel;
     return timeAccount(steps, timeBreakdowns(trace, options.window), gapsWithCauses(trace, go));
+}
+
+}  // namespace
+
+TimeAccount timeAccountOf(const Trace& trace, const StepOptions& options) {
+    // With an index: computed once per scope (the index keeps the last few).
+    if (options.index && !options.regex)
+        return *options.index->rememberedAccount(
+            options, [&] { return computeTimeAccountOf(trace, options); });
+    return computeTimeAccountOf(trace, options);
 }
 
 }  // namespace gapscope

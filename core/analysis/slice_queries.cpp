@@ -100,6 +100,34 @@ std::vector<NameTotal> summarizeRange(const Trace& t, TimeNs t0, TimeNs t1, uint
     return out;
 }
 
+SliceSetSummary summarizeSlices(const Trace& t, const std::vector<uint32_t>& slices,
+                                const CancelToken* cancel) {
+    SliceSetSummary out;
+    std::unordered_map<StringId, size_t> at;  // name -> index in byName
+    TimeNs first = INT64_MAX, last = INT64_MIN;
+    for (size_t k = 0; k < slices.size(); ++k) {
+        if ((k & 0xFFFF) == 0 && cancel && cancel->isCancelled()) return {};
+        if (slices[k] >= t.slices.size()) continue;
+        const Slice& s = t.slices[slices[k]];
+        ++out.count;
+        out.total += s.dur;
+        first = std::min(first, s.start);
+        last = std::max(last, s.end());
+        const auto [it, fresh] = at.try_emplace(s.name, out.byName.size());
+        if (fresh) out.byName.push_back({s.name, 0, 0});
+        NameTotal& n = out.byName[it->second];
+        ++n.count;
+        n.totalNs += s.dur;
+    }
+    if (out.count) {
+        out.firstStart = first;
+        out.lastEnd = last;
+    }
+    std::stable_sort(out.byName.begin(), out.byName.end(),
+                     [](const NameTotal& a, const NameTotal& b) { return a.totalNs > b.totalNs; });
+    return out;
+}
+
 std::vector<const Flow*> flowsInto(const Trace& t, uint32_t slice) {
     std::vector<const Flow*> out;
     for (const Flow& f : t.flows) {

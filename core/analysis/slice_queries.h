@@ -32,6 +32,18 @@ std::vector<NameTotal> summarizeRange(const Trace& trace, TimeNs t0, TimeNs t1,
                                       uint32_t onlyTrack = kNone,
                                       const CancelToken* cancel = nullptr);
 
+// A set of slices (a selection, a search's matches): their count, summed
+// duration, first start and last end, and per name the count and summed
+// duration, by total descending. Empty (count 0) when `cancel` fires.
+struct SliceSetSummary {
+    uint64_t count = 0;
+    TimeNs total = 0;
+    TimeNs firstStart = 0, lastEnd = 0;
+    std::vector<NameTotal> byName;
+};
+SliceSetSummary summarizeSlices(const Trace& trace, const std::vector<uint32_t>& slices,
+                                const CancelToken* cancel = nullptr);
+
 // Walking the timeline from a slice with the arrow keys, as Perfetto does:
 // the previous / next slice of its row (same track, lane and depth), the
 // slice that encloses it (one level up) and its first child (one level

@@ -531,7 +531,22 @@ std::map<int, std::vector<Interval>> stepFrames(const StepWindows& windows) {
     return tiles;
 }
 
+namespace {
+StepsResult computeStepAnalysis(const Trace& trace, const StepOptions& options);
+}  // namespace
+
 StepsResult stepAnalysis(const Trace& trace, const StepOptions& options) {
+    // The default steps with an index: computed once per scope (the index
+    // keeps the last few).
+    if (options.index && !options.regex)
+        return *options.index->rememberedSteps(options,
+                                               [&] { return computeStepAnalysis(trace, options); });
+    return computeStepAnalysis(trace, options);
+}
+
+namespace {
+
+StepsResult computeStepAnalysis(const Trace& trace, const StepOptions& options) {
     StepsResult out;
     const StepList found =
         options.index && !options.regex ? StepList{} : findSteps(trace, options.regex);
@@ -633,5 +648,7 @@ StepsResult stepAnalysis(const Trace& trace, const StepOptions& options) {
     }
     return out;
 }
+
+}  // namespace
 
 }  // namespace gapscope

@@ -1,7 +1,8 @@
 #pragma once
-// What each analysis computes, in one line per sentence part, written once:
-// gapscope-cli's usage, its man page and shell completions (through
-// --help) and the viewer's panels (their header's tooltip) all read it.
+// What the documents made of several analyses compute (the summary, the
+// ranks side by side), written once for gapscope-cli's usage and the
+// viewer's panels. Single analyses describe themselves in their
+// registration (report/analysis_registry.h).
 
 #include <string_view>
 
@@ -13,25 +14,6 @@ struct AnalysisInfo {
 };
 
 inline constexpr AnalysisInfo kAnalysisCatalog[] = {
-    {"gaps",
-     "each GPU's idle gaps with their cause (input,\nsynchronization, communication, host, "
-     "other) and the\nevidence"},
-    {"timeline",
-     "GPU time breakdown per device: computation, exposed\ncommunication and memcpy, idle "
-     "(they add up exactly)"},
-    {"kernels",
-     "kernel statistics per name (count, total, mean, min,\nmax, median, p95, stddev, shares, "
-     "Tensor Cores, launch\nparameters, the CPU op that launched it)"},
-    {"memcpy", "copies and memsets: count, time, bytes, bandwidth,\ndirection, pageable or pinned"},
-    {"ops", "op statistics: count, inclusive, self and GPU time"},
-    {"steps", "steps with a breakdown that adds up to the step's GPU\nwindow, slow steps and why"},
-    {"memory", "memory peaks per device, per step, growth"},
-    {"pipeline", "input pipeline: time waiting for input and a verdict"},
-    {"launch", "launch delays, tiny kernels"},
-    {"health",
-     "what the import repaired, dropped or found missing:\nevery check with its count, what it "
-     "means and its\nfirst instances"},
-    {"advice", "findings with their numbers and evidence"},
     {"summary",
      "the summary tables (GPU time, steps, top kernels and ops,\ninput pipeline, memory, "
      "advice) as md, csv, json or html"},

@@ -41,6 +41,9 @@ ResultTable healthInstancesTable(const Trace& trace, const TraceHealth& health);
 // span's duration, its GPU window and the breakdown that adds up to the
 // window, and why a slow step was slow (on its first GPU's row).
 ResultTable stepTable(const StepsResult& steps);
+// One row per step and GPU: its lead-in (start, length, cause) and the
+// lead-in's parts.
+ResultTable leadInTable(const StepsResult& steps);
 
 // One row per device with memory events (GPUs by index, then the host):
 // its peaks, when, the share of the device's memory, the growth per step.

@@ -9,11 +9,9 @@ ResultTable gapTable(const Trace& t, const std::vector<DeviceGaps>& devices) {
     ResultTable table;
     table.id = "gaps";
     table.title = "Idle gaps";
-    table.columns = {{"device", "GPU", Unit::Count},
-                     {"start_ns", "Start", Unit::Time},
-                     {"duration_ns", "Duration", Unit::Duration},
-                     {"cause", "Cause", Unit::Text},
-                     {"evidence", "CPU was in", Unit::Text}};
+    table.columns = {{"device", "GPU", Unit::Count}, {"start_ns", "Start", Unit::Time},
+                     {"end_ns", "End", Unit::Time},  {"duration_ns", "Duration", Unit::Duration},
+                     {"cause", "Cause", Unit::Text}, {"evidence", "CPU was in", Unit::Text}};
     for (const DeviceGaps& d : devices) {
         for (const CausedGap& g : d.gaps) {
             std::vector<std::string> names;
@@ -23,7 +21,10 @@ ResultTable gapTable(const Trace& t, const std::vector<DeviceGaps>& devices) {
                     names.push_back(std::move(name));
             }
             ResultRow r;
-            r.cells = {int64_t{d.device}, g.gap.start, g.gap.length(),
+            r.cells = {int64_t{d.device},
+                       g.gap.start,
+                       g.gap.end,
+                       g.gap.length(),
                        std::string(gapCauseName(g.cause)),
                        names.empty() ? ResultCell() : ResultCell(std::move(names))};
             r.ref.kind = ResultRef::Kind::Range;

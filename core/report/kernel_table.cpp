@@ -8,7 +8,11 @@ ResultTable kernelTable(const Trace& t, const std::vector<KernelStats>& kernels,
     ResultTable table;
     table.id = "kernels";
     table.title = "Kernels";
-    if (byDevice) table.columns.push_back({"device", "GPU", Unit::Count});
+    // The device's column is always there (a table's columns do not depend
+    // on the options), empty and left out of readable views unless by device.
+    ResultColumn device{"device", "GPU", Unit::Count};
+    device.sparse = true;
+    table.columns.push_back(device);
     table.columns.insert(table.columns.end(),
                          {symbolColumn("name", "Kernel"),
                           {"count", "Count", Unit::Count},
@@ -32,7 +36,7 @@ ResultTable kernelTable(const Trace& t, const std::vector<KernelStats>& kernels,
                           {"launch.occupancy_percent", "Occupancy %", Unit::Number}});
     for (const KernelStats& k : kernels) {
         ResultRow r;
-        if (byDevice) r.cells.push_back(int64_t{k.device});
+        r.cells.push_back(byDevice ? ResultCell(int64_t{k.device}) : ResultCell());
         const std::optional<LaunchParams>& l = k.launch;
         auto triple = [](const int32_t(&v)[3]) { return std::vector<int64_t>{v[0], v[1], v[2]}; };
         r.cells.insert(r.cells.end(),

@@ -1,5 +1,6 @@
 #include "report/result_table.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -22,28 +23,39 @@ const ResultCell& ResultTable::at(size_t row, std::string_view key) const {
     return rows[row].cells[static_cast<size_t>(c)];
 }
 
-ResultTable project(const ResultTable& table, std::initializer_list<std::string_view> keys,
-                    size_t top) {
-    std::vector<size_t> picked;
-    for (const std::string_view key : keys)
-        if (const int c = table.column(key); c >= 0) picked.push_back(static_cast<size_t>(c));
-    if (keys.size() == 0)
-        for (size_t c = 0; c < table.columns.size(); ++c)
-            picked.push_back(c);
+ResultTable projectColumns(const ResultTable& table, const std::vector<size_t>& columns,
+                           size_t top) {
     ResultTable out;
     out.id = table.id;
     out.title = table.title;
-    for (const size_t c : picked)
+    for (const size_t c : columns)
         out.columns.push_back(table.columns[c]);
     for (const ResultRow& row : table.rows) {
         if (top && out.rows.size() == top) break;
         ResultRow r;
         r.ref = row.ref;
-        for (const size_t c : picked)
+        r.unit = row.unit;
+        for (const size_t c : columns)
             r.cells.push_back(c < row.cells.size() ? row.cells[c] : ResultCell());
         out.rows.push_back(std::move(r));
     }
     return out;
+}
+
+ResultTable project(const ResultTable& table, std::initializer_list<std::string_view> keys,
+                    size_t top) {
+    return project(table, std::vector<std::string_view>(keys), top);
+}
+
+ResultTable project(const ResultTable& table, const std::vector<std::string_view>& keys,
+                    size_t top) {
+    std::vector<size_t> picked;
+    for (const std::string_view key : keys)
+        if (const int c = table.column(key); c >= 0) picked.push_back(static_cast<size_t>(c));
+    if (keys.empty())
+        for (size_t c = 0; c < table.columns.size(); ++c)
+            picked.push_back(c);
+    return projectColumns(table, picked, top);
 }
 
 bool isNumeric(Unit unit) {
@@ -188,8 +200,28 @@ ResultColumn columnForRow(const ResultColumn& column, const ResultRow& row) {
     return c;
 }
 
-std::string renderResult(const ResultTable& result, OutputFormat format,
+std::string renderResult(const ResultTable& table, OutputFormat format,
                          const RenderOptions& options) {
+    const bool dropSparse = format != OutputFormat::Csv && format != OutputFormat::Json;
+    std::vector<std::string_view> unused;
+    for (const ResultColumn& c : table.columns) {
+        if (!dropSparse || !c.sparse) continue;
+        const int i = table.column(c.key);
+        const bool any = std::any_of(table.rows.begin(), table.rows.end(), [&](const ResultRow& r) {
+            return static_cast<size_t>(i) < r.cells.size() &&
+                   !std::holds_alternative<std::monostate>(r.cells[static_cast<size_t>(i)]);
+        });
+        if (!any) unused.push_back(c.key);
+    }
+    ResultTable shown;
+    if (!unused.empty()) {
+        std::vector<size_t> keep;
+        for (size_t c = 0; c < table.columns.size(); ++c)
+            if (std::find(unused.begin(), unused.end(), table.columns[c].key) == unused.end())
+                keep.push_back(c);
+        shown = projectColumns(table, keep);
+    }
+    const ResultTable& result = unused.empty() ? table : shown;
     Table t;
     for (const ResultColumn& c : result.columns) {
         t.headers.push_back(!options.readable      ? exactHeader(c)

@@ -18,20 +18,10 @@
 
 #include "index/interval_set.h"
 #include "report/output_format.h"
+#include "util/figure_unit.h"
 #include "util/types.h"
 
 namespace gapscope {
-
-enum class Unit : uint8_t {
-    Text,
-    Count,     // an integer count or identifier (device, step number)
-    Duration,  // ns (integer, or fractional for a mean)
-    Time,      // an absolute point in time, integer ns as the trace wrote it
-    Bytes,
-    Share,   // a fraction in [0, 1], shown as a percentage
-    Number,  // any other quantity (GB/s, r²), with `decimals`
-    Flag,    // yes / no / unknown: JSON true / false / null
-};
 
 struct ResultColumn {
     std::string key;    // JSON key; "launch.grid" nests ("launch": {"grid": ...})
@@ -53,6 +43,12 @@ struct ResultColumn {
     bool unitPerRow = false;
     // A change: a positive value is written with its "+" ("+306.00 µs").
     bool signedChange = false;
+    // A headline figure's denominator: the key of the figure it is a share
+    // of ("time_ns"), or what it is of in words; empty for none.
+    std::string of = {};
+    // Text, Markdown and HTML leave the column out when no row has a value
+    // (a step's rank in a single trace); CSV and JSON always write it.
+    bool sparse = false;
 };
 
 inline ResultColumn symbolColumn(std::string key, std::string title) {
@@ -108,6 +104,11 @@ struct ResultTable {
 // of a full table.
 ResultTable project(const ResultTable& table, std::initializer_list<std::string_view> keys,
                     size_t top = 0);
+ResultTable project(const ResultTable& table, const std::vector<std::string_view>& keys,
+                    size_t top = 0);
+// The columns of those indices, in that order.
+ResultTable projectColumns(const ResultTable& table, const std::vector<size_t>& columns,
+                           size_t top = 0);
 
 // A cell as text: `readable` is how a person reads it ("189.21 ms",
 // "12.3 %", a point in time from `origin`), else exact (integer ns, bytes,

@@ -27,6 +27,14 @@ std::string partTitle(StepPart p) {
            gapCauseName(GapCause(static_cast<int>(p) - static_cast<int>(StepPart::IdleInput)));
 }
 
+// The step's rank where ranks are merged; the readable views leave it out
+// of a single trace's table.
+ResultColumn rankColumn() {
+    ResultColumn c{"rank", "Rank", Unit::Count};
+    c.sparse = true;
+    return c;
+}
+
 }  // namespace
 
 ResultTable stepTable(const StepsResult& steps) {
@@ -35,11 +43,10 @@ ResultTable stepTable(const StepsResult& steps) {
     table.title = "Steps";
     // The lead-in, then the window and its parts: lead-in + window is the
     // step's share of the GPU's step time.
-    const bool ranks = std::any_of(steps.steps.begin(), steps.steps.end(),
-                                   [](const StepReport& s) { return s.rank.has_value(); });
     table.columns = {{"step", "Step", Unit::Count}};
-    if (ranks) table.columns.push_back({"rank", "Rank", Unit::Count});
+    table.columns.push_back(rankColumn());
     table.columns.insert(table.columns.end(), {{"device", "GPU", Unit::Count},
+                                               {"start_ns", "Start", Unit::Time},
                                                {"duration_ns", "Duration", Unit::Duration},
                                                {"lead_in_ns", "Lead-in", Unit::Duration}});
     ResultColumn causeColumn{"lead_in_cause", "Lead-in cause", Unit::Text};
@@ -47,6 +54,8 @@ ResultTable stepTable(const StepsResult& steps) {
         causeColumn.labels.emplace_back(gapCauseName(GapCause(c)), gapCauseName(GapCause(c)));
     table.columns.push_back(std::move(causeColumn));
     table.columns.push_back({"gpu_window_ns", "GPU window", Unit::Duration});
+    table.columns.push_back({"gpu_window_start_ns", "GPU window start", Unit::Time});
+    table.columns.push_back({"window_from", "Window from", Unit::Text});
     for (size_t p = 0; p < kStepPartCount; ++p)
         table.columns.push_back({std::string(stepPartName(StepPart(p))) + "_ns",
                                  partTitle(StepPart(p)), Unit::Duration});
@@ -61,13 +70,15 @@ ResultTable stepTable(const StepsResult& steps) {
             ResultRow r;
             const std::optional<GapCause> leadInCause = b ? b->leadInCause() : std::nullopt;
             r.cells = {s.step.number};
-            if (ranks) r.cells.push_back(s.rank ? ResultCell(*s.rank) : ResultCell());
+            r.cells.push_back(s.rank ? ResultCell(*s.rank) : ResultCell());
             r.cells.insert(
                 r.cells.end(),
-                {b ? ResultCell(int64_t{b->device}) : ResultCell(), s.duration,
+                {b ? ResultCell(int64_t{b->device}) : ResultCell(), s.step.span.start, s.duration,
                  b ? ResultCell(b->leadIn.length()) : ResultCell(),
                  leadInCause ? ResultCell(std::string(gapCauseName(*leadInCause))) : ResultCell(),
-                 b ? ResultCell(b->gpuWindow.length()) : ResultCell()});
+                 b ? ResultCell(b->gpuWindow.length()) : ResultCell(),
+                 b ? ResultCell(b->gpuWindow.start) : ResultCell(),
+                 b ? ResultCell(std::string(windowSourceName(b->source))) : ResultCell()});
             for (size_t p = 0; p < kStepPartCount; ++p)
                 r.cells.push_back(b ? ResultCell(b->part(StepPart(p))) : ResultCell());
             const bool why = first && s.slowerBecause;
@@ -84,6 +95,42 @@ ResultTable stepTable(const StepsResult& steps) {
         if (s.devices.empty()) row(nullptr, true);
         for (const StepBreakdown& b : s.devices)
             row(&b, &b == &s.devices.front());
+    }
+    return table;
+}
+
+}  // namespace gapscope
+
+namespace gapscope {
+
+ResultTable leadInTable(const StepsResult& steps) {
+    ResultTable table;
+    table.id = "lead_ins";
+    table.title = "Lead-ins";
+    table.columns = {{"step", "Step", Unit::Count}};
+    table.columns.push_back(rankColumn());
+    table.columns.insert(table.columns.end(), {{"device", "GPU", Unit::Count},
+                                               {"start_ns", "Start", Unit::Time},
+                                               {"lead_in_ns", "Lead-in", Unit::Duration},
+                                               {"cause", "Cause", Unit::Text}});
+    for (size_t p = 0; p < kStepPartCount; ++p)
+        table.columns.push_back({std::string(stepPartName(StepPart(p))) + "_ns",
+                                 partTitle(StepPart(p)), Unit::Duration});
+    for (const StepReport& s : steps.steps) {
+        for (const StepBreakdown& b : s.devices) {
+            const std::optional<GapCause> cause = b.leadInCause();
+            ResultRow r;
+            r.cells = {s.step.number};
+            r.cells.push_back(s.rank ? ResultCell(*s.rank) : ResultCell());
+            r.cells.insert(r.cells.end(),
+                           {int64_t{b.device}, b.leadIn.start, b.leadIn.length(),
+                            cause ? ResultCell(std::string(gapCauseName(*cause))) : ResultCell()});
+            for (size_t p = 0; p < kStepPartCount; ++p)
+                r.cells.push_back(b.leadInParts.part(StepPart(p)));
+            r.ref.kind = ResultRef::Kind::Range;
+            r.ref.range = b.leadIn;
+            table.rows.push_back(std::move(r));
+        }
     }
     return table;
 }

@@ -189,4 +189,16 @@ std::string formatTable(const Table& t, OutputFormat format) {
     return out;
 }
 
+std::string htmlPageStart(const std::string& heading) {
+    return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>" +
+           htmlEscape(heading) +
+           "</title>\n<style>body{font-family:system-ui,sans-serif;margin:2em;color:#222}"
+           "table{border-collapse:collapse;margin-bottom:1.5em}"
+           "th,td{border:1px solid #ccc;padding:.25em .6em;text-align:left}"
+           "th{background:#f0f0f0}.num{text-align:right;"
+           "font-variant-numeric:tabular-nums}td.num{white-space:nowrap}"
+           "</style></head><body>\n<h1>" +
+           htmlEscape(heading) + "</h1>\n";
+}
+
 }  // namespace gapscope

@@ -26,6 +26,9 @@ std::string formatTable(const Table& table, OutputFormat format);
 std::string csvCell(const std::string& text);
 // Text made safe inside HTML elements and attribute values.
 std::string htmlEscape(const std::string& text);
+// A self-contained HTML page's start, up to and with its <h1> `heading`
+// (the tables' style included); the page ends with "</body></html>\n".
+std::string htmlPageStart(const std::string& heading);
 // Text shown as itself in Markdown (CommonMark / GitHub), on one line: no
 // emphasis, link, code span, heading or raw HTML from a kernel's name
 // (`float*`, `foo_bar`, `<script>`), no cell break from `|`.

@@ -5,25 +5,71 @@
 
 namespace gapscope {
 
-std::string readableDuration(TimeNs ns) {
+namespace {
+
+// The one ladder of duration units.
+struct DurationUnit {
+    uint64_t ns;
+    const char* suffix;
+};
+constexpr DurationUnit kDurationUnits[] = {
+    {1, "ns"}, {1000, "µs"}, {1000000, "ms"}, {1000000000, "s"}};
+
+size_t unitOf(uint64_t magnitude) {
+    return magnitude < 1000 ? 0 : magnitude < 1000000 ? 1 : magnitude < 1000000000 ? 2 : 3;
+}
+
+// Decimals of a value in `unit` that keep `resolution` visible; without a
+// resolution two (none for ns).
+int decimalsOf(uint64_t unit, TimeNs resolution) {
+    if (resolution <= 0) return unit == 1 ? 0 : 2;
+    int d = 0;
+    for (uint64_t r = unit; r > static_cast<uint64_t>(resolution) && d < 9; r /= 10)
+        ++d;
+    return d;
+}
+
+// Unsigned: the magnitude of INT64_MIN does not fit an int64.
+uint64_t magnitudeOf(TimeNs ns) {
+    return ns < 0 ? 0 - static_cast<uint64_t>(ns) : static_cast<uint64_t>(ns);
+}
+
+std::string inUnit(TimeNs ns, size_t u, int decimals) {
     char buf[64];
-    // Unsigned: the magnitude of INT64_MIN does not fit an int64.
-    const uint64_t magnitude = ns < 0 ? 0 - static_cast<uint64_t>(ns) : static_cast<uint64_t>(ns);
-    if (magnitude < 1000) {
+    if (kDurationUnits[u].ns == 1 && decimals == 0)
         std::snprintf(buf, sizeof buf, "%lld ns", static_cast<long long>(ns));
-        return buf;
-    }
-    static constexpr struct {
-        double ns;
-        const char* suffix;
-    } kUnits[] = {{1e3, "µs"}, {1e6, "ms"}, {1e9, "s"}};
-    size_t u = magnitude < 1000000 ? 0 : magnitude < 1000000000 ? 1 : 2;
-    // Hundredths that round to 1000.00 belong to the next unit.
-    while (u < 2 && std::llround(static_cast<double>(magnitude) / kUnits[u].ns * 100) >= 100000)
-        ++u;
-    std::snprintf(buf, sizeof buf, "%.2f %s", static_cast<double>(ns) / kUnits[u].ns,
-                  kUnits[u].suffix);
+    else
+        std::snprintf(buf, sizeof buf, "%.*f %s", decimals,
+                      static_cast<double>(ns) / static_cast<double>(kDurationUnits[u].ns),
+                      kDurationUnits[u].suffix);
     return buf;
+}
+
+}  // namespace
+
+std::string readableDuration(TimeNs ns) {
+    return readableDuration(ns, 0);
+}
+
+std::string readableDuration(TimeNs ns, TimeNs resolution) {
+    const uint64_t magnitude = magnitudeOf(ns);
+    size_t u = unitOf(magnitude);
+    int decimals = decimalsOf(kDurationUnits[u].ns, resolution);
+    // What rounds to 1000 of a unit belongs to the next (999.996 µs is "1.00 ms").
+    const auto scaled = [&] {
+        return std::llround(static_cast<double>(magnitude) /
+                            static_cast<double>(kDurationUnits[u].ns) * std::pow(10, decimals));
+    };
+    if (u < 3 && scaled() >= std::llround(1000 * std::pow(10, decimals))) {
+        ++u;
+        decimals = decimalsOf(kDurationUnits[u].ns, resolution);
+    }
+    return inUnit(ns, u, decimals);
+}
+
+std::string readableOffset(TimeNs relative, TimeNs step) {
+    const size_t u = unitOf(magnitudeOf(step));
+    return inUnit(relative, u, decimalsOf(kDurationUnits[u].ns, step));
 }
 
 std::string readableBytes(double bytes) {

@@ -216,8 +216,8 @@ class TestCli : public QObject {
         Run r = runCli({"timeline", sample, "--format", "json"});
         QCOMPARE(r.exitCode, 0);
         const auto t = nlohmann::json::parse(r.out.toStdString());
-        QCOMPARE(t["devices"].size(), size_t(1));
-        const auto& d = t["devices"][0];
+        QCOMPARE(t["timeline"].size(), size_t(1));
+        const auto& d = t["timeline"][0];
         QCOMPARE(d["computation_ns"].get<int64_t>() + d["exposed_comm_ns"].get<int64_t>() +
                      d["exposed_memcpy_ns"].get<int64_t>() + d["idle_ns"].get<int64_t>(),
                  d["total_ns"].get<int64_t>());
@@ -248,14 +248,23 @@ class TestCli : public QObject {
         QCOMPARE(r.exitCode, 0);
         const auto g = nlohmann::json::parse(r.out.toStdString());
         QCOMPARE(g["threshold_ns"].get<int64_t>(), int64_t(100000));
-        const auto& dev = g["devices"][0];
+        const auto& dev = g["gap_totals"][0];
         QVERIFY(dev["by_cause"]["input"].get<int64_t>() > dev["by_cause"]["host"].get<int64_t>());
+        // An input gap with the DataLoader as its evidence, in the gap's
+        // names and in the evidence table.
         bool inputWithEvidence = false;
-        for (const auto& gap : dev["gaps"])
-            inputWithEvidence |= gap["cause"] == "input" && !gap["evidence"].empty() &&
-                                 gap["evidence"][0]["name"].get<std::string>().find("DataLoader") !=
-                                     std::string::npos;
+        for (const auto& gap : g["gaps"])
+            inputWithEvidence |=
+                gap["cause"] == "input" && !gap["evidence"].is_null() &&
+                gap["evidence"][0].get<std::string>().find("DataLoader") != std::string::npos;
         QVERIFY(inputWithEvidence);
+        bool evidenceOfAnInputGap = false;
+        for (const auto& e : g["gap_evidence"])
+            for (const auto& gap : g["gaps"])
+                evidenceOfAnInputGap |=
+                    gap["start_ns"] == e["gap_start_ns"] && gap["cause"] == "input" &&
+                    e["name"].get<std::string>().find("DataLoader") != std::string::npos;
+        QVERIFY(evidenceOfAnInputGap);
         r = runCli({"gaps", sample, "--min-gap-us", "1e9"});  // nothing that long
         QCOMPARE(r.exitCode, 0);
         r = runCli({"gaps", sample, "--min-gap-us", "-3"});
@@ -277,16 +286,20 @@ class TestCli : public QObject {
     void everyAnalysisCommand() {
         const QString sample = gapscope::test::samplePath();
         const std::vector<std::pair<const char*, std::vector<const char*>>> commands = {
-            {"gaps", {"devices", "threshold_ns"}},
-            {"timeline", {"devices"}},
+            {"gaps", {"gaps", "gap_totals", "gap_evidence", "threshold_ns"}},
+            {"timeline", {"timeline"}},
             {"kernels", {"kernels"}},
             {"memcpy", {"copies"}},
             {"ops", {"ops", "step_time_ns"}},
-            {"steps", {"steps", "source", "median_duration_ns"}},
-            {"memory", {"devices", "other_curves"}},
-            {"pipeline", {"verdict", "input_share", "stages", "dataloader", "per_step"}},
-            {"launch", {"kernels", "kernels_with_launch", "delay_ns", "histogram", "by_name"}},
-            {"advice", {"findings"}}};
+            {"steps", {"steps", "lead_ins", "source", "step_count", "median_duration_ns"}},
+            {"memory", {"memory", "memory_per_step", "other_curves"}},
+            {"pipeline",
+             {"verdict", "input_share", "input_stages", "dataloader", "input_wait_per_step"}},
+            {"launch",
+             {"kernels", "kernels_with_launch", "delay", "delay_histogram", "launch",
+              "short_kernels"}},
+            {"advice", {"findings"}},
+            {"health", {"health", "health_instances"}}};
         QTemporaryDir dir;
         const QString cpuOnly = dir.path() + "/cpu_only.json";
         QVERIFY(gapscope::test::writeFile(
@@ -304,13 +317,16 @@ class TestCli : public QObject {
             const json j = json::parse(r.out.toStdString());
             for (const char* key : keys)
                 QVERIFY2(j.contains(key), (std::string(command) + ": " + key).c_str());
-            for (const char* format : {"table", "csv", "md"}) {
+            QCOMPARE(j["analysis"].get<std::string>(), std::string(command));
+            for (const char* format : {"table", "csv", "md", "html"}) {
                 r = runCli({c, sample, "--format", format});
                 QCOMPARE(r.exitCode, 0);
                 QVERIFY(!r.out.isEmpty());
             }
             QCOMPARE(runCli({c, sample, "--format", "xml"}).exitCode, 1);
-            QCOMPARE(runCli({c, sample, "--step-regex", "("}).exitCode, 1);
+            if (std::string(command) != "health" && std::string(command) != "timeline" &&
+                std::string(command) != "launch")
+                QCOMPARE(runCli({c, sample, "--step-regex", "("}).exitCode, 1);
             QCOMPARE(runCli({c, "/nonexistent/trace.json"}).exitCode, 2);
             r = runCli({c, cpuOnly, "--format", "json"});
             QCOMPARE(r.exitCode, 0);
@@ -324,22 +340,25 @@ class TestCli : public QObject {
         const json all = json::parse(r.out.toStdString());
         QVERIFY(all["steps"].size() > 1);
         const json& first = all["steps"][0];
-        const std::string n = std::to_string(first["number"].get<int64_t>());
+        const std::string n = std::to_string(first["step"].get<int64_t>());
         r = runCli({"steps", sample, "--format", "json", "--step", QString::fromStdString(n)});
         QCOMPARE(r.exitCode, 0);
         const json one = json::parse(r.out.toStdString());
         QCOMPARE(one["steps"].size(), size_t(1));
         QVERIFY(one["steps"][0] == first);
         // The breakdown is over the step's GPU window, and adds up to it.
-        const json& b = first["breakdown"];
-        const json& window = first["devices"][0]["gpu_window"];
-        QCOMPARE(b["compute_ns"].get<int64_t>() + b["exposed_comm_ns"].get<int64_t>() +
-                     b["exposed_memcpy_ns"].get<int64_t>() + b["idle_ns"].get<int64_t>(),
-                 window["end_ns"].get<int64_t>() - window["start_ns"].get<int64_t>());
+        const json& b = first;
+        int64_t parts = 0;
+        for (const char* part :
+             {"compute_ns", "exposed_comm_ns", "exposed_memcpy_ns", "idle_input_ns",
+              "idle_synchronization_ns", "idle_communication_ns", "idle_host_ns", "idle_other_ns",
+              "idle_short_ns"})
+            parts += b[part].get<int64_t>();
+        QCOMPARE(parts, b["gpu_window_ns"].get<int64_t>());
         r = runCli({"timeline", sample, "--format", "json", "--step", QString::fromStdString(n)});
         QCOMPARE(r.exitCode, 0);
         const json tl = json::parse(r.out.toStdString());
-        QVERIFY(tl["devices"][0]["computation_ns"] == b["compute_ns"]);
+        QVERIFY(tl["timeline"][0]["computation_ns"] == b["compute_ns"]);
         r = runCli({"timeline", sample, "--step", "987654"});
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.err.contains("no step 987654"));

@@ -20,12 +20,15 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "report/analysis_registry.h"
 #include "support/cli_run.h"
 #include "support/generator.h"
 #include "support/suite_main.h"
 #include "support/test_paths.h"
 
 namespace test = gapscope::test;
+using gapscope::Analysis;
+using gapscope::analysisRegistry;
 
 namespace {
 
@@ -54,8 +57,13 @@ const char* const kRanksFolder =
 const char* const kDiffBase = "worker0_step_12.1694128201545.pt.trace.json";
 const char* const kDiffNew = "worker1_step_12.1694128201556.pt.trace.json";
 
-const char* const kAnalyses[] = {"timeline", "kernels", "gaps",   "steps",  "memory", "pipeline",
-                                 "ops",      "memcpy",  "launch", "advice", "health"};
+// Every registered analysis: a new one gets its goldens without a line here.
+std::vector<QString> analysisIds() {
+    std::vector<QString> ids;
+    for (const Analysis& a : analysisRegistry().all())
+        ids.push_back(QString::fromStdString(a.id));
+    return ids;
+}
 
 // Before/after pairs: every analysis's JSON of each and the diff of the
 // two, the numbers a comparison of runs rests on. Kineto's ResNet50 pair
@@ -133,12 +141,10 @@ QList<Case> allCases() {
         // The model without the args' raw text (the file's own bytes).
         add(QStringLiteral("dump.txt"),
             {QStringLiteral("dump"), name, QStringLiteral("--no-args-text")});
-        for (const char* command : kAnalyses) {
+        for (const QString& command : analysisIds()) {
             for (const char* format : {"table", "csv", "md", "json"}) {
-                add(QStringLiteral("%1.%2").arg(QLatin1String(command),
-                                                extension(QLatin1String(format))),
-                    {QLatin1String(command), name, QStringLiteral("--format"),
-                     QLatin1String(format)});
+                add(QStringLiteral("%1.%2").arg(command, extension(QLatin1String(format))),
+                    {command, name, QStringLiteral("--format"), QLatin1String(format)});
             }
         }
         for (const char* format : {"md", "csv", "json", "html"}) {
@@ -163,12 +169,11 @@ QList<Case> allCases() {
               QStringLiteral("--format"), QLatin1String(format), QStringLiteral("--no-cache")}});
     }
     const auto everyAnalysisJson = [&](const char* id, const QString& folder, const char* file) {
-        for (const char* command : kAnalyses)
-            cases.append(
-                {QStringLiteral("%1/%2.json").arg(QLatin1String(id), QLatin1String(command)),
-                 folder,
-                 {QLatin1String(command), QLatin1String(file), QStringLiteral("--format"),
-                  QStringLiteral("json"), QStringLiteral("--no-cache")}});
+        for (const QString& command : analysisIds())
+            cases.append({QStringLiteral("%1/%2.json").arg(QLatin1String(id), command),
+                          folder,
+                          {command, QLatin1String(file), QStringLiteral("--format"),
+                           QStringLiteral("json"), QStringLiteral("--no-cache")}});
         cases.append({QStringLiteral("%1/summary.json").arg(QLatin1String(id)),
                       folder,
                       {QStringLiteral("summary"), QLatin1String(file), QStringLiteral("--format"),

@@ -271,46 +271,48 @@ class TestSummary : public QObject {
         QCOMPARE(pipeline["time_ns"].get<int64_t>(), time);
         QCOMPARE(metric.at("idle_input"), double(inputWait));
         for (const json& f : advice["findings"]) {
+            std::map<std::string, json> figure;
+            for (const json& x : f["figures"])
+                figure[x["key"].get<std::string>()] = x["value"];
             if (f["rule"] == "input-bound") {
-                QCOMPARE(f["numbers"]["input_wait_ns"].get<double>(), double(inputWait));
-                QCOMPARE(f["numbers"]["time_ns"].get<double>(), double(time));
+                QCOMPARE(figure.at("input_wait_ns").get<int64_t>(), inputWait);
+                QCOMPARE(figure.at("time_ns").get<int64_t>(), time);
             }
             if (f["rule"] == "gpu-idle" && f["device"].is_null()) {
-                QCOMPARE(f["numbers"]["idle_input_ns"].get<double>(), double(inputWait));
-                QCOMPARE(f["numbers"]["time_ns"].get<double>(), double(time));
+                QCOMPARE(figure.at("idle_input_ns").get<int64_t>(), inputWait);
+                QCOMPARE(figure.at("time_ns").get<int64_t>(), time);
             }
         }
         // The gap list is the account's idle: per cause the listed gaps add
         // up to it (the Gaps panel and the shading list the same gaps).
         const json gaps = cli({"gaps"});
         int64_t gapsInput = 0, listedInput = 0;
-        for (const json& d : gaps["devices"]) {
+        for (const json& d : gaps["gap_totals"])
             gapsInput += d["by_cause"]["input"].get<int64_t>();
-            for (const json& g : d["gaps"])
-                if (g["cause"] == "input")
-                    listedInput += g["end_ns"].get<int64_t>() - g["start_ns"].get<int64_t>();
-        }
+        for (const json& g : gaps["gaps"])
+            if (g["cause"] == "input")
+                listedInput += g["end_ns"].get<int64_t>() - g["start_ns"].get<int64_t>();
         QCOMPARE(gapsInput, inputWait);
         QCOMPARE(listedInput, inputWait);
         // With steps the account is the steps' lead-ins and GPU windows:
         // `steps`' parts add up to the same idle for input and the same time.
         if (verdict["denominator"] == "step time") {
             int64_t stepsInput = 0, stepsTime = 0;
-            for (const json& st : steps["steps"])
-                for (const json& d : st["devices"]) {
-                    stepsInput += d["breakdown"]["idle_by_cause"]["input"].get<int64_t>() +
-                                  d["lead_in_breakdown"]["idle_by_cause"]["input"].get<int64_t>();
-                    stepsTime += d["gpu_window"]["end_ns"].get<int64_t>() -
-                                 d["gpu_window"]["start_ns"].get<int64_t>() +
-                                 d["lead_in"]["end_ns"].get<int64_t>() -
-                                 d["lead_in"]["start_ns"].get<int64_t>();
-                }
+            for (const json& d : steps["steps"]) {
+                if (d["device"].is_null()) continue;  // a step without GPU work
+                stepsInput += d["idle_input_ns"].get<int64_t>();
+                stepsTime += d["gpu_window_ns"].get<int64_t>() + d["lead_in_ns"].get<int64_t>();
+            }
+            for (const json& d : steps["lead_ins"])
+                stepsInput += d["idle_input_ns"].get<int64_t>();
             QCOMPARE(stepsInput, inputWait);
             QCOMPARE(stepsTime, time);
             // The step time: the summary's mean and the gate's.
             const json& stepRow = summary["tables"]["steps"]["rows"][0];
-            QCOMPARE(double(stepRow["mean_ns"].get<int64_t>()), std::round(metric.at("step_time")));
-            QCOMPARE(double(stepRow["median_ns"].get<int64_t>()), metric.at("step_time_median"));
+            QCOMPARE(double(stepRow["mean_duration_ns"].get<int64_t>()),
+                     std::round(metric.at("step_time")));
+            QCOMPARE(double(stepRow["median_duration_ns"].get<int64_t>()),
+                     metric.at("step_time_median"));
         }
         // The busy share of the account, as the gate's gpu_busy (percent).
         QVERIFY(std::abs(metric.at("gpu_busy") - 100.0 * double(busy) / double(time)) < 1e-9);
@@ -321,11 +323,11 @@ class TestSummary : public QObject {
         const json& memRows = summary["tables"]["memory"]["rows"];
         for (size_t i = 0; i < memRows.size(); ++i)
             QCOMPARE(memRows[i]["peak_allocated_bytes"].get<int64_t>(),
-                     memory["devices"][i]["peak_allocated_bytes"].get<int64_t>());
+                     memory["memory"][i]["peak_allocated_bytes"].get<int64_t>());
         if (metric.count("memory_peak")) {
             double peak = 0;
-            for (const json& d : memory["devices"])
-                if (d["kind"] == "gpu")
+            for (const json& d : memory["memory"])
+                if (d["device"] != "host")
                     peak = std::max(peak, d["peak_allocated_bytes"].get<double>());
             QCOMPARE(metric.at("memory_peak"), peak);
         }

@@ -68,8 +68,7 @@ const Finding* find(const std::vector<Finding>& fs, const std::string& rule) {
 }
 
 double number(const Finding& f, const std::string& key) {
-    for (const auto& [k, v] : f.numbers)
-        if (k == key) return v;
+    if (const FindingFigure* x = f.figure(key)) return x->real();
     QTest::qFail(("no number " + key).c_str(), __FILE__, __LINE__);
     return -1;
 }

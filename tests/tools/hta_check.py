@@ -173,6 +173,17 @@ GS_CLASS = {"kernel": "comp", "memset": "comp", "comm": "comm", "memcpy": "other
 HTA_CLASS = {"COMPUTATION": "comp", "COMMUNICATION": "comm", "MEMORY": "other", "OTHER": "other"}
 
 
+def gaps_by_device(doc):
+    """`gapscope-cli gaps --format json` per device: its totals row with the
+    listed gaps of that device as "gaps" (the JSON holds them as two tables)."""
+    out = []
+    for totals in doc["gap_totals"]:
+        d = dict(totals)
+        d["gaps"] = [g for g in doc["gaps"] if g["device"] == totals["device"]]
+        out.append(d)
+    return out
+
+
 def gs_is_comm(name):
     return bool(GS_COMM_RE.search(name)) or name.lower().startswith("hccl")
 
@@ -729,7 +740,7 @@ def check_input(chk, inp, TraceAnalysis, label_of, timings, skip_pf):
         if bad:
             chk.note(label, rank, "gapscope", str(bad[0]), fail=True)
             continue
-        gs_tl = gsr["timeline"]["devices"]
+        gs_tl = gsr["timeline"]["timeline"]
         gs_k = gsr["kernels"]["kernels"]
         if len(gs_tl) != len(devices):
             chk.note(label, rank, "devices", "Gapscope's timeline has %d devices, the trace's GPU records "
@@ -823,7 +834,7 @@ def check_input(chk, inp, TraceAnalysis, label_of, timings, skip_pf):
                                                                   idle_df["idle_time"].tolist())}
                 h_host = hta_ns(cat_of.get("host_wait", 0.0))
                 h_total = sum((hta_ns(x) for x in cat_of.values()), Decimal(0))
-                g = gsr["gaps"]["devices"][0]
+                g = gaps_by_device(gsr["gaps"])[0]
                 gs_host = g["by_cause"]["host"]
                 gs_total = sum(x["end_ns"] - x["start_ns"] for x in g["gaps"]) + g["short_gaps"]["total_ns"]
                 sh, st, unexplained = idle_shares(g, gs_rows, gaps_u, tot_u, tot_f)

@@ -377,7 +377,12 @@ def check(path, cli, problems, process=None):
 
     if gaps.get("threshold_ns") != ref["threshold_ns"]:
         differ("gaps threshold_ns", ref["threshold_ns"], gaps.get("threshold_ns"))
-    gap_devices = {str(d.get("device")): d for d in gaps.get("devices", [])}
+    # The totals per device, with that device's listed gaps.
+    gap_devices = {}
+    for totals in gaps.get("gap_totals", []):
+        d = dict(totals)
+        d["gaps"] = [g for g in gaps.get("gaps", []) if g["device"] == totals["device"]]
+        gap_devices[str(d.get("device"))] = d
     for d, dev in mine.items():
         got = gap_devices.get(str(d))
         if got is None:

@@ -113,7 +113,9 @@ def main():
             "SELECT start, end FROM NVTX_EVENTS WHERE text = 'forward' AND eventType = 59"))
         r = subprocess.run([a.cli, "steps", path, "--step-regex", "^forward$", "--format", "json",
                             "--no-cache"], capture_output=True, text=True)
-        got = sorted(st["duration_ns"] for st in json.loads(r.stdout)["steps"]) \
+        # One row per step and GPU: each step's duration once.
+        got = sorted({(st["step"], st["rank"]): st["duration_ns"]
+                      for st in json.loads(r.stdout)["steps"]}.values()) \
             if r.returncode == 0 else None
         if not want or got != want:
             print(f"{os.path.basename(path)}: NVTX steps by --step-regex: expected {want}, got {got}")

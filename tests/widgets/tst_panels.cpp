@@ -47,6 +47,7 @@
 #include "panels/steps_panel.h"
 #include "panels/utilization_panel.h"
 #include "report/analysis_catalog.h"
+#include "report/analysis_registry.h"
 #include "report/analysis_tables.h"
 #include "report/result_json.h"
 #include "report/run_summary.h"
@@ -169,13 +170,16 @@ class TestPanels : public QObject {
                 continue;
             }
             for (const QString& command : p->analysis()) {
-                QVERIFY2(findAnalysis(command.toStdString()), qPrintable(command));
+                QVERIFY2(analysisRegistry().find(command.toStdString()) ||
+                             findAnalysis(command.toStdString()),
+                         qPrintable(command));
                 QVERIFY(seen.insert(command).second);
                 QVERIFY2(header->toolTip().contains("gapscope-cli " + command + ":"),
                          qPrintable(header->toolTip()));
             }
         }
-        QCOMPARE(seen.size(), size_t(10));
+        // Every registered analysis, and the summary.
+        QCOMPARE(seen.size(), analysisRegistry().all().size() + 1);
     }
 
     void gapsHoldTheTruthsGaps() {
@@ -186,19 +190,23 @@ class TestPanels : public QObject {
         std::multiset<std::pair<TimeNs, TimeNs>> want, got;
         for (const auto& [start, length] : truthsStepTimeGaps())
             want.insert({start - t.spanStart, length});
+        const auto start = size_t(table->model()->column("start_ns"));
+        const auto duration = size_t(table->model()->column("duration_ns"));
+        const auto cause = size_t(table->model()->column("cause"));
         for (int i = 0; i < table->visibleRows(); ++i) {
             const TableRow& r = table->visibleRow(i);
-            got.insert({TimeNs(r.cells[1].number), TimeNs(r.cells[2].number)});
+            got.insert({TimeNs(r.cells[start].number), TimeNs(r.cells[duration].number)});
         }
         QCOMPARE(got, want);
         // Sorted by duration, longest first.
         QVERIFY(table->visibleRows() > 2);
-        QVERIFY(table->visibleRow(0).cells[2].number >= table->visibleRow(1).cells[2].number);
+        QVERIFY(table->visibleRow(0).cells[duration].number >=
+                table->visibleRow(1).cells[duration].number);
         // Filtering by cause: the planted stall's gaps are input.
         table->filter()->setText(QStringLiteral("input"));
         QVERIFY(table->visibleRows() > 0);
         for (int i = 0; i < table->visibleRows(); ++i)
-            QCOMPARE(table->visibleRow(i).cells[3].text, QStringLiteral("input"));
+            QCOMPARE(table->visibleRow(i).cells[cause].text, QStringLiteral("input"));
         table->filter()->clear();
         QVERIFY(panel<GapsPanel>("gapsDock")->totalsText().contains("input"));
         // Copy: Markdown with a header and one line per selected row.
@@ -208,11 +216,12 @@ class TestPanels : public QObject {
         const QStringList md = table->selectedMarkdown().trimmed().split('\n');
         QCOMPARE(md.size(), 4);
         // The gaps table's own Markdown (as Copy All and Export Table write it).
-        QVERIFY2(md[0].startsWith("| GPU | Start (from the start) | Duration | Cause |"),
+        QVERIFY2(md[0].startsWith(
+                     "| GPU | Start (from the start) | End (from the start) | Duration | Cause |"),
                  qPrintable(md[0]));
         QCOMPARE(table->selectedTabSeparated().trimmed().split('\n').size(), 3);
         table->copySelection();
-        QVERIFY(QApplication::clipboard()->text().startsWith("GPU\tStart\tDuration"));
+        QVERIFY(QApplication::clipboard()->text().startsWith("GPU\tStart\tEnd\tDuration"));
         // A row selects its gap on the timeline and frames it.
         const TableRow& first = table->visibleRow(0);
         table->view()->setCurrentIndex(table->proxy()->index(0, 0));
@@ -238,12 +247,17 @@ class TestPanels : public QObject {
         for (const auto& s : generated_.truth["steps"])
             durations[s["step"].get<int64_t>()] =
                 s["end_ns"].get<TimeNs>() - s["start_ns"].get<TimeNs>();
+        const auto duration = size_t(steps->model()->column("duration_ns"));
+        const auto step = size_t(steps->model()->column("step"));
         for (int i = 0; i < steps->visibleRows(); ++i) {
             const TableRow& r = steps->visibleRow(i);
-            QCOMPARE(TimeNs(r.cells[2].number), durations.at(int64_t(r.cells[0].number)));
+            QCOMPARE(TimeNs(r.cells[duration].number), durations.at(int64_t(r.cells[step].number)));
         }
         AnalysisTable* kernels = panel<KernelsPanel>("kernelsDock")->kernels();
         QCOMPARE(size_t(kernels->visibleRows()), generated_.truth["kernels"].size());
+        const auto name = size_t(kernels->model()->column("name"));
+        const auto count = size_t(kernels->model()->column("count"));
+        const auto total = size_t(kernels->model()->column("total_ns"));
         // A kernel reads by its short name; the whole one is the tooltip's.
         const auto fullName = [](const TableCell& c) {
             return c.tooltip.isEmpty() ? c.text : c.tooltip;
@@ -253,29 +267,30 @@ class TestPanels : public QObject {
         std::multiset<std::string> shortNames;
         for (int i = 0; i < kernels->visibleRows(); ++i)
             shortNames.insert(
-                shortSymbolName(fullName(kernels->visibleRow(i).cells[0]).toStdString()));
+                shortSymbolName(fullName(kernels->visibleRow(i).cells[name]).toStdString()));
         std::set<QString> shown;
         for (int i = 0; i < kernels->visibleRows(); ++i) {
             const TableRow& r = kernels->visibleRow(i);
-            const std::string full = fullName(r.cells[0]).toStdString();
-            QVERIFY2(shown.insert(r.cells[0].text).second, qPrintable(r.cells[0].text));
+            const std::string full = fullName(r.cells[name]).toStdString();
+            QVERIFY2(shown.insert(r.cells[name].text).second, qPrintable(r.cells[name].text));
             if (shortNames.count(shortSymbolName(full)) == 1)
-                QCOMPARE(r.cells[0].text, QString::fromStdString(shortSymbolName(full)));
+                QCOMPARE(r.cells[name].text, QString::fromStdString(shortSymbolName(full)));
             else
                 QVERIFY2(
-                    QString::fromStdString(full).contains(r.cells[0].text) &&
-                        r.cells[0].text.startsWith(QString::fromStdString(shortSymbolName(full))
-                                                       .section(QStringLiteral("::"), 0, 0)),
-                    qPrintable(r.cells[0].text));
+                    QString::fromStdString(full).contains(r.cells[name].text) &&
+                        r.cells[name].text.startsWith(QString::fromStdString(shortSymbolName(full))
+                                                          .section(QStringLiteral("::"), 0, 0)),
+                    qPrintable(r.cells[name].text));
             QVERIFY2(generated_.truth["kernels"].contains(full), full.c_str());
             const auto& k = generated_.truth["kernels"][full];
-            QCOMPARE(uint64_t(r.cells[1].number), k["count"].get<uint64_t>());
-            QCOMPARE(TimeNs(r.cells[2].number), k["total_ns"].get<TimeNs>());
+            QCOMPARE(uint64_t(r.cells[count].number), k["count"].get<uint64_t>());
+            QCOMPARE(TimeNs(r.cells[total].number), k["total_ns"].get<TimeNs>());
         }
         // A kernel row highlights every occurrence through the search; again: the next one.
         kernels->view()->setCurrentIndex(kernels->proxy()->index(0, 0));
         SearchBar* search = window_->tracePage()->search();
-        QCOMPARE(uint64_t(search->matchCount()), uint64_t(kernels->visibleRow(0).cells[1].number));
+        QCOMPARE(uint64_t(search->matchCount()),
+                 uint64_t(kernels->visibleRow(0).cells[count].number));
         const int at = search->currentIndex();
         kernels->view()->setFocus();
         QTest::keyClick(kernels->view(), Qt::Key_Return);
@@ -287,7 +302,7 @@ class TestPanels : public QObject {
         const uint32_t selected = window_->tracePage()->state()->selectedSlice();
         QVERIFY(selected < t.slices.size());
         QCOMPARE(QString::fromUtf8(t.str(t.slices[selected].name)),
-                 fullName(kernels->visibleRow(0).cells[0]));
+                 fullName(kernels->visibleRow(0).cells[name]));
     }
 
     // Every table exports; CSV and JSON hold the panel's raw numbers, here
@@ -409,7 +424,11 @@ class TestPanels : public QObject {
         MemoryPanel* memory = panel<MemoryPanel>("MemoryDock");
         QVERIFY(memory->curves()->count() >= 2);
         QCOMPARE(memory->curves()->itemText(0), QStringLiteral("GPU 0"));
-        QCOMPARE(size_t(memory->perStep()->visibleRows()), generated_.truth["steps"].size());
+        // Every device's peak per step.
+        const size_t steps = generated_.truth["steps"].size();
+        const auto perStep = size_t(memory->perStep()->visibleRows());
+        QVERIFY2(perStep % steps == 0 && perStep / steps >= 2,
+                 qPrintable(QString::number(perStep)));
         // Advice as a table: a row per finding the panel shows, the planted
         // input stall among them with its evidence inside the stalled step.
         AdvicePanel* advice = panel<AdvicePanel>("AdviceDock");
@@ -422,24 +441,24 @@ class TestPanels : public QObject {
         QVERIFY(f.open(QIODevice::ReadOnly));
         const auto csv = parseCsv(f.readAll().toStdString());
         QVERIFY(csv.size() > 1);
-        QCOMPARE(csv[0], (std::vector<std::string>{"Severity", "Rule", "GPU", "Finding",
-                                                   "Evidence at (absolute ns)", "Evidence ranges",
-                                                   "Evidence slices"}));
+        // gapscope-cli advice --format csv's table.
+        QCOMPARE(csv[0], (std::vector<std::string>{"Finding", "Severity", "Rule", "GPU", "Message",
+                                                   "Evidence at (absolute ns)"}));
         QCOMPARE(qsizetype(csv.size() - 1),
                  text.count(QRegularExpression("^(HIGH|MEDIUM|LOW) ",
                                                QRegularExpression::MultilineOption)));
         bool input = false;
         const auto& stall = generated_.truth["input_stall_steps"][0];
         for (size_t i = 1; i < csv.size(); ++i) {
-            QVERIFY2(text.contains(QString::fromStdString(csv[i][3])), csv[i][3].c_str());
-            if (csv[i][1] != "input-bound") continue;
+            QVERIFY2(text.contains(QString::fromStdString(csv[i][4])), csv[i][4].c_str());
+            if (csv[i][2] != "input-bound") continue;
             input = true;
-            const TimeNs at = std::stoll(csv[i][4]);
+            const TimeNs at = std::stoll(csv[i][5]);
             TimeNs stepStart = -1;
             for (const auto& step : generated_.truth["steps"])
                 if (step["step"] == stall["step"]) stepStart = step["start_ns"].get<TimeNs>();
             QVERIFY(stepStart > 0);
-            QVERIFY2(at >= stepStart && at < stall["end_ns"].get<TimeNs>(), csv[i][4].c_str());
+            QVERIFY2(at >= stepStart && at < stall["end_ns"].get<TimeNs>(), csv[i][5].c_str());
         }
         QVERIFY(input);
         // The evidence is behind a count until asked for; then one link per
@@ -589,9 +608,10 @@ class TestPanels : public QObject {
         GAPSCOPE_REQUIRE_PYTHON("no python3 for the generator");
         AnalysisSession* session = host()->session();
         AnalysisTable* kernels = panel<KernelsPanel>("kernelsDock")->kernels();
+        const auto count = size_t(kernels->model()->column("count"));
         uint64_t wholeCount = 0;
         for (int i = 0; i < kernels->visibleRows(); ++i)
-            wholeCount += uint64_t(kernels->visibleRow(i).cells[1].number);
+            wholeCount += uint64_t(kernels->visibleRow(i).cells[count].number);
         session->nextStep();
         QVERIFY(settle());
         const int64_t first = generated_.truth["steps"][0]["step"].get<int64_t>();
@@ -602,7 +622,7 @@ class TestPanels : public QObject {
         QCOMPARE(host()->scopePicker()->currentIndex(), 3);
         uint64_t stepCount = 0;
         for (int i = 0; i < kernels->visibleRows(); ++i)
-            stepCount += uint64_t(kernels->visibleRow(i).cells[1].number);
+            stepCount += uint64_t(kernels->visibleRow(i).cells[count].number);
         QVERIFY(stepCount > 0 && stepCount < wholeCount);
         session->nextStep();
         QVERIFY(settle());
@@ -622,7 +642,7 @@ class TestPanels : public QObject {
         kernels = panel<KernelsPanel>("kernelsDock")->kernels();  // back in view
         uint64_t again = 0;
         for (int i = 0; i < kernels->visibleRows(); ++i)
-            again += uint64_t(kernels->visibleRow(i).cells[1].number);
+            again += uint64_t(kernels->visibleRow(i).cells[count].number);
         QCOMPARE(again, wholeCount);
     }
 

@@ -9,6 +9,7 @@
 #include <QTest>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 
 #include "loading/trace_loader.h"
@@ -26,6 +27,9 @@
 #include "panels/pipeline_panel.h"
 #include "panels/steps_panel.h"
 #include "panels/table_export.h"
+#include "report/analysis_registry.h"
+#include "report/analysis_render.h"
+#include "report/result_json.h"
 #include "support/cli_run.h"
 #include "support/suite_main.h"
 #include "support/test_paths.h"
@@ -118,8 +122,9 @@ class TestPanelsCli : public QObject {
     std::vector<int64_t> stepsOfCli(const QString& trace) {
         std::vector<int64_t> out;
         const json steps = cli({"steps", trace});  // kept: the loop reads into it
-        for (const json& st : steps["steps"])
-            out.push_back(st["number"].get<int64_t>());
+        for (const json& st : steps["steps"])      // one row per step and GPU
+            if (out.empty() || out.back() != st["step"].get<int64_t>())
+                out.push_back(st["step"].get<int64_t>());
         return out;
     }
 
@@ -180,22 +185,9 @@ class TestPanelsCli : public QObject {
                       {"name"}, &why),
                  qPrintable("ops: " + why));
 
-        // The CLI's gaps JSON is per device, with the evidence slices.
-        json cliGaps = json::array();
+        // The Gaps panel shows the CLI's gaps table.
         const json gapsJson = cli({"gaps", trace});
-        for (const json& d : gapsJson["devices"])
-            for (const json& g : d["gaps"]) {
-                std::vector<std::string> names;
-                for (const json& e : g["evidence"])
-                    if (std::find(names.begin(), names.end(), e["name"]) == names.end())
-                        names.push_back(e["name"].get<std::string>());
-                cliGaps.push_back(
-                    {{"device", d["device"]},
-                     {"start_ns", g["start_ns"]},
-                     {"duration_ns", g["end_ns"].get<TimeNs>() - g["start_ns"].get<TimeNs>()},
-                     {"cause", g["cause"]},
-                     {"evidence", names.empty() ? json(nullptr) : json(names)}});
-            }
+        const json& cliGaps = gapsJson["gaps"];
         // Trace Health: the panel's checks are info --json's.
         json cliHealth = json::array();
         {
@@ -231,10 +223,9 @@ class TestPanelsCli : public QObject {
         QCOMPARE(shaded.size(), t.gpuDevices.size());
         for (size_t e = 0; e < t.gpuDevices.size(); ++e) {
             json listed = json::array(), drawn = json::array();
-            for (const json& d : gapsJson["devices"])
-                if (d["device"] == t.gpuDevices[e].index)
-                    for (const json& g : d["gaps"])
-                        listed.push_back({g["start_ns"], g["end_ns"]});
+            for (const json& g : cliGaps)
+                if (g["device"] == t.gpuDevices[e].index)
+                    listed.push_back({g["start_ns"], g["end_ns"]});
             for (const Interval& g : shaded[e])
                 drawn.push_back({g.start, g.end});
             QCOMPARE(drawn.dump(), listed.dump());
@@ -263,53 +254,8 @@ class TestPanelsCli : public QObject {
             QVERIFY(settle());
         }
 
-        // The CLI's steps JSON nests each GPU's breakdown in its step.
-        json cliSteps = json::array();
-        const json stepsJson = cli({"steps", trace});
-        for (const json& st : stepsJson["steps"]) {
-            if (st["devices"].empty()) {  // no GPU work: one row without a breakdown
-                json row = {{"step", st["number"]},
-                            {"device", nullptr},
-                            {"duration_ns", st["duration_ns"]},
-                            {"lead_in_ns", nullptr},
-                            {"lead_in_cause", nullptr},
-                            {"gpu_window_ns", nullptr},
-                            {"compute_ns", nullptr},
-                            {"exposed_comm_ns", nullptr},
-                            {"exposed_memcpy_ns", nullptr},
-                            {"slow", st["slow"]},
-                            {"slower_because", st["slower_because"]},
-                            {"grew_by_ns", st["grew_by_ns"]}};
-                for (const char* cause :
-                     {"input", "synchronization", "communication", "host", "other", "short"})
-                    row[std::string("idle_") + cause + "_ns"] = nullptr;
-                cliSteps.push_back(std::move(row));
-            }
-            for (const json& d : st["devices"]) {
-                const json& b = d["breakdown"];
-                json row = {
-                    {"step", st["number"]},
-                    {"device", d["device"]},
-                    {"duration_ns", st["duration_ns"]},
-                    {"gpu_window_ns", d["gpu_window"].is_null()
-                                          ? json(nullptr)
-                                          : json(d["gpu_window"]["end_ns"].get<TimeNs>() -
-                                                 d["gpu_window"]["start_ns"].get<TimeNs>())},
-                    {"lead_in_ns",
-                     d["lead_in"]["end_ns"].get<TimeNs>() - d["lead_in"]["start_ns"].get<TimeNs>()},
-                    {"lead_in_cause", d["lead_in_cause"]},
-                    {"compute_ns", b["compute_ns"]},
-                    {"exposed_comm_ns", b["exposed_comm_ns"]},
-                    {"exposed_memcpy_ns", b["exposed_memcpy_ns"]},
-                    {"slow", st["slow"]}};
-                for (const auto& [cause, ns] : b["idle_by_cause"].items())
-                    row["idle_" + cause + "_ns"] = ns;
-                const bool first = &d == &st["devices"].front();
-                row["slower_because"] = first ? st["slower_because"] : json(nullptr);
-                row["grew_by_ns"] = first ? st["grew_by_ns"] : json(nullptr);
-                cliSteps.push_back(std::move(row));
-            }
-        }
+        // The Steps panel shows the CLI's steps table.
+        const json cliSteps = cli({"steps", trace})["steps"];
         auto* steps = panel<StepsPanel>("stepsDock");
         QVERIFY(steps);
         QVERIFY2(same(exportedRows(steps->table()->snapshot(), "steps"), cliSteps,
@@ -319,23 +265,18 @@ class TestPanelsCli : public QObject {
         auto* pipeline = panel<PipelinePanel>("InputPipelineDock");
         QVERIFY(pipeline);
         QVERIFY2(same(exportedRows(pipeline->stages()->snapshot(), "stages"),
-                      cli({"pipeline", trace})["stages"], {"name"}, &why),
+                      cli({"pipeline", trace})["input_stages"], {"name"}, &why),
                  qPrintable("pipeline stages: " + why));
 
         QVERIFY2(same(exportedRows(pipeline->perStep()->snapshot(), "input_per_step"),
-                      cli({"pipeline", trace})["per_step"], {"number"}, &why),
+                      cli({"pipeline", trace})["input_wait_per_step"], {"number"}, &why),
                  qPrintable("pipeline per step: " + why));
 
-        // The memory panel shows its first curve's steps: the first device's.
+        // The memory panel shows every device's peak per step.
         auto* memory = panel<MemoryPanel>("MemoryDock");
         QVERIFY(memory);
-        const json memoryJson = cli({"memory", trace});
-        const json firstPerStep = memoryJson["devices"].empty()
-                                      ? json::array()
-                                      : memoryJson["devices"][0]["per_step_peak"];
-        QVERIFY2(same(exportedRows(memory->perStep()->snapshot(), "memory_per_step"), firstPerStep,
-                      {"number"}, &why) ||
-                     (firstPerStep.empty() && memory->perStep()->visibleRows() == 0),
+        QVERIFY2(same(exportedRows(memory->perStep()->snapshot(), "memory_per_step"),
+                      cli({"memory", trace})["memory_per_step"], {"device", "number"}, &why),
                  qPrintable("memory per step: " + why));
 
         auto* overview = panel<OverviewPanel>("overviewDock");
@@ -343,6 +284,65 @@ class TestPanelsCli : public QObject {
         QVERIFY2(same(exportedRows(overview->snapshot(), "overview"),
                       cli({"summary", trace})["tables"]["gpus"]["rows"], {"device"}, &why),
                  qPrintable("overview: " + why));
+    }
+
+    // Every registered analysis has a panel, and every table a panel shows
+    // of it is the registry's for the same trace and scope (the whole trace,
+    // then the first step), found by iterating the registry: a new analysis
+    // is covered here without a line of this test changing.
+    void everyRegisteredTableIsItsPanels_data() { panelsEqualTheCli_data(); }
+
+    void everyRegisteredTableIsItsPanels() {
+        QFETCH(QString, trace);
+        window_->openTrace(trace);
+        window_->loader()->wait();
+        QVERIFY(settle());
+        AnalysisSession* session = host()->session();
+        const std::vector<int64_t> steps = stepsOfCli(trace);
+        for (int pass = 0; pass < (steps.empty() ? 1 : 2); ++pass) {
+            if (pass == 1) session->setStepScope(steps.front());
+            for (const Analysis& a : analysisRegistry().all()) {
+                const QString id = QString::fromStdString(a.id);
+                int shownTables = 0;
+                for (AnalysisPanel* p : host()->panels()) {
+                    if (!p->analysis().contains(id)) continue;
+                    QVERIFY(test::settledPanel<AnalysisPanel>(host(), qPrintable(p->dockName()),
+                                                              120000));
+                    const AnalysisPanel::Request request{session->indexed(),
+                                                         p->shownScope(session->scope()),
+                                                         session->gapThreshold(), nullptr};
+                    const std::vector<ResultTable> computed =
+                        renderedTables(*session->trace(), a, request.compute(a.id));
+                    for (const auto& [table, snapshot] : p->resultSnapshots()) {
+                        const auto it =
+                            std::find_if(computed.begin(), computed.end(),
+                                         [&](const ResultTable& t) { return t.id == table; });
+                        if (it == computed.end())
+                            continue;  // another analysis's table on the panel
+                        const ResultTable* want = &*it;
+                        ++shownTables;
+                        const json shown = exportedRows(snapshot, QString::fromStdString(table));
+                        QVERIFY2(shown.size() == want->rows.size(),
+                                 qPrintable(QStringLiteral("%1/%2: %3 rows shown, %4 computed")
+                                                .arg(id, QString::fromStdString(table))
+                                                .arg(shown.size())
+                                                .arg(want->rows.size())));
+                        // Every row the same (the view's order is the user's).
+                        std::multiset<std::string> a1, b1;
+                        for (const json& r : shown)
+                            a1.insert(r.dump());
+                        for (const json& r : resultRowsJson(*want))
+                            b1.insert(r.dump());
+                        QVERIFY2(a1 == b1, qPrintable(QStringLiteral("%1/%2 (pass %3) differs")
+                                                          .arg(id, QString::fromStdString(table))
+                                                          .arg(pass)));
+                    }
+                }
+                QVERIFY2(shownTables > 0, qPrintable(id + ": no panel shows its tables"));
+            }
+        }
+        session->setWholeTrace();
+        QVERIFY(settle());
     }
 };
 

@@ -9,6 +9,7 @@
 #include "panels/analysis_table.h"
 #include "panels/link_view.h"
 #include "panels/units.h"
+#include "report/analysis_render.h"
 
 namespace gapscope::ui {
 
@@ -110,6 +111,7 @@ void AdvicePanel::clearContents() {
     view_->clear();
     cachedOf_ = nullptr;
     findings_.reset();
+    table_.reset();
 }
 
 TableSnapshot AdvicePanel::snapshot() const {
@@ -118,34 +120,19 @@ TableSnapshot AdvicePanel::snapshot() const {
         (title() + QStringLiteral(" (") + tr("Whole trace") + QStringLiteral(")")).toStdString();
     t.protect = protectedFilesOf(this);
     const auto trace = session()->trace();
-    if (!findings_ || !trace) return t;
+    if (!table_ || !trace) return t;
+    // The registry's findings table, as gapscope-cli advice --format csv writes it.
     auto model = std::make_shared<AnalysisTableModel>();
-    model->setColumns({{tr("Severity"), CellKind::Text},
-                       {tr("Rule"), CellKind::Text},
-                       {tr("GPU"), CellKind::Count},
-                       {tr("Finding"), CellKind::Text},
-                       {tr("Evidence at"), CellKind::Time},
-                       {tr("Evidence ranges"), CellKind::Count},
-                       {tr("Evidence slices"), CellKind::Count}});
-    std::vector<TableRow> rows;
-    for (const Finding& f : *findings_) {
-        TableRow row;
-        row.cells = {TableCell::ofText(QString::fromLatin1(severityName(f.severity))),
-                     TableCell::ofText(QString::fromStdString(f.rule)),
-                     f.device < 0 ? TableCell::none() : TableCell::of(f.device),
-                     TableCell::ofText(QString::fromStdString(f.message)),
-                     f.ranges.empty() ? TableCell::none()
-                                      : TableCell::ofTime(f.ranges.front().start, trace->spanStart),
-                     TableCell::of(static_cast<double>(f.ranges.size())),
-                     TableCell::of(static_cast<double>(f.slices.size()))};
-        rows.push_back(std::move(row));
-    }
-    holdWholeTable(t, std::move(model), std::move(rows));
+    model->setResult(*table_);
+    t.rows = allRows(*model);
+    t.model = model.get();
+    t.owned = std::move(model);
     return t;
 }
 
 struct AdvicePanel::Computed {
     std::shared_ptr<const std::vector<Finding>> findings;
+    std::shared_ptr<const ResultRows> table;
     QString html;
     const Trace* of = nullptr;
     TimeNs threshold = 0;
@@ -155,13 +142,16 @@ namespace {
 
 std::optional<AdvicePanel::Computed> computeAdvice(const AnalysisPanel::Request& request,
                                                    const std::monostate&) {
-    StepOptions o;
-    o.minGapNs = request.gapThreshold;
-    o.cancel = request.cancel;
-    auto findings = std::make_shared<const std::vector<Finding>>(
-        adviseWholeTrace(request.trace(), o, request.indexed->index.get()));
+    const Trace& t = request.trace();
+    AnalysisResult advice = request.compute("advice");
     if (request.cancelled()) return std::nullopt;
-    return AdvicePanel::Computed{findings, advicePageHtml(request.trace(), *findings, {}),
+    const Analysis& a = *analysisRegistry().find("advice");
+    std::shared_ptr<const ResultRows> table;
+    for (ResultTable& x : renderedTables(t, a, advice))
+        if (x.id == "findings")
+            table = std::make_shared<const ResultRows>(resultRows(std::move(x), t.spanStart));
+    auto findings = std::make_shared<const std::vector<Finding>>(std::move(advice.findings));
+    return AdvicePanel::Computed{findings, table, advicePageHtml(t, *findings, {}),
                                  request.indexed->trace.get(), request.gapThreshold};
 }
 
@@ -178,6 +168,7 @@ AnalysisPanel::Work AdvicePanel::prepare(std::shared_ptr<const IndexedTrace> ind
         });
     }
     findings_.reset();  // until the new ones are in
+    table_.reset();
     return computeThen(indexed, scope, threshold, std::monostate{}, &computeAdvice,
                        &AdvicePanel::present);
 }
@@ -185,6 +176,7 @@ AnalysisPanel::Work AdvicePanel::prepare(std::shared_ptr<const IndexedTrace> ind
 void AdvicePanel::present(const Computed& c) {
     if (findings_ != c.findings) expanded_.clear();
     findings_ = c.findings;
+    table_ = c.table;
     cached_ = c.html;
     cachedOf_ = c.of;
     cachedThreshold_ = c.threshold;

@@ -6,6 +6,7 @@
 
 #include "analysis/advice.h"
 #include "panels/analysis_panel.h"
+#include "panels/result_rows.h"
 #include "panels/table_export.h"
 
 namespace gapscope::ui {
@@ -22,6 +23,9 @@ class AdvicePanel : public AnalysisPanel {
     // The findings as a table (severity, rule, GPU, finding, evidence), for
     // Copy All as Markdown and Export Table; no model before the first result.
     TableSnapshot snapshot() const;
+    std::vector<std::pair<std::string, TableSnapshot>> resultSnapshots() const override {
+        return {{"findings", snapshot()}};
+    }
 
   protected:
     Work prepare(std::shared_ptr<const IndexedTrace> trace, AnalysisScope scope,
@@ -36,6 +40,7 @@ class AdvicePanel : public AnalysisPanel {
     LinkView* view_;
     QString cached_;  // advice is about the whole trace: computed once per trace and threshold
     std::shared_ptr<const std::vector<Finding>> findings_;  // what cached_ shows
+    std::shared_ptr<const ResultRows> table_;               // the same as the registry's table
     const Trace* cachedOf_ = nullptr;
     TimeNs cachedThreshold_ = -1;
     std::set<size_t> expanded_;  // findings whose evidence is shown

@@ -5,7 +5,9 @@
 
 #include "jobs/coalescing_runner.h"
 #include "jobs/gui_pacer.h"
+#include "panels/analysis_table.h"
 #include "report/analysis_catalog.h"
+#include "report/analysis_registry.h"
 
 namespace gapscope::ui {
 
@@ -46,14 +48,46 @@ AnalysisPanel::AnalysisPanel(AnalysisSession* session, QWidget* parent)
 
 AnalysisPanel::~AnalysisPanel() = default;
 
+std::vector<std::pair<std::string, TableSnapshot>> AnalysisPanel::resultSnapshots() const {
+    std::vector<std::pair<std::string, TableSnapshot>> out;
+    for (const auto& [id, table] : resultTables())
+        out.emplace_back(id, table->snapshot());
+    return out;
+}
+
+Scope AnalysisPanel::Request::coreScope() const {
+    Scope s;
+    s.window = scope.window;
+    // A step is the CLI's --step N (its window made the same way); a range
+    // or the visible window its --range.
+    if (scope.step)
+        s.step = scope.step;
+    else if (!scope.whole())
+        s.range = scope.window;
+    s.minGapNs = gapThreshold;
+    s.index = indexed->index.get();
+    s.cancel = cancel;
+    return s;
+}
+
+AnalysisResult AnalysisPanel::Request::compute(std::string_view analysis,
+                                               const AnalysisOptions& options) const {
+    const Analysis* a = analysisRegistry().find(analysis);
+    return a ? a->compute(trace(), coreScope(), options) : AnalysisResult{};
+}
+
 void AnalysisPanel::setAnalysis(const QStringList& commands) {
     analysis_ = commands;
     QStringList lines;
     for (const QString& command : commands) {
-        const AnalysisInfo* info = findAnalysis(command.toStdString());
-        if (!info) continue;
-        lines << tr("gapscope-cli %1: %2.")
-                     .arg(command, QString::fromLatin1(info->what).replace('\n', ' '));
+        QString what;
+        if (const Analysis* a = analysisRegistry().find(command.toStdString()))
+            what = QString::fromStdString(a->what);
+        else if (const AnalysisInfo* info = findAnalysis(command.toStdString()))
+            what = QString::fromLatin1(info->what);
+        else
+            continue;
+        lines << tr("gapscope-cli %1: %2.").arg(command, what.replace('\n', ' '));
     }
     if (!lines.isEmpty())
         lines << tr(

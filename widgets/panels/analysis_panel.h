@@ -11,6 +11,8 @@
 #include <optional>
 
 #include "panels/analysis_session.h"
+#include "panels/table_export.h"
+#include "report/analysis_registry.h"
 #include "util/cancel_token.h"
 
 class QLabel;
@@ -18,6 +20,7 @@ class QVBoxLayout;
 
 namespace gapscope::ui {
 
+class AnalysisTable;
 class CoalescingRunner;
 
 class AnalysisPanel : public QWidget {
@@ -42,6 +45,16 @@ class AnalysisPanel : public QWidget {
     // commands' descriptions.
     void setAnalysis(const QStringList& commands);
     QStringList analysis() const { return analysis_; }
+    // The tables it shows that are a registered analysis's (by the table's
+    // id), each the same rows as that analysis computes for the same scope.
+    virtual std::vector<std::pair<std::string, AnalysisTable*>> resultTables() const { return {}; }
+    // The same as each exports it (by default the tables above; a panel
+    // that draws its result otherwise makes the table it exports).
+    virtual std::vector<std::pair<std::string, TableSnapshot>> resultSnapshots() const;
+    // The scope its tables are of for the session's `scope`: that scope, or
+    // the whole trace (the import's health, the memory curves; the Steps
+    // panel lists every step when one is the scope).
+    virtual AnalysisScope shownScope(const AnalysisScope& scope) const { return scope; }
 
     // What a panel's computation reads: the trace and its index, the scope,
     // the gap threshold, the cancel token.
@@ -52,6 +65,12 @@ class AnalysisPanel : public QWidget {
         const CancelToken* cancel = nullptr;
         const Trace& trace() const { return *indexed->trace; }
         bool cancelled() const { return cancel && cancel->isCancelled(); }
+        // The scope as core's analyses take it (what gapscope-cli's --range
+        // and --step make of the same scope).
+        Scope coreScope() const;
+        // A registered analysis over this request (report/analysis_registry.h).
+        AnalysisResult compute(std::string_view analysis,
+                               const AnalysisOptions& options = {}) const;
     };
 
   protected:

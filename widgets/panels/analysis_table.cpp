@@ -239,8 +239,13 @@ void AnalysisTable::setHiddenColumns(QStringList keys) {
 
 void AnalysisTable::applyHiddenColumns() {
     const auto& columns = model_->columns();
-    for (size_t c = 0; c < columns.size(); ++c)
-        view_->setColumnHidden(static_cast<int>(c), hidden_.contains(columnId(columns[c])));
+    for (size_t c = 0; c < columns.size(); ++c) {
+        bool empty = columns[c].sparse;
+        for (int r = 0; empty && r < model_->rowCount(); ++r)
+            empty = model_->cell(r, static_cast<int>(c)).empty;
+        view_->setColumnHidden(static_cast<int>(c),
+                               empty || hidden_.contains(columnId(columns[c])));
+    }
 }
 
 void AnalysisTable::showHeaderMenu(const QPoint& at) {
@@ -295,6 +300,17 @@ bool AnalysisTable::eventFilter(QObject* watched, QEvent* event) {
         }
     }
     return QWidget::eventFilter(watched, event);
+}
+
+void AnalysisTable::setDefaultSort(const QString& key, Qt::SortOrder order) {
+    const int column = model_->column(key);
+    if (column >= 0) setDefaultSort(column, order);
+}
+
+int AnalysisTableModel::column(const QString& key) const {
+    for (size_t c = 0; c < columns_.size(); ++c)
+        if (columns_[c].key == key) return static_cast<int>(c);
+    return -1;
 }
 
 void AnalysisTable::setDefaultSort(int column, Qt::SortOrder order) {

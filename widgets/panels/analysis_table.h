@@ -73,7 +73,8 @@ struct TableColumn {
         : title(std::move(title_)), kind(kind_), key(std::move(key_)) {}
     QString title;
     CellKind kind = CellKind::Text;
-    QString key;  // a core result's column key ("total_ns"); "" for a panel's own table
+    QString key;          // a core result's column key ("total_ns"); "" for a panel's own table
+    bool sparse = false;  // hidden while no row has a value (a single trace's step rank)
 };
 
 struct TableRow {
@@ -101,6 +102,8 @@ class AnalysisTableModel : public QAbstractTableModel {
     const std::shared_ptr<const ResultTable>& result() const { return result_; }
     TimeNs origin() const { return origin_; }
     const TableRow& row(int i) const { return (*rows_)[static_cast<size_t>(i)]; }
+    // The index of the column with that key; -1 without one.
+    int column(const QString& key) const;
     const TableCell& cell(int row, int column) const {
         return (*rows_)[static_cast<size_t>(row)].cells[static_cast<size_t>(column)];
     }
@@ -145,6 +148,8 @@ class AnalysisTable : public QWidget {
     // Sort by a column until the user picks another: the first call sorts,
     // later ones (new rows for another scope) keep the user's order.
     void setDefaultSort(int column, Qt::SortOrder order);
+    // The same by a result's column key.
+    void setDefaultSort(const QString& key, Qt::SortOrder order);
     // Columns (by key) hidden until the user shows them from the header's
     // context menu; a result's full table stays in the exports.
     void setHiddenColumns(QStringList keys);

@@ -77,39 +77,35 @@ QString DetailsPanel::plainText() const {
 void DetailsPanel::showSlices(const std::vector<uint32_t>& slices) {
     if (slices.size() < 2) return slices.empty() ? clear() : showSlice(slices.front());
     if (!trace_) return clear();
-    runner_->cancelAll();
-    const Trace& t = *trace_;
-    TimeNs total = 0, first = INT64_MAX, last = INT64_MIN;
-    std::map<StringId, std::pair<int, TimeNs>> byName;  // count, total
-    for (const uint32_t i : slices) {
-        if (i >= t.slices.size()) continue;
-        const Slice& s = t.slices[i];
-        total += s.dur;
-        first = std::min(first, s.start);
-        last = std::max(last, s.end());
-        auto& [n, d] = byName[s.name];
-        ++n;
-        d += s.dur;
-    }
-    QString html = QStringLiteral("<h3 style='margin:4px 0'>%1</h3><table>")
-                       .arg(tr("%1 slices").arg(slices.size()));
-    html += row(tr("Total duration"), formatDuration(total, 1));
-    html += row(tr("From first start to last end"), formatDuration(last - first, 1));
-    html += QStringLiteral(
-                "</table><table><tr><th align='left'>%1</th><th>%2</th>"
-                "<th align='right'>%3</th></tr>")
-                .arg(tr("Name"), tr("Count"), tr("Duration"));
-    for (const auto& [name, v] : byName)
+    // Summed by core's query on the worker (a search can select thousands);
+    // the GUI thread only swaps the text in.
+    runner_->submit([this, trace = trace_, slices](const CancelToken& cancel) {
+        const Trace& t = *trace;
+        const SliceSetSummary sum = summarizeSlices(t, slices, &cancel);
+        if (cancel.isCancelled()) return std::function<void()>();
+        QString html = QStringLiteral("<h3 style='margin:4px 0'>%1</h3><table>")
+                           .arg(DetailsPanel::tr("%1 slices").arg(sum.count));
+        html += row(DetailsPanel::tr("Total duration"), formatDuration(sum.total, 1));
+        html += row(DetailsPanel::tr("From first start to last end"),
+                    formatDuration(sum.lastEnd - sum.firstStart, 1));
         html += QStringLiteral(
-                    "<tr><td>%1</td><td align='right'>%2</td>"
-                    "<td align='right'>%3</td></tr>")
-                    .arg(q(t.str(name)))
-                    .arg(v.first)
-                    .arg(formatDuration(v.second, 1));
-    html += QStringLiteral("</table><p>");
-    for (const uint32_t i : slices)
-        if (i < t.slices.size()) html += sliceLink(t, i) + QStringLiteral("<br>");
-    view_->setHtml(html + QStringLiteral("</p>"));
+                    "</table><table><tr><th align='left'>%1</th><th>%2</th>"
+                    "<th align='right'>%3</th></tr>")
+                    .arg(DetailsPanel::tr("Name"), DetailsPanel::tr("Count"),
+                         DetailsPanel::tr("Duration"));
+        for (const NameTotal& n : sum.byName)
+            html += QStringLiteral(
+                        "<tr><td>%1</td><td align='right'>%2</td>"
+                        "<td align='right'>%3</td></tr>")
+                        .arg(q(t.str(n.name)))
+                        .arg(n.count)
+                        .arg(formatDuration(n.totalNs, 1));
+        html += QStringLiteral("</table><p>");
+        for (const uint32_t i : slices)
+            if (i < t.slices.size()) html += sliceLink(t, i) + QStringLiteral("<br>");
+        html += QStringLiteral("</p>");
+        return std::function<void()>([this, html = std::move(html)] { view_->setHtml(html); });
+    });
 }
 
 void DetailsPanel::showSlice(uint32_t slice) {

@@ -15,6 +15,7 @@ namespace gapscope::ui {
 
 GapsPanel::GapsPanel(AnalysisSession* session, QWidget* parent)
     : AnalysisPanel(session, parent), table_(new AnalysisTable(this)), totals_(new QLabel(this)) {
+    table_->setHiddenColumns({"end_ns"});
     totals_->setTextFormat(Qt::RichText);
     totals_->setWordWrap(true);
     body()->addWidget(totals_);
@@ -41,41 +42,27 @@ namespace {
 // `dark`: the palette's, read on the GUI thread.
 std::optional<GapsPanel::Computed> computeGaps(const AnalysisPanel::Request& request,
                                                const bool& dark) {
-    const Trace& t = request.trace();
     const TimeNs threshold = request.gapThreshold;
     // The time account's gaps: the idle time every other view counts.
-    StepOptions o;
-    o.index = request.indexed->index.get();
-    o.minGapNs = threshold;
-    o.cancel = request.cancel;
-    o.window = request.scope.window;
-    o.onlyNumber = request.scope.step;
-    const auto devices = accountGaps(timeAccountOf(t, o));
-    if (request.cancelled()) return std::nullopt;
-    std::array<TimeNs, kGapCauseCount> byCause{};
-    TimeNs shortTotal = 0;
-    uint64_t listed = 0;
-    for (const DeviceGaps& d : devices) {
-        for (size_t c = 0; c < kGapCauseCount; ++c)
-            byCause[c] += d.byCause[c];
-        shortTotal += d.shortTotal;
-        listed += d.gaps.size();
-    }
+    const AnalysisResult r = request.compute("gaps");
+    if (request.cancelled() || !r.table("gaps")) return std::nullopt;
+    auto figure = [&](const std::string& key) { return std::get<int64_t>(r.figures.at(0, key)); };
     QString totals;
     for (size_t c = 0; c < kGapCauseCount; ++c) {
-        if (byCause[c] == 0) continue;
+        const TimeNs byCause = figure("idle_by_cause." + std::string(gapCauseName(GapCause(c))));
+        if (byCause == 0) continue;
         totals += QStringLiteral("<span style='color:%1'>■</span> %2 %3 &nbsp; ")
                       .arg(causeColor(GapCause(c), dark).name(), causeLabel(GapCause(c)),
-                           shortDuration(byCause[c]));
+                           shortDuration(byCause));
     }
     totals += QStringLiteral("<span style='color:%1'>■</span> %2 %3")
                   .arg(shortGapColor(dark).name(), GapsPanel::tr("short gaps"),
-                       shortDuration(shortTotal));
-    if (devices.empty())
+                       shortDuration(figure("short_gaps.total_ns")));
+    if (!r.empty.empty())
         totals = GapsPanel::tr("No GPU activity in this scope.");
-    else if (listed == 0)
+    else if (figure("gap_count") == 0)
         totals.prepend(GapsPanel::tr("No gap of at least %1. ").arg(shortDuration(threshold)));
-    return GapsPanel::Computed{resultRows(gapTable(t, devices), t.spanStart), totals};
+    return GapsPanel::Computed{resultRows(*r.table("gaps"), request.trace().spanStart), totals};
 }
 
 }  // namespace
@@ -88,7 +75,7 @@ AnalysisPanel::Work GapsPanel::prepare(std::shared_ptr<const IndexedTrace> index
 
 void GapsPanel::present(const Computed& c) {
     table_->model()->setResult(c.gaps);
-    table_->setDefaultSort(2, Qt::DescendingOrder);
+    table_->setDefaultSort(QStringLiteral("duration_ns"), Qt::DescendingOrder);
     totals_->setText(c.totals);
 }
 

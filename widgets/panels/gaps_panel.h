@@ -16,6 +16,9 @@ class GapsPanel : public AnalysisPanel {
     QString title() const override { return tr("Gaps"); }
     QString dockName() const override { return QStringLiteral("gapsDock"); }
     AnalysisTable* table() const { return table_; }
+    std::vector<std::pair<std::string, AnalysisTable*>> resultTables() const override {
+        return {{"gaps", table_}};
+    }
     QString totalsText() const;
 
   protected:

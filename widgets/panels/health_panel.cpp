@@ -51,15 +51,10 @@ namespace {
 
 std::optional<HealthPanel::Computed> computeHealth(const AnalysisPanel::Request& request,
                                                    const std::monostate&) {
-    const Trace& t = request.trace();
-    const TraceHealth h =
-        traceHealth(t, &request.indexed->index->launches(), &request.indexed->index->stepWindows());
-    if (request.cancelled()) return std::nullopt;
-    int warnings = 0, notes = 0;
-    for (const HealthCheck& c : h.checks) {
-        warnings += c.severity == HealthSeverity::Warning || c.severity == HealthSeverity::Error;
-        notes += c.severity == HealthSeverity::Info;
-    }
+    const AnalysisResult h = request.compute("health");
+    if (request.cancelled() || !h.table("health")) return std::nullopt;
+    const int64_t warnings = std::get<int64_t>(h.figures.at(0, "warnings"));
+    const int64_t notes = std::get<int64_t>(h.figures.at(0, "notes"));
     const QString verdict =
         warnings == 1 ? HealthPanel::tr(
                             "One check found what makes figures lower bounds or "
@@ -72,8 +67,9 @@ std::optional<HealthPanel::Computed> computeHealth(const AnalysisPanel::Request&
                       "Nothing is missing; the import repaired or drew differently "
                       "what the checks below count, which changes no figure.")
                 : HealthPanel::tr("Nothing was repaired, dropped or found missing.");
-    return HealthPanel::Computed{resultRows(healthTable(t, h), t.spanStart),
-                                 resultRows(healthInstancesTable(t, h), t.spanStart), verdict};
+    const TimeNs origin = request.trace().spanStart;
+    return HealthPanel::Computed{resultRows(*h.table("health"), origin),
+                                 resultRows(*h.table("health_instances"), origin), verdict};
 }
 
 }  // namespace

@@ -18,7 +18,11 @@ class HealthPanel : public AnalysisPanel {
     QString dockName() const override { return QStringLiteral("healthDock"); }
     AnalysisTable* checks() const { return checks_; }
     AnalysisTable* instances() const { return instances_; }
+    std::vector<std::pair<std::string, AnalysisTable*>> resultTables() const override {
+        return {{"health", checks_}, {"health_instances", instances_}};
+    }
     QString verdictText() const;
+    AnalysisScope shownScope(const AnalysisScope&) const override { return {}; }
 
   protected:
     Work prepare(std::shared_ptr<const IndexedTrace> trace, AnalysisScope scope,

@@ -45,16 +45,13 @@ namespace {
 
 std::optional<KernelsPanel::Computed> computeKernels(const AnalysisPanel::Request& request,
                                                      const std::monostate&) {
-    const Trace& t = request.trace();
-    KernelStatsOptions o;
-    o.window = request.scope.window;
-    o.index = request.indexed->index.get();
-    o.cancel = request.cancel;
-    const auto stats = kernelStats(t, o);
-    const auto copies = memcpyStats(t, request.scope.window, request.cancel);
-    if (request.cancelled()) return std::nullopt;
-    return KernelsPanel::Computed{resultRows(kernelTable(t, stats, false), t.spanStart),
-                                  resultRows(copyTable(t, copies), t.spanStart)};
+    const AnalysisResult kernels = request.compute("kernels");
+    const AnalysisResult copies = request.compute("memcpy");
+    if (request.cancelled() || !kernels.table("kernels") || !copies.table("copies"))
+        return std::nullopt;
+    const TimeNs origin = request.trace().spanStart;
+    return KernelsPanel::Computed{resultRows(*kernels.table("kernels"), origin),
+                                  resultRows(*copies.table("copies"), origin)};
 }
 
 }  // namespace
@@ -67,9 +64,9 @@ AnalysisPanel::Work KernelsPanel::prepare(std::shared_ptr<const IndexedTrace> in
 
 void KernelsPanel::present(const Computed& c) {
     kernels_->model()->setResult(c.kernels);
-    kernels_->setDefaultSort(2, Qt::DescendingOrder);
+    kernels_->setDefaultSort(QStringLiteral("total_ns"), Qt::DescendingOrder);
     copies_->model()->setResult(c.copies);
-    copies_->setDefaultSort(6, Qt::DescendingOrder);
+    copies_->setDefaultSort(QStringLiteral("total_ns"), Qt::DescendingOrder);
 }
 
 }  // namespace gapscope::ui

@@ -18,6 +18,9 @@ class KernelsPanel : public AnalysisPanel {
     QString dockName() const override { return QStringLiteral("kernelsDock"); }
     AnalysisTable* kernels() const { return kernels_; }
     AnalysisTable* copies() const { return copies_; }
+    std::vector<std::pair<std::string, AnalysisTable*>> resultTables() const override {
+        return {{"kernels", kernels_}, {"copies", copies_}};
+    }
 
   protected:
     Work prepare(std::shared_ptr<const IndexedTrace> trace, AnalysisScope scope,

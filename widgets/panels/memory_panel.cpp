@@ -23,9 +23,9 @@ struct MemoryPanel::Shown {
         std::optional<TimeNs> peakTime;
         double peak = 0;
         QString summary;
-        std::shared_ptr<const ResultRows> perStep;  // null: not a memory curve
     };
     std::vector<Choice> choices;
+    ResultRows perStep;  // every device's peak per step (the registry's table)
 };
 
 MemoryPanel::MemoryPanel(AnalysisSession* session, ViewState* view, QWidget* parent)
@@ -46,7 +46,7 @@ MemoryPanel::MemoryPanel(AnalysisSession* session, ViewState* view, QWidget* par
     split->setStretchFactor(0, 2);
     body()->addWidget(split, 1);
     // The columns before any trace (and for a curve that is not memory).
-    perStep_->model()->setResult(resultRows(memoryStepTable(DeviceMemory{}, {}), 0));
+    perStep_->setAccessibleName(tr("peak per step"));  // in export titles
     connect(curves_, &QComboBox::currentIndexChanged, this, &MemoryPanel::showCurve);
     connect(session, &AnalysisSession::traceChanged, this,
             [this, session] { chart_->setTrace(session->trace()); });
@@ -76,12 +76,6 @@ void MemoryPanel::showCurve(int index) {
     const Shown::Choice& c = shown_->choices[static_cast<size_t>(index)];
     chart_->setCurves(c.allocated, c.reserved, c.peakTime, c.peak);
     summary_->setText(c.summary);
-    if (c.perStep) {
-        perStep_->model()->setResult(*c.perStep);
-        perStep_->setDefaultSort(0, Qt::AscendingOrder);
-    } else {
-        perStep_->model()->clearRows();
-    }
 }
 
 namespace {
@@ -91,8 +85,13 @@ std::optional<std::shared_ptr<const MemoryPanel::Shown>> computeMemory(
     const Trace& t = request.trace();
     const std::vector<Step>& steps = request.indexed->index->steps().steps;
     const MemoryReport r = memoryUsage(t, steps);
-    if (request.cancelled()) return std::nullopt;
+    // The table is the registry's, of the whole trace as the curves.
+    AnalysisPanel::Request whole = request;
+    whole.scope = AnalysisScope{};
+    const AnalysisResult registered = whole.compute("memory");
+    if (request.cancelled() || !registered.table("memory_per_step")) return std::nullopt;
     auto shown = std::make_shared<MemoryPanel::Shown>();
+    shown->perStep = resultRows(*registered.table("memory_per_step"), t.spanStart);
     for (const DeviceMemory& d : r.devices) {
         MemoryPanel::Shown::Choice c;
         c.label = d.gpu ? QString::fromStdString(t.gpuLabel(d.device)) : MemoryPanel::tr("Host");
@@ -117,8 +116,6 @@ std::optional<std::shared_ptr<const MemoryPanel::Shown>> computeMemory(
         if (d.relative)
             c.summary +=
                 MemoryPanel::tr(" Relative: the change since the trace start (2021 Kineto).");
-        c.perStep =
-            std::make_shared<const ResultRows>(resultRows(memoryStepTable(d, steps), t.spanStart));
         shown->choices.push_back(std::move(c));
     }
     for (const uint32_t s : r.otherCurves) {
@@ -146,6 +143,8 @@ void MemoryPanel::present(const std::shared_ptr<const Shown>& shown) {
     curves_->clear();
     for (const auto& c : shown->choices)
         curves_->addItem(c.label);
+    perStep_->model()->setResult(shown->perStep);
+    perStep_->setDefaultSort(QStringLiteral("number"), Qt::AscendingOrder);
     if (shown->choices.empty()) {
         summary_->setText(tr("No memory events in this trace."));
         chart_->setCurves(kNone, kNone, std::nullopt, 0);

@@ -24,6 +24,10 @@ class MemoryPanel : public AnalysisPanel {
     QComboBox* curves() const { return curves_; }
     QString summaryText() const;
     AnalysisTable* perStep() const { return perStep_; }
+    std::vector<std::pair<std::string, AnalysisTable*>> resultTables() const override {
+        return {{"memory_per_step", perStep_}};
+    }
+    AnalysisScope shownScope(const AnalysisScope&) const override { return {}; }
 
   protected:
     Work prepare(std::shared_ptr<const IndexedTrace> trace, AnalysisScope scope,

@@ -3,10 +3,8 @@
 #include <QVBoxLayout>
 #include <variant>
 
-#include "analysis/op_stats.h"
 #include "panels/analysis_table.h"
 #include "panels/result_rows.h"
-#include "report/analysis_tables.h"
 
 namespace gapscope::ui {
 
@@ -28,16 +26,9 @@ namespace {
 
 std::optional<OpsPanel::Computed> computeOps(const AnalysisPanel::Request& request,
                                              const std::monostate&) {
-    const Trace& t = request.trace();
-    OpStatsOptions o;
-    o.window = request.scope.hostWindow();
-    o.index = request.indexed->index.get();
-    o.cancel = request.cancel;
-    for (const Step& s : request.indexed->index->steps().steps)
-        if (request.scope.holds(s)) o.stepTime += s.span.length();
-    const auto ops = opStats(t, o);
-    if (request.cancelled()) return std::nullopt;
-    return OpsPanel::Computed{resultRows(opTable(t, ops), t.spanStart)};
+    AnalysisResult r = request.compute("ops");
+    if (request.cancelled() || !r.table("ops")) return std::nullopt;
+    return OpsPanel::Computed{resultRows(*r.table("ops"), request.trace().spanStart)};
 }
 
 }  // namespace

@@ -16,6 +16,9 @@ class OpsPanel : public AnalysisPanel {
     QString title() const override { return tr("Ops"); }
     QString dockName() const override { return QStringLiteral("opsDock"); }
     AnalysisTable* table() const { return table_; }
+    std::vector<std::pair<std::string, AnalysisTable*>> resultTables() const override {
+        return {{"ops", table_}};
+    }
 
   protected:
     Work prepare(std::shared_ptr<const IndexedTrace> trace, AnalysisScope scope,

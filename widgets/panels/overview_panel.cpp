@@ -89,8 +89,7 @@ TableSnapshot OverviewPanel::snapshot() const {
     if (!breakdown_ || !trace) return t;
     t.title += " (" + breakdown_->scope.toStdString() + ")";
     auto model = std::make_shared<AnalysisTableModel>();
-    model->setResult(
-        resultRows(accountTable(breakdown_->account, breakdown_->devices), trace->spanStart));
+    model->setResult(breakdown_->gpus);
     t.model = model.get();
     t.rows = allRows(*model);
     t.owned = std::move(model);
@@ -124,10 +123,13 @@ std::optional<OverviewPanel::Computed> computeOverview(const AnalysisPanel::Requ
     so.cancel = request.cancel;
     so.window = request.scope.window;
     so.onlyNumber = request.scope.step;
-    // The scope's figures are what advice reads, over the scope.
+    // The scope's figures are what advice reads, over the scope; the
+    // numbers shown are the registered analyses' (the summary's, the CLI's).
     const AdviceData figures = adviceData(t, so);
-    if (request.cancelled()) return std::nullopt;
-    const auto& breakdowns = figures.breakdowns;
+    const AnalysisResult accountResult = request.compute("account");
+    const AnalysisResult stepsResult = request.compute("steps");
+    if (request.cancelled() || !accountResult.table("gpus")) return std::nullopt;
+    const ResultTable& gpus = *accountResult.table("gpus");
     const StepsResult& steps = figures.steps;
     const PipelineReport& pipeline = figures.pipeline;
     const MemoryReport& memory = figures.memory;
@@ -156,10 +158,14 @@ std::optional<OverviewPanel::Computed> computeOverview(const AnalysisPanel::Requ
                    ? OverviewPanel::tr("of its active span (no steps of its own)")
                    : OverviewPanel::tr("of its active span");
     };
-    for (const GpuTimeAccount& d : account.devices) {
+    for (size_t i = 0; i < account.devices.size(); ++i) {
+        const GpuTimeAccount& d = account.devices[i];
+        const ResultCell& busyShare = gpus.at(i, "busy_share");
         html += QStringLiteral("<p><b>%1</b>: busy %2 %3, %4; idle %5 — %6<br>%7</p>")
                     .arg(QString::fromStdString(t.gpuLabel(d.device)).toHtmlEscaped())
-                    .arg(formatPercent(d.time > 0 ? double(d.busy()) / double(d.time) : 0),
+                    .arg(formatPercent(std::holds_alternative<double>(busyShare)
+                                           ? std::get<double>(busyShare)
+                                           : 0),
                          ofWhat(d), shortDuration(d.time), shortDuration(d.idle()),
                          panelLink(QStringLiteral("gapsDock"), OverviewPanel::tr("gaps by cause")),
                          accountLegend(d, in.dark)) +
@@ -169,27 +175,23 @@ std::optional<OverviewPanel::Computed> computeOverview(const AnalysisPanel::Requ
     if (steps.steps.empty()) {
         html += OverviewPanel::tr("No steps found.");
     } else {
-        // The figures of the steps in scope; the trace's median beside one step.
-        TimeNs total = 0;
-        std::vector<TimeNs> durations;
-        const StepReport* slowest = &steps.steps.front();
-        for (const StepReport& r : steps.steps) {
-            total += r.duration;
-            durations.push_back(r.duration);
-            if (r.duration > slowest->duration) slowest = &r;
-        }
+        // The steps analysis's figures of the steps in scope; the trace's
+        // median beside one step.
+        auto ns = [&](const char* key) {
+            const ResultCell& c = stepsResult.figure(key);
+            return std::holds_alternative<int64_t>(c) ? std::get<int64_t>(c) : TimeNs{0};
+        };
         if (steps.steps.size() == 1)
-            html += OverviewPanel::tr("Step %1 lasted %2 (the median of all steps: %3). ")
-                        .arg(slowest->step.number)
-                        .arg(shortDuration(slowest->duration),
-                             shortDuration(steps.medianDuration.value_or(0)));
+            html +=
+                OverviewPanel::tr("Step %1 lasted %2 (the median of all steps: %3). ")
+                    .arg(ns("slowest_step"))
+                    .arg(shortDuration(ns("slowest_ns")), shortDuration(ns("median_duration_ns")));
         else
             html += OverviewPanel::tr("%1 steps lasted: mean %2, median %3, slowest %4 (step %5). ")
-                        .arg(steps.steps.size())
-                        .arg(shortDuration(total / TimeNs(steps.steps.size())),
-                             shortDuration(medianOf(std::move(durations))),
-                             shortDuration(slowest->duration))
-                        .arg(slowest->step.number);
+                        .arg(ns("step_count"))
+                        .arg(shortDuration(ns("mean_duration_ns")),
+                             shortDuration(ns("listed_median_ns")), shortDuration(ns("slowest_ns")))
+                        .arg(ns("slowest_step"));
         html += panelLink(QStringLiteral("stepsDock"), OverviewPanel::tr("Steps"));
     }
     html += "<br>" + OverviewPanel::tr("Input pipeline: <b>%1</b>")
@@ -235,7 +237,7 @@ std::optional<OverviewPanel::Computed> computeOverview(const AnalysisPanel::Requ
     html +=
         panelLink(QStringLiteral("AdviceDock"), OverviewPanel::tr("All findings with evidence"));
     auto breakdown = std::make_shared<const OverviewPanel::Breakdown>(
-        OverviewPanel::Breakdown{account, breakdowns, in.scopeText});
+        OverviewPanel::Breakdown{resultRows(gpus, t.spanStart), in.scopeText});
     return OverviewPanel::Computed{html, findingsPart, request.indexed->trace.get(),
                                    request.gapThreshold, breakdown};
 }

@@ -13,6 +13,7 @@
 #include "analysis/gpu_time_account.h"
 #include "analysis/time_breakdown.h"
 #include "panels/analysis_panel.h"
+#include "panels/result_rows.h"
 #include "panels/table_export.h"
 
 namespace gapscope::ui {
@@ -29,6 +30,9 @@ class OverviewPanel : public AnalysisPanel {
     // "Where the GPU time goes" as a table: per GPU the time account (the
     // summary's "gpus" table, in the same order) and the active span.
     TableSnapshot snapshot() const;
+    std::vector<std::pair<std::string, TableSnapshot>> resultSnapshots() const override {
+        return {{"gpus", snapshot()}};
+    }
 
   signals:
     void panelRequested(const QString& dockName);
@@ -39,10 +43,9 @@ class OverviewPanel : public AnalysisPanel {
     void clearContents() override;
 
   public:
-    // What the breakdown table is made of, as last shown.
+    // The breakdown table as last shown: the account analysis's "gpus".
     struct Breakdown {
-        TimeAccount account;
-        std::vector<GpuTimeBreakdown> devices;  // of the active span
+        ResultRows gpus;
         QString scope;
     };
     struct Computed;  // what its worker computes

@@ -8,6 +8,7 @@
 #include "panels/ops_panel.h"
 #include "panels/overview_panel.h"
 #include "panels/pipeline_panel.h"
+#include "panels/registry_panel.h"
 #include "panels/steps_panel.h"
 #include "panels/utilization_panel.h"
 
@@ -15,9 +16,10 @@ namespace gapscope::ui {
 
 namespace {
 
-// A panel as data: the gapscope-cli commands that compute the same figures
-// (their descriptions in core's catalog are the panel's help; "" for a
-// chart no command prints), and how to make it.
+// A panel of its own as data: the registered analyses (gapscope-cli
+// commands) whose figures it shows (their descriptions are the panel's
+// help; "" for a chart no command prints), and how to make it. Every other
+// registered analysis gets a RegistryPanel.
 struct PanelSpec {
     const char* analysis;  // command names, ',' between them
     AnalysisPanel* (*create)(AnalysisSession* session, ViewState* view);
@@ -32,7 +34,7 @@ AnalysisPanel* makeWithView(AnalysisSession* session, ViewState* view) {
     return new Panel(session, view);
 }
 
-constexpr PanelSpec kPanels[] = {{"summary", make<OverviewPanel>},
+constexpr PanelSpec kPanels[] = {{"summary,account", make<OverviewPanel>},
                                  {"gaps", make<GapsPanel>},
                                  {"steps", make<StepsPanel>},
                                  {"kernels,memcpy", make<KernelsPanel>},
@@ -47,10 +49,20 @@ constexpr PanelSpec kPanels[] = {{"summary", make<OverviewPanel>},
 
 std::vector<AnalysisPanel*> createPanels(AnalysisSession* session, ViewState* view) {
     std::vector<AnalysisPanel*> panels;
+    QStringList shown;
     for (const PanelSpec& spec : kPanels) {
         AnalysisPanel* panel = spec.create(session, view);
-        panel->setAnalysis(
-            QString::fromLatin1(spec.analysis).split(QLatin1Char(','), Qt::SkipEmptyParts));
+        const QStringList analyses =
+            QString::fromLatin1(spec.analysis).split(QLatin1Char(','), Qt::SkipEmptyParts);
+        panel->setAnalysis(analyses);
+        shown += analyses;
+        panels.push_back(panel);
+    }
+    for (const Analysis& a : analysisRegistry().all()) {
+        const QString id = QString::fromStdString(a.id);
+        if (shown.contains(id)) continue;
+        AnalysisPanel* panel = new RegistryPanel(session, a);
+        panel->setAnalysis({id});
         panels.push_back(panel);
     }
     return panels;

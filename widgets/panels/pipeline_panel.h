@@ -22,6 +22,9 @@ class PipelinePanel : public AnalysisPanel {
     QString verdictText() const;
     AnalysisTable* stages() const { return stages_; }
     AnalysisTable* perStep() const { return perStep_; }
+    std::vector<std::pair<std::string, AnalysisTable*>> resultTables() const override {
+        return {{"input_stages", stages_}, {"input_wait_per_step", perStep_}};
+    }
 
   protected:
     Work prepare(std::shared_ptr<const IndexedTrace> trace, AnalysisScope scope,

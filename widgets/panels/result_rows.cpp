@@ -96,6 +96,7 @@ ResultRows resultRows(ResultTable table, TimeNs origin) {
         out.columns.emplace_back(QString::fromStdString(c.title),
                                  c.unitPerRow || c.signedChange ? CellKind::Number : kindOf(c.unit),
                                  QString::fromStdString(c.key));
+        out.columns.back().sparse = c.sparse;
     }
     // A function column's short names, each long enough to tell it apart
     // from the column's others (two kernels of one short name).

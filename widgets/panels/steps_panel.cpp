@@ -45,7 +45,7 @@ StepsPanel::StepsPanel(AnalysisSession* session, QWidget* parent)
     split->setStretchFactor(1, 1);
     body()->addWidget(summary_);
     body()->addWidget(split, 1);
-    table_->setHiddenColumns({"slow"});
+    table_->setHiddenColumns({"slow", "start_ns", "gpu_window_start_ns", "window_from"});
     connect(bars_, &StepBars::stepClicked, session, &AnalysisSession::setStepScope);
     connect(table_, &AnalysisTable::activated, this, [session](const NavTarget& t) {
         if (t.kind == NavTarget::Kind::Step) session->setStepScope(t.step);
@@ -134,7 +134,7 @@ AnalysisPanel::Work StepsPanel::prepare(std::shared_ptr<const IndexedTrace> inde
     StepsInputs in;
     in.dark = palette().color(QPalette::Window).lightness() < 128;
     in.current = scope.step;
-    in.allSteps = scope.kind == AnalysisScope::Kind::Step || scope.whole();
+    in.allSteps = shownScope(scope).whole();
     if (in.allSteps && all_ && allOf_ == indexed->trace.get()) {
         // Moving between steps: the list is the same, only the outline moves.
         auto all = all_;

@@ -20,6 +20,12 @@ class StepsPanel : public AnalysisPanel {
     QString title() const override { return tr("Steps"); }
     QString dockName() const override { return QStringLiteral("stepsDock"); }
     AnalysisTable* table() const { return table_; }
+    std::vector<std::pair<std::string, AnalysisTable*>> resultTables() const override {
+        return {{"steps", table_}};
+    }
+    AnalysisScope shownScope(const AnalysisScope& scope) const override {
+        return scope.kind == AnalysisScope::Kind::Step ? AnalysisScope{} : scope;
+    }
     StepBars* bars() const { return bars_; }
 
   protected:

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <set>
 
+#include "analysis/distribution.h"
 #include "panels/units.h"
 
 namespace gapscope::ui {
@@ -76,16 +77,12 @@ void RankHeatMap::rebuild() {
         // under it is the lightest, one half as long again the darkest (a
         // 31.4-33.0 ms spread is a few percent, not white to red). A wait
         // is a share of the median step, an idle share is itself.
-        std::vector<double> durations;
+        std::vector<TimeNs> durations;
         for (int r = 0; r < rankCount(); ++r)
             for (int c = 0; c < stepCount(); ++c)
-                if (const RankStep* s = stepOf(r, c)) durations.push_back(double(s->duration()));
-        double median = 0;
-        if (!durations.empty()) {
-            std::nth_element(durations.begin(), durations.begin() + durations.size() / 2,
-                             durations.end());
-            median = durations[durations.size() / 2];
-        }
+                if (const RankStep* s = stepOf(r, c)) durations.push_back(s->duration());
+        // Core's median, as every other view's.
+        const double median = durations.empty() ? 0 : double(medianOf(std::move(durations)));
         switch (metric_) {
             case Metric::StepTime:
                 min_ = median;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "util/readable_units.h"
+
 namespace gapscope::ui {
 
 TimeAxis::TimeAxis(TimeWindow window, double widthPx)
@@ -50,52 +52,13 @@ std::vector<Tick> ticks(const TimeAxis& axis, TimeNs origin, double minSpacingPx
     return out;
 }
 
-namespace {
-
-struct Unit {
-    TimeNs ns;
-    const char* suffix;
-};
-
-Unit unitFor(TimeNs magnitude) {
-    if (magnitude >= 1000000000) return {1000000000, "s"};
-    if (magnitude >= 1000000) return {1000000, "ms"};
-    if (magnitude >= 1000) return {1000, "µs"};
-    return {1, "ns"};
-}
-
-int decimalsFor(TimeNs unit, TimeNs resolution) {
-    if (resolution <= 0 || resolution >= unit) return unit == 1 ? 0 : (resolution <= 0 ? 2 : 0);
-    int d = 0;
-    for (TimeNs r = unit; r > resolution && d < 9; r /= 10)
-        ++d;
-    return d;
-}
-
-}  // namespace
-
+// Core's one duration ladder (util/readable_units.h), as the ruler needs it.
 QString formatDuration(TimeNs ns, TimeNs resolution) {
-    const TimeNs mag = ns < 0 ? -ns : ns;
-    Unit u = unitFor(mag);
-    int decimals = decimalsFor(u.ns, resolution);
-    double value = static_cast<double>(ns) / static_cast<double>(u.ns);
-    // 999999 ns must not print as "1000 µs": move up a unit when rounding reaches it.
-    if (u.ns < 1000000000 &&
-        std::abs(std::round(value * std::pow(10, decimals))) >= 1000 * std::pow(10, decimals)) {
-        u = unitFor(u.ns * 1000);
-        decimals = decimalsFor(u.ns, resolution);
-        value = static_cast<double>(ns) / static_cast<double>(u.ns);
-    }
-    return QString::number(value, 'f', decimals) + QChar(' ') + QString::fromUtf8(u.suffix);
+    return QString::fromStdString(readableDuration(ns, resolution));
 }
 
 QString formatOffset(TimeNs relative, TimeNs step) {
-    // The unit follows the tick step so labels of one ruler share a unit.
-    const Unit u = unitFor(step);
-    const int decimals = decimalsFor(u.ns, step);
-    return QString::number(static_cast<double>(relative) / static_cast<double>(u.ns), 'f',
-                           decimals) +
-           QChar(' ') + QString::fromUtf8(u.suffix);
+    return QString::fromStdString(readableOffset(relative, step));
 }
 
 TimeWindow clampWindow(TimeWindow w, TimeWindow bounds, TimeNs minSpan) {

@@ -1,0 +1,263 @@
+#include "analysis_command.h"
+
+#include <charconv>
+#include <filesystem>
+#include <iostream>
+
+#include "analysis_args.h"
+#include "load_args.h"
+#include "report/analysis_render.h"
+#include "report/analysis_schema.h"
+#include "util/atomic_file.h"
+#include "util/decimal_time.h"
+
+namespace gapscope::cli {
+
+namespace {
+
+constexpr size_t kHelpColumn = 22;  // where option descriptions start
+
+// "  --top N             the text", continuation lines under the text.
+std::string optionLine(const std::string& term, const std::string& text) {
+    std::string out = "  " + term;
+    out += out.size() + 2 <= kHelpColumn ? std::string(kHelpColumn - out.size(), ' ')
+                                         : "\n" + std::string(kHelpColumn, ' ');
+    for (const char c : text) {
+        out += c;
+        if (c == '\n') out += std::string(kHelpColumn, ' ');
+    }
+    return out + "\n";
+}
+
+std::string optionTerm(const OptionSpec& o) {
+    return "--" + o.name + (o.kind == OptionSpec::Kind::Flag ? "" : " " + o.valueName);
+}
+
+std::vector<std::string> tableIds(const Analysis& a) {
+    std::vector<std::string> ids;
+    for (const TableShape& s : analysisShape(a))
+        ids.push_back(s.table.id);
+    return ids;
+}
+
+std::string primaryTable(const Analysis& a, const std::vector<std::string>& ids) {
+    if (!a.primaryTable.empty()) return a.primaryTable;
+    for (const std::string& id : ids)
+        if (id != "figures") return id;
+    return ids.empty() ? std::string() : ids.front();
+}
+
+bool parseInt(const std::string& s, int64_t& out) {
+    const auto r = std::from_chars(s.data(), s.data() + s.size(), out);
+    return r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+
+const char* extensionOf(OutputFormat f) {
+    switch (f) {
+        case OutputFormat::Json:
+            return ".json";
+        case OutputFormat::Markdown:
+            return ".md";
+        case OutputFormat::Html:
+            return ".html";
+        case OutputFormat::Csv:
+            return ".csv";
+        case OutputFormat::Text:
+            break;
+    }
+    return ".txt";
+}
+
+}  // namespace
+
+std::string analysisHelp(const Analysis& a) {
+    // The usage line, wrapped under the command.
+    const std::string head = "Usage: gapscope-cli " + a.id + " " + a.arguments;
+    std::vector<std::string> parts = {"[--format table|csv|md|json|html]", "[--table NAME]",
+                                      "[--out DIR]"};
+    if (a.scoped) parts.insert(parts.end(), {"[--range START:END]", "[--step N]"});
+    if (a.takesStepRegex) parts.push_back("[--step-regex RE]");
+    if (a.usesGapThreshold) parts.push_back("[--min-gap-us N]");
+    for (const OptionSpec& o : a.options)
+        parts.push_back("[" + optionTerm(o) + "]");
+    std::string usage = head, line = head;
+    const std::string indent(std::string("Usage: gapscope-cli ").size() + a.id.size() + 1, ' ');
+    for (const std::string& p : parts) {
+        if (line.size() + 1 + p.size() > 86) {
+            usage += "\n" + indent + p;
+            line = indent + p;
+        } else {
+            usage += " " + p;
+            line += " " + p;
+        }
+    }
+    std::string out = usage + "\n";
+    std::string paragraph = "  ";
+    for (const char c : a.help)
+        paragraph += c == '\n' ? std::string("\n  ") : std::string(1, c);
+    out += paragraph + "\n";
+    for (const OptionSpec& o : a.options)
+        out += optionLine(optionTerm(o), o.help);
+    const std::vector<std::string> ids = tableIds(a);
+    std::string tables;
+    for (const std::string& id : ids)
+        tables += (tables.empty() ? "" : ", ") + id;
+    out += optionLine("--format table|csv|md|json|html",
+                      "the output (default table); exact values: JSON times in\n"
+                      "integer ns, shares as fractions");
+    out += optionLine("--table NAME", "CSV: the table to write (default " + primaryTable(a, ids) +
+                                          ");\none of: " + tables);
+    out += optionLine(
+        "--out DIR", "write to DIR instead of stdout (CSV: every table as\nNAME.csv; else " + a.id +
+                         ".md, .json, .html or .txt)");
+    out += optionLine("--schema", "print the JSON Schema of --format json (docs/schema)");
+    if (a.scoped) {
+        out +=
+            optionLine("--range START:END", "only [START, END), absolute ns as in `info --json`");
+        out += optionLine("--step N", "only step N (ProfilerStep#N, TensorFlow step_num, ...)");
+    }
+    if (a.takesStepRegex)
+        out += optionLine("--step-regex RE",
+                          "steps are the CPU slices whose name matches RE\n(ECMAScript)");
+    if (a.usesGapThreshold)
+        out += optionLine("--min-gap-us N",
+                          "the gap threshold in microseconds (default 100; may be\nfractional)");
+    return out + kLoadOptionsHelp;
+}
+
+int runAnalysisCommand(const Analysis& a, int argc, char** argv) {
+    const std::string name = "gapscope-cli " + a.id;
+    auto fail = [&](const std::string& why) {
+        std::cerr << name << ": " << why << "\n";
+        return 1;
+    };
+    AnalysisArgs args;
+    AnalysisOptions options;
+    std::string table, outDir;
+    std::vector<char*> rest;
+    for (int i = 0; i < argc; ++i) {
+        const std::string arg = argv[i];
+        const bool hasValue = i + 1 < argc;
+        if (arg == "-h" || arg == "--help") {
+            std::cout << analysisHelp(a);
+            return 0;
+        }
+        if (arg == "--schema") {
+            std::cout << analysisSchema(a).dump(2) << "\n";
+            return 0;
+        }
+        if (arg == "--format" && hasValue) {
+            const auto format = parseOutputFormat(argv[++i]);
+            if (!format) return fail("--format takes table, csv, md, json or html");
+            args.format = *format;
+        } else if (arg == "--table" && hasValue) {
+            table = argv[++i];
+        } else if (arg == "--out" && hasValue) {
+            outDir = argv[++i];
+        } else if (arg == "--range" && hasValue && a.scoped) {
+            args.range = parseRangeArg(argv[++i]);
+            if (!args.range) return fail("--range takes START:END, integer ns with START < END");
+            args.rangeGiven = true;
+        } else if (arg == "--step" && hasValue && a.scoped) {
+            int64_t n = 0;
+            if (!parseInt(argv[++i], n) || n < 0) return fail("--step takes a step number");
+            args.step = n;
+        } else if ((arg == "--range" || arg == "--step") && !a.scoped) {
+            return fail(a.id + " is about the whole trace; --range and --step do not apply");
+        } else if (arg == "--step-regex" && hasValue && a.takesStepRegex) {
+            args.stepRegexText = argv[++i];
+            try {
+                args.stepRegex.emplace(args.stepRegexText, std::regex::ECMAScript);
+            } catch (const std::regex_error& e) {
+                return fail("--step-regex: " + args.stepRegexText + ": " + e.what());
+            }
+        } else if (arg == "--min-gap-us" && hasValue && a.usesGapThreshold) {
+            args.minGapNs = parseMicrosArg(argv[++i]);
+            if (!args.minGapNs)
+                return fail("--min-gap-us takes a non-negative number of microseconds");
+        } else {
+            const OptionSpec* spec = nullptr;
+            for (const OptionSpec& o : a.options)
+                if (arg == "--" + o.name) spec = &o;
+            if (!spec) {
+                rest.push_back(argv[i]);
+                continue;
+            }
+            if (spec->kind == OptionSpec::Kind::Flag) {
+                options.set(spec->name);
+                continue;
+            }
+            if (!hasValue) return fail("--" + spec->name + " takes a value");
+            const std::string v = argv[++i];
+            int64_t n = 0;
+            if (spec->kind == OptionSpec::Kind::Count) {
+                if (!parseInt(v, n) || n <= 0)
+                    return fail("--" + spec->name + " takes a positive count");
+            } else {
+                const std::optional<TimeNs> ns = parseMicrosArg(v);
+                if (!ns)
+                    return fail("--" + spec->name + " takes a non-negative number of microseconds");
+                n = *ns;
+            }
+            options.set(spec->name, n);
+        }
+    }
+    for (const OptionSpec& o : a.options)
+        if (o.defaultValue && !options.value(o.name)) options.set(o.name, *o.defaultValue);
+    if (!table.empty() && args.format != OutputFormat::Csv)
+        return fail("--table picks the table of --format csv (the other formats write them all)");
+    if (!outDir.empty() && !std::filesystem::is_directory(outDir))
+        return fail("--out " + outDir + ": not a folder");
+    auto load = parseLoadArgs(name.c_str(), static_cast<int>(rest.size()), rest.data(), {});
+    if (!load) return 1;
+    args.load = std::move(*load);
+    const auto trace = loadOrReport(args.load);
+    if (!trace) return 2;
+    if (!applyStepWindow(args, *trace, a.id.c_str())) return 1;
+
+    Scope scope;
+    scope.window = args.range.value_or(kWholeTrace);
+    if (args.rangeGiven) scope.range = args.range;
+    scope.step = args.step;
+    scope.stepRegex = args.stepRegex ? &*args.stepRegex : nullptr;
+    if (args.minGapNs) scope.minGapNs = *args.minGapNs;
+    const AnalysisResult result = a.compute(*trace, scope, options);
+
+    // What goes where: (file name, bytes).
+    std::vector<std::pair<std::string, std::string>> outputs;
+    const std::vector<ResultTable> tables = renderedTables(*trace, a, result);
+    if (args.format == OutputFormat::Csv) {
+        if (!table.empty() && std::none_of(tables.begin(), tables.end(),
+                                           [&](const ResultTable& t) { return t.id == table; })) {
+            std::string ids;
+            for (const ResultTable& t : tables)
+                ids += (ids.empty() ? "" : ", ") + t.id;
+            return fail("--table " + table + ": no such table (" + ids + ")");
+        }
+        if (outDir.empty() || !table.empty())
+            outputs.push_back({table.empty() ? a.id + ".csv" : table + ".csv",
+                               renderAnalysis(*trace, a, result, OutputFormat::Csv, table)});
+        else
+            for (const ResultTable& t : tables)
+                outputs.push_back({t.id + ".csv", renderResult(t, OutputFormat::Csv)});
+    } else {
+        outputs.push_back(
+            {a.id + extensionOf(args.format), renderAnalysis(*trace, a, result, args.format)});
+    }
+    if (outDir.empty()) {
+        std::cout << outputs.front().second;
+        return 0;
+    }
+    for (const auto& [file, bytes] : outputs) {
+        const std::string path = (std::filesystem::path(outDir) / file).string();
+        const std::string error = writeFileAtomically(path, bytes, Overwrite::Yes);
+        if (!error.empty()) {
+            std::cerr << name << ": " << path << ": " << error << "\n";
+            return 2;
+        }
+        std::cout << path << "\n";
+    }
+    return 0;
+}
+
+}  // namespace gapscope::cli

@@ -1,0 +1,91 @@
+#include "report/analysis_registry.h"
+
+#include <stdexcept>
+
+#include "report/analyses/builtin_analyses.h"
+
+namespace gapscope {
+
+std::optional<int64_t> AnalysisOptions::value(std::string_view name) const {
+    const auto it = values_.find(name);
+    if (it == values_.end()) return std::nullopt;
+    return it->second;
+}
+
+StepOptions Scope::stepOptions() const {
+    StepOptions o;
+    o.regex = stepRegex;
+    o.index = index;
+    o.minGapNs = minGapNs;
+    o.window = window;
+    o.cancel = cancel;
+    return o;
+}
+
+std::vector<Step> Scope::steps(const Trace& trace) const {
+    std::vector<Step> out;
+    for (const Step& s : findSteps(trace, stepRegex).steps) {
+        // Step N is that step, whose window (its GPU windows) may start
+        // before its CPU span.
+        if (step ? s.number == *step : s.span.start >= window.start && s.span.start < window.end)
+            out.push_back(s);
+    }
+    return out;
+}
+
+void AnalysisResult::addFigure(ResultColumn column, ResultCell value) {
+    if (figures.id.empty()) {
+        figures.id = "figures";
+        figures.title = "Figures";
+    }
+    if (figures.rows.empty()) figures.rows.emplace_back();
+    figures.columns.push_back(std::move(column));
+    figures.rows.front().cells.push_back(std::move(value));
+}
+
+const ResultTable* AnalysisResult::table(std::string_view id) const {
+    if (id == "figures" && !figures.columns.empty()) return &figures;
+    for (const ResultTable& t : tables)
+        if (t.id == id) return &t;
+    return nullptr;
+}
+
+void AnalysisRegistry::add(Analysis a) {
+    auto fail = [&](const std::string& why) {
+        throw std::logic_error("analysis '" + a.id + "': " + why);
+    };
+    if (a.id.empty() || a.id.find_first_not_of("abcdefghijklmnopqrstuvwxyz-_") != std::string::npos)
+        fail("an id is lower-case letters, '-' and '_'");
+    if (find(a.id)) fail("registered twice");
+    if (!a.compute) fail("no compute function");
+    if (a.what.empty() || a.help.empty() || a.title.empty()) fail("no description");
+    for (const OptionSpec& o : a.options) {
+        if (o.name.empty() || o.name.starts_with("-") || o.help.empty())
+            fail("option '" + o.name + "' needs a name without dashes and a help line");
+        static constexpr std::string_view kShared[] = {"format",     "range",  "step",
+                                                       "step-regex", "table",  "out",
+                                                       "help",       "schema", "min-gap-us"};
+        for (const std::string_view s : kShared)
+            if (o.name == s) fail("option --" + o.name + " is one every analysis shares");
+    }
+    analyses_.push_back(std::move(a));
+}
+
+const Analysis* AnalysisRegistry::find(std::string_view id) const {
+    for (const Analysis& a : analyses_)
+        if (a.id == id) return &a;
+    return nullptr;
+}
+
+AnalysisRegistry& analysisRegistry() {
+    static AnalysisRegistry registry = [] {
+        AnalysisRegistry r;
+#define GAPSCOPE_ANALYSIS(name) r.add(name##Analysis());
+#include "report/analyses/builtin_analyses.def"
+#undef GAPSCOPE_ANALYSIS
+        return r;
+    }();
+    return registry;
+}
+
+}  // namespace gapscope

@@ -1,0 +1,47 @@
+#pragma once
+// The panel of a registered analysis that has no panel of its own
+// (report/analysis_registry.h): its headline figures, then each of its
+// tables on a tab, every table sortable, filterable and exported as
+// gapscope-cli writes it. A new analysis is in the viewer without widget
+// code.
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "panels/analysis_panel.h"
+
+class QLabel;
+class QTabWidget;
+
+namespace gapscope::ui {
+
+class RegistryPanel : public AnalysisPanel {
+    Q_OBJECT
+  public:
+    RegistryPanel(AnalysisSession* session, const Analysis& analysis, QWidget* parent = nullptr);
+    QString title() const override;
+    QString dockName() const override;
+    std::vector<std::pair<std::string, AnalysisTable*>> resultTables() const override {
+        return tables_;
+    }
+    QString figuresText() const;
+
+  protected:
+    Work prepare(std::shared_ptr<const IndexedTrace> trace, AnalysisScope scope,
+                 TimeNs gapThreshold) override;
+    void clearContents() override;
+
+  public:
+    struct Computed;  // what its worker computes
+
+  private:
+    void present(const Computed& computed);
+
+    const Analysis& analysis_;
+    QLabel* figures_;
+    QTabWidget* tabs_;
+    std::vector<std::pair<std::string, AnalysisTable*>> tables_;  // by table id, made once
+};
+
+}  // namespace gapscope::ui
