@@ -136,8 +136,8 @@ class TestRegistry : public QObject {
         QProcess p;
         p.start(test::python(),
                 {test::sourceDir() + "/packaging/make_cli_docs.py", "--cli",
-                 QStringLiteral(GAPSCOPE_TOY_CLI), "--gui", QStringLiteral(GAPSCOPE_GUI_PROGRAM),
-                 "--version", "0", "--date", "2026-01-01", "--out", dir_.path()});
+                 QStringLiteral(GAPSCOPE_TOY_CLI), "--version", "0", "--date", "2026-01-01",
+                 "--out", dir_.path()});
         QVERIFY(p.waitForFinished(120000));
         QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
         const QString man = readAll(dir_.filePath("man/gapscope-cli.1"));
