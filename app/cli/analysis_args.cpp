@@ -104,23 +104,18 @@ StepOptions AnalysisArgs::stepOptions() const {
 bool applyStepWindow(AnalysisArgs& args, const Trace& trace, const char* command) {
     if (!args.step) return true;
     const StepList list = findSteps(trace, args.stepRegex ? &*args.stepRegex : nullptr);
-    for (size_t i = 0; i < list.steps.size(); ++i) {
-        const Step& s = list.steps[i];
-        if (s.number != *args.step) continue;
-        // The step's lead-ins and GPU windows (their hull over the GPUs),
-        // where its figures are computed: `timeline --step N` is `steps`' step N.
-        Interval w = s.span;
+    const bool found = std::any_of(list.steps.begin(), list.steps.end(),
+                                   [&](const Step& s) { return s.number == *args.step; });
+    if (found) {
+        // Every step N (one per rank): the hull of their lead-ins and GPU
+        // windows, where their figures are computed, as the viewer's step
+        // scope (`timeline --step N` is `steps`' step N).
         const LaunchCalls launches(trace);
-        const auto windows = stepWindows(trace, list, launches);
-        const auto& mine = windows.perStep[i];
-        if (!mine.empty()) {
-            w = mine.begin()->second.tile();
-            for (const auto& [device, x] : mine)
-                w = {std::min(w.start, x.tile().start), std::max(w.end, x.tile().end)};
-        }
+        const StepScope where = *stepScope(list, stepWindows(trace, list, launches), *args.step);
+        Interval w = where.window;
         if (args.range) {  // both: their intersection
             w = {std::max(w.start, args.range->start), std::min(w.end, args.range->end)};
-            if (w.end <= w.start) w = {s.span.start, s.span.start};
+            if (w.end <= w.start) w = {where.span.start, where.span.start};
         }
         args.range = w;
         return true;

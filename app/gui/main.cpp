@@ -5,6 +5,7 @@
 #include <QCommandLineParser>
 #include <QStyleHints>
 #include <QTimer>
+#include <clocale>
 #include <cstdio>
 
 #include "loading/trace_loader.h"
@@ -13,6 +14,10 @@
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
+    // Qt takes the environment's locale; core writes numbers with printf
+    // (util/readable_units.h), which must read "1.50 ms" as the CLI and the
+    // reports do, never "1,50 ms".
+    std::setlocale(LC_NUMERIC, "C");
     QApplication::setOrganizationName(QStringLiteral("Gapscope"));
     QApplication::setApplicationName(QStringLiteral("gapscope"));
     QApplication::setApplicationDisplayName(QStringLiteral("Gapscope"));

@@ -34,7 +34,7 @@ std::shared_ptr<const void> AnalysisIndex::remember(
     int kind, const StepOptions& options,
     const std::function<std::shared_ptr<const void>()>& compute) const {
     const RememberKey key{kind, options.window.start, options.window.end, options.minGapNs,
-                          options.onlyNumber.value_or(-1)};
+                          options.onlyNumber};
     {
         const std::lock_guard lock(mutex_);
         for (const auto& [k, value] : remembered_)

@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <tuple>
 #include <vector>
 
@@ -79,7 +80,7 @@ class AnalysisIndex {
     mutable std::mutex mutex_;
     mutable std::map<TimeNs, std::vector<TimeNs>> partMedians_;
     // (kind, window, threshold, step) -> result; the newest last.
-    using RememberKey = std::tuple<int, TimeNs, TimeNs, TimeNs, int64_t>;
+    using RememberKey = std::tuple<int, TimeNs, TimeNs, TimeNs, std::optional<int64_t>>;
     mutable std::deque<std::pair<RememberKey, std::shared_ptr<const void>>> remembered_;
     std::shared_ptr<const void> remember(
         int kind, const StepOptions& options,

@@ -651,4 +651,21 @@ StepsResult computeStepAnalysis(const Trace& trace, const StepOptions& options) 
 
 }  // namespace
 
+std::optional<StepScope> stepScope(const StepList& list, const StepWindows& windows,
+                                   int64_t number) {
+    std::optional<Interval> window, span;
+    auto widen = [](std::optional<Interval>& hull, Interval x) {
+        hull = hull ? Interval{std::min(hull->start, x.start), std::max(hull->end, x.end)} : x;
+    };
+    for (size_t i = 0; i < list.steps.size(); ++i) {
+        if (list.steps[i].number != number) continue;
+        widen(span, list.steps[i].span);
+        if (i < windows.perStep.size())
+            for (const auto& [device, w] : windows.perStep[i])
+                widen(window, w.tile());
+    }
+    if (!span) return std::nullopt;
+    return StepScope{window.value_or(*span), *span};
+}
+
 }  // namespace gapscope

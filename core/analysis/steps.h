@@ -175,6 +175,18 @@ StepsResult stepAnalysis(const Trace& trace, const StepOptions& options = {});
 class LaunchCalls;
 StepWindows stepWindows(const Trace& trace, const StepList& list, const LaunchCalls& launches);
 
+// Where step N is, over every step of that number (one per rank when ranks
+// are merged): `window` the hull of their lead-ins and GPU windows (their
+// host span where no GPU has them), `span` the hull of their CPU spans.
+// What `--step N` and the viewer's step scope both are; null without such
+// a step.
+struct StepScope {
+    Interval window;
+    Interval span;
+};
+std::optional<StepScope> stepScope(const StepList& list, const StepWindows& windows,
+                                   int64_t number);
+
 // Each device's step time: the union of its steps' tiles (sorted, disjoint).
 std::map<int, std::vector<Interval>> stepFrames(const StepWindows& windows);
 

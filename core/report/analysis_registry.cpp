@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "analysis/analysis_index.h"
 #include "report/analyses/builtin_analyses.h"
 
 namespace gapscope {
@@ -24,13 +25,23 @@ StepOptions Scope::stepOptions() const {
 
 std::vector<Step> Scope::steps(const Trace& trace) const {
     std::vector<Step> out;
-    for (const Step& s : findSteps(trace, stepRegex).steps) {
+    // The index has the default steps; a regex finds its own.
+    const StepList found = index && !stepRegex ? StepList{} : findSteps(trace, stepRegex);
+    const StepList& list = index && !stepRegex ? index->steps() : found;
+    for (const Step& s : list.steps) {
         // Step N is that step, whose window (its GPU windows) may start
         // before its CPU span.
         if (step ? s.number == *step : s.span.start >= window.start && s.span.start < window.end)
             out.push_back(s);
     }
     return out;
+}
+
+AnalysisResult computeAnalysis(const Analysis& analysis, const Trace& trace, const Scope& scope,
+                               AnalysisOptions options) {
+    for (const OptionSpec& o : analysis.options)
+        if (o.defaultValue && !options.value(o.name)) options.set(o.name, *o.defaultValue);
+    return analysis.compute(trace, scope, options);
 }
 
 void AnalysisResult::addFigure(ResultColumn column, ResultCell value) {

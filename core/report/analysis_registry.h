@@ -119,6 +119,11 @@ struct Analysis {
     std::function<AnalysisResult(const Trace&, const Scope&, const AnalysisOptions&)> compute;
 };
 
+// The analysis over `scope` with `options`, each option it leaves unset at
+// its registered default: how every view runs a registration.
+AnalysisResult computeAnalysis(const Analysis& analysis, const Trace& trace, const Scope& scope,
+                               AnalysisOptions options = {});
+
 class AnalysisRegistry {
   public:
     // Checks the registration (a unique id, options, a compute function);

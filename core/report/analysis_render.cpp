@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <stdexcept>
 
@@ -38,8 +39,8 @@ namespace {
 ResultCell figureCell(const FindingFigure& f) {
     if (const auto* i = std::get_if<int64_t>(&f.value)) return *i;
     const double d = std::get<double>(f.value);
-    // A whole number of ns or bytes is written as an integer.
-    if (isIntegerUnit(f.unit) && d == static_cast<double>(static_cast<int64_t>(d)))
+    // A whole number of ns or bytes (that an int64 holds) is written as an integer.
+    if (isIntegerUnit(f.unit) && std::isfinite(d) && std::abs(d) < 9.2e18 && d == std::trunc(d))
         return static_cast<int64_t>(d);
     return d;
 }
@@ -91,7 +92,9 @@ ResultTable findingFigureTable(const std::vector<Finding>& findings) {
     for (size_t i = 0; i < findings.size(); ++i) {
         for (const FindingFigure& f : findings[i].figures) {
             ResultRow r;
-            r.unit = f.unit;
+            // A share stays the fraction JSON writes (its unit cell says
+            // "share"), not a percentage under a header without one.
+            r.unit = f.unit == Unit::Share ? Unit::Number : f.unit;
             r.cells = {static_cast<int64_t>(i + 1),
                        findings[i].rule,
                        f.key,

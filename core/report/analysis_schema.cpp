@@ -11,7 +11,7 @@ namespace {
 
 std::vector<ResultTable> tablesOf(const Analysis& analysis, const Trace& trace,
                                   const AnalysisOptions& options) {
-    const AnalysisResult result = analysis.compute(trace, Scope{}, options);
+    const AnalysisResult result = computeAnalysis(analysis, trace, Scope{}, options);
     return renderedTables(trace, analysis, result);
 }
 

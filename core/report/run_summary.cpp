@@ -27,7 +27,7 @@ std::vector<ResultTable> summaryTables(const Trace& trace, const StepOptions& st
     for (const Analysis& a : analysisRegistry().all()) {
         if (a.summary.empty()) continue;
         const std::vector<ResultTable> tables =
-            renderedTables(trace, a, a.compute(trace, scope, AnalysisOptions{}));
+            renderedTables(trace, a, computeAnalysis(a, trace, scope));
         for (const SummaryPart& part : a.summary) {
             const auto it = std::find_if(tables.begin(), tables.end(),
                                          [&](const ResultTable& t) { return t.id == part.table; });

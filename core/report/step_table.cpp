@@ -37,6 +37,24 @@ ResultColumn rankColumn() {
 
 }  // namespace
 
+namespace {
+
+// The exposed copies of a breakdown by direction: a column each.
+void addDirectionColumns(ResultTable& table) {
+    for (size_t d = 0; d < kCopyDirectionCount; ++d) {
+        const std::string dir = copyDirectionName(CopyDirection(d));
+        table.columns.push_back(
+            {"exposed_memcpy_" + dir + "_ns", "Exposed memcpy " + dir, Unit::Duration});
+    }
+}
+
+void addDirectionCells(ResultRow& r, const GpuParts* b) {
+    for (size_t d = 0; d < kCopyDirectionCount; ++d)
+        r.cells.push_back(b ? ResultCell(b->memcpyByDirection[d]) : ResultCell());
+}
+
+}  // namespace
+
 ResultTable stepTable(const StepsResult& steps) {
     ResultTable table;
     table.id = "steps";
@@ -47,6 +65,7 @@ ResultTable stepTable(const StepsResult& steps) {
     table.columns.push_back(rankColumn());
     table.columns.insert(table.columns.end(), {{"device", "GPU", Unit::Count},
                                                {"start_ns", "Start", Unit::Time},
+                                               {"end_ns", "End", Unit::Time},
                                                {"duration_ns", "Duration", Unit::Duration},
                                                {"lead_in_ns", "Lead-in", Unit::Duration}});
     ResultColumn causeColumn{"lead_in_cause", "Lead-in cause", Unit::Text};
@@ -59,6 +78,7 @@ ResultTable stepTable(const StepsResult& steps) {
     for (size_t p = 0; p < kStepPartCount; ++p)
         table.columns.push_back({std::string(stepPartName(StepPart(p))) + "_ns",
                                  partTitle(StepPart(p)), Unit::Duration});
+    addDirectionColumns(table);
     table.columns.push_back({"slow", "Slow", Unit::Flag});
     ResultColumn because{"slower_because", "Slower because", Unit::Text};
     for (size_t p = 0; p < kStepPartCount; ++p)
@@ -73,14 +93,15 @@ ResultTable stepTable(const StepsResult& steps) {
             r.cells.push_back(s.rank ? ResultCell(*s.rank) : ResultCell());
             r.cells.insert(
                 r.cells.end(),
-                {b ? ResultCell(int64_t{b->device}) : ResultCell(), s.step.span.start, s.duration,
-                 b ? ResultCell(b->leadIn.length()) : ResultCell(),
+                {b ? ResultCell(int64_t{b->device}) : ResultCell(), s.step.span.start,
+                 s.step.span.end, s.duration, b ? ResultCell(b->leadIn.length()) : ResultCell(),
                  leadInCause ? ResultCell(std::string(gapCauseName(*leadInCause))) : ResultCell(),
                  b ? ResultCell(b->gpuWindow.length()) : ResultCell(),
                  b ? ResultCell(b->gpuWindow.start) : ResultCell(),
                  b ? ResultCell(std::string(windowSourceName(b->source))) : ResultCell()});
             for (size_t p = 0; p < kStepPartCount; ++p)
                 r.cells.push_back(b ? ResultCell(b->part(StepPart(p))) : ResultCell());
+            addDirectionCells(r, b);
             const bool why = first && s.slowerBecause;
             r.cells.push_back(int64_t{s.slow});
             r.cells.push_back(why ? ResultCell(std::string(stepPartName(*s.slowerBecause)))
@@ -116,6 +137,7 @@ ResultTable leadInTable(const StepsResult& steps) {
     for (size_t p = 0; p < kStepPartCount; ++p)
         table.columns.push_back({std::string(stepPartName(StepPart(p))) + "_ns",
                                  partTitle(StepPart(p)), Unit::Duration});
+    addDirectionColumns(table);
     for (const StepReport& s : steps.steps) {
         for (const StepBreakdown& b : s.devices) {
             const std::optional<GapCause> cause = b.leadInCause();
@@ -127,6 +149,7 @@ ResultTable leadInTable(const StepsResult& steps) {
                             cause ? ResultCell(std::string(gapCauseName(*cause))) : ResultCell()});
             for (size_t p = 0; p < kStepPartCount; ++p)
                 r.cells.push_back(b.leadInParts.part(StepPart(p)));
+            addDirectionCells(r, &b.leadInParts);
             r.ref.kind = ResultRef::Kind::Range;
             r.ref.range = b.leadIn;
             table.rows.push_back(std::move(r));

@@ -252,7 +252,10 @@ def guard(text):
 def expected_text(v, col, row):
     unit = col.get("x-unit", "text")
     if unit.startswith("per row"):
+        # The row's own unit; a share there is the fraction, as in JSON.
         unit = row.get("unit") or "number"
+        if unit == "share":
+            unit = "number"
     return guard(plain_text(v, unit, col.get("x-decimals", 0)))
 
 

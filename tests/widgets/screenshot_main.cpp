@@ -16,6 +16,7 @@
 #include <QStyleFactory>
 #include <QTabWidget>
 #include <QTimer>
+#include <clocale>
 
 #include "compare/compare_controller.h"
 #include "compare/compare_panel.h"
@@ -33,6 +34,7 @@
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
+    std::setlocale(LC_NUMERIC, "C");  // as the viewer: numbers as core writes them
     QApplication::setOrganizationName(QStringLiteral("GapscopeScreenshot"));
     QCommandLineParser parser;
     parser.addPositionalArgument("trace", "trace");

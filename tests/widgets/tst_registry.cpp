@@ -134,10 +134,9 @@ class TestRegistry : public QObject {
     void theManPageHasIt() {
         GAPSCOPE_REQUIRE_PYTHON("no python3 for the man page generator");
         QProcess p;
-        p.start(test::python(),
-                {test::sourceDir() + "/packaging/make_cli_docs.py", "--cli",
-                 QStringLiteral(GAPSCOPE_TOY_CLI), "--version", "0", "--date", "2026-01-01",
-                 "--out", dir_.path()});
+        p.start(test::python(), {test::sourceDir() + "/packaging/make_cli_docs.py", "--cli",
+                                 QStringLiteral(GAPSCOPE_TOY_CLI), "--version", "0", "--date",
+                                 "2026-01-01", "--out", dir_.path()});
         QVERIFY(p.waitForFinished(120000));
         QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
         const QString man = readAll(dir_.filePath("man/gapscope-cli.1"));
@@ -178,6 +177,29 @@ class TestRegistry : public QObject {
                      .remove(QRegularExpression("[^0-9]"))
                      .contains(QString::number(t.slices.size())),
                  qPrintable(panel->figuresText()));
+    }
+
+    // One JSON object per analysis: its figures' keys, its tables' ids and
+    // the envelope's keys are all different (no value hides another).
+    void keysAreUnique() {
+        for (const Analysis& a : analysisRegistry().all()) {
+            std::set<std::string> keys = {"analysis", "schema_version"};
+            for (const TableShape& s : analysisShape(a)) {
+                if (s.table.id == "finding_figures" || s.table.id == "finding_evidence") continue;
+                if (s.table.id != "figures") {
+                    QVERIFY2(keys.insert(s.table.id).second,
+                             qPrintable(QString::fromStdString(a.id + ": " + s.table.id)));
+                    continue;
+                }
+                std::set<std::string> groups;
+                for (const ResultColumn& c : s.table.columns) {
+                    const std::string top = c.key.substr(0, c.key.find('.'));
+                    if (top != c.key && !groups.insert(top).second) continue;  // a group's members
+                    QVERIFY2(keys.insert(top).second,
+                             qPrintable(QString::fromStdString(a.id + ": " + top)));
+                }
+            }
+        }
     }
 
     // docs/schema holds each built-in analysis's schema as its

@@ -73,7 +73,7 @@ Scope AnalysisPanel::Request::coreScope() const {
 AnalysisResult AnalysisPanel::Request::compute(std::string_view analysis,
                                                const AnalysisOptions& options) const {
     const Analysis* a = analysisRegistry().find(analysis);
-    return a ? a->compute(trace(), coreScope(), options) : AnalysisResult{};
+    return a ? computeAnalysis(*a, trace(), coreScope(), options) : AnalysisResult{};
 }
 
 void AnalysisPanel::setAnalysis(const QStringList& commands) {

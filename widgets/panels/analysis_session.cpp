@@ -53,24 +53,14 @@ void AnalysisSession::setStepScope(int64_t number) {
     // Every step of that number (one per rank when ranks are merged): the
     // account counts them all, so the window-based panels see them all too,
     // over the hull of their lead-ins and GPU windows.
-    const auto& steps = indexed_->index->steps().steps;
-    std::optional<Interval> window, span;
-    auto widen = [](std::optional<Interval>& hull, Interval x) {
-        hull = hull ? Interval{std::min(hull->start, x.start), std::max(hull->end, x.end)} : x;
-    };
-    for (size_t i = 0; i < steps.size(); ++i) {
-        if (steps[i].number != number) continue;
-        widen(span, steps[i].span);
-        for (const auto& [device, w] : indexed_->index->stepWindows().perStep[i])
-            widen(window, w.tile());
-    }
-    if (!span) return;
-    if (!window) window = span;  // no GPU has the step: its host span
+    const std::optional<StepScope> where =
+        gapscope::stepScope(indexed_->index->steps(), indexed_->index->stepWindows(), number);
+    if (!where) return;
     AnalysisScope scope;
     scope.kind = AnalysisScope::Kind::Step;
-    scope.window = *window;
+    scope.window = where->window;
     scope.step = number;
-    scope.stepSpan = *span;
+    scope.stepSpan = where->span;
     setScope(scope);
 }
 

@@ -161,12 +161,16 @@ std::optional<OverviewPanel::Computed> computeOverview(const AnalysisPanel::Requ
     for (size_t i = 0; i < account.devices.size(); ++i) {
         const GpuTimeAccount& d = account.devices[i];
         const ResultCell& busyShare = gpus.at(i, "busy_share");
+        auto ns = [&](const char* key) {
+            const ResultCell& c = gpus.at(i, key);
+            return std::holds_alternative<int64_t>(c) ? std::get<int64_t>(c) : TimeNs{0};
+        };
         html += QStringLiteral("<p><b>%1</b>: busy %2 %3, %4; idle %5 — %6<br>%7</p>")
                     .arg(QString::fromStdString(t.gpuLabel(d.device)).toHtmlEscaped())
                     .arg(formatPercent(std::holds_alternative<double>(busyShare)
                                            ? std::get<double>(busyShare)
                                            : 0),
-                         ofWhat(d), shortDuration(d.time), shortDuration(d.idle()),
+                         ofWhat(d), shortDuration(ns("time_ns")), shortDuration(ns("idle_ns")),
                          panelLink(QStringLiteral("gapsDock"), OverviewPanel::tr("gaps by cause")),
                          accountLegend(d, in.dark)) +
                 accountBar(d, in.dark);

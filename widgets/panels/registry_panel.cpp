@@ -73,7 +73,7 @@ QString figureLines(const ResultTable& figures, TimeNs origin) {
 std::optional<RegistryPanel::Computed> computeRegistered(const AnalysisPanel::Request& request,
                                                          const Inputs& in) {
     const Trace& t = request.trace();
-    const AnalysisResult result = in.analysis->compute(t, request.coreScope(), AnalysisOptions{});
+    const AnalysisResult result = computeAnalysis(*in.analysis, t, request.coreScope());
     if (request.cancelled()) return std::nullopt;
     RegistryPanel::Computed c;
     for (ResultTable& table : renderedTables(t, *in.analysis, result)) {

@@ -45,7 +45,12 @@ StepsPanel::StepsPanel(AnalysisSession* session, QWidget* parent)
     split->setStretchFactor(1, 1);
     body()->addWidget(summary_);
     body()->addWidget(split, 1);
-    table_->setHiddenColumns({"slow", "start_ns", "gpu_window_start_ns", "window_from"});
+    // The copies by direction and the points in time stay in the exports
+    // (and a click on the header shows them).
+    QStringList hidden = {"slow", "start_ns", "end_ns", "gpu_window_start_ns", "window_from"};
+    for (size_t d = 0; d < kCopyDirectionCount; ++d)
+        hidden << QStringLiteral("exposed_memcpy_%1_ns").arg(copyDirectionName(CopyDirection(d)));
+    table_->setHiddenColumns(hidden);
     connect(bars_, &StepBars::stepClicked, session, &AnalysisSession::setStepScope);
     connect(table_, &AnalysisTable::activated, this, [session](const NavTarget& t) {
         if (t.kind == NavTarget::Kind::Step) session->setStepScope(t.step);

@@ -1,5 +1,7 @@
 // Op statistics per name (analysis/op_stats.h).
 
+#include <algorithm>
+
 #include "analysis/op_stats.h"
 #include "report/analyses/builtin_analyses.h"
 #include "report/analysis_tables.h"
@@ -26,8 +28,14 @@ Analysis opsAnalysis() {
         options.index = scope.index;
         options.cancel = scope.cancel;
         const std::vector<Step> steps = scope.steps(t);
-        // CPU ops belong to a step's CPU span (step N's window is its GPU windows).
-        if (scope.step && steps.size() == 1) options.window = steps.front().span;
+        // CPU ops belong to a step's CPU span (step N's window is its GPU
+        // windows): every rank's step N, their hull.
+        if (scope.step && !steps.empty()) {
+            options.window = steps.front().span;
+            for (const Step& s : steps)
+                options.window = {std::min(options.window.start, s.span.start),
+                                  std::max(options.window.end, s.span.end)};
+        }
         for (const Step& s : steps)
             options.stepTime += s.span.length();
         std::vector<OpStats> ops = opStats(t, options);

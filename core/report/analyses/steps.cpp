@@ -21,11 +21,11 @@ Analysis stepsAnalysis() {
         "or --step-regex). Per GPU of the step's rank: its lead-in (the wait since the\n"
         "previous step's GPU work ended, with its cause) and its GPU window (the span of\n"
         "its own GPU work) with a breakdown that adds up to it: compute, exposed\n"
-        "communication, exposed memcpy and idle split by the gap causes (input,\n"
-        "synchronization, communication, host, other; gaps under --min-gap-us are\n"
-        "short). Lead-ins and windows add up to the GPU's step time. Steps slower than\n"
-        "1.5 x the median are flagged with the part that grew most. --step N keeps that\n"
-        "step, --range the steps that start inside it.";
+        "communication, exposed memcpy (by direction in csv and json) and idle split by\n"
+        "the gap causes (input, synchronization, communication, host, other; gaps\n"
+        "under --min-gap-us are short). Lead-ins and windows add up to the GPU's step\n"
+        "time. Steps slower than 1.5 x the median are flagged with the part that grew\n"
+        "most. --step N keeps that step, --range the steps that start inside it.";
     a.usesGapThreshold = true;
     a.textColumns["steps"] = {"step",
                               "rank",
@@ -52,6 +52,22 @@ Analysis stepsAnalysis() {
                   {"source", "step_count", "mean_duration_ns", "median_duration_ns", "slowest_ns",
                    "slowest_step", "slow_count"},
                   false}};
+    // The copies by direction stay in the other formats.
+    a.textColumns["lead_ins"] = {"step",
+                                 "rank",
+                                 "device",
+                                 "start_ns",
+                                 "lead_in_ns",
+                                 "cause",
+                                 "compute_ns",
+                                 "exposed_comm_ns",
+                                 "exposed_memcpy_ns",
+                                 "idle_input_ns",
+                                 "idle_synchronization_ns",
+                                 "idle_communication_ns",
+                                 "idle_host_ns",
+                                 "idle_other_ns",
+                                 "idle_short_ns"};
     a.compute = [](const Trace& t, const Scope& scope, const AnalysisOptions&) {
         StepOptions options = scope.stepOptions();
         // Step N selects that step here rather than narrowing the window.
