@@ -48,6 +48,11 @@ std::shared_ptr<const void> AnalysisIndex::remember(
     return value;
 }
 
+void AnalysisIndex::forgetRemembered() const {
+    const std::lock_guard lock(mutex_);
+    remembered_.clear();
+}
+
 std::shared_ptr<const StepsResult> AnalysisIndex::rememberedSteps(
     const StepOptions& options, const std::function<StepsResult()>& compute) const {
     return std::static_pointer_cast<const StepsResult>(

@@ -60,6 +60,8 @@ class AnalysisIndex {
         const StepOptions& options, const std::function<StepsResult()>& compute) const;
     std::shared_ptr<const TimeAccount> rememberedAccount(
         const StepOptions& options, const std::function<TimeAccount()>& compute) const;
+    // Drops what it remembers: a benchmark times each analysis's own work.
+    void forgetRemembered() const;
 
     // Calls f(activity) for each GPU activity whose first launch call is `launch`.
     template <class F>

@@ -11,6 +11,7 @@
 #include "loader/loader.h"
 #include "report/run_diff.h"
 #include "report/run_metrics.h"
+#include "report/run_summary.h"
 
 namespace gapscope::bench {
 
@@ -91,6 +92,15 @@ std::vector<Analysis> analyses() {
              return kernelScopes(t, {x, nullptr, {}}).size();
          },
          false},
+        // gapscope-cli summary: every registration's summary parts, sharing
+        // the steps and accounts through the index as the panels do.
+        {"summary (every registration's part)",
+         [](const Trace& t, Interval, const AnalysisIndex* x) {
+             StepOptions o;
+             o.index = x;
+             return summaryTables(t, o).size();
+         },
+         false},
         // What a comparison computes once both runs are loaded: each run's
         // figures (every analysis above, whole trace) and their diff; here
         // the trace against itself.
@@ -130,6 +140,9 @@ void printAnalyses(const std::vector<std::string>& files, bool quick) {
         auto timed = [&](const Analysis& a, Interval w, const AnalysisIndex* x, int repeats) {
             std::vector<double> ms;
             for (int i = 0; i < repeats; ++i) {
+                // Each run does its own work: the steps and accounts the index
+                // remembers for the panels are not reused across runs.
+                if (x) x->forgetRemembered();
                 const auto s = Clock::now();
                 keep += a.run(t, w, x);
                 ms.push_back(msSince(s));
