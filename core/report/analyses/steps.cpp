@@ -11,6 +11,19 @@
 
 namespace gapscope {
 
+namespace {
+
+// `head`, a column per part of a breakdown, `tail`.
+std::vector<std::string> withParts(std::vector<std::string> head,
+                                   const std::vector<std::string>& tail) {
+    for (size_t p = 0; p < kStepPartCount; ++p)
+        head.push_back(std::string(stepPartName(StepPart(p))) + "_ns");
+    head.insert(head.end(), tail.begin(), tail.end());
+    return head;
+}
+
+}  // namespace
+
 Analysis stepsAnalysis() {
     Analysis a;
     a.id = "steps";
@@ -27,47 +40,19 @@ Analysis stepsAnalysis() {
         "time. Steps slower than 1.5 x the median are flagged with the part that grew\n"
         "most. --step N keeps that step, --range the steps that start inside it.";
     a.usesGapThreshold = true;
-    a.textColumns["steps"] = {"step",
-                              "rank",
-                              "device",
-                              "duration_ns",
-                              "lead_in_ns",
-                              "lead_in_cause",
-                              "gpu_window_ns",
-                              "compute_ns",
-                              "exposed_comm_ns",
-                              "exposed_memcpy_ns",
-                              "idle_input_ns",
-                              "idle_synchronization_ns",
-                              "idle_communication_ns",
-                              "idle_host_ns",
-                              "idle_other_ns",
-                              "idle_short_ns",
-                              "slow",
-                              "slower_because",
-                              "grew_by_ns"};
+    // The terminal's tables: the breakdown's parts, not the points in time
+    // or the copies by direction (those stay in the other formats).
+    a.textColumns["steps"] = withParts(
+        {"step", "rank", "device", "duration_ns", "lead_in_ns", "lead_in_cause", "gpu_window_ns"},
+        {"slow", "slower_because", "grew_by_ns"});
     a.summary = {{"figures",
                   "steps",
                   "Steps",
                   {"source", "step_count", "mean_duration_ns", "median_duration_ns", "slowest_ns",
                    "slowest_step", "slow_count"},
                   false}};
-    // The copies by direction stay in the other formats.
-    a.textColumns["lead_ins"] = {"step",
-                                 "rank",
-                                 "device",
-                                 "start_ns",
-                                 "lead_in_ns",
-                                 "cause",
-                                 "compute_ns",
-                                 "exposed_comm_ns",
-                                 "exposed_memcpy_ns",
-                                 "idle_input_ns",
-                                 "idle_synchronization_ns",
-                                 "idle_communication_ns",
-                                 "idle_host_ns",
-                                 "idle_other_ns",
-                                 "idle_short_ns"};
+    a.textColumns["lead_ins"] =
+        withParts({"step", "rank", "device", "start_ns", "lead_in_ns", "cause"}, {});
     a.compute = [](const Trace& t, const Scope& scope, const AnalysisOptions&) {
         StepOptions options = scope.stepOptions();
         // Step N selects that step here rather than narrowing the window.
