@@ -61,6 +61,10 @@ struct Scope {
     const CancelToken* cancel = nullptr;
 
     bool whole() const { return !range && !step; }
+    // "No WHAT in this trace." (or "in this range."): a result's `empty`.
+    std::string nothing(std::string_view what) const {
+        return "No " + std::string(what) + (whole() ? " in this trace." : " in this range.");
+    }
     // The steps' options over this scope's window (threshold, index, cancel).
     StepOptions stepOptions() const;
     // The steps in the scope: step N, else those that start inside the window.

@@ -51,9 +51,7 @@ Analysis accountAnalysis() {
             r.addFigure(idle, account.idle(cause));
         }
         r.tables.push_back(accountTable(account, timeBreakdowns(t, options.window)));
-        if (account.devices.empty())
-            r.empty =
-                scope.whole() ? "No GPU activity in this trace." : "No GPU activity in this range.";
+        if (account.devices.empty()) r.empty = scope.nothing("GPU activity");
         return r;
     };
     return a;

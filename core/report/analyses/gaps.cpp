@@ -135,9 +135,7 @@ Analysis gapsAnalysis() {
         r.tables.push_back(gapTable(t, devices));
         r.tables.push_back(gapTotals(account, devices));
         r.tables.push_back(gapEvidence(t, devices));
-        if (devices.empty())
-            r.empty =
-                scope.whole() ? "No GPU activity in this trace." : "No GPU activity in this range.";
+        if (devices.empty()) r.empty = scope.nothing("GPU activity");
         return r;
     };
     return a;

@@ -55,9 +55,7 @@ Analysis kernelsAnalysis() {
             rows.resize(static_cast<size_t>(*top));
         AnalysisResult r;
         r.tables.push_back(kernelTable(t, rows, options.byDevice));
-        if (rows.empty())
-            r.empty =
-                scope.whole() ? "No GPU kernels in this trace." : "No GPU kernels in this range.";
+        if (rows.empty()) r.empty = scope.nothing("GPU kernels");
         return r;
     };
     return a;

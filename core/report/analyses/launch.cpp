@@ -72,9 +72,7 @@ Analysis launchAnalysis() {
         r.addFigure(timeShare, cellOf(l.shortTimeShare));
         r.tables.push_back(delayHistogram(l));
         r.tables.push_back(launchTable(t, l));
-        if (l.kernels == 0)
-            r.empty =
-                scope.whole() ? "No GPU kernels in this trace." : "No GPU kernels in this range.";
+        if (l.kernels == 0) r.empty = scope.nothing("GPU kernels");
         return r;
     };
     return a;

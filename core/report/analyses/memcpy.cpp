@@ -23,9 +23,7 @@ Analysis memcpyAnalysis() {
             rows.resize(static_cast<size_t>(*top));
         AnalysisResult r;
         r.tables.push_back(copyTable(t, rows));
-        if (rows.empty())
-            r.empty = scope.whole() ? "No copies or memsets in this trace."
-                                    : "No copies or memsets in this range.";
+        if (rows.empty()) r.empty = scope.nothing("copies or memsets");
         return r;
     };
     return a;

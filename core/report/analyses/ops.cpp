@@ -44,8 +44,7 @@ Analysis opsAnalysis() {
         AnalysisResult r;
         r.addFigure({"step_time_ns", "Step duration", Unit::Duration}, options.stepTime);
         r.tables.push_back(opTable(t, ops));
-        if (ops.empty())
-            r.empty = scope.whole() ? "No ops in this trace." : "No ops in this range.";
+        if (ops.empty()) r.empty = scope.nothing("ops");
         return r;
     };
     return a;

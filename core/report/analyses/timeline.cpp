@@ -27,9 +27,7 @@ Analysis timelineAnalysis() {
         AnalysisResult r;
         const std::vector<GpuTimeBreakdown> devices = timeBreakdowns(t, scope.window);
         r.tables.push_back(breakdownTable(devices));
-        if (devices.empty())
-            r.empty =
-                scope.whole() ? "No GPU activity in this trace." : "No GPU activity in this range.";
+        if (devices.empty()) r.empty = scope.nothing("GPU activity");
         return r;
     };
     return a;
