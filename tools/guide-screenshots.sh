@@ -39,6 +39,10 @@ take guide-pipeline "$sample" --panel InputPipelineDock
 take guide-advice "$sample" --panel AdviceDock --dark
 # A registered analysis without a panel of its own: the registry's panel.
 take guide-launch "$sample" --panel launchDock
+take trace-panel "$sample" --panel infoDock
+QT_SCALE_FACTOR=2 "$shot" "$sample" "$scratch/t.png" --size 1400x860 --panel infoDock --dark 2>/dev/null
+mv "$scratch/t.png" "$out/trace-panel-dark-200.png" && rm -rf "$scratch/config"
+echo "$out/trace-panel-dark-200.png"
 QT_SCALE_FACTOR=2 "$shot" "$sample" "$scratch/l.png" --size 1920x1080 --panel timelineDock --dark 2>/dev/null
 mv "$scratch/l.png" "$out/registry-panel-dark-200.png" && rm -rf "$scratch/config"
 echo "$out/registry-panel-dark-200.png"
@@ -52,8 +56,8 @@ echo "$out/welcome-dark-200.png"
 # viewer and in gapscope-cli render's picture.
 cli=$build/app/cli/gapscope-cli
 cp "$sample" "$scratch/sample.pt.trace.json.gz"
-span=$("$cli" info "$scratch/sample.pt.trace.json.gz" --json --no-cache |
-  python3 -c 'import json,sys; s=json.load(sys.stdin)["span_ns"]; print(s[0], s[1])')
+span=$("$cli" info "$scratch/sample.pt.trace.json.gz" --format json --no-cache |
+  python3 -c 'import json,sys; f=json.load(sys.stdin); print(f["span_start_ns"], f["span_end_ns"])')
 read -r t0 t1 <<<"$span"
 python3 - "$t0" "$t1" "$scratch/sample.pt.trace.json.gz.gapscope.json" <<'PY'
 import json, sys

@@ -209,11 +209,13 @@ int runAnalysisCommand(const Analysis& a, int argc, char** argv) {
     auto load = parseLoadArgs(name.c_str(), static_cast<int>(rest.size()), rest.data(), {});
     if (!load) return 1;
     args.load = std::move(*load);
-    const auto trace = loadOrReport(args.load);
+    std::string cacheNote;
+    const auto trace = loadOrReport(args.load, &cacheNote);
     if (!trace) return 2;
     if (!applyStepWindow(args, *trace, a.id.c_str())) return 1;
 
     Scope scope;
+    scope.indexCache = cacheNote;
     scope.window = args.range.value_or(kWholeTrace);
     if (args.rangeGiven) scope.range = args.range;
     scope.step = args.step;

@@ -11,7 +11,6 @@
 #include "analysis_commands.h"
 #include "commands.h"
 #include "dump_command.h"
-#include "info_command.h"
 #include "io/library_versions.h"
 #include "report/analysis_catalog.h"
 #include "report/analysis_registry.h"
@@ -34,14 +33,6 @@ struct OwnCommand {
     int (*run)(int argc, char** argv);
 };
 
-constexpr OwnCommand kBefore[] = {
-    {"info", "TRACE [--json]",
-     "open TRACE fully (read, build, index) and summarise it:\nevents per phase, time span, "
-     "processes and threads,\nGPU devices with busy time, import warnings",
-     runInfo},
-    {"dump", "TRACE", "every field of the loaded model as text (to compare loads)", runDump},
-};
-
 constexpr OwnCommand kAfter[] = {
     {"summary", "TRACE", analysisWhat("summary"), runSummary},
     {"ranks", "DIR|FILE...", analysisWhat("ranks"), runRanks},
@@ -57,14 +48,13 @@ constexpr OwnCommand kAfter[] = {
      renderUnavailable
 #endif
     },
+    {"dump", "TRACE", "every field of the loaded model as text (to compare loads)", runDump},
 };
 
 }  // namespace
 
 std::vector<Command> commands() {
     std::vector<Command> out;
-    for (const OwnCommand& c : kBefore)
-        out.push_back({c.name, c.arguments, c.what, c.run, nullptr});
     for (const Analysis& a : analysisRegistry().all())
         out.push_back({a.id, a.arguments, a.what, nullptr, &a});
     for (const OwnCommand& c : kAfter)

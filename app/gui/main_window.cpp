@@ -21,7 +21,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QSettings>
 #include <QShortcut>
@@ -38,7 +37,6 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <climits>
-#include <sstream>
 #include <utility>
 
 #include "analysis/idle_gaps.h"
@@ -59,7 +57,6 @@
 #include "panels/details_panel.h"
 #include "panels/panel_host.h"
 #include "ranks/ranks_panel.h"
-#include "report/trace_summary.h"
 #include "search/search_bar.h"
 #include "timeline/key_bindings.h"
 #include "timeline/overview_strip.h"
@@ -822,24 +819,10 @@ void MainWindow::updateStatus() {
     countLabel_->setText(tr("%L1 slices in view").arg(page_->timeline()->slicesInView()));
 }
 
+// The import report is the Trace panel: the `info` analysis, computed on
+// the panels' worker like every other.
 void MainWindow::showImportReport() {
-    const auto trace = page_->trace();
-    if (!trace) return;
-    std::ostringstream text;
-    writeTraceSummary(*trace, text);
-    QDialog dialog(this);
-    dialog.setWindowTitle(tr("Import Report — %1").arg(QFileInfo(currentPath_).fileName()));
-    auto* layout = new QVBoxLayout(&dialog);
-    auto* view = new QPlainTextEdit(QString::fromStdString(text.str()), &dialog);
-    view->setReadOnly(true);
-    view->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    view->setLineWrapMode(QPlainTextEdit::NoWrap);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dialog);
-    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    layout->addWidget(view);
-    layout->addWidget(buttons);
-    dialog.resize(900, 600);
-    dialog.exec();
+    if (page_->trace()) panels_->raisePanel(QStringLiteral("infoDock"));
 }
 
 void MainWindow::showShortcuts() {

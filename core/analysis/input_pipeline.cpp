@@ -58,22 +58,21 @@ PipelineChecks checkStages(const Trace& t, const std::vector<PipelineStage>& sta
     return c;
 }
 
-enum class Role : int8_t { None, Stage, GetNext, DataLoader };
+using vocabulary::InputRole;
 
 }  // namespace
 
 PipelineReport inputPipeline(const Trace& t, const std::vector<Step>& steps,
                              const TimeAccount* account) {
     PipelineReport out;
+    // The input wait is the role decided at import (the gap causes' input);
+    // the vocabulary says which part of the pipeline each such slice is.
     std::vector<int8_t> memo(t.strings.size() + 1, -1);
-    auto roleOf = [&](StringId name) {
-        if (name < memo.size() && memo[name] >= 0) return static_cast<Role>(memo[name]);
-        const std::string_view n = t.str(name);
-        const Role r = vocabulary::isTfDataStage(n)      ? Role::Stage
-                       : vocabulary::isTfDataGetNext(n)  ? Role::GetNext
-                       : vocabulary::isDataLoaderNext(n) ? Role::DataLoader
-                                                         : Role::None;
-        if (name < memo.size()) memo[name] = static_cast<int8_t>(r);
+    auto roleOf = [&](const Slice& s) {
+        if (hostRole(s) != HostRole::InputWait) return InputRole::None;
+        if (s.name < memo.size() && memo[s.name] >= 0) return static_cast<InputRole>(memo[s.name]);
+        const InputRole r = vocabulary::inputRoleOfName(t.str(s.name));
+        if (s.name < memo.size()) memo[s.name] = static_cast<int8_t>(r);
         return r;
     };
     const EnclosingSlices enclosing(t);
@@ -87,8 +86,8 @@ PipelineReport inputPipeline(const Trace& t, const std::vector<Step>& steps,
         loader.pinMemoryThread |= vocabulary::isPinMemoryThread(t.str(track.threadName));
         for (uint32_t i = track.sliceBegin; i < track.sliceEnd; ++i) {
             const Slice& s = t.slices[i];
-            switch (roleOf(s.name)) {
-                case Role::Stage: {
+            switch (roleOf(s)) {
+                case InputRole::Stage: {
                     PipelineStage& st = stages[s.name];
                     st.name = s.name;
                     ++st.calls;
@@ -97,18 +96,18 @@ PipelineReport inputPipeline(const Trace& t, const std::vector<Step>& steps,
                     // Less this stage's time in its nearest enclosing stage.
                     bool done = false;
                     enclosing.forEach(i, [&](uint32_t p) {
-                        if (done || roleOf(t.slices[p].name) != Role::Stage) return;
+                        if (done || roleOf(t.slices[p]) != InputRole::Stage) return;
                         stages[t.slices[p].name].self -= s.dur;
                         done = true;
                     });
                     break;
                 }
-                case Role::GetNext:
+                case InputRole::GetNext:
                     out.getNext += s.dur;
                     waits.push_back({s.start, s.end()});
                     waitSlices.push_back(i);
                     break;
-                case Role::DataLoader: {
+                case InputRole::DataLoaderNext: {
                     ++loader.calls;
                     loader.total += s.dur;
                     const auto iterator = vocabulary::dataLoaderIterator(t.str(s.name));
@@ -118,7 +117,7 @@ PipelineReport inputPipeline(const Trace& t, const std::vector<Step>& steps,
                     waitSlices.push_back(i);
                     break;
                 }
-                case Role::None:
+                case InputRole::None:
                     break;
             }
         }

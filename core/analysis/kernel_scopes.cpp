@@ -14,19 +14,6 @@ namespace gapscope {
 
 namespace {
 
-constexpr std::string_view kModuleFrame = "nn.Module: ";
-
-// Ranges that torch.compile and AOTAutograd add around compiled code (some
-// as user annotations): their names hold a hash or a frame number, so they
-// differ between runs and between an eager and a compiled run.
-constexpr std::string_view kCompilerRanges[] = {"## Call CompiledFxGraph", "Torch-Compiled Region",
-                                                "CompiledFunction",        "TorchDynamo",
-                                                "AOTDispatcher",           "## Compiled Autograd"};
-
-// emit_nvtx names each op's range "aten::mm, seq = 12, op_id = 57, ..."
-// (without the seq under no_grad): an op, not a part of the model.
-constexpr std::string_view kOpRangeMarks[] = {", seq = ", ", op_id = ", ", sizes = ["};
-
 bool isStep(const std::vector<uint32_t>& steps, uint32_t slice) {
     return std::binary_search(steps.begin(), steps.end(), slice);
 }
@@ -68,16 +55,8 @@ std::string pathOf(const Trace& trace, const EnclosingSlices& enclosing,
 
 }  // namespace
 
-bool isScopeSlice(const Trace& trace, const Slice& slice) {
-    const SliceKind kind = sliceKind(slice);
-    const std::string_view name = trace.str(slice.name);
-    if (kind == SliceKind::Other) return name.starts_with(kModuleFrame);
-    if (kind != SliceKind::UserAnnotation) return false;
-    for (const std::string_view mark : kOpRangeMarks)
-        if (name.find(mark) != std::string_view::npos) return false;
-    for (const std::string_view compiler : kCompilerRanges)
-        if (name.starts_with(compiler)) return false;
-    return true;
+bool isScopeSlice(const Trace&, const Slice& slice) {
+    return slice.flags & kSliceNamedScope;
 }
 
 std::vector<KernelScope> kernelScopes(const Trace& trace, const KernelScopeOptions& options) {

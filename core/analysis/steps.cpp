@@ -6,7 +6,6 @@
 
 #include "analysis/analysis_index.h"
 #include "analysis/distribution.h"
-#include "format/json_lexer.h"
 #include "model/vocabulary/vocabulary.h"
 
 namespace gapscope {
@@ -122,32 +121,6 @@ std::optional<int64_t> firstNumber(std::string_view name) {
     return digits(name.substr(a, b == std::string_view::npos ? b : b - a));
 }
 
-// A JSON number that is a non-negative integer written as digits or with a
-// zero fraction ("5.0", as some TensorFlow versions write step_num).
-std::optional<int64_t> integral(std::string_view text) {
-    const size_t dot = text.find('.');
-    if (dot != std::string_view::npos) {
-        const std::string_view fraction = text.substr(dot + 1);
-        if (fraction.find_first_not_of('0') != std::string_view::npos) return std::nullopt;
-        text = text.substr(0, dot);
-    }
-    return digits(text);
-}
-
-// args.step_num of a TensorFlow train/test marker: an integral number or a
-// string of digits.
-std::optional<int64_t> stepNumArg(const Trace& t, const Slice& s) {
-    const ArgsText args = t.argsText(s.args);
-    if (!args.ok() || args.json.empty()) return std::nullopt;
-    std::optional<int64_t> out;
-    json::forEachMember(args.json, [&](std::string_view key, const json::Value& v) {
-        if (key != "step_num") return;
-        if (v.kind == json::ValueKind::String) out = digits(v.text);
-        if (v.kind == json::ValueKind::Number) out = integral(v.text);
-    });
-    return out;
-}
-
 template <class Accept>
 std::vector<Step> collect(const Trace& t, bool cpu, Accept&& accept) {
     std::vector<Step> out;
@@ -210,7 +183,10 @@ StepList findSteps(const Trace& t, const std::regex* regex) {
     if (done(StepSource::ProfilerStep, std::move(profilerSteps), false)) return list;
     auto trainTest = collect(t, true, [&](const Track&, const Slice& s) -> std::optional<int64_t> {
         if (!vocabulary::isTrainTestStepName(t.str(s.name))) return std::nullopt;
-        return stepNumArg(t, s);
+        // Its step_num, read at import.
+        const auto args = t.extractedArgs(s.args);
+        if (!args || args->stepNumber < 0) return std::nullopt;
+        return args->stepNumber;
     });
     if (done(StepSource::TrainTest, std::move(trainTest), false)) return list;
     // TensorFlow's derived Steps line of the lowest GPU.
@@ -331,7 +307,7 @@ std::map<std::pair<uint32_t, StringId>, std::map<int, Interval>> gpuWindows(cons
         const uint32_t group = t.processes[track.process].group;
         for (uint32_t i = track.sliceBegin; i < track.sliceEnd; ++i) {
             const Slice& s = t.slices[i];
-            if (t.str(s.name).substr(0, 13) != "ProfilerStep#") continue;
+            if (!vocabulary::isStepName(t.str(s.name))) continue;
             const int device = deviceOfSlice(t, track, s);
             auto [it, fresh] = out[{group, s.name}].try_emplace(device, Interval{s.start, s.end()});
             if (!fresh) {

@@ -105,6 +105,13 @@ bool knownMember(RawEvent& ev, std::string_view key, const Value& v) {
             if (key == "device") any |= toInt32(v, k.device);
             if (key == "stream") any |= toInt32(v, k.stream);
             break;
+        case 8:
+            if (key == tensorflow::kStepNumberStat &&
+                (v.kind == ValueKind::Number || v.kind == ValueKind::String)) {
+                k.stepNumber = tensorflow::stepNumberOf(v.text, v.kind == ValueKind::Number);
+                any |= k.stepNumber >= 0;
+            }
+            break;
         case 9:
             if (key == "Device Id") toInt32(v, ev.memDeviceId);
             break;

@@ -19,6 +19,9 @@ struct ExtractedArgs {
     int64_t sharedMemory = -1;
     float occupancyPercent = -1.0f;
     int64_t bytes = -1;
+    // A training step's number (TensorFlow's train/test markers' step_num):
+    // a non-negative integer, -1 when absent.
+    int64_t stepNumber = -1;
 };
 
 }  // namespace gapscope

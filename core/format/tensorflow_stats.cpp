@@ -72,4 +72,18 @@ bool readDetailsStat(std::string_view name, std::string_view text, ExtractedArgs
     return false;
 }
 
+int64_t stepNumberOf(std::string_view text, bool isNumber) {
+    if (const size_t dot = text.find('.'); isNumber && dot != std::string_view::npos) {
+        if (text.find_first_not_of('0', dot + 1) != std::string_view::npos) return -1;
+        text = text.substr(0, dot);
+    }
+    if (text.empty() || text.size() > 10) return -1;
+    int64_t v = 0;
+    for (const char c : text) {
+        if (c < '0' || c > '9') return -1;
+        v = v * 10 + (c - '0');
+    }
+    return v <= INT32_MAX ? v : -1;
+}
+
 }  // namespace gapscope::tensorflow

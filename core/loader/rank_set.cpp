@@ -14,6 +14,7 @@
 #include "io/rank_files.h"
 #include "loader/profile_folder.h"
 #include "model/distributed_info.h"
+#include "util/executor.h"
 
 namespace gapscope {
 
@@ -255,12 +256,14 @@ RankSetLoad loadRanks(const std::vector<RankSource>& sources, const RankLoadOpti
             }
         }
     };
-    std::vector<std::thread> threads;
+    // The other workers are tasks of the shared pool; one not started by
+    // the time this one is done finds no file left when get() runs it here.
+    std::vector<Executor::Pending<void>> helpers;
     for (unsigned w = 1; w < workers; ++w)
-        threads.emplace_back(work);
+        helpers.push_back(sharedExecutor(Priority::Work).submit(work));
     work();
-    for (std::thread& t : threads)
-        t.join();
+    for (auto& h : helpers)
+        h.get();
     for (RankLoad& r : out.ranks)
         out.cancelled = out.cancelled || r.result.cancelled;
     numberRanks(out.ranks, stated, partOrder, out.warnings);

@@ -16,7 +16,9 @@ struct ArgIds {
     int32_t device = -1;
     int32_t stream = -1;
     uint32_t launch = kNone;  // index into Trace::launches
+    int32_t stepNumber = -1;  // ExtractedArgs::stepNumber (it fits in what was padding)
 };
+static_assert(sizeof(ArgIds) == 32);
 
 struct LaunchParams {
     int32_t grid[3] = {0, 0, 0};

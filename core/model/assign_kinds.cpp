@@ -83,18 +83,19 @@ SliceKind refinedByName(SliceKind k, std::string_view name) {
 
 void assignKinds(Trace& t) {
     using namespace vocabulary;
-    // Per category: what the producers' vocabularies say it is (their
-    // category names do not clash).
+    t.producer = producerOf(t);
+    // Per category: what its producer's vocabulary says it is.
     std::vector<SliceKind> byCategory(t.categories.size(), SliceKind::Other);
     for (size_t c = 0; c < byCategory.size(); ++c) {
-        byCategory[c] =
-            categoryKind(t.categoryName(static_cast<uint16_t>(c))).value_or(SliceKind::Other);
+        byCategory[c] = categoryKind(t.producer, t.categoryName(static_cast<uint16_t>(c)))
+                            .value_or(SliceKind::Other);
     }
     // Per name, two bytes: the kind it was last refined from (+1; 0 = not
     // yet) with what that gave, and its host role (+1). A name nearly always
     // comes with one kind, so one memo entry per name serves.
     struct Memo {
         uint8_t from = 0, to = 0, role = 0;
+        uint8_t scope = 0;  // for `to`: 0 not yet, 1 no, 2 names a scope
     };
     std::vector<Memo> memo(t.strings.size());
     for (const Track& track : t.tracks) {
@@ -112,15 +113,19 @@ void assignKinds(Trace& t) {
             if (m.from != from) {
                 m.from = from;
                 m.to = static_cast<uint8_t>(refinedByName(k, t.str(s.name)));
+                m.scope = 0;
             }
             setSliceKind(s, static_cast<SliceKind>(m.to));
+            if (m.scope == 0) m.scope = namesScope(SliceKind(m.to), t.str(s.name)) ? 2 : 1;
+            s.flags = static_cast<uint16_t>(m.scope == 2 ? s.flags | kSliceNamedScope
+                                                         : s.flags & ~kSliceNamedScope);
             if (m.role == 0) m.role = static_cast<uint8_t>(hostRoleOfName(t.str(s.name))) + 1;
             setHostRole(s, static_cast<HostRole>(m.role - 1));
         }
     }
     for (Flow& f : t.flows)
-        f.kind =
-            isLaunchFlowCategory(t.categoryName(f.category)) ? FlowKind::Launch : FlowKind::Other;
+        f.kind = isLaunchFlowCategory(t.producer, t.categoryName(f.category)) ? FlowKind::Launch
+                                                                              : FlowKind::Other;
 }
 
 }  // namespace gapscope

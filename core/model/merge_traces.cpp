@@ -283,6 +283,7 @@ std::shared_ptr<Trace> mergeRankTraces(std::vector<RankPart> parts, const std::s
     if (!parts.empty()) {
         m->compression = parts.front().trace->compression;
         m->inputFormat = parts.front().trace->inputFormat;
+        m->producer = parts.front().trace->producer;
         m->objectForm = parts.front().trace->objectForm;
         m->displayTimeUnit = parts.front().trace->displayTimeUnit;
     }

@@ -56,6 +56,7 @@ std::optional<ExtractedArgs> Trace::extractedArgs(uint32_t argsIndex) const {
     x.externalId = id.externalId;
     x.device = id.device;
     x.stream = id.stream;
+    x.stepNumber = id.stepNumber;
     if (id.launch != UINT32_MAX) mergeLaunchParams(launches[id.launch], x);
     return x;
 }
@@ -103,6 +104,34 @@ size_t Trace::memoryBytes() const {
     for (const GpuDevice& d : gpuDevices)
         total += d.busy.capacity() * sizeof(Interval);
     return total;
+}
+
+const char* producerName(Producer producer) {
+    switch (producer) {
+        case Producer::Kineto:
+            return "PyTorch profiler (Kineto)";
+        case Producer::TensorFlow:
+            return "TensorFlow / JAX profiler";
+        case Producer::NsightSystems:
+            return "Nsight Systems";
+        case Producer::Unknown:
+            break;
+    }
+    return "Chrome Trace Event Format";
+}
+
+const char* producerId(Producer producer) {
+    switch (producer) {
+        case Producer::Kineto:
+            return "kineto";
+        case Producer::TensorFlow:
+            return "tensorflow";
+        case Producer::NsightSystems:
+            return "nsight-systems";
+        case Producer::Unknown:
+            break;
+    }
+    return "unknown";
 }
 
 }  // namespace gapscope

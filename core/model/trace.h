@@ -26,11 +26,15 @@
 namespace gapscope {
 
 enum SliceFlag : uint16_t {
-    kSliceUnclosed = 1 << 0,         // a B (or async begin) without its end: closed at trace end
-    kSliceGpuActivity = 1 << 1,      // kernel / memcpy / memset: counts towards GPU busy time
-    kSliceFromBeginEnd = 1 << 2,     // built from a B/E pair
-    kSliceOverlapLane = 1 << 3,      // overlapped a sibling without nesting: moved to lane > 0
-    kSliceNegativeDuration = 1 << 4  // the file said dur < 0: kept with duration 0
+    kSliceUnclosed = 1 << 0,          // a B (or async begin) without its end: closed at trace end
+    kSliceGpuActivity = 1 << 1,       // kernel / memcpy / memset: counts towards GPU busy time
+    kSliceFromBeginEnd = 1 << 2,      // built from a B/E pair
+    kSliceOverlapLane = 1 << 3,       // overlapped a sibling without nesting: moved to lane > 0
+    kSliceNegativeDuration = 1 << 4,  // the file said dur < 0: kept with duration 0
+    // A range a person named around code (record_function, NVTX, an
+    // nn.Module frame), not one a compiler or a per-op profiler added:
+    // decided at import (vocabulary::namesScope).
+    kSliceNamedScope = 1 << 5
     // bits 8-13: the slice's kind (model/slice_kind.h)
 };
 
@@ -180,6 +184,21 @@ struct ArgsRecord {
     uint32_t extracted = kNone;  // index into Trace::ids
 };
 
+// Which profiler wrote a trace, decided at import from what the trace says
+// of itself (model/vocabulary/): its vocabulary says what the trace's
+// categories and names mean.
+enum class Producer : uint8_t {
+    Unknown,        // a Chrome trace from anything else: every vocabulary applies
+    Kineto,         // the PyTorch profiler
+    TensorFlow,     // the TensorFlow or JAX profiler (XSpace, or its trace viewer's JSON)
+    NsightSystems,  // an Nsight Systems SQLite export
+};
+inline constexpr Producer kLastProducer = Producer::NsightSystems;
+// "PyTorch profiler (Kineto)", "TensorFlow / JAX profiler", …
+const char* producerName(Producer producer);
+// "kineto", "tensorflow", "nsight-systems", "unknown": machine-readable.
+const char* producerId(Producer producer);
+
 class Trace {
   public:
     // Where it came from.
@@ -189,9 +208,10 @@ class Trace {
     bool objectForm = false;  // {"traceEvents": [...]} rather than a bare array
     uint64_t fileSize = 0;
     uint64_t decompressedSize = 0;
-    FileStamp fileStamp;          // the file version this model describes (index cache key)
-    bool fromCache = false;       // restored from the index cache rather than parsed
-    std::string displayTimeUnit;  // "ms" or "ns" when the file says so
+    FileStamp fileStamp;     // the file version this model describes (index cache key)
+    bool fromCache = false;  // restored from the index cache rather than parsed
+    Producer producer = Producer::Unknown;
+    std::string displayTimeUnit;                  // "ms" or "ns" when the file says so
     std::map<std::string, std::string> metadata;  // other top-level keys, raw JSON text
 
     StringTable strings;

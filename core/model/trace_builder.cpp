@@ -1,16 +1,15 @@
 #include "model/trace_builder.h"
 
 #include <algorithm>
-#include <future>
 #include <new>
 #include <nlohmann/json.hpp>
-#include <system_error>
 
 #include "format/import_report.h"
 #include "model/builder_state.h"
 #include "model/demangle_slices.h"
 #include "model/slice_kind.h"
 #include "model/vocabulary/vocabulary.h"
+#include "util/executor.h"
 #include "util/load_error.h"
 
 namespace gapscope {
@@ -63,7 +62,11 @@ uint16_t TraceBuilder::State::category(std::string_view name) {
     const auto index = static_cast<uint16_t>(trace.categories.size());
     trace.categories.push_back(id);
     categoryIndex.emplace(id, index);
-    categoryKinds.push_back(vocabulary::categoryKind(name).value_or(SliceKind::Other));
+    // While reading, which profiler wrote it is not known yet (its metadata
+    // may come last): any vocabulary's GPU categories make GPU tracks.
+    // assignKinds decides each slice's kind in its producer's.
+    categoryKinds.push_back(
+        vocabulary::categoryKind(Producer::Unknown, name).value_or(SliceKind::Other));
     return index;
 }
 
@@ -121,6 +124,8 @@ uint32_t TraceBuilder::State::storeArgs(const RawEvent& ev) {
         id.externalId = k.externalId;
         id.device = k.device;
         id.stream = k.stream;
+        // Extraction keeps only step numbers that fit (format/args_extractor.cpp).
+        id.stepNumber = static_cast<int32_t>(k.stepNumber);
         if (hasLaunchParams(k)) {
             id.launch = static_cast<uint32_t>(trace.launches.size());
             trace.launches.push_back(launchParamsOf(k));
@@ -374,26 +379,20 @@ void TraceBuilder::finish(const CancelToken* cancel, bool secondThread,
     classifyAndOrder(st, trackOrder);
     // Flow work on a second core: it reads what the layout has finished and
     // writes nothing the rest of finish() touches (see builder_state.h). A
-    // future joins in its destructor, so an exception here waits for it.
-    // No thread to be had (std::system_error) means doing it here instead.
-    std::future<std::vector<uint32_t>> grouping;
-    if (secondThread && !st.flowPoints.empty()) {
-        try {
-            grouping = std::async(std::launch::async, groupFlowPoints, std::cref(st.flowPoints));
-        } catch (const std::system_error&) {
-        }
-    }
+    // task not started by the time it is needed runs here (Pending::get),
+    // and one left behind by an exception is waited for (~Pending).
+    Executor::Pending<std::vector<uint32_t>> grouping;
+    if (secondThread && !st.flowPoints.empty())
+        grouping = sharedExecutor(Priority::Work).submit([&points = st.flowPoints] {
+            return groupFlowPoints(points);
+        });
     std::vector<uint32_t> finalTrackOfPending;
     layoutTracks(st, trackOrder, finalTrackOfPending);
     checkCancel();
     FlowBinding flows(st, finalTrackOfPending);
-    std::future<void> binding;
-    if (secondThread && !st.flowPoints.empty()) {
-        try {
-            binding = std::async(std::launch::async, [&] { flows.bindSome(); });
-        } catch (const std::system_error&) {
-        }
-    }
+    Executor::Pending<void> binding;
+    if (secondThread && !st.flowPoints.empty())
+        binding = sharedExecutor(Priority::Work).submit([&] { flows.bindSome(); });
     const std::vector<uint32_t> flowOrder =
         grouping.valid() ? grouping.get() : groupFlowPoints(st.flowPoints);
     indexRowBreaks(t);

@@ -67,6 +67,10 @@ template <>
 constexpr InputFormat lastOf<InputFormat>() {
     return kLastInputFormat;
 }
+template <>
+constexpr Producer lastOf<Producer>() {
+    return kLastProducer;
+}
 
 template <class P, class V>
 requires Is<P, Process>
@@ -165,6 +169,7 @@ void fields(X& x, V&& v) {
     v("device", x.device, Ref::Device);
     v("stream", x.stream, Ref::None);
     v("launch", x.launch, Ref::LaunchOrNone);
+    v("stepNumber", x.stepNumber, Ref::None);
 }
 
 template <class L, class V>
@@ -235,6 +240,7 @@ void fields(T& t, V&& v) {
     v("compression", t.compression, Ref::None);
     v("objectForm", t.objectForm, Ref::None);
     v("inputFormat", t.inputFormat, Ref::None);
+    v("producer", t.producer, Ref::None);
     v("fileSize", t.fileSize, Ref::None);
     v("decompressedSize", t.decompressedSize, Ref::None);
     v("displayTimeUnit", t.displayTimeUnit, Ref::None);

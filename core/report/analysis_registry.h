@@ -59,6 +59,9 @@ struct Scope {
     TimeNs minGapNs = kDefaultGapThresholdNs;
     const AnalysisIndex* index = nullptr;  // built once per trace; else built as needed
     const CancelToken* cancel = nullptr;
+    // How the loader used the index cache ("hit", "miss (no entry);
+    // written"); empty without one. A fact of the load `info` reports.
+    std::string indexCache;
 
     bool whole() const { return !range && !step; }
     // "No WHAT in this trace." (or "in this range."): a result's `empty`.

@@ -9,6 +9,7 @@
 #include "analysis/kernel_scopes.h"
 #include "analysis/launch_calls.h"
 #include "analysis/op_stats.h"
+#include "model/slice_kind.h"
 
 namespace gapscope {
 
@@ -22,8 +23,8 @@ std::string launchPath(const Trace& trace, const AnalysisIndex& index, uint32_t 
     if (call == kNone) return {};
     std::vector<std::string_view> names;
     index.enclosing().forEach(call, [&](uint32_t s) {
-        const std::string_view name = trace.str(trace.slices[s].name);
-        if (name.rfind("ProfilerStep#", 0) != 0) names.push_back(name);
+        if (sliceKind(trace.slices[s]) != SliceKind::Step)
+            names.push_back(trace.str(trace.slices[s].name));
     });
     std::string path;
     for (auto it = names.rbegin(); it != names.rend(); ++it)

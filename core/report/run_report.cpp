@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
+#include "format/nsight/nsight_reader.h"
 #include "report/table.h"
 #include "util/readable_units.h"
 
@@ -38,21 +39,14 @@ Table factTable(const ReportContent& r) {
 }  // namespace
 
 std::string traceProducer(const Trace& t) {
-    if (t.inputFormat == InputFormat::NsightSqlite) {
-        const auto info = t.metadata.find("nsightSystems");
-        const auto j = info == t.metadata.end()
-                           ? nlohmann::json()
-                           : nlohmann::json::parse(info->second, nullptr, false);
-        return j.is_object() && j.contains("version") && j["version"].is_string()
-                   ? "Nsight Systems " + j["version"].get<std::string>()
-                   : "Nsight Systems";
-    }
-    for (const char* key : {"schemaVersion", "deviceProperties", "distributedInfo", "traceName"})
-        if (t.metadata.count(key)) return "PyTorch profiler (Kineto)";
-    for (const Process& p : t.processes)
-        if (p.displayName.rfind("/device:", 0) == 0 || p.displayName.rfind("/host:", 0) == 0)
-            return "TensorFlow / JAX profiler";
-    return "Chrome Trace Event Format";
+    if (t.producer != Producer::NsightSystems) return producerName(t.producer);
+    // Its version, as the export's metadata says.
+    const auto info = t.metadata.find(std::string(nsight::kMetadataKey));
+    const auto j = info == t.metadata.end() ? nlohmann::json()
+                                            : nlohmann::json::parse(info->second, nullptr, false);
+    return j.is_object() && j.contains("version") && j["version"].is_string()
+               ? std::string(producerName(t.producer)) + " " + j["version"].get<std::string>()
+               : producerName(t.producer);
 }
 
 std::vector<std::pair<std::string, std::string>> traceFacts(const Trace& t,

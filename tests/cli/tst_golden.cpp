@@ -136,8 +136,6 @@ QList<Case> allCases() {
             args << QStringLiteral("--no-cache");
             cases.append({id + golden, folder, args});
         };
-        add(QStringLiteral("info.txt"), {QStringLiteral("info"), name});
-        add(QStringLiteral("info.json"), {QStringLiteral("info"), name, QStringLiteral("--json")});
         // The model without the args' raw text (the file's own bytes).
         add(QStringLiteral("dump.txt"),
             {QStringLiteral("dump"), name, QStringLiteral("--no-args-text")});

@@ -40,9 +40,9 @@ namespace {
                                           TraceRank& r, ArgsRecord& a, ArgIds& x, LaunchParams& l,
                                           ImportReport& rep, ImportWarning& w) {
     [[maybe_unused]] auto& [path, compression, inputFormat, objectForm, fileSize, decompressedSize,
-                            fileStamp, fromCache, displayTimeUnit, metadata, strings, categories,
-                            processes, tracks, slices, instants, counters, flows, args, ids,
-                            launches, argsStore, gpuDevices, ranks, alignedOnStep, report,
+                            fileStamp, fromCache, producer, displayTimeUnit, metadata, strings,
+                            categories, processes, tracks, slices, instants, counters, flows, args,
+                            ids, launches, argsStore, gpuDevices, ranks, alignedOnStep, report,
                             spanStart, spanEnd, hasSpan] = t;
     [[maybe_unused]] auto& [pid, pName, labels, pSortIndex, pHasSortIndex, pKind, pGpuDevice,
                             pDisplayName, pTracks, pGroup] = p;
@@ -59,7 +59,7 @@ namespace {
     [[maybe_unused]] auto& [rank, host, file, part, offset, firstProcess, processCount, firstTrack,
                             trackCount, firstSlice, sliceCount, rGpuDevices, gpuLocalIndices] = r;
     [[maybe_unused]] auto& [aOffset, length, extracted] = a;
-    [[maybe_unused]] auto& [correlation, externalId, device, stream, launch] = x;
+    [[maybe_unused]] auto& [correlation, externalId, device, stream, launch, stepNumber] = x;
     [[maybe_unused]] auto& [grid, block, registersPerThread, occupancyPercent, sharedMemory,
                             bytes] = l;
     [[maybe_unused]] auto& [events, phases, skipped, unknown, withoutPhase, invalidEvents,
@@ -90,6 +90,7 @@ std::vector<Change> dumpedFields() {
         // Trace
         {"Trace::compression", [](Trace& t) { t.compression = Compression::Zstd; }},
         {"Trace::inputFormat", [](Trace& t) { t.inputFormat = InputFormat::XSpace; }},
+        {"Trace::producer", [](Trace& t) { t.producer = Producer::NsightSystems; }},
         {"Trace::objectForm", [](Trace& t) { t.objectForm = !t.objectForm; }},
         {"Trace::fileSize", [](Trace& t) { ++t.fileSize; }},
         {"Trace::decompressedSize", [](Trace& t) { ++t.decompressedSize; }},
@@ -214,6 +215,7 @@ std::vector<Change> dumpedFields() {
         {"ArgIds::device", [](Trace& t) { ++t.ids[0].device; }},
         {"ArgIds::stream", [](Trace& t) { ++t.ids[0].stream; }},
         {"ArgIds::launch", [](Trace& t) { ++t.ids[0].launch; }},
+        {"ArgIds::stepNumber", [](Trace& t) { ++t.ids[0].stepNumber; }},
         {"LaunchParams::grid", [](Trace& t) { ++t.launches[0].grid[2]; }},
         {"LaunchParams::block", [](Trace& t) { ++t.launches[0].block[2]; }},
         {"LaunchParams::registersPerThread", [](Trace& t) { ++t.launches[0].registersPerThread; }},

@@ -86,6 +86,8 @@ class TestNsight : public QObject {
         QVERIFY(writeFile(packed.toStdString(), gzipCompress(raw, 1)));
         const LoadResult a = loadTrace(plain.toStdString()), b = loadTrace(packed.toStdString());
         QVERIFY(a.trace && b.trace);
+        // Which profiler wrote it, decided at import.
+        QCOMPARE(a.trace->producer, Producer::NsightSystems);
         QVERIFY(a.trace->argsStore.fileBacked());
         QVERIFY(!b.trace->argsStore.fileBacked());
 

@@ -37,7 +37,7 @@ namespace {
     [[maybe_unused]] auto& [c1, c2, c3, c4, c5, c6, c7, c8] = c;
     [[maybe_unused]] auto& [f1, f2, f3, f4, f5, f6] = f;
     [[maybe_unused]] auto& [a1, a2, a3] = a;
-    [[maybe_unused]] auto& [x1, x2, x3, x4, x5] = x;
+    [[maybe_unused]] auto& [x1, x2, x3, x4, x5, x6] = x;
     [[maybe_unused]] auto& [l1, l2, l3, l4, l5, l6] = l;
     [[maybe_unused]] auto& [g1, g2, g3, g4, g5, g6, g7] = g;
     [[maybe_unused]] auto& [r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13] = r;
@@ -205,7 +205,7 @@ class TestTraceSchema : public QObject {
         QCOMPARE(schema::fieldCount<CounterSeries>(), size_t(8 - 3));
         QCOMPARE(schema::fieldCount<Flow>(), size_t(6));
         QCOMPARE(schema::fieldCount<ArgsRecord>(), size_t(3));
-        QCOMPARE(schema::fieldCount<ArgIds>(), size_t(5));
+        QCOMPARE(schema::fieldCount<ArgIds>(), size_t(6));
         // Six members, of which grid and block are three values each.
         QCOMPARE(schema::fieldCount<LaunchParams>(), size_t(6 + 2 + 2));
         // Not listed: busy and instants (intervals and times each user moves).

@@ -17,7 +17,12 @@ build). It fails when:
     ask for slice kinds (model/slice_kind.h), which the producers'
     vocabularies decide at import;
   - the model or an analysis names an input format (InputFormat::…):
-    what a trace's things mean comes from its reader and vocabulary.
+    what a trace's things mean comes from its reader and vocabulary;
+  - an analysis, a report or a widget holds a producer's name as a string
+    literal ("ProfilerStep#", "step_num", "nn.Module: ", "cuda_runtime",
+    …): what a producer's names mean is decided at import, by the
+    vocabulary in core/model/vocabulary/, and read as facts (kinds, roles,
+    flags, extracted args, Trace::producer).
 Usage: check_layers.py [--root DIR]   (DIR holds CMakeLists.txt and core/)
        check_layers.py --self-test    (plants each kind of violation in a
                                        copy of core/ and expects it caught)
@@ -35,6 +40,73 @@ INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 QT_HEADER = re.compile(r"^(Q[A-Z]\w*|Qt\w*)(/|$)")
 CATEGORY_READ = re.compile(r"\bcategoryName\s*\(")
 FORMAT_CHECK = re.compile(r"\bInputFormat::\w+")
+# The producers' own names, which only their vocabularies and readers may
+# spell out. Distinctive ones only: a column titled "Kernel" is ours.
+PRODUCER_LITERALS = {
+    # PyTorch (Kineto, record_function, torch.compile, emit_nvtx, DataLoader)
+    "ProfilerStep#", "nn.Module: ", "## Call CompiledFxGraph", "Torch-Compiled Region",
+    "CompiledFunction", "TorchDynamo", "AOTDispatcher", "## Compiled Autograd", ", seq = ",
+    ", op_id = ", ", sizes = [", "__next__", "_SingleProcessDataLoaderIter",
+    "_MultiProcessingDataLoaderIter", "pin_memory", "gpu_memcpy", "gpu_memset", "cpu_op",
+    "cuda_runtime", "cuda_driver", "gpu_user_annotation", "python_function", "ac2g",
+    "schemaVersion", "deviceProperties", "distributedInfo", "External id",
+    # TensorFlow and JAX
+    "step_num", "IteratorGetNext", "Iterator::", "/device:", "/host:", "TensorFlow Ops",
+    "Memory Usage", "correlation_id",
+    # Nsight Systems
+    "CUDA kernel", "CUDA runtime", "CUDA memcpy", "NVTX (GPU projection)", "nsightSystems",
+}
+# Where the check for them applies: the layers above the model, and the viewer.
+LITERAL_CHECKED = ("core/analysis", "core/report", "widgets")
+STRING_LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+
+
+def code_literals(text):
+    """(line, literal) for every string literal outside comments."""
+    out, line, i, n = [], 1, 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "\n":
+            line += 1
+        elif text.startswith("//", i):
+            i = text.find("\n", i)
+            if i < 0:
+                break
+            continue
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            end = n if end < 0 else end + 2
+            line += text.count("\n", i, end)
+            i = end
+            continue
+        elif c == "'":  # a character literal: '"' is no string
+            m = re.match(r"'(?:[^'\\\n]|\\.)*'", text[i:])
+            if m:
+                i += m.end()
+                continue
+        elif c == '"':
+            m = STRING_LITERAL.match(text, i)
+            if m:
+                out.append((line, m.group(1)))
+                i = m.end()
+                continue
+        i += 1
+    return out
+
+
+def check_literals(root):
+    problems = []
+    for top in LITERAL_CHECKED:
+        for path in sorted((root / top).rglob("*")):
+            if not path.is_file() or path.suffix not in SOURCE_SUFFIXES:
+                continue
+            rel = path.relative_to(root).as_posix()
+            for number, literal in code_literals(path.read_text(errors="replace")):
+                if literal in PRODUCER_LITERALS:
+                    problems.append(f'{rel}:{number}: "{literal}" is a producer\'s name: read '
+                                    f"the fact the vocabulary decided at import (kind, role, "
+                                    f"flag, extracted arg, Trace::producer)")
+    return problems
 
 
 def read_layers(cmake_text):
@@ -142,7 +214,7 @@ def check(root):
                     problems.append(f'{where}: "{target}" does not exist')
             elif not (path.parent / target).is_file():
                 problems.append(f'{where}: "{target}" is neither a layer header nor a sibling')
-    return problems
+    return problems + check_literals(root)
 
 
 def self_test(root):
@@ -157,11 +229,14 @@ def self_test(root):
         ("analysis/idle_gaps.cpp", "// t.categoryName(s.category) == \"kernel\"\n",
          "reads a category string"),
         ("model/trace.cpp", "// if (inputFormat == InputFormat::XSpace)\n", "which format"),
+        ("analysis/steps.cpp", 'const char* kMark = "ProfilerStep#";\n', "a producer's name"),
+        ("report/run_report.cpp", 'auto k = "nsightSystems"; // "x"\n', "a producer's name"),
     ]
     failures = []
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp)
         shutil.copytree(root / "core", copy / "core")
+        shutil.copytree(root / "widgets", copy / "widgets")
         if check(copy):
             failures.append("the unmodified copy of core/ is not clean: " + "; ".join(check(copy)))
         for file, line, expect in plants:

@@ -9,7 +9,7 @@ short.
 The expected counts come from this script's own reading of the planted JSON:
 a launch call without GPU work is a cudaLaunchKernel whose correlation no
 kernel, memcpy or memset has; GPU work without a launch is the converse. It
-checks `gapscope-cli info --json` (its "health") and that `advice --format
+checks `gapscope-cli health --format json` (its "health" table) and that `advice --format
 json` names the steps of the lost kernels. Exit 1 on any difference.
 
   health_check.py --cli PATH --out DIR TRACE.json.gz
@@ -52,9 +52,9 @@ def expected(events):
 
 
 def health_of(cli, path):
-    rc, out, err = run(cli, "info", path, "--json")
+    rc, out, err = run(cli, "health", path, "--format", "json")
     if rc != 0:
-        sys.exit(f"{path}: info failed: {err.strip()}")
+        sys.exit(f"{path}: health failed: {err.strip()}")
     return {c["check"]: c for c in json.loads(out)["health"]}
 
 
@@ -130,12 +130,12 @@ def main():
     messages = health["profiler_messages"]
     want_messages = len(log["WARNING"]) + len(log["ERROR"])
     ok = (messages["count"] == want_messages and messages["severity"] == "warning"
-          and log["WARNING"][0] in messages.get("detail", ""))
+          and log["WARNING"][0] in (messages.get("first") or ""))
     print(f"profiler_messages: expected {want_messages} (warning, first "
           f"{log['WARNING'][0]!r}), gapscope {messages['count']} ({messages['severity']}, "
-          f"{messages.get('detail')!r})" + ("" if ok else "  MISMATCH"))
+          f"{messages.get('first')!r})" + ("" if ok else "  MISMATCH"))
     failed |= not ok
-    first = health["launches_without_gpu_work"]["examples"][0]["name"]
+    first = health["launches_without_gpu_work"]["first"]
     if first != "cudaLaunchKernel":
         print(f"first launch without GPU work is {first!r}, not cudaLaunchKernel")
         failed = True

@@ -351,7 +351,7 @@ def check(path, cli, problems, process=None):
                             f"{csv_path} says {memcpys}")
 
     try:
-        info = run_json([cli, "info", path, "--json", "--no-cache"] + part)
+        info = run_json([cli, "info", path, "--format", "json", "--no-cache"] + part)
         gaps = run_json([cli, "gaps", path, "--format", "json", "--no-cache", "--active-span"]
                         + part)
     except (RuntimeError, json.JSONDecodeError) as e:
@@ -364,7 +364,7 @@ def check(path, cli, problems, process=None):
             differ(f"slice_kinds.{kind}", ref["slice_kinds"][kind], actual_kinds.get(kind, 0))
 
     mine = {d["device"]: d for d in ref["devices"]}
-    info_devices = {str(d.get("device")): d for d in info.get("gpu_devices", [])}
+    info_devices = {str(d.get("device")): d for d in info.get("gpus", [])}
     for d, dev in mine.items():
         got = info_devices.get(str(d))
         if got is None:

@@ -40,7 +40,7 @@ def check_two_ranks(cli, path):
     # Every row is in exactly one rank, whatever the rule that places it:
     # the ranks' slice kinds add up to the whole file's.
     def kinds(*part):
-        r = subprocess.run([cli, "info", path, "--json", "--no-cache", *part],
+        r = subprocess.run([cli, "info", path, "--format", "json", "--no-cache", *part],
                            capture_output=True, text=True)
         return json.loads(r.stdout)["slice_kinds"] if r.returncode == 0 else {}
     whole = kinds()

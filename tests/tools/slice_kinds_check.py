@@ -93,7 +93,7 @@ def main():
     failed = False
     for path in args.traces:
         expected = expected_kinds(path)
-        out = subprocess.run([args.cli, "info", path, "--json", "--no-cache"], check=True,
+        out = subprocess.run([args.cli, "info", path, "--format", "json", "--no-cache"], check=True,
                              capture_output=True, text=True).stdout
         actual = {k: v for k, v in json.loads(out)["slice_kinds"].items() if v}
         if dict(expected) != actual:

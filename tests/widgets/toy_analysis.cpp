@@ -18,6 +18,8 @@ void registerToyAnalysis() {
     a.options = {{"top", OptionSpec::Kind::Count, "the N longest slices (default 3)", 3}};
     a.scoped = false;
     a.takesStepRegex = false;
+    // The summary shows its longest slices' names and durations, top rows.
+    a.summary = {{"longest", "longest_slices", "Longest slices", {"name", "duration_ns"}, true}};
     a.compute = [](const Trace& t, const Scope&, const AnalysisOptions& o) {
         std::vector<uint32_t> order(t.slices.size());
         std::iota(order.begin(), order.end(), 0u);

@@ -127,6 +127,19 @@ class TestRegistry : public QObject {
                  std::string("longest-slices"));
         QVERIFY(schema["properties"].contains("longest"));
         QVERIFY(schema["required"].dump().find("\"slices\"") != std::string::npos);
+
+        // The summary shows its part: the longest slices' names and
+        // durations, as many rows as the summary's --top.
+        r = runCli({"summary", sample, "--format", "json", "--top", "2", "--no-cache"});
+        QCOMPARE(r.exitCode, 0);
+        const json summary = json::parse(r.out);
+        QVERIFY2(summary["tables"].contains("longest_slices"), r.out.c_str());
+        const json& part = summary["tables"]["longest_slices"]["rows"];
+        QCOMPARE(part.size(), size_t(2));
+        QCOMPARE(part[0]["duration_ns"].get<TimeNs>(), longest);
+        QCOMPARE(part[0].size(), size_t(2));  // name and duration_ns
+        r = runCli({"summary", sample, "--no-cache"});
+        QVERIFY2(r.out.find("Longest slices") != std::string::npos, r.out.c_str());
     }
 
     // The man page and the completions, made from the CLI's --help by

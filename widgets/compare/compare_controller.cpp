@@ -322,7 +322,7 @@ void CompareController::chooseReport() {
         tr("HTML, self-contained (*.html);;Markdown, pictures beside it (*.md);;PDF (*.pdf)"));
     if (path.isEmpty()) return;
     runExport(
-        pool_, this, window_, tr("Export Comparison Report"),
+        exports_, this, window_, tr("Export Comparison Report"),
         [base = *base, now = *now, runs = result_, path](QString* message) {
             const bool ok = writeComparisonReport(path, base, now, *runs, message);
             if (ok) *message = tr("Wrote the comparison report %1").arg(path);

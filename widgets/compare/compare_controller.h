@@ -7,12 +7,12 @@
 
 #include <QObject>
 #include <QString>
-#include <QThreadPool>
 #include <memory>
 #include <optional>
 
 #include "compare/compared_runs.h"
 #include "picture/picture.h"
+#include "util/executor.h"
 
 class QDockWidget;
 class QMainWindow;
@@ -98,7 +98,7 @@ class CompareController : public QObject {
     ViewLink* link_;
     ImageExport* baseImages_;
     ImageExport* candidateImages_;
-    QThreadPool pool_;  // the report's writer; destroying it waits for it
+    TaskGroup exports_;  // the report's writer; destroying it waits for it
     ComparePanel* panel_;
     QDockWidget* dock_;
     std::shared_ptr<const Trace> candidate_;

@@ -6,7 +6,6 @@
 #include <QMessageBox>
 #include <QObject>
 #include <QPointer>
-#include <QThreadPool>
 #include <QWidget>
 
 #include "picture/annotation_files.h"
@@ -52,23 +51,24 @@ QByteArray pngBytes(const QImage& image) {
     return png;
 }
 
-void runExport(QThreadPool& pool, QObject* owner, QWidget* window, const QString& title,
+void runExport(TaskGroup& tasks, QObject* owner, QWidget* window, const QString& title,
                std::function<bool(QString* message)> job,
                std::function<void(const QString& message)> done) {
     QPointer<QObject> alive(owner);
     QPointer<QWidget> parent(window);
-    pool.start([=, job = std::move(job), done = std::move(done)] {
-        QString message;
-        const bool ok = job(&message);
-        QMetaObject::invokeMethod(
-            qApp,
-            [=] {
-                if (!alive) return;
-                if (!ok) QMessageBox::warning(parent, title, message);
-                done(message);
-            },
-            Qt::QueuedConnection);
-    });
+    tasks.add(
+        sharedExecutor(Priority::Work).submit([=, job = std::move(job), done = std::move(done)] {
+            QString message;
+            const bool ok = job(&message);
+            QMetaObject::invokeMethod(
+                qApp,
+                [=] {
+                    if (!alive) return;
+                    if (!ok) QMessageBox::warning(parent, title, message);
+                    done(message);
+                },
+                Qt::QueuedConnection);
+        }));
 }
 
 }  // namespace gapscope::ui

@@ -9,8 +9,9 @@
 #include <functional>
 #include <string>
 
+#include "util/executor.h"
+
 class QObject;
-class QThreadPool;
 class QWidget;
 
 namespace gapscope::ui {
@@ -27,11 +28,12 @@ QStringList protectedFiles(const std::string& tracePath);
 bool isProtected(const QString& path, const QStringList& protect);
 QByteArray pngBytes(const QImage& image);  // empty when it cannot be encoded
 
-// Runs `job` on `pool` (drawing, encoding and writing take a while); `job`
+// Runs `job` as a task of `tasks` on the shared executor (drawing, encoding
+// and writing take a while); `job`
 // returns whether it worked and sets the message either way. Back on the
 // GUI thread, and only while `owner` lives, a failure is shown over
 // `window` under `title`, and `done` gets the message (for the status bar).
-void runExport(QThreadPool& pool, QObject* owner, QWidget* window, const QString& title,
+void runExport(TaskGroup& tasks, QObject* owner, QWidget* window, const QString& title,
                std::function<bool(QString* message)> job,
                std::function<void(const QString& message)> done);
 

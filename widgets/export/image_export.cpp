@@ -16,7 +16,6 @@
 #include <QRadioButton>
 #include <QSpinBox>
 #include <QStandardPaths>
-#include <QThreadPool>
 #include <QVBoxLayout>
 
 #include "export/export_files.h"
@@ -204,7 +203,7 @@ void ImageExport::chooseAndExport() {
     if (path.isEmpty()) return;
     lastFolder_ = QFileInfo(path).absolutePath();
     runExport(
-        pool_, this, window_, tr("Export Image"),
+        exports_, this, window_, tr("Export Image"),
         [spec = *spec, path](QString* message) {
             const QByteArray bytes = encodePicture(spec, path, message);
             const bool ok = !bytes.isEmpty() &&

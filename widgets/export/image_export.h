@@ -8,11 +8,11 @@
 #include <QObject>
 #include <QPointer>
 #include <QString>
-#include <QThreadPool>
 #include <vector>
 
 #include "picture/picture.h"
 #include "report/annotations.h"
+#include "util/executor.h"
 
 class QAction;
 class QWidget;
@@ -62,7 +62,7 @@ class ImageExport : public QObject {
     QAction* copy_;
     std::vector<Annotation> annotations_;
     QString lastFolder_;
-    QThreadPool pool_;  // its own: destroying it waits for an image being written
+    TaskGroup exports_;  // destroying it waits for an image being written
 };
 
 // Encodes a picture for `path` (.png or .svg); empty with `error` set when not.

@@ -8,7 +8,6 @@
 #include <QMessageBox>
 #include <QPdfWriter>
 #include <QTextDocument>
-#include <QThreadPool>
 #include <QUrl>
 
 #include "analysis/analysis_index.h"
@@ -157,7 +156,7 @@ void ReportExport::chooseAndExport() {
     if (indexed && indexed->trace != spec->trace) indexed.reset();
     emit finished(tr("Writing the report…"));
     runExport(
-        pool_, this, window_, tr("Export Report"),
+        exports_, this, window_, tr("Export Report"),
         [spec = *spec, path, indexed](QString* message) {
             const bool ok =
                 writeReport(path, spec, indexed ? indexed->index.get() : nullptr, message);

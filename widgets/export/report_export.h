@@ -9,12 +9,12 @@
 #include <QObject>
 #include <QPointer>
 #include <QString>
-#include <QThreadPool>
 #include <memory>
 #include <vector>
 
 #include "picture/picture.h"
 #include "report/run_report.h"
+#include "util/executor.h"
 
 class QAction;
 class QWidget;
@@ -56,7 +56,7 @@ class ReportExport : public QObject {
     AnalysisSession* session_;
     QPointer<QWidget> window_;
     QAction* action_;
-    QThreadPool pool_;  // its own: destroying it waits for a report being written
+    TaskGroup exports_;  // destroying it waits for a report being written
 };
 
 }  // namespace gapscope::ui

@@ -2,51 +2,30 @@
 
 #include <QMetaObject>
 
-#ifdef __linux__
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-#endif
-
 namespace gapscope::ui {
 
-namespace {
-
-// Background analyses yield to the GUI thread: on a two-core machine nine
-// panel workers at the GUI's priority took its core away mid-frame (at nice
-// 10 they still held a third of it; CFS weighs 1024 against 110 each at nice
-// 10, 15 at nice 19). The timeline's frame worker sits between the two
-// (nice 5, weight 335): at the GUI's own priority it shared a core with the
-// GUI thread half and half, so that a 0.6 ms paint took 5 ms of wall time;
-// it still outweighs the analyses twenty to one. Linux keeps a nice value
-// per thread; elsewhere this does nothing.
-void lowerThisThread(int niceness) {
-#ifdef __linux__
-    setpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)), niceness);
-#else
-    (void)niceness;
-#endif
-}
-
-}  // namespace
-
 CoalescingRunner::CoalescingRunner(QObject* parent, Policy policy)
-    : QObject(parent), policy_(policy) {
-    worker_ = std::thread([this] {
-        lowerThisThread(policy_ == Policy::Analyses ? 19 : 5);
-        workerLoop();
-    });
-}
+    : QObject(parent),
+      policy_(policy),
+      executor_(
+          sharedExecutor(policy == Policy::Analyses ? Priority::Analyses : Priority::Frames)) {}
 
 CoalescingRunner::~CoalescingRunner() {
-    {
-        std::lock_guard lock(mutex_);
-        stopping_ = true;
-        pending_ = nullptr;
-        if (running_) running_->cancel();
-    }
-    wake_.notify_all();
-    worker_.join();
+    std::unique_lock lock(mutex_);
+    stopping_ = true;
+    pending_ = nullptr;
+    if (running_) running_->cancel();
+    if (scheduled_ && task_ && executor_.unqueue(task_)) scheduled_ = false;
+    drained_.wait(lock, [this] { return !scheduled_; });
+}
+
+void CoalescingRunner::schedule() {
+    if (scheduled_ || stopping_) return;
+    std::function<void()> task = [this] { drain(); };
+    task_ = executor_.post(task);
+    // Each runner has at most one task queued, so the shared queue is never
+    // full; were it so, the job stays pending for the next request.
+    scheduled_ = task_ != 0;
 }
 
 void CoalescingRunner::submit(Job job) {
@@ -55,8 +34,8 @@ void CoalescingRunner::submit(Job job) {
         ++generation_;
         pending_ = std::move(job);
         if (running_ && policy_ == Policy::Analyses) running_->cancel();
+        schedule();
     }
-    wake_.notify_all();
     setBusy(true);
 }
 
@@ -107,11 +86,15 @@ void CoalescingRunner::setBusy(bool busy) {
     emit busyChanged(busy_);
 }
 
-void CoalescingRunner::workerLoop() {
+void CoalescingRunner::drain() {
     std::unique_lock lock(mutex_);
+    task_ = 0;  // running now: no longer to be taken back
     for (;;) {
-        wake_.wait(lock, [this] { return stopping_ || pending_; });
-        if (stopping_) return;
+        if (stopping_ || !pending_) {
+            scheduled_ = false;
+            drained_.notify_all();
+            return;
+        }
         Job job = std::move(pending_);
         pending_ = nullptr;
         const uint64_t generation = generation_;

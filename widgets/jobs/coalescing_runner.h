@@ -5,10 +5,12 @@
 // change) costs the GUI thread only the hand-over, and only the newest
 // result is ever shown. The result is applied on the GUI thread by the
 // continuation the job returns, unless a newer request came in meanwhile.
-// Destroying the runner cancels and joins its worker. The worker runs at a
-// lower priority than the GUI thread (nice 19 on Linux).
+// The jobs run as tasks of the shared executor (util/executor.h), at most
+// one of a runner's at a time, analyses at a lower priority than the GUI
+// thread (nice 19 on Linux). Destroying the runner cancels its job and
+// waits for it (or takes back its task, not started yet).
 //
-// Frames (the timeline's) differ: the worker runs at nice 5, a
+// Frames (the timeline's) differ: they run at nice 5, a
 // newer request does not cancel the frame being drawn, and a finished frame
 // is shown even when a newer one is on its way; otherwise a continuous drag,
 // each event newer than the frame in progress, would show no frame at all.
@@ -18,9 +20,9 @@
 #include <functional>
 #include <memory>
 #include <mutex>
-#include <thread>
 
 #include "util/cancel_token.h"
+#include "util/executor.h"
 
 namespace gapscope::ui {
 
@@ -48,7 +50,11 @@ class CoalescingRunner : public QObject {
     void busyChanged(bool busy);
 
   private:
-    void workerLoop();
+    // A task of the executor: runs the pending jobs, newest first, until
+    // none is left.
+    void drain();
+    // Queues drain() unless it is queued or running (mutex_ held).
+    void schedule();
     void setBusy(bool busy);
     // On the GUI thread: applies the result the worker left in ready_. The
     // result travels through our own mutex, not inside Qt's event (whose
@@ -56,7 +62,6 @@ class CoalescingRunner : public QObject {
     Q_INVOKABLE void deliver();
 
     mutable std::mutex mutex_;
-    std::condition_variable wake_;
     Job pending_;
     std::shared_ptr<CancelToken> running_;  // the token of the job in progress
     std::function<void()> ready_;           // a finished job's continuation
@@ -64,9 +69,12 @@ class CoalescingRunner : public QObject {
     bool hasReady_ = false;
     uint64_t generation_ = 0;  // of the newest request (GUI thread and worker)
     bool stopping_ = false;
-    bool busy_ = false;  // GUI thread only
+    bool scheduled_ = false;           // drain() is queued or running
+    Executor::TaskId task_ = 0;        // its task, while queued
+    std::condition_variable drained_;  // scheduled_ went false
+    bool busy_ = false;                // GUI thread only
     const Policy policy_;
-    std::thread worker_;
+    Executor& executor_;
 };
 
 }  // namespace gapscope::ui

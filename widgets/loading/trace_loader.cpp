@@ -11,37 +11,37 @@ TraceLoader::TraceLoader(QObject* parent) : QObject(parent) {
 }
 
 TraceLoader::~TraceLoader() {
-    // Stop and join both threads, but deliver nothing: a signal emitted from
-    // a destructor reaches receivers that may be half torn down themselves.
+    // Stop both tasks (one not started never runs), but deliver nothing: a
+    // signal emitted from a destructor reaches receivers that may be half
+    // torn down themselves.
     cancel();
-    if (thread_) thread_->wait();
-    if (storeThread_) storeThread_->wait();
+    load_ = {};
+    store_ = {};
     QCoreApplication::removePostedEvents(this);
-    delete thread_;
-    delete storeThread_;
 }
 
 void TraceLoader::waitForCacheWrite() {
-    if (!storeThread_) return;
-    storeThread_->wait();
+    if (!store_.valid()) return;
+    store_.get();
+    store_ = {};
     QCoreApplication::sendPostedEvents(this);
-    delete storeThread_;
-    storeThread_ = nullptr;
 }
 
 void TraceLoader::storeInCache(std::shared_ptr<const Trace> trace, const QString& path) {
     waitForCacheWrite();  // one writer at a time; the previous one is nearly done
-    storeThread_ = QThread::create([this, cache = cache_, trace = std::move(trace), path] {
-        const QString error = QString::fromStdString(cache->store(*trace));
-        QMetaObject::invokeMethod(
-            this, [this, path, error] { emit cacheWritten(path, error); }, Qt::QueuedConnection);
-    });
-    storeThread_->start(QThread::LowPriority);
+    store_ = sharedExecutor(Priority::Analyses)
+                 .submit([this, cache = cache_, trace = std::move(trace), path] {
+                     const QString error = QString::fromStdString(cache->store(*trace));
+                     QMetaObject::invokeMethod(
+                         this, [this, path, error] { emit cacheWritten(path, error); },
+                         Qt::QueuedConnection);
+                 });
 }
 
 void TraceLoader::wait() {
-    if (!thread_) return;
-    thread_->wait();
+    if (!load_.valid()) return;
+    load_.get();  // a task not started yet runs here
+    load_ = {};
     // Deliver the queued result now so callers see a settled state.
     QCoreApplication::sendPostedEvents(this);
 }
@@ -56,27 +56,27 @@ void TraceLoader::cancel() {
 }
 
 std::shared_ptr<TraceLoader::Shared> TraceLoader::startLoad() {
-    if (thread_) {
+    if (load_.valid()) {
         cancel();
-        thread_->wait();
+        load_.get();  // cancelled: ends at once, here if it had not started
+        load_ = {};
         QCoreApplication::sendPostedEvents(this);
     }
     shared_ = std::make_shared<Shared>();
     return shared_;
 }
 
-void TraceLoader::runThread() {
-    thread_->start();
+void TraceLoader::run(std::function<void()> task) {
+    load_ = sharedExecutor(Priority::Work).submit(std::move(task));
     poll_.start();
     emit progressChanged(0, tr("Reading"));
 }
 
 void TraceLoader::endLoad() {
     poll_.stop();
-    if (thread_) {
-        thread_->wait();
-        thread_->deleteLater();
-        thread_ = nullptr;
+    if (load_.valid()) {
+        load_.get();  // its last step queued this call: it is done or nearly
+        load_ = {};
     }
     shared_.reset();
 }
@@ -104,7 +104,7 @@ void TraceLoader::loadRanks(const std::vector<RankSource>& sources, const QStrin
     options.alignOnStep = alignOnStep;
     const std::string name = QFile::encodeName(path).toStdString();
     // Each file's cache entry is written by its own load (storeInCache).
-    thread_ = QThread::create([this, shared, sources, name, path, options, cache = cache_] {
+    run([this, shared, sources, name, path, options, cache = cache_] {
         (void)cache;  // held so the cache outlives this load
         (void)shared;
         RankView view;
@@ -118,7 +118,6 @@ void TraceLoader::loadRanks(const std::vector<RankSource>& sources, const QStrin
             [this, view = std::move(view), path]() mutable { finishRanks(std::move(view), path); },
             Qt::QueuedConnection);
     });
-    runThread();
 }
 
 void TraceLoader::finishRanks(RankView view, const QString& path) {
@@ -167,7 +166,7 @@ void TraceLoader::load(const QString& path) {
     const std::string file = QFile::encodeName(path).toStdString();
     LoadOptions options = loadOptions();
     options.storeInCache = false;  // after the trace is shown: see finish()
-    thread_ = QThread::create([this, shared, file, path, options, cache = cache_]() mutable {
+    run([this, shared, file, path, options, cache = cache_]() mutable {
         (void)cache;  // held so the cache outlives this load
         (void)shared;
         LoadResult result = loadTrace(file, options);
@@ -176,7 +175,6 @@ void TraceLoader::load(const QString& path) {
             [this, result = std::move(result), path]() mutable { finish(std::move(result), path); },
             Qt::QueuedConnection);
     });
-    runThread();
 }
 
 void TraceLoader::pollProgress() {

@@ -1,11 +1,12 @@
 #pragma once
-// Loads a trace off the GUI thread through core's loadTrace, with progress
-// (polled, so a fast reader never floods the event loop) and cancel. Results
-// arrive as queued signals on the GUI thread.
+// Loads a trace off the GUI thread through core's loadTrace, as a task of
+// the shared executor (util/executor.h), with progress (polled, so a fast
+// reader never floods the event loop) and cancel. Results arrive as queued
+// signals on the GUI thread; the index cache is written afterwards, as a
+// task of the analyses' (lowest) priority.
 
 #include <QObject>
 #include <QString>
-#include <QThread>
 #include <QTimer>
 #include <atomic>
 #include <memory>
@@ -15,6 +16,7 @@
 #include "loader/loader.h"
 #include "loader/rank_view.h"
 #include "report/ranks_report.h"
+#include "util/executor.h"
 
 namespace gapscope::ui {
 
@@ -36,7 +38,7 @@ class TraceLoader : public QObject {
     void setCache(std::shared_ptr<const IndexCache> cache) { cache_ = std::move(cache); }
     const IndexCache* cache() const { return cache_.get(); }
     void cancel();
-    bool isLoading() const { return thread_ != nullptr; }
+    bool isLoading() const { return load_.valid(); }
     // Blocks until the current load ends (tests, shutdown).
     void wait();
     // Blocks until the index cache entry of the last parse is written.
@@ -63,14 +65,15 @@ class TraceLoader : public QObject {
     void finishRanks(RankView view, const QString& path);
     // Waits for a load in progress, and makes the shared state of the next.
     std::shared_ptr<Shared> startLoad();
-    void runThread();  // starts thread_ and the progress polling
-    void endLoad();    // joins the finished thread, stops polling
+    // Starts the load's task and the progress polling.
+    void run(std::function<void()> task);
+    void endLoad();  // waits for the finished task, stops polling
     LoadOptions loadOptions() const;
 
     void storeInCache(std::shared_ptr<const Trace> trace, const QString& path);
 
-    QThread* thread_ = nullptr;
-    QThread* storeThread_ = nullptr;
+    Executor::Pending<void> load_;
+    Executor::Pending<void> store_;
     std::shared_ptr<const IndexCache> cache_;
     size_t maxEventBytes_ = 0;
     uint64_t memoryLimitBytes_ = 0;

@@ -140,19 +140,22 @@ class Reader {
         return nsight::oneOf(db_, table, columns);
     }
 
+    // Always written, {} for an export without its table: the key is how
+    // the model knows Nsight Systems wrote the trace (model/vocabulary).
     void readExportInfo() {
-        if (!db_.hasTable("META_DATA_EXPORT")) return;
-        Rows rows = db_.select("META_DATA_EXPORT", {"name", "value"});
-        while (rows.next()) {
-            if (rows.text(0) == "EXPORT_PRODUCT_VERSION") result_.release = rows.text(1);
-            if (rows.text(0) == "EXPORT_SCHEMA_VERSION") result_.schema = rows.text(1);
+        if (db_.hasTable("META_DATA_EXPORT")) {
+            Rows rows = db_.select("META_DATA_EXPORT", {"name", "value"});
+            while (rows.next()) {
+                if (rows.text(0) == "EXPORT_PRODUCT_VERSION") result_.release = rows.text(1);
+                if (rows.text(0) == "EXPORT_SCHEMA_VERSION") result_.schema = rows.text(1);
+            }
         }
         std::string info;
         JsonObjectWriter w(info);
         if (!result_.release.empty()) w.text("version", result_.release);
         if (!result_.schema.empty()) w.text("export_schema", result_.schema);
         w.close();
-        sink_.onMetadata("nsightSystems", info);
+        sink_.onMetadata(kMetadataKey, info);
     }
 
     void countRows() {

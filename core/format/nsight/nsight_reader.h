@@ -41,6 +41,8 @@ inline constexpr std::string_view kNvtx = "NVTX";
 inline constexpr std::string_view kNvtxGpu = "NVTX (GPU projection)";
 inline constexpr std::string_view kOsRuntime = "OS runtime";
 inline constexpr std::string_view kLaunchFlow = "CUDA launch";
+// The trace's metadata key for the export's facts (JSON: its version, …).
+inline constexpr std::string_view kMetadataKey = "nsightSystems";
 }  // namespace nsight
 
 NsightResult readNsightExport(const sqlite::Database& db, EventSink& sink, ImportReport& report,

@@ -75,6 +75,13 @@ bool extractKnownStat(std::string_view name, const StatValue& v, ExtractedArgs& 
         known.correlation = n;
         return true;
     }
+    if (name == tensorflow::kStepNumberStat) {
+        known.stepNumber = v.integral(n) ? (n >= 0 && n <= INT32_MAX ? n : -1)
+                           : v.kind == StatValue::Kind::Text
+                               ? tensorflow::stepNumberOf(v.text, false)
+                               : -1;
+        return known.stepNumber >= 0;
+    }
     return v.kind == StatValue::Kind::Text && tensorflow::readDetailsStat(name, v.text, known);
 }
 

@@ -9,6 +9,12 @@
 namespace gapscope::vocabulary {
 
 std::optional<SliceKind> kinetoCategory(std::string_view c) {
+    // PyTorch 1.8 and 1.9 (2021) named them capitalised, as TensorFlow does.
+    if (c == "Kernel") return SliceKind::Kernel;
+    if (c == "Memcpy") return SliceKind::Memcpy;
+    if (c == "Memset") return SliceKind::Memset;
+    if (c == "Operator") return SliceKind::CpuOp;
+    if (c == "Runtime") return SliceKind::RuntimeOther;
     if (c == "kernel") return SliceKind::Kernel;
     if (c == "gpu_memcpy") return SliceKind::Memcpy;
     if (c == "gpu_memset") return SliceKind::Memset;
@@ -17,6 +23,33 @@ std::optional<SliceKind> kinetoCategory(std::string_view c) {
     if (c == "user_annotation") return SliceKind::UserAnnotation;
     if (c == "gpu_user_annotation") return SliceKind::GpuAnnotation;
     return std::nullopt;
+}
+
+namespace {
+
+constexpr std::string_view kModuleFrame = "nn.Module: ";
+
+// Ranges that torch.compile and AOTAutograd add around compiled code (some
+// as user annotations): their names hold a hash or a frame number, so they
+// differ between runs and between an eager and a compiled run.
+constexpr std::string_view kCompilerRanges[] = {"## Call CompiledFxGraph", "Torch-Compiled Region",
+                                                "CompiledFunction",        "TorchDynamo",
+                                                "AOTDispatcher",           "## Compiled Autograd"};
+
+// emit_nvtx names each op's range "aten::mm, seq = 12, op_id = 57, ..."
+// (without the seq under no_grad): an op, not a part of the model.
+constexpr std::string_view kOpRangeMarks[] = {", seq = ", ", op_id = ", ", sizes = ["};
+
+}  // namespace
+
+bool namesScope(SliceKind kind, std::string_view name) {
+    if (kind == SliceKind::Other) return name.starts_with(kModuleFrame);
+    if (kind != SliceKind::UserAnnotation) return false;
+    for (const std::string_view mark : kOpRangeMarks)
+        if (name.find(mark) != std::string_view::npos) return false;
+    for (const std::string_view compiler : kCompilerRanges)
+        if (name.starts_with(compiler)) return false;
+    return true;
 }
 
 bool kinetoHostCategory(std::string_view c) {

@@ -1,4 +1,5 @@
 // Names that mean the same whichever profiler wrote them.
+#include "format/nsight/nsight_reader.h"
 #include "model/vocabulary/vocabulary.h"
 #include "util/ascii_text.h"
 
@@ -62,12 +63,17 @@ SliceKind runtimeCallKind(std::string_view n) {
     return SliceKind::RuntimeOther;
 }
 
+InputRole inputRoleOfName(std::string_view n) {
+    if (isTfDataStage(n)) return InputRole::Stage;
+    if (isTfDataGetNext(n)) return InputRole::GetNext;
+    if (isDataLoaderNext(n)) return InputRole::DataLoaderNext;
+    return InputRole::None;
+}
+
 HostRole hostRoleOfName(std::string_view n) {
     auto has = [&](std::string_view p) { return n.find(p) != std::string_view::npos; };
     // PyTorch's DataLoader, tf.data's iterator.
-    if ((has("DataLoader") && has("__next__")) || n.starts_with("IteratorGetNext") ||
-        n.starts_with("Iterator::"))
-        return HostRole::InputWait;
+    if (inputRoleOfName(n) != InputRole::None) return HostRole::InputWait;
     // The calls that block the host until the device has finished: stream,
     // device, event and context synchronizes of the runtime and the driver
     // (CUDA and HIP), the blocking copies, and .item()'s scalar read.
@@ -86,14 +92,49 @@ HostRole hostRoleOfName(std::string_view n) {
 
 namespace gapscope::vocabulary {
 
-std::optional<SliceKind> categoryKind(std::string_view category) {
+Producer producerOf(const Trace& t) {
+    if (t.metadata.contains(std::string(nsight::kMetadataKey))) return Producer::NsightSystems;
+    for (const char* key : {"schemaVersion", "deviceProperties", "distributedInfo", "traceName"})
+        if (t.metadata.contains(key)) return Producer::Kineto;
+    for (const Process& p : t.processes)
+        if (planeNameAt(t.str(p.name)) != std::string_view::npos) return Producer::TensorFlow;
+    // A file without either: Kineto's categories say it (TensorFlow's are
+    // among them, as Kineto of 2021 wrote them; its files name planes).
+    for (size_t c = 0; c < t.categories.size(); ++c) {
+        const std::string_view category = t.categoryName(static_cast<uint16_t>(c));
+        if (kinetoCategory(category) || kinetoLaunchFlow(category)) return Producer::Kineto;
+    }
+    return Producer::Unknown;
+}
+
+std::optional<SliceKind> categoryKind(Producer producer, std::string_view category) {
+    switch (producer) {
+        case Producer::Kineto:
+            return kinetoCategory(category);
+        case Producer::TensorFlow:
+            return tensorflowCategory(category);
+        case Producer::NsightSystems:
+            return nsightCategory(category);
+        case Producer::Unknown:
+            break;
+    }
     std::optional<SliceKind> k = kinetoCategory(category);
     if (!k) k = tensorflowCategory(category);
     if (!k) k = nsightCategory(category);
     return k;
 }
 
-bool isLaunchFlowCategory(std::string_view category) {
+bool isLaunchFlowCategory(Producer producer, std::string_view category) {
+    switch (producer) {
+        case Producer::Kineto:
+            return kinetoLaunchFlow(category);
+        case Producer::NsightSystems:
+            return nsightLaunchFlow(category);
+        case Producer::TensorFlow:
+            return false;
+        case Producer::Unknown:
+            break;
+    }
     return kinetoLaunchFlow(category) || nsightLaunchFlow(category);
 }
 

@@ -73,10 +73,22 @@ bool isPinMemoryThread(std::string_view threadName);
 std::optional<SliceKind> nsightCategory(std::string_view category);
 bool nsightLaunchFlow(std::string_view category);  // "CUDA launch"
 
-// What a category means whatever the producer (their names do not clash),
-// and whether a flow of that category goes from a launch to its GPU work.
-std::optional<SliceKind> categoryKind(std::string_view category);
-bool isLaunchFlowCategory(std::string_view category);
+// Which profiler wrote a trace: Nsight Systems' reader's metadata, Kineto's
+// top-level keys, TensorFlow's plane-named processes, else Kineto's
+// categories; Unknown for anything else.
+Producer producerOf(const Trace& trace);
+// What a category means in the producer's vocabulary (an unknown
+// producer's: in any, their names do not clash), and whether a flow of that
+// category goes from a launch to its GPU work.
+std::optional<SliceKind> categoryKind(Producer producer, std::string_view category);
+bool isLaunchFlowCategory(Producer producer, std::string_view category);
+
+// Whether a slice of this kind and name is a range a person named around
+// code: a user annotation (record_function, NVTX), or an nn.Module frame
+// of PyTorch's with_stack; not the ranges torch.compile and AOTAutograd
+// add (their names hold a hash or a frame number), nor emit_nvtx's
+// per-op ranges. (Steps are ranges too; analyses leave them out.)
+bool namesScope(SliceKind kind, std::string_view name);
 
 // Names that refine a kind whatever the producer: collectives among
 // kernels, training steps among ranges, what a runtime call does.
@@ -99,5 +111,11 @@ std::optional<bool> copyHostMemoryIsPinned(std::string_view name);
 SliceKind runtimeCallKind(std::string_view name);
 // What a host slice named so means while a GPU waits (see HostRole).
 HostRole hostRoleOfName(std::string_view name);
+// Which of the input pipeline's slices a HostRole::InputWait one is: a
+// tf.data stage working, or the training loop waiting for the next element
+// (tf.data's IteratorGetNext, a DataLoader's __next__); None for a name of
+// another role.
+enum class InputRole : uint8_t { None, Stage, GetNext, DataLoaderNext };
+InputRole inputRoleOfName(std::string_view name);
 
 }  // namespace gapscope::vocabulary
