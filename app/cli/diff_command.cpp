@@ -71,9 +71,10 @@ std::string relativeText(std::optional<double> v) {
     return text;
 }
 
+// The relative change in percent, as the JSON writes it.
 std::optional<double> relativeOf(double base, double now) {
-    if (base == 0) return std::nullopt;
-    return 100.0 * (now - base) / std::abs(base);
+    const std::optional<double> r = relativeChange(base, now);
+    return r ? std::optional(100.0 * *r) : std::nullopt;
 }
 
 nlohmann::json textOrNull(const std::string& text) {
@@ -100,28 +101,6 @@ nlohmann::json noiseJson(const ShiftTest& t) {
             {"shift_low_ns", ns(t.shiftLow)},
             {"shift_high_ns", ns(t.shiftHigh)},
             {"interval_level", t.shift ? nlohmann::json(t.intervalLevel) : nullptr}};
-}
-
-// "beyond noise (p = 0.000183, Mann-Whitney U, 40 and 40 steps; shift
-// +12300000 ns, 95 % interval +11000000 to +13500000 ns)".
-std::string noiseText(const ShiftTest& t) {
-    char p[32];
-    std::snprintf(p, sizeof p, "%.3g", t.pValue);
-    std::string s = std::string(t.significant ? "beyond noise" : "within noise") + " (p = " + p +
-                    ", Mann-Whitney U" + (t.exact ? ", exact" : "") + ", " +
-                    std::to_string(t.baseCount) + " and " + std::to_string(t.newCount) + " steps";
-    if (!t.canBeSignificant()) {
-        char smallest[32];
-        std::snprintf(smallest, sizeof smallest, "%.3g", t.smallestP);
-        s += std::string("; too few steps to be significant at ") + readablePercent(t.level) +
-             ": the smallest p they can give is " + smallest;
-    }
-    if (t.shift) {
-        auto ns = [](TimeNs v) { return signedNumber(double(v), MetricUnit::Ns); };
-        s += "; shift " + ns(*t.shift) + " ns, " + readablePercent(t.statedIntervalLevel()) +
-             " interval " + ns(*t.shiftLow) + " to " + ns(*t.shiftHigh) + " ns";
-    }
-    return s + ")";
 }
 
 // A job of ranks: each rank's figures and the stragglers, as `ranks`
@@ -414,7 +393,7 @@ int runDiff(int argc, char** argv) {
         print(diffGpuTable(d), "GPU time per GPU", "(no GPU in either run)");
         std::cout << "\n"
                   << (md ? "Step time: " : "step time: ")
-                  << (d.stepChange ? noiseText(*d.stepChange)
+                  << (d.stepChange ? noiseSentence(*d.stepChange)
                                    : "no test against noise (fewer than two steps in a run)")
                   << "\n";
         const size_t top = args->top ? args->top : 20;
@@ -442,7 +421,7 @@ int runDiff(int argc, char** argv) {
         std::cerr << (r.crossed ? "FAILED " : "ok     ") << g.text << ": " << measured << " (base "
                   << number(r.base, g.unit) << ", new " << number(r.now, g.unit) << " "
                   << metricUnitName(g.unit) << ")"
-                  << (r.noise ? ", " + noiseText(*r.noise) : std::string())
+                  << (r.noise ? ", " + noiseSentence(*r.noise) : std::string())
                   << (r.noise && r.noise->significant && !r.noiseAgrees
                           ? ", but the steps moved the other way"
                           : "")

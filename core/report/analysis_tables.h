@@ -41,6 +41,10 @@ ResultTable healthInstancesTable(const Trace& trace, const TraceHealth& health);
 // span's duration, its GPU window and the breakdown that adds up to the
 // window, and why a slow step was slow (on its first GPU's row).
 ResultTable stepTable(const StepsResult& steps);
+struct Scope;  // report/analysis_registry.h
+// The steps analysis's options over a scope (step N selected, not a narrower
+// window): what `steps` computes, and a view that draws the same steps.
+StepOptions stepsAnalysisOptions(const Scope& scope);
 // One row per step and GPU: its lead-in (start, length, cause) and the
 // lead-in's parts.
 ResultTable leadInTable(const StepsResult& steps);

@@ -35,8 +35,7 @@ ResultCell figureCell(std::optional<double> v, MetricUnit unit) {
 }
 
 ResultCell relativeCell(double base, double now) {
-    if (base == 0) return {};
-    return (now - base) / std::abs(base);
+    return cellOf(relativeChange(base, now));
 }
 
 std::vector<std::pair<std::string, std::string>> statusLabels() {

@@ -48,9 +48,15 @@ std::optional<double> MetricDelta::delta() const {
     return *now - *base;
 }
 
+std::optional<double> relativeChange(double base, double now) {
+    if (base == 0) return std::nullopt;
+    return (now - base) / std::abs(base);
+}
+
 std::optional<double> MetricDelta::relative() const {
-    if (!base || !now || *base == 0) return std::nullopt;
-    return 100.0 * (*now - *base) / std::abs(*base);
+    if (!base || !now) return std::nullopt;
+    const std::optional<double> r = relativeChange(*base, *now);
+    return r ? std::optional(100.0 * *r) : std::nullopt;
 }
 
 double KernelDelta::impact() const {
@@ -320,30 +326,36 @@ std::string signedDuration(double ns) {
     return (rounded > 0 ? "+" : "") + readableDuration(rounded);
 }
 
+}  // namespace
+
+std::string noiseSentence(const ShiftTest& t) {
+    char p[32];
+    std::snprintf(p, sizeof p, "%.3g", t.pValue);
+    std::string s = std::string(t.significant ? "beyond noise" : "within noise") + " (p = " + p +
+                    ", Mann-Whitney U" + (t.exact ? ", exact" : "") + ", " +
+                    std::to_string(t.baseCount) + " and " + std::to_string(t.newCount) + " steps";
+    if (!t.canBeSignificant()) {
+        char smallest[32];
+        std::snprintf(smallest, sizeof smallest, "%.3g", t.smallestP);
+        s += std::string("; too few steps to be significant at ") + readablePercent(t.level) +
+             ": the smallest p they can give is " + smallest;
+    }
+    if (t.shift)
+        s += "; shift " + signedDuration(double(*t.shift)) + ", " +
+             readablePercent(t.statedIntervalLevel()) + " interval " +
+             signedDuration(double(*t.shiftLow)) + " to " + signedDuration(double(*t.shiftHigh));
+    return s + ")";
+}
+
+namespace {
+
 std::string verdictOf(const RunDiff& d, const RunMetrics& base, const RunMetrics& now) {
     std::string out;
     if (base.stepMean && now.stepMean && *base.stepMean > 0) {
         out = "step time " +
-              signedFixed(100.0 * (*now.stepMean - *base.stepMean) / *base.stepMean, 1) + " % (" +
-              duration(*base.stepMean) + " to " + duration(*now.stepMean);
-        if (const std::optional<ShiftTest>& t = d.stepChange) {
-            char noise[96];
-            std::snprintf(noise, sizeof noise, "; %s: p = %.3g, %llu and %llu steps",
-                          t->significant ? "beyond noise" : "within noise", t->pValue,
-                          static_cast<unsigned long long>(t->baseCount),
-                          static_cast<unsigned long long>(t->newCount));
-            out += noise;
-            if (!t->canBeSignificant())
-                out += ", too few to tell a change at " + readablePercent(t->level);
-            if (t->shift)
-                out += "; shift " + signedDuration(double(*t->shift)) + ", " +
-                       readablePercent(t->statedIntervalLevel()) + " interval " +
-                       signedDuration(double(*t->shiftLow)) + " to " +
-                       signedDuration(double(*t->shiftHigh));
-            out += ")";
-        } else {
-            out += "; too few steps to weigh against noise)";
-        }
+              signedFixed(100.0 * *relativeChange(*base.stepMean, *now.stepMean), 1) + " % (" +
+              duration(*base.stepMean) + " to " + duration(*now.stepMean) + "), ";
+        out += d.stepChange ? noiseSentence(*d.stepChange) : "too few steps to weigh against noise";
     } else if (!base.stepMean || !now.stepMean) {
         out = "no step time in " + std::string(base.stepMean ? "NEW" : "BASE");
     } else {

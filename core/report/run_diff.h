@@ -16,6 +16,16 @@ namespace gapscope {
 enum class MetricUnit { Ns, Percent, Bytes, Count };
 const char* metricUnitName(MetricUnit u);  // "ns", "percent", "bytes", "count"
 
+// How much `now` differs from `base`, as a fraction of |base| (0.05 is 5 %
+// more); none when base is 0. The one relative change of every comparison
+// view (the diff's tables and JSON, its verdict, the Compare panel).
+std::optional<double> relativeChange(double base, double now);
+// What a shift test says of the step times, in words: "beyond noise (p =
+// 0.000183, Mann-Whitney U, 40 and 40 steps; shift +12.30 ms, 95 %
+// interval +11.00 ms to +13.50 ms)"; the verdict's, the CLI's and the
+// Compare panel's one sentence.
+std::string noiseSentence(const ShiftTest& test);
+
 struct MetricDelta {
     std::string metric;  // "step_time", "gpu_idle", ... (docs/cli.md)
     MetricUnit unit = MetricUnit::Ns;

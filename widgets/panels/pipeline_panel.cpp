@@ -54,59 +54,74 @@ namespace {
 std::optional<PipelinePanel::Computed> computePipeline(const AnalysisPanel::Request& request,
                                                        const std::monostate&) {
     const Trace& t = request.trace();
-    std::vector<Step> steps;
-    for (const Step& s : request.indexed->index->steps().steps)
-        if (request.scope.holds(s)) steps.push_back(s);
-    StepOptions so;
-    so.index = request.indexed->index.get();
-    so.window = request.scope.window;
-    so.onlyNumber = request.scope.step;
-    so.minGapNs = request.gapThreshold;
-    so.cancel = request.cancel;
-    const TimeAccount account = timeAccountOf(t, so);
-    if (request.cancelled()) return std::nullopt;
-    const PipelineReport r = inputPipeline(t, steps, &account);
-    QString text =
-        QStringLiteral("<b>%1</b>").arg(QString::fromLatin1(inputVerdictName(r.verdict)));
-    if (r.inputShare)
-        text +=
-            (r.fromGpu ? PipelinePanel::tr(
-                             ": the GPUs sat idle waiting for input %1 of the %2 (%3 of %4).")
-                       : PipelinePanel::tr(": the host waited for input %1 of the %2 (%3 of %4)."))
-                .arg(formatPercent(*r.inputShare),
-                     QString::fromLatin1(denominatorName(r.denominator)),
-                     shortDuration(r.inputWait), shortDuration(r.time));
-    if (r.fromGpu && r.hostTime > 0)
-        text += " " + PipelinePanel::tr(
-                          "The host waited in the next batch's loading for %1 of the steps' "
-                          "%2 on the host.")
-                          .arg(shortDuration(r.hostWait), shortDuration(r.hostTime));
-    text += PipelinePanel::tr(
+    // The registered analysis's figures and tables: the CLI's, the summary's.
+    const AnalysisResult r = request.compute("pipeline");
+    const ResultTable* stages = r.table("input_stages");
+    const ResultTable* perStep = r.table("input_wait_per_step");
+    if (request.cancelled() || !stages || !perStep) return std::nullopt;
+    auto ns = [&](const char* key) {
+        const ResultCell& c = r.figure(key);
+        return std::holds_alternative<int64_t>(c) ? std::get<int64_t>(c) : TimeNs{0};
+    };
+    auto text = [&](const char* key) {
+        const ResultCell& c = r.figure(key);
+        return std::holds_alternative<std::string>(c)
+                   ? QString::fromStdString(std::get<std::string>(c))
+                   : QString();
+    };
+    auto yes = [&](const char* key) {
+        const ResultCell& c = r.figure(key);
+        return std::holds_alternative<int64_t>(c) && std::get<int64_t>(c) != 0;
+    };
+    const ResultCell& share = r.figure("input_share");
+    const bool fromGpu = text("from") == QLatin1String("gpu");
+    // Without a share (no time to weigh the wait against) nothing is input-bound.
+    QString verdict =
+        QStringLiteral("<b>%1</b>")
+            .arg(text("verdict").isEmpty()
+                     ? QString::fromLatin1(inputVerdictName(InputVerdict::NotInputBound))
+                     : text("verdict"));
+    if (std::holds_alternative<double>(share))
+        verdict +=
+            (fromGpu ? PipelinePanel::tr(
+                           ": the GPUs sat idle waiting for input %1 of the %2 (%3 of %4).")
+                     : PipelinePanel::tr(": the host waited for input %1 of the %2 (%3 of %4)."))
+                .arg(formatPercent(std::get<double>(share)), text("denominator"),
+                     shortDuration(ns("input_wait_ns")), shortDuration(ns("time_ns")));
+    if (fromGpu && ns("host_time_ns") > 0)
+        verdict +=
+            " " + PipelinePanel::tr(
+                      "The host waited in the next batch's loading for %1 of the steps' "
+                      "%2 on the host.")
+                      .arg(shortDuration(ns("host_wait_ns")), shortDuration(ns("host_time_ns")));
+    verdict += PipelinePanel::tr(
         " TensorBoard's thresholds: ≥ 20 % highly, ≥ 5 % moderately input-bound.");
-    if (r.dataLoader) {
-        text += "<br>" +
-                PipelinePanel::tr("DataLoader: %1 calls, %2, %3%4.")
-                    .arg(r.dataLoader->calls)
-                    .arg(shortDuration(r.dataLoader->total))
-                    .arg(QString::fromStdString(r.dataLoader->kind.value_or("kind unknown")))
-                    .arg(r.dataLoader->pinMemoryThread ? PipelinePanel::tr(", pin-memory thread")
-                                                       : QString());
-        if (r.dataLoader->kind == std::optional<std::string>("single-process"))
-            text +=
+    if (!std::holds_alternative<std::monostate>(r.figure("dataloader.calls"))) {
+        const QString kind = text("dataloader.kind");
+        verdict += "<br>" + PipelinePanel::tr("DataLoader: %1 calls, %2, %3%4.")
+                                .arg(ns("dataloader.calls"))
+                                .arg(shortDuration(ns("dataloader.total_ns")))
+                                .arg(kind.isEmpty() ? PipelinePanel::tr("kind unknown") : kind)
+                                .arg(yes("dataloader.pin_memory_thread")
+                                         ? PipelinePanel::tr(", pin-memory thread")
+                                         : QString());
+        if (kind == QLatin1String("single-process"))
+            verdict +=
                 " " + PipelinePanel::tr("It loads in the training process: set num_workers > 0.");
     }
-    if (r.checks) {
+    if (!std::holds_alternative<std::monostate>(r.figure("checks.missing_prefetch"))) {
         QStringList hints;
-        if (r.checks->missingPrefetch) hints << PipelinePanel::tr("no Prefetch stage");
-        if (r.checks->sequentialMap)
+        if (yes("checks.missing_prefetch")) hints << PipelinePanel::tr("no Prefetch stage");
+        if (yes("checks.sequential_map"))
             hints << PipelinePanel::tr("a sequential Map (use num_parallel_calls)");
-        if (r.checks->noCache) hints << PipelinePanel::tr("no Cache");
-        text +=
-            "<br>" + PipelinePanel::tr("tf.data: IteratorGetNext %1").arg(shortDuration(r.getNext));
-        if (!hints.isEmpty()) text += "; " + hints.join("; ");
+        if (yes("checks.no_cache")) hints << PipelinePanel::tr("no Cache");
+        verdict +=
+            "<br>" +
+            PipelinePanel::tr("tf.data: IteratorGetNext %1").arg(shortDuration(ns("get_next_ns")));
+        if (!hints.isEmpty()) verdict += "; " + hints.join("; ");
     }
-    return PipelinePanel::Computed{text, resultRows(pipelineStageTable(t, r), t.spanStart),
-                                   resultRows(inputWaitTable(r, steps), t.spanStart)};
+    return PipelinePanel::Computed{verdict, resultRows(*stages, t.spanStart),
+                                   resultRows(*perStep, t.spanStart)};
 }
 
 }  // namespace

@@ -81,44 +81,41 @@ struct StepsInputs {
 
 std::optional<std::shared_ptr<const StepsPanel::Shown>> computeSteps(
     const AnalysisPanel::Request& request, const StepsInputs& in) {
-    StepOptions o;
-    o.index = request.indexed->index.get();
-    o.minGapNs = request.gapThreshold;
-    o.cancel = request.cancel;
-    if (!in.allSteps) {
-        o.window = request.scope.window;
-        o.onlyNumber = request.scope.step;
-    }
+    // The steps analysis over the scope (every step when the panel lists
+    // them all): its figures for the summary, its steps for the bars.
+    AnalysisPanel::Request scoped = request;
+    if (in.allSteps) scoped.scope = AnalysisScope{};
+    const AnalysisResult figures = scoped.compute("steps");
     auto shown = std::make_shared<StepsPanel::Shown>();
     shown->whole = in.allSteps;
     shown->current = in.current;
     shown->of = request.indexed->trace.get();
-    StepsResult result = stepAnalysis(request.trace(), o);
+    // The same computation as the figures' (the index keeps it: not redone).
+    StepsResult result = stepAnalysis(request.trace(), stepsAnalysisOptions(scoped.coreScope()));
     if (request.cancelled()) return std::nullopt;
-    TimeNs total = 0, slowest = 0;
-    size_t slow = 0;
-    std::vector<TimeNs> durations;  // the median of the steps shown
-    for (const StepReport& s : result.steps) {
-        total += s.duration;
-        slowest = std::max(slowest, s.duration);
-        slow += s.slow;
-        durations.push_back(s.duration);
-    }
-    auto rows = std::make_shared<const ResultRows>(
-        resultRows(stepTable(result), request.trace().spanStart));
+    const ResultTable* table = figures.table("steps");
+    if (!table) return std::nullopt;
+    auto rows = std::make_shared<const ResultRows>(resultRows(*table, request.trace().spanStart));
     if (result.steps.empty()) {
         shown->summary =
             StepsPanel::tr("No steps in this scope (ProfilerStep#N, TensorFlow step markers).");
     } else {
+        auto figure = [&](const char* key) {
+            const ResultCell& c = figures.figure(key);
+            return std::holds_alternative<int64_t>(c) ? std::get<int64_t>(c) : int64_t{0};
+        };
+        const ResultCell& source = figures.figure("source");
         shown->summary =
             StepsPanel::tr(
                 "%1 steps (%2) lasted: mean %3, median %4, slowest %5; %6 slow (> 1.5 × median).")
-                .arg(result.steps.size())
-                .arg(QString::fromLatin1(stepSourceName(result.source)))
-                .arg(shortDuration(total / static_cast<TimeNs>(result.steps.size())))
-                .arg(shortDuration(durations.empty() ? 0 : medianOf(durations)))
-                .arg(shortDuration(slowest))
-                .arg(slow);
+                .arg(figure("step_count"))
+                .arg(std::holds_alternative<std::string>(source)
+                         ? QString::fromStdString(std::get<std::string>(source))
+                         : QString())
+                .arg(shortDuration(figure("mean_duration_ns")))
+                .arg(shortDuration(figure("listed_median_ns")))
+                .arg(shortDuration(figure("slowest_ns")))
+                .arg(figure("slow_count"));
         shown->summary += "<br>";
         for (size_t p = 0; p < kStepPartCount; ++p)
             shown->summary +=

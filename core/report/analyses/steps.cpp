@@ -24,6 +24,14 @@ std::vector<std::string> withParts(std::vector<std::string> head,
 
 }  // namespace
 
+StepOptions stepsAnalysisOptions(const Scope& scope) {
+    StepOptions options = scope.stepOptions();
+    // Step N selects that step here rather than narrowing the window.
+    options.onlyNumber = scope.step;
+    options.window = scope.range.value_or(kWholeTrace);
+    return options;
+}
+
 Analysis stepsAnalysis() {
     Analysis a;
     a.id = "steps";
@@ -54,11 +62,7 @@ Analysis stepsAnalysis() {
     a.textColumns["lead_ins"] =
         withParts({"step", "rank", "device", "start_ns", "lead_in_ns", "cause"}, {});
     a.compute = [](const Trace& t, const Scope& scope, const AnalysisOptions&) {
-        StepOptions options = scope.stepOptions();
-        // Step N selects that step here rather than narrowing the window.
-        options.onlyNumber = scope.step;
-        options.window = scope.range.value_or(kWholeTrace);
-        const StepsResult steps = stepAnalysis(t, options);
+        const StepsResult steps = stepAnalysis(t, stepsAnalysisOptions(scope));
         AnalysisResult r;
         r.addFigure({"source", "Steps from", Unit::Text},
                     steps.source == StepSource::None
