@@ -140,10 +140,6 @@ bool printedHelp(int argc, char** argv, const char* help) {
     return false;
 }
 
-void printTable(const Table& table, OutputFormat format) {
-    std::cout << formatTable(table, format);
-}
-
 void printResult(const ResultTable& table, OutputFormat format) {
     std::cout << renderResult(table, format);
 }

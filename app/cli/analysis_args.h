@@ -14,7 +14,6 @@
 #include "report/output_format.h"
 
 namespace gapscope {
-struct Table;
 struct ResultTable;
 }  // namespace gapscope
 
@@ -60,8 +59,6 @@ bool printedHelp(int argc, char** argv, const char* help);
 // why on stderr) when the trace has no such step.
 bool applyStepWindow(AnalysisArgs& args, const Trace& trace, const char* command);
 
-// Prints a table in the chosen text format (not JSON).
-void printTable(const Table& table, OutputFormat format);
 // Prints a result with exact values (text, CSV, Markdown; not JSON).
 void printResult(const ResultTable& table, OutputFormat format);
 

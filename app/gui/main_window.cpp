@@ -401,7 +401,7 @@ void MainWindow::disableCacheForSession() {
 void MainWindow::clearCache() {
     const QString dir = QString::fromStdString(IndexCache::defaultDir());
     if (dir.isEmpty()) return;
-    loader_->waitForCacheWrite();
+    loader_->dropCacheWrite();
     int removed = 0;
     for (const QFileInfo& entry :
          QDir(dir).entryInfoList({QStringLiteral("*.gsidx"), QStringLiteral("*.gsidx.*")},

@@ -173,6 +173,13 @@ bool isFolder(const std::string& path) {
 }  // namespace
 
 LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
+    // Cancelled before it began (a load replaced while still queued): not
+    // even the index cache is read.
+    if (options.cancel && options.cancel->isCancelled()) {
+        LoadResult cancelled;
+        cancelled.cancelled = true;
+        return cancelled;
+    }
     std::string input = path;
     std::function<LoadResult()> parse = [&] {
         return loadWith(

@@ -41,7 +41,17 @@ AnalysisResult computeAnalysis(const Analysis& analysis, const Trace& trace, con
                                AnalysisOptions options) {
     for (const OptionSpec& o : analysis.options)
         if (o.defaultValue && !options.value(o.name)) options.set(o.name, *o.defaultValue);
-    return analysis.compute(trace, scope, options);
+    // An analysis about the whole trace sees the whole trace, whatever the
+    // view's scope (a panel passes its window, a step); one without a step
+    // regex sees the steps without it.
+    Scope own = scope;
+    if (!analysis.scoped) {
+        own.window = kWholeTrace;
+        own.range.reset();
+        own.step.reset();
+    }
+    if (!analysis.takesStepRegex) own.stepRegex = nullptr;
+    return analysis.compute(trace, own, options);
 }
 
 void AnalysisResult::addFigure(ResultColumn column, ResultCell value) {

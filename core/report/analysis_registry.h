@@ -127,7 +127,8 @@ struct Analysis {
 };
 
 // The analysis over `scope` with `options`, each option it leaves unset at
-// its registered default: how every view runs a registration.
+// its registered default: how every view runs a registration. One about
+// the whole trace (not `scoped`) gets the whole trace whatever `scope` says.
 AnalysisResult computeAnalysis(const Analysis& analysis, const Trace& trace, const Scope& scope,
                                AnalysisOptions options = {});
 

@@ -38,7 +38,11 @@ ResultTable healthInstancesTable(const Trace& t, const TraceHealth& health) {
     ResultTable table;
     table.id = "health_instances";
     table.title = "First instances";
-    table.columns = {{"check", "Check", Unit::Text},
+    // The check's id, as the health table's; people read its title.
+    ResultColumn checkColumn{"check", "Check", Unit::Text};
+    for (const HealthCheck& c : health.checks)
+        checkColumn.labels.emplace_back(c.id, c.title);
+    table.columns = {checkColumn,
                      {"start_ns", "Start", Unit::Time},
                      {"duration_ns", "Duration", Unit::Duration},
                      symbolColumn("name", "Name"),
@@ -47,7 +51,7 @@ ResultTable healthInstancesTable(const Trace& t, const TraceHealth& health) {
         for (const uint32_t i : check.examples) {
             const Slice& s = t.slices[i];
             ResultRow r;
-            r.cells = {check.title, s.start, s.dur, std::string(t.str(s.name)),
+            r.cells = {check.id, s.start, s.dur, std::string(t.str(s.name)),
                        trackLabel(t, t.trackOfSlice(i))};
             r.ref.kind = ResultRef::Kind::Slice;
             r.ref.slice = i;

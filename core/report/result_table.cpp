@@ -222,7 +222,7 @@ std::string renderResult(const ResultTable& table, OutputFormat format,
         shown = projectColumns(table, keep);
     }
     const ResultTable& result = unused.empty() ? table : shown;
-    Table t;
+    TextGrid t;
     for (const ResultColumn& c : result.columns) {
         t.headers.push_back(!options.readable      ? exactHeader(c)
                             : c.unit == Unit::Time ? c.title + " (from the start)"
@@ -247,7 +247,7 @@ std::string renderResult(const ResultTable& table, OutputFormat format,
         }
         t.rows.push_back(std::move(cells));
     }
-    return formatTable(t, format);
+    return formatGrid(t, format);
 }
 
 }  // namespace gapscope

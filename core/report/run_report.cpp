@@ -13,26 +13,37 @@ namespace gapscope {
 
 namespace {
 
-Table annotationTable(const ReportContent& r) {
-    Table t;
-    t.headers = {"kind", "at (from the trace's start)", "duration", "on", "text"};
-    t.numeric = {false, true, true, false, false};
+ResultTable annotationTable(const ReportContent& r) {
+    ResultTable t;
+    t.id = "annotations";
+    t.title = "Annotations";
+    t.columns = {{"kind", "kind", Unit::Text},
+                 {"start_ns", "at", Unit::Time},
+                 {"duration_ns", "duration", Unit::Duration},
+                 {"on", "on", Unit::Text},
+                 {"text", "text", Unit::Text}};
     for (const Annotation& a : r.annotations) {
         const std::string on =
             a.kind == Annotation::Kind::Slice ? a.slice + " (" + a.track + ")" : std::string();
-        t.rows.push_back(
-            {annotationKindName(a.kind), readableDuration(a.start - r.origin),
-             a.kind == Annotation::Kind::Marker ? std::string() : readableDuration(a.end - a.start),
-             on, a.text});
+        ResultRow row;
+        row.cells = {
+            std::string(annotationKindName(a.kind)), a.start,
+            a.kind == Annotation::Kind::Marker ? ResultCell() : ResultCell(a.end - a.start),
+            on.empty() ? ResultCell() : ResultCell(on), a.text};
+        t.rows.push_back(std::move(row));
     }
     return t;
 }
 
-Table factTable(const ReportContent& r) {
-    Table t;
-    t.headers = {"", ""};
-    for (const auto& [what, value] : r.facts)
-        t.rows.push_back({what, value});
+ResultTable factTable(const ReportContent& r) {
+    ResultTable t;
+    t.id = "facts";
+    t.columns = {{"fact", "", Unit::Text}, {"value", "", Unit::Text}};
+    for (const auto& [what, value] : r.facts) {
+        ResultRow row;
+        row.cells = {what, value};
+        t.rows.push_back(std::move(row));
+    }
     return t;
 }
 
@@ -105,8 +116,11 @@ std::string reportDocument(const ReportContent& r, OutputFormat format) {
     } else {
         out += "# " + markdownEscape(title) + "\n";
     }
+    RenderOptions readable;
+    readable.readable = true;
+    readable.origin = r.origin;
     heading(2, "The trace");
-    out += formatTable(factTable(r), format);
+    out += renderResult(factTable(r), format, readable);
     if (!r.summary.empty())
         out += html ? "<p>" + htmlEscape(r.summary) + "</p>\n" : markdownEscape(r.summary) + "\n";
     if (!r.pictures.empty()) heading(2, r.pictures.size() > 1 ? "The timelines" : "The timeline");
@@ -120,9 +134,6 @@ std::string reportDocument(const ReportContent& r, OutputFormat format) {
             out += "![" + markdownEscape(p.caption) + "](" + p.url + ")\n\n";
         }
     }
-    RenderOptions readable;
-    readable.readable = true;
-    readable.origin = r.origin;
     for (const ResultTable& t : r.tables) {
         heading(2, t.title);
         out += renderResult(t, format, readable);
@@ -132,7 +143,7 @@ std::string reportDocument(const ReportContent& r, OutputFormat format) {
         if (r.annotations.empty()) {
             out += html ? "<p>None.</p>\n" : "None.\n";
         } else {
-            out += formatTable(annotationTable(r), format);
+            out += renderResult(annotationTable(r), format, readable);
         }
     }
     if (html) out += "</body></html>\n";

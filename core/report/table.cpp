@@ -94,7 +94,7 @@ size_t width(const std::string& s) {
 
 }  // namespace
 
-std::string formatTable(const Table& t, OutputFormat format) {
+std::string formatGrid(const TextGrid& t, OutputFormat format) {
     std::string out;
     const size_t cols = t.headers.size();
     auto numeric = [&](size_t c) { return c < t.numeric.size() && t.numeric[c]; };

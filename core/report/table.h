@@ -1,6 +1,6 @@
 #pragma once
-// A table of text cells written as an aligned text table, CSV or Markdown:
-// the one way the CLI (and later the panels' exports) print analyses.
+// Text cells written as an aligned text table, CSV, Markdown or HTML: how
+// renderResult lays out a ResultTable, and the text helpers of every format.
 // CSV follows RFC 4180 and is safe to open in a spreadsheet: a cell that
 // starts with = + - @, a tab or a carriage return is prefixed with ' so it
 // is never taken for a formula. Markdown escapes | and line breaks. HTML
@@ -13,14 +13,17 @@
 
 namespace gapscope {
 
-struct Table {
+// The grid of cell texts a renderer lays out: what renderResult
+// (result_table.h) makes of a ResultTable, and nothing else. Analyses, views
+// and documents build ResultTables, the one table type; this is its text.
+struct TextGrid {
     std::vector<std::string> headers;
     std::vector<bool> numeric;  // per column: right-aligned in text (default false)
     std::vector<std::vector<std::string>> rows;
 };
 
 // Text, CSV, Markdown or HTML (JSON is each result's own: see result_json.h).
-std::string formatTable(const Table& table, OutputFormat format);
+std::string formatGrid(const TextGrid& grid, OutputFormat format);
 
 // One cell as CSV would write it (quoted when needed, formula-safe).
 std::string csvCell(const std::string& text);

@@ -18,15 +18,14 @@
 // their own: as tasks they could hold every worker while waiting for a
 // stage still in the queue.
 
-#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <exception>
 #include <functional>
-#include <future>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <type_traits>
 #include <utility>
@@ -57,6 +56,53 @@ class Executor {
     unsigned threads() const { return static_cast<unsigned>(workers_.size()); }
     size_t queued() const;
 
+    // What a submitted task and its waiter share: the task, then its result
+    // or exception. A mutex and a condition variable rather than
+    // std::future, whose wait ThreadSanitizer cannot see through.
+    template <class R>
+    class Shared {
+      public:
+        explicit Shared(std::function<R()> task) : task_(std::move(task)) {}
+        void run() {
+            try {
+                if constexpr (std::is_void_v<R>) {
+                    task_();
+                } else {
+                    value_.emplace(task_());
+                }
+            } catch (...) {
+                error_ = std::current_exception();
+            }
+            task_ = nullptr;  // its captures die before the waiter wakes
+            {
+                std::lock_guard lock(mutex_);
+                done_ = true;
+            }
+            cv_.notify_all();
+        }
+        void wait() {
+            std::unique_lock lock(mutex_);
+            cv_.wait(lock, [this] { return done_; });
+        }
+        bool done() const {
+            std::lock_guard lock(mutex_);
+            return done_;
+        }
+        R take() {
+            wait();
+            if (error_) std::rethrow_exception(error_);
+            if constexpr (!std::is_void_v<R>) return std::move(*value_);
+        }
+
+      private:
+        std::function<R()> task_;
+        mutable std::mutex mutex_;
+        std::condition_variable cv_;
+        bool done_ = false;
+        std::conditional_t<std::is_void_v<R>, bool, std::optional<R>> value_{};
+        std::exception_ptr error_;
+    };
+
     // A submitted task's result, or its exception.
     template <class R>
     class Pending {
@@ -68,8 +114,7 @@ class Executor {
                 settle();
                 executor_ = std::exchange(o.executor_, nullptr);
                 id_ = std::exchange(o.id_, 0);
-                task_ = std::move(o.task_);
-                future_ = std::move(o.future_);
+                shared_ = std::move(o.shared_);
             }
             return *this;
         }
@@ -77,30 +122,35 @@ class Executor {
         // waited for, so that it never outlives what it uses (an exception
         // between submit and get leaves nothing running).
         ~Pending() { settle(); }
-        bool valid() const { return future_.valid(); }
-        bool ready() const {
-            return future_.valid() &&
-                   future_.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+        bool valid() const { return shared_ != nullptr; }
+        bool ready() const { return shared_ && shared_->done(); }
+        // Takes the task back if it has not started: true then (it will never
+        // run; this is no longer valid), false when it runs or has run.
+        bool takeBack() {
+            if (!executor_ || !id_ || !executor_->unqueue(id_)) return false;
+            executor_ = nullptr;
+            shared_.reset();
+            return true;
         }
         // Its result; a task still queued is taken back and run here, so a
         // task may wait for another it submitted without holding a worker
-        // the other needs.
+        // the other needs. Valid no more afterwards.
         R get() {
-            if (executor_ && id_ && executor_->unqueue(id_)) (*task_)();
+            if (executor_ && id_ && executor_->unqueue(id_)) shared_->run();
             executor_ = nullptr;
-            return future_.get();
+            const std::shared_ptr<Shared<R>> shared = std::move(shared_);
+            return shared->take();
         }
 
       private:
         friend class Executor;
         void settle() {
-            if (executor_ && !executor_->unqueue(id_) && future_.valid()) future_.wait();
+            if (executor_ && !executor_->unqueue(id_) && shared_) shared_->wait();
             executor_ = nullptr;
         }
         Executor* executor_ = nullptr;
         TaskId id_ = 0;
-        std::shared_ptr<std::packaged_task<R()>> task_;
-        std::future<R> future_;
+        std::shared_ptr<Shared<R>> shared_;
     };
 
     // Runs `f` on a worker; on the caller when the queue is full.
@@ -108,12 +158,11 @@ class Executor {
     Pending<std::invoke_result_t<F>> submit(F&& f) {
         using R = std::invoke_result_t<F>;
         Pending<R> p;
-        p.task_ = std::make_shared<std::packaged_task<R()>>(std::forward<F>(f));
-        p.future_ = p.task_->get_future();
-        std::function<void()> run = [task = p.task_] { (*task)(); };
+        p.shared_ = std::make_shared<Shared<R>>(std::function<R()>(std::forward<F>(f)));
+        std::function<void()> run = [shared = p.shared_] { shared->run(); };
         p.id_ = post(run);
         if (p.id_ == 0) {
-            (*p.task_)();  // the queue is full: the caller runs it
+            p.shared_->run();  // the queue is full: the caller runs it
         } else {
             p.executor_ = this;
         }

@@ -51,16 +51,16 @@ class TestTable : public QObject {
     }
 
     void formats() {
-        Table t;
+        TextGrid t;
         t.headers = {"name", "n"};
         t.numeric = {false, true};
         t.rows = {{"a|b", "1"}, {"long name", "1234"}};
-        QCOMPARE(formatTable(t, OutputFormat::Csv),
+        QCOMPARE(formatGrid(t, OutputFormat::Csv),
                  std::string("name,n\r\na|b,1\r\nlong name,1234\r\n"));
-        QCOMPARE(formatTable(t, OutputFormat::Markdown),
+        QCOMPARE(formatGrid(t, OutputFormat::Markdown),
                  std::string("| name | n |\n|---|---:|\n| a\\|b | 1 |\n| long name | 1234 |\n"));
         QCOMPARE(
-            formatTable(t, OutputFormat::Text),
+            formatGrid(t, OutputFormat::Text),
             std::string("name          n\n---------  ----\na|b           1\nlong name  1234\n"));
     }
 
@@ -96,11 +96,11 @@ class TestTable : public QObject {
 
     // Name and value pairs (empty headers) have no header row in HTML.
     void htmlLeavesOutAnEmptyHeader() {
-        Table t;
+        TextGrid t;
         t.headers = {"", ""};
         t.numeric = {false, false};
         t.rows = {{"file", "a.json"}};
-        QCOMPARE(formatTable(t, OutputFormat::Html),
+        QCOMPARE(formatGrid(t, OutputFormat::Html),
                  std::string("<table>\n<tbody>\n<tr><td>file</td><td>a.json</td></tr>\n</tbody>\n"
                              "</table>\n"));
     }
@@ -109,11 +109,11 @@ class TestTable : public QObject {
         QCOMPARE(
             htmlEscape("<script>alert(\"x\" & 'y')</script>"),
             std::string("&lt;script&gt;alert(&quot;x&quot; &amp; &#39;y&#39;)&lt;/script&gt;"));
-        Table t;
+        TextGrid t;
         t.headers = {"<b>name</b>", "n"};
         t.numeric = {false, true};
         t.rows = {{"a&b", "1"}};
-        QCOMPARE(formatTable(t, OutputFormat::Html),
+        QCOMPARE(formatGrid(t, OutputFormat::Html),
                  std::string("<table>\n<thead><tr><th>&lt;b&gt;name&lt;/b&gt;</th><th "
                              "class=\"num\">n</th></tr></thead>\n<tbody>\n<tr><td>a&amp;b</"
                              "td><td class=\"num\">1</td></tr>\n</tbody>\n</table>\n"));

@@ -44,6 +44,7 @@
 #include "panels/overview_panel.h"
 #include "panels/panel_host.h"
 #include "panels/pipeline_panel.h"
+#include "panels/result_rows.h"
 #include "panels/steps_panel.h"
 #include "panels/utilization_panel.h"
 #include "report/analysis_catalog.h"
@@ -382,13 +383,15 @@ class TestPanels : public QObject {
         }
         // Hostile names.
         AnalysisTable hostile;
-        hostile.model()->setColumns({{"Kernel", CellKind::Text}, {"Total", CellKind::Duration}});
         const QString script = QStringLiteral("<script>alert(\"x\")</script>\nnext");
         const QString formula = QStringLiteral("=cmd|' /C calc'!A0");
-        std::vector<TableRow> rows(2);
-        rows[0].cells = {TableCell::ofText(script), TableCell::of(1500)};
-        rows[1].cells = {TableCell::ofText(formula), TableCell::of(7)};
-        hostile.model()->setRows(std::move(rows));
+        ResultTable names;
+        names.id = "kernels";
+        names.columns = {{"name", "Kernel", Unit::Text}, {"total_ns", "Total", Unit::Duration}};
+        names.rows.resize(2);
+        names.rows[0].cells = {script.toStdString(), int64_t{1500}};
+        names.rows[1].cells = {formula.toStdString(), int64_t{7}};
+        hostile.model()->setResult(resultRows(std::move(names), 0));
         QVERIFY(hostile.exportTo(dir_.filePath("h.html"), &error));
         QVERIFY(hostile.exportTo(dir_.filePath("h.csv"), &error));
         QVERIFY(hostile.exportTo(dir_.filePath("h.json"), &error));
@@ -407,11 +410,11 @@ class TestPanels : public QObject {
                      cell.c_str());
         }
         const auto hjson = nlohmann::json::parse(read("h.json"));
-        std::set<std::string> names;
+        std::set<std::string> written;
         for (const auto& r : hjson["rows"])
-            names.insert(r["Kernel"].get<std::string>());
-        QVERIFY(names.count(script.toStdString()));
-        QVERIFY(names.count(formula.toStdString()));
+            written.insert(r["name"].get<std::string>());
+        QVERIFY(written.count(script.toStdString()));
+        QVERIFY(written.count(formula.toStdString()));
     }
 
     void overviewMemoryAndPipeline() {

@@ -59,7 +59,12 @@ void runExport(TaskGroup& tasks, QObject* owner, QWidget* window, const QString&
     tasks.add(
         sharedExecutor(Priority::Work).submit([=, job = std::move(job), done = std::move(done)] {
             QString message;
-            const bool ok = job(&message);
+            bool ok = false;
+            try {
+                ok = job(&message);
+            } catch (const std::exception& e) {  // e.g. out of memory drawing a huge picture
+                message = QString::fromUtf8(e.what());
+            }
             QMetaObject::invokeMethod(
                 qApp,
                 [=] {

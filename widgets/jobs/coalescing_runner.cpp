@@ -89,42 +89,45 @@ void CoalescingRunner::setBusy(bool busy) {
 void CoalescingRunner::drain() {
     std::unique_lock lock(mutex_);
     task_ = 0;  // running now: no longer to be taken back
-    for (;;) {
-        if (stopping_ || !pending_) {
-            scheduled_ = false;
-            drained_.notify_all();
-            return;
-        }
-        Job job = std::move(pending_);
-        pending_ = nullptr;
-        const uint64_t generation = generation_;
-        auto token = std::make_shared<CancelToken>();
-        running_ = token;
+    if (stopping_ || !pending_) {
+        scheduled_ = false;
+        drained_.notify_all();
+        return;
+    }
+    Job job = std::move(pending_);
+    pending_ = nullptr;
+    const uint64_t generation = generation_;
+    auto token = std::make_shared<CancelToken>();
+    running_ = token;
+    lock.unlock();
+    std::function<void()> apply;
+    try {
+        apply = job(*token);
+    } catch (const std::exception&) {
+        apply = nullptr;  // e.g. out of memory on a huge trace: no result, not a crash
+    }
+    // The job's captures (a whole trace, perhaps its last reference) die
+    // here, unlocked: the GUI thread never waits on a teardown.
+    job = nullptr;
+    lock.lock();
+    running_.reset();
+    const bool superseded = generation != generation_ && policy_ == Policy::Analyses;
+    if (token->isCancelled() || superseded || stopping_) {
         lock.unlock();
-        std::function<void()> apply;
-        try {
-            apply = job(*token);
-        } catch (const std::exception&) {
-            apply = nullptr;  // e.g. out of memory on a huge trace: no result, not a crash
-        }
-        // The job's captures (a whole trace, perhaps its last reference) die
-        // here, unlocked: the GUI thread never waits on a teardown.
-        job = nullptr;
+        apply = nullptr;
         lock.lock();
-        running_.reset();
-        const bool superseded = generation != generation_ && policy_ == Policy::Analyses;
-        if (token->isCancelled() || superseded || stopping_) {
-            lock.unlock();
-            apply = nullptr;
-            lock.lock();
-            continue;
-        }
+    } else {
         ready_ = std::move(apply);  // may be empty (cancelled, failed): still clears busy
         readyGeneration_ = generation;
         hasReady_ = true;
         // Dropped by Qt if the runner is gone by then.
         QMetaObject::invokeMethod(this, "deliver", Qt::QueuedConnection);
     }
+    // One job per task: a newer request queues behind the other runners'
+    // jobs rather than holding this worker.
+    scheduled_ = false;
+    schedule();
+    if (!scheduled_) drained_.notify_all();
 }
 
 }  // namespace gapscope::ui

@@ -50,8 +50,8 @@ class CoalescingRunner : public QObject {
     void busyChanged(bool busy);
 
   private:
-    // A task of the executor: runs the pending jobs, newest first, until
-    // none is left.
+    // A task of the executor: runs the pending job (the newest request),
+    // then queues itself again if another came meanwhile.
     void drain();
     // Queues drain() unless it is queued or running (mutex_ held).
     void schedule();

@@ -16,7 +16,11 @@ TraceLoader::~TraceLoader() {
     // torn down themselves.
     cancel();
     load_ = {};
-    store_ = {};
+    // The index cache entry is written before the viewer goes, as before.
+    try {
+        if (store_.valid()) store_.get();
+    } catch (...) {
+    }
     QCoreApplication::removePostedEvents(this);
 }
 
@@ -27,9 +31,14 @@ void TraceLoader::waitForCacheWrite() {
     QCoreApplication::sendPostedEvents(this);
 }
 
+void TraceLoader::dropCacheWrite() {
+    if (store_.takeBack()) return;  // not started: never written
+    waitForCacheWrite();
+}
+
 void TraceLoader::storeInCache(std::shared_ptr<const Trace> trace, const QString& path) {
     waitForCacheWrite();  // one writer at a time; the previous one is nearly done
-    store_ = sharedExecutor(Priority::Analyses)
+    store_ = sharedExecutor(Priority::Work)
                  .submit([this, cache = cache_, trace = std::move(trace), path] {
                      const QString error = QString::fromStdString(cache->store(*trace));
                      QMetaObject::invokeMethod(
@@ -58,9 +67,11 @@ void TraceLoader::cancel() {
 std::shared_ptr<TraceLoader::Shared> TraceLoader::startLoad() {
     if (load_.valid()) {
         cancel();
-        load_.get();  // cancelled: ends at once, here if it had not started
+        // One not started is dropped; one running ends soon, cancelled.
+        if (!load_.takeBack()) load_.get();
         load_ = {};
         QCoreApplication::sendPostedEvents(this);
+        poll_.stop();
     }
     shared_ = std::make_shared<Shared>();
     return shared_;
@@ -169,7 +180,12 @@ void TraceLoader::load(const QString& path) {
     run([this, shared, file, path, options, cache = cache_]() mutable {
         (void)cache;  // held so the cache outlives this load
         (void)shared;
-        LoadResult result = loadTrace(file, options);
+        LoadResult result;
+        try {
+            result = loadTrace(file, options);
+        } catch (const std::exception& e) {  // never out of the task: the viewer waits for it
+            result.failure = LoadFailure{file, "load", e.what()};
+        }
         QMetaObject::invokeMethod(
             this,
             [this, result = std::move(result), path]() mutable { finish(std::move(result), path); },

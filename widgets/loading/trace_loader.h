@@ -2,8 +2,8 @@
 // Loads a trace off the GUI thread through core's loadTrace, as a task of
 // the shared executor (util/executor.h), with progress (polled, so a fast
 // reader never floods the event loop) and cancel. Results arrive as queued
-// signals on the GUI thread; the index cache is written afterwards, as a
-// task of the analyses' (lowest) priority.
+// signals on the GUI thread; the index cache is written afterwards, as
+// another task.
 
 #include <QObject>
 #include <QString>
@@ -43,6 +43,9 @@ class TraceLoader : public QObject {
     void wait();
     // Blocks until the index cache entry of the last parse is written.
     void waitForCacheWrite();
+    // The same, except that an entry whose write has not started is never
+    // written (the cache is being cleared).
+    void dropCacheWrite();
 
   signals:
     void progressChanged(int percent, const QString& phase);

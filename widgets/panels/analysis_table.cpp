@@ -351,18 +351,7 @@ QString AnalysisTable::selectedMarkdown() const {
         readable.origin = model_->origin();
         return QString::fromStdString(renderResult(picked, OutputFormat::Markdown, readable));
     }
-    Table t;
-    for (int c = 0; c < model_->columnCount(); ++c) {
-        t.headers.push_back(model_->columns()[static_cast<size_t>(c)].title.toStdString());
-        t.numeric.push_back(model_->columns()[static_cast<size_t>(c)].kind != CellKind::Text);
-    }
-    for (const int r : rows) {
-        std::vector<std::string> cells;
-        for (int c = 0; c < model_->columnCount(); ++c)
-            cells.push_back(model_->displayText(r, c).toStdString());
-        t.rows.push_back(std::move(cells));
-    }
-    return QString::fromStdString(formatTable(t, OutputFormat::Markdown));
+    return {};  // every table a panel shows is a core result's
 }
 
 QString AnalysisTable::selectedTabSeparated() const {

@@ -8,52 +8,17 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QWidget>
-#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "export/export_files.h"
 #include "panels/analysis_panel.h"
 #include "panels/analysis_session.h"
 #include "panels/analysis_table.h"
+#include "panels/result_rows.h"
 #include "report/result_json.h"
 #include "report/table.h"
 
 namespace gapscope::ui {
-
-namespace {
-
-bool numericKind(CellKind k) {
-    return k != CellKind::Text;
-}
-
-// The raw value of a cell as JSON: integers for ns, bytes and counts.
-nlohmann::json rawJson(const TableCell& c, CellKind kind) {
-    if (c.empty) return nullptr;
-    switch (kind) {
-        case CellKind::Text:
-            return c.text.toStdString();
-        case CellKind::Count:
-        case CellKind::Duration:
-        case CellKind::Bytes:
-            return static_cast<int64_t>(std::llround(c.number));
-        case CellKind::Percent:
-            return std::round(c.number * 100 * 1e4) / 1e4;
-        case CellKind::Number:
-            return c.number;
-        case CellKind::Time:
-            return c.exact;
-    }
-    return nullptr;
-}
-
-std::string rawText(const TableCell& c, CellKind kind) {
-    const nlohmann::json v = rawJson(c, kind);
-    if (v.is_null()) return {};
-    if (v.is_string()) return v.get<std::string>();
-    return v.dump();
-}
-
-}  // namespace
 
 std::optional<OutputFormat> tableExportFormatFor(const QString& path) {
     const auto format = outputFormatForPath(path.toStdString());
@@ -61,23 +26,27 @@ std::optional<OutputFormat> tableExportFormatFor(const QString& path) {
     return format;
 }
 
-QString rawHeader(const AnalysisTableModel& model, int column) {
-    const TableColumn& c = model.columns()[static_cast<size_t>(column)];
-    switch (c.kind) {
-        case CellKind::Duration:
-            return c.title + QStringLiteral(" (ns)");
-        case CellKind::Time:
-            return c.title + QStringLiteral(" (absolute ns)");
-        case CellKind::Bytes:
-            return c.title + QStringLiteral(" (bytes)");
-        case CellKind::Percent:
-            return c.title + QStringLiteral(" (%)");
-        default:
-            return c.title;
-    }
-}
-
 namespace {
+
+Unit unitOf(CellKind kind) {
+    switch (kind) {
+        case CellKind::Count:
+            return Unit::Count;
+        case CellKind::Duration:
+            return Unit::Duration;
+        case CellKind::Bytes:
+            return Unit::Bytes;
+        case CellKind::Percent:
+            return Unit::Share;
+        case CellKind::Number:
+            return Unit::Number;
+        case CellKind::Time:
+            return Unit::Time;
+        case CellKind::Text:
+            break;
+    }
+    return Unit::Text;
+}
 
 // The document around a table: Markdown with a heading, or an HTML page.
 std::string exportDocument(const std::string& table, OutputFormat format,
@@ -114,37 +83,17 @@ std::string exportResult(const AnalysisTableModel& model, const std::vector<int>
 
 std::string exportTable(const AnalysisTableModel& model, const std::vector<int>& rows,
                         OutputFormat format, const std::string& title) {
+    // Every table a panel shows is a core result's (panels/result_rows.h).
     if (model.result()) return exportResult(model, rows, format, title);
-    const int columns = model.columnCount();
-    auto kind = [&](int c) { return model.columns()[static_cast<size_t>(c)].kind; };
-    if (format == OutputFormat::Json) {
-        nlohmann::json out;
-        out["title"] = title;
-        out["rows"] = nlohmann::json::array();
-        for (const int r : rows) {
-            nlohmann::json row = nlohmann::json::object();
-            for (int c = 0; c < columns; ++c)
-                row[rawHeader(model, c).toStdString()] = rawJson(model.cell(r, c), kind(c));
-            out["rows"].push_back(std::move(row));
-        }
-        return out.dump(2) + "\n";
-    }
-    const bool raw = format == OutputFormat::Csv;
-    Table t;
-    for (int c = 0; c < columns; ++c) {
-        t.headers.push_back(
-            (raw ? rawHeader(model, c) : model.columns()[static_cast<size_t>(c)].title)
-                .toStdString());
-        t.numeric.push_back(numericKind(kind(c)));
-    }
-    for (const int r : rows) {
-        std::vector<std::string> cells;
-        for (int c = 0; c < columns; ++c)
-            cells.push_back(raw ? rawText(model.cell(r, c), kind(c))
-                                : model.displayText(r, c).toStdString());
-        t.rows.push_back(std::move(cells));
-    }
-    return exportDocument(formatTable(t, format), format, title);
+    // Nothing computed yet (an empty scope, a panel not shown): its columns
+    // and no row, written by the same renderers.
+    AnalysisTableModel empty;
+    ResultTable none;
+    for (const TableColumn& c : model.columns())
+        none.columns.push_back({(c.key.isEmpty() ? c.title : c.key).toStdString(),
+                                c.title.toStdString(), unitOf(c.kind)});
+    empty.setResult(resultRows(std::move(none), model.origin()));
+    return exportResult(empty, {}, format, title);
 }
 
 bool writeTableSnapshot(const TableSnapshot& table, const QString& path, QString* error) {
@@ -209,14 +158,6 @@ std::vector<int> allRows(const AnalysisTableModel& model) {
     for (size_t i = 0; i < rows.size(); ++i)
         rows[i] = static_cast<int>(i);
     return rows;
-}
-
-void holdWholeTable(TableSnapshot& table, std::shared_ptr<AnalysisTableModel> model,
-                    std::vector<TableRow> rows) {
-    model->setRows(std::move(rows));
-    table.model = model.get();
-    table.rows = allRows(*model);
-    table.owned = std::move(model);
 }
 
 }  // namespace gapscope::ui

@@ -3,9 +3,9 @@
 // the raw values (integer ns, bytes), Markdown and HTML the text the panel
 // shows; HTML escapes everything from the trace. JSON has the shape of
 // `gapscope-cli summary --format json`'s tables:
-// {"title": T, "rows": [{"KEY": VALUE, ...}]}, missing values null. A
-// table made of a core result is written by core's renderers (the CLI's
-// CSV and JSON rows exactly); a panel's own table by its columns' titles.
+// {"title": T, "rows": [{"KEY": VALUE, ...}]}, missing values null. Every
+// panel's table is a core result, written by core's renderers (the CLI's
+// CSV and JSON rows exactly).
 
 #include <QList>
 #include <QString>
@@ -25,7 +25,6 @@ class QWidget;
 namespace gapscope::ui {
 
 class AnalysisTableModel;
-struct TableRow;
 
 // By the file name's extension (.csv, .md, .json, .html / .htm).
 std::optional<OutputFormat> tableExportFormatFor(const QString& path);
@@ -33,9 +32,6 @@ std::optional<OutputFormat> tableExportFormatFor(const QString& path);
 // `rows`: source rows of the model, in the order to write them (the view's).
 std::string exportTable(const AnalysisTableModel& model, const std::vector<int>& rows,
                         OutputFormat format, const std::string& title);
-
-// A raw column's header: "Total (ns)", "Bytes (bytes)", "% busy (%)".
-QString rawHeader(const AnalysisTableModel& model, int column);
 
 // What a panel exports when asked: its model (or one made for the export,
 // kept alive by `owned`), the rows in the order shown, a title
@@ -62,8 +58,5 @@ QStringList protectedFilesOf(const QObject* inside);
 inline constexpr const char* kProtectedFilesProperty = "gapscopeProtectedFiles";
 // 0 .. rows-1: every row of a model in its own order.
 std::vector<int> allRows(const AnalysisTableModel& model);
-// Fills `model` with `rows` and makes `table` hold and show all of them.
-void holdWholeTable(TableSnapshot& table, std::shared_ptr<AnalysisTableModel> model,
-                    std::vector<TableRow> rows);
 
 }  // namespace gapscope::ui

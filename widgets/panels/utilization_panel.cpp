@@ -11,6 +11,7 @@
 
 #include "analysis/gpu_utilization.h"
 #include "panels/analysis_table.h"
+#include "panels/result_rows.h"
 #include "panels/units.h"
 #include "timeline/time_axis.h"
 #include "timeline/timeline_view.h"
@@ -199,21 +200,31 @@ TableSnapshot UtilizationPanel::snapshot() const {
                   .arg(note_->text(), shortDuration(w.start - trace->spanStart),
                        shortDuration(w.end - trace->spanStart))
                   .toStdString();
-    auto model = std::make_shared<AnalysisTableModel>();
-    std::vector<TableColumn> columns = {{tr("Start"), CellKind::Time}, {tr("End"), CellKind::Time}};
+    // The chart's buckets as a table: each GPU's busy share of each.
+    ResultTable table;
+    table.id = "utilization";
+    table.title = t.title;
+    table.columns = {{"start_ns", tr("Start").toStdString(), Unit::Time},
+                     {"end_ns", tr("End").toStdString(), Unit::Time}};
     for (size_t r = 0; r < chart_->rows().size(); ++r)
-        columns.push_back({tr("%1 busy").arg(chart_->rowLabel(r)), CellKind::Percent});
-    model->setColumns(std::move(columns));
-    std::vector<TableRow> rows(n);
+        table.columns.push_back({"gpu_" + std::to_string(chart_->rows()[r].first) + "_busy",
+                                 tr("%1 busy").arg(chart_->rowLabel(r)).toStdString(),
+                                 Unit::Share});
     for (size_t i = 0; i < n; ++i) {
         const Interval b = chart_->bucket(static_cast<int>(i));
-        rows[i].cells = {TableCell::ofTime(b.start, trace->spanStart),
-                         TableCell::ofTime(b.end, trace->spanStart)};
+        ResultRow row;
+        row.cells = {b.start, b.end};
         for (const auto& [device, bins] : chart_->rows())
-            rows[i].cells.push_back(TableCell::of(bins[i]));
-        rows[i].target = NavTarget::toRange(b);
+            row.cells.push_back(bins[i]);
+        row.ref.kind = ResultRef::Kind::Range;
+        row.ref.range = b;
+        table.rows.push_back(std::move(row));
     }
-    holdWholeTable(t, std::move(model), std::move(rows));
+    auto model = std::make_shared<AnalysisTableModel>();
+    model->setResult(resultRows(table, trace->spanStart));
+    t.model = model.get();
+    t.rows = allRows(*model);
+    t.owned = std::move(model);
     return t;
 }
 

@@ -188,6 +188,8 @@ ResultTable gpuTable(const Trace& t, const Scope& scope) {
                      {"time_ns", "Time", Unit::Duration},
                      {"account_busy_ns", "Busy in its time", Unit::Duration},
                      share};
+    // The whole trace's account (computeAnalysis gives an analysis about the
+    // whole trace its whole scope): the figure `account` gives.
     const TimeAccount account =
         t.gpuDevices.empty() ? TimeAccount{} : timeAccountOf(t, scope.stepOptions());
     for (const GpuDevice& d : t.gpuDevices) {
