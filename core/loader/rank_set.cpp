@@ -14,7 +14,6 @@
 #include "io/rank_files.h"
 #include "loader/profile_folder.h"
 #include "model/distributed_info.h"
-#include "util/executor.h"
 
 namespace gapscope {
 
@@ -256,14 +255,16 @@ RankSetLoad loadRanks(const std::vector<RankSource>& sources, const RankLoadOpti
             }
         }
     };
-    // The other workers are tasks of the shared pool; one not started by
-    // the time this one is done finds no file left when get() runs it here.
-    std::vector<Executor::Pending<void>> helpers;
+    // A thread per other worker, not tasks of the shared pool: each runs
+    // whole loads for as long as files are left (with the pool's tasks,
+    // ThreadSanitizer reported a helper reading this frame after it ended;
+    // not understood yet, so the threads stay).
+    std::vector<std::thread> threads;
     for (unsigned w = 1; w < workers; ++w)
-        helpers.push_back(sharedExecutor(Priority::Work).submit(work));
+        threads.emplace_back(work);
     work();
-    for (auto& h : helpers)
-        h.get();
+    for (std::thread& t : threads)
+        t.join();
     for (RankLoad& r : out.ranks)
         out.cancelled = out.cancelled || r.result.cancelled;
     numberRanks(out.ranks, stated, partOrder, out.warnings);

@@ -1,6 +1,6 @@
 #pragma once
 // The one way background work runs: a pool of threads with a bounded queue.
-// A load's side tasks, the ranks of a job read side by side, every panel's
+// A load, its side tasks, the index cache's writes, exports, every panel's
 // analysis and the timeline's frames are tasks here, not threads of their
 // own, so the machine's cores are shared by one scheduler and a new
 // analysis or panel has nothing to start or join.
@@ -16,7 +16,7 @@
 // started. The I/O pipeline's stages that block on one another (read-ahead,
 // the parallel parser's chunks, the args store's writer) stay threads of
 // their own: as tasks they could hold every worker while waiting for a
-// stage still in the queue.
+// stage still in the queue. So do the ranks' loaders (loader/rank_set.cpp).
 
 #include <condition_variable>
 #include <cstdint>

@@ -135,6 +135,32 @@ class TestExecutor : public QObject {
         QCOMPARE(ran.load(), 32);
     }
 
+    // The pattern of the ranks' parallel load, many times over: helpers
+    // share a counter on the caller's stack; every helper has finished
+    // when the caller returns (ThreadSanitizer checks the stack's reuse).
+    void helpersFinishBeforeTheCallerReturns() {
+        auto claimAll = [](size_t n) {
+            std::atomic<size_t> next{0};
+            std::atomic<size_t> claimed{0};
+            auto work = [&] {
+                for (size_t i = next++; i < n; i = next++) {
+                    std::this_thread::sleep_for(std::chrono::microseconds(50));
+                    ++claimed;
+                }
+            };
+            std::vector<Executor::Pending<void>> helpers;
+            for (int w = 0; w < 3; ++w)
+                helpers.push_back(sharedExecutor(Priority::Work).submit(work));
+            work();
+            for (auto& h : helpers)
+                h.get();
+            return claimed.load();
+        };
+        for (size_t round = 0; round < 200; ++round) {
+            QCOMPARE(claimAll(round % 7), round % 7);
+        }
+    }
+
     // The shared pools: one per priority, a worker per core (at least two).
     void sharedPools() {
         Executor& work = sharedExecutor(Priority::Work);
