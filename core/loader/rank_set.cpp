@@ -256,9 +256,11 @@ RankSetLoad loadRanks(const std::vector<RankSource>& sources, const RankLoadOpti
         }
     };
     // A thread per other worker, not tasks of the shared pool: each runs
-    // whole loads for as long as files are left (with the pool's tasks,
-    // ThreadSanitizer reported a helper reading this frame after it ended;
-    // not understood yet, so the threads stay).
+    // whole loads for as long as files are left. (As pool tasks,
+    // ThreadSanitizer reported races on this frame in a test binary that had
+    // forked, to run a Python reference, while the pool's threads lived; the
+    // same pattern without a fork is clean (tst_executor). TSan does not
+    // follow synchronization across such a fork, so the threads stay.)
     std::vector<std::thread> threads;
     for (unsigned w = 1; w < workers; ++w)
         threads.emplace_back(work);
