@@ -68,6 +68,17 @@ ResultCell cellOf(const std::optional<T>& v) {
     return v ? ResultCell(*v) : ResultCell();
 }
 
+// A cell's integer (ns, bytes, a count) or text, `fallback` for any other
+// value: how a view reads a figure it words itself.
+inline int64_t integerOr(const ResultCell& cell, int64_t fallback = 0) {
+    const auto* i = std::get_if<int64_t>(&cell);
+    return i ? *i : fallback;
+}
+inline std::string textOr(const ResultCell& cell, std::string fallback = {}) {
+    const auto* t = std::get_if<std::string>(&cell);
+    return t ? *t : fallback;
+}
+
 // What a row leads to on the timeline.
 struct ResultRef {
     enum class Kind : uint8_t { None, Slice, Name, Range, Step };

@@ -161,10 +161,7 @@ std::optional<OverviewPanel::Computed> computeOverview(const AnalysisPanel::Requ
     for (size_t i = 0; i < account.devices.size(); ++i) {
         const GpuTimeAccount& d = account.devices[i];
         const ResultCell& busyShare = gpus.at(i, "busy_share");
-        auto ns = [&](const char* key) {
-            const ResultCell& c = gpus.at(i, key);
-            return std::holds_alternative<int64_t>(c) ? std::get<int64_t>(c) : TimeNs{0};
-        };
+        auto ns = [&](const char* key) { return integerOr(gpus.at(i, key)); };
         html += QStringLiteral("<p><b>%1</b>: busy %2 %3, %4; idle %5 — %6<br>%7</p>")
                     .arg(QString::fromStdString(t.gpuLabel(d.device)).toHtmlEscaped())
                     .arg(formatPercent(std::holds_alternative<double>(busyShare)
@@ -181,10 +178,7 @@ std::optional<OverviewPanel::Computed> computeOverview(const AnalysisPanel::Requ
     } else {
         // The steps analysis's figures of the steps in scope; the trace's
         // median beside one step.
-        auto ns = [&](const char* key) {
-            const ResultCell& c = stepsResult.figure(key);
-            return std::holds_alternative<int64_t>(c) ? std::get<int64_t>(c) : TimeNs{0};
-        };
+        auto ns = [&](const char* key) { return integerOr(stepsResult.figure(key)); };
         if (steps.steps.size() == 1)
             html +=
                 OverviewPanel::tr("Step %1 lasted %2 (the median of all steps: %3). ")

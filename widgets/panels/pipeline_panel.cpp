@@ -59,16 +59,8 @@ std::optional<PipelinePanel::Computed> computePipeline(const AnalysisPanel::Requ
     const ResultTable* stages = r.table("input_stages");
     const ResultTable* perStep = r.table("input_wait_per_step");
     if (request.cancelled() || !stages || !perStep) return std::nullopt;
-    auto ns = [&](const char* key) {
-        const ResultCell& c = r.figure(key);
-        return std::holds_alternative<int64_t>(c) ? std::get<int64_t>(c) : TimeNs{0};
-    };
-    auto text = [&](const char* key) {
-        const ResultCell& c = r.figure(key);
-        return std::holds_alternative<std::string>(c)
-                   ? QString::fromStdString(std::get<std::string>(c))
-                   : QString();
-    };
+    auto ns = [&](const char* key) { return integerOr(r.figure(key)); };
+    auto text = [&](const char* key) { return QString::fromStdString(textOr(r.figure(key))); };
     auto yes = [&](const char* key) {
         const ResultCell& c = r.figure(key);
         return std::holds_alternative<int64_t>(c) && std::get<int64_t>(c) != 0;

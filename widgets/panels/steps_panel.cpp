@@ -100,18 +100,12 @@ std::optional<std::shared_ptr<const StepsPanel::Shown>> computeSteps(
         shown->summary =
             StepsPanel::tr("No steps in this scope (ProfilerStep#N, TensorFlow step markers).");
     } else {
-        auto figure = [&](const char* key) {
-            const ResultCell& c = figures.figure(key);
-            return std::holds_alternative<int64_t>(c) ? std::get<int64_t>(c) : int64_t{0};
-        };
-        const ResultCell& source = figures.figure("source");
+        auto figure = [&](const char* key) { return integerOr(figures.figure(key)); };
         shown->summary =
             StepsPanel::tr(
                 "%1 steps (%2) lasted: mean %3, median %4, slowest %5; %6 slow (> 1.5 × median).")
                 .arg(figure("step_count"))
-                .arg(std::holds_alternative<std::string>(source)
-                         ? QString::fromStdString(std::get<std::string>(source))
-                         : QString())
+                .arg(QString::fromStdString(textOr(figures.figure("source"))))
                 .arg(shortDuration(figure("mean_duration_ns")))
                 .arg(shortDuration(figure("listed_median_ns")))
                 .arg(shortDuration(figure("slowest_ns")))
