@@ -122,38 +122,40 @@ std::string analysisHelp(const Analysis& a) {
     if (a.usesGapThreshold)
         out += optionLine("--min-gap-us N",
                           "the gap threshold in microseconds (default 100; may be\nfractional)");
-    return out + kLoadOptionsHelp;
+    return out + kLoadOptionsHelp + a.helpNotes;
 }
 
-int runAnalysisCommand(const Analysis& a, int argc, char** argv) {
+std::optional<CommandLine> parseCommandLine(const Analysis& a, int argc, char** argv, int& status) {
     const std::string name = "gapscope-cli " + a.id;
+    status = 1;
     auto fail = [&](const std::string& why) {
         std::cerr << name << ": " << why << "\n";
-        return 1;
+        return std::nullopt;
     };
-    AnalysisArgs args;
-    AnalysisOptions options;
-    std::string table, outDir;
+    CommandLine line;
+    AnalysisArgs& args = line.args;
     std::vector<char*> rest;
     for (int i = 0; i < argc; ++i) {
         const std::string arg = argv[i];
         const bool hasValue = i + 1 < argc;
         if (arg == "-h" || arg == "--help") {
             std::cout << analysisHelp(a);
-            return 0;
+            status = 0;
+            return std::nullopt;
         }
         if (arg == "--schema") {
             std::cout << analysisSchema(a).dump(2) << "\n";
-            return 0;
+            status = 0;
+            return std::nullopt;
         }
         if (arg == "--format" && hasValue) {
             const auto format = parseOutputFormat(argv[++i]);
             if (!format) return fail("--format takes table, csv, md, json or html");
             args.format = *format;
         } else if (arg == "--table" && hasValue) {
-            table = argv[++i];
+            line.table = argv[++i];
         } else if (arg == "--out" && hasValue) {
-            outDir = argv[++i];
+            line.outDir = argv[++i];
         } else if (arg == "--range" && hasValue && a.scoped) {
             args.range = parseRangeArg(argv[++i]);
             if (!args.range) return fail("--range takes START:END, integer ns with START < END");
@@ -163,7 +165,9 @@ int runAnalysisCommand(const Analysis& a, int argc, char** argv) {
             if (!parseInt(argv[++i], n) || n < 0) return fail("--step takes a step number");
             args.step = n;
         } else if ((arg == "--range" || arg == "--step") && !a.scoped) {
-            return fail(a.id + " is about the whole trace; --range and --step do not apply");
+            return fail(a.id + " is about " +
+                        (a.readsOneTrace() ? "the whole trace" : "whole runs") +
+                        "; --range and --step do not apply");
         } else if (arg == "--step-regex" && hasValue && a.takesStepRegex) {
             args.stepRegexText = argv[++i];
             try {
@@ -184,31 +188,111 @@ int runAnalysisCommand(const Analysis& a, int argc, char** argv) {
                 continue;
             }
             if (spec->kind == OptionSpec::Kind::Flag) {
-                options.set(spec->name);
+                line.options.set(spec->name);
                 continue;
             }
             if (!hasValue) return fail("--" + spec->name + " takes a value");
             const std::string v = argv[++i];
             int64_t n = 0;
+            if (spec->kind == OptionSpec::Kind::Texts) {
+                if (spec->check)
+                    if (const std::string error = spec->check(v); !error.empty())
+                        return fail("--" + spec->name + " " + v + ": " + error +
+                                    (a.helpNotes.empty() ? "" : "\n" + a.helpNotes));
+                line.options.add(spec->name, v);
+                continue;
+            }
             if (spec->kind == OptionSpec::Kind::Count) {
                 if (!parseInt(v, n) || n <= 0)
                     return fail("--" + spec->name + " takes a positive count");
+            } else if (spec->kind == OptionSpec::Kind::Index) {
+                if (!parseInt(v, n) || n < 0)
+                    return fail("--" + spec->name + " takes a non-negative integer");
             } else {
                 const std::optional<TimeNs> ns = parseMicrosArg(v);
                 if (!ns)
                     return fail("--" + spec->name + " takes a non-negative number of microseconds");
                 n = *ns;
             }
-            options.set(spec->name, n);
+            line.options.set(spec->name, n);
         }
     }
-    if (!table.empty() && args.format != OutputFormat::Csv)
+    if (!line.table.empty() && args.format != OutputFormat::Csv)
         return fail("--table picks the table of --format csv (the other formats write them all)");
-    if (!outDir.empty() && !std::filesystem::is_directory(outDir))
-        return fail("--out " + outDir + ": not a folder");
-    auto load = parseLoadArgs(name.c_str(), static_cast<int>(rest.size()), rest.data(), {});
-    if (!load) return 1;
+    if (!line.outDir.empty() && !std::filesystem::is_directory(line.outDir))
+        return fail("--out " + line.outDir + ": not a folder");
+    auto load = parseLoadArgs(name.c_str(), static_cast<int>(rest.size()), rest.data(), {},
+                              !a.readsOneTrace());
+    if (!load) return std::nullopt;
     args.load = std::move(*load);
+    return line;
+}
+
+int writeResult(const Analysis& a, const Trace& subject, const AnalysisResult& result,
+                const CommandLine& line) {
+    const std::string name = "gapscope-cli " + a.id;
+    const OutputFormat format = line.args.format;
+    // What goes where: (file name, bytes).
+    std::vector<std::pair<std::string, std::string>> outputs;
+    try {
+        const std::vector<ResultTable> tables = renderedTables(subject, a, result);
+        if (format == OutputFormat::Csv) {
+            if (!line.table.empty() &&
+                std::none_of(tables.begin(), tables.end(),
+                             [&](const ResultTable& t) { return t.id == line.table; })) {
+                std::string ids;
+                for (const ResultTable& t : tables)
+                    ids += (ids.empty() ? "" : ", ") + t.id;
+                std::cerr << name << ": --table " << line.table << ": no such table (" << ids
+                          << ")\n";
+                return 1;
+            }
+            if (line.outDir.empty() || !line.table.empty())
+                outputs.push_back(
+                    {line.table.empty() ? a.id + ".csv" : line.table + ".csv",
+                     renderAnalysis(subject, a, result, OutputFormat::Csv, line.table)});
+            else
+                for (const ResultTable& t : tables)
+                    outputs.push_back({t.id + ".csv", renderResult(t, OutputFormat::Csv)});
+        } else {
+            outputs.push_back(
+                {a.id + extensionOf(format), renderAnalysis(subject, a, result, format)});
+        }
+    } catch (const std::exception& e) {  // a registration's mistake (tst_registry checks them)
+        std::cerr << name << ": " << subject.path << ": " << e.what() << "\n";
+        return 2;
+    }
+    if (line.outDir.empty()) {
+        std::cout << outputs.front().second;
+        return 0;
+    }
+    for (const auto& [file, bytes] : outputs) {
+        const std::string path = (std::filesystem::path(line.outDir) / file).string();
+        const std::string error = writeFileAtomically(path, bytes, Overwrite::Yes);
+        if (!error.empty()) {
+            std::cerr << name << ": " << path << ": " << error << "\n";
+            return 2;
+        }
+        std::cout << path << "\n";
+    }
+    return 0;
+}
+
+int finishCommand(const Analysis& a, const Trace& subject, const AnalysisResult& result,
+                  const CommandLine& line) {
+    const int written = writeResult(a, subject, result, line);
+    if (written != 0 || !a.gate) return written;
+    std::string log;
+    const int status = a.gate(result, log);
+    std::cerr << log;
+    return status;
+}
+
+int runAnalysisCommand(const Analysis& a, int argc, char** argv) {
+    int status = 1;
+    std::optional<CommandLine> line = parseCommandLine(a, argc, argv, status);
+    if (!line) return status;
+    AnalysisArgs& args = line->args;
     std::string cacheNote;
     const auto trace = loadOrReport(args.load, &cacheNote);
     if (!trace) return 2;
@@ -221,48 +305,14 @@ int runAnalysisCommand(const Analysis& a, int argc, char** argv) {
     scope.step = args.step;
     scope.stepRegex = args.stepRegex ? &*args.stepRegex : nullptr;
     if (args.minGapNs) scope.minGapNs = *args.minGapNs;
-    // What goes where: (file name, bytes).
-    std::vector<std::pair<std::string, std::string>> outputs;
+    AnalysisResult result;
     try {
-        const AnalysisResult result = computeAnalysis(a, *trace, scope, options);
-        const std::vector<ResultTable> tables = renderedTables(*trace, a, result);
-        if (args.format == OutputFormat::Csv) {
-            if (!table.empty() &&
-                std::none_of(tables.begin(), tables.end(),
-                             [&](const ResultTable& t) { return t.id == table; })) {
-                std::string ids;
-                for (const ResultTable& t : tables)
-                    ids += (ids.empty() ? "" : ", ") + t.id;
-                return fail("--table " + table + ": no such table (" + ids + ")");
-            }
-            if (outDir.empty() || !table.empty())
-                outputs.push_back({table.empty() ? a.id + ".csv" : table + ".csv",
-                                   renderAnalysis(*trace, a, result, OutputFormat::Csv, table)});
-            else
-                for (const ResultTable& t : tables)
-                    outputs.push_back({t.id + ".csv", renderResult(t, OutputFormat::Csv)});
-        } else {
-            outputs.push_back(
-                {a.id + extensionOf(args.format), renderAnalysis(*trace, a, result, args.format)});
-        }
+        result = computeAnalysis(a, *trace, scope, line->options);
     } catch (const std::exception& e) {  // a registration's mistake (tst_registry checks them)
-        std::cerr << name << ": " << args.load.path << ": " << e.what() << "\n";
+        std::cerr << "gapscope-cli " << a.id << ": " << args.load.path << ": " << e.what() << "\n";
         return 2;
     }
-    if (outDir.empty()) {
-        std::cout << outputs.front().second;
-        return 0;
-    }
-    for (const auto& [file, bytes] : outputs) {
-        const std::string path = (std::filesystem::path(outDir) / file).string();
-        const std::string error = writeFileAtomically(path, bytes, Overwrite::Yes);
-        if (!error.empty()) {
-            std::cerr << name << ": " << path << ": " << error << "\n";
-            return 2;
-        }
-        std::cout << path << "\n";
-    }
-    return 0;
+    return finishCommand(a, *trace, result, *line);
 }
 
 }  // namespace gapscope::cli

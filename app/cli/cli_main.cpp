@@ -12,8 +12,8 @@
 #include "commands.h"
 #include "dump_command.h"
 #include "io/library_versions.h"
-#include "report/analysis_catalog.h"
 #include "report/analysis_registry.h"
+#include "report/run_summary.h"
 
 namespace gapscope::cli {
 
@@ -33,13 +33,8 @@ struct OwnCommand {
     int (*run)(int argc, char** argv);
 };
 
+constexpr OwnCommand kSummary = {"summary", "TRACE", kSummaryWhat, runSummary};
 constexpr OwnCommand kAfter[] = {
-    {"summary", "TRACE", analysisWhat("summary"), runSummary},
-    {"ranks", "DIR|FILE...", analysisWhat("ranks"), runRanks},
-    {"diff", "BASE NEW",
-     "two runs compared with deltas; --fail-if EXPR makes it a\nregression gate (exit 1 when "
-     "a condition holds)",
-     runDiff},
     {"render", "TRACE --out F",
      "the annotated picture of the timeline, PNG or SVG, without\na display",
 #ifdef GAPSCOPE_HAVE_RENDER
@@ -53,10 +48,15 @@ constexpr OwnCommand kAfter[] = {
 
 }  // namespace
 
+// The analyses of one trace, the summary of them, the comparisons, then
+// the others.
 std::vector<Command> commands() {
     std::vector<Command> out;
     for (const Analysis& a : analysisRegistry().all())
-        out.push_back({a.id, a.arguments, a.what, nullptr, &a});
+        if (a.readsOneTrace()) out.push_back({a.id, a.arguments, a.what, nullptr, &a});
+    out.push_back({kSummary.name, kSummary.arguments, kSummary.what, kSummary.run, nullptr});
+    for (const Analysis& a : analysisRegistry().all())
+        if (!a.readsOneTrace()) out.push_back({a.id, a.arguments, a.what, nullptr, &a});
     for (const OwnCommand& c : kAfter)
         out.push_back({c.name, c.arguments, c.what, c.run, nullptr});
     return out;
@@ -133,8 +133,12 @@ int cliMain(int argc, char** argv) {
     }
     for (const Command& c : commands()) {
         if (command != c.name) continue;
-        return c.analysis ? runAnalysisCommand(*c.analysis, argc - 2, argv + 2)
-                          : c.run(argc - 2, argv + 2);
+        if (!c.analysis) return c.run(argc - 2, argv + 2);
+        if (c.analysis->input == AnalysisInput::TwoRuns)
+            return runTwoRunsCommand(*c.analysis, argc - 2, argv + 2);
+        if (c.analysis->input == AnalysisInput::Ranks)
+            return runRankJobCommand(*c.analysis, argc - 2, argv + 2);
+        return runAnalysisCommand(*c.analysis, argc - 2, argv + 2);
     }
     std::cerr << "gapscope-cli: unknown command '" << command << "'\n\n" << usage();
     return 1;

@@ -61,4 +61,12 @@ TimeNs medianOf(std::vector<TimeNs> values) {
     return medianAfterSelect(values, m);
 }
 
+TimeNs nearestRankOf(std::vector<TimeNs> values, double q) {
+    if (values.empty()) return 0;
+    const auto rank = static_cast<size_t>(std::ceil(q * static_cast<double>(values.size())));
+    const size_t i = std::clamp<size_t>(rank, 1, values.size()) - 1;
+    std::nth_element(values.begin(), values.begin() + std::ptrdiff_t(i), values.end());
+    return values[i];
+}
+
 }  // namespace gapscope

@@ -25,5 +25,8 @@ Distribution distributionOf(std::vector<TimeNs>& values);
 
 // The median alone, by the same rule (0 for an empty set).
 TimeNs medianOf(std::vector<TimeNs> values);
+// The nearest-rank quantile q in (0, 1]: the ceil(q · count)-th smallest
+// value (at least the first); 0 for an empty set.
+TimeNs nearestRankOf(std::vector<TimeNs> values, double q);
 
 }  // namespace gapscope

@@ -13,6 +13,12 @@ std::optional<int64_t> AnalysisOptions::value(std::string_view name) const {
     return it->second;
 }
 
+const std::vector<std::string>& AnalysisOptions::texts(std::string_view name) const {
+    static const std::vector<std::string> none;
+    const auto it = texts_.find(name);
+    return it == texts_.end() ? none : it->second;
+}
+
 StepOptions Scope::stepOptions() const {
     StepOptions o;
     o.regex = stepRegex;
@@ -37,10 +43,38 @@ std::vector<Step> Scope::steps(const Trace& trace) const {
     return out;
 }
 
-AnalysisResult computeAnalysis(const Analysis& analysis, const Trace& trace, const Scope& scope,
-                               AnalysisOptions options) {
+namespace {
+
+void setDefaults(const Analysis& analysis, AnalysisOptions& options) {
     for (const OptionSpec& o : analysis.options)
         if (o.defaultValue && !options.value(o.name)) options.set(o.name, *o.defaultValue);
+}
+
+void expectInput(const Analysis& analysis, AnalysisInput input) {
+    if (analysis.input != input)
+        throw std::logic_error("analysis '" + analysis.id + "' reads another input");
+}
+
+}  // namespace
+
+AnalysisResult computeAnalysis(const Analysis& analysis, const TwoRuns& runs,
+                               AnalysisOptions options) {
+    expectInput(analysis, AnalysisInput::TwoRuns);
+    setDefaults(analysis, options);
+    return analysis.compareRuns(runs, options);
+}
+
+AnalysisResult computeAnalysis(const Analysis& analysis, const RankJob& job,
+                               AnalysisOptions options) {
+    expectInput(analysis, AnalysisInput::Ranks);
+    setDefaults(analysis, options);
+    return analysis.compareRanks(job, options);
+}
+
+AnalysisResult computeAnalysis(const Analysis& analysis, const Trace& trace, const Scope& scope,
+                               AnalysisOptions options) {
+    expectInput(analysis, AnalysisInput::Trace);
+    setDefaults(analysis, options);
     // An analysis about the whole trace sees the whole trace, whatever the
     // view's scope (a panel passes its window, a step); one without a step
     // regex sees the steps without it.
@@ -78,7 +112,14 @@ void AnalysisRegistry::add(Analysis a) {
     if (a.id.empty() || a.id.find_first_not_of("abcdefghijklmnopqrstuvwxyz-_") != std::string::npos)
         fail("an id is lower-case letters, '-' and '_'");
     if (find(a.id)) fail("registered twice");
-    if (!a.compute) fail("no compute function");
+    const int computes =
+        int(bool(a.compute)) + int(bool(a.compareRuns)) + int(bool(a.compareRanks));
+    const bool ofItsInput = a.input == AnalysisInput::Trace     ? bool(a.compute)
+                            : a.input == AnalysisInput::TwoRuns ? bool(a.compareRuns)
+                                                                : bool(a.compareRanks);
+    if (computes != 1 || !ofItsInput) fail("needs the one compute function of its input");
+    if (a.input != AnalysisInput::Trace && (a.scoped || !a.summary.empty()))
+        fail("a comparison is about whole runs and is no part of one trace's summary");
     if (a.what.empty() || a.help.empty() || a.title.empty()) fail("no description");
     for (const OptionSpec& o : a.options) {
         if (o.name.empty() || o.name.starts_with("-") || o.help.empty())

@@ -19,6 +19,7 @@
 
 #include "analysis/advice.h"
 #include "analysis/steps.h"
+#include "report/compared_inputs.h"
 #include "report/result_table.h"
 
 namespace gapscope {
@@ -28,24 +29,35 @@ struct OptionSpec {
     enum class Kind : uint8_t {
         Flag,    // --name
         Count,   // --name N, a positive integer
+        Index,   // --name N, a non-negative integer (a step number)
         Micros,  // --name N, non-negative microseconds (exact decimals), kept in ns
+        Texts,   // --name TEXT, repeatable: each value in order
     };
     std::string name;  // "top" is --top
     Kind kind = Kind::Flag;
     std::string help;                          // one line
-    std::optional<int64_t> defaultValue = {};  // Count, Micros (ns); none: absent
+    std::optional<int64_t> defaultValue = {};  // Count, Index, Micros (ns); none: absent
     std::string valueName = "N";
+    // Texts: what is wrong with a value ("" when nothing), so that a
+    // command refuses it before it loads anything.
+    std::function<std::string(const std::string&)> check = {};
 };
 
 // The options' values by name, set from the command line or by a view.
 class AnalysisOptions {
   public:
     void set(std::string_view name, int64_t value = 1) { values_[std::string(name)] = value; }
+    void add(std::string_view name, std::string text) {
+        texts_[std::string(name)].push_back(std::move(text));
+    }
     bool flag(std::string_view name) const { return values_.contains(std::string(name)); }
     std::optional<int64_t> value(std::string_view name) const;
+    // A Texts option's values in the order given; none when absent.
+    const std::vector<std::string>& texts(std::string_view name) const;
 
   private:
     std::map<std::string, int64_t, std::less<>> values_;
+    std::map<std::string, std::vector<std::string>, std::less<>> texts_;
 };
 
 // Where an analysis looks: the CLI's --range / --step, or the viewer's scope.
@@ -103,12 +115,18 @@ struct SummaryPart {
     bool top = false;                  // at most the summary's --top rows
 };
 
+// What an analysis reads: most one trace; a comparison what was loaded of
+// two runs (gapscope-cli diff, the Compare panel) or of a job's ranks
+// (gapscope-cli ranks, the Ranks panel), for which the caller loads.
+enum class AnalysisInput : uint8_t { Trace, TwoRuns, Ranks };
+
 struct Analysis {
     std::string id;     // the CLI command and JSON "analysis"
     std::string title;  // "Kernels": the panel's and the report's heading
     std::string arguments = "TRACE";
-    std::string what;  // the command list's lines, '\n' between them
-    std::string help;  // --help's paragraph (after the usage line)
+    std::string what;       // the command list's lines, '\n' between them
+    std::string help;       // --help's paragraph (after the usage line)
+    std::string helpNotes;  // --help's text after the options, as written (a grammar)
     std::vector<OptionSpec> options;
     bool scoped = true;             // takes --range and --step (else whole trace only)
     bool usesGapThreshold = false;  // takes --min-gap-us
@@ -123,13 +141,28 @@ struct Analysis {
     std::map<std::string, std::vector<std::string>> textColumns;
     // What the summary shows of it, in the registry's order.
     std::vector<SummaryPart> summary;
+    AnalysisInput input = AnalysisInput::Trace;
+    // The compute function of its input (the one set):
     std::function<AnalysisResult(const Trace&, const Scope&, const AnalysisOptions&)> compute;
+    std::function<AnalysisResult(const TwoRuns&, const AnalysisOptions&)> compareRuns;
+    std::function<AnalysisResult(const RankJob&, const AnalysisOptions&)> compareRanks;
+    // A gate's verdict, for the CLI: its exit status (0 nothing crossed, 1 a
+    // condition crossed, 2 one that the runs cannot answer) and the lines it
+    // also writes on stderr, whatever the format. Unset: 0 and none.
+    std::function<int(const AnalysisResult&, std::string& log)> gate;
+
+    bool readsOneTrace() const { return input == AnalysisInput::Trace; }
 };
 
 // The analysis over `scope` with `options`, each option it leaves unset at
 // its registered default: how every view runs a registration. One about
 // the whole trace (not `scoped`) gets the whole trace whatever `scope` says.
 AnalysisResult computeAnalysis(const Analysis& analysis, const Trace& trace, const Scope& scope,
+                               AnalysisOptions options = {});
+// A comparison's, likewise (its input must be the analysis's).
+AnalysisResult computeAnalysis(const Analysis& analysis, const TwoRuns& runs,
+                               AnalysisOptions options = {});
+AnalysisResult computeAnalysis(const Analysis& analysis, const RankJob& job,
                                AnalysisOptions options = {});
 
 class AnalysisRegistry {

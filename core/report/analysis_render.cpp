@@ -147,11 +147,16 @@ ResultTable findingEvidenceTable(const Trace& trace, const std::vector<Finding>&
 // The figures as a two-column table for people ("Figure", "Value"), with
 // what a share is of by its figure's title; a figure without a value is
 // left out.
+constexpr size_t kLongestAlignedValue = 40;
+
 ResultTable figureList(const ResultTable& figures, const std::string& title) {
     ResultTable t;
     t.id = figures.id;
     t.title = title;
-    ResultColumn value{"value", "Value", Unit::Number};
+    // Each value written exactly as its own column says (its decimals, its
+    // unit in the figure's name); right-aligned as numbers are, unless a
+    // value is a sentence (a verdict), which reads from the left.
+    ResultColumn value{"value", "Value", Unit::Text};
     value.unitPerRow = true;
     t.columns = {{"figure", "Figure", Unit::Text}, value};
     if (figures.rows.empty()) return t;
@@ -161,12 +166,10 @@ ResultTable figureList(const ResultTable& figures, const std::string& title) {
         ResultCell cell = c < row.cells.size() ? row.cells[c] : ResultCell();
         if (std::holds_alternative<std::monostate>(cell)) continue;
         ResultRow r;
-        r.unit = column.unit;
-        // Text and flags read as themselves in the value column.
-        if (column.unit == Unit::Text || column.unit == Unit::Flag) {
-            cell = cellText(cell, column, false);
-            r.unit = Unit::Text;
-        }
+        r.unit = Unit::Text;
+        cell = cellText(cell, column, false);
+        if (std::get<std::string>(cell).size() > kLongestAlignedValue)
+            t.columns[1].unitPerRow = false;
         std::string name = exactHeader(column);
         if (const int of = figures.column(column.of); of >= 0) {
             // "Busy (%) of time": a title read inside a sentence.
@@ -247,7 +250,9 @@ std::string readableDocument(const Trace& trace, const Analysis& analysis,
         if (!out.empty()) out += "\n";
         if (headings)
             out += format == OutputFormat::Markdown ? "## " + t.title + "\n\n" : t.title + ":\n";
-        out += renderResult(t, format);
+        // A figure (a verdict, a file's path) is read whole.
+        out += renderResult(
+            t, format, {.textWidth = t.id == "figures" ? size_t(-1) : RenderOptions{}.textWidth});
     }
     if (textFindings) {
         if (!out.empty()) out += "\n";

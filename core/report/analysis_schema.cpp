@@ -9,9 +9,20 @@ namespace gapscope {
 
 namespace {
 
-std::vector<ResultTable> tablesOf(const Analysis& analysis, const Trace& trace,
-                                  const AnalysisOptions& options) {
-    const AnalysisResult result = computeAnalysis(analysis, trace, Scope{}, options);
+// Over an empty input of the analysis's kind.
+std::vector<ResultTable> tablesOf(const Analysis& analysis, const Trace& trace) {
+    AnalysisResult result;
+    switch (analysis.input) {
+        case AnalysisInput::Trace:
+            result = computeAnalysis(analysis, trace, Scope{});
+            break;
+        case AnalysisInput::TwoRuns:
+            result = computeAnalysis(analysis, TwoRuns{});
+            break;
+        case AnalysisInput::Ranks:
+            result = computeAnalysis(analysis, RankJob{});
+            break;
+    }
     return renderedTables(trace, analysis, result);
 }
 
@@ -134,7 +145,7 @@ std::vector<TableShape> analysisShape(const Analysis& analysis) {
         builder.finish(nullptr);
     }
     std::vector<TableShape> shapes;
-    for (ResultTable& t : tablesOf(analysis, empty, AnalysisOptions{})) {
+    for (ResultTable& t : tablesOf(analysis, empty)) {
         t.rows.clear();
         const size_t columns = t.columns.size();
         shapes.push_back({std::move(t), std::vector<bool>(columns, true)});
@@ -191,6 +202,10 @@ nlohmann::json analysisSchema(const Analysis& analysis) {
             // For readers of the CSV: the figures' columns and the tables in
             // their order (a JSON object has none).
             {"x-figures", figureOrder},
+            // What the command reads: one trace, two runs (BASE NEW) or ranks.
+            {"x-input", analysis.input == AnalysisInput::Trace     ? "trace"
+                        : analysis.input == AnalysisInput::TwoRuns ? "two_runs"
+                                                                   : "ranks"},
             {"x-tables", tableOrder},
             {"x-finding-csv", findingTables}};
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 
 #include "analysis/gap_causes.h"
@@ -69,6 +70,28 @@ ResultColumn change(std::string key, std::string title, Unit unit) {
     return c;
 }
 
+std::string fixed(double v, int digits) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*f", digits, v);
+    return text;
+}
+
+std::string number(std::optional<double> v, MetricUnit unit) {
+    if (!v) return "-";
+    if (std::isinf(*v)) return *v > 0 ? "+inf" : "-inf";
+    if (unit == MetricUnit::Percent) return fixed(*v, 2);
+    return fixed(*v, std::abs(*v - std::round(*v)) < 1e-9 ? 0 : 1);
+}
+
+// What a condition compared with its threshold, as its grammar words it.
+std::string measuredText(const FailIf& g, std::optional<double> v) {
+    if (g.measure == FailIf::Measure::Value) return number(v, g.unit);
+    if (!v) return "-";
+    std::string text = *v > 0 && !std::isinf(*v) ? "+" : "";
+    if (g.measure == FailIf::Measure::Change) return text + number(v, g.unit);
+    return text + fixed(*v, 1) + "%";
+}
+
 template <class Delta>
 bool keep(const Delta& d, bool changedOnly) {
     return !changedOnly || d.status != NameStatus::Same;
@@ -103,16 +126,19 @@ std::string figureTitle(const std::string& metric) {
 
 ResultTable diffFigureTable(const RunDiff& diff) {
     ResultTable t;
-    t.id = "figures";
-    t.title = "Figures";
+    t.id = "metrics";
+    t.title = "Figures compared";
     ResultColumn figure{"metric", "Figure", Unit::Text};
     figure.labels = figureLabels();
     ResultColumn base{"base", "Base", Unit::Number}, now{"new", "New", Unit::Number},
         delta{"delta", "Δ", Unit::Number};
     base.unitPerRow = now.unitPerRow = delta.unitPerRow = true;
     delta.signedChange = true;
+    // A percentage is a share here, as in every table (0.25 is 25 %).
+    ResultColumn unit{"unit", "Unit", Unit::Text};
+    unit.labels = {{"share", "%"}};
     t.columns = {figure,
-                 {"unit", "Unit", Unit::Text},
+                 unit,
                  base,
                  now,
                  delta,
@@ -131,7 +157,7 @@ ResultTable diffFigureTable(const RunDiff& diff) {
         if (isStepTimeMetric(m.metric) && diff.stepChange)
             noise = std::string(diff.stepChange->significant ? "beyond noise" : "within noise");
         r.cells = {m.metric,
-                   std::string(metricUnitName(m.unit)),
+                   std::string(m.unit == MetricUnit::Percent ? "share" : metricUnitName(m.unit)),
                    figureCell(m.base, m.unit),
                    figureCell(m.now, m.unit),
                    figureCell(m.delta(), m.unit),
@@ -294,7 +320,7 @@ ResultTable diffScopeTable(const RunDiff& diff, bool changedOnly, size_t top) {
 
 ResultTable diffFindingTable(const RunDiff& diff) {
     ResultTable t;
-    t.id = "findings";
+    t.id = "advice";
     t.title = "Advice, new and resolved";
     ResultColumn status{"status", "Status", Unit::Text};
     for (const FindingStatus s :
@@ -466,6 +492,67 @@ ResultTable diffStragglerTable(const RankComparison& base, const RankComparison&
     add("longest_wait", Unit::Duration, x.longestWait, y.longestWait, true);
     add("most_often", Unit::Count, cellOf(x.mostOften), cellOf(y.mostOften), false);
     add("most_often_steps", Unit::Count, cellOf(x.mostOftenSteps), cellOf(y.mostOftenSteps), true);
+    return t;
+}
+
+ResultTable diffGateTable(const std::vector<FailIf>& gates,
+                          const std::vector<FailIfResult>& results) {
+    ResultTable t;
+    t.id = "fail_if";
+    t.title = "Regression gate";
+    // Every figure of a condition in its own unit, as its grammar reads it
+    // (a percent metric in percent, a relative change in percent).
+    ResultColumn base{"base", "Base", Unit::Number}, now{"new", "New", Unit::Number};
+    base.decimals = now.decimals = 2;
+    t.columns = {{"expression", "Condition", Unit::Text},
+                 {"crossed", "Crossed", Unit::Flag},
+                 {"unit", "Unit", Unit::Text},
+                 base,
+                 now,
+                 {"measured", "Measured", Unit::Number},
+                 {"threshold", "Threshold", Unit::Number},
+                 {"beyond_noise", "Noise level", Unit::Share},
+                 {"noise.p_value", "p", Unit::Number},
+                 {"noise.significant", "Beyond noise", Unit::Flag},
+                 {"noise.shift_ns", "Shift", Unit::Duration},
+                 {"noise_agrees", "Steps agree", Unit::Flag},
+                 {"error", "Error", Unit::Text},
+                 {"outcome", "Outcome", Unit::Text}};
+    t.columns[5].decimals = t.columns[6].decimals = 2;
+    t.columns[8].decimals = 6;
+    for (size_t i = 0; i < gates.size() && i < results.size(); ++i) {
+        const FailIf& g = gates[i];
+        const FailIfResult& r = results[i];
+        ResultRow row;
+        const auto noise = r.noise;
+        auto finiteCell = [](std::optional<double> v) {
+            return v && std::isfinite(*v) ? ResultCell(*v) : ResultCell();
+        };
+        // One line for a CI log: what was measured, both runs, the noise.
+        std::string outcome = r.error.empty()
+                                  ? g.text + ": " + measuredText(g, r.measured) + " (base " +
+                                        number(r.base, g.unit) + ", new " + number(r.now, g.unit) +
+                                        " " + metricUnitName(g.unit) + ")"
+                                  : "cannot evaluate " + g.text + ": " + r.error;
+        if (r.error.empty() && noise) outcome += ", " + noiseSentence(*noise);
+        if (r.error.empty() && noise && noise->significant && !r.noiseAgrees)
+            outcome += ", but the steps moved the other way";
+        row.cells = {g.text,
+                     int64_t{r.crossed},
+                     std::string(metricUnitName(g.unit)),
+                     finiteCell(r.base),
+                     finiteCell(r.now),
+                     finiteCell(r.measured),
+                     g.threshold,
+                     cellOf(g.beyondNoise),
+                     noise ? ResultCell(noise->pValue) : ResultCell(),
+                     noise ? ResultCell(int64_t{noise->significant}) : ResultCell(),
+                     noise ? cellOf(noise->shift) : ResultCell(),
+                     noise ? ResultCell(int64_t{r.noiseAgrees}) : ResultCell(),
+                     textOrNone(r.error),
+                     outcome};
+        t.rows.push_back(std::move(row));
+    }
     return t;
 }
 

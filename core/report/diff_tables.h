@@ -6,6 +6,7 @@
 
 #include <cstddef>
 
+#include "report/fail_if.h"
 #include "report/ranks_report.h"
 #include "report/result_table.h"
 #include "report/run_diff.h"
@@ -27,6 +28,12 @@ ResultTable diffOpTable(const RunDiff& diff, bool changedOnly = false, size_t to
 ResultTable diffScopeTable(const RunDiff& diff, bool changedOnly = false, size_t top = 0);
 // The advice: findings new, resolved and still there.
 ResultTable diffFindingTable(const RunDiff& diff);
+// The regression gate: each --fail-if condition, both runs' value, what
+// was compared with the threshold, whether it crossed, and where it asked
+// for one, the test against noise; a condition a run cannot answer has
+// its error.
+ResultTable diffGateTable(const std::vector<FailIf>& gates,
+                          const std::vector<FailIfResult>& results);
 // Both runs' steps side by side in order: number and duration (the step
 // strip's figures).
 ResultTable diffStepTable(const RunMetrics& base, const RunMetrics& now);

@@ -6,24 +6,32 @@
 
 namespace gapscope {
 
-const char* const kFailIfGrammar =
-    "  EXPR      := METRIC CMP THRESHOLD, e.g. step_time>+5%  gpu_idle>+2pp\n"
-    "               memory_peak>+256MiB  op:aten::addmm.self>+10%  kernel:gemm.total>+10%\n"
-    "  METRIC    := step_time | step_time_median | step_time_p10 | step_time_p90\n"
-    "             | gpu_busy | gpu_idle | idle_input\n"
-    "             | idle_synchronization | idle_communication | idle_host | idle_other\n"
-    "             (idle_launch: the former name of idle_host)\n"
-    "             | idle_short | exposed_comm | input_share | launch_delay_median\n"
-    "             | memory_peak | kernel_total | kernel_count\n"
-    "             | op:NAME.self | op:NAME.gpu | op:NAME.count\n"
-    "             | kernel:REGEX.total | kernel:REGEX.count | kernel:REGEX.mean\n"
-    "  CMP       := > | >= | < | <=\n"
-    "  THRESHOLD := [+|-]NUMBER[UNIT]; with a sign, a change from BASE (% relative,\n"
-    "               pp percentage points); without, NEW's value. UNIT: ns us ms s,\n"
-    "               B KB MB GB KiB MiB GiB, % pp, or none (the metric's own unit)\n"
-    "  @LEVEL%   := step times only: the condition holds only if the steps also\n"
-    "               changed beyond their noise at that confidence, e.g.\n"
-    "               step_time>+5%@95% (Mann-Whitney U test)\n";
+const std::string& failIfGrammar() {
+    static const std::string grammar = [] {
+        std::string g =
+            "  EXPR      := METRIC CMP THRESHOLD, e.g. step_time>+5%  gpu_idle>+2pp\n"
+            "               memory_peak>+256MiB  op:aten::addmm.self>+10%  kernel:gemm.total>+10%\n"
+            "  METRIC    := a headline metric, the figure of an analysis it is:\n";
+        for (const HeadlineMetric& h : headlineMetrics()) {
+            std::string line = "               " + h.name;
+            line += std::string(line.size() < 40 ? 40 - line.size() : 1, ' ');
+            g += line + h.analysis + " " + h.figure +
+                 (h.unit == MetricUnit::Percent ? " (in percent)" : "") + "\n";
+        }
+        g += "             (idle_launch: the former name of idle_host)\n"
+             "             | op:NAME.self | op:NAME.gpu | op:NAME.count\n"
+             "             | kernel:REGEX.total | kernel:REGEX.count | kernel:REGEX.mean\n"
+             "  CMP       := > | >= | < | <=\n"
+             "  THRESHOLD := [+|-]NUMBER[UNIT]; with a sign, a change from BASE (% relative,\n"
+             "               pp percentage points); without, NEW's value. UNIT: ns us ms s,\n"
+             "               B KB MB GB KiB MiB GiB, % pp, or none (the metric's own unit)\n"
+             "  @LEVEL%   := step times only: the condition holds only if the steps also\n"
+             "               changed beyond their noise at that confidence, e.g.\n"
+             "               step_time>+5%@95% (Mann-Whitney U test)\n";
+        return g;
+    }();
+    return grammar;
+}
 
 namespace {
 

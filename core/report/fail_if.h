@@ -29,7 +29,9 @@
 
 namespace gapscope {
 
-extern const char* const kFailIfGrammar;
+// The grammar as --help shows it, each headline metric with the registered
+// figure it is.
+const std::string& failIfGrammar();
 
 struct FailIf {
     enum class Source { Headline, Op, Kernel };

@@ -36,8 +36,12 @@ ResultTable rankTable(const std::vector<RankRow>& ranks, const RankComparison& c
                      {"transfer_ns", "In transfer", Unit::Duration},
                      {"straggler_in", "Straggler in", Unit::Count},
                      {"file", "File", Unit::Text},
+                     {"part", "Process", Unit::Text},
+                     {"origin", "Rank from", Unit::Text},
                      {"error", "Error", Unit::Text}};
     table.columns[static_cast<size_t>(table.column("file"))].path = true;
+    // The process of a file of several ranks (an Nsight Systems export).
+    table.columns[static_cast<size_t>(table.column("part"))].sparse = true;
     for (size_t i = 0; i < ranks.size(); ++i) {
         const RankRow& r = ranks[i];
         const RankTotals t = rankTotals(r.entry.figures);
@@ -56,7 +60,9 @@ ResultTable rankTable(const std::vector<RankRow>& ranks, const RankComparison& c
                      t.wait,
                      t.transfer,
                      int64_t{straggles},
-                     r.entry.source(),
+                     r.entry.file,
+                     r.entry.part.empty() ? ResultCell() : ResultCell(r.entry.part),
+                     r.origin.empty() ? ResultCell() : ResultCell(r.origin),
                      r.error.empty() ? ResultCell() : ResultCell(r.error)};
         if (n) row.ref = stepRef(r.entry.figures.steps.front().number, i);
         table.rows.push_back(std::move(row));

@@ -235,7 +235,15 @@ std::string renderResult(const ResultTable& table, OutputFormat format,
             static const ResultCell kNoValue;
             const ResultCell& cell = c < row.cells.size() ? row.cells[c] : kNoValue;
             // CSV leaves a missing value empty, so a numeric column stays numeric.
-            const ResultColumn column = columnForRow(result.columns[c], row);
+            ResultColumn column = columnForRow(result.columns[c], row);
+            // CSV is a number to read back: no "+" before a rise.
+            if (format == OutputFormat::Csv) column.signedChange = false;
+            // Exactly, a row's share is the fraction its unit column names
+            // ("share"), as in JSON, with four decimals at least.
+            if (!options.readable && result.columns[c].unitPerRow && column.unit == Unit::Share) {
+                column.unit = Unit::Number;
+                column.decimals = std::max(column.decimals, 4);
+            }
             const bool empty = format == OutputFormat::Csv &&
                                std::holds_alternative<std::monostate>(cell) &&
                                column.unit != Unit::Flag;

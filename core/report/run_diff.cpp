@@ -13,20 +13,6 @@
 
 namespace gapscope {
 
-const char* metricUnitName(MetricUnit u) {
-    switch (u) {
-        case MetricUnit::Ns:
-            return "ns";
-        case MetricUnit::Percent:
-            return "percent";
-        case MetricUnit::Bytes:
-            return "bytes";
-        case MetricUnit::Count:
-            return "count";
-    }
-    return "?";
-}
-
 const char* nameStatusName(NameStatus s) {
     switch (s) {
         case NameStatus::Same:
@@ -129,14 +115,9 @@ std::vector<Delta> namedDeltas(const std::map<std::string, Figures>& base,
 
 const std::vector<std::string>& headlineMetricNames() {
     static const std::vector<std::string> names = [] {
-        std::vector<std::string> n = {"step_time",     "step_time_median", "step_time_p10",
-                                      "step_time_p90", "gpu_busy",         "gpu_idle"};
-        for (size_t c = 0; c < kGapCauseCount; ++c)
-            n.push_back(idleName(c));
-        for (const char* rest :
-             {"idle_short", "exposed_comm", "input_share", "launch_delay_median", "memory_peak",
-              "memory_growth_per_step", "kernel_total", "kernel_count"})
-            n.push_back(rest);
+        std::vector<std::string> n;
+        for (const HeadlineMetric& h : headlineMetrics())
+            n.push_back(h.name);
         return n;
     }();
     return names;
@@ -146,49 +127,17 @@ bool headlineMetric(const RunMetrics& m, const std::string& name, std::optional<
                     MetricUnit& unit) {
     unit = MetricUnit::Ns;
     value.reset();
-    if (name == "step_time") {
-        value = m.stepMean;
-    } else if (name == "step_time_median") {
-        value = m.stepMedian;
-    } else if (name == "step_time_p10" || name == "step_time_p90") {
-        const std::optional<TimeNs>& p = name == "step_time_p10" ? m.stepP10 : m.stepP90;
-        if (p) value = double(*p);
-    } else if (name == "input_share") {
-        unit = MetricUnit::Percent;
-        if (m.inputShare) value = 100.0 * *m.inputShare;
-    } else if (name == "launch_delay_median") {
-        if (m.launchDelayMedian) value = double(*m.launchDelayMedian);
-    } else if (name == "gpu_busy" || name == "gpu_idle") {
-        unit = MetricUnit::Percent;
-        if (m.gpuBusyPercent)
-            value = name == "gpu_busy" ? *m.gpuBusyPercent : 100.0 - *m.gpuBusyPercent;
-    } else if (name == "idle_short") {
-        value = double(m.idleShort);
-    } else if (name == "exposed_comm") {
-        value = double(m.exposedComm);
-    } else if (name == "memory_peak") {
-        unit = MetricUnit::Bytes;
-        value = m.memoryPeak;
-    } else if (name == "memory_growth_per_step") {
-        unit = MetricUnit::Bytes;
-        value = m.memoryGrowthPerStep;
-    } else if (name == "kernel_total") {
-        value = double(m.kernelTotal);
-    } else if (name == "kernel_count") {
-        unit = MetricUnit::Count;
-        value = double(m.kernelCount);
-    } else {
-        for (size_t c = 0; c < kGapCauseCount; ++c) {
-            const bool former = GapCause(c) == GapCause::Host &&
-                                name == std::string("idle_") + kFormerHostCauseName;
-            if (name == idleName(c) || former) {
-                value = double(m.idleByCause[c]);
-                return true;
-            }
-        }
-        return false;
+    // The former name of idle_host.
+    const std::string asked = name == std::string("idle_") + kFormerHostCauseName
+                                  ? idleName(size_t(GapCause::Host))
+                                  : name;
+    for (const HeadlineMetric& h : headlineMetrics()) {
+        if (h.name != asked) continue;
+        unit = h.unit;
+        value = m.metric(h.name);
+        return true;
     }
-    return true;
+    return false;
 }
 
 const char* findingStatusName(FindingStatus s) {
@@ -351,13 +300,14 @@ namespace {
 
 std::string verdictOf(const RunDiff& d, const RunMetrics& base, const RunMetrics& now) {
     std::string out;
-    if (base.stepMean && now.stepMean && *base.stepMean > 0) {
-        out = "step time " +
-              signedFixed(100.0 * *relativeChange(*base.stepMean, *now.stepMean), 1) + " % (" +
-              duration(*base.stepMean) + " to " + duration(*now.stepMean) + "), ";
+    const std::optional<double> baseStep = base.metric("step_time"),
+                                newStep = now.metric("step_time");
+    if (baseStep && newStep && *baseStep > 0) {
+        out = "step time " + signedFixed(100.0 * *relativeChange(*baseStep, *newStep), 1) + " % (" +
+              duration(*baseStep) + " to " + duration(*newStep) + "), ";
         out += d.stepChange ? noiseSentence(*d.stepChange) : "too few steps to weigh against noise";
-    } else if (!base.stepMean || !now.stepMean) {
-        out = "no step time in " + std::string(base.stepMean ? "NEW" : "BASE");
+    } else if (!baseStep || !newStep) {
+        out = "no step time in " + std::string(baseStep ? "NEW" : "BASE");
     } else {
         out = "BASE's steps take no time";
     }
@@ -366,7 +316,7 @@ std::string verdictOf(const RunDiff& d, const RunMetrics& base, const RunMetrics
     // two idle causes and the two kernels that moved most.
     const bool perStep = base.stepCount > 0 && now.stepCount > 0;
     auto per = [&](double v, const RunMetrics& m) { return perStep ? v / double(m.stepCount) : v; };
-    const double scale = perStep && base.stepMean ? *base.stepMean : double(base.gpuTime);
+    const double scale = perStep && baseStep ? *baseStep : double(base.gpuTime);
     const double noticeable = 0.01 * scale;
     auto moved = [&](double from, double to) {
         return to != from && std::abs(to - from) >= noticeable;
@@ -377,8 +327,8 @@ std::string verdictOf(const RunDiff& d, const RunMetrics& base, const RunMetrics
     };
     std::vector<Moved> idle, kernels;
     for (size_t c = 0; c < kGapCauseCount; ++c) {
-        const double from = per(double(base.idleByCause[c]), base);
-        const double to = per(double(now.idleByCause[c]), now);
+        const double from = per(base.metric(idleName(c)).value_or(0), base);
+        const double to = per(now.metric(idleName(c)).value_or(0), now);
         if (!moved(from, to)) continue;
         idle.push_back({std::abs(to - from), std::string("GPU idle for ") +
                                                  gapCauseName(GapCause(c)) +
@@ -464,26 +414,29 @@ std::string verdictOf(const RunDiff& d, const RunMetrics& base, const RunMetrics
         parts.push_back(kernels[i].what + unit);
     // The input pipeline's verdict, where it changed (both runs with an
     // input share: the verdict rests on it).
-    if (base.inputShare && now.inputShare && base.inputVerdict != now.inputVerdict)
+    if (base.metric("input_share") && now.metric("input_share") &&
+        base.inputVerdict != now.inputVerdict)
         parts.push_back(std::string("the input pipeline went from ") +
                         inputVerdictName(base.inputVerdict) + " to " +
                         inputVerdictName(now.inputVerdict));
     // GPU memory: growth that started or stopped, a peak that moved 10 %.
-    if (now.memoryGrowthPerStep && !base.memoryGrowthPerStep)
-        parts.push_back("GPU memory now grows " + readableBytes(*now.memoryGrowthPerStep) +
-                        " per step");
-    if (base.memoryGrowthPerStep && !now.memoryGrowthPerStep)
-        parts.push_back("GPU memory no longer grows (it grew " +
-                        readableBytes(*base.memoryGrowthPerStep) + " per step)");
-    if (base.memoryPeak && now.memoryPeak && *base.memoryPeak > 0 &&
-        std::abs(*now.memoryPeak - *base.memoryPeak) >= 0.1 * *base.memoryPeak)
-        parts.push_back(std::string("GPU memory peak ") +
-                        (*now.memoryPeak < *base.memoryPeak ? "fell" : "rose") + " from " +
-                        readableBytes(*base.memoryPeak) + " to " + readableBytes(*now.memoryPeak));
+    const auto baseGrowth = base.metric("memory_growth_per_step"),
+               newGrowth = now.metric("memory_growth_per_step");
+    if (newGrowth && !baseGrowth)
+        parts.push_back("GPU memory now grows " + readableBytes(*newGrowth) + " per step");
+    if (baseGrowth && !newGrowth)
+        parts.push_back("GPU memory no longer grows (it grew " + readableBytes(*baseGrowth) +
+                        " per step)");
+    const auto basePeak = base.metric("memory_peak"), newPeak = now.metric("memory_peak");
+    if (basePeak && newPeak && *basePeak > 0 && std::abs(*newPeak - *basePeak) >= 0.1 * *basePeak)
+        parts.push_back(std::string("GPU memory peak ") + (*newPeak < *basePeak ? "fell" : "rose") +
+                        " from " + readableBytes(*basePeak) + " to " + readableBytes(*newPeak));
     // Launch overhead: the median launch delay, when it moved by a quarter
     // and by 2 µs (less is the launch path's own jitter).
-    if (base.launchDelayMedian && now.launchDelayMedian) {
-        const double from = double(*base.launchDelayMedian), to = double(*now.launchDelayMedian);
+    const auto baseDelay = base.metric("launch_delay_median"),
+               newDelay = now.metric("launch_delay_median");
+    if (baseDelay && newDelay) {
+        const double from = *baseDelay, to = *newDelay;
         if (std::abs(to - from) >= std::max(0.25 * from, 2000.0))
             parts.push_back(std::string("median launch delay ") + (to < from ? "fell" : "rose") +
                             " from " + duration(from) + " to " + duration(to));

@@ -13,9 +13,6 @@
 
 namespace gapscope {
 
-enum class MetricUnit { Ns, Percent, Bytes, Count };
-const char* metricUnitName(MetricUnit u);  // "ns", "percent", "bytes", "count"
-
 // How much `now` differs from `base`, as a fraction of |base| (0.05 is 5 %
 // more); none when base is 0. The one relative change of every comparison
 // view (the diff's tables and JSON, its verdict, the Compare panel).

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <stdexcept>
 
 #include "analysis/advice.h"
 #include "analysis/analysis_index.h"
@@ -10,8 +11,50 @@
 #include "analysis/launch_calls.h"
 #include "analysis/op_stats.h"
 #include "model/slice_kind.h"
+#include "report/analysis_registry.h"
 
 namespace gapscope {
+
+const char* metricUnitName(MetricUnit u) {
+    switch (u) {
+        case MetricUnit::Ns:
+            return "ns";
+        case MetricUnit::Percent:
+            return "percent";
+        case MetricUnit::Bytes:
+            return "bytes";
+        case MetricUnit::Count:
+            return "count";
+    }
+    return "?";
+}
+
+const std::vector<HeadlineMetric>& headlineMetrics() {
+    static const std::vector<HeadlineMetric> metrics = [] {
+        std::vector<HeadlineMetric> m = {
+            {"step_time", "steps", "mean_duration_ns"},
+            {"step_time_median", "steps", "median_duration_ns"},
+            {"step_time_p10", "steps", "p10_duration_ns"},
+            {"step_time_p90", "steps", "p90_duration_ns"},
+            {"gpu_busy", "account", "busy_share", MetricUnit::Percent},
+            {"gpu_idle", "account", "idle_share", MetricUnit::Percent}};
+        for (size_t c = 0; c < kGapCauseCount; ++c) {
+            const std::string cause = gapCauseName(GapCause(c));
+            m.push_back({"idle_" + cause, "account", "idle_by_cause." + cause});
+        }
+        m.insert(m.end(),
+                 {{"idle_short", "account", "idle_short_ns"},
+                  {"exposed_comm", "account", "exposed_comm_ns"},
+                  {"input_share", "pipeline", "input_share", MetricUnit::Percent},
+                  {"launch_delay_median", "launch", "delay.median_ns"},
+                  {"memory_peak", "memory", "peak_allocated_bytes", MetricUnit::Bytes},
+                  {"memory_growth_per_step", "memory", "growth_bytes_per_step", MetricUnit::Bytes},
+                  {"kernel_total", "kernels", "total_ns"},
+                  {"kernel_count", "kernels", "count", MetricUnit::Count}});
+        return m;
+    }();
+    return metrics;
+}
 
 namespace {
 
@@ -34,12 +77,18 @@ std::string launchPath(const Trace& trace, const AnalysisIndex& index, uint32_t 
 
 }  // namespace
 
+std::optional<double> RunMetrics::metric(std::string_view name) const {
+    const auto it = headline.find(name);
+    return it == headline.end() ? std::nullopt : it->second;
+}
+
 std::optional<size_t> medianStepIndex(const RunMetrics& m) {
-    if (m.stepDurations.empty() || !m.stepMedian) return std::nullopt;
+    const std::optional<double> median = m.metric("step_time_median");
+    if (m.stepDurations.empty() || !median) return std::nullopt;
     size_t best = 0;
     for (size_t i = 1; i < m.stepDurations.size(); ++i)
-        if (std::abs(double(m.stepDurations[i]) - *m.stepMedian) <
-            std::abs(double(m.stepDurations[best]) - *m.stepMedian))
+        if (std::abs(double(m.stepDurations[i]) - *median) <
+            std::abs(double(m.stepDurations[best]) - *median))
             best = i;
     return best;
 }
@@ -55,59 +104,56 @@ StepOptions wholeTraceOptions(const Trace& trace, const StepOptions& given,
     return options;
 }
 
+namespace {
+
+// Each headline metric as its registered analysis computes it over the
+// whole trace (each analysis once).
+std::map<std::string, std::optional<double>, std::less<>> headlineOf(const Trace& trace,
+                                                                     const StepOptions& options) {
+    Scope scope;
+    scope.stepRegex = options.regex;
+    scope.minGapNs = options.minGapNs;
+    scope.index = options.index;
+    scope.cancel = options.cancel;
+    std::map<std::string, AnalysisResult> results;
+    std::map<std::string, std::optional<double>, std::less<>> out;
+    for (const HeadlineMetric& h : headlineMetrics()) {
+        auto it = results.find(h.analysis);
+        if (it == results.end()) {
+            const Analysis* a = analysisRegistry().find(h.analysis);
+            if (!a)
+                throw std::logic_error("headline metric " + h.name + ": no analysis " + h.analysis);
+            it = results.emplace(h.analysis, computeAnalysis(*a, trace, scope)).first;
+        }
+        const ResultCell& cell = it->second.figure(h.figure);
+        std::optional<double> v;
+        if (const auto* i = std::get_if<int64_t>(&cell)) v = double(*i);
+        if (const auto* d = std::get_if<double>(&cell)) v = *d;
+        if (v && h.unit == MetricUnit::Percent) *v *= 100.0;
+        out[h.name] = v;
+    }
+    return out;
+}
+
+}  // namespace
+
 RunMetrics runMetrics(const Trace& trace, const StepOptions& stepOptions) {
     std::unique_ptr<AnalysisIndex> own;
     const StepOptions options = wholeTraceOptions(trace, stepOptions, own);
     const AdviceData data = adviceData(trace, options);
     RunMetrics m;
-
+    m.headline = headlineOf(trace, options);
     m.stepCount = data.steps.steps.size();
-    if (!data.steps.steps.empty()) {
-        double sum = 0;
-        for (const StepReport& s : data.steps.steps) {
-            sum += double(s.duration);
-            m.stepDurations.push_back(s.duration);
-            m.steps.push_back(s.step);
-        }
-        m.stepMean = sum / double(data.steps.steps.size());
+    for (const StepReport& s : data.steps.steps) {
+        m.stepDurations.push_back(s.duration);
+        m.steps.push_back(s.step);
     }
-    if (data.steps.medianDuration) m.stepMedian = double(*data.steps.medianDuration);
-    if (!m.stepDurations.empty()) {
-        std::vector<TimeNs> sorted = m.stepDurations;
-        std::sort(sorted.begin(), sorted.end());
-        // Nearest rank: the ceil(q · n)-th smallest.
-        auto rank = [&](double q) {
-            const auto r = static_cast<size_t>(std::ceil(q * double(sorted.size())));
-            return sorted[std::clamp<size_t>(r, 1, sorted.size()) - 1];
-        };
-        m.stepP10 = rank(0.10);
-        m.stepP90 = rank(0.90);
-    }
-
-    for (const GpuTimeAccount& d : data.account.devices) {
-        m.gpuBusy += d.busy();
-        m.gpuTime += d.time;
-        m.exposedComm += d.exposedComm;
-        for (size_t c = 0; c < kGapCauseCount; ++c)
-            m.idleByCause[c] += d.idleByCause[c];
-        m.idleShort += d.idleShort;
-    }
-    if (m.gpuTime > 0) m.gpuBusyPercent = 100.0 * double(m.gpuBusy) / double(m.gpuTime);
-    for (const DeviceMemory& d : data.memory.devices) {
-        if (!d.gpu || d.relative) continue;  // relative curves have no absolute peak
-        if (!m.memoryPeak || d.peakAllocated > *m.memoryPeak) m.memoryPeak = d.peakAllocated;
-        if (d.growthPerStep &&
-            (!m.memoryGrowthPerStep || *d.growthPerStep > *m.memoryGrowthPerStep))
-            m.memoryGrowthPerStep = d.growthPerStep;
-    }
-
     for (GpuTimeAccount d : data.account.devices) {
+        m.gpuTime += d.time;
         d.windows.clear();
         m.gpus.push_back(std::move(d));
     }
     m.inputVerdict = data.pipeline.verdict;
-    m.inputShare = data.pipeline.inputShare;
-    if (data.launch.kernelsWithLaunch > 0) m.launchDelayMedian = data.launch.delay.median;
     for (const Finding& f : advise(trace, data.inputs()))
         m.findings.push_back({f.rule, f.device, f.severity, f.message});
 
@@ -116,8 +162,6 @@ RunMetrics runMetrics(const Trace& trace, const StepOptions& stepOptions) {
         if (out.count == 0) out.opPath = launchPath(trace, *options.index, k.firstSlice);
         out.count += k.count;
         out.total += k.total;
-        m.kernelCount += k.count;
-        m.kernelTotal += k.total;
     }
     KernelScopeOptions scopeOptions{options.index, options.cancel, {}};
     for (const StepReport& s : data.steps.steps)

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -19,30 +20,33 @@
 
 namespace gapscope {
 
+enum class MetricUnit { Ns, Percent, Bytes, Count };
+const char* metricUnitName(MetricUnit u);  // "ns", "percent", "bytes", "count"
+
+// A headline metric of a run (what a comparison lists and a gate reads):
+// the headline figure of a registered analysis over the whole trace that
+// it is, by name (step_time is steps' mean_duration_ns); a share there is
+// in percent here, as the gate's grammar reads it.
+struct HeadlineMetric {
+    std::string name;      // "step_time"
+    std::string analysis;  // "steps"
+    std::string figure;    // "mean_duration_ns"
+    MetricUnit unit = MetricUnit::Ns;
+};
+// In the comparison's order.
+const std::vector<HeadlineMetric>& headlineMetrics();
+
 struct RunMetrics {
+    // Each headline metric's value by name, none where the run has no such
+    // figure (no steps, no GPU memory curve): read with metric().
+    std::map<std::string, std::optional<double>, std::less<>> headline;
+    std::optional<double> metric(std::string_view name) const;
     size_t stepCount = 0;
-    std::optional<double> stepMean;          // ns
-    std::optional<double> stepMedian;        // ns
-    std::vector<TimeNs> stepDurations;       // in step order: their spread is the run's noise
-    std::vector<Step> steps;                 // the same steps: number and CPU span
-    std::optional<TimeNs> stepP10, stepP90;  // nearest rank, as p95 in distribution.h
-    // The GPUs' time account summed over GPUs: busy of time, the step time
-    // with steps, else the active spans (first activity start .. last end).
-    TimeNs gpuBusy = 0, gpuTime = 0;
-    std::optional<double> gpuBusyPercent;     // busy / active, none without GPU activity
-    TimeNs idleByCause[kGapCauseCount] = {};  // listed gaps (>= the threshold)
-    TimeNs idleShort = 0;                     // the shorter ones together
-    TimeNs exposedComm = 0;
-    std::optional<double> memoryPeak;  // bytes, the highest of the GPUs
-    // Bytes per step, the fastest-growing GPU's (as `memory`'s growth: a
-    // line through the steps' peaks); none where no GPU's memory grows.
-    std::optional<double> memoryGrowthPerStep;
-    // The input pipeline's verdict and the GPU idle it caused (as `pipeline`).
+    std::vector<TimeNs> stepDurations;  // in step order: their spread is the run's noise
+    std::vector<Step> steps;            // the same steps: number and CPU span
+    TimeNs gpuTime = 0;                 // the GPUs' time in the time account, summed over GPUs
+    // The input pipeline's verdict (as `pipeline`; with an input_share only).
     InputVerdict inputVerdict = InputVerdict::NotInputBound;
-    std::optional<double> inputShare;  // of the time account, 0..1
-    // Launch overhead: the median launch delay (kernel start − end of its
-    // launch call, at least 0) over the kernels with a launch (as `launch`).
-    std::optional<TimeNs> launchDelayMedian;
     // The advice, most severe first (as `advice`).
     struct Finding {
         std::string rule;  // "input-bound", "gpu-idle", ...
@@ -51,7 +55,7 @@ struct RunMetrics {
         std::string message;
     };
     std::vector<Finding> findings;
-    // Each GPU's time account (as `summary`'s GPU time table), by device.
+    // Each GPU's time account (as `account`'s gpus table), by device.
     std::vector<GpuTimeAccount> gpus;  // (their windows left out)
 
     struct Kernel {
@@ -83,8 +87,6 @@ struct RunMetrics {
         std::vector<std::pair<std::string, TimeNs>> kernels;  // time in the scope, most first
     };
     std::map<std::string, Scope> scopes;
-    TimeNs kernelTotal = 0;
-    uint64_t kernelCount = 0;
 };
 
 // `options.index` may be null (then one is built); the window is the whole trace.

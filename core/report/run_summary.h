@@ -15,6 +15,12 @@
 
 namespace gapscope {
 
+// What `gapscope-cli summary` writes, for its usage line and the panel that
+// shows it: a document made of the registered analyses' summary parts.
+inline constexpr const char* kSummaryWhat =
+    "the summary tables (GPU time, steps, top kernels and ops,\ninput pipeline, memory, "
+    "advice) as md, csv, json or html";
+
 // `options.index` may be null (then one is built); the whole trace.
 // Each table's id ("gpus", "steps", ...) is its CSV file name and JSON key.
 std::vector<ResultTable> summaryTables(const Trace& trace, const StepOptions& options,

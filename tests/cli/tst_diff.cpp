@@ -18,6 +18,7 @@
 #include <set>
 
 #include "report/run_diff.h"
+#include "report/run_metrics.h"
 #include "support/cli_run.h"
 #include "support/generator.h"
 #include "support/suite_main.h"
@@ -146,9 +147,11 @@ class TestDiff : public QObject {
         QVERIFY(!d.is_null());
         const json* step = metric(d, "step_time");
         QVERIFY(step);
-        QVERIFY(std::abs((*step)["base"].get<double>() - ta_.stepMean) < 1e-6);
-        QVERIFY(std::abs((*step)["new"].get<double>() - tb_.stepMean) < 1e-6);
-        QVERIFY(std::abs((*step)["delta"].get<double>() - (tb_.stepMean - ta_.stepMean)) < 1e-6);
+        // The mean step in integer ns, rounded, as every time is written.
+        QCOMPARE((*step)["base"].get<int64_t>(), std::llround(ta_.stepMean));
+        QCOMPARE((*step)["new"].get<int64_t>(), std::llround(tb_.stepMean));
+        QCOMPARE((*step)["delta"].get<int64_t>(),
+                 std::llround(tb_.stepMean) - std::llround(ta_.stepMean));
         const json* median = metric(d, "step_time_median");
         QCOMPARE((*median)["base"].get<int64_t>(), ta_.stepMedian);
         QCOMPARE((*median)["new"].get<int64_t>(), tb_.stepMedian);
@@ -162,8 +165,8 @@ class TestDiff : public QObject {
             QVERIFY2(ia != ta_.kernels.end() || ib != tb_.kernels.end(), name.c_str());
             const int64_t baseTotal = ia != ta_.kernels.end() ? ia->second.second : 0;
             const int64_t newTotal = ib != tb_.kernels.end() ? ib->second.second : 0;
-            QCOMPARE(k["base"]["total_ns"].get<int64_t>(), baseTotal);
-            QCOMPARE(k["new"]["total_ns"].get<int64_t>(), newTotal);
+            QCOMPARE(k["total_base_ns"].get<int64_t>(), baseTotal);
+            QCOMPARE(k["total_new_ns"].get<int64_t>(), newTotal);
             QCOMPARE(k["delta_total_ns"].get<int64_t>(), newTotal - baseTotal);
             const std::string status =
                 ia == ta_.kernels.end()                                         ? "new"
@@ -253,14 +256,16 @@ class TestDiff : public QObject {
         const double p = exactRankTestP(ta_.steps, tb_.steps);
         const json d = diffJson({}, 0);
         const json* st = metric(d, "step_time");
-        QVERIFY(st && st->contains("noise_test"));
-        const json& t = (*st)["noise_test"];
+        QVERIFY(st && d.contains("step_noise"));
+        const json& t = d["step_noise"];
         QVERIFY2(std::abs(t["p_value"].get<double>() - p) < 1e-12, t.dump().c_str());
         QCOMPARE(t["exact"].get<bool>(), true);
         QCOMPARE(t["steps_base"].get<int>(), 6);
-        QCOMPARE((*st)["significant"].get<bool>(), p < 0.05);
-        QCOMPARE((*metric(d, "step_time_median"))["significant"].get<bool>(), p < 0.05);
-        QVERIFY((*metric(d, "gpu_idle"))["significant"].is_null());  // no noise test
+        QCOMPARE(t["significant"].get<bool>(), p < 0.05);
+        const std::string said = p < 0.05 ? "beyond noise" : "within noise";
+        QCOMPARE((*st)["noise"].get<std::string>(), said);
+        QCOMPARE((*metric(d, "step_time_median"))["noise"].get<std::string>(), said);
+        QVERIFY((*metric(d, "gpu_idle"))["noise"].is_null());  // no noise test
 
         // Just past the true change: the plain gate fails; with @95% it
         // fails only if the change is beyond noise, and says which.
@@ -324,11 +329,9 @@ class TestDiff : public QObject {
             QCOMPARE((*m)["new"].get<int64_t>(), gn[key + "_ns"].get<int64_t>());
         }
         // Per GPU: every figure of the time account, each trace's own.
-        QCOMPARE(d["gpus"].size(), size_t(1));
-        const json& gpu = d["gpus"][0];
-        QCOMPARE(gpu["device_base"].get<int>(), gb["device"].get<int>());
-        QCOMPARE(gpu["figures"].size(), size_t(10));
-        for (const json& f : gpu["figures"]) {
+        QCOMPARE(d["gpus"].size(), size_t(10));  // one GPU, ten figures
+        for (const json& f : d["gpus"]) {
+            QCOMPARE(f["device_base"].get<int>(), gb["device"].get<int>());
             const std::string key = f["figure"].get<std::string>() + "_ns";
             QVERIFY2(gb.contains(key), key.c_str());
             QCOMPARE(f["base_ns"].get<int64_t>(), gb[key].get<int64_t>());
@@ -336,7 +339,7 @@ class TestDiff : public QObject {
             QCOMPARE(f["delta_ns"].get<int64_t>(), gn[key].get<int64_t>() - gb[key].get<int64_t>());
         }
         bool resolved = false;
-        for (const json& f : d["findings"])
+        for (const json& f : d["advice"])
             resolved |= f["rule"] == "input-bound" && f["status"] == "resolved";
         QVERIFY(resolved);
         // The input wait per step, written as every view writes a duration.
@@ -347,6 +350,46 @@ class TestDiff : public QObject {
                      std::string::npos,
                  verdict.c_str());
         QVERIFY2(verdict.find("resolved: input-bound") != std::string::npos, verdict.c_str());
+    }
+
+    // Each headline metric is the registered figure it names: the diff's
+    // value of each run equals what `gapscope-cli ANALYSIS` writes for that
+    // figure of that run, in another process (a share as its fraction).
+    void everyHeadlineMetricIsItsAnalysissFigure() {
+        const json d = diffJson({}, 0);
+        QCOMPARE(d["metrics"].size(), gapscope::headlineMetrics().size());
+        std::map<std::string, json> analyses[2];
+        size_t compared = 0;
+        for (const gapscope::HeadlineMetric& h : gapscope::headlineMetrics()) {
+            const json* m = metric(d, h.name);
+            QVERIFY2(m, h.name.c_str());
+            for (int k = 0; k < 2; ++k) {
+                json& doc = analyses[k][h.analysis];
+                if (doc.is_null()) {
+                    const Run r = runCli({QString::fromStdString(h.analysis), k ? b_ : a_,
+                                          "--format", "json", "--no-cache"});
+                    QCOMPARE(r.exitCode, 0);
+                    doc = json::parse(r.out.toStdString());
+                }
+                // The figure's dotted key is a path in the JSON.
+                const json* v = &doc;
+                size_t from = 0;
+                for (size_t dot; v && (dot = h.figure.find('.', from), true); from = dot + 1) {
+                    const std::string part = h.figure.substr(from, dot - from);
+                    v = v->contains(part) ? &(*v)[part] : nullptr;
+                    if (dot == std::string::npos) break;
+                }
+                QVERIFY2(v, (h.analysis + " has no figure " + h.figure).c_str());
+                const json& got = (*m)[k ? "new" : "base"];
+                QVERIFY2(got == *v || (got.is_number() && v->is_number() &&
+                                       std::abs(got.get<double>() - v->get<double>()) <=
+                                           1e-12 * std::max(1.0, std::abs(v->get<double>()))),
+                         (h.name + ": diff " + got.dump() + ", " + h.analysis + " " + v->dump())
+                             .c_str());
+                compared += v->is_null() ? 0 : 1;
+            }
+        }
+        QVERIFY(compared > 2 * 12);  // most figures have a value in both runs
     }
 
     void identicalRunsHaveNoDelta() {
@@ -394,6 +437,7 @@ class TestDiff : public QObject {
             const Run r = runCli({"diff", a_, b_, "--no-cache", "--fail-if", expr});
             QVERIFY2(r.exitCode == 2, qPrintable(expr + ": exit " + QString::number(r.exitCode)));
             QVERIFY2(r.err.contains("METRIC    :="), qPrintable(expr + ": " + r.err));
+            QVERIFY2(r.out.isEmpty(), qPrintable(expr + ": refused before anything is loaded"));
         }
         QCOMPARE(runCli({"diff", a_}).exitCode, 2);
         QCOMPARE(runCli({"diff", a_, dir_.filePath("missing.json")}).exitCode, 2);
@@ -402,7 +446,8 @@ class TestDiff : public QObject {
     void textAndMarkdownShowTheTables() {
         Run r = runCli({"diff", a_, b_, "--no-cache"});
         QCOMPARE(r.exitCode, 0);
-        QVERIFY(r.out.contains("step_time") && r.out.contains("Kernels that changed most"));
+        QVERIFY(r.out.contains("step_time") && r.out.contains("Figures compared:") &&
+                r.out.contains("\nKernels:\n"));
         r = runCli({"diff", a_, b_, "--no-cache", "--format", "md"});
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.contains("| Figure | Unit | Base | New |"));
@@ -451,7 +496,7 @@ class TestDiff : public QObject {
             QVERIFY2(ranks.exitCode == 0, ranks.err.constData());
             const json parsed = json::parse(ranks.out.toStdString());
             for (const json& rank : parsed["ranks"])
-                own[k][rank["rank"].get<int64_t>()] = rank["totals"];
+                own[k][rank["rank"].get<int64_t>()] = rank;
         }
         QCOMPARE(d["ranks"].size(), size_t(4));
         for (const json& row : d["ranks"]) {
@@ -462,8 +507,7 @@ class TestDiff : public QObject {
                 QCOMPARE(side["wait_ns"].get<int64_t>(), t["wait_ns"].get<int64_t>());
                 QCOMPARE(side["exposed_comm_ns"].get<int64_t>(),
                          t["exposed_comm_ns"].get<int64_t>());
-                QCOMPARE(side["step_time_ns"].get<double>(),
-                         double(t["duration_ns"].get<int64_t>()) / t["steps"].get<double>());
+                QCOMPARE(side["step_time_ns"].get<double>(), t["step_time_ns"].get<double>());
             }
             QCOMPARE(row["delta"]["wait_ns"].get<int64_t>(),
                      row["new"]["wait_ns"].get<int64_t>() - row["base"]["wait_ns"].get<int64_t>());
@@ -473,8 +517,7 @@ class TestDiff : public QObject {
         }
         // The text output names both tables.
         const Run text = runCli({"diff", base, now, "--no-cache"});
-        QVERIFY(text.out.contains("Ranks of the two jobs") &&
-                text.out.contains("Stragglers of the two jobs"));
+        QVERIFY(text.out.contains("\nRanks:\n") && text.out.contains("\nStragglers:\n"));
     }
 
     // The verdict weighs noise at the gates' level when they name one, so
@@ -487,7 +530,7 @@ class TestDiff : public QObject {
             const Run r = runCli(args);
             const json d = json::parse(r.out.toStdString());
             const json* st = metric(d, "step_time");
-            return st ? (*st)["noise_test"]["level"].get<double>() : -1.0;
+            return st ? d["step_noise"]["level"].get<double>() : -1.0;
         };
         QCOMPARE(levels({}), 0.95);
         QCOMPARE(levels({"step_time>+1000%@99%"}), 0.99);
@@ -506,7 +549,7 @@ class TestDiff : public QObject {
         RunMetrics base, now;
         for (RunMetrics* m : {&base, &now}) {
             m->stepCount = 1;
-            m->stepMean = m->stepMedian = double(10 * ms);
+            m->headline["step_time"] = m->headline["step_time_median"] = double(10 * ms);
             m->stepDurations = {10 * ms};
         }
         base.kernels = {{"a", {2, 5 * ms, "", "S"}},

@@ -61,7 +61,7 @@ const char* const kDiffNew = "worker1_step_12.1694128201556.pt.trace.json";
 std::vector<QString> analysisIds() {
     std::vector<QString> ids;
     for (const Analysis& a : analysisRegistry().all())
-        ids.push_back(QString::fromStdString(a.id));
+        if (a.readsOneTrace()) ids.push_back(QString::fromStdString(a.id));
     return ids;
 }
 

@@ -815,25 +815,28 @@ class TestRanks : public QObject {
         }
     }
 
-    // The JSON read back (the viewer opens ranks and fleet tables) is the
-    // JSON written; a malformed one says where it is wrong.
+    // The fleet table read back (the viewer opens it) is the table written;
+    // a malformed one says where it is wrong.
     void ranksJsonReadsBack() {
         GAPSCOPE_REQUIRE_SHARED();
-        const test::CliRun r = test::runCli({"ranks", dlrmFolder(), "--format", "json"});
-        QCOMPARE(r.exitCode, 0);
+        const Compared c = compare(rankFilesOf({dlrmFolder().toStdString()}).files);
+        std::vector<RankRow> rows;
+        for (const RankEntry& e : c.entries)
+            rows.push_back({e, "file name", ""});
+        const std::string written = ranksJson(rows, c.comparison);
         std::string error;
-        const auto doc = parseRanksJson(r.out.toStdString(), error);
+        const auto doc = parseRanksJson(written, error);
         QVERIFY2(doc, error.c_str());
         QCOMPARE(doc->ranks.size(), size_t(8));
         QCOMPARE(doc->comparison.stragglers.size(), size_t(1));
         QVERIFY(!doc->fleet);
         const json again = json::parse(ranksJson(doc->ranks, doc->comparison));
-        COMPARE_JSON(again, json::parse(r.out.toStdString()));
-        json broken = json::parse(r.out.toStdString());
+        COMPARE_JSON(again, json::parse(written));
+        json broken = json::parse(written);
         broken["ranks"][3]["steps"][0]["busy_ns"] = "lots";
         QVERIFY(!parseRanksJson(broken.dump(), error));
         QCOMPARE(error, std::string("ranks[3].steps[0].busy_ns: not an integer"));
-        broken = json::parse(r.out.toStdString());
+        broken = json::parse(written);
         broken["stragglers"][0]["rank"] = 99;
         QVERIFY(!parseRanksJson(broken.dump(), error));
         QCOMPARE(error, std::string("stragglers[0].rank: names no rank of the document"));
@@ -843,7 +846,8 @@ class TestRanks : public QObject {
         QCOMPARE(error, std::string("the document: not an object"));
     }
 
-    // The CLI: the table, the JSON of the issue, and summary's "rank".
+    // The CLI against the reference: each rank's step, the straggler, the
+    // sentence that names it, and summary's "rank" object of each trace.
     void theCliComparesRanks() {
         GAPSCOPE_REQUIRE_SHARED();
         GAPSCOPE_REQUIRE_PYTHON("no python3 for the reference");
@@ -851,27 +855,33 @@ class TestRanks : public QObject {
         QCOMPARE(r.exitCode, 0);
         const json j = json::parse(r.out.toStdString());
         QCOMPARE(j["ranks"].size(), size_t(8));
+        QCOMPARE(j["rank_steps"].size(), size_t(8));  // one step each
+        QCOMPARE(j["ranks_compared"].get<int>(), 8);
         const json ref = reference(rankFilesOf({dlrmFolder().toStdString()}).files);
         QCOMPARE(j["stragglers"].size(), ref["stragglers"].size());
         COMPARE_JSON(j["stragglers"][0]["rank"], ref["stragglers"][0]["rank"]);
         COMPARE_JSON(j["stragglers"][0]["others_wait_ns"], ref["stragglers"][0]["others_wait_ns"]);
+        QCOMPARE(j["findings"].size(), size_t(1));
+        QCOMPARE(j["findings"][0]["rule"].get<std::string>(), std::string("straggler"));
         for (size_t i = 0; i < 8; ++i) {
-            const json& step = j["ranks"][i]["steps"][0];
-            for (const char* key : {"start_ns", "end_ns", "busy_ns", "comm_ns", "exposed_comm_ns"})
-                COMPARE_JSON(step[key], ref["ranks"][i]["steps"][0][key]);
-            // summary --format json holds the same rank object (without the wait
-            // and the transfer, which need the other ranks).
-            const test::CliRun s = test::runCli(
-                {"summary", QString::fromStdString(j["ranks"][i]["file"].get<std::string>()),
-                 "--format", "json"});
+            const json& step = j["rank_steps"][i];
+            const json& want = ref["ranks"][i]["steps"][0];
+            COMPARE_JSON(step["rank"], ref["ranks"][i]["rank"]);
+            for (const char* key : {"start_ns", "busy_ns", "comm_ns", "exposed_comm_ns"})
+                COMPARE_JSON(step[key], want[key]);
+            COMPARE_JSON(step["duration_ns"],
+                         want["end_ns"].get<int64_t>() - want["start_ns"].get<int64_t>());
+            // summary --format json holds the same rank (without the wait and
+            // the transfer, which need the other ranks).
+            const QString file = QString::fromStdString(j["ranks"][i]["file"].get<std::string>());
+            const test::CliRun s = test::runCli({"summary", file, "--format", "json"});
             QCOMPARE(s.exitCode, 0);
-            json rank = json::parse(s.out.toStdString())["rank"];
-            json want = j["ranks"][i];
-            want["steps"][0]["wait_ns"] = nullptr;
-            want["steps"][0]["transfer_ns"] = nullptr;
-            want["totals"]["wait_ns"] = 0;
-            want["totals"]["transfer_ns"] = 0;
-            COMPARE_JSON(rank, want);
+            const json rank = json::parse(s.out.toStdString())["rank"];
+            COMPARE_JSON(rank["rank"], j["ranks"][i]["rank"]);
+            const json& own = rank["steps"][0];
+            for (const char* key : {"start_ns", "busy_ns", "idle_ns", "comm_ns", "exposed_comm_ns"})
+                COMPARE_JSON(own[key], step[key]);
+            QVERIFY(own["wait_ns"].is_null());
         }
         const test::CliRun table = test::runCli({"ranks", dlrmFolder()});
         QCOMPARE(table.exitCode, 0);

@@ -247,8 +247,8 @@ class TestShiftTest : public QObject {
         base.stepDurations.assign(10, 100);
         now.stepDurations.assign(9, 90);
         now.stepDurations.push_back(500);
-        base.stepMean = 100;
-        now.stepMean = (9 * 90 + 500) / 10.0;
+        base.headline["step_time"] = 100;
+        now.headline["step_time"] = (9 * 90 + 500) / 10.0;
         std::string error;
         const auto up = parseFailIf("step_time>+5%@95%", error);
         QVERIFY2(up, error.c_str());

@@ -38,12 +38,16 @@ void fillRuns(std::string_view rest, RunMetrics& base, RunMetrics& now) {
         ++line;
     }
     base.stepCount = now.stepCount = 3;
-    base.stepMean = base.stepMedian = 2e6;
-    now.stepMean = now.stepMedian = 2.5e6;
-    base.gpuBusyPercent = 40;
-    now.gpuBusyPercent = line % 2 ? 55.5 : 0;
-    base.memoryPeak = 1 << 20;  // "now" has no memory curve: that figure cannot be compared
-    base.idleByCause[0] = now.idleByCause[1] = 5000;
+    for (RunMetrics* m : {&base, &now})
+        for (size_t c = 0; c < kGapCauseCount; ++c)
+            m->headline["idle_" + std::string(gapCauseName(GapCause(c)))] = 0.0;
+    base.headline["step_time"] = base.headline["step_time_median"] = 2e6;
+    now.headline["step_time"] = now.headline["step_time_median"] = 2.5e6;
+    base.headline["gpu_busy"] = 40;
+    now.headline["gpu_busy"] = line % 2 ? 55.5 : 0;
+    // "now" has no memory curve: that figure cannot be compared.
+    base.headline["memory_peak"] = double(1 << 20);
+    base.headline["idle_input"] = now.headline["idle_synchronization"] = 5000.0;
 }
 
 bool crossed(const FailIf& f, double x) {

@@ -7,8 +7,8 @@ bit 7, every other seed compressed first).
 With --xspace, the seeds of fuzz_xspace instead: every *.xplane.pb of
 ../shared/traces and tests/data/recorded, whole (chunk byte 0) and in
 7-byte reads. With --ranks, those of fuzz_ranks: pairs of the small traces
-(mode byte 0, then the split byte) and the ranks JSON files given after
-OUT_DIR (mode byte 1; e.g. `gapscope-cli ranks DIR --format json`).
+(mode byte 0, then the split byte) and the fleet tables given after
+OUT_DIR (mode byte 1; e.g. `gapscope-fleet reduce` of the traces' summaries).
 With --args, those of fuzz_args: the awkward events of
 tests/fixtures/awkward_args.jsonl whole (mode byte 0), and the args objects
 of events of the small traces after the mode byte of their kind (1 X,
@@ -17,7 +17,7 @@ With --sidecar, those of fuzz_sidecar: annotation sidecars of every kind,
 with awkward text, and the refusals (newer version, bad fields).
 With --fail-if, those of fuzz_fail_if: the conditions of the docs and
 tests/cli/tst_diff.cpp, each over kernel names of the small traces.
-With --fleet, those of fuzz_fleet: the fleet tables and ranks JSON files
+With --fleet, those of fuzz_fleet: the fleet tables
 given after OUT_DIR, whole.
 With --index-cache, those of fuzz_index_cache: the bodies of the index-cache
 entries given after OUT_DIR (`gapscope-cli info` with XDG_CACHE_HOME set

@@ -118,8 +118,10 @@ def run_cli(cli, args, tries=30):
 
 
 def render(cli, analysis, trace, fmt, work, rep, extra=()):
-    """stdout of one rendering, or None (and a failure) when it exits non-zero."""
-    args = [analysis, trace, "--format", fmt, *extra,
+    """stdout of one rendering, or None (and a failure) when it exits non-zero.
+    `trace` is the command's inputs: one path, or a list (BASE NEW)."""
+    inputs = trace if isinstance(trace, list) else [trace]
+    args = [analysis, *inputs, "--format", fmt, *extra,
             "--cache-dir", os.path.join(work, "cache")]
     r = run_cli(cli, args)
     if r.returncode != 0:
@@ -252,10 +254,11 @@ def guard(text):
 def expected_text(v, col, row):
     unit = col.get("x-unit", "text")
     if unit.startswith("per row"):
-        # The row's own unit; a share there is the fraction, as in JSON.
+        # The row's own unit; a share there is the fraction, as in JSON,
+        # with four decimals at least.
         unit = row.get("unit") or "number"
         if unit == "share":
-            unit = "number"
+            return guard(plain_text(v, "number", max(4, col.get("x-decimals", 0))))
     return guard(plain_text(v, unit, col.get("x-decimals", 0)))
 
 
@@ -577,15 +580,22 @@ def trace_stem(trace):
     return name
 
 
-def check_one(cli, analysis, schema, trace, work):
-    """All five formats of one analysis on one trace; True when all agree."""
+def check_one(cli, analysis, schema, trace, work, first):
+    """All five formats of one analysis on one trace; True when all agree.
+    A comparison of two runs ("x-input": "two_runs") compares `first`, the
+    first trace given, with `trace`."""
     name = os.path.basename(trace.rstrip("/"))
+    stem = trace_stem(trace)
+    if schema.get("x-input") == "two_runs":
+        name = os.path.basename(first.rstrip("/")) + " vs " + name
+        stem = trace_stem(first) + "_vs_" + stem
+        trace = [first, trace]
     rep = Report(analysis, name)
     done = []
     text = render(cli, analysis, trace, "json", work, rep)
     doc = check_json(schema, text, rep) if text is not None else None
     done.append("json")
-    n = check_csv(cli, analysis, trace, schema, doc, work, trace_stem(trace), rep)
+    n = check_csv(cli, analysis, trace, schema, doc, work, stem, rep)
     done.append(f"csv({n} tables)" if doc is not None
                 else f"csv({n} tables, not compared: no valid JSON)")
     md = render(cli, analysis, trace, "md", work, rep)
@@ -644,13 +654,14 @@ def main():
         sys.exit(f"no *.schema.json in {args.schemas}")
     os.makedirs(args.work, exist_ok=True)
     ok, missing = True, False
+    present = [t for t in args.traces if os.path.exists(t)]
     for trace in args.traces:
         if not os.path.exists(trace):
             print(f"skip {trace} (missing)", flush=True)
             missing = True
             continue
         for analysis, schema in schemas:
-            ok = check_one(args.cli, analysis, schema, trace, args.work) and ok
+            ok = check_one(args.cli, analysis, schema, trace, args.work, present[0]) and ok
     if not ok:
         return 1
     if missing:

@@ -210,10 +210,9 @@ def check_diff(cli, base, new):
     for row, path in zip(got, names):
         b, n = ref["base"].get(path, empty), ref["new"].get(path, empty)
         for side, r in (("base", b), ("new", n)):
-            g = row[side]
-            check((g["count"], g["total_ns"]) == (r["count"], r["total_ns"]),
-                  f"{path!r} {side}: cli {g['count']}/{g['total_ns']} "
-                  f"ref {r['count']}/{r['total_ns']}")
+            g = (row["count_" + side], row["total_" + side + "_ns"])
+            check(g == (r["count"], r["total_ns"]),
+                  f"{path!r} {side}: cli {g[0]}/{g[1]} ref {r['count']}/{r['total_ns']}")
         check(row["delta_total_ns"] == n["total_ns"] - b["total_ns"],
               f"{path!r} delta_total_ns {row['delta_total_ns']}")
         gone, added = set(b["kernels"]) - set(n["kernels"]), set(n["kernels"]) - set(b["kernels"])

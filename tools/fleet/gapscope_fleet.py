@@ -1,13 +1,14 @@
 """The fleet summary: `gapscope-cli summary --format json` mapped over many
 traces on a Dask cluster, reduced to one table of ranks x steps with the
-stragglers (the same JSON as `gapscope-cli ranks --format json`, plus a
-"fleet" object).
+stragglers: the fleet table (nested JSON, docs/cli.md, the form of the
+summary's "rank" objects, plus a "fleet" object), which the viewer opens.
 
 A job with a thousand ranks writes more trace than a workstation opens: each
 trace is summarised where it lies (one Dask task per trace runs the CLI on
 the worker that reads it) and only the small summaries travel. The reduce
 numbers the ranks and names the stragglers exactly as `gapscope-cli ranks`
-does (docs/scale-out.md); a test holds the two against each other.
+does (docs/scale-out.md); a test holds every rank, step and straggler of the
+two against each other.
 
 Failure handling:
   - a worker that dies mid-task (killed, out of memory) loses no trace: the

@@ -202,13 +202,11 @@ void CompareController::compute() {
     const bool dark = window_->palette().color(QPalette::Window).lightness() < 128;
     const std::shared_ptr<const Trace> now = candidate_;
     const TimeNs threshold = gapThreshold_;
-    auto ranks = std::make_pair(baseRanks_, candidateRanks_);
+    const ComparedJobs jobs{baseRanks_, candidateRanks_};
     runner_->submit(
-        [this, base, now, threshold, dark, ranks, before = result_](const CancelToken& cancel) {
-            std::shared_ptr<ComparedRuns> computed =
-                compareRuns(base, now, threshold, dark, cancel, before.get());
-            if (computed) std::tie(computed->baseRanks, computed->newRanks) = ranks;
-            std::shared_ptr<const ComparedRuns> runs = std::move(computed);
+        [this, base, now, threshold, dark, jobs, before = result_](const CancelToken& cancel) {
+            std::shared_ptr<const ComparedRuns> runs =
+                compareRuns(base, now, threshold, dark, cancel, before.get(), jobs);
             return std::function<void()>([this, runs] {
                 if (!runs || runs->now != candidate_ || runs->base != basePage_->trace()) return;
                 const bool first = !result_;
@@ -243,8 +241,8 @@ void CompareController::showAlignment() {
         basePage_->state()->fitAll();
         return;
     }
-    const Step& b = result_->baseMetrics.steps[*a.baseStep];
-    const Step& n = result_->newMetrics.steps[*a.newStep];
+    const Step& b = result_->input.base.steps[*a.baseStep];
+    const Step& n = result_->input.now.steps[*a.newStep];
     basePage_->ruler()->setNote(tr("0 = start of step %1").arg(b.number));
     candidatePage_->ruler()->setNote(tr("0 = start of step %1").arg(n.number));
     // The step of both runs in view, the longer of the two whole.

@@ -25,9 +25,13 @@ StripRun stripRun(const QString& label, const RunMetrics& m) {
     r.durations = m.stepDurations;
     for (const Step& s : m.steps)
         r.numbers.push_back(s.number);
-    r.median = m.stepMedian;
-    r.p10 = m.stepP10;
-    r.p90 = m.stepP90;
+    auto ns = [&](const char* metric) {
+        const std::optional<double> v = m.metric(metric);
+        return v ? std::optional<TimeNs>(static_cast<TimeNs>(std::llround(*v))) : std::nullopt;
+    };
+    r.median = m.metric("step_time_median");
+    r.p10 = ns("step_time_p10");
+    r.p90 = ns("step_time_p90");
     return r;
 }
 
@@ -99,13 +103,13 @@ ComparePanel::ComparePanel(QWidget* parent)
     layout->addWidget(split, 1);
 
     // Each figure shows its unit; the column is for the exports.
-    addTable(QStringLiteral("figures"), tr("Figures"))->setHiddenColumns({QStringLiteral("unit")});
+    addTable(QStringLiteral("metrics"), tr("Figures"))->setHiddenColumns({QStringLiteral("unit")});
     addTable(QStringLiteral("gpus"), tr("GPU time"));
     AnalysisTable* kernels = addTable(QStringLiteral("kernels"), tr("Kernels"));
     AnalysisTable* ops = addTable(QStringLiteral("ops"), tr("Ops"));
     // Kernel time by named range: shown where a run has one.
     AnalysisTable* scopes = addTable(QStringLiteral("scopes"), tr("Scopes"));
-    addTable(QStringLiteral("findings"), tr("Advice"));
+    addTable(QStringLiteral("advice"), tr("Advice"));
     addTable(QStringLiteral("steps"), tr("Steps"));
     // Two jobs of ranks: each rank and the stragglers (hidden otherwise).
     addTable(QStringLiteral("ranks"), tr("Ranks"));
@@ -189,14 +193,14 @@ void ComparePanel::clear() {
 void ComparePanel::fillAlignChoice(const StepAlignment& a, std::optional<size_t> index) {
     filling_ = true;
     align_->clear();
-    const auto& bs = runs_->baseMetrics.steps;
-    const auto& ns = runs_->newMetrics.steps;
+    const auto& bs = runs_->input.base.steps;
+    const auto& ns = runs_->input.now.steps;
     if (!a.baseStep || !a.newStep) {
         align_->addItem(tr("the runs' starts (no steps)"));
     } else {
         align_->addItem(tr("the median step of each (%1 · %2)")
-                            .arg(bs[*medianStepIndex(runs_->baseMetrics)].number)
-                            .arg(ns[*medianStepIndex(runs_->newMetrics)].number));
+                            .arg(bs[*medianStepIndex(runs_->input.base)].number)
+                            .arg(ns[*medianStepIndex(runs_->input.now)].number));
         for (size_t i = 0; i < std::min(bs.size(), ns.size()); ++i) {
             const QString text = bs[i].number == ns[i].number
                                      ? tr("step %1").arg(bs[i].number)
@@ -214,31 +218,19 @@ void ComparePanel::setRuns(std::shared_ptr<const ComparedRuns> runs, const StepA
                            std::optional<size_t> alignIndex) {
     runs_ = std::move(runs);
     if (!runs_) return clear();
-    const RunDiff& d = runs_->diff;
-    verdict_->setText(QString::fromStdString(d.verdict));
-    strip_->setRuns(stripRun(tr("Base"), runs_->baseMetrics),
-                    stripRun(tr("New"), runs_->newMetrics));
-    auto show = [this](const QString& id, ResultTable t) {
-        table(id)->model()->setResult(resultRows(std::move(t), 0));
-    };
-    show(QStringLiteral("figures"), diffFigureTable(d));
-    show(QStringLiteral("gpus"), diffGpuTable(d));
-    show(QStringLiteral("kernels"), diffKernelTable(d));
-    show(QStringLiteral("ops"), diffOpTable(d));
-    show(QStringLiteral("scopes"), diffScopeTable(d));
-    tabs_->setTabVisible(tabs_->indexOf(table(QStringLiteral("scopes"))), !d.scopes.empty());
-    show(QStringLiteral("findings"), diffFindingTable(d));
-    show(QStringLiteral("steps"), diffStepTable(runs_->baseMetrics, runs_->newMetrics));
+    verdict_->setText(QString::fromStdString(runs_->verdict()));
+    strip_->setRuns(stripRun(tr("Base"), runs_->input.base), stripRun(tr("New"), runs_->input.now));
+    // The registered comparison's tables, each in its tab.
     const bool jobs = runs_->jobs();
-    if (jobs) {
-        const RanksDocument &b = *runs_->baseRanks, &n = *runs_->newRanks;
-        show(QStringLiteral("ranks"), diffRankTable(b.ranks, b.comparison, n.ranks, n.comparison));
-        show(QStringLiteral("stragglers"), diffStragglerTable(b.comparison, n.comparison));
-    }
-    for (const char* id : {"ranks", "stragglers"}) {
+    for (const char* id : {"metrics", "gpus", "kernels", "ops", "scopes", "advice", "steps",
+                           "ranks", "stragglers"}) {
         AnalysisTable* t = table(QString::fromLatin1(id));
-        if (!jobs) t->model()->clearRows();
-        tabs_->setTabVisible(tabs_->indexOf(t), jobs);
+        t->model()->setResult(resultRows(runs_->table(id), 0));
+        const bool shown = std::string_view(id) == "scopes" ? !runs_->table(id).rows.empty()
+                           : std::string_view(id) == "ranks" || std::string_view(id) == "stragglers"
+                               ? jobs
+                               : true;
+        tabs_->setTabVisible(tabs_->indexOf(t), shown);
     }
     fillAlignChoice(alignment, alignIndex);
 }

@@ -2,7 +2,6 @@
 
 #include "export/export_files.h"
 #include "export/report_export.h"
-#include "report/diff_tables.h"
 #include "report/run_report.h"
 
 namespace gapscope::ui {
@@ -35,22 +34,18 @@ bool writeComparisonReport(const QString& path, const PictureSpec& base, const P
     content.title = "Gapscope comparison: " + content.traceName;
     addFacts(content, *runs.base, baseName, "base");
     addFacts(content, *runs.now, newName, "new");
-    content.summary = runs.diff.verdict;
-    const RunDiff& d = runs.diff;
-    content.tables = {
-        diffFigureTable(d),           diffGpuTable(d),
-        diffKernelTable(d, true, 20), diffOpTable(d, true, 20),
-        diffFindingTable(d),          diffStepTable(runs.baseMetrics, runs.newMetrics)};
-    content.tables[2].title = "Kernels that changed most";
-    content.tables[3].title = "Ops that changed most";
-    if (!d.scopes.empty()) {
-        content.tables.insert(content.tables.begin() + 4, diffScopeTable(d, true, 20));
-        content.tables[4].title = "Kernel time by scope, changed";
-    }
-    if (runs.jobs()) {
-        const RanksDocument &b = *runs.baseRanks, &n = *runs.newRanks;
-        content.tables.push_back(diffRankTable(b.ranks, b.comparison, n.ranks, n.comparison));
-        content.tables.push_back(diffStragglerTable(b.comparison, n.comparison));
+    content.summary = runs.verdict();
+    // The registered comparison, the kernels, ops and scopes that changed most.
+    AnalysisOptions options;
+    options.set("changed");
+    options.set("top", 20);
+    const AnalysisResult result =
+        computeAnalysis(*analysisRegistry().find("diff"), runs.input, options);
+    for (const ResultTable& t : result.tables) {
+        if (t.rows.empty() || t.id == "fail_if") continue;
+        content.tables.push_back(t);
+        if (t.id == "kernels" || t.id == "ops" || t.id == "scopes")
+            content.tables.back().title += ", changed most";
     }
     // People read the report: each figure carries its unit ("12.3 ms"), so
     // the machine unit column ("ns") would contradict it (the panel hides it too).

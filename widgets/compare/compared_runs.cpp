@@ -19,9 +19,12 @@ std::optional<RunMetrics> metricsOf(const Trace& trace, const AnalysisIndex& ind
     return m;
 }
 
-}  // namespace
-
-namespace {
+RankJob jobOf(const RanksDocument& document) {
+    RankJob job;
+    job.ranks = document.ranks;
+    job.comparison = document.comparison;
+    return job;
+}
 
 // The index of `trace`: `known`'s when it is of that trace, else built.
 std::shared_ptr<const IndexedTrace> indexOf(std::shared_ptr<const Trace> trace,
@@ -35,10 +38,16 @@ std::shared_ptr<const IndexedTrace> indexOf(std::shared_ptr<const Trace> trace,
 
 }  // namespace
 
+const ResultTable& ComparedRuns::table(std::string_view id) const {
+    static const ResultTable none;
+    const ResultTable* t = result.table(id);
+    return t ? *t : none;
+}
+
 std::shared_ptr<ComparedRuns> compareRuns(std::shared_ptr<const Trace> base,
                                           std::shared_ptr<const Trace> now, TimeNs gapThreshold,
                                           bool dark, const CancelToken& cancel,
-                                          const ComparedRuns* before) {
+                                          const ComparedRuns* before, const ComparedJobs& jobs) {
     auto out = std::make_shared<ComparedRuns>();
     // The indexes of an earlier comparison of the same runs (another gap
     // threshold) are reused: they do not depend on it.
@@ -57,9 +66,16 @@ std::shared_ptr<ComparedRuns> compareRuns(std::shared_ptr<const Trace> base,
     gaps.cancel = &cancel;
     out->newGapColours = gapCauseColours(*now, gaps, dark);
     if (cancel.isCancelled()) return nullptr;
-    out->diff = diffRuns(*b, *n);
-    out->baseMetrics = std::move(*b);
-    out->newMetrics = std::move(*n);
+    TwoRuns& input = out->input;
+    input.basePath = base->path;
+    input.newPath = now->path;
+    input.base = std::move(*b);
+    input.now = std::move(*n);
+    if (jobs.base && jobs.now) {
+        input.baseJob = jobOf(*jobs.base);
+        input.newJob = jobOf(*jobs.now);
+    }
+    out->result = computeAnalysis(*analysisRegistry().find("diff"), input);
     out->base = std::move(base);
     out->now = std::move(now);
     return out;
@@ -69,15 +85,15 @@ StepAlignment alignRuns(const ComparedRuns& runs, std::optional<size_t> index) {
     StepAlignment a;
     a.baseAt = runs.base->spanStart;
     a.newAt = runs.now->spanStart;
-    const std::vector<Step>& bs = runs.baseMetrics.steps;
-    const std::vector<Step>& ns = runs.newMetrics.steps;
+    const std::vector<Step>& bs = runs.input.base.steps;
+    const std::vector<Step>& ns = runs.input.now.steps;
     if (bs.empty() || ns.empty()) return a;
     if (index) {
         a.baseStep = std::min(*index, bs.size() - 1);
         a.newStep = std::min(*index, ns.size() - 1);
     } else {
-        a.baseStep = medianStepIndex(runs.baseMetrics);
-        a.newStep = medianStepIndex(runs.newMetrics);
+        a.baseStep = medianStepIndex(runs.input.base);
+        a.newStep = medianStepIndex(runs.input.now);
     }
     a.baseAt = bs[*a.baseStep].span.start;
     a.newAt = ns[*a.newStep].span.start;

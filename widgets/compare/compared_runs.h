@@ -1,6 +1,7 @@
 #pragma once
 // Two loaded runs compared: each run's figures (core's runMetrics, as
-// `gapscope-cli diff` computes them), their RunDiff, and the candidate's
+// `gapscope-cli diff` computes them), the registered comparison's result
+// (the tables the panel shows and the report writes), and the candidate's
 // gap shading, computed together on a worker.
 
 #include <memory>
@@ -8,22 +9,29 @@
 
 #include "panels/analysis_session.h"
 #include "picture/gap_colours.h"
+#include "report/analysis_registry.h"
 #include "report/ranks_report.h"
-#include "report/run_diff.h"
 #include "util/cancel_token.h"
 
 namespace gapscope::ui {
 
 struct ComparedRuns {
     std::shared_ptr<const Trace> base, now;
-    RunMetrics baseMetrics, newMetrics;
-    RunDiff diff;
+    // What `diff` compared (each run's figures, and its ranks in a job of
+    // ranks) and what it returned.
+    TwoRuns input;
+    AnalysisResult result;
     GapColorList newGapColours;  // the candidate timeline's shading by cause
     // Each run's analysis index (the candidate's also for its overview strip).
     std::shared_ptr<const IndexedTrace> baseIndexed, newIndexed;
-    // Two jobs of ranks: each one's ranks and stragglers (null for a single trace).
-    std::shared_ptr<const RanksDocument> baseRanks, newRanks;
-    bool jobs() const { return baseRanks && newRanks; }
+    bool jobs() const { return input.baseJob && input.newJob; }
+    std::string verdict() const { return textOr(result.figure("verdict")); }
+    const ResultTable& table(std::string_view id) const;
+};
+
+// Two jobs of ranks: each one's ranks and stragglers (null for a single trace).
+struct ComparedJobs {
+    std::shared_ptr<const RanksDocument> base, now;
 };
 
 // Null when cancelled. `dark`: the shading's palette. `before`: an earlier
@@ -31,7 +39,8 @@ struct ComparedRuns {
 std::shared_ptr<ComparedRuns> compareRuns(std::shared_ptr<const Trace> base,
                                           std::shared_ptr<const Trace> now, TimeNs gapThreshold,
                                           bool dark, const CancelToken& cancel,
-                                          const ComparedRuns* before = nullptr);
+                                          const ComparedRuns* before = nullptr,
+                                          const ComparedJobs& jobs = {});
 
 // Where the two timelines line up: the start of BASE's step `baseStep` and
 // of NEW's step `newStep` (indices into each run's steps), or the runs'

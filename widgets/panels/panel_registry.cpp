@@ -60,7 +60,7 @@ std::vector<AnalysisPanel*> createPanels(AnalysisSession* session, ViewState* vi
     }
     for (const Analysis& a : analysisRegistry().all()) {
         const QString id = QString::fromStdString(a.id);
-        if (shown.contains(id)) continue;
+        if (shown.contains(id) || !a.readsOneTrace()) continue;  // comparisons: their windows
         AnalysisPanel* panel = new RegistryPanel(session, a);
         panel->setAnalysis({id});
         panels.push_back(panel);

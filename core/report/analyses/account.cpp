@@ -43,6 +43,10 @@ Analysis accountAnalysis() {
         share.of = "time_ns";
         r.addFigure(share, time > 0 ? ResultCell(double(busy) / double(time)) : ResultCell());
         r.addFigure({"idle_ns", "Idle", Unit::Duration}, time - busy);
+        ResultColumn idleShare{"idle_share", "Idle", Unit::Share};
+        idleShare.of = "time_ns";
+        r.addFigure(idleShare,
+                    time > 0 ? ResultCell(double(time - busy) / double(time)) : ResultCell());
         for (size_t c = 0; c < kGapCauseCount; ++c) {
             const GapCause cause = static_cast<GapCause>(c);
             ResultColumn idle{"idle_by_cause." + std::string(gapCauseName(cause)),
@@ -50,6 +54,17 @@ Analysis accountAnalysis() {
             idle.of = "time_ns";
             r.addFigure(idle, account.idle(cause));
         }
+        TimeNs idleShort = 0, exposedComm = 0;
+        for (const GpuTimeAccount& d : account.devices) {
+            idleShort += d.idleShort;
+            exposedComm += d.exposedComm;
+        }
+        ResultColumn shortGaps{"idle_short_ns", "Idle: short gaps", Unit::Duration};
+        shortGaps.of = "time_ns";
+        r.addFigure(shortGaps, idleShort);
+        ResultColumn comm{"exposed_comm_ns", "Exposed communication", Unit::Duration};
+        comm.of = "time_ns";
+        r.addFigure(comm, exposedComm);
         r.tables.push_back(accountTable(account, timeBreakdowns(t, options.window)));
         if (account.devices.empty()) r.empty = scope.nothing("GPU activity");
         return r;

@@ -51,9 +51,18 @@ Analysis kernelsAnalysis() {
         options.index = scope.index;
         options.cancel = scope.cancel;
         std::vector<KernelStats> rows = kernelStats(t, options);
+        AnalysisResult r;
+        // Every kernel in the scope, before --top keeps the first names.
+        int64_t count = 0;
+        TimeNs total = 0;
+        for (const KernelStats& k : rows) {
+            count += static_cast<int64_t>(k.count);
+            total += k.total;
+        }
+        r.addFigure({"count", "Kernels", Unit::Count}, count);
+        r.addFigure({"total_ns", "Kernel time", Unit::Duration}, total);
         if (const auto top = o.value("top"); top && rows.size() > static_cast<size_t>(*top))
             rows.resize(static_cast<size_t>(*top));
-        AnalysisResult r;
         r.tables.push_back(kernelTable(t, rows, options.byDevice));
         if (rows.empty()) r.empty = scope.nothing("GPU kernels");
         return r;

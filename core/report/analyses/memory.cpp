@@ -1,6 +1,7 @@
 // Memory per device: peaks, per step, growth (analysis/memory_usage.h).
 
 #include <algorithm>
+#include <cmath>
 
 #include "analysis/memory_usage.h"
 #include "report/analyses/builtin_analyses.h"
@@ -81,6 +82,23 @@ Analysis memoryAnalysis() {
         const std::vector<Step> steps = scope.steps(t);
         const MemoryReport memory = memoryUsage(t, steps);
         AnalysisResult r;
+        // The GPUs' headline: the highest absolute peak (a relative curve
+        // has none) and the fastest growth per step (none where none grows).
+        std::optional<double> peak, growth;
+        for (const DeviceMemory& d : memory.devices) {
+            if (!d.gpu || d.relative) continue;
+            if (!peak || d.peakAllocated > *peak) peak = d.peakAllocated;
+            if (d.growthPerStep && (!growth || *d.growthPerStep > *growth))
+                growth = d.growthPerStep;
+        }
+        auto bytes = [](std::optional<double> v) {
+            return v ? ResultCell(static_cast<int64_t>(std::llround(*v))) : ResultCell();
+        };
+        r.addFigure({"peak_allocated_bytes", "Peak allocated, highest GPU", Unit::Bytes},
+                    bytes(peak));
+        ResultColumn perStep{"growth_bytes_per_step", "Growth per step, fastest GPU", Unit::Bytes};
+        perStep.decimals = 1;
+        r.addFigure(perStep, cellOf(growth));
         r.tables.push_back(memoryTable(memory));
         r.tables.push_back(perStepPeaks(memory, steps));
         r.tables.push_back(otherCurves(t, memory));

@@ -73,11 +73,11 @@ Analysis stepsAnalysis() {
         // of the steps listed (the scope's).
         r.addFigure({"median_duration_ns", "Median of all steps", Unit::Duration},
                     cellOf(steps.medianDuration));
-        std::vector<TimeNs> listed;
+        std::vector<TimeNs> listedDurations;
         for (const StepReport& s : steps.steps)
-            listed.push_back(s.duration);
+            listedDurations.push_back(s.duration);
         r.addFigure({"listed_median_ns", "Median of these steps", Unit::Duration},
-                    listed.empty() ? ResultCell() : ResultCell(medianOf(std::move(listed))));
+                    listedDurations.empty() ? ResultCell() : ResultCell(medianOf(listedDurations)));
         // The steps' durations: their mean (rounded to the ns), the slowest.
         TimeNs total = 0;
         const StepReport* slowest = nullptr;
@@ -92,6 +92,11 @@ Analysis stepsAnalysis() {
         r.addFigure({"mean_duration_ns", "Mean duration", Unit::Duration},
                     slowest ? ResultCell(static_cast<int64_t>(std::llround(double(total) / n)))
                             : ResultCell());
+        // Their spread, by nearest rank (a comparison's step_time_p10/p90).
+        r.addFigure({"p10_duration_ns", "p10 duration", Unit::Duration},
+                    slowest ? ResultCell(nearestRankOf(listedDurations, 0.10)) : ResultCell());
+        r.addFigure({"p90_duration_ns", "p90 duration", Unit::Duration},
+                    slowest ? ResultCell(nearestRankOf(listedDurations, 0.90)) : ResultCell());
         r.addFigure({"slowest_ns", "Slowest", Unit::Duration},
                     slowest ? ResultCell(slowest->duration) : ResultCell());
         r.addFigure({"slowest_step", "Slowest step", Unit::Count},
