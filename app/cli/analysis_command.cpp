@@ -219,6 +219,15 @@ std::optional<CommandLine> parseCommandLine(const Analysis& a, int argc, char** 
     }
     if (!line.table.empty() && args.format != OutputFormat::Csv)
         return fail("--table picks the table of --format csv (the other formats write them all)");
+    if (!line.table.empty()) {
+        const std::vector<std::string> ids = tableIds(a);
+        if (std::find(ids.begin(), ids.end(), line.table) == ids.end()) {
+            std::string known;
+            for (const std::string& id : ids)
+                known += (known.empty() ? "" : ", ") + id;
+            return fail("--table " + line.table + ": no such table (" + known + ")");
+        }
+    }
     if (!line.outDir.empty() && !std::filesystem::is_directory(line.outDir))
         return fail("--out " + line.outDir + ": not a folder");
     auto load = parseLoadArgs(name.c_str(), static_cast<int>(rest.size()), rest.data(), {},
@@ -281,7 +290,9 @@ int writeResult(const Analysis& a, const Trace& subject, const AnalysisResult& r
 int finishCommand(const Analysis& a, const Trace& subject, const AnalysisResult& result,
                   const CommandLine& line) {
     const int written = writeResult(a, subject, result, line);
-    if (written != 0 || !a.gate) return written;
+    // A gate that cannot say is bad input (2), never "crossed" (1).
+    if (written != 0) return a.gate ? 2 : written;
+    if (!a.gate) return 0;
     std::string log;
     const int status = a.gate(result, log);
     std::cerr << log;

@@ -738,7 +738,7 @@ void MainWindow::onLoaded(std::shared_ptr<const Trace> trace, const QString& pat
     reload_->setEnabled(true);
     details_->setTrace(trace);
     page_->setTrace(trace, path);
-    panels_->setTrace(trace);
+    panels_->setTrace(trace, loader_->cacheNote());
     annotations_->traceOpened(path);  // after the page has the trace
     panels_->raisePanel(QStringLiteral("overviewDock"));
     if (ranks) ranksDock_->raise();  // the question of a job: which rank holds the others back

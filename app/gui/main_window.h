@@ -58,8 +58,7 @@ class MainWindow : public QMainWindow {
     // folder, or the files' common folder); aligned on a step if asked.
     void openRanks(const std::vector<RankSource>& sources, const QString& name,
                    std::optional<int64_t> alignOnStep = std::nullopt);
-    // A fleet table of tools/fleet (or `gapscope-cli ranks --format json`)
-    // in the Ranks panel, without the traces.
+    // A fleet table of tools/fleet in the Ranks panel, without the traces.
     void openFleet(const QString& path);
     ui::RanksPanel* ranks() const { return ranks_; }
     void openSample();

@@ -11,6 +11,7 @@ ResultTable accountTable(const TimeAccount& account,
     table.title = "GPU time";
     table.columns = {{"device", "GPU", Unit::Count},
                      {"of", "Of", Unit::Text},
+                     {"steps", "Steps", Unit::Count},
                      {"time_ns", "Time", Unit::Duration},
                      {"busy_share", "Busy", Unit::Share},
                      {"busy_ns", "Busy time", Unit::Duration},
@@ -27,15 +28,17 @@ ResultTable accountTable(const TimeAccount& account,
     table.columns.push_back({"active_to_ns", "Last activity", Unit::Time});
     for (const GpuTimeAccount& d : account.devices) {
         ResultRow r;
-        r.cells = {int64_t{d.device},
-                   std::string(denominatorName(d.denominator)),
-                   d.time,
-                   d.time > 0 ? ResultCell(double(d.busy()) / double(d.time)) : ResultCell(),
-                   d.busy(),
-                   d.computation,
-                   d.exposedComm,
-                   d.exposedMemcpy,
-                   d.idle()};
+        r.cells = {
+            int64_t{d.device},
+            std::string(denominatorName(d.denominator)),
+            d.denominator == Denominator::StepTime ? ResultCell(int64_t(d.steps)) : ResultCell(),
+            d.time,
+            d.time > 0 ? ResultCell(double(d.busy()) / double(d.time)) : ResultCell(),
+            d.busy(),
+            d.computation,
+            d.exposedComm,
+            d.exposedMemcpy,
+            d.idle()};
         for (const TimeNs v : d.idleByCause)
             r.cells.push_back(v);
         r.cells.push_back(d.idleShort);

@@ -4,6 +4,8 @@
 
 #include "analysis/analysis_index.h"
 #include "report/analyses/builtin_analyses.h"
+#include "report/result_memo.h"
+#include "util/cancel_token.h"
 
 namespace gapscope {
 
@@ -17,6 +19,16 @@ const std::vector<std::string>& AnalysisOptions::texts(std::string_view name) co
     static const std::vector<std::string> none;
     const auto it = texts_.find(name);
     return it == texts_.end() ? none : it->second;
+}
+
+std::string AnalysisOptions::key() const {
+    std::string out;
+    for (const auto& [name, value] : values_)
+        out += name + "=" + std::to_string(value) + ";";
+    for (const auto& [name, list] : texts_)
+        for (const std::string& text : list)
+            out += name + "+" + text + '\x1e';
+    return out;
 }
 
 StepOptions Scope::stepOptions() const {
@@ -85,7 +97,15 @@ AnalysisResult computeAnalysis(const Analysis& analysis, const Trace& trace, con
         own.step.reset();
     }
     if (!analysis.takesStepRegex) own.stepRegex = nullptr;
-    return analysis.compute(trace, own, options);
+    // A result of this scope and these options computed before is the same.
+    const std::string key = own.memo ? memoKey(analysis, own, options) : std::string();
+    if (!key.empty())
+        if (const auto known = own.memo->find(key)) return *known;
+    AnalysisResult result = analysis.compute(trace, own, options);
+    // A cancelled computation may be partial: not remembered.
+    if (!key.empty() && !(own.cancel && own.cancel->isCancelled()))
+        own.memo->remember(key, std::make_shared<const AnalysisResult>(result));
+    return result;
 }
 
 void AnalysisResult::addFigure(ResultColumn column, ResultCell value) {

@@ -24,6 +24,8 @@
 
 namespace gapscope {
 
+class ResultMemo;
+
 // One option of an analysis: --NAME, a flag or a value.
 struct OptionSpec {
     enum class Kind : uint8_t {
@@ -54,6 +56,8 @@ class AnalysisOptions {
     std::optional<int64_t> value(std::string_view name) const;
     // A Texts option's values in the order given; none when absent.
     const std::vector<std::string>& texts(std::string_view name) const;
+    // Every value, in one text: equal texts, equal options.
+    std::string key() const;
 
   private:
     std::map<std::string, int64_t, std::less<>> values_;
@@ -71,6 +75,9 @@ struct Scope {
     TimeNs minGapNs = kDefaultGapThresholdNs;
     const AnalysisIndex* index = nullptr;  // built once per trace; else built as needed
     const CancelToken* cancel = nullptr;
+    // Where results of this trace are remembered (report/result_memo.h);
+    // null: each computed afresh.
+    ResultMemo* memo = nullptr;
     // How the loader used the index cache ("hit", "miss (no entry);
     // written"); empty without one. A fact of the load `info` reports.
     std::string indexCache;

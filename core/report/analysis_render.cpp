@@ -232,8 +232,8 @@ std::string readableDocument(const Trace& trace, const Analysis& analysis,
                              const AnalysisResult& result, OutputFormat format) {
     if (!result.empty.empty()) return result.empty + "\n";
     std::vector<ResultTable> blocks;
-    if (!result.figures.columns.empty())
-        blocks.push_back(figureList(result.figures, analysis.title));
+    if (ResultTable list = figureList(result.figures, analysis.title); !list.rows.empty())
+        blocks.push_back(std::move(list));
     for (const ResultTable& t : result.tables)
         if (!t.rows.empty())
             blocks.push_back(format == OutputFormat::Text ? forText(analysis, t) : t);

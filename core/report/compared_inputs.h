@@ -13,8 +13,9 @@
 
 namespace gapscope {
 
-// A job of ranks: every rank in rank order, a file that failed with its
-// error, and the comparison of those loaded (stragglers, clocks).
+// A job of ranks: every rank (in any order: the analysis sorts them), a
+// file that failed with its error, and the comparison of those loaded
+// (stragglers, clocks) where the caller made one (a job in `diff`).
 struct RankJob {
     std::string path;  // what was opened: a folder, or the first file
     std::vector<RankRow> ranks;

@@ -87,7 +87,8 @@ std::string number(std::optional<double> v, MetricUnit unit) {
 std::string measuredText(const FailIf& g, std::optional<double> v) {
     if (g.measure == FailIf::Measure::Value) return number(v, g.unit);
     if (!v) return "-";
-    std::string text = *v > 0 && !std::isinf(*v) ? "+" : "";
+    if (std::isinf(*v)) return std::string(*v > 0 ? "+inf" : "-inf") + "%";
+    std::string text = *v > 0 ? "+" : "";
     if (g.measure == FailIf::Measure::Change) return text + number(v, g.unit);
     return text + fixed(*v, 1) + "%";
 }

@@ -38,6 +38,8 @@ ResultTable rankTable(const std::vector<RankRow>& ranks, const RankComparison& c
                      {"file", "File", Unit::Text},
                      {"part", "Process", Unit::Text},
                      {"origin", "Rank from", Unit::Text},
+                     {"offset_ns", "Shifted by", Unit::Duration},
+                     {"aligned", "Aligned", Unit::Flag},
                      {"error", "Error", Unit::Text}};
     table.columns[static_cast<size_t>(table.column("file"))].path = true;
     // The process of a file of several ranks (an Nsight Systems export).
@@ -50,19 +52,18 @@ ResultTable rankTable(const std::vector<RankRow>& ranks, const RankComparison& c
             comparison.stragglers.begin(), comparison.stragglers.end(),
             [&](const StepStraggler& s) { return s.rank == r.entry.rank && r.error.empty(); });
         ResultRow row;
-        row.cells = {r.entry.rank,
-                     r.entry.host,
-                     n,
+        row.cells = {r.entry.rank, r.entry.host, n,
                      n ? ResultCell(double(t.duration) / double(n)) : ResultCell(),
                      t.gpuTime > 0 ? ResultCell(double(t.busy) / double(t.gpuTime)) : ResultCell(),
-                     t.comm,
-                     t.exposedComm,
-                     t.wait,
-                     t.transfer,
-                     int64_t{straggles},
-                     r.entry.file,
+                     t.comm, t.exposedComm, t.wait, t.transfer, int64_t{straggles}, r.entry.file,
                      r.entry.part.empty() ? ResultCell() : ResultCell(r.entry.part),
-                     r.origin.empty() ? ResultCell() : ResultCell(r.origin),
+                     r.origin.empty() ? ResultCell() : ResultCell(r.origin), r.entry.offset,
+                     // Aligned on a step: whether it has that step (else left as it was).
+                     comparison.alignedOn && r.error.empty()
+                         ? ResultCell(int64_t(std::find(comparison.unaligned.begin(),
+                                                        comparison.unaligned.end(), r.entry.rank) ==
+                                              comparison.unaligned.end()))
+                         : ResultCell(),
                      r.error.empty() ? ResultCell() : ResultCell(r.error)};
         if (n) row.ref = stepRef(r.entry.figures.steps.front().number, i);
         table.rows.push_back(std::move(row));

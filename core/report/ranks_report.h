@@ -1,7 +1,8 @@
 #pragma once
-// The ranks of a job as tables and JSON (`gapscope-cli ranks`, the Ranks
-// panel's exports, the fleet summary): one row per rank and step, the
-// stragglers, and the JSON the fleet tool and the viewer read back.
+// The ranks of a job as tables (the registered `ranks` analysis's, the
+// Ranks panel's) and as the nested JSON of the fleet table, which the fleet
+// tool writes (each trace's part is the summary's "rank" object) and the
+// viewer reads back: one row per rank and step, the stragglers.
 //
 // JSON (times absolute integer ns, shifted when aligned):
 //   {"aligned_on_step": N|null,
@@ -52,9 +53,9 @@ std::string ranksJson(const std::vector<RankRow>& ranks, const RankComparison& c
 // One rank's object as in "ranks" above (the summary's per-trace "rank").
 std::string rankJson(const RankRow& rank);
 
-// That JSON read back: `gapscope-cli ranks --format json`, or a fleet
-// table of tools/fleet (the same, with a "fleet" object), for the viewer's
-// Ranks panel. Values of the wrong type are errors naming their place.
+// That JSON read back: a fleet table of tools/fleet (with a "fleet"
+// object), or the same without one, for the viewer's Ranks panel. Values of the wrong type are
+// errors naming their place.
 struct RanksDocument {
     std::vector<RankRow> ranks;
     RankComparison comparison;

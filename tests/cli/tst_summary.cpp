@@ -216,8 +216,15 @@ class TestSummary : public QObject {
     void aNamedFigureIsTheSameEverywhere_data() {
         QTest::addColumn<QString>("trace");
         QTest::newRow("sample") << gapscope::test::samplePath();
+        QTest::newRow("h200_transformer_workers")
+            << gapscope::test::sourceDir() +
+                   "/tests/data/recorded/h200_transformer_workers.pt.trace.json.gz";
         const QString shared = gapscope::test::sharedTraces();
         if (shared.isEmpty()) return;
+        QTest::newRow("dlrm_rank_0")
+            << shared +
+                   "/param/example_input_files/chakra_traces/dlrm_kineto_extracted/dlrm_kineto/"
+                   "worker0_step_12.1694128201545.pt.trace.json";
         QTest::newRow("resnet50_num_workers_0")
             << shared +
                    "/kineto/tb_plugin/samples/resnet50_num_workers_0/"

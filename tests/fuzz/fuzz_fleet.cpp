@@ -1,5 +1,5 @@
-// libFuzzer target for fleet tables (`tools/fleet`'s *.fleet.json, and
-// `gapscope-cli ranks --format json`), which the viewer opens in its Ranks
+// libFuzzer target for fleet tables (`tools/fleet`'s *.fleet.json), which
+// the viewer opens in its Ranks
 // panel: the table is read (parseRanksJson), each rank's totals computed
 // as the panel computes them, the per-step and straggler tables written in
 // every format, and the document written as JSON and read back, which must

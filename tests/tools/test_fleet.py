@@ -84,8 +84,10 @@ def flat_of_ranks(doc):
     stragglers = [(s["step"], s["rank"], s["collective"], s["entered_ns"], s["others_wait_ns"],
                    s["waiting_ranks"], s["longest_wait_ns"], s["longest_wait_rank"])
                   for s in doc["stragglers"]]
+    aligned = doc["aligned_on_step"] is not None
+    unaligned = [r["rank"] for r in doc["ranks"] if r["aligned"] is False] if aligned else None
     return {"ranks": ranks, "steps": steps, "stragglers": stragglers,
-            "aligned_on_step": doc["aligned_on_step"], "unaligned_ranks": doc["unaligned_ranks"]}
+            "aligned_on_step": doc["aligned_on_step"], "unaligned_ranks": unaligned}
 
 
 def make_anonymous_job(args, gen, job):

@@ -545,7 +545,8 @@ class TestPanels : public QObject {
         QApplication::clipboard()->clear();
         copyAll->trigger();
         const QStringList md = QApplication::clipboard()->text().trimmed().split('\n');
-        QVERIFY2(md.join('\n').contains("| GPU | Of | Time | Busy |"), qPrintable(md.join('\n')));
+        QVERIFY2(md.join('\n').contains("| GPU | Of | Steps | Time | Busy |"),
+                 qPrintable(md.join('\n')));
         QCOMPARE(md.filter(QRegularExpression("^\\| [0-9]+ \\|")).size(), qsizetype(rows.size()));
     }
 

@@ -16,6 +16,7 @@
 #include <set>
 #include <sstream>
 
+#include "cache/index_cache.h"
 #include "commands.h"
 #include "loading/trace_loader.h"
 #include "main_window.h"
@@ -240,6 +241,30 @@ class TestRegistry : public QObject {
         expected.sort();
         present.sort();
         QCOMPARE(present, expected);
+    }
+
+    // The Trace panel (`info`) says what the index cache did for the trace
+    // on screen, as `gapscope-cli info` does: a miss, then a hit.
+    void theTracePanelSaysWhatTheCacheDid() {
+        QTemporaryDir cacheDir;
+        QVERIFY(cacheDir.isValid());
+        window_->loader()->setCache(std::make_shared<IndexCache>(cacheDir.path().toStdString()));
+        RegistryPanel* panel = nullptr;
+        for (AnalysisPanel* p : host()->panels())
+            if (p->analysis() == QStringList{"info"}) panel = qobject_cast<RegistryPanel*>(p);
+        QVERIFY(panel);
+        for (const char* want : {"miss", "hit"}) {
+            window_->openTrace(test::samplePath());
+            window_->loader()->wait();
+            window_->loader()->waitForCacheWrite();
+            QVERIFY(
+                test::settledPanel<RegistryPanel>(host(), qPrintable(panel->dockName()), 120000));
+            const QString note = QString::fromStdString(window_->loader()->cacheNote());
+            QVERIFY2(note.startsWith(QLatin1String(want)), qPrintable(note));
+            QVERIFY2(QString(panel->figuresText()).contains(note),
+                     qPrintable(panel->figuresText()));
+        }
+        window_->loader()->setCache(nullptr);
     }
 };
 

@@ -168,6 +168,7 @@ void TraceLoader::finishRanks(RankView view, const QString& path) {
     for (StepStraggler& s : doc->comparison.stragglers)
         for (size_t i = 0; i < doc->ranks.size(); ++i)
             if (doc->ranks[i].entry.rank == s.rank && doc->ranks[i].error.empty()) s.entry = i;
+    cacheNote_.clear();  // one per rank: no one note for the merged job
     emit ranksLoaded(std::move(doc), path);
     emit loaded(std::move(view.trace), path);
 }
@@ -215,6 +216,7 @@ void TraceLoader::pollProgress() {
 
 void TraceLoader::finish(LoadResult result, const QString& path) {
     endLoad();
+    cacheNote_ = result.cacheNote;
     if (result.trace) {
         const bool parsed = !result.trace->fromCache;
         std::shared_ptr<const Trace> trace = result.trace;

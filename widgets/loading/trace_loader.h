@@ -37,6 +37,9 @@ class TraceLoader : public QObject {
     // handed over first and written to the cache afterwards, off the GUI thread.
     void setCache(std::shared_ptr<const IndexCache> cache) { cache_ = std::move(cache); }
     const IndexCache* cache() const { return cache_.get(); }
+    // What the index cache did for the trace last handed over ("hit", "miss
+    // (no entry)"; a parse is written after it is shown); "" without one.
+    const std::string& cacheNote() const { return cacheNote_; }
     void cancel();
     bool isLoading() const { return load_.valid(); }
     // Blocks until the current load ends (tests, shutdown).
@@ -78,6 +81,7 @@ class TraceLoader : public QObject {
     Executor::Pending<void> load_;
     Executor::Pending<void> store_;
     std::shared_ptr<const IndexCache> cache_;
+    std::string cacheNote_;
     size_t maxEventBytes_ = 0;
     uint64_t memoryLimitBytes_ = 0;
     std::shared_ptr<Shared> shared_;

@@ -67,6 +67,8 @@ Scope AnalysisPanel::Request::coreScope() const {
     s.minGapNs = gapThreshold;
     s.index = indexed->index.get();
     s.cancel = cancel;
+    s.memo = indexed->memo.get();
+    s.indexCache = indexed->indexCache;
     return s;
 }
 

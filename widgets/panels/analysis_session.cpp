@@ -17,7 +17,7 @@ bool AnalysisSession::indexing() const {
     return runner_->busy();
 }
 
-void AnalysisSession::setTrace(std::shared_ptr<const Trace> trace) {
+void AnalysisSession::setTrace(std::shared_ptr<const Trace> trace, std::string indexCache) {
     runner_->cancelAll();
     trace_ = std::move(trace);
     indexed_.reset();
@@ -26,16 +26,18 @@ void AnalysisSession::setTrace(std::shared_ptr<const Trace> trace) {
     emit scopeChanged();
     if (!trace_) return;
     std::shared_ptr<const Trace> t = trace_;
-    runner_->submit([this, t](const CancelToken&) -> std::function<void()> {
-        auto built = std::make_shared<IndexedTrace>();
-        built->trace = t;
-        built->index = std::make_unique<const AnalysisIndex>(*t);
-        return [this, built] {
-            if (built->trace != trace_) return;
-            indexed_ = built;
-            emit indexReady();
-        };
-    });
+    runner_->submit(
+        [this, t, note = std::move(indexCache)](const CancelToken&) -> std::function<void()> {
+            auto built = std::make_shared<IndexedTrace>();
+            built->trace = t;
+            built->indexCache = note;
+            built->index = std::make_unique<const AnalysisIndex>(*t);
+            return [this, built] {
+                if (built->trace != trace_) return;
+                indexed_ = built;
+                emit indexReady();
+            };
+        });
 }
 
 void AnalysisSession::setScope(AnalysisScope scope) {

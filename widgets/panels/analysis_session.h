@@ -10,6 +10,7 @@
 
 #include "analysis/analysis_index.h"
 #include "panels/nav_target.h"
+#include "report/result_memo.h"
 
 namespace gapscope::ui {
 
@@ -39,6 +40,12 @@ struct AnalysisScope {
 struct IndexedTrace {
     std::shared_ptr<const Trace> trace;
     std::unique_ptr<const AnalysisIndex> index;
+    // The registered analyses' results over this trace, by scope: a panel
+    // and the Overview of one scope compute each once.
+    std::unique_ptr<ResultMemo> memo = std::make_unique<ResultMemo>();
+    // What the index cache did when the trace loaded ("hit", "miss (no
+    // entry)"; the write follows the display); "" without a cache.
+    std::string indexCache;
 };
 
 class AnalysisSession : public QObject {
@@ -48,7 +55,8 @@ class AnalysisSession : public QObject {
     ~AnalysisSession() override;
 
     // Starts indexing on a worker; indexReady() follows. Null: no trace.
-    void setTrace(std::shared_ptr<const Trace> trace);
+    // `indexCache`: what the index cache did when it loaded (IndexedTrace).
+    void setTrace(std::shared_ptr<const Trace> trace, std::string indexCache = {});
     std::shared_ptr<const Trace> trace() const { return trace_; }
     // Null until the index is ready.
     std::shared_ptr<const IndexedTrace> indexed() const { return indexed_; }

@@ -84,35 +84,42 @@ std::optional<std::shared_ptr<const MemoryPanel::Shown>> computeMemory(
     const AnalysisPanel::Request& request, const std::monostate&) {
     const Trace& t = request.trace();
     const std::vector<Step>& steps = request.indexed->index->steps().steps;
+    // The curves to draw (the counters' samples); every figure said of them
+    // is the registered analysis's, of the whole trace as the curves.
     const MemoryReport r = memoryUsage(t, steps);
-    // The table is the registry's, of the whole trace as the curves.
     AnalysisPanel::Request whole = request;
     whole.scope = AnalysisScope{};
     const AnalysisResult registered = whole.compute("memory");
     if (request.cancelled() || !registered.table("memory_per_step")) return std::nullopt;
+    const ResultTable& devices = *registered.table("memory");
+    if (devices.rows.size() != r.devices.size()) return std::nullopt;  // (one function: never)
     auto shown = std::make_shared<MemoryPanel::Shown>();
     shown->perStep = resultRows(*registered.table("memory_per_step"), t.spanStart);
-    for (const DeviceMemory& d : r.devices) {
+    for (size_t i = 0; i < r.devices.size(); ++i) {
+        const DeviceMemory& d = r.devices[i];
+        auto bytes = [&](const char* key) { return double(integerOr(devices.at(i, key))); };
         MemoryPanel::Shown::Choice c;
         c.label = d.gpu ? QString::fromStdString(t.gpuLabel(d.device)) : MemoryPanel::tr("Host");
         if (d.relative) c.label += MemoryPanel::tr(" (relative)");
         c.allocated = d.allocatedSeries;
         c.reserved = d.reservedSeries;
-        c.peakTime = d.peakTime;
-        c.peak = d.peakAllocated;
+        c.peakTime = integerOr(devices.at(i, "peak_time_ns"));
+        c.peak = bytes("peak_allocated_bytes");
         c.summary = MemoryPanel::tr("Peak allocated %1 at %2")
-                        .arg(formatBytes(d.peakAllocated), shortDuration(d.peakTime - t.spanStart));
-        if (d.peakReserved)
-            c.summary += MemoryPanel::tr(", peak reserved %1").arg(formatBytes(*d.peakReserved));
-        if (d.peakShare)
-            c.summary +=
-                MemoryPanel::tr(", %1 of the device's %2")
-                    .arg(formatPercent(*d.peakShare), formatBytes(double(*d.deviceMemory)));
+                        .arg(formatBytes(c.peak), shortDuration(*c.peakTime - t.spanStart));
+        if (std::holds_alternative<int64_t>(devices.at(i, "peak_reserved_bytes")))
+            c.summary += MemoryPanel::tr(", peak reserved %1")
+                             .arg(formatBytes(bytes("peak_reserved_bytes")));
+        if (const auto* share = std::get_if<double>(&devices.at(i, "peak_share")))
+            c.summary += MemoryPanel::tr(", %1 of the device's %2")
+                             .arg(formatPercent(*share), formatBytes(bytes("device_memory_bytes")));
         c.summary += ". ";
-        c.summary += d.growthPerStep ? MemoryPanel::tr("Memory grows ~%1 per step (R² %2).")
-                                           .arg(formatBytes(*d.growthPerStep))
-                                           .arg(d.growthR2.value_or(0), 0, 'f', 2)
-                                     : MemoryPanel::tr("No steady growth per step.");
+        const auto* r2 = std::get_if<double>(&devices.at(i, "growth_r2"));
+        c.summary += std::holds_alternative<int64_t>(devices.at(i, "growth_bytes_per_step"))
+                         ? MemoryPanel::tr("Memory grows ~%1 per step (R² %2).")
+                               .arg(formatBytes(bytes("growth_bytes_per_step")))
+                               .arg(r2 ? *r2 : 0, 0, 'f', 2)
+                         : MemoryPanel::tr("No steady growth per step.");
         if (d.relative)
             c.summary +=
                 MemoryPanel::tr(" Relative: the change since the trace start (2021 Kineto).");

@@ -26,7 +26,6 @@ OverviewPanel::OverviewPanel(AnalysisSession* session, QWidget* parent)
 void OverviewPanel::clearContents() {
     view_->clear();
     breakdown_.reset();
-    findingsOf_ = nullptr;
 }
 
 namespace {
@@ -37,29 +36,33 @@ struct AccountPart {
     QString label;
 };
 
-// The whole of a GPU's time in order: computation, exposed communication
-// and memcpy, idle by cause and short gaps.
-std::vector<AccountPart> accountParts(const GpuTimeAccount& d, bool dark) {
+// The whole of a GPU's time in order, from its row of `account`'s gpus
+// table: computation, exposed communication and memcpy, idle by cause and
+// short gaps.
+std::vector<AccountPart> accountParts(const ResultTable& gpus, size_t row, bool dark) {
+    auto ns = [&](const std::string& key) { return integerOr(gpus.at(row, key)); };
     std::vector<AccountPart> parts = {
-        {d.computation, stepPartColor(StepPart::Compute, dark), stepPartLabel(StepPart::Compute)},
-        {d.exposedComm, stepPartColor(StepPart::ExposedComm, dark),
+        {ns("computation_ns"), stepPartColor(StepPart::Compute, dark),
+         stepPartLabel(StepPart::Compute)},
+        {ns("exposed_comm_ns"), stepPartColor(StepPart::ExposedComm, dark),
          stepPartLabel(StepPart::ExposedComm)},
-        {d.exposedMemcpy, stepPartColor(StepPart::ExposedMemcpy, dark),
+        {ns("exposed_memcpy_ns"), stepPartColor(StepPart::ExposedMemcpy, dark),
          stepPartLabel(StepPart::ExposedMemcpy)}};
     for (size_t c = 0; c < kGapCauseCount; ++c)
-        parts.push_back({d.idleByCause[c], causeColor(GapCause(c), dark),
+        parts.push_back({ns("idle_" + std::string(gapCauseName(GapCause(c))) + "_ns"),
+                         causeColor(GapCause(c), dark),
                          QObject::tr("idle: %1").arg(causeLabel(GapCause(c)))});
-    parts.push_back({d.idleShort, shortGapColor(dark), QObject::tr("short gaps")});
+    parts.push_back({ns("idle_short_ns"), shortGapColor(dark), QObject::tr("short gaps")});
     return parts;
 }
 
 // Those parts as a horizontal bar (an HTML table) of the GPU's time.
-QString accountBar(const GpuTimeAccount& d, bool dark) {
-    if (d.time <= 0) return {};
+QString accountBar(const std::vector<AccountPart>& parts, TimeNs time) {
+    if (time <= 0) return {};
     QString cells;
-    for (const AccountPart& p : accountParts(d, dark)) {
+    for (const AccountPart& p : parts) {
         const int pct = static_cast<int>(
-            100.0 * static_cast<double>(p.value) / static_cast<double>(d.time) + 0.5);
+            100.0 * static_cast<double>(p.value) / static_cast<double>(time) + 0.5);
         if (pct <= 0) continue;
         cells += QStringLiteral("<td width='%1%' bgcolor='%2' title='%3'>&nbsp;</td>")
                      .arg(pct)
@@ -70,9 +73,9 @@ QString accountBar(const GpuTimeAccount& d, bool dark) {
 }
 
 // The parts that are not zero, with their colour keys.
-QString accountLegend(const GpuTimeAccount& d, bool dark) {
+QString accountLegend(const std::vector<AccountPart>& parts) {
     QStringList keys;
-    for (const AccountPart& p : accountParts(d, dark))
+    for (const AccountPart& p : parts)
         if (p.value > 0)
             keys << QStringLiteral("<span style='color:%1'>■</span> %2 %3")
                         .arg(p.color.name(), p.label, shortDuration(p.value));
@@ -97,147 +100,153 @@ TableSnapshot OverviewPanel::snapshot() const {
 }
 
 struct OverviewPanel::Computed {
-    QString html, findings;
-    const Trace* of = nullptr;
-    TimeNs threshold = 0;
+    QString html;
     std::shared_ptr<const Breakdown> breakdown;
 };
 
 namespace {
 
-// From the GUI thread: the palette, the findings already made for this
-// trace and threshold (they are the whole trace's), the scope's name.
+// From the GUI thread: the palette, the scope's name.
 struct OverviewInputs {
     bool dark = false;
-    std::optional<QString> known;
     QString scopeText;
 };
 
+double shareOr(const ResultCell& cell) {
+    const auto* d = std::get_if<double>(&cell);
+    return d ? *d : 0;
+}
+
+// Where the GPU time goes, each GPU over its own steps (those of its
+// rank), else its active span: `account`'s figures and gpus table.
+QString accountSection(const Trace& t, const AnalysisResult& account, bool dark) {
+    const ResultTable& gpus = *account.table("gpus");
+    QString html = QStringLiteral("<h3>%1</h3>").arg(OverviewPanel::tr("Where the GPU time goes"));
+    if (gpus.rows.empty()) html += OverviewPanel::tr("<p>No GPU activity in this scope.</p>");
+    const bool someSteps = textOr(account.figure("denominator")) != "active span";
+    for (size_t i = 0; i < gpus.rows.size(); ++i) {
+        auto ns = [&](const char* key) { return integerOr(gpus.at(i, key)); };
+        QString of;
+        if (textOr(gpus.at(i, "of")) == "step time")
+            of = ns("steps") == 1
+                     ? OverviewPanel::tr("of the step time (1 step)")
+                     : OverviewPanel::tr("of the step time (%1 steps)").arg(ns("steps"));
+        else
+            of = someSteps ? OverviewPanel::tr("of its active span (no steps of its own)")
+                           : OverviewPanel::tr("of its active span");
+        const std::vector<AccountPart> parts = accountParts(gpus, i, dark);
+        html += QStringLiteral("<p><b>%1</b>: busy %2 %3, %4; idle %5 — %6<br>%7</p>")
+                    .arg(QString::fromStdString(t.gpuLabel(static_cast<int>(ns("device"))))
+                             .toHtmlEscaped())
+                    .arg(formatPercent(shareOr(gpus.at(i, "busy_share"))), of,
+                         shortDuration(ns("time_ns")), shortDuration(ns("idle_ns")),
+                         panelLink(QStringLiteral("gapsDock"), OverviewPanel::tr("gaps by cause")),
+                         accountLegend(parts)) +
+                accountBar(parts, ns("time_ns"));
+    }
+    return html;
+}
+
+// The steps in scope (`steps`' figures; the trace's median beside one
+// step) and the input pipeline's verdict (`pipeline`'s).
+QString stepsSection(const AnalysisResult& steps, const AnalysisResult& pipeline) {
+    QString html = QStringLiteral("<h3>%1</h3><p>").arg(OverviewPanel::tr("Steps and input"));
+    auto ns = [&](const char* key) { return integerOr(steps.figure(key)); };
+    const int64_t count = ns("step_count");
+    if (count == 0)
+        html += OverviewPanel::tr("No steps found.");
+    else if (count == 1)
+        html += OverviewPanel::tr("Step %1 lasted %2 (the median of all steps: %3). ")
+                    .arg(ns("slowest_step"))
+                    .arg(shortDuration(ns("slowest_ns")), shortDuration(ns("median_duration_ns")));
+    else
+        html += OverviewPanel::tr("%1 steps lasted: mean %2, median %3, slowest %4 (step %5). ")
+                    .arg(count)
+                    .arg(shortDuration(ns("mean_duration_ns")),
+                         shortDuration(ns("listed_median_ns")), shortDuration(ns("slowest_ns")))
+                    .arg(ns("slowest_step"));
+    if (count > 0) html += panelLink(QStringLiteral("stepsDock"), OverviewPanel::tr("Steps"));
+    const std::string verdict = textOr(pipeline.figure("verdict"), "not input-bound");
+    html += "<br>" + OverviewPanel::tr("Input pipeline: <b>%1</b>")
+                         .arg(QString::fromStdString(verdict).toHtmlEscaped());
+    if (const auto* share = std::get_if<double>(&pipeline.figure("input_share")))
+        html +=
+            OverviewPanel::tr(" (%1 of the %2 %3 waiting for input: %4) ")
+                .arg(formatPercent(*share),
+                     QString::fromStdString(textOr(pipeline.figure("denominator"))),
+                     textOr(pipeline.figure("from")) == "gpu" ? OverviewPanel::tr("idle")
+                                                              : OverviewPanel::tr("on the host"),
+                     shortDuration(integerOr(pipeline.figure("input_wait_ns"))));
+    return html +
+           panelLink(QStringLiteral("InputPipelineDock"), OverviewPanel::tr("Input Pipeline")) +
+           "</p>";
+}
+
+// Each device's peak and growth (`memory`'s table).
+QString memorySection(const AnalysisResult& memory) {
+    QString html = QStringLiteral("<h3>%1</h3><p>").arg(OverviewPanel::tr("Memory"));
+    const ResultTable& devices = *memory.table("memory");
+    if (devices.rows.empty()) html += OverviewPanel::tr("No memory events.");
+    for (size_t i = 0; i < devices.rows.size(); ++i) {
+        const std::string device = textOr(devices.at(i, "device"));
+        html += (device == "host" ? OverviewPanel::tr("Host") : QString::fromStdString(device)) +
+                ": " +
+                OverviewPanel::tr("peak %1").arg(
+                    formatBytes(double(integerOr(devices.at(i, "peak_allocated_bytes")))));
+        if (const auto* share = std::get_if<double>(&devices.at(i, "peak_share")))
+            html += OverviewPanel::tr(" (%1 of the device)").arg(formatPercent(*share));
+        if (integerOr(devices.at(i, "relative")) != 0)
+            html += OverviewPanel::tr(" relative to the start");
+        if (const auto* growth = std::get_if<int64_t>(&devices.at(i, "growth_bytes_per_step")))
+            html += OverviewPanel::tr(", grows %1 per step").arg(formatBytes(double(*growth)));
+        html += "<br>";
+    }
+    return html + panelLink(QStringLiteral("MemoryDock"), OverviewPanel::tr("Memory")) + "</p>";
+}
+
+// The five kernels with the most time (`kernels`' table, by total time),
+// each told apart from the others shown (two kernels of one short name).
+QString kernelsSection(const AnalysisResult& kernels) {
+    QString html = QStringLiteral("<h3>%1</h3><ol>").arg(OverviewPanel::tr("Top kernels"));
+    const ResultTable& rows = *kernels.table("kernels");
+    const size_t shown = std::min<size_t>(rows.rows.size(), 5);
+    std::vector<std::string> names;
+    for (size_t i = 0; i < shown; ++i)
+        names.push_back(textOr(rows.at(i, "name")));
+    const std::vector<std::string> topShort =
+        distinctShortNames(std::vector<std::string_view>(names.begin(), names.end()));
+    for (size_t i = 0; i < shown; ++i)
+        // The share the summary, the report and HTA's kernel breakdown give.
+        html += OverviewPanel::tr("<li>%1 — %2 (%3 of kernel time)</li>")
+                    .arg(symbolLink(rows.rows[i].ref.slice, names[i], topShort[i]),
+                         shortDuration(integerOr(rows.at(i, "total_ns"))),
+                         formatPercent(shareOr(rows.at(i, "share_of_kernel_time"))));
+    return html + "</ol>" + panelLink(QStringLiteral("kernelsDock"), OverviewPanel::tr("Kernels"));
+}
+
+// The scope's figures are the registered analyses' (the summary's, the
+// CLI's), computed once per scope for the Overview and the panels alike.
 std::optional<OverviewPanel::Computed> computeOverview(const AnalysisPanel::Request& request,
                                                        const OverviewInputs& in) {
     const Trace& t = request.trace();
-    const AnalysisIndex* index = request.indexed->index.get();
-    StepOptions so;
-    so.index = index;
-    so.minGapNs = request.gapThreshold;
-    so.cancel = request.cancel;
-    so.window = request.scope.window;
-    so.onlyNumber = request.scope.step;
-    // The scope's figures are what advice reads, over the scope; the
-    // numbers shown are the registered analyses' (the summary's, the CLI's).
-    const AdviceData figures = adviceData(t, so);
-    const AnalysisResult accountResult = request.compute("account");
-    const AnalysisResult stepsResult = request.compute("steps");
-    if (request.cancelled() || !accountResult.table("gpus")) return std::nullopt;
-    const ResultTable& gpus = *accountResult.table("gpus");
-    const StepsResult& steps = figures.steps;
-    const PipelineReport& pipeline = figures.pipeline;
-    const MemoryReport& memory = figures.memory;
-    const auto& kernels = figures.kernels;
-    QString findingsPart;
-    if (in.known) {
-        findingsPart = *in.known;
-    } else {
-        // Advice is about the whole trace: for that scope it is at hand.
-        const std::vector<Finding> findings =
-            request.scope.whole() ? advise(t, figures.inputs()) : adviseWholeTrace(t, so, index);
-        if (request.cancelled()) return std::nullopt;
-        findingsPart = findings.empty() ? OverviewPanel::tr("<p>No findings.</p>")
-                                        : findingsHtml(t, findings, 3, false);
-    }
-
-    const TimeAccount& account = figures.account;
-    QString html = QStringLiteral("<h3>%1</h3>").arg(OverviewPanel::tr("Where the GPU time goes"));
-    if (account.devices.empty()) html += OverviewPanel::tr("<p>No GPU activity in this scope.</p>");
-    // Each GPU over its own steps (those of its rank), else its active span.
-    auto ofWhat = [&](const GpuTimeAccount& d) {
-        if (d.denominator == Denominator::StepTime)
-            return d.steps == 1 ? OverviewPanel::tr("of the step time (1 step)")
-                                : OverviewPanel::tr("of the step time (%1 steps)").arg(d.steps);
-        return account.denominator == Denominator::StepTime
-                   ? OverviewPanel::tr("of its active span (no steps of its own)")
-                   : OverviewPanel::tr("of its active span");
-    };
-    for (size_t i = 0; i < account.devices.size(); ++i) {
-        const GpuTimeAccount& d = account.devices[i];
-        const ResultCell& busyShare = gpus.at(i, "busy_share");
-        auto ns = [&](const char* key) { return integerOr(gpus.at(i, key)); };
-        html += QStringLiteral("<p><b>%1</b>: busy %2 %3, %4; idle %5 — %6<br>%7</p>")
-                    .arg(QString::fromStdString(t.gpuLabel(d.device)).toHtmlEscaped())
-                    .arg(formatPercent(std::holds_alternative<double>(busyShare)
-                                           ? std::get<double>(busyShare)
-                                           : 0),
-                         ofWhat(d), shortDuration(ns("time_ns")), shortDuration(ns("idle_ns")),
-                         panelLink(QStringLiteral("gapsDock"), OverviewPanel::tr("gaps by cause")),
-                         accountLegend(d, in.dark)) +
-                accountBar(d, in.dark);
-    }
-    html += QStringLiteral("<h3>%1</h3><p>").arg(OverviewPanel::tr("Steps and input"));
-    if (steps.steps.empty()) {
-        html += OverviewPanel::tr("No steps found.");
-    } else {
-        // The steps analysis's figures of the steps in scope; the trace's
-        // median beside one step.
-        auto ns = [&](const char* key) { return integerOr(stepsResult.figure(key)); };
-        if (steps.steps.size() == 1)
-            html +=
-                OverviewPanel::tr("Step %1 lasted %2 (the median of all steps: %3). ")
-                    .arg(ns("slowest_step"))
-                    .arg(shortDuration(ns("slowest_ns")), shortDuration(ns("median_duration_ns")));
-        else
-            html += OverviewPanel::tr("%1 steps lasted: mean %2, median %3, slowest %4 (step %5). ")
-                        .arg(ns("step_count"))
-                        .arg(shortDuration(ns("mean_duration_ns")),
-                             shortDuration(ns("listed_median_ns")), shortDuration(ns("slowest_ns")))
-                        .arg(ns("slowest_step"));
-        html += panelLink(QStringLiteral("stepsDock"), OverviewPanel::tr("Steps"));
-    }
-    html += "<br>" + OverviewPanel::tr("Input pipeline: <b>%1</b>")
-                         .arg(QString::fromLatin1(inputVerdictName(pipeline.verdict)));
-    if (pipeline.inputShare)
-        html += OverviewPanel::tr(" (%1 of the %2 %3 waiting for input: %4) ")
-                    .arg(formatPercent(*pipeline.inputShare),
-                         QString::fromLatin1(denominatorName(pipeline.denominator)),
-                         pipeline.fromGpu ? OverviewPanel::tr("idle")
-                                          : OverviewPanel::tr("on the host"),
-                         shortDuration(pipeline.inputWait));
-    html += panelLink(QStringLiteral("InputPipelineDock"), OverviewPanel::tr("Input Pipeline")) +
-            "</p>";
-    html += QStringLiteral("<h3>%1</h3><p>").arg(OverviewPanel::tr("Memory"));
-    if (memory.devices.empty()) html += OverviewPanel::tr("No memory events.");
-    for (const DeviceMemory& m : memory.devices) {
-        html += (m.gpu ? QString::fromStdString(t.gpuLabel(m.device)) : OverviewPanel::tr("Host")) +
-                ": " + OverviewPanel::tr("peak %1").arg(formatBytes(m.peakAllocated));
-        if (m.peakShare)
-            html += OverviewPanel::tr(" (%1 of the device)").arg(formatPercent(*m.peakShare));
-        if (m.relative) html += OverviewPanel::tr(" relative to the start");
-        if (m.growthPerStep)
-            html += OverviewPanel::tr(", grows %1 per step").arg(formatBytes(*m.growthPerStep));
-        html += "<br>";
-    }
-    html += panelLink(QStringLiteral("MemoryDock"), OverviewPanel::tr("Memory")) + "</p>";
-    html += QStringLiteral("<h3>%1</h3><ol>").arg(OverviewPanel::tr("Top kernels"));
-    // Each told apart from the others shown (two kernels of one short name).
-    std::vector<std::string_view> topNames;
-    for (size_t i = 0; i < kernels.size() && i < 5; ++i)
-        topNames.push_back(t.str(kernels[i].name));
-    const std::vector<std::string> topShort = distinctShortNames(topNames);
-    for (size_t i = 0; i < kernels.size() && i < 5; ++i) {
-        html +=
-            // The share the summary, the report and HTA's kernel breakdown give.
-            OverviewPanel::tr("<li>%1 — %2 (%3 of kernel time)</li>")
-                .arg(symbolLink(kernels[i].firstSlice, t.str(kernels[i].name), topShort[i]),
-                     shortDuration(kernels[i].total), formatPercent(kernels[i].shareOfKernelTime));
-    }
-    html += "</ol>" + panelLink(QStringLiteral("kernelsDock"), OverviewPanel::tr("Kernels"));
+    const AnalysisResult account = request.compute("account");
+    const AnalysisResult steps = request.compute("steps");
+    const AnalysisResult pipeline = request.compute("pipeline");
+    const AnalysisResult memory = request.compute("memory");
+    const AnalysisResult kernels = request.compute("kernels");
+    // Advice is about the whole trace, whatever the scope.
+    const AnalysisResult advice = request.compute("advice");
+    if (request.cancelled() || !account.table("gpus")) return std::nullopt;
+    QString html = accountSection(t, account, in.dark) + stepsSection(steps, pipeline) +
+                   memorySection(memory) + kernelsSection(kernels);
     html += QStringLiteral("<h3>%1</h3>").arg(OverviewPanel::tr("Findings"));
-    html += findingsPart;
+    html += advice.findings.empty() ? OverviewPanel::tr("<p>No findings.</p>")
+                                    : findingsHtml(t, advice.findings, 3, false);
     html +=
         panelLink(QStringLiteral("AdviceDock"), OverviewPanel::tr("All findings with evidence"));
     auto breakdown = std::make_shared<const OverviewPanel::Breakdown>(
-        OverviewPanel::Breakdown{resultRows(gpus, t.spanStart), in.scopeText});
-    return OverviewPanel::Computed{html, findingsPart, request.indexed->trace.get(),
-                                   request.gapThreshold, breakdown};
+        OverviewPanel::Breakdown{resultRows(*account.table("gpus"), t.spanStart), in.scopeText});
+    return OverviewPanel::Computed{html, breakdown};
 }
 
 }  // namespace
@@ -246,17 +255,12 @@ AnalysisPanel::Work OverviewPanel::prepare(std::shared_ptr<const IndexedTrace> i
                                            AnalysisScope scope, TimeNs threshold) {
     OverviewInputs in;
     in.dark = palette().color(QPalette::Window).lightness() < 128;
-    if (findingsOf_ == indexed->trace.get() && findingsThreshold_ == threshold)
-        in.known = findings_;
     in.scopeText = session()->scopeText();
     return computeThen(indexed, scope, threshold, in, &computeOverview, &OverviewPanel::present);
 }
 
 void OverviewPanel::present(const Computed& c) {
     breakdown_ = c.breakdown;
-    findings_ = c.findings;
-    findingsOf_ = c.of;
-    findingsThreshold_ = c.threshold;
     view_->setHtml(c.html);
 }
 

@@ -55,9 +55,6 @@ class OverviewPanel : public AnalysisPanel {
 
     LinkView* view_;
     std::shared_ptr<const Breakdown> breakdown_;
-    QString findings_;  // the top findings' HTML, of the whole trace
-    const Trace* findingsOf_ = nullptr;
-    TimeNs findingsThreshold_ = -1;
 };
 
 }  // namespace gapscope::ui

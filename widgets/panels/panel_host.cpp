@@ -168,9 +168,9 @@ void PanelHost::showScope() {
     }
 }
 
-void PanelHost::setTrace(std::shared_ptr<const Trace> trace) {
+void PanelHost::setTrace(std::shared_ptr<const Trace> trace, std::string indexCache) {
     hasLastName_ = false;
-    session_->setTrace(std::move(trace));
+    session_->setTrace(std::move(trace), std::move(indexCache));
 }
 
 AnalysisPanel* PanelHost::panel(const QString& dockName) const {

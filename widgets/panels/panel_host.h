@@ -33,7 +33,7 @@ class PanelHost : public QObject {
     // Docks for every panel (tabbed together at the bottom), their toggles in
     // `viewMenu`, the scope picker in `toolbar`.
     void install(QMenu* viewMenu, QToolBar* toolbar);
-    void setTrace(std::shared_ptr<const Trace> trace);
+    void setTrace(std::shared_ptr<const Trace> trace, std::string indexCache = {});
     AnalysisSession* session() const { return session_; }
     const std::vector<AnalysisPanel*>& panels() const { return panels_; }
     AnalysisPanel* panel(const QString& dockName) const;

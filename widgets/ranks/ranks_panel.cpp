@@ -18,7 +18,6 @@
 #include "panels/result_rows.h"
 #include "panels/units.h"
 #include "ranks/rank_heat_map.h"
-#include "report/analysis_registry.h"
 
 namespace gapscope::ui {
 
@@ -204,16 +203,12 @@ void RanksPanel::fillTables() {
         for (const RankStep& s : r.entry.figures.steps)
             origin = std::min(origin, s.span.start);
     if (origin == std::numeric_limits<TimeNs>::max()) origin = 0;
-    // The registered `ranks` analysis over the document's ranks (aligned as
-    // they were): the tables `gapscope-cli ranks` writes.
-    RankJob job;
-    job.ranks = rows;
-    AnalysisOptions options;
-    if (comparison.alignedOn) options.set("align-step", *comparison.alignedOn);
-    const AnalysisResult result = computeAnalysis(*analysisRegistry().find("ranks"), job, options);
-    ranks_->model()->setResult(resultRows(*result.table("ranks"), origin));
+    // The registered `ranks` analysis's tables (report/rank_tables.cpp) of
+    // the document's ranks and the comparison the loader or the fleet tool
+    // made of them, which the summary above and the heat map read too.
+    ranks_->model()->setResult(resultRows(rankTable(rows, comparison), origin));
     ranks_->setDefaultSort(0, Qt::AscendingOrder);
-    stragglers_->model()->setResult(resultRows(*result.table("stragglers"), origin));
+    stragglers_->model()->setResult(resultRows(stragglerTable(comparison), origin));
     stragglers_->setDefaultSort(0, Qt::AscendingOrder);
 }
 

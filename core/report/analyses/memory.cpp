@@ -96,9 +96,8 @@ Analysis memoryAnalysis() {
         };
         r.addFigure({"peak_allocated_bytes", "Peak allocated, highest GPU", Unit::Bytes},
                     bytes(peak));
-        ResultColumn perStep{"growth_bytes_per_step", "Growth per step, fastest GPU", Unit::Bytes};
-        perStep.decimals = 1;
-        r.addFigure(perStep, cellOf(growth));
+        r.addFigure({"growth_bytes_per_step", "Growth per step, fastest GPU", Unit::Bytes},
+                    bytes(growth));
         r.tables.push_back(memoryTable(memory));
         r.tables.push_back(perStepPeaks(memory, steps));
         r.tables.push_back(otherCurves(t, memory));

@@ -83,7 +83,7 @@ AnalysisResult compareJob(const RankJob& job, const AnalysisOptions& options) {
         else
             rows.push_back(r);
     const auto loaded = static_cast<int64_t>(entries.size());
-    const RankComparison comparison = compareRanks(entries, options.value("align-step"));
+    RankComparison comparison = compareRanks(entries, options.value("align-step"));
     for (RankEntry& e : entries) {
         RankRow row;
         for (const RankRow& r : job.ranks)
@@ -95,14 +95,19 @@ AnalysisResult compareJob(const RankJob& job, const AnalysisOptions& options) {
     std::stable_sort(rows.begin(), rows.end(), [](const RankRow& a, const RankRow& b) {
         return a.entry.rank < b.entry.rank;
     });
+    // A straggler names its rank by its row (failed files have rows too).
+    for (StepStraggler& s : comparison.stragglers)
+        for (size_t i = 0; i < rows.size(); ++i)
+            if (rows[i].entry.rank == s.rank && rows[i].error.empty()) s.entry = i;
 
     AnalysisResult r;
     r.addFigure({"ranks_compared", "Ranks compared", Unit::Count}, loaded);
     r.addFigure({"failed", "Files that failed", Unit::Count},
                 static_cast<int64_t>(job.ranks.size()) - loaded);
     r.addFigure({"aligned_on_step", "Aligned on step", Unit::Count}, cellOf(comparison.alignedOn));
-    r.addFigure({"unaligned_ranks", "Ranks without that step", Unit::Text},
-                comparison.alignedOn ? ResultCell(comparison.unaligned) : ResultCell());
+    r.addFigure(
+        {"unaligned_ranks", "Ranks without that step", Unit::Count},
+        comparison.alignedOn ? ResultCell(int64_t(comparison.unaligned.size())) : ResultCell());
     r.addFigure({"stragglers_found", "Steps with a straggler", Unit::Count},
                 static_cast<int64_t>(comparison.stragglers.size()));
     r.tables = {rankTable(rows, comparison), rankStepTable(rows), stragglerTable(comparison),
