@@ -126,23 +126,6 @@ std::vector<DeviceGaps> accountGaps(const TimeAccount& account) {
     return out;
 }
 
-std::optional<BusyShare> busyShare(const GpuDevice& device, const std::vector<Interval>& windows) {
-    const std::optional<Interval> active = activeSpan(device);
-    if (!active) return std::nullopt;
-    TimeNs busy = 0, time = 0;
-    for (const Interval& w : windows) {
-        busy += lengthWithin(device.busy, w);
-        time += w.length();
-    }
-    if (windows.empty()) {
-        busy = device.busyNs;
-        time = active->length();
-    }
-    if (time <= 0) return std::nullopt;
-    return BusyShare{static_cast<double>(busy) / static_cast<double>(time),
-                     windows.empty() ? Denominator::ActiveSpan : Denominator::StepTime};
-}
-
 namespace {
 
 TimeAccount computeTimeAccountOf(const Trace& trace, const StepOptions& options) {

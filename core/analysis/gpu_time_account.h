@@ -67,15 +67,12 @@ struct TimeAccount {
 // window's).
 TimeAccount timeAccount(const StepsResult& steps, const std::vector<GpuTimeBreakdown>& breakdowns,
                         const std::vector<DeviceGaps>& gaps);
-// One device's busy share of that denominator from its busy union alone
-// (for the timeline's strip): its busy time within its step windows
-// (stepWindows, this device's) over their total length, else over its
-// active span. Equals busy / time of its account. nullopt without activity.
+// One device's busy share of its time and what that time is (the
+// account's busy / time, as the timeline's strip shows it).
 struct BusyShare {
     double share = 0;
     Denominator denominator = Denominator::ActiveSpan;
 };
-std::optional<BusyShare> busyShare(const GpuDevice& device, const std::vector<Interval>& windows);
 
 // Computes those over `options.window` (the steps that start inside it, or
 // the window itself without steps) with its threshold, regex and index.

@@ -571,29 +571,6 @@ class TestHostAnalyses : public QObject {
         compareAll(*r.trace, reference(path));
     }
 
-    // The timeline's strip reads the busy share from the busy union and the
-    // step windows alone; it must be the time account's busy / time.
-    void busyShareIsTheAccounts() {
-        const LoadResult r = loadTrace(test::samplePath().toStdString());
-        QVERIFY(r.trace);
-        const Trace& t = *r.trace;
-        const TimeAccount account = timeAccountOf(t, {});
-        QCOMPARE(account.denominator, Denominator::StepTime);
-        const StepList steps = findSteps(t);
-        const LaunchCalls launches(t);
-        std::map<int, std::vector<Interval>> windows;
-        for (const auto& step : stepWindows(t, steps, launches).perStep)
-            for (const auto& [device, w] : step)
-                windows[device].push_back(w.tile());
-        QCOMPARE(account.devices.size(), t.gpuDevices.size());
-        for (const GpuTimeAccount& d : account.devices) {
-            const auto share = busyShare(t.gpuDevices[size_t(d.device)], windows[d.device]);
-            QVERIFY(share);
-            QCOMPARE(share->denominator, Denominator::StepTime);
-            QCOMPARE(share->share, double(d.busy()) / double(d.time));
-        }
-    }
-
     // The pins: with the DataLoader in the training process
     // (num_workers=0) the ResNet50 runs are input-bound; with four workers
     // they are not, and the loader kinds say so.

@@ -8,6 +8,7 @@
 #include "analysis/gpu_utilization.h"
 #include "panels/analysis_session.h"
 #include "panels/units.h"
+#include "report/analysis_registry.h"
 #include "timeline/timeline_colors.h"
 
 namespace gapscope::ui {
@@ -47,20 +48,29 @@ std::vector<OverviewStrip::Lane> OverviewStrip::computeLanes(const Trace& trace,
                                                              const LanesKey& key,
                                                              const IndexedTrace* indexed,
                                                              const CancelToken* cancel) {
-    // Each device's step time: the index's steps' lead-ins and windows (the
-    // time account's).
-    std::map<int, std::vector<Interval>> windows;
-    if (indexed)
-        for (const auto& step : indexed->index->stepWindows().perStep)
-            for (const auto& [device, w] : step)
-                if (w.tile().length() > 0) windows[device].push_back(w.tile());
-    static const std::vector<Interval> kNoWindows;
+    // Each GPU's busy share as the registered `account` gives it over the
+    // whole trace (the Overview's, remembered with the trace's results).
+    std::map<int64_t, BusyShare> shares;
+    if (indexed) {
+        Scope scope;
+        scope.index = indexed->index.get();
+        scope.memo = indexed->memo.get();
+        scope.cancel = cancel;
+        const AnalysisResult account =
+            computeAnalysis(*analysisRegistry().find("account"), trace, scope);
+        if (const ResultTable* gpus = account.table("gpus"))
+            for (size_t i = 0; i < gpus->rows.size(); ++i)
+                if (const auto* share = std::get_if<double>(&gpus->at(i, "busy_share")))
+                    shares[integerOr(gpus->at(i, "device"))] = {
+                        *share, textOr(gpus->at(i, "of")) == denominatorName(Denominator::StepTime)
+                                    ? Denominator::StepTime
+                                    : Denominator::ActiveSpan};
+    }
     std::vector<Lane> lanes;
     for (const GpuDevice& d : trace.gpuDevices) {
         if (cancel && cancel->isCancelled()) return {};
-        const auto w = windows.find(d.index);
         std::optional<BusyShare> busy;
-        if (indexed) busy = busyShare(d, w == windows.end() ? kNoWindows : w->second);
+        if (const auto it = shares.find(d.index); it != shares.end()) busy = it->second;
         lanes.push_back({busy, utilizationBins(d, {key.bounds.start, key.bounds.end}, key.width)});
     }
     return lanes;
