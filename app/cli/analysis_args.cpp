@@ -140,8 +140,4 @@ bool printedHelp(int argc, char** argv, const char* help) {
     return false;
 }
 
-void printResult(const ResultTable& table, OutputFormat format) {
-    std::cout << renderResult(table, format);
-}
-
 }  // namespace gapscope::cli

@@ -13,10 +13,6 @@
 #include "load_args.h"
 #include "report/output_format.h"
 
-namespace gapscope {
-struct ResultTable;
-}  // namespace gapscope
-
 namespace gapscope::cli {
 
 struct AnalysisArgs {
@@ -58,8 +54,5 @@ bool printedHelp(int argc, char** argv, const char* help);
 // With --step N: narrows --range to that step's span. False (after saying
 // why on stderr) when the trace has no such step.
 bool applyStepWindow(AnalysisArgs& args, const Trace& trace, const char* command);
-
-// Prints a result with exact values (text, CSV, Markdown; not JSON).
-void printResult(const ResultTable& table, OutputFormat format);
 
 }  // namespace gapscope::cli

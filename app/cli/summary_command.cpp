@@ -5,8 +5,8 @@
 #include <iostream>
 
 #include "analysis/analysis_index.h"
+#include "analysis_args.h"
 #include "analysis_commands.h"
-#include "cli_output.h"
 #include "loader/rank_set.h"
 #include "report/ranks_report.h"
 #include "report/result_json.h"
