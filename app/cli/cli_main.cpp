@@ -13,7 +13,6 @@
 #include "dump_command.h"
 #include "io/library_versions.h"
 #include "report/analysis_registry.h"
-#include "report/run_summary.h"
 
 namespace gapscope::cli {
 
@@ -33,7 +32,6 @@ struct OwnCommand {
     int (*run)(int argc, char** argv);
 };
 
-constexpr OwnCommand kSummary = {"summary", "TRACE", kSummaryWhat, runSummary};
 constexpr OwnCommand kAfter[] = {
     {"render", "TRACE --out F",
      "the annotated picture of the timeline, PNG or SVG, without\na display",
@@ -48,13 +46,12 @@ constexpr OwnCommand kAfter[] = {
 
 }  // namespace
 
-// The analyses of one trace, the summary of them, the comparisons, then
-// the others.
+// The analyses of one trace (the summary of them among them), the
+// comparisons, then the others.
 std::vector<Command> commands() {
     std::vector<Command> out;
     for (const Analysis& a : analysisRegistry().all())
         if (a.readsOneTrace()) out.push_back({a.id, a.arguments, a.what, nullptr, &a});
-    out.push_back({kSummary.name, kSummary.arguments, kSummary.what, kSummary.run, nullptr});
     for (const Analysis& a : analysisRegistry().all())
         if (!a.readsOneTrace()) out.push_back({a.id, a.arguments, a.what, nullptr, &a});
     for (const OwnCommand& c : kAfter)

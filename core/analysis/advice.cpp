@@ -647,7 +647,8 @@ AdviceData adviceData(const Trace& trace, const StepOptions& so) {
     d.launch = launchOverhead(trace, window, so.index, so.cancel);
     KernelStatsOptions ko;
     ko.window = window;
-    ko.launchers = false;
+    // With the launchers the kernels analysis finds: one pass for both.
+    ko.launchers = true;
     ko.index = so.index;
     ko.cancel = so.cancel;
     d.kernels = kernelStats(trace, ko);

@@ -26,22 +26,20 @@ namespace {
 
 // Results kept per index: a few scopes' worth (the whole trace, a step,
 // a selection) of each kind.
-constexpr size_t kRemembered = 12;
+constexpr size_t kRemembered = 24;
 
 }  // namespace
 
 std::shared_ptr<const void> AnalysisIndex::remember(
-    int kind, const StepOptions& options,
+    const RememberKey& key, const CancelToken* cancel,
     const std::function<std::shared_ptr<const void>()>& compute) const {
-    const RememberKey key{kind, options.window.start, options.window.end, options.minGapNs,
-                          options.onlyNumber};
     {
         const std::lock_guard lock(mutex_);
         for (const auto& [k, value] : remembered_)
             if (k == key) return value;
     }
     std::shared_ptr<const void> value = compute();
-    if (options.cancel && options.cancel->isCancelled()) return value;
+    if (cancel && cancel->isCancelled()) return value;
     const std::lock_guard lock(mutex_);
     remembered_.emplace_back(key, value);
     if (remembered_.size() > kRemembered) remembered_.pop_front();
@@ -56,13 +54,17 @@ void AnalysisIndex::forgetRemembered() const {
 std::shared_ptr<const StepsResult> AnalysisIndex::rememberedSteps(
     const StepOptions& options, const std::function<StepsResult()>& compute) const {
     return std::static_pointer_cast<const StepsResult>(
-        remember(0, options, [&] { return std::make_shared<const StepsResult>(compute()); }));
+        remember({kRememberedSteps, options.window.start, options.window.end, options.minGapNs,
+                  options.onlyNumber},
+                 options.cancel, [&] { return std::make_shared<const StepsResult>(compute()); }));
 }
 
 std::shared_ptr<const TimeAccount> AnalysisIndex::rememberedAccount(
     const StepOptions& options, const std::function<TimeAccount()>& compute) const {
     return std::static_pointer_cast<const TimeAccount>(
-        remember(1, options, [&] { return std::make_shared<const TimeAccount>(compute()); }));
+        remember({kRememberedAccount, options.window.start, options.window.end, options.minGapNs,
+                  options.onlyNumber},
+                 options.cancel, [&] { return std::make_shared<const TimeAccount>(compute()); }));
 }
 
 }  // namespace gapscope

@@ -60,6 +60,24 @@ class AnalysisIndex {
         const StepOptions& options, const std::function<StepsResult()>& compute) const;
     std::shared_ptr<const TimeAccount> rememberedAccount(
         const StepOptions& options, const std::function<TimeAccount()>& compute) const;
+    // Another result of a window, computed by `compute` on first use and
+    // kept likewise: kernel statistics and launch delays, which the advice's
+    // inputs and the registered kernels and launch analyses (a comparison's
+    // headline metrics, the summary) would each compute again. `kind` is
+    // what it is (RememberedKind), a cancelled computation not kept.
+    template <class T, class F>
+    std::shared_ptr<const T> rememberedOf(int kind, Interval window, const CancelToken* cancel,
+                                          F&& compute) const {
+        return std::static_pointer_cast<const T>(
+            remember({kind, window.start, window.end, 0, std::nullopt}, cancel,
+                     [&] { return std::make_shared<const T>(compute()); }));
+    }
+    enum RememberedKind : int {
+        kRememberedSteps,
+        kRememberedAccount,
+        kRememberedLaunch,
+        kRememberedKernels,  // + 1 with their launchers, + 2 per device
+    };
     // Drops what it remembers: a benchmark times each analysis's own work.
     void forgetRemembered() const;
 
@@ -85,7 +103,7 @@ class AnalysisIndex {
     using RememberKey = std::tuple<int, TimeNs, TimeNs, TimeNs, std::optional<int64_t>>;
     mutable std::deque<std::pair<RememberKey, std::shared_ptr<const void>>> remembered_;
     std::shared_ptr<const void> remember(
-        int kind, const StepOptions& options,
+        const RememberKey& key, const CancelToken* cancel,
         const std::function<std::shared_ptr<const void>()>& compute) const;
 };
 

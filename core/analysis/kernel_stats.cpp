@@ -69,7 +69,9 @@ KernelStats finish(const Trace& trace, StringId name, int device, Acc& acc) {
 
 }  // namespace
 
-std::vector<KernelStats> kernelStats(const Trace& trace, const KernelStatsOptions& options) {
+namespace {
+
+std::vector<KernelStats> computeKernelStats(const Trace& trace, const KernelStatsOptions& options) {
     // (device or -1, name) -> durations; a hash map, as this runs per
     // kernel (the result is sorted by a total order below).
     std::unordered_map<uint64_t, Acc> byKey;
@@ -126,6 +128,17 @@ std::vector<KernelStats> kernelStats(const Trace& trace, const KernelStatsOption
         return trace.str(a.name) < trace.str(b.name);
     });
     return out;
+}
+
+}  // namespace
+
+std::vector<KernelStats> kernelStats(const Trace& trace, const KernelStatsOptions& options) {
+    if (!options.index) return computeKernelStats(trace, options);
+    // The advice's inputs and the kernels analysis ask for the same window.
+    const int kind = AnalysisIndex::kRememberedKernels + (options.launchers ? 1 : 0) +
+                     (options.byDevice ? 2 : 0);
+    return *options.index->rememberedOf<std::vector<KernelStats>>(
+        kind, options.window, options.cancel, [&] { return computeKernelStats(trace, options); });
 }
 
 }  // namespace gapscope

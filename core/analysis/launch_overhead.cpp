@@ -9,8 +9,10 @@
 
 namespace gapscope {
 
-LaunchOverhead launchOverhead(const Trace& t, Interval window, const AnalysisIndex* index,
-                              const CancelToken* cancel) {
+namespace {
+
+LaunchOverhead computeLaunchOverhead(const Trace& t, Interval window, const AnalysisIndex* index,
+                                     const CancelToken* cancel) {
     LaunchOverhead out;
     std::optional<LaunchCalls> own;
     if (!index) own.emplace(t);
@@ -73,6 +75,17 @@ LaunchOverhead launchOverhead(const Trace& t, Interval window, const AnalysisInd
         return t.str(a.name) < t.str(b.name);
     });
     return out;
+}
+
+}  // namespace
+
+LaunchOverhead launchOverhead(const Trace& t, Interval window, const AnalysisIndex* index,
+                              const CancelToken* cancel) {
+    if (!index) return computeLaunchOverhead(t, window, nullptr, cancel);
+    // The advice's inputs and the launch analysis ask for the same window.
+    return *index->rememberedOf<LaunchOverhead>(
+        AnalysisIndex::kRememberedLaunch, window, cancel,
+        [&] { return computeLaunchOverhead(t, window, index, cancel); });
 }
 
 }  // namespace gapscope

@@ -149,6 +149,10 @@ struct Analysis {
     // What the summary shows of it, in the registry's order.
     std::vector<SummaryPart> summary;
     AnalysisInput input = AnalysisInput::Trace;
+    // The viewer shows it in a panel (its own, or the one that claims it);
+    // false: none does, as every part of it is another panel's table (the
+    // summary, which the viewer's report writes).
+    bool panel = true;
     // The compute function of its input (the one set):
     std::function<AnalysisResult(const Trace&, const Scope&, const AnalysisOptions&)> compute;
     std::function<AnalysisResult(const TwoRuns&, const AnalysisOptions&)> compareRuns;

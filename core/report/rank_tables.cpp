@@ -11,6 +11,26 @@ std::string workText(const std::optional<RankWork>& w) {
     return w ? (w->gpu ? "GPU " : "CPU ") + w->name : std::string();
 }
 
+// A piece of work as nested columns (KEY.name, .where, .start_ns, .end_ns,
+// .ns): null as a whole when there is none.
+void addWorkColumns(ResultTable& table, const std::string& key, const std::string& title) {
+    table.columns.insert(table.columns.end(), {{key + ".name", title, Unit::Text},
+                                               {key + ".where", title + ": on", Unit::Text},
+                                               {key + ".start_ns", title + ": start", Unit::Time},
+                                               {key + ".end_ns", title + ": end", Unit::Time},
+                                               {key + ".ns", title + ": for", Unit::Duration}});
+    table.columns[table.columns.size() - 5].symbol = true;
+}
+
+void addWorkCells(ResultRow& row, const std::optional<RankWork>& w) {
+    if (!w) {
+        row.cells.resize(row.cells.size() + 5);
+        return;
+    }
+    row.cells.insert(row.cells.end(), {w->name, std::string(w->gpu ? "gpu" : "cpu"), w->span.start,
+                                       w->span.end, w->ns()});
+}
+
 ResultRef stepRef(int64_t step, size_t row) {
     ResultRef ref;
     ref.kind = ResultRef::Kind::Step;
@@ -40,10 +60,16 @@ ResultTable rankTable(const std::vector<RankRow>& ranks, const RankComparison& c
                      {"origin", "Rank from", Unit::Text},
                      {"offset_ns", "Shifted by", Unit::Duration},
                      {"aligned", "Aligned", Unit::Flag},
+                     {"device", "GPU", Unit::Count},
+                     {"step_source", "Steps from", Unit::Text},
+                     {"duration_ns", "Steps' time", Unit::Duration},
+                     {"gpu_time_ns", "GPU time", Unit::Duration},
+                     {"busy_ns", "Busy time", Unit::Duration},
                      {"error", "Error", Unit::Text}};
     table.columns[static_cast<size_t>(table.column("file"))].path = true;
     // The process of a file of several ranks (an Nsight Systems export).
-    table.columns[static_cast<size_t>(table.column("part"))].sparse = true;
+    for (const char* key : {"part", "device", "step_source"})
+        table.columns[static_cast<size_t>(table.column(key))].sparse = true;
     for (size_t i = 0; i < ranks.size(); ++i) {
         const RankRow& r = ranks[i];
         const RankTotals t = rankTotals(r.entry.figures);
@@ -64,6 +90,14 @@ ResultTable rankTable(const std::vector<RankRow>& ranks, const RankComparison& c
                                                         comparison.unaligned.end(), r.entry.rank) ==
                                               comparison.unaligned.end()))
                          : ResultCell(),
+                     r.entry.figures.device >= 0 ? ResultCell(int64_t{r.entry.figures.device})
+                                                 : ResultCell(),
+                     r.entry.figures.source == StepSource::None
+                         ? ResultCell()
+                         : ResultCell(std::string(stepSourceName(r.entry.figures.source))),
+                     r.error.empty() ? ResultCell(t.duration) : ResultCell(),
+                     r.error.empty() ? ResultCell(t.gpuTime) : ResultCell(),
+                     r.error.empty() ? ResultCell(t.busy) : ResultCell(),
                      r.error.empty() ? ResultCell() : ResultCell(r.error)};
         if (n) row.ref = stepRef(r.entry.figures.steps.front().number, i);
         table.rows.push_back(std::move(row));
@@ -78,7 +112,9 @@ ResultTable rankStepTable(const std::vector<RankRow>& ranks) {
     table.columns = {{"rank", "Rank", Unit::Count},
                      {"host", "Host", Unit::Text},
                      {"step", "Step", Unit::Count},
+                     {"name", "Step name", Unit::Text},
                      {"start_ns", "Start", Unit::Time},
+                     {"end_ns", "End", Unit::Time},
                      {"duration_ns", "Duration", Unit::Duration},
                      {"busy_share", "Busy", Unit::Share},
                      {"busy_ns", "Busy time", Unit::Duration},
@@ -91,10 +127,14 @@ ResultTable rankStepTable(const std::vector<RankRow>& ranks) {
                          {{"idle_short_ns", "Idle: short gaps", Unit::Duration},
                           {"comm_ns", "Communication", Unit::Duration},
                           {"exposed_comm_ns", "Exposed comm", Unit::Duration},
+                          symbolColumn("collective", "Collective"),
                           {"entered_ns", "Entered the collective", Unit::Time},
+                          {"collective_end_ns", "Collective ended", Unit::Time},
                           {"wait_ns", "Waited", Unit::Duration},
                           {"transfer_ns", "In transfer", Unit::Duration},
-                          {"error", "Error", Unit::Text}});
+                          {"collectives", "Collectives", Unit::Count}});
+    addWorkColumns(table, "longest_work_before", "Longest work before it");
+    table.columns.push_back({"error", "Error", Unit::Text});
     for (size_t i = 0; i < ranks.size(); ++i) {
         const RankRow& r = ranks[i];
         const RankEntry& e = r.entry;
@@ -113,7 +153,9 @@ ResultTable rankStepTable(const std::vector<RankRow>& ranks) {
                 e.rank,
                 e.host,
                 s.number,
+                s.name,
                 s.span.start,
+                s.span.end,
                 s.duration(),
                 s.gpuTime() > 0 ? ResultCell(double(s.busy) / double(s.gpuTime())) : ResultCell(),
                 s.busy,
@@ -121,11 +163,40 @@ ResultTable rankStepTable(const std::vector<RankRow>& ranks) {
             for (size_t c = 0; c < kGapCauseCount; ++c)
                 row.cells.push_back(s.idleByCause[c]);
             row.cells.insert(row.cells.end(),
-                             {s.idleShort, s.comm, s.exposedComm, cellOf(s.collectiveEnter),
-                              cellOf(s.wait), cellOf(s.transfer), ResultCell()});
+                             {s.idleShort, s.comm, s.exposedComm,
+                              s.collectiveEnter ? ResultCell(s.collectiveName) : ResultCell(),
+                              cellOf(s.collectiveEnter), cellOf(s.collectiveEnd), cellOf(s.wait),
+                              cellOf(s.transfer), static_cast<int64_t>(s.collectives.size())});
+            addWorkCells(row, s.longestWorkBefore);
+            row.cells.emplace_back();
             row.ref = stepRef(s.number, i);
             table.rows.push_back(std::move(row));
         }
+    }
+    return table;
+}
+
+ResultTable rankCollectiveTable(const std::vector<RankRow>& ranks) {
+    ResultTable table;
+    table.id = "collectives";
+    table.title = "Collectives of each step";
+    table.columns = {{"rank", "Rank", Unit::Count},
+                     {"step", "Step", Unit::Count},
+                     symbolColumn("collective", "Collective"),
+                     {"enter_ns", "Entered", Unit::Time},
+                     {"end_ns", "Ended", Unit::Time}};
+    addWorkColumns(table, "work_before", "Longest work before it");
+    for (size_t i = 0; i < ranks.size(); ++i) {
+        if (!ranks[i].error.empty()) continue;
+        const RankEntry& e = ranks[i].entry;
+        for (const RankStep& s : e.figures.steps)
+            for (const RankCollective& c : s.collectives) {
+                ResultRow row;
+                row.cells = {e.rank, s.number, c.name, c.enter, c.end};
+                addWorkCells(row, c.workBefore);
+                row.ref = stepRef(s.number, i);
+                table.rows.push_back(std::move(row));
+            }
     }
     return table;
 }

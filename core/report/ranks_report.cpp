@@ -337,8 +337,4 @@ std::optional<RanksDocument> parseRanksJson(std::string_view text, std::string& 
     }
 }
 
-std::string rankJson(const RankRow& rank) {
-    return rankObject(rank).dump(-1, ' ', false, json::error_handler_t::replace);
-}
-
 }  // namespace gapscope

@@ -1,8 +1,9 @@
 #pragma once
 // The ranks of a job as tables (the registered `ranks` analysis's, the
 // Ranks panel's) and as the nested JSON of the fleet table, which the fleet
-// tool writes (each trace's part is the summary's "rank" object) and the
-// viewer reads back: one row per rank and step, the stragglers.
+// tool writes (each rank nested from the registered tables of its file's
+// `ranks` result) and the viewer reads back: one row per rank and step, the
+// stragglers.
 //
 // JSON (times absolute integer ns, shifted when aligned):
 //   {"aligned_on_step": N|null,
@@ -46,12 +47,14 @@ struct RankRow {
 ResultTable rankTable(const std::vector<RankRow>& ranks, const RankComparison& comparison);
 // One row per rank and step (a failed file: one row with its error).
 ResultTable rankStepTable(const std::vector<RankRow>& ranks);
+// One row per rank, step and collective of the step, in the order of the
+// steps (each step's row says how many it has): what the fleet tool
+// gathers from each file to compare the ranks of a whole job.
+ResultTable rankCollectiveTable(const std::vector<RankRow>& ranks);
 // One row per step with a straggler.
 ResultTable stragglerTable(const RankComparison& comparison);
 
 std::string ranksJson(const std::vector<RankRow>& ranks, const RankComparison& comparison);
-// One rank's object as in "ranks" above (the summary's per-trace "rank").
-std::string rankJson(const RankRow& rank);
 
 // That JSON read back: a fleet table of tools/fleet (with a "fleet"
 // object), or the same without one, for the viewer's Ranks panel. Values of the wrong type are

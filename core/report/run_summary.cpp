@@ -43,30 +43,4 @@ std::vector<ResultTable> summaryTables(const Trace& trace, const StepOptions& st
     return out;
 }
 
-std::string summaryDocument(const std::string& traceName, const std::vector<ResultTable>& tables,
-                            OutputFormat format) {
-    std::string out;
-    if (format == OutputFormat::Html) {
-        out += htmlPageStart("Gapscope summary: " + traceName);
-        for (const ResultTable& t : tables) {
-            out += "<h2>";
-            out += htmlEscape(t.title);
-            out += "</h2>\n";
-            out += renderResult(t, OutputFormat::Html);
-        }
-        out += "</body></html>\n";
-        return out;
-    }
-    out += "# Gapscope summary: ";
-    out += traceName;
-    out += "\n";
-    for (const ResultTable& t : tables) {
-        out += "\n## ";
-        out += t.title;
-        out += "\n\n";
-        out += renderResult(t, format);
-    }
-    return out;
-}
-
 }  // namespace gapscope

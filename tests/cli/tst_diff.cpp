@@ -314,7 +314,7 @@ class TestDiff : public QObject {
         const json d = json::parse(r.out.toStdString());
         auto gpuRow = [](const QString& trace) {
             const Run s = runCli({"summary", trace, "--format", "json", "--no-cache"});
-            return json::parse(s.out.toStdString())["tables"]["gpus"]["rows"][0];
+            return json::parse(s.out.toStdString())["gpus"][0];
         };
         auto steps = [](const QString& trace) {
             const Run s = runCli({"steps", trace, "--format", "json", "--no-cache"});

@@ -21,6 +21,7 @@
 #include <QTest>
 
 #include "report/analysis_registry.h"
+#include "report/analysis_schema.h"
 #include "support/cli_run.h"
 #include "support/generator.h"
 #include "support/suite_main.h"
@@ -231,6 +232,11 @@ bool updating() {
 
 }  // namespace
 
+std::string readText(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll().toStdString() : std::string();
+}
+
 class TestGolden : public QObject {
     Q_OBJECT
   private slots:
@@ -282,6 +288,34 @@ class TestGolden : public QObject {
 
     // Every file under tests/golden is some case's output: a renamed
     // command or trace leaves no stale file behind.
+    // docs/schema holds each built-in analysis's schema as its
+    // registration makes it (GAPSCOPE_UPDATE_GOLDEN=1 writes them). Here,
+    // where no test registers an analysis of its own: the summary's shape
+    // is the built-in analyses' parts.
+    void publishedSchemasAreTheRegistrys() {
+        const QString folder = test::sourceDir() + "/docs/schema";
+        const bool update = qEnvironmentVariableIsSet("GAPSCOPE_UPDATE_GOLDEN");
+        QStringList expected;
+        for (const Analysis& a : analysisRegistry().all()) {
+            const QString file = QString::fromStdString(a.id) + ".schema.json";
+            expected << file;
+            const std::string want = analysisSchema(a).dump(2) + "\n";
+            if (update) {
+                QFile f(folder + "/" + file);
+                QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+                f.write(want.data(), static_cast<qint64>(want.size()));
+                continue;
+            }
+            QVERIFY2(readText(folder + "/" + file) == want,
+                     qPrintable(file + " is not what the registration makes (run with "
+                                       "GAPSCOPE_UPDATE_GOLDEN=1 and review the diff)"));
+        }
+        QStringList present = QDir(folder).entryList({"*.schema.json"}, QDir::Files);
+        expected.sort();
+        present.sort();
+        QCOMPARE(present, expected);
+    }
+
     void noGoldenFileIsStale() {
         QSet<QString> expected;
         for (const Case& c : allCases())

@@ -158,14 +158,17 @@ class TestSummary : public QObject {
         const Run js = runCli({"summary", trace_, "--format", "json", "--no-cache"});
         QCOMPARE(csv.exitCode, 0);
         QCOMPARE(js.exitCode, 0);
-        // On stdout each CSV table follows a "# id" line.
-        const std::string all = csv.out.toStdString();
-        const size_t at = all.find("# kernels\n");
-        QVERIFY(at != std::string::npos);
-        const size_t end = all.find("\n# ", at + 1);
-        const auto kernels = parseCsv(all.substr(at + 10, end - at - 10));
+        // On stdout CSV is one table: the first (gpus) by default, the
+        // one --table names; nothing but CSV.
+        const auto gpus = parseCsv(csv.out.toStdString());
+        QCOMPARE(gpus.front().front(), std::string("GPU"));
+        const Run kernelsCsv =
+            runCli({"summary", trace_, "--format", "csv", "--table", "kernels", "--no-cache"});
+        QCOMPARE(kernelsCsv.exitCode, 0);
+        const auto kernels = parseCsv(kernelsCsv.out.toStdString());
         const json j = json::parse(js.out.toStdString());
-        const json& rows = j["tables"]["kernels"]["rows"];
+        QCOMPARE(j["gpus"].size() + 1, gpus.size() - (gpus.back().empty() ? 1 : 0));
+        const json& rows = j["kernels"];
         QCOMPARE(rows.size() + 1, kernels.size() - (kernels.back().empty() ? 1 : 0));
         for (size_t i = 0; i < rows.size(); ++i) {
             QCOMPARE(rows[i]["total_ns"].get<int64_t>(), std::stoll(kernels[i + 1][2]));
@@ -202,10 +205,11 @@ class TestSummary : public QObject {
         QVERIFY(html.find("&#39; /C calc&#39;") != std::string::npos);
         QVERIFY(html.rfind("<!DOCTYPE html>", 0) == 0);
         QVERIFY(html.find("</html>") != std::string::npos);
-        const Run md = runCli({"summary", trace_, "--no-cache"});
+        const Run md = runCli({"summary", trace_, "--format", "md", "--no-cache"});
         QCOMPARE(md.exitCode, 0);
-        QVERIFY(md.out.startsWith("# Gapscope summary: hostile.json"));
+        QVERIFY(md.out.startsWith("## GPU time"));
         QVERIFY(md.out.contains("## Top kernels by total time"));
+        QVERIFY(html.find("<title>Gapscope Summary: hostile.json</title>") != std::string::npos);
     }
 
     // A named figure has one value wherever it is shown: the input wait,
@@ -261,7 +265,7 @@ class TestSummary : public QObject {
         for (const json& m : diff["metrics"])
             if (!m["base"].is_null())
                 metric[m["metric"].get<std::string>()] = m["base"].get<double>();
-        const json& gpus = summary["tables"]["gpus"]["rows"];
+        const json& gpus = summary["gpus"];
         QVERIFY(!gpus.empty());
 
         // Input wait: the account's idle for input, all GPUs.
@@ -271,7 +275,7 @@ class TestSummary : public QObject {
             time += g["time_ns"].get<int64_t>();
             busy += g["busy_ns"].get<int64_t>();
         }
-        const json& verdict = summary["tables"]["input_pipeline"]["rows"][0];
+        const json& verdict = summary["input_pipeline"][0];
         QCOMPARE(verdict["input_wait_ns"].get<int64_t>(), inputWait);
         QCOMPARE(verdict["time_ns"].get<int64_t>(), time);
         QCOMPARE(pipeline["input_wait_ns"].get<int64_t>(), inputWait);
@@ -315,7 +319,7 @@ class TestSummary : public QObject {
             QCOMPARE(stepsInput, inputWait);
             QCOMPARE(stepsTime, time);
             // The step time: the summary's mean and the gate's.
-            const json& stepRow = summary["tables"]["steps"]["rows"][0];
+            const json& stepRow = summary["steps"][0];
             QCOMPARE(double(stepRow["mean_duration_ns"].get<int64_t>()),
                      std::round(metric.at("step_time")));
             QCOMPARE(double(stepRow["median_duration_ns"].get<int64_t>()),
@@ -326,7 +330,7 @@ class TestSummary : public QObject {
         if (gpus.size() == 1)
             QVERIFY(std::abs(gpus[0]["busy_share"].get<double>() - metric.at("gpu_busy")) < 1e-12);
         // The memory peak of the GPUs: the summary's, `memory`'s, the gate's.
-        const json& memRows = summary["tables"]["memory"]["rows"];
+        const json& memRows = summary["memory"];
         for (size_t i = 0; i < memRows.size(); ++i)
             QCOMPARE(memRows[i]["peak_allocated_bytes"].get<int64_t>(),
                      memory["memory"][i]["peak_allocated_bytes"].get<int64_t>());

@@ -847,7 +847,7 @@ class TestRanks : public QObject {
     }
 
     // The CLI against the reference: each rank's step, the straggler, the
-    // sentence that names it, and summary's "rank" object of each trace.
+    // sentence that names it, each step's collectives, and each file alone.
     void theCliComparesRanks() {
         GAPSCOPE_REQUIRE_SHARED();
         GAPSCOPE_REQUIRE_PYTHON("no python3 for the reference");
@@ -871,17 +871,35 @@ class TestRanks : public QObject {
                 COMPARE_JSON(step[key], want[key]);
             COMPARE_JSON(step["duration_ns"],
                          want["end_ns"].get<int64_t>() - want["start_ns"].get<int64_t>());
-            // summary --format json holds the same rank (without the wait and
-            // the transfer, which need the other ranks).
+            // Each step's collectives (what the fleet tool gathers) are the
+            // reference's, with the longest work before each.
+            std::vector<json> collectives;
+            for (const json& c : j["collectives"])
+                if (c["rank"] == step["rank"]) collectives.push_back(c);
+            QCOMPARE(step["collectives"].get<size_t>(), want["collectives"].size());
+            QCOMPARE(collectives.size(), want["collectives"].size());
+            for (size_t c = 0; c < collectives.size(); ++c) {
+                const json& w = want["collectives"][c];
+                COMPARE_JSON(collectives[c]["collective"], w["name"]);
+                COMPARE_JSON(collectives[c]["enter_ns"], w["enter_ns"]);
+                COMPARE_JSON(collectives[c]["end_ns"], w["end_ns"]);
+                COMPARE_JSON(collectives[c]["work_before"].is_null(), w["work_before"].is_null());
+                if (!w["work_before"].is_null())
+                    for (const char* key : {"name", "where", "start_ns", "end_ns"})
+                        COMPARE_JSON(collectives[c]["work_before"][key], w["work_before"][key]);
+            }
+            // The file alone holds the same rank and step (without the wait
+            // and the transfer, which need the other ranks).
             const QString file = QString::fromStdString(j["ranks"][i]["file"].get<std::string>());
-            const test::CliRun s = test::runCli({"summary", file, "--format", "json"});
+            const test::CliRun s = test::runCli({"ranks", file, "--format", "json"});
             QCOMPARE(s.exitCode, 0);
-            const json rank = json::parse(s.out.toStdString())["rank"];
-            COMPARE_JSON(rank["rank"], j["ranks"][i]["rank"]);
-            const json& own = rank["steps"][0];
+            const json alone = json::parse(s.out.toStdString());
+            COMPARE_JSON(alone["ranks"][0]["rank"], j["ranks"][i]["rank"]);
+            const json& own = alone["rank_steps"][0];
             for (const char* key : {"start_ns", "busy_ns", "idle_ns", "comm_ns", "exposed_comm_ns"})
                 COMPARE_JSON(own[key], step[key]);
             QVERIFY(own["wait_ns"].is_null());
+            COMPARE_JSON(alone["collectives"].size(), collectives.size());
         }
         const test::CliRun table = test::runCli({"ranks", dlrmFolder()});
         QCOMPARE(table.exitCode, 0);

@@ -3,7 +3,8 @@
 // computation; another scope, option or gap threshold is another result; a
 // step regex or a cancelled computation is not remembered; the least
 // recently used results go first. A counting analysis registered here tells
-// computations apart from memo hits.
+// computations apart from memo hits. Likewise the analysis index's
+// remembered kernels and launch delays.
 
 #include <QTest>
 #include <atomic>
@@ -12,6 +13,8 @@
 #include <vector>
 
 #include "analysis/analysis_index.h"
+#include "analysis/kernel_stats.h"
+#include "analysis/launch_overhead.h"
 #include "loader/loader.h"
 #include "report/result_memo.h"
 #include "support/suite_main.h"
@@ -172,6 +175,57 @@ class TestResultMemo : public QObject {
                     renderResult(want.figures, OutputFormat::Csv));
         }
         QCOMPARE(memo.size(), size_t(3));
+    }
+
+    // The index remembers the kernels and the launch delays of a window (the
+    // advice's inputs and the kernels and launch analyses read one pass):
+    // the same values as without an index, per window, options and
+    // launchers; a cancelled pass is not what a later ask gets.
+    void theIndexRemembersKernelsAndLaunches() {
+        const AnalysisIndex index(*trace_);
+        auto names = [&](const std::vector<KernelStats>& ks) {
+            std::vector<std::tuple<std::string, int, uint64_t, TimeNs, bool>> out;
+            for (const KernelStats& k : ks)
+                out.emplace_back(std::string(trace_->str(k.name)), k.device, k.count, k.total,
+                                 k.launchedBy.has_value());
+            return out;
+        };
+        const Interval half{trace_->spanStart, trace_->spanStart + trace_->spanLength() / 2};
+        for (const Interval window : {kWholeTrace, half})
+            for (const bool launchers : {true, false})
+                for (const bool byDevice : {false, true}) {
+                    KernelStatsOptions plain;
+                    plain.window = window;
+                    plain.launchers = launchers;
+                    plain.byDevice = byDevice;
+                    KernelStatsOptions indexed = plain;
+                    indexed.index = &index;
+                    const auto want = names(kernelStats(*trace_, plain));
+                    QVERIFY(!want.empty());
+                    QCOMPARE(names(kernelStats(*trace_, indexed)), want);
+                    QCOMPARE(names(kernelStats(*trace_, indexed)), want);  // remembered
+                }
+        index.forgetRemembered();
+        CancelToken cancelled;
+        cancelled.cancel();
+        KernelStatsOptions stopped;
+        stopped.index = &index;
+        stopped.cancel = &cancelled;
+        QVERIFY(kernelStats(*trace_, stopped).empty());
+        KernelStatsOptions again;
+        again.index = &index;
+        QVERIFY(!kernelStats(*trace_, again).empty());
+
+        for (const Interval window : {kWholeTrace, half}) {
+            const LaunchOverhead want = launchOverhead(*trace_, window);
+            for (int i = 0; i < 2; ++i) {
+                const LaunchOverhead got = launchOverhead(*trace_, window, &index);
+                QCOMPARE(got.kernels, want.kernels);
+                QCOMPARE(got.kernelsWithLaunch, want.kernelsWithLaunch);
+                QCOMPARE(got.histogram, want.histogram);
+                QCOMPARE(got.byName.size(), want.byName.size());
+            }
+        }
     }
 };
 

@@ -68,8 +68,11 @@ def flat_of_fleet(doc):
     stragglers = [(s["step"], s["rank"], s["collective"], s["entered_ns"], s["others_wait_ns"],
                    s["waiting_ranks"], s["longest_wait_ns"], s["longest_wait_rank"])
                   for s in doc["stragglers"]]
+    collectives = [(r["rank"], s["number"], c["name"], c["enter_ns"], c["end_ns"], c["work_before"])
+                   for r in doc["ranks"] if "error" not in r for s in r["steps"]
+                   for c in s["collectives"]]
     return {"ranks": ranks, "steps": steps, "stragglers": stragglers,
-            "aligned_on_step": doc["aligned_on_step"],
+            "collectives": collectives, "aligned_on_step": doc["aligned_on_step"],
             "unaligned_ranks": doc["unaligned_ranks"] if doc["aligned_on_step"] is not None
             else None}
 
@@ -84,10 +87,13 @@ def flat_of_ranks(doc):
     stragglers = [(s["step"], s["rank"], s["collective"], s["entered_ns"], s["others_wait_ns"],
                    s["waiting_ranks"], s["longest_wait_ns"], s["longest_wait_rank"])
                   for s in doc["stragglers"]]
+    collectives = [(c["rank"], c["step"], c["collective"], c["enter_ns"], c["end_ns"],
+                    c["work_before"]) for c in doc["collectives"]]
     aligned = doc["aligned_on_step"] is not None
     unaligned = [r["rank"] for r in doc["ranks"] if r["aligned"] is False] if aligned else None
     return {"ranks": ranks, "steps": steps, "stragglers": stragglers,
-            "aligned_on_step": doc["aligned_on_step"], "unaligned_ranks": unaligned}
+            "collectives": collectives, "aligned_on_step": doc["aligned_on_step"],
+            "unaligned_ranks": unaligned}
 
 
 def make_anonymous_job(args, gen, job):
@@ -200,7 +206,8 @@ def check_array(args, gen, tmp, env, fleet_tool):
     # Another job's summary in the folder: refused, not mixed in.
     with open(os.path.join(summaries, "0.json")) as f:
         other = json.load(f)
-    other["trace"] = other["rank"]["file"] = os.path.join(tmp, "elsewhere", "host-9.pt.trace.json")
+    for r in other["ranks"]:
+        r["file"] = os.path.join(tmp, "elsewhere", "host-9.pt.trace.json")
     with open(os.path.join(summaries, "9.json"), "w") as f:
         json.dump(other, f)
     done = reduce_array(fleet_tool, listing, summaries, reduced, check=False)
@@ -232,6 +239,50 @@ def check_old_summaries_aligned(source):
         fail("an old summary moved twice when aligned: %s" % s1)
     if [(x["rank"], x["others_wait_ns"]) for x in c["stragglers"]] != [(1, 10)]:
         fail("old summaries, aligned: stragglers %s" % c["stragglers"])
+
+
+def check_read_back(source, path, tmp):
+    """A file of `gapscope-cli ranks --format json` read back: its rank
+    nested from the tables; the earlier summary's "rank" object read as it
+    was; a file damaged in any of the ways below is refused with its name
+    and why, never a traceback."""
+    sys.path.insert(0, os.path.join(source, "tools", "fleet"))
+    import gapscope_fleet
+
+    with open(path) as f:
+        doc = json.load(f)
+    trace, ranks, error = gapscope_fleet.read_summary(path)
+    if error or len(ranks) != 1 or trace != doc["ranks"][0]["file"]:
+        fail("read back %s: %s %s" % (path, error, ranks))
+    rank = ranks[0]
+    if [s["number"] for s in rank["steps"]] != [s["step"] for s in doc["rank_steps"]] or \
+            sum(len(s["collectives"]) for s in rank["steps"]) != len(doc["collectives"]) or \
+            rank["totals"]["busy_ns"] != sum(s["busy_ns"] for s in doc["rank_steps"]):
+        fail("the rank nested from %s lost rows: %s" % (path, json.dumps(rank)[:2000]))
+    legacy = os.path.join(tmp, "legacy.json")
+    with open(legacy, "w") as f:
+        json.dump({"trace": trace, "tables": {}, "rank": rank}, f)
+    if gapscope_fleet.read_summary(legacy)[1] != [rank]:
+        fail("an earlier summary's rank object is not read as it was")
+
+    def damaged(why, change):
+        bad = json.loads(json.dumps(doc))
+        change(bad)
+        where = os.path.join(tmp, "damaged.json")
+        with open(where, "w") as f:
+            json.dump(bad, f)
+        _, got, err = gapscope_fleet.read_summary(where)
+        if got is not None or not err or "damaged.json" not in err:
+            fail("a file with %s was read: %s %s" % (why, got, err))
+
+    damaged("one collective too many", lambda d: d["rank_steps"][0].update(
+        collectives=d["rank_steps"][0]["collectives"] + 1))
+    damaged("no collectives table", lambda d: d.pop("collectives"))
+    damaged("a step row without its busy time", lambda d: d["rank_steps"][0].pop("busy_ns"))
+    damaged("another analysis", lambda d: d.update(analysis="kernels"))
+    damaged("no ranks", lambda d: d.update(ranks=[]))
+    damaged("ranks of the wrong type", lambda d: d.update(ranks=7))
+    damaged("a collective under another step", lambda d: d["collectives"][0].update(step=-5))
 
 
 def main():
@@ -302,7 +353,8 @@ def main():
         if len(flat_want["ranks"]) != 4 or len(got["ranks"]) != 4:
             fail("expected 4 ranks each, got %d file by file and %d on the cluster"
                  % (len(flat_want["ranks"]), len(got["ranks"])))
-        for key in ("ranks", "steps", "stragglers", "aligned_on_step", "unaligned_ranks"):
+        for key in ("ranks", "steps", "stragglers", "collectives", "aligned_on_step",
+                    "unaligned_ranks"):
             if flat_want[key] != flat_got[key]:
                 fail("%s differ:\n file by file: %s\n fleet:        %s"
                      % (key, json.dumps(flat_want[key])[:2000], json.dumps(flat_got[key])[:2000]))
@@ -314,14 +366,15 @@ def main():
         if got["fleet"]["traces"] != 5 or got["fleet"]["summarized"] != 4:
             fail("fleet counts: %s" % got["fleet"])
 
-        # The Slurm way: one summary per trace written by the CLI, then reduce.
+        # The Slurm way: each trace's ranks written by the CLI, then reduce.
         summaries = []
         for i, t in enumerate(traces[:4]):
             path = os.path.join(tmp, "summary-%d.json" % i)
             with open(path, "w") as f:
-                subprocess.run([args.cli, "summary", t, "--format", "json"], stdout=f,
+                subprocess.run([args.cli, "ranks", t, "--format", "json"], stdout=f,
                                env=env, check=True)
             summaries.append(path)
+        check_read_back(args.source, summaries[0], tmp)
         reduced_out = os.path.join(tmp, "reduced.fleet.json")
         subprocess.run([sys.executable, fleet_tool, "reduce", "--out", reduced_out] + summaries,
                        capture_output=True, check=True)

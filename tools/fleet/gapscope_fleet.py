@@ -1,7 +1,9 @@
-"""The fleet summary: `gapscope-cli summary --format json` mapped over many
-traces on a Dask cluster, reduced to one table of ranks x steps with the
-stragglers: the fleet table (nested JSON, docs/cli.md, the form of the
-summary's "rank" objects, plus a "fleet" object), which the viewer opens.
+"""The fleet summary: the registered `ranks` analysis (`gapscope-cli ranks
+TRACE --format json`) mapped over many traces on a Dask cluster, reduced to
+one table of ranks x steps with the stragglers: the fleet table (nested JSON,
+docs/cli.md, plus a "fleet" object), which the viewer opens. Each rank's
+figures are the registered tables' rows (ranks, rank_steps, collectives),
+nested; only the comparison of the ranks is done here.
 
 A job with a thousand ranks writes more trace than a workstation opens: each
 trace is summarised where it lies (one Dask task per trace runs the CLI on
@@ -43,12 +45,68 @@ class CliFailed(Exception):
     """The CLI could not be run at all (not a trace problem): retried."""
 
 
-def summarize_one(trace, cli, extra_args, timeout_s):
-    """Runs on a worker: the trace's summary JSON, reduced to its rank object.
+def ranks_of_result(doc):
+    """The rank objects of one file's `gapscope-cli ranks --format json`: each
+    row of its `ranks` table with its `rank_steps` rows, each step with its
+    `collectives` rows (written in the steps' order; a step's row says how
+    many), nested as the fleet table's. Raises KeyError/TypeError/ValueError
+    on a document of another shape."""
+    if doc.get("analysis") != "ranks":
+        raise ValueError("not the ranks analysis's JSON")
+    steps_of, collectives_of = {}, {}
+    for s in doc["rank_steps"]:
+        if s["error"] is None:
+            steps_of.setdefault(s["rank"], []).append(s)
+    for c in doc["collectives"]:
+        collectives_of.setdefault(c["rank"], []).append(c)
+    out = []
+    for r in doc["ranks"]:
+        if r["error"] is not None:
+            continue
+        pending = iter(collectives_of.get(r["rank"], []))
+        steps = []
+        for s in steps_of.get(r["rank"], []):
+            collectives = []
+            for _ in range(s["collectives"]):
+                c = next(pending)
+                if c["step"] != s["step"]:
+                    raise ValueError("rank %d: a collective of step %d is listed under step %d"
+                                     % (r["rank"], c["step"], s["step"]))
+                collectives.append({"name": c["collective"], "enter_ns": c["enter_ns"],
+                                    "end_ns": c["end_ns"], "work_before": c["work_before"]})
+            by_cause = {cause: s["idle_%s_ns" % cause] for cause in GAP_CAUSES}
+            by_cause["short"] = s["idle_short_ns"]
+            steps.append({"name": s["name"], "number": s["step"], "start_ns": s["start_ns"],
+                          "end_ns": s["end_ns"], "duration_ns": s["duration_ns"],
+                          "busy_ns": s["busy_ns"], "idle_ns": s["idle_ns"],
+                          "idle_by_cause": by_cause, "comm_ns": s["comm_ns"],
+                          "exposed_comm_ns": s["exposed_comm_ns"],
+                          "collective": s["collective"],
+                          "collective_enter_ns": s["entered_ns"],
+                          "collective_end_ns": s["collective_end_ns"],
+                          "wait_ns": s["wait_ns"], "transfer_ns": s["transfer_ns"],
+                          "longest_work_before": s["longest_work_before"],
+                          "collectives": collectives})
+        out.append({"rank": r["rank"], "file": r["file"], "part": r["part"], "host": r["host"],
+                    "origin": r["origin"], "device": r["device"],
+                    "step_source": r["step_source"], "offset_ns": r["offset_ns"],
+                    "steps": steps,
+                    "totals": {"steps": r["steps"], "duration_ns": r["duration_ns"],
+                               "gpu_time_ns": r["gpu_time_ns"], "busy_ns": r["busy_ns"],
+                               "comm_ns": r["comm_ns"], "exposed_comm_ns": r["exposed_comm_ns"],
+                               "wait_ns": r["wait_ns"], "transfer_ns": r["transfer_ns"]}})
+    if not out:
+        raise ValueError("no rank in it")
+    return out
 
-    Returns {"file", "rank": {...}} or {"file", "error", "exit"}.
+
+def summarize_one(trace, cli, extra_args, timeout_s):
+    """Runs on a worker: the trace's ranks (`gapscope-cli ranks TRACE`, one
+    rank, or one per process of a file of several).
+
+    Returns {"file", "ranks": [{...}]} or {"file", "error", "exit"}.
     """
-    cmd = [cli, "summary", trace, "--format", "json"] + list(extra_args)
+    cmd = [cli, "ranks", trace, "--format", "json"] + list(extra_args)
     try:
         done = subprocess.run(cmd, capture_output=True, timeout=timeout_s, check=False)
     except (OSError, subprocess.TimeoutExpired) as e:
@@ -58,10 +116,9 @@ def summarize_one(trace, cli, extra_args, timeout_s):
         return {"file": trace, "error": lines[-1] if lines else "exit %d" % done.returncode,
                 "exit": done.returncode}
     try:
-        summary = json.loads(done.stdout)
-        return {"file": trace, "rank": summary["rank"]}
-    except (ValueError, KeyError) as e:
-        raise CliFailed("%s: unreadable summary from %s: %s" % (trace, cli, e)) from e
+        return {"file": trace, "ranks": ranks_of_result(json.loads(done.stdout))}
+    except (ValueError, KeyError, TypeError, StopIteration) as e:
+        raise CliFailed("%s: unreadable ranks JSON from %s: %s" % (trace, cli, e)) from e
 
 
 # ----------------------------------------------------------------------------
@@ -239,7 +296,9 @@ def compare(ranks, align_step=None):
 def reduce_fleet(results, traces, align_step=None):
     """The fleet table from the map results (any order) of `traces`."""
     by_file = {r["file"]: r for r in results}
-    records = [(t, by_file[t].get("rank")) for t in traces]
+    # One record per rank (a file of several processes has several), one for
+    # a file that failed: ranks numbered by order count it.
+    records = [(t, obj) for t in traces for obj in (by_file[t].get("ranks") or [None])]
     ranks, warnings = number_ranks(records)
     comparison = compare(ranks, align_step)
     failed = [{"file": t, "error": by_file[t]["error"]} for t in traces if "error" in by_file[t]]
@@ -319,17 +378,24 @@ def summary_files(paths):
 
 
 def read_summary(path):
-    """(trace, rank object, error): the trace and rank of a summary file, or
-    why it is not one."""
+    """(trace, rank objects, error): the trace and ranks of a file that
+    `gapscope-cli ranks TRACE --format json` wrote (or, from earlier versions,
+    `summary --format json` with its "rank"), or why it is not one."""
     try:
         with open(path, encoding="utf-8") as f:
-            summary = json.load(f)
-        trace, rank = summary["trace"], summary["rank"]
-        if not isinstance(trace, str) or not isinstance(rank, dict):
-            raise TypeError("its trace or rank is of the wrong type")
-        return trace, rank, None
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        return None, None, "%s: not a gapscope-cli summary --format json: %s" % (path, e)
+            doc = json.load(f)
+        if isinstance(doc, dict) and "rank" in doc and "analysis" not in doc:
+            trace, ranks = doc["trace"], [doc["rank"]]
+            if not isinstance(ranks[0], dict):
+                raise TypeError("its rank is not an object")
+        else:
+            ranks = ranks_of_result(doc)
+            trace = ranks[0]["file"]
+        if not isinstance(trace, str):
+            raise TypeError("its trace is not a path")
+        return trace, ranks, None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, StopIteration) as e:
+        return None, None, "%s: not a gapscope-cli ranks --format json: %s" % (path, e)
 
 
 def read_summaries(paths):
@@ -337,12 +403,12 @@ def read_summaries(paths):
     array): (results, traces), a file that cannot be read listed as failed."""
     results, traces = [], []
     for path in summary_files(paths):
-        trace, rank, error = read_summary(path)
+        trace, ranks, error = read_summary(path)
         if error:
             trace = path
             results.append({"file": path, "error": error, "exit": None})
         else:
-            results.append({"file": trace, "rank": rank})
+            results.append({"file": trace, "ranks": ranks})
         if trace in traces:
             raise SystemExit("gapscope-fleet: %s: trace %s is summarised twice" % (path, trace))
         traces.append(trace)
@@ -418,7 +484,7 @@ def read_array(list_path, paths):
     files = summary_files(paths)
     found = {}
     for path in files:
-        trace, rank, error = read_summary(path)
+        trace, ranks, error = read_summary(path)
         task = task_of_summary(path, trace, traces, where)
         if task is None and error:
             raise SystemExit("gapscope-fleet: %s, and its name is no task of %s"
@@ -430,7 +496,7 @@ def read_array(list_path, paths):
         if task in found:
             raise SystemExit("gapscope-fleet: %s: trace %s is summarised twice (also by %s)"
                              % (path, traces[task], found[task][0]))
-        found[task] = (path, rank, error)
+        found[task] = (path, ranks, error)
     # The .error files lie beside the summaries: in the folders given, or
     # those of the files given.
     folders = list(dict.fromkeys(p if os.path.isdir(p) else os.path.dirname(p) or "."
@@ -442,7 +508,7 @@ def read_array(list_path, paths):
         elif found[i][2]:
             results.append({"file": t, "error": found[i][2], "exit": None})
         else:
-            results.append({"file": t, "rank": found[i][1]})
+            results.append({"file": t, "ranks": found[i][1]})
     return results, traces
 
 
@@ -473,8 +539,9 @@ def main(argv=None):
     ap = argparse.ArgumentParser(
         prog="gapscope-fleet",
         description="Summarise many traces on a Dask cluster: one task per trace runs "
-                    "`gapscope-cli summary` where the trace lies; the summaries are reduced "
-                    "to a table of ranks x steps with the stragglers (as `gapscope-cli ranks`).")
+                    "`gapscope-cli ranks` where the trace lies; the ranks are reduced "
+                    "to a table of ranks x steps with the stragglers (as `gapscope-cli ranks` "
+                    "over all of them).")
     sub = ap.add_subparsers(dest="command", required=True)
     s = sub.add_parser("summarize", help="map the CLI over TRACES and write the fleet table")
     where = s.add_mutually_exclusive_group(required=True)
@@ -494,10 +561,10 @@ def main(argv=None):
     s.add_argument("--step-regex", help="steps, as the CLI's")
     s.add_argument("--no-cache", action="store_true", help="the CLI parses every trace")
     r = sub.add_parser("reduce", help="the fleet table from summaries written elsewhere "
-                                      "(`gapscope-cli summary TRACE --format json`, e.g. by a "
+                                      "(`gapscope-cli ranks TRACE --format json`, e.g. by a "
                                       "Slurm job array)")
     r.add_argument("summaries", nargs="+", metavar="SUMMARY",
-                   help="summary JSON files, or folders of them")
+                   help="the CLI's JSON files, or folders of them")
     r.add_argument("--traces", metavar="LIST",
                    help="the job array's list of traces (line N+1 = task N): ranks are numbered "
                         "over it, and each trace without a summary is listed as failed (with "

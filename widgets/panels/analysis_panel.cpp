@@ -7,7 +7,6 @@
 #include "jobs/gui_pacer.h"
 #include "panels/analysis_table.h"
 #include "report/analysis_registry.h"
-#include "report/run_summary.h"
 
 namespace gapscope::ui {
 
@@ -85,8 +84,6 @@ void AnalysisPanel::setAnalysis(const QStringList& commands) {
         QString what;
         if (const Analysis* a = analysisRegistry().find(command.toStdString()))
             what = QString::fromStdString(a->what);
-        else if (command == QLatin1String("summary"))
-            what = QString::fromLatin1(kSummaryWhat);
         else
             continue;
         lines << tr("gapscope-cli %1: %2.").arg(command, what.replace('\n', ' '));

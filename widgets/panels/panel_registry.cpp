@@ -34,7 +34,7 @@ AnalysisPanel* makeWithView(AnalysisSession* session, ViewState* view) {
     return new Panel(session, view);
 }
 
-constexpr PanelSpec kPanels[] = {{"summary,account", make<OverviewPanel>},
+constexpr PanelSpec kPanels[] = {{"account", make<OverviewPanel>},
                                  {"gaps", make<GapsPanel>},
                                  {"steps", make<StepsPanel>},
                                  {"kernels,memcpy", make<KernelsPanel>},
@@ -60,7 +60,9 @@ std::vector<AnalysisPanel*> createPanels(AnalysisSession* session, ViewState* vi
     }
     for (const Analysis& a : analysisRegistry().all()) {
         const QString id = QString::fromStdString(a.id);
-        if (shown.contains(id) || !a.readsOneTrace()) continue;  // comparisons: their windows
+        // Comparisons: their windows; the summary: the report (its parts
+        // are the panels' own tables).
+        if (shown.contains(id) || !a.readsOneTrace() || !a.panel) continue;
         AnalysisPanel* panel = new RegistryPanel(session, a);
         panel->setAnalysis({id});
         panels.push_back(panel);

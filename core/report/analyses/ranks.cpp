@@ -110,8 +110,8 @@ AnalysisResult compareJob(const RankJob& job, const AnalysisOptions& options) {
         comparison.alignedOn ? ResultCell(int64_t(comparison.unaligned.size())) : ResultCell());
     r.addFigure({"stragglers_found", "Steps with a straggler", Unit::Count},
                 static_cast<int64_t>(comparison.stragglers.size()));
-    r.tables = {rankTable(rows, comparison), rankStepTable(rows), stragglerTable(comparison),
-                clockTable(comparison)};
+    r.tables = {rankTable(rows, comparison), rankStepTable(rows), rankCollectiveTable(rows),
+                stragglerTable(comparison), clockTable(comparison)};
     r.findings = verdicts(comparison);
     if (rows.empty()) r.empty = "No ranks.";
     return r;
@@ -148,6 +148,32 @@ Analysis ranksAnalysis() {
         "Loading the ranks:\n"
         "  --workers N         files opened at once (default: the machine's cores)\n";
     a.primaryTable = "ranks";
+    // The terminal's: the figures people compare; every other format writes
+    // all (the fleet tool rebuilds each rank from them).
+    a.textColumns["ranks"] = {"rank",
+                              "host",
+                              "steps",
+                              "step_time_ns",
+                              "busy_share",
+                              "comm_ns",
+                              "exposed_comm_ns",
+                              "wait_ns",
+                              "transfer_ns",
+                              "straggler_in",
+                              "file",
+                              "part",
+                              "origin",
+                              "offset_ns",
+                              "aligned",
+                              "error"};
+    a.textColumns["collectives"] = {
+        "rank", "step", "collective", "enter_ns", "end_ns", "work_before.name", "work_before.ns"};
+    std::vector<std::string>& steps = a.textColumns["rank_steps"];
+    steps = {"rank", "host", "step", "start_ns", "duration_ns", "busy_share", "busy_ns", "idle_ns"};
+    for (size_t c = 0; c < kGapCauseCount; ++c)
+        steps.push_back(std::string("idle_") + gapCauseName(GapCause(c)) + "_ns");
+    steps.insert(steps.end(), {"idle_short_ns", "comm_ns", "exposed_comm_ns", "entered_ns",
+                               "wait_ns", "transfer_ns", "error"});
     a.schemaVersion = 2;
     a.compareRanks = compareJob;
     return a;
