@@ -47,6 +47,14 @@ QT_SCALE_FACTOR=2 "$shot" "$sample" "$scratch/l.png" --size 1920x1080 --panel ti
 mv "$scratch/l.png" "$out/registry-panel-dark-200.png" && rm -rf "$scratch/config"
 echo "$out/registry-panel-dark-200.png"
 SIZE=1366x768 take panels-laptop-1366x768 "$sample"
+# A laptop's smallest screen with the tallest panel: it scrolls, the window keeps the size.
+SIZE=1280x720 take panels-laptop-1280x720-steps "$sample" --panel stepsDock
+QT_SCALE_FACTOR=2 "$shot" "$sample" "$scratch/s.png" --size 1280x720 --panel stepsDock --dark 2>/dev/null
+mv "$scratch/s.png" "$out/panels-2560x1440-steps-dark-200.png" && rm -rf "$scratch/config"
+echo "$out/panels-2560x1440-steps-dark-200.png"
+take guide-utilisation "$sample" --panel utilizationDock
+# Zoomed in: kernels by their short names, the ruler in offsets from its first tick.
+take guide-ruler-offsets "$sample" --zoom 0.235,0.255 --panel kernelsDock
 take panels-gaps-dark "$sample" --panel gapsDock --dark
 # Scale 2 (a 4K screen): the welcome page and the ranks, dark.
 QT_SCALE_FACTOR=2 "$shot" --welcome - "$scratch/w.png" --size 1920x1080 --dark 2>/dev/null

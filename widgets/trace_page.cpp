@@ -136,6 +136,7 @@ void TracePage::setTrace(std::shared_ptr<const Trace> trace, const QString& path
     if (arrangementTimer_->isActive()) saveArrangementNow();
     const bool sameFile = !path.isEmpty() && path == path_;
     path_ = path;
+    if (trace != trace_) ruler_->setSteps({});  // another trace's come with its index
     trace_ = std::move(trace);
     if (trace_ && trace_->hasSpan) {
         state_->reset({trace_->spanStart, std::max(trace_->spanEnd, trace_->spanStart + 1)});

@@ -39,6 +39,7 @@
 #include <climits>
 #include <utility>
 
+#include "analysis/analysis_index.h"
 #include "analysis/idle_gaps.h"
 #include "annotations/annotation_controller.h"
 #include "annotations/annotations_panel.h"
@@ -47,6 +48,7 @@
 #include "export/image_export.h"
 #include "export/report_export.h"
 #include "io/library_versions.h"
+#include "legible_palette.h"
 #include "loader/loader.h"
 #include "loader/path_meaning.h"
 #include "loader/rank_view.h"
@@ -55,11 +57,13 @@
 #include "loading/warnings_list.h"
 #include "panels/analysis_session.h"
 #include "panels/details_panel.h"
+#include "panels/dock_content.h"
 #include "panels/panel_host.h"
 #include "ranks/ranks_panel.h"
 #include "search/search_bar.h"
 #include "timeline/key_bindings.h"
 #include "timeline/overview_strip.h"
+#include "timeline/time_ruler.h"
 #include "timeline/timeline_view.h"
 #include "tour.h"
 #include "tour_steps.h"
@@ -99,6 +103,7 @@ MainWindow::MainWindow(QWidget* parent)
       progress_(new QProgressBar(this)),
       cancel_(new QToolButton(this)) {
     initGapscopeResources();
+    keepPlaceholdersLegible();
     setWindowTitle(tr("Gapscope"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/gapscope.svg")));
     setAcceptDrops(true);
@@ -178,8 +183,16 @@ MainWindow::MainWindow(QWidget* parent)
             [this](const QString& path) { openTrace(path); });
     connect(page_, &ui::TracePage::importReportRequested, this, &MainWindow::showImportReport);
     // The strip's busy shares are of the index's step windows (the time account's).
-    connect(panels_->session(), &ui::AnalysisSession::indexReady, this,
-            [this] { page_->overview()->setIndexed(panels_->session()->indexed()); });
+    connect(panels_->session(), &ui::AnalysisSession::indexReady, this, [this] {
+        const auto indexed = panels_->session()->indexed();
+        page_->overview()->setIndexed(indexed);
+        // The steps the ruler offers to count time from.
+        std::vector<std::pair<int64_t, Interval>> steps;
+        if (indexed && indexed->trace == page_->trace())
+            for (const Step& s : indexed->index->steps().steps)
+                steps.push_back({s.number, s.span});
+        page_->ruler()->setSteps(std::move(steps));
+    });
 
     ui::ViewState* state = page_->state();
     // Details follows the selection: a slice, else a range, else nothing.
@@ -222,9 +235,10 @@ MainWindow::MainWindow(QWidget* parent)
     connect(page_->timeline(), &ui::TimelineView::hoverTimeChanged, this,
             [this](TimeNs t, bool inside) {
                 const auto trace = page_->trace();
+                // From the ruler's origin, as the ruler counts.
                 cursorLabel_->setText(
                     inside && trace
-                        ? tr("cursor %1").arg(ui::formatDuration(t - trace->spanStart, 1))
+                        ? tr("cursor %1").arg(ui::formatDuration(t - page_->ruler()->origin(), 1))
                         : QString());
             });
 
@@ -456,7 +470,7 @@ void MainWindow::createDocks() {
                           bool visible) {
         auto* dock = new QDockWidget(title, this);
         dock->setObjectName(name);
-        dock->setWidget(content);
+        dock->setWidget(ui::fittingDockContent(content));
         addDockWidget(Qt::RightDockWidgetArea, dock);
         viewMenu_->addAction(dock->toggleViewAction());
         dock->setVisible(visible);
@@ -470,7 +484,7 @@ void MainWindow::createDocks() {
     // The ranks of a job: with the analysis panels, shown when there are ranks.
     ranksDock_ = new QDockWidget(tr("Ranks"), this);
     ranksDock_->setObjectName(QStringLiteral("ranksDock"));
-    ranksDock_->setWidget(ranks_);
+    ranksDock_->setWidget(ui::fittingDockContent(ranks_));
     addDockWidget(Qt::BottomDockWidgetArea, ranksDock_);
     if (QDockWidget* overview = findChild<QDockWidget*>(QStringLiteral("overviewDock")))
         tabifyDockWidget(overview, ranksDock_);
@@ -825,6 +839,20 @@ void MainWindow::showImportReport() {
     if (page_->trace()) panels_->raisePanel(QStringLiteral("infoDock"));
 }
 
+void MainWindow::changeEvent(QEvent* event) {
+    // A theme changed while the viewer runs (a desktop switched to dark).
+    // Once the change has reached every widget: a palette set while Qt
+    // hands out the last one would reach only some.
+    if (event->type() == QEvent::ApplicationPaletteChange || event->type() == QEvent::PaletteChange)
+        QMetaObject::invokeMethod(this, &MainWindow::keepPlaceholdersLegible, Qt::QueuedConnection);
+    QMainWindow::changeEvent(event);
+}
+
+void MainWindow::keepPlaceholdersLegible() {
+    const QPalette legible = ui::withLegiblePlaceholder(QApplication::palette());
+    if (legible != QApplication::palette()) QApplication::setPalette(legible);
+}
+
 void MainWindow::showShortcuts() {
     // Not modal: it stays open beside the timeline while the keys are tried.
     if (!shortcutSheet_) {
@@ -841,9 +869,14 @@ void MainWindow::showShortcuts() {
         shortcutSheet_->setWindowTitle(tr("Keyboard Shortcuts"));
         shortcutSheet_->setText(html);
         shortcutSheet_->setModal(false);
+        shortcutSheet_->setStandardButtons(QMessageBox::Ok);
+        shortcutSheet_->setEscapeButton(QMessageBox::Ok);
     }
     shortcutSheet_->show();
     shortcutSheet_->raise();
+    // Its keys, not the timeline's: Esc closes it (the timeline would take
+    // Esc to clear its selection).
+    shortcutSheet_->activateWindow();
 }
 
 void MainWindow::startTour() {

@@ -89,6 +89,7 @@ class MainWindow : public QMainWindow {
     static QString aboutText();
 
   protected:
+    void changeEvent(QEvent*) override;
     void closeEvent(QCloseEvent*) override;
     void showEvent(QShowEvent*) override;
     void dragEnterEvent(QDragEnterEvent*) override;
@@ -107,6 +108,8 @@ class MainWindow : public QMainWindow {
     void showRanksDock();
     void showImportReport();
     void showShortcuts();
+    // The application palette with a placeholder that reads on its base.
+    void keepPlaceholdersLegible();
     void setWelcomeLayout(bool welcome);
     // Files that are one profiler's cycles: one is chosen and opened (true).
     // Loads one trace (a file, or a profile run's folder).

@@ -107,7 +107,15 @@ void Tour::stop() {
 
 void Tour::place() {
     if (current_ < 0) return;
-    bubble_->adjustSize();
+    // The text wraps at the bubble's fixed width, so its height is the one
+    // for that width (adjustSize() took the hint's, wider, and cut the last
+    // line).
+    const int width = bubble_->width();
+    bubble_->layout()->activate();
+    const int height = bubble_->layout()->hasHeightForWidth()
+                           ? bubble_->layout()->totalHeightForWidth(width)
+                           : bubble_->sizeHint().height();
+    bubble_->resize(width, std::max(height, bubble_->minimumSizeHint().height()));
     const QRect area = window_->rect().adjusted(8, 8, -8, -8);
     QRect target = area;
     if (target_ && target_->isVisible())

@@ -61,7 +61,9 @@ WelcomePage::WelcomePage(QWidget* parent) : QWidget(parent), recent_(new QListWi
            "of every GPU with its cause — waiting for input, for the host, for a sync, for "
            "communication — and shows where the GPU time goes. It opens PyTorch, TensorFlow "
            "and JAX traces (<tt>.json</tt>, <tt>.json.gz</tt>, <tt>.json.zst</tt>, "
-           "<tt>.xplane.pb</tt>) and TensorBoard log folders; drop one on this window.</p>"),
+           "<tt>.xplane.pb</tt>), Nsight Systems exports (<tt>.sqlite</tt>, from <tt>nsys "
+           "export --type sqlite</tt>) and TensorBoard log folders; drop one on this "
+           "window.</p>"),
         column);
     title->setWordWrap(true);
     title->setTextFormat(Qt::RichText);

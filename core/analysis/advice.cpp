@@ -192,16 +192,15 @@ void gpuIdle(const std::vector<DeviceTime>& times, std::vector<Ranked>& out) {
             if (d.idleByCause[c] > d.idleByCause[lead]) lead = c;
         const bool shortLeads = d.idleShort > d.idleByCause[lead];
         // A leading cause with its own finding (input-bound, blocking-sync)
-        // is told there: this one then only says how idle, at low severity.
-        // (input-bound runs before this rule; blocking-sync fires whenever
-        // synchronization idle has gaps to show.)
+        // is told there: this one says how idle, rated by that, and points
+        // to it. (input-bound runs before this rule; blocking-sync fires
+        // whenever synchronization idle has gaps to show.)
         const bool inputFinding = std::any_of(out.begin(), out.end(), [](const Ranked& r) {
             return r.finding.rule == "input-bound";
         });
         const bool toldElsewhere =
             !shortLeads && ((GapCause(lead) == GapCause::Input && inputFinding) ||
                             GapCause(lead) == GapCause::Synchronization);
-        if (toldElsewhere) f.severity = Severity::Low;
         f.message = gpu(d.device);
         f.message.append(" is idle ")
             .append(readablePercent(s))
@@ -218,8 +217,9 @@ void gpuIdle(const std::vector<DeviceTime>& times, std::vector<Ranked>& out) {
             f.message.append("caused by ").append(gapCauseName(GapCause(lead))).append(" (");
             f.message.append(readableDuration(d.idleByCause[lead])).append(")");
             if (toldElsewhere)
-                f.message.append(": see ").append(
-                    GapCause(lead) == GapCause::Input ? "input-bound" : "blocking-sync");
+                f.message.append(": the ")
+                    .append(GapCause(lead) == GapCause::Input ? "input-bound" : "blocking-sync")
+                    .append(" finding says why");
             f.message.append(".");
         }
         f.figures = {FindingFigure::share("idle_share", s, "time_ns"),

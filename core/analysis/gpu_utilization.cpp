@@ -19,6 +19,12 @@ std::optional<double> busyPercentOfActiveSpan(const GpuDevice& device) {
     return 100.0 * static_cast<double>(device.busyNs) / static_cast<double>(span->length());
 }
 
+std::optional<double> busyShareWithin(const GpuDevice& device, Interval window) {
+    if (window.length() <= 0) return std::nullopt;
+    return static_cast<double>(lengthWithin(device.busy, window)) /
+           static_cast<double>(window.length());
+}
+
 std::vector<double> utilizationBins(const GpuDevice& device, Interval window, int bins) {
     std::vector<double> out(static_cast<size_t>(std::max(0, bins)), 0.0);
     if (bins <= 0 || window.length() <= 0) return out;

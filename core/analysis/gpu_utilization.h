@@ -17,6 +17,10 @@ std::optional<Interval> activeSpan(const GpuDevice& device);
 // busyNs / |activeSpan| in percent; nullopt when the span is empty.
 std::optional<double> busyPercentOfActiveSpan(const GpuDevice& device);
 
+// The busy share (0..1) of `window`: the device's busy time inside it over
+// its length; nullopt for an empty window.
+std::optional<double> busyShareWithin(const GpuDevice& device, Interval window);
+
 // Busy fraction (0..1) of one device in each of `bins` equal bins of `window`.
 std::vector<double> utilizationBins(const GpuDevice& device, Interval window, int bins);
 

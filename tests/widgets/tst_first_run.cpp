@@ -9,6 +9,7 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QFileInfo>
+#include <QLabel>
 #include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QProcess>
@@ -95,6 +96,13 @@ class TestFirstRun : public QObject {
         // The welcome page has the window: no empty panel, no trace action.
         for (const QDockWidget* dock : w->findChildren<QDockWidget*>())
             QVERIFY2(!dock->isVisible(), qPrintable(dock->objectName()));
+        // Its text names every kind of file the Open dialog takes.
+        QString welcome;
+        for (const QLabel* label : w->findChildren<QLabel*>())
+            if (label->text().contains(QLatin1String("Where and why"))) welcome = label->text();
+        for (const char* kind : {".json", ".json.gz", ".json.zst", ".xplane.pb", ".sqlite"})
+            QVERIFY2(welcome.contains(QStringLiteral("<tt>%1</tt>").arg(QLatin1String(kind))),
+                     kind);
         auto* threshold = w->findChild<QWidget*>(QStringLiteral("gapThreshold"));
         auto* scope = w->findChild<QWidget*>(QStringLiteral("scopePicker"));
         QVERIFY(threshold && scope);
@@ -210,9 +218,29 @@ class TestFirstRun : public QObject {
         const QRect timeline = inWindow(w->tracePage()->timeline(), w.get());
         QVERIFY(highlight->geometry().contains(timeline));
         QVERIFY(w->rect().contains(bubble->geometry()));
-        // Next: the Overview panel.
+        // Every step's text whole: its label as tall as its wrapped lines.
         auto* next = bubble->findChild<QPushButton*>(QStringLiteral("tourNext"));
         QVERIFY(next);
+        auto* back = bubble->findChild<QPushButton*>(QStringLiteral("tourBack"));
+        for (;;) {
+            QApplication::processEvents();
+            for (const QLabel* label : bubble->findChildren<QLabel*>()) {
+                if (!label->wordWrap()) continue;
+                QVERIFY2(label->height() >= label->heightForWidth(label->width()),
+                         qPrintable(QStringLiteral("step %1: \"%2\" has %3 px of %4")
+                                        .arg(tour->currentStep())
+                                        .arg(label->text().left(40))
+                                        .arg(label->height())
+                                        .arg(label->heightForWidth(label->width()))));
+            }
+            if (next->text() == QLatin1String("Done")) break;
+            QTest::mouseClick(next, Qt::LeftButton);
+        }
+        QVERIFY(tour->currentStep() > 0);
+        while (tour->currentStep() > 0)
+            QTest::mouseClick(back, Qt::LeftButton);
+        QCOMPARE(tour->currentStep(), 0);
+        // Next: the Overview panel.
         QCOMPARE(next->text(), QStringLiteral("Next"));
         QTest::mouseClick(next, Qt::LeftButton);
         QCOMPARE(tour->currentStep(), 1);

@@ -571,6 +571,25 @@ class TestPanels : public QObject {
             QVERIFY2(std::abs(busy - want) <= 1e-6 * want + 1,
                      qPrintable(QString::number(busy - want)));
         }
+        // Each GPU's mean over the window: its busy time (the truth's) over
+        // the window's length, in the order of the rows.
+        QCOMPARE(u->chart()->means().size(), rows.size());
+        for (size_t r = 0; r < rows.size(); ++r) {
+            const double want =
+                double(generated_.truth["devices"][std::to_string(rows[r].first)]["busy_ns"]
+                           .get<TimeNs>()) /
+                double(v.span());
+            QVERIFY2(std::abs(u->chart()->means()[r] - want) <= 1e-12,
+                     qPrintable(QString::number(u->chart()->means()[r] - want)));
+        }
+        // It says what it shows: the visible window, whatever the scope.
+        QVERIFY2(u->headerText().startsWith(QStringLiteral("Visible window (")),
+                 qPrintable(u->headerText()));
+        // The rows share the chart's height (not 40 px rows in a tall panel).
+        const int height = u->chart()->height();
+        QVERIFY2(height > 40 * int(rows.size()) + 44, qPrintable(QString::number(height)));
+        QCOMPARE(u->chart()->rowHeight(), std::clamp((height - 44) / int(rows.size()), 40, 160));
+        QVERIFY(u->chart()->rowHeight() > 40);
         // Its export: each bucket's absolute start and end, each GPU's share;
         // the shares times the widths add up to the truth's busy time again.
         const QString csvPath = dir_.filePath("utilisation.csv");

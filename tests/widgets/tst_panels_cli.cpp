@@ -4,6 +4,7 @@
 // recorded JAX XSpace always; with ../shared, HTA's rank trace and Kineto's
 // ResNet50 pair too).
 
+#include <QRegularExpression>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
@@ -20,6 +21,7 @@
 #include "panels/gaps_panel.h"
 #include "panels/health_panel.h"
 #include "panels/kernels_panel.h"
+#include "panels/link_view.h"
 #include "panels/memory_panel.h"
 #include "panels/ops_panel.h"
 #include "panels/overview_panel.h"
@@ -269,6 +271,11 @@ class TestPanelsCli : public QObject {
         QVERIFY2(same(exportedRows(overview->snapshot(), "overview"),
                       cli({"summary", trace})["gpus"], {"device"}, &why),
                  qPrintable("overview: " + why));
+        // Its text reads as sentences: none runs into the next or into a
+        // link ("No memory events.Memory").
+        const QString text = overview->view()->toPlainText();
+        const QRegularExpression runOn(QStringLiteral("[a-z)][.:][A-Z]"));
+        QVERIFY2(!text.contains(runOn), qPrintable(runOn.match(text).captured() + " in " + text));
     }
 
     // Every registered analysis has a panel, and every table a panel shows

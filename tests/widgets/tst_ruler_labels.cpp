@@ -157,6 +157,41 @@ class TestRulerLabels : public QObject {
         QCOMPARE(last.text, QStringLiteral("140 ms"));
         QVERIFY(last.rect.right() <= in.gutterWidth + in.axis.width() + 0.5);
     }
+
+    // Zoomed in far from the origin, the ticks read as the first one's
+    // offset and the others' distance from it (Perfetto's way), not as
+    // absolute labels that repeat their leading digits; near the origin,
+    // and zoomed out, each tick is its offset.
+    void farFromTheOriginTicksReadAsOffsets() {
+        const QFontMetricsF fm{QFont()};
+        auto ticksOf = [&](TimeWindow w, TimeNs origin) {
+            RulerInputs in = ruler(1366, w);
+            in.origin = origin;
+            QStringList out;
+            for (const RulerLabel& l : rulerLabels(in, fm))
+                if (l.kind == RulerLabel::Kind::Tick) out << l.text;
+            return out;
+        };
+        const QStringList zoomed = ticksOf({69'300'000, 73'000'000}, 0);
+        QVERIFY2(zoomed.size() >= 3, qPrintable(zoomed.join(" | ")));
+        QCOMPARE(zoomed[0], QStringLiteral("69.5 ms"));
+        QCOMPARE(zoomed[1], QStringLiteral("+500 µs"));
+        QCOMPARE(zoomed[2], QStringLiteral("+1000 µs"));
+        // The same window counted from a step that starts at 69 ms.
+        const QStringList fromStep = ticksOf({69'300'000, 73'000'000}, 69'000'000);
+        QCOMPARE(fromStep[0], QStringLiteral("500 µs"));
+        QCOMPARE(fromStep[1], QStringLiteral("1000 µs"));
+        // Before the origin the first offset is negative.
+        const QStringList before = ticksOf({69'300'000, 73'000'000}, 200'000'000);
+        QCOMPARE(before[0], QStringLiteral("-130.5 ms"));
+        QCOMPARE(before[1], QStringLiteral("+500 µs"));
+        // 35 ms in, at 500 µs a tick: already repeated digits.
+        const QStringList step2 = ticksOf({34'800'000, 37'800'000}, 0);
+        QCOMPARE(step2.mid(0, 2), QStringList({"35.0 ms", "+500 µs"}));
+        // Zoomed out: every tick its offset.
+        const QStringList whole = ticksOf({0, 148'000'000}, 0);
+        QCOMPARE(whole.mid(0, 3), QStringList({"0 ms", "20 ms", "40 ms"}));
+    }
 };
 
 GAPSCOPE_TEST_MAIN(TestRulerLabels)

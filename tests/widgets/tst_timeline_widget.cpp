@@ -11,6 +11,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDir>
 #include <QFileDialog>
 #include <QLabel>
 #include <QLineEdit>
@@ -29,8 +30,10 @@
 #include <QTimer>
 #include <QWheelEvent>
 #include <functional>
+#include <map>
 #include <memory>
 
+#include "export/export_files.h"
 #include "export/image_export.h"
 #include "loading/trace_loader.h"
 #include "main_window.h"
@@ -42,6 +45,8 @@
 #include "support/test_paths.h"
 #include "timeline/key_bindings.h"
 #include "timeline/overview_strip.h"
+#include "timeline/time_ruler.h"
+#include "timeline/timeline_painter.h"
 #include "timeline/timeline_view.h"
 #include "trace_page.h"
 
@@ -367,7 +372,10 @@ class TestTimelineWidget : public QObject {
         QVERIFY(sheet && sheet->isVisible() && !sheet->isModal());
         for (const ui::KeyBinding& k : ui::kKeyBindings)
             QVERIFY2(sheet->text().contains(QString::fromUtf8(k.keys).toHtmlEscaped()), k.keys);
-        sheet->hide();
+        // It has the keyboard, and Esc closes it.
+        QTRY_VERIFY(sheet->isActiveWindow());
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Escape);
+        QTRY_VERIFY(!sheet->isVisible());
     }
 
     // A launch's flow leads from Details to its kernel, and the kernel's
@@ -724,6 +732,79 @@ class TestTimelineWidget : public QObject {
         QCOMPARE(exported.width(), 900);
         QCOMPARE(exported.convertToFormat(QImage::Format_RGB32),
                  cliPicture(state()->bounds(), "gpu", 900));
+        // The next save dialog, of any export, opens where this one saved.
+        QCOMPARE(ui::suggestedSavePath(QStringLiteral("kernels.csv")),
+                 QDir(QFileInfo(path).absolutePath()).filePath(QStringLiteral("kernels.csv")));
+    }
+
+    // The ruler counts from the trace's start, or, as a person picks in its
+    // context menu, from the start of the step under the pointer, the
+    // selection's start or the point itself; the status bar's cursor time
+    // counts as the ruler does.
+    void theRulerCountsFromAChosenOrigin() {
+        const Trace& t = trace();
+        ui::TimeRuler* ruler = page()->ruler();
+        QCOMPARE(ruler->origin(), t.spanStart);
+        const Slice* step3 = nullptr;
+        for (const Slice& s : t.slices)
+            if (t.str(s.name) == "ProfilerStep#3") step3 = &s;
+        QVERIFY(step3);
+        const TimeNs inside = step3->start + step3->dur / 2;
+        auto choice = [&](const QString& text) -> std::optional<TimeNs> {
+            for (const auto& [label, origin] : ruler->originChoices(inside))
+                if (label == text) return origin;
+            return std::nullopt;
+        };
+        const QString fromStep = QStringLiteral("Count Time from the Start of Step 3");
+        QTRY_VERIFY(choice(fromStep));  // once the index has the steps
+        QCOMPARE(*choice(fromStep), step3->start);
+        QCOMPARE(*choice(QStringLiteral("Count Time from Here")), inside);
+        QVERIFY(!choice(QStringLiteral("Count Time from the Selection's Start")));
+        QSignalSpy changed(ruler, &ui::TimeRuler::originChanged);
+        ruler->setCountFrom(*choice(fromStep));
+        QCOMPARE(ruler->origin(), step3->start);
+        QCOMPARE(changed.count(), 1);
+        state()->setSelectedRange(TimeWindow{step3->start + 1000, step3->start + 5000});
+        QCOMPARE(*choice(QStringLiteral("Count Time from the Selection's Start")),
+                 step3->start + 1000);
+        // The cursor's time in the status bar is counted from the step's start.
+        const QList<QLabel*> cursor = window_->statusBar()->findChildren<QLabel*>();
+        QVERIFY(!cursor.isEmpty());
+        emit view()->hoverTimeChanged(step3->start + 2'000'000, true);
+        bool shown = false;
+        for (const QLabel* l : cursor)
+            shown |= l->text() == QStringLiteral("cursor 2.000000 ms");
+        QVERIFY(shown);
+        // The trace's start puts it back.
+        ruler->setCountFrom(*choice(QStringLiteral("Count Time from the Trace's Start")));
+        QCOMPARE(ruler->origin(), t.spanStart);
+    }
+
+    // A kernel's label on the timeline is its short name, as the tables
+    // show it (Nsight's way); a copy and a CPU op keep their whole names.
+    void kernelLabelsAreTheirShortNames() {
+        const Trace& t = trace();
+        ui::NameColors names;
+        names.reset(&t, false);
+        std::map<std::string, QString> label;
+        for (uint32_t i = 0; i < t.slices.size(); ++i) {
+            const Slice& s = t.slices[i];
+            label.emplace(std::string(t.str(s.name)),
+                          ui::sliceLabel(t, names, t.tracks[t.trackOfSlice(i)], s));
+        }
+        const std::pair<const char*, const char*> expected[] = {
+            {"void cudnn::bn_bw_1C11_kernel_new<float, float, float2, 512, true, 1>(float, "
+             "float, float, float, cudnnTensorStruct, float const*, cudnnTensorStruct, float "
+             "const*, cudnnTensorStruct, float*, float const*, float*, float*, float const*, "
+             "float const*, float)",
+             "cudnn::bn_bw_1C11_kernel_new"},
+            {"Memcpy HtoD (Pinned -> Device)", "Memcpy HtoD (Pinned -> Device)"},
+            {"enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__",
+             "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"}};
+        for (const auto& [name, shown] : expected) {
+            QVERIFY2(label.count(name), name);
+            QCOMPARE(label.at(name), QString::fromUtf8(shown));
+        }
     }
 
     void backAndForwardRestoreWindows() {

@@ -20,6 +20,7 @@
 #include "jobs/coalescing_runner.h"
 #include "loader/path_meaning.h"
 #include "loading/trace_loader.h"
+#include "panels/dock_content.h"
 #include "panels/table_export.h"
 #include "timeline/overview_strip.h"
 #include "timeline/time_ruler.h"
@@ -82,7 +83,7 @@ CompareController::CompareController(QMainWindow* window, TracePage* basePage, Q
     pages_->addWidget(candidatePage_);
     candidatePage_->hide();
     dock_->setObjectName(QStringLiteral("compareDock"));
-    dock_->setWidget(panel_);
+    dock_->setWidget(fittingDockContent(panel_));
     window_->addDockWidget(Qt::BottomDockWidgetArea, dock_);
     dock_->hide();
     connect(
@@ -316,9 +317,10 @@ void CompareController::chooseReport() {
                               QStringLiteral(".html");
     const QString path = QFileDialog::getSaveFileName(
         window_, tr("Export Comparison Report"),
-        QFileInfo(basePath_).absoluteDir().filePath(suggested),
+        suggestedSavePath(suggested, QFileInfo(basePath_).absolutePath()),
         tr("HTML, self-contained (*.html);;Markdown, pictures beside it (*.md);;PDF (*.pdf)"));
     if (path.isEmpty()) return;
+    rememberSaveFolder(path);
     runExport(
         exports_, this, window_, tr("Export Comparison Report"),
         [base = *base, now = *now, runs = result_, path](QString* message) {

@@ -2,10 +2,13 @@
 
 #include <QApplication>
 #include <QBuffer>
+#include <QDir>
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QObject>
 #include <QPointer>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QWidget>
 
 #include "picture/annotation_files.h"
@@ -74,6 +77,22 @@ void runExport(TaskGroup& tasks, QObject* owner, QWidget* window, const QString&
                 },
                 Qt::QueuedConnection);
         }));
+}
+
+namespace {
+constexpr const char* kSaveFolderKey = "export/lastFolder";
+}  // namespace
+
+QString suggestedSavePath(const QString& fileName, const QString& fallbackFolder) {
+    QString folder = QSettings().value(QLatin1String(kSaveFolderKey)).toString();
+    if (folder.isEmpty() || !QFileInfo(folder).isDir()) folder = fallbackFolder;
+    if (folder.isEmpty() || !QFileInfo(folder).isDir())
+        folder = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    return QDir(folder).filePath(fileName);
+}
+
+void rememberSaveFolder(const QString& savedPath) {
+    QSettings().setValue(QLatin1String(kSaveFolderKey), QFileInfo(savedPath).absolutePath());
 }
 
 }  // namespace gapscope::ui

@@ -28,6 +28,13 @@ QStringList protectedFiles(const std::string& tracePath);
 bool isProtected(const QString& path, const QStringList& protect);
 QByteArray pngBytes(const QImage& image);  // empty when it cannot be encoded
 
+// Where a save dialog opens: `fileName` in the folder of the last export
+// (any kind, remembered across sessions), else in `fallbackFolder`, else
+// in the user's documents.
+QString suggestedSavePath(const QString& fileName, const QString& fallbackFolder = {});
+// Remembers the folder of a file just saved, for the next save dialog.
+void rememberSaveFolder(const QString& savedPath);
+
 // Runs `job` as a task of `tasks` on the shared executor (drawing, encoding
 // and writing take a while); `job`
 // returns whether it worked and sets the message either way. Back on the

@@ -194,14 +194,13 @@ void ImageExport::chooseAndExport() {
         QMessageBox::warning(window_, tr("Export Image"), error);
         return;
     }
-    if (lastFolder_.isEmpty())
-        lastFolder_ = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
     const QString suggested =
-        lastFolder_ + "/" + QFileInfo(spec->title).completeBaseName() + ".png";
+        suggestedSavePath(QFileInfo(spec->title).completeBaseName() + ".png",
+                          QStandardPaths::writableLocation(QStandardPaths::PicturesLocation));
     const QString path = QFileDialog::getSaveFileName(window_, tr("Export Image"), suggested,
                                                       tr("PNG image (*.png);;SVG image (*.svg)"));
     if (path.isEmpty()) return;
-    lastFolder_ = QFileInfo(path).absolutePath();
+    rememberSaveFolder(path);
     runExport(
         exports_, this, window_, tr("Export Image"),
         [spec = *spec, path](QString* message) {

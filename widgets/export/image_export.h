@@ -61,7 +61,6 @@ class ImageExport : public QObject {
     QAction* export_;
     QAction* copy_;
     std::vector<Annotation> annotations_;
-    QString lastFolder_;
     TaskGroup exports_;  // destroying it waits for an image being written
 };
 

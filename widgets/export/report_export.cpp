@@ -148,9 +148,11 @@ void ReportExport::chooseAndExport() {
         return;
     }
     const QString path = QFileDialog::getSaveFileName(
-        window_, tr("Export Report"), QFileInfo(spec->title).completeBaseName() + ".html",
+        window_, tr("Export Report"),
+        suggestedSavePath(QFileInfo(spec->title).completeBaseName() + ".html"),
         tr("HTML, self-contained (*.html);;Markdown, picture beside it (*.md);;PDF (*.pdf)"));
     if (path.isEmpty()) return;
+    rememberSaveFolder(path);
     // The summary needs the analysis index: the session's, built once per load.
     std::shared_ptr<const IndexedTrace> indexed = session_->indexed();
     if (indexed && indexed->trace != spec->trace) indexed.reset();

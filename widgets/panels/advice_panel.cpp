@@ -36,7 +36,7 @@ QString findingsHtml(const Trace& t, const std::vector<Finding>& findings, size_
         const size_t count = f.ranges.size() + f.slices.size();
         if (withEvidence && count > 0) {
             const bool open = expanded.count(i) != 0;
-            html += QStringLiteral("<br><small><a href='expand:%1'>%2 %3</a>")
+            html += QStringLiteral("<br><a href='expand:%1'>%2 %3</a>")
                         .arg(i)
                         .arg(open ? QStringLiteral("▾") : QStringLiteral("▸"))
                         .arg(QObject::tr("evidence (%1)").arg(count));
@@ -65,7 +65,6 @@ QString findingsHtml(const Trace& t, const std::vector<Finding>& findings, size_
                 }
                 html += QStringLiteral(": ") + links.join(QStringLiteral(" · "));
             }
-            html += QStringLiteral("</small>");
         }
         html += QStringLiteral("</p>");
     }

@@ -103,15 +103,19 @@ QString AnalysisPanel::headerText() const {
     return header_->text();
 }
 
+QString AnalysisPanel::scopeText() const {
+    return session_->scopeText();
+}
+
 void AnalysisPanel::updateHeader() {
     if (stale_) return;  // out of view: it still shows the older scope
     QString text;
     if (!session_->trace())
         text = tr("No trace");
     else if (!session_->indexed())
-        text = tr("%1 — indexing…").arg(session_->scopeText());
+        text = tr("%1 — indexing…").arg(scopeText());
     else
-        text = session_->scopeText() + (computing() ? tr(" — computing…") : QString());
+        text = scopeText() + (computing() ? tr(" — computing…") : QString());
     header_->setText(text);
 }
 

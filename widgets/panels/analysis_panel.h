@@ -33,6 +33,9 @@ class AnalysisPanel : public QWidget {
     virtual QString dockName() const = 0;  // object name of its dock (persisted layout)
     bool computing() const;
     QString headerText() const;
+    // What its header says it shows: the panels' scope ("Whole trace",
+    // "Step 4 (35.6 ms)"), unless the panel follows something else.
+    virtual QString scopeText() const;
     // Whether a person can see the panel (its dock's tab is the current
     // one). Out of view it computes nothing until it is back: on two cores
     // nine panels computing at once made the one in view wait for all.

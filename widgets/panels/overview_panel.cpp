@@ -186,7 +186,7 @@ QString stepsSection(const AnalysisResult& steps, const AnalysisResult& pipeline
 QString memorySection(const AnalysisResult& memory) {
     QString html = QStringLiteral("<h3>%1</h3><p>").arg(OverviewPanel::tr("Memory"));
     const ResultTable& devices = *memory.table("memory");
-    if (devices.rows.empty()) html += OverviewPanel::tr("No memory events.");
+    if (devices.rows.empty()) html += OverviewPanel::tr("No memory events.") + "<br>";
     for (size_t i = 0; i < devices.rows.size(); ++i) {
         const std::string device = textOr(devices.at(i, "device"));
         html += (device == "host" ? OverviewPanel::tr("Host") : QString::fromStdString(device)) +

@@ -14,6 +14,7 @@
 #include "jobs/coalescing_runner.h"
 #include "panels/analysis_panel.h"
 #include "panels/cause_colors.h"
+#include "panels/dock_content.h"
 #include "panels/memory_chart.h"
 #include "panels/memory_panel.h"
 #include "panels/overview_panel.h"
@@ -92,7 +93,7 @@ void PanelHost::install(QMenu* viewMenu, QToolBar* toolbar) {
     for (AnalysisPanel* p : panels_) {
         auto* dock = new QDockWidget(p->title(), window_);
         dock->setObjectName(p->dockName());
-        dock->setWidget(p);
+        dock->setWidget(fittingDockContent(p));
         // Also when its tab becomes (or stops being) the current one.
         connect(dock, &QDockWidget::visibilityChanged, p, &AnalysisPanel::setInView);
         window_->addDockWidget(Qt::BottomDockWidgetArea, dock);

@@ -132,9 +132,10 @@ QList<QAction*> tableExportActions(QWidget* on, std::function<TableSnapshot()> s
         const QString name =
             QString::fromStdString(table.title).section(QLatin1Char(' '), 0, 0).toLower();
         const QString path = QFileDialog::getSaveFileName(
-            on, QObject::tr("Export Table"), name + QStringLiteral(".csv"),
+            on, QObject::tr("Export Table"), suggestedSavePath(name + QStringLiteral(".csv")),
             QObject::tr("CSV (*.csv);;Markdown (*.md);;JSON (*.json);;HTML (*.html)"));
         if (path.isEmpty()) return;
+        rememberSaveFolder(path);
         QString error;
         if (!writeTableSnapshot(table, path, &error))
             QMessageBox::warning(on, QObject::tr("Export Table"), error);

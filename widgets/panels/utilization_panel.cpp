@@ -20,8 +20,9 @@
 namespace gapscope::ui {
 
 namespace {
-constexpr int kRowHeight = 40;
-constexpr int kAxisHeight = 36;  // the time axis and the legend under the rows
+constexpr int kRowHeight = 40;      // the least a GPU's row gets
+constexpr int kMaxRowHeight = 160;  // a single GPU does not stretch further
+constexpr int kAxisHeight = 36;     // the time axis and the legend under the rows
 constexpr int kMaxBuckets = 4000;
 }  // namespace
 
@@ -37,18 +38,25 @@ QString UtilizationChart::rowLabel(size_t r) const {
 
 void UtilizationChart::setData(Interval window,
                                std::vector<std::pair<int, std::vector<double>>> rows,
-                               QStringList labels, TimeNs origin) {
+                               QStringList labels, TimeNs origin, std::vector<double> means) {
     window_ = window;
     rows_ = std::move(rows);
     labels_ = std::move(labels);
+    means_ = std::move(means);
     origin_ = origin;
     setMinimumHeight(static_cast<int>(rows_.size()) * kRowHeight + kAxisHeight + 8);
     update();
 }
 
+int UtilizationChart::rowHeight() const {
+    if (rows_.empty()) return kRowHeight;
+    const int shared = (height() - kAxisHeight - 8) / static_cast<int>(rows_.size());
+    return std::clamp(shared, kRowHeight, kMaxRowHeight);
+}
+
 std::pair<int, int> UtilizationChart::at(QPoint p) const {
     const auto [x0, w] = plotSpan();
-    const int row = (p.y() - 4) / kRowHeight;
+    const int row = (p.y() - 4) / rowHeight();
     if (rows_.empty() || row < 0 || row >= static_cast<int>(rows_.size()) || p.x() < x0 ||
         p.x() >= x0 + w)
         return {-1, -1};
@@ -79,11 +87,20 @@ void UtilizationChart::paintEvent(QPaintEvent*) {
     const QColor busy = QColor(0x00, 0x9E, 0x73);
     const QFontMetricsF fm(font());
     const double scaleWidth = fm.horizontalAdvance(QStringLiteral("100 %")) + 6;
+    const int rowH = rowHeight();
     for (size_t r = 0; r < rows_.size(); ++r) {
-        const double top = 4 + static_cast<double>(r) * kRowHeight, h = kRowHeight - 8;
+        const double top = 4 + static_cast<double>(r) * rowH, h = rowH - 8;
+        const double labelWidth = x0 - 14 - scaleWidth;
+        // The GPU, and its mean over the window under it where there is room.
+        const bool withMean = r < means_.size() && h >= 2 * fm.height();
         p.setPen(pal.color(QPalette::Text));
-        p.drawText(QRectF(4, top, x0 - 10 - scaleWidth, h), Qt::AlignRight | Qt::AlignVCenter,
-                   fm.elidedText(rowLabel(r), Qt::ElideMiddle, x0 - 14 - scaleWidth));
+        p.drawText(QRectF(4, top, labelWidth + 4, withMean ? h / 2 : h),
+                   Qt::AlignRight | (withMean ? Qt::AlignBottom : Qt::AlignVCenter),
+                   fm.elidedText(rowLabel(r), Qt::ElideMiddle, labelWidth));
+        if (withMean)
+            p.drawText(QRectF(4, top + h / 2, labelWidth + 4, h / 2), Qt::AlignRight | Qt::AlignTop,
+                       fm.elidedText(tr("mean %1").arg(formatPercent(means_[r])), Qt::ElideRight,
+                                     labelWidth));
         // Its scale: 0 and 100 % of the bucket busy, a line at half.
         p.setPen(pal.color(QPalette::PlaceholderText));
         p.drawText(QRectF(x0 - 4 - scaleWidth, top - 2, scaleWidth, fm.height()),
@@ -102,10 +119,16 @@ void UtilizationChart::paintEvent(QPaintEvent*) {
         }
         p.setPen(QPen(pal.color(QPalette::Mid), 1, Qt::DotLine));
         p.drawLine(QPointF(x0, top + h / 2), QPointF(x0 + w, top + h / 2));
+        if (r < means_.size()) {
+            // The mean over the window, across the row.
+            const double y = top + h * (1 - std::clamp(means_[r], 0.0, 1.0));
+            p.setPen(QPen(pal.color(QPalette::Text), 1, Qt::DashLine));
+            p.drawLine(QPointF(x0, y), QPointF(x0 + w, y));
+        }
     }
     // The time axis, counted from the trace's start as on the ruler above,
     // and the legend.
-    const double axisTop = 4 + static_cast<double>(rows_.size()) * kRowHeight - 4;
+    const double axisTop = 4 + static_cast<double>(rows_.size()) * rowH - 4;
     const TimeAxis axis(TimeWindow{window_.start, window_.end}, w);
     const TimeNs step = tickStep(axis, 90);
     p.setPen(pal.color(QPalette::Text));
@@ -127,7 +150,8 @@ void UtilizationChart::paintEvent(QPaintEvent*) {
     if (hoverRow < 0) {
         p.fillRect(QRectF(x0, legendTop + 3, 10, 10), busy);
         p.drawText(QRectF(x0 + 14, legendTop, w - 14, fm.height()), Qt::AlignLeft | Qt::AlignTop,
-                   tr("the share of each bucket a GPU was busy (kernels, copies, memsets)"));
+                   tr("the share of each bucket a GPU was busy (kernels, copies, memsets); "
+                      "dashed: its mean over the window"));
     }
     if (hoverRow >= 0) {
         // In the legend's place: the bucket under the mouse.
@@ -196,9 +220,12 @@ TableSnapshot UtilizationPanel::snapshot() const {
     t.title = title().toStdString();
     if (!trace || n == 0) return t;
     const Interval w = chart_->window();
-    t.title = tr("GPU Utilisation (%1, from %2 to %3)")
+    QStringList means;
+    for (size_t r = 0; r < chart_->means().size(); ++r)
+        means << tr("%1 mean %2").arg(chart_->rowLabel(r), formatPercent(chart_->means()[r]));
+    t.title = tr("GPU Utilisation (%1, from %2 to %3; %4)")
                   .arg(note_->text(), shortDuration(w.start - trace->spanStart),
-                       shortDuration(w.end - trace->spanStart))
+                       shortDuration(w.end - trace->spanStart), means.join(QStringLiteral(", ")))
                   .toStdString();
     // The chart's buckets as a table: each GPU's busy share of each.
     ResultTable table;
@@ -229,7 +256,7 @@ TableSnapshot UtilizationPanel::snapshot() const {
 }
 
 void UtilizationPanel::clearContents() {
-    chart_->setData({}, {}, {});
+    chart_->setData({}, {}, {}, 0, {});
     note_->clear();
 }
 
@@ -237,6 +264,7 @@ struct UtilizationPanel::Computed {
     Interval window;
     TimeNs origin = 0;  // the trace's start
     std::vector<std::pair<int, std::vector<double>>> rows;
+    std::vector<double> means;  // each row's busy share of the window
     QStringList labels;
     QString note;
 };
@@ -261,6 +289,7 @@ std::optional<UtilizationPanel::Computed> computeUtilization(const AnalysisPanel
         if (request.cancelled()) return std::nullopt;
         if (d.busy.empty()) continue;
         c.rows.push_back({d.index, utilizationBins(d, in.window, bins)});
+        c.means.push_back(busyShareWithin(d, in.window).value_or(0));
         c.labels.push_back(QString::fromStdString(request.trace().gpuLabel(d.index)));
     }
     c.note =
@@ -284,8 +313,13 @@ AnalysisPanel::Work UtilizationPanel::prepare(std::shared_ptr<const IndexedTrace
 }
 
 void UtilizationPanel::present(const Computed& c) {
-    chart_->setData(c.window, c.rows, c.labels, c.origin);
+    chart_->setData(c.window, c.rows, c.labels, c.origin, c.means);
     note_->setText(c.note);
+}
+
+QString UtilizationPanel::scopeText() const {
+    const TimeWindow v = view_->visible();
+    return tr("Visible window (%1)").arg(shortDuration(v.end - v.start));
 }
 
 }  // namespace gapscope::ui

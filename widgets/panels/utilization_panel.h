@@ -20,9 +20,14 @@ class UtilizationChart : public TimeAxisChart {
   public:
     explicit UtilizationChart(QWidget* parent = nullptr);
     // Per device: its index and the busy fraction of each bucket of `window`.
-    // labels[r] names row r's GPU ("rank 2 · GPU 1" in merged ranks).
+    // labels[r] names row r's GPU ("rank 2 · GPU 1" in merged ranks);
+    // means[r] its busy share of the whole window (a line and a figure).
     void setData(Interval window, std::vector<std::pair<int, std::vector<double>>> rows,
-                 QStringList labels, TimeNs origin = 0);
+                 QStringList labels, TimeNs origin = 0, std::vector<double> means = {});
+    const std::vector<double>& means() const { return means_; }
+    // A row's height: the rows share the chart's height (at least one
+    // line of bars per GPU, the chart scrolls below that).
+    int rowHeight() const;
     const std::vector<std::pair<int, std::vector<double>>>& rows() const { return rows_; }
     Interval window() const { return window_; }
     QString rowLabel(size_t r) const;
@@ -46,6 +51,7 @@ class UtilizationChart : public TimeAxisChart {
     Interval window_;
     std::vector<std::pair<int, std::vector<double>>> rows_;
     QStringList labels_;
+    std::vector<double> means_;
     TimeNs origin_ = 0;  // the time axis counts from here (the trace's start)
     std::optional<QPoint> mouse_;
 };
@@ -56,6 +62,8 @@ class UtilizationPanel : public AnalysisPanel {
     UtilizationPanel(AnalysisSession* session, ViewState* view, QWidget* parent = nullptr);
     QString title() const override { return tr("GPU Utilisation"); }
     QString dockName() const override { return QStringLiteral("utilizationDock"); }
+    // It follows the timeline's visible window, whatever the panels' scope.
+    QString scopeText() const override;
     UtilizationChart* chart() const { return chart_; }
     QDoubleSpinBox* bucket() const { return bucket_; }
     // The chart's numbers (each bucket's start and end, each GPU's busy

@@ -12,7 +12,7 @@ struct KeyBinding {
     const char* what;
 };
 
-inline constexpr std::array<KeyBinding, 22> kKeyBindings = {{
+inline constexpr std::array<KeyBinding, 24> kKeyBindings = {{
     {"W / S", "zoom in / out at the cursor (Shift: faster)"},
     {"A / D", "pan left / right (Shift: faster)"},
     {"Ctrl+wheel", "zoom at the cursor"},
@@ -31,10 +31,12 @@ inline constexpr std::array<KeyBinding, 22> kKeyBindings = {{
     {"Esc", "clear the selection and the mark"},
     {"Alt+\u2190 / Alt+\u2192", "back / forward through the zoom history"},
     {"Ctrl+F", "search; Enter / Shift+Enter: next / previous match"},
+    {"[ / ]", "the panels analyse the previous / next step"},
+    {"Shift+Esc", "the panels analyse the whole trace"},
     {"drag a name", "move a process or a track (the names column)"},
     {"right-click a name", "pin to the top, hide, move, collapse all, filter tracks"},
     {"F5", "reload the trace"},
-    {"?", "this sheet"},
+    {"?", "this sheet (Esc closes it)"},
 }};
 
 }  // namespace gapscope::ui

@@ -28,10 +28,12 @@ std::vector<RulerLabel> rulerLabels(const RulerInputs& in, const QFontMetricsF& 
             formatDuration(in.range->span(), std::max<TimeNs>(1, in.range->span() / 1000));
     }
     const TimeNs step = tickStep(in.axis, kMinTickSpacingPx);
+    std::vector<TimeNs> majors;
     for (const Tick& t : ticks(in.axis, in.origin, kMinTickSpacingPx))
-        if (t.major)
-            li.ticks.push_back(
-                {left + in.axis.toX(t.time), formatOffset(t.time - in.origin, step)});
+        if (t.major) majors.push_back(t.time);
+    const QStringList texts = tickLabels(majors, in.origin, step);
+    for (size_t i = 0; i < majors.size(); ++i)
+        li.ticks.push_back({left + in.axis.toX(majors[i]), texts[static_cast<qsizetype>(i)]});
     return layoutRulerLabels(li, fm);
 }
 

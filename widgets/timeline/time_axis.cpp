@@ -61,6 +61,25 @@ QString formatOffset(TimeNs relative, TimeNs step) {
     return QString::fromStdString(readableOffset(relative, step));
 }
 
+QStringList tickLabels(const std::vector<TimeNs>& majors, TimeNs origin, TimeNs step) {
+    // Offsets this many steps from the origin repeat two digits or more.
+    constexpr TimeNs kRelativeFrom = 20;
+    QStringList out;
+    if (majors.empty()) return out;
+    const TimeNs first = majors.front() - origin;
+    const bool relative =
+        step > 0 && (first >= kRelativeFrom * step || first <= -kRelativeFrom * step);
+    for (const TimeNs t : majors) {
+        if (!relative)
+            out << formatOffset(t - origin, step);
+        else if (t == majors.front())
+            out << formatDuration(first, step);
+        else
+            out << QStringLiteral("+") + formatOffset(t - majors.front(), step);
+    }
+    return out;
+}
+
 TimeWindow clampWindow(TimeWindow w, TimeWindow bounds, TimeNs minSpan) {
     if (bounds.end <= bounds.start) bounds.end = bounds.start + 1;  // empty bounds: one ns
     const TimeNs boundSpan = std::max<TimeNs>(1, bounds.span());

@@ -4,6 +4,7 @@
 // widgets here, so every function is tested row by row.
 
 #include <QString>
+#include <QStringList>
 #include <cstdint>
 #include <vector>
 
@@ -53,6 +54,14 @@ QString formatDuration(TimeNs ns, TimeNs resolution = 0);
 
 // Ruler label of `t` relative to the trace start.
 QString formatOffset(TimeNs relative, TimeNs step);
+
+// The labels of the ruler's major ticks (their times, left to right, at
+// multiples of `step` from `origin`): each tick's offset from the origin
+// while those read apart ("20 ms", "40 ms"); zoomed in far from the origin,
+// where each would repeat the same leading digits ("69500 µs", "70000 µs"),
+// the first tick's offset and the others' distance from it ("69.5 ms",
+// "+500 µs", "+1000 µs"), as Perfetto's ruler does.
+QStringList tickLabels(const std::vector<TimeNs>& majors, TimeNs origin, TimeNs step);
 
 // Zoom by `factor` (< 1 zooms in) keeping `anchor` at the same pixel,
 // clamped to `bounds` and to a span of at least minSpan.

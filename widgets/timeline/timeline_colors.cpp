@@ -1,5 +1,7 @@
 #include "timeline/timeline_colors.h"
 
+#include "util/symbol_names.h"
+
 namespace gapscope::ui {
 
 TimelineColors TimelineColors::fromPalette(const QPalette& p) {
@@ -35,6 +37,18 @@ void NameColors::reset(const Trace* trace, bool dark) {
     trace_ = trace;
     dark_ = dark;
     cache_.assign(trace ? trace->strings.size() : 0, 0);
+    kernelLabels_.assign(cache_.size(), QString());
+    hasKernelLabel_.assign(cache_.size(), false);
+}
+
+const QString& NameColors::kernelLabel(StringId name) {
+    static const QString none;
+    if (name >= kernelLabels_.size()) return none;
+    if (!hasKernelLabel_[name]) {
+        kernelLabels_[name] = QString::fromStdString(shortSymbolName(trace_->str(name)));
+        hasKernelLabel_[name] = true;
+    }
+    return kernelLabels_[name];
 }
 
 QColor NameColors::forText(std::string_view name, bool dark) {

@@ -4,6 +4,7 @@
 
 #include <QColor>
 #include <QPalette>
+#include <QString>
 #include <string_view>
 #include <vector>
 
@@ -29,11 +30,17 @@ class NameColors {
     static QColor forText(std::string_view name, bool dark);
     // Readable label colour on top of `fill`.
     static QColor textOn(QColor fill);
+    // A kernel's label on the timeline: its short name, as the tables show
+    // it ("at::native::vectorized_elementwise_kernel", not "void at::…<4,
+    // …>(int, …)"); the whole name is the tooltip's and the Details'.
+    const QString& kernelLabel(StringId name);
 
   private:
     const Trace* trace_ = nullptr;
     bool dark_ = false;
     std::vector<QRgb> cache_;  // 0 = not computed yet
+    std::vector<QString> kernelLabels_;
+    std::vector<bool> hasKernelLabel_;
 };
 
 }  // namespace gapscope::ui

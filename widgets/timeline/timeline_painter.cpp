@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "analysis/gpu_activity.h"
 #include "model/device_properties.h"
 #include "timeline/counter_columns.h"
 
@@ -55,11 +56,6 @@ std::vector<Region> regionsOf(const PaintInputs& in) {
     if (pinned > 0)
         out.push_back({0, l.pinnedRows(), 0, 0.0, std::min<double>(pinned, in.size.height())});
     return out;
-}
-
-QString elide(const QFontMetrics& fm, std::string_view text, int width) {
-    return fm.elidedText(QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())),
-                         Qt::ElideRight, width);
 }
 
 // Shades the idle gaps of each GPU over its rows: a band over its tracks
@@ -135,6 +131,17 @@ void paintGaps(Ctx& c, const Region& region) {
     flush();
 }
 
+}  // namespace
+
+QString sliceLabel(const Trace& t, NameColors& names, const Track& track, const Slice& slice) {
+    if (track.kind == TrackKind::GpuStream && activityKind(slice) == ActivityKind::Kernel)
+        return names.kernelLabel(slice.name);
+    const std::string_view name = t.str(slice.name);
+    return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
+}
+
+namespace {
+
 void paintSliceRow(Ctx& c, const DisplayRow& dr, double y) {
     const Track& track = c.t.tracks[dr.track];
     if (dr.row >= track.rows.size()) return;
@@ -173,7 +180,9 @@ void paintSliceRow(Ctx& c, const DisplayRow& dr, double y) {
             }
             if (r.width() >= kLabelMinWidth) {
                 c.p.setPen(NameColors::textOn(fill));
-                const QString label = elide(fm, c.t.str(s.name), static_cast<int>(r.width()) - 6);
+                const int room = static_cast<int>(r.width()) - 6;
+                const QString label =
+                    fm.elidedText(sliceLabel(c.t, *c.in.names, track, s), Qt::ElideRight, room);
                 if (!label.isEmpty()) {
                     c.p.drawText(r.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft, label);
                     ++c.stats.labels;

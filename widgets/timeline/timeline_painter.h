@@ -45,6 +45,11 @@ struct PaintStats {
 
 PaintStats paintTimeline(QPainter& p, const PaintInputs& in);
 
+// The text of a slice's label, before it is elided to fit: a GPU kernel's
+// short name, as the tables show it; any other slice's whole name (a copy's
+// direction, a CPU op's, a Python frame's). The tooltip has the whole name.
+QString sliceLabel(const Trace& t, NameColors& names, const Track& track, const Slice& slice);
+
 // "rank 1 · GPU 0 · H100": a process's header (and the track filter's text).
 QString processTitle(const Trace& t, uint32_t process);
 // Where a track or counter of the process is: "rank 1 · GPU 0 › ", before
