@@ -53,6 +53,7 @@ QT_SCALE_FACTOR=2 "$shot" "$sample" "$scratch/s.png" --size 1280x720 --panel ste
 mv "$scratch/s.png" "$out/panels-2560x1440-steps-dark-200.png" && rm -rf "$scratch/config"
 echo "$out/panels-2560x1440-steps-dark-200.png"
 take guide-utilisation "$sample" --panel utilizationDock
+take guide-search-results "$sample" --search cudaLaunchKernel --panel searchDock
 # Zoomed in: kernels by their short names, the ruler in offsets from its first tick.
 take guide-ruler-offsets "$sample" --zoom 0.235,0.255 --panel kernelsDock
 take panels-gaps-dark "$sample" --panel gapsDock --dark

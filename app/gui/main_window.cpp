@@ -61,6 +61,7 @@
 #include "panels/panel_host.h"
 #include "ranks/ranks_panel.h"
 #include "search/search_bar.h"
+#include "search/search_results.h"
 #include "timeline/key_bindings.h"
 #include "timeline/overview_strip.h"
 #include "timeline/time_ruler.h"
@@ -485,14 +486,33 @@ void MainWindow::createDocks() {
     ranksDock_ = new QDockWidget(tr("Ranks"), this);
     ranksDock_->setObjectName(QStringLiteral("ranksDock"));
     ranksDock_->setWidget(ui::fittingDockContent(ranks_));
-    addDockWidget(Qt::BottomDockWidgetArea, ranksDock_);
-    if (QDockWidget* overview = findChild<QDockWidget*>(QStringLiteral("overviewDock")))
-        tabifyDockWidget(overview, ranksDock_);
+    panels_->tabWithPanels(ranksDock_);
     viewMenu_->addAction(ranksDock_->toggleViewAction());
     ranksDock_->setVisible(false);
+    // A search's matches as a list: with the analysis panels, shown by the
+    // search bar's List button.
+    searchResults_ = new ui::SearchResults(this);
+    searchDock_ = new QDockWidget(tr("Search Results"), this);
+    searchDock_->setObjectName(QStringLiteral("searchDock"));
+    searchDock_->setWidget(ui::fittingDockContent(searchResults_));
+    panels_->tabWithPanels(searchDock_);
+    viewMenu_->addAction(searchDock_->toggleViewAction());
+    searchDock_->setVisible(false);
+    connect(searchDock_, &QDockWidget::visibilityChanged, this, [this](bool shown) {
+        if (shown) listSearchResults();
+    });
+    connect(page_->search(), &ui::SearchBar::matchesChanged, this, [this] {
+        if (searchDock_->isVisible()) listSearchResults();
+    });
+    connect(page_->search(), &ui::SearchBar::listRequested, this, [this] {
+        searchDock_->show();
+        searchDock_->raise();
+        listSearchResults();
+    });
+    connect(searchResults_, &ui::SearchResults::activated, panels_->session(),
+            &ui::AnalysisSession::navigate);
     // The comparison's panel: with the analysis panels, shown while comparing.
-    if (QDockWidget* overview = findChild<QDockWidget*>(QStringLiteral("overviewDock")))
-        tabifyDockWidget(overview, compare_->dock());
+    panels_->tabWithPanels(compare_->dock());
     viewMenu_->addAction(compare_->dock()->toggleViewAction());
     compare_->dock()->setVisible(false);
     viewMenu_->addSeparator();
@@ -851,6 +871,11 @@ void MainWindow::changeEvent(QEvent* event) {
 void MainWindow::keepPlaceholdersLegible() {
     const QPalette legible = ui::withLegiblePlaceholder(QApplication::palette());
     if (legible != QApplication::palette()) QApplication::setPalette(legible);
+}
+
+void MainWindow::listSearchResults() {
+    const auto trace = page_->trace();
+    searchResults_->setMatches(trace.get(), page_->search()->matches(), page_->search()->query());
 }
 
 void MainWindow::showShortcuts() {

@@ -32,6 +32,7 @@ class CompareController;
 class ReportExport;
 class PanelHost;
 class RanksPanel;
+class SearchResults;
 class TraceLoader;
 class TracePage;
 }  // namespace gapscope::ui
@@ -110,6 +111,8 @@ class MainWindow : public QMainWindow {
     void showShortcuts();
     // The application palette with a placeholder that reads on its base.
     void keepPlaceholdersLegible();
+    // The search's matches in the Search Results dock.
+    void listSearchResults();
     void setWelcomeLayout(bool welcome);
     // Files that are one profiler's cycles: one is chosen and opened (true).
     // Loads one trace (a file, or a profile run's folder).
@@ -145,6 +148,8 @@ class MainWindow : public QMainWindow {
     ui::ReportExport* reports_;
     ui::RanksPanel* ranks_;
     QDockWidget* ranksDock_ = nullptr;
+    ui::SearchResults* searchResults_ = nullptr;
+    QDockWidget* searchDock_ = nullptr;
     QAction* alignRanks_ = nullptr;
     QAction* gpusOnTop_ = nullptr;
     std::vector<RankSource> rankSources_;   // of the ranks view open, for Reload and Align

@@ -4,6 +4,7 @@
 // prints them, the summary projects them, the panels fill their models from
 // them; nothing else turns an analysis into rows.
 
+#include <cstdint>
 #include <vector>
 
 #include "analysis/gap_causes.h"
@@ -25,6 +26,11 @@ ResultTable kernelTable(const Trace& trace, const std::vector<KernelStats>& kern
 ResultTable copyTable(const Trace& trace, const std::vector<CopyStats>& copies);
 // By GPU time, then self time; the share is of `OpStatsOptions::stepTime`.
 ResultTable opTable(const Trace& trace, const std::vector<OpStats>& ops);
+
+// Slices (a search's matches), at most `most` of them in the order given:
+// name, track, start and duration, each row leading to its slice.
+ResultTable sliceTable(const Trace& trace, const std::vector<uint32_t>& slices,
+                       size_t most = SIZE_MAX);
 
 // Every listed idle gap of every device, by device then start: its start,
 // length, cause and the names of its evidence (each once).

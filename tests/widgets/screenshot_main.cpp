@@ -155,7 +155,11 @@ int main(int argc, char** argv) {
     }
     if (parser.isSet(panel)) {
         panels->raisePanel(parser.value(panel));  // a hidden panel computes when shown
-        if (auto* dock = window.findChild<QDockWidget*>(parser.value(panel))) dock->raise();
+        // A dock shown only on demand (Search Results, Ranks) is shown too.
+        if (auto* dock = window.findChild<QDockWidget*>(parser.value(panel))) {
+            dock->show();
+            dock->raise();
+        }
         settle();
     }
     if (parser.isSet(compare)) {

@@ -12,6 +12,7 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QLabel>
 #include <QLineEdit>
@@ -20,14 +21,17 @@
 #include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QToolButton>
 #include <QWheelEvent>
 #include <functional>
 #include <map>
@@ -37,9 +41,11 @@
 #include "export/image_export.h"
 #include "loading/trace_loader.h"
 #include "main_window.h"
+#include "panels/analysis_table.h"
 #include "panels/details_panel.h"
 #include "picture/gap_colours.h"
 #include "search/search_bar.h"
+#include "search/search_results.h"
 #include "support/cli_run.h"
 #include "support/suite_main.h"
 #include "support/test_paths.h"
@@ -508,10 +514,39 @@ class TestTimelineWidget : public QObject {
         QCOMPARE(search->currentIndex(), 0);
         QCOMPARE(state()->selectedSlice(), seen[0]);
 
+        // The List button lists every match (name, track, start, duration)
+        // in the Search Results dock; a row frames and selects its slice.
+        auto* list = search->findChild<QToolButton*>(QStringLiteral("searchList"));
+        QVERIFY(list);
+        list->click();
+        auto* dock = window_->findChild<QDockWidget*>(QStringLiteral("searchDock"));
+        QVERIFY(dock && dock->isVisible());
+        auto* results = window_->findChild<ui::SearchResults*>(QStringLiteral("searchResults"));
+        QVERIFY(results);
+        ui::AnalysisTable* table = results->table();
+        QCOMPARE(table->visibleRows(), n);
+        QCOMPARE(results->headerText(),
+                 QStringLiteral("%L1 slices named “cudaLaunchKernel”.").arg(n));
+        const int name = table->model()->column("name");
+        const int duration = table->model()->column("duration_ns");
+        QVERIFY(name >= 0 && duration >= 0);
+        // Sorted by duration, longest first: the first row is the longest match.
+        table->view()->sortByColumn(duration, Qt::DescendingOrder);
+        uint32_t longest = search->matches().front();
+        for (const uint32_t m : search->matches())
+            if (trace().slices[m].dur > trace().slices[longest].dur) longest = m;
+        table->view()->setCurrentIndex(table->proxy()->index(0, name));
+        QCOMPARE(trace().slices[state()->selectedSlice()].dur, trace().slices[longest].dur);
+        QVERIFY(sliceName(trace(), state()->selectedSlice()).contains("cudaLaunchKernel"));
+        const Slice& chosen = trace().slices[state()->selectedSlice()];
+        QVERIFY(chosen.start >= state()->visible().start && chosen.end() <= state()->visible().end);
+
         search->setQuery(QStringLiteral("no such kernel name anywhere"), false);
         QCOMPARE(search->matchCount(), 0);
+        QCOMPARE(table->visibleRows(), 0);  // the list follows the search
         search->next();
         QCOMPARE(search->currentIndex(), -1);
+        dock->hide();
     }
 
     void shiftDragSelectsARange_data() {

@@ -196,8 +196,21 @@ void PanelHost::resetLayout() {
     }
     for (size_t i = 1; i < docks_.size(); ++i)
         window_->tabifyDockWidget(docks_.front(), docks_[i]);
+    for (QDockWidget* d : tabbedOnDemand_) {
+        const bool shown = d->isVisible();
+        d->setFloating(false);
+        window_->addDockWidget(Qt::BottomDockWidgetArea, d);
+        if (!docks_.empty()) window_->tabifyDockWidget(docks_.front(), d);
+        d->setVisible(shown);
+    }
     if (!docks_.empty()) docks_.front()->raise();
     fitDockHeight();
+}
+
+void PanelHost::tabWithPanels(QDockWidget* dock) {
+    tabbedOnDemand_.push_back(dock);
+    window_->addDockWidget(Qt::BottomDockWidgetArea, dock);
+    if (!docks_.empty()) window_->tabifyDockWidget(docks_.front(), dock);
 }
 
 void PanelHost::fitDockHeight() {

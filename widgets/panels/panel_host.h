@@ -41,6 +41,9 @@ class PanelHost : public QObject {
     void raisePanel(const QString& dockName);
     // The default arrangement of the docks for the window's size.
     void resetLayout();
+    // A dock shown on demand (the Ranks, Compare, Search Results) that is
+    // a tab beside the panels, then and after every resetLayout().
+    void tabWithPanels(QDockWidget* dock);
     // The default height of the panels for the window's size (resetLayout
     // does it too; the window calls it once it is shown at its real size).
     void fitDockHeight();
@@ -56,6 +59,7 @@ class PanelHost : public QObject {
     AnalysisSession* session_;
     std::vector<AnalysisPanel*> panels_;
     std::vector<QDockWidget*> docks_;
+    std::vector<QDockWidget*> tabbedOnDemand_;
     QComboBox* scope_ = nullptr;
     bool navigating_ = false;  // a panel framed a range: not a new selection scope
     StringId lastName_ = 0;

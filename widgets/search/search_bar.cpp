@@ -62,10 +62,15 @@ SearchBar::SearchBar(QWidget* parent)
     auto* nextButton = new QToolButton(this);
     nextButton->setText(QStringLiteral("▼"));
     nextButton->setToolTip(tr("Next match (Enter)"));
+    auto* list = new QToolButton(this);
+    list->setObjectName(QStringLiteral("searchList"));
+    list->setText(tr("List"));
+    list->setToolTip(tr("Every match in a list: name, track, start, duration (sortable)"));
     layout->addWidget(edit_, 1);
     layout->addWidget(regex_);
     layout->addWidget(prev);
     layout->addWidget(nextButton);
+    layout->addWidget(list);
     layout->addWidget(count_);
     count_->setMinimumWidth(110);
     debounce_->setSingleShot(true);
@@ -75,6 +80,10 @@ SearchBar::SearchBar(QWidget* parent)
     connect(regex_, &QCheckBox::toggled, this, &SearchBar::recompute);
     connect(prev, &QToolButton::clicked, this, &SearchBar::previous);
     connect(nextButton, &QToolButton::clicked, this, &SearchBar::next);
+    connect(list, &QToolButton::clicked, this, [this] {
+        if (debounce_->isActive()) recompute();
+        emit listRequested();
+    });
 }
 
 void SearchBar::setTrace(std::shared_ptr<const Trace> trace) {
@@ -113,6 +122,11 @@ void SearchBar::recompute() {
     edit_->setStyleSheet(error.isEmpty() ? QString() : QStringLiteral("color: #d33"));
     updateLabel();
     emit namesChanged(mask);
+    emit matchesChanged();
+}
+
+QString SearchBar::query() const {
+    return edit_->text();
 }
 
 void SearchBar::updateLabel() {

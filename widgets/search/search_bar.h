@@ -28,6 +28,9 @@ class SearchBar : public QWidget {
     void setTrace(std::shared_ptr<const Trace> trace);
     void setQuery(const QString& text, bool regex);  // runs the search at once
     int matchCount() const { return static_cast<int>(matches_.size()); }
+    // The matching slices, in time order, and what was searched.
+    const std::vector<uint32_t>& matches() const { return matches_; }
+    QString query() const;
     int currentIndex() const { return current_; }
     void focusSearch();
 
@@ -38,6 +41,9 @@ class SearchBar : public QWidget {
   signals:
     void namesChanged(const std::vector<uint8_t>& mask);
     void matchActivated(uint32_t slice);
+    void matchesChanged();
+    // Its List button: every match as a list (SearchResults).
+    void listRequested();
 
   protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
