@@ -874,6 +874,10 @@ void MainWindow::keepPlaceholdersLegible() {
 }
 
 void MainWindow::listSearchResults() {
+    // Shown, raised and asked for by List at once: the table is made once.
+    const uint64_t generation = page_->search()->generation();
+    if (generation == listedSearch_) return;
+    listedSearch_ = generation;
     const auto trace = page_->trace();
     searchResults_->setMatches(trace.get(), page_->search()->matches(), page_->search()->query());
 }

@@ -150,6 +150,7 @@ class MainWindow : public QMainWindow {
     QDockWidget* ranksDock_ = nullptr;
     ui::SearchResults* searchResults_ = nullptr;
     QDockWidget* searchDock_ = nullptr;
+    uint64_t listedSearch_ = 0;  // the search generation the list shows
     QAction* alignRanks_ = nullptr;
     QAction* gpusOnTop_ = nullptr;
     std::vector<RankSource> rankSources_;   // of the ranks view open, for Reload and Align

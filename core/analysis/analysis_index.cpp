@@ -30,6 +30,10 @@ constexpr size_t kRemembered = 24;
 
 }  // namespace
 
+AnalysisIndex::RememberKey AnalysisIndex::stepKey(int kind, const StepOptions& options) {
+    return {kind, options.window.start, options.window.end, options.minGapNs, options.onlyNumber};
+}
+
 std::shared_ptr<const void> AnalysisIndex::remember(
     const RememberKey& key, const CancelToken* cancel,
     const std::function<std::shared_ptr<const void>()>& compute) const {
@@ -54,17 +58,15 @@ void AnalysisIndex::forgetRemembered() const {
 std::shared_ptr<const StepsResult> AnalysisIndex::rememberedSteps(
     const StepOptions& options, const std::function<StepsResult()>& compute) const {
     return std::static_pointer_cast<const StepsResult>(
-        remember({kRememberedSteps, options.window.start, options.window.end, options.minGapNs,
-                  options.onlyNumber},
-                 options.cancel, [&] { return std::make_shared<const StepsResult>(compute()); }));
+        remember(stepKey(kRememberedSteps, options), options.cancel,
+                 [&] { return std::make_shared<const StepsResult>(compute()); }));
 }
 
 std::shared_ptr<const TimeAccount> AnalysisIndex::rememberedAccount(
     const StepOptions& options, const std::function<TimeAccount()>& compute) const {
     return std::static_pointer_cast<const TimeAccount>(
-        remember({kRememberedAccount, options.window.start, options.window.end, options.minGapNs,
-                  options.onlyNumber},
-                 options.cancel, [&] { return std::make_shared<const TimeAccount>(compute()); }));
+        remember(stepKey(kRememberedAccount, options), options.cancel,
+                 [&] { return std::make_shared<const TimeAccount>(compute()); }));
 }
 
 }  // namespace gapscope

@@ -102,6 +102,8 @@ class AnalysisIndex {
     // (kind, window, threshold, step) -> result; the newest last.
     using RememberKey = std::tuple<int, TimeNs, TimeNs, TimeNs, std::optional<int64_t>>;
     mutable std::deque<std::pair<RememberKey, std::shared_ptr<const void>>> remembered_;
+    // A result of the steps' options: its window, threshold and step.
+    static RememberKey stepKey(int kind, const StepOptions& options);
     std::shared_ptr<const void> remember(
         const RememberKey& key, const CancelToken* cancel,
         const std::function<std::shared_ptr<const void>()>& compute) const;

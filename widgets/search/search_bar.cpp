@@ -105,6 +105,7 @@ void SearchBar::focusSearch() {
 
 void SearchBar::recompute() {
     debounce_->stop();
+    ++generation_;
     matches_.clear();
     current_ = -1;
     QString error;

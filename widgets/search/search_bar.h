@@ -31,6 +31,8 @@ class SearchBar : public QWidget {
     // The matching slices, in time order, and what was searched.
     const std::vector<uint32_t>& matches() const { return matches_; }
     QString query() const;
+    // Counts the searches run: equal counts, equal matches.
+    uint64_t generation() const { return generation_; }
     int currentIndex() const { return current_; }
     void focusSearch();
 
@@ -60,6 +62,7 @@ class SearchBar : public QWidget {
     QTimer* debounce_;
     std::vector<uint32_t> matches_;  // slice ids in time order
     int current_ = -1;
+    uint64_t generation_ = 0;
 };
 
 }  // namespace gapscope::ui
