@@ -105,6 +105,14 @@ if [[ -f $resnet && -f $resnet4 ]]; then
   mv "$scratch/c.png" "$out/compare-dark-200.png" && rm -rf "$scratch/config"
   echo "$out/compare-dark-200.png"
 fi
+# Section 9, runs of very different speed: the recorded H200 pair (the
+# DataLoader in the main process, ~460 ms steps, above; four workers, ~26 ms,
+# below), each timeline fitted to its median step, a kernel framed in both.
+h200=tests/data/recorded/h200_transformer_input_bound.pt.trace.json.gz
+h200w=tests/data/recorded/h200_transformer_workers.pt.trace.json.gz
+take compare-fitted "$h200" --compare "$h200w" --fitted
+SIZE=1366x768 take compare-fitted-laptop-1366x768 "$h200" --compare "$h200w" --fitted \
+  --compare-tab kernels
 # Section 9, after torch.compile: an eager run and a compiled one with
 # named ranges (tests/tools/make_compare_pair.py), the Scopes tab shown and
 # the mlp range framed in both.

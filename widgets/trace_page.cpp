@@ -53,13 +53,14 @@ TracePage::TracePage(QWidget* parent)
     runLabel_->setTextFormat(Qt::RichText);
     runLabel_->setContentsMargins(8, 3, 8, 3);
     runLabel_->hide();
-    layout->addWidget(runLabel_);
     layout->addWidget(banner_);
     layout->addWidget(warnings_);
-    // The slice search and the track filter share a line.
+    // The slice search and the track filter share a line; compared, the
+    // run's name heads it (a line less for each of the two timelines).
     auto* find = new QHBoxLayout;
     find->setContentsMargins(0, 0, 0, 0);
     find->setSpacing(0);
+    find->addWidget(runLabel_);
     find->addWidget(search_, 1);
     find->addWidget(trackFilter_);
     layout->addLayout(find);

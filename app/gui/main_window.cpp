@@ -108,7 +108,10 @@ MainWindow::MainWindow(QWidget* parent)
     setWindowTitle(tr("Gapscope"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/gapscope.svg")));
     setAcceptDrops(true);
-    stack_->addWidget(welcome_);
+    // A stack is as tall as its tallest page: in a scroll area the welcome
+    // page does not keep the trace's page (and a comparison's panel below it)
+    // from a laptop screen's height.
+    stack_->addWidget(ui::fittingDockContent(welcome_));
     pages_->setObjectName(QStringLiteral("tracePages"));
     pages_->setChildrenCollapsible(false);
     pages_->addWidget(page_);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "model/earliest_slices.h"
 #include "model/slice_kind.h"
 #include "model/vocabulary/vocabulary.h"
 
@@ -36,40 +37,7 @@ const HealthCheck* TraceHealth::find(const std::string& id) const {
 
 namespace {
 
-// The earliest few slices of a check, by start (then index).
-class Earliest {
-  public:
-    explicit Earliest(const Trace& t) : t_(t) {}
-    void add(uint32_t slice) {
-        ++count_;
-        const auto earlier = [&](uint32_t a, uint32_t b) {
-            const Slice &x = t_.slices[a], &y = t_.slices[b];
-            return x.start != y.start ? x.start < y.start : a < b;
-        };
-        if (kept_.size() < kHealthExamples) {
-            kept_.push_back(slice);
-            std::push_heap(kept_.begin(), kept_.end(), earlier);
-        } else if (earlier(slice, kept_.front())) {
-            std::pop_heap(kept_.begin(), kept_.end(), earlier);
-            kept_.back() = slice;
-            std::push_heap(kept_.begin(), kept_.end(), earlier);
-        }
-    }
-    uint64_t count() const { return count_; }
-    std::vector<uint32_t> examples() const {
-        std::vector<uint32_t> out = kept_;
-        std::sort(out.begin(), out.end(), [&](uint32_t a, uint32_t b) {
-            const Slice &x = t_.slices[a], &y = t_.slices[b];
-            return x.start != y.start ? x.start < y.start : a < b;
-        });
-        return out;
-    }
-
-  private:
-    const Trace& t_;
-    std::vector<uint32_t> kept_;  // a max-heap by start: the latest kept on top
-    uint64_t count_ = 0;
-};
+using Earliest = EarliestSlices;
 
 HealthCheck check(std::string id, std::string title, uint64_t count, HealthSeverity whenFound,
                   std::string effect, std::vector<uint32_t> examples = {}) {
@@ -198,8 +166,13 @@ TraceHealth traceHealth(const Trace& t, const LaunchCalls* given, const StepWind
                              idleLaunches.examples()));
     h.checks.push_back(check("unresolved_flows", "Flows that point nowhere", r.unresolvedFlows,
                              S::Info, "a flow event with no slice at its time draws no arrow"));
+    // The import kept the first slices they point at (the cache keeps them too).
+    std::vector<uint32_t> orphans;
+    for (const uint32_t s : r.orphanFlowSlices)
+        if (s < t.slices.size()) orphans.push_back(s);
     h.checks.push_back(check("orphan_flow_events", "Flow steps without a start", r.orphanFlowEvents,
-                             S::Info, "a flow step or end whose start is not in the trace"));
+                             S::Info, "a flow step or end whose start is not in the trace",
+                             std::move(orphans)));
     // The profiler's own messages, as the readers word them (format/import_report.h).
     uint64_t errors = 0, warnings = 0, clocks = 0;
     std::string firstMessage, firstClocks;

@@ -44,6 +44,7 @@
 
 #include "analysis/launch_calls.h"
 #include "analysis/steps.h"
+#include "model/earliest_slices.h"
 #include "model/trace.h"
 
 namespace gapscope {
@@ -69,7 +70,7 @@ struct TraceHealth {
     const HealthCheck* find(const std::string& id) const;
 };
 
-inline constexpr size_t kHealthExamples = 5;
+inline constexpr size_t kHealthExamples = kExampleSlices;
 
 // `launches` and `windows` (of the default steps): the trace's, built here when null.
 TraceHealth traceHealth(const Trace& trace, const LaunchCalls* launches = nullptr,

@@ -113,6 +113,7 @@ void writeReport(const ImportReport& r, CacheWriter& out) {
         out.pod(w.offset);
         out.string(w.message);
     }
+    out.podVector(r.orphanFlowSlices);
 }
 
 void readReport(CacheReader& in, ImportReport& r) {
@@ -131,6 +132,8 @@ void readReport(CacheReader& in, ImportReport& r) {
         w.message = in.string();
         r.warnings.push_back(std::move(w));
     }
+    // (Slice ids: Trace Health uses only those inside the trace.)
+    in.podVector(r.orphanFlowSlices);
 }
 
 void writeProcesses(const Trace& t, CacheWriter& out) {

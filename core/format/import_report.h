@@ -36,7 +36,10 @@ struct ImportReport {
     uint64_t negativeDurations = 0;           // X with dur < 0, kept with duration 0
     uint64_t unresolvedFlows = 0;             // flow events with no slice at their time
     uint64_t orphanFlowEvents = 0;            // flow steps/ends whose start is not in the trace
-    bool truncated = false;                   // input ended early; what came before is kept
+    // The earliest few slices (by start) such flow steps and ends point at,
+    // set where the model links the flows (none on an absorbed report).
+    std::vector<uint32_t> orphanFlowSlices;
+    bool truncated = false;  // input ended early; what came before is kept
     // Ranks merged into one trace: the steps where their clocks cannot
     // agree (each also a warning with kRankClocksPrefix, while there is room).
     uint64_t rankClockDisagreements = 0;

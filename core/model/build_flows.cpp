@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "model/builder_state.h"
+#include "model/earliest_slices.h"
 #include "util/radix_sort.h"
 
 namespace gapscope {
@@ -129,6 +130,22 @@ std::vector<uint64_t> directFlowEndOrder(const HugeVector<DirectFlowEnd>& ends) 
 
 }  // namespace
 
+namespace {
+
+// A flow step or end whose start is not in the trace, at `slice` (kNone: none).
+void noteOrphanFlow(Trace& t, uint32_t slice) {
+    ++t.report.orphanFlowEvents;
+    if (slice == kNone) return;
+    // The earliest few by start: the list is that short, kept sorted.
+    EarliestSlices earliest(t);
+    for (const uint32_t s : t.report.orphanFlowSlices)
+        earliest.add(s);
+    earliest.add(slice);
+    t.report.orphanFlowSlices = earliest.examples();
+}
+
+}  // namespace
+
 void linkDirectFlows(TraceBuilder::State& st) {
     Trace& t = st.trace;
     auto& ends = st.directFlowEnds;
@@ -153,7 +170,7 @@ void linkDirectFlows(TraceBuilder::State& st) {
         for (size_t k = i + (started ? 1 : 0); k < j; ++k) {
             if (end(k).out) continue;
             if (!started) {
-                ++t.report.orphanFlowEvents;  // its start is not in the trace
+                noteOrphanFlow(t, sliceOf(end(k)));  // its start is not in the trace
                 continue;
             }
             t.flows.push_back({sliceOf(first), sliceOf(end(k)), name, first.category});
@@ -191,7 +208,7 @@ void FlowBinding::link(TraceBuilder::State& st, const std::vector<uint32_t>& ord
                 continue;
             }
             if (!inChain) {
-                ++t.report.orphanFlowEvents;  // its start was before the trace window
+                noteOrphanFlow(t, bound[i]);  // its start was before the trace window
                 continue;
             }
             if (prev != kNone && bound[i] != kNone)

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "model/earliest_slices.h"
 #include "model/trace_schema.h"
 
 namespace gapscope {
@@ -258,6 +259,18 @@ void appendPart(Trace& m, RankPart& part, uint32_t group, bool fileCounted, int&
     for (const auto& [key, value] : t.metadata)
         m.metadata[label + ": " + key] = value;
     m.report.absorb(t.report, label + ": ");
+    // The first slices of the ranks' flow steps without a start, here.
+    if (!t.report.orphanFlowSlices.empty()) {
+        EarliestSlices earliest(m);
+        for (uint32_t s : m.report.orphanFlowSlices)
+            earliest.add(s);
+        for (uint32_t s : t.report.orphanFlowSlices) {
+            if (s >= rank.sliceCount) continue;  // (a damaged cache's)
+            remap("orphanFlowSlice", s, schema::Ref::SliceOrNone);
+            earliest.add(s);
+        }
+        m.report.orphanFlowSlices = earliest.examples();
+    }
     if (t.hasSpan) {
         m.spanStart = m.hasSpan ? std::min(m.spanStart, t.spanStart + by) : t.spanStart + by;
         m.spanEnd = m.hasSpan ? std::max(m.spanEnd, t.spanEnd + by) : t.spanEnd + by;

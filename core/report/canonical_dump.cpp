@@ -83,6 +83,8 @@ void dumpReport(const ImportReport& r, std::string& out) {
             Line(out) << "phase-count" << k << v;
     for (const ImportWarning& w : r.warnings)
         Line(out) << "warning" << w.offset << w.message;
+    for (const uint32_t s : r.orphanFlowSlices)
+        Line(out) << "orphan-flow-slice" << s;
 }
 
 void dumpTracks(const Trace& t, std::string& out) {

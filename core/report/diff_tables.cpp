@@ -41,10 +41,12 @@ ResultCell relativeCell(double base, double now) {
 
 std::vector<std::pair<std::string, std::string>> statusLabels() {
     std::vector<std::pair<std::string, std::string>> out;
-    for (const NameStatus s : {NameStatus::Same, NameStatus::Changed, NameStatus::New,
-                               NameStatus::Vanished, NameStatus::Renamed}) {
-        std::string label = nameStatusName(s);
+    for (const NameStatus s :
+         {NameStatus::Same, NameStatus::Changed, NameStatus::New, NameStatus::Vanished,
+          NameStatus::Renamed, NameStatus::WithinNoise}) {
+        std::string label = nameStatusName(s);  // "within_noise": "Within noise"
         label[0] = static_cast<char>(label[0] - 'a' + 'A');
+        std::replace(label.begin(), label.end(), '_', ' ');
         out.emplace_back(nameStatusName(s), label);
     }
     return out;
@@ -198,6 +200,20 @@ ResultTable diffGpuTable(const RunDiff& diff) {
     return t;
 }
 
+// How far a name's time per step moved against its noise (run_diff.h).
+ResultColumn stepPValueColumn() {
+    ResultColumn c{"step_p_value", "p (per step)", Unit::Number, 4};
+    c.sparse = true;  // none without two steps in each run
+    return c;
+}
+
+// An op's: the smaller of its self time's and its GPU time's (beyond noise
+// when either is).
+ResultCell stepPValueOf(const OpDelta& o) {
+    if (!o.selfStepChange || !o.gpuStepChange) return {};
+    return std::min(o.selfStepChange->pValue, o.gpuStepChange->pValue);
+}
+
 ResultTable diffKernelTable(const RunDiff& diff, bool changedOnly, size_t top) {
     ResultTable t;
     t.id = "kernels";
@@ -206,6 +222,10 @@ ResultTable diffKernelTable(const RunDiff& diff, bool changedOnly, size_t top) {
     matchedBy.labels = {{"op_path", "op path"}, {"scope", "scope"}};
     ResultColumn status{"status", "Status", Unit::Text};
     status.labels = statusLabels();
+    // Only renamed kernels have these: the text tables leave them out otherwise.
+    ResultColumn baseName = symbolColumn("base_name", "Name in base");
+    baseName.sparse = matchedBy.sparse = true;
+    const ResultColumn stepPValue = stepPValueColumn();
     t.columns = {symbolColumn("name", "Kernel"),
                  status,
                  {"count_base", "Count (base)", Unit::Count},
@@ -214,9 +234,10 @@ ResultTable diffKernelTable(const RunDiff& diff, bool changedOnly, size_t top) {
                  {"total_new_ns", "Total (new)", Unit::Duration},
                  change("delta_total_ns", "Δ total", Unit::Duration),
                  change("relative", "Relative", Unit::Share),
+                 stepPValue,
                  {"mean_base_ns", "Mean (base)", Unit::Duration},
                  {"mean_new_ns", "Mean (new)", Unit::Duration},
-                 symbolColumn("base_name", "Name in base"),
+                 baseName,
                  matchedBy,
                  {"op_path", "Launched from", Unit::Text},
                  {"scope", "Scope", Unit::Text}};
@@ -232,6 +253,7 @@ ResultTable diffKernelTable(const RunDiff& diff, bool changedOnly, size_t top) {
                    k.now.total,
                    k.now.total - k.base.total,
                    relativeCell(double(k.base.total), double(k.now.total)),
+                   k.stepChange ? ResultCell(k.stepChange->pValue) : ResultCell(),
                    k.base.count ? ResultCell(k.base.mean()) : ResultCell(),
                    k.now.count ? ResultCell(k.now.mean()) : ResultCell(),
                    textOrNone(k.baseName),
@@ -258,7 +280,8 @@ ResultTable diffOpTable(const RunDiff& diff, bool changedOnly, size_t top) {
                  change("delta_self_ns", "Δ self", Unit::Duration),
                  {"gpu_base_ns", "GPU (base)", Unit::Duration},
                  {"gpu_new_ns", "GPU (new)", Unit::Duration},
-                 change("delta_gpu_ns", "Δ GPU", Unit::Duration)};
+                 change("delta_gpu_ns", "Δ GPU", Unit::Duration),
+                 stepPValueColumn()};
     for (const OpDelta& o : diff.ops) {
         if (!keep(o, changedOnly)) continue;
         if (top && t.rows.size() == top) break;
@@ -272,7 +295,8 @@ ResultTable diffOpTable(const RunDiff& diff, bool changedOnly, size_t top) {
                    o.now.self - o.base.self,
                    o.base.gpu,
                    o.now.gpu,
-                   o.now.gpu - o.base.gpu};
+                   o.now.gpu - o.base.gpu,
+                   stepPValueOf(o)};
         t.rows.push_back(std::move(r));
     }
     return t;
@@ -513,7 +537,7 @@ ResultTable diffGateTable(const std::vector<FailIf>& gates,
                  {"measured", "Measured", Unit::Number},
                  {"threshold", "Threshold", Unit::Number},
                  {"beyond_noise", "Noise level", Unit::Share},
-                 {"noise.p_value", "p", Unit::Number},
+                 {"noise.p_value", "p", Unit::Number, 4},
                  {"noise.significant", "Beyond noise", Unit::Flag},
                  {"noise.shift_ns", "Shift", Unit::Duration},
                  {"noise_agrees", "Steps agree", Unit::Flag},

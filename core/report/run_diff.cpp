@@ -25,6 +25,8 @@ const char* nameStatusName(NameStatus s) {
             return "vanished";
         case NameStatus::Renamed:
             return "renamed";
+        case NameStatus::WithinNoise:
+            return "within_noise";
     }
     return "?";
 }
@@ -324,6 +326,7 @@ std::string verdictOf(const RunDiff& d, const RunMetrics& base, const RunMetrics
     struct Moved {
         double by;
         std::string what;
+        std::string note = {};  // after the unit
     };
     std::vector<Moved> idle, kernels;
     for (size_t c = 0; c < kGapCauseCount; ++c) {
@@ -401,7 +404,8 @@ std::string verdictOf(const RunDiff& d, const RunMetrics& base, const RunMetrics
                                ? "kernel " + name + " gone (it took " + duration(from) + ")"
                                : name + was + (to < from ? " fell from " : " rose from ") +
                                      duration(from) + " to " + duration(to);
-        kernels.push_back({std::abs(to - from), std::move(what)});
+        kernels.push_back({std::abs(to - from), std::move(what),
+                           k.status == NameStatus::WithinNoise ? " (within noise)" : ""});
     }
     auto byMost = [](const Moved& a, const Moved& b) { return a.by > b.by; };
     std::stable_sort(idle.begin(), idle.end(), byMost);
@@ -411,7 +415,7 @@ std::string verdictOf(const RunDiff& d, const RunMetrics& base, const RunMetrics
     for (size_t i = 0; i < idle.size() && i < 2; ++i)
         parts.push_back(idle[i].what + unit);
     for (size_t i = 0; i < kernels.size() && i < 2; ++i)
-        parts.push_back(kernels[i].what + unit);
+        parts.push_back(kernels[i].what + unit + kernels[i].note);
     // The input pipeline's verdict, where it changed (both runs with an
     // input share: the verdict rests on it).
     if (base.metric("input_share") && now.metric("input_share") &&
@@ -523,6 +527,30 @@ bool isStepTimeMetric(const std::string& name) {
     return name == "step_time" || name == "step_time_median";
 }
 
+namespace {
+
+// Changed, but not beyond the noise of its time per step (run_diff.h).
+bool withinNoise(const std::optional<ShiftTest>& t) {
+    return t && t->canBeSignificant() && !t->significant;
+}
+
+void weighAgainstNoise(std::vector<KernelDelta>& kernels, std::vector<OpDelta>& ops, double level) {
+    for (KernelDelta& k : kernels) {
+        if (k.status != NameStatus::Changed) continue;
+        k.stepChange = shiftTest(k.base.perStep, k.now.perStep, level);
+        if (withinNoise(k.stepChange)) k.status = NameStatus::WithinNoise;
+    }
+    for (OpDelta& o : ops) {
+        if (o.status != NameStatus::Changed) continue;
+        o.selfStepChange = shiftTest(o.base.selfPerStep, o.now.selfPerStep, level);
+        o.gpuStepChange = shiftTest(o.base.gpuPerStep, o.now.gpuPerStep, level);
+        if (withinNoise(o.selfStepChange) && withinNoise(o.gpuStepChange))
+            o.status = NameStatus::WithinNoise;
+    }
+}
+
+}  // namespace
+
 RunDiff diffRuns(const RunMetrics& base, const RunMetrics& now, double level) {
     RunDiff d;
     d.stepChange = shiftTest(base.stepDurations, now.stepDurations, level);
@@ -538,6 +566,7 @@ RunDiff diffRuns(const RunMetrics& base, const RunMetrics& now, double level) {
                              &RunMetrics::Kernel::scope, "scope");
     d.scopes = scopeDeltas(base, now);
     d.ops = namedDeltas<OpDelta>(base.ops, now.ops);
+    weighAgainstNoise(d.kernels, d.ops, level);
     // Names were visited in name order, so ties keep it.
     std::stable_sort(
         d.kernels.begin(), d.kernels.end(),

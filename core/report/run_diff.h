@@ -34,9 +34,15 @@ struct MetricDelta {
 // Renamed: a kernel under another name, launched from the same op path
 // (the one new and the one vanished name of that path), else in the same
 // scope (the one new and the one vanished name of that scope, launched as
-// often).
-enum class NameStatus { Same, Changed, New, Vanished, Renamed };
-const char* nameStatusName(NameStatus s);  // "same", "changed", "new", "vanished", "renamed"
+// often). WithinNoise: a kernel or op in both runs whose figures changed,
+// but whose time per step does not differ between the runs beyond its
+// step-to-step noise: the shift test of the step times (analysis/
+// shift_test.h) on its time in each step (an op's self time and its GPU
+// time, both); where these step counts could not show any change
+// significant, it stays Changed. Scopes are not weighed.
+enum class NameStatus { Same, Changed, New, Vanished, Renamed, WithinNoise };
+// "same", "changed", "new", "vanished", "renamed", "within_noise"
+const char* nameStatusName(NameStatus s);
 
 struct KernelDelta {
     std::string name;       // NEW's (BASE's when vanished)
@@ -44,13 +50,17 @@ struct KernelDelta {
     std::string matchedBy;  // Renamed: "op_path" or "scope"
     NameStatus status = NameStatus::Same;
     RunMetrics::Kernel base, now;  // zero where absent
-    double impact() const;         // |now.total - base.total|
+    // Its time per step weighed against noise (both runs with two steps or more).
+    std::optional<ShiftTest> stepChange;
+    double impact() const;  // |now.total - base.total|
 };
 
 struct OpDelta {
     std::string name;
     NameStatus status = NameStatus::Same;
     RunMetrics::Op base, now;
+    // Its self time and its GPU time per step weighed against noise.
+    std::optional<ShiftTest> selfStepChange, gpuStepChange;
     double impact() const;  // the larger of |Δ self| and |Δ GPU time|
 };
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <memory>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "analysis/advice.h"
 #include "analysis/analysis_index.h"
@@ -135,6 +136,59 @@ std::map<std::string, std::optional<double>, std::less<>> headlineOf(const Trace
     return out;
 }
 
+// Each kernel's and op's time per step, the noise a change of its total is
+// weighed against (run_diff.h). The steps' GPU tiles (lead-in and window)
+// tile each GPU's step time, so a kernel is in at most one step; ops by
+// their step's CPU span, one opStats pass per step (its work is the step's).
+void addPerStepFigures(const Trace& trace, const StepsResult& steps, OpStatsOptions opOptions,
+                       RunMetrics& m) {
+    const size_t n = steps.steps.size();
+    if (n == 0) return;
+    std::unordered_map<StringId, std::vector<TimeNs>> kernels;
+    for (const GpuDevice& device : trace.gpuDevices) {
+        for (size_t i = 0; i < n; ++i) {
+            for (const StepBreakdown& b : steps.steps[i].devices) {
+                if (b.device != device.index) continue;
+                const Interval tile = b.tile();
+                if (tile.end <= tile.start) continue;
+                forEachActivity(trace, device, tile,
+                                [&](uint32_t k, const Track&, ActivityKind kind) {
+                                    const Slice& s = trace.slices[k];
+                                    if (kind != ActivityKind::Kernel || s.start < tile.start ||
+                                        s.start >= tile.end)
+                                        return;
+                                    auto& per = kernels[s.name];
+                                    if (per.empty()) per.resize(n);
+                                    per[i] += s.dur;
+                                });
+            }
+        }
+    }
+    for (auto& [name, per] : kernels)
+        if (const auto k = m.kernels.find(std::string(trace.str(name))); k != m.kernels.end())
+            k->second.perStep = std::move(per);
+    for (auto& [name, k] : m.kernels)
+        if (k.perStep.empty()) k.perStep.resize(n);  // none in any step
+    // Ranks merged into one trace: a step's CPU span holds the other ranks'
+    // ops too (opStats has no rank), so ops have no per-step figures there.
+    for (const StepReport& s : steps.steps)
+        if (s.rank) return;
+    for (auto& [name, o] : m.ops) {
+        o.selfPerStep.resize(n);
+        o.gpuPerStep.resize(n);
+    }
+    for (size_t i = 0; i < n; ++i) {
+        if (opOptions.cancel && opOptions.cancel->isCancelled()) return;
+        opOptions.window = steps.steps[i].step.span;
+        for (const OpStats& o : opStats(trace, opOptions)) {
+            const auto op = m.ops.find(std::string(trace.str(o.name)));
+            if (op == m.ops.end()) continue;  // (every op of a step is one of the trace's)
+            op->second.selfPerStep[i] += o.self;
+            op->second.gpuPerStep[i] += o.gpu;
+        }
+    }
+}
+
 }  // namespace
 
 RunMetrics runMetrics(const Trace& trace, const StepOptions& stepOptions) {
@@ -192,6 +246,7 @@ RunMetrics runMetrics(const Trace& trace, const StepOptions& stepOptions) {
         out.self += o.self;
         out.gpu += o.gpu;
     }
+    addPerStepFigures(trace, data.steps, opOptions, m);
     return m;
 }
 

@@ -71,11 +71,18 @@ struct RunMetrics {
         // that hold most of its time: what still matches where both the
         // name and the op path changed.
         std::string scope;
+        // Its time in each step (as `steps`), what its change is weighed
+        // against: a kernel counts in the step whose time on its GPU (lead-in
+        // and window) it starts in.
+        std::vector<TimeNs> perStep;
         double mean() const { return count ? double(total) / double(count) : 0; }
     };
     struct Op {
         uint64_t count = 0;
         TimeNs self = 0, gpu = 0;
+        // Its self and GPU time in each step (as `steps`), an op counting in
+        // the step whose CPU span it starts in.
+        std::vector<TimeNs> selfPerStep, gpuPerStep;
     };
     std::map<std::string, Kernel> kernels;  // all devices together
     std::map<std::string, Op> ops;

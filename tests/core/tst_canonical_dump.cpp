@@ -64,8 +64,9 @@ namespace {
                             bytes] = l;
     [[maybe_unused]] auto& [events, phases, skipped, unknown, withoutPhase, invalidEvents,
                             unmatchedEnds, unclosedBegins, overlapsMovedToLanes, negativeDurations,
-                            unresolvedFlows, orphanFlowEvents, truncated, rankClockDisagreements,
-                            warnings, suppressedWarnings, eventsParsedAhead] = rep;
+                            unresolvedFlows, orphanFlowEvents, orphanFlowSlices, truncated,
+                            rankClockDisagreements, warnings, suppressedWarnings,
+                            eventsParsedAhead] = rep;
     [[maybe_unused]] auto& [wOffset, message] = w;
 }
 
@@ -236,6 +237,8 @@ std::vector<Change> dumpedFields() {
         {"ImportReport::negativeDurations", [](Trace& t) { ++t.report.negativeDurations; }},
         {"ImportReport::unresolvedFlows", [](Trace& t) { ++t.report.unresolvedFlows; }},
         {"ImportReport::orphanFlowEvents", [](Trace& t) { ++t.report.orphanFlowEvents; }},
+        {"ImportReport::orphanFlowSlices",
+         [](Trace& t) { t.report.orphanFlowSlices.push_back(0); }},
         {"ImportReport::truncated", [](Trace& t) { t.report.truncated = !t.report.truncated; }},
         {"ImportReport::rankClockDisagreements",
          [](Trace& t) { ++t.report.rankClockDisagreements; }},

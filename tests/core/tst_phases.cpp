@@ -3,6 +3,7 @@
 
 #include <QTest>
 
+#include "analysis/trace_health.h"
 #include "support/suite_main.h"
 #include "support/test_paths.h"
 #include "support/trace_files.h"
@@ -139,6 +140,42 @@ class TestPhases : public QObject {
         QCOMPARE(nameOf(t->flows[1].to), std::string("middle"));
         QCOMPARE(nameOf(t->flows[2].to), std::string("next consumer"));  // no bp: the next slice
         QCOMPARE(t->report.orphanFlowEvents, uint64_t(1));               // id 99 has no start
+        // Its end binds to gemm (ts 110 on GPU stream 7): Trace Health's
+        // first instance, a slice a person can click.
+        const TraceHealth health = traceHealth(*t);
+        const HealthCheck* orphans = health.find("orphan_flow_events");
+        QVERIFY(orphans);
+        QCOMPARE(orphans->count, uint64_t(1));
+        QCOMPARE(orphans->examples.size(), size_t(1));
+        QCOMPARE(nameOf(orphans->examples[0]), std::string("gemm"));
+        QCOMPARE(t->slices[orphans->examples[0]].start, int64_t(110'000));
+    }
+
+    // Many flow steps without a start: the first few by start are kept,
+    // whatever order the flows' ids put them in.
+    void orphanFlowsKeepTheEarliestSlices() {
+        std::string json = "[";
+        const int n = 12;
+        for (int i = 0; i < n; ++i) {
+            // Ids in the reverse order of time: the later slice, the smaller id.
+            const int ts = 1000 + 100 * i;
+            json += "{\"ph\":\"X\",\"name\":\"k" + std::to_string(i) +
+                    "\",\"pid\":1,\"tid\":1,\"ts\":" + std::to_string(ts) + ",\"dur\":50},";
+            json += "{\"ph\":\"f\",\"cat\":\"q\",\"name\":\"q\",\"id\":" + std::to_string(n - i) +
+                    ",\"pid\":1,\"tid\":1,\"ts\":" + std::to_string(ts + 10) + ",\"bp\":\"e\"}";
+            json += i + 1 < n ? "," : "]";
+        }
+        const LoadResult r = test::loadJsonText(json);
+        QVERIFY(r.trace);
+        const auto& t = r.trace;
+        QCOMPARE(t->report.orphanFlowEvents, uint64_t(n));
+        const TraceHealth health = traceHealth(*t);
+        const HealthCheck* orphans = health.find("orphan_flow_events");
+        QVERIFY(orphans);
+        QCOMPARE(orphans->examples.size(), kHealthExamples);
+        for (size_t i = 0; i < kHealthExamples; ++i)
+            QCOMPARE(std::string(t->str(t->slices[orphans->examples[i]].name)),
+                     "k" + std::to_string(i));
     }
 
     void asyncNestableAndLegacy() {

@@ -42,7 +42,7 @@ namespace {
     [[maybe_unused]] auto& [g1, g2, g3, g4, g5, g6, g7] = g;
     [[maybe_unused]] auto& [r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13] = r;
     [[maybe_unused]] auto& [e1, e2, e3, e4, e5, e6, e7, e8, e9, e10, e11, e12, e13, e14, e15, e16,
-                            e17] = rep;
+                            e17, e18] = rep;
 }
 
 template <class T>
@@ -142,6 +142,7 @@ Trace filledTrace() {
     schema::fields(t.report, fill);
     t.report.warnings = {{2, "w"}};
     t.report.phases["X"] = 2;
+    t.report.orphanFlowSlices = {0};
     return t;
 }
 
@@ -211,10 +212,11 @@ class TestTraceSchema : public QObject {
         // Not listed: busy and instants (intervals and times each user moves).
         QCOMPARE(schema::fieldCount<GpuDevice>(), size_t(7 - 2));
         QCOMPARE(schema::fieldCount<TraceRank>(), size_t(13));
-        // Not listed: the phase, skipped and unknown counts and the warnings
-        // (maps and messages each user writes whole), and how many events
-        // were parsed ahead (how the load ran: neither cached nor dumped).
-        QCOMPARE(schema::fieldCount<ImportReport>(), size_t(17 - 5));
+        // Not listed: the phase, skipped and unknown counts, the warnings
+        // and the orphan flows' first slices (maps, messages and a list
+        // each user writes whole), and how many events were parsed ahead
+        // (how the load ran: neither cached nor dumped).
+        QCOMPARE(schema::fieldCount<ImportReport>(), size_t(18 - 6));
     }
 
     // A trace whose every listed field holds a value other than its

@@ -6,6 +6,8 @@ generator's truth (make_compare_pair.py) and a rank test computed here:
     noise (this script's own Mann-Whitney p, normal approximation with
     SciPy's tie and continuity corrections, is the tool's), and nothing is
     named in the verdict; a gate `@95%` holds back where the plain one fails;
+  - each kernel and op whose total changed is "within_noise" or "changed"
+    by the same test on its time per step (the truth's), with its p;
   - one kernel twice as slow: it is the first kernel of the diff, by the
     truth's change of its total, the verdict names it, the step time's
     change is beyond noise and a gate `@95%` fails;
@@ -52,6 +54,8 @@ def mann_whitney_p(base, new):
     u = max(u, n1 * n2 - u)
     n = n1 + n2
     sigma = math.sqrt(n1 * n2 / 12 * ((n + 1) - ties / (n * (n - 1))))
+    if sigma == 0:  # every value the same: no change at all
+        return 1.0
     z = (u - n1 * n2 / 2 - 0.5) / sigma
     return min(1.0, math.erfc(z / math.sqrt(2)))  # 2 * P(Z > z)
 
@@ -70,6 +74,15 @@ def readable(ns):
 
 def steps_of(truth):
     return [s["end_ns"] - s["start_ns"] for s in truth["steps"]]
+
+
+def kernel_per_step(truth, name):
+    return [s["kernels"].get(name, 0) for s in truth["steps"]]
+
+
+def weighed(p):
+    """A changed name's status by the p of its time per step."""
+    return "within_noise" if p >= 0.05 else "changed"
 
 
 def main():
@@ -144,7 +157,20 @@ def main():
         check(step["noise"] == said_noise, f"{name}: step_time is {said_noise} ({step['noise']})")
         verdict = d["verdict"]
         kernels = d["kernels"]
+        # Each kernel whose total changed is weighed against the noise of its
+        # time per step: this script's p on the truth's per-step times.
+        for k in kernels:
+            if k["status"] not in ("changed", "within_noise"):
+                continue
+            p = mann_whitney_p(kernel_per_step(base, k["name"]), kernel_per_step(t, k["name"]))
+            check(k["status"] == weighed(p) and abs(k["step_p_value"] - p) < 1e-9,
+                  f"{name}: {k['name']} is {weighed(p)}, p per step {p:.3g} "
+                  f"({k['status']}, {k['step_p_value']})")
         if name == "noise":
+            check(all(k["status"] in ("same", "within_noise") for k in kernels) or
+                  any(mann_whitney_p(kernel_per_step(base, k["name"]),
+                                     kernel_per_step(t, k["name"])) < 0.05 for k in kernels),
+                  "noise: every kernel whose change is noise says so")
             check(not test["significant"] and "within noise" in verdict and
                   "no idle cause or kernel moved" in verdict,
                   f"noise: no change beyond noise, nothing named: {verdict}")
@@ -157,6 +183,7 @@ def main():
         if name == "slow":
             want = t["kernels"]["relu_kernel"]["total_ns"] - base["kernels"]["relu_kernel"]["total_ns"]
             check(kernels[0]["name"] == "relu_kernel" and kernels[0]["status"] == "changed" and
+                  kernels[0]["step_p_value"] < 1e-6 and
                   kernels[0]["delta_total_ns"] == want,
                   f"slow: relu_kernel first, +{want} ns as the truth ({kernels[0]})")
             per_step = lambda tr: tr["kernels"]["relu_kernel"]["total_ns"] / len(tr["steps"])
@@ -225,8 +252,22 @@ def main():
               f"renamed: the verdict says it was relu_kernel: {d['verdict']}")
         gemm = next(x for x in d["kernels"] if x["name"] == "gemm_kernel")
         # (Its first launch is inside the DataLoader's __next__, as written.)
-        check(gemm["status"] == "changed" and gemm["op_path"].endswith(" > aten::mm"),
-              f"renamed: gemm_kernel matched by name, launched from aten::mm ({gemm})")
+        gemm_p = mann_whitney_p(kernel_per_step(truth["ops"], "gemm_kernel"),
+                                kernel_per_step(truth["renamed"], "gemm_kernel"))
+        check(gemm["status"] == weighed(gemm_p) and gemm["op_path"].endswith(" > aten::mm"),
+              f"renamed: gemm_kernel matched by name ({weighed(gemm_p)}), launched from "
+              f"aten::mm ({gemm})")
+        # An op: its GPU time per step is its kernel's (its self time, the
+        # same fixed length in every step of both runs, has p 1); aten::relu's
+        # kernel runs twice as long.
+        ops = {o["name"]: o for o in d["ops"]}
+        for op, kernel, renamed in (("aten::mm", "gemm_kernel", "gemm_kernel"),
+                                    ("aten::relu", "relu_kernel", "relu_kernel_v2")):
+            p = mann_whitney_p(kernel_per_step(truth["ops"], kernel),
+                               kernel_per_step(truth["renamed"], renamed))
+            o = ops.get(op, {})
+            check(o.get("status") == weighed(p) and abs(o.get("step_p_value", -1) - p) < 1e-9,
+                  f"renamed: op {op} is {weighed(p)}, p per step {p:.3g} ({o})")
     # Two kernels renamed under one op path: which is which would be a
     # guess, so both stay new and vanished.
     r = diff("two_renamed", "--format", "json", against="one_op")
@@ -235,7 +276,10 @@ def main():
     else:
         status = {k["name"]: k["status"] for k in json.loads(r.stdout)["kernels"]}
         want = {"relu_kernel": "vanished", "softmax_kernel": "vanished", "relu_v2": "new",
-                "softmax_v2": "new", "gemm_kernel": "changed"}
+                "softmax_v2": "new",
+                "gemm_kernel": weighed(mann_whitney_p(
+                    kernel_per_step(truth["one_op"], "gemm_kernel"),
+                    kernel_per_step(truth["two_renamed"], "gemm_kernel")))}
         check(status == want, f"two_renamed: no guess, {status}")
     # nn.Module frames are scopes too: each module's kernel time is the
     # truth's, the slower relu_kernel's module first.

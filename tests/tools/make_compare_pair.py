@@ -15,7 +15,8 @@ stream 7), from its start t:
     "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", for
     8 ms (the GPU is idle meanwhile: the step's input wait);
   - then each kernel in turn, launched by a cudaLaunchKernel 10 us before it
-    starts (correlated), 5 us after the previous one ends (with --with-ops
+    starts (correlated), 5 us after the previous one ends (the first, with
+    --no-input-wait, 15 us after the step's start, so it is launched in it) (with --with-ops
     inside a CPU op of its own, from 0.5 us before the call to 0.5 us after:
     aten::mm, aten::relu, aten::softmax, aten::add for the new kernel, or
     all in an op named by --one-op; with --rename-kernel OLD=NEW, which may
@@ -49,7 +50,8 @@ Every duration is multiplied by (1 + u), u uniform in [-0.02, 0.02] from
 the seed, and rounded to the ns. Times are written in us with 3 decimals,
 so the file holds them to the ns.
 
-OUT.truth.json: each step's start and end, each kernel's count and total,
+OUT.truth.json: each step's start and end and each kernel's total in it
+("steps": [{"start_ns", "end_ns", "kernels": {name: ns}}]), each kernel's count and total,
 the input wait in all (the __next__ slices) and the GPU's idle time from
 each step's start to its first kernel in all, in ns; the memory peak
 and the growth per step, in bytes; with --scoped each range's kernels:
@@ -150,7 +152,11 @@ def main():
             x("python_function", NEXT, 1, 1, t, wait)
             truth["input_wait_ns"] += wait
             g = t + wait
+        else:
+            # The first launch (10 us before its kernel) inside the step too.
+            g = t + 10_000
         scope_start = None
+        step_kernels = {}
         for index, (name, base) in enumerate(kernels):
             d = jitter(base)
             g += gap
@@ -179,11 +185,12 @@ def main():
             k = truth["kernels"].setdefault(name, {"count": 0, "total_ns": 0})
             k["count"] += 1
             k["total_ns"] += d
+            step_kernels[name] = step_kernels.get(name, 0) + d
             g += d
         end = g
         memory(end - 1_000, kept + a.leak_mb * MIB)
         x("user_annotation", f"ProfilerStep#{step}", 1, 1, start, end - start)
-        truth["steps"].append({"start_ns": start, "end_ns": end})
+        truth["steps"].append({"start_ns": start, "end_ns": end, "kernels": step_kernels})
         t = end
     meta = ['{"ph": "M", "name": "process_name", "pid": 0, "tid": 0, "args": {"name": "GPU 0"}}',
             '{"ph": "M", "name": "process_name", "pid": 1, "tid": 0, '

@@ -57,8 +57,9 @@ int main(int argc, char** argv) {
         "compare", "compare TRACE with this run (--select then frames a kernel in both)", "trace");
     QCommandLineOption compareTab(
         "compare-tab", "show this table of the Compare panel (kernels, scopes, ...)", "id");
+    QCommandLineOption fitted("fitted", "compared: each timeline fitted to its lined-up step");
     parser.addOptions({dark, select, range, zoom, size, search, panel, step, welcome, tour, pin,
-                       filter, compare, compareTab});
+                       filter, compare, compareTab, fitted});
     parser.process(app);
     const QStringList args = parser.positionalArguments();
     if (args.size() != 2) return 1;
@@ -105,7 +106,11 @@ int main(int argc, char** argv) {
     };
     if (parser.isSet(zoom))
         state->setVisible(fractions(parser.value(zoom)), gapscope::ui::ViewState::History::Record);
-    if (parser.isSet(search)) window.tracePage()->search()->setQuery(parser.value(search), false);
+    if (parser.isSet(search)) {
+        window.tracePage()->search()->setQuery(parser.value(search), false);
+        while (window.tracePage()->search()->searching())
+            QApplication::processEvents(QEventLoop::AllEvents, 20);
+    }
     if (parser.isSet(select)) {
         const std::string name = parser.value(select).toStdString();
         for (uint32_t i = 0; i < trace->slices.size(); ++i) {
@@ -174,6 +179,7 @@ int main(int argc, char** argv) {
             fprintf(stderr, "comparison failed: %s\n", qPrintable(window.lastError()));
             return 2;
         }
+        if (parser.isSet(fitted)) c->setFitted(true);
         if (parser.isSet(compareTab)) {
             if (auto* t = c->panel()->table(parser.value(compareTab)))
                 c->panel()->tabs()->setCurrentWidget(t);

@@ -81,8 +81,8 @@ size_t medianIndex(const std::vector<TruthStep>& steps) {
 class TestCompare : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
-    QString base_, slow_, ops_, renamed_, eager_, compiled_;
-    json baseTruth_, slowTruth_;
+    QString base_, slow_, ops_, renamed_, eager_, compiled_, fed_;
+    json baseTruth_, slowTruth_, fedTruth_;
     std::unique_ptr<app::MainWindow> window_;
 
     CompareController* compare() const { return window_->comparison(); }
@@ -154,6 +154,10 @@ class TestCompare : public QObject {
         QVERIFY(generate(eager_, {"--seed", "23", "--steps", "9", "--with-ops", "--scoped"}));
         QVERIFY(generate(compiled_,
                          {"--seed", "24", "--steps", "9", "--with-ops", "--scoped", "--compiled"}));
+        // No input wait: steps of 4.5 ms against the base's 12.5 ms.
+        fed_ = dir_.filePath("fed.json");
+        QVERIFY(generate(fed_, {"--seed", "25", "--steps", "9", "--no-input-wait"}));
+        fedTruth_ = readJson(dir_.filePath("fed.truth.json"));
         baseTruth_ = readJson(dir_.filePath("base.truth.json"));
         slowTruth_ = readJson(dir_.filePath("slow.truth.json"));
         QCOMPARE(truthSteps(baseTruth_).size(), size_t(9));
@@ -266,6 +270,112 @@ class TestCompare : public QObject {
             QCOMPARE(page->trace()->str(page->trace()->slices[s].name),
                      std::string_view("## mlp ##"));
         }
+    }
+
+    // Runs of very different speed, each timeline fitted to its lined-up
+    // step: the step's start and end at the same place in both, also after
+    // zooming either; back to one scale, one span.
+    void eachTimelineFittedToItsStep() {
+        QVERIFY2(open(base_, fed_), qPrintable(window_->lastError()));
+        const auto bs = truthSteps(baseTruth_), fs = truthSteps(fedTruth_);
+        const TruthStep b = bs[medianIndex(bs)], f = fs[medianIndex(fs)];
+        QVERIFY(b.length() > 2 * f.length());
+        ViewState* top = window_->tracePage()->state();
+        ViewState* below = compare()->candidatePage()->state();
+        QComboBox* scale = compare()->panel()->scaleChoice();
+        QCOMPARE(scale->currentIndex(), 0);
+        scale->setCurrentIndex(1);
+        QVERIFY(compare()->fitted());
+        // Where a time is across its timeline (0 left, 1 right).
+        auto at = [](TimeWindow w, int64_t t) { return double(t - w.start) / double(w.span()); };
+        auto linedUp = [&](const char* when) {
+            const TimeWindow u = top->visible(), d = below->visible();
+            for (const auto& [bt, ft] : {std::pair{b.start, f.start}, std::pair{b.end, f.end}})
+                QVERIFY2(
+                    std::abs(at(u, bt) - at(d, ft)) < 1e-5,
+                    qPrintable(
+                        QStringLiteral("%1: %2 vs %3").arg(when).arg(at(u, bt)).arg(at(d, ft))));
+        };
+        // Each step fills its timeline (with the fit's margin).
+        const TimeWindow u = top->visible(), d = below->visible();
+        QVERIFY(u.start <= b.start && u.end >= b.end && u.span() < b.length() * 6 / 5);
+        QVERIFY(d.start <= f.start && d.end >= f.end && d.span() < f.length() * 6 / 5);
+        linedUp("fitted");
+        below->zoomAt(f.start + f.length() / 3, 0.25);
+        QVERIFY(below->visible().span() < d.span());
+        linedUp("the lower zoomed in");
+        top->panBy(b.length() / 10);
+        linedUp("the upper scrolled");
+        QVERIFY(window_->tracePage()->ruler()->note().contains(QStringLiteral("fitted")));
+        scale->setCurrentIndex(0);
+        QVERIFY(!compare()->fitted());
+        QCOMPARE(below->visible().span(), top->visible().span());
+        QCOMPARE(below->visible().start - top->visible().start, f.start - b.start);
+    }
+
+    // A kernel picked in runs of very different speed: each instance (the
+    // first in the lined-up step) is framed whole and fills most of its
+    // timeline, the two lined up on their starts; at one scale, and still
+    // when the timelines are then fitted.
+    void aKernelIsFramedWholeInRunsOfDifferentSpeed() {
+        QVERIFY2(open(base_, fed_), qPrintable(window_->lastError()));
+        const auto bs = truthSteps(baseTruth_), fs = truthSteps(fedTruth_);
+        const TruthStep steps[] = {bs[medianIndex(bs)], fs[medianIndex(fs)]};
+        QVERIFY(pickKernel(QStringLiteral("softmax_kernel")));
+        for (const bool fitted : {false, true}) {
+            compare()->setFitted(fitted);  // the framed pair stays lined up
+            TracePage* pages[] = {window_->tracePage(), compare()->candidatePage()};
+            double left[2] = {};
+            for (int run = 0; run < 2; ++run) {
+                const auto trace = pages[run]->trace();
+                const uint32_t id = pages[run]->state()->selectedSlice();
+                QVERIFY(id != kNone);
+                const Slice& k = trace->slices[id];
+                QCOMPARE(trace->str(k.name), std::string_view("softmax_kernel"));
+                QVERIFY(k.start >= steps[run].start && k.start < steps[run].end);
+                const TimeWindow v = pages[run]->state()->visible();
+                QVERIFY(v.start <= k.start && v.end >= k.end());
+                // 0.5 ms kernels of about the same length: each most of its view.
+                QVERIFY2(double(k.dur) > 0.8 * double(v.span()),
+                         qPrintable(QStringLiteral("fitted %1, run %2: %3 ns of %4 ns")
+                                        .arg(fitted)
+                                        .arg(run)
+                                        .arg(k.dur)
+                                        .arg(v.span())));
+                left[run] = double(k.start - v.start) / double(v.span());
+            }
+            QVERIFY(std::abs(left[0] - left[1]) < 1e-5);
+        }
+        compare()->setFitted(false);
+        QCOMPARE(compare()->panel()->scaleChoice()->currentIndex(), 0);
+    }
+
+    // On a laptop's width the verdict is the first tab, so the tables have
+    // the panel's width and no name or number is cut; wide, it is beside them.
+    void theVerdictIsATabOnALaptop() {
+        QVERIFY2(open(base_, slow_), qPrintable(window_->lastError()));
+        ComparePanel* panel = compare()->panel();
+        QVERIFY(panel->verdictBesideTables());
+        window_->resize(1366, 768);
+        QTRY_VERIFY(!panel->verdictBesideTables());
+        QTabWidget* tabs = panel->tabs();
+        QCOMPARE(tabs->tabText(0), QStringLiteral("Verdict"));
+        AnalysisTable* kernels = panel->table(QStringLiteral("kernels"));
+        tabs->setCurrentWidget(kernels);
+        QTRY_VERIFY(kernels->isVisible());
+        QApplication::processEvents();  // the columns follow the width
+        const QFontMetrics metrics(kernels->view()->font());
+        for (int c = 0; c < kernels->model()->columnCount(); ++c) {
+            if (kernels->view()->isColumnHidden(c)) continue;
+            for (int r = 0; r < kernels->model()->rowCount(); ++r) {
+                const QString text = kernels->model()->displayText(r, c);
+                QVERIFY2(metrics.horizontalAdvance(text) < kernels->view()->columnWidth(c),
+                         qPrintable(QStringLiteral("column %1 cuts '%2'").arg(c).arg(text)));
+            }
+        }
+        window_->resize(1600, 1000);
+        QTRY_VERIFY(panel->verdictBesideTables());
+        QVERIFY(tabs->indexOf(panel->table(QStringLiteral("metrics"))) == 0);
     }
 
     // What a person does while things load: a second comparison asked for

@@ -292,6 +292,7 @@ class TestPanels : public QObject {
         // A kernel row highlights every occurrence through the search; again: the next one.
         kernels->view()->setCurrentIndex(kernels->proxy()->index(0, 0));
         SearchBar* search = window_->tracePage()->search();
+        QTRY_VERIFY(!search->searching());  // then the first match is selected
         QCOMPARE(uint64_t(search->matchCount()),
                  uint64_t(kernels->visibleRow(0).cells[count].number));
         const int at = search->currentIndex();

@@ -4,10 +4,14 @@
 // recorded JAX XSpace always; with ../shared, HTA's rank trace and Kineto's
 // ResNet50 pair too).
 
+#include <QProcess>
 #include <QRegularExpression>
 #include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <array>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -337,6 +341,54 @@ class TestPanelsCli : public QObject {
         }
         session->setWholeTrace();
         QVERIFY(settle());
+    }
+
+    // Trace Health's first instances of the sample's 160 flow ends without
+    // a start: each the slice on the end's thread at its time (the flows as
+    // tests/tools/orphan_flows.py reads the file), the earliest first, and
+    // a click frames and selects it.
+    void healthInstancesFrameTheirSlices() {
+        GAPSCOPE_REQUIRE_PYTHON("python3 reads the sample's flows");
+        QProcess reference;
+        reference.start(test::python(),
+                        {test::sourceDir() + "/tests/tools/orphan_flows.py", test::samplePath()});
+        QVERIFY(reference.waitForFinished(60000) && reference.exitCode() == 0);
+        std::vector<std::array<int64_t, 3>> ends;  // ts (ns), pid, tid
+        for (const QString& line : QString::fromUtf8(reference.readAllStandardOutput())
+                                       .split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+            const QStringList f = line.split(QLatin1Char(' '));
+            ends.push_back({f[0].toLongLong(), f[1].toLongLong(), f[2].toLongLong()});
+        }
+        QCOMPARE(ends.size(), size_t(5));
+        window_->openTrace(test::samplePath());
+        window_->loader()->wait();
+        auto* health = test::settledPanel<HealthPanel>(host(), "healthDock", 120000);
+        QVERIFY(health);
+        AnalysisTable* instances = health->instances();
+        const Trace& t = *window_->tracePage()->trace();
+        std::vector<int> rows;
+        for (int i = 0; i < instances->visibleRows(); ++i)
+            if (const QString check = instances->visibleRow(i).cells[0].text;
+                check == QStringLiteral("Flow steps without a start") ||
+                check == QStringLiteral("orphan_flow_events"))
+                rows.push_back(i);
+        QCOMPARE(rows.size(), ends.size());
+        for (size_t k = 0; k < rows.size(); ++k) {
+            instances->view()->setCurrentIndex(instances->proxy()->index(rows[k], 0));
+            const uint32_t s = window_->tracePage()->state()->selectedSlice();
+            QVERIFY(s < t.slices.size());
+            const Slice& slice = t.slices[s];
+            QVERIFY2(
+                slice.start <= ends[k][0] && ends[k][0] < std::max(slice.end(), slice.start + 1),
+                qPrintable(QStringLiteral("instance %1 at %2, the flow end at %3")
+                               .arg(k)
+                               .arg(slice.start)
+                               .arg(ends[k][0])));
+            const Process& process = t.processes[t.tracks[t.trackOfSlice(s)].process];
+            QCOMPARE(process.pid.number, ends[k][1]);
+            const TimeWindow v = window_->tracePage()->state()->visible();
+            QVERIFY(v.start <= slice.start && v.end >= slice.end());
+        }
     }
 };
 

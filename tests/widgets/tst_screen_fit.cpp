@@ -8,16 +8,22 @@
 // dark theme's base, whatever the theme left it.
 
 #include <QDockWidget>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QScreen>
 #include <QTabBar>
+#include <QTabWidget>
+#include <QTableView>
 #include <QTest>
 
+#include "compare/compare_controller.h"
+#include "compare/compare_panel.h"
 #include "legible_palette.h"
 #include "loading/trace_loader.h"
 #include "main_window.h"
 #include "panel_wait.h"
+#include "panels/analysis_table.h"
 #include "panels/panel_host.h"
 #include "support/suite_main.h"
 #include "support/test_paths.h"
@@ -157,6 +163,36 @@ class TestScreenFit : public QObject {
         QCOMPARE(QApplication::palette().color(QPalette::Base), base);
         QApplication::setPalette(before);
         QApplication::processEvents();
+    }
+
+    // Two runs compared on each screen: the window keeps its size, the two
+    // timelines and the Compare panel share the height so its tables show
+    // rows, not a sliver (the welcome page, out of view, holds no height).
+    void aComparisonFitsTheScreen() {
+        for (const QSize screen : screens()) {
+            window_->resize(screen);
+            window_->compareWith(test::samplePath());
+            CompareController* compare = window_->comparison();
+            QTRY_VERIFY_WITH_TIMEOUT(compare->result() && !compare->computing(), 60000);
+            QApplication::processEvents();
+            QApplication::processEvents();
+            const QSize minimum = window_->minimumSize().expandedTo(window_->minimumSizeHint());
+            QVERIFY2(minimum.width() <= screen.width() && minimum.height() <= screen.height(),
+                     qPrintable(QStringLiteral("a comparison raises the minimum to %1×%2")
+                                    .arg(minimum.width())
+                                    .arg(minimum.height())));
+            QCOMPARE(window_->size(), screen);
+            AnalysisTable* kernels = compare->panel()->table(QStringLiteral("kernels"));
+            compare->panel()->tabs()->setCurrentWidget(kernels);
+            QTRY_VERIFY(kernels->isVisible());
+            const int rows = kernels->view()->viewport()->height() /
+                             kernels->view()->verticalHeader()->defaultSectionSize();
+            QVERIFY2(rows >= 5, qPrintable(QStringLiteral("%1 rows of kernels at %2×%3")
+                                               .arg(rows)
+                                               .arg(screen.width())
+                                               .arg(screen.height())));
+            compare->close();
+        }
     }
 
     // A light palette whose placeholder reads is left as it is.

@@ -480,6 +480,8 @@ class TestTimelineWidget : public QObject {
         SearchBar* search = page()->search();
         QSignalSpy activated(search, &SearchBar::matchActivated);
         search->setQuery(QStringLiteral("cudaLaunchKernel"), false);
+        QVERIFY(search->searching());  // on a worker
+        QTRY_VERIFY(!search->searching());
         const int n = search->matchCount();
         QVERIFY(n > 1);
         QCOMPARE(search->currentIndex(), -1);
@@ -542,6 +544,7 @@ class TestTimelineWidget : public QObject {
         QVERIFY(chosen.start >= state()->visible().start && chosen.end() <= state()->visible().end);
 
         search->setQuery(QStringLiteral("no such kernel name anywhere"), false);
+        QTRY_VERIFY(!search->searching());
         QCOMPARE(search->matchCount(), 0);
         QCOMPARE(table->visibleRows(), 0);  // the list follows the search
         search->next();

@@ -33,7 +33,7 @@ namespace {
 
 // The timelines' least height alone and compared (TimelineView's own: 200).
 constexpr int kTimelineHeight = 200;
-constexpr int kComparedTimelineHeight = 110;
+constexpr int kComparedTimelineHeight = 90;
 
 TimeWindow spanOf(const Trace& t) {
     return t.hasSpan ? TimeWindow{t.spanStart, std::max(t.spanEnd, t.spanStart + 1)}
@@ -103,6 +103,7 @@ CompareController::CompareController(QMainWindow* window, TracePage* basePage, Q
         emit loadCancelled();
     });
     connect(panel_, &ComparePanel::alignmentChosen, this, &CompareController::alignOn);
+    connect(panel_, &ComparePanel::fittedChosen, this, &CompareController::setFitted);
     connect(panel_, &ComparePanel::kernelChosen, this, &CompareController::frameName);
     for (auto chosen : {&ComparePanel::opChosen, &ComparePanel::scopeChosen})
         connect(panel_, chosen, this, [this](const QString& name) { frameName(name); });
@@ -170,8 +171,9 @@ void CompareController::onCandidate(std::shared_ptr<const Trace> trace, const QS
     candidatePage_->show();
     pages_->setSizes({1, 1});  // the two runs share the height
     // Until the steps are known the runs line up on their starts.
+    framed_.reset();
     link_->link(spanOf(*basePage_->trace()), spanOf(*candidate_),
-                candidate_->spanStart - basePage_->trace()->spanStart);
+                {basePage_->trace()->spanStart, candidate_->spanStart, 1.0});
     basePage_->state()->fitAll();
     panel_->setNames(QFileInfo(basePath_).fileName(), QFileInfo(path).fileName());
     // Exports from the panel never replace either run or its annotations.
@@ -211,6 +213,7 @@ void CompareController::compute() {
             return std::function<void()>([this, runs] {
                 if (!runs || runs->now != candidate_ || runs->base != basePage_->trace()) return;
                 const bool first = !result_;
+                if (first) framed_.reset();
                 result_ = runs;
                 candidatePage_->timeline()->setGapCauseColors(result_->newGapColours);
                 candidatePage_->overview()->setIndexed(result_->newIndexed);
@@ -226,58 +229,104 @@ void CompareController::alignOn(std::optional<size_t> index) {
     alignIndex_ = index;
     if (!result_) return;
     alignment_ = alignRuns(*result_, alignIndex_);
+    framed_.reset();
     showAlignment();
+}
+
+void CompareController::setFitted(bool fitted) {
+    if (fitted_ == fitted) return;
+    fitted_ = fitted;
+    panel_->setFitted(fitted);
+    if (!result_) return;
+    if (framed_)
+        showFramed();
+    else
+        showAlignment();
+}
+
+const LinkMapping& CompareController::linkMapping() const {
+    return link_->mapping();
+}
+
+LinkMapping CompareController::stepMapping() const {
+    const StepAlignment& a = alignment_;
+    LinkMapping m{a.baseAt, a.newAt, 1.0};
+    if (!fitted_) return m;
+    TimeWindow base = spanOf(*result_->base), now = spanOf(*result_->now);
+    if (a.baseStep && a.newStep) {
+        const Interval b = result_->input.base.steps[*a.baseStep].span;
+        const Interval n = result_->input.now.steps[*a.newStep].span;
+        base = {b.start, b.end};
+        now = {n.start, n.end};
+    }
+    m.scale = double(std::max<TimeNs>(now.span(), 1)) / double(std::max<TimeNs>(base.span(), 1));
+    return m;
 }
 
 void CompareController::showAlignment() {
     const StepAlignment& a = alignment_;
     const Trace& base = *result_->base;
     const Trace& now = *result_->now;
-    link_->link(spanOf(base), spanOf(now), a.offset());
+    const LinkMapping m = stepMapping();
+    link_->link(spanOf(base), spanOf(now), m);
     basePage_->ruler()->setOrigin(a.baseAt);
     candidatePage_->ruler()->setOrigin(a.newAt);
+    const QString fitted = fitted_ ? tr(" · each fitted to it") : QString();
     if (!a.baseStep || !a.newStep) {
-        basePage_->ruler()->setNote(tr("lined up on the runs' starts"));
-        candidatePage_->ruler()->setNote(tr("lined up on the runs' starts"));
+        basePage_->ruler()->setNote(tr("lined up on the runs' starts") + fitted);
+        candidatePage_->ruler()->setNote(tr("lined up on the runs' starts") + fitted);
         basePage_->state()->fitAll();
         return;
     }
     const Step& b = result_->input.base.steps[*a.baseStep];
     const Step& n = result_->input.now.steps[*a.newStep];
-    basePage_->ruler()->setNote(tr("0 = start of step %1").arg(b.number));
-    candidatePage_->ruler()->setNote(tr("0 = start of step %1").arg(n.number));
-    // The step of both runs in view, the longer of the two whole.
-    const TimeNs length = std::max(b.span.length(), n.span.length());
+    basePage_->ruler()->setNote(tr("0 = start of step %1").arg(b.number) + fitted);
+    candidatePage_->ruler()->setNote(tr("0 = start of step %1").arg(n.number) + fitted);
+    // The step of both runs in view: fitted, each fills its timeline; at one
+    // scale, the longer of the two whole.
+    const TimeNs length = fitted_ ? b.span.length() : std::max(b.span.length(), n.span.length());
     basePage_->state()->fit({a.baseAt, a.baseAt + std::max<TimeNs>(length, 1)});
+}
+
+void CompareController::showFramed() {
+    const auto [b, c] = *framed_;
+    const Trace& base = *result_->base;
+    const Trace& now = *result_->now;
+    LinkMapping m = stepMapping();
+    TimeWindow w{0, 0};
+    if (b != kNone && c != kNone) {
+        // The two lined up on their starts, each whole.
+        const Slice& sb = base.slices[b];
+        const Slice& sc = now.slices[c];
+        const TimeNs bd = std::max<TimeNs>(sb.dur, 1), cd = std::max<TimeNs>(sc.dur, 1);
+        m = {sb.start, sc.start, fitted_ ? double(cd) / double(bd) : 1.0};
+        w = {sb.start, sb.start + (fitted_ ? bd : std::max(bd, cd))};
+    } else if (b != kNone) {
+        w = {base.slices[b].start, base.slices[b].end()};
+    } else {
+        w = m.toFirst(TimeWindow{now.slices[c].start, now.slices[c].end()});
+    }
+    link_->link(spanOf(base), spanOf(now), m);
+    basePage_->state()->setSelectedSlice(b);
+    candidatePage_->state()->setSelectedSlice(c);
+    basePage_->state()->fit({w.start, std::max(w.end, w.start + 1)});
+    if (b != kNone) basePage_->timeline()->revealSlice(b);
+    if (c != kNone) candidatePage_->timeline()->revealSlice(c);
 }
 
 void CompareController::frameName(const QString& name, const QString& baseName) {
     if (!result_) return;
     // A search of both traces' slices: on a worker, not in the click.
     const auto runs = result_;
-    const StepAlignment a = alignment_;
+    const StepAlignment a = alignment_;  // near the steps lined up
     const std::string inBase = (baseName.isEmpty() ? name : baseName).toStdString();
     framer_->submit([this, runs, a, n = name.toStdString(), inBase](const CancelToken&) {
         const uint32_t b = sliceNear(*runs->base, inBase, a.baseAt);
         const uint32_t c = sliceNear(*runs->now, n, a.newAt);
-        return std::function<void()>([this, runs, a, b, c] {
+        return std::function<void()>([this, runs, b, c] {
             if (runs != result_ || (b == kNone && c == kNone)) return;
-            // Both in the base's time: the window that holds the two.
-            TimeWindow w{INT64_MAX, INT64_MIN};
-            auto take = [&w](TimeNs start, TimeNs end) {
-                w.start = std::min(w.start, start);
-                w.end = std::max(w.end, std::max(end, start + 1));
-            };
-            if (b != kNone) take(runs->base->slices[b].start, runs->base->slices[b].end());
-            if (c != kNone) {
-                const Slice& s = runs->now->slices[c];
-                take(s.start - a.offset(), s.end() - a.offset());
-            }
-            basePage_->state()->setSelectedSlice(b);
-            candidatePage_->state()->setSelectedSlice(c);
-            basePage_->state()->fit(w);
-            if (b != kNone) basePage_->timeline()->revealSlice(b);
-            if (c != kNone) candidatePage_->timeline()->revealSlice(c);
+            framed_ = std::pair{b, c};
+            showFramed();
             emit framed();
         });
     });
@@ -345,6 +394,7 @@ void CompareController::close() {
     const bool was = comparing();
     candidate_.reset();
     result_.reset();
+    framed_.reset();
     candidatePath_.clear();
     link_->unlink();
     candidatePage_->overview()->setIndexed(nullptr);

@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "compare/compared_runs.h"
+#include "compare/view_link.h"
 #include "picture/picture.h"
 #include "util/executor.h"
 
@@ -25,7 +26,6 @@ class ImageExport;
 class CoalescingRunner;
 class TraceLoader;
 class TracePage;
-class ViewLink;
 
 class CompareController : public QObject {
     Q_OBJECT
@@ -49,9 +49,16 @@ class CompareController : public QObject {
     void setBaseRanks(std::shared_ptr<const RanksDocument> ranks) { baseRanks_ = std::move(ranks); }
     // Lines the timelines up on the index-th step of each (none: the median).
     void alignOn(std::optional<size_t> index);
+    // One scale for both timelines (false), or each fitted to its lined-up
+    // step (true): a run ten times faster fills its timeline as the other does.
+    void setFitted(bool fitted);
+    bool fitted() const { return fitted_; }
+    const LinkMapping& linkMapping() const;
     // Frames the slice named `name` nearest the lined-up step in both runs
-    // (found on a worker; framed() follows); `baseName`: BASE's name for it
-    // when it differs (a renamed kernel).
+    // (found on a worker; framed() follows), the two lined up on their
+    // starts, each whole however far apart the runs' steps put them (fitted:
+    // each fills its timeline); `baseName`: BASE's name for it when it
+    // differs (a renamed kernel).
     void frameName(const QString& name, const QString& baseName = {});
     // The comparison report with both timelines as they are in view (.html,
     // .md or .pdf); chooseReport asks where and writes it on a worker.
@@ -85,6 +92,10 @@ class CompareController : public QObject {
     void compute();
     void showDock();
     void showAlignment();
+    // The line from BASE's times to NEW's: the lined-up steps' starts, at one
+    // scale or each fitted to its step (without steps, to its run).
+    LinkMapping stepMapping() const;
+    void showFramed();
     std::optional<PictureSpec> pictureOf(const ImageExport* images, TimeNs origin,
                                          QString* error) const;
 
@@ -107,6 +118,10 @@ class CompareController : public QObject {
     std::shared_ptr<const ComparedRuns> result_;
     StepAlignment alignment_;
     std::optional<size_t> alignIndex_;
+    bool fitted_ = false;
+    // The slices framed by name, each run's (kNone: not found there); the
+    // timelines are lined up on them until another step is chosen.
+    std::optional<std::pair<uint32_t, uint32_t>> framed_;
     bool expecting_ = false;  // a candidate is loading for this comparison
     QString requestedPath_;   // what it is
     TimeNs gapThreshold_ = kDefaultGapThresholdNs;

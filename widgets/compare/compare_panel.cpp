@@ -4,6 +4,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
@@ -47,6 +48,7 @@ ComparePanel::ComparePanel(QWidget* parent)
       names_(new QLabel(this)),
       verdict_(new QLabel(this)),
       align_(new QComboBox(this)),
+      scale_(new QComboBox(this)),
       swap_(new QPushButton(tr("Swap"), this)),
       report_(new QPushButton(tr("Export Report…"), this)),
       close_(new QPushButton(tr("Close Comparison"), this)),
@@ -55,16 +57,25 @@ ComparePanel::ComparePanel(QWidget* parent)
     setObjectName(QStringLiteral("comparePanel"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
+    // The controls on one row; the runs' names head the verdict below.
     auto* top = new QHBoxLayout;
-    names_->setTextFormat(Qt::RichText);
-    names_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    top->addWidget(names_, 1);
     top->addWidget(new QLabel(tr("Line up on:"), this));
     align_->setObjectName(QStringLiteral("alignChoice"));
     align_->setToolTip(tr("The step whose start both timelines show at the same place"));
     align_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    align_->setMinimumContentsLength(24);
+    align_->setMinimumContentsLength(18);
     top->addWidget(align_);
+    top->addSpacing(6);
+    top->addWidget(new QLabel(tr("Scale:"), this));
+    scale_->setObjectName(QStringLiteral("scaleChoice"));
+    scale_->addItem(tr("the same for both"));
+    scale_->addItem(tr("each fitted to its step"));
+    scale_->setToolTip(
+        tr("The same: a millisecond is as wide in both timelines, so a faster run is shorter.\n"
+           "Each fitted: each run's lined-up step fills its timeline, so runs of very different "
+           "speed compare part by part; zooming either keeps them lined up."));
+    top->addWidget(scale_);
+    top->addStretch(1);
     swap_->setToolTip(tr("Make the candidate the baseline and the baseline the candidate"));
     top->addWidget(swap_);
     report_->setToolTip(
@@ -72,40 +83,48 @@ ComparePanel::ComparePanel(QWidget* parent)
     top->addWidget(report_);
     top->addWidget(close_);
     layout->addLayout(top);
+    names_->setTextFormat(Qt::RichText);
+    names_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    names_->setWordWrap(true);
     verdict_->setObjectName(QStringLiteral("compareVerdict"));
     verdict_->setWordWrap(true);
     verdict_->setTextFormat(Qt::PlainText);  // kernel names hold < > &
     verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    QFont big = verdict_->font();
-    big.setPointSizeF(big.pointSizeF() * 1.1);
-    verdict_->setFont(big);
-    // The verdict and the steps on the left, the tables on the right: the
-    // tables keep the dock's height, which the two timelines above share.
-    auto* split = new QSplitter(Qt::Horizontal, this);
-    // The left column scrolls rather than hold the window taller than a
-    // laptop's screen when the verdict wraps to many lines.
-    auto* scroll = new QScrollArea(split);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setWidgetResizable(true);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    auto* left = new QWidget(scroll);
+    // Wide, the verdict and the steps on the left, the tables on the right:
+    // the tables keep the dock's height, which the two timelines above
+    // share, and most of its width. Narrow, the verdict is the first tab.
+    split_ = new QSplitter(Qt::Horizontal, this);
+    split_->setObjectName(QStringLiteral("compareSplit"));
+    // The verdict's column scrolls rather than hold the window taller than
+    // a laptop's screen when the verdict wraps to many lines.
+    verdictArea_ = new QScrollArea(split_);
+    verdictArea_->setObjectName(QStringLiteral("compareVerdictArea"));
+    verdictArea_->setFrameShape(QFrame::NoFrame);
+    verdictArea_->setWidgetResizable(true);
+    verdictArea_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto* left = new QWidget(verdictArea_);
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 6, 0);
+    leftLayout->addWidget(names_);
     leftLayout->addWidget(verdict_);
     leftLayout->addWidget(strip_);
     leftLayout->addStretch(1);
-    scroll->setWidget(left);
-    split->addWidget(scroll);
-    split->addWidget(tabs_);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 3);
-    split->setChildrenCollapsible(false);
-    layout->addWidget(split, 1);
+    verdictArea_->setWidget(left);
+    split_->addWidget(verdictArea_);
+    split_->addWidget(tabs_);
+    split_->setStretchFactor(0, 1);
+    split_->setStretchFactor(1, 2);
+    split_->setSizes({1000, 2000});  // a third and two thirds, until a person drags
+    split_->setChildrenCollapsible(false);
+    layout->addWidget(split_, 1);
 
     // Each figure shows its unit; the column is for the exports.
     addTable(QStringLiteral("metrics"), tr("Figures"))->setHiddenColumns({QStringLiteral("unit")});
     addTable(QStringLiteral("gpus"), tr("GPU time"));
     AnalysisTable* kernels = addTable(QStringLiteral("kernels"), tr("Kernels"));
+    // Where each kernel was launched from and its scope are long paths that
+    // would take the names' room; the header's menu and the exports have them.
+    kernels->setHiddenColumns({QStringLiteral("op_path"), QStringLiteral("scope")});
     AnalysisTable* ops = addTable(QStringLiteral("ops"), tr("Ops"));
     // Kernel time by named range: shown where a run has one.
     AnalysisTable* scopes = addTable(QStringLiteral("scopes"), tr("Scopes"));
@@ -140,10 +159,44 @@ ComparePanel::ComparePanel(QWidget* parent)
         const QVariant v = align_->itemData(i);
         emit alignmentChosen(v.isValid() ? std::optional<size_t>(v.toULongLong()) : std::nullopt);
     });
+    connect(scale_, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (!filling_ && i >= 0) emit fittedChosen(i == 1);
+    });
     connect(swap_, &QPushButton::clicked, this, &ComparePanel::swapRequested);
     connect(report_, &QPushButton::clicked, this, &ComparePanel::reportRequested);
     connect(close_, &QPushButton::clicked, this, &ComparePanel::closeRequested);
     clear();
+}
+
+namespace {
+// The panel's width below which the verdict becomes a tab, and above which
+// it goes back beside the tables (apart, so a width between keeps either).
+constexpr int kNarrowBelow = 1400;
+constexpr int kWideFrom = 1480;
+}  // namespace
+
+bool ComparePanel::verdictBesideTables() const {
+    return verdictArea_->parentWidget() == split_;
+}
+
+void ComparePanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    if (verdictBesideTables() && width() < kNarrowBelow) placeVerdict(false);
+    if (!verdictBesideTables() && width() >= kWideFrom) placeVerdict(true);
+}
+
+void ComparePanel::placeVerdict(bool beside) {
+    QWidget* current = tabs_->currentWidget();
+    if (beside) {
+        tabs_->removeTab(tabs_->indexOf(verdictArea_));
+        split_->insertWidget(0, verdictArea_);
+        split_->setSizes({1000, 2000});
+        if (current == verdictArea_) current = tabs_->widget(0);
+    } else {
+        tabs_->insertTab(0, verdictArea_, tr("Verdict"));
+    }
+    verdictArea_->show();
+    tabs_->setCurrentWidget(current ? current : verdictArea_);
 }
 
 AnalysisTable* ComparePanel::addTable(const QString& id, const QString& title) {
@@ -170,6 +223,12 @@ void ComparePanel::setNames(const QString& base, const QString& now) {
     names_->setText(tr("%1 <b>Base</b> %2 &nbsp; %3 <b>New</b> %4")
                         .arg(runSwatch(0, dark), base.toHtmlEscaped(), runSwatch(1, dark),
                              now.toHtmlEscaped()));
+}
+
+void ComparePanel::setFitted(bool fitted) {
+    filling_ = true;
+    scale_->setCurrentIndex(fitted ? 1 : 0);
+    filling_ = false;
 }
 
 void ComparePanel::setComputing(bool computing) {
@@ -216,8 +275,10 @@ void ComparePanel::fillAlignChoice(const StepAlignment& a, std::optional<size_t>
 
 void ComparePanel::setRuns(std::shared_ptr<const ComparedRuns> runs, const StepAlignment& alignment,
                            std::optional<size_t> alignIndex) {
+    const bool first = !runs_;
     runs_ = std::move(runs);
     if (!runs_) return clear();
+    if (first && !verdictBesideTables()) tabs_->setCurrentWidget(verdictArea_);
     verdict_->setText(QString::fromStdString(runs_->verdict()));
     strip_->setRuns(stripRun(tr("Base"), runs_->input.base), stripRun(tr("New"), runs_->input.now));
     // The registered comparison's tables, each in its tab.

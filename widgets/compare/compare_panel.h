@@ -16,6 +16,8 @@
 class QComboBox;
 class QLabel;
 class QPushButton;
+class QScrollArea;
+class QSplitter;
 class QTabWidget;
 
 namespace gapscope::ui {
@@ -42,6 +44,12 @@ class ComparePanel : public QWidget {
     QTabWidget* tabs() const { return tabs_; }
     AnalysisTable* table(const QString& id) const;  // "figures", "gpus", "kernels", ...
     QComboBox* alignChoice() const { return align_; }
+    QComboBox* scaleChoice() const { return scale_; }
+    // Shows the scale the timelines have (not a person's pick: no signal).
+    void setFitted(bool fitted);
+    // Narrow (a laptop's width), the verdict and the step strip are the
+    // first tab, so the tables have the whole width; wide, they are beside them.
+    bool verdictBesideTables() const;
 
   signals:
     // `baseName`: the kernel's name in BASE when it was renamed, else "".
@@ -51,11 +59,17 @@ class ComparePanel : public QWidget {
     void scopeChosen(const QString& name);
     // None: each run's median step; else the index-th step of each.
     void alignmentChosen(std::optional<size_t> index);
+    // One scale for both timelines (false) or each fitted to its step (true).
+    void fittedChosen(bool fitted);
     void swapRequested();
     void reportRequested();
     void closeRequested();
 
+  protected:
+    void resizeEvent(QResizeEvent* event) override;
+
   private:
+    void placeVerdict(bool beside);
     void fillAlignChoice(const StepAlignment& alignment, std::optional<size_t> index);
     AnalysisTable* addTable(const QString& id, const QString& title);
 
@@ -64,11 +78,14 @@ class ComparePanel : public QWidget {
     QLabel* names_;
     QLabel* verdict_;
     QComboBox* align_;
+    QComboBox* scale_;
     QPushButton* swap_;
     QPushButton* report_;
     QPushButton* close_;
     StepStrip* strip_;
     QTabWidget* tabs_;
+    QSplitter* split_;
+    QScrollArea* verdictArea_;  // the names, the verdict and the strip
     std::vector<std::pair<QString, AnalysisTable*>> tables_;
     bool filling_ = false;  // the choice is being refilled: not the person's pick
 };

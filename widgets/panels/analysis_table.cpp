@@ -3,15 +3,18 @@
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QKeyEvent>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMimeData>
+#include <QResizeEvent>
 #include <QSortFilterProxyModel>
 #include <QStyle>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -193,6 +196,11 @@ AnalysisTable::AnalysisTable(QWidget* parent)
     view_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     // Fit the columns to new rows (names capped so the numbers stay in view).
     connect(model_, &QAbstractItemModel::modelReset, this, &AnalysisTable::fitColumns);
+    connect(view_->horizontalHeader(), &QHeaderView::sectionResized, this, [this] {
+        // A person's drag (a stretched last column also resizes with the view).
+        if (!fitting_ && QGuiApplication::mouseButtons() != Qt::NoButton) fittedByHand_ = true;
+    });
+    view_->viewport()->installEventFilter(this);  // its width: the columns follow
     connect(model_, &QAbstractItemModel::modelReset, this, &AnalysisTable::applyHiddenColumns);
     view_->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(view_->horizontalHeader(), &QHeaderView::customContextMenuRequested, this,
@@ -271,24 +279,55 @@ void AnalysisTable::fitColumns() {
     // sampled cell's size hint (a style option per cell), which took 5-10 ms
     // of GUI time for 1,400 rows of a dozen columns even at 100 rows.
     constexpr int kSampleRows = 60;
+    // A name is cut no shorter than this (it keeps its start and end).
+    constexpr int kLeastNameWidth = 160;
     const TextWidths textWidth(view_->font());
     const int padding =
         2 * (view_->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, view_) + 1) + 6;
     const int rows = model_->rowCount();
     const int step = std::max(1, rows / kSampleRows);
-    const int cap = std::max(200, view_->width() / 2);
     QHeaderView* header = view_->horizontalHeader();
+    std::vector<int> widths(static_cast<size_t>(model_->columnCount()));
+    int total = 0;
     for (int c = 0; c < model_->columnCount(); ++c) {
         int width = header->sectionSizeHint(c);
         for (int r = 0; r < rows; r += step)
             width = std::max(width, textWidth(model_->displayText(r, c)) + padding);
         if (rows > 0)  // and the last
             width = std::max(width, textWidth(model_->displayText(rows - 1, c)) + padding);
-        view_->setColumnWidth(c, std::min(width, cap));
+        widths[size_t(c)] = width;
+        if (!view_->isColumnHidden(c)) total += width;
     }
+    // Too wide for the view: the text columns (names, paths) give up what the
+    // numbers need, each down to a name's least width: the later ones first,
+    // the row's name (the first text column) last.
+    int excess = total - view_->viewport()->width();
+    for (int c = int(widths.size()) - 1; c >= 0 && excess > 0; --c) {
+        if (view_->isColumnHidden(c) || model_->columns()[size_t(c)].kind != CellKind::Text)
+            continue;
+        const int cut = std::clamp(widths[size_t(c)] - kLeastNameWidth, 0, excess);
+        widths[size_t(c)] -= cut;
+        excess -= cut;
+    }
+    fitting_ = true;
+    for (int c = 0; c < int(widths.size()); ++c)
+        view_->setColumnWidth(c, widths[size_t(c)]);
+    fitting_ = false;
 }
 
 bool AnalysisTable::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == view_->viewport() && event->type() == QEvent::Resize && !fittedByHand_ &&
+        !refitQueued_) {
+        auto* resize = static_cast<QResizeEvent*>(event);
+        if (resize->size().width() != resize->oldSize().width()) {
+            // Once per pass of the event loop, however many resizes a drag makes.
+            refitQueued_ = true;
+            QTimer::singleShot(0, this, [this] {
+                refitQueued_ = false;
+                if (!fittedByHand_) fitColumns();
+            });
+        }
+    }
     if (watched == view_ && event->type() == QEvent::KeyPress) {
         auto* key = static_cast<QKeyEvent*>(event);
         const bool enter = key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter;

@@ -175,6 +175,10 @@ class AnalysisTable : public QWidget {
     QLineEdit* filter_;
     bool sorted_ = false;
     QStringList hidden_;  // column keys
+    // The columns follow the view's width until a person sizes one.
+    bool fittedByHand_ = false;
+    bool fitting_ = false;
+    bool refitQueued_ = false;
 };
 
 }  // namespace gapscope::ui

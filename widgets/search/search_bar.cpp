@@ -9,6 +9,9 @@
 #include <QTimer>
 #include <QToolButton>
 #include <algorithm>
+#include <utility>
+
+#include "jobs/coalescing_runner.h"
 
 namespace gapscope::ui {
 
@@ -50,7 +53,8 @@ SearchBar::SearchBar(QWidget* parent)
       edit_(new QLineEdit(this)),
       regex_(new QCheckBox(tr("Regex"), this)),
       count_(new QLabel(this)),
-      debounce_(new QTimer(this)) {
+      debounce_(new QTimer(this)),
+      runner_(new CoalescingRunner(this)) {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(4, 2, 4, 2);
     edit_->setPlaceholderText(tr("Search slices by name (Ctrl+F)"));
@@ -82,12 +86,17 @@ SearchBar::SearchBar(QWidget* parent)
     connect(nextButton, &QToolButton::clicked, this, &SearchBar::next);
     connect(list, &QToolButton::clicked, this, [this] {
         if (debounce_->isActive()) recompute();
-        emit listRequested();
+        if (searching_)
+            pendingList_ = true;
+        else
+            emit listRequested();
     });
 }
 
 void SearchBar::setTrace(std::shared_ptr<const Trace> trace) {
     trace_ = std::move(trace);
+    pendingStep_ = 0;  // a step asked for in the trace before
+    pendingList_ = false;
     recompute();
 }
 
@@ -105,25 +114,48 @@ void SearchBar::focusSearch() {
 
 void SearchBar::recompute() {
     debounce_->stop();
-    ++generation_;
-    matches_.clear();
-    current_ = -1;
-    QString error;
-    std::vector<uint8_t> mask;
-    if (trace_) mask = matchNames(*trace_, edit_->text(), regex_->isChecked(), &error);
-    if (!mask.empty()) {
-        for (uint32_t i = 0; i < trace_->slices.size(); ++i) {
-            if (mask[trace_->slices[i].name]) matches_.push_back(i);
-        }
-        const auto& slices = trace_->slices;
-        std::stable_sort(matches_.begin(), matches_.end(),
-                         [&](uint32_t a, uint32_t b) { return slices[a].start < slices[b].start; });
+    runner_->cancelAll();
+    const QString text = edit_->text();
+    if (!trace_ || text.isEmpty()) {
+        apply({}, {}, {});
+        return;
     }
+    searching_ = true;
+    updateLabel();
+    runner_->submit([this, trace = trace_, text, regex = regex_->isChecked()](
+                        const CancelToken& cancel) -> std::function<void()> {
+        QString error;
+        std::vector<uint8_t> mask = matchNames(*trace, text, regex, &error);
+        std::vector<uint32_t> matches;
+        if (!mask.empty()) {
+            const auto& slices = trace->slices;
+            for (uint32_t i = 0; i < slices.size(); ++i) {
+                if ((i & 0xFFFFF) == 0 && cancel.isCancelled()) return {};
+                if (mask[slices[i].name]) matches.push_back(i);
+            }
+            std::stable_sort(matches.begin(), matches.end(), [&](uint32_t a, uint32_t b) {
+                return slices[a].start < slices[b].start;
+            });
+        }
+        return [this, mask = std::move(mask), matches = std::move(matches), error]() mutable {
+            apply(std::move(mask), std::move(matches), error);
+        };
+    });
+}
+
+void SearchBar::apply(std::vector<uint8_t> mask, std::vector<uint32_t> matches,
+                      const QString& error) {
+    searching_ = false;
+    ++generation_;
+    matches_ = std::move(matches);
+    current_ = -1;
     edit_->setToolTip(error);
     edit_->setStyleSheet(error.isEmpty() ? QString() : QStringLiteral("color: #d33"));
     updateLabel();
     emit namesChanged(mask);
     emit matchesChanged();
+    if (const int direction = std::exchange(pendingStep_, 0)) step(direction);
+    if (std::exchange(pendingList_, false)) emit listRequested();
 }
 
 QString SearchBar::query() const {
@@ -131,7 +163,9 @@ QString SearchBar::query() const {
 }
 
 void SearchBar::updateLabel() {
-    if (edit_->text().isEmpty()) {
+    if (searching_) {
+        count_->setText(tr("searching…"));
+    } else if (edit_->text().isEmpty()) {
         count_->clear();
     } else if (matches_.empty()) {
         count_->setText(tr("no matches"));
@@ -144,6 +178,10 @@ void SearchBar::updateLabel() {
 
 void SearchBar::step(int direction) {
     if (debounce_->isActive()) recompute();
+    if (searching_) {  // once the matches are in
+        pendingStep_ = direction;
+        return;
+    }
     if (matches_.empty()) return;
     const int n = static_cast<int>(matches_.size());
     current_ = current_ < 0 ? (direction > 0 ? 0 : n - 1) : (current_ + direction + n) % n;

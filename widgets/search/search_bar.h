@@ -1,7 +1,9 @@
 #pragma once
 // Search slices by name: substring (case-insensitive) or regular
 // expression; shows the match count; Enter / Shift+Enter step through the
-// matches in time order.
+// matches in time order. The names are matched and the slices collected on
+// a worker (a trace holds tens of millions); a step or the list asked for
+// meanwhile follows when the matches arrive, and a newer query supersedes.
 
 #include <QWidget>
 #include <memory>
@@ -16,6 +18,8 @@ class QTimer;
 
 namespace gapscope::ui {
 
+class CoalescingRunner;
+
 // Per StringId, 1 when the name matches; empty when the query is empty.
 // `error` is set for an invalid regular expression.
 std::vector<uint8_t> matchNames(const Trace& trace, const QString& query, bool regex,
@@ -26,7 +30,10 @@ class SearchBar : public QWidget {
   public:
     explicit SearchBar(QWidget* parent = nullptr);
     void setTrace(std::shared_ptr<const Trace> trace);
-    void setQuery(const QString& text, bool regex);  // runs the search at once
+    // Starts the search now (no typing delay); matchesChanged() follows.
+    void setQuery(const QString& text, bool regex);
+    // A search is running: the matches are the previous query's until it ends.
+    bool searching() const { return searching_; }
     int matchCount() const { return static_cast<int>(matches_.size()); }
     // The matching slices, in time order, and what was searched.
     const std::vector<uint32_t>& matches() const { return matches_; }
@@ -60,9 +67,15 @@ class SearchBar : public QWidget {
     QCheckBox* regex_;
     QLabel* count_;
     QTimer* debounce_;
+    void apply(std::vector<uint8_t> mask, std::vector<uint32_t> matches, const QString& error);
+
+    CoalescingRunner* runner_;
     std::vector<uint32_t> matches_;  // slice ids in time order
     int current_ = -1;
     uint64_t generation_ = 0;
+    bool searching_ = false;
+    int pendingStep_ = 0;       // +1 / -1 asked for while searching
+    bool pendingList_ = false;  // the list asked for while searching
 };
 
 }  // namespace gapscope::ui
