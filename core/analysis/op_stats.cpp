@@ -16,17 +16,41 @@ bool inWindow(const Slice& s, Interval w) {
     return s.start >= w.start && s.start < w.end;
 }
 
+// The part `s` starts in (parts by start, not overlapping), or none.
+std::optional<size_t> partOf(const std::vector<Interval>& parts, const Slice& s) {
+    auto it = std::upper_bound(parts.begin(), parts.end(), s.start,
+                               [](TimeNs t, const Interval& p) { return t < p.start; });
+    if (it == parts.begin()) return std::nullopt;
+    --it;
+    if (s.start >= it->end) return std::nullopt;
+    return static_cast<size_t>(it - parts.begin());
+}
+
 }  // namespace
 
 std::vector<OpStats> opStats(const Trace& t, const OpStatsOptions& options) {
     std::unordered_map<StringId, OpStats> byName;
     auto isOp = [](const Slice& s) { return isCpuOp(s); };
+    const std::vector<Interval>& parts = options.parts;
+    auto stats = [&](StringId name) -> OpStats& {
+        OpStats& o = byName[name];
+        if (o.selfPerPart.size() != parts.size()) {
+            o.selfPerPart.resize(parts.size());
+            o.gpuPerPart.resize(parts.size());
+        }
+        return o;
+    };
     auto add = [&](const Slice& s) -> OpStats& {
-        OpStats& o = byName[s.name];
+        OpStats& o = stats(s.name);
         o.name = s.name;
         ++o.count;
         o.inclusive += s.dur;
         return o;
+    };
+    // Adds to a part's figure when parts are asked for.
+    auto toPart = [&](std::vector<TimeNs>& perPart, const Slice& s, TimeNs v) {
+        if (parts.empty()) return;
+        if (const auto k = partOf(parts, s)) perPart[*k] += v;
     };
     const Interval w = options.window;
     TimeNs lastOpEnd = w.start;  // launch calls inside the window's ops end by then
@@ -45,9 +69,14 @@ std::vector<OpStats> opStats(const Trace& t, const OpStatsOptions& options) {
                     OpStats& o = add(s);
                     o.self += s.dur;
                     o.gpu += s.dur;
+                    toPart(o.selfPerPart, s, s.dur);
+                    toPart(o.gpuPerPart, s, s.dur);
                 } else if (isOp(s)) {
                     if (children.empty()) children = childTimes(t, track, row, lo, hi);
-                    add(s).self += std::max<TimeNs>(0, s.dur - children[i - lo]);
+                    const TimeNs self = std::max<TimeNs>(0, s.dur - children[i - lo]);
+                    OpStats& o = add(s);
+                    o.self += self;
+                    toPart(o.selfPerPart, s, self);
                     lastOpEnd = std::max(lastOpEnd, s.end());
                 }
             }
@@ -57,7 +86,10 @@ std::vector<OpStats> opStats(const Trace& t, const OpStatsOptions& options) {
     auto credit = [&](const EnclosingSlices& enclosing, uint32_t call, uint32_t activity) {
         enclosing.forEach(call, [&](uint32_t op) {
             const Slice& s = t.slices[op];
-            if (inWindow(s, w) && isOp(s)) byName[s.name].gpu += t.slices[activity].dur;
+            if (!inWindow(s, w) || !isOp(s)) return;
+            OpStats& o = stats(s.name);
+            o.gpu += t.slices[activity].dur;
+            toPart(o.gpuPerPart, s, t.slices[activity].dur);
         });
     };
     if (options.index) {

@@ -26,6 +26,9 @@ struct OpStats {
     uint64_t count = 0;
     TimeNs inclusive = 0, self = 0, gpu = 0;
     std::optional<double> shareOfStepTime;  // inclusive / step time, with steps
+    // With OpStatsOptions::parts: the self and GPU time of the ops that
+    // start in each part (one per part, in order).
+    std::vector<TimeNs> selfPerPart, gpuPerPart;
 };
 
 struct OpStatsOptions {
@@ -33,6 +36,10 @@ struct OpStatsOptions {
     TimeNs stepTime = 0;                   // total duration of the steps (0: none)
     const AnalysisIndex* index = nullptr;  // built once per trace; else built here
     const CancelToken* cancel = nullptr;
+    // Parts of the window, by start and not overlapping (the steps' CPU
+    // spans): each op's times also go to the part it starts in, in the
+    // same pass.
+    std::vector<Interval> parts;
 };
 
 std::vector<OpStats> opStats(const Trace& trace, const OpStatsOptions& options = {});

@@ -51,7 +51,8 @@ std::vector<long double> uCounts(uint64_t n, uint64_t m) {
 }  // namespace
 
 std::optional<ShiftTest> shiftTest(const std::vector<TimeNs>& base,
-                                   const std::vector<TimeNs>& candidate, double level) {
+                                   const std::vector<TimeNs>& candidate, double level,
+                                   bool withShift) {
     const uint64_t nb = base.size(), nc = candidate.size();
     if (nb < 2 || nc < 2 || !(level > 0 && level < 1)) return std::nullopt;
     ShiftTest t;
@@ -117,7 +118,7 @@ std::optional<ShiftTest> shiftTest(const std::vector<TimeNs>& base,
     }
     t.significant = t.pValue < 1 - level;
 
-    if (nb * nc > kMaxShiftPairs) return t;
+    if (!withShift || nb * nc > kMaxShiftPairs) return t;
     std::vector<TimeNs> diffs;
     diffs.reserve(nb * nc);
     for (TimeNs c : candidate)

@@ -52,8 +52,10 @@ struct ShiftTest {
 };
 
 // None when either sample has fewer than two values (no spread to measure
-// the change against) or `level` is not in (0, 1).
+// the change against) or `level` is not in (0, 1). Without `withShift`, the
+// test alone (O((n + m) log(n + m)), for many names at once): no shift.
 std::optional<ShiftTest> shiftTest(const std::vector<TimeNs>& base,
-                                   const std::vector<TimeNs>& candidate, double level = 0.95);
+                                   const std::vector<TimeNs>& candidate, double level = 0.95,
+                                   bool withShift = true);
 
 }  // namespace gapscope

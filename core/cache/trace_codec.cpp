@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "format/args_decoder.h"
+#include "model/earliest_slices.h"
 #include "model/trace_schema.h"
 
 namespace gapscope {
@@ -132,8 +133,10 @@ void readReport(CacheReader& in, ImportReport& r) {
         w.message = in.string();
         r.warnings.push_back(std::move(w));
     }
-    // (Slice ids: Trace Health uses only those inside the trace.)
+    // (Slice ids: Trace Health uses only those inside the trace; a crafted
+    // file's longer list is cut to what the import keeps.)
     in.podVector(r.orphanFlowSlices);
+    if (r.orphanFlowSlices.size() > kExampleSlices) r.orphanFlowSlices.resize(kExampleSlices);
 }
 
 void writeProcesses(const Trace& t, CacheWriter& out) {

@@ -136,7 +136,13 @@ namespace {
 void noteOrphanFlow(Trace& t, uint32_t slice) {
     ++t.report.orphanFlowEvents;
     if (slice == kNone) return;
-    // The earliest few by start: the list is that short, kept sorted.
+    // The earliest few by start: the list is that short, kept sorted; a
+    // slice after its last, when it is full, changes nothing (most do).
+    auto& kept = t.report.orphanFlowSlices;
+    if (kept.size() >= kExampleSlices) {
+        const Slice &s = t.slices[slice], &last = t.slices[kept.back()];
+        if (s.start > last.start || (s.start == last.start && slice > kept.back())) return;
+    }
     EarliestSlices earliest(t);
     for (const uint32_t s : t.report.orphanFlowSlices)
         earliest.add(s);

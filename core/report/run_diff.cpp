@@ -326,7 +326,6 @@ std::string verdictOf(const RunDiff& d, const RunMetrics& base, const RunMetrics
     struct Moved {
         double by;
         std::string what;
-        std::string note = {};  // after the unit
     };
     std::vector<Moved> idle, kernels;
     for (size_t c = 0; c < kGapCauseCount; ++c) {
@@ -388,6 +387,7 @@ std::string verdictOf(const RunDiff& d, const RunMetrics& base, const RunMetrics
                                                     duration(to)});
     }
     for (const KernelDelta& k : d.kernels) {
+        if (k.status == NameStatus::WithinNoise) continue;  // not beyond its own noise
         const auto t = told.find(k.name);
         const TimeNs before = k.base.total - (t == told.end() ? 0 : t->second);
         const TimeNs after = k.now.total - (t == told.end() ? 0 : t->second);
@@ -404,8 +404,7 @@ std::string verdictOf(const RunDiff& d, const RunMetrics& base, const RunMetrics
                                ? "kernel " + name + " gone (it took " + duration(from) + ")"
                                : name + was + (to < from ? " fell from " : " rose from ") +
                                      duration(from) + " to " + duration(to);
-        kernels.push_back({std::abs(to - from), std::move(what),
-                           k.status == NameStatus::WithinNoise ? " (within noise)" : ""});
+        kernels.push_back({std::abs(to - from), std::move(what)});
     }
     auto byMost = [](const Moved& a, const Moved& b) { return a.by > b.by; };
     std::stable_sort(idle.begin(), idle.end(), byMost);
@@ -415,7 +414,7 @@ std::string verdictOf(const RunDiff& d, const RunMetrics& base, const RunMetrics
     for (size_t i = 0; i < idle.size() && i < 2; ++i)
         parts.push_back(idle[i].what + unit);
     for (size_t i = 0; i < kernels.size() && i < 2; ++i)
-        parts.push_back(kernels[i].what + unit + kernels[i].note);
+        parts.push_back(kernels[i].what + unit);
     // The input pipeline's verdict, where it changed (both runs with an
     // input share: the verdict rests on it).
     if (base.metric("input_share") && now.metric("input_share") &&
@@ -534,16 +533,36 @@ bool withinNoise(const std::optional<ShiftTest>& t) {
     return t && t->canBeSignificant() && !t->significant;
 }
 
+// Whether a name's time per step holds most of its total in a run: where
+// much of it falls outside the steps (warm-up, a step without GPU work)
+// the steps cannot speak for its change.
+bool inSteps(const std::vector<TimeNs>& perStep, TimeNs total) {
+    TimeNs sum = 0;
+    for (const TimeNs t : perStep)
+        sum += t;
+    return !perStep.empty() && 10 * sum >= 9 * total;
+}
+
+// The test of the time per step, where the steps hold the name's time in both runs.
+std::optional<ShiftTest> perStepTest(const std::vector<TimeNs>& base, TimeNs baseTotal,
+                                     const std::vector<TimeNs>& now, TimeNs newTotal,
+                                     double level) {
+    if (!inSteps(base, baseTotal) || !inSteps(now, newTotal)) return std::nullopt;
+    return shiftTest(base, now, level, false);  // p alone: names are many
+}
+
 void weighAgainstNoise(std::vector<KernelDelta>& kernels, std::vector<OpDelta>& ops, double level) {
     for (KernelDelta& k : kernels) {
         if (k.status != NameStatus::Changed) continue;
-        k.stepChange = shiftTest(k.base.perStep, k.now.perStep, level);
+        k.stepChange = perStepTest(k.base.perStep, k.base.total, k.now.perStep, k.now.total, level);
         if (withinNoise(k.stepChange)) k.status = NameStatus::WithinNoise;
     }
     for (OpDelta& o : ops) {
         if (o.status != NameStatus::Changed) continue;
-        o.selfStepChange = shiftTest(o.base.selfPerStep, o.now.selfPerStep, level);
-        o.gpuStepChange = shiftTest(o.base.gpuPerStep, o.now.gpuPerStep, level);
+        o.selfStepChange =
+            perStepTest(o.base.selfPerStep, o.base.self, o.now.selfPerStep, o.now.self, level);
+        o.gpuStepChange =
+            perStepTest(o.base.gpuPerStep, o.base.gpu, o.now.gpuPerStep, o.now.gpu, level);
         if (withinNoise(o.selfStepChange) && withinNoise(o.gpuStepChange))
             o.status = NameStatus::WithinNoise;
     }

@@ -136,12 +136,10 @@ std::map<std::string, std::optional<double>, std::less<>> headlineOf(const Trace
     return out;
 }
 
-// Each kernel's and op's time per step, the noise a change of its total is
-// weighed against (run_diff.h). The steps' GPU tiles (lead-in and window)
-// tile each GPU's step time, so a kernel is in at most one step; ops by
-// their step's CPU span, one opStats pass per step (its work is the step's).
-void addPerStepFigures(const Trace& trace, const StepsResult& steps, OpStatsOptions opOptions,
-                       RunMetrics& m) {
+// Each kernel's time per step, the noise a change of its total is weighed
+// against (run_diff.h). The steps' GPU tiles (lead-in and window) tile each
+// GPU's step time, so a kernel is in at most one step.
+void addKernelsPerStep(const Trace& trace, const StepsResult& steps, RunMetrics& m) {
     const size_t n = steps.steps.size();
     if (n == 0) return;
     std::unordered_map<StringId, std::vector<TimeNs>> kernels;
@@ -169,24 +167,18 @@ void addPerStepFigures(const Trace& trace, const StepsResult& steps, OpStatsOpti
             k->second.perStep = std::move(per);
     for (auto& [name, k] : m.kernels)
         if (k.perStep.empty()) k.perStep.resize(n);  // none in any step
-    // Ranks merged into one trace: a step's CPU span holds the other ranks'
-    // ops too (opStats has no rank), so ops have no per-step figures there.
-    for (const StepReport& s : steps.steps)
-        if (s.rank) return;
-    for (auto& [name, o] : m.ops) {
-        o.selfPerStep.resize(n);
-        o.gpuPerStep.resize(n);
+}
+
+// The steps' CPU spans, where each op's time per step can be had from
+// them: one rank's steps, in order and apart (ranks merged into one trace
+// share their spans with the other ranks' ops; opStats has no rank).
+std::vector<Interval> opStepParts(const StepsResult& steps) {
+    std::vector<Interval> parts;
+    for (const StepReport& s : steps.steps) {
+        if (s.rank || (!parts.empty() && s.step.span.start < parts.back().end)) return {};
+        parts.push_back(s.step.span);
     }
-    for (size_t i = 0; i < n; ++i) {
-        if (opOptions.cancel && opOptions.cancel->isCancelled()) return;
-        opOptions.window = steps.steps[i].step.span;
-        for (const OpStats& o : opStats(trace, opOptions)) {
-            const auto op = m.ops.find(std::string(trace.str(o.name)));
-            if (op == m.ops.end()) continue;  // (every op of a step is one of the trace's)
-            op->second.selfPerStep[i] += o.self;
-            op->second.gpuPerStep[i] += o.gpu;
-        }
-    }
+    return parts;
 }
 
 }  // namespace
@@ -237,16 +229,19 @@ RunMetrics runMetrics(const Trace& trace, const StepOptions& stepOptions) {
             if (const auto k = m.kernels.find(name); k != m.kernels.end()) k->second.scope = s.path;
         }
     }
+    addKernelsPerStep(trace, data.steps, m);
     OpStatsOptions opOptions;
     opOptions.index = options.index;
     opOptions.cancel = options.cancel;
-    for (const OpStats& o : opStats(trace, opOptions)) {
+    opOptions.parts = opStepParts(data.steps);  // each op's time per step, in the same pass
+    for (OpStats& o : opStats(trace, opOptions)) {
         RunMetrics::Op& out = m.ops[std::string(trace.str(o.name))];
         out.count += o.count;
         out.self += o.self;
         out.gpu += o.gpu;
+        out.selfPerStep = std::move(o.selfPerPart);
+        out.gpuPerStep = std::move(o.gpuPerPart);
     }
-    addPerStepFigures(trace, data.steps, opOptions, m);
     return m;
 }
 

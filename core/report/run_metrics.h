@@ -81,7 +81,8 @@ struct RunMetrics {
         uint64_t count = 0;
         TimeNs self = 0, gpu = 0;
         // Its self and GPU time in each step (as `steps`), an op counting in
-        // the step whose CPU span it starts in.
+        // the step whose CPU span it starts in; empty where the steps are
+        // ranks merged into one trace (a step's span holds other ranks' ops).
         std::vector<TimeNs> selfPerStep, gpuPerStep;
     };
     std::map<std::string, Kernel> kernels;  // all devices together

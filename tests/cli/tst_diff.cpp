@@ -551,6 +551,58 @@ class TestDiff : public QObject {
     // 10 ms each): in S, a (3 ms) and b (1 ms) vanished and c (2 ms) is
     // new; "moved" left S for T but still runs, so it is no part of it;
     // a's other 2 ms, outside any named range, are told of a itself.
+    // A kernel's change is weighed against its time per step only where the
+    // steps hold its time: the same in every step but more of it before the
+    // first (warm-up) stays changed; a wobble per step is within noise; a
+    // shift beyond the steps' spread is changed, and named in the verdict.
+    void aNamesChangeIsWeighedAgainstItsStepsNoise() {
+        using namespace gapscope;
+        const TimeNs us = 1000;
+        RunMetrics base, now;
+        for (RunMetrics* m : {&base, &now}) {
+            m->stepCount = 6;
+            m->stepDurations = std::vector<TimeNs>(6, 10'000 * us);
+            m->headline["step_time"] = m->headline["step_time_median"] = 10'000.0 * us;
+        }
+        auto kernel = [](std::vector<TimeNs> perStep, TimeNs outside) {
+            RunMetrics::Kernel k;
+            k.count = perStep.size();
+            for (const TimeNs t : perStep)
+                k.total += t;
+            k.total += outside;
+            k.perStep = std::move(perStep);
+            return k;
+        };
+        base.kernels["warm"] =
+            kernel({100 * us, 100 * us, 100 * us, 100 * us, 100 * us, 100 * us}, 0);
+        now.kernels["warm"] =
+            kernel({100 * us, 100 * us, 100 * us, 100 * us, 100 * us, 100 * us}, 5'000 * us);
+        base.kernels["wobble"] =
+            kernel({500 * us, 505 * us, 495 * us, 502 * us, 498 * us, 500 * us}, 0);
+        now.kernels["wobble"] =
+            kernel({501 * us, 497 * us, 503 * us, 499 * us, 500 * us, 504 * us}, 0);
+        base.kernels["slower"] =
+            kernel({300 * us, 301 * us, 299 * us, 303 * us, 302 * us, 298 * us}, 0);
+        now.kernels["slower"] =
+            kernel({400 * us, 401 * us, 399 * us, 403 * us, 402 * us, 398 * us}, 0);
+        const RunDiff d = diffRuns(base, now);
+        auto find = [&](const char* name) {
+            return *std::find_if(d.kernels.begin(), d.kernels.end(),
+                                 [&](const KernelDelta& k) { return k.name == name; });
+        };
+        QCOMPARE(find("warm").status, NameStatus::Changed);  // the steps hold 55 % of it
+        QVERIFY(!find("warm").stepChange);
+        QCOMPARE(find("wobble").status, NameStatus::WithinNoise);
+        QVERIFY(find("wobble").stepChange->pValue >= 0.05);
+        QCOMPARE(find("slower").status, NameStatus::Changed);
+        // Exact (six and six, no ties): every NEW above every BASE, p = 2 / C(12, 6).
+        QVERIFY(find("slower").stepChange->exact);
+        QCOMPARE(find("slower").stepChange->pValue, 2.0 / 924.0);
+        const QString verdict = QString::fromStdString(d.verdict);
+        QVERIFY2(verdict.contains("slower rose from"), qPrintable(verdict));
+        QVERIFY2(!verdict.contains("wobble"), qPrintable(verdict));
+    }
+
     void aReplacedScopeIsOneChange() {
         using namespace gapscope;
         const TimeNs ms = 1'000'000;

@@ -4,6 +4,7 @@
 #include <QTest>
 
 #include "analysis/trace_health.h"
+#include "model/merge_traces.h"
 #include "support/suite_main.h"
 #include "support/test_paths.h"
 #include "support/trace_files.h"
@@ -42,6 +43,26 @@ const Slice* findSlice(const Trace& t, const std::string& name) {
 #define LOAD_FIXTURE(var, name)  \
     const auto var = load(name); \
     if (!var) return
+
+namespace {
+
+// `n` slices named <prefix><i> on one thread from `from` us, 100 us apart,
+// each holding the end of a flow whose start is not in the file (ids in
+// the reverse order of time: the later slice, the smaller id).
+std::string orphanFlows(const std::string& prefix, int from, int n) {
+    std::string json = "[";
+    for (int i = 0; i < n; ++i) {
+        const int ts = from + 100 * i;
+        json += "{\"ph\":\"X\",\"name\":\"" + prefix + std::to_string(i) +
+                "\",\"pid\":1,\"tid\":1,\"ts\":" + std::to_string(ts) + ",\"dur\":50},";
+        json += "{\"ph\":\"f\",\"cat\":\"q\",\"name\":\"q\",\"id\":" + std::to_string(n - i) +
+                ",\"pid\":1,\"tid\":1,\"ts\":" + std::to_string(ts + 10) + ",\"bp\":\"e\"}";
+        json += i + 1 < n ? "," : "]";
+    }
+    return json;
+}
+
+}  // namespace
 
 class TestPhases : public QObject {
     Q_OBJECT
@@ -154,17 +175,8 @@ class TestPhases : public QObject {
     // Many flow steps without a start: the first few by start are kept,
     // whatever order the flows' ids put them in.
     void orphanFlowsKeepTheEarliestSlices() {
-        std::string json = "[";
         const int n = 12;
-        for (int i = 0; i < n; ++i) {
-            // Ids in the reverse order of time: the later slice, the smaller id.
-            const int ts = 1000 + 100 * i;
-            json += "{\"ph\":\"X\",\"name\":\"k" + std::to_string(i) +
-                    "\",\"pid\":1,\"tid\":1,\"ts\":" + std::to_string(ts) + ",\"dur\":50},";
-            json += "{\"ph\":\"f\",\"cat\":\"q\",\"name\":\"q\",\"id\":" + std::to_string(n - i) +
-                    ",\"pid\":1,\"tid\":1,\"ts\":" + std::to_string(ts + 10) + ",\"bp\":\"e\"}";
-            json += i + 1 < n ? "," : "]";
-        }
+        const std::string json = orphanFlows("k", 1000, n);
         const LoadResult r = test::loadJsonText(json);
         QVERIFY(r.trace);
         const auto& t = r.trace;
@@ -176,6 +188,32 @@ class TestPhases : public QObject {
         for (size_t i = 0; i < kHealthExamples; ++i)
             QCOMPARE(std::string(t->str(t->slices[orphans->examples[i]].name)),
                      "k" + std::to_string(i));
+    }
+
+    // Two ranks merged into one trace: the first slices of both ranks'
+    // orphan flows, in the merged trace's slices, the earliest of the two.
+    void mergedRanksKeepTheirEarliestOrphanSlices() {
+        std::vector<RankPart> parts;
+        const std::pair<const char*, int> ranks[] = {{"a", 1000}, {"b", 1050}};
+        for (int64_t r = 0; r < 2; ++r) {
+            LoadResult one = test::loadJsonText(orphanFlows(ranks[r].first, ranks[r].second, 12));
+            QVERIFY(one.trace);
+            parts.push_back({r,
+                             "host",
+                             "rank" + std::to_string(r) + ".json",
+                             0,
+                             std::const_pointer_cast<Trace>(std::move(one.trace)),
+                             {}});
+        }
+        const std::shared_ptr<const Trace> job = mergeRankTraces(std::move(parts), "job");
+        QCOMPARE(job->report.orphanFlowEvents, uint64_t(24));
+        const TraceHealth health = traceHealth(*job);
+        const HealthCheck* orphans = health.find("orphan_flow_events");
+        QVERIFY(orphans);
+        std::vector<std::string> names;
+        for (const uint32_t s : orphans->examples)
+            names.emplace_back(job->str(job->slices[s].name));
+        QCOMPARE(names, (std::vector<std::string>{"a0", "b0", "a1", "b1", "a2"}));
     }
 
     void asyncNestableAndLegacy() {

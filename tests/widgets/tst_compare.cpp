@@ -25,6 +25,7 @@
 
 #include "compare/compare_controller.h"
 #include "compare/compare_panel.h"
+#include "compare/view_link.h"
 #include "loading/trace_loader.h"
 #include "main_window.h"
 #include "panels/analysis_table.h"
@@ -376,6 +377,26 @@ class TestCompare : public QObject {
         window_->resize(1600, 1000);
         QTRY_VERIFY(panel->verdictBesideTables());
         QVERIFY(tabs->indexOf(panel->table(QStringLiteral("metrics"))) == 0);
+    }
+
+    // The link's line both ways, and held within reach where it is steep:
+    // a zero-length slice fitted against a long one, on times of 1e18 ns.
+    void theLinkMapsBothWaysAndStaysInRange() {
+        ViewState first, second;
+        ViewLink link(&first, &second);
+        const TimeNs t0 = 1'700'000'000'000'000'000;
+        link.link({t0, t0 + 1'000'000}, {t0 + 5'000, t0 + 5'000 + 100'000}, {t0, t0 + 5'000, 0.1});
+        first.setVisible({t0 + 200'000, t0 + 400'000});
+        QCOMPARE(second.visible(), TimeWindow({t0 + 5'000 + 20'000, t0 + 5'000 + 40'000}));
+        second.setVisible({t0 + 5'000 + 50'000, t0 + 5'000 + 60'000});
+        QCOMPARE(first.visible(), TimeWindow({t0 + 500'000, t0 + 600'000}));
+        // A line of slope 1e12 is held at 1e6: the bounds stay ordered and finite.
+        link.link({t0, t0 + 1'000'000'000}, {t0, t0 + 1}, {t0, t0, 1e12});
+        QCOMPARE(link.mapping().scale, 1e6);
+        QVERIFY(second.bounds().start < second.bounds().end);
+        QVERIFY(second.bounds().end <= TimeNs(4e18) && second.bounds().start >= TimeNs(-4e18));
+        first.setVisible({t0, t0 + 1000});
+        QCOMPARE(second.visible().start, t0);
     }
 
     // What a person does while things load: a second comparison asked for

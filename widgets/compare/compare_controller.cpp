@@ -271,21 +271,30 @@ void CompareController::showAlignment() {
     link_->link(spanOf(base), spanOf(now), m);
     basePage_->ruler()->setOrigin(a.baseAt);
     candidatePage_->ruler()->setOrigin(a.newAt);
-    const QString fitted = fitted_ ? tr(" · each fitted to it") : QString();
+    setRulerNotes(fitted_ ? tr(" · each fitted to it") : QString());
     if (!a.baseStep || !a.newStep) {
-        basePage_->ruler()->setNote(tr("lined up on the runs' starts") + fitted);
-        candidatePage_->ruler()->setNote(tr("lined up on the runs' starts") + fitted);
         basePage_->state()->fitAll();
         return;
     }
     const Step& b = result_->input.base.steps[*a.baseStep];
     const Step& n = result_->input.now.steps[*a.newStep];
-    basePage_->ruler()->setNote(tr("0 = start of step %1").arg(b.number) + fitted);
-    candidatePage_->ruler()->setNote(tr("0 = start of step %1").arg(n.number) + fitted);
     // The step of both runs in view: fitted, each fills its timeline; at one
     // scale, the longer of the two whole.
     const TimeNs length = fitted_ ? b.span.length() : std::max(b.span.length(), n.span.length());
     basePage_->state()->fit({a.baseAt, a.baseAt + std::max<TimeNs>(length, 1)});
+}
+
+void CompareController::setRulerNotes(const QString& how) {
+    const StepAlignment& a = alignment_;
+    if (!a.baseStep || !a.newStep) {
+        basePage_->ruler()->setNote(tr("lined up on the runs' starts") + how);
+        candidatePage_->ruler()->setNote(tr("lined up on the runs' starts") + how);
+        return;
+    }
+    basePage_->ruler()->setNote(
+        tr("0 = start of step %1").arg(result_->input.base.steps[*a.baseStep].number) + how);
+    candidatePage_->ruler()->setNote(
+        tr("0 = start of step %1").arg(result_->input.now.steps[*a.newStep].number) + how);
 }
 
 void CompareController::showFramed() {
@@ -307,6 +316,9 @@ void CompareController::showFramed() {
         w = m.toFirst(TimeWindow{now.slices[c].start, now.slices[c].end()});
     }
     link_->link(spanOf(base), spanOf(now), m);
+    if (b != kNone && c != kNone)
+        setRulerNotes(fitted_ ? tr(" · lined up on the slices, each fitted to its own")
+                              : tr(" · lined up on the slices"));
     basePage_->state()->setSelectedSlice(b);
     candidatePage_->state()->setSelectedSlice(c);
     basePage_->state()->fit({w.start, std::max(w.end, w.start + 1)});

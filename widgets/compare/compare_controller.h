@@ -96,6 +96,8 @@ class CompareController : public QObject {
     // scale or each fitted to its step (without steps, to its run).
     LinkMapping stepMapping() const;
     void showFramed();
+    // "0 = start of step N" (or the runs' starts) and how they are lined up.
+    void setRulerNotes(const QString& how);
     std::optional<PictureSpec> pictureOf(const ImageExport* images, TimeNs origin,
                                          QString* error) const;
 

@@ -9,10 +9,17 @@ namespace {
 TimeWindow hullOf(TimeWindow a, TimeWindow b) {
     return {std::min(a.start, b.start), std::max(a.end, b.end)};
 }
-// In long double: trace times are ~1e18 ns, past a double's exact integers.
+// In long double: trace times are ~1e18 ns, past a double's exact integers;
+// held within int64's range (a far bound through a steep line).
 TimeNs mapped(TimeNs t, TimeNs from, TimeNs to, long double scale) {
-    return to + static_cast<TimeNs>(std::llround(static_cast<long double>(t - from) * scale));
+    constexpr long double kLimit = 4e18L;
+    const long double v = static_cast<long double>(to) +
+                          (static_cast<long double>(t) - static_cast<long double>(from)) * scale;
+    return static_cast<TimeNs>(std::llround(std::clamp(v, -kLimit, kLimit)));
 }
+// A line steeper or flatter than this says nothing a person can read (a
+// zero-length slice fitted against a long one): held there.
+constexpr double kMaxScale = 1e6;
 }  // namespace
 
 TimeNs LinkMapping::toSecond(TimeNs first) const {
@@ -38,6 +45,7 @@ ViewLink::ViewLink(ViewState* first, ViewState* second, QObject* parent)
 
 void ViewLink::link(TimeWindow firstSpan, TimeWindow secondSpan, LinkMapping mapping) {
     if (!(mapping.scale > 0) || !std::isfinite(mapping.scale)) mapping.scale = 1;
+    mapping.scale = std::clamp(mapping.scale, 1 / kMaxScale, kMaxScale);
     mapping_ = mapping;
     linked_ = true;
     // Either run scrolls as far as the other reaches, so the windows keep one span.

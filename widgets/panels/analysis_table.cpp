@@ -3,7 +3,6 @@
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
-#include <QGuiApplication>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QKeyEvent>
@@ -195,13 +194,16 @@ AnalysisTable::AnalysisTable(QWidget* parent)
     view_->horizontalHeader()->setHighlightSections(false);
     view_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     // Fit the columns to new rows (names capped so the numbers stay in view).
+    // The hidden columns first: the columns shown share the width.
+    connect(model_, &QAbstractItemModel::modelReset, this, &AnalysisTable::applyHiddenColumns);
     connect(model_, &QAbstractItemModel::modelReset, this, &AnalysisTable::fitColumns);
+    // A column a person sizes (a drag on the header, not a splitter's or the
+    // dock's, which resize the stretched last column) keeps its width.
+    view_->horizontalHeader()->viewport()->installEventFilter(this);
     connect(view_->horizontalHeader(), &QHeaderView::sectionResized, this, [this] {
-        // A person's drag (a stretched last column also resizes with the view).
-        if (!fitting_ && QGuiApplication::mouseButtons() != Qt::NoButton) fittedByHand_ = true;
+        if (!fitting_ && headerPressed_) fittedByHand_ = true;
     });
     view_->viewport()->installEventFilter(this);  // its width: the columns follow
-    connect(model_, &QAbstractItemModel::modelReset, this, &AnalysisTable::applyHiddenColumns);
     view_->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(view_->horizontalHeader(), &QHeaderView::customContextMenuRequested, this,
             &AnalysisTable::showHeaderMenu);
@@ -316,6 +318,13 @@ void AnalysisTable::fitColumns() {
 }
 
 bool AnalysisTable::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == view_->horizontalHeader()->viewport()) {
+        if (event->type() == QEvent::MouseButtonPress ||
+            event->type() == QEvent::MouseButtonDblClick)
+            headerPressed_ = true;
+        else if (event->type() == QEvent::MouseButtonRelease)
+            headerPressed_ = false;
+    }
     if (watched == view_->viewport() && event->type() == QEvent::Resize && !fittedByHand_ &&
         !refitQueued_) {
         auto* resize = static_cast<QResizeEvent*>(event);

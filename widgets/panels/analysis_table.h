@@ -177,6 +177,7 @@ class AnalysisTable : public QWidget {
     QStringList hidden_;  // column keys
     // The columns follow the view's width until a person sizes one.
     bool fittedByHand_ = false;
+    bool headerPressed_ = false;  // a button is down on the header
     bool fitting_ = false;
     bool refitQueued_ = false;
 };
