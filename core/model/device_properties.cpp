@@ -3,7 +3,9 @@
 #include "model/device_properties.h"
 
 #include <algorithm>
+#include <limits>
 #include <nlohmann/json.hpp>
+#include <type_traits>
 #include <vector>
 
 namespace gapscope {
@@ -25,24 +27,37 @@ void forEachDevice(const Trace& trace, F&& f) {
     }
 }
 
+// Each device's value of `key` where it is of V's JSON kind (a string, or
+// an integer that fits V).
+template <class V>
+std::map<int, V> propertyByDevice(const Trace& trace, const char* key) {
+    std::map<int, V> out;
+    forEachDevice(trace, [&](int id, const nlohmann::json& p) {
+        const auto v = p.find(key);
+        if (v == p.end()) return;
+        if constexpr (std::is_same_v<V, std::string>) {
+            if (v->is_string()) out[id] = v->template get<std::string>();
+        } else if (v->is_number_integer()) {
+            const auto n = v->template get<int64_t>();
+            if (n >= std::numeric_limits<V>::min() && n <= std::numeric_limits<V>::max())
+                out[id] = static_cast<V>(n);
+        }
+    });
+    return out;
+}
+
 }  // namespace
 
 std::map<int, std::string> deviceNamesFromProperties(const Trace& trace) {
-    std::map<int, std::string> names;
-    forEachDevice(trace, [&](int id, const nlohmann::json& p) {
-        const auto name = p.find("name");
-        if (name != p.end() && name->is_string()) names[id] = name->get<std::string>();
-    });
-    return names;
+    return propertyByDevice<std::string>(trace, "name");
 }
 
 std::map<int, int64_t> deviceMemoryFromProperties(const Trace& trace) {
-    std::map<int, int64_t> bytes;
-    forEachDevice(trace, [&](int id, const nlohmann::json& p) {
-        const auto mem = p.find("totalGlobalMem");
-        if (mem != p.end() && mem->is_number_integer()) bytes[id] = mem->get<int64_t>();
-    });
-    return bytes;
+    return propertyByDevice<int64_t>(trace, "totalGlobalMem");
+}
+
+std::map<int, int> deviceSmsFromProperties(const Trace& trace) {
+    return propertyByDevice<int>(trace, "numSms");
 }
 
 std::string shortDeviceName(std::string_view name) {

@@ -14,6 +14,8 @@ namespace gapscope {
 std::map<int, std::string> deviceNamesFromProperties(const Trace& trace);
 // Device index -> its memory in bytes ("totalGlobalMem").
 std::map<int, int64_t> deviceMemoryFromProperties(const Trace& trace);
+// Device index -> its SM count ("numSms"; a ROCm device's compute units).
+std::map<int, int> deviceSmsFromProperties(const Trace& trace);
 
 // A device's entry of those maps: its own, else the one all entries share
 // (a process that sees one GPU describes it as device 0 while the trace
