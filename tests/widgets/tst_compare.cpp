@@ -31,6 +31,7 @@
 #include "panels/analysis_table.h"
 #include "panels/table_export.h"
 #include "report/result_json.h"
+#include "search/search_bar.h"
 #include "support/cli_run.h"
 #include "support/generator.h"
 #include "support/suite_main.h"
@@ -227,13 +228,19 @@ class TestCompare : public QObject {
 
     void aKernelPickedIsFramedInBoth() {
         QVERIFY(pickKernel(QStringLiteral("gemm_kernel")));
-        for (TracePage* page : {window_->tracePage(), compare()->candidatePage()}) {
+        const std::pair<TracePage*, const json*> runs[] = {
+            {window_->tracePage(), &baseTruth_}, {compare()->candidatePage(), &slowTruth_}};
+        for (const auto& [page, truth] : runs) {
             const auto trace = page->trace();
             const uint32_t s = page->state()->selectedSlice();
             QVERIFY(s != kNone);
             QCOMPARE(trace->str(trace->slices[s].name), std::string_view("gemm_kernel"));
             const TimeWindow v = page->state()->visible();
             QVERIFY(v.start <= trace->slices[s].start && v.end >= trace->slices[s].end());
+            // Every instance is highlighted (the search steps through them).
+            QTRY_VERIFY(!page->search()->searching());
+            QCOMPARE(page->search()->matchCount(),
+                     (*truth)["kernels"]["gemm_kernel"]["count"].get<int>());
         }
         // Each the first at or after the step the runs are lined up on.
         const auto bs = truthSteps(baseTruth_);

@@ -6,6 +6,7 @@
 #include <QFileInfo>
 #include <QMainWindow>
 #include <QMessageBox>
+#include <QRegularExpression>
 #include <QSplitter>
 #include <QTimer>
 #include <algorithm>
@@ -22,6 +23,7 @@
 #include "loading/trace_loader.h"
 #include "panels/dock_content.h"
 #include "panels/table_export.h"
+#include "search/search_bar.h"
 #include "timeline/overview_strip.h"
 #include "timeline/time_ruler.h"
 #include "timeline/timeline_view.h"
@@ -335,10 +337,18 @@ void CompareController::frameName(const QString& name, const QString& baseName) 
     framer_->submit([this, runs, a, n = name.toStdString(), inBase](const CancelToken&) {
         const uint32_t b = sliceNear(*runs->base, inBase, a.baseAt);
         const uint32_t c = sliceNear(*runs->now, n, a.newAt);
-        return std::function<void()>([this, runs, b, c] {
+        return std::function<void()>([this, runs, b, c, n, inBase] {
             if (runs != result_ || (b == kNone && c == kNone)) return;
             framed_ = std::pair{b, c};
             showFramed();
+            // Every instance highlighted in its run, as a kernel picked in
+            // the Kernels panel is: Enter in a search box steps through them.
+            auto exactly = [](const std::string& s) {
+                return QStringLiteral("^") + QRegularExpression::escape(QString::fromStdString(s)) +
+                       QStringLiteral("$");
+            };
+            basePage_->search()->setQuery(exactly(inBase), true);
+            candidatePage_->search()->setQuery(exactly(n), true);
             emit framed();
         });
     });
