@@ -235,6 +235,7 @@ void writeTraceBody(const Trace& t, CacheWriter& out) {
     out.podVector(t.args);
     out.podVector(t.ids);
     out.podVector(t.launches);
+    out.podVector(t.opShapes);
     writeArgsStore(t.argsStore, out);
     out.pod<uint64_t>(t.gpuDevices.size());
     for (const GpuDevice& d : t.gpuDevices) {
@@ -270,6 +271,7 @@ void readTraceBody(CacheReader& in, Trace& t) {
     in.podVector(t.args);
     in.podVector(t.ids);
     in.podVector(t.launches);
+    in.podVector(t.opShapes);
     bool fileBacked = false;
     readArgsStore(in, t.argsStore, fileBacked);
     // Args decoded from the file stay there for one file, not for a run's
@@ -416,6 +418,10 @@ void validateTrace(const Trace& t) {
     checkRefs(t, t.flows, "flow");
     checkRefs(t, t.args, "args record");
     checkRefs(t, t.ids, "launch index");
+    checkRefs(t, t.opShapes, "op shapes");
+    // Looked up by binary search: strictly in the order of their args.
+    for (size_t i = 1; i < t.opShapes.size(); ++i)
+        require(t.opShapes[i - 1].args < t.opShapes[i].args, "op shapes out of order");
     checkRefs(t, t.gpuDevices, "gpu track");
     // A group is a rank of ranks merged into one trace, which is never
     // cached: the analyses index arrays by it.

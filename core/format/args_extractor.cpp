@@ -100,6 +100,10 @@ bool knownMember(RawEvent& ev, std::string_view key, const Value& v) {
             if (key == "block") any = true, toDim3(v, k.block);
             if (key == "bytes") any |= toInt64(v, k.bytes);
             if (key == "Bytes") toInt64(v, ev.memBytes);
+            if (key == "flops") {
+                double d = 0;
+                if (toDouble(v, d) && d >= 0) ev.flops = d;
+            }
             break;
         case 6:
             if (key == "device") any |= toInt32(v, k.device);
@@ -114,6 +118,11 @@ bool knownMember(RawEvent& ev, std::string_view key, const Value& v) {
             break;
         case 9:
             if (key == "Device Id") toInt32(v, ev.memDeviceId);
+            break;
+        case 10:
+            if (v.kind != ValueKind::Array) break;
+            if (key == "Input Dims") ev.inputDims = v.text;
+            if (key == "Input type") ev.inputTypes = v.text;
             break;
         case 11:
             if (key == "correlation") any |= toInt64(v, k.correlation);
@@ -134,6 +143,7 @@ bool knownMember(RawEvent& ev, std::string_view key, const Value& v) {
             break;
         case 15:
             if (key == "Total Allocated") toInt64(v, ev.memTotalAllocated);
+            if (key == "Concrete Inputs" && v.kind == ValueKind::Array) ev.concreteInputs = v.text;
             break;
         case 20:
             if (key == "registers per thread") any |= toInt32(v, k.registersPerThread);
@@ -206,6 +216,8 @@ void clearExtractedArgs(RawEvent& ev) {
     ev.memDeviceType = none.memDeviceType;
     ev.memDeviceId = none.memDeviceId;
     ev.memBytes = none.memBytes;
+    ev.inputDims = ev.inputTypes = ev.concreteInputs = {};
+    ev.flops = none.flops;
     ev.counterValues.clear();
     ev.keyStorage.clear();
 }

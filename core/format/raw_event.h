@@ -107,6 +107,12 @@ struct RawEventFields {
     int32_t memDeviceType = -1, memDeviceId = -1;
     static constexpr int64_t kNoBytes = INT64_MIN;
     int64_t memBytes = kNoBytes;  // [memory] "Bytes": the change (may be negative)
+    // A CPU op's tensors as the profiler recorded them (PyTorch's
+    // record_shapes): the JSON arrays "Input Dims", "Input type" and
+    // "Concrete Inputs" as written; and its own FLOP count (with_flops),
+    // negative when absent. Views of the input, like the args.
+    std::string_view inputDims, inputTypes, concreteInputs;
+    double flops = -1;
 };
 
 struct RawEvent : RawEventFields {

@@ -170,6 +170,7 @@ struct TraceBuilder::State {
     IdKey idKey(const RawId& id);
     IdKey tidKey(const RawEvent& ev);
     uint32_t storeArgs(const RawEvent& ev);
+    std::string shapesText;  // storeArgs's scratch for an op's signature
     uint32_t counter(uint32_t process, std::string_view name);
     bool isActivity(uint16_t category) const;
     bool isGpuAnnotation(uint16_t category) const;

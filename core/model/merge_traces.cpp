@@ -245,6 +245,10 @@ void appendPart(Trace& m, RankPart& part, uint32_t group, bool fileCounted, int&
         m.ids.push_back(a);
     }
     m.launches.insert(m.launches.end(), t.launches.begin(), t.launches.end());
+    for (OpShapes o : t.opShapes) {  // in args order still: each rank's args follow the last's
+        schema::fields(o, remap);
+        m.opShapes.push_back(o);
+    }
     for (GpuDevice d : t.gpuDevices) {
         rank.gpuLocalIndices.push_back(d.index);
         schema::fields(d, remap);

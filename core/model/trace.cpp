@@ -87,13 +87,21 @@ std::string Trace::gpuLabel(int device) const {
     return "GPU " + std::to_string(device);
 }
 
+const OpShapes* Trace::opShapesOf(uint32_t argsIndex) const {
+    if (argsIndex == kNone) return nullptr;
+    const auto it = std::lower_bound(opShapes.begin(), opShapes.end(), argsIndex,
+                                     [](const OpShapes& o, uint32_t a) { return o.args < a; });
+    return it != opShapes.end() && it->args == argsIndex ? &*it : nullptr;
+}
+
 size_t Trace::memoryBytes() const {
     size_t total = strings.memoryBytes() + slices.capacity() * sizeof(Slice) +
                    instants.capacity() * sizeof(Instant) + flows.capacity() * sizeof(Flow) +
                    // (size, not capacity: these grow by doubling and the
                    // untouched rest is address space, not memory)
                    args.size() * sizeof(ArgsRecord) + ids.size() * sizeof(ArgIds) +
-                   launches.size() * sizeof(LaunchParams) + argsStore.memoryBytes();
+                   launches.size() * sizeof(LaunchParams) + opShapes.size() * sizeof(OpShapes) +
+                   argsStore.memoryBytes();
     for (const Track& t : tracks) {
         total += sizeof(Track) + t.rows.capacity() * sizeof(Row) + t.index.memoryBytes();
         for (const RunBreakIndex& b : t.rowBreaks)

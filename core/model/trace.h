@@ -184,6 +184,18 @@ struct ArgsRecord {
     uint32_t extracted = kNone;  // index into Trace::ids
 };
 
+// What a CPU op's args say of its tensors and work (PyTorch's
+// record_shapes and with_flops), which the efficiency figures read: sparse,
+// in the order of the args they belong to (so found by binary search).
+struct OpShapes {
+    uint32_t args = kNone;  // the op's ArgsRecord
+    // "Input Dims", "Input type" and "Concrete Inputs" as the file wrote
+    // them, one per line (the op's signature, interned); 0: none recorded.
+    StringId shapes = 0;
+    double flops = -1;  // the profiler's own FLOP count; negative: none
+};
+static_assert(sizeof(OpShapes) == 16);
+
 // Which profiler wrote a trace, decided at import from what the trace says
 // of itself (model/vocabulary/): its vocabulary says what the trace's
 // categories and names mean.
@@ -225,6 +237,7 @@ class Trace {
     HugeVector<ArgsRecord> args;
     HugeVector<ArgIds> ids;  // see ExtractedArgs
     HugeVector<LaunchParams> launches;
+    HugeVector<OpShapes> opShapes;  // sorted by args
     ArgsStore argsStore;
     std::vector<GpuDevice> gpuDevices;     // sorted by index
     std::vector<TraceRank> ranks;          // empty unless merged from ranks
@@ -254,6 +267,8 @@ class Trace {
     ArgsText argsText(uint32_t argsIndex) const;
     // The args pulled out at load for one event, if it had any.
     std::optional<ExtractedArgs> extractedArgs(uint32_t argsIndex) const;
+    // An op's recorded shapes and FLOPs (null when its args had none).
+    const OpShapes* opShapesOf(uint32_t argsIndex) const;
     // Just args.device (-1 when absent): the hot path of the GPU busy union.
     int32_t deviceOf(uint32_t argsIndex) const {
         if (argsIndex >= args.size() || args[argsIndex].extracted == kNone) return -1;

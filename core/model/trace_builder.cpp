@@ -134,7 +134,20 @@ uint32_t TraceBuilder::State::storeArgs(const RawEvent& ev) {
         trace.ids.push_back(id);
     }
     trace.args.push_back(rec);
-    return static_cast<uint32_t>(trace.args.size() - 1);
+    const auto index = static_cast<uint32_t>(trace.args.size() - 1);
+    if (!ev.inputDims.empty() || ev.flops >= 0) {
+        OpShapes o;
+        o.args = index;
+        o.flops = ev.flops;
+        if (!ev.inputDims.empty()) {
+            shapesText.assign(ev.inputDims);
+            shapesText.append(1, '\n').append(ev.inputTypes);
+            shapesText.append(1, '\n').append(ev.concreteInputs);
+            o.shapes = trace.strings.intern(shapesText);
+        }
+        trace.opShapes.push_back(o);
+    }
+    return index;
 }
 
 uint32_t TraceBuilder::State::counter(uint32_t proc, std::string_view name) {

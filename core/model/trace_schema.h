@@ -185,6 +185,14 @@ void fields(L& l, V&& v) {
     v("bytes", l.bytes, Ref::None);
 }
 
+template <class O, class V>
+requires Is<O, OpShapes>
+void fields(O& o, V&& v) {
+    v("args", o.args, Ref::ArgsOrNone);
+    v("shapes", o.shapes, Ref::String);
+    v("flops", o.flops, Ref::None);
+}
+
 // Not here: busy and instants (each user's own: times to move, intervals).
 template <class D, class V>
 requires Is<D, GpuDevice>

@@ -191,6 +191,11 @@ std::string canonicalDump(const Trace& t, const DumpOptions& options) {
         line << "launch";
         fieldsOf(line, l);
     }
+    for (const OpShapes& o : t.opShapes) {
+        Line line(out);
+        line << "op_shapes";
+        fieldsOf(line, o);
+    }
     for (const GpuDevice& d : t.gpuDevices) {
         {
             Line line(out);

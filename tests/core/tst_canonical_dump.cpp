@@ -42,7 +42,7 @@ namespace {
     [[maybe_unused]] auto& [path, compression, inputFormat, objectForm, fileSize, decompressedSize,
                             fileStamp, fromCache, producer, displayTimeUnit, metadata, strings,
                             categories, processes, tracks, slices, instants, counters, flows, args,
-                            ids, launches, argsStore, gpuDevices, ranks, alignedOnStep, report,
+                            ids, launches, opShapes, argsStore, gpuDevices, ranks, alignedOnStep, report,
                             spanStart, spanEnd, hasSpan] = t;
     [[maybe_unused]] auto& [pid, pName, labels, pSortIndex, pHasSortIndex, pKind, pGpuDevice,
                             pDisplayName, pTracks, pGroup] = p;
@@ -224,6 +224,9 @@ std::vector<Change> dumpedFields() {
          [](Trace& t) { t.launches[0].occupancyPercent += 0.5f; }},
         {"LaunchParams::sharedMemory", [](Trace& t) { ++t.launches[0].sharedMemory; }},
         {"LaunchParams::bytes", [](Trace& t) { ++t.launches[0].bytes; }},
+        {"OpShapes::args", [](Trace& t) { --t.opShapes.at(0).args; }},
+        {"OpShapes::shapes", [](Trace& t) { --t.opShapes.at(0).shapes; }},
+        {"OpShapes::flops", [](Trace& t) { t.opShapes.at(0).flops += 1; }},
         // ImportReport, ImportWarning
         {"ImportReport::events", [](Trace& t) { ++t.report.events; }},
         {"ImportReport::phases", [](Trace& t) { ++t.report.phases["X"]; }},
@@ -294,7 +297,8 @@ class TestCanonicalDump : public QObject {
         QVERIFY(trace);
         QVERIFY(!trace->processes.empty() && !trace->tracks.empty() && !trace->slices.empty() &&
                 !trace->instants.empty() && !trace->counters.empty() && !trace->flows.empty() &&
-                !trace->gpuDevices.empty() && !trace->launches.empty() && !trace->ids.empty());
+                !trace->gpuDevices.empty() && !trace->launches.empty() && !trace->ids.empty() &&
+                !trace->opShapes.empty());
         Trace& t = const_cast<Trace&>(*trace);  // this test's own copy
         const Change change = dumpedFields()[size_t(which)];
         if (change.prepare) change.prepare(t);
