@@ -118,4 +118,53 @@ HostRole hostRoleOfName(std::string_view name);
 enum class InputRole : uint8_t { None, Stage, GetNext, DataLoaderNext };
 InputRole inputRoleOfName(std::string_view name);
 
+// What a PyTorch op computes, for its FLOPs and bytes (analysis/op_cost.h):
+// the family of its formula and where the formula's arguments are among the
+// inputs the profiler recorded (record_shapes: "Input Dims", "Input type",
+// "Concrete Inputs", by position). None for an op no formula covers.
+enum class OpFamily : uint8_t {
+    None,
+    Mm,        // mat1 (M, K) @ mat2 (K, N)
+    Addmm,     // bias + mat1 @ mat2
+    Bmm,       // (B, M, K) @ (B, K, N)
+    Baddbmm,   // bias + batch1 @ batch2
+    Matmul,    // broadcasting matmul of any ranks
+    Linear,    // x (..., K) @ weight (N, K)ᵀ + bias
+    ScaledMm,  // an fp8 GEMM with scales
+    GroupedMm,
+    Convolution,
+    ConvolutionBackward,
+    Attention,          // scaled-dot-product / flash attention, forward
+    AttentionBackward,  // ... and backward
+    LayerNorm,
+    LayerNormBackward,
+    RmsNorm,
+    BatchNorm,
+    GroupNorm,
+    Unary,   // one tensor in, one out (a copy: destination and source)
+    Binary,  // two operands, broadcast
+    Reduce,
+    Embedding,
+};
+struct OpArguments {
+    OpFamily family = OpFamily::None;
+    // The inputs that are the operands: a GEMM's A and B (the bias's is
+    // the Addmm/Baddbmm input before A), attention's q, k and v.
+    int8_t a = 0, b = 1, c = 2;
+    // Attention: q, k and v are (batch, tokens, heads, dim) rather than
+    // (batch, heads, tokens, dim); whether its kernel recomputes the
+    // scores in the backward pass (flash attention).
+    bool tokensBeforeHeads = false;
+    bool recomputes = false;
+    // A position among the Concrete Inputs: attention's is_causal; a
+    // norm's normalized shape (layer, RMS), training (batch norm) or a
+    // backward's output mask; a reduction's dim; a convolution's stride
+    // (padding, dilation, transposed, output padding and groups follow).
+    // -1: none.
+    int8_t concrete = -1;
+    int8_t concrete2 = -1;  // a reduction's keepdim
+    bool keepsShape = false;  // a reduction whose output is its input's size (cumsum)
+};
+OpArguments pytorchOpArguments(std::string_view opName);
+
 }  // namespace gapscope::vocabulary

@@ -1,0 +1,345 @@
+#include "analysis/efficiency.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <unordered_map>
+
+#include "analysis/analysis_index.h"
+#include "analysis/distribution.h"
+#include "analysis/gpu_activity.h"
+#include "analysis/launch_calls.h"
+#include "analysis/tensor_cores.h"
+#include "model/vocabulary/vocabulary.h"
+
+namespace gapscope {
+namespace {
+
+// One op instance that carries a cost.
+struct Costed {
+    uint32_t slice = kNone;
+    uint32_t signature = 0;  // index into the signatures
+    bool profiler = false;   // its count is the profiler's
+    bool covered = false;    // its cost is carried by an op around or inside it
+};
+
+struct SignatureKey {
+    StringId name, shapes;
+    uint64_t flopsBits;
+    bool operator==(const SignatureKey&) const = default;
+};
+struct SignatureKeyHash {
+    size_t operator()(const SignatureKey& k) const noexcept {
+        return std::hash<uint64_t>{}((uint64_t{k.name} << 32 | k.shapes) * 0x9e3779b97f4a7c15ull ^
+                                     k.flopsBits);
+    }
+};
+
+// Marks, per track, the costed ops whose cost another carries: an op with a
+// costed op inside it (unless the profiler counted it), and any op inside
+// one the profiler counted.
+void resolveNesting(const Trace& t, std::vector<Costed>& ops) {
+    std::sort(ops.begin(), ops.end(), [&](const Costed& a, const Costed& b) {
+        const Slice& x = t.slices[a.slice];
+        const Slice& y = t.slices[b.slice];
+        if (x.start != y.start) return x.start < y.start;
+        if (x.end() != y.end()) return x.end() > y.end();
+        return x.depth < y.depth;
+    });
+    std::vector<size_t> open;  // the ops around the current one, outermost first
+    std::vector<bool> hasInner(ops.size(), false);
+    for (size_t i = 0; i < ops.size(); ++i) {
+        const Slice& s = t.slices[ops[i].slice];
+        // Sorted by start, longest first: what is open and does not hold
+        // this op ended before it.
+        while (!open.empty() && t.slices[ops[open.back()].slice].end() < s.end())
+            open.pop_back();
+        for (const size_t o : open) {
+            hasInner[o] = true;
+            if (ops[o].profiler) ops[i].covered = true;
+        }
+        open.push_back(i);
+    }
+    for (size_t i = 0; i < ops.size(); ++i)
+        if (hasInner[i] && !ops[i].profiler) ops[i].covered = true;
+}
+
+TimeNs unionLength(std::vector<Interval>& v) {
+    std::sort(v.begin(), v.end(), [](const Interval& a, const Interval& b) {
+        return a.start < b.start;
+    });
+    TimeNs total = 0, curStart = 0, curEnd = 0;
+    bool any = false;
+    for (const Interval& i : v) {
+        if (!any || i.start > curEnd) {
+            if (any) total += curEnd - curStart;
+            curStart = i.start;
+            curEnd = i.end;
+            any = true;
+        } else {
+            curEnd = std::max(curEnd, i.end);
+        }
+    }
+    if (any) total += curEnd - curStart;
+    return total;
+}
+
+TimeNs overlap(const std::vector<Interval>& busy, Interval w) {
+    TimeNs total = 0;
+    for (const Interval& b : busy) {
+        const TimeNs s = std::max(b.start, w.start), e = std::min(b.end, w.end);
+        if (e > s) total += e - s;
+    }
+    return total;
+}
+
+}  // namespace
+
+std::optional<double> peakFor(const DevicePeaks& peaks, const OpCost& cost) {
+    if (!cost.precision) return std::nullopt;
+    std::optional<double> p = peaks.peak(*cost.precision);
+    if (!p && *cost.precision == PeakType::Fp64Tensor) p = peaks.peak(PeakType::Fp64);
+    return p;
+}
+
+std::optional<double> attainableFlops(const DevicePeaks& peaks, const OpCost& cost) {
+    const auto peak = peakFor(peaks, cost);
+    if (!peak || !cost.bytes || *cost.bytes <= 0 || peaks.memoryBandwidth <= 0) return peak;
+    return std::min(*peak, cost.flops / *cost.bytes * peaks.memoryBandwidth);
+}
+
+EfficiencyResult efficiency(const Trace& t, const EfficiencyOptions& options) {
+    EfficiencyResult out;
+    const Interval w = options.window;
+    auto cancelled = [&] { return options.cancel && options.cancel->isCancelled(); };
+
+    for (const GpuDevice& d : t.gpuDevices) {
+        DeviceRoofs roofs;
+        roofs.device = d.index;
+        roofs.traceName = d.name;
+        if (options.peaks) {
+            roofs.peaks = options.peaks;
+            roofs.given = true;
+        } else {
+            roofs.peaks = matchDevicePeaks(deviceIdentity(t, d));
+        }
+        out.gpuBusy += overlap(d.busy, w);
+        out.devices.push_back(std::move(roofs));
+    }
+    auto roofsOf = [&](int device) -> const DevicePeaks* {
+        for (const DeviceRoofs& r : out.devices)
+            if (r.device == device) return r.peaks ? &*r.peaks : nullptr;
+        return nullptr;
+    };
+
+    // The costed ops, per track, and each signature's cost computed once.
+    std::unordered_map<SignatureKey, uint32_t, SignatureKeyHash> signatureOf;
+    std::vector<Costed> costed;
+    TimeNs lastOpEnd = w.start;
+    for (const Track& track : t.tracks) {
+        if (cancelled()) return {};
+        if (track.kind != TrackKind::CpuThread) continue;
+        std::vector<Costed> mine;
+        for (const Row& row : track.rows) {
+            const auto [lo, hi] = t.visibleInRow(row, w.start, w.end);
+            for (uint32_t i = lo; i < hi; ++i) {
+                const Slice& s = t.slices[i];
+                if (s.start < w.start || s.start >= w.end || !isCpuOp(s)) continue;
+                const OpShapes* shapes = t.opShapesOf(s.args);
+                if (!shapes) continue;
+                uint64_t bits = 0;
+                std::memcpy(&bits, &shapes->flops, sizeof bits);
+                const SignatureKey key{s.name, shapes->shapes, shapes->flops >= 0 ? bits : 0};
+                auto it = signatureOf.find(key);
+                if (it == signatureOf.end()) {
+                    const auto cost = opCost(t.str(s.name), t.str(shapes->shapes), shapes->flops);
+                    uint32_t index = kNone;
+                    if (cost) {
+                        index = static_cast<uint32_t>(out.signatures.size());
+                        SignatureEfficiency e;
+                        e.name = s.name;
+                        e.shapes = shapes->shapes;
+                        e.cost = *cost;
+                        out.signatures.push_back(e);
+                    }
+                    it = signatureOf.emplace(key, index).first;
+                }
+                if (it->second == kNone) {
+                    if (vocabulary::pytorchOpArguments(t.str(s.name)).family !=
+                        vocabulary::OpFamily::None)
+                        ++out.uncostedOps;
+                    continue;
+                }
+                mine.push_back({i, it->second, shapes->flops >= 0, false});
+                lastOpEnd = std::max(lastOpEnd, s.end());
+            }
+        }
+        resolveNesting(t, mine);
+        costed.insert(costed.end(), mine.begin(), mine.end());
+    }
+    std::unordered_map<uint32_t, uint32_t> costedAt;  // slice -> index in costed
+    costedAt.reserve(costed.size());
+    for (uint32_t i = 0; i < costed.size(); ++i)
+        costedAt.emplace(costed[i].slice, i);
+
+    // Each GPU activity to the first op around its launch call that carries a cost.
+    std::vector<std::pair<uint32_t, uint32_t>> work;  // (costed op, activity)
+    auto credit = [&](const EnclosingSlices& enclosing, uint32_t call, uint32_t activity) {
+        bool done = false;
+        enclosing.forEach(call, [&](uint32_t op) {
+            if (done) return;
+            const auto it = costedAt.find(op);
+            if (it == costedAt.end() || costed[it->second].covered) return;
+            work.emplace_back(it->second, activity);
+            done = true;
+        });
+    };
+    if (options.index) {
+        const AnalysisIndex& index = *options.index;
+        for (const Track& track : t.tracks) {
+            if (track.kind != TrackKind::CpuThread) continue;
+            if (cancelled()) return {};
+            for (const Row& row : track.rows) {
+                const auto [lo, hi] = t.visibleInRow(row, w.start, lastOpEnd);
+                for (uint32_t i = lo; i < hi; ++i)
+                    index.forEachLaunched(i, [&](uint32_t k) { credit(index.enclosing(), i, k); });
+            }
+        }
+    } else {
+        const LaunchCalls calls(t);
+        const EnclosingSlices enclosing(t);
+        for (const GpuDevice& device : t.gpuDevices) {
+            if (cancelled()) return {};
+            forEachActivity(t, device, kWholeTrace, [&](uint32_t k, const Track&, ActivityKind) {
+                const uint32_t call = calls.first(k);
+                if (call != kNone) credit(enclosing, call, k);
+            });
+        }
+    }
+    std::sort(work.begin(), work.end());
+
+    // Per op: its GPU time, device and first start; per signature, summed.
+    struct Instance {
+        uint32_t signature;
+        TimeNs busy, firstStart;
+        int device;
+    };
+    std::vector<Instance> instances;
+    std::vector<std::vector<TimeNs>> busyOf(out.signatures.size());
+    std::vector<Interval> spans;
+    for (size_t i = 0; i < work.size();) {
+        const uint32_t op = work[i].first;
+        spans.clear();
+        TimeNs first = INT64_MAX;
+        int device = -1;
+        for (; i < work.size() && work[i].first == op; ++i) {
+            const uint32_t k = work[i].second;
+            const Slice& s = t.slices[k];
+            spans.push_back({s.start, s.end()});
+            if (s.start < first) {
+                first = s.start;
+                device = deviceOfSlice(t, t.tracks[t.trackOfSlice(k)], s);
+            }
+        }
+        const Instance inst{costed[op].signature, unionLength(spans), first, device};
+        instances.push_back(inst);
+        SignatureEfficiency& e = out.signatures[inst.signature];
+        if (e.count == 0) {
+            e.device = device;
+            e.firstSlice = costed[op].slice;
+        }
+        ++e.count;
+        e.busy += inst.busy;
+        busyOf[inst.signature].push_back(inst.busy);
+        const DevicePeaks* roofs = roofsOf(device);
+        const auto peak = roofs ? peakFor(*roofs, e.cost) : std::nullopt;
+        const bool known = peak && e.cost.bytes && roofs->memoryBandwidth > 0;
+        if (known && (e.count == 1 || e.boundNs)) {
+            const double bound = std::max(e.cost.flops / *peak, *e.cost.bytes / roofs->memoryBandwidth);
+            e.boundNs = e.boundNs.value_or(0) + bound * 1e9;
+            e.computeBound = e.cost.flops / *peak >= *e.cost.bytes / roofs->memoryBandwidth;
+        } else {
+            e.boundNs.reset();
+            e.computeBound.reset();
+        }
+        out.flops += e.cost.flops;
+        out.costedBusy += inst.busy;
+    }
+    for (size_t s = 0; s < out.signatures.size(); ++s) {
+        SignatureEfficiency& e = out.signatures[s];
+        if (busyOf[s].empty()) continue;
+        const Distribution d = distributionOf(busyOf[s]);
+        e.medianBusy = d.median;
+        e.minBusy = d.min;
+        e.maxBusy = d.max;
+    }
+    // Per step and GPU: the FLOPs of the ops whose first GPU work starts in
+    // its tile, against its GPU window at the peak of the type that did
+    // most of its matrix FLOPs; and the share of its compute kernels' time
+    // on Tensor Cores (by their names).
+    if (options.steps && options.windows) {
+        std::sort(instances.begin(), instances.end(),
+                  [](const Instance& a, const Instance& b) { return a.firstStart < b.firstStart; });
+        for (size_t i = 0; i < options.steps->steps.size() && i < options.windows->perStep.size();
+             ++i) {
+            if (cancelled()) return {};
+            const Step& step = options.steps->steps[i];
+            for (const auto& [device, gw] : options.windows->perStep[i]) {
+                const Interval tile = gw.tile();
+                if (tile.end <= w.start || tile.start >= w.end) continue;
+                StepEfficiency se;
+                se.number = step.number;
+                se.device = device;
+                se.window = gw.window;
+                std::map<PeakType, double> matrixFlops;
+                auto it = std::lower_bound(
+                    instances.begin(), instances.end(), tile.start,
+                    [](const Instance& a, TimeNs v) { return a.firstStart < v; });
+                for (; it != instances.end() && it->firstStart < tile.end; ++it) {
+                    if (it->device != device) continue;
+                    const OpCost& c = out.signatures[it->signature].cost;
+                    se.flops += c.flops;
+                    if (c.matrix && c.precision) matrixFlops[*c.precision] += c.flops;
+                }
+                const auto dominant = std::max_element(
+                    matrixFlops.begin(), matrixFlops.end(),
+                    [](const auto& a, const auto& b) { return a.second < b.second; });
+                if (dominant != matrixFlops.end()) se.precision = dominant->first;
+                const DevicePeaks* roofs = roofsOf(device);
+                if (roofs && se.precision && se.window.length() > 0) {
+                    OpCost at;
+                    at.precision = se.precision;
+                    if (const auto peak = peakFor(*roofs, at))
+                        se.mfu = se.flops / (*peak * static_cast<double>(se.window.length()) * 1e-9);
+                }
+                for (const GpuDevice& d : t.gpuDevices) {
+                    if (d.index != device) continue;
+                    forEachActivity(t, d, tile, [&](uint32_t k, const Track&, ActivityKind kind) {
+                        const Slice& s = t.slices[k];
+                        if (kind != ActivityKind::Kernel || s.start < tile.start ||
+                            activityClass(s) != ActivityClass::Compute)
+                            return;
+                        se.kernelNs += s.dur;
+                        if (tensorCoreUse(t.str(s.name)) == TensorCoreUse::Yes)
+                            se.tensorCoreNs += s.dur;
+                    });
+                }
+                out.steps.push_back(se);
+            }
+        }
+    }
+    // Signatures whose ops launched nothing on a GPU have no figures.
+    std::erase_if(out.signatures, [](const SignatureEfficiency& e) { return e.count == 0; });
+    std::sort(out.signatures.begin(), out.signatures.end(),
+              [&](const SignatureEfficiency& a, const SignatureEfficiency& b) {
+                  if (a.busy != b.busy) return a.busy > b.busy;
+                  if (a.cost.flops != b.cost.flops) return a.cost.flops > b.cost.flops;
+                  if (a.name != b.name) return t.str(a.name) < t.str(b.name);
+                  return t.str(a.shapes) < t.str(b.shapes);
+              });
+
+    return out;
+}
+
+}  // namespace gapscope

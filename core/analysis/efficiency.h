@@ -1,0 +1,89 @@
+#pragma once
+// How well the busy time is used: each op's FLOPs and bytes (op_cost.h)
+// given to the GPU work it launched, against the device's roofs
+// (device_peaks.h). Per op signature (name + recorded shapes, types and
+// concrete inputs): achieved TFLOP/s and TB/s, arithmetic intensity, the
+// roofline's bound at that intensity and the share of it reached; per step
+// and GPU: MFU and the Tensor Core share of kernel time.
+//
+// Which op carries the cost where costed ops nest (aten::linear around
+// aten::addmm): the innermost, unless an outer one was counted by the
+// profiler itself (Kineto's flops on aten::conv2d), whose count then
+// stands for all inside it. A GPU activity goes to the first op around its
+// launch call that carries a cost; an op's GPU time is the union of its
+// activities (as TraceLens times an op).
+
+#include <optional>
+#include <vector>
+
+#include "analysis/device_peaks.h"
+#include "analysis/op_cost.h"
+#include "analysis/steps.h"
+
+namespace gapscope {
+
+class AnalysisIndex;
+
+struct EfficiencyOptions {
+    Interval window = kWholeTrace;  // ops that start in it
+    const AnalysisIndex* index = nullptr;
+    const CancelToken* cancel = nullptr;
+    std::optional<DevicePeaks> peaks;  // a person's, for every GPU (over the table's)
+    // For MFU per step: the steps and their GPU windows (none: no steps).
+    const StepList* steps = nullptr;
+    const StepWindows* windows = nullptr;
+};
+
+// A GPU's roofs and where they came from.
+struct DeviceRoofs {
+    int device = 0;
+    std::string traceName;              // as the trace names it
+    std::optional<DevicePeaks> peaks;   // none: unknown, and none given
+    bool given = false;                 // from --peak / Settings
+};
+
+struct SignatureEfficiency {
+    StringId name = 0;
+    StringId shapes = 0;  // Trace::opShapes' text; 0 where only the profiler's count is known
+    OpCost cost;          // per instance
+    uint64_t count = 0;   // instances that ran GPU work
+    TimeNs busy = 0;      // their GPU time, summed
+    TimeNs medianBusy = 0, minBusy = 0, maxBusy = 0;  // per instance
+    // The roofline's time for all instances (max of FLOPs over the peak
+    // and bytes over the bandwidth, each on its own GPU); none where a
+    // roof is unknown.
+    std::optional<double> boundNs;
+    std::optional<bool> computeBound;  // at or right of the ridge
+    int device = -1;                   // the first instance's GPU
+    uint32_t firstSlice = kNone;
+};
+
+struct StepEfficiency {
+    int64_t number = 0;
+    int device = 0;
+    Interval window{};  // the step's GPU window on the device
+    double flops = 0;   // of the ops whose first GPU work starts in its tile
+    std::optional<PeakType> precision;  // the dominant type of its matrix FLOPs
+    std::optional<double> mfu;          // flops / (window × peak at that type)
+    TimeNs kernelNs = 0, tensorCoreNs = 0;  // compute kernels, and those on Tensor Cores
+};
+
+struct EfficiencyResult {
+    std::vector<DeviceRoofs> devices;
+    std::vector<SignatureEfficiency> signatures;  // by GPU time, then FLOPs, then name
+    std::vector<StepEfficiency> steps;            // by step, then device
+    double flops = 0;         // of every costed op in the window
+    TimeNs costedBusy = 0;    // their GPU time
+    TimeNs gpuBusy = 0;       // every GPU's busy time in the window
+    uint64_t uncostedOps = 0;  // modelled ops whose shapes do not say (no formula applies)
+};
+
+EfficiencyResult efficiency(const Trace& trace, const EfficiencyOptions& options = {});
+
+// The roofline at an intensity (FLOPs per byte): min(peak, intensity × bandwidth).
+std::optional<double> attainableFlops(const DevicePeaks& peaks, const OpCost& cost);
+// The peak that bounds a cost on a device (matrix fp64 falls back to the
+// vector fp64 where the device has no fp64 Tensor Cores).
+std::optional<double> peakFor(const DevicePeaks& peaks, const OpCost& cost);
+
+}  // namespace gapscope
