@@ -53,6 +53,8 @@ std::vector<Entry> parseTable() {
         e.peaks.id = d.at("id").get<std::string>();
         e.peaks.name = d.at("name").get<std::string>();
         e.peaks.memoryBandwidth = d.at("memory_bandwidth_gbps").get<double>() * 1e9;
+        if (const auto it = d.find("link_gbps_per_direction"); it != d.end())
+            e.peaks.linkBandwidth = it->get<double>() * 1e9;
         const auto& flops = d.at("peak_tflops");
         for (size_t t = 0; t < kPeakTypeCount; ++t) {
             const auto it = flops.find(kPeakTypeNames[t]);
@@ -152,12 +154,14 @@ std::optional<DevicePeaks> parsePeaks(std::string_view text, std::string* error)
                         ") is not a positive number");
         if (key == "bw") {
             p.memoryBandwidth = v * 1e9;  // GB/s
+        } else if (key == "link") {
+            p.linkBandwidth = v * 1e9;  // GB/s, one way
         } else if (const auto t = peakTypeNamed(key)) {
             p.flops[static_cast<size_t>(*t)] = v * 1e12;  // TFLOP/s
         } else {
             return fail("\"" + key +
                         "\" is not a data type (fp64, fp64_tensor, fp32, tf32, bf16, fp16, fp8, "
-                        "int8) or bw");
+                        "int8), bw or link");
         }
         any = true;
     }

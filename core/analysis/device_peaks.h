@@ -27,6 +27,10 @@ struct DevicePeaks {
     std::string id;              // "h100_sxm"; "" for peaks a person gave
     std::string name;            // "NVIDIA H100 SXM5 (80 GB)"
     double memoryBandwidth = 0;  // bytes per second; 0 where unknown
+    // One way over the GPU-to-GPU links (NVLink, Infinity Fabric), bytes
+    // per second: what a collective's bus bandwidth is held against; 0
+    // where unknown (PCIe-only GPUs, sources that do not say).
+    double linkBandwidth = 0;
     // FLOP/s (int8: operations per second), dense; none where the device has
     // no such mode or its sources do not state it.
     std::array<std::optional<double>, kPeakTypeCount> flops{};
@@ -55,8 +59,8 @@ std::optional<DevicePeaks> matchDevicePeaks(const DeviceIdentity& device);
 DeviceIdentity deviceIdentity(const Trace& trace, const GpuDevice& gpu);
 
 // Peaks a person gives for a device the table does not know (or to
-// override it): "bf16=989.4,fp32=66.9,bw=3350" in TFLOP/s and GB/s, the
-// units of the table. None, with `error` set, for anything else.
+// override it): "bf16=989.4,fp32=66.9,bw=3350,link=450" in TFLOP/s and
+// GB/s, the units of the table. None, with `error` set, for anything else.
 std::optional<DevicePeaks> parsePeaks(std::string_view text, std::string* error);
 
 }  // namespace gapscope

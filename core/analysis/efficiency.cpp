@@ -21,6 +21,7 @@ struct Costed {
     uint32_t slice = kNone;
     uint32_t signature = 0;  // index into the signatures
     bool profiler = false;   // its count is the profiler's
+    bool matrix = false;     // GEMM, convolution, attention
     bool covered = false;    // its cost is carried by an op around or inside it
 };
 
@@ -36,9 +37,13 @@ struct SignatureKeyHash {
     }
 };
 
-// Marks, per track, the costed ops whose cost another carries: an op with a
-// costed op inside it (unless the profiler counted it), and any op inside
-// one the profiler counted.
+// Marks, per track, the costed ops whose cost another carries:
+//  - any op inside one the profiler counted (its count stands for all);
+//  - a matrix op (GEMM, convolution, attention) with a matrix op inside
+//    (linear around addmm, the attention wrappers): the inner one carries;
+//  - any other op with a costed op inside (layer_norm around
+//    native_layer_norm), or inside a matrix op that carries its cost (a
+//    convolution's bias add_, its backward's bias sum: part of its work).
 void resolveNesting(const Trace& t, std::vector<Costed>& ops) {
     std::sort(ops.begin(), ops.end(), [&](const Costed& a, const Costed& b) {
         const Slice& x = t.slices[a.slice];
@@ -47,28 +52,41 @@ void resolveNesting(const Trace& t, std::vector<Costed>& ops) {
         if (x.end() != y.end()) return x.end() > y.end();
         return x.depth < y.depth;
     });
+    std::vector<std::vector<size_t>> ancestors(ops.size());
+    std::vector<bool> hasInner(ops.size(), false), hasMatrixInner(ops.size(), false);
     std::vector<size_t> open;  // the ops around the current one, outermost first
-    std::vector<bool> hasInner(ops.size(), false);
     for (size_t i = 0; i < ops.size(); ++i) {
         const Slice& s = t.slices[ops[i].slice];
         // Sorted by start, longest first: what is open and does not hold
         // this op ended before it.
         while (!open.empty() && t.slices[ops[open.back()].slice].end() < s.end())
             open.pop_back();
+        ancestors[i] = open;
         for (const size_t o : open) {
             hasInner[o] = true;
-            if (ops[o].profiler) ops[i].covered = true;
+            if (ops[i].matrix) hasMatrixInner[o] = true;
         }
         open.push_back(i);
     }
-    for (size_t i = 0; i < ops.size(); ++i)
-        if (hasInner[i] && !ops[i].profiler) ops[i].covered = true;
+    for (size_t i = 0; i < ops.size(); ++i) {
+        bool covered = false;
+        for (const size_t o : ancestors[i])
+            covered |= ops[o].profiler;
+        if (ops[i].matrix && !ops[i].profiler) covered |= hasMatrixInner[i];
+        ops[i].covered = covered;
+    }
+    for (size_t i = 0; i < ops.size(); ++i) {
+        if (ops[i].matrix || ops[i].covered || ops[i].profiler) continue;
+        bool covered = hasInner[i];
+        for (const size_t o : ancestors[i])
+            covered |= ops[o].matrix && !ops[o].covered;
+        ops[i].covered = covered;
+    }
 }
 
 TimeNs unionLength(std::vector<Interval>& v) {
-    std::sort(v.begin(), v.end(), [](const Interval& a, const Interval& b) {
-        return a.start < b.start;
-    });
+    std::sort(v.begin(), v.end(),
+              [](const Interval& a, const Interval& b) { return a.start < b.start; });
     TimeNs total = 0, curStart = 0, curEnd = 0;
     bool any = false;
     for (const Interval& i : v) {
@@ -92,6 +110,123 @@ TimeNs overlap(const std::vector<Interval>& busy, Interval w) {
         if (e > s) total += e - s;
     }
     return total;
+}
+
+// NCCL's tests' factor from the algorithm's to the bus bandwidth.
+std::optional<double> busFactor(vocabulary::CollectiveKind kind, int64_t n) {
+    using K = vocabulary::CollectiveKind;
+    if (n < 1) return std::nullopt;
+    const double r = static_cast<double>(n - 1) / static_cast<double>(n);
+    switch (kind) {
+        case K::AllReduce:
+            return 2 * r;
+        case K::AllGather:
+        case K::ReduceScatter:
+        case K::AllToAll:
+            return r;
+        case K::Broadcast:
+        case K::Reduce:
+        case K::SendRecv:
+            return 1.0;
+        case K::Other:
+            break;
+    }
+    return std::nullopt;
+}
+
+// The operation's size as NCCL's tests count it: an all-gather's whole
+// output, a reduce-scatter's whole input, else what each rank sends.
+std::optional<int64_t> collectiveBytes(const vocabulary::CollectiveParams& p) {
+    using K = vocabulary::CollectiveKind;
+    if (p.elementBytes <= 0) return std::nullopt;
+    int64_t elements = -1;
+    switch (p.kind) {
+        case K::AllGather:
+            elements = p.outElements;
+            break;
+        case K::Broadcast:
+        case K::SendRecv:
+            elements = std::max(p.inElements, p.outElements);
+            break;
+        default:
+            elements = p.inElements;
+            break;
+    }
+    if (elements < 0) return std::nullopt;
+    return elements * p.elementBytes;
+}
+
+// Each communication kernel's collective: its own record, else that of an
+// op around its launch call (record_param_comms).
+template <class Cancelled>
+std::vector<CollectiveEfficiency> collectives(const Trace& t, Interval w, const LaunchCalls& calls,
+                                              const EnclosingSlices& enclosing,
+                                              const std::vector<DeviceRoofs>& devices,
+                                              Cancelled&& cancelled) {
+    std::map<std::tuple<int, std::string, int64_t, int64_t>, size_t> rowOf;
+    std::vector<CollectiveEfficiency> rows;
+    std::vector<std::vector<TimeNs>> times;
+    auto paramsOf = [&](uint32_t slice) -> std::optional<vocabulary::CollectiveParams> {
+        const ArgsText own = t.argsText(t.slices[slice].args);
+        if (own.ok())
+            if (auto p = vocabulary::pytorchCollectiveParams(own.json)) return p;
+        std::optional<vocabulary::CollectiveParams> found;
+        const uint32_t call = calls.first(slice);
+        if (call == kNone) return found;
+        enclosing.forEach(call, [&](uint32_t op) {
+            if (found) return;
+            const ArgsText a = t.argsText(t.slices[op].args);
+            if (a.ok()) found = vocabulary::pytorchCollectiveParams(a.json);
+        });
+        return found;
+    };
+    for (const GpuDevice& d : t.gpuDevices) {
+        if (cancelled()) return {};
+        forEachActivity(t, d, w, [&](uint32_t k, const Track&, ActivityKind) {
+            const Slice& s = t.slices[k];
+            if (s.start < w.start || activityClass(s) != ActivityClass::Communication) return;
+            const auto p = paramsOf(k);
+            if (!p) return;
+            const std::optional<int64_t> bytes = collectiveBytes(*p);
+            const auto key = std::tuple{d.index, p->name, bytes.value_or(-1), p->groupSize};
+            auto [it, added] = rowOf.try_emplace(key, rows.size());
+            if (added) {
+                CollectiveEfficiency c;
+                c.device = d.index;
+                c.name = p->name;
+                c.kind = p->kind;
+                c.groupSize = p->groupSize;
+                c.bytes = bytes;
+                c.firstSlice = k;
+                rows.push_back(c);
+                times.emplace_back();
+            }
+            CollectiveEfficiency& c = rows[it->second];
+            ++c.count;
+            c.total += s.dur;
+            times[it->second].push_back(s.dur);
+        });
+    }
+    for (size_t i = 0; i < rows.size(); ++i) {
+        CollectiveEfficiency& c = rows[i];
+        c.median = medianOf(times[i]);
+        if (c.bytes && c.total > 0) {
+            c.algBandwidth = static_cast<double>(*c.bytes) * static_cast<double>(c.count) /
+                             (static_cast<double>(c.total) * 1e-9);
+            if (const auto f = busFactor(c.kind, c.groupSize))
+                c.busBandwidth = *c.algBandwidth * *f;
+        }
+        for (const DeviceRoofs& r : devices)
+            if (r.device == c.device && r.peaks && r.peaks->linkBandwidth > 0 && c.busBandwidth)
+                c.ofLink = *c.busBandwidth / r.peaks->linkBandwidth;
+    }
+    std::sort(rows.begin(), rows.end(),
+              [](const CollectiveEfficiency& a, const CollectiveEfficiency& b) {
+                  if (a.total != b.total) return a.total > b.total;
+                  if (a.device != b.device) return a.device < b.device;
+                  return std::tie(a.name, a.bytes) < std::tie(b.name, b.bytes);
+              });
+    return rows;
 }
 
 }  // namespace
@@ -171,7 +306,8 @@ EfficiencyResult efficiency(const Trace& t, const EfficiencyOptions& options) {
                         ++out.uncostedOps;
                     continue;
                 }
-                mine.push_back({i, it->second, shapes->flops >= 0, false});
+                mine.push_back({i, it->second, shapes->flops >= 0,
+                                out.signatures[it->second].cost.matrix, false});
                 lastOpEnd = std::max(lastOpEnd, s.end());
             }
         }
@@ -195,6 +331,14 @@ EfficiencyResult efficiency(const Trace& t, const EfficiencyOptions& options) {
             done = true;
         });
     };
+    std::optional<LaunchCalls> ownCalls;
+    std::optional<EnclosingSlices> ownEnclosing;
+    if (!options.index) {
+        ownCalls.emplace(t);
+        ownEnclosing.emplace(t);
+    }
+    const LaunchCalls& calls = options.index ? options.index->launches() : *ownCalls;
+    const EnclosingSlices& enclosing = options.index ? options.index->enclosing() : *ownEnclosing;
     if (options.index) {
         const AnalysisIndex& index = *options.index;
         for (const Track& track : t.tracks) {
@@ -207,8 +351,6 @@ EfficiencyResult efficiency(const Trace& t, const EfficiencyOptions& options) {
             }
         }
     } else {
-        const LaunchCalls calls(t);
-        const EnclosingSlices enclosing(t);
         for (const GpuDevice& device : t.gpuDevices) {
             if (cancelled()) return {};
             forEachActivity(t, device, kWholeTrace, [&](uint32_t k, const Track&, ActivityKind) {
@@ -256,7 +398,8 @@ EfficiencyResult efficiency(const Trace& t, const EfficiencyOptions& options) {
         const auto peak = roofs ? peakFor(*roofs, e.cost) : std::nullopt;
         const bool known = peak && e.cost.bytes && roofs->memoryBandwidth > 0;
         if (known && (e.count == 1 || e.boundNs)) {
-            const double bound = std::max(e.cost.flops / *peak, *e.cost.bytes / roofs->memoryBandwidth);
+            const double bound =
+                std::max(e.cost.flops / *peak, *e.cost.bytes / roofs->memoryBandwidth);
             e.boundNs = e.boundNs.value_or(0) + bound * 1e9;
             e.computeBound = e.cost.flops / *peak >= *e.cost.bytes / roofs->memoryBandwidth;
         } else {
@@ -293,9 +436,9 @@ EfficiencyResult efficiency(const Trace& t, const EfficiencyOptions& options) {
                 se.device = device;
                 se.window = gw.window;
                 std::map<PeakType, double> matrixFlops;
-                auto it = std::lower_bound(
-                    instances.begin(), instances.end(), tile.start,
-                    [](const Instance& a, TimeNs v) { return a.firstStart < v; });
+                auto it =
+                    std::lower_bound(instances.begin(), instances.end(), tile.start,
+                                     [](const Instance& a, TimeNs v) { return a.firstStart < v; });
                 for (; it != instances.end() && it->firstStart < tile.end; ++it) {
                     if (it->device != device) continue;
                     const OpCost& c = out.signatures[it->signature].cost;
@@ -311,7 +454,8 @@ EfficiencyResult efficiency(const Trace& t, const EfficiencyOptions& options) {
                     OpCost at;
                     at.precision = se.precision;
                     if (const auto peak = peakFor(*roofs, at))
-                        se.mfu = se.flops / (*peak * static_cast<double>(se.window.length()) * 1e-9);
+                        se.mfu =
+                            se.flops / (*peak * static_cast<double>(se.window.length()) * 1e-9);
                 }
                 for (const GpuDevice& d : t.gpuDevices) {
                     if (d.index != device) continue;
@@ -329,6 +473,9 @@ EfficiencyResult efficiency(const Trace& t, const EfficiencyOptions& options) {
             }
         }
     }
+    out.collectives = collectives(t, w, calls, enclosing, out.devices, cancelled);
+    if (cancelled()) return {};
+
     // Signatures whose ops launched nothing on a GPU have no figures.
     std::erase_if(out.signatures, [](const SignatureEfficiency& e) { return e.count == 0; });
     std::sort(out.signatures.begin(), out.signatures.end(),

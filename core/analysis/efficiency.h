@@ -19,6 +19,7 @@
 #include "analysis/device_peaks.h"
 #include "analysis/op_cost.h"
 #include "analysis/steps.h"
+#include "model/vocabulary/vocabulary.h"
 
 namespace gapscope {
 
@@ -37,9 +38,9 @@ struct EfficiencyOptions {
 // A GPU's roofs and where they came from.
 struct DeviceRoofs {
     int device = 0;
-    std::string traceName;              // as the trace names it
-    std::optional<DevicePeaks> peaks;   // none: unknown, and none given
-    bool given = false;                 // from --peak / Settings
+    std::string traceName;             // as the trace names it
+    std::optional<DevicePeaks> peaks;  // none: unknown, and none given
+    bool given = false;                // from --peak / Settings
 };
 
 struct SignatureEfficiency {
@@ -61,20 +62,39 @@ struct SignatureEfficiency {
 struct StepEfficiency {
     int64_t number = 0;
     int device = 0;
-    Interval window{};  // the step's GPU window on the device
-    double flops = 0;   // of the ops whose first GPU work starts in its tile
-    std::optional<PeakType> precision;  // the dominant type of its matrix FLOPs
-    std::optional<double> mfu;          // flops / (window × peak at that type)
+    Interval window{};                      // the step's GPU window on the device
+    double flops = 0;                       // of the ops whose first GPU work starts in its tile
+    std::optional<PeakType> precision;      // the dominant type of its matrix FLOPs
+    std::optional<double> mfu;              // flops / (window × peak at that type)
     TimeNs kernelNs = 0, tensorCoreNs = 0;  // compute kernels, and those on Tensor Cores
+};
+
+// The collectives of one kind, size and group on one GPU, as NCCL's own
+// tests measure them: the algorithm bandwidth (the operation's bytes over
+// its time) and the bus bandwidth (that, times what each rank must move for
+// the collective: 2(n−1)/n for an all-reduce, (n−1)/n for an all-gather,
+// reduce-scatter or all-to-all, 1 for a broadcast, reduce or send/receive).
+struct CollectiveEfficiency {
+    int device = 0;
+    std::string name;  // as recorded
+    vocabulary::CollectiveKind kind = vocabulary::CollectiveKind::Other;
+    int64_t groupSize = 0;
+    std::optional<int64_t> bytes;  // the operation's size, as NCCL's tests count it
+    uint64_t count = 0;
+    TimeNs total = 0, median = 0;                      // kernel time
+    std::optional<double> algBandwidth, busBandwidth;  // bytes per second
+    std::optional<double> ofLink;  // the bus bandwidth's share of the GPU's link
+    uint32_t firstSlice = kNone;
 };
 
 struct EfficiencyResult {
     std::vector<DeviceRoofs> devices;
-    std::vector<SignatureEfficiency> signatures;  // by GPU time, then FLOPs, then name
-    std::vector<StepEfficiency> steps;            // by step, then device
-    double flops = 0;         // of every costed op in the window
-    TimeNs costedBusy = 0;    // their GPU time
-    TimeNs gpuBusy = 0;       // every GPU's busy time in the window
+    std::vector<SignatureEfficiency> signatures;    // by GPU time, then FLOPs, then name
+    std::vector<StepEfficiency> steps;              // by step, then device
+    std::vector<CollectiveEfficiency> collectives;  // by kernel time
+    double flops = 0;                               // of every costed op in the window
+    TimeNs costedBusy = 0;                          // their GPU time
+    TimeNs gpuBusy = 0;                             // every GPU's busy time in the window
     uint64_t uncostedOps = 0;  // modelled ops whose shapes do not say (no formula applies)
 };
 

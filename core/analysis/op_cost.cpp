@@ -153,8 +153,7 @@ Result gemm(double B, double M, double N, double K, bool bias, Bpe bpe, Bpe bpeO
     r.matrix = true;
     r.precisionType = type;
     r.flops = B * (2 * M * N * K + (bias ? M * N : 0));
-    if (bpe && bpeOut)
-        r.bytes = B * ((M * K + K * N + (bias ? N : 0)) * *bpe + M * N * *bpeOut);
+    if (bpe && bpeOut) r.bytes = B * ((M * K + K * N + (bias ? N : 0)) * *bpe + M * N * *bpeOut);
     return r;
 }
 
@@ -174,23 +173,26 @@ std::optional<Result> gemmFamily(const OpArguments& o, const Inputs& in, Why why
     switch (o.family) {
         case OpFamily::Mm:
         case OpFamily::Addmm:
-            if (a->size() != 2 || b->size() != 2) return fail(why, "operands are not matrices");
+            if (a->size() != 2 || b->size() != 2 || (*a)[1] != (*b)[0])
+                return fail(why, "operands are not matrices that multiply");
             // addmm's bias counts always (TraceLens): beta is not recorded as a tensor.
-            return gemm(1, (*a)[0], (*b)[1], (*a)[1], o.family == OpFamily::Addmm, bpe, bpe,
-                        type);
+            return gemm(1, (*a)[0], (*b)[1], (*a)[1], o.family == OpFamily::Addmm, bpe, bpe, type);
         case OpFamily::Bmm:
         case OpFamily::Baddbmm:
-            if (a->size() != 3 || b->size() != 3) return fail(why, "operands are not batches");
-            return gemm((*a)[0], (*a)[1], (*b)[2], (*a)[2], o.family == OpFamily::Baddbmm, bpe,
-                        bpe, type);
+            if (a->size() != 3 || b->size() != 3 || (*a)[0] != (*b)[0] || (*a)[2] != (*b)[1])
+                return fail(why, "operands are not batches of matrices that multiply");
+            return gemm((*a)[0], (*a)[1], (*b)[2], (*a)[2], o.family == OpFamily::Baddbmm, bpe, bpe,
+                        type);
         case OpFamily::Linear: {
-            if (a->empty() || b->size() != 2) return fail(why, "operands are not (…, K) and (N, K)");
+            if (a->empty() || b->size() != 2 || a->back() != (*b)[1])
+                return fail(why, "operands are not (…, K) and (N, K)");
             const double K = a->back();
             const double M = product(*a, 0, a->size() - 1);
             return gemm(1, M, (*b)[0], K, in.present(o.c), bpe, bpe, type);
         }
         case OpFamily::ScaledMm: {
-            if (a->size() != 2 || b->size() != 2) return fail(why, "operands are not matrices");
+            if (a->size() != 2 || b->size() != 2 || (*a)[1] != (*b)[0])
+                return fail(why, "operands are not matrices that multiply");
             const Bpe out = bpe && *bpe == 1 ? Bpe(2) : bpe;  // fp8 in, 16-bit out
             return gemm(1, (*a)[0], (*b)[1], (*a)[1], in.present(o.c), bpe, out, type);
         }
@@ -209,6 +211,8 @@ std::optional<Result> gemmFamily(const OpArguments& o, const Inputs& in, Why why
             for (size_t i = 0; i < std::max(la, lb); ++i) {
                 const double x = i < la ? (*a)[la - 1 - i] : 1;
                 const double y = i < lb ? (*b)[lb - 1 - i] : 1;
+                if (x != y && x != 1 && y != 1)
+                    return fail(why, "operands' batches do not broadcast");
                 batches *= std::max(x, y);
             }
             Result r;
@@ -276,6 +280,10 @@ std::optional<Result> convolution(const OpArguments& o, const Inputs& in, Why wh
         return fail(why, "its input's and weight's shapes were not recorded");
     ConvParams p;
     const int s = o.concrete;
+    // Old traces recorded no concrete inputs: without the stride and
+    // padding the output's size is unknown.
+    if (in.concrete.size() < size_t(s + 5))
+        return fail(why, "its stride and padding were not recorded");
     p.stride = integers(in.value(s)).value_or(std::vector<int64_t>{});
     p.padding = integers(in.value(s + 1)).value_or(std::vector<int64_t>{});
     p.dilation = integers(in.value(s + 2)).value_or(std::vector<int64_t>{});
@@ -336,10 +344,10 @@ std::optional<Result> attention(const OpArguments& o, const Inputs& in, Why why)
     if (o.family == OpFamily::Attention) {
         flops = B * Hq * (2 * Nq * Nkv * Dqk) + B * Hq * (2 * Nq * Dv * Nkv);
     } else {
-        flops = (o.recomputes ? B * Hq * (2 * Nq * Nkv * Dqk) : 0) +
-                B * Hq * (2 * Nkv * Nq * Dv) + B * Nkv * Dv * groups +  // dV
-                B * Hq * (2 * Nq * Nkv * Dv) +                          // dP
-                B * Hq * (2 * Nq * Nkv * Dqk) +                         // dQ
+        flops = (o.recomputes ? B * Hq * (2 * Nq * Nkv * Dqk) : 0) + B * Hq * (2 * Nkv * Nq * Dv) +
+                B * Nkv * Dv * groups +                                  // dV
+                B * Hq * (2 * Nq * Nkv * Dv) +                           // dP
+                B * Hq * (2 * Nq * Nkv * Dqk) +                          // dQ
                 B * Hq * (2 * Nkv * Nq * Dqk) + B * Nkv * Dqk * groups;  // dK
     }
     if (causal) flops /= 2;
@@ -400,10 +408,12 @@ std::optional<Result> normFamily(const OpArguments& o, const Inputs& in, Why why
         case OpFamily::GroupNorm: {
             if (x->size() < 2) return fail(why, "its input has no channels");
             const double C = (*x)[1];
-            const bool training =
-                o.family == OpFamily::GroupNorm || truth(in.value(o.concrete)).value_or(true);
-            const double weights = 2 + in.present(o.b) + (in.present(o.b) && in.present(o.c)) +
-                                   (training ? 2 : 0);
+            const std::optional<bool> said = truth(in.value(o.concrete));
+            if (o.family == OpFamily::BatchNorm && !said)
+                return fail(why, "whether it trains was not recorded");
+            const bool training = o.family == OpFamily::GroupNorm || *said;
+            const double weights =
+                2 + in.present(o.b) + (in.present(o.b) && in.present(o.c)) + (training ? 2 : 0);
             return norm(n, C, training, weights, bpe);
         }
         case OpFamily::LayerNormBackward: {
@@ -426,11 +436,14 @@ std::optional<Result> normFamily(const OpArguments& o, const Inputs& in, Why why
     }
 }
 
-double broadcastCount(const Shape& a, const Shape& b) {
+// The element count of two shapes broadcast (numpy's rules); none where
+// they do not broadcast.
+std::optional<double> broadcastCount(const Shape& a, const Shape& b) {
     double n = 1;
     for (size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
         const double x = i < a.size() ? a[a.size() - 1 - i] : 1;
         const double y = i < b.size() ? b[b.size() - 1 - i] : 1;
+        if (x != y && x != 1 && y != 1) return std::nullopt;
         n *= std::max(x, y);
     }
     return n;
@@ -451,7 +464,9 @@ std::optional<Result> elementwise(const OpArguments& o, const Inputs& in, Why wh
     const Shape* y = in.shape(1);
     if (!y) return fail(why, "its second operand's shape was not recorded");
     const Bpe bpe2 = bytesPerElement(in.type(1));
-    const double n = broadcastCount(*x, *y);
+    const auto broadcast = broadcastCount(*x, *y);
+    if (!broadcast) return fail(why, "its operands' shapes do not broadcast");
+    const double n = *broadcast;
     Bpe out = bpe1;
     if (in.present(2))
         out = bytesPerElement(in.type(2));
@@ -466,6 +481,9 @@ std::optional<Result> reduction(const OpArguments& o, const Inputs& in, Why why)
     const Shape* x = in.shape(o.a);
     if (!x) return fail(why, "its input's shape was not recorded");
     const double n = product(*x);
+    // Old traces recorded no concrete inputs: which dims it reduces is unknown.
+    if (!o.keepsShape && in.concrete.empty() && in.dims.size() > size_t(o.concrete))
+        return fail(why, "its dims were not recorded");
     double outCount = 1;  // a full reduction
     if (o.keepsShape) {
         outCount = n;
@@ -489,7 +507,8 @@ std::optional<Result> reduction(const OpArguments& o, const Inputs& in, Why why)
 std::optional<Result> embedding(const OpArguments& o, const Inputs& in, Why why) {
     const Shape* w = in.shape(o.a);
     const Shape* idx = in.shape(o.b);
-    if (!w || !idx || w->size() != 2) return fail(why, "its table's and indices' shapes were not recorded");
+    if (!w || !idx || w->size() != 2)
+        return fail(why, "its table's and indices' shapes were not recorded");
     const double n = product(*idx), D = (*w)[1];
     const Bpe bw = bytesPerElement(in.type(o.a)), bi = bytesPerElement(in.type(o.b));
     Result r;  // a gather: no arithmetic; the indices, the rows read and written
@@ -541,7 +560,7 @@ const char* costSourceName(CostSource s) {
 
 std::optional<int> bytesPerElement(std::string_view typeName) {
     const std::string t = lower(typeName);
-    if (t == "double" || t == "long int" || t == "c10::complex<float>") return 8;
+    if (t == "double" || t == "long int") return 8;
     if (t == "float" || t == "scalar" || t == "int") return 4;
     if (t == "c10::half" || t == "c10::bfloat16" || t == "short int") return 2;
     if (t.starts_with("c10::float8_") || t == "unsigned char" || t == "signed char" ||

@@ -75,12 +75,13 @@ std::string plantedTrace() {
     launch(120, 3, "sm90_xmma_gemm_bf16bf16_bf16f32_nn", 700, 100);
     // Causal flash attention: 80 µs.
     op("aten::_scaled_dot_product_flash_attention", 160, 30,
-       R"("Input Dims":[[2,16,2048,128],[2,16,2048,128],[2,16,2048,128],[],[],[],[]],)" +
-           bf16x3 + R"(,"Scalar","Scalar","Scalar",""],)" +
+       R"("Input Dims":[[2,16,2048,128],[2,16,2048,128],[2,16,2048,128],[],[],[],[]],)" + bf16x3 +
+           R"(,"Scalar","Scalar","Scalar",""],)" +
            R"("Concrete Inputs":["","","","0.","True","False",""])");
     launch(170, 4, "flash_fwd_kernel", 800, 80);
     // The profiler counted conv2d: its count stands for the convolution inside.
-    op("aten::conv2d", 200, 40, R"("flops":123456789,"Input Dims":[[8,64,56,56],[128,64,3,3],[]],"Input type":["float","float",""])");
+    op("aten::conv2d", 200, 40,
+       R"("flops":123456789,"Input Dims":[[8,64,56,56],[128,64,3,3],[]],"Input type":["float","float",""])");
     op("aten::convolution", 205, 30,
        R"("Input Dims":[[8,64,56,56],[128,64,3,3],[],[],[],[],[],[],[]],"Input type":["float","float","","ScalarList","ScalarList","ScalarList","Scalar","ScalarList","Scalar"],"Concrete Inputs":["","","","[1, 1]","[1, 1]","[1, 1]","False","[0, 0]","1"])");
     launch(210, 5, "implicit_convolve_sgemm", 900, 50);
@@ -88,6 +89,15 @@ std::string plantedTrace() {
     op("aten::add", 250, 20,
        R"("Input Dims":[[1024,1024],[],[]],"Input type":["c10::BFloat16","Scalar","Scalar"],"Concrete Inputs":["","2","1"])");
     launch(255, 6, "vectorized_elementwise_kernel", 960, 10);
+    // Two collectives on another stream, inside the step's window: an
+    // all-reduce whose kernel carries its record, an all-gather whose
+    // record is on the record_param_comms op around its launch.
+    add(R"({"ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"name":"cudaLaunchKernel","ts":300,"dur":2,"args":{"correlation":7}})");
+    add(R"({"ph":"X","cat":"kernel","pid":0,"tid":20,"name":"ncclDevKernel_AllReduce_Sum_bf16_RING_LL","ts":500,"dur":100,"args":{"device":0,"stream":20,"correlation":7,"Collective name":"allreduce","In msg nelems":1048576,"Out msg nelems":1048576,"Group size":8,"dtype":"BFloat16"}})");
+    op("record_param_comms", 310, 20,
+       R"("Collective name":"allgather","In msg nelems":1024,"Out msg nelems":8192,"Group size":8,"dtype":"Float")");
+    add(R"({"ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"name":"cudaLaunchKernel","ts":315,"dur":2,"args":{"correlation":8}})");
+    add(R"({"ph":"X","cat":"kernel","pid":0,"tid":20,"name":"ncclDevKernel_AllGather_RING_LL","ts":620,"dur":50,"args":{"device":0,"stream":20,"correlation":8}})");
     return R"({"deviceProperties":[{"id":0,"name":"NVIDIA H100 80GB HBM3","totalGlobalMem":85520809984,"numSms":132}],
 "traceEvents":[)" +
            ev + "]}";
@@ -143,8 +153,9 @@ class TestEfficiency : public QObject {
             signature("[[4, 1, 64, 32], [3, 32, 16]]", R"(["float", "float"])"),
             12.0 * 2 * 64 * 16 * 32, (4.0 * 64 * 32 + 3.0 * 32 * 16 + 12.0 * 64 * 16) * 4);
         row("scaled_mm fp8: 2-byte output, no bias", "aten::_scaled_mm",
-            signature("[[8192, 4096], [4096, 8192], [], [], [], [], [], []]",
-                      R"(["c10::Float8_e4m3fn", "c10::Float8_e4m3fn", "float", "float", "", "", "", "Scalar"])"),
+            signature(
+                "[[8192, 4096], [4096, 8192], [], [], [], [], [], []]",
+                R"(["c10::Float8_e4m3fn", "c10::Float8_e4m3fn", "float", "float", "", "", "", "Scalar"])"),
             549755813888.0, 201326592.0);
         // TraceLens's test: grouped GEMM [[24576,2048],[8,2048,2816]] bf16.
         row("grouped mm", "aten::_grouped_mm",
@@ -152,57 +163,73 @@ class TestEfficiency : public QObject {
                       R"(["c10::BFloat16", "c10::BFloat16", "int"])"),
             283467841536.0, 331350016.0);
         row("flash attention, causal", "aten::_scaled_dot_product_flash_attention",
-            signature("[[2, 16, 2048, 128], [2, 16, 2048, 128], [2, 16, 2048, 128], [], [], [], []]",
-                      R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "Scalar", "Scalar", "Scalar", ""])",
-                      R"(["", "", "", "0.", "True", "False", ""])"),
+            signature(
+                "[[2, 16, 2048, 128], [2, 16, 2048, 128], [2, 16, 2048, 128], [], [], [], []]",
+                R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "Scalar", "Scalar", "Scalar", ""])",
+                R"(["", "", "", "0.", "True", "False", ""])"),
             34359738368.0, 67108864.0);
         row("flash attention, not causal", "aten::_scaled_dot_product_flash_attention",
-            signature("[[2, 16, 2048, 128], [2, 16, 2048, 128], [2, 16, 2048, 128], [], [], [], []]",
-                      R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "Scalar", "Scalar", "Scalar", ""])",
-                      R"(["", "", "", "0.", "False", "False", ""])"),
+            signature(
+                "[[2, 16, 2048, 128], [2, 16, 2048, 128], [2, 16, 2048, 128], [], [], [], []]",
+                R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "Scalar", "Scalar", "Scalar", ""])",
+                R"(["", "", "", "0.", "False", "False", ""])"),
             68719476736.0, 67108864.0);
         row("cuDNN attention with GQA, causal", "aten::_scaled_dot_product_cudnn_attention",
-            signature("[[1, 32, 4096, 128], [1, 8, 4096, 128], [1, 8, 4096, 128], [], [], [], [], [], []]",
-                      R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "", "Scalar", "Scalar", "Scalar", "Scalar", ""])",
-                      R"(["", "", "", "", "True", "0.", "True", "False", ""])"),
+            signature(
+                "[[1, 32, 4096, 128], [1, 8, 4096, 128], [1, 8, 4096, 128], [], [], [], [], [], "
+                "[]]",
+                R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "", "Scalar", "Scalar", "Scalar", "Scalar", ""])",
+                R"(["", "", "", "", "True", "0.", "True", "False", ""])"),
             137438953472.0, 83886080.0);
-        row("flash attention backward, causal", "aten::_scaled_dot_product_flash_attention_backward",
-            signature("[[2, 16, 2048, 128], [2, 16, 2048, 128], [2, 16, 2048, 128], [2, 16, 2048, 128], [2, 16, 2048, 128], [2, 16, 2048], [], [], [], [], [], [], [], [], []]",
-                      R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "float", "", "", "Scalar", "Scalar", "Scalar", "Scalar", "", "", "Scalar"])",
-                      R"(["", "", "", "", "", "", "", "", "2048", "2048", "0.", "True", "", "", ""])"),
+        row("flash attention backward, causal",
+            "aten::_scaled_dot_product_flash_attention_backward",
+            signature(
+                "[[2, 16, 2048, 128], [2, 16, 2048, 128], [2, 16, 2048, 128], [2, 16, 2048, 128], "
+                "[2, 16, 2048, 128], [2, 16, 2048], [], [], [], [], [], [], [], [], []]",
+                R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "float", "", "", "Scalar", "Scalar", "Scalar", "Scalar", "", "", "Scalar"])",
+                R"(["", "", "", "", "", "", "", "", "2048", "2048", "0.", "True", "", "", ""])"),
             85899345920.0, 117440512.0);
         row("convolution 3×3, stride 1, padding 1, no bias", "aten::convolution",
-            signature("[[8, 64, 56, 56], [128, 64, 3, 3], [], [], [], [], [], [], []]",
-                      R"(["c10::BFloat16", "c10::BFloat16", "", "ScalarList", "ScalarList", "ScalarList", "Scalar", "ScalarList", "Scalar"])",
-                      R"(["", "", "", "[1, 1]", "[1, 1]", "[1, 1]", "False", "[0, 0]", "1"])"),
+            signature(
+                "[[8, 64, 56, 56], [128, 64, 3, 3], [], [], [], [], [], [], []]",
+                R"(["c10::BFloat16", "c10::BFloat16", "", "ScalarList", "ScalarList", "ScalarList", "Scalar", "ScalarList", "Scalar"])",
+                R"(["", "", "", "[1, 1]", "[1, 1]", "[1, 1]", "False", "[0, 0]", "1"])"),
             3699376128.0, 9781248.0);
         // With a bias (TraceLens leaves it out): + prod(out) FLOPs, + C_out elements.
         row("convolution with bias, stride 2", "aten::convolution",
-            signature("[[8, 64, 56, 56], [128, 64, 3, 3], [128], [], [], [], [], [], []]",
-                      R"(["float", "float", "float", "ScalarList", "ScalarList", "ScalarList", "Scalar", "ScalarList", "Scalar"])",
-                      R"(["", "", "", "[2, 2]", "[1, 1]", "[1, 1]", "False", "[0, 0]", "1"])"),
+            signature(
+                "[[8, 64, 56, 56], [128, 64, 3, 3], [128], [], [], [], [], [], []]",
+                R"(["float", "float", "float", "ScalarList", "ScalarList", "ScalarList", "Scalar", "ScalarList", "Scalar"])",
+                R"(["", "", "", "[2, 2]", "[1, 1]", "[1, 1]", "False", "[0, 0]", "1"])"),
             8.0 * 128 * 28 * 28 * 2 * 64 * 9 + 8.0 * 128 * 28 * 28,
             (8.0 * 64 * 56 * 56 + 128.0 * 64 * 9 + 8.0 * 128 * 28 * 28 + 128) * 4);
         row("convolution backward, both grads", "aten::convolution_backward",
-            signature("[[8, 128, 56, 56], [8, 64, 56, 56], [128, 64, 3, 3], [], [], [], [], [], [], [], []]",
-                      R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "ScalarList", "ScalarList", "ScalarList", "ScalarList", "Scalar", "ScalarList", "Scalar", "ScalarList"])",
-                      R"(["", "", "", "[0]", "[1, 1]", "[1, 1]", "[1, 1]", "False", "[0, 0]", "1", "[True, True, False]"])"),
+            signature(
+                "[[8, 128, 56, 56], [8, 64, 56, 56], [128, 64, 3, 3], [], [], [], [], [], [], [], "
+                "[]]",
+                R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "ScalarList", "ScalarList", "ScalarList", "ScalarList", "Scalar", "ScalarList", "Scalar", "ScalarList"])",
+                R"(["", "", "", "[0]", "[1, 1]", "[1, 1]", "[1, 1]", "False", "[0, 0]", "1", "[True, True, False]"])"),
             7398752256.0, 19562496.0);
         row("convolution backward, the first layer's (no input grad)", "aten::convolution_backward",
-            signature("[[8, 128, 56, 56], [8, 64, 56, 56], [128, 64, 3, 3], [], [], [], [], [], [], [], []]",
-                      R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "ScalarList", "ScalarList", "ScalarList", "ScalarList", "Scalar", "ScalarList", "Scalar", "ScalarList"])",
-                      R"(["", "", "", "[0]", "[1, 1]", "[1, 1]", "[1, 1]", "False", "[0, 0]", "1", "[False, True, False]"])"),
+            signature(
+                "[[8, 128, 56, 56], [8, 64, 56, 56], [128, 64, 3, 3], [], [], [], [], [], [], [], "
+                "[]]",
+                R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "ScalarList", "ScalarList", "ScalarList", "ScalarList", "Scalar", "ScalarList", "Scalar", "ScalarList"])",
+                R"(["", "", "", "[0]", "[1, 1]", "[1, 1]", "[1, 1]", "False", "[0, 0]", "1", "[False, True, False]"])"),
             3699376128.0, 9781248.0);
         const double n = 8.0 * 1024 * 4096;
         row("layer norm", "aten::layer_norm",
-            signature("[[8, 1024, 4096], [], [4096], [4096], [], []]",
-                      R"(["c10::BFloat16", "ScalarList", "c10::BFloat16", "c10::BFloat16", "Scalar", "Scalar"])",
-                      R"(["", "[4096]", "", "", "1e-05", "True"])"),
+            signature(
+                "[[8, 1024, 4096], [], [4096], [4096], [], []]",
+                R"(["c10::BFloat16", "ScalarList", "c10::BFloat16", "c10::BFloat16", "Scalar", "Scalar"])",
+                R"(["", "[4096]", "", "", "1e-05", "True"])"),
             167796736.0, 134266880.0);
         row("layer norm backward", "aten::native_layer_norm_backward",
-            signature("[[8, 1024, 4096], [8, 1024, 4096], [], [8, 1024, 1], [8, 1024, 1], [4096], [4096], []]",
-                      R"(["c10::BFloat16", "c10::BFloat16", "ScalarList", "float", "float", "c10::BFloat16", "c10::BFloat16", "ScalarList"])",
-                      R"(["", "", "[4096]", "", "", "", "", "[True, True, True]"])"),
+            signature(
+                "[[8, 1024, 4096], [8, 1024, 4096], [], [8, 1024, 1], [8, 1024, 1], [4096], "
+                "[4096], []]",
+                R"(["c10::BFloat16", "c10::BFloat16", "ScalarList", "float", "float", "c10::BFloat16", "c10::BFloat16", "ScalarList"])",
+                R"(["", "", "[4096]", "", "", "", "", "[True, True, True]"])"),
             301989888.0, 201359360.0);
         row("RMS norm", "aten::_fused_rms_norm",
             signature("[[8, 1024, 4096], [], [4096], []]",
@@ -210,9 +237,10 @@ class TestEfficiency : public QObject {
                       R"(["", "[4096]", "", ""])"),
             134234112.0, 134225920.0);
         row("batch norm in eval mode", "aten::batch_norm",
-            signature("[[32, 256, 56, 56], [256], [256], [256], [256], [], [], [], []]",
-                      R"(["float", "float", "float", "float", "float", "Scalar", "Scalar", "Scalar", "Scalar"])",
-                      R"(["", "", "", "", "", "False", "0.1", "1e-05", "True"])"),
+            signature(
+                "[[32, 256, 56, 56], [256], [256], [256], [256], [], [], [], []]",
+                R"(["float", "float", "float", "float", "float", "Scalar", "Scalar", "Scalar", "Scalar"])",
+                R"(["", "", "", "", "", "False", "0.1", "1e-05", "True"])"),
             6.0 * 256 + 2.0 * 32 * 256 * 56 * 56, (2.0 * 32 * 256 * 56 * 56 + 4.0 * 256) * 4);
         row("add, broadcast bias", "aten::add",
             signature("[[8, 1024, 4096], [4096], []]",
@@ -228,22 +256,23 @@ class TestEfficiency : public QObject {
             signature("[[8, 1024, 4096], [8, 1024, 4096], []]",
                       R"(["c10::BFloat16", "float", "Scalar"])"),
             n, n * 2 + n * 4);
-        row("silu", "aten::silu", signature("[[8, 1024, 4096]]", R"(["c10::BFloat16"])"), n,
-            n * 4);
+        row("silu", "aten::silu", signature("[[8, 1024, 4096]]", R"(["c10::BFloat16"])"), n, n * 4);
         // The output: the dims not reduced (1024 of them).
         row("sum over dim 0", "aten::sum",
             signature("[[8192, 1024], [], [], []]",
                       R"(["c10::BFloat16", "ScalarList", "Scalar", ""])",
                       R"(["", "[0]", "True", ""])"),
             8192.0 * 1024, (8192.0 * 1024 + 1024) * 2);
-        row("sum of everything", "aten::sum", signature("[[8192, 1024], []]", R"(["float", ""])"),
-            8192.0 * 1024, (8192.0 * 1024 + 1) * 4);
+        row("sum of everything", "aten::sum",
+            signature("[[8192, 1024], []]", R"(["float", ""])", R"(["", ""])"), 8192.0 * 1024,
+            (8192.0 * 1024 + 1) * 4);
         row("embedding", "aten::embedding",
             signature("[[50304, 1024], [32, 2048], [], [], []]",
                       R"(["c10::BFloat16", "long int", "Scalar", "Scalar", "Scalar"])"),
             0.0, 32.0 * 2048 * 8 + 2.0 * 32 * 2048 * 1024 * 2);
         row("a type without a size: bytes unknown", "aten::add",
-            signature("[[16], [16], []]", R"(["c10::complex<double>", "c10::complex<double>", "Scalar"])"),
+            signature("[[16], [16], []]",
+                      R"(["c10::complex<double>", "c10::complex<double>", "Scalar"])"),
             16.0, -1.0);
     }
     void formulas() {
@@ -271,6 +300,25 @@ class TestEfficiency : public QObject {
         QVERIFY(!why.empty());
         QVERIFY(!opCost("aten::view", signature("[[4, 4], []]", R"(["float", ""])"), -1, &why));
         QVERIFY(!opCost("aten::mm", "not json\nat all\n", -1, &why));
+        // Operands that do not multiply or broadcast: the shapes are not the op's.
+        QVERIFY(!opCost("aten::mm", signature("[[64, 32], [31, 16]]", R"(["float", "float"])"), -1,
+                        &why));
+        QVERIFY(!opCost("aten::add",
+                        signature("[[64, 32], [31], []]", R"(["float", "float", "Scalar"])"), -1,
+                        &why));
+        // Old traces record no concrete inputs: a convolution's stride, a
+        // batch norm's training and a reduction's dims are then unknown.
+        QVERIFY(!opCost("aten::convolution",
+                        signature("[[32, 3, 224, 224], [64, 3, 7, 7], [], [], [], [], [], [], []]",
+                                  R"(["float", "float", "", "", "", "", "", "", ""])"),
+                        -1, &why));
+        QVERIFY(!opCost("aten::batch_norm",
+                        signature("[[32, 64, 56, 56], [64], [64], [64], [64]]",
+                                  R"(["float", "float", "float", "float", "float"])"),
+                        -1, &why));
+        QVERIFY(!opCost("aten::sum",
+                        signature("[[8192, 1024], [], [], []]", R"(["float", "", "", ""])"), -1,
+                        &why));
         // Causal attention of q and k of different lengths: no defined count.
         QVERIFY(!opCost("aten::_scaled_dot_product_flash_attention",
                         signature("[[1, 8, 128, 64], [1, 8, 256, 64], [1, 8, 256, 64]]",
@@ -278,8 +326,8 @@ class TestEfficiency : public QObject {
                                   R"(["", "", "", "0.", "True"])"),
                         -1, &why));
         // The profiler's own count wins; the shapes still give the bytes.
-        const auto c = opCost("aten::mm",
-                              signature("[[64, 64], [64, 64]]", R"(["float", "float"])"), 1234, &why);
+        const auto c = opCost(
+            "aten::mm", signature("[[64, 64], [64, 64]]", R"(["float", "float"])"), 1234, &why);
         QVERIFY(c);
         QCOMPARE(c->flops, 1234.0);
         QCOMPARE(c->flopsSource, CostSource::Profiler);
@@ -367,12 +415,39 @@ class TestEfficiency : public QObject {
         QVERIFY(std::abs(std::get<double>(r.figure("mfu")) - total / (window * bf16)) < 1e-12);
         // Kernels named for Tensor Cores (the xmma GEMMs, flash_fwd): 755 of
         // 815 µs of compute kernels; an sgemm and an element-wise kernel not.
-        QVERIFY(std::abs(std::get<double>(steps->at(0, "tensor_core_share")) -
-                         755.0 / 815.0) < 1e-12);
+        QVERIFY(std::abs(std::get<double>(steps->at(0, "tensor_core_share")) - 755.0 / 815.0) <
+                1e-12);
         QCOMPARE(integerOr(r.figure("costed_gpu_ns")), int64_t(815000));
 
         const ResultTable* devices = r.table("devices");
         QCOMPARE(textOr(devices->at(0, "roofs_from")), std::string("table"));
+    }
+
+    // NCCL's tests' definitions: the algorithm bandwidth is the operation's
+    // bytes over its time; the bus bandwidth that times 2(n−1)/n for an
+    // all-reduce, (n−1)/n for an all-gather (whose bytes are its whole
+    // output); held against the H100 SXM's 450 GB/s one way.
+    void collectivesAtTheirBusBandwidth() {
+        const LoadResult loaded = test::loadJsonText(plantedTrace());
+        QVERIFY(loaded.trace);
+        const AnalysisResult r =
+            computeAnalysis(*analysisRegistry().find("efficiency"), *loaded.trace, Scope{});
+        const ResultTable* c = r.table("collectives");
+        QVERIFY(c);
+        QCOMPARE(c->rows.size(), size_t(2));
+        // By kernel time: the all-reduce first.
+        QCOMPARE(textOr(c->at(0, "collective")), std::string("allreduce"));
+        QCOMPARE(integerOr(c->at(0, "bytes")), int64_t(1048576 * 2));
+        QCOMPARE(integerOr(c->at(0, "group_size")), int64_t(8));
+        const double allReduce = 1048576.0 * 2 / 100e-6;
+        QCOMPARE(std::get<double>(c->at(0, "algbw_gbps")), allReduce / 1e9);
+        QCOMPARE(std::get<double>(c->at(0, "busbw_gbps")), allReduce * 2 * 7 / 8 / 1e9);
+        QCOMPARE(std::get<double>(c->at(0, "of_link")), allReduce * 2 * 7 / 8 / 450e9);
+        QCOMPARE(textOr(c->at(1, "collective")), std::string("allgather"));
+        QCOMPARE(integerOr(c->at(1, "bytes")), int64_t(8192 * 4));
+        const double allGather = 8192.0 * 4 / 50e-6;
+        QCOMPARE(std::get<double>(c->at(1, "algbw_gbps")), allGather / 1e9);
+        QCOMPARE(std::get<double>(c->at(1, "busbw_gbps")), allGather * 7 / 8 / 1e9);
     }
 
     // A person's peaks replace the table's, for every GPU.

@@ -122,17 +122,18 @@ Table makeTable() {
 
     // Element-wise: TraceLens's, then others of the same shape of formula.
     for (const char* name :
-         {"aten::copy", "aten::copy_", "aten::clamp_min", "aten::clamp_min_", "aten::clamp_max",
-          "aten::clamp_max_", "aten::sigmoid", "aten::rsqrt", "aten::silu", "aten::neg",
-          "aten::pow", "aten::relu", "aten::relu_", "aten::gelu", "aten::gelu_", "aten::silu_",
-          "aten::sigmoid_", "aten::tanh", "aten::tanh_", "aten::exp", "aten::exp_", "aten::sqrt",
-          "aten::abs", "aten::log", "aten::reciprocal", "aten::sin", "aten::cos"})
+         {"aten::copy",       "aten::copy_",      "aten::clamp_min", "aten::clamp_min_",
+          "aten::clamp_max",  "aten::clamp_max_", "aten::sigmoid",   "aten::rsqrt",
+          "aten::silu",       "aten::neg",        "aten::pow",       "aten::relu",
+          "aten::relu_",      "aten::gelu",       "aten::gelu_",     "aten::silu_",
+          "aten::sigmoid_",   "aten::tanh",       "aten::tanh_",     "aten::exp",
+          "aten::exp_",       "aten::sqrt",       "aten::abs",       "aten::log",
+          "aten::reciprocal", "aten::sin",        "aten::cos"})
         t[name] = plain(F::Unary);
-    for (const char* name :
-         {"aten::add", "aten::add_", "aten::mul", "aten::mul_", "aten::div", "aten::div_",
-          "aten::sigmoid_backward", "aten::threshold_backward", "aten::sub", "aten::sub_",
-          "aten::rsub", "aten::gelu_backward", "aten::silu_backward", "aten::maximum",
-          "aten::minimum"})
+    for (const char* name : {"aten::add", "aten::add_", "aten::mul", "aten::mul_", "aten::div",
+                             "aten::div_", "aten::sigmoid_backward", "aten::threshold_backward",
+                             "aten::sub", "aten::sub_", "aten::rsub", "aten::gelu_backward",
+                             "aten::silu_backward", "aten::maximum", "aten::minimum"})
         t[name] = plain(F::Binary);
 
     // Reductions: (self, dim, keepdim, ...) unless said.

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -166,5 +167,28 @@ struct OpArguments {
     bool keepsShape = false;  // a reduction whose output is its input's size (cumsum)
 };
 OpArguments pytorchOpArguments(std::string_view opName);
+
+// A collective as PyTorch records it, on its NCCL / RCCL kernel and on the
+// record_param_comms op around its launch: which collective, the elements
+// each rank sends and receives, the group's size and the elements' type.
+enum class CollectiveKind : uint8_t {
+    AllReduce,
+    AllGather,
+    ReduceScatter,
+    AllToAll,
+    Broadcast,
+    Reduce,
+    SendRecv,
+    Other,  // barrier, gather, scatter, …: no bus bandwidth defined
+};
+struct CollectiveParams {
+    std::string name;  // as recorded: "allreduce", "_allgather_base", …
+    CollectiveKind kind = CollectiveKind::Other;
+    int64_t inElements = -1, outElements = -1;  // -1: not recorded
+    int64_t groupSize = 0;
+    int elementBytes = 0;  // 0: a type it does not size
+};
+// From an event's args text; none where it records no collective.
+std::optional<CollectiveParams> pytorchCollectiveParams(std::string_view argsJson);
 
 }  // namespace gapscope::vocabulary

@@ -1,10 +1,11 @@
 // How well the busy time is used (analysis/efficiency.h): per op
 // signature, per step and GPU, and the roofs of each GPU.
 
+#include "analysis/efficiency.h"
+
 #include <cmath>
 
 #include "analysis/analysis_index.h"
-#include "analysis/efficiency.h"
 #include "report/analyses/builtin_analyses.h"
 
 namespace gapscope {
@@ -75,28 +76,29 @@ ResultTable signatureTable(const Trace& t, const EfficiencyResult& e) {
             roofline = teraPerSecond(c.flops * n, *s.boundNs);
             ofRoofline = *s.boundNs / static_cast<double>(s.busy);
         }
-        r.cells = {std::string(t.str(s.name)),
-                   signaturePart(shapes, 0),
-                   signaturePart(shapes, 1),
-                   signaturePart(shapes, 2),
-                   std::string(costSourceName(c.flopsSource)),
-                   c.precision ? ResultCell(std::string(peakTypeName(*c.precision))) : ResultCell(),
-                   static_cast<int64_t>(s.count),
-                   wholeNumber(c.flops),
-                   c.bytes ? wholeNumber(*c.bytes) : ResultCell(),
-                   c.bytes && *c.bytes > 0 ? ResultCell(c.flops / *c.bytes) : ResultCell(),
-                   s.busy,
-                   s.medianBusy,
-                   teraPerSecond(c.flops * n, static_cast<double>(s.busy)),
-                   teraPerSecond(c.flops, static_cast<double>(s.medianBusy)),
-                   teraPerSecond(c.flops, static_cast<double>(s.maxBusy)),
-                   teraPerSecond(c.flops, static_cast<double>(s.minBusy)),
-                   c.bytes ? teraPerSecond(*c.bytes * n, static_cast<double>(s.busy)) : ResultCell(),
-                   roofline,
-                   ofRoofline,
-                   s.computeBound ? ResultCell(std::string(*s.computeBound ? "compute" : "memory"))
-                                  : ResultCell(),
-                   static_cast<int64_t>(s.device)};
+        r.cells = {
+            std::string(t.str(s.name)),
+            signaturePart(shapes, 0),
+            signaturePart(shapes, 1),
+            signaturePart(shapes, 2),
+            std::string(costSourceName(c.flopsSource)),
+            c.precision ? ResultCell(std::string(peakTypeName(*c.precision))) : ResultCell(),
+            static_cast<int64_t>(s.count),
+            wholeNumber(c.flops),
+            c.bytes ? wholeNumber(*c.bytes) : ResultCell(),
+            c.bytes && *c.bytes > 0 ? ResultCell(c.flops / *c.bytes) : ResultCell(),
+            s.busy,
+            s.medianBusy,
+            teraPerSecond(c.flops * n, static_cast<double>(s.busy)),
+            teraPerSecond(c.flops, static_cast<double>(s.medianBusy)),
+            teraPerSecond(c.flops, static_cast<double>(s.maxBusy)),
+            teraPerSecond(c.flops, static_cast<double>(s.minBusy)),
+            c.bytes ? teraPerSecond(*c.bytes * n, static_cast<double>(s.busy)) : ResultCell(),
+            roofline,
+            ofRoofline,
+            s.computeBound ? ResultCell(std::string(*s.computeBound ? "compute" : "memory"))
+                           : ResultCell(),
+            static_cast<int64_t>(s.device)};
         r.ref.kind = ResultRef::Kind::Slice;
         r.ref.slice = s.firstSlice;
         table.rows.push_back(std::move(r));
@@ -137,6 +139,51 @@ ResultTable stepTable(const EfficiencyResult& e) {
     return table;
 }
 
+ResultTable collectiveTable(const Trace& t, const EfficiencyResult& e) {
+    ResultTable table;
+    table.id = "collectives";
+    table.title = "Collectives";
+    ResultColumn rank{"rank", "Rank", Unit::Count};
+    rank.sparse = true;
+    table.columns = {{"device", "GPU", Unit::Count},
+                     rank,
+                     {"collective", "Collective", Unit::Text},
+                     {"group_size", "Ranks", Unit::Count},
+                     {"bytes", "Size", Unit::Bytes},
+                     {"count", "Count", Unit::Count},
+                     {"total_ns", "Total", Unit::Duration},
+                     {"median_ns", "Median", Unit::Duration},
+                     {"algbw_gbps", "Algorithm GB/s", Unit::Number},
+                     {"busbw_gbps", "Bus GB/s", Unit::Number},
+                     {"of_link", "Of link", Unit::Share}};
+    auto gbps = [](const std::optional<double>& v) {
+        return v ? ResultCell(*v / 1e9) : ResultCell();
+    };
+    for (const CollectiveEfficiency& c : e.collectives) {
+        ResultCell rankCell;
+        if (!t.ranks.empty())
+            for (const GpuDevice& d : t.gpuDevices)
+                if (d.index == c.device && d.group < t.ranks.size())
+                    rankCell = t.ranks[d.group].rank;
+        ResultRow r;
+        r.cells = {static_cast<int64_t>(c.device),
+                   rankCell,
+                   c.name,
+                   c.groupSize,
+                   cellOf(c.bytes),
+                   static_cast<int64_t>(c.count),
+                   c.total,
+                   c.median,
+                   gbps(c.algBandwidth),
+                   gbps(c.busBandwidth),
+                   cellOf(c.ofLink)};
+        r.ref.kind = ResultRef::Kind::Slice;
+        r.ref.slice = c.firstSlice;
+        table.rows.push_back(std::move(r));
+    }
+    return table;
+}
+
 ResultCell peakCell(const std::optional<DevicePeaks>& p, PeakType type) {
     if (!p || !p->peak(type)) return {};
     return *p->peak(type) / kTera;
@@ -153,6 +200,7 @@ ResultTable deviceTable(const EfficiencyResult& e) {
                      {"matched", "Matched", Unit::Text},
                      source,
                      {"memory_gbps", "Memory GB/s", Unit::Number},
+                     {"link_gbps", "Link GB/s (one way)", Unit::Number},
                      {"bf16_tflops", "BF16 TFLOP/s", Unit::Number},
                      {"fp16_tflops", "FP16 TFLOP/s", Unit::Number},
                      {"tf32_tflops", "TF32 TFLOP/s", Unit::Number},
@@ -162,17 +210,21 @@ ResultTable deviceTable(const EfficiencyResult& e) {
     for (const DeviceRoofs& d : e.devices) {
         ResultRow r;
         const auto& p = d.peaks;
-        r.cells = {static_cast<int64_t>(d.device),
-                   d.traceName,
-                   p && !p->name.empty() ? ResultCell(p->name) : ResultCell(),
-                   std::string(d.given ? "given" : p ? "table" : "unknown"),
-                   p && p->memoryBandwidth > 0 ? ResultCell(p->memoryBandwidth / 1e9) : ResultCell(),
-                   peakCell(p, PeakType::Bf16),
-                   peakCell(p, PeakType::Fp16),
-                   peakCell(p, PeakType::Tf32),
-                   peakCell(p, PeakType::Fp32),
-                   peakCell(p, PeakType::Fp8),
-                   peakCell(p, PeakType::Fp64)};
+        r.cells = {
+            static_cast<int64_t>(d.device),
+            d.traceName,
+            p && !p->name.empty() ? ResultCell(p->name) : ResultCell(),
+            std::string(d.given ? "given"
+                        : p     ? "table"
+                                : "unknown"),
+            p && p->memoryBandwidth > 0 ? ResultCell(p->memoryBandwidth / 1e9) : ResultCell(),
+            p && p->linkBandwidth > 0 ? ResultCell(p->linkBandwidth / 1e9) : ResultCell(),
+            peakCell(p, PeakType::Bf16),
+            peakCell(p, PeakType::Fp16),
+            peakCell(p, PeakType::Tf32),
+            peakCell(p, PeakType::Fp32),
+            peakCell(p, PeakType::Fp8),
+            peakCell(p, PeakType::Fp64)};
         table.rows.push_back(std::move(r));
     }
     return table;
@@ -189,8 +241,9 @@ Analysis efficiencyAnalysis() {
     Analysis a;
     a.id = "efficiency";
     a.title = "Efficiency";
-    a.what = "how well the busy time is used: FLOPs and bytes per op\nsignature, TFLOP/s, TB/s, "
-             "the roofline, MFU per step";
+    a.what =
+        "how well the busy time is used: FLOPs and bytes per op\nsignature, TFLOP/s, TB/s, "
+        "the roofline, MFU per step,\ncollectives' bus bandwidth";
     a.help =
         "Each op's FLOPs and bytes, from the profiler's own count (with_flops) or from\n"
         "its recorded shapes (record_shapes) by one formula per family of ops (GEMMs,\n"
@@ -201,17 +254,19 @@ Analysis efficiencyAnalysis() {
         "and TB/s, the roofline at its intensity and the share of it reached, and\n"
         "whether compute or memory bounds it. Per step and GPU: MFU (its FLOPs over\n"
         "its GPU window at the peak of the type that did most of its matrix work) and\n"
-        "the share of compute-kernel time on Tensor Cores. Roofs come from the GPU\n"
+        "the share of compute-kernel time on Tensor Cores. Per collective (kind, size,\n"
+        "group) and GPU: the algorithm and bus bandwidth as NCCL's tests define them,\n"
+        "and the bus bandwidth's share of the GPU's link. Roofs come from the GPU\n"
         "table (resources/hardware/gpu_peaks.json) matched on the trace's device\n"
         "properties, or from --peak. An op counts when it starts inside the range.";
     a.options = {{"top", OptionSpec::Kind::Count, "the N signatures with the most GPU time"},
                  {"peak", OptionSpec::Kind::Texts,
-                  "every GPU's roofs, e.g. bf16=989.4,fp32=66.9,bw=3350 (TFLOP/s, GB/s)",
+                  "every GPU's roofs: bf16=989.4,fp32=66.9,bw=3350,link=450 (TFLOP/s, GB/s)",
                   std::nullopt, "PEAKS", checkPeaks}};
-    a.textColumns["signatures"] = {"name",        "input_dims", "precision", "count", "gpu_ns",
-                                   "tflops",      "tbps",       "of_roofline", "bound"};
-    a.textColumns["devices"] = {"device", "name", "matched", "roofs_from", "memory_gbps",
-                                "bf16_tflops", "fp32_tflops"};
+    a.textColumns["signatures"] = {"name",   "input_dims", "precision",   "count", "gpu_ns",
+                                   "tflops", "tbps",       "of_roofline", "bound"};
+    a.textColumns["devices"] = {"device",      "name",        "matched",    "roofs_from",
+                                "memory_gbps", "bf16_tflops", "fp32_tflops"};
     a.summary = {{"figures", "efficiency", "Efficiency", {"mfu", "tflops", "costed_share"}, false},
                  {"signatures",
                   "efficiency_signatures",
@@ -248,7 +303,7 @@ Analysis efficiencyAnalysis() {
         r.addFigure({"flops", "FLOPs", Unit::Count}, wholeNumber(e.flops));
         r.addFigure({"costed_gpu_ns", "GPU time of ops with FLOPs", Unit::Duration}, e.costedBusy);
         r.addFigure({"gpu_busy_ns", "GPU busy", Unit::Duration}, e.gpuBusy);
-        ResultColumn share{"costed_share", "Of GPU busy", Unit::Share};
+        ResultColumn share{"costed_share", "GPU busy with FLOPs", Unit::Share};
         share.of = "gpu_busy_ns";
         r.addFigure(share, e.gpuBusy > 0 ? ResultCell(static_cast<double>(e.costedBusy) /
                                                       static_cast<double>(e.gpuBusy))
@@ -264,9 +319,10 @@ Analysis efficiencyAnalysis() {
             e.signatures.resize(static_cast<size_t>(*top));
         r.tables.push_back(signatureTable(t, e));
         r.tables.push_back(stepTable(e));
+        r.tables.push_back(collectiveTable(t, e));
         r.tables.push_back(deviceTable(e));
-        if (e.signatures.empty())
-            r.empty = scope.nothing("ops with recorded shapes or FLOPs that ran GPU work");
+        if (e.signatures.empty() && e.collectives.empty())
+            r.empty = scope.nothing("ops with recorded shapes or FLOPs, nor collectives,");
         return r;
     };
     return a;
