@@ -45,9 +45,9 @@ struct Ranked {
 // Within a severity, causes before the symptom they explain (GPU idle).
 int priority(const std::string& rule) {
     static constexpr const char* kOrder[] = {
-        "truncated-trace",       "missing-gpu-work", "input-bound",  "blocking-sync",
-        "exposed-communication", "memory-peak",      "gpu-idle",     "tiny-kernels",
-        "pageable-copies",       "no-tensor-cores",  "memory-growth"};
+        "truncated-trace",       "missing-gpu-work", "input-bound",    "blocking-sync",
+        "exposed-communication", "memory-peak",      "gpu-idle",       "tiny-kernels",
+        "pageable-copies",       "no-tensor-cores",  "below-roofline", "memory-growth"};
     for (size_t i = 0; i < std::size(kOrder); ++i)
         if (rule == kOrder[i]) return static_cast<int>(i);
     return static_cast<int>(std::size(kOrder));
@@ -454,6 +454,74 @@ void tensorCores(const Trace& t, const AdviceInputs& in, std::vector<Ranked>& ou
     out.push_back({std::move(f), s});
 }
 
+// The op signatures that take a real share of the GPUs' time at most half
+// as fast as their roofline allows: the three that lose the most time
+// against the roof (their time less the roofline's), each a finding.
+void belowRoofline(const Trace& t, const AdviceInputs& in, std::vector<Ranked>& out) {
+    if (!in.efficiency || in.efficiency->gpuBusy <= 0) return;
+    const EfficiencyResult& e = *in.efficiency;
+    struct Loss {
+        const SignatureEfficiency* s;
+        double lost;
+    };
+    std::vector<Loss> losses;
+    for (const SignatureEfficiency& s : e.signatures) {
+        if (!s.boundNs || s.busy <= 0 || s.busy * 50 < e.gpuBusy) continue;
+        const double reached = *s.boundNs / static_cast<double>(s.busy);
+        if (reached > 0.5) continue;
+        losses.push_back({&s, static_cast<double>(s.busy) - *s.boundNs});
+    }
+    std::sort(losses.begin(), losses.end(),
+              [](const Loss& a, const Loss& b) { return a.lost > b.lost; });
+    if (losses.size() > 3) losses.resize(3);
+    for (const Loss& l : losses) {
+        const SignatureEfficiency& s = *l.s;
+        const double n = static_cast<double>(s.count);
+        const double seconds = static_cast<double>(s.busy) * 1e-9;
+        const double achieved = s.cost.flops * n / seconds;
+        const double roof = s.cost.flops * n / (*s.boundNs * 1e-9);
+        const double reached = *s.boundNs / static_cast<double>(s.busy);
+        const double ofBusy = share(s.busy, e.gpuBusy);
+        Finding f;
+        f.rule = "below-roofline";
+        f.severity = ofBusy >= 0.1 ? Severity::Medium : Severity::Low;
+        f.device = s.device;
+        const bool compute = s.computeBound.value_or(true);
+        auto tflops = [](double v) {
+            char text[32];
+            std::snprintf(text, sizeof text, "%.1f", v / 1e12);
+            return std::string(text);
+        };
+        f.message = std::string(t.str(s.name));
+        if (s.topKernel) f.message.append(" (kernel ").append(t.str(s.topKernel)).append(")");
+        f.message.append(" reaches ")
+            .append(readablePercent(reached))
+            .append(" of its roofline: ")
+            .append(tflops(achieved))
+            .append(" of ")
+            .append(tflops(roof))
+            .append(compute ? " TFLOP/s (compute-bound), over "
+                            : " TFLOP/s (memory-bound at its intensity), over ")
+            .append(readableDuration(s.busy))
+            .append(", ")
+            .append(readablePercent(ofBusy))
+            .append(" of the GPUs' busy time. ")
+            .append(compute ? "Check its shapes (multiples of 8/16, large enough to fill the GPU) "
+                              "and its data type."
+                            : "Fuse it with its neighbours (torch.compile) or keep its data in a "
+                              "lower precision.");
+        f.figures = {FindingFigure::duration("gpu_ns", s.busy),
+                     FindingFigure::duration("gpu_busy_ns", e.gpuBusy),
+                     FindingFigure::share("share_of_busy", ofBusy, "gpu_busy_ns"),
+                     {"tflops", Unit::Number, achieved / 1e12},
+                     {"roofline_tflops", Unit::Number, roof / 1e12},
+                     FindingFigure::share("of_roofline", reached)};
+        f.slices.push_back(s.firstSlice);
+        if (s.topKernelSlice != kNone) f.slices.push_back(s.topKernelSlice);
+        out.push_back({std::move(f), l.lost});
+    }
+}
+
 // What the trace lacks qualifies every other figure: say so first.
 void health(const Trace& t, const AdviceInputs& in, std::vector<Ranked>& out) {
     if (!in.health) return;
@@ -607,6 +675,7 @@ std::vector<Finding> advise(const Trace& trace, const AdviceInputs& in) {
     pageableCopies(in, times, ranked);
     exposedComm(in, times, ranked);
     tensorCores(trace, in, ranked);
+    belowRoofline(trace, in, ranked);
     memory(in, ranked);
     health(trace, in, ranked);
     std::stable_sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) {
@@ -634,6 +703,7 @@ AdviceInputs AdviceData::inputs() const {
     in.gaps = &gaps;
     in.account = &account;
     in.health = &health;
+    in.efficiency = efficiency.get();
     return in;
 }
 
@@ -665,6 +735,7 @@ AdviceData adviceData(const Trace& trace, const StepOptions& so) {
     d.pipeline = inputPipeline(trace, spans, &d.account);
     d.health = traceHealth(trace, so.index ? &so.index->launches() : nullptr,
                            so.index ? &so.index->stepWindows() : nullptr);
+    d.efficiency = efficiencyOfWindow(trace, window, so.index, so.regex, so.cancel);
     return d;
 }
 

@@ -17,6 +17,10 @@
 //    gemm or conv, any case) take > 20 % of compute time;
 //  - memory growth per step (analysis/memory_usage.h);
 //  - peak memory > 90 % of the device;
+//  - below the roofline (analysis/efficiency.h): the op signatures whose
+//    GPU work is at most half of the roofline at their intensity and takes
+//    at least 2 % of the GPUs' busy time, the three that lose the most
+//    time against the roof, each with its kernel;
 //  - the trace's health (analysis/trace_health.h): a file cut short, and
 //    launch calls whose GPU work is missing (the steps they fall in), where
 //    every GPU figure is a lower bound.
@@ -27,6 +31,7 @@
 #include <variant>
 #include <vector>
 
+#include "analysis/efficiency.h"
 #include "analysis/input_pipeline.h"
 #include "analysis/kernel_stats.h"
 #include "analysis/launch_overhead.h"
@@ -98,6 +103,7 @@ struct AdviceInputs {
     const std::vector<DeviceGaps>* gaps = nullptr;              // whole trace
     const TimeAccount* account = nullptr;  // else made from steps, breakdowns and gaps
     const TraceHealth* health = nullptr;
+    const EfficiencyResult* efficiency = nullptr;
 };
 
 // Most severe first; within a severity, causes (input, sync, communication,
@@ -116,6 +122,7 @@ struct AdviceData {
     std::vector<DeviceGaps> gaps;
     TimeAccount account;  // of steps, breakdowns and gaps
     TraceHealth health;
+    std::shared_ptr<const EfficiencyResult> efficiency;
     AdviceInputs inputs() const;
 };
 

@@ -76,6 +76,7 @@ class AnalysisIndex {
         kRememberedSteps,
         kRememberedAccount,
         kRememberedLaunch,
+        kRememberedEfficiency,
         kRememberedKernels,  // + 1 with their launchers, + 2 per device
     };
     // Drops what it remembers: a benchmark times each analysis's own work.

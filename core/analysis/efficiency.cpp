@@ -231,6 +231,35 @@ std::vector<CollectiveEfficiency> collectives(const Trace& t, Interval w, const 
 
 }  // namespace
 
+std::shared_ptr<const EfficiencyResult> efficiencyOfWindow(
+    const Trace& t, Interval window, const AnalysisIndex* index, const std::regex* regex,
+    const CancelToken* cancel, const std::optional<DevicePeaks>& peaks) {
+    auto compute = [&]() {
+        EfficiencyOptions options;
+        options.window = window;
+        options.index = index;
+        options.cancel = cancel;
+        options.peaks = peaks;
+        // The steps and their GPU windows: the index's for the default steps.
+        StepList ownSteps;
+        std::optional<StepWindows> ownWindows;
+        if (index && !regex) {
+            options.steps = &index->steps();
+            options.windows = &index->stepWindows();
+        } else {
+            ownSteps = findSteps(t, regex);
+            ownWindows = stepWindows(t, ownSteps, LaunchCalls(t));
+            options.steps = &ownSteps;
+            options.windows = &*ownWindows;
+        }
+        return efficiency(t, options);
+    };
+    if (index && !peaks && !regex)
+        return index->rememberedOf<EfficiencyResult>(AnalysisIndex::kRememberedEfficiency, window,
+                                                     cancel, compute);
+    return std::make_shared<const EfficiencyResult>(compute());
+}
+
 std::optional<double> peakFor(const DevicePeaks& peaks, const OpCost& cost) {
     if (!cost.precision) return std::nullopt;
     std::optional<double> p = peaks.peak(*cost.precision);
@@ -369,21 +398,37 @@ EfficiencyResult efficiency(const Trace& t, const EfficiencyOptions& options) {
     };
     std::vector<Instance> instances;
     std::vector<std::vector<TimeNs>> busyOf(out.signatures.size());
+    // Per signature: its kernels' time by name, and each name's first kernel.
+    std::vector<std::map<StringId, std::pair<TimeNs, uint32_t>>> kernelsOf(out.signatures.size());
     std::vector<Interval> spans;
+    std::unordered_map<StringId, NameEfficiency> byKernel, byOp;
+    auto addTo = [](NameEfficiency& n, StringId name, double flops, std::optional<double> bound,
+                    TimeNs time) {
+        n.name = name;
+        n.flops += flops;
+        n.boundNs = n.boundNs && bound ? std::optional<double>(*n.boundNs + *bound) : std::nullopt;
+        n.time += time;
+    };
     for (size_t i = 0; i < work.size();) {
         const uint32_t op = work[i].first;
         spans.clear();
         TimeNs first = INT64_MAX;
         int device = -1;
+        bool hostCopy = false;
         for (; i < work.size() && work[i].first == op; ++i) {
             const uint32_t k = work[i].second;
             const Slice& s = t.slices[k];
             spans.push_back({s.start, s.end()});
+            if (activityKind(s) == ActivityKind::Memcpy) {
+                const CopyDirection d = copyDirection(t, t.tracks[t.trackOfSlice(k)], s);
+                hostCopy |= d == CopyDirection::HtoD || d == CopyDirection::DtoH;
+            }
             if (s.start < first) {
                 first = s.start;
                 device = deviceOfSlice(t, t.tracks[t.trackOfSlice(k)], s);
             }
         }
+        const size_t last = i;
         const Instance inst{costed[op].signature, unionLength(spans), first, device};
         instances.push_back(inst);
         SignatureEfficiency& e = out.signatures[inst.signature];
@@ -396,23 +441,61 @@ EfficiencyResult efficiency(const Trace& t, const EfficiencyOptions& options) {
         busyOf[inst.signature].push_back(inst.busy);
         const DevicePeaks* roofs = roofsOf(device);
         const auto peak = roofs ? peakFor(*roofs, e.cost) : std::nullopt;
-        const bool known = peak && e.cost.bytes && roofs->memoryBandwidth > 0;
-        if (known && (e.count == 1 || e.boundNs)) {
-            const double bound =
-                std::max(e.cost.flops / *peak, *e.cost.bytes / roofs->memoryBandwidth);
-            e.boundNs = e.boundNs.value_or(0) + bound * 1e9;
-            e.computeBound = e.cost.flops / *peak >= *e.cost.bytes / roofs->memoryBandwidth;
+        // A copy between host and device is bound by the host's link, which
+        // the table does not hold: no roofline for it.
+        std::optional<double> bound;
+        if (peak && e.cost.bytes && roofs->memoryBandwidth > 0 && !hostCopy) {
+            const double compute = e.cost.flops / *peak;
+            const double memory = *e.cost.bytes / roofs->memoryBandwidth;
+            bound = std::max(compute, memory) * 1e9;
+            if (e.count == 1 || e.boundNs) {
+                e.boundNs = e.boundNs.value_or(0) + *bound;
+                e.computeBound = compute >= memory;
+            }
         } else {
             e.boundNs.reset();
             e.computeBound.reset();
         }
         out.flops += e.cost.flops;
         out.costedBusy += inst.busy;
+        addTo(byOp[e.name], e.name, e.cost.flops, bound, inst.busy);
+        // Each kernel's share of the op: its part of the op's kernel time.
+        double total = 0;
+        for (size_t j = last - spans.size(); j < last; ++j)
+            total += static_cast<double>(t.slices[work[j].second].dur);
+        for (size_t j = last - spans.size(); j < last; ++j) {
+            const Slice& k = t.slices[work[j].second];
+            const double share = total > 0 ? static_cast<double>(k.dur) / total
+                                           : 1.0 / static_cast<double>(spans.size());
+            addTo(byKernel[k.name], k.name, e.cost.flops * share,
+                  bound ? std::optional<double>(*bound * share) : std::nullopt, k.dur);
+            auto [it, added] =
+                kernelsOf[inst.signature].try_emplace(k.name, TimeNs{0}, work[j].second);
+            it->second.first += k.dur;
+        }
     }
+    auto sortedByName = [](std::unordered_map<StringId, NameEfficiency>& m) {
+        std::vector<NameEfficiency> v;
+        v.reserve(m.size());
+        for (auto& [name, n] : m)
+            v.push_back(n);
+        std::sort(v.begin(), v.end(),
+                  [](const NameEfficiency& a, const NameEfficiency& b) { return a.name < b.name; });
+        return v;
+    };
+    out.kernelNames = sortedByName(byKernel);
+    out.opNames = sortedByName(byOp);
     for (size_t s = 0; s < out.signatures.size(); ++s) {
         SignatureEfficiency& e = out.signatures[s];
         if (busyOf[s].empty()) continue;
         const Distribution d = distributionOf(busyOf[s]);
+        TimeNs most = -1;
+        for (const auto& [name, timeAndSlice] : kernelsOf[s])
+            if (timeAndSlice.first > most) {
+                most = timeAndSlice.first;
+                e.topKernel = name;
+                e.topKernelSlice = timeAndSlice.second;
+            }
         e.medianBusy = d.median;
         e.minBusy = d.min;
         e.maxBusy = d.max;

@@ -13,7 +13,9 @@
 // launch call that carries a cost; an op's GPU time is the union of its
 // activities (as TraceLens times an op).
 
+#include <memory>
 #include <optional>
+#include <regex>
 #include <vector>
 
 #include "analysis/device_peaks.h"
@@ -57,6 +59,8 @@ struct SignatureEfficiency {
     std::optional<bool> computeBound;  // at or right of the ridge
     int device = -1;                   // the first instance's GPU
     uint32_t firstSlice = kNone;
+    StringId topKernel = 0;  // the kernel name with most of its GPU time
+    uint32_t topKernelSlice = kNone;
 };
 
 struct StepEfficiency {
@@ -87,18 +91,38 @@ struct CollectiveEfficiency {
     uint32_t firstSlice = kNone;
 };
 
+// The FLOPs and roofline time given to a name's work: a kernel name's share
+// of the ops whose work it ran (each op's split over its activities by their
+// durations), or an op name's own (the ops that carry a cost). `time` is
+// the work's time those figures are over.
+struct NameEfficiency {
+    StringId name = 0;
+    double flops = 0;
+    std::optional<double> boundNs = 0;  // none where a roof is unknown
+    TimeNs time = 0;
+};
+
 struct EfficiencyResult {
     std::vector<DeviceRoofs> devices;
-    std::vector<SignatureEfficiency> signatures;    // by GPU time, then FLOPs, then name
-    std::vector<StepEfficiency> steps;              // by step, then device
-    std::vector<CollectiveEfficiency> collectives;  // by kernel time
-    double flops = 0;                               // of every costed op in the window
-    TimeNs costedBusy = 0;                          // their GPU time
-    TimeNs gpuBusy = 0;                             // every GPU's busy time in the window
+    std::vector<SignatureEfficiency> signatures;       // by GPU time, then FLOPs, then name
+    std::vector<StepEfficiency> steps;                 // by step, then device
+    std::vector<CollectiveEfficiency> collectives;     // by kernel time
+    std::vector<NameEfficiency> kernelNames, opNames;  // by name id
+    double flops = 0;                                  // of every costed op in the window
+    TimeNs costedBusy = 0;                             // their GPU time
+    TimeNs gpuBusy = 0;                                // every GPU's busy time in the window
     uint64_t uncostedOps = 0;  // modelled ops whose shapes do not say (no formula applies)
 };
 
 EfficiencyResult efficiency(const Trace& trace, const EfficiencyOptions& options = {});
+
+// The efficiency of a window with its steps (`regex`'s, else the default
+// ones) against the table's roofs or `peaks`: what the Efficiency, Kernels,
+// Ops and Advice views all read, computed once per window where there is an
+// index and neither peaks nor a step pattern is given.
+std::shared_ptr<const EfficiencyResult> efficiencyOfWindow(
+    const Trace& trace, Interval window, const AnalysisIndex* index, const std::regex* regex,
+    const CancelToken* cancel, const std::optional<DevicePeaks>& peaks = {});
 
 // The roofline at an intensity (FLOPs per byte): min(peak, intensity × bandwidth).
 std::optional<double> attainableFlops(const DevicePeaks& peaks, const OpCost& cost);

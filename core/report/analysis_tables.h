@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "analysis/efficiency.h"
 #include "analysis/gap_causes.h"
 #include "analysis/gpu_time_account.h"
 #include "analysis/input_pipeline.h"
@@ -22,10 +23,18 @@
 namespace gapscope {
 
 // By total time. `byDevice`: a first column "device".
-ResultTable kernelTable(const Trace& trace, const std::vector<KernelStats>& kernels, bool byDevice);
+// With `efficiency`, each name's TFLOP/s and share of the roofline over the
+// work of costed ops it ran (analysis/efficiency.h: NameEfficiency).
+ResultTable kernelTable(const Trace& trace, const std::vector<KernelStats>& kernels, bool byDevice,
+                        const EfficiencyResult* efficiency = nullptr);
 ResultTable copyTable(const Trace& trace, const std::vector<CopyStats>& copies);
 // By GPU time, then self time; the share is of `OpStatsOptions::stepTime`.
-ResultTable opTable(const Trace& trace, const std::vector<OpStats>& ops);
+ResultTable opTable(const Trace& trace, const std::vector<OpStats>& ops,
+                    const EfficiencyResult* efficiency = nullptr);
+// A name's TFLOP/s and share of the roofline, two cells (none where the
+// name did no costed work): the efficiency columns of Kernels and Ops.
+std::vector<ResultColumn> efficiencyColumns();
+void addEfficiencyCells(ResultRow& row, const std::vector<NameEfficiency>* names, StringId name);
 
 // Slices (a search's matches), at most `most` of them in the order given:
 // name, track, start and duration, each row leading to its slice.

@@ -1,10 +1,34 @@
+#include <algorithm>
 #include <string>
 
 #include "report/analysis_tables.h"
 
 namespace gapscope {
 
-ResultTable kernelTable(const Trace& t, const std::vector<KernelStats>& kernels, bool byDevice) {
+std::vector<ResultColumn> efficiencyColumns() {
+    return {{"tflops", "TFLOP/s", Unit::Number}, {"of_roofline", "Of roofline", Unit::Share}};
+}
+
+void addEfficiencyCells(ResultRow& row, const std::vector<NameEfficiency>* names, StringId name) {
+    const NameEfficiency* n = nullptr;
+    if (names) {
+        const auto it =
+            std::lower_bound(names->begin(), names->end(), name,
+                             [](const NameEfficiency& e, StringId id) { return e.name < id; });
+        if (it != names->end() && it->name == name && it->time > 0) n = &*it;
+    }
+    if (!n) {
+        row.cells.insert(row.cells.end(), {ResultCell(), ResultCell()});
+        return;
+    }
+    const double seconds = static_cast<double>(n->time) * 1e-9;
+    row.cells.push_back(n->flops / seconds / 1e12);
+    row.cells.push_back(n->boundNs ? ResultCell(*n->boundNs / static_cast<double>(n->time))
+                                   : ResultCell());
+}
+
+ResultTable kernelTable(const Trace& t, const std::vector<KernelStats>& kernels, bool byDevice,
+                        const EfficiencyResult* efficiency) {
     ResultTable table;
     table.id = "kernels";
     table.title = "Kernels";
@@ -34,6 +58,8 @@ ResultTable kernelTable(const Trace& t, const std::vector<KernelStats>& kernels,
                           {"launch.registers_per_thread", "Registers", Unit::Count},
                           {"launch.shared_memory_bytes", "Shared memory", Unit::Bytes},
                           {"launch.occupancy_percent", "Occupancy %", Unit::Number}});
+    for (const ResultColumn& c : efficiencyColumns())
+        table.columns.push_back(c);
     for (const KernelStats& k : kernels) {
         ResultRow r;
         r.cells.push_back(byDevice ? ResultCell(int64_t{k.device}) : ResultCell());
@@ -64,6 +90,7 @@ ResultTable kernelTable(const Trace& t, const std::vector<KernelStats>& kernels,
                         l && l->sharedMemory >= 0 ? ResultCell(l->sharedMemory) : ResultCell(),
                         l && l->occupancyPercent >= 0 ? ResultCell(double{l->occupancyPercent})
                                                       : ResultCell()});
+        addEfficiencyCells(r, efficiency ? &efficiency->kernelNames : nullptr, k.name);
         r.ref.kind = ResultRef::Kind::Name;
         r.ref.name = k.name;
         r.ref.slice = k.firstSlice;

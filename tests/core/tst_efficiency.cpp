@@ -450,6 +450,44 @@ class TestEfficiency : public QObject {
         QCOMPARE(std::get<double>(c->at(1, "busbw_gbps")), allGather * 7 / 8 / 1e9);
     }
 
+    // Advice names the signatures far below their roofline (at most half
+    // of it, at least 2 % of the busy time), those losing the most time
+    // against the roof first, each with its kernel.
+    void adviceNamesWhatIsFarBelowItsRoofline() {
+        const LoadResult loaded = test::loadJsonText(plantedTrace());
+        QVERIFY(loaded.trace);
+        const AnalysisResult r =
+            computeAnalysis(*analysisRegistry().find("advice"), *loaded.trace, Scope{});
+        const DevicePeaks& h100 = known("h100_sxm");
+        const double bf16 = *h100.peak(PeakType::Bf16), bw = h100.memoryBandwidth;
+        // GPU busy: the kernels' union, the collectives inside it.
+        const double busy = 815e-6;
+        struct Expected {
+            const char* name;
+            double time, bound;
+        };
+        // The add (10 µs, 1.2 % of busy) is too small to name.
+        const Expected expected[] = {
+            {"aten::addmm", 575e-6, 2 * std::max(kAddmmFlops / bf16, kAddmmBytes / bw)},
+            {"aten::mm", 100e-6, std::max(kMmFlops / bf16, kMmBytes / bw)},
+            {"aten::_scaled_dot_product_flash_attention", 80e-6,
+             std::max(kFlashFlops / bf16, kFlashBytes / bw)}};
+        std::vector<const Finding*> found;
+        for (const Finding& f : r.findings)
+            if (f.rule == "below-roofline") found.push_back(&f);
+        QCOMPARE(found.size(), size_t(3));
+        for (size_t i = 0; i < 3; ++i) {
+            const Finding& f = *found[i];
+            const Expected& e = expected[i];
+            QVERIFY2(f.message.starts_with(e.name), f.message.c_str());
+            QVERIFY(std::abs(f.figure("of_roofline")->real() - e.bound / e.time) < 1e-12);
+            QCOMPARE(f.figure("gpu_ns")->real(), std::round(e.time * 1e9));
+            QCOMPARE(f.severity, e.time / busy >= 0.1 ? Severity::Medium : Severity::Low);
+            QCOMPARE(f.slices.size(), size_t(2));  // the op, its kernel
+        }
+        QVERIFY(found[0]->message.find("sm90_xmma_gemm_bf16bf16_bf16f32") != std::string::npos);
+    }
+
     // A person's peaks replace the table's, for every GPU.
     void givenPeaksReplaceTheTables() {
         const LoadResult loaded = test::loadJsonText(plantedTrace());

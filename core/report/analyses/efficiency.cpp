@@ -5,8 +5,8 @@
 
 #include <cmath>
 
-#include "analysis/analysis_index.h"
 #include "report/analyses/builtin_analyses.h"
+#include "report/scoped_efficiency.h"
 
 namespace gapscope {
 namespace {
@@ -274,24 +274,10 @@ Analysis efficiencyAnalysis() {
                   {"name", "input_dims", "count", "gpu_ns", "tflops", "of_roofline", "bound"},
                   true}};
     a.compute = [](const Trace& t, const Scope& scope, const AnalysisOptions& o) {
-        EfficiencyOptions options;
-        options.window = scope.window;
-        options.index = scope.index;
-        options.cancel = scope.cancel;
-        if (!o.texts("peak").empty()) options.peaks = parsePeaks(o.texts("peak").back(), nullptr);
-        // The steps and their GPU windows: the index's for the default steps.
-        StepList ownSteps;
-        std::optional<StepWindows> ownWindows;
-        if (scope.index && !scope.stepRegex) {
-            options.steps = &scope.index->steps();
-            options.windows = &scope.index->stepWindows();
-        } else {
-            ownSteps = findSteps(t, scope.stepRegex);
-            ownWindows = stepWindows(t, ownSteps, LaunchCalls(t));
-            options.steps = &ownSteps;
-            options.windows = &*ownWindows;
-        }
-        EfficiencyResult e = efficiency(t, options);
+        std::optional<DevicePeaks> peaks;
+        if (!o.texts("peak").empty()) peaks = parsePeaks(o.texts("peak").back(), nullptr);
+        // A copy: --top cuts its signatures.
+        EfficiencyResult e = *scopedEfficiency(t, scope, peaks);
         AnalysisResult r;
         // MFU over every step and GPU: their FLOPs over their windows at each peak.
         double peakWork = 0, stepFlops = 0;

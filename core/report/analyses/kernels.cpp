@@ -3,6 +3,7 @@
 #include "analysis/kernel_stats.h"
 #include "report/analyses/builtin_analyses.h"
 #include "report/analysis_tables.h"
+#include "report/scoped_efficiency.h"
 
 namespace gapscope {
 
@@ -63,7 +64,8 @@ Analysis kernelsAnalysis() {
         r.addFigure({"total_ns", "Kernel time", Unit::Duration}, total);
         if (const auto top = o.value("top"); top && rows.size() > static_cast<size_t>(*top))
             rows.resize(static_cast<size_t>(*top));
-        r.tables.push_back(kernelTable(t, rows, options.byDevice));
+        r.tables.push_back(
+            kernelTable(t, rows, options.byDevice, scopedEfficiency(t, scope).get()));
         if (rows.empty()) r.empty = scope.nothing("GPU kernels");
         return r;
     };

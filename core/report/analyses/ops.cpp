@@ -5,6 +5,7 @@
 #include "analysis/op_stats.h"
 #include "report/analyses/builtin_analyses.h"
 #include "report/analysis_tables.h"
+#include "report/scoped_efficiency.h"
 
 namespace gapscope {
 
@@ -43,7 +44,7 @@ Analysis opsAnalysis() {
             ops.resize(static_cast<size_t>(*top));
         AnalysisResult r;
         r.addFigure({"step_time_ns", "Step duration", Unit::Duration}, options.stepTime);
-        r.tables.push_back(opTable(t, ops));
+        r.tables.push_back(opTable(t, ops, scopedEfficiency(t, scope).get()));
         if (ops.empty()) r.empty = scope.nothing("ops");
         return r;
     };

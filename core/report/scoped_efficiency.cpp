@@ -1,0 +1,10 @@
+#include "report/scoped_efficiency.h"
+
+namespace gapscope {
+
+std::shared_ptr<const EfficiencyResult> scopedEfficiency(const Trace& t, const Scope& scope,
+                                                         const std::optional<DevicePeaks>& peaks) {
+    return efficiencyOfWindow(t, scope.window, scope.index, scope.stepRegex, scope.cancel, peaks);
+}
+
+}  // namespace gapscope
