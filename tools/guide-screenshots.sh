@@ -35,6 +35,9 @@ take guide-tracks "$sample" --zoom 0.45,0.56 --pin "python3 462|GPU 0 › stream
 take guide-gaps "$sample" --panel gapsDock
 take guide-steps "$sample" --panel stepsDock
 take guide-kernels "$sample" --panel kernelsDock
+# The roofline of a recorded transformer (bf16 GEMMs, attention, norms).
+take guide-roofline tests/data/recorded/h200_transformer_workers.pt.trace.json.gz \
+  --panel EfficiencyDock --dock-height 470
 take guide-pipeline "$sample" --panel InputPipelineDock
 take guide-advice "$sample" --panel AdviceDock --dark
 # A registered analysis without a panel of its own: the registry's panel.

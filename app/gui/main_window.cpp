@@ -18,6 +18,7 @@
 #include <QFormLayout>
 #include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -40,6 +41,7 @@
 #include <utility>
 
 #include "analysis/analysis_index.h"
+#include "analysis/device_peaks.h"
 #include "analysis/idle_gaps.h"
 #include "annotations/annotation_controller.h"
 #include "annotations/annotations_panel.h"
@@ -58,6 +60,7 @@
 #include "panels/analysis_session.h"
 #include "panels/details_panel.h"
 #include "panels/dock_content.h"
+#include "panels/efficiency_panel.h"
 #include "panels/panel_host.h"
 #include "ranks/ranks_panel.h"
 #include "search/search_bar.h"
@@ -349,6 +352,8 @@ void MainWindow::createActions() {
 
     QMenu* settingsMenu = menuBar()->addMenu(tr("&Settings"));
     settingsMenu->addAction(tr("Loading &Limits…"), this, &MainWindow::editLimits);
+    settingsMenu->addAction(tr("GPU &Peaks…"), this, &MainWindow::editPeaks)
+        ->setToolTip(tr("The roofs of a GPU the built-in table does not know (Efficiency)"));
     useCache_ = settingsMenu->addAction(tr("Use the &Index Cache"));
     useCache_->setCheckable(true);
     useCache_->setToolTip(
@@ -436,6 +441,29 @@ void MainWindow::applyLimits() {
     const uint64_t memoryMb = settings.value("limits/memoryMiB", 0).toULongLong();
     loader_->setLimits(static_cast<size_t>(eventMb) << 20, memoryMb << 20);
     compare_->loader()->setLimits(static_cast<size_t>(eventMb) << 20, memoryMb << 20);
+}
+
+void MainWindow::editPeaks() {
+    QString peaks = ui::EfficiencyPanel::peaksSetting();
+    for (;;) {
+        bool ok = false;
+        peaks = QInputDialog::getText(
+            this, tr("GPU Peaks"),
+            tr("Every GPU's dense peaks in TFLOP/s per data type (fp64, fp64_tensor, fp32, tf32, "
+               "bf16, fp16, fp8, int8), its memory bandwidth (bw) and its links' bandwidth one "
+               "way (link) in GB/s, as gapscope-cli efficiency --peak takes them. They replace "
+               "the built-in table's; empty: the table's alone.\n\nExample: "
+               "bf16=989.4,fp32=66.9,bw=3350,link=450"),
+            QLineEdit::Normal, peaks, &ok);
+        if (!ok) return;
+        peaks = peaks.trimmed();
+        std::string error;
+        if (peaks.isEmpty() || parsePeaks(peaks.toStdString(), &error)) break;
+        QMessageBox::warning(this, tr("GPU Peaks"), QString::fromStdString(error));
+    }
+    ui::EfficiencyPanel::setPeaksSetting(peaks);
+    for (ui::EfficiencyPanel* panel : findChildren<ui::EfficiencyPanel*>())
+        panel->setPeaks(peaks);
 }
 
 void MainWindow::editLimits() {

@@ -130,6 +130,7 @@ class MainWindow : public QMainWindow {
     void applyCache();
     void clearCache();
     void editLimits();
+    void editPeaks();
 
     ui::TraceLoader* loader_;
     QStackedWidget* stack_;

@@ -5,6 +5,7 @@
 
 #include "analysis/advice.h"
 #include "analysis/analysis_index.h"
+#include "analysis/efficiency.h"
 #include "analysis/kernel_scopes.h"
 #include "analysis/op_stats.h"
 #include "bench_common.h"
@@ -79,6 +80,17 @@ std::vector<Analysis> analyses() {
              o.index = x;
              const TimeAccount account = timeAccountOf(t, o);
              return inputPipeline(t, stepsIn(t, x, w), &account).stages.size();
+         }},
+        {"efficiency",  // each op's FLOPs and bytes, their GPU work, the steps' MFU
+         [](const Trace& t, Interval w, const AnalysisIndex* x) {
+             EfficiencyOptions o;
+             o.window = w;
+             o.index = x;
+             if (x) {
+                 o.steps = &x->steps();
+                 o.windows = &x->stepWindows();
+             }
+             return efficiency(t, o).signatures.size();
          }},
         {"launch", [](const Trace& t, Interval w,
                       const AnalysisIndex* x) { return size_t(launchOverhead(t, w, x).kernels); }},

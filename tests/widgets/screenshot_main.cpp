@@ -1,5 +1,6 @@
 // gapscope-screenshot TRACE OUT.png [--size WxH] [--dark] [--select NAME] [--range A,B]
-//                     [--zoom A,B] [--search TEXT] [--panel DOCK] [--step N] [--tour N]
+//                     [--zoom A,B] [--search TEXT] [--panel DOCK [--dock-height PX]]
+//                     [--step N] [--tour N]
 //                     [--pin REGEX] [--filter REGEX] [--compare NEW [--compare-tab ID]]
 // gapscope-screenshot --welcome - OUT.png [--size WxH] [--dark]
 // Opens TRACE in the real main window (offscreen works), waits for the load,
@@ -58,6 +59,9 @@ int main(int argc, char** argv) {
     QCommandLineOption compareTab(
         "compare-tab", "show this table of the Compare panel (kernels, scopes, ...)", "id");
     QCommandLineOption fitted("fitted", "compared: each timeline fitted to its lined-up step");
+    QCommandLineOption dockHeight("dock-height", "with --panel: its dock this many pixels tall",
+                                  "pixels");
+    parser.addOptions({dockHeight});
     parser.addOptions({dark, select, range, zoom, size, search, panel, step, welcome, tour, pin,
                        filter, compare, compareTab, fitted});
     parser.process(app);
@@ -164,6 +168,8 @@ int main(int argc, char** argv) {
         if (auto* dock = window.findChild<QDockWidget*>(parser.value(panel))) {
             dock->show();
             dock->raise();
+            if (parser.isSet(dockHeight))
+                window.resizeDocks({dock}, {parser.value(dockHeight).toInt()}, Qt::Vertical);
         }
         settle();
     }

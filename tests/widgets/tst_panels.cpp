@@ -18,7 +18,9 @@
 #include <QLineEdit>
 #include <QRegularExpression>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -37,6 +39,7 @@
 #include "panels/advice_panel.h"
 #include "panels/analysis_panel.h"
 #include "panels/analysis_table.h"
+#include "panels/efficiency_panel.h"
 #include "panels/gaps_panel.h"
 #include "panels/kernels_panel.h"
 #include "panels/link_view.h"
@@ -45,6 +48,7 @@
 #include "panels/panel_host.h"
 #include "panels/pipeline_panel.h"
 #include "panels/result_rows.h"
+#include "panels/roofline_chart.h"
 #include "panels/steps_panel.h"
 #include "panels/utilization_panel.h"
 #include "report/analysis_registry.h"
@@ -347,8 +351,9 @@ class TestPanels : public QObject {
         // (the view's order: compared by name).
         {
             const auto trace = host()->session()->trace();
-            const nlohmann::json cli =
-                resultRowsJson(kernelTable(*trace, kernelStats(*trace), false));
+            const nlohmann::json cli = resultRowsJson(kernelTable(
+                *trace, kernelStats(*trace), false,
+                efficiencyOfWindow(*trace, kWholeTrace, nullptr, nullptr, nullptr).get()));
             std::map<std::string, nlohmann::json> byName;
             for (const auto& r : cli)
                 byName[r["name"].get<std::string>()] = r;
@@ -835,6 +840,40 @@ class TestPanels : public QObject {
         doc.setHtml(symbolLink(8, odd));
         cursor.setPosition(3);
         QCOMPARE(cursor.charFormat().toolTip(), QString::fromStdString(odd));
+    }
+
+    // The roofline draws every op signature of the Efficiency analysis at
+    // its intensity and TFLOP/s, against the GPU's roofs (a recorded H200
+    // transformer, committed); a click on a point frames its first op.
+    void theRooflineDrawsEverySignature() {
+        const QString path =
+            test::sourceDir() + "/tests/data/recorded/h200_transformer_workers.pt.trace.json.gz";
+        window_->openTrace(path);
+        window_->loader()->wait();
+        QVERIFY(settle());
+        auto* p = panel<EfficiencyPanel>("EfficiencyDock");
+        QVERIFY(p);
+        const AnalysisResult r = computeAnalysis(*analysisRegistry().find("efficiency"),
+                                                 *host()->session()->trace(), Scope{});
+        const ResultTable* sig = r.table("signatures");
+        const auto& points = p->roofline()->points();
+        QCOMPARE(points.size(), sig->rows.size());
+        QVERIFY(points.size() > 10);
+        size_t largest = 0;
+        for (size_t i = 0; i < points.size(); ++i) {
+            QCOMPARE(points[i].tflops, std::get<double>(sig->at(i, "tflops")));
+            QCOMPARE(points[i].time, integerOr(sig->at(i, "gpu_ns")));
+            if (points[i].time > points[largest].time) largest = i;
+        }
+        RooflineChart* chart = p->roofline();
+        p->findChild<QTabWidget*>()->setCurrentWidget(chart);
+        QSignalSpy spy(host()->session(), &AnalysisSession::navigateRequested);
+        const QPointF at = chart->centerOf(largest);
+        QCOMPARE(chart->pointAt(at), int(largest));
+        QTest::mouseClick(chart, Qt::LeftButton, {}, at.toPoint());
+        QCOMPARE(spy.count(), 1);
+        const auto target = spy.at(0).at(0).value<NavTarget>();
+        QCOMPARE(target.slice, sig->rows[largest].ref.slice);
     }
 
     void cleanupTestCase() { window_.reset(); }

@@ -1,6 +1,7 @@
 #include "panels/panel_registry.h"
 
 #include "panels/advice_panel.h"
+#include "panels/efficiency_panel.h"
 #include "panels/gaps_panel.h"
 #include "panels/health_panel.h"
 #include "panels/kernels_panel.h"
@@ -42,6 +43,7 @@ constexpr PanelSpec kPanels[] = {{"account", make<OverviewPanel>},
                                  {"memory", makeWithView<MemoryPanel>},
                                  {"pipeline", make<PipelinePanel>},
                                  {"advice", make<AdvicePanel>},
+                                 {"efficiency", make<EfficiencyPanel>},
                                  {"", makeWithView<UtilizationPanel>},
                                  {"health", make<HealthPanel>}};
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "panels/analysis_panel.h"
+#include "panels/result_rows.h"
 
 class QLabel;
 class QTabWidget;
@@ -28,6 +29,15 @@ class RegistryPanel : public AnalysisPanel {
     QString figuresText() const;
 
   protected:
+    QTabWidget* tabs() const { return tabs_; }
+    // The options it computes the analysis with (its registered defaults
+    // for any left unset); setting them computes again.
+    void setOptions(AnalysisOptions options);
+    // After each result is shown in the tables: what a panel draws of it
+    // besides (a chart of its own), from the same tables, by id.
+    virtual void presented(const std::vector<std::pair<std::string, ResultRows>>& tables) {
+        (void)tables;
+    }
     Work prepare(std::shared_ptr<const IndexedTrace> trace, AnalysisScope scope,
                  TimeNs gapThreshold) override;
     void clearContents() override;
@@ -39,6 +49,7 @@ class RegistryPanel : public AnalysisPanel {
     void present(const Computed& computed);
 
     const Analysis& analysis_;
+    AnalysisOptions options_;
     QLabel* figures_;
     QTabWidget* tabs_;
     std::vector<std::pair<std::string, AnalysisTable*>> tables_;  // by table id, made once

@@ -1,0 +1,33 @@
+#pragma once
+// Efficiency (gapscope-cli efficiency): its figures and tables as every
+// registered analysis shows them, and first the roofline of its GPU with
+// each op signature on it.
+
+#include "panels/registry_panel.h"
+
+namespace gapscope::ui {
+
+class RooflineChart;
+
+class EfficiencyPanel : public RegistryPanel {
+    Q_OBJECT
+  public:
+    explicit EfficiencyPanel(AnalysisSession* session, QWidget* parent = nullptr);
+    QString dockName() const override { return QStringLiteral("EfficiencyDock"); }
+    RooflineChart* roofline() const { return roofline_; }
+    // Every GPU's roofs as a person gives them (Settings > GPU Peaks, as
+    // gapscope-cli's --peak: "bf16=989.4,bw=3350"), over the GPU table's;
+    // "" for the table's alone. Kept in the settings.
+    static QString peaksSetting();
+    static void setPeaksSetting(const QString& peaks);
+    void setPeaks(const QString& peaks);
+
+  protected:
+    void presented(const std::vector<std::pair<std::string, ResultRows>>& tables) override;
+    void clearContents() override;
+
+  private:
+    RooflineChart* roofline_;
+};
+
+}  // namespace gapscope::ui
