@@ -593,6 +593,14 @@ std::optional<OpCost> opCost(std::string_view name, std::string_view signature,
         formulaWhy = "its shapes were not recorded";
     else
         fromFormula = fromShapes(args, in, &formulaWhy);
+    // Shapes no tensor has (a hostile file's): counts beyond what a figure
+    // holds exactly are no figures.
+    constexpr double kMostExact = 9007199254740992.0 * 512;  // 2^62
+    if (fromFormula && (!(fromFormula->flops <= kMostExact) ||
+                        (fromFormula->bytes && !(*fromFormula->bytes <= kMostExact)))) {
+        fromFormula.reset();
+        formulaWhy = "its shapes are too large to be a tensor's";
+    }
     if (!fromFormula && profilerFlops < 0) {
         if (why) *why = formulaWhy;
         return std::nullopt;
