@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/device_peaks.h"
 #include "analysis/steps.h"
 #include "index/interval_set.h"
 #include "load_args.h"
@@ -20,10 +21,11 @@ struct AnalysisArgs {
     std::optional<Interval> range;  // absolute ns, [START, END)
     bool rangeGiven = false;        // --range was given (not only made by --step)
     bool byDevice = false;
-    bool activeSpan = false;         // --active-span: each GPU over its active span, steps or not
-    size_t top = 0;                  // 0: all
-    std::optional<TimeNs> minGapNs;  // --min-gap-us
-    std::optional<int64_t> step;     // --step N
+    bool activeSpan = false;           // --active-span: each GPU over its active span, steps or not
+    size_t top = 0;                    // 0: all
+    std::optional<TimeNs> minGapNs;    // --min-gap-us
+    std::optional<DevicePeaks> peaks;  // --peak
+    std::optional<int64_t> step;       // --step N
     std::optional<std::regex> stepRegex;
     std::string stepRegexText;
     LoadArgs load;

@@ -78,6 +78,7 @@ std::string analysisHelp(const Analysis& a) {
     if (a.scoped) parts.insert(parts.end(), {"[--range START:END]", "[--step N]"});
     if (a.takesStepRegex) parts.push_back("[--step-regex RE]");
     if (a.usesGapThreshold) parts.push_back("[--min-gap-us N]");
+    if (a.usesPeaks) parts.push_back("[--peak PEAKS]");
     for (const OptionSpec& o : a.options)
         parts.push_back("[" + optionTerm(o) + "]");
     std::string usage = head, line = head;
@@ -122,6 +123,10 @@ std::string analysisHelp(const Analysis& a) {
     if (a.usesGapThreshold)
         out += optionLine("--min-gap-us N",
                           "the gap threshold in microseconds (default 100; may be\nfractional)");
+    if (a.usesPeaks)
+        out += optionLine("--peak PEAKS",
+                          "every GPU's roofs over the GPU table's: TFLOP/s per type\n"
+                          "and GB/s, e.g. bf16=989.4,fp32=66.9,bw=3350,link=450");
     return out + kLoadOptionsHelp + a.helpNotes;
 }
 
@@ -175,6 +180,10 @@ std::optional<CommandLine> parseCommandLine(const Analysis& a, int argc, char** 
             } catch (const std::regex_error& e) {
                 return fail("--step-regex: " + args.stepRegexText + ": " + e.what());
             }
+        } else if (arg == "--peak" && hasValue && a.usesPeaks) {
+            std::string error;
+            args.peaks = parsePeaks(argv[++i], &error);
+            if (!args.peaks) return fail(std::string("--peak ") + argv[i] + ": " + error);
         } else if (arg == "--min-gap-us" && hasValue && a.usesGapThreshold) {
             args.minGapNs = parseMicrosArg(argv[++i]);
             if (!args.minGapNs)
@@ -316,6 +325,7 @@ int runAnalysisCommand(const Analysis& a, int argc, char** argv) {
     scope.step = args.step;
     scope.stepRegex = args.stepRegex ? &*args.stepRegex : nullptr;
     if (args.minGapNs) scope.minGapNs = *args.minGapNs;
+    scope.peaks = args.peaks;
     AnalysisResult result;
     try {
         result = computeAnalysis(a, *trace, scope, line->options);

@@ -3,6 +3,6 @@
 
 namespace gapscope::cli {
 
-int runRender(int argc, char** argv);   // the exported picture, PNG or SVG, headless
+int runRender(int argc, char** argv);  // the exported picture, PNG or SVG, headless
 
 }  // namespace gapscope::cli

@@ -60,7 +60,6 @@
 #include "panels/analysis_session.h"
 #include "panels/details_panel.h"
 #include "panels/dock_content.h"
-#include "panels/efficiency_panel.h"
 #include "panels/panel_host.h"
 #include "ranks/ranks_panel.h"
 #include "search/search_bar.h"
@@ -367,6 +366,7 @@ void MainWindow::createActions() {
     settingsMenu->addAction(tr("&Clear the Index Cache"), this, &MainWindow::clearCache);
     applyLimits();
     applyCache();
+    applyPeaks();
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&User Guide"), this, &MainWindow::showUserGuide)
@@ -444,7 +444,7 @@ void MainWindow::applyLimits() {
 }
 
 void MainWindow::editPeaks() {
-    QString peaks = ui::EfficiencyPanel::peaksSetting();
+    QString peaks = QSettings().value(QStringLiteral("efficiency/peaks")).toString();
     for (;;) {
         bool ok = false;
         peaks = QInputDialog::getText(
@@ -461,9 +461,15 @@ void MainWindow::editPeaks() {
         if (peaks.isEmpty() || parsePeaks(peaks.toStdString(), &error)) break;
         QMessageBox::warning(this, tr("GPU Peaks"), QString::fromStdString(error));
     }
-    ui::EfficiencyPanel::setPeaksSetting(peaks);
-    for (ui::EfficiencyPanel* panel : findChildren<ui::EfficiencyPanel*>())
-        panel->setPeaks(peaks);
+    QSettings().setValue(QStringLiteral("efficiency/peaks"), peaks);
+    applyPeaks();
+}
+
+void MainWindow::applyPeaks() {
+    // A setting that does not parse (edited by hand) is the table's alone.
+    const QString peaks = QSettings().value(QStringLiteral("efficiency/peaks")).toString();
+    panels_->session()->setPeaks(peaks.isEmpty() ? std::nullopt
+                                                 : parsePeaks(peaks.toStdString(), nullptr));
 }
 
 void MainWindow::editLimits() {

@@ -131,6 +131,7 @@ class MainWindow : public QMainWindow {
     void clearCache();
     void editLimits();
     void editPeaks();
+    void applyPeaks();  // the setting to the panels' session
 
     ui::TraceLoader* loader_;
     QStackedWidget* stack_;

@@ -707,7 +707,8 @@ AdviceInputs AdviceData::inputs() const {
     return in;
 }
 
-AdviceData adviceData(const Trace& trace, const StepOptions& so) {
+AdviceData adviceData(const Trace& trace, const StepOptions& so,
+                      const std::optional<DevicePeaks>& peaks) {
     AdviceData d;
     const Interval window = so.window;
     d.steps = stepAnalysis(trace, so);
@@ -735,19 +736,20 @@ AdviceData adviceData(const Trace& trace, const StepOptions& so) {
     d.pipeline = inputPipeline(trace, spans, &d.account);
     d.health = traceHealth(trace, so.index ? &so.index->launches() : nullptr,
                            so.index ? &so.index->stepWindows() : nullptr);
-    d.efficiency = efficiencyOfWindow(trace, window, so.index, so.regex, so.cancel);
+    d.efficiency = efficiencyOfWindow(trace, window, so.index, so.regex, so.cancel, peaks);
     return d;
 }
 
 std::vector<Finding> adviseWholeTrace(const Trace& trace, const StepOptions& stepOptions,
-                                      const AnalysisIndex* index) {
+                                      const AnalysisIndex* index,
+                                      const std::optional<DevicePeaks>& peaks) {
     std::optional<AnalysisIndex> own;
     if (!index) index = &own.emplace(trace);
     StepOptions so = stepOptions;
     so.index = index;
     so.window = kWholeTrace;
     so.onlyNumber.reset();
-    const AdviceData data = adviceData(trace, so);
+    const AdviceData data = adviceData(trace, so, peaks);
     return advise(trace, data.inputs());
 }
 

@@ -129,11 +129,13 @@ struct AdviceData {
 // Over `stepOptions.window` with its gap threshold and cancel (advice itself
 // is about the whole trace; the Overview shows the same figures for its
 // scope). `stepOptions.index` must be set.
-AdviceData adviceData(const Trace& trace, const StepOptions& stepOptions);
+AdviceData adviceData(const Trace& trace, const StepOptions& stepOptions,
+                      const std::optional<DevicePeaks>& peaks = {});
 
 // Computes every input over the whole trace and advises (`index`: built
 // once per trace; else built here).
 std::vector<Finding> adviseWholeTrace(const Trace& trace, const StepOptions& stepOptions = {},
-                                      const AnalysisIndex* index = nullptr);
+                                      const AnalysisIndex* index = nullptr,
+                                      const std::optional<DevicePeaks>& peaks = {});
 
 }  // namespace gapscope

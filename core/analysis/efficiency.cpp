@@ -152,7 +152,7 @@ std::optional<int64_t> collectiveBytes(const vocabulary::CollectiveParams& p) {
             elements = p.inElements;
             break;
     }
-    if (elements < 0) return std::nullopt;
+    if (elements < 0 || elements > INT64_MAX / p.elementBytes) return std::nullopt;
     return elements * p.elementBytes;
 }
 
@@ -167,18 +167,17 @@ std::vector<CollectiveEfficiency> collectives(const Trace& t, Interval w, const 
     std::vector<CollectiveEfficiency> rows;
     std::vector<std::vector<TimeNs>> times;
     auto paramsOf = [&](uint32_t slice) -> std::optional<vocabulary::CollectiveParams> {
-        const ArgsText own = t.argsText(t.slices[slice].args);
-        if (own.ok())
-            if (auto p = vocabulary::pytorchCollectiveParams(own.json)) return p;
-        std::optional<vocabulary::CollectiveParams> found;
-        const uint32_t call = calls.first(slice);
-        if (call == kNone) return found;
-        enclosing.forEach(call, [&](uint32_t op) {
-            if (found) return;
-            const ArgsText a = t.argsText(t.slices[op].args);
-            if (a.ok()) found = vocabulary::pytorchCollectiveParams(a.json);
-        });
-        return found;
+        const CollectiveArgs* c = t.collectiveOf(t.slices[slice].args);
+        if (!c) {
+            const uint32_t call = calls.first(slice);
+            if (call == kNone) return std::nullopt;
+            enclosing.forEach(call, [&](uint32_t op) {
+                if (!c) c = t.collectiveOf(t.slices[op].args);
+            });
+        }
+        if (!c) return std::nullopt;
+        return vocabulary::pytorchCollectiveParams(t.str(c->name), t.str(c->type), c->inElements,
+                                                   c->outElements, c->groupSize);
     };
     for (const GpuDevice& d : t.gpuDevices) {
         if (cancelled()) return {};
@@ -406,8 +405,11 @@ EfficiencyResult efficiency(const Trace& t, const EfficiencyOptions& options) {
                     TimeNs time) {
         n.name = name;
         n.flops += flops;
-        n.boundNs = n.boundNs && bound ? std::optional<double>(*n.boundNs + *bound) : std::nullopt;
         n.time += time;
+        if (bound) {  // the roofline over the work that has one
+            n.boundNs += *bound;
+            n.boundTime += time;
+        }
     };
     for (size_t i = 0; i < work.size();) {
         const uint32_t op = work[i].first;
@@ -459,14 +461,23 @@ EfficiencyResult efficiency(const Trace& t, const EfficiencyOptions& options) {
         out.flops += e.cost.flops;
         out.costedBusy += inst.busy;
         addTo(byOp[e.name], e.name, e.cost.flops, bound, inst.busy);
-        // Each kernel's share of the op: its part of the op's kernel time.
+        // Each kernel's share of the op: its part of the op's kernel time
+        // (copies and memsets do no arithmetic: none of it goes to them).
         double total = 0;
+        auto isKernel = [&](size_t j) {
+            return activityKind(t.slices[work[j].second]) == ActivityKind::Kernel;
+        };
+        size_t kernels = 0;
         for (size_t j = last - spans.size(); j < last; ++j)
-            total += static_cast<double>(t.slices[work[j].second].dur);
+            if (isKernel(j)) {
+                total += static_cast<double>(t.slices[work[j].second].dur);
+                ++kernels;
+            }
         for (size_t j = last - spans.size(); j < last; ++j) {
+            if (!isKernel(j)) continue;
             const Slice& k = t.slices[work[j].second];
-            const double share = total > 0 ? static_cast<double>(k.dur) / total
-                                           : 1.0 / static_cast<double>(spans.size());
+            const double share =
+                total > 0 ? static_cast<double>(k.dur) / total : 1.0 / static_cast<double>(kernels);
             addTo(byKernel[k.name], k.name, e.cost.flops * share,
                   bound ? std::optional<double>(*bound * share) : std::nullopt, k.dur);
             auto [it, added] =
@@ -505,8 +516,16 @@ EfficiencyResult efficiency(const Trace& t, const EfficiencyOptions& options) {
     // most of its matrix FLOPs; and the share of its compute kernels' time
     // on Tensor Cores (by their names).
     if (options.steps && options.windows) {
+        // Whether a kernel name shows Tensor Cores, decided once per name.
+        std::vector<int8_t> onTensorCores(t.strings.size(), -1);
+        auto tensorCores = [&](StringId name) {
+            int8_t& known = onTensorCores[name];
+            if (known < 0) known = tensorCoreUse(t.str(name)) == TensorCoreUse::Yes;
+            return known == 1;
+        };
         std::sort(instances.begin(), instances.end(),
                   [](const Instance& a, const Instance& b) { return a.firstStart < b.firstStart; });
+        std::map<PeakType, double> stepMatrixFlops;
         for (size_t i = 0; i < options.steps->steps.size() && i < options.windows->perStep.size();
              ++i) {
             if (cancelled()) return {};
@@ -548,11 +567,26 @@ EfficiencyResult efficiency(const Trace& t, const EfficiencyOptions& options) {
                             activityClass(s) != ActivityClass::Compute)
                             return;
                         se.kernelNs += s.dur;
-                        if (tensorCoreUse(t.str(s.name)) == TensorCoreUse::Yes)
-                            se.tensorCoreNs += s.dur;
+                        if (tensorCores(s.name)) se.tensorCoreNs += s.dur;
                     });
                 }
                 out.steps.push_back(se);
+            }
+        }
+        // A step without matrix work is held against the type that did most
+        // of the trace's: every step has the same peak to be measured by.
+        const auto dominant =
+            std::max_element(stepMatrixFlops.begin(), stepMatrixFlops.end(),
+                             [](const auto& a, const auto& b) { return a.second < b.second; });
+        for (StepEfficiency& se : out.steps) {
+            if (!se.precision && dominant != stepMatrixFlops.end()) se.precision = dominant->first;
+            const DevicePeaks* roofs = roofsOf(se.device);
+            if (!roofs || !se.precision || se.window.length() <= 0) continue;
+            OpCost at;
+            at.precision = se.precision;
+            if (const auto peak = peakFor(*roofs, at)) {
+                se.peak = *peak;
+                se.mfu = se.flops / (*peak * static_cast<double>(se.window.length()) * 1e-9);
             }
         }
     }

@@ -66,10 +66,13 @@ struct SignatureEfficiency {
 struct StepEfficiency {
     int64_t number = 0;
     int device = 0;
-    Interval window{};                      // the step's GPU window on the device
-    double flops = 0;                       // of the ops whose first GPU work starts in its tile
-    std::optional<PeakType> precision;      // the dominant type of its matrix FLOPs
-    std::optional<double> mfu;              // flops / (window × peak at that type)
+    Interval window{};  // the step's GPU window on the device
+    double flops = 0;   // of the ops whose first GPU work starts in its tile
+    // The dominant type of its matrix FLOPs (the trace's, for a step without
+    // matrix work), its peak on the GPU (FLOP/s), and flops / (window × peak).
+    std::optional<PeakType> precision;
+    std::optional<double> peak;
+    std::optional<double> mfu;
     TimeNs kernelNs = 0, tensorCoreNs = 0;  // compute kernels, and those on Tensor Cores
 };
 
@@ -98,8 +101,11 @@ struct CollectiveEfficiency {
 struct NameEfficiency {
     StringId name = 0;
     double flops = 0;
-    std::optional<double> boundNs = 0;  // none where a roof is unknown
     TimeNs time = 0;
+    // The roofline's time of the work that has one (a host copy has none),
+    // and that work's time.
+    double boundNs = 0;
+    TimeNs boundTime = 0;
 };
 
 struct EfficiencyResult {

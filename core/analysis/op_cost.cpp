@@ -229,6 +229,8 @@ std::optional<Result> gemmFamily(const OpArguments& o, const Inputs& in, Why why
             const Bpe out = bytesPerElement(in.type(o.b));
             if (a->size() == 2 && b->size() == 3) {
                 const double M = (*a)[0], K = (*a)[1], G = (*b)[0];
+                if ((*b)[1] != K && (*b)[2] != K)
+                    return fail(why, "operands are not tokens and groups' weights that multiply");
                 const double N = (*b)[1] == K ? (*b)[2] : (*b)[1];
                 Result r;
                 r.matrix = true;
@@ -237,8 +239,11 @@ std::optional<Result> gemmFamily(const OpArguments& o, const Inputs& in, Why why
                 if (bpe && out) r.bytes = (M * K + G * K * N) * *bpe + M * N * *out;
                 return r;
             }
-            if (a->size() == 3 && b->size() == 3)
+            if (a->size() == 3 && b->size() == 3) {
+                if ((*a)[0] != (*b)[0] || (*a)[2] != (*b)[1])
+                    return fail(why, "operands are not batches of matrices that multiply");
                 return gemm((*a)[0], (*a)[1], (*b)[2], (*a)[2], false, bpe, bpe, type);
+            }
             return fail(why, "grouped operands of these ranks are not modelled");
         }
         default:
@@ -339,7 +344,10 @@ std::optional<Result> attention(const OpArguments& o, const Inputs& in, Why why)
     const bool causal = truth(in.value(o.concrete)).value_or(false);
     if (causal && s->Nq != s->Nkv) return fail(why, "causal with q and k/v of different lengths");
     const auto [B, Hq, Nq, Hkv, Nkv, Dqk, Dv] = *s;
-    const double groups = std::floor(Hq / Hkv) - 1;  // GQA: K/V heads shared
+    // GQA: each K/V head serves Hq / Hkv query heads, a whole number of them.
+    if (!(Hkv > 0) || std::fmod(Hq, Hkv) != 0)
+        return fail(why, "q's heads are not a multiple of k's and v's");
+    const double groups = Hq / Hkv - 1;
     double flops;
     if (o.family == OpFamily::Attention) {
         flops = B * Hq * (2 * Nq * Nkv * Dqk) + B * Hq * (2 * Nq * Dv * Nkv);
@@ -595,12 +603,15 @@ std::optional<OpCost> opCost(std::string_view name, std::string_view signature,
         fromFormula = fromShapes(args, in, &formulaWhy);
     // Shapes no tensor has (a hostile file's): counts beyond what a figure
     // holds exactly are no figures.
-    constexpr double kMostExact = 9007199254740992.0 * 512;  // 2^62
-    if (fromFormula && (!(fromFormula->flops <= kMostExact) ||
-                        (fromFormula->bytes && !(*fromFormula->bytes <= kMostExact)))) {
+    // (2^62: below int64's end, where the tables write them whole.)
+    constexpr double kMost = 4611686018427387904.0;
+    auto inRange = [&](double v) { return v >= 0 && v <= kMost; };
+    if (fromFormula &&
+        (!inRange(fromFormula->flops) || (fromFormula->bytes && !inRange(*fromFormula->bytes)))) {
         fromFormula.reset();
-        formulaWhy = "its shapes are too large to be a tensor's";
+        formulaWhy = "its shapes are not a tensor's";
     }
+    if (profilerFlops >= 0 && !inRange(profilerFlops)) profilerFlops = -1;
     if (!fromFormula && profilerFlops < 0) {
         if (why) *why = formulaWhy;
         return std::nullopt;

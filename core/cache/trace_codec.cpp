@@ -236,6 +236,7 @@ void writeTraceBody(const Trace& t, CacheWriter& out) {
     out.podVector(t.ids);
     out.podVector(t.launches);
     out.podVector(t.opShapes);
+    out.podVector(t.collectives);
     writeArgsStore(t.argsStore, out);
     out.pod<uint64_t>(t.gpuDevices.size());
     for (const GpuDevice& d : t.gpuDevices) {
@@ -272,6 +273,7 @@ void readTraceBody(CacheReader& in, Trace& t) {
     in.podVector(t.ids);
     in.podVector(t.launches);
     in.podVector(t.opShapes);
+    in.podVector(t.collectives);
     bool fileBacked = false;
     readArgsStore(in, t.argsStore, fileBacked);
     // Args decoded from the file stay there for one file, not for a run's
@@ -422,6 +424,9 @@ void validateTrace(const Trace& t) {
     // Looked up by binary search: strictly in the order of their args.
     for (size_t i = 1; i < t.opShapes.size(); ++i)
         require(t.opShapes[i - 1].args < t.opShapes[i].args, "op shapes out of order");
+    checkRefs(t, t.collectives, "collective");
+    for (size_t i = 1; i < t.collectives.size(); ++i)
+        require(t.collectives[i - 1].args < t.collectives[i].args, "collectives out of order");
     checkRefs(t, t.gpuDevices, "gpu track");
     // A group is a rank of ranks merged into one trace, which is never
     // cached: the analyses index arrays by it.

@@ -100,6 +100,7 @@ bool knownMember(RawEvent& ev, std::string_view key, const Value& v) {
             if (key == "block") any = true, toDim3(v, k.block);
             if (key == "bytes") any |= toInt64(v, k.bytes);
             if (key == "Bytes") toInt64(v, ev.memBytes);
+            if (key == "dtype" && v.kind == ValueKind::String) ev.collectiveType = v.text;
             if (key == "flops") {
                 double d = 0;
                 if (toDouble(v, d) && d >= 0) ev.flops = d;
@@ -120,6 +121,7 @@ bool knownMember(RawEvent& ev, std::string_view key, const Value& v) {
             if (key == "Device Id") toInt32(v, ev.memDeviceId);
             break;
         case 10:
+            if (key == "Group size") toInt64(v, ev.collectiveGroup);
             if (v.kind != ValueKind::Array) break;
             if (key == "Input Dims") ev.inputDims = v.text;
             if (key == "Input type") ev.inputTypes = v.text;
@@ -131,9 +133,11 @@ bool knownMember(RawEvent& ev, std::string_view key, const Value& v) {
             break;
         case 13:
             if (key == "shared memory") any |= toInt64(v, k.sharedMemory);
+            if (key == "In msg nelems") toInt64(v, ev.collectiveIn);
             break;
         case 14:
             if (key == "Total Reserved") toInt64(v, ev.memTotalReserved);
+            if (key == "Out msg nelems") toInt64(v, ev.collectiveOut);
             // The TensorFlow profiler's stats, as its trace viewer's JSON keeps them.
             if (key == tensorflow::kCorrelationStat) any |= toInt64(v, k.correlation);
             if (v.kind == ValueKind::String) any |= tensorflow::readDetailsStat(key, v.text, k);
@@ -144,6 +148,7 @@ bool knownMember(RawEvent& ev, std::string_view key, const Value& v) {
         case 15:
             if (key == "Total Allocated") toInt64(v, ev.memTotalAllocated);
             if (key == "Concrete Inputs" && v.kind == ValueKind::Array) ev.concreteInputs = v.text;
+            if (key == "Collective name" && v.kind == ValueKind::String) ev.collectiveName = v.text;
             break;
         case 20:
             if (key == "registers per thread") any |= toInt32(v, k.registersPerThread);
@@ -218,6 +223,8 @@ void clearExtractedArgs(RawEvent& ev) {
     ev.memBytes = none.memBytes;
     ev.inputDims = ev.inputTypes = ev.concreteInputs = {};
     ev.flops = none.flops;
+    ev.collectiveName = ev.collectiveType = {};
+    ev.collectiveIn = ev.collectiveOut = ev.collectiveGroup = -1;
     ev.counterValues.clear();
     ev.keyStorage.clear();
 }

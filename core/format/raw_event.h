@@ -113,6 +113,11 @@ struct RawEventFields {
     // negative when absent. Views of the input, like the args.
     std::string_view inputDims, inputTypes, concreteInputs;
     double flops = -1;
+    // A collective as PyTorch records it (on its NCCL kernel and on
+    // record_param_comms): its name, element type, the elements in and
+    // out and the group's size; empty / -1 where absent.
+    std::string_view collectiveName, collectiveType;
+    int64_t collectiveIn = -1, collectiveOut = -1, collectiveGroup = -1;
 };
 
 struct RawEvent : RawEventFields {

@@ -249,6 +249,10 @@ void appendPart(Trace& m, RankPart& part, uint32_t group, bool fileCounted, int&
         schema::fields(o, remap);
         m.opShapes.push_back(o);
     }
+    for (CollectiveArgs c : t.collectives) {
+        schema::fields(c, remap);
+        m.collectives.push_back(c);
+    }
     for (GpuDevice d : t.gpuDevices) {
         rank.gpuLocalIndices.push_back(d.index);
         schema::fields(d, remap);

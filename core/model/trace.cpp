@@ -94,6 +94,14 @@ const OpShapes* Trace::opShapesOf(uint32_t argsIndex) const {
     return it != opShapes.end() && it->args == argsIndex ? &*it : nullptr;
 }
 
+const CollectiveArgs* Trace::collectiveOf(uint32_t argsIndex) const {
+    if (argsIndex == kNone) return nullptr;
+    const auto it =
+        std::lower_bound(collectives.begin(), collectives.end(), argsIndex,
+                         [](const CollectiveArgs& c, uint32_t a) { return c.args < a; });
+    return it != collectives.end() && it->args == argsIndex ? &*it : nullptr;
+}
+
 size_t Trace::memoryBytes() const {
     size_t total = strings.memoryBytes() + slices.capacity() * sizeof(Slice) +
                    instants.capacity() * sizeof(Instant) + flows.capacity() * sizeof(Flow) +
@@ -101,7 +109,7 @@ size_t Trace::memoryBytes() const {
                    // untouched rest is address space, not memory)
                    args.size() * sizeof(ArgsRecord) + ids.size() * sizeof(ArgIds) +
                    launches.size() * sizeof(LaunchParams) + opShapes.size() * sizeof(OpShapes) +
-                   argsStore.memoryBytes();
+                   collectives.size() * sizeof(CollectiveArgs) + argsStore.memoryBytes();
     for (const Track& t : tracks) {
         total += sizeof(Track) + t.rows.capacity() * sizeof(Row) + t.index.memoryBytes();
         for (const RunBreakIndex& b : t.rowBreaks)

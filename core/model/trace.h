@@ -196,6 +196,18 @@ struct OpShapes {
 };
 static_assert(sizeof(OpShapes) == 16);
 
+// A collective as its args record it (PyTorch's distributed profiling, on
+// the NCCL / RCCL kernel and on record_param_comms), for its bus
+// bandwidth: sparse, in the order of the args they belong to.
+struct CollectiveArgs {
+    uint32_t args = kNone;  // the event's ArgsRecord
+    StringId name = 0;      // "allreduce", "_allgather_base", …
+    StringId type = 0;      // the elements' type: "Float", "BFloat16", …
+    uint32_t reserved = 0;
+    int64_t inElements = -1, outElements = -1, groupSize = -1;  // -1: not recorded
+};
+static_assert(sizeof(CollectiveArgs) == 40);
+
 // Which profiler wrote a trace, decided at import from what the trace says
 // of itself (model/vocabulary/): its vocabulary says what the trace's
 // categories and names mean.
@@ -237,7 +249,8 @@ class Trace {
     HugeVector<ArgsRecord> args;
     HugeVector<ArgIds> ids;  // see ExtractedArgs
     HugeVector<LaunchParams> launches;
-    HugeVector<OpShapes> opShapes;  // sorted by args
+    HugeVector<OpShapes> opShapes;           // sorted by args
+    HugeVector<CollectiveArgs> collectives;  // sorted by args
     ArgsStore argsStore;
     std::vector<GpuDevice> gpuDevices;     // sorted by index
     std::vector<TraceRank> ranks;          // empty unless merged from ranks
@@ -269,6 +282,8 @@ class Trace {
     std::optional<ExtractedArgs> extractedArgs(uint32_t argsIndex) const;
     // An op's recorded shapes and FLOPs (null when its args had none).
     const OpShapes* opShapesOf(uint32_t argsIndex) const;
+    // A collective's record (null when its args had none).
+    const CollectiveArgs* collectiveOf(uint32_t argsIndex) const;
     // Just args.device (-1 when absent): the hot path of the GPU busy union.
     int32_t deviceOf(uint32_t argsIndex) const {
         if (argsIndex >= args.size() || args[argsIndex].extracted == kNone) return -1;

@@ -102,6 +102,34 @@ IdKey TraceBuilder::State::idKey(const RawId& id) {
     return IdKey::fromNumber(0);  // absent: the Trace Event Format's default
 }
 
+namespace {
+
+// JSON text as Kineto writes it, whatever the file's whitespace: none
+// outside strings but one space after each comma. An op's signature is then
+// one line per part, and equal inputs one signature (a file re-saved
+// indented says the same).
+void appendCanonicalJson(std::string& out, std::string_view text) {
+    bool inString = false, escaped = false;
+    for (const char c : text) {
+        if (inString) {
+            out.push_back(c);
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                inString = false;
+            continue;
+        }
+        if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
+        out.push_back(c);
+        if (c == '"') inString = true;
+        if (c == ',') out.push_back(' ');
+    }
+}
+
+}  // namespace
+
 uint32_t TraceBuilder::State::storeArgs(const RawEvent& ev) {
     if (!ev.argsAreRecord && !ev.argsReference && ev.args.size() <= 2 && !ev.hasKnown)
         return kNone;  // none, or "{}"
@@ -140,12 +168,25 @@ uint32_t TraceBuilder::State::storeArgs(const RawEvent& ev) {
         o.args = index;
         o.flops = ev.flops;
         if (!ev.inputDims.empty()) {
-            shapesText.assign(ev.inputDims);
-            shapesText.append(1, '\n').append(ev.inputTypes);
-            shapesText.append(1, '\n').append(ev.concreteInputs);
+            shapesText.clear();
+            appendCanonicalJson(shapesText, ev.inputDims);
+            shapesText.append(1, '\n');
+            appendCanonicalJson(shapesText, ev.inputTypes);
+            shapesText.append(1, '\n');
+            appendCanonicalJson(shapesText, ev.concreteInputs);
             o.shapes = trace.strings.intern(shapesText);
         }
         trace.opShapes.push_back(o);
+    }
+    if (!ev.collectiveName.empty()) {
+        CollectiveArgs c;
+        c.args = index;
+        c.name = trace.strings.intern(ev.collectiveName);
+        c.type = trace.strings.intern(ev.collectiveType);
+        c.inElements = ev.collectiveIn;
+        c.outElements = ev.collectiveOut;
+        c.groupSize = ev.collectiveGroup;
+        trace.collectives.push_back(c);
     }
     return index;
 }

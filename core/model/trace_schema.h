@@ -193,6 +193,18 @@ void fields(O& o, V&& v) {
     v("flops", o.flops, Ref::None);
 }
 
+template <class C, class V>
+requires Is<C, CollectiveArgs>
+void fields(C& c, V&& v) {
+    v("args", c.args, Ref::ArgsOrNone);
+    v("name", c.name, Ref::String);
+    v("type", c.type, Ref::String);
+    v("reserved", c.reserved, Ref::None);
+    v("inElements", c.inElements, Ref::None);
+    v("outElements", c.outElements, Ref::None);
+    v("groupSize", c.groupSize, Ref::None);
+}
+
 // Not here: busy and instants (each user's own: times to move, intervals).
 template <class D, class V>
 requires Is<D, GpuDevice>

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "analysis/advice.h"
+#include "analysis/device_peaks.h"
 #include "analysis/steps.h"
 #include "report/compared_inputs.h"
 #include "report/result_table.h"
@@ -73,6 +74,9 @@ struct Scope {
     std::optional<int64_t> step;    // --step N
     const std::regex* stepRegex = nullptr;
     TimeNs minGapNs = kDefaultGapThresholdNs;
+    // Every GPU's roofs as a person gives them (--peak, Settings > GPU
+    // Peaks), over the GPU table's: the efficiency figures' roofs.
+    std::optional<DevicePeaks> peaks;
     const AnalysisIndex* index = nullptr;  // built once per trace; else built as needed
     const CancelToken* cancel = nullptr;
     // Where results of this trace are remembered (report/result_memo.h);
@@ -137,6 +141,7 @@ struct Analysis {
     std::vector<OptionSpec> options;
     bool scoped = true;             // takes --range and --step (else whole trace only)
     bool usesGapThreshold = false;  // takes --min-gap-us
+    bool usesPeaks = false;         // takes --peak (its figures hold work against roofs)
     bool takesStepRegex = true;
     bool hasFindings = false;
     int schemaVersion = 1;

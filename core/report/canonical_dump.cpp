@@ -196,6 +196,11 @@ std::string canonicalDump(const Trace& t, const DumpOptions& options) {
         line << "op_shapes";
         fieldsOf(line, o);
     }
+    for (const CollectiveArgs& c : t.collectives) {
+        Line line(out);
+        line << "collective";
+        fieldsOf(line, c);
+    }
     for (const GpuDevice& d : t.gpuDevices) {
         {
             Line line(out);

@@ -23,8 +23,9 @@ void addEfficiencyCells(ResultRow& row, const std::vector<NameEfficiency>* names
     }
     const double seconds = static_cast<double>(n->time) * 1e-9;
     row.cells.push_back(n->flops / seconds / 1e12);
-    row.cells.push_back(n->boundNs ? ResultCell(*n->boundNs / static_cast<double>(n->time))
-                                   : ResultCell());
+    row.cells.push_back(n->boundTime > 0
+                            ? ResultCell(n->boundNs / static_cast<double>(n->boundTime))
+                            : ResultCell());
 }
 
 ResultTable kernelTable(const Trace& t, const std::vector<KernelStats>& kernels, bool byDevice,
@@ -90,7 +91,8 @@ ResultTable kernelTable(const Trace& t, const std::vector<KernelStats>& kernels,
                         l && l->sharedMemory >= 0 ? ResultCell(l->sharedMemory) : ResultCell(),
                         l && l->occupancyPercent >= 0 ? ResultCell(double{l->occupancyPercent})
                                                       : ResultCell()});
-        addEfficiencyCells(r, efficiency ? &efficiency->kernelNames : nullptr, k.name);
+        // Per name over every GPU: a row of one device leaves them to the name's rows.
+        addEfficiencyCells(r, efficiency && !byDevice ? &efficiency->kernelNames : nullptr, k.name);
         r.ref.kind = ResultRef::Kind::Name;
         r.ref.name = k.name;
         r.ref.slice = k.firstSlice;

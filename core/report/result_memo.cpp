@@ -40,6 +40,13 @@ std::string memoKey(const Analysis& analysis, const Scope& scope, const Analysis
     add(std::to_string(scope.minGapNs));
     add(scope.indexCache);
     add(options.key());
+    if (scope.peaks) {  // the roofs given: each figure of them
+        std::string roofs = std::to_string(scope.peaks->memoryBandwidth) + "/" +
+                            std::to_string(scope.peaks->linkBandwidth);
+        for (const auto& f : scope.peaks->flops)
+            roofs += "/" + (f ? std::to_string(*f) : std::string("-"));
+        add(roofs);
+    }
     return key;
 }
 

@@ -2,9 +2,9 @@
 
 namespace gapscope {
 
-std::shared_ptr<const EfficiencyResult> scopedEfficiency(const Trace& t, const Scope& scope,
-                                                         const std::optional<DevicePeaks>& peaks) {
-    return efficiencyOfWindow(t, scope.window, scope.index, scope.stepRegex, scope.cancel, peaks);
+std::shared_ptr<const EfficiencyResult> scopedEfficiency(const Trace& t, const Scope& scope) {
+    return efficiencyOfWindow(t, scope.window, scope.index, scope.stepRegex, scope.cancel,
+                              scope.peaks);
 }
 
 }  // namespace gapscope

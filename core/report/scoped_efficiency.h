@@ -11,7 +11,6 @@
 
 namespace gapscope {
 
-std::shared_ptr<const EfficiencyResult> scopedEfficiency(
-    const Trace& trace, const Scope& scope, const std::optional<DevicePeaks>& peaks = {});
+std::shared_ptr<const EfficiencyResult> scopedEfficiency(const Trace& trace, const Scope& scope);
 
 }  // namespace gapscope

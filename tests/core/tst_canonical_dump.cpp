@@ -42,8 +42,8 @@ namespace {
     [[maybe_unused]] auto& [path, compression, inputFormat, objectForm, fileSize, decompressedSize,
                             fileStamp, fromCache, producer, displayTimeUnit, metadata, strings,
                             categories, processes, tracks, slices, instants, counters, flows, args,
-                            ids, launches, opShapes, argsStore, gpuDevices, ranks, alignedOnStep, report,
-                            spanStart, spanEnd, hasSpan] = t;
+                            ids, launches, opShapes, collectives, argsStore, gpuDevices, ranks,
+                            alignedOnStep, report, spanStart, spanEnd, hasSpan] = t;
     [[maybe_unused]] auto& [pid, pName, labels, pSortIndex, pHasSortIndex, pKind, pGpuDevice,
                             pDisplayName, pTracks, pGroup] = p;
     [[maybe_unused]] auto& [kKind, kProcess, tid, threadName, kDisplayName, kSortIndex,
@@ -79,6 +79,16 @@ struct Change {
 
 void addRank(Trace& t) {
     t.ranks.push_back(TraceRank{});
+}
+
+// The sample records no collective: one, on its first args.
+void addCollective(Trace& t) {
+    CollectiveArgs c;
+    c.args = 0;
+    c.name = c.type = 1;
+    c.inElements = c.outElements = 8;
+    c.groupSize = 2;
+    t.collectives.push_back(c);
 }
 
 void addWarning(Trace& t) {
@@ -227,6 +237,17 @@ std::vector<Change> dumpedFields() {
         {"OpShapes::args", [](Trace& t) { --t.opShapes.at(0).args; }},
         {"OpShapes::shapes", [](Trace& t) { --t.opShapes.at(0).shapes; }},
         {"OpShapes::flops", [](Trace& t) { t.opShapes.at(0).flops += 1; }},
+        {"CollectiveArgs::args", [](Trace& t) { ++t.collectives.at(0).args; }, addCollective},
+        {"CollectiveArgs::name", [](Trace& t) { ++t.collectives.at(0).name; }, addCollective},
+        {"CollectiveArgs::type", [](Trace& t) { ++t.collectives.at(0).type; }, addCollective},
+        {"CollectiveArgs::reserved", [](Trace& t) { ++t.collectives.at(0).reserved; },
+         addCollective},
+        {"CollectiveArgs::inElements", [](Trace& t) { ++t.collectives.at(0).inElements; },
+         addCollective},
+        {"CollectiveArgs::outElements", [](Trace& t) { ++t.collectives.at(0).outElements; },
+         addCollective},
+        {"CollectiveArgs::groupSize", [](Trace& t) { ++t.collectives.at(0).groupSize; },
+         addCollective},
         // ImportReport, ImportWarning
         {"ImportReport::events", [](Trace& t) { ++t.report.events; }},
         {"ImportReport::phases", [](Trace& t) { ++t.report.phases["X"]; }},

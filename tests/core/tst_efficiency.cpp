@@ -7,6 +7,7 @@
 
 #include <QTest>
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "analysis/efficiency.h"
 #include "analysis/op_cost.h"
@@ -488,20 +489,52 @@ class TestEfficiency : public QObject {
         QVERIFY(found[0]->message.find("sm90_xmma_gemm_bf16bf16_bf16f32") != std::string::npos);
     }
 
+    // A trace re-saved indented (JSON's whitespace anywhere) holds the same
+    // signatures, written as Kineto writes them.
+    void anIndentedTraceHasTheSameSignatures() {
+        const LoadResult compact = test::loadJsonText(plantedTrace());
+        const LoadResult indented =
+            test::loadJsonText(nlohmann::json::parse(plantedTrace()).dump(2));
+        QVERIFY(compact.trace && indented.trace);
+        const Analysis& a = *analysisRegistry().find("efficiency");
+        const AnalysisResult xResult = computeAnalysis(a, *compact.trace, Scope{});
+        const ResultTable* x = xResult.table("signatures");
+        const AnalysisResult y = computeAnalysis(a, *indented.trace, Scope{});
+        QCOMPARE(y.table("signatures")->rows.size(), x->rows.size());
+        for (size_t i = 0; i < x->rows.size(); ++i)
+            for (const char* key :
+                 {"name", "input_dims", "input_types", "concrete_inputs", "flops"})
+                QVERIFY(x->at(i, key) == y.table("signatures")->at(i, key));
+        QCOMPARE(textOr(y.table("signatures")->at(0, "input_dims")),
+                 std::string("[[4096], [4096, 4096], [4096, 4096], [], []]"));
+    }
+
     // A person's peaks replace the table's, for every GPU.
     void givenPeaksReplaceTheTables() {
         const LoadResult loaded = test::loadJsonText(plantedTrace());
         QVERIFY(loaded.trace);
-        AnalysisOptions o;
-        o.add("peak", "bf16=500,fp32=50,bw=2000");
+        Scope scope;
+        scope.peaks = parsePeaks("bf16=500,fp32=50,bw=2000", nullptr);
         const AnalysisResult r =
-            computeAnalysis(*analysisRegistry().find("efficiency"), *loaded.trace, Scope{}, o);
+            computeAnalysis(*analysisRegistry().find("efficiency"), *loaded.trace, scope);
         const ResultTable* steps = r.table("steps");
         const double total =
             2 * kAddmmFlops + kMmFlops + kFlashFlops + kConvProfilerFlops + kAddFlops;
         QVERIFY(std::abs(std::get<double>(steps->at(0, "mfu")) - total / (870e-6 * 500e12)) <
                 1e-12);
         QCOMPARE(textOr(r.table("devices")->at(0, "roofs_from")), std::string("given"));
+        // Kernels, Ops and Advice hold the same work against the same roofs.
+        const AnalysisResult opsResult =
+            computeAnalysis(*analysisRegistry().find("ops"), *loaded.trace, scope);
+        const ResultTable* ops = opsResult.table("ops");
+        bool addmm = false;
+        for (size_t i = 0; i < ops->rows.size(); ++i) {
+            if (textOr(ops->at(i, "name")) != "aten::addmm") continue;
+            addmm = true;
+            const double bound = 2 * std::max(kAddmmFlops / 500e12, kAddmmBytes / 2000e9);
+            QVERIFY(std::abs(std::get<double>(ops->at(i, "of_roofline")) - bound / 575e-6) < 1e-12);
+        }
+        QVERIFY(addmm);
     }
 };
 

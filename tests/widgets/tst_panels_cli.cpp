@@ -306,9 +306,9 @@ class TestPanelsCli : public QObject {
                     if (!p->analysis().contains(id)) continue;
                     QVERIFY(test::settledPanel<AnalysisPanel>(host(), qPrintable(p->dockName()),
                                                               120000));
-                    const AnalysisPanel::Request request{session->indexed(),
-                                                         p->shownScope(session->scope()),
-                                                         session->gapThreshold(), nullptr};
+                    const AnalysisPanel::Request request{
+                        session->indexed(), p->shownScope(session->scope()),
+                        session->gapThreshold(), nullptr, session->peaks()};
                     const std::vector<ResultTable> computed =
                         renderedTables(*session->trace(), a, request.compute(a.id));
                     for (const auto& [table, snapshot] : p->resultSnapshots()) {

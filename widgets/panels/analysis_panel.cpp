@@ -41,6 +41,10 @@ AnalysisPanel::AnalysisPanel(AnalysisSession* session, QWidget* parent)
         wholeTrace_ = nullptr;
         refresh();
     });
+    connect(session_, &AnalysisSession::peaksChanged, this, [this] {
+        wholeTrace_ = nullptr;
+        refresh();
+    });
     connect(runner_, &CoalescingRunner::busyChanged, this, &AnalysisPanel::updateHeader);
     updateHeader();
 }
@@ -64,6 +68,7 @@ Scope AnalysisPanel::Request::coreScope() const {
     else if (!scope.whole())
         s.range = scope.window;
     s.minGapNs = gapThreshold;
+    s.peaks = peaks;
     s.index = indexed->index.get();
     s.cancel = cancel;
     s.memo = indexed->memo.get();

@@ -66,6 +66,7 @@ class AnalysisPanel : public QWidget {
         AnalysisScope scope;
         TimeNs gapThreshold = 0;
         const CancelToken* cancel = nullptr;
+        std::optional<DevicePeaks> peaks;  // the session's (Settings > GPU Peaks)
         const Trace& trace() const { return *indexed->trace; }
         bool cancelled() const { return cancel && cancel->isCancelled(); }
         // The scope as core's analyses take it (what gapscope-cli's --range
@@ -98,8 +99,10 @@ class AnalysisPanel : public QWidget {
                      std::optional<Result> (*compute)(const Request&, const Inputs&),
                      void (Panel::*present)(const Result&)) {
         Panel* panel = static_cast<Panel*>(this);
+        const std::optional<DevicePeaks> peaks = session()->peaks();
         return [=](const CancelToken& cancel) -> Show {
-            std::optional<Result> result = compute({indexed, scope, gapThreshold, &cancel}, inputs);
+            std::optional<Result> result =
+                compute({indexed, scope, gapThreshold, &cancel, peaks}, inputs);
             if (!result || cancel.isCancelled()) return {};
             auto shown = std::make_shared<const Result>(std::move(*result));
             return [panel, present, shown] { (panel->*present)(*shown); };

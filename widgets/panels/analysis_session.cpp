@@ -105,6 +105,11 @@ QString AnalysisSession::scopeText() const {
     return {};
 }
 
+void AnalysisSession::setPeaks(std::optional<DevicePeaks> peaks) {
+    peaks_ = std::move(peaks);
+    emit peaksChanged();
+}
+
 void AnalysisSession::setGapThreshold(TimeNs ns) {
     if (ns == gapThreshold_) return;
     gapThreshold_ = ns;

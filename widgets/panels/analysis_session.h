@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "analysis/analysis_index.h"
+#include "analysis/device_peaks.h"
 #include "panels/nav_target.h"
 #include "report/result_memo.h"
 
@@ -73,6 +74,10 @@ class AnalysisSession : public QObject {
 
     TimeNs gapThreshold() const { return gapThreshold_; }
     void setGapThreshold(TimeNs ns);
+    // Every GPU's roofs as a person gave them (Settings > GPU Peaks), over
+    // the GPU table's; none: the table's.
+    const std::optional<DevicePeaks>& peaks() const { return peaks_; }
+    void setPeaks(std::optional<DevicePeaks> peaks);
 
     void navigate(const NavTarget& target) { emit navigateRequested(target); }
 
@@ -84,6 +89,7 @@ class AnalysisSession : public QObject {
     void indexReady();
     void scopeChanged();
     void gapThresholdChanged();
+    void peaksChanged();
     void navigateRequested(const gapscope::ui::NavTarget& target);
 
   private:
@@ -93,6 +99,7 @@ class AnalysisSession : public QObject {
     std::shared_ptr<const IndexedTrace> indexed_;
     AnalysisScope scope_;
     TimeNs gapThreshold_ = kDefaultGapThresholdNs;
+    std::optional<DevicePeaks> peaks_;
     CoalescingRunner* runner_;
     GuiPacer* pacer_;
 };

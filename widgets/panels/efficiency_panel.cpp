@@ -1,6 +1,5 @@
 #include "panels/efficiency_panel.h"
 
-#include <QSettings>
 #include <QTabWidget>
 
 #include "panels/roofline_chart.h"
@@ -41,23 +40,6 @@ EfficiencyPanel::EfficiencyPanel(AnalysisSession* session, QWidget* parent)
     : RegistryPanel(session, efficiencyAnalysis(), parent), roofline_(new RooflineChart(this)) {
     tabs()->addTab(roofline_, tr("Roofline"));
     connect(roofline_, &RooflineChart::pointClicked, session, &AnalysisSession::navigate);
-    setPeaks(peaksSetting());
-}
-
-QString EfficiencyPanel::peaksSetting() {
-    return QSettings().value(QStringLiteral("efficiency/peaks")).toString();
-}
-
-void EfficiencyPanel::setPeaksSetting(const QString& peaks) {
-    QSettings().setValue(QStringLiteral("efficiency/peaks"), peaks);
-}
-
-void EfficiencyPanel::setPeaks(const QString& peaks) {
-    AnalysisOptions options;
-    // A setting that does not parse (edited by hand) is the table's alone.
-    if (!peaks.isEmpty() && parsePeaks(peaks.toStdString(), nullptr))
-        options.add("peak", peaks.toStdString());
-    setOptions(std::move(options));
 }
 
 void EfficiencyPanel::clearContents() {
@@ -96,10 +78,13 @@ void EfficiencyPanel::presented(const std::vector<std::pair<std::string, ResultR
             f.device = shown(*d, r, "matched");
             if (f.device.isEmpty()) f.device = shown(*d, r, "name");
             f.memoryTBps = real(d->at(r, "memory_gbps")) / 1000.0;
-            // The roofs the figures are held against (fp16's is bf16's).
-            for (const auto& [key, name] : {std::pair{"fp8_tflops", "FP8"},
-                                            {"bf16_tflops", "BF16"},
-                                            {"fp32_tflops", "FP32"}}) {
+            // The roofs the figures are held against (fp16's is bf16's, and
+            // stands for it where the GPU has no bf16: a V100).
+            const bool bf16 = real(d->at(r, "bf16_tflops")) > 0;
+            for (const auto& [key, name] :
+                 {std::pair{"fp8_tflops", "FP8"},
+                  {bf16 ? "bf16_tflops" : "fp16_tflops", bf16 ? "BF16" : "FP16"},
+                  {"fp32_tflops", "FP32"}}) {
                 const double v = real(d->at(r, key));
                 if (v > 0) f.peaks.emplace_back(QString::fromLatin1(name), v);
             }

@@ -15,12 +15,6 @@ class EfficiencyPanel : public RegistryPanel {
     explicit EfficiencyPanel(AnalysisSession* session, QWidget* parent = nullptr);
     QString dockName() const override { return QStringLiteral("EfficiencyDock"); }
     RooflineChart* roofline() const { return roofline_; }
-    // Every GPU's roofs as a person gives them (Settings > GPU Peaks, as
-    // gapscope-cli's --peak: "bf16=989.4,bw=3350"), over the GPU table's;
-    // "" for the table's alone. Kept in the settings.
-    static QString peaksSetting();
-    static void setPeaksSetting(const QString& peaks);
-    void setPeaks(const QString& peaks);
 
   protected:
     void presented(const std::vector<std::pair<std::string, ResultRows>>& tables) override;

@@ -33,6 +33,12 @@ void RooflineChart::setData(std::vector<RooflinePoint> points, std::optional<Roo
     maxTime_ = 0;
     for (const RooflinePoint& p : points_)
         maxTime_ = std::max(maxTime_, p.time);
+    // The largest drawn first so the small stay visible.
+    largestFirst_.resize(points_.size());
+    for (size_t i = 0; i < largestFirst_.size(); ++i)
+        largestFirst_[i] = i;
+    std::sort(largestFirst_.begin(), largestFirst_.end(),
+              [&](size_t x, size_t y) { return points_[x].time > points_[y].time; });
     hovered_ = -1;
     update();
 }
@@ -112,8 +118,9 @@ void RooflineChart::paintEvent(QPaintEvent*) {
     const QColor faint = pal.color(QPalette::PlaceholderText);
     if (points_.empty()) {
         p.setPen(faint);
-        p.drawText(rect(), Qt::AlignCenter,
-                   tr("No op with FLOPs ran GPU work here (record_shapes=True gives them)"));
+        p.drawText(
+            rect(), Qt::AlignCenter,
+            tr("No op with FLOPs ran GPU work here (a profile of the ops' shapes gives them)"));
         return;
     }
     const Axes a = axes();
@@ -141,10 +148,10 @@ void RooflineChart::paintEvent(QPaintEvent*) {
     p.drawText(
         QRectF(a.plot.left(), a.plot.bottom() + fm.height() + 2, a.plot.width(), fm.height()),
         Qt::AlignCenter, tr("Arithmetic intensity (FLOPs per byte)"));
-    p.drawText(QRectF(a.plot.left(), 0, a.plot.width(), fm.height() + 4),
-               Qt::AlignLeft | Qt::AlignVCenter,
-               roofs_ ? tr("TFLOP/s · roofs of %1").arg(roofs_->device)
-                      : tr("TFLOP/s · the GPU's roofs are unknown: give them with --peak"));
+    p.drawText(
+        QRectF(a.plot.left(), 0, a.plot.width(), fm.height() + 4), Qt::AlignLeft | Qt::AlignVCenter,
+        roofs_ ? tr("TFLOP/s · roofs of %1").arg(roofs_->device)
+               : tr("TFLOP/s · the GPU's roofs are unknown: Settings > GPU Peaks gives them"));
     p.setClipRect(a.plot);
     // The roofs: memory up to each compute roof, the highest solid.
     if (roofs_ && roofs_->memoryTBps > 0) {
@@ -167,17 +174,11 @@ void RooflineChart::paintEvent(QPaintEvent*) {
         p.setPen(QPen(text, 1.8));
         p.drawLine(a.at(left, left * roofs_->memoryTBps), a.at(ridgeTop, top));
     }
-    // The points, the largest first so the small stay visible.
-    std::vector<size_t> order(points_.size());
-    for (size_t i = 0; i < order.size(); ++i)
-        order[i] = i;
-    std::sort(order.begin(), order.end(),
-              [&](size_t x, size_t y) { return points_[x].time > points_[y].time; });
     const QColor compute = pal.color(QPalette::Highlight);
     const QColor memory =
         QColor::fromHsv((compute.hue() + 150) % 360, std::max(140, compute.saturation()),
                         std::clamp(compute.value(), 150, 230));
-    for (const size_t i : order) {
+    for (const size_t i : largestFirst_) {
         const RooflinePoint& pt = points_[i];
         if (pt.intensity <= 0 || pt.tflops <= 0) continue;
         QColor fill = pt.bound == RooflinePoint::Bound::Compute  ? compute
@@ -191,7 +192,7 @@ void RooflineChart::paintEvent(QPaintEvent*) {
     }
     p.setClipping(false);
     // The legend.
-    const QString legend[] = {tr("compute-bound"), tr("memory-bound"), tr("no roof (host copy)")};
+    const QString legend[] = {tr("compute-bound"), tr("memory-bound"), tr("no roof")};
     const QColor colours[] = {compute, memory, faint};
     double x = a.plot.right();
     for (int k = 2; k >= 0; --k) {

@@ -63,6 +63,7 @@ class RooflineChart : public QWidget {
     double radius(TimeNs time) const;
 
     std::vector<RooflinePoint> points_;
+    std::vector<size_t> largestFirst_;  // the drawing order, made once per data
     std::optional<RooflineRoofs> roofs_;
     TimeNs maxTime_ = 0;
     int hovered_ = -1;

@@ -1,8 +1,6 @@
 // PyTorch's record of a collective (its distributed profiling args, on the
-// NCCL / RCCL kernel and on record_param_comms): the names it gives the
-// collectives and element types.
-
-#include <nlohmann/json.hpp>
+// NCCL / RCCL kernel and on record_param_comms, kept at import as
+// Trace::collectives): the names it gives the collectives and element types.
 
 #include "model/vocabulary/vocabulary.h"
 
@@ -31,29 +29,18 @@ int bytesOfType(std::string_view t) {
     return 0;
 }
 
-int64_t integer(const nlohmann::json& args, const char* key) {
-    const auto it = args.find(key);
-    if (it == args.end()) return -1;
-    if (it->is_number_integer()) return it->get<int64_t>();
-    return -1;
-}
-
 }  // namespace
 
-std::optional<CollectiveParams> pytorchCollectiveParams(std::string_view argsJson) {
-    if (argsJson.find("Collective name") == std::string_view::npos) return std::nullopt;
-    const auto args = nlohmann::json::parse(argsJson, nullptr, false);
-    if (!args.is_object()) return std::nullopt;
-    const auto name = args.find("Collective name");
-    if (name == args.end() || !name->is_string()) return std::nullopt;
+CollectiveParams pytorchCollectiveParams(std::string_view name, std::string_view type,
+                                         int64_t inElements, int64_t outElements,
+                                         int64_t groupSize) {
     CollectiveParams p;
-    p.name = name->get<std::string>();
-    p.kind = kindOf(p.name);
-    p.inElements = integer(args, "In msg nelems");
-    p.outElements = integer(args, "Out msg nelems");
-    p.groupSize = integer(args, "Group size");
-    if (const auto t = args.find("dtype"); t != args.end() && t->is_string())
-        p.elementBytes = bytesOfType(t->get<std::string>());
+    p.name = std::string(name);
+    p.kind = kindOf(name);
+    p.inElements = inElements;
+    p.outElements = outElements;
+    p.groupSize = groupSize;
+    p.elementBytes = bytesOfType(type);
     return p;
 }
 

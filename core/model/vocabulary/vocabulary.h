@@ -188,7 +188,10 @@ struct CollectiveParams {
     int64_t groupSize = 0;
     int elementBytes = 0;  // 0: a type it does not size
 };
-// From an event's args text; none where it records no collective.
-std::optional<CollectiveParams> pytorchCollectiveParams(std::string_view argsJson);
+// From the record the model keeps (Trace::collectives: the name, the
+// elements' type, the elements in and out, the group's size).
+CollectiveParams pytorchCollectiveParams(std::string_view name, std::string_view type,
+                                         int64_t inElements, int64_t outElements,
+                                         int64_t groupSize);
 
 }  // namespace gapscope::vocabulary

@@ -20,6 +20,7 @@ Analysis adviceAnalysis() {
         "device, a trace cut short. No finding without evidence. About the whole\n"
         "trace (its rules compare the steps).";
     a.scoped = false;
+    a.usesPeaks = true;
     a.usesGapThreshold = true;
     a.hasFindings = true;
     a.primaryTable = "findings";
@@ -29,7 +30,7 @@ Analysis adviceAnalysis() {
         AnalysisResult r;
         StepOptions options = scope.stepOptions();
         options.window = kWholeTrace;
-        r.findings = adviseWholeTrace(t, options, scope.index);
+        r.findings = adviseWholeTrace(t, options, scope.index, scope.peaks);
         if (r.findings.empty())
             r.empty = "No findings: none of the checks found a problem in this trace.";
         return r;

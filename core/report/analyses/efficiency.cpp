@@ -50,7 +50,7 @@ ResultTable signatureTable(const Trace& t, const EfficiencyResult& e) {
                      {"input_types", "Input types", Unit::Text},
                      {"concrete_inputs", "Concrete inputs", Unit::Text},
                      {"flops_source", "FLOPs from", Unit::Text},
-                     {"precision", "Type", Unit::Text},
+                     {"precision", "Peak of", Unit::Text},
                      {"count", "Count", Unit::Count},
                      {"flops", "FLOPs", Unit::Count},
                      {"bytes", "Bytes", Unit::Bytes},
@@ -115,7 +115,7 @@ ResultTable stepTable(const EfficiencyResult& e) {
                      {"window_ns", "GPU window", Unit::Duration},
                      {"flops", "FLOPs", Unit::Count},
                      {"tflops", "TFLOP/s", Unit::Number},
-                     {"precision", "Type", Unit::Text},
+                     {"precision", "Peak of", Unit::Text},
                      {"mfu", "MFU", Unit::Share},
                      {"kernel_ns", "Compute kernels", Unit::Duration},
                      {"tensor_core_share", "On Tensor Cores", Unit::Share}};
@@ -194,7 +194,8 @@ ResultTable deviceTable(const EfficiencyResult& e) {
     table.id = "devices";
     table.title = "GPUs and their roofs";
     ResultColumn source{"roofs_from", "Roofs from", Unit::Text};
-    source.labels = {{"table", "the GPU table"}, {"given", "--peak"}, {"unknown", "unknown"}};
+    source.labels = {
+        {"table", "the GPU table"}, {"given", "given (--peak, Settings)"}, {"unknown", "unknown"}};
     table.columns = {{"device", "GPU", Unit::Count},
                      {"name", "Name in the trace", Unit::Text},
                      {"matched", "Matched", Unit::Text},
@@ -230,11 +231,6 @@ ResultTable deviceTable(const EfficiencyResult& e) {
     return table;
 }
 
-std::string checkPeaks(const std::string& text) {
-    std::string error;
-    return parsePeaks(text, &error) ? std::string() : error;
-}
-
 }  // namespace
 
 Analysis efficiencyAnalysis() {
@@ -259,10 +255,8 @@ Analysis efficiencyAnalysis() {
         "and the bus bandwidth's share of the GPU's link. Roofs come from the GPU\n"
         "table (resources/hardware/gpu_peaks.json) matched on the trace's device\n"
         "properties, or from --peak. An op counts when it starts inside the range.";
-    a.options = {{"top", OptionSpec::Kind::Count, "the N signatures with the most GPU time"},
-                 {"peak", OptionSpec::Kind::Texts,
-                  "every GPU's roofs: bf16=989.4,fp32=66.9,bw=3350,link=450 (TFLOP/s, GB/s)",
-                  std::nullopt, "PEAKS", checkPeaks}};
+    a.options = {{"top", OptionSpec::Kind::Count, "the N signatures with the most GPU time"}};
+    a.usesPeaks = true;
     a.textColumns["signatures"] = {"name",   "input_dims", "precision",   "count", "gpu_ns",
                                    "tflops", "tbps",       "of_roofline", "bound"};
     a.textColumns["devices"] = {"device",      "name",        "matched",    "roofs_from",
@@ -274,16 +268,14 @@ Analysis efficiencyAnalysis() {
                   {"name", "input_dims", "count", "gpu_ns", "tflops", "of_roofline", "bound"},
                   true}};
     a.compute = [](const Trace& t, const Scope& scope, const AnalysisOptions& o) {
-        std::optional<DevicePeaks> peaks;
-        if (!o.texts("peak").empty()) peaks = parsePeaks(o.texts("peak").back(), nullptr);
         // A copy: --top cuts its signatures.
-        EfficiencyResult e = *scopedEfficiency(t, scope, peaks);
+        EfficiencyResult e = *scopedEfficiency(t, scope);
         AnalysisResult r;
         // MFU over every step and GPU: their FLOPs over their windows at each peak.
         double peakWork = 0, stepFlops = 0;
         for (const StepEfficiency& s : e.steps)
-            if (s.mfu && *s.mfu > 0) {
-                peakWork += s.flops / *s.mfu;
+            if (s.peak) {
+                peakWork += *s.peak * static_cast<double>(s.window.length()) * 1e-9;
                 stepFlops += s.flops;
             }
         r.addFigure({"flops", "FLOPs", Unit::Count}, wholeNumber(e.flops));
@@ -299,7 +291,7 @@ Analysis efficiencyAnalysis() {
         ResultColumn mfu{"mfu", "MFU", Unit::Share};
         mfu.of = "the steps' GPU windows at the peak";
         r.addFigure(mfu, peakWork > 0 ? ResultCell(stepFlops / peakWork) : ResultCell());
-        r.addFigure({"uncosted_ops", "Ops of a modelled kind without shapes", Unit::Count},
+        r.addFigure({"uncosted_ops", "Ops of a modelled kind whose shapes do not say", Unit::Count},
                     static_cast<int64_t>(e.uncostedOps));
         if (const auto top = o.value("top"); top && e.signatures.size() > static_cast<size_t>(*top))
             e.signatures.resize(static_cast<size_t>(*top));

@@ -24,6 +24,7 @@ Analysis kernelsAnalysis() {
         "op that launched it (correlation -> runtime call -> enclosing cpu_op; the most\n"
         "frequent one). The terminal's table leaves the launch parameters and streams\n"
         "to the other formats.";
+    a.usesPeaks = true;
     a.options = {{"by-device", OptionSpec::Kind::Flag, "one row per (device, kernel name)"},
                  {"top", OptionSpec::Kind::Count, "the N kernels with the most total time"}};
     a.textColumns["kernels"] = {"device",

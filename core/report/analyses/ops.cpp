@@ -21,6 +21,7 @@ Analysis opsAnalysis() {
         "(cpu_op / Operator, without ProfilerStep#N); TensorFlow: the device-side\n"
         "TensorFlow Ops line. Sorted by GPU time, then self time. An op counts when it\n"
         "starts inside the range; with --step N, inside that step's CPU span.";
+    a.usesPeaks = true;
     a.options = {{"top", OptionSpec::Kind::Count, "the first N ops"}};
     a.summary = {{"ops", "ops", "Top ops by GPU time", {}, true}};
     a.compute = [](const Trace& t, const Scope& scope, const AnalysisOptions& o) {

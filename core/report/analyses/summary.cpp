@@ -22,6 +22,7 @@ Analysis summaryAnalysis() {
         "with --out DIR. The whole trace.";
     a.options = {{"top", OptionSpec::Kind::Count, "the kernels and ops with the most time", 10}};
     a.scoped = false;
+    a.usesPeaks = true;
     a.usesGapThreshold = true;
     // The viewer's report writes it; a panel of its own would repeat the
     // others' tables.
