@@ -299,7 +299,6 @@ EfficiencyResult efficiency(const Trace& t, const EfficiencyOptions& options) {
     // The costed ops, per track, and each signature's cost computed once.
     std::unordered_map<SignatureKey, uint32_t, SignatureKeyHash> signatureOf;
     std::vector<Costed> costed;
-    TimeNs lastOpEnd = w.start;
     for (const Track& track : t.tracks) {
         if (cancelled()) return {};
         if (track.kind != TrackKind::CpuThread) continue;
@@ -336,7 +335,6 @@ EfficiencyResult efficiency(const Trace& t, const EfficiencyOptions& options) {
                 }
                 mine.push_back({i, it->second, shapes->flops >= 0,
                                 out.signatures[it->second].cost.matrix, false});
-                lastOpEnd = std::max(lastOpEnd, s.end());
             }
         }
         resolveNesting(t, mine);
@@ -350,13 +348,11 @@ EfficiencyResult efficiency(const Trace& t, const EfficiencyOptions& options) {
     // Each GPU activity to the first op around its launch call that carries a cost.
     std::vector<std::pair<uint32_t, uint32_t>> work;  // (costed op, activity)
     auto credit = [&](const EnclosingSlices& enclosing, uint32_t call, uint32_t activity) {
-        bool done = false;
-        enclosing.forEach(call, [&](uint32_t op) {
-            if (done) return;
+        enclosing.forEachUntil(call, [&](uint32_t op) {
             const auto it = costedAt.find(op);
-            if (it == costedAt.end() || costed[it->second].covered) return;
+            if (it == costedAt.end() || costed[it->second].covered) return false;
             work.emplace_back(it->second, activity);
-            done = true;
+            return true;
         });
     };
     std::optional<LaunchCalls> ownCalls;
@@ -367,18 +363,27 @@ EfficiencyResult efficiency(const Trace& t, const EfficiencyOptions& options) {
     }
     const LaunchCalls& calls = options.index ? options.index->launches() : *ownCalls;
     const EnclosingSlices& enclosing = options.index ? options.index->enclosing() : *ownEnclosing;
-    if (options.index) {
+    if (!costed.empty() && options.index) {
+        // Costed ops that carry their cost never nest, so what is launched
+        // inside one (in a deeper row of its track, within its span) is its
+        // work: a pass over their insides, not over every CPU slice.
         const AnalysisIndex& index = *options.index;
-        for (const Track& track : t.tracks) {
-            if (track.kind != TrackKind::CpuThread) continue;
-            if (cancelled()) return {};
+        for (uint32_t c = 0; c < costed.size(); ++c) {
+            if (costed[c].covered) continue;
+            if ((c & 0xFFF) == 0 && cancelled()) return {};
+            const Slice& op = t.slices[costed[c].slice];
+            const Track& track = t.tracks[t.trackOfSlice(costed[c].slice)];
             for (const Row& row : track.rows) {
-                const auto [lo, hi] = t.visibleInRow(row, w.start, lastOpEnd);
-                for (uint32_t i = lo; i < hi; ++i)
-                    index.forEachLaunched(i, [&](uint32_t k) { credit(index.enclosing(), i, k); });
+                if (row.depth <= op.depth) continue;
+                const auto [lo, hi] = t.visibleInRow(row, op.start, op.end());
+                for (uint32_t i = lo; i < hi; ++i) {
+                    const Slice& inner = t.slices[i];
+                    if (inner.start < op.start || inner.end() > op.end()) continue;
+                    index.forEachLaunched(i, [&](uint32_t k) { work.emplace_back(c, k); });
+                }
             }
         }
-    } else {
+    } else if (!costed.empty()) {
         for (const GpuDevice& device : t.gpuDevices) {
             if (cancelled()) return {};
             forEachActivity(t, device, kWholeTrace, [&](uint32_t k, const Track&, ActivityKind) {

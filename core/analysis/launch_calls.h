@@ -55,6 +55,15 @@ class EnclosingSlices {
     EnclosingSlices(const Trace&&) = delete;  // it keeps a reference
     template <class F>
     void forEach(uint32_t slice, F&& f) const {
+        forEachUntil(slice, [&](uint32_t s) {
+            f(s);
+            return false;
+        });
+    }
+    // The same until f returns true (what is found innermost first ends
+    // the walk: the levels above it cost nothing).
+    template <class F>
+    void forEachUntil(uint32_t slice, F&& f) const {
         const uint32_t tr = trace_.trackOfSlice(slice);
         if (tr == kNone || rowsOf_[tr].empty()) return;
         const Slice& s = trace_.slices[slice];
@@ -65,7 +74,7 @@ class EnclosingSlices {
             const auto r = rows.find(key(mine.lane, depth));
             if (r == rows.end()) continue;
             const uint32_t found = containing(track.rows[r->second], s);
-            if (found != kNone) f(found);
+            if (found != kNone && f(found)) return;
         }
     }
 
