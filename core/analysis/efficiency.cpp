@@ -76,8 +76,10 @@ void resolveNesting(const Trace& t, std::vector<Costed>& ops) {
         ops[i].covered = covered;
     }
     for (size_t i = 0; i < ops.size(); ++i) {
-        if (ops[i].matrix || ops[i].covered || ops[i].profiler) continue;
-        bool covered = hasInner[i];
+        if (ops[i].matrix || ops[i].covered) continue;
+        // (A profiler's count inside a matrix op that carries its own is
+        // part of that op's work too: a convolution's bias add.)
+        bool covered = hasInner[i] && !ops[i].profiler;
         for (const size_t o : ancestors[i])
             covered |= ops[o].matrix && !ops[o].covered;
         ops[i].covered = covered;
@@ -340,10 +342,13 @@ EfficiencyResult efficiency(const Trace& t, const EfficiencyOptions& options) {
         resolveNesting(t, mine);
         costed.insert(costed.end(), mine.begin(), mine.end());
     }
-    std::unordered_map<uint32_t, uint32_t> costedAt;  // slice -> index in costed
-    costedAt.reserve(costed.size());
-    for (uint32_t i = 0; i < costed.size(); ++i)
-        costedAt.emplace(costed[i].slice, i);
+    // Without the index: slice -> index in costed, for the walk up from a launch.
+    std::unordered_map<uint32_t, uint32_t> costedAt;
+    if (!options.index) {
+        costedAt.reserve(costed.size());
+        for (uint32_t i = 0; i < costed.size(); ++i)
+            costedAt.emplace(costed[i].slice, i);
+    }
 
     // Each GPU activity to the first op around its launch call that carries a cost.
     std::vector<std::pair<uint32_t, uint32_t>> work;  // (costed op, activity)

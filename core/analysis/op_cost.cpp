@@ -80,7 +80,7 @@ double product(const Shape& s, size_t from = 0, size_t to = SIZE_MAX) {
     return p;
 }
 
-std::string lower(std::string_view s) {
+std::string lowerCased(std::string_view s) {
     std::string out(s);
     for (char& c : out)
         c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -90,7 +90,7 @@ std::string lower(std::string_view s) {
 // A concrete value: "True" / "False", an integer, a list of integers
 // ("[1, 1]"); none where it is empty or says something else.
 std::optional<bool> truth(std::string_view v) {
-    const std::string l = lower(v);
+    const std::string l = lowerCased(v);
     if (l == "true" || l == "1") return true;
     if (l == "false" || l == "0") return false;
     return std::nullopt;
@@ -567,7 +567,7 @@ const char* costSourceName(CostSource s) {
 }
 
 std::optional<int> bytesPerElement(std::string_view typeName) {
-    const std::string t = lower(typeName);
+    const std::string t = lowerCased(typeName);
     if (t == "double" || t == "long int") return 8;
     if (t == "float" || t == "scalar" || t == "int") return 4;
     if (t == "c10::half" || t == "c10::bfloat16" || t == "short int") return 2;
@@ -578,7 +578,7 @@ std::optional<int> bytesPerElement(std::string_view typeName) {
 }
 
 std::optional<PeakType> matrixPrecision(std::string_view typeName) {
-    const std::string t = lower(typeName);
+    const std::string t = lowerCased(typeName);
     if (t == "c10::bfloat16") return PeakType::Bf16;
     if (t == "c10::half") return PeakType::Fp16;
     if (t == "float") return PeakType::Fp32;

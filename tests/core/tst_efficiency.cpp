@@ -9,6 +9,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "analysis/analysis_index.h"
 #include "analysis/efficiency.h"
 #include "analysis/op_cost.h"
 #include "loader/loader.h"
@@ -335,12 +336,20 @@ class TestEfficiency : public QObject {
         QCOMPARE(*c->bytes, 3.0 * 64 * 64 * 4);
     }
 
+    void plantedOpsGiveThePlantedThroughput_data() {
+        QTest::addColumn<bool>("withIndex");
+        QTest::newRow("without the index") << false;
+        QTest::newRow("with the index") << true;
+    }
     void plantedOpsGiveThePlantedThroughput() {
+        QFETCH(bool, withIndex);
         const LoadResult loaded = test::loadJsonText(plantedTrace());
         QVERIFY(loaded.trace);
         const Trace& t = *loaded.trace;
-        const AnalysisResult r =
-            computeAnalysis(*analysisRegistry().find("efficiency"), t, Scope{});
+        const AnalysisIndex index(t);
+        Scope scope;
+        if (withIndex) scope.index = &index;
+        const AnalysisResult r = computeAnalysis(*analysisRegistry().find("efficiency"), t, scope);
         const ResultTable* sig = r.table("signatures");
         QVERIFY(sig);
         const DevicePeaks& h100 = known("h100_sxm");
@@ -487,6 +496,36 @@ class TestEfficiency : public QObject {
             QCOMPARE(f.slices.size(), size_t(2));  // the op, its kernel
         }
         QVERIFY(found[0]->message.find("sm90_xmma_gemm_bf16bf16_bf16f32") != std::string::npos);
+    }
+
+    // A convolution carries its bias add, even one the profiler counted:
+    // one signature, its GPU time both kernels' union.
+    void aMatrixOpCarriesWhatIsInsideIt() {
+        const std::string trace = R"({"traceEvents":[
+{"ph":"X","cat":"cpu_op","pid":1,"tid":1,"name":"aten::convolution","ts":10,"dur":50,"args":{"Input Dims":[[8,64,56,56],[128,64,3,3],[128],[],[],[],[],[],[]],"Input type":["float","float","float","ScalarList","ScalarList","ScalarList","Scalar","ScalarList","Scalar"],"Concrete Inputs":["","","","[1, 1]","[1, 1]","[1, 1]","False","[0, 0]","1"]}},
+{"ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"name":"cudaLaunchKernel","ts":12,"dur":2,"args":{"correlation":1}},
+{"ph":"X","cat":"cpu_op","pid":1,"tid":1,"name":"aten::add_","ts":20,"dur":20,"args":{"flops":3211264,"Input Dims":[[8,128,56,56],[1,128,1,1],[]],"Input type":["float","float","Scalar"]}},
+{"ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"name":"cudaLaunchKernel","ts":25,"dur":2,"args":{"correlation":2}},
+{"ph":"X","cat":"kernel","pid":0,"tid":7,"name":"implicit_convolve_sgemm","ts":100,"dur":40,"args":{"device":0,"stream":7,"correlation":1}},
+{"ph":"X","cat":"kernel","pid":0,"tid":7,"name":"elementwise_kernel","ts":140,"dur":5,"args":{"device":0,"stream":7,"correlation":2}}]})";
+        const LoadResult loaded = test::loadJsonText(trace);
+        QVERIFY(loaded.trace);
+        // Without the index (the walk up from each launch) and with it (each
+        // carrying op's insides): the same.
+        const AnalysisIndex index(*loaded.trace);
+        Scope indexed;
+        indexed.index = &index;
+        for (const Scope& scope : {Scope{}, indexed}) {
+            const AnalysisResult r =
+                computeAnalysis(*analysisRegistry().find("efficiency"), *loaded.trace, scope);
+            const ResultTable* sig = r.table("signatures");
+            QCOMPARE(sig->rows.size(), size_t(1));
+            QCOMPARE(textOr(sig->at(0, "name")), std::string("aten::convolution"));
+            QCOMPARE(integerOr(sig->at(0, "gpu_ns")), int64_t(45000));
+            // The bias is the formula's: + prod(out) FLOPs.
+            const double out = 8.0 * 128 * 56 * 56;
+            QCOMPARE(integerOr(sig->at(0, "flops")), int64_t(out * 2 * 64 * 9 + out));
+        }
     }
 
     // A trace re-saved indented (JSON's whitespace anywhere) holds the same
