@@ -32,11 +32,6 @@ QString RegistryPanel::dockName() const {
     return QString::fromStdString(analysis_.id) + QStringLiteral("Dock");
 }
 
-void RegistryPanel::setOptions(AnalysisOptions options) {
-    options_ = std::move(options);
-    refresh();
-}
-
 QString RegistryPanel::figuresText() const {
     return figures_->text();
 }
@@ -57,7 +52,6 @@ namespace {
 
 struct Inputs {
     const Analysis* analysis;
-    AnalysisOptions options;
 };
 
 // "Title: value" per figure with a value, as people read them.
@@ -79,7 +73,7 @@ QString figureLines(const ResultTable& figures, TimeNs origin) {
 std::optional<RegistryPanel::Computed> computeRegistered(const AnalysisPanel::Request& request,
                                                          const Inputs& in) {
     const Trace& t = request.trace();
-    const AnalysisResult result = computeAnalysis(*in.analysis, t, request.coreScope(), in.options);
+    const AnalysisResult result = computeAnalysis(*in.analysis, t, request.coreScope());
     if (request.cancelled()) return std::nullopt;
     RegistryPanel::Computed c;
     for (ResultTable& table : renderedTables(t, *in.analysis, result)) {
@@ -96,7 +90,7 @@ std::optional<RegistryPanel::Computed> computeRegistered(const AnalysisPanel::Re
 
 AnalysisPanel::Work RegistryPanel::prepare(std::shared_ptr<const IndexedTrace> indexed,
                                            AnalysisScope scope, TimeNs threshold) {
-    return computeThen(indexed, scope, threshold, Inputs{&analysis_, options_}, &computeRegistered,
+    return computeThen(indexed, scope, threshold, Inputs{&analysis_}, &computeRegistered,
                        &RegistryPanel::present);
 }
 

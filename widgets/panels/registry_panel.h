@@ -30,9 +30,6 @@ class RegistryPanel : public AnalysisPanel {
 
   protected:
     QTabWidget* tabs() const { return tabs_; }
-    // The options it computes the analysis with (its registered defaults
-    // for any left unset); setting them computes again.
-    void setOptions(AnalysisOptions options);
     // After each result is shown in the tables: what a panel draws of it
     // besides (a chart of its own), from the same tables, by id.
     virtual void presented(const std::vector<std::pair<std::string, ResultRows>>& tables) {
@@ -49,7 +46,6 @@ class RegistryPanel : public AnalysisPanel {
     void present(const Computed& computed);
 
     const Analysis& analysis_;
-    AnalysisOptions options_;
     QLabel* figures_;
     QTabWidget* tabs_;
     std::vector<std::pair<std::string, AnalysisTable*>> tables_;  // by table id, made once
