@@ -493,7 +493,9 @@ void belowRoofline(const Trace& t, const AdviceInputs& in, std::vector<Ranked>& 
             return std::string(text);
         };
         f.message = std::string(t.str(s.name));
-        if (s.topKernel) f.message.append(" (kernel ").append(t.str(s.topKernel)).append(")");
+        // (An HLO op's kernel is the op itself.)
+        if (s.topKernel && s.topKernel != s.name)
+            f.message.append(" (kernel ").append(t.str(s.topKernel)).append(")");
         f.message.append(" reaches ")
             .append(readablePercent(reached))
             .append(" of its roofline: ")
@@ -517,7 +519,8 @@ void belowRoofline(const Trace& t, const AdviceInputs& in, std::vector<Ranked>& 
                      {"roofline_tflops", Unit::Number, roof / 1e12},
                      FindingFigure::share("of_roofline", reached)};
         f.slices.push_back(s.firstSlice);
-        if (s.topKernelSlice != kNone) f.slices.push_back(s.topKernelSlice);
+        if (s.topKernelSlice != kNone && s.topKernelSlice != s.firstSlice)
+            f.slices.push_back(s.topKernelSlice);
         out.push_back({std::move(f), l.lost});
     }
 }

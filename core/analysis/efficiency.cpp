@@ -23,19 +23,26 @@ struct Costed {
     bool profiler = false;   // its count is the profiler's
     bool matrix = false;     // GEMM, convolution, attention
     bool covered = false;    // its cost is carried by an op around or inside it
+    bool ownWork = false;    // a GPU activity whose own cost the trace records (an HLO op)
 };
 
 struct SignatureKey {
     StringId name, shapes;
-    uint64_t flopsBits;
+    uint64_t flopsBits, bytesBits;
     bool operator==(const SignatureKey&) const = default;
 };
 struct SignatureKeyHash {
     size_t operator()(const SignatureKey& k) const noexcept {
         return std::hash<uint64_t>{}((uint64_t{k.name} << 32 | k.shapes) * 0x9e3779b97f4a7c15ull ^
-                                     k.flopsBits);
+                                     k.flopsBits ^ (k.bytesBits * 0xff51afd7ed558ccdull));
     }
 };
+
+uint64_t bitsOf(double v) {
+    uint64_t bits = 0;
+    if (v >= 0) std::memcpy(&bits, &v, sizeof bits);
+    return bits;
+}
 
 // Marks, per track, the costed ops whose cost another carries:
 //  - any op inside one the profiler counted (its count stands for all);
@@ -265,6 +272,7 @@ std::optional<double> peakFor(const DevicePeaks& peaks, const OpCost& cost) {
     if (!cost.precision) return std::nullopt;
     std::optional<double> p = peaks.peak(*cost.precision);
     if (!p && *cost.precision == PeakType::Fp64Tensor) p = peaks.peak(PeakType::Fp64);
+    if (!p && *cost.precision == PeakType::Tf32) p = peaks.peak(PeakType::Fp32);
     return p;
 }
 
@@ -298,9 +306,32 @@ EfficiencyResult efficiency(const Trace& t, const EfficiencyOptions& options) {
         return nullptr;
     };
 
-    // The costed ops, per track, and each signature's cost computed once.
+    // The costed ops, per track, and each signature's cost computed once:
+    // by the formulas for an op that launches its work, from the record for
+    // a GPU activity whose trace records its own (an HLO op's, by XLA).
     std::unordered_map<SignatureKey, uint32_t, SignatureKeyHash> signatureOf;
     std::vector<Costed> costed;
+    auto signatureIndex = [&](const Slice& s, const OpShapes& shapes, bool ownWork) {
+        const SignatureKey key{s.name, shapes.shapes, bitsOf(shapes.flops), bitsOf(shapes.bytes)};
+        auto it = signatureOf.find(key);
+        if (it == signatureOf.end()) {
+            const auto cost =
+                ownWork ? recordedCost(t.str(s.name), signaturePart(t.str(shapes.shapes), 3),
+                                       shapes.flops, shapes.bytes)
+                        : opCost(t.str(s.name), t.str(shapes.shapes), shapes.flops);
+            uint32_t index = kNone;
+            if (cost) {
+                index = static_cast<uint32_t>(out.signatures.size());
+                SignatureEfficiency e;
+                e.name = s.name;
+                e.shapes = shapes.shapes;
+                e.cost = *cost;
+                out.signatures.push_back(e);
+            }
+            it = signatureOf.emplace(key, index).first;
+        }
+        return it->second;
+    };
     for (const Track& track : t.tracks) {
         if (cancelled()) return {};
         if (track.kind != TrackKind::CpuThread) continue;
@@ -312,46 +343,54 @@ EfficiencyResult efficiency(const Trace& t, const EfficiencyOptions& options) {
                 if (s.start < w.start || s.start >= w.end || !isCpuOp(s)) continue;
                 const OpShapes* shapes = t.opShapesOf(s.args);
                 if (!shapes) continue;
-                uint64_t bits = 0;
-                std::memcpy(&bits, &shapes->flops, sizeof bits);
-                const SignatureKey key{s.name, shapes->shapes, shapes->flops >= 0 ? bits : 0};
-                auto it = signatureOf.find(key);
-                if (it == signatureOf.end()) {
-                    const auto cost = opCost(t.str(s.name), t.str(shapes->shapes), shapes->flops);
-                    uint32_t index = kNone;
-                    if (cost) {
-                        index = static_cast<uint32_t>(out.signatures.size());
-                        SignatureEfficiency e;
-                        e.name = s.name;
-                        e.shapes = shapes->shapes;
-                        e.cost = *cost;
-                        out.signatures.push_back(e);
-                    }
-                    it = signatureOf.emplace(key, index).first;
-                }
-                if (it->second == kNone) {
+                const uint32_t signature = signatureIndex(s, *shapes, false);
+                if (signature == kNone) {
                     if (vocabulary::pytorchOpArguments(t.str(s.name)).family !=
                         vocabulary::OpFamily::None)
                         ++out.uncostedOps;
                     continue;
                 }
-                mine.push_back({i, it->second, shapes->flops >= 0,
-                                out.signatures[it->second].cost.matrix, false});
+                mine.push_back({i, signature, shapes->flops >= 0,
+                                out.signatures[signature].cost.matrix, false, false});
             }
         }
         resolveNesting(t, mine);
         costed.insert(costed.end(), mine.begin(), mine.end());
     }
+    // GPU work that carries its own cost: its own, whatever launched it.
+    std::vector<uint32_t> ownCosted;  // sorted
+    if (!t.opShapes.empty()) {
+        for (const GpuDevice& d : t.gpuDevices) {
+            if (cancelled()) return {};
+            forEachActivity(t, d, w, [&](uint32_t k, const Track&, ActivityKind) {
+                const Slice& s = t.slices[k];
+                const OpShapes* shapes = s.start >= w.start ? t.opShapesOf(s.args) : nullptr;
+                if (!shapes || shapes->flops < 0) return;
+                ownCosted.push_back(k);
+                const uint32_t signature = signatureIndex(s, *shapes, true);
+                if (signature != kNone)
+                    costed.push_back(
+                        {k, signature, true, out.signatures[signature].cost.matrix, false, true});
+            });
+        }
+        std::sort(ownCosted.begin(), ownCosted.end());
+    }
+    auto carriesOwnCost = [&](uint32_t activity) {
+        return !ownCosted.empty() &&
+               std::binary_search(ownCosted.begin(), ownCosted.end(), activity);
+    };
     // Without the index: slice -> index in costed, for the walk up from a launch.
     std::unordered_map<uint32_t, uint32_t> costedAt;
     if (!options.index) {
         costedAt.reserve(costed.size());
         for (uint32_t i = 0; i < costed.size(); ++i)
-            costedAt.emplace(costed[i].slice, i);
+            if (!costed[i].ownWork) costedAt.emplace(costed[i].slice, i);
     }
 
     // Each GPU activity to the first op around its launch call that carries a cost.
     std::vector<std::pair<uint32_t, uint32_t>> work;  // (costed op, activity)
+    for (uint32_t c = 0; c < costed.size(); ++c)
+        if (costed[c].ownWork) work.emplace_back(c, costed[c].slice);
     auto credit = [&](const EnclosingSlices& enclosing, uint32_t call, uint32_t activity) {
         enclosing.forEachUntil(call, [&](uint32_t op) {
             const auto it = costedAt.find(op);
@@ -374,7 +413,7 @@ EfficiencyResult efficiency(const Trace& t, const EfficiencyOptions& options) {
         // work: a pass over their insides, not over every CPU slice.
         const AnalysisIndex& index = *options.index;
         for (uint32_t c = 0; c < costed.size(); ++c) {
-            if (costed[c].covered) continue;
+            if (costed[c].covered || costed[c].ownWork) continue;
             if ((c & 0xFFF) == 0 && cancelled()) return {};
             const Slice& op = t.slices[costed[c].slice];
             const Track& track = t.tracks[t.trackOfSlice(costed[c].slice)];
@@ -384,7 +423,9 @@ EfficiencyResult efficiency(const Trace& t, const EfficiencyOptions& options) {
                 for (uint32_t i = lo; i < hi; ++i) {
                     const Slice& inner = t.slices[i];
                     if (inner.start < op.start || inner.end() > op.end()) continue;
-                    index.forEachLaunched(i, [&](uint32_t k) { work.emplace_back(c, k); });
+                    index.forEachLaunched(i, [&](uint32_t k) {
+                        if (!carriesOwnCost(k)) work.emplace_back(c, k);
+                    });
                 }
             }
         }
@@ -393,7 +434,7 @@ EfficiencyResult efficiency(const Trace& t, const EfficiencyOptions& options) {
             if (cancelled()) return {};
             forEachActivity(t, device, kWholeTrace, [&](uint32_t k, const Track&, ActivityKind) {
                 const uint32_t call = calls.first(k);
-                if (call != kNone) credit(enclosing, call, k);
+                if (call != kNone && !carriesOwnCost(k)) credit(enclosing, call, k);
             });
         }
     }
@@ -421,16 +462,25 @@ EfficiencyResult efficiency(const Trace& t, const EfficiencyOptions& options) {
             n.boundTime += time;
         }
     };
+    // Whether a kernel name shows Tensor Cores, decided once per name.
+    std::vector<int8_t> onTensorCores(t.strings.size(), -1);
+    auto tensorCores = [&](StringId name) {
+        int8_t& known = onTensorCores[name];
+        if (known < 0) known = tensorCoreUse(t.str(name)) == TensorCoreUse::Yes;
+        return known == 1;
+    };
     for (size_t i = 0; i < work.size();) {
         const uint32_t op = work[i].first;
         spans.clear();
         TimeNs first = INT64_MAX;
         int device = -1;
-        bool hostCopy = false;
+        bool hostCopy = false, onTensorCoreKernels = false;
         for (; i < work.size() && work[i].first == op; ++i) {
             const uint32_t k = work[i].second;
             const Slice& s = t.slices[k];
             spans.push_back({s.start, s.end()});
+            if (activityKind(s) == ActivityKind::Kernel && tensorCores(s.name))
+                onTensorCoreKernels = true;
             if (activityKind(s) == ActivityKind::Memcpy) {
                 const CopyDirection d = copyDirection(t, t.tracks[t.trackOfSlice(k)], s);
                 hostCopy |= d == CopyDirection::HtoD || d == CopyDirection::DtoH;
@@ -447,6 +497,10 @@ EfficiencyResult efficiency(const Trace& t, const EfficiencyOptions& options) {
         if (e.count == 0) {
             e.device = device;
             e.firstSlice = costed[op].slice;
+            // fp32 matrix work on Tensor Cores is TF32 (PyTorch allowed it):
+            // its kernels say so, its first instance's for the signature.
+            if (e.cost.matrix && e.cost.precision == PeakType::Fp32 && onTensorCoreKernels)
+                e.cost.precision = PeakType::Tf32;
         }
         ++e.count;
         e.busy += inst.busy;
@@ -526,13 +580,6 @@ EfficiencyResult efficiency(const Trace& t, const EfficiencyOptions& options) {
     // most of its matrix FLOPs; and the share of its compute kernels' time
     // on Tensor Cores (by their names).
     if (options.steps && options.windows) {
-        // Whether a kernel name shows Tensor Cores, decided once per name.
-        std::vector<int8_t> onTensorCores(t.strings.size(), -1);
-        auto tensorCores = [&](StringId name) {
-            int8_t& known = onTensorCores[name];
-            if (known < 0) known = tensorCoreUse(t.str(name)) == TensorCoreUse::Yes;
-            return known == 1;
-        };
         std::sort(instances.begin(), instances.end(),
                   [](const Instance& a, const Instance& b) { return a.firstStart < b.firstStart; });
         std::map<PeakType, double> stepMatrixFlops;
@@ -555,20 +602,15 @@ EfficiencyResult efficiency(const Trace& t, const EfficiencyOptions& options) {
                     if (it->device != device) continue;
                     const OpCost& c = out.signatures[it->signature].cost;
                     se.flops += c.flops;
-                    if (c.matrix && c.precision) matrixFlops[*c.precision] += c.flops;
+                    if (c.matrix && c.precision) {
+                        matrixFlops[*c.precision] += c.flops;
+                        stepMatrixFlops[*c.precision] += c.flops;
+                    }
                 }
                 const auto dominant = std::max_element(
                     matrixFlops.begin(), matrixFlops.end(),
                     [](const auto& a, const auto& b) { return a.second < b.second; });
                 if (dominant != matrixFlops.end()) se.precision = dominant->first;
-                const DevicePeaks* roofs = roofsOf(device);
-                if (roofs && se.precision && se.window.length() > 0) {
-                    OpCost at;
-                    at.precision = se.precision;
-                    if (const auto peak = peakFor(*roofs, at))
-                        se.mfu =
-                            se.flops / (*peak * static_cast<double>(se.window.length()) * 1e-9);
-                }
                 for (const GpuDevice& d : t.gpuDevices) {
                     if (d.index != device) continue;
                     forEachActivity(t, d, tile, [&](uint32_t k, const Track&, ActivityKind kind) {

@@ -11,6 +11,10 @@
 namespace gapscope {
 namespace {
 
+// Counts beyond 2^62 (below int64's end, where the tables write them whole)
+// are no figures: no tensor has such shapes, a hostile file's may.
+constexpr double kMostCounted = 4611686018427387904.0;
+
 using vocabulary::OpArguments;
 using vocabulary::OpFamily;
 using Shape = std::vector<double>;  // element counts stay exact below 2^53
@@ -562,30 +566,72 @@ std::optional<Result> fromShapes(const OpArguments& o, const Inputs& in, Why why
 
 }  // namespace
 
+std::string_view signaturePart(std::string_view signature, int part) {
+    size_t from = 0;
+    for (int i = 0; i < part; ++i) {
+        from = signature.find('\n', from);
+        if (from == std::string_view::npos) return {};
+        ++from;
+    }
+    const size_t to = signature.find('\n', from);
+    return signature.substr(from, to == std::string_view::npos ? to : to - from);
+}
+
 const char* costSourceName(CostSource s) {
     return s == CostSource::Profiler ? "profiler" : "shapes";
 }
 
 std::optional<int> bytesPerElement(std::string_view typeName) {
-    const std::string t = lowerCased(typeName);
-    if (t == "double" || t == "long int") return 8;
-    if (t == "float" || t == "scalar" || t == "int") return 4;
-    if (t == "c10::half" || t == "c10::bfloat16" || t == "short int") return 2;
-    if (t.starts_with("c10::float8_") || t == "unsigned char" || t == "signed char" ||
-        t == "bool" || t == "c10::float4_e2m1fn_x2")
-        return 1;
+    const auto type = vocabulary::pytorchOpElementType(typeName);
+    return type ? std::optional<int>(type->bytes) : std::nullopt;
+}
+
+namespace {
+
+std::optional<PeakType> matrixPeakOf(vocabulary::ElementKind kind) {
+    using K = vocabulary::ElementKind;
+    switch (kind) {
+        case K::BFloat16:
+            return PeakType::Bf16;
+        case K::Float16:
+            return PeakType::Fp16;
+        case K::Float32:
+            return PeakType::Fp32;
+        case K::Float64:
+            return PeakType::Fp64Tensor;
+        case K::Float8:
+            return PeakType::Fp8;
+        case K::Int8:
+            return PeakType::Int8;
+        case K::Integer:
+        case K::Other:
+            break;
+    }
     return std::nullopt;
 }
 
+}  // namespace
+
 std::optional<PeakType> matrixPrecision(std::string_view typeName) {
-    const std::string t = lowerCased(typeName);
-    if (t == "c10::bfloat16") return PeakType::Bf16;
-    if (t == "c10::half") return PeakType::Fp16;
-    if (t == "float") return PeakType::Fp32;
-    if (t == "double") return PeakType::Fp64Tensor;
-    if (t.starts_with("c10::float8_")) return PeakType::Fp8;
-    if (t == "signed char" || t == "unsigned char") return PeakType::Int8;
-    return std::nullopt;
+    const auto type = vocabulary::pytorchOpElementType(typeName);
+    return type ? matrixPeakOf(type->kind) : std::nullopt;
+}
+
+std::optional<OpCost> recordedCost(std::string_view name, std::string_view resultShape,
+                                   double flops, double bytes) {
+    if (!(flops >= 0 && flops <= kMostCounted)) return std::nullopt;
+    OpCost c;
+    c.flops = flops;
+    c.flopsSource = CostSource::Profiler;
+    if (bytes >= 0 && bytes <= kMostCounted) c.bytes = bytes;
+    c.matrix = vocabulary::xlaMatrixOp(name);
+    if (c.matrix) {
+        const auto type = vocabulary::xlaElementType(vocabulary::xlaShapeElementType(resultShape));
+        c.precision = type ? matrixPeakOf(type->kind) : std::nullopt;
+    } else {
+        c.precision = PeakType::Fp32;
+    }
+    return c;
 }
 
 std::optional<OpCost> opCost(std::string_view name, std::string_view signature,
@@ -603,9 +649,7 @@ std::optional<OpCost> opCost(std::string_view name, std::string_view signature,
         fromFormula = fromShapes(args, in, &formulaWhy);
     // Shapes no tensor has (a hostile file's): counts beyond what a figure
     // holds exactly are no figures.
-    // (2^62: below int64's end, where the tables write them whole.)
-    constexpr double kMost = 4611686018427387904.0;
-    auto inRange = [&](double v) { return v >= 0 && v <= kMost; };
+    auto inRange = [&](double v) { return v >= 0 && v <= kMostCounted; };
     if (fromFormula &&
         (!inRange(fromFormula->flops) || (fromFormula->bytes && !inRange(*fromFormula->bytes)))) {
         fromFormula.reset();

@@ -3,7 +3,8 @@
 // it reads and writes, from what the profiler recorded of it. The
 // profiler's own count where it kept one (Kineto's with_flops), else one
 // formula per family of ops (model/vocabulary: OpFamily) applied to the
-// recorded shapes, types and concrete inputs (record_shapes). Where
+// recorded shapes, types and concrete inputs (record_shapes); or, for an
+// HLO op, XLA's cost analysis as the profiler recorded it (recordedCost). Where
 // TraceLens models a family, the formula is its formula, so the figures
 // are equal; docs/analyses.md lists each formula, its source and where it
 // differs. A pure function of the op's name and signature: callers compute
@@ -36,6 +37,17 @@ struct OpCost {
 // with why, where neither says.
 std::optional<OpCost> opCost(std::string_view name, std::string_view signature,
                              double profilerFlops, std::string* why = nullptr);
+
+// The cost of an HLO op as XLA's cost analysis recorded it (the TensorFlow
+// and JAX profilers' `flops` and `bytes_accessed`, negative where absent),
+// its result's shape (`shape_with_layout`) saying the type of a matrix op's
+// work. None where the FLOPs are not a count.
+std::optional<OpCost> recordedCost(std::string_view name, std::string_view resultShape,
+                                   double flops, double bytes);
+
+// One part of a signature (Trace::opShapes): 0 "Input Dims", 1 "Input
+// type", 2 "Concrete Inputs", 3 an HLO op's result shape; "" where absent.
+std::string_view signaturePart(std::string_view signature, int part);
 
 // Bytes per element of a recorded type ("c10::BFloat16" 2, "float" 4,
 // "Scalar" 4, as TraceLens counts them); none for one it does not size.

@@ -21,7 +21,7 @@ class IndexCache {
     static constexpr uint64_t kDefaultMaxBytes = uint64_t{8} << 30;
     // Bump when the model's meaning or layout changes: old entries are then
     // ignored and rebuilt. (Tests pass other values to simulate that.)
-    static constexpr uint32_t kFormatVersion = 15;  // 3: memory curves marked
+    static constexpr uint32_t kFormatVersion = 16;  // 3: memory curves marked
     // 4: the input format (JSON or XSpace) is kept
     // 5: XSpace processes named without pids; several hosts' GPUs apart
     // 6: zero-duration GPU activity kept (GpuDevice::instants)
@@ -34,6 +34,7 @@ class IndexCache {
     // 13: the first slices of flow steps without a start kept
     // 14: ops' recorded shapes and FLOPs kept (Trace::opShapes)
     // 15: signatures in Kineto's spacing; collectives' records kept (Trace::collectives)
+    // 16: HLO ops' recorded bytes and result shapes kept (OpShapes::bytes)
 
     explicit IndexCache(std::string dir, uint64_t maxBytes = kDefaultMaxBytes,
                         uint32_t formatVersion = kFormatVersion);

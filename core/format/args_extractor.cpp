@@ -138,6 +138,10 @@ bool knownMember(RawEvent& ev, std::string_view key, const Value& v) {
         case 14:
             if (key == "Total Reserved") toInt64(v, ev.memTotalReserved);
             if (key == "Out msg nelems") toInt64(v, ev.collectiveOut);
+            if (key == "bytes_accessed") {
+                double d = 0;
+                if (toDouble(v, d) && d >= 0) ev.bytesAccessed = d;
+            }
             // The TensorFlow profiler's stats, as its trace viewer's JSON keeps them.
             if (key == tensorflow::kCorrelationStat) any |= toInt64(v, k.correlation);
             if (v.kind == ValueKind::String) any |= tensorflow::readDetailsStat(key, v.text, k);
@@ -149,6 +153,9 @@ bool knownMember(RawEvent& ev, std::string_view key, const Value& v) {
             if (key == "Total Allocated") toInt64(v, ev.memTotalAllocated);
             if (key == "Concrete Inputs" && v.kind == ValueKind::Array) ev.concreteInputs = v.text;
             if (key == "Collective name" && v.kind == ValueKind::String) ev.collectiveName = v.text;
+            break;
+        case 17:
+            if (key == "shape_with_layout" && v.kind == ValueKind::String) ev.resultShape = v.text;
             break;
         case 20:
             if (key == "registers per thread") any |= toInt32(v, k.registersPerThread);
@@ -223,6 +230,8 @@ void clearExtractedArgs(RawEvent& ev) {
     ev.memBytes = none.memBytes;
     ev.inputDims = ev.inputTypes = ev.concreteInputs = {};
     ev.flops = none.flops;
+    ev.bytesAccessed = none.bytesAccessed;
+    ev.resultShape = {};
     ev.collectiveName = ev.collectiveType = {};
     ev.collectiveIn = ev.collectiveOut = ev.collectiveGroup = -1;
     ev.counterValues.clear();

@@ -113,6 +113,12 @@ struct RawEventFields {
     // negative when absent. Views of the input, like the args.
     std::string_view inputDims, inputTypes, concreteInputs;
     double flops = -1;
+    // An HLO op's cost as XLA's cost analysis recorded it (the TensorFlow /
+    // JAX profiler's `flops` and `bytes_accessed` stats): the bytes it
+    // reads and writes (negative when absent) and its result's shape
+    // ("bf16[8,128]{1,0}", `shape_with_layout`), which says its type.
+    double bytesAccessed = -1;
+    std::string_view resultShape;
     // A collective as PyTorch records it (on its NCCL kernel and on
     // record_param_comms): its name, element type, the elements in and
     // out and the group's size; empty / -1 where absent.

@@ -1,4 +1,5 @@
-// Names GPU devices from Kineto's top-level "deviceProperties" array.
+// Names GPU devices from Kineto's top-level "deviceProperties" array, or
+// from what an XSpace's GPU plane records of its device.
 
 #include "model/device_properties.h"
 
@@ -27,14 +28,28 @@ void forEachDevice(const Trace& trace, F&& f) {
     }
 }
 
-// Each device's value of `key` where it is of V's JSON kind (a string, or
-// an integer that fits V).
+// An XSpace GPU plane's stats ("gpu_device_name", "memory_size",
+// "core_count"), which the reader keeps as the metadata "xspace plane
+// NAME": the GPU process of the same name is that device.
+template <class F>
+void forEachXSpaceDevice(const Trace& trace, F&& f) {
+    for (const Process& p : trace.processes) {
+        if (p.kind != ProcessKind::Gpu || p.gpuDevice < 0) continue;
+        const auto it = trace.metadata.find("xspace plane " + std::string(trace.str(p.name)));
+        if (it == trace.metadata.end()) continue;
+        const nlohmann::json stats = nlohmann::json::parse(it->second, nullptr, false);
+        if (stats.is_object()) f(p.gpuDevice, stats);
+    }
+}
+
+// Each device's value of `key` (`xspaceKey` on an XSpace plane) where it is
+// of V's JSON kind (a string, or an integer that fits V).
 template <class V>
-std::map<int, V> propertyByDevice(const Trace& trace, const char* key) {
+std::map<int, V> propertyByDevice(const Trace& trace, const char* key, const char* xspaceKey) {
     std::map<int, V> out;
-    forEachDevice(trace, [&](int id, const nlohmann::json& p) {
-        const auto v = p.find(key);
-        if (v == p.end()) return;
+    auto take = [&](int id, const nlohmann::json& p, const char* name) {
+        const auto v = p.find(name);
+        if (v == p.end() || out.count(id)) return;
         if constexpr (std::is_same_v<V, std::string>) {
             if (v->is_string()) out[id] = v->template get<std::string>();
         } else if (v->is_number_integer()) {
@@ -42,22 +57,24 @@ std::map<int, V> propertyByDevice(const Trace& trace, const char* key) {
             if (n >= std::numeric_limits<V>::min() && n <= std::numeric_limits<V>::max())
                 out[id] = static_cast<V>(n);
         }
-    });
+    };
+    forEachDevice(trace, [&](int id, const nlohmann::json& p) { take(id, p, key); });
+    forEachXSpaceDevice(trace, [&](int id, const nlohmann::json& p) { take(id, p, xspaceKey); });
     return out;
 }
 
 }  // namespace
 
 std::map<int, std::string> deviceNamesFromProperties(const Trace& trace) {
-    return propertyByDevice<std::string>(trace, "name");
+    return propertyByDevice<std::string>(trace, "name", "gpu_device_name");
 }
 
 std::map<int, int64_t> deviceMemoryFromProperties(const Trace& trace) {
-    return propertyByDevice<int64_t>(trace, "totalGlobalMem");
+    return propertyByDevice<int64_t>(trace, "totalGlobalMem", "memory_size");
 }
 
 std::map<int, int> deviceSmsFromProperties(const Trace& trace) {
-    return propertyByDevice<int>(trace, "numSms");
+    return propertyByDevice<int>(trace, "numSms", "core_count");
 }
 
 std::string shortDeviceName(std::string_view name) {

@@ -1,5 +1,7 @@
 #pragma once
-// GPU names and memory sizes from Kineto's top-level "deviceProperties" array.
+// GPU names and memory sizes from Kineto's top-level "deviceProperties"
+// array, or an XSpace GPU plane's stats (gpu_device_name, memory_size,
+// core_count).
 
 #include <map>
 #include <optional>

@@ -184,17 +184,21 @@ struct ArgsRecord {
     uint32_t extracted = kNone;  // index into Trace::ids
 };
 
-// What a CPU op's args say of its tensors and work (PyTorch's
-// record_shapes and with_flops), which the efficiency figures read: sparse,
-// in the order of the args they belong to (so found by binary search).
+// What an op's args say of its tensors and work, which the efficiency
+// figures read: a PyTorch op's record_shapes and with_flops, or an HLO
+// op's cost as XLA's cost analysis recorded it (flops, bytes_accessed,
+// shape_with_layout). Sparse, in the order of the args they belong to (so
+// found by binary search).
 struct OpShapes {
     uint32_t args = kNone;  // the op's ArgsRecord
-    // "Input Dims", "Input type" and "Concrete Inputs" as the file wrote
-    // them, one per line (the op's signature, interned); 0: none recorded.
+    // The op's signature, interned, one part per line: "Input Dims", "Input
+    // type" and "Concrete Inputs" as the file wrote them; for an HLO op three
+    // empty lines and its result's shape. 0: none recorded.
     StringId shapes = 0;
     double flops = -1;  // the profiler's own FLOP count; negative: none
+    double bytes = -1;  // the bytes it recorded the op to move; negative: none
 };
-static_assert(sizeof(OpShapes) == 16);
+static_assert(sizeof(OpShapes) == 24);
 
 // A collective as its args record it (PyTorch's distributed profiling, on
 // the NCCL / RCCL kernel and on record_param_comms), for its bus

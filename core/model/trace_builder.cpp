@@ -167,7 +167,13 @@ uint32_t TraceBuilder::State::storeArgs(const RawEvent& ev) {
         OpShapes o;
         o.args = index;
         o.flops = ev.flops;
-        if (!ev.inputDims.empty()) {
+        o.bytes = ev.flops >= 0 ? ev.bytesAccessed : -1;
+        if (ev.inputDims.empty() && !ev.resultShape.empty()) {
+            shapesText.assign("\n\n\n").append(ev.resultShape);
+            // One part per line: a hostile shape's own breaks are not parts.
+            std::replace(shapesText.begin() + 3, shapesText.end(), '\n', ' ');
+            o.shapes = trace.strings.intern(shapesText);
+        } else if (!ev.inputDims.empty()) {
             shapesText.clear();
             appendCanonicalJson(shapesText, ev.inputDims);
             shapesText.append(1, '\n');

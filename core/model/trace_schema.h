@@ -191,6 +191,7 @@ void fields(O& o, V&& v) {
     v("args", o.args, Ref::ArgsOrNone);
     v("shapes", o.shapes, Ref::String);
     v("flops", o.flops, Ref::None);
+    v("bytes", o.bytes, Ref::None);
 }
 
 template <class C, class V>

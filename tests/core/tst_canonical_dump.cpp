@@ -237,6 +237,7 @@ std::vector<Change> dumpedFields() {
         {"OpShapes::args", [](Trace& t) { --t.opShapes.at(0).args; }},
         {"OpShapes::shapes", [](Trace& t) { --t.opShapes.at(0).shapes; }},
         {"OpShapes::flops", [](Trace& t) { t.opShapes.at(0).flops += 1; }},
+        {"OpShapes::bytes", [](Trace& t) { t.opShapes.at(0).bytes += 1; }},
         {"CollectiveArgs::args", [](Trace& t) { ++t.collectives.at(0).args; }, addCollective},
         {"CollectiveArgs::name", [](Trace& t) { ++t.collectives.at(0).name; }, addCollective},
         {"CollectiveArgs::type", [](Trace& t) { ++t.collectives.at(0).type; }, addCollective},

@@ -5,6 +5,7 @@
 // whose TFLOP/s, roofline shares and MFU are the planted numbers' own
 // arithmetic, written out here.
 
+#include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -12,10 +13,12 @@
 #include "analysis/analysis_index.h"
 #include "analysis/efficiency.h"
 #include "analysis/op_cost.h"
+#include "io/compress.h"
 #include "loader/loader.h"
 #include "report/analysis_registry.h"
 #include "support/suite_main.h"
 #include "support/trace_files.h"
+#include "support/xspace_writer.h"
 
 using namespace gapscope;
 
@@ -103,6 +106,73 @@ std::string plantedTrace() {
     return R"({"deviceProperties":[{"id":0,"name":"NVIDIA H100 80GB HBM3","totalGlobalMem":85520809984,"numSms":132}],
 "traceEvents":[)" +
            ev + "]}";
+}
+
+// An XSpace whose HLO ops carry XLA's cost analysis (flops,
+// bytes_accessed, shape_with_layout), as the JAX and TensorFlow profilers
+// record it: a GEMM fusion twice (its cost on its metadata, as TPU planes
+// keep it), an add fusion (its cost on the event), a copy with none; the
+// plane names its H100.
+constexpr double kXlaDotFlops = 2.0 * 4096 * 4096 * 4096;
+constexpr double kXlaDotBytes = 3.0 * 4096 * 4096 * 2;
+constexpr double kXlaAddFlops = 1048576;
+constexpr double kXlaAddBytes = 3.0 * 1048576 * 4;
+
+std::string xlaSpace() {
+    using namespace gapscope::test;
+    XsPlane gpu;
+    gpu.id = 1;
+    gpu.name = "/device:GPU:0";
+    gpu.statMetadata = {{1, "gpu_device_name"}, {2, "memory_size"},    {3, "core_count"},
+                        {4, "flops"},           {5, "bytes_accessed"}, {6, "shape_with_layout"},
+                        {7, "f32[1048576]{0}"}};
+    XsStat device = XsStat::text(1, "NVIDIA H100 80GB HBM3");
+    gpu.stats = {device, XsStat::integer(2, 85520809984), XsStat::integer(3, 132)};
+    XsStat dotBytes;
+    dotBytes.metadataId = 5;
+    dotBytes.kind = XsStat::Kind::Uint64;
+    dotBytes.u = static_cast<uint64_t>(kXlaDotBytes);
+    gpu.eventMetadata = {{1,
+                          "gemm_fusion_dot.1",
+                          "",
+                          {XsStat::integer(4, static_cast<int64_t>(kXlaDotFlops)), dotBytes,
+                           XsStat::text(6, "bf16[4096,4096]{1,0}")}},
+                         {2, "loop_add_fusion", "", {}},
+                         {3, "copy.2", "", {}}};
+    XsLine stream;
+    stream.id = 7;
+    stream.name = "Stream #7(Compute)";
+    stream.timestampNs = 1'000'000;
+    auto event = [](int64_t meta, int64_t atUs, int64_t forUs) {
+        XsEvent e;
+        e.metadataId = meta;
+        e.offsetPs = atUs * 1'000'000;
+        e.durationPs = forUs * 1'000'000;
+        return e;
+    };
+    XsEvent add = event(2, 500, 20);
+    XsStat addFlops;
+    addFlops.metadataId = 4;
+    addFlops.kind = XsStat::Kind::Double;
+    addFlops.d = kXlaAddFlops;
+    add.stats = {addFlops, XsStat::integer(5, static_cast<int64_t>(kXlaAddBytes)),
+                 XsStat::ref(6, 7)};
+    stream.events = {event(1, 0, 150), event(1, 200, 250), add, event(3, 600, 10)};
+    gpu.lines = {stream};
+    XsSpace space;
+    space.planes = {gpu};
+    return encodeXSpace(space);
+}
+
+// An fp32 mm of 1024³ on an H100 whose one kernel, of 40 µs, is `kernel`.
+std::string fp32MmTrace(const char* kernel) {
+    return std::string(
+               R"({"deviceProperties":[{"id":0,"name":"NVIDIA H100 80GB HBM3","totalGlobalMem":85520809984,"numSms":132}],
+"traceEvents":[
+{"ph":"X","cat":"cpu_op","pid":1,"tid":1,"name":"aten::mm","ts":10,"dur":30,"args":{"Input Dims":[[1024,1024],[1024,1024]],"Input type":["float","float"]}},
+{"ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"name":"cudaLaunchKernel","ts":15,"dur":2,"args":{"correlation":1}},
+{"ph":"X","cat":"kernel","pid":0,"tid":7,"name":")") +
+           kernel + R"(","ts":50,"dur":40,"args":{"device":0,"stream":7,"correlation":1}}]})";
 }
 
 }  // namespace
@@ -549,6 +619,162 @@ class TestEfficiency : public QObject {
     }
 
     // A person's peaks replace the table's, for every GPU.
+    // XLA's cost analysis where the XSpace records it: each HLO op's own
+    // FLOPs and bytes, its type from its result's shape, against the
+    // roofs of the GPU its plane names; read where the file lies and from
+    // a compressed copy (decoded whole).
+    void hloOpsCarryTheirRecordedCost_data() {
+        QTest::addColumn<bool>("compressed");
+        QTest::newRow("xplane.pb") << false;
+        QTest::newRow("xplane.pb.gz") << true;
+    }
+    void hloOpsCarryTheirRecordedCost() {
+        QFETCH(bool, compressed);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(compressed ? "xla.xplane.pb.gz" : "xla.xplane.pb");
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            const std::string bytes = compressed ? gzipCompress(xlaSpace()) : xlaSpace();
+            f.write(bytes.data(), qint64(bytes.size()));
+        }
+        const LoadResult loaded = loadTrace(path.toStdString());
+        QVERIFY(loaded.trace);
+        const AnalysisIndex index(*loaded.trace);
+        Scope scope;
+        scope.index = &index;
+        const AnalysisResult r =
+            computeAnalysis(*analysisRegistry().find("efficiency"), *loaded.trace, scope);
+        QCOMPARE(textOr(r.table("devices")->at(0, "roofs_from")), std::string("table"));
+        const ResultTable* sig = r.table("signatures");
+        QVERIFY(sig);
+        QCOMPARE(sig->rows.size(), size_t(2));  // the copy records no cost
+        const DevicePeaks& h100 = known("h100_sxm");
+        const double bf16 = *h100.peak(PeakType::Bf16), fp32 = *h100.peak(PeakType::Fp32);
+        const double bw = h100.memoryBandwidth;
+
+        QCOMPARE(textOr(sig->at(0, "name")), std::string("gemm_fusion_dot.1"));
+        QCOMPARE(textOr(sig->at(0, "result_shape")), std::string("bf16[4096,4096]{1,0}"));
+        QCOMPARE(textOr(sig->at(0, "input_dims")), std::string());
+        QCOMPARE(textOr(sig->at(0, "flops_source")), std::string("profiler"));
+        QCOMPARE(textOr(sig->at(0, "precision")), std::string("bf16"));
+        QCOMPARE(integerOr(sig->at(0, "count")), int64_t(2));
+        QCOMPARE(integerOr(sig->at(0, "flops")), int64_t(kXlaDotFlops));
+        QCOMPARE(integerOr(sig->at(0, "bytes")), int64_t(kXlaDotBytes));
+        QCOMPARE(integerOr(sig->at(0, "gpu_ns")), int64_t(400000));
+        QCOMPARE(std::get<double>(sig->at(0, "tflops")), 2 * kXlaDotFlops / 400e-6 / 1e12);
+        QCOMPARE(std::get<double>(sig->at(0, "tflops_max")), kXlaDotFlops / 150e-6 / 1e12);
+        QCOMPARE(textOr(sig->at(0, "bound")), std::string("compute"));
+        const double dotBound = 2 * std::max(kXlaDotFlops / bf16, kXlaDotBytes / bw);
+        QVERIFY(std::abs(std::get<double>(sig->at(0, "of_roofline")) - dotBound / 400e-6) < 1e-12);
+
+        QCOMPARE(textOr(sig->at(1, "name")), std::string("loop_add_fusion"));
+        QCOMPARE(textOr(sig->at(1, "result_shape")), std::string("f32[1048576]{0}"));
+        QCOMPARE(textOr(sig->at(1, "precision")), std::string("fp32"));
+        QCOMPARE(integerOr(sig->at(1, "flops")), int64_t(kXlaAddFlops));
+        QCOMPARE(integerOr(sig->at(1, "bytes")), int64_t(kXlaAddBytes));
+        QCOMPARE(textOr(sig->at(1, "bound")), std::string("memory"));
+        const double addBound = std::max(kXlaAddFlops / fp32, kXlaAddBytes / bw);
+        QVERIFY(std::abs(std::get<double>(sig->at(1, "of_roofline")) - addBound / 20e-6) < 1e-12);
+
+        QCOMPARE(integerOr(r.figure("costed_gpu_ns")), int64_t(420000));
+        QCOMPARE(integerOr(r.figure("gpu_busy_ns")), int64_t(430000));
+        QCOMPARE(integerOr(r.figure("flops")), int64_t(2 * kXlaDotFlops + kXlaAddFlops));
+    }
+
+    // A kernel whose trace records its own cost (xprof's trace-viewer JSON
+    // keeps XLA's as args) is its own op: the PyTorch-shaped op around its
+    // launch does not count it again.
+    void gpuWorkWithItsOwnCostIsNotCountedTwice() {
+        const std::string trace = R"({"traceEvents":[
+{"ph":"X","cat":"cpu_op","pid":1,"tid":1,"name":"aten::mm","ts":10,"dur":30,"args":{"Input Dims":[[64,64],[64,64]],"Input type":["float","float"]}},
+{"ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"name":"cudaLaunchKernel","ts":15,"dur":2,"args":{"correlation":1}},
+{"ph":"X","cat":"kernel","pid":0,"tid":7,"name":"dot.3","ts":50,"dur":4,"args":{"device":0,"stream":7,"correlation":1,"flops":1000,"bytes_accessed":600,"shape_with_layout":"f16[10,10]{1,0}"}},
+{"ph":"X","cat":"cpu_op","pid":1,"tid":1,"name":"aten::mm","ts":60,"dur":30,"args":{"Input Dims":[[64,64],[64,64]],"Input type":["float","float"]}},
+{"ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"name":"cudaLaunchKernel","ts":65,"dur":2,"args":{"correlation":2}},
+{"ph":"X","cat":"kernel","pid":0,"tid":7,"name":"sgemm_64x64","ts":100,"dur":5,"args":{"device":0,"stream":7,"correlation":2}}
+]})";
+        const LoadResult loaded = test::loadJsonText(trace);
+        QVERIFY(loaded.trace);
+        for (const bool withIndex : {false, true}) {
+            const AnalysisIndex index(*loaded.trace);
+            Scope scope;
+            if (withIndex) scope.index = &index;
+            const AnalysisResult r =
+                computeAnalysis(*analysisRegistry().find("efficiency"), *loaded.trace, scope);
+            const ResultTable* sig = r.table("signatures");
+            QCOMPARE(sig->rows.size(), size_t(2));
+            for (size_t i = 0; i < sig->rows.size(); ++i) {
+                const std::string name = textOr(sig->at(i, "name"));
+                if (name == "dot.3") {
+                    QCOMPARE(integerOr(sig->at(i, "flops")), int64_t(1000));
+                    QCOMPARE(integerOr(sig->at(i, "bytes")), int64_t(600));
+                    QCOMPARE(textOr(sig->at(i, "precision")), std::string("fp16"));
+                    QCOMPARE(integerOr(sig->at(i, "gpu_ns")), int64_t(4000));
+                } else {
+                    // The second mm's kernel only: 2·64³ FLOPs over 5 µs.
+                    QCOMPARE(name, std::string("aten::mm"));
+                    QCOMPARE(integerOr(sig->at(i, "count")), int64_t(1));
+                    QCOMPARE(integerOr(sig->at(i, "flops")), int64_t(2 * 64 * 64 * 64));
+                    QCOMPARE(integerOr(sig->at(i, "gpu_ns")), int64_t(5000));
+                }
+            }
+        }
+    }
+
+    // A step without matrix work is held against the peak of the type that
+    // did most of the trace's matrix FLOPs, so every step has one measure.
+    void aStepWithoutMatrixWorkTakesTheTracesType() {
+        const std::string trace =
+            R"({"deviceProperties":[{"id":0,"name":"NVIDIA H100 80GB HBM3","totalGlobalMem":85520809984,"numSms":132}],
+"traceEvents":[
+{"ph":"X","cat":"user_annotation","pid":1,"tid":1,"name":"ProfilerStep#1","ts":0,"dur":100},
+{"ph":"X","cat":"cpu_op","pid":1,"tid":1,"name":"aten::mm","ts":10,"dur":30,"args":{"Input Dims":[[256,256],[256,256]],"Input type":["c10::BFloat16","c10::BFloat16"]}},
+{"ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"name":"cudaLaunchKernel","ts":15,"dur":2,"args":{"correlation":1}},
+{"ph":"X","cat":"kernel","pid":0,"tid":7,"name":"nvjet_hsh_gemm","ts":50,"dur":10,"args":{"device":0,"stream":7,"correlation":1}},
+{"ph":"X","cat":"user_annotation","pid":1,"tid":1,"name":"ProfilerStep#2","ts":200,"dur":100},
+{"ph":"X","cat":"cpu_op","pid":1,"tid":1,"name":"aten::add","ts":210,"dur":30,"args":{"Input Dims":[[1024],[1024],[]],"Input type":["float","float","Scalar"],"Concrete Inputs":["","","1"]}},
+{"ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"name":"cudaLaunchKernel","ts":215,"dur":2,"args":{"correlation":2}},
+{"ph":"X","cat":"kernel","pid":0,"tid":7,"name":"vectorized_elementwise_kernel","ts":250,"dur":8,"args":{"device":0,"stream":7,"correlation":2}}
+]})";
+        const LoadResult loaded = test::loadJsonText(trace);
+        QVERIFY(loaded.trace);
+        const AnalysisResult r =
+            computeAnalysis(*analysisRegistry().find("efficiency"), *loaded.trace, Scope{});
+        const ResultTable* steps = r.table("steps");
+        QVERIFY(steps && steps->rows.size() == 2);
+        const double bf16 = *known("h100_sxm").peak(PeakType::Bf16);
+        QCOMPARE(integerOr(steps->at(1, "step")), int64_t(2));
+        QCOMPARE(textOr(steps->at(1, "precision")), std::string("bf16"));
+        QCOMPARE(integerOr(steps->at(1, "window_ns")), int64_t(8000));
+        QVERIFY(std::abs(std::get<double>(steps->at(1, "mfu")) - 1024.0 / (8e-6 * bf16)) < 1e-15);
+    }
+
+    // fp32 matrix work whose kernel runs on Tensor Cores ran as TF32: held
+    // against the TF32 peak; on SIMT kernels, against fp32.
+    void fp32OnTensorCoresIsHeldToTheTf32Peak() {
+        const DevicePeaks& h100 = known("h100_sxm");
+        const double flops = 2.0 * 1024 * 1024 * 1024, bytes = 3.0 * 1024 * 1024 * 4;
+        const struct {
+            const char* kernel;
+            const char* precision;
+            PeakType peak;
+        } cases[] = {
+            {"sm80_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x128x16", "tf32", PeakType::Tf32},
+            {"ampere_sgemm_128x64_nn", "fp32", PeakType::Fp32}};
+        for (const auto& c : cases) {
+            const LoadResult loaded = test::loadJsonText(fp32MmTrace(c.kernel));
+            QVERIFY(loaded.trace);
+            const AnalysisResult r =
+                computeAnalysis(*analysisRegistry().find("efficiency"), *loaded.trace, Scope{});
+            const ResultTable* sig = r.table("signatures");
+            QCOMPARE(sig->rows.size(), size_t(1));
+            QCOMPARE(textOr(sig->at(0, "precision")), std::string(c.precision));
+            const double bound = std::max(flops / *h100.peak(c.peak), bytes / h100.memoryBandwidth);
+            QVERIFY(std::abs(std::get<double>(sig->at(0, "of_roofline")) - bound / 40e-6) < 1e-12);
+        }
+    }
+
     void givenPeaksReplaceTheTables() {
         const LoadResult loaded = test::loadJsonText(plantedTrace());
         QVERIFY(loaded.trace);

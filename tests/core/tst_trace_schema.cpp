@@ -39,7 +39,7 @@ namespace {
     [[maybe_unused]] auto& [a1, a2, a3] = a;
     [[maybe_unused]] auto& [x1, x2, x3, x4, x5, x6] = x;
     [[maybe_unused]] auto& [l1, l2, l3, l4, l5, l6] = l;
-    [[maybe_unused]] auto& [o1, o2, o3] = o;
+    [[maybe_unused]] auto& [o1, o2, o3, o4] = o;
     [[maybe_unused]] auto& [ca1, ca2, ca3, ca4, ca5, ca6, ca7] = ca;
     [[maybe_unused]] auto& [g1, g2, g3, g4, g5, g6, g7] = g;
     [[maybe_unused]] auto& [r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13] = r;
@@ -213,7 +213,7 @@ class TestTraceSchema : public QObject {
         QCOMPARE(schema::fieldCount<ArgIds>(), size_t(6));
         // Six members, of which grid and block are three values each.
         QCOMPARE(schema::fieldCount<LaunchParams>(), size_t(6 + 2 + 2));
-        QCOMPARE(schema::fieldCount<OpShapes>(), size_t(3));
+        QCOMPARE(schema::fieldCount<OpShapes>(), size_t(4));
         QCOMPARE(schema::fieldCount<CollectiveArgs>(), size_t(7));
         // Not listed: busy and instants (intervals and times each user moves).
         QCOMPARE(schema::fieldCount<GpuDevice>(), size_t(7 - 2));

@@ -3,7 +3,9 @@
 // Dims", "Input type" and "Concrete Inputs", one per line), as a hostile
 // trace may write them. A cost, when there is one, is a finite,
 // non-negative number of FLOPs and of bytes (the target aborts otherwise);
-// none says why.
+// none says why. The same signature's fourth line read as an HLO op's
+// result shape with a recorded cost (recordedCost): the recorded figures,
+// a type only where the shape names one.
 
 #include <cmath>
 #include <cstdint>
@@ -29,6 +31,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (!std::isfinite(cost->flops) || cost->flops < 0) std::abort();
         if (cost->bytes && (!std::isfinite(*cost->bytes) || *cost->bytes < 0)) std::abort();
         if (profiler >= 0 && cost->flops != profiler) std::abort();
+    }
+    const std::string_view shape = gapscope::signaturePart(signature, 3);
+    if (shape.find('\n') != std::string_view::npos) std::abort();
+    for (const double recorded : {-1.0, 0.0, 1e30, 4096.0}) {
+        const auto cost = gapscope::recordedCost(name, shape, recorded, recorded * 2);
+        if (cost.has_value() != (recorded >= 0 && recorded <= 4611686018427387904.0)) std::abort();
+        if (cost && (cost->flops != recorded || (cost->bytes && *cost->bytes != recorded * 2)))
+            std::abort();
     }
     return 0;
 }

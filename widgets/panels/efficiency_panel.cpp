@@ -59,7 +59,10 @@ void EfficiencyPanel::presented(const std::vector<std::pair<std::string, ResultR
             p.bound = bound == "compute"  ? RooflinePoint::Bound::Compute
                       : bound == "memory" ? RooflinePoint::Bound::Memory
                                           : RooflinePoint::Bound::None;
-            p.label = shown(*s, r, "name") + QStringLiteral(" ") + shown(*s, r, "input_dims");
+            // A PyTorch op's input dims, or an HLO op's result shape.
+            const QString dims = shown(*s, r, "input_dims");
+            p.label = shown(*s, r, "name") + QStringLiteral(" ") +
+                      (dims.isEmpty() ? shown(*s, r, "result_shape") : dims);
             p.detail =
                 tr("%1 × %2 · %3 TFLOP/s · %4 FLOPs/byte · %5 of its roofline (%6) · %7")
                     .arg(shown(*s, r, "count"), shown(*s, r, "precision"), shown(*s, r, "tflops"),

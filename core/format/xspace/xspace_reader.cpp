@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <unordered_map>
@@ -159,6 +160,9 @@ struct XSpaceReader::Impl {
         ExtractedArgs known;
         bool hasKnown = false;
         bool cut = false;
+        // XLA's cost analysis, where the entry records it (TPU ops' metadata).
+        double flops = -1, bytesAccessed = -1;
+        std::string_view resultShape;  // into the plane's names
     };
     std::unordered_map<int64_t, MetaArgs> metaArgs;
     // kernel_details parsed, by the text's address (and size): in the plane,
@@ -261,6 +265,27 @@ struct XSpaceReader::Impl {
                 memory.allocator = v.text;
             int64_t n = 0;
             if (name == "bytes_allocated" && v.integral(n) && n >= 0) memory.inUse = n;
+            takeCostStat(name, v);
+        }
+    }
+
+    // XLA's cost analysis of an HLO op (on its event or its metadata).
+    void takeCostStat(std::string_view name, const StatValue& v) {
+        if (name.size() < 5 || name.size() > 17) return;
+        if (name == "flops" || name == "bytes_accessed") {
+            double d = -1;
+            int64_t n = 0;
+            if (v.kind == StatValue::Kind::Double && std::isfinite(v.d)) {
+                d = v.d;
+            } else if (v.kind == StatValue::Kind::Uint64) {
+                d = static_cast<double>(v.u);
+            } else if (v.integral(n)) {
+                d = static_cast<double>(n);
+            }
+            if (d < 0) return;
+            (name == "flops" ? event.flops : event.bytesAccessed) = d;
+        } else if (name == "shape_with_layout" && v.kind == StatValue::Kind::Text) {
+            event.resultShape = v.text;
         }
     }
 
@@ -278,7 +303,12 @@ struct XSpaceReader::Impl {
             m.open = json.open();
             m.known = event.known;
             m.hasKnown = event.hasKnown;
+            m.flops = event.flops;
+            m.bytesAccessed = event.bytesAccessed;
+            m.resultShape = event.resultShape;
             memory = {};  // an allocator's state is the event's own
+            event.flops = event.bytesAccessed = -1;
+            event.resultShape = {};
         }
         return it->second;
     }
@@ -390,6 +420,9 @@ struct XSpaceReader::Impl {
             event.name = meta->shownName();
             event.known = entry->known;
             event.hasKnown = entry->hasKnown;
+            event.flops = entry->flops;
+            event.bytesAccessed = entry->bytesAccessed;
+            event.resultShape = entry->resultShape;
         } else {
             ++missingEventMeta;
             unnamed.assign("event#").append(std::to_string(fields.metadataId));

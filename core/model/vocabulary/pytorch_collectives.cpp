@@ -20,15 +20,6 @@ CollectiveKind kindOf(std::string_view name) {
     return CollectiveKind::Other;
 }
 
-// c10d's ScalarType names ("Float", "BFloat16", …).
-int bytesOfType(std::string_view t) {
-    if (t == "Double" || t == "Long" || t == "ComplexFloat") return 8;
-    if (t == "Float" || t == "Int") return 4;
-    if (t == "Half" || t == "BFloat16" || t == "Short") return 2;
-    if (t == "Byte" || t == "Char" || t == "Bool" || t.starts_with("Float8")) return 1;
-    return 0;
-}
-
 }  // namespace
 
 CollectiveParams pytorchCollectiveParams(std::string_view name, std::string_view type,
@@ -40,7 +31,8 @@ CollectiveParams pytorchCollectiveParams(std::string_view name, std::string_view
     p.inElements = inElements;
     p.outElements = outElements;
     p.groupSize = groupSize;
-    p.elementBytes = bytesOfType(type);
+    const auto element = pytorchScalarType(type);
+    p.elementBytes = element ? element->bytes : 0;
     return p;
 }
 

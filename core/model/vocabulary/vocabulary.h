@@ -163,10 +163,51 @@ struct OpArguments {
     // (padding, dilation, transposed, output padding and groups follow).
     // -1: none.
     int8_t concrete = -1;
-    int8_t concrete2 = -1;  // a reduction's keepdim
+    int8_t concrete2 = -1;    // a reduction's keepdim
     bool keepsShape = false;  // a reduction whose output is its input's size (cumsum)
 };
 OpArguments pytorchOpArguments(std::string_view opName);
+
+// CUDA and HIP runtime calls as the critical path reads them: a launch that
+// enqueues work on a stream (its queue), a call that returns only once the
+// GPU work it waits on is done, an event record, a stream's wait on one.
+bool queuesGpuWork(std::string_view call);
+bool blocksUntilGpuDone(std::string_view call);
+bool recordsEvent(std::string_view call);
+bool waitsOnEventOnStream(std::string_view call);
+// Kineto's cuda_sync records (on the GPU's rows, correlated with the call
+// that waited): what was waited for.
+enum class CudaSyncRecord : uint8_t { None, Context, Stream, Event, StreamWaitEvent };
+CudaSyncRecord kinetoCudaSync(std::string_view name);
+
+// A tensor's element type, as each producer names it: its size and which
+// kind of number it is (the kind says whose matrix peak bounds work on it).
+enum class ElementKind : uint8_t {
+    Float64,
+    Float32,
+    Float16,
+    BFloat16,
+    Float8,
+    Int8,
+    Integer,  // wider integers: no matrix peak
+    Other,    // bool, complex, a Python scalar, fp4 pairs
+};
+struct ElementType {
+    ElementKind kind = ElementKind::Other;
+    int bytes = 0;
+};
+// Kineto's "Input type" ("c10::BFloat16", "float", "Scalar", …).
+std::optional<ElementType> pytorchOpElementType(std::string_view recordedType);
+// c10's ScalarType names ("BFloat16", "Float"), as a collective's record has them.
+std::optional<ElementType> pytorchScalarType(std::string_view name);
+// XLA's ("bf16", "f32", "f8e4m3fn", "s8", "pred").
+std::optional<ElementType> xlaElementType(std::string_view name);
+// The element type of an HLO shape ("bf16[8,128]{1,0}" -> "bf16"; a
+// tuple's first array's); "" where the text is no shape.
+std::string_view xlaShapeElementType(std::string_view shape);
+// Whether an HLO op (or the kernel XLA named after it) is a matrix product
+// or a convolution: "dot", "convolution", "gemm_fusion_dot.2", "cublas-gemm.1".
+bool xlaMatrixOp(std::string_view hloName);
 
 // A collective as PyTorch records it, on its NCCL / RCCL kernel and on the
 // record_param_comms op around its launch: which collective, the elements

@@ -23,18 +23,6 @@ ResultCell wholeNumber(double v) {
     return static_cast<int64_t>(std::llround(v));
 }
 
-// The three recorded arrays of a signature, one per line.
-std::string signaturePart(std::string_view shapes, int part) {
-    size_t from = 0;
-    for (int i = 0; i < part; ++i) {
-        from = shapes.find('\n', from);
-        if (from == std::string_view::npos) return {};
-        ++from;
-    }
-    const size_t to = shapes.find('\n', from);
-    return std::string(shapes.substr(from, to == std::string_view::npos ? to : to - from));
-}
-
 ResultTable signatureTable(const Trace& t, const EfficiencyResult& e) {
     ResultTable table;
     table.id = "signatures";
@@ -49,6 +37,7 @@ ResultTable signatureTable(const Trace& t, const EfficiencyResult& e) {
                      {"input_dims", "Input dims", Unit::Text},
                      {"input_types", "Input types", Unit::Text},
                      {"concrete_inputs", "Concrete inputs", Unit::Text},
+                     {"result_shape", "Result shape", Unit::Text},
                      {"flops_source", "FLOPs from", Unit::Text},
                      {"precision", "Peak of", Unit::Text},
                      {"count", "Count", Unit::Count},
@@ -78,9 +67,10 @@ ResultTable signatureTable(const Trace& t, const EfficiencyResult& e) {
         }
         r.cells = {
             std::string(t.str(s.name)),
-            signaturePart(shapes, 0),
-            signaturePart(shapes, 1),
-            signaturePart(shapes, 2),
+            std::string(signaturePart(shapes, 0)),
+            std::string(signaturePart(shapes, 1)),
+            std::string(signaturePart(shapes, 2)),
+            std::string(signaturePart(shapes, 3)),
             std::string(costSourceName(c.flopsSource)),
             c.precision ? ResultCell(std::string(peakTypeName(*c.precision))) : ResultCell(),
             static_cast<int64_t>(s.count),
@@ -257,8 +247,9 @@ Analysis efficiencyAnalysis() {
         "properties, or from --peak. An op counts when it starts inside the range.";
     a.options = {{"top", OptionSpec::Kind::Count, "the N signatures with the most GPU time"}};
     a.usesPeaks = true;
-    a.textColumns["signatures"] = {"name",   "input_dims", "precision",   "count", "gpu_ns",
-                                   "tflops", "tbps",       "of_roofline", "bound"};
+    a.textColumns["signatures"] = {"name",   "input_dims", "result_shape", "precision",   "count",
+                                   "gpu_ns", "tflops",     "tbps",         "of_roofline", "bound"};
+    a.textColumnsIfFilled = {"input_dims", "result_shape"};
     a.textColumns["devices"] = {"device",      "name",        "matched",    "roofs_from",
                                 "memory_gbps", "bf16_tflops", "fp32_tflops"};
     a.summary = {{"figures", "efficiency", "Efficiency", {"mfu", "tflops", "costed_share"}, false},
