@@ -29,12 +29,14 @@ struct Costed {
 struct SignatureKey {
     StringId name, shapes;
     uint64_t flopsBits, bytesBits;
+    bool ownWork;  // costed from its record (recordedCost), not by a formula
     bool operator==(const SignatureKey&) const = default;
 };
 struct SignatureKeyHash {
     size_t operator()(const SignatureKey& k) const noexcept {
         return std::hash<uint64_t>{}((uint64_t{k.name} << 32 | k.shapes) * 0x9e3779b97f4a7c15ull ^
-                                     k.flopsBits ^ (k.bytesBits * 0xff51afd7ed558ccdull));
+                                     k.flopsBits ^ (k.bytesBits * 0xff51afd7ed558ccdull) ^
+                                     uint64_t{k.ownWork});
     }
 };
 
@@ -312,7 +314,8 @@ EfficiencyResult efficiency(const Trace& t, const EfficiencyOptions& options) {
     std::unordered_map<SignatureKey, uint32_t, SignatureKeyHash> signatureOf;
     std::vector<Costed> costed;
     auto signatureIndex = [&](const Slice& s, const OpShapes& shapes, bool ownWork) {
-        const SignatureKey key{s.name, shapes.shapes, bitsOf(shapes.flops), bitsOf(shapes.bytes)};
+        const SignatureKey key{s.name, shapes.shapes, bitsOf(shapes.flops), bitsOf(shapes.bytes),
+                               ownWork};
         auto it = signatureOf.find(key);
         if (it == signatureOf.end()) {
             const auto cost =
@@ -357,28 +360,26 @@ EfficiencyResult efficiency(const Trace& t, const EfficiencyOptions& options) {
         resolveNesting(t, mine);
         costed.insert(costed.end(), mine.begin(), mine.end());
     }
-    // GPU work that carries its own cost: its own, whatever launched it.
-    std::vector<uint32_t> ownCosted;  // sorted
+    // GPU work that carries its own cost: its own, whatever launched it
+    // (inside the window or not: never the launching op's).
+    auto carriesOwnCost = [&](uint32_t activity) {
+        if (t.opShapes.empty()) return false;
+        const OpShapes* shapes = t.opShapesOf(t.slices[activity].args);
+        return shapes && shapes->flops >= 0;
+    };
     if (!t.opShapes.empty()) {
         for (const GpuDevice& d : t.gpuDevices) {
             if (cancelled()) return {};
             forEachActivity(t, d, w, [&](uint32_t k, const Track&, ActivityKind) {
                 const Slice& s = t.slices[k];
-                const OpShapes* shapes = s.start >= w.start ? t.opShapesOf(s.args) : nullptr;
-                if (!shapes || shapes->flops < 0) return;
-                ownCosted.push_back(k);
-                const uint32_t signature = signatureIndex(s, *shapes, true);
+                if (s.start < w.start || !carriesOwnCost(k)) return;
+                const uint32_t signature = signatureIndex(s, *t.opShapesOf(s.args), true);
                 if (signature != kNone)
                     costed.push_back(
                         {k, signature, true, out.signatures[signature].cost.matrix, false, true});
             });
         }
-        std::sort(ownCosted.begin(), ownCosted.end());
     }
-    auto carriesOwnCost = [&](uint32_t activity) {
-        return !ownCosted.empty() &&
-               std::binary_search(ownCosted.begin(), ownCosted.end(), activity);
-    };
     // Without the index: slice -> index in costed, for the walk up from a launch.
     std::unordered_map<uint32_t, uint32_t> costedAt;
     if (!options.index) {
@@ -463,11 +464,11 @@ EfficiencyResult efficiency(const Trace& t, const EfficiencyOptions& options) {
         }
     };
     // Whether a kernel name shows Tensor Cores, decided once per name.
-    std::vector<int8_t> onTensorCores(t.strings.size(), -1);
+    std::unordered_map<StringId, bool> onTensorCores;
     auto tensorCores = [&](StringId name) {
-        int8_t& known = onTensorCores[name];
-        if (known < 0) known = tensorCoreUse(t.str(name)) == TensorCoreUse::Yes;
-        return known == 1;
+        const auto [it, added] = onTensorCores.try_emplace(name, false);
+        if (added) it->second = tensorCoreUse(t.str(name)) == TensorCoreUse::Yes;
+        return it->second;
     };
     for (size_t i = 0; i < work.size();) {
         const uint32_t op = work[i].first;

@@ -133,7 +133,8 @@ std::shared_ptr<const EfficiencyResult> efficiencyOfWindow(
 // The roofline at an intensity (FLOPs per byte): min(peak, intensity × bandwidth).
 std::optional<double> attainableFlops(const DevicePeaks& peaks, const OpCost& cost);
 // The peak that bounds a cost on a device (matrix fp64 falls back to the
-// vector fp64 where the device has no fp64 Tensor Cores).
+// vector fp64 where the device has no fp64 Tensor Cores, TF32 to fp32 where
+// it has no TF32).
 std::optional<double> peakFor(const DevicePeaks& peaks, const OpCost& cost);
 
 }  // namespace gapscope

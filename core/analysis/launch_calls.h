@@ -33,6 +33,11 @@ class LaunchCalls {
     uint32_t first(uint32_t activity) const;
 
     int64_t correlationOf(uint32_t slice) const;
+    // The runtime or driver call with this correlation id (kNone: none).
+    uint32_t callWithCorrelation(int64_t correlation) const {
+        const auto it = byCorrelation_.find(correlation);
+        return it == byCorrelation_.end() ? kNone : it->second;
+    }
 
   private:
     size_t firstFlowInto(uint32_t activity) const;

@@ -88,6 +88,12 @@ void counterMember(RawEvent& ev, std::string_view key, const Value& v, bool keyI
     ev.counterValues.push_back({key, d});
 }
 
+// A string member's text, owned by the event: an escaped string's text
+// lives in the parser's scratch only until its next member.
+std::string_view ownText(RawEvent& ev, std::string_view text) {
+    return ev.keyStorage.emplace_back(text);
+}
+
 // Returns whether the member is one of the ids and launch parameters.
 bool knownMember(RawEvent& ev, std::string_view key, const Value& v) {
     ExtractedArgs& k = ev.known;
@@ -100,7 +106,8 @@ bool knownMember(RawEvent& ev, std::string_view key, const Value& v) {
             if (key == "block") any = true, toDim3(v, k.block);
             if (key == "bytes") any |= toInt64(v, k.bytes);
             if (key == "Bytes") toInt64(v, ev.memBytes);
-            if (key == "dtype" && v.kind == ValueKind::String) ev.collectiveType = v.text;
+            if (key == "dtype" && v.kind == ValueKind::String)
+                ev.collectiveType = ownText(ev, v.text);
             if (key == "flops") {
                 double d = 0;
                 if (toDouble(v, d) && d >= 0) ev.flops = d;
@@ -152,10 +159,12 @@ bool knownMember(RawEvent& ev, std::string_view key, const Value& v) {
         case 15:
             if (key == "Total Allocated") toInt64(v, ev.memTotalAllocated);
             if (key == "Concrete Inputs" && v.kind == ValueKind::Array) ev.concreteInputs = v.text;
-            if (key == "Collective name" && v.kind == ValueKind::String) ev.collectiveName = v.text;
+            if (key == "Collective name" && v.kind == ValueKind::String)
+                ev.collectiveName = ownText(ev, v.text);
             break;
         case 17:
-            if (key == "shape_with_layout" && v.kind == ValueKind::String) ev.resultShape = v.text;
+            if (key == "shape_with_layout" && v.kind == ValueKind::String)
+                ev.resultShape = ownText(ev, v.text);
             break;
         case 20:
             if (key == "registers per thread") any |= toInt32(v, k.registersPerThread);

@@ -156,7 +156,9 @@ void appendEventCopy(EventBatch& b, const RawEvent& ev, Keep keep) {
         copy.counterValues = ev.counterValues;
     for (std::string_view* v :
          {&copy.phText, &copy.name, &copy.cat, &copy.pid.text, &copy.tid.text, &copy.id.text,
-          &copy.id2.text, &copy.args, &copy.metaName, &copy.metaLabels, &copy.flowCat})
+          &copy.id2.text, &copy.args, &copy.metaName, &copy.metaLabels, &copy.flowCat,
+          &copy.inputDims, &copy.inputTypes, &copy.concreteInputs, &copy.collectiveName,
+          &copy.collectiveType, &copy.resultShape})
         keep(b, *v);
     for (CounterValue& c : copy.counterValues)
         keep(b, c.key);

@@ -47,9 +47,11 @@ void forEachXSpaceDevice(const Trace& trace, F&& f) {
 template <class V>
 std::map<int, V> propertyByDevice(const Trace& trace, const char* key, const char* xspaceKey) {
     std::map<int, V> out;
-    auto take = [&](int id, const nlohmann::json& p, const char* name) {
+    // deviceProperties' entries as they come (a later one of an id over an
+    // earlier), an XSpace plane's only for a device they left out.
+    auto take = [&](int id, const nlohmann::json& p, const char* name, bool fill) {
         const auto v = p.find(name);
-        if (v == p.end() || out.count(id)) return;
+        if (v == p.end() || (fill && out.count(id))) return;
         if constexpr (std::is_same_v<V, std::string>) {
             if (v->is_string()) out[id] = v->template get<std::string>();
         } else if (v->is_number_integer()) {
@@ -58,8 +60,9 @@ std::map<int, V> propertyByDevice(const Trace& trace, const char* key, const cha
                 out[id] = static_cast<V>(n);
         }
     };
-    forEachDevice(trace, [&](int id, const nlohmann::json& p) { take(id, p, key); });
-    forEachXSpaceDevice(trace, [&](int id, const nlohmann::json& p) { take(id, p, xspaceKey); });
+    forEachDevice(trace, [&](int id, const nlohmann::json& p) { take(id, p, key, false); });
+    forEachXSpaceDevice(trace,
+                        [&](int id, const nlohmann::json& p) { take(id, p, xspaceKey, true); });
     return out;
 }
 

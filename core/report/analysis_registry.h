@@ -151,9 +151,6 @@ struct Analysis {
     // The terminal's table shows these columns of a table (by table id);
     // every other format writes them all.
     std::map<std::string, std::vector<std::string>> textColumns;
-    // Of those, the text columns shown only where a row fills them (a
-    // PyTorch op's input dims, an HLO op's result shape: a trace has one).
-    std::vector<std::string> textColumnsIfFilled;
     // What the summary shows of it, in the registry's order.
     std::vector<SummaryPart> summary;
     AnalysisInput input = AnalysisInput::Trace;

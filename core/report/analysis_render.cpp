@@ -187,28 +187,11 @@ ResultTable figureList(const ResultTable& figures, const std::string& title) {
     return t;
 }
 
-// The terminal's columns of a table, where the analysis names them (those
-// it shows only where filled left out where no row fills them).
+// The terminal's columns of a table, where the analysis names them.
 ResultTable forText(const Analysis& analysis, const ResultTable& table) {
     const auto it = analysis.textColumns.find(table.id);
     if (it == analysis.textColumns.end()) return table;
-    std::vector<std::string_view> keys;
-    for (const std::string& key : it->second) {
-        const int c = table.column(key);
-        if (c < 0) continue;
-        const bool optional =
-            std::find(analysis.textColumnsIfFilled.begin(), analysis.textColumnsIfFilled.end(),
-                      key) != analysis.textColumnsIfFilled.end();
-        const bool blank =
-            optional && !table.rows.empty() &&
-            std::all_of(table.rows.begin(), table.rows.end(), [&](const ResultRow& r) {
-                const ResultCell& cell = r.cells[static_cast<size_t>(c)];
-                const auto* text = std::get_if<std::string>(&cell);
-                return std::holds_alternative<std::monostate>(cell) || (text && text->empty());
-            });
-        if (!blank) keys.push_back(key);
-    }
-    return project(table, keys);
+    return project(table, std::vector<std::string_view>(it->second.begin(), it->second.end()));
 }
 
 std::string findingsText(const Trace& trace, const std::vector<Finding>& findings) {

@@ -689,7 +689,7 @@ class TestEfficiency : public QObject {
         const std::string trace = R"({"traceEvents":[
 {"ph":"X","cat":"cpu_op","pid":1,"tid":1,"name":"aten::mm","ts":10,"dur":30,"args":{"Input Dims":[[64,64],[64,64]],"Input type":["float","float"]}},
 {"ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"name":"cudaLaunchKernel","ts":15,"dur":2,"args":{"correlation":1}},
-{"ph":"X","cat":"kernel","pid":0,"tid":7,"name":"dot.3","ts":50,"dur":4,"args":{"device":0,"stream":7,"correlation":1,"flops":1000,"bytes_accessed":600,"shape_with_layout":"f16[10,10]{1,0}"}},
+{"ph":"X","cat":"kernel","pid":0,"tid":7,"name":"dot.3","ts":50,"dur":4,"args":{"device":0,"stream":7,"correlation":1,"flops":1000,"bytes_accessed":600,"shape_with_layout":"f16[10,\n10]{1,0}"}},
 {"ph":"X","cat":"cpu_op","pid":1,"tid":1,"name":"aten::mm","ts":60,"dur":30,"args":{"Input Dims":[[64,64],[64,64]],"Input type":["float","float"]}},
 {"ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"name":"cudaLaunchKernel","ts":65,"dur":2,"args":{"correlation":2}},
 {"ph":"X","cat":"kernel","pid":0,"tid":7,"name":"sgemm_64x64","ts":100,"dur":5,"args":{"device":0,"stream":7,"correlation":2}}
@@ -710,6 +710,8 @@ class TestEfficiency : public QObject {
                     QCOMPARE(integerOr(sig->at(i, "flops")), int64_t(1000));
                     QCOMPARE(integerOr(sig->at(i, "bytes")), int64_t(600));
                     QCOMPARE(textOr(sig->at(i, "precision")), std::string("fp16"));
+                    // (A break in the recorded shape is no part of the signature.)
+                    QCOMPARE(textOr(sig->at(i, "result_shape")), std::string("f16[10, 10]{1,0}"));
                     QCOMPARE(integerOr(sig->at(i, "gpu_ns")), int64_t(4000));
                 } else {
                     // The second mm's kernel only: 2·64³ FLOPs over 5 µs.

@@ -33,7 +33,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (profiler >= 0 && cost->flops != profiler) std::abort();
     }
     const std::string_view shape = gapscope::signaturePart(signature, 3);
-    if (shape.find('\n') != std::string_view::npos) std::abort();
     for (const double recorded : {-1.0, 0.0, 1e30, 4096.0}) {
         const auto cost = gapscope::recordedCost(name, shape, recorded, recorded * 2);
         if (cost.has_value() != (recorded >= 0 && recorded <= 4611686018427387904.0)) std::abort();

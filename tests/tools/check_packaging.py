@@ -69,7 +69,7 @@ def check_readme(source):
 def help_commands(cli):
     top = run([cli, "--help"]).stdout
     block = re.search(r"^Commands:\n(.*?)\n\n", top, re.S | re.M).group(1)
-    return re.findall(r"^  ([a-z]+) ", block, re.M)
+    return re.findall(r"^  ([a-z][a-z-]*) ", block, re.M)
 
 
 def check_man(build, cli, gui):

@@ -60,9 +60,10 @@ void EfficiencyPanel::presented(const std::vector<std::pair<std::string, ResultR
                       : bound == "memory" ? RooflinePoint::Bound::Memory
                                           : RooflinePoint::Bound::None;
             // A PyTorch op's input dims, or an HLO op's result shape.
-            const QString dims = shown(*s, r, "input_dims");
-            p.label = shown(*s, r, "name") + QStringLiteral(" ") +
-                      (dims.isEmpty() ? shown(*s, r, "result_shape") : dims);
+            const std::string dims = textOr(s->at(r, "input_dims"));
+            p.label =
+                shown(*s, r, "name") + QStringLiteral(" ") +
+                QString::fromStdString(dims.empty() ? textOr(s->at(r, "result_shape")) : dims);
             p.detail =
                 tr("%1 × %2 · %3 TFLOP/s · %4 FLOPs/byte · %5 of its roofline (%6) · %7")
                     .arg(shown(*s, r, "count"), shown(*s, r, "precision"), shown(*s, r, "tflops"),

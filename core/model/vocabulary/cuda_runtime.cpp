@@ -17,8 +17,10 @@ bool queuesGpuWork(std::string_view call) {
 }
 
 bool blocksUntilGpuDone(std::string_view call) {
-    // The calls that return only once GPU work has finished (HTA's
-    // BLOCKING_SYNC_CALLS; cudaMemcpyAsync from pageable memory blocks too).
+    // The calls HTA treats as returning only once GPU work has finished
+    // (its BLOCKING_SYNC_CALLS, which the critical path follows to agree
+    // with it: cudaEventQuery in fact returns at once, cudaMemcpyAsync
+    // blocks only from pageable memory).
     return call == "cudaDeviceSynchronize" || call == "cudaStreamSynchronize" ||
            call == "cudaEventQuery" || call == "cudaEventSynchronize" || call == "cudaMemcpy" ||
            call == "cudaMemcpyAsync" || call == "hipDeviceSynchronize" ||

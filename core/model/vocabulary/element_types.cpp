@@ -89,9 +89,12 @@ std::string_view xlaShapeElementType(std::string_view shape) {
 bool xlaMatrixOp(std::string_view hloName) {
     // Matrix products and convolutions as XLA names their ops, fusions
     // (gemm_fusion_dot.2, "convolution.3") and the library calls they
-    // become (cublas-gemm, cudnn-conv).
+    // become (cublas-gemm, cudnn-conv, __cudnn$convForward, fmha); not
+    // cuDNN's other kernels (its batch norms, layout transposes) nor
+    // "convert".
     const std::string n = lowerCased(hloName);
-    for (const char* word : {"dot", "convolution", "gemm", "cublas", "cudnn", "matmul", "einsum"})
+    for (const char* word : {"dot", "convolution", "gemm", "cublas", "cudnn-conv", "$conv", "fmha",
+                             "matmul", "einsum"})
         if (n.find(word) != std::string::npos) return true;
     return false;
 }

@@ -23,6 +23,12 @@ ResultCell wholeNumber(double v) {
     return static_cast<int64_t>(std::llround(v));
 }
 
+// A signature's part; none where it has none.
+ResultCell partCell(std::string_view shapes, int part) {
+    const std::string_view text = signaturePart(shapes, part);
+    return text.empty() ? ResultCell() : ResultCell(std::string(text));
+}
+
 ResultTable signatureTable(const Trace& t, const EfficiencyResult& e) {
     ResultTable table;
     table.id = "signatures";
@@ -33,11 +39,17 @@ ResultTable signatureTable(const Trace& t, const EfficiencyResult& e) {
     tbps.decimals = 3;
     ResultColumn bound{"bound", "Bound by", Unit::Text};
     bound.labels = {{"compute", "compute"}, {"memory", "memory"}};
+    // A PyTorch op's recorded inputs, an HLO op's result: a trace has one.
+    auto part = [](const char* key, const char* title) {
+        ResultColumn c{key, title, Unit::Text};
+        c.sparse = true;
+        return c;
+    };
     table.columns = {{"name", "Op", Unit::Text},
-                     {"input_dims", "Input dims", Unit::Text},
-                     {"input_types", "Input types", Unit::Text},
-                     {"concrete_inputs", "Concrete inputs", Unit::Text},
-                     {"result_shape", "Result shape", Unit::Text},
+                     part("input_dims", "Input dims"),
+                     part("input_types", "Input types"),
+                     part("concrete_inputs", "Concrete inputs"),
+                     part("result_shape", "Result shape"),
                      {"flops_source", "FLOPs from", Unit::Text},
                      {"precision", "Peak of", Unit::Text},
                      {"count", "Count", Unit::Count},
@@ -67,10 +79,10 @@ ResultTable signatureTable(const Trace& t, const EfficiencyResult& e) {
         }
         r.cells = {
             std::string(t.str(s.name)),
-            std::string(signaturePart(shapes, 0)),
-            std::string(signaturePart(shapes, 1)),
-            std::string(signaturePart(shapes, 2)),
-            std::string(signaturePart(shapes, 3)),
+            partCell(shapes, 0),
+            partCell(shapes, 1),
+            partCell(shapes, 2),
+            partCell(shapes, 3),
             std::string(costSourceName(c.flopsSource)),
             c.precision ? ResultCell(std::string(peakTypeName(*c.precision))) : ResultCell(),
             static_cast<int64_t>(s.count),
@@ -249,7 +261,6 @@ Analysis efficiencyAnalysis() {
     a.usesPeaks = true;
     a.textColumns["signatures"] = {"name",   "input_dims", "result_shape", "precision",   "count",
                                    "gpu_ns", "tflops",     "tbps",         "of_roofline", "bound"};
-    a.textColumnsIfFilled = {"input_dims", "result_shape"};
     a.textColumns["devices"] = {"device",      "name",        "matched",    "roofs_from",
                                 "memory_gbps", "bf16_tflops", "fp32_tflops"};
     a.summary = {{"figures", "efficiency", "Efficiency", {"mfu", "tflops", "costed_share"}, false},

@@ -1,0 +1,44 @@
+#pragma once
+// What bounded a window: the longest chain through the dependency graph of
+// what ran in it (critical_path_graph.h), and what its time was spent on.
+// The length is the graph's longest path over every start and end (as HTA
+// finds it: networkx's dag_longest_path, whose choices among equal
+// chains this follows: the first predecessor of the longest distance, the
+// first node in topological order to reach it).
+
+#include <array>
+#include <vector>
+
+#include "analysis/critical_path_graph.h"
+
+namespace gapscope {
+
+// What a piece of the path is, as HTA's summary names it: CPU time (ops
+// and runtime calls), a kernel's or copy's run, a collective's, the launch
+// overhead before a kernel started, a stream's gap between two kernels;
+// None for the edges that only order (program order, a wait's end).
+enum class BoundBy : uint8_t { Cpu, GpuCompute, GpuCommunication, LaunchOverhead, KernelGap, None };
+inline constexpr size_t kBoundByCount = 6;
+// "cpu_bound", "gpu_compute_bound", "gpu_communication_bound",
+// "gpu_kernel_launch_overhead", "gpu_kernel_kernel_overhead", "".
+const char* boundByName(BoundBy b);
+
+struct CriticalPath {
+    PathGraph graph;
+    TimeNs lengthNs = 0;
+    std::vector<uint32_t> nodes;  // the path's nodes, first to last (graph.nodes indices)
+    std::vector<uint32_t> edges;  // the edges between them (graph.edges indices)
+    std::array<TimeNs, kBoundByCount> byBound{};
+    std::vector<uint32_t> slices;  // every slice with a node on the path, sorted
+    bool cancelled = false;
+};
+
+BoundBy boundByOf(const Trace& trace, const PathEdge& edge);
+
+CriticalPath criticalPath(const Trace& trace, const LaunchCalls& calls,
+                          const PathGraphOptions& options);
+
+// The longest path of a built graph (its edges' weights summed).
+void findLongestPath(const Trace& trace, CriticalPath& path);
+
+}  // namespace gapscope

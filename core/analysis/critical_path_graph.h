@@ -1,0 +1,81 @@
+#pragma once
+// The dependency graph of what ran in a window of one process's trace, as
+// Holistic Trace Analysis builds it (docs/peers/hta-critical-path.md), so
+// that the path through it is HTA's where the definitions agree:
+//  - a start and an end node for each CPU op and runtime call that starts
+//    in the window (and lasts), and for each GPU activity they launched;
+//  - on each thread, each top-level op a chain through its descendants'
+//    nodes in time order (the time between them), the top-level ops joined
+//    in program order at no cost; a call that blocks until the GPU is done
+//    adds nothing for its tail (the GPU's chain into it stands for it);
+//  - each activity's run; from its launch call's start to its start where
+//    the stream was idle when it was launched (the launch overhead), else
+//    from the previous activity on its stream (the gap between them);
+//  - the waits, at no cost: a synchronize call's end after the GPU work it
+//    waited for (the device's, a stream's, an event's), and a stream's next
+//    activity after the work another stream recorded the event on.
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "analysis/gpu_activity.h"
+#include "analysis/launch_calls.h"
+#include "model/trace.h"
+#include "util/cancel_token.h"
+
+namespace gapscope {
+
+enum class PathEdgeKind : uint8_t {
+    Operator,      // time in an op, a call or an activity
+    Dependency,    // a thread's next top-level op: program order, no time
+    KernelLaunch,  // a launch call's start to its work's start
+    KernelKernel,  // a stream's gap between two activities
+    Sync,          // the GPU work a wait waited for: no time
+};
+inline constexpr size_t kPathEdgeKindCount = 5;
+// HTA's names: "critical_path_operator", "critical_path_dependency", …
+const char* pathEdgeKindName(PathEdgeKind kind);
+
+struct PathNode {
+    uint32_t slice = kNone;
+    bool end = false;
+    TimeNs at = 0;
+};
+
+struct PathEdge {
+    uint32_t from = 0, to = 0;  // node indices
+    TimeNs weight = 0;          // never negative
+    PathEdgeKind kind = PathEdgeKind::Operator;
+    // The slice whose time an Operator or KernelKernel edge is (HTA's
+    // attribution); kNone for the others.
+    uint32_t attributed = kNone;
+};
+
+struct PathGraphOptions {
+    Interval window = kWholeTrace;
+    // A kernel whose launch did not wait for an idle stream still cannot
+    // start before its launch: a launch edge of no weight keeps that order
+    // (HTA adds it with CRITICAL_PATH_ADD_ZERO_WEIGHT_LAUNCH_EDGE, as its
+    // tests do).
+    bool zeroWeightLaunchEdges = true;
+    const CancelToken* cancel = nullptr;
+};
+
+struct PathGraph {
+    Interval window{};
+    std::vector<PathNode> nodes;  // a slice's start node, then its end node
+    std::vector<PathEdge> edges;  // in the order they were added
+    // A slice's start node (its end node follows it); kNone without nodes.
+    uint32_t startNode(uint32_t slice) const {
+        const auto it = startOf.find(slice);
+        return it == startOf.end() ? kNone : it->second;
+    }
+    std::unordered_map<uint32_t, uint32_t> startOf;
+    bool cancelled = false;
+};
+
+PathGraph buildPathGraph(const Trace& trace, const LaunchCalls& calls,
+                         const PathGraphOptions& options);
+
+}  // namespace gapscope

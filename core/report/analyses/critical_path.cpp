@@ -1,0 +1,197 @@
+// What bounded a step or a range: the critical path through what ran
+// (analysis/critical_path.h), its composition and the slices on it.
+
+#include "analysis/critical_path.h"
+
+#include <algorithm>
+#include <map>
+
+#include "report/analyses/builtin_analyses.h"
+
+namespace gapscope {
+
+namespace {
+
+// The window a scope asks about: step N's own range (its ProfilerStep
+// annotation), else --range, else the whole trace.
+Interval pathWindow(const Trace& t, const Scope& scope) {
+    if (scope.step)
+        for (const Step& s : scope.steps(t))
+            if (s.number == *scope.step) return s.span;
+    if (scope.range) return *scope.range;
+    return kWholeTrace;
+}
+
+// What people read for each part of the path.
+const char* boundByTitle(BoundBy b) {
+    switch (b) {
+        case BoundBy::Cpu:
+            return "CPU (ops, runtime calls)";
+        case BoundBy::GpuCompute:
+            return "GPU compute (kernels, copies)";
+        case BoundBy::GpuCommunication:
+            return "GPU communication";
+        case BoundBy::LaunchOverhead:
+            return "Launch overhead";
+        case BoundBy::KernelGap:
+            return "Gap between kernels";
+        case BoundBy::None:
+            break;
+    }
+    return "";
+}
+
+ResultTable compositionTable(const CriticalPath& p) {
+    ResultTable table;
+    table.id = "composition";
+    table.title = "Time on the path by what it was";
+    ResultColumn bound{"bound_by", "Bound by", Unit::Text};
+    for (size_t b = 0; b < kBoundByCount; ++b)
+        if (static_cast<BoundBy>(b) != BoundBy::None)
+            bound.labels.emplace_back(boundByName(static_cast<BoundBy>(b)),
+                                      boundByTitle(static_cast<BoundBy>(b)));
+    ResultColumn share{"share", "Of the path", Unit::Share};
+    share.of = "path_ns";
+    table.columns = {bound, {"ns", "Time", Unit::Duration}, share};
+    for (size_t b = 0; b < kBoundByCount; ++b) {
+        if (static_cast<BoundBy>(b) == BoundBy::None) continue;
+        ResultRow r;
+        r.cells = {std::string(boundByName(static_cast<BoundBy>(b))), p.byBound[b],
+                   p.lengthNs > 0 ? ResultCell(static_cast<double>(p.byBound[b]) /
+                                               static_cast<double>(p.lengthNs))
+                                  : ResultCell()};
+        table.rows.push_back(std::move(r));
+    }
+    return table;
+}
+
+// Per name (and what bounded it): the path's time that is its slices' own,
+// most first; `top` rows at most.
+ResultTable contributorsTable(const Trace& t, const CriticalPath& p, size_t top) {
+    struct Row {
+        TimeNs ns = 0;
+        int64_t slices = 0;
+        uint32_t longest = kNone;  // its slice with the most time on the path
+        TimeNs longestNs = 0;
+    };
+    std::map<uint32_t, TimeNs> bySlice;
+    for (const uint32_t e : p.edges) {
+        const PathEdge& edge = p.graph.edges[e];
+        if (edge.attributed != kNone && edge.weight > 0 &&
+            (edge.kind == PathEdgeKind::Operator || edge.kind == PathEdgeKind::KernelKernel))
+            bySlice[edge.attributed] += edge.weight;
+    }
+    std::map<std::pair<StringId, BoundBy>, Row> byName;
+    for (const auto& [slice, ns] : bySlice) {
+        PathEdge self;
+        self.attributed = slice;
+        Row& r = byName[{t.slices[slice].name, boundByOf(t, self)}];
+        r.ns += ns;
+        ++r.slices;
+        if (ns > r.longestNs) {
+            r.longestNs = ns;
+            r.longest = slice;
+        }
+    }
+    std::vector<std::pair<std::pair<StringId, BoundBy>, Row>> rows(byName.begin(), byName.end());
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const auto& a, const auto& b) { return a.second.ns > b.second.ns; });
+    if (rows.size() > top) rows.resize(top);
+    ResultTable table;
+    table.id = "contributors";
+    table.title = "What contributes most";
+    ResultColumn share{"share", "Of the path", Unit::Share};
+    share.of = "path_ns";
+    table.columns = {symbolColumn("name", "Name"),
+                     {"bound_by", "Bound by", Unit::Text},
+                     {"ns", "On the path", Unit::Duration},
+                     share,
+                     {"slices", "Slices", Unit::Count}};
+    for (const auto& [key, row] : rows) {
+        ResultRow r;
+        r.cells = {std::string(t.str(key.first)), std::string(boundByName(key.second)), row.ns,
+                   p.lengthNs > 0
+                       ? ResultCell(static_cast<double>(row.ns) / static_cast<double>(p.lengthNs))
+                       : ResultCell(),
+                   row.slices};
+        r.ref.kind = ResultRef::Kind::Slice;
+        r.ref.slice = row.longest;
+        table.rows.push_back(std::move(r));
+    }
+    return table;
+}
+
+// Every slice with a node on the path, in time order (what a timeline
+// outlines); empty unless asked for.
+ResultTable slicesTable(const Trace& t, const CriticalPath& p, bool wanted) {
+    std::vector<uint32_t> slices = p.slices;
+    std::stable_sort(slices.begin(), slices.end(),
+                     [&](uint32_t a, uint32_t b) { return t.slices[a].start < t.slices[b].start; });
+    ResultTable table;
+    table.id = "path_slices";
+    table.title = "Slices on the path";
+    table.columns = {symbolColumn("name", "Slice"),
+                     {"start_ns", "Start", Unit::Time},
+                     {"dur_ns", "Duration", Unit::Duration}};
+    for (const uint32_t slice : wanted ? slices : std::vector<uint32_t>{}) {
+        const Slice& s = t.slices[slice];
+        ResultRow r;
+        r.cells = {std::string(t.str(s.name)), s.start, s.dur};
+        r.ref.kind = ResultRef::Kind::Slice;
+        r.ref.slice = slice;
+        table.rows.push_back(std::move(r));
+    }
+    return table;
+}
+
+}  // namespace
+
+Analysis criticalPathAnalysis() {
+    Analysis a;
+    a.id = "critical-path";
+    a.title = "Critical path";
+    a.what = "the longest chain of dependent work: what bounded the step";
+    a.help =
+        "Critical path: the longest chain through the dependency graph of what ran\n"
+        "in the step (--step N: its ProfilerStep range), the range, or the whole\n"
+        "trace: each thread's ops in order and their nesting, each launch to its\n"
+        "GPU work, each stream's order, and the waits (a synchronize call for the\n"
+        "work it waited on, a stream for another's event), built as Holistic Trace\n"
+        "Analysis builds it. The path's time by what it was (CPU, GPU compute,\n"
+        "communication, launch overhead, gaps between kernels), the slices that\n"
+        "contribute most, and every slice on the path.";
+    a.options = {{"top", OptionSpec::Kind::Count, "the N names that contribute most", 20},
+                 {"slices", OptionSpec::Kind::Flag, "list every slice on the path"}};
+    a.takesStepRegex = true;
+    a.primaryTable = "composition";
+    a.textColumns["path_slices"] = {"name", "start_ns", "dur_ns"};
+    a.compute = [](const Trace& t, const Scope& scope, const AnalysisOptions& o) {
+        PathGraphOptions options;
+        options.window = pathWindow(t, scope);
+        options.cancel = scope.cancel;
+        const LaunchCalls calls(t);
+        const CriticalPath p = criticalPath(t, calls, options);
+        AnalysisResult r;
+        const bool whole = options.window.start == kWholeTrace.start;
+        r.addFigure({"window_ns", "Window", Unit::Duration},
+                    whole ? ResultCell() : ResultCell(options.window.length()));
+        r.addFigure({"path_ns", "Critical path", Unit::Duration}, p.lengthNs);
+        for (size_t b = 0; b < kBoundByCount; ++b) {
+            if (static_cast<BoundBy>(b) == BoundBy::None) continue;
+            ResultColumn c{std::string(boundByName(static_cast<BoundBy>(b))) + "_ns",
+                           boundByTitle(static_cast<BoundBy>(b)), Unit::Duration};
+            r.addFigure(c, p.byBound[b]);
+        }
+        r.addFigure({"slices_on_path", "Slices on the path", Unit::Count},
+                    static_cast<int64_t>(p.slices.size()));
+        r.tables.push_back(compositionTable(p));
+        r.tables.push_back(
+            contributorsTable(t, p, static_cast<size_t>(o.value("top").value_or(20))));
+        r.tables.push_back(slicesTable(t, p, o.flag("slices")));
+        if (p.edges.empty()) r.empty = scope.nothing("dependent CPU and GPU work");
+        return r;
+    };
+    return a;
+}
+
+}  // namespace gapscope
