@@ -68,7 +68,7 @@ def split_term(line):
     return term, text
 
 
-def parse_help(text, verbatim_sections=("Conditions",)):
+def parse_help(text, verbatim_sections=("Conditions", "What-if")):
     lines = text.rstrip("\n").split("\n")
     usage = [lines[0][len("Usage: ") :].strip()]
     i = 1

@@ -43,8 +43,8 @@ BoundBy boundByOf(const Trace& t, const PathEdge& e) {
     return sliceKind(s) == SliceKind::CommKernel ? BoundBy::GpuCommunication : BoundBy::GpuCompute;
 }
 
-void findLongestPath(const Trace& t, CriticalPath& out) {
-    const PathGraph& g = out.graph;
+LongestPath longestPath(const PathGraph& g, const std::vector<TimeNs>& weights) {
+    LongestPath out;
     // One edge per pair of nodes, a later one replacing an earlier's
     // weight and kind in its place (a directed graph's edges, as networkx
     // keeps them); nodes in the order their first edge named them.
@@ -100,14 +100,14 @@ void findLongestPath(const Trace& t, CriticalPath& out) {
     for (const uint32_t v : topo) {
         for (const uint32_t e : predecessors[v]) {
             const uint32_t u = order[g.edges[e].from];
-            const TimeNs d = dist[u] + g.edges[e].weight;
+            const TimeNs d = dist[u] + weights[e];
             if (via[v] == kNone || d > dist[v]) {
                 dist[v] = d;
                 via[v] = e;
             }
         }
     }
-    if (topo.empty()) return;
+    if (topo.empty()) return out;
     uint32_t last = topo.front();
     for (const uint32_t v : topo)
         if (dist[v] > dist[last]) last = v;
@@ -122,8 +122,101 @@ void findLongestPath(const Trace& t, CriticalPath& out) {
     std::reverse(edges.begin(), edges.end());
     out.nodes = std::move(nodes);
     out.edges = std::move(edges);
-    for (const uint32_t e : out.edges)
+    return out;
+}
+
+const char* pathKindName(PathKind k) {
+    switch (k) {
+        case PathKind::CpuOp:
+            return "cpu_op";
+        case PathKind::RuntimeCall:
+            return "runtime_call";
+        case PathKind::InputWait:
+            return "input_wait";
+        case PathKind::Kernel:
+            return "kernel";
+        case PathKind::Memcpy:
+            return "memcpy";
+        case PathKind::Memset:
+            return "memset";
+        case PathKind::Communication:
+            return "communication";
+        case PathKind::LaunchOverhead:
+            return "launch_overhead";
+        case PathKind::KernelGap:
+            return "kernel_gap";
+        case PathKind::None:
+            break;
+    }
+    return "";
+}
+
+bool insideInputWait(const Trace& t, uint32_t slice) {
+    const Slice& s = t.slices[slice];
+    if (hostRole(s) == HostRole::InputWait) return true;
+    for (const Row& row : t.tracks[t.trackOfSlice(slice)].rows) {
+        if (row.depth >= s.depth) continue;
+        const auto [lo, hi] = t.visibleInRow(row, s.start, s.start);
+        for (uint32_t i = lo; i < hi; ++i) {
+            const Slice& outer = t.slices[i];
+            if (outer.start <= s.start && outer.end() >= s.end() &&
+                hostRole(outer) == HostRole::InputWait)
+                return true;
+        }
+    }
+    return false;
+}
+
+namespace {
+
+PathKind kindOf(const Trace& t, const PathEdge& e, std::unordered_map<uint32_t, bool>& input) {
+    switch (e.kind) {
+        case PathEdgeKind::KernelKernel:
+            return PathKind::KernelGap;
+        case PathEdgeKind::KernelLaunch:
+            return PathKind::LaunchOverhead;
+        case PathEdgeKind::Dependency:
+        case PathEdgeKind::Sync:
+            return PathKind::None;
+        case PathEdgeKind::Operator:
+            break;
+    }
+    if (e.attributed == kNone) return PathKind::None;
+    const Slice& s = t.slices[e.attributed];
+    switch (sliceKind(s)) {
+        case SliceKind::Kernel:
+            return PathKind::Kernel;
+        case SliceKind::CommKernel:
+            return PathKind::Communication;
+        case SliceKind::Memcpy:
+            return PathKind::Memcpy;
+        case SliceKind::Memset:
+            return PathKind::Memset;
+        default:
+            break;
+    }
+    auto [it, added] = input.try_emplace(e.attributed, false);
+    if (added) it->second = insideInputWait(t, e.attributed);
+    if (it->second) return PathKind::InputWait;
+    return isRuntimeKind(sliceKind(s)) ? PathKind::RuntimeCall : PathKind::CpuOp;
+}
+
+}  // namespace
+
+void findLongestPath(const Trace& t, CriticalPath& out) {
+    const PathGraph& g = out.graph;
+    std::vector<TimeNs> weights(g.edges.size());
+    for (size_t i = 0; i < g.edges.size(); ++i)
+        weights[i] = g.edges[i].weight;
+    LongestPath path = longestPath(g, weights);
+    out.lengthNs = path.lengthNs;
+    out.nodes = std::move(path.nodes);
+    out.edges = std::move(path.edges);
+    std::unordered_map<uint32_t, bool> input;
+    for (const uint32_t e : out.edges) {
         out.byBound[static_cast<size_t>(boundByOf(t, g.edges[e]))] += g.edges[e].weight;
+        out.byKind[static_cast<size_t>(kindOf(t, g.edges[e], input))] += g.edges[e].weight;
+    }
     for (const uint32_t v : out.nodes)
         out.slices.push_back(g.nodes[v].slice);
     std::sort(out.slices.begin(), out.slices.end());

@@ -23,22 +23,52 @@ inline constexpr size_t kBoundByCount = 6;
 // "gpu_kernel_launch_overhead", "gpu_kernel_kernel_overhead", "".
 const char* boundByName(BoundBy b);
 
+// The same time in finer kinds, as people ask: an op's own time, a runtime
+// call's, the CPU's work while the loop waited for input, a kernel's run, a
+// copy's, a memset's, a collective's, the launch overhead, a stream's gap;
+// None for the edges that only order.
+enum class PathKind : uint8_t {
+    CpuOp,
+    RuntimeCall,
+    InputWait,
+    Kernel,
+    Memcpy,
+    Memset,
+    Communication,
+    LaunchOverhead,
+    KernelGap,
+    None,
+};
+inline constexpr size_t kPathKindCount = 10;
+const char* pathKindName(PathKind k);  // "cpu_op", "runtime_call", "input_wait", …
+
 struct CriticalPath {
     PathGraph graph;
     TimeNs lengthNs = 0;
     std::vector<uint32_t> nodes;  // the path's nodes, first to last (graph.nodes indices)
     std::vector<uint32_t> edges;  // the edges between them (graph.edges indices)
     std::array<TimeNs, kBoundByCount> byBound{};
+    std::array<TimeNs, kPathKindCount> byKind{};
     std::vector<uint32_t> slices;  // every slice with a node on the path, sorted
     bool cancelled = false;
 };
 
 BoundBy boundByOf(const Trace& trace, const PathEdge& edge);
 
+// Whether a CPU slice is, or is inside, the training loop's wait for input.
+bool insideInputWait(const Trace& trace, uint32_t slice);
+
 CriticalPath criticalPath(const Trace& trace, const LaunchCalls& calls,
                           const PathGraphOptions& options);
 
 // The longest path of a built graph (its edges' weights summed).
 void findLongestPath(const Trace& trace, CriticalPath& path);
+
+struct LongestPath {
+    TimeNs lengthNs = 0;
+    std::vector<uint32_t> nodes, edges;
+};
+// The longest path of a graph whose edges weigh `weights` (one per edge).
+LongestPath longestPath(const PathGraph& graph, const std::vector<TimeNs>& weights);
 
 }  // namespace gapscope

@@ -5,6 +5,7 @@
 
 #include "analysis/advice.h"
 #include "analysis/analysis_index.h"
+#include "analysis/critical_path.h"
 #include "analysis/efficiency.h"
 #include "analysis/kernel_scopes.h"
 #include "analysis/op_stats.h"
@@ -92,6 +93,24 @@ std::vector<Analysis> analyses() {
              }
              return efficiency(t, o).signatures.size();
          }},
+        {"critical path",  // its graph of the window and the longest path through it
+         [](const Trace& t, Interval w, const AnalysisIndex* x) {
+             PathGraphOptions o;
+             o.window = w;
+             const CriticalPath p =
+                 x ? criticalPath(t, x->launches(), o) : criticalPath(t, LaunchCalls(t), o);
+             return p.nodes.size();
+         }},
+        {"critical path of the middle step",
+         [](const Trace& t, Interval, const AnalysisIndex* x) {
+             const std::vector<Step> steps = stepsIn(t, x, kWholeTrace);
+             PathGraphOptions o;
+             if (!steps.empty()) o.window = steps[steps.size() / 2].span;
+             const CriticalPath p =
+                 x ? criticalPath(t, x->launches(), o) : criticalPath(t, LaunchCalls(t), o);
+             return p.nodes.size();
+         },
+         false},
         {"launch", [](const Trace& t, Interval w,
                       const AnalysisIndex* x) { return size_t(launchOverhead(t, w, x).kernels); }},
         {"advice",

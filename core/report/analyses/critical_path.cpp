@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 
+#include "analysis/critical_path_what_if.h"
 #include "report/analyses/builtin_analyses.h"
 
 namespace gapscope {
@@ -41,7 +42,7 @@ const char* boundByTitle(BoundBy b) {
     return "";
 }
 
-ResultTable compositionTable(const CriticalPath& p) {
+ResultTable compositionTable(const CriticalPath& p, const std::optional<Projection>& projected) {
     ResultTable table;
     table.id = "composition";
     table.title = "Time on the path by what it was";
@@ -52,12 +53,66 @@ ResultTable compositionTable(const CriticalPath& p) {
                                       boundByTitle(static_cast<BoundBy>(b)));
     ResultColumn share{"share", "Of the path", Unit::Share};
     share.of = "path_ns";
-    table.columns = {bound, {"ns", "Time", Unit::Duration}, share};
+    ResultColumn then{"projected_ns", "With the what-ifs", Unit::Duration};
+    then.sparse = true;
+    table.columns = {bound, {"ns", "Time", Unit::Duration}, share, then};
     for (size_t b = 0; b < kBoundByCount; ++b) {
         if (static_cast<BoundBy>(b) == BoundBy::None) continue;
         ResultRow r;
         r.cells = {std::string(boundByName(static_cast<BoundBy>(b))), p.byBound[b],
                    p.lengthNs > 0 ? ResultCell(static_cast<double>(p.byBound[b]) /
+                                               static_cast<double>(p.lengthNs))
+                                  : ResultCell(),
+                   projected ? ResultCell(projected->byBound[b]) : ResultCell()};
+        table.rows.push_back(std::move(r));
+    }
+    return table;
+}
+
+// What people read for each finer kind.
+const char* pathKindTitle(PathKind k) {
+    switch (k) {
+        case PathKind::CpuOp:
+            return "CPU ops";
+        case PathKind::RuntimeCall:
+            return "Runtime calls (launches, copies, syncs)";
+        case PathKind::InputWait:
+            return "CPU work while waiting for input";
+        case PathKind::Kernel:
+            return "Kernels";
+        case PathKind::Memcpy:
+            return "Copies";
+        case PathKind::Memset:
+            return "Memsets";
+        case PathKind::Communication:
+            return "Collectives";
+        case PathKind::LaunchOverhead:
+            return "Launch overhead";
+        case PathKind::KernelGap:
+            return "Gaps between kernels";
+        case PathKind::None:
+            break;
+    }
+    return "";
+}
+
+ResultTable kindsTable(const CriticalPath& p) {
+    ResultTable table;
+    table.id = "kinds";
+    table.title = "Time on the path by kind";
+    ResultColumn kind{"kind", "Kind", Unit::Text};
+    for (size_t k = 0; k < kPathKindCount; ++k)
+        if (static_cast<PathKind>(k) != PathKind::None)
+            kind.labels.emplace_back(pathKindName(static_cast<PathKind>(k)),
+                                     pathKindTitle(static_cast<PathKind>(k)));
+    ResultColumn share{"share", "Of the path", Unit::Share};
+    share.of = "path_ns";
+    table.columns = {kind, {"ns", "Time", Unit::Duration}, share};
+    for (size_t k = 0; k < kPathKindCount; ++k) {
+        if (static_cast<PathKind>(k) == PathKind::None) continue;
+        ResultRow r;
+        r.cells = {std::string(pathKindName(static_cast<PathKind>(k))), p.byKind[k],
+                   p.lengthNs > 0 ? ResultCell(static_cast<double>(p.byKind[k]) /
                                                static_cast<double>(p.lengthNs))
                                   : ResultCell()};
         table.rows.push_back(std::move(r));
@@ -161,7 +216,14 @@ Analysis criticalPathAnalysis() {
         "communication, launch overhead, gaps between kernels), the slices that\n"
         "contribute most, and every slice on the path.";
     a.options = {{"top", OptionSpec::Kind::Count, "the N names that contribute most", 20},
-                 {"slices", OptionSpec::Kind::Flag, "list every slice on the path"}};
+                 {"slices", OptionSpec::Kind::Flag, "list every slice on the path"},
+                 {"what-if", OptionSpec::Kind::Texts,
+                  "scale a part and find the path again (repeatable; see What-if)", std::nullopt,
+                  "PART=F", [](const std::string& text) {
+                      std::string error;
+                      return parseWhatIf(text, error) ? std::string() : error;
+                  }}};
+    a.helpNotes = "What-if:\n" + whatIfGrammar();
     a.takesStepRegex = true;
     a.primaryTable = "composition";
     a.textColumns["path_slices"] = {"name", "start_ns", "dur_ns"};
@@ -171,11 +233,22 @@ Analysis criticalPathAnalysis() {
         options.cancel = scope.cancel;
         const LaunchCalls calls(t);
         const CriticalPath p = criticalPath(t, calls, options);
+        std::vector<WhatIf> whatIfs;
+        for (const std::string& text : o.texts("what-if")) {
+            std::string error;
+            if (const auto w = parseWhatIf(text, error)) whatIfs.push_back(*w);
+        }
+        std::optional<Projection> projected;
+        if (!whatIfs.empty()) projected = projectPath(t, p, whatIfs);
         AnalysisResult r;
         const bool whole = options.window.start == kWholeTrace.start;
         r.addFigure({"window_ns", "Window", Unit::Duration},
                     whole ? ResultCell() : ResultCell(options.window.length()));
         r.addFigure({"path_ns", "Critical path", Unit::Duration}, p.lengthNs);
+        ResultColumn then{"projected_ns", "Critical path with the what-ifs (all else unchanged)",
+                          Unit::Duration};
+        then.sparse = true;
+        r.addFigure(then, projected ? ResultCell(projected->lengthNs) : ResultCell());
         for (size_t b = 0; b < kBoundByCount; ++b) {
             if (static_cast<BoundBy>(b) == BoundBy::None) continue;
             ResultColumn c{std::string(boundByName(static_cast<BoundBy>(b))) + "_ns",
@@ -184,7 +257,8 @@ Analysis criticalPathAnalysis() {
         }
         r.addFigure({"slices_on_path", "Slices on the path", Unit::Count},
                     static_cast<int64_t>(p.slices.size()));
-        r.tables.push_back(compositionTable(p));
+        r.tables.push_back(compositionTable(p, projected));
+        r.tables.push_back(kindsTable(p));
         r.tables.push_back(
             contributorsTable(t, p, static_cast<size_t>(o.value("top").value_or(20))));
         r.tables.push_back(slicesTable(t, p, o.flag("slices")));

@@ -1,0 +1,47 @@
+#pragma once
+// "What if this were twice as fast?": parts of the critical path's graph
+// scaled and the longest path found again on the graph (not the path's
+// time less the part's: another chain may bound the step then). The
+// projection assumes everything else unchanged: the same launches, the
+// same waits, the same order.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/critical_path.h"
+
+namespace gapscope {
+
+struct WhatIf {
+    enum class Part : uint8_t {
+        Kernel,         // GPU work (kernels, copies, memsets) whose name matches
+        Op,             // CPU ops and runtime calls whose name matches: their own time
+        Input,          // CPU work inside the wait for input (a DataLoader's next)
+        Launch,         // every launch overhead
+        Communication,  // every collective kernel
+    };
+    Part part = Part::Kernel;
+    std::string pattern;  // Kernel, Op: the name, `*` any run of characters
+    double factor = 1;    // the time's new share: 0.5 halves it, 0 removes it
+};
+
+// "kernel:*gemm*=0.5", "op:aten::addmm=0.8", "input=0", "launch=0",
+// "comm=0.5"; none, with why, for anything else.
+std::optional<WhatIf> parseWhatIf(std::string_view text, std::string& error);
+// The grammar, for --help.
+std::string whatIfGrammar();
+
+struct Projection {
+    TimeNs lengthNs = 0;
+    std::array<TimeNs, kBoundByCount> byBound{};
+};
+
+Projection projectPath(const Trace& trace, const CriticalPath& path,
+                       const std::vector<WhatIf>& whatIfs);
+
+// Whether `name` matches `pattern`, whose `*` matches any run of characters.
+bool matchesWildcard(std::string_view pattern, std::string_view name);
+
+}  // namespace gapscope
