@@ -45,52 +45,76 @@ BoundBy boundByOf(const Trace& t, const PathEdge& e) {
 
 LongestPath longestPath(const PathGraph& g, const std::vector<TimeNs>& weights) {
     LongestPath out;
-    // One edge per pair of nodes, a later one replacing an earlier's
-    // weight and kind in its place (a directed graph's edges, as networkx
-    // keeps them); nodes in the order their first edge named them.
-    std::unordered_map<uint64_t, uint32_t> edgeOf;
-    std::vector<uint32_t> unique;
-    std::vector<uint32_t> order;  // graph node -> its place in the node order (kNone: in no edge)
-    std::vector<uint32_t> nodesInOrder;
-    order.assign(g.nodes.size(), kNone);
-    auto touch = [&](uint32_t n) {
-        if (order[n] == kNone) {
-            order[n] = static_cast<uint32_t>(nodesInOrder.size());
-            nodesInOrder.push_back(n);
+    const size_t n = g.nodes.size(), m = g.edges.size();
+    // Nodes in the order their first edge named them (networkx's node order).
+    std::vector<uint32_t> order(n, kNone), nodesInOrder;
+    nodesInOrder.reserve(n);
+    auto touch = [&](uint32_t v) {
+        if (order[v] == kNone) {
+            order[v] = static_cast<uint32_t>(nodesInOrder.size());
+            nodesInOrder.push_back(v);
         }
     };
-    for (uint32_t i = 0; i < g.edges.size(); ++i) {
-        const PathEdge& e = g.edges[i];
-        const uint64_t key = uint64_t{e.from} << 32 | e.to;
-        auto [it, added] = edgeOf.try_emplace(key, static_cast<uint32_t>(unique.size()));
-        if (added) {
-            unique.push_back(i);
-        } else {
-            unique[it->second] = i;
-        }
+    for (const PathEdge& e : g.edges) {
         touch(e.from);
         touch(e.to);
     }
-    // Successors and predecessors in the order their edges came.
-    const size_t n = nodesInOrder.size();
-    std::vector<std::vector<uint32_t>> successors(n), predecessors(n);  // edge indices
-    std::vector<uint32_t> inDegree(n, 0);
-    for (const uint32_t i : unique) {
-        const PathEdge& e = g.edges[i];
-        successors[order[e.from]].push_back(i);
-        predecessors[order[e.to]].push_back(i);
-        ++inDegree[order[e.to]];
+    // Each node's incoming edges in the order they came (a table, not a
+    // list per node: millions of small vectors cost more than the search).
+    std::vector<uint32_t> predStart(n + 1, 0), preds(m);
+    for (const PathEdge& e : g.edges)
+        ++predStart[e.to + 1];
+    for (size_t v = 0; v < n; ++v)
+        predStart[v + 1] += predStart[v];
+    {
+        std::vector<uint32_t> fill(predStart.begin(), predStart.end() - 1);
+        for (uint32_t i = 0; i < m; ++i)
+            preds[fill[g.edges[i].to]++] = i;
     }
-    // Topological order, a generation at a time.
+    // One edge per pair of nodes, as a directed graph keeps them: a later
+    // edge between the same two nodes gives the first its weight and kind
+    // in the first's place (rare: a node has few incoming edges).
+    std::vector<uint32_t> use(m);
+    std::vector<uint8_t> alive(m, 1);
+    for (uint32_t i = 0; i < m; ++i)
+        use[i] = i;
+    for (size_t v = 0; v < n; ++v)
+        for (uint32_t a = predStart[v]; a < predStart[v + 1]; ++a) {
+            if (!alive[preds[a]]) continue;
+            for (uint32_t b = a + 1; b < predStart[v + 1]; ++b)
+                if (alive[preds[b]] && g.edges[preds[b]].from == g.edges[preds[a]].from) {
+                    alive[preds[b]] = 0;
+                    use[preds[a]] = preds[b];
+                }
+        }
+    // Outgoing edges likewise, for the topological order.
+    std::vector<uint32_t> succStart(n + 1, 0), succs(m), inDegree(n, 0);
+    for (uint32_t i = 0; i < m; ++i)
+        if (alive[i]) {
+            ++succStart[g.edges[i].from + 1];
+            ++inDegree[g.edges[i].to];
+        }
+    for (size_t v = 0; v < n; ++v)
+        succStart[v + 1] += succStart[v];
+    {
+        std::vector<uint32_t> fill(succStart.begin(), succStart.end() - 1);
+        for (uint32_t i = 0; i < m; ++i)
+            if (alive[i]) succs[fill[g.edges[i].from]++] = i;
+    }
+    // Topological order, a generation at a time, from the nodes without a
+    // predecessor in node order.
     std::vector<uint32_t> topo, generation, next;
-    for (uint32_t v = 0; v < n; ++v)
+    topo.reserve(nodesInOrder.size());
+    for (const uint32_t v : nodesInOrder)
         if (inDegree[v] == 0) generation.push_back(v);
     while (!generation.empty()) {
         next.clear();
         for (const uint32_t v : generation) {
             topo.push_back(v);
-            for (const uint32_t e : successors[v])
-                if (--inDegree[order[g.edges[e].to]] == 0) next.push_back(order[g.edges[e].to]);
+            for (uint32_t a = succStart[v]; a < succStart[v + 1]; ++a) {
+                const uint32_t to = g.edges[succs[a]].to;
+                if (--inDegree[to] == 0) next.push_back(to);
+            }
         }
         std::swap(generation, next);
     }
@@ -98,12 +122,13 @@ LongestPath longestPath(const PathGraph& g, const std::vector<TimeNs>& weights) 
     std::vector<TimeNs> dist(n, 0);
     std::vector<uint32_t> via(n, kNone);  // the edge the longest chain arrives by
     for (const uint32_t v : topo) {
-        for (const uint32_t e : predecessors[v]) {
-            const uint32_t u = order[g.edges[e].from];
-            const TimeNs d = dist[u] + weights[e];
+        for (uint32_t a = predStart[v]; a < predStart[v + 1]; ++a) {
+            const uint32_t e = preds[a];
+            if (!alive[e]) continue;
+            const TimeNs d = dist[g.edges[e].from] + weights[use[e]];
             if (via[v] == kNone || d > dist[v]) {
                 dist[v] = d;
-                via[v] = e;
+                via[v] = use[e];
             }
         }
     }
@@ -112,16 +137,14 @@ LongestPath longestPath(const PathGraph& g, const std::vector<TimeNs>& weights) 
     for (const uint32_t v : topo)
         if (dist[v] > dist[last]) last = v;
     out.lengthNs = dist[last];
-    std::vector<uint32_t> nodes{nodesInOrder[last]}, edges;
+    out.nodes.push_back(last);
     for (uint32_t v = last; via[v] != kNone;) {
-        edges.push_back(via[v]);
-        v = order[g.edges[via[v]].from];
-        nodes.push_back(nodesInOrder[v]);
+        out.edges.push_back(via[v]);
+        v = g.edges[via[v]].from;
+        out.nodes.push_back(v);
     }
-    std::reverse(nodes.begin(), nodes.end());
-    std::reverse(edges.begin(), edges.end());
-    out.nodes = std::move(nodes);
-    out.edges = std::move(edges);
+    std::reverse(out.nodes.begin(), out.nodes.end());
+    std::reverse(out.edges.begin(), out.edges.end());
     return out;
 }
 

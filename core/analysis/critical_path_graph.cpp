@@ -51,6 +51,7 @@ class Builder {
     Builder(const Trace& t, const LaunchCalls& calls, const PathGraphOptions& o)
         : t_(t), calls_(calls), o_(o) {
         g_.window = o.window;
+        g_.startOf.assign(t.slices.size(), kNone);
     }
 
     PathGraph run() {
@@ -73,7 +74,7 @@ class Builder {
         const auto index = static_cast<uint32_t>(g_.nodes.size());
         g_.nodes.push_back({s, false, slice(s).start});
         g_.nodes.push_back({s, true, slice(s).end()});
-        g_.startOf.emplace(s, index);
+        g_.startOf[s] = index;
         return index;
     }
 
@@ -164,9 +165,10 @@ class Builder {
     StreamKey streamOf(uint32_t s) const {
         const Slice& sl = slice(s);
         const Track& track = t_.tracks[t_.trackOfSlice(s)];
-        const auto args = t_.extractedArgs(sl.args);
-        const int64_t stream = args && args->stream >= 0 ? args->stream : track.tid.number;
-        return {deviceOfSlice(t_, track, sl), stream};
+        int64_t stream = -1;
+        if (sl.args < t_.args.size() && t_.args[sl.args].extracted != kNone)
+            stream = t_.ids[t_.args[sl.args].extracted].stream;
+        return {deviceOfSlice(t_, track, sl), stream >= 0 ? stream : track.tid.number};
     }
 
     SyncRecord syncRecordOf(uint32_t s) const {
@@ -190,23 +192,26 @@ class Builder {
     // Per stream, how much work was queued when each activity was launched
     // (its own launch counted) and when it started (it no longer counted),
     // over the whole trace: a launch onto an idle stream is what the stream
-    // waited for.
+    // waited for. Launches are sorted by time; the results are by launch.
     void queueLengths(const std::vector<Launch>& launches) {
-        std::map<StreamKey, std::vector<std::tuple<TimeNs, int, uint32_t>>> byStream;
-        for (const Launch& l : launches) {
-            auto& v = byStream[l.stream];
-            v.emplace_back(l.at, 0, l.activity);
-            v.emplace_back(slice(l.activity).start, 1, l.activity);
-        }
-        for (auto& [stream, v] : byStream) {
+        queuedAtLaunch_.assign(launches.size(), 0);
+        queuedAtStart_.assign(launches.size(), 0);
+        for (const auto& [stream, mine] : launchesOn_) {
+            // (time, 0 for a launch / 1 for its activity's start, launch)
+            std::vector<std::tuple<TimeNs, int, uint32_t>> v;
+            v.reserve(2 * mine.size());
+            for (const uint32_t l : mine) {
+                v.emplace_back(launches[l].at, 0, l);
+                v.emplace_back(slice(launches[l].activity).start, 1, l);
+            }
             std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) {
                 return std::get<0>(a) != std::get<0>(b) ? std::get<0>(a) < std::get<0>(b)
                                                         : std::get<1>(a) < std::get<1>(b);
             });
             int64_t queued = 0;
-            for (const auto& [at, isActivity, activity] : v) {
+            for (const auto& [at, isActivity, l] : v) {
                 queued += isActivity ? -1 : 1;
-                (isActivity ? queuedAtStart_ : queuedAtLaunch_)[activity] = queued;
+                (isActivity ? queuedAtStart_ : queuedAtLaunch_)[l] = queued;
             }
         }
     }
@@ -249,6 +254,12 @@ class Builder {
         if (cancelled()) return;
         std::stable_sort(launches.begin(), launches.end(),
                          [](const Launch& a, const Launch& b) { return a.at < b.at; });
+        launchOf_.assign(t_.slices.size(), kNone);
+        for (uint32_t l = 0; l < launches.size(); ++l) {
+            launchOf_[launches[l].activity] = l;
+            launchesOn_[launches[l].stream].push_back(l);
+            launchesFrom_[{launches[l].thread, launches[l].stream}].push_back(l);
+        }
         queueLengths(launches);
         for (const auto& [k, r] : syncs) {
             rows.push_back(k);
@@ -265,21 +276,24 @@ class Builder {
             if (on == recordedOn.end() || record == kNone ||
                 !vocabulary::recordsEvent(name(record)))
                 return kNone;
-            uint32_t found = kNone;
-            for (const Launch& l : launches) {
-                if (l.at > slice(record).start) break;
-                if (l.stream == on->second) found = l.activity;
-            }
-            return found;
+            const auto mine = launchesOn_.find(on->second);
+            if (mine == launchesOn_.end()) return kNone;
+            const TimeNs at = slice(record).start;
+            const auto after =
+                std::upper_bound(mine->second.begin(), mine->second.end(), at,
+                                 [&](TimeNs v, uint32_t l) { return v < launches[l].at; });
+            return after == mine->second.begin() ? kNone : launches[*(after - 1)].activity;
         };
         // The kernel a stream's wait holds back: the next launched onto
         // that stream from the thread that called the wait.
         auto nextLaunched = [&](uint32_t waitCall, const StreamKey& stream) -> uint32_t {
-            const uint32_t thread = t_.trackOfSlice(waitCall);
-            for (const Launch& l : launches)
-                if (l.at > slice(waitCall).start && l.thread == thread && l.stream == stream)
-                    return l.activity;
-            return kNone;
+            const auto mine = launchesFrom_.find({t_.trackOfSlice(waitCall), stream});
+            if (mine == launchesFrom_.end()) return kNone;
+            const TimeNs at = slice(waitCall).start;
+            const auto after =
+                std::upper_bound(mine->second.begin(), mine->second.end(), at,
+                                 [&](TimeNs v, uint32_t l) { return v < launches[l].at; });
+            return after == mine->second.end() ? kNone : launches[*after].activity;
         };
 
         // Activities by start, a sync record by its end (a Stream Sync
@@ -335,10 +349,9 @@ class Builder {
             const uint32_t callStart = g_.startNode(call);
             const TimeNs launchedAt = slice(call).start;
             const auto last = lastNode.find(stream);
-            const auto atLaunch = queuedAtLaunch_.find(k), atStart = queuedAtStart_.find(k);
+            const uint32_t launch = launchOf_[k];
             bool launchEdge = false;
-            if (atLaunch != queuedAtLaunch_.end() && atLaunch->second == 1 &&
-                atStart->second == 0 &&
+            if (launch != kNone && queuedAtLaunch_[launch] == 1 && queuedAtStart_[launch] == 0 &&
                 (last == lastNode.end() || g_.nodes[last->second].at < launchedAt) &&
                 (waitEnd == kNone || g_.nodes[waitEnd].at < launchedAt)) {
                 addEdge(callStart, start, PathEdgeKind::KernelLaunch);
@@ -358,7 +371,13 @@ class Builder {
     const LaunchCalls& calls_;
     const PathGraphOptions& o_;
     PathGraph g_;
-    std::unordered_map<uint32_t, int64_t> queuedAtLaunch_, queuedAtStart_;
+    // Launches (indices into the time-sorted list) by stream, and by the
+    // thread that called them and stream; the queue lengths by launch; each
+    // activity's launch.
+    std::map<StreamKey, std::vector<uint32_t>> launchesOn_;
+    std::map<std::pair<uint32_t, StreamKey>, std::vector<uint32_t>> launchesFrom_;
+    std::vector<int64_t> queuedAtLaunch_, queuedAtStart_;
+    std::vector<uint32_t> launchOf_;
     std::unordered_map<uint32_t, SyncRecord> syncOf_;
 };
 

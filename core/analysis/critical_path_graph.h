@@ -68,10 +68,9 @@ struct PathGraph {
     std::vector<PathEdge> edges;  // in the order they were added
     // A slice's start node (its end node follows it); kNone without nodes.
     uint32_t startNode(uint32_t slice) const {
-        const auto it = startOf.find(slice);
-        return it == startOf.end() ? kNone : it->second;
+        return slice < startOf.size() ? startOf[slice] : kNone;
     }
-    std::unordered_map<uint32_t, uint32_t> startOf;
+    std::vector<uint32_t> startOf;  // by slice
     bool cancelled = false;
 };
 
