@@ -18,6 +18,7 @@
 
 #include "analysis/gap_causes.h"
 #include "analysis/launch_calls.h"
+#include "analysis/launch_queues.h"
 #include "analysis/steps.h"
 
 namespace gapscope {
@@ -77,8 +78,15 @@ class AnalysisIndex {
         kRememberedAccount,
         kRememberedLaunch,
         kRememberedEfficiency,
+        kRememberedLaunchQueues,
         kRememberedKernels,  // + 1 with their launchers, + 2 per device
     };
+    // The trace's launches and their streams' queues (the critical path's),
+    // built on first use and kept like the results above.
+    std::shared_ptr<const LaunchQueues> launchQueues(const CancelToken* cancel) const {
+        return rememberedOf<LaunchQueues>(kRememberedLaunchQueues, kWholeTrace, cancel,
+                                          [&] { return LaunchQueues(trace_, launches_, cancel); });
+    }
     // Drops what it remembers: a benchmark times each analysis's own work.
     void forgetRemembered() const;
 

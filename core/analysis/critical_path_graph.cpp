@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <tuple>
 
 #include "model/slice_kind.h"
@@ -27,24 +28,6 @@ const char* pathEdgeKindName(PathEdgeKind kind) {
 }
 
 namespace {
-
-// A GPU stream: its device and its number.
-using StreamKey = std::pair<int, int64_t>;
-
-// A launch that queued work on a stream, in the whole trace.
-struct Launch {
-    TimeNs at = 0;
-    uint32_t call = kNone, activity = kNone;
-    uint32_t thread = kNone;  // the call's track
-    StreamKey stream;
-};
-
-// What a cuda_sync record says, from its args.
-struct SyncRecord {
-    vocabulary::CudaSyncRecord kind = vocabulary::CudaSyncRecord::None;
-    int64_t waitOnStream = -1;
-    int64_t recordCorrelation = -1;
-};
 
 class Builder {
   public:
@@ -145,6 +128,7 @@ class Builder {
                 while (!stack.empty() && slice(stack.back()).end() <= slice(s).start)
                     leave();
                 const uint32_t start = addNodes(s);
+                if (isRuntimeKind(sliceKind(slice(s)))) callsWithNodes_.push_back(s);
                 if (stack.empty()) {
                     if (previousTop != kNone) addEdge(previousTop, start, PathEdgeKind::Dependency);
                 } else {
@@ -162,144 +146,39 @@ class Builder {
         }
     }
 
-    StreamKey streamOf(uint32_t s) const {
-        const Slice& sl = slice(s);
-        const Track& track = t_.tracks[t_.trackOfSlice(s)];
-        int64_t stream = -1;
-        if (sl.args < t_.args.size() && t_.args[sl.args].extracted != kNone)
-            stream = t_.ids[t_.args[sl.args].extracted].stream;
-        return {deviceOfSlice(t_, track, sl), stream >= 0 ? stream : track.tid.number};
-    }
-
-    SyncRecord syncRecordOf(uint32_t s) const {
-        SyncRecord r;
-        r.kind = vocabulary::kinetoCudaSync(name(s));
-        if (r.kind != vocabulary::CudaSyncRecord::Event &&
-            r.kind != vocabulary::CudaSyncRecord::StreamWaitEvent)
-            return r;
-        const ArgsText text = t_.argsText(slice(s).args);
-        const auto args = nlohmann::json::parse(text.json, nullptr, false);
-        if (!args.is_object()) return r;
-        auto integer = [&](const char* key) -> int64_t {
-            const auto it = args.find(key);
-            return it != args.end() && it->is_number_integer() ? it->get<int64_t>() : -1;
-        };
-        r.waitOnStream = integer("wait_on_stream");
-        r.recordCorrelation = integer("wait_on_cuda_event_record_corr_id");
-        return r;
-    }
-
-    // Per stream, how much work was queued when each activity was launched
-    // (its own launch counted) and when it started (it no longer counted),
-    // over the whole trace: a launch onto an idle stream is what the stream
-    // waited for. Launches are sorted by time; the results are by launch.
-    void queueLengths(const std::vector<Launch>& launches) {
-        queuedAtLaunch_.assign(launches.size(), 0);
-        queuedAtStart_.assign(launches.size(), 0);
-        for (const auto& [stream, mine] : launchesOn_) {
-            // (time, 0 for a launch / 1 for its activity's start, launch)
-            std::vector<std::tuple<TimeNs, int, uint32_t>> v;
-            v.reserve(2 * mine.size());
-            for (const uint32_t l : mine) {
-                v.emplace_back(launches[l].at, 0, l);
-                v.emplace_back(slice(launches[l].activity).start, 1, l);
-            }
-            std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) {
-                return std::get<0>(a) != std::get<0>(b) ? std::get<0>(a) < std::get<0>(b)
-                                                        : std::get<1>(a) < std::get<1>(b);
-            });
-            int64_t queued = 0;
-            for (const auto& [at, isActivity, l] : v) {
-                queued += isActivity ? -1 : 1;
-                (isActivity ? queuedAtStart_ : queuedAtLaunch_)[l] = queued;
-            }
-        }
-    }
+    StreamKey streamOf(uint32_t s) const { return streamOfActivity(t_, s); }
 
     void gpu() {
-        // Every launch of the trace, by time (its order is its launch id).
-        std::vector<Launch> launches;
-        std::vector<uint32_t> rows;  // the activities and sync records of the window
-        std::vector<std::pair<uint32_t, SyncRecord>> syncs;
-        std::map<int64_t, StreamKey> recordedOn;  // event record correlation -> stream
-        // (A GPU's rows without activity, "Device 0" of Kineto's, hold its
-        // sync records.)
-        for (const Track& track : t_.tracks) {
-            if (track.gpuDevice < 0) continue;
-            for (uint32_t k = track.sliceBegin; k < track.sliceEnd; ++k) {
-                const Slice& s = slice(k);
-                if (s.flags & kSliceGpuActivity) {
-                    const uint32_t call = calls_.first(k);
-                    if (call == kNone) continue;
-                    if (vocabulary::queuesGpuWork(name(call)))
-                        launches.push_back(
-                            {slice(call).start, call, k, t_.trackOfSlice(call), streamOf(k)});
-                    if (g_.startNode(call) != kNone) rows.push_back(k);
-                    continue;
+        std::optional<LaunchQueues> own;
+        if (!o_.queues) own.emplace(t_, calls_, o_.cancel);
+        const LaunchQueues& queues = o_.queues ? *o_.queues : *own;
+        if (queues.cancelled() || cancelled()) {
+            g_.cancelled = true;
+            return;
+        }
+        // The window's activities and sync records: those of its calls; and
+        // every stream's wait, wherever it lies (HTA keeps them all).
+        std::vector<uint32_t> rows;
+        using R = vocabulary::CudaSyncRecord;
+        for (const uint32_t call : callsWithNodes_)
+            queues.forEachOfCall(call, [&](uint32_t k) {
+                if (slice(k).flags & kSliceGpuActivity) {
+                    rows.push_back(k);
+                } else if (const SyncRecord* r = queues.syncOf(k);
+                           r && r->kind != R::StreamWaitEvent) {
+                    rows.push_back(k);
                 }
-                const SyncRecord r = syncRecordOf(k);
-                if (r.kind == vocabulary::CudaSyncRecord::None) continue;
-                if (r.waitOnStream >= 0 && r.recordCorrelation >= 0)
-                    recordedOn.emplace(r.recordCorrelation,
-                                       StreamKey{deviceOfSlice(t_, track, s), r.waitOnStream});
-                const uint32_t call = calls_.first(k);
-                if (call == kNone) continue;
-                // A stream's wait is kept wherever it lies (HTA keeps
-                // them all); the others need their call's end.
-                if (r.kind == vocabulary::CudaSyncRecord::StreamWaitEvent ||
-                    g_.startNode(call) != kNone)
-                    syncs.emplace_back(k, r);
-            }
-        }
-        if (cancelled()) return;
-        std::stable_sort(launches.begin(), launches.end(),
-                         [](const Launch& a, const Launch& b) { return a.at < b.at; });
-        launchOf_.assign(t_.slices.size(), kNone);
-        for (uint32_t l = 0; l < launches.size(); ++l) {
-            launchOf_[launches[l].activity] = l;
-            launchesOn_[launches[l].stream].push_back(l);
-            launchesFrom_[{launches[l].thread, launches[l].stream}].push_back(l);
-        }
-        queueLengths(launches);
-        for (const auto& [k, r] : syncs) {
-            rows.push_back(k);
-            syncOf_.emplace(k, r);
-        }
+            });
+        for (const SyncRecord& r : queues.syncs())
+            if (r.kind == R::StreamWaitEvent && calls_.first(r.slice) != kNone)
+                rows.push_back(r.slice);
         for (const uint32_t k : rows)
-            if (g_.startNode(k) == kNone && (slice(k).flags & kSliceGpuActivity)) addNodes(k);
-
-        // The kernel an event waits on: the last launched onto its stream
-        // (from any thread) before the event was recorded.
-        auto recordedKernel = [&](int64_t recordCorrelation) -> uint32_t {
-            const auto on = recordedOn.find(recordCorrelation);
-            const uint32_t record = calls_.callWithCorrelation(recordCorrelation);
-            if (on == recordedOn.end() || record == kNone ||
-                !vocabulary::recordsEvent(name(record)))
-                return kNone;
-            const auto mine = launchesOn_.find(on->second);
-            if (mine == launchesOn_.end()) return kNone;
-            const TimeNs at = slice(record).start;
-            const auto after =
-                std::upper_bound(mine->second.begin(), mine->second.end(), at,
-                                 [&](TimeNs v, uint32_t l) { return v < launches[l].at; });
-            return after == mine->second.begin() ? kNone : launches[*(after - 1)].activity;
-        };
-        // The kernel a stream's wait holds back: the next launched onto
-        // that stream from the thread that called the wait.
-        auto nextLaunched = [&](uint32_t waitCall, const StreamKey& stream) -> uint32_t {
-            const auto mine = launchesFrom_.find({t_.trackOfSlice(waitCall), stream});
-            if (mine == launchesFrom_.end()) return kNone;
-            const TimeNs at = slice(waitCall).start;
-            const auto after =
-                std::upper_bound(mine->second.begin(), mine->second.end(), at,
-                                 [&](TimeNs v, uint32_t l) { return v < launches[l].at; });
-            return after == mine->second.end() ? kNone : launches[*after].activity;
-        };
+            if (slice(k).flags & kSliceGpuActivity) addNodes(k);
 
         // Activities by start, a sync record by its end (a Stream Sync
         // spans the copy it waits for).
         auto sortKey = [&](uint32_t k) {
-            return syncOf_.count(k) ? slice(k).end() : slice(k).start;
+            return (slice(k).flags & kSliceGpuActivity) ? slice(k).start : slice(k).end();
         };
         std::stable_sort(rows.begin(), rows.end(), [&](uint32_t a, uint32_t b) {
             const TimeNs x = sortKey(a), y = sortKey(b);
@@ -309,16 +188,15 @@ class Builder {
         std::map<uint32_t, uint32_t> kernelWaitsFor;  // activity -> the kernel it waits on
         for (const uint32_t k : rows) {
             if (cancelled()) return;
-            if (const auto sync = syncOf_.find(k); sync != syncOf_.end()) {
-                const SyncRecord& r = sync->second;
+            if (!(slice(k).flags & kSliceGpuActivity)) {
+                const SyncRecord& r = *queues.syncOf(k);
                 const uint32_t call = calls_.first(k);
                 const uint32_t callStart = g_.startNode(call);
-                using R = vocabulary::CudaSyncRecord;
                 if (r.kind == R::Event || r.kind == R::StreamWaitEvent) {
-                    const uint32_t source = recordedKernel(r.recordCorrelation);
+                    const uint32_t source = queues.recordedActivity(r.recordCorrelation, calls_);
                     if (source == kNone) continue;
                     if (r.kind == R::StreamWaitEvent) {
-                        const uint32_t dest = nextLaunched(call, streamOf(k));
+                        const uint32_t dest = queues.nextLaunched(call, streamOf(k));
                         if (dest != kNone) kernelWaitsFor[dest] = source;
                     } else if (g_.startNode(source) != kNone && callStart != kNone) {
                         addEdge(g_.startNode(source) + 1, callStart + 1, PathEdgeKind::Sync);
@@ -349,9 +227,10 @@ class Builder {
             const uint32_t callStart = g_.startNode(call);
             const TimeNs launchedAt = slice(call).start;
             const auto last = lastNode.find(stream);
-            const uint32_t launch = launchOf_[k];
+            const uint32_t launch = queues.launchOf(k);
             bool launchEdge = false;
-            if (launch != kNone && queuedAtLaunch_[launch] == 1 && queuedAtStart_[launch] == 0 &&
+            if (launch != kNone && queues.launches()[launch].queuedAtLaunch == 1 &&
+                queues.launches()[launch].queuedAtStart == 0 &&
                 (last == lastNode.end() || g_.nodes[last->second].at < launchedAt) &&
                 (waitEnd == kNone || g_.nodes[waitEnd].at < launchedAt)) {
                 addEdge(callStart, start, PathEdgeKind::KernelLaunch);
@@ -371,14 +250,7 @@ class Builder {
     const LaunchCalls& calls_;
     const PathGraphOptions& o_;
     PathGraph g_;
-    // Launches (indices into the time-sorted list) by stream, and by the
-    // thread that called them and stream; the queue lengths by launch; each
-    // activity's launch.
-    std::map<StreamKey, std::vector<uint32_t>> launchesOn_;
-    std::map<std::pair<uint32_t, StreamKey>, std::vector<uint32_t>> launchesFrom_;
-    std::vector<int64_t> queuedAtLaunch_, queuedAtStart_;
-    std::vector<uint32_t> launchOf_;
-    std::unordered_map<uint32_t, SyncRecord> syncOf_;
+    std::vector<uint32_t> callsWithNodes_;  // the window's runtime calls
 };
 
 }  // namespace

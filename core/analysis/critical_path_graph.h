@@ -21,6 +21,7 @@
 
 #include "analysis/gpu_activity.h"
 #include "analysis/launch_calls.h"
+#include "analysis/launch_queues.h"
 #include "model/trace.h"
 #include "util/cancel_token.h"
 
@@ -60,6 +61,9 @@ struct PathGraphOptions {
     // tests do).
     bool zeroWeightLaunchEdges = true;
     const CancelToken* cancel = nullptr;
+    // The trace's launches and their queues (the index keeps them); built
+    // for the call without.
+    const LaunchQueues* queues = nullptr;
 };
 
 struct PathGraph {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 
+#include "analysis/analysis_index.h"
 #include "analysis/critical_path_what_if.h"
 #include "report/analyses/builtin_analyses.h"
 
@@ -231,8 +232,17 @@ Analysis criticalPathAnalysis() {
         PathGraphOptions options;
         options.window = pathWindow(t, scope);
         options.cancel = scope.cancel;
-        const LaunchCalls calls(t);
-        const CriticalPath p = criticalPath(t, calls, options);
+        // The index's launch table and queues where there is one.
+        std::optional<LaunchCalls> ownCalls;
+        std::shared_ptr<const LaunchQueues> queues;
+        if (scope.index) {
+            queues = scope.index->launchQueues(scope.cancel);
+            options.queues = queues.get();
+        } else {
+            ownCalls.emplace(t);
+        }
+        const CriticalPath p =
+            criticalPath(t, scope.index ? scope.index->launches() : *ownCalls, options);
         std::vector<WhatIf> whatIfs;
         for (const std::string& text : o.texts("what-if")) {
             std::string error;
