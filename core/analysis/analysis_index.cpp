@@ -50,6 +50,16 @@ std::shared_ptr<const void> AnalysisIndex::remember(
     return value;
 }
 
+std::shared_ptr<const LaunchQueues> AnalysisIndex::launchQueues(const CancelToken* cancel) const {
+    const std::lock_guard lock(queuesMutex_);
+    if (!queues_) {
+        auto built = std::make_shared<const LaunchQueues>(trace_, launches_, cancel);
+        if (built->cancelled()) return nullptr;
+        queues_ = std::move(built);
+    }
+    return queues_;
+}
+
 void AnalysisIndex::forgetRemembered() const {
     const std::lock_guard lock(mutex_);
     remembered_.clear();

@@ -78,15 +78,12 @@ class AnalysisIndex {
         kRememberedAccount,
         kRememberedLaunch,
         kRememberedEfficiency,
-        kRememberedLaunchQueues,
         kRememberedKernels,  // + 1 with their launchers, + 2 per device
     };
     // The trace's launches and their streams' queues (the critical path's),
-    // built on first use and kept like the results above.
-    std::shared_ptr<const LaunchQueues> launchQueues(const CancelToken* cancel) const {
-        return rememberedOf<LaunchQueues>(kRememberedLaunchQueues, kWholeTrace, cancel,
-                                          [&] { return LaunchQueues(trace_, launches_, cancel); });
-    }
+    // built on first use (one caller builds, others wait) and kept for the
+    // trace's life; a cancelled build is not kept (null).
+    std::shared_ptr<const LaunchQueues> launchQueues(const CancelToken* cancel) const;
     // Drops what it remembers: a benchmark times each analysis's own work.
     void forgetRemembered() const;
 
@@ -116,6 +113,8 @@ class AnalysisIndex {
     std::shared_ptr<const void> remember(
         const RememberKey& key, const CancelToken* cancel,
         const std::function<std::shared_ptr<const void>()>& compute) const;
+    mutable std::mutex queuesMutex_;
+    mutable std::shared_ptr<const LaunchQueues> queues_;
 };
 
 }  // namespace gapscope

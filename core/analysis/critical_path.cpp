@@ -78,15 +78,35 @@ LongestPath longestPath(const PathGraph& g, const std::vector<TimeNs>& weights) 
     std::vector<uint8_t> alive(m, 1);
     for (uint32_t i = 0; i < m; ++i)
         use[i] = i;
-    for (size_t v = 0; v < n; ++v)
-        for (uint32_t a = predStart[v]; a < predStart[v + 1]; ++a) {
-            if (!alive[preds[a]]) continue;
-            for (uint32_t b = a + 1; b < predStart[v + 1]; ++b)
-                if (alive[preds[b]] && g.edges[preds[b]].from == g.edges[preds[a]].from) {
-                    alive[preds[b]] = 0;
-                    use[preds[a]] = preds[b];
-                }
+    std::vector<std::pair<uint32_t, uint32_t>> byFrom;  // (source, place), a node's many
+    for (size_t v = 0; v < n; ++v) {
+        const uint32_t lo = predStart[v], hi = predStart[v + 1];
+        if (hi - lo <= 16) {
+            for (uint32_t a = lo; a < hi; ++a) {
+                if (!alive[preds[a]]) continue;
+                for (uint32_t b = a + 1; b < hi; ++b)
+                    if (alive[preds[b]] && g.edges[preds[b]].from == g.edges[preds[a]].from) {
+                        alive[preds[b]] = 0;
+                        use[preds[a]] = preds[b];
+                    }
+            }
+            continue;
         }
+        // (Many waits on one call: sorted by source, not compared pairwise.)
+        byFrom.clear();
+        for (uint32_t a = lo; a < hi; ++a)
+            byFrom.emplace_back(g.edges[preds[a]].from, a);
+        std::sort(byFrom.begin(), byFrom.end());
+        for (size_t i = 0; i < byFrom.size();) {
+            size_t j = i + 1;
+            while (j < byFrom.size() && byFrom[j].first == byFrom[i].first) {
+                alive[preds[byFrom[j].second]] = 0;
+                use[preds[byFrom[i].second]] = preds[byFrom[j].second];
+                ++j;
+            }
+            i = j;
+        }
+    }
     // Outgoing edges likewise, for the topological order.
     std::vector<uint32_t> succStart(n + 1, 0), succs(m), inDegree(n, 0);
     for (uint32_t i = 0; i < m; ++i)
@@ -118,14 +138,18 @@ LongestPath longestPath(const PathGraph& g, const std::vector<TimeNs>& weights) 
         }
         std::swap(generation, next);
     }
-    // (Nodes on a cycle, which times that go forward never make, are left out.)
+    // Nodes on a cycle (clocks that disagree can make one) are left out, and
+    // counted: the path is then of the rest of the graph.
+    out.nodesLeftOut = nodesInOrder.size() - topo.size();
     std::vector<TimeNs> dist(n, 0);
     std::vector<uint32_t> via(n, kNone);  // the edge the longest chain arrives by
     for (const uint32_t v : topo) {
         for (uint32_t a = predStart[v]; a < predStart[v + 1]; ++a) {
             const uint32_t e = preds[a];
             if (!alive[e]) continue;
-            const TimeNs d = dist[g.edges[e].from] + weights[use[e]];
+            // (Saturating: a hostile file's times, scaled by a what-if.)
+            const TimeNs w = weights[use[e]], from = dist[g.edges[e].from];
+            const TimeNs d = from > INT64_MAX - w ? INT64_MAX : from + w;
             if (via[v] == kNone || d > dist[v]) {
                 dist[v] = d;
                 via[v] = use[e];
@@ -151,7 +175,7 @@ LongestPath longestPath(const PathGraph& g, const std::vector<TimeNs>& weights) 
 const char* pathKindName(PathKind k) {
     switch (k) {
         case PathKind::CpuOp:
-            return "cpu_op";
+            return "op";
         case PathKind::RuntimeCall:
             return "runtime_call";
         case PathKind::InputWait:
@@ -177,8 +201,12 @@ const char* pathKindName(PathKind k) {
 bool insideInputWait(const Trace& t, uint32_t slice) {
     const Slice& s = t.slices[slice];
     if (hostRole(s) == HostRole::InputWait) return true;
-    for (const Row& row : t.tracks[t.trackOfSlice(slice)].rows) {
-        if (row.depth >= s.depth) continue;
+    const Track& track = t.tracks[t.trackOfSlice(slice)];
+    uint16_t lane = 0;  // the slice's own row's: enclosing slices share it
+    for (const Row& row : track.rows)
+        if (slice >= row.begin && slice < row.end) lane = row.lane;
+    for (const Row& row : track.rows) {
+        if (row.depth >= s.depth || row.lane != lane) continue;
         const auto [lo, hi] = t.visibleInRow(row, s.start, s.start);
         for (uint32_t i = lo; i < hi; ++i) {
             const Slice& outer = t.slices[i];
@@ -233,6 +261,7 @@ void findLongestPath(const Trace& t, CriticalPath& out) {
         weights[i] = g.edges[i].weight;
     LongestPath path = longestPath(g, weights);
     out.lengthNs = path.lengthNs;
+    out.nodesLeftOut = path.nodesLeftOut;
     out.nodes = std::move(path.nodes);
     out.edges = std::move(path.edges);
     std::unordered_map<uint32_t, bool> input;

@@ -40,7 +40,7 @@ enum class PathKind : uint8_t {
     None,
 };
 inline constexpr size_t kPathKindCount = 10;
-const char* pathKindName(PathKind k);  // "cpu_op", "runtime_call", "input_wait", …
+const char* pathKindName(PathKind k);  // "op", "runtime_call", "input_wait", …
 
 struct CriticalPath {
     PathGraph graph;
@@ -50,6 +50,7 @@ struct CriticalPath {
     std::array<TimeNs, kBoundByCount> byBound{};
     std::array<TimeNs, kPathKindCount> byKind{};
     std::vector<uint32_t> slices;  // every slice with a node on the path, sorted
+    size_t nodesLeftOut = 0;       // on a cycle of the graph (clocks that disagree)
     bool cancelled = false;
 };
 
@@ -67,6 +68,7 @@ void findLongestPath(const Trace& trace, CriticalPath& path);
 struct LongestPath {
     TimeNs lengthNs = 0;
     std::vector<uint32_t> nodes, edges;
+    size_t nodesLeftOut = 0;  // on a cycle: no order holds them
 };
 // The longest path of a graph whose edges weigh `weights` (one per edge).
 LongestPath longestPath(const PathGraph& graph, const std::vector<TimeNs>& weights);

@@ -128,7 +128,7 @@ class Builder {
                 while (!stack.empty() && slice(stack.back()).end() <= slice(s).start)
                     leave();
                 const uint32_t start = addNodes(s);
-                if (isRuntimeKind(sliceKind(slice(s)))) callsWithNodes_.push_back(s);
+                withNodes_.push_back(s);
                 if (stack.empty()) {
                     if (previousTop != kNone) addEdge(previousTop, start, PathEdgeKind::Dependency);
                 } else {
@@ -160,7 +160,7 @@ class Builder {
         // every stream's wait, wherever it lies (HTA keeps them all).
         std::vector<uint32_t> rows;
         using R = vocabulary::CudaSyncRecord;
-        for (const uint32_t call : callsWithNodes_)
+        for (const uint32_t call : withNodes_)
             queues.forEachOfCall(call, [&](uint32_t k) {
                 if (slice(k).flags & kSliceGpuActivity) {
                     rows.push_back(k);
@@ -184,7 +184,20 @@ class Builder {
             const TimeNs x = sortKey(a), y = sortKey(b);
             return x != y ? x < y : a < b;
         });
-        std::map<StreamKey, uint32_t> lastNode;       // the end node of a stream's last activity
+        // The end node of each stream's last activity, streams in the order
+        // they came (a Context Sync waits on them in that order, as HTA's).
+        std::vector<std::pair<StreamKey, uint32_t>> lastNode;
+        auto lastOn = [&](const StreamKey& stream) {
+            return std::find_if(lastNode.begin(), lastNode.end(),
+                                [&](const auto& e) { return e.first == stream; });
+        };
+        // A wait's end after GPU work launched before the wait was called:
+        // work launched after it (a clock that disagrees puts it first on
+        // the GPU) is no part of what it waited for, and would make a cycle.
+        auto waitsFor = [&](uint32_t activityEnd, uint32_t waitCall) {
+            const uint32_t launch = calls_.first(g_.nodes[activityEnd].slice);
+            return launch == kNone || slice(launch).start <= slice(waitCall).start;
+        };
         std::map<uint32_t, uint32_t> kernelWaitsFor;  // activity -> the kernel it waits on
         for (const uint32_t k : rows) {
             if (cancelled()) return;
@@ -198,7 +211,8 @@ class Builder {
                     if (r.kind == R::StreamWaitEvent) {
                         const uint32_t dest = queues.nextLaunched(call, streamOf(k));
                         if (dest != kNone) kernelWaitsFor[dest] = source;
-                    } else if (g_.startNode(source) != kNone && callStart != kNone) {
+                    } else if (g_.startNode(source) != kNone && callStart != kNone &&
+                               waitsFor(g_.startNode(source) + 1, call)) {
                         addEdge(g_.startNode(source) + 1, callStart + 1, PathEdgeKind::Sync);
                     }
                     continue;
@@ -206,8 +220,9 @@ class Builder {
                 if (callStart == kNone) continue;
                 if (r.kind == R::Context) {
                     for (const auto& [stream, node] : lastNode)
-                        addEdge(node, callStart + 1, PathEdgeKind::Sync);
-                } else if (const auto it = lastNode.find(streamOf(k)); it != lastNode.end()) {
+                        if (waitsFor(node, call)) addEdge(node, callStart + 1, PathEdgeKind::Sync);
+                } else if (const auto it = lastOn(streamOf(k));
+                           it != lastNode.end() && waitsFor(it->second, call)) {
                     addEdge(it->second, callStart + 1, PathEdgeKind::Sync);
                 }
                 continue;
@@ -226,7 +241,7 @@ class Builder {
             const uint32_t call = calls_.first(k);
             const uint32_t callStart = g_.startNode(call);
             const TimeNs launchedAt = slice(call).start;
-            const auto last = lastNode.find(stream);
+            const auto last = lastOn(stream);
             const uint32_t launch = queues.launchOf(k);
             bool launchEdge = false;
             if (launch != kNone && queues.launches()[launch].queuedAtLaunch == 1 &&
@@ -242,7 +257,10 @@ class Builder {
             }
             if (!launchEdge && o_.zeroWeightLaunchEdges)
                 addEdge(callStart, start, PathEdgeKind::KernelLaunch, true);
-            lastNode[stream] = end;
+            if (last != lastNode.end())
+                last->second = end;
+            else
+                lastNode.emplace_back(stream, end);
         }
     }
 
@@ -250,7 +268,7 @@ class Builder {
     const LaunchCalls& calls_;
     const PathGraphOptions& o_;
     PathGraph g_;
-    std::vector<uint32_t> callsWithNodes_;  // the window's runtime calls
+    std::vector<uint32_t> withNodes_;  // the window's CPU slices with nodes (launchers)
 };
 
 }  // namespace

@@ -51,8 +51,8 @@ std::optional<WhatIf> parseWhatIf(std::string_view text, std::string& error) {
     const std::string_view factor = text.substr(eq + 1);
     const auto [end, ec] = std::from_chars(factor.data(), factor.data() + factor.size(), w.factor);
     if (ec != std::errc() || end != factor.data() + factor.size() || !std::isfinite(w.factor) ||
-        w.factor < 0) {
-        error = "\"" + std::string(factor) + "\" is no factor (a number, 0 or more)";
+        w.factor < 0 || w.factor > kMostWhatIfFactor) {
+        error = "\"" + std::string(factor) + "\" is no factor (a number from 0 to 1000)";
         return std::nullopt;
     }
     const std::string_view part = text.substr(0, eq);
@@ -121,9 +121,10 @@ Projection projectPath(const Trace& t, const CriticalPath& path,
             }
             if (applies) factor *= w.factor;
         }
-        weights[i] =
-            factor == 1 ? e.weight
-                        : static_cast<TimeNs>(std::llround(static_cast<double>(e.weight) * factor));
+        const double scaled = static_cast<double>(e.weight) * factor;
+        weights[i] = factor == 1      ? e.weight
+                     : scaled >= 9e18 ? TimeNs{INT64_MAX / 2}
+                                      : static_cast<TimeNs>(std::llround(scaled));
     }
     const LongestPath p = longestPath(g, weights);
     Projection out;

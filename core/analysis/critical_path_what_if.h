@@ -28,7 +28,10 @@ struct WhatIf {
 };
 
 // "kernel:*gemm*=0.5", "op:aten::addmm=0.8", "input=0", "launch=0",
-// "comm=0.5"; none, with why, for anything else.
+// "comm=0.5" (a factor from 0 to kMostWhatIfFactor: a step a thousand
+// times slower is a question no one asks, and its times stay exact);
+// none, with why, for anything else.
+inline constexpr double kMostWhatIfFactor = 1000;
 std::optional<WhatIf> parseWhatIf(std::string_view text, std::string& error);
 // The grammar, for --help.
 std::string whatIfGrammar();

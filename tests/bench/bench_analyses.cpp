@@ -33,19 +33,10 @@ std::vector<Step> stepsIn(const Trace& t, const AnalysisIndex* x, Interval w) {
     return out;
 }
 
-// With the index: its launch queues, built once per trace as the viewer
-// keeps them (the benchmark drops what the index remembers before each run,
-// so they are kept here; their own row times them); without: none (built
-// by the path itself).
-const LaunchQueues* keptQueues(const Trace& t, const AnalysisIndex* x) {
-    static const Trace* of = nullptr;
-    static std::unique_ptr<LaunchQueues> kept;
-    if (!x) return nullptr;
-    if (of != &t) {
-        kept = std::make_unique<LaunchQueues>(t, x->launches());
-        of = &t;
-    }
-    return kept.get();
+// With the index: its launch queues, built once per trace and kept by it
+// (their own row times building them); without: none (built by the path).
+const LaunchQueues* keptQueues(const AnalysisIndex* x) {
+    return x ? x->launchQueues(nullptr).get() : nullptr;
 }
 
 std::vector<Analysis> analyses() {
@@ -118,7 +109,7 @@ std::vector<Analysis> analyses() {
          [](const Trace& t, Interval w, const AnalysisIndex* x) {
              PathGraphOptions o;
              o.window = w;
-             o.queues = keptQueues(t, x);
+             o.queues = keptQueues(x);
              const CriticalPath p =
                  x ? criticalPath(t, x->launches(), o) : criticalPath(t, LaunchCalls(t), o);
              return p.nodes.size();
@@ -128,7 +119,7 @@ std::vector<Analysis> analyses() {
              const std::vector<Step> steps = stepsIn(t, x, kWholeTrace);
              PathGraphOptions o;
              if (!steps.empty()) o.window = steps[steps.size() / 2].span;
-             o.queues = keptQueues(t, x);
+             o.queues = keptQueues(x);
              const CriticalPath p =
                  x ? criticalPath(t, x->launches(), o) : criticalPath(t, LaunchCalls(t), o);
              return p.nodes.size();

@@ -10,6 +10,7 @@
 #include <QTest>
 #include <set>
 
+#include "analysis/analysis_index.h"
 #include "analysis/critical_path_what_if.h"
 #include "loader/loader.h"
 #include "report/analysis_registry.h"
@@ -60,7 +61,14 @@ const char* kInputStall = R"(
 {"ph":"X","cat":"kernel","pid":0,"tid":7,"name":"gemm","ts":430,"dur":200,"args":{"device":0,"stream":7,"correlation":1}}
 )";
 
+// A launch and a 200 µs all-reduce.
+const char* kCollective = R"(
+{"ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"name":"cudaLaunchKernel","ts":0,"dur":5,"args":{"correlation":1}},
+{"ph":"X","cat":"kernel","pid":0,"tid":7,"name":"ncclDevKernel_AllReduce_Sum_f32_RING_LL","ts":10,"dur":200,"args":{"device":0,"stream":7,"correlation":1}}
+)";
+
 struct Path {
+    bool operator==(const Path&) const = default;
     int64_t pathNs = 0;
     std::optional<int64_t> projectedNs;
     std::map<std::string, int64_t> byBound;  // the non-zero ones
@@ -68,15 +76,15 @@ struct Path {
     std::set<std::string> slices;
 };
 
-Path pathOf(const char* events, const std::vector<std::string>& whatIfs = {}) {
-    const LoadResult loaded = test::loadJsonText(traceOf(events));
-    if (!loaded.trace) throw std::runtime_error("the planted trace did not load");
+Path pathIn(const Trace& t, const AnalysisIndex* index, const std::vector<std::string>& whatIfs) {
     AnalysisOptions options;
     options.set("slices");
     for (const std::string& w : whatIfs)
         options.add("what-if", w);
+    Scope scope;
+    scope.index = index;
     const AnalysisResult r =
-        computeAnalysis(*analysisRegistry().find("critical-path"), *loaded.trace, Scope{}, options);
+        computeAnalysis(*analysisRegistry().find("critical-path"), t, scope, options);
     Path p;
     p.pathNs = integerOr(r.figure("path_ns"));
     if (const auto* i = std::get_if<int64_t>(&r.figure("projected_ns"))) p.projectedNs = *i;
@@ -94,6 +102,21 @@ Path pathOf(const char* events, const std::vector<std::string>& whatIfs = {}) {
     return p;
 }
 
+// The path without the index and with it (its launch queues kept); the
+// test checks `sameWithIndex`.
+struct Paths : Path {
+    bool sameWithIndex = false;
+};
+Paths pathOf(const char* events, const std::vector<std::string>& whatIfs = {}) {
+    const LoadResult loaded = test::loadJsonText(traceOf(events));
+    if (!loaded.trace) throw std::runtime_error("the planted trace did not load");
+    const AnalysisIndex index(*loaded.trace);
+    Paths p;
+    static_cast<Path&>(p) = pathIn(*loaded.trace, nullptr, whatIfs);
+    p.sameWithIndex = static_cast<const Path&>(p) == pathIn(*loaded.trace, &index, whatIfs);
+    return p;
+}
+
 }  // namespace
 
 class TestCriticalPath : public QObject {
@@ -104,7 +127,8 @@ class TestCriticalPath : public QObject {
     // 580 µs. The CPU's own chain (mul 100, the sync's tail free, add 60)
     // is 160 µs; the other thread's op 50 µs.
     void aChainThroughASynchronize() {
-        const Path p = pathOf(kSyncChain);
+        const Paths p = pathOf(kSyncChain);
+        QVERIFY(p.sameWithIndex);
         QCOMPARE(p.pathNs, int64_t(580000));
         const std::map<std::string, int64_t> want{{"cpu_bound", 70000},
                                                   {"gpu_compute_bound", 500000},
@@ -112,7 +136,7 @@ class TestCriticalPath : public QObject {
         QCOMPARE(p.byBound, want);
         // mul's 10 µs before its launch call: an op's; the add's 60.
         const std::map<std::string, int64_t> kinds{
-            {"cpu_op", 70000}, {"kernel", 500000}, {"launch_overhead", 10000}};
+            {"op", 70000}, {"kernel", 500000}, {"launch_overhead", 10000}};
         QCOMPARE(p.byKind, kinds);
         QVERIFY(p.slices.count("k_long") && p.slices.count("cudaDeviceSynchronize") &&
                 p.slices.count("aten::add"));
@@ -132,12 +156,12 @@ class TestCriticalPath : public QObject {
         // Without the kernel the CPU's own chain bounds the step: mul's 100,
         // the add's 60.
         QTest::newRow("the kernel gone") << "kernel:k_long=0" << qint64(160000);
-        QTest::newRow("no collective to scale") << "comm=0.5" << qint64(580000);
     }
     void whatIfOnTheSyncChain() {
         QFETCH(QString, whatIf);
         QFETCH(qint64, projectedNs);
-        const Path p = pathOf(kSyncChain, {whatIf.toStdString()});
+        const Paths p = pathOf(kSyncChain, {whatIf.toStdString()});
+        QVERIFY(p.sameWithIndex);
         QCOMPARE(p.pathNs, int64_t(580000));
         QVERIFY(p.projectedNs);
         QCOMPARE(*p.projectedNs, int64_t(projectedNs));
@@ -146,7 +170,8 @@ class TestCriticalPath : public QObject {
     // The wait: k_a's launch 10 µs, k_a 300 µs, k_b 100 µs from k_a's end:
     // 410 µs (without the wait k_b's chain would be 130 µs, k_a's 310 µs).
     void aKernelHeldByAnotherStreamsEvent() {
-        const Path p = pathOf(kCrossStream);
+        const Paths p = pathOf(kCrossStream);
+        QVERIFY(p.sameWithIndex);
         QCOMPARE(p.pathNs, int64_t(410000));
         const std::map<std::string, int64_t> want{{"gpu_compute_bound", 400000},
                                                   {"gpu_kernel_launch_overhead", 10000}};
@@ -159,7 +184,8 @@ class TestCriticalPath : public QObject {
     // The batch's 300 µs of CPU ops, mm's 10 µs to its launch, 10 µs to the
     // kernel, 200 µs of it: 520 µs; with the input free, 220 µs.
     void anInputStall() {
-        const Path p = pathOf(kInputStall);
+        const Paths p = pathOf(kInputStall);
+        QVERIFY(p.sameWithIndex);
         QCOMPARE(p.pathNs, int64_t(520000));
         const std::map<std::string, int64_t> want{{"cpu_bound", 310000},
                                                   {"gpu_compute_bound", 200000},
@@ -167,13 +193,26 @@ class TestCriticalPath : public QObject {
         QCOMPARE(p.byBound, want);
         // The batch's making is the input wait's; mm's 10 µs before its launch an op's.
         const std::map<std::string, int64_t> kinds{{"input_wait", 300000},
-                                                   {"cpu_op", 10000},
+                                                   {"op", 10000},
                                                    {"kernel", 200000},
                                                    {"launch_overhead", 10000}};
         QCOMPARE(p.byKind, kinds);
         QCOMPARE(*pathOf(kInputStall, {"input=0"}).projectedNs, int64_t(220000));
         // Two what-ifs at once: the input free and the kernel twice as fast.
         QCOMPARE(*pathOf(kInputStall, {"input=0", "kernel:gemm=0.5"}).projectedNs, int64_t(120000));
+    }
+
+    // A collective on the path: its time is communication; comm=0.5 halves it.
+    void aCollective() {
+        const Paths p = pathOf(kCollective);
+        QVERIFY(p.sameWithIndex);
+        QCOMPARE(p.pathNs, int64_t(210000));
+        const std::map<std::string, int64_t> want{{"gpu_communication_bound", 200000},
+                                                  {"gpu_kernel_launch_overhead", 10000}};
+        QCOMPARE(p.byBound, want);
+        QCOMPARE(*pathOf(kCollective, {"comm=0.5"}).projectedNs, int64_t(110000));
+        // (A kernel pattern that names no kernel changes nothing.)
+        QCOMPARE(*pathOf(kCollective, {"kernel:gemm*=0.5"}).projectedNs, int64_t(210000));
     }
 
     void whatIfsThatDoNotParse_data() {
@@ -185,6 +224,7 @@ class TestCriticalPath : public QObject {
         QTest::newRow("a negative factor") << "input=-1";
         QTest::newRow("not a number") << "comm=fast";
         QTest::newRow("an empty name") << "op:=0.5";
+        QTest::newRow("beyond a thousand") << "input=1e18";
     }
     void whatIfsThatDoNotParse() {
         QFETCH(QString, text);

@@ -8,12 +8,13 @@
 namespace gapscope::vocabulary {
 
 bool queuesGpuWork(std::string_view call) {
-    // Holistic Trace Analysis's list of launches (trace_symbol_table.py).
+    // Holistic Trace Analysis's CUDA and HIP launches (trace_symbol_table.py),
+    // and HIP's other kernel launches.
     return call == "cudaLaunchKernel" || call == "cudaLaunchKernelExC" ||
            call == "cuLaunchKernel" || call == "cudaMemcpyAsync" || call == "cudaMemsetAsync" ||
            call == "hipLaunchKernel" || call == "hipExtLaunchKernel" ||
            call == "hipModuleLaunchKernel" || call == "hipExtModuleLaunchKernel" ||
-           call == "hipMemcpyAsync" || call == "hipMemsetAsync";
+           call == "hipMemcpyAsync" || call == "hipMemsetAsync" || call == "hipMemcpyWithStream";
 }
 
 bool blocksUntilGpuDone(std::string_view call) {

@@ -15,13 +15,15 @@ namespace gapscope {
 namespace {
 
 // The window a scope asks about: step N's own range (its ProfilerStep
-// annotation), else --range, else the whole trace.
+// annotation; within --range where both are given), else --range, else
+// the whole trace.
 Interval pathWindow(const Trace& t, const Scope& scope) {
+    Interval w = scope.range.value_or(kWholeTrace);
     if (scope.step)
         for (const Step& s : scope.steps(t))
-            if (s.number == *scope.step) return s.span;
-    if (scope.range) return *scope.range;
-    return kWholeTrace;
+            if (s.number == *scope.step)  // with --range too: their intersection
+                return {std::max(w.start, s.span.start), std::min(w.end, s.span.end)};
+    return w;
 }
 
 // What people read for each part of the path.
@@ -130,18 +132,19 @@ ResultTable contributorsTable(const Trace& t, const CriticalPath& p, size_t top)
         uint32_t longest = kNone;  // its slice with the most time on the path
         TimeNs longestNs = 0;
     };
-    std::map<uint32_t, TimeNs> bySlice;
+    // (A stream's gap is the earlier kernel's by HTA's attribution, but no
+    // time of its run: each slice's time by what the edge was.)
+    std::map<std::pair<uint32_t, BoundBy>, TimeNs> bySlice;
     for (const uint32_t e : p.edges) {
         const PathEdge& edge = p.graph.edges[e];
         if (edge.attributed != kNone && edge.weight > 0 &&
             (edge.kind == PathEdgeKind::Operator || edge.kind == PathEdgeKind::KernelKernel))
-            bySlice[edge.attributed] += edge.weight;
+            bySlice[{edge.attributed, boundByOf(t, edge)}] += edge.weight;
     }
     std::map<std::pair<StringId, BoundBy>, Row> byName;
-    for (const auto& [slice, ns] : bySlice) {
-        PathEdge self;
-        self.attributed = slice;
-        Row& r = byName[{t.slices[slice].name, boundByOf(t, self)}];
+    for (const auto& [key, ns] : bySlice) {
+        const uint32_t slice = key.first;
+        Row& r = byName[{t.slices[slice].name, key.second}];
         r.ns += ns;
         ++r.slices;
         if (ns > r.longestNs) {
@@ -267,6 +270,12 @@ Analysis criticalPathAnalysis() {
         }
         r.addFigure({"slices_on_path", "Slices on the path", Unit::Count},
                     static_cast<int64_t>(p.slices.size()));
+        // Clocks that disagree can tie the graph in a loop: its nodes are
+        // left out (the path is of the rest), and said.
+        ResultColumn loop{"nodes_left_out", "Nodes left out (on a loop of the graph)", Unit::Count};
+        loop.sparse = true;
+        r.addFigure(
+            loop, p.nodesLeftOut ? ResultCell(static_cast<int64_t>(p.nodesLeftOut)) : ResultCell());
         r.tables.push_back(compositionTable(p, projected));
         r.tables.push_back(kindsTable(p));
         r.tables.push_back(
