@@ -42,6 +42,8 @@ take guide-pipeline "$sample" --panel InputPipelineDock
 take guide-advice "$sample" --panel AdviceDock --dark
 # A registered analysis without a panel of its own: the registry's panel.
 take guide-launch "$sample" --panel launchDock
+# The critical path of the input-bound sample: CPU work waiting for input.
+take guide-critical-path "$sample" --panel critical-pathDock --dock-height 470
 take trace-panel "$sample" --panel infoDock
 QT_SCALE_FACTOR=2 "$shot" "$sample" "$scratch/t.png" --size 1400x860 --panel infoDock --dark 2>/dev/null
 mv "$scratch/t.png" "$out/trace-panel-dark-200.png" && rm -rf "$scratch/config"
