@@ -45,6 +45,11 @@ def main():
             msg, " (GAPSCOPE_REQUIRE_INPUTS is set)" if require else "; skipped"), file=sys.stderr)
         sys.exit(1 if require else 77)
 
+    # (CI names a missing ../shared by GAPSCOPE_SHARED_DIR, as a person's
+    # clone without it would be.)
+    env_shared = os.environ.get("GAPSCOPE_SHARED_DIR")
+    if env_shared and not os.path.isdir(env_shared):
+        unavailable("../shared is absent (GAPSCOPE_SHARED_DIR=%s)" % env_shared)
     if not os.path.isdir(args.traces):
         unavailable("no HTA test traces at %s" % args.traces)
     try:
