@@ -45,6 +45,18 @@ const char* boundByTitle(BoundBy b) {
     return "";
 }
 
+// A part's share of the path (none for a path of no length), and the
+// column it goes in.
+ResultCell shareOfPath(TimeNs ns, const CriticalPath& p) {
+    return p.lengthNs > 0 ? ResultCell(static_cast<double>(ns) / static_cast<double>(p.lengthNs))
+                          : ResultCell();
+}
+ResultColumn shareColumn() {
+    ResultColumn share{"share", "Of the path", Unit::Share};
+    share.of = "path_ns";
+    return share;
+}
+
 ResultTable compositionTable(const CriticalPath& p, const std::optional<Projection>& projected) {
     ResultTable table;
     table.id = "composition";
@@ -54,18 +66,14 @@ ResultTable compositionTable(const CriticalPath& p, const std::optional<Projecti
         if (static_cast<BoundBy>(b) != BoundBy::None)
             bound.labels.emplace_back(boundByName(static_cast<BoundBy>(b)),
                                       boundByTitle(static_cast<BoundBy>(b)));
-    ResultColumn share{"share", "Of the path", Unit::Share};
-    share.of = "path_ns";
     ResultColumn then{"projected_ns", "With the what-ifs", Unit::Duration};
     then.sparse = true;
-    table.columns = {bound, {"ns", "Time", Unit::Duration}, share, then};
+    table.columns = {bound, {"ns", "Time", Unit::Duration}, shareColumn(), then};
     for (size_t b = 0; b < kBoundByCount; ++b) {
         if (static_cast<BoundBy>(b) == BoundBy::None) continue;
         ResultRow r;
         r.cells = {std::string(boundByName(static_cast<BoundBy>(b))), p.byBound[b],
-                   p.lengthNs > 0 ? ResultCell(static_cast<double>(p.byBound[b]) /
-                                               static_cast<double>(p.lengthNs))
-                                  : ResultCell(),
+                   shareOfPath(p.byBound[b], p),
                    projected ? ResultCell(projected->byBound[b]) : ResultCell()};
         table.rows.push_back(std::move(r));
     }
@@ -108,16 +116,12 @@ ResultTable kindsTable(const CriticalPath& p) {
         if (static_cast<PathKind>(k) != PathKind::None)
             kind.labels.emplace_back(pathKindName(static_cast<PathKind>(k)),
                                      pathKindTitle(static_cast<PathKind>(k)));
-    ResultColumn share{"share", "Of the path", Unit::Share};
-    share.of = "path_ns";
-    table.columns = {kind, {"ns", "Time", Unit::Duration}, share};
+    table.columns = {kind, {"ns", "Time", Unit::Duration}, shareColumn()};
     for (size_t k = 0; k < kPathKindCount; ++k) {
         if (static_cast<PathKind>(k) == PathKind::None) continue;
         ResultRow r;
         r.cells = {std::string(pathKindName(static_cast<PathKind>(k))), p.byKind[k],
-                   p.lengthNs > 0 ? ResultCell(static_cast<double>(p.byKind[k]) /
-                                               static_cast<double>(p.lengthNs))
-                                  : ResultCell()};
+                   shareOfPath(p.byKind[k], p)};
         table.rows.push_back(std::move(r));
     }
     return table;
@@ -159,20 +163,15 @@ ResultTable contributorsTable(const Trace& t, const CriticalPath& p, size_t top)
     ResultTable table;
     table.id = "contributors";
     table.title = "What contributes most";
-    ResultColumn share{"share", "Of the path", Unit::Share};
-    share.of = "path_ns";
     table.columns = {symbolColumn("name", "Name"),
                      {"bound_by", "Bound by", Unit::Text},
                      {"ns", "On the path", Unit::Duration},
-                     share,
+                     shareColumn(),
                      {"slices", "Slices", Unit::Count}};
     for (const auto& [key, row] : rows) {
         ResultRow r;
         r.cells = {std::string(t.str(key.first)), std::string(boundByName(key.second)), row.ns,
-                   p.lengthNs > 0
-                       ? ResultCell(static_cast<double>(row.ns) / static_cast<double>(p.lengthNs))
-                       : ResultCell(),
-                   row.slices};
+                   shareOfPath(row.ns, p), row.slices};
         r.ref.kind = ResultRef::Kind::Slice;
         r.ref.slice = row.longest;
         table.rows.push_back(std::move(r));
