@@ -93,7 +93,7 @@ def main():
         # HTA's events: [index, name, ts µs, dur µs] of a µs-integer trace.
         hta_events = {(e[1], int(round(e[2] * 1000)), int(round(e[3] * 1000)))
                       for e in hta["events_on_path"]}
-        ours_events = {(r["name"], r["start_ns"], r["dur_ns"]) for r in ours["path_slices"]}
+        ours_events = {(r["name"], r["start_ns"], r["duration_ns"]) for r in ours["path_slices"]}
         if ours_events != hta_events:
             only_ours = sorted(ours_events - hta_events, key=lambda e: e[1])[:5]
             only_hta = sorted(hta_events - ours_events, key=lambda e: e[1])[:5]

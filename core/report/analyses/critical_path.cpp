@@ -9,6 +9,7 @@
 #include "analysis/analysis_index.h"
 #include "analysis/critical_path_what_if.h"
 #include "report/analyses/builtin_analyses.h"
+#include "report/analysis_tables.h"
 
 namespace gapscope {
 
@@ -180,25 +181,14 @@ ResultTable contributorsTable(const Trace& t, const CriticalPath& p, size_t top)
 }
 
 // Every slice with a node on the path, in time order (what a timeline
-// outlines); empty unless asked for.
+// outlines), as a search's list; empty unless asked for.
 ResultTable slicesTable(const Trace& t, const CriticalPath& p, bool wanted) {
-    std::vector<uint32_t> slices = p.slices;
+    std::vector<uint32_t> slices = wanted ? p.slices : std::vector<uint32_t>{};
     std::stable_sort(slices.begin(), slices.end(),
                      [&](uint32_t a, uint32_t b) { return t.slices[a].start < t.slices[b].start; });
-    ResultTable table;
+    ResultTable table = sliceTable(t, slices, slices.size());
     table.id = "path_slices";
     table.title = "Slices on the path";
-    table.columns = {symbolColumn("name", "Slice"),
-                     {"start_ns", "Start", Unit::Time},
-                     {"dur_ns", "Duration", Unit::Duration}};
-    for (const uint32_t slice : wanted ? slices : std::vector<uint32_t>{}) {
-        const Slice& s = t.slices[slice];
-        ResultRow r;
-        r.cells = {std::string(t.str(s.name)), s.start, s.dur};
-        r.ref.kind = ResultRef::Kind::Slice;
-        r.ref.slice = slice;
-        table.rows.push_back(std::move(r));
-    }
     return table;
 }
 
@@ -229,7 +219,6 @@ Analysis criticalPathAnalysis() {
     a.helpNotes = "What-if:\n" + whatIfGrammar();
     a.takesStepRegex = true;
     a.primaryTable = "composition";
-    a.textColumns["path_slices"] = {"name", "start_ns", "dur_ns"};
     a.compute = [](const Trace& t, const Scope& scope, const AnalysisOptions& o) {
         PathGraphOptions options;
         options.window = pathWindow(t, scope);
