@@ -314,7 +314,7 @@ int runAnalysisCommand(const Analysis& a, int argc, char** argv) {
     if (!line) return status;
     AnalysisArgs& args = line->args;
     std::string cacheNote;
-    const auto trace = loadOrReport(args.load, &cacheNote);
+    const auto trace = loadOrReport(args.load, &cacheNote, a.acrossRanks);
     if (!trace) return 2;
     if (!applyStepWindow(args, *trace, a.id.c_str())) return 1;
 

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "loader/path_meaning.h"
+#include "loader/rank_view.h"
 
 namespace gapscope::cli {
 
@@ -72,7 +73,8 @@ std::optional<LoadArgs> parseLoadArgs(const char* command, int argc, char** argv
     return args;
 }
 
-std::shared_ptr<const Trace> loadOrReport(LoadArgs& args, std::string* cacheNote) {
+std::shared_ptr<const Trace> loadOrReport(LoadArgs& args, std::string* cacheNote,
+                                          bool acrossRanks) {
     // What the path means, as the viewer decides it. A profile run of
     // several hosts reads as one trace here (each host's processes apart).
     PathChoices choices;
@@ -107,6 +109,23 @@ std::shared_ptr<const Trace> loadOrReport(LoadArgs& args, std::string* cacheNote
         std::cerr << "gapscope: " << args.path << ": holds the processes of "
                   << meaning.sources.size()
                   << " ranks; read as one trace (gapscope-cli ranks compares them)\n";
+    } else if (meaning.kind == PathMeaning::Kind::Ranks && meaning.run.empty() && acrossRanks) {
+        RankViewOptions options;
+        options.load.load = args.options;
+        RankView view = loadRankView(meaning.sources, args.path, options);
+        for (const std::string& w : view.warnings)
+            std::cerr << "gapscope: " << w << "\n";
+        for (const RankFailure& f : view.failed)
+            std::cerr << "gapscope: rank " << f.rank << ": " << f.failure.message() << "\n";
+        if (!view.trace) {
+            std::cerr << "gapscope: "
+                      << (view.failure ? view.failure->message() : args.path + ": no ranks")
+                      << "\n";
+            return nullptr;
+        }
+        std::cerr << "gapscope: " << args.path << ": the " << view.ranks.size()
+                  << " ranks of a job, read as one trace\n";
+        return view.trace;
     } else if (meaning.kind == PathMeaning::Kind::Ranks && meaning.run.empty()) {
         std::cerr << "gapscope: " << args.path << ": holds the traces of " << meaning.sources.size()
                   << " ranks; compare them with gapscope-cli ranks, or name one file\n";

@@ -47,6 +47,9 @@ std::optional<LoadArgs> parseLoadArgs(const char* command, int argc, char** argv
                                       bool manyTraces = false);
 
 // Loads, printing the one-line failure on stderr; null on failure.
-std::shared_ptr<const Trace> loadOrReport(LoadArgs& args, std::string* cacheNote = nullptr);
+// `acrossRanks`: a folder of a job's ranks is read as one trace, the ranks
+// merged (as the viewer opens them), not refused.
+std::shared_ptr<const Trace> loadOrReport(LoadArgs& args, std::string* cacheNote = nullptr,
+                                          bool acrossRanks = false);
 
 }  // namespace gapscope::cli

@@ -34,6 +34,8 @@ BoundBy boundByOf(const Trace& t, const PathEdge& e) {
         case PathEdgeKind::Dependency:
         case PathEdgeKind::Sync:
             return BoundBy::None;
+        case PathEdgeKind::PeerWait:  // inside a collective, as HTA counts its whole run
+            return BoundBy::GpuCommunication;
         case PathEdgeKind::Operator:
             break;
     }
@@ -160,6 +162,14 @@ LongestPath longestPath(const PathGraph& g, const std::vector<TimeNs>& weights) 
     uint32_t last = topo.front();
     for (const uint32_t v : topo)
         if (dist[v] > dist[last]) last = v;
+    // A step's path ends at the step's end (on the rank that ends it last,
+    // where the graph reaches one).
+    bool atEnd = false;
+    for (const uint32_t end : g.endNodes)
+        if (end < n && via[end] != kNone && (!atEnd || dist[end] > dist[last])) {
+            last = end;
+            atEnd = true;
+        }
     out.lengthNs = dist[last];
     out.nodes.push_back(last);
     for (uint32_t v = last; via[v] != kNone;) {
@@ -180,6 +190,8 @@ const char* pathKindName(PathKind k) {
             return "runtime_call";
         case PathKind::InputWait:
             return "input_wait";
+        case PathKind::Host:
+            return "host";
         case PathKind::Kernel:
             return "kernel";
         case PathKind::Memcpy:
@@ -188,6 +200,8 @@ const char* pathKindName(PathKind k) {
             return "memset";
         case PathKind::Communication:
             return "communication";
+        case PathKind::PeerWait:
+            return "peer_wait";
         case PathKind::LaunchOverhead:
             return "launch_overhead";
         case PathKind::KernelGap:
@@ -229,6 +243,8 @@ PathKind kindOf(const Trace& t, const PathEdge& e, std::unordered_map<uint32_t, 
         case PathEdgeKind::Dependency:
         case PathEdgeKind::Sync:
             return PathKind::None;
+        case PathEdgeKind::PeerWait:
+            return PathKind::PeerWait;
         case PathEdgeKind::Operator:
             break;
     }
@@ -249,7 +265,9 @@ PathKind kindOf(const Trace& t, const PathEdge& e, std::unordered_map<uint32_t, 
     auto [it, added] = input.try_emplace(e.attributed, false);
     if (added) it->second = insideInputWait(t, e.attributed);
     if (it->second) return PathKind::InputWait;
-    return isRuntimeKind(sliceKind(s)) ? PathKind::RuntimeCall : PathKind::CpuOp;
+    if (isRuntimeKind(sliceKind(s))) return PathKind::RuntimeCall;
+    // The step's own time: its thread in no op (Python, untraced work).
+    return sliceKind(s) == SliceKind::CpuOp ? PathKind::CpuOp : PathKind::Host;
 }
 
 }  // namespace

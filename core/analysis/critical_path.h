@@ -24,22 +24,26 @@ inline constexpr size_t kBoundByCount = 6;
 const char* boundByName(BoundBy b);
 
 // The same time in finer kinds, as people ask: an op's own time, a runtime
-// call's, the CPU's work while the loop waited for input, a kernel's run, a
-// copy's, a memset's, a collective's, the launch overhead, a stream's gap;
-// None for the edges that only order.
+// call's, the loop's wait for input (and the CPU's work in it), the step's
+// thread in no op (Python, untraced work), a kernel's run, a copy's, a
+// memset's, a collective's, a collective's wait for the last rank to enter
+// it (ranks merged), the launch overhead, a stream's gap; None for the
+// edges that only order.
 enum class PathKind : uint8_t {
     CpuOp,
     RuntimeCall,
     InputWait,
+    Host,
     Kernel,
     Memcpy,
     Memset,
     Communication,
+    PeerWait,
     LaunchOverhead,
     KernelGap,
     None,
 };
-inline constexpr size_t kPathKindCount = 10;
+inline constexpr size_t kPathKindCount = 12;
 const char* pathKindName(PathKind k);  // "op", "runtime_call", "input_wait", …
 
 struct CriticalPath {

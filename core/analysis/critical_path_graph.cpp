@@ -23,6 +23,8 @@ const char* pathEdgeKindName(PathEdgeKind kind) {
             return "critical_path_kernel_kernel_delay";
         case PathEdgeKind::Sync:
             return "critical_path_sync_dependency";
+        case PathEdgeKind::PeerWait:
+            return "peer_rank_wait";  // ours: HTA follows one rank
     }
     return "?";
 }
@@ -40,7 +42,11 @@ class Builder {
     PathGraph run() {
         threads();
         if (cancelled()) return std::move(g_);
+        for (const uint32_t step : o_.steps)
+            if (step < g_.startOf.size() && g_.startOf[step] != kNone)
+                g_.endNodes.push_back(g_.startOf[step] + 1);
         gpu();
+        if (!cancelled() && t_.ranks.size() > 1) peers();
         return std::move(g_);
     }
 
@@ -55,8 +61,8 @@ class Builder {
 
     uint32_t addNodes(uint32_t s) {
         const auto index = static_cast<uint32_t>(g_.nodes.size());
-        g_.nodes.push_back({s, false, slice(s).start});
-        g_.nodes.push_back({s, true, slice(s).end()});
+        g_.nodes.push_back({s, false, false, slice(s).start});
+        g_.nodes.push_back({s, true, false, slice(s).end()});
         g_.startOf[s] = index;
         return index;
     }
@@ -71,12 +77,15 @@ class Builder {
         g_.edges.push_back({from, to, w, kind, attributed});
     }
 
-    // CPU ops and runtime calls that start in the window and last: the
-    // annotations and Python frames around them carry no nodes.
-    bool hasCpuNodes(const Slice& s) const {
+    // CPU ops and runtime calls that start in the window and last, the
+    // waits for input and the step's own slice: the other annotations and
+    // the Python frames carry no nodes.
+    bool hasCpuNodes(uint32_t i) const {
+        const Slice& s = slice(i);
         const SliceKind k = sliceKind(s);
-        return (k == SliceKind::CpuOp || isRuntimeKind(k)) && s.dur > 0 &&
-               s.start >= o_.window.start && s.start <= o_.window.end;
+        return (k == SliceKind::CpuOp || isRuntimeKind(k) || hostRole(s) == HostRole::InputWait ||
+                std::find(o_.steps.begin(), o_.steps.end(), i) != o_.steps.end()) &&
+               s.dur > 0 && s.start >= o_.window.start && s.start <= o_.window.end;
     }
 
     // Each thread's top-level ops, each a chain through its descendants'
@@ -99,7 +108,7 @@ class Builder {
             const Track& track = t_.tracks[tr];
             mine.clear();
             for (uint32_t i = track.sliceBegin; i < track.sliceEnd; ++i)
-                if (hasCpuNodes(slice(i))) mine.push_back(i);
+                if (hasCpuNodes(i)) mine.push_back(i);
             // By start; at one time the longer (the parent) first.
             std::sort(mine.begin(), mine.end(), [&](uint32_t a, uint32_t b) {
                 const Slice& x = slice(a);
@@ -219,8 +228,11 @@ class Builder {
                 }
                 if (callStart == kNone) continue;
                 if (r.kind == R::Context) {
+                    // Its device's streams (another GPU's, another rank's, are not its).
+                    const int device = streamOf(k).first;
                     for (const auto& [stream, node] : lastNode)
-                        if (waitsFor(node, call)) addEdge(node, callStart + 1, PathEdgeKind::Sync);
+                        if (stream.first == device && waitsFor(node, call))
+                            addEdge(node, callStart + 1, PathEdgeKind::Sync);
                 } else if (const auto it = lastOn(streamOf(k));
                            it != lastNode.end() && waitsFor(it->second, call)) {
                     addEdge(it->second, callStart + 1, PathEdgeKind::Sync);
@@ -261,6 +273,71 @@ class Builder {
                 last->second = end;
             else
                 lastNode.emplace_back(stream, end);
+        }
+    }
+
+    // Ranks merged into one trace: the k-th run of a collective of one name
+    // on each rank is one collective. Where it started last is when the
+    // last rank entered it: before that, each other rank waited for it.
+    void peers() {
+        std::map<uint32_t, uint32_t> runEdge;  // a collective's own run's edge
+        for (uint32_t e = 0; e < g_.edges.size(); ++e) {
+            const PathEdge& edge = g_.edges[e];
+            if (edge.kind == PathEdgeKind::Operator && edge.attributed != kNone &&
+                sliceKind(slice(edge.attributed)) == SliceKind::CommKernel &&
+                g_.nodes[edge.from].slice == edge.attributed && !g_.nodes[edge.from].end)
+                runEdge.emplace(edge.attributed, e);
+        }
+        // name -> rank -> its runs, by start
+        std::map<StringId, std::map<uint32_t, std::vector<uint32_t>>> runs;
+        for (const auto& [k, e] : runEdge)
+            runs[slice(k).name][t_.processes[t_.tracks[t_.trackOfSlice(k)].process].group]
+                .push_back(k);
+        for (auto& [name, byRank] : runs) {
+            if (cancelled()) return;
+            size_t count = byRank.begin()->second.size();
+            bool paired = byRank.size() > 1;
+            for (auto& [rank, ks] : byRank) {
+                std::sort(ks.begin(), ks.end(), [&](uint32_t a, uint32_t b) {
+                    return std::pair(slice(a).start, a) < std::pair(slice(b).start, b);
+                });
+                paired &= ks.size() == count;
+                // A group smaller than the ranks that ran it: subgroups,
+                // whose members no record here names.
+                for (const uint32_t k : ks)
+                    if (const CollectiveArgs* c = t_.collectiveOf(slice(k).args);
+                        c && c->groupSize > 0 && static_cast<size_t>(c->groupSize) != byRank.size())
+                        paired = false;
+            }
+            if (!paired) {
+                if (byRank.size() > 1) g_.unmatchedCollectives += count;
+                continue;
+            }
+            for (size_t i = 0; i < count; ++i) {
+                uint32_t last = kNone;
+                for (const auto& [rank, ks] : byRank)
+                    if (last == kNone || slice(ks[i]).start > slice(last).start) last = ks[i];
+                const TimeNs entered = slice(last).start;
+                for (const auto& [rank, ks] : byRank) {
+                    const uint32_t k = ks[i];
+                    // (A rank that entered last, or a clock that puts the
+                    // entry after this rank's end: no wait to draw.)
+                    if (k == last || entered <= slice(k).start || entered >= slice(k).end())
+                        continue;
+                    const auto in = static_cast<uint32_t>(g_.nodes.size());
+                    g_.nodes.push_back({k, false, true, entered});
+                    // The run's edge becomes the last rank's entry: first
+                    // among the point's edges, it wins a tie (the late
+                    // rank's chain explains the wait; its own wait is on
+                    // the path only where it is longer).
+                    PathEdge& run = g_.edges[runEdge.at(k)];
+                    const uint32_t start = run.from, end = run.to;
+                    run = {g_.startNode(last), in, 0, PathEdgeKind::Sync, kNone};
+                    g_.edges.push_back(
+                        {start, in, entered - slice(k).start, PathEdgeKind::PeerWait, k});
+                    addEdge(in, end, PathEdgeKind::Operator, false, k);
+                }
+            }
         }
     }
 

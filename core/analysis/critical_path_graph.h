@@ -4,6 +4,9 @@
 // that the path through it is HTA's where the definitions agree:
 //  - a start and an end node for each CPU op and runtime call that starts
 //    in the window (and lasts), and for each GPU activity they launched;
+//    and for each wait for input (a DataLoader's next) and the step's own
+//    annotation, so that the time inside them between ops is on the chain
+//    (HTA gives annotations no nodes; its traces have neither);
 //  - on each thread, each top-level op a chain through its descendants'
 //    nodes in time order (the time between them), the top-level ops joined
 //    in program order at no cost; a call that blocks until the GPU is done
@@ -13,7 +16,11 @@
 //    from the previous activity on its stream (the gap between them);
 //  - the waits, at no cost: a synchronize call's end after the GPU work it
 //    waited for (the device's, a stream's, an event's), and a stream's next
-//    activity after the work another stream recorded the event on.
+//    activity after the work another stream recorded the event on;
+//  - ranks of a job merged into one trace: each collective split where
+//    the last rank entered it (the wait for that rank, then the transfer),
+//    the last rank's entry ordered before that point on every other rank
+//    (the same collective: the same name, the same instance on each rank).
 
 #include <cstdint>
 #include <unordered_map>
@@ -33,14 +40,18 @@ enum class PathEdgeKind : uint8_t {
     KernelLaunch,  // a launch call's start to its work's start
     KernelKernel,  // a stream's gap between two activities
     Sync,          // the GPU work a wait waited for: no time
+    PeerWait,      // a collective's wait for the last rank to enter it
 };
-inline constexpr size_t kPathEdgeKindCount = 5;
+inline constexpr size_t kPathEdgeKindCount = 6;
 // HTA's names: "critical_path_operator", "critical_path_dependency", …
 const char* pathEdgeKindName(PathEdgeKind kind);
 
 struct PathNode {
     uint32_t slice = kNone;
     bool end = false;
+    // Inside a collective of ranks merged into one trace: when the last
+    // rank entered it (neither its start nor its end).
+    bool lastRankIn = false;
     TimeNs at = 0;
 };
 
@@ -64,6 +75,12 @@ struct PathGraphOptions {
     // The trace's launches and their queues (the index keeps them); built
     // for the call without.
     const LaunchQueues* queues = nullptr;
+    // A step's own slices (its ProfilerStep annotation on a CPU thread, one
+    // per rank of a job merged into one trace): each thread's ops are a
+    // chain inside it, so that the time between them is on it, and the
+    // path ends at the end of one of them. None: HTA's graph, the path
+    // ending wherever it is longest.
+    std::vector<uint32_t> steps;
 };
 
 struct PathGraph {
@@ -75,6 +92,11 @@ struct PathGraph {
         return slice < startOf.size() ? startOf[slice] : kNone;
     }
     std::vector<uint32_t> startOf;  // by slice
+    // Where the path may end (a step's end on each rank); none: anywhere.
+    std::vector<uint32_t> endNodes;
+    // Collectives of several ranks whose instances could not be paired
+    // (a name run a different number of times on the ranks, a subgroup).
+    size_t unmatchedCollectives = 0;
     bool cancelled = false;
 };
 

@@ -2,6 +2,9 @@
 
 #include <charconv>
 #include <cmath>
+#include <map>
+#include <optional>
+#include <set>
 
 #include "model/slice_kind.h"
 
@@ -34,9 +37,12 @@ std::string whatIfGrammar() {
     return "  kernel:PATTERN=F  GPU work whose name matches PATTERN (* any text) takes F of\n"
            "                    its time (0.5: twice as fast)\n"
            "  op:PATTERN=F      CPU ops and runtime calls of that name: their own time\n"
-           "  input=F           CPU work while the training loop waited for input\n"
+           "  input=F           the training loop's wait for input (and the CPU work in it)\n"
            "  launch=F          every launch overhead (0: as if CUDA graphs)\n"
            "  comm=F            every collective kernel\n"
+           "  rank:N=F          all the work of rank N (ranks of a job opened together);\n"
+           "  rank:N=median     as fast as the median rank (its step's duration, or its\n"
+           "                    span in the window)\n"
            "The path is found again on the scaled graph; everything else is assumed\n"
            "unchanged.\n";
 }
@@ -49,15 +55,32 @@ std::optional<WhatIf> parseWhatIf(std::string_view text, std::string& error) {
     }
     WhatIf w;
     const std::string_view factor = text.substr(eq + 1);
-    const auto [end, ec] = std::from_chars(factor.data(), factor.data() + factor.size(), w.factor);
-    if (ec != std::errc() || end != factor.data() + factor.size() || !std::isfinite(w.factor) ||
-        w.factor < 0 || w.factor > kMostWhatIfFactor) {
-        error = "\"" + std::string(factor) + "\" is no factor (a number from 0 to 1000)";
-        return std::nullopt;
-    }
     const std::string_view part = text.substr(0, eq);
     const size_t colon = part.find(':');
     const std::string_view kind = part.substr(0, colon);
+    w.median = kind == "rank" && factor == "median";
+    const auto [end, ec] = std::from_chars(factor.data(), factor.data() + factor.size(), w.factor);
+    if (!w.median && (ec != std::errc() || end != factor.data() + factor.size() ||
+                      !std::isfinite(w.factor) || w.factor < 0 || w.factor > kMostWhatIfFactor)) {
+        error = "\"" + std::string(factor) + "\" is no factor (a number from 0 to 1000" +
+                (kind == "rank" ? ", or median)" : ")");
+        return std::nullopt;
+    }
+    if (w.median) w.factor = 1;
+    if (kind == "rank") {
+        const std::string_view number =
+            colon == std::string_view::npos ? std::string_view() : part.substr(colon + 1);
+        const auto [at, bad] =
+            std::from_chars(number.data(), number.data() + number.size(), w.rank);
+        if (number.empty() || bad != std::errc() || at != number.data() + number.size() ||
+            w.rank < 0) {
+            error = "\"" + std::string(part) +
+                    "\" needs a rank's number: rank:N=FACTOR or rank:N=median";
+            return std::nullopt;
+        }
+        w.part = WhatIf::Part::Rank;
+        return w;
+    }
     const bool named = kind == "kernel" || kind == "op";
     if (named != (colon != std::string_view::npos)) {
         error = named ? "\"" + std::string(kind) + "\" needs a name: " + std::string(kind) +
@@ -79,16 +102,76 @@ std::optional<WhatIf> parseWhatIf(std::string_view text, std::string& error) {
     } else if (kind == "comm") {
         w.part = WhatIf::Part::Communication;
     } else {
-        error = "\"" + std::string(kind) + "\" is not kernel, op, input, launch or comm";
+        error = "\"" + std::string(kind) + "\" is not kernel, op, input, launch, comm or rank";
         return std::nullopt;
     }
     return w;
 }
 
+namespace {
+
+// The rank number of a slice's process (ranks merged into one trace); -1
+// in a trace of one rank.
+int64_t rankOf(const Trace& t, uint32_t slice) {
+    const uint32_t group = t.processes[t.tracks[t.trackOfSlice(slice)].process].group;
+    return group < t.ranks.size() && t.ranks.size() > 1 ? t.ranks[group].rank : -1;
+}
+
+// Each rank's duration as if it never waited for another: the longest
+// path of its own work (every other rank's, and every wait for a peer, of
+// no weight), ending where the path may; and the median of them.
+struct RankDurations {
+    std::map<int64_t, TimeNs> byRank;
+    double median = 0;
+};
+RankDurations rankDurations(const Trace& t, const PathGraph& g) {
+    RankDurations out;
+    std::vector<int64_t> edgeRank(g.edges.size());
+    std::set<int64_t> ranks;
+    for (size_t i = 0; i < g.edges.size(); ++i)
+        ranks.insert(edgeRank[i] = rankOf(t, g.nodes[g.edges[i].from].slice));
+    ranks.erase(-1);
+    std::vector<TimeNs> weights(g.edges.size());
+    for (const int64_t r : ranks) {
+        for (size_t i = 0; i < g.edges.size(); ++i)
+            weights[i] = edgeRank[i] == r && g.edges[i].kind != PathEdgeKind::PeerWait
+                             ? g.edges[i].weight
+                             : 0;
+        out.byRank[r] = longestPath(g, weights).lengthNs;
+    }
+    std::vector<TimeNs> d;
+    for (const auto& [r, ns] : out.byRank)
+        d.push_back(ns);
+    std::sort(d.begin(), d.end());
+    const size_t h = d.size() / 2;
+    if (!d.empty())
+        out.median = d.size() % 2 ? static_cast<double>(d[h])
+                                  : (static_cast<double>(d[h - 1]) + static_cast<double>(d[h])) / 2;
+    return out;
+}
+
+}  // namespace
+
 Projection projectPath(const Trace& t, const CriticalPath& path,
                        const std::vector<WhatIf>& whatIfs) {
     const PathGraph& g = path.graph;
     std::vector<TimeNs> weights(g.edges.size());
+    // A rank's factor: as given, or the median's duration over its own.
+    std::map<int64_t, double> rankFactor;
+    std::optional<RankDurations> durations;
+    for (const WhatIf& w : whatIfs) {
+        if (w.part != WhatIf::Part::Rank) continue;
+        double f = w.factor;
+        if (w.median) {
+            if (!durations) durations = rankDurations(t, g);
+            const auto it = durations->byRank.find(w.rank);
+            f = it == durations->byRank.end() || it->second <= 0
+                    ? 1
+                    : std::min(1.0, durations->median / static_cast<double>(it->second));
+        }
+        auto [it, fresh] = rankFactor.try_emplace(w.rank, 1.0);
+        it->second *= f;
+    }
     std::unordered_map<uint32_t, bool> inputWait;  // by slice, decided once
     for (size_t i = 0; i < g.edges.size(); ++i) {
         const PathEdge& e = g.edges[i];
@@ -118,9 +201,22 @@ Projection projectPath(const Trace& t, const CriticalPath& path,
                 case WhatIf::Part::Communication:
                     applies = gpu && sliceKind(*s) == SliceKind::CommKernel;
                     break;
+                case WhatIf::Part::Rank:
+                    break;  // below, once per rank
             }
             if (applies) factor *= w.factor;
         }
+        // A rank's own work: its ops, calls, GPU runs, launch overheads and
+        // stream gaps (not its wait for another rank: what it would save).
+        if (!rankFactor.empty() &&
+            (e.kind == PathEdgeKind::Operator || e.kind == PathEdgeKind::KernelLaunch ||
+             e.kind == PathEdgeKind::KernelKernel))
+            if (const auto it = rankFactor.find(rankOf(t, g.nodes[e.from].slice));
+                it != rankFactor.end())
+                factor *= it->second;
+        // A collective's wait for the last rank is found again from the
+        // ranks' entries (the edge from the last one), not kept as it was.
+        if (e.kind == PathEdgeKind::PeerWait) factor = 0;
         const double scaled = static_cast<double>(e.weight) * factor;
         weights[i] = factor == 1      ? e.weight
                      : scaled >= 9e18 ? TimeNs{INT64_MAX / 2}

@@ -158,6 +158,9 @@ struct Analysis {
     // false: none does, as every part of it is another panel's table (the
     // summary, which the viewer's report writes).
     bool panel = true;
+    // Its command reads a folder of a job's ranks as one trace, the ranks
+    // merged (as the viewer opens them together), where the others refuse it.
+    bool acrossRanks = false;
     // The compute function of its input (the one set):
     std::function<AnalysisResult(const Trace&, const Scope&, const AnalysisOptions&)> compute;
     std::function<AnalysisResult(const TwoRuns&, const AnalysisOptions&)> compareRuns;

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/cli_run.h"
+#include "support/planted_job.h"
 #include "support/suite_main.h"
 #include "support/test_paths.h"
 #include "support/trace_files.h"
@@ -61,6 +62,35 @@ class TestCli : public QObject {
         // Ranks of it compares them.
         const Run ranks = runCli({"ranks", dir.path(), "--no-cache"});
         QCOMPARE(ranks.exitCode, 0);
+    }
+
+    // critical-path of a folder of a job's ranks reads them as one trace
+    // (the other commands refuse it): the planted late rank bounds the
+    // job's step 1 (support/planted_job.h: 990 µs, rank 1's 500 µs op on
+    // it), and with rank 1's step starting late, rank 0's 480 µs wait for
+    // it in the all-reduce is on the path.
+    void aJobsCriticalPathCrossesItsRanks() {
+        for (const bool lateStart : {false, true}) {
+            QTemporaryDir dir;
+            QVERIFY(dir.isValid());
+            for (int r = 0; r < 2; ++r) {
+                QFile f(dir.filePath(QStringLiteral("rank%1.json").arg(r)));
+                QVERIFY(f.open(QIODevice::WriteOnly));
+                f.write(QByteArray::fromStdString(gapscope::test::plantedRankOfJob(r, lateStart)));
+            }
+            const Run run = runCli(
+                {"critical-path", dir.path(), "--step", "1", "--format", "json", "--no-cache"});
+            QVERIFY2(run.exitCode == 0, run.err.constData());
+            QVERIFY2(run.err.contains("the 2 ranks of a job, read as one trace"),
+                     run.err.constData());
+            const json j = json::parse(run.out.toStdString());
+            QCOMPARE(j["path_ns"].get<int64_t>(), int64_t(990000));
+            std::map<std::string, int64_t> kinds;
+            for (const json& k : j["kinds"])
+                kinds[k["kind"].get<std::string>()] = k["ns"].get<int64_t>();
+            QCOMPARE(kinds["op"], lateStart ? int64_t(5000) : int64_t(500000));
+            QCOMPARE(kinds["peer_wait"], lateStart ? int64_t(480000) : int64_t(0));
+        }
     }
 
     void theIndexCacheServesASecondOpen() {

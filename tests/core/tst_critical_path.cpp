@@ -13,7 +13,9 @@
 #include "analysis/analysis_index.h"
 #include "analysis/critical_path_what_if.h"
 #include "loader/loader.h"
+#include "model/merge_traces.h"
 #include "report/analysis_registry.h"
+#include "support/planted_job.h"
 #include "support/suite_main.h"
 #include "support/trace_files.h"
 
@@ -67,6 +69,21 @@ const char* kCollective = R"(
 {"ph":"X","cat":"kernel","pid":0,"tid":7,"name":"ncclDevKernel_AllReduce_Sum_f32_RING_LL","ts":10,"dur":200,"args":{"device":0,"stream":7,"correlation":1}}
 )";
 
+std::shared_ptr<const Trace> jobOf(bool lateStart) {
+    std::vector<RankPart> parts;
+    for (int r = 0; r < 2; ++r) {
+        LoadResult one = test::loadJsonText(test::plantedRankOfJob(r, lateStart));
+        if (!one.trace) throw std::runtime_error("a planted rank did not load");
+        parts.push_back({r,
+                         "host",
+                         "rank" + std::to_string(r) + ".json",
+                         0,
+                         std::const_pointer_cast<Trace>(std::move(one.trace)),
+                         {}});
+    }
+    return mergeRankTraces(std::move(parts), "job");
+}
+
 struct Path {
     bool operator==(const Path&) const = default;
     int64_t pathNs = 0;
@@ -74,15 +91,18 @@ struct Path {
     std::map<std::string, int64_t> byBound;  // the non-zero ones
     std::map<std::string, int64_t> byKind;   // likewise
     std::set<std::string> slices;
+    std::vector<std::string> nodes;  // "name start|end @µs", first to last
 };
 
-Path pathIn(const Trace& t, const AnalysisIndex* index, const std::vector<std::string>& whatIfs) {
+Path pathIn(const Trace& t, const AnalysisIndex* index, const std::vector<std::string>& whatIfs,
+            std::optional<int64_t> step) {
     AnalysisOptions options;
     options.set("slices");
     for (const std::string& w : whatIfs)
         options.add("what-if", w);
     Scope scope;
     scope.index = index;
+    scope.step = step;
     const AnalysisResult r =
         computeAnalysis(*analysisRegistry().find("critical-path"), t, scope, options);
     Path p;
@@ -99,6 +119,10 @@ Path pathIn(const Trace& t, const AnalysisIndex* index, const std::vector<std::s
     const ResultTable* s = r.table("path_slices");
     for (size_t i = 0; i < s->rows.size(); ++i)
         p.slices.insert(textOr(s->at(i, "name")));
+    const ResultTable* nodes = r.table("path");
+    for (size_t i = 0; i < nodes->rows.size(); ++i)
+        p.nodes.push_back(textOr(nodes->at(i, "name")) + " " + textOr(nodes->at(i, "point")) +
+                          " @" + std::to_string(integerOr(nodes->at(i, "at_ns")) / 1000));
     return p;
 }
 
@@ -107,13 +131,14 @@ Path pathIn(const Trace& t, const AnalysisIndex* index, const std::vector<std::s
 struct Paths : Path {
     bool sameWithIndex = false;
 };
-Paths pathOf(const char* events, const std::vector<std::string>& whatIfs = {}) {
+Paths pathOf(const char* events, const std::vector<std::string>& whatIfs = {},
+             std::optional<int64_t> step = std::nullopt) {
     const LoadResult loaded = test::loadJsonText(traceOf(events));
     if (!loaded.trace) throw std::runtime_error("the planted trace did not load");
     const AnalysisIndex index(*loaded.trace);
     Paths p;
-    static_cast<Path&>(p) = pathIn(*loaded.trace, nullptr, whatIfs);
-    p.sameWithIndex = static_cast<const Path&>(p) == pathIn(*loaded.trace, &index, whatIfs);
+    static_cast<Path&>(p) = pathIn(*loaded.trace, nullptr, whatIfs, step);
+    p.sameWithIndex = static_cast<const Path&>(p) == pathIn(*loaded.trace, &index, whatIfs, step);
     return p;
 }
 
@@ -181,25 +206,115 @@ class TestCriticalPath : public QObject {
         QCOMPARE(*pathOf(kCrossStream, {"kernel:k_a=0.5"}).projectedNs, int64_t(260000));
     }
 
-    // The batch's 300 µs of CPU ops, mm's 10 µs to its launch, 10 µs to the
-    // kernel, 200 µs of it: 520 µs; with the input free, 220 µs.
+    // The wait for the batch, 400 µs (its 300 µs of CPU ops and the 100 µs
+    // around them), mm's 10 µs to its launch, 10 µs to the kernel, 200 µs
+    // of it: 620 µs; with the input free, 220 µs.
     void anInputStall() {
         const Paths p = pathOf(kInputStall);
         QVERIFY(p.sameWithIndex);
-        QCOMPARE(p.pathNs, int64_t(520000));
-        const std::map<std::string, int64_t> want{{"cpu_bound", 310000},
+        QCOMPARE(p.pathNs, int64_t(620000));
+        const std::map<std::string, int64_t> want{{"cpu_bound", 410000},
                                                   {"gpu_compute_bound", 200000},
                                                   {"gpu_kernel_launch_overhead", 10000}};
         QCOMPARE(p.byBound, want);
-        // The batch's making is the input wait's; mm's 10 µs before its launch an op's.
-        const std::map<std::string, int64_t> kinds{{"input_wait", 300000},
-                                                   {"op", 10000},
-                                                   {"kernel", 200000},
-                                                   {"launch_overhead", 10000}};
+        QVERIFY(p.slices.count("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"));
+        // The wait is the input's; mm's 10 µs before its launch an op's.
+        const std::map<std::string, int64_t> kinds{
+            {"input_wait", 400000}, {"op", 10000}, {"kernel", 200000}, {"launch_overhead", 10000}};
         QCOMPARE(p.byKind, kinds);
         QCOMPARE(*pathOf(kInputStall, {"input=0"}).projectedNs, int64_t(220000));
         // Two what-ifs at once: the input free and the kernel twice as fast.
         QCOMPARE(*pathOf(kInputStall, {"input=0", "kernel:gemm=0.5"}).projectedNs, int64_t(120000));
+    }
+
+    // A step's path ends at the step's end: its own 100 µs to mm, mm's 10
+    // to its launch, 20 to gemm's start, gemm's 600, the synchronize
+    // returning with it, the step's 160 to the next launch, its 10, the
+    // step's last 90: 990 µs (the sync's 10 µs of return no one's, as
+    // HTA's). Without the step (HTA's graph: program order free) the
+    // longest chain starts at mm and runs on to k_tail's end: 10 + 20 +
+    // 600, the synchronize, the next launch free, 15 + 500 = 1145 µs.
+    void aStepsPathEndsAtItsEnd() {
+        const Paths p = pathOf(test::kPlantedStepEvents, {}, 1);
+        QVERIFY(p.sameWithIndex);
+        QCOMPARE(p.pathNs, int64_t(990000));
+        const std::map<std::string, int64_t> kinds{{"host", 350000},
+                                                   {"op", 10000},
+                                                   {"runtime_call", 10000},
+                                                   {"launch_overhead", 20000},
+                                                   {"kernel", 600000}};
+        QCOMPARE(p.byKind, kinds);
+        const std::vector<std::string> nodes{"ProfilerStep#1 start @0",
+                                             "aten::mm start @100",
+                                             "cudaLaunchKernel start @110",
+                                             "gemm start @130",
+                                             "gemm end @730",
+                                             "cudaDeviceSynchronize end @740",
+                                             "cudaLaunchKernel start @900",
+                                             "cudaLaunchKernel end @910",
+                                             "ProfilerStep#1 end @1000"};
+        QCOMPARE(p.nodes, nodes);
+        QCOMPARE(pathOf(test::kPlantedStepEvents).pathNs, int64_t(1145000));
+        // gemm twice as fast: 300 µs less; k_tail is no part of this step's path.
+        QCOMPARE(*pathOf(test::kPlantedStepEvents, {"kernel:gemm=0.5"}, 1).projectedNs,
+                 int64_t(690000));
+        QCOMPARE(*pathOf(test::kPlantedStepEvents, {"kernel:k_tail=0.1"}, 1).projectedNs,
+                 int64_t(990000));
+    }
+
+    // A late rank: rank 0 waits in the all-reduce from 120 to 600 µs for
+    // rank 1, whose 500 µs op made it late. The path runs through rank 1's
+    // work (its step's 50, the op's 500, 10 to its launch, 40 to the
+    // kernel), the all-reduce's 120 once both are in, the synchronize, the
+    // step's last 270: 990 µs, no wait on it (the late rank explains it).
+    // rank:1=median: each rank alone (without waiting) takes 510 µs (rank
+    // 0: 100 + 5 + 15 + 120 + 270) and 990 µs (rank 1): median 750, so
+    // rank 1's work takes 750/990 of its time, and reaches the all-reduce
+    // at 454.546 µs (each edge rounded: 37879 + 378788 + 7576 + 30303 ns);
+    // rank 0 enters at 120 and waits for it: 454.546 + 120 + 270.
+    void aLateRankBoundsTheJob() {
+        const std::shared_ptr<const Trace> job = jobOf(false);
+        const AnalysisIndex index(*job);
+        for (const AnalysisIndex* withIndex :
+             {static_cast<const AnalysisIndex*>(nullptr), &index}) {
+            const Path p = pathIn(*job, withIndex, {"rank:1=median"}, 1);
+            QCOMPARE(p.pathNs, int64_t(990000));
+            const std::map<std::string, int64_t> kinds{{"host", 330000},
+                                                       {"op", 500000},
+                                                       {"launch_overhead", 40000},
+                                                       {"communication", 120000}};
+            QCOMPARE(p.byKind, kinds);
+            QVERIFY(p.slices.count("aten::slow"));
+            QVERIFY(!p.slices.count("c10d::allreduce_"));
+            QCOMPARE(*p.projectedNs, int64_t(454546 + 120000 + 270000));
+            // Rank 0 as fast as the median: it is faster already, no change.
+            QCOMPARE(*pathIn(*job, withIndex, {"rank:0=median"}, 1).projectedNs, int64_t(990000));
+            // Rank 1's op twice as fast: the wait shrinks by 250 µs.
+            QCOMPARE(*pathIn(*job, withIndex, {"op:aten::slow=0.5"}, 1).projectedNs,
+                     int64_t(740000));
+        }
+    }
+
+    // Rank 1's step starts late (300 µs), and it does nothing before its
+    // launch: rank 0's wait in the all-reduce (480 µs) is on the path,
+    // waiting for a peer rank: its step's 100, the op's 5, 15 to the
+    // kernel, the wait, the 120 of the all-reduce, the step's last 270.
+    void aWaitForAPeerRank() {
+        const std::shared_ptr<const Trace> job = jobOf(true);
+        const Path p = pathIn(*job, nullptr, {}, 1);
+        QCOMPARE(p.pathNs, int64_t(990000));
+        const std::map<std::string, int64_t> kinds{{"host", 370000},
+                                                   {"op", 5000},
+                                                   {"launch_overhead", 15000},
+                                                   {"peer_wait", 480000},
+                                                   {"communication", 120000}};
+        QCOMPARE(p.byKind, kinds);
+        QVERIFY(std::find(p.nodes.begin(), p.nodes.end(),
+                          "ncclDevKernel_AllReduce_Sum_f32_RING_LL last_rank_in @600") !=
+                p.nodes.end());
+        // Without the step (HTA's graph, one path over both ranks) the
+        // wait is there too.
+        QVERIFY(pathIn(*job, nullptr, {}, std::nullopt).byKind.count("peer_wait"));
     }
 
     // A collective on the path: its time is communication; comm=0.5 halves it.

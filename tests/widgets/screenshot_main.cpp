@@ -1,6 +1,6 @@
 // gapscope-screenshot TRACE OUT.png [--size WxH] [--dark] [--select NAME] [--range A,B]
 //                     [--zoom A,B] [--search TEXT] [--panel DOCK [--dock-height PX]]
-//                     [--step N] [--tour N]
+//                     [--step N] [--tour N] [--dim-path] [--what-if PART=F]
 //                     [--pin REGEX] [--filter REGEX] [--compare NEW [--compare-tab ID]]
 // gapscope-screenshot --welcome - OUT.png [--size WxH] [--dark]
 // Opens TRACE in the real main window (offscreen works), waits for the load,
@@ -26,6 +26,7 @@
 #include "model/trace.h"
 #include "panels/analysis_panel.h"
 #include "panels/analysis_table.h"
+#include "panels/critical_path_panel.h"
 #include "panels/panel_host.h"
 #include "picture/picture.h"
 #include "search/search_bar.h"
@@ -50,6 +51,8 @@ int main(int argc, char** argv) {
     QCommandLineOption search("search", "search query", "text");
     QCommandLineOption panel("panel", "raise this panel's dock (e.g. gapsDock)", "dock");
     QCommandLineOption step("step", "set the scope to this step", "number");
+    QCommandLineOption dimPath("dim-path", "the Critical path panel's 'Dim the rest'");
+    QCommandLineOption whatIf("what-if", "a what-if of the Critical path panel", "PART=F");
     QCommandLineOption welcome("welcome", "the welcome page (no trace; TRACE is ignored)");
     QCommandLineOption tour("tour", "show this step of the tour (1 = the first)", "number");
     QCommandLineOption pin("pin", "pin the tracks whose \"process › name\" matches", "regex");
@@ -62,8 +65,8 @@ int main(int argc, char** argv) {
     QCommandLineOption dockHeight("dock-height", "with --panel: its dock this many pixels tall",
                                   "pixels");
     parser.addOptions({dockHeight});
-    parser.addOptions({dark, select, range, zoom, size, search, panel, step, welcome, tour, pin,
-                       filter, compare, compareTab, fitted});
+    parser.addOptions({dark, select, range, zoom, size, search, panel, step, dimPath, whatIf,
+                       welcome, tour, pin, filter, compare, compareTab, fitted});
     parser.process(app);
     const QStringList args = parser.positionalArguments();
     if (args.size() != 2) return 1;
@@ -172,6 +175,13 @@ int main(int argc, char** argv) {
                 window.resizeDocks({dock}, {parser.value(dockHeight).toInt()}, Qt::Vertical);
         }
         settle();
+        if (auto* path = qobject_cast<gapscope::ui::CriticalPathPanel*>(
+                panels->panel(parser.value(panel)))) {
+            path->setDimRest(parser.isSet(dimPath));
+            for (const QString& w : parser.values(whatIf))
+                path->addWhatIf(w);
+            settle();
+        }
     }
     if (parser.isSet(compare)) {
         gapscope::ui::CompareController* c = window.comparison();

@@ -39,6 +39,7 @@
 #include "panels/advice_panel.h"
 #include "panels/analysis_panel.h"
 #include "panels/analysis_table.h"
+#include "panels/critical_path_panel.h"
 #include "panels/efficiency_panel.h"
 #include "panels/gaps_panel.h"
 #include "panels/kernels_panel.h"
@@ -57,8 +58,12 @@
 #include "report/run_summary.h"
 #include "search/search_bar.h"
 #include "support/generator.h"
+#include "support/planted_job.h"
 #include "support/suite_main.h"
 #include "support/test_paths.h"
+#include "timeline/path_overlay.h"
+#include "timeline/timeline_view.h"
+#include "timeline/view_state.h"
 #include "trace_page.h"
 #include "util/symbol_names.h"
 
@@ -874,6 +879,81 @@ class TestPanels : public QObject {
         QCOMPARE(spy.count(), 1);
         const auto target = spy.at(0).at(0).value<NavTarget>();
         QCOMPARE(target.slice, sig->rows[largest].ref.slice);
+    }
+
+    // The Critical path panel draws its step's path over the timeline: the
+    // planted path's six slices outlined, its two hops from one track to
+    // another (mm's launch to gemm, gemm to the synchronize's end) drawn,
+    // the rest dimmed on request; a what-if from its form gives the
+    // projection the planted arithmetic says (gemm halved: 300 µs less).
+    void theCriticalPathIsDrawnOnTheTimeline() {
+        const QString path = dir_.filePath("planted-step.json");
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray::fromStdString(std::string("{\"traceEvents\":[") +
+                                              test::kPlantedStepEvents + "]}"));
+        }
+        window_->openTrace(path);
+        window_->loader()->wait();
+        QVERIFY(settle());
+        AnalysisSession* session = host()->session();
+        auto* p = panel<CriticalPathPanel>("critical-pathDock");
+        QVERIFY(p);
+        session->setStepScope(1);
+        QVERIFY(settle());
+        ViewState* view = window_->tracePage()->state();
+        QVERIFY(view->pathOverlay());
+        const PathOverlay& overlay = *view->pathOverlay();
+        QCOMPARE(overlay.sliceCount(), size_t(6));
+        QCOMPARE(overlay.hopCount(), size_t(2));
+        const Trace& t = *session->trace();
+        std::set<std::string> names;
+        for (const uint32_t s : overlay.slicesIn({0, INT64_MAX}))
+            names.insert(std::string(t.str(t.slices[s].name)));
+        const std::set<std::string> want{"ProfilerStep#1", "aten::mm", "cudaLaunchKernel", "gemm",
+                                         "cudaDeviceSynchronize"};
+        QCOMPARE(names, want);  // (two launches)
+        // A frame's search for what is in view finds what a scan finds.
+        const auto all = overlay.slicesIn({INT64_MIN, INT64_MAX});
+        for (const TimeNs from : {-1, 0, 105000, 125000, 735000, 905000, 1000001})
+            for (const TimeNs length : {0, 1, 20000, 700000}) {
+                std::vector<uint32_t> scanned;
+                for (const uint32_t s : all)
+                    if (t.slices[s].start <= from + length && t.slices[s].end() >= from)
+                        scanned.push_back(s);
+                QCOMPARE(overlay.slicesIn({from, from + length}), scanned);
+            }
+        QCOMPARE(overlay.hopsIn({0, 100000}).size(), size_t(0));  // the launch is at 110
+        QCOMPARE(overlay.hopsIn({0, 130000}).size(), size_t(1));
+        QCOMPARE(overlay.hopsIn({731000, 731000}).size(), size_t(1));  // gemm's end to 740
+        QVERIFY(p->figuresText().contains(QStringLiteral("990.00 µs")));
+        // Drawn: the frame with the path differs from the one without, and
+        // the dimmed one from both.
+        TimelineView* timeline = window_->tracePage()->timeline();
+        view->fit({t.spanStart, t.spanEnd});
+        const QImage outlined = timeline->grab().toImage();
+        p->setShownOnTimeline(false);
+        QVERIFY(!view->pathOverlay());
+        const QImage without = timeline->grab().toImage();
+        p->setShownOnTimeline(true);
+        p->setDimRest(true);
+        QVERIFY(view->pathOverlay() && view->pathOverlay()->dimRest());
+        const QImage dimmed = timeline->grab().toImage();
+        QVERIFY(outlined != without);
+        QVERIFY(dimmed != outlined && dimmed != without);
+        p->setDimRest(false);
+        // What if gemm were twice as fast: the path found again, 690 µs.
+        QVERIFY(!p->addWhatIf(QStringLiteral("kernel:gemm")));  // no factor: refused
+        QVERIFY(p->addWhatIf(QStringLiteral("kernel:gemm=0.5")));
+        QVERIFY(settle());
+        QVERIFY2(p->figuresText().contains(QStringLiteral("690.00 µs")),
+                 qPrintable(p->figuresText()));
+        p->clearWhatIfs();
+        QVERIFY(settle());
+        QVERIFY(!p->figuresText().contains(QStringLiteral("690.00 µs")));
+        session->setWholeTrace();
+        QVERIFY(settle());
     }
 
     void cleanupTestCase() { window_.reset(); }

@@ -31,6 +31,7 @@
 #include "panels/overview_panel.h"
 #include "panels/panel_host.h"
 #include "panels/pipeline_panel.h"
+#include "panels/registry_panel.h"
 #include "panels/steps_panel.h"
 #include "panels/table_export.h"
 #include "report/analysis_registry.h"
@@ -309,8 +310,12 @@ class TestPanelsCli : public QObject {
                     const AnalysisPanel::Request request{
                         session->indexed(), p->shownScope(session->scope()),
                         session->gapThreshold(), nullptr, session->peaks()};
+                    // (With the panel's own options: the Critical path's path.)
+                    const auto* registered = qobject_cast<const RegistryPanel*>(p);
                     const std::vector<ResultTable> computed =
-                        renderedTables(*session->trace(), a, request.compute(a.id));
+                        renderedTables(*session->trace(), a,
+                                       request.compute(a.id, registered ? registered->options()
+                                                                        : AnalysisOptions{}));
                     for (const auto& [table, snapshot] : p->resultSnapshots()) {
                         const auto it =
                             std::find_if(computed.begin(), computed.end(),

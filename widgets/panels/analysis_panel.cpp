@@ -139,6 +139,11 @@ void AnalysisPanel::setInView(bool inView) {
     if (inView_ && stale_) refresh();
 }
 
+void AnalysisPanel::recompute() {
+    wholeTrace_ = nullptr;
+    refresh();
+}
+
 void AnalysisPanel::refresh() {
     ++generation_;
     showQueued_ = false;

@@ -122,6 +122,9 @@ class AnalysisPanel : public QWidget {
     // Computes again (e.g. an option of the panel changed). A panel out of
     // view only remembers to, and computes when it comes into view.
     void refresh();
+    // Its own options changed: the kept whole-trace result is of the old
+    // ones; computes again.
+    void recompute();
 
   private:
     void updateHeader();

@@ -1,6 +1,7 @@
 #include "panels/panel_registry.h"
 
 #include "panels/advice_panel.h"
+#include "panels/critical_path_panel.h"
 #include "panels/efficiency_panel.h"
 #include "panels/gaps_panel.h"
 #include "panels/health_panel.h"
@@ -45,7 +46,8 @@ constexpr PanelSpec kPanels[] = {{"account", make<OverviewPanel>},
                                  {"advice", make<AdvicePanel>},
                                  {"efficiency", make<EfficiencyPanel>},
                                  {"", makeWithView<UtilizationPanel>},
-                                 {"health", make<HealthPanel>}};
+                                 {"health", make<HealthPanel>},
+                                 {"critical-path", makeWithView<CriticalPathPanel>}};
 
 }  // namespace
 

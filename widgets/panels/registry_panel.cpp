@@ -46,12 +46,15 @@ struct RegistryPanel::Computed {
     std::vector<std::pair<std::string, ResultRows>> tables;  // every table but the figures
     QString figures;                                         // the figures, for people
     QString empty;
+    Derived derived;
 };
 
 namespace {
 
 struct Inputs {
     const Analysis* analysis;
+    AnalysisOptions options;
+    RegistryPanel::Derive derive;
 };
 
 // "Title: value" per figure with a value, as people read them.
@@ -73,9 +76,10 @@ QString figureLines(const ResultTable& figures, TimeNs origin) {
 std::optional<RegistryPanel::Computed> computeRegistered(const AnalysisPanel::Request& request,
                                                          const Inputs& in) {
     const Trace& t = request.trace();
-    const AnalysisResult result = computeAnalysis(*in.analysis, t, request.coreScope());
+    const AnalysisResult result = computeAnalysis(*in.analysis, t, request.coreScope(), in.options);
     if (request.cancelled()) return std::nullopt;
     RegistryPanel::Computed c;
+    if (in.derive) c.derived = in.derive(request.indexed->trace, result);
     for (ResultTable& table : renderedTables(t, *in.analysis, result)) {
         if (table.id == "figures") continue;
         std::string id = table.id;
@@ -90,8 +94,8 @@ std::optional<RegistryPanel::Computed> computeRegistered(const AnalysisPanel::Re
 
 AnalysisPanel::Work RegistryPanel::prepare(std::shared_ptr<const IndexedTrace> indexed,
                                            AnalysisScope scope, TimeNs threshold) {
-    return computeThen(indexed, scope, threshold, Inputs{&analysis_}, &computeRegistered,
-                       &RegistryPanel::present);
+    return computeThen(indexed, scope, threshold, Inputs{&analysis_, options(), derive()},
+                       &computeRegistered, &RegistryPanel::present);
 }
 
 void RegistryPanel::present(const Computed& c) {
@@ -114,6 +118,7 @@ void RegistryPanel::present(const Computed& c) {
         it->second->setDefaultSort(-1, Qt::AscendingOrder);
     }
     presented(c.tables);
+    presentedDerived(c.derived);
 }
 
 }  // namespace gapscope::ui

@@ -27,6 +27,13 @@ class RegistryPanel : public AnalysisPanel {
         return tables_;
     }
     QString figuresText() const;
+    // The options it computes with (a panel's own controls); none: the
+    // registered defaults.
+    virtual AnalysisOptions options() const { return {}; }
+
+    using Derived = std::shared_ptr<const void>;
+    using Derive = Derived (*)(const std::shared_ptr<const Trace>& trace,
+                               const AnalysisResult& result);
 
   protected:
     QTabWidget* tabs() const { return tabs_; }
@@ -35,6 +42,10 @@ class RegistryPanel : public AnalysisPanel {
     virtual void presented(const std::vector<std::pair<std::string, ResultRows>>& tables) {
         (void)tables;
     }
+    // What a panel makes of a result besides its tables (a drawing's data),
+    // made on the worker by a plain function, handed to presentedDerived().
+    virtual Derive derive() const { return nullptr; }
+    virtual void presentedDerived(const Derived& derived) { (void)derived; }
     Work prepare(std::shared_ptr<const IndexedTrace> trace, AnalysisScope scope,
                  TimeNs gapThreshold) override;
     void clearContents() override;

@@ -8,6 +8,7 @@
 #include "analysis/gpu_activity.h"
 #include "model/device_properties.h"
 #include "timeline/counter_columns.h"
+#include "timeline/path_overlay.h"
 
 namespace gapscope::ui {
 
@@ -473,6 +474,7 @@ PaintStats paintTimeline(QPainter& p, const PaintInputs& in) {
         p.fillRect(QRectF(a, 0, 1, in.size.height()), in.colors.rangeEdge);
         p.fillRect(QRectF(b, 0, 1, in.size.height()), in.colors.rangeEdge);
     }
+    if (in.path) paintPathOverlay(p, in, *in.path);
     outlineSlice(c, in.hoverSlice, in.colors.hover, 1);
     outlineSlice(c, in.selectedSlice, in.colors.selection, 2.5);
     for (const uint32_t s : in.alsoSelected)

@@ -16,6 +16,8 @@
 
 namespace gapscope::ui {
 
+class PathOverlay;
+
 struct PaintInputs {
     const Trace* trace = nullptr;
     const TimelineLayout* layout = nullptr;
@@ -35,6 +37,7 @@ struct PaintInputs {
     std::optional<TimeWindow> range;
     TimelineColors colors;
     NameColors* names = nullptr;
+    const PathOverlay* path = nullptr;  // the critical path drawn over the tracks
 };
 
 struct PaintStats {

@@ -18,6 +18,7 @@
 #include "analysis/slice_queries.h"
 #include "jobs/coalescing_runner.h"
 #include "picture/annotation_painter.h"
+#include "timeline/path_overlay.h"
 
 namespace gapscope::ui {
 
@@ -27,6 +28,7 @@ struct TimelineView::FrameContent {
     std::vector<std::vector<Interval>> gaps;
     std::vector<std::vector<QColor>> gapColors;
     std::vector<uint8_t> searchNames;
+    std::shared_ptr<const PathOverlay> path;
     std::vector<Annotation> annotations;
     uint64_t currentAnnotation = 0;
     TimelineColors colors;
@@ -83,6 +85,8 @@ PaintInputs TimelineView::inputsFor(const FrameKey& key, const FrameContent& con
     in.range = key.range;
     in.colors = content.colors;
     in.names = names;
+    // A path of another trace (the panel's result came late) is not drawn.
+    if (content.path && content.path->trace() == content.trace.get()) in.path = content.path.get();
     return in;
 }
 
@@ -100,6 +104,7 @@ TimelineView::TimelineView(ViewState* state, QWidget* parent)
     connect(state_, &ViewState::visibleChanged, this, &TimelineView::updateFrame);
     connect(state_, &ViewState::selectedSliceChanged, this, &TimelineView::updateFrame);
     connect(state_, &ViewState::selectedRangeChanged, this, &TimelineView::updateFrame);
+    connect(state_, &ViewState::pathOverlayChanged, this, &TimelineView::contentChanged);
 }
 
 TimelineView::~TimelineView() = default;
@@ -228,6 +233,7 @@ std::shared_ptr<const TimelineView::FrameContent> TimelineView::frameContent() {
         c->gaps = gaps_;
         c->gapColors = gapColors_;
         c->searchNames = searchNames_;
+        c->path = state_->pathOverlay();
         c->annotations = annotations_;
         c->currentAnnotation = currentAnnotation_;
         c->colors = colors_;

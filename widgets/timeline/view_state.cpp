@@ -24,6 +24,10 @@ void ViewState::reset(TimeWindow bounds) {
     range_.reset();
     slice_ = kNone;
     alsoSelected_.clear();
+    if (path_) {
+        path_.reset();
+        emit pathOverlayChanged();
+    }
     lastCoalescedMs_.reset();  // the next gesture starts a new entry
     visible_ = bounds;
     emit visibleChanged(visible_);
@@ -137,6 +141,12 @@ std::vector<uint32_t> ViewState::selectedSlices() const {
     if (slice_ != kNone) all.push_back(slice_);
     all.insert(all.end(), alsoSelected_.begin(), alsoSelected_.end());
     return all;
+}
+
+void ViewState::setPathOverlay(std::shared_ptr<const PathOverlay> path) {
+    if (path == path_) return;
+    path_ = std::move(path);
+    emit pathOverlayChanged();
 }
 
 }  // namespace gapscope::ui

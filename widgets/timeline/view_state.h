@@ -6,12 +6,15 @@
 
 #include <QObject>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <vector>
 
 #include "timeline/time_axis.h"
 
 namespace gapscope::ui {
+
+class PathOverlay;
 
 class ViewState : public QObject {
     Q_OBJECT
@@ -63,11 +66,17 @@ class ViewState : public QObject {
     // The selected slices besides the primary one.
     const std::vector<uint32_t>& alsoSelected() const { return alsoSelected_; }
 
+    // The critical path the timeline draws over the tracks (the Critical
+    // path panel's "Show on the timeline"); null: none. A new trace clears it.
+    const std::shared_ptr<const PathOverlay>& pathOverlay() const { return path_; }
+    void setPathOverlay(std::shared_ptr<const PathOverlay> path);
+
   signals:
     void visibleChanged(gapscope::ui::TimeWindow window);
     void selectedRangeChanged();
     void selectedSliceChanged(uint32_t slice);
     void historyChanged();
+    void pathOverlayChanged();
 
   private:
     void record(TimeWindow previous);
@@ -77,6 +86,7 @@ class ViewState : public QObject {
     std::optional<TimeWindow> range_;
     uint32_t slice_ = kNone;
     std::vector<uint32_t> alsoSelected_;  // Ctrl+clicked besides slice_
+    std::shared_ptr<const PathOverlay> path_;
     std::vector<TimeWindow> back_, forward_;
     Clock clock_;
     std::optional<qint64> lastCoalescedMs_;  // when the gesture in progress last moved

@@ -8,6 +8,7 @@
 
 #include "analysis/analysis_index.h"
 #include "analysis/critical_path_what_if.h"
+#include "analysis/slice_queries.h"
 #include "report/analyses/builtin_analyses.h"
 #include "report/analysis_tables.h"
 
@@ -17,21 +18,30 @@ namespace {
 
 // The window a scope asks about: step N's own range (its ProfilerStep
 // annotation; within --range where both are given), else --range, else
-// the whole trace.
-Interval pathWindow(const Trace& t, const Scope& scope) {
-    Interval w = scope.range.value_or(kWholeTrace);
-    if (scope.step)
-        for (const Step& s : scope.steps(t))
-            if (s.number == *scope.step)  // with --range too: their intersection
-                return {std::max(w.start, s.span.start), std::min(w.end, s.span.end)};
-    return w;
+// the whole trace; and the step's slice where its thread is a CPU's (the
+// path's frame and end).
+void setPathWindow(const Trace& t, const Scope& scope, PathGraphOptions& options) {
+    options.window = scope.range.value_or(kWholeTrace);
+    if (!scope.step) return;
+    // The step on every rank (ranks merged into one trace): their hull.
+    std::optional<Interval> hull;
+    for (const Step& s : scope.steps(t)) {
+        if (s.number != *scope.step) continue;
+        hull = hull ? Interval{std::min(hull->start, s.span.start), std::max(hull->end, s.span.end)}
+                    : s.span;
+        if (s.slice != kNone && t.tracks[t.trackOfSlice(s.slice)].kind == TrackKind::CpuThread)
+            options.steps.push_back(s.slice);
+    }
+    if (!hull) return;
+    Interval& w = options.window;  // with --range too: their intersection
+    w = {std::max(w.start, hull->start), std::min(w.end, hull->end)};
 }
 
 // What people read for each part of the path.
 const char* boundByTitle(BoundBy b) {
     switch (b) {
         case BoundBy::Cpu:
-            return "CPU (ops, runtime calls)";
+            return "CPU (ops, calls, input wait, Python)";
         case BoundBy::GpuCompute:
             return "GPU compute (kernels, copies)";
         case BoundBy::GpuCommunication:
@@ -89,7 +99,9 @@ const char* pathKindTitle(PathKind k) {
         case PathKind::RuntimeCall:
             return "Runtime calls (launches, copies, syncs)";
         case PathKind::InputWait:
-            return "CPU work while waiting for input";
+            return "Waiting for input (and CPU work in it)";
+        case PathKind::Host:
+            return "The step's thread in no op (Python, other threads, untraced)";
         case PathKind::Kernel:
             return "Kernels";
         case PathKind::Memcpy:
@@ -98,6 +110,8 @@ const char* pathKindTitle(PathKind k) {
             return "Memsets";
         case PathKind::Communication:
             return "Collectives";
+        case PathKind::PeerWait:
+            return "Waiting for a peer rank (in a collective)";
         case PathKind::LaunchOverhead:
             return "Launch overhead";
         case PathKind::KernelGap:
@@ -192,6 +206,78 @@ ResultTable slicesTable(const Trace& t, const CriticalPath& p, bool wanted) {
     return table;
 }
 
+// What people read for each kind of edge.
+const char* pathEdgeKindTitle(PathEdgeKind k) {
+    switch (k) {
+        case PathEdgeKind::Operator:
+            return "its own time";
+        case PathEdgeKind::Dependency:
+            return "program order";
+        case PathEdgeKind::KernelLaunch:
+            return "a launch";
+        case PathEdgeKind::KernelKernel:
+            return "the stream's order";
+        case PathEdgeKind::Sync:
+            return "a wait";
+        case PathEdgeKind::PeerWait:
+            return "a wait for the last rank";
+    }
+    return "";
+}
+
+// The path itself, node by node from first to last: where it was (a
+// slice's start or end), and the edge that reached it (what it was, its
+// time). What a timeline draws as the path's edges; empty unless asked for.
+ResultTable pathTable(const Trace& t, const CriticalPath& p, bool wanted) {
+    ResultTable table;
+    table.id = "path";
+    table.title = "The path, node by node";
+    ResultColumn point{"point", "Point", Unit::Text};
+    point.labels = {{"start", "start"}, {"end", "end"}, {"last_rank_in", "the last rank in"}};
+    ResultColumn via{"via", "Reached by", Unit::Text};
+    for (size_t k = 0; k < kPathEdgeKindCount; ++k)
+        via.labels.emplace_back(pathEdgeKindName(static_cast<PathEdgeKind>(k)),
+                                pathEdgeKindTitle(static_cast<PathEdgeKind>(k)));
+    via.sparse = true;
+    ResultColumn ns{"ns", "Edge's time", Unit::Duration};
+    ns.sparse = true;
+    ResultColumn bound{"bound_by", "Bound by", Unit::Text};
+    bound.sparse = true;
+    table.columns = {{"at_ns", "At", Unit::Time},
+                     symbolColumn("name", "Name"),
+                     {"track", "Track", Unit::Text},
+                     point,
+                     via,
+                     ns,
+                     bound};
+    if (!wanted) return table;
+    table.rows.reserve(p.nodes.size());
+    for (size_t i = 0; i < p.nodes.size(); ++i) {
+        const PathNode& node = p.graph.nodes[p.nodes[i]];
+        ResultRow r;
+        r.cells = {node.at,
+                   std::string(t.str(t.slices[node.slice].name)),
+                   trackLabel(t, t.trackOfSlice(node.slice)),
+                   std::string(node.end          ? "end"
+                               : node.lastRankIn ? "last_rank_in"
+                                                 : "start"),
+                   ResultCell(),
+                   ResultCell(),
+                   ResultCell()};
+        if (i > 0) {
+            const PathEdge& edge = p.graph.edges[p.edges[i - 1]];
+            r.cells[4] = std::string(pathEdgeKindName(edge.kind));
+            r.cells[5] = edge.weight;
+            if (const BoundBy b = boundByOf(t, edge); b != BoundBy::None)
+                r.cells[6] = std::string(boundByName(b));
+        }
+        r.ref.kind = ResultRef::Kind::Slice;
+        r.ref.slice = node.slice;
+        table.rows.push_back(std::move(r));
+    }
+    return table;
+}
+
 }  // namespace
 
 Analysis criticalPathAnalysis() {
@@ -201,15 +287,17 @@ Analysis criticalPathAnalysis() {
     a.what = "the longest chain of dependent work: what bounded the step";
     a.help =
         "Critical path: the longest chain through the dependency graph of what ran\n"
-        "in the step (--step N: its ProfilerStep range), the range, or the whole\n"
-        "trace: each thread's ops in order and their nesting, each launch to its\n"
-        "GPU work, each stream's order, and the waits (a synchronize call for the\n"
-        "work it waited on, a stream for another's event), built as Holistic Trace\n"
-        "Analysis builds it. The path's time by what it was (CPU, GPU compute,\n"
-        "communication, launch overhead, gaps between kernels), the slices that\n"
-        "contribute most, and every slice on the path.";
+        "in the step (--step N: its ProfilerStep range; the path ends at the\n"
+        "step's end), the range, or the whole trace: each thread's ops in order\n"
+        "and their nesting, the waits for input, each launch to its GPU work, each\n"
+        "stream's order, and the waits (a synchronize call for the work it waited\n"
+        "on, a stream for another's event), built as Holistic Trace Analysis\n"
+        "builds it. The path's time by what it was (CPU, GPU compute,\n"
+        "communication, launch overhead, gaps between kernels) and by kind, the\n"
+        "slices that contribute most, and every slice and node on the path.";
     a.options = {{"top", OptionSpec::Kind::Count, "the N names that contribute most", 20},
-                 {"slices", OptionSpec::Kind::Flag, "list every slice on the path"},
+                 {"slices", OptionSpec::Kind::Flag,
+                  "list every slice on the path, and the path node by node"},
                  {"what-if", OptionSpec::Kind::Texts,
                   "scale a part and find the path again (repeatable; see What-if)", std::nullopt,
                   "PART=F", [](const std::string& text) {
@@ -218,10 +306,12 @@ Analysis criticalPathAnalysis() {
                   }}};
     a.helpNotes = "What-if:\n" + whatIfGrammar();
     a.takesStepRegex = true;
+    a.acrossRanks = true;  // a job's ranks: collectives wait for the last rank
+    a.arguments = "TRACE|DIR";
     a.primaryTable = "composition";
     a.compute = [](const Trace& t, const Scope& scope, const AnalysisOptions& o) {
         PathGraphOptions options;
-        options.window = pathWindow(t, scope);
+        setPathWindow(t, scope, options);
         options.cancel = scope.cancel;
         // The index's launch table and queues where there is one.
         std::optional<LaunchCalls> ownCalls;
@@ -264,11 +354,19 @@ Analysis criticalPathAnalysis() {
         loop.sparse = true;
         r.addFigure(
             loop, p.nodesLeftOut ? ResultCell(static_cast<int64_t>(p.nodesLeftOut)) : ResultCell());
+        ResultColumn unpaired{"collectives_unmatched",
+                              "Collectives not paired across ranks (no peer wait drawn)",
+                              Unit::Count};
+        unpaired.sparse = true;
+        r.addFigure(unpaired, p.graph.unmatchedCollectives
+                                  ? ResultCell(static_cast<int64_t>(p.graph.unmatchedCollectives))
+                                  : ResultCell());
         r.tables.push_back(compositionTable(p, projected));
         r.tables.push_back(kindsTable(p));
         r.tables.push_back(
             contributorsTable(t, p, static_cast<size_t>(o.value("top").value_or(20))));
         r.tables.push_back(slicesTable(t, p, o.flag("slices")));
+        r.tables.push_back(pathTable(t, p, o.flag("slices")));
         if (p.edges.empty()) r.empty = scope.nothing("dependent CPU and GPU work");
         return r;
     };
