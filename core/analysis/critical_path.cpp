@@ -45,9 +45,16 @@ BoundBy boundByOf(const Trace& t, const PathEdge& e) {
     return sliceKind(s) == SliceKind::CommKernel ? BoundBy::GpuCommunication : BoundBy::GpuCompute;
 }
 
-LongestPath longestPath(const PathGraph& g, const std::vector<TimeNs>& weights) {
+LongestPath longestPath(const PathGraph& g, const std::vector<TimeNs>& weights,
+                        const std::vector<TimeNs>* measured) {
     LongestPath out;
     const size_t n = g.nodes.size(), m = g.edges.size();
+    std::vector<uint32_t> hubOf;  // by edge: a wait's hub (with `measured`)
+    if (measured && !g.peerWaits.empty()) {
+        hubOf.assign(m, kNone);
+        for (const auto& [e, hub] : g.peerWaits)
+            hubOf[e] = hub;
+    }
     // Nodes in the order their first edge named them (networkx's node order).
     std::vector<uint32_t> order(n, kNone), nodesInOrder;
     nodesInOrder.reserve(n);
@@ -150,7 +157,12 @@ LongestPath longestPath(const PathGraph& g, const std::vector<TimeNs>& weights) 
             const uint32_t e = preds[a];
             if (!alive[e]) continue;
             // (Saturating: a hostile file's times, scaled by a what-if.)
-            const TimeNs w = weights[use[e]], from = dist[g.edges[e].from];
+            TimeNs w = weights[use[e]];
+            if (!hubOf.empty() && hubOf[use[e]] != kNone) {
+                const uint32_t hub = hubOf[use[e]];
+                w = shortenedWait(w, (*measured)[hub], dist[hub]);
+            }
+            const TimeNs from = dist[g.edges[e].from];
             const TimeNs d = from > INT64_MAX - w ? INT64_MAX : from + w;
             if (via[v] == kNone || d > dist[v]) {
                 dist[v] = d;
@@ -162,8 +174,8 @@ LongestPath longestPath(const PathGraph& g, const std::vector<TimeNs>& weights) 
     uint32_t last = topo.front();
     for (const uint32_t v : topo)
         if (dist[v] > dist[last]) last = v;
-    // A step's path ends at the step's end (on the rank that ends it last,
-    // where the graph reaches one).
+    // A step's path ends at a step's end (of the rank whose chain to it is
+    // longest, where the graph reaches one).
     bool atEnd = false;
     for (const uint32_t end : g.endNodes)
         if (end < n && via[end] != kNone && (!atEnd || dist[end] > dist[last])) {
@@ -171,6 +183,7 @@ LongestPath longestPath(const PathGraph& g, const std::vector<TimeNs>& weights) 
             atEnd = true;
         }
     out.lengthNs = dist[last];
+    out.distance = std::move(dist);
     out.nodes.push_back(last);
     for (uint32_t v = last; via[v] != kNone;) {
         out.edges.push_back(via[v]);
@@ -282,6 +295,7 @@ void findLongestPath(const Trace& t, CriticalPath& out) {
     out.nodesLeftOut = path.nodesLeftOut;
     out.nodes = std::move(path.nodes);
     out.edges = std::move(path.edges);
+    if (!g.peerWaits.empty()) out.distance = std::move(path.distance);
     std::unordered_map<uint32_t, bool> input;
     for (const uint32_t e : out.edges) {
         out.byBound[static_cast<size_t>(boundByOf(t, g.edges[e]))] += g.edges[e].weight;

@@ -55,6 +55,9 @@ struct CriticalPath {
     std::array<TimeNs, kPathKindCount> byKind{};
     std::vector<uint32_t> slices;  // every slice with a node on the path, sorted
     size_t nodesLeftOut = 0;       // on a cycle of the graph (clocks that disagree)
+    // The longest chain to each node, kept where ranks wait for each other
+    // (graph.peerWaits): a what-if's waits are measured against it.
+    std::vector<TimeNs> distance;
     bool cancelled = false;
 };
 
@@ -72,9 +75,19 @@ void findLongestPath(const Trace& trace, CriticalPath& path);
 struct LongestPath {
     TimeNs lengthNs = 0;
     std::vector<uint32_t> nodes, edges;
-    size_t nodesLeftOut = 0;  // on a cycle: no order holds them
+    size_t nodesLeftOut = 0;       // on a cycle: no order holds them
+    std::vector<TimeNs> distance;  // the longest chain to each node
 };
 // The longest path of a graph whose edges weigh `weights` (one per edge).
-LongestPath longestPath(const PathGraph& graph, const std::vector<TimeNs>& weights);
+// With `measured` (the distances of the graph as it ran), a rank's wait in
+// a collective (graph.peerWaits) is shortened by as much as the point
+// after every rank's entry moved earlier: the last rank entering sooner
+// ends the wait sooner, all else unchanged.
+LongestPath longestPath(const PathGraph& graph, const std::vector<TimeNs>& weights,
+                        const std::vector<TimeNs>* measured = nullptr);
+// A wait's weight with the hub's distance now and as measured.
+inline TimeNs shortenedWait(TimeNs wait, TimeNs hubMeasured, TimeNs hubNow) {
+    return std::max<TimeNs>(0, wait - std::max<TimeNs>(0, hubMeasured - hubNow));
+}
 
 }  // namespace gapscope

@@ -37,6 +37,11 @@ class Builder {
         : t_(t), calls_(calls), o_(o) {
         g_.window = o.window;
         g_.startOf.assign(t.slices.size(), kNone);
+        steps_ = o.steps;
+        std::sort(steps_.begin(), steps_.end());
+        if (t.ranks.size() > 1)
+            for (const uint32_t step : steps_)
+                stepOfGroup_.emplace(groupOf(step), step);
     }
 
     PathGraph run() {
@@ -80,12 +85,22 @@ class Builder {
     // CPU ops and runtime calls that start in the window and last, the
     // waits for input and the step's own slice: the other annotations and
     // the Python frames carry no nodes.
+    // With steps, each rank's within its own step (the hull of the ranks'
+    // steps holds another step of a rank that ran ahead).
     bool hasCpuNodes(uint32_t i) const {
         const Slice& s = slice(i);
         const SliceKind k = sliceKind(s);
-        return (k == SliceKind::CpuOp || isRuntimeKind(k) || hostRole(s) == HostRole::InputWait ||
-                std::find(o_.steps.begin(), o_.steps.end(), i) != o_.steps.end()) &&
-               s.dur > 0 && s.start >= o_.window.start && s.start <= o_.window.end;
+        if (!(k == SliceKind::CpuOp || isRuntimeKind(k) || hostRole(s) == HostRole::InputWait ||
+              std::binary_search(steps_.begin(), steps_.end(), i)) ||
+            s.dur <= 0 || s.start < o_.window.start || s.start > o_.window.end)
+            return false;
+        if (stepOfGroup_.empty()) return true;
+        const auto frame = stepOfGroup_.find(groupOf(i));
+        return frame == stepOfGroup_.end() ||
+               (s.start >= slice(frame->second).start && s.start <= slice(frame->second).end());
+    }
+    uint32_t groupOf(uint32_t i) const {
+        return t_.processes[t_.tracks[t_.trackOfSlice(i)].process].group;
     }
 
     // Each thread's top-level ops, each a chain through its descendants'
@@ -277,30 +292,36 @@ class Builder {
     }
 
     // Ranks merged into one trace: the k-th run of a collective of one name
-    // on each rank is one collective. Where it started last is when the
-    // last rank entered it: before that, each other rank waited for it.
+    // (and recorded collective) on each rank is one collective. Where it
+    // started last is when the last rank entered it; a point then (the
+    // hub) follows every rank's entry, and each rank's run is split there:
+    // its wait for the last rank, then the transfer.
     void peers() {
         std::map<uint32_t, uint32_t> runEdge;  // a collective's own run's edge
         for (uint32_t e = 0; e < g_.edges.size(); ++e) {
             const PathEdge& edge = g_.edges[e];
             if (edge.kind == PathEdgeKind::Operator && edge.attributed != kNone &&
                 sliceKind(slice(edge.attributed)) == SliceKind::CommKernel &&
+                !vocabulary::isPointToPointKernelName(name(edge.attributed)) &&
                 g_.nodes[edge.from].slice == edge.attributed && !g_.nodes[edge.from].end)
                 runEdge.emplace(edge.attributed, e);
         }
-        // name -> rank -> its runs, by start
-        std::map<StringId, std::map<uint32_t, std::vector<uint32_t>>> runs;
-        for (const auto& [k, e] : runEdge)
-            runs[slice(k).name][t_.processes[t_.tracks[t_.trackOfSlice(k)].process].group]
-                .push_back(k);
-        for (auto& [name, byRank] : runs) {
+        // (kernel name, recorded collective) -> rank -> its runs, by start
+        std::map<std::pair<StringId, StringId>, std::map<uint32_t, std::vector<uint32_t>>> runs;
+        for (const auto& [k, e] : runEdge) {
+            const CollectiveArgs* c = t_.collectiveOf(slice(k).args);
+            runs[{slice(k).name, c ? c->name : 0}][groupOf(k)].push_back(k);
+        }
+        for (auto& [key, byRank] : runs) {
             if (cancelled()) return;
-            size_t count = byRank.begin()->second.size();
+            const size_t count = byRank.begin()->second.size();
+            size_t most = 0;
             bool paired = byRank.size() > 1;
             for (auto& [rank, ks] : byRank) {
                 std::sort(ks.begin(), ks.end(), [&](uint32_t a, uint32_t b) {
                     return std::pair(slice(a).start, a) < std::pair(slice(b).start, b);
                 });
+                most = std::max(most, ks.size());
                 paired &= ks.size() == count;
                 // A group smaller than the ranks that ran it: subgroups,
                 // whose members no record here names.
@@ -310,29 +331,38 @@ class Builder {
                         paired = false;
             }
             if (!paired) {
-                if (byRank.size() > 1) g_.unmatchedCollectives += count;
+                if (byRank.size() > 1) g_.unmatchedCollectives += most;
                 continue;
             }
+            std::vector<uint32_t> runs1;
             for (size_t i = 0; i < count; ++i) {
+                runs1.clear();
                 uint32_t last = kNone;
                 for (const auto& [rank, ks] : byRank)
                     if (last == kNone || slice(ks[i]).start > slice(last).start) last = ks[i];
                 const TimeNs entered = slice(last).start;
-                for (const auto& [rank, ks] : byRank) {
-                    const uint32_t k = ks[i];
-                    // (A rank that entered last, or a clock that puts the
-                    // entry after this rank's end: no wait to draw.)
-                    if (k == last || entered <= slice(k).start || entered >= slice(k).end())
-                        continue;
+                // (A clock that puts the entry after a rank's end: that
+                // rank's run is left whole.)
+                for (const auto& [rank, ks] : byRank)
+                    if (entered < slice(ks[i]).end()) runs1.push_back(ks[i]);
+                std::stable_partition(runs1.begin(), runs1.end(),
+                                      [&](uint32_t k) { return k == last; });
+                const auto hub = static_cast<uint32_t>(g_.nodes.size());
+                g_.nodes.push_back({last, false, true, entered});
+                // The last rank's entry first: it wins a tie at the hub.
+                for (const uint32_t k : runs1)
+                    addEdge(g_.startNode(k), hub, PathEdgeKind::Sync);
+                for (const uint32_t k : runs1) {
                     const auto in = static_cast<uint32_t>(g_.nodes.size());
                     g_.nodes.push_back({k, false, true, entered});
-                    // The run's edge becomes the last rank's entry: first
-                    // among the point's edges, it wins a tie (the late
-                    // rank's chain explains the wait; its own wait is on
-                    // the path only where it is longer).
+                    // The run's edge becomes the hub's: first among the
+                    // point's edges, it wins a tie (the late rank's chain
+                    // explains the wait; a rank's own wait is on the path
+                    // only where its chain to it is longer).
                     PathEdge& run = g_.edges[runEdge.at(k)];
                     const uint32_t start = run.from, end = run.to;
-                    run = {g_.startNode(last), in, 0, PathEdgeKind::Sync, kNone};
+                    run = {hub, in, 0, PathEdgeKind::Sync, kNone};
+                    g_.peerWaits.emplace_back(static_cast<uint32_t>(g_.edges.size()), hub);
                     g_.edges.push_back(
                         {start, in, entered - slice(k).start, PathEdgeKind::PeerWait, k});
                     addEdge(in, end, PathEdgeKind::Operator, false, k);
@@ -341,6 +371,8 @@ class Builder {
         }
     }
 
+    std::vector<uint32_t> steps_;                         // o_.steps, sorted
+    std::unordered_map<uint32_t, uint32_t> stepOfGroup_;  // a rank's step (ranks merged)
     const Trace& t_;
     const LaunchCalls& calls_;
     const PathGraphOptions& o_;

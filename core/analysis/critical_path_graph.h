@@ -19,8 +19,9 @@
 //    activity after the work another stream recorded the event on;
 //  - ranks of a job merged into one trace: each collective split where
 //    the last rank entered it (the wait for that rank, then the transfer),
-//    the last rank's entry ordered before that point on every other rank
-//    (the same collective: the same name, the same instance on each rank).
+//    every rank's entry ordered before that point (the same collective:
+//    the same name and record, the same instance on each rank; not a
+//    point-to-point send or receive).
 
 #include <cstdint>
 #include <unordered_map>
@@ -97,6 +98,10 @@ struct PathGraph {
     // Collectives of several ranks whose instances could not be paired
     // (a name run a different number of times on the ranks, a subgroup).
     size_t unmatchedCollectives = 0;
+    // Each rank's wait in a collective for the last rank (a PeerWait edge),
+    // and the point that follows every rank's entry (its hub): a what-if
+    // that moves the last entry moves the end of the wait with it.
+    std::vector<std::pair<uint32_t, uint32_t>> peerWaits;  // (edge, hub node)
     bool cancelled = false;
 };
 

@@ -41,8 +41,8 @@ std::string whatIfGrammar() {
            "  launch=F          every launch overhead (0: as if CUDA graphs)\n"
            "  comm=F            every collective kernel\n"
            "  rank:N=F          all the work of rank N (ranks of a job opened together);\n"
-           "  rank:N=median     as fast as the median rank (its step's duration, or its\n"
-           "                    span in the window)\n"
+           "  rank:N=median     as fast as the median rank (each rank's own longest chain,\n"
+           "                    as if it never waited for another)\n"
            "The path is found again on the scaled graph; everything else is assumed\n"
            "unchanged.\n";
 }
@@ -118,26 +118,42 @@ int64_t rankOf(const Trace& t, uint32_t slice) {
 }
 
 // Each rank's duration as if it never waited for another: the longest
-// path of its own work (every other rank's, and every wait for a peer, of
-// no weight), ending where the path may; and the median of them.
+// path through its own part of the graph (its waits for a peer of no
+// weight), ending where the path may; and the median of them. One pass
+// over the graph in all: each rank's part is its own graph.
 struct RankDurations {
     std::map<int64_t, TimeNs> byRank;
     double median = 0;
 };
 RankDurations rankDurations(const Trace& t, const PathGraph& g) {
     RankDurations out;
-    std::vector<int64_t> edgeRank(g.edges.size());
-    std::set<int64_t> ranks;
-    for (size_t i = 0; i < g.edges.size(); ++i)
-        ranks.insert(edgeRank[i] = rankOf(t, g.nodes[g.edges[i].from].slice));
-    ranks.erase(-1);
-    std::vector<TimeNs> weights(g.edges.size());
-    for (const int64_t r : ranks) {
-        for (size_t i = 0; i < g.edges.size(); ++i)
-            weights[i] = edgeRank[i] == r && g.edges[i].kind != PathEdgeKind::PeerWait
-                             ? g.edges[i].weight
-                             : 0;
-        out.byRank[r] = longestPath(g, weights).lengthNs;
+    std::vector<int64_t> nodeRank(g.nodes.size());
+    std::map<int64_t, PathGraph> parts;
+    std::vector<uint32_t> local(g.nodes.size(), kNone);
+    for (size_t v = 0; v < g.nodes.size(); ++v) {
+        nodeRank[v] = rankOf(t, g.nodes[v].slice);
+        if (nodeRank[v] < 0) continue;
+        PathGraph& part = parts[nodeRank[v]];
+        local[v] = static_cast<uint32_t>(part.nodes.size());
+        part.nodes.push_back(g.nodes[v]);
+    }
+    for (const PathEdge& e : g.edges) {
+        const int64_t r = nodeRank[e.from];
+        if (r < 0 || nodeRank[e.to] != r) continue;
+        PathEdge mine = e;
+        mine.from = local[e.from];
+        mine.to = local[e.to];
+        if (e.kind == PathEdgeKind::PeerWait) mine.weight = 0;
+        parts[r].edges.push_back(mine);
+    }
+    for (const uint32_t end : g.endNodes)
+        if (nodeRank[end] >= 0) parts[nodeRank[end]].endNodes.push_back(local[end]);
+    std::vector<TimeNs> weights;
+    for (const auto& [r, part] : parts) {
+        weights.resize(part.edges.size());
+        for (size_t i = 0; i < part.edges.size(); ++i)
+            weights[i] = part.edges[i].weight;
+        out.byRank[r] = longestPath(part, weights).lengthNs;
     }
     std::vector<TimeNs> d;
     for (const auto& [r, ns] : out.byRank)
@@ -173,10 +189,13 @@ Projection projectPath(const Trace& t, const CriticalPath& path,
         it->second *= f;
     }
     std::unordered_map<uint32_t, bool> inputWait;  // by slice, decided once
+    std::vector<bool> matched(whatIfs.size(), false);
+    std::set<int64_t> ranksSeen;
     for (size_t i = 0; i < g.edges.size(); ++i) {
         const PathEdge& e = g.edges[i];
         double factor = 1;
-        for (const WhatIf& w : whatIfs) {
+        for (size_t wi = 0; wi < whatIfs.size(); ++wi) {
+            const WhatIf& w = whatIfs[wi];
             bool applies = false;
             const bool own = e.kind == PathEdgeKind::Operator && e.attributed != kNone;
             const Slice* s = own ? &t.slices[e.attributed] : nullptr;
@@ -204,29 +223,42 @@ Projection projectPath(const Trace& t, const CriticalPath& path,
                 case WhatIf::Part::Rank:
                     break;  // below, once per rank
             }
-            if (applies) factor *= w.factor;
+            if (applies) {
+                factor *= w.factor;
+                matched[wi] = true;
+            }
         }
         // A rank's own work: its ops, calls, GPU runs, launch overheads and
         // stream gaps (not its wait for another rank: what it would save).
         if (!rankFactor.empty() &&
             (e.kind == PathEdgeKind::Operator || e.kind == PathEdgeKind::KernelLaunch ||
-             e.kind == PathEdgeKind::KernelKernel))
-            if (const auto it = rankFactor.find(rankOf(t, g.nodes[e.from].slice));
-                it != rankFactor.end())
-                factor *= it->second;
-        // A collective's wait for the last rank is found again from the
-        // ranks' entries (the edge from the last one), not kept as it was.
-        if (e.kind == PathEdgeKind::PeerWait) factor = 0;
+             e.kind == PathEdgeKind::KernelKernel)) {
+            const int64_t rank = rankOf(t, g.nodes[e.from].slice);
+            ranksSeen.insert(rank);
+            if (const auto it = rankFactor.find(rank); it != rankFactor.end()) factor *= it->second;
+        }
         const double scaled = static_cast<double>(e.weight) * factor;
         weights[i] = factor == 1      ? e.weight
                      : scaled >= 9e18 ? TimeNs{INT64_MAX / 2}
                                       : static_cast<TimeNs>(std::llround(scaled));
     }
-    const LongestPath p = longestPath(g, weights);
+    // (A rank's wait for the last one ends as much sooner as the last
+    // entry comes sooner: longestPath's `measured`.)
+    const std::vector<TimeNs>* measured = path.distance.empty() ? nullptr : &path.distance;
+    const LongestPath p = longestPath(g, weights, measured);
+    const std::unordered_map<uint32_t, uint32_t> hubOf(g.peerWaits.begin(), g.peerWaits.end());
     Projection out;
+    for (size_t wi = 0; wi < whatIfs.size(); ++wi)
+        if (whatIfs[wi].part == WhatIf::Part::Rank ? !ranksSeen.count(whatIfs[wi].rank)
+                                                   : !matched[wi])
+            out.unmatched.push_back(wi);
     out.lengthNs = p.lengthNs;
-    for (const uint32_t e : p.edges)
-        out.byBound[static_cast<size_t>(boundByOf(t, g.edges[e]))] += weights[e];
+    for (const uint32_t e : p.edges) {
+        TimeNs w = weights[e];
+        if (const auto hub = hubOf.find(e); measured && hub != hubOf.end())
+            w = shortenedWait(w, (*measured)[hub->second], p.distance[hub->second]);
+        out.byBound[static_cast<size_t>(boundByOf(t, g.edges[e]))] += w;
+    }
     return out;
 }
 

@@ -45,6 +45,9 @@ std::string whatIfGrammar();
 struct Projection {
     TimeNs lengthNs = 0;
     std::array<TimeNs, kBoundByCount> byBound{};
+    // The what-ifs (by index) that named nothing in the graph: a pattern no
+    // name matches, a rank not in the trace, no input wait, …
+    std::vector<size_t> unmatched;
 };
 
 Projection projectPath(const Trace& trace, const CriticalPath& path,

@@ -8,6 +8,7 @@
 // (HTA's own traces are compared with HTA run beside us: critical_path_vs_hta.)
 
 #include <QTest>
+#include <functional>
 #include <set>
 
 #include "analysis/analysis_index.h"
@@ -69,10 +70,14 @@ const char* kCollective = R"(
 {"ph":"X","cat":"kernel","pid":0,"tid":7,"name":"ncclDevKernel_AllReduce_Sum_f32_RING_LL","ts":10,"dur":200,"args":{"device":0,"stream":7,"correlation":1}}
 )";
 
-std::shared_ptr<const Trace> jobOf(bool lateStart) {
+// `edit` changes a rank's trace text before it loads.
+std::shared_ptr<const Trace> jobOf(bool lateStart,
+                                   const std::function<void(int, std::string&)>& edit = {}) {
     std::vector<RankPart> parts;
     for (int r = 0; r < 2; ++r) {
-        LoadResult one = test::loadJsonText(test::plantedRankOfJob(r, lateStart));
+        std::string text = test::plantedRankOfJob(r, lateStart);
+        if (edit) edit(r, text);
+        LoadResult one = test::loadJsonText(text);
         if (!one.trace) throw std::runtime_error("a planted rank did not load");
         parts.push_back({r,
                          "host",
@@ -84,6 +89,26 @@ std::shared_ptr<const Trace> jobOf(bool lateStart) {
     return mergeRankTraces(std::move(parts), "job");
 }
 
+// eachRankKeepsToItsOwnStep's ranks: rank 1's step 1 lasts 1200 µs;
+// rank 0 runs ahead into step 2 (an all-reduce at 1020); each sends to or
+// receives from the other once (a SendRecv kernel).
+void rankAhead(int rank, std::string& text) {
+    const std::string end = "]}";
+    if (rank == 1) {
+        text.replace(text.find(R"("ts":0,"dur":1000)"), 17, R"("ts":0,"dur":1200)");
+        text.insert(text.rfind(end), R"(,
+{"ph":"X","cat":"kernel","pid":0,"tid":21,"name":"ncclDevKernel_SendRecv","ts":650,"dur":30,"args":{"device":0,"stream":21,"correlation":9}},
+{"ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"name":"cudaLaunchKernel","ts":640,"dur":5,"args":{"correlation":9}})");
+        return;
+    }
+    text.insert(text.rfind(end), R"(,
+{"ph":"X","cat":"user_annotation","pid":1,"tid":1,"name":"ProfilerStep#2","ts":1000,"dur":300},
+{"ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"name":"cudaLaunchKernel","ts":1005,"dur":5,"args":{"correlation":7}},
+{"ph":"X","cat":"kernel","pid":0,"tid":20,"name":"ncclDevKernel_AllReduce_Sum_f32_RING_LL","ts":1020,"dur":80,"args":{"device":0,"stream":20,"correlation":7}},
+{"ph":"X","cat":"kernel","pid":0,"tid":21,"name":"ncclDevKernel_SendRecv","ts":20,"dur":700,"args":{"device":0,"stream":21,"correlation":9}},
+{"ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"name":"cudaLaunchKernel","ts":10,"dur":5,"args":{"correlation":9}})");
+}
+
 struct Path {
     bool operator==(const Path&) const = default;
     int64_t pathNs = 0;
@@ -92,6 +117,7 @@ struct Path {
     std::map<std::string, int64_t> byKind;   // likewise
     std::set<std::string> slices;
     std::vector<std::string> nodes;  // "name start|end @µs", first to last
+    std::string unmatched;           // the what-ifs that named nothing
 };
 
 Path pathIn(const Trace& t, const AnalysisIndex* index, const std::vector<std::string>& whatIfs,
@@ -108,6 +134,7 @@ Path pathIn(const Trace& t, const AnalysisIndex* index, const std::vector<std::s
     Path p;
     p.pathNs = integerOr(r.figure("path_ns"));
     if (const auto* i = std::get_if<int64_t>(&r.figure("projected_ns"))) p.projectedNs = *i;
+    if (const auto* u = std::get_if<std::string>(&r.figure("what_ifs_unmatched"))) p.unmatched = *u;
     const ResultTable* c = r.table("composition");
     for (size_t i = 0; i < c->rows.size(); ++i)
         if (const int64_t ns = integerOr(c->at(i, "ns")); ns != 0)
@@ -312,9 +339,52 @@ class TestCriticalPath : public QObject {
         QVERIFY(std::find(p.nodes.begin(), p.nodes.end(),
                           "ncclDevKernel_AllReduce_Sum_f32_RING_LL last_rank_in @600") !=
                 p.nodes.end());
+        // A what-if that changes nothing projects the path as it ran.
+        QCOMPARE(*pathIn(*job, nullptr, {"comm=1"}, 1).projectedNs, int64_t(990000));
+        // Alone, rank 0 takes 510 µs, rank 1 690 (260 + 40 + 120 + 270):
+        // median 600. Rank 0 is faster already; rank 1 at 600/690 of its
+        // time reaches the all-reduce 39.130 µs sooner (226087 + 34783 ns
+        // from its step's start), and rank 0's wait ends as much sooner:
+        // 120 + (480 - 39.130) + 120 + 270.
+        QCOMPARE(*pathIn(*job, nullptr, {"rank:0=median"}, 1).projectedNs, int64_t(990000));
+        QCOMPARE(*pathIn(*job, nullptr, {"rank:1=median"}, 1).projectedNs,
+                 int64_t(120000 + 480000 - (300000 - 260870) + 120000 + 270000));
         // Without the step (HTA's graph, one path over both ranks) the
         // wait is there too.
         QVERIFY(pathIn(*job, nullptr, {}, std::nullopt).byKind.count("peer_wait"));
+    }
+
+    // Rank 1's step 1 lasts 1200 µs, and rank 0 ran ahead into step 2 (an
+    // all-reduce at 1020) inside that hull: each rank keeps to its own
+    // step, so step 1's all-reduces still pair (none unmatched), and the
+    // path ends at rank 1's end: its 600 to the all-reduce, 120, its last
+    // 470 (the synchronize returns at 730). A send and a receive are
+    // never paired as a collective of the group.
+    void eachRankKeepsToItsOwnStep() {
+        const std::shared_ptr<const Trace> job = jobOf(false, &rankAhead);
+        Scope scope;
+        scope.step = 1;
+        AnalysisOptions options;
+        options.set("slices");
+        const AnalysisResult r =
+            computeAnalysis(*analysisRegistry().find("critical-path"), *job, scope, options);
+        QCOMPARE(integerOr(r.figure("path_ns")), int64_t(1190000));
+        QVERIFY(std::holds_alternative<std::monostate>(r.figure("collectives_unmatched")));
+        // The graph: one collective paired (its hub and each rank's point
+        // where the last rank entered), not rank 0's next all-reduce, not
+        // the send and receive.
+        PathGraphOptions o;
+        for (uint32_t i = 0; i < job->slices.size(); ++i)
+            if (job->str(job->slices[i].name) == "ProfilerStep#1") o.steps.push_back(i);
+        QCOMPARE(o.steps.size(), size_t(2));
+        o.window = {job->slices[o.steps[0]].start, job->slices[o.steps[1]].end()};
+        const CriticalPath p = criticalPath(*job, LaunchCalls(*job), o);
+        int lastRankIn = 0;
+        for (const PathNode& n : p.graph.nodes)
+            lastRankIn += n.lastRankIn;
+        QCOMPARE(lastRankIn, 3);
+        QCOMPARE(p.graph.unmatchedCollectives, size_t(0));
+        QCOMPARE(p.lengthNs, int64_t(1190000));
     }
 
     // A collective on the path: its time is communication; comm=0.5 halves it.
@@ -327,7 +397,11 @@ class TestCriticalPath : public QObject {
         QCOMPARE(p.byBound, want);
         QCOMPARE(*pathOf(kCollective, {"comm=0.5"}).projectedNs, int64_t(110000));
         // (A kernel pattern that names no kernel changes nothing.)
+        const Paths none = pathOf(kCollective, {"kernel:gemm*=0.5", "comm=0.5", "rank:3=median"});
         QCOMPARE(*pathOf(kCollective, {"kernel:gemm*=0.5"}).projectedNs, int64_t(210000));
+        // … and is said, as is a rank in a trace of one.
+        QCOMPARE(none.unmatched, std::string("kernel:gemm*=0.5, rank:3=median"));
+        QCOMPARE(*none.projectedNs, int64_t(110000));
     }
 
     void whatIfsThatDoNotParse_data() {

@@ -135,8 +135,10 @@ void AnalysisPanel::showPaced(Show show) {
 }
 
 void AnalysisPanel::setInView(bool inView) {
+    const bool changed = inView != inView_;
     inView_ = inView;
     if (inView_ && stale_) refresh();
+    if (changed) inViewChanged();
 }
 
 void AnalysisPanel::recompute() {

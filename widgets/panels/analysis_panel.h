@@ -125,6 +125,8 @@ class AnalysisPanel : public QWidget {
     // Its own options changed: the kept whole-trace result is of the old
     // ones; computes again.
     void recompute();
+    // It came into view or left it (setInView).
+    virtual void inViewChanged() {}
 
   private:
     void updateHeader();

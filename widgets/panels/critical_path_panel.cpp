@@ -47,7 +47,7 @@ RegistryPanel::Derived overlayOf(const std::shared_ptr<const Trace>& trace,
     points.reserve(path->rows.size());
     for (const ResultRow& row : path->rows)
         points.push_back({row.ref.slice, integerOr(row.cells[static_cast<size_t>(at)])});
-    return std::make_shared<const PathOverlay>(trace, std::move(points), false);
+    return std::make_shared<const PathOverlay>(trace, std::move(points));
 }
 
 }  // namespace
@@ -184,12 +184,13 @@ void CriticalPathPanel::setDimRest(bool dim) {
 }
 
 void CriticalPathPanel::showOverlay() {
-    std::shared_ptr<PathOverlay> shown;
-    if (overlay_ && onTimeline_->isChecked()) {
-        shown = std::make_shared<PathOverlay>(*overlay_);  // a copy: the result stays undimmed
-        shown->setDimRest(dimRest_->isChecked());
-    }
-    view_->setPathOverlay(std::move(shown));
+    // Drawn while the panel is in view: out of it nothing here turns it off.
+    view_->setPathDimmed(dimRest_->isChecked());
+    view_->setPathOverlay(onTimeline_->isChecked() && inView() ? overlay_ : nullptr);
+}
+
+void CriticalPathPanel::inViewChanged() {
+    showOverlay();
 }
 
 }  // namespace gapscope::ui

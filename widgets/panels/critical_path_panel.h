@@ -43,6 +43,7 @@ class CriticalPathPanel : public RegistryPanel {
     Derive derive() const override;
     void presentedDerived(const Derived& derived) override;
     void clearContents() override;
+    void inViewChanged() override;
 
   private:
     void addFromForm();
@@ -59,7 +60,7 @@ class CriticalPathPanel : public RegistryPanel {
     QLabel* inEffect_;
     QPushButton* clear_;
     QStringList whatIfs_;
-    std::shared_ptr<const PathOverlay> overlay_;  // the last result's, undimmed
+    std::shared_ptr<const PathOverlay> overlay_;  // the last result's
 };
 
 }  // namespace gapscope::ui

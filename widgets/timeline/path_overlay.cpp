@@ -1,74 +1,107 @@
 #include "timeline/path_overlay.h"
 
 #include <QPainterPath>
-#include <QRegion>
 #include <algorithm>
 #include <cmath>
-#include <unordered_map>
+#include <map>
+#include <optional>
 #include <unordered_set>
 
 #include "timeline/timeline_painter.h"
 
 namespace gapscope::ui {
 
-PathOverlay::PathOverlay(std::shared_ptr<const Trace> owner, std::vector<Point> points,
-                         bool dimRest)
-    : trace_(std::move(owner)), dimRest_(dimRest) {
+namespace {
+
+// Splits `items` (by length) into the `kept` longest and the rest; the
+// length that no item of the rest exceeds.
+template <class T, class Length>
+TimeNs splitLongest(std::vector<T>& items, std::vector<T>& longest, size_t kept, Length length) {
+    if (items.size() <= kept) {
+        longest = std::move(items);
+        items.clear();
+        return 0;
+    }
+    std::nth_element(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(kept), items.end(),
+                     [&](const T& a, const T& b) { return length(a) > length(b); });
+    longest.assign(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(kept));
+    items.erase(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(kept));
+    TimeNs most = 0;
+    for (const T& item : items)
+        most = std::max(most, length(item));
+    return most;
+}
+
+}  // namespace
+
+PathOverlay::PathOverlay(std::shared_ptr<const Trace> owner, std::vector<Point> points)
+    : trace_(std::move(owner)) {
     const Trace& trace = *trace_;
+    std::vector<uint32_t> slices;
+    std::vector<Hop> hops;
     for (size_t i = 0; i < points.size(); ++i) {
         const Point& p = points[i];
         if (p.slice >= trace.slices.size()) continue;
-        slices_.push_back(p.slice);
+        slices.push_back(p.slice);
         // Only from one track to another (a launch to its kernel, a kernel
         // to the wait it ended, a stream to another's): along a thread the
         // outlines show the chain, and arrows between nested ops hide it.
         if (i + 1 < points.size() && points[i + 1].slice < trace.slices.size() &&
             trace.trackOfSlice(points[i + 1].slice) != trace.trackOfSlice(p.slice))
-            hops_.push_back({p, points[i + 1]});
+            hops.push_back({p, points[i + 1]});
     }
-    std::sort(slices_.begin(), slices_.end());
-    slices_.erase(std::unique(slices_.begin(), slices_.end()), slices_.end());
-    std::stable_sort(slices_.begin(), slices_.end(), [&](uint32_t a, uint32_t b) {
-        return trace.slices[a].start < trace.slices[b].start;
-    });
-    reach_.reserve(slices_.size());
-    TimeNs reach = INT64_MIN;
-    for (const uint32_t s : slices_)
-        reach_.push_back(reach = std::max(reach, trace.slices[s].end()));
-    // Clocks that disagree can send the path back in time: the hops keep
-    // the path's order, and a window finds them by their reach either way.
-    hopReach_.reserve(hops_.size());
-    reach = INT64_MIN;
-    for (const Hop& h : hops_)
-        hopReach_.push_back(reach = std::max(reach, h.hi()));
-    hopEarliest_.assign(hops_.size(), 0);
-    TimeNs earliest = INT64_MAX;
-    for (size_t i = hops_.size(); i-- > 0;)
-        hopEarliest_[i] = earliest = std::min(earliest, hops_[i].lo());
+    std::sort(slices.begin(), slices.end());
+    slices.erase(std::unique(slices.begin(), slices.end()), slices.end());
+    shortestLong_ = splitLongest(slices, longSlices_, kLongKept,
+                                 [&](uint32_t s) { return trace.slices[s].dur; });
+    shortSlices_ = std::move(slices);
+    for (auto* list : {&shortSlices_, &longSlices_})
+        std::stable_sort(list->begin(), list->end(), [&](uint32_t a, uint32_t b) {
+            return trace.slices[a].start < trace.slices[b].start;
+        });
+    // (Clocks that disagree can send a hop back in time: it is found by
+    // its earlier point either way.)
+    longestShortHop_ =
+        splitLongest(hops, longHops_, kLongKept, [](const Hop& h) { return h.hi() - h.lo(); });
+    shortHops_ = std::move(hops);
+    std::sort(shortHops_.begin(), shortHops_.end(),
+              [](const Hop& a, const Hop& b) { return a.lo() < b.lo(); });
 }
 
 std::vector<uint32_t> PathOverlay::slicesIn(TimeWindow w) const {
+    const auto& slices = trace_->slices;
+    auto in = [&](uint32_t s) { return slices[s].start <= w.end && slices[s].end() >= w.start; };
+    // The short ones from the first that can reach the window (none starts
+    // longer before it than the longest lasts) to the first after it.
+    std::vector<uint32_t> shortIn;
+    const TimeNs from = w.start > INT64_MIN + shortestLong_ ? w.start - shortestLong_ : INT64_MIN;
+    auto it = std::lower_bound(shortSlices_.begin(), shortSlices_.end(), from,
+                               [&](uint32_t s, TimeNs t) { return slices[s].start < t; });
+    for (; it != shortSlices_.end() && slices[*it].start <= w.end; ++it)
+        if (in(*it)) shortIn.push_back(*it);
     std::vector<uint32_t> out;
-    // reach_ never falls: the first that can reach the window, then all
-    // until one starts after it (slices_ are in start order).
-    size_t i = static_cast<size_t>(std::lower_bound(reach_.begin(), reach_.end(), w.start) -
-                                   reach_.begin());
-    for (; i < slices_.size(); ++i) {
-        const Slice& s = trace_->slices[slices_[i]];
-        if (s.start > w.end) break;
-        if (s.end() >= w.start) out.push_back(slices_[i]);
-    }
+    out.reserve(shortIn.size() + longSlices_.size());
+    std::vector<uint32_t> longIn;
+    for (const uint32_t s : longSlices_)
+        if (in(s)) longIn.push_back(s);
+    std::merge(shortIn.begin(), shortIn.end(), longIn.begin(), longIn.end(),
+               std::back_inserter(out),
+               [&](uint32_t a, uint32_t b) { return slices[a].start < slices[b].start; });
     return out;
 }
 
 std::vector<std::pair<PathOverlay::Point, PathOverlay::Point>> PathOverlay::hopsIn(
     TimeWindow w) const {
     std::vector<std::pair<Point, Point>> out;
-    size_t i = static_cast<size_t>(std::lower_bound(hopReach_.begin(), hopReach_.end(), w.start) -
-                                   hopReach_.begin());
-    for (; i < hops_.size() && hopEarliest_[i] <= w.end; ++i)
-        if (hops_[i].hi() >= w.start && hops_[i].lo() <= w.end)
-            out.emplace_back(hops_[i].from, hops_[i].to);
+    auto in = [&](const Hop& h) { return h.hi() >= w.start && h.lo() <= w.end; };
+    const TimeNs from =
+        w.start > INT64_MIN + longestShortHop_ ? w.start - longestShortHop_ : INT64_MIN;
+    auto it = std::lower_bound(shortHops_.begin(), shortHops_.end(), from,
+                               [](const Hop& h, TimeNs t) { return h.lo() < t; });
+    for (; it != shortHops_.end() && it->lo() <= w.end; ++it)
+        if (in(*it)) out.emplace_back(it->from, it->to);
+    for (const Hop& h : longHops_)
+        if (in(h)) out.emplace_back(h.from, h.to);
     return out;
 }
 
@@ -82,7 +115,7 @@ QColor pathColor(bool dark) {
 
 }  // namespace
 
-void paintPathOverlay(QPainter& p, const PaintInputs& in, const PathOverlay& path) {
+void paintPathOverlay(QPainter& p, const PaintInputs& in, const PathOverlay& path, bool dimmed) {
     const TimeAxis axis = trackAxis(in);
     const double x0 = in.gutterWidth, right = in.size.width();
     const TimelineLayout& layout = *in.layout;
@@ -97,8 +130,8 @@ void paintPathOverlay(QPainter& p, const PaintInputs& in, const PathOverlay& pat
         if (sy > in.size.height()) return std::nullopt;
         return sy;
     };
-    // Each row's outlines, those a pixel apart folded into one.
-    std::unordered_map<int, std::vector<QRectF>> rows;
+    // Each row's outlines (by screen y), those a pixel apart folded into one.
+    std::map<int, std::vector<QRectF>> rows;
     for (const uint32_t s : path.slicesIn(in.window)) {
         const auto y = screenRow(s);
         if (!y) continue;
@@ -106,7 +139,7 @@ void paintPathOverlay(QPainter& p, const PaintInputs& in, const PathOverlay& pat
         const double a = std::max(axis.toX(slice.start), -3.0);
         const double b = std::max(a + 2.0, std::min(axis.toX(slice.end()), right - x0 + 3));
         std::vector<QRectF>& row = rows[static_cast<int>(*y)];
-        if (!row.empty() && a <= row.back().right() - x0 + 1) {
+        if (!row.empty() && x0 + a <= row.back().right() + 1) {
             row.back().setRight(std::max(row.back().right(), x0 + b));
             continue;
         }
@@ -114,18 +147,24 @@ void paintPathOverlay(QPainter& p, const PaintInputs& in, const PathOverlay& pat
     }
     p.save();
     p.setClipRect(QRectF(x0, 0, right - x0, in.size.height()));
-    if (path.dimRest()) {
-        QRegion lit;
-        for (const auto& [y, rects] : rows)
-            for (const QRectF& r : rects)
-                lit += r.toAlignedRect().adjusted(-1, -1, 1, 1);
+    if (dimmed) {
+        // A veil on everything but the path's slices: the rows without one
+        // whole, a row with some between them (linear in what is drawn).
         QColor veil = in.colors.background;
         veil.setAlpha(in.colors.dark ? 170 : 150);
-        p.setClipRegion(
-            QRegion(QRect(static_cast<int>(x0), 0, static_cast<int>(right - x0), in.size.height()))
-                .subtracted(lit));
-        p.fillRect(QRectF(x0, 0, right - x0, in.size.height()), veil);
-        p.setClipRect(QRectF(x0, 0, right - x0, in.size.height()));
+        double top = 0;
+        for (const auto& [y, rects] : rows) {
+            if (y > top) p.fillRect(QRectF(x0, top, right - x0, y - top), veil);
+            double x = x0;
+            for (const QRectF& r : rects) {
+                if (r.left() - 1 > x) p.fillRect(QRectF(x, y, r.left() - 1 - x, rowH), veil);
+                x = std::max(x, r.right() + 1);
+            }
+            if (right > x) p.fillRect(QRectF(x, y, right - x, rowH), veil);
+            top = std::max(top, static_cast<double>(y + rowH));
+        }
+        if (in.size.height() > top)
+            p.fillRect(QRectF(x0, top, right - x0, in.size.height() - top), veil);
     }
     const QColor color = pathColor(in.colors.dark);
     p.setPen(QPen(color, 2));

@@ -474,7 +474,7 @@ PaintStats paintTimeline(QPainter& p, const PaintInputs& in) {
         p.fillRect(QRectF(a, 0, 1, in.size.height()), in.colors.rangeEdge);
         p.fillRect(QRectF(b, 0, 1, in.size.height()), in.colors.rangeEdge);
     }
-    if (in.path) paintPathOverlay(p, in, *in.path);
+    if (in.path) paintPathOverlay(p, in, *in.path, in.pathDimmed);
     outlineSlice(c, in.hoverSlice, in.colors.hover, 1);
     outlineSlice(c, in.selectedSlice, in.colors.selection, 2.5);
     for (const uint32_t s : in.alsoSelected)

@@ -38,6 +38,7 @@ struct PaintInputs {
     TimelineColors colors;
     NameColors* names = nullptr;
     const PathOverlay* path = nullptr;  // the critical path drawn over the tracks
+    bool pathDimmed = false;            // the rest veiled
 };
 
 struct PaintStats {

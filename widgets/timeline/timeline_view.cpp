@@ -29,6 +29,7 @@ struct TimelineView::FrameContent {
     std::vector<std::vector<QColor>> gapColors;
     std::vector<uint8_t> searchNames;
     std::shared_ptr<const PathOverlay> path;
+    bool pathDimmed = false;
     std::vector<Annotation> annotations;
     uint64_t currentAnnotation = 0;
     TimelineColors colors;
@@ -87,6 +88,7 @@ PaintInputs TimelineView::inputsFor(const FrameKey& key, const FrameContent& con
     in.names = names;
     // A path of another trace (the panel's result came late) is not drawn.
     if (content.path && content.path->trace() == content.trace.get()) in.path = content.path.get();
+    in.pathDimmed = content.pathDimmed;
     return in;
 }
 
@@ -234,6 +236,7 @@ std::shared_ptr<const TimelineView::FrameContent> TimelineView::frameContent() {
         c->gapColors = gapColors_;
         c->searchNames = searchNames_;
         c->path = state_->pathOverlay();
+        c->pathDimmed = state_->pathDimmed();
         c->annotations = annotations_;
         c->currentAnnotation = currentAnnotation_;
         c->colors = colors_;

@@ -143,6 +143,12 @@ std::vector<uint32_t> ViewState::selectedSlices() const {
     return all;
 }
 
+void ViewState::setPathDimmed(bool dimmed) {
+    if (dimmed == pathDimmed_) return;
+    pathDimmed_ = dimmed;
+    emit pathOverlayChanged();
+}
+
 void ViewState::setPathOverlay(std::shared_ptr<const PathOverlay> path) {
     if (path == path_) return;
     path_ = std::move(path);

@@ -70,6 +70,9 @@ class ViewState : public QObject {
     // path panel's "Show on the timeline"); null: none. A new trace clears it.
     const std::shared_ptr<const PathOverlay>& pathOverlay() const { return path_; }
     void setPathOverlay(std::shared_ptr<const PathOverlay> path);
+    // Whether the rest of the tracks is veiled while a path is drawn.
+    bool pathDimmed() const { return pathDimmed_; }
+    void setPathDimmed(bool dimmed);
 
   signals:
     void visibleChanged(gapscope::ui::TimeWindow window);
@@ -87,6 +90,7 @@ class ViewState : public QObject {
     uint32_t slice_ = kNone;
     std::vector<uint32_t> alsoSelected_;  // Ctrl+clicked besides slice_
     std::shared_ptr<const PathOverlay> path_;
+    bool pathDimmed_ = false;
     std::vector<TimeWindow> back_, forward_;
     Clock clock_;
     std::optional<qint64> lastCoalescedMs_;  // when the gesture in progress last moved

@@ -25,6 +25,13 @@ bool isCommunicationKernelName(std::string_view name) {
     return name.substr(0, 4) == "hccl";  // Huawei's collectives: a case-sensitive prefix
 }
 
+bool isPointToPointKernelName(std::string_view name) {
+    // NCCL's and RCCL's: "ncclDevKernel_SendRecv", "ncclKernel_SendRecv_…"
+    // (a send and a receive pair two ranks, not the group).
+    return containsNoCase(name, "sendrecv") || containsNoCase(name, "_send") ||
+           containsNoCase(name, "_recv");
+}
+
 bool isStepName(std::string_view name) {
     return name.substr(0, 13) == "ProfilerStep#";
 }

@@ -94,6 +94,9 @@ bool namesScope(SliceKind kind, std::string_view name);
 // Names that refine a kind whatever the producer: collectives among
 // kernels, training steps among ranges, what a runtime call does.
 bool isCommunicationKernelName(std::string_view name);
+// A collective kernel that sends to or receives from one peer (a pipeline's
+// SendRecv), not one the whole group enters.
+bool isPointToPointKernelName(std::string_view name);
 bool isStepName(std::string_view name);
 // "ProfilerStep#12" -> "12" (what follows the marker; "" for another name).
 std::string_view stepNumberText(std::string_view name);

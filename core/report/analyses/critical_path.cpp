@@ -325,9 +325,13 @@ Analysis criticalPathAnalysis() {
         const CriticalPath p =
             criticalPath(t, scope.index ? scope.index->launches() : *ownCalls, options);
         std::vector<WhatIf> whatIfs;
+        std::vector<std::string> whatIfTexts;  // of those that parse, in order
         for (const std::string& text : o.texts("what-if")) {
             std::string error;
-            if (const auto w = parseWhatIf(text, error)) whatIfs.push_back(*w);
+            if (const auto w = parseWhatIf(text, error)) {
+                whatIfs.push_back(*w);
+                whatIfTexts.push_back(text);
+            }
         }
         std::optional<Projection> projected;
         if (!whatIfs.empty()) projected = projectPath(t, p, whatIfs);
@@ -340,6 +344,15 @@ Analysis criticalPathAnalysis() {
                           Unit::Duration};
         then.sparse = true;
         r.addFigure(then, projected ? ResultCell(projected->lengthNs) : ResultCell());
+        // What-ifs that scale nothing are said, not silently projected.
+        std::string unmatched;
+        if (projected)
+            for (const size_t i : projected->unmatched)
+                unmatched += (unmatched.empty() ? "" : ", ") + whatIfTexts[i];
+        ResultColumn none{"what_ifs_unmatched", "What-ifs that match nothing in the window",
+                          Unit::Text};
+        none.sparse = true;
+        r.addFigure(none, unmatched.empty() ? ResultCell() : ResultCell(unmatched));
         for (size_t b = 0; b < kBoundByCount; ++b) {
             if (static_cast<BoundBy>(b) == BoundBy::None) continue;
             ResultColumn c{std::string(boundByName(static_cast<BoundBy>(b))) + "_ns",
