@@ -55,81 +55,76 @@ LongestPath longestPath(const PathGraph& g, const std::vector<TimeNs>& weights,
         for (const auto& [e, hub] : g.peerWaits)
             hubOf[e] = hub;
     }
-    // Nodes in the order their first edge named them (networkx's node order).
-    std::vector<uint32_t> order(n, kNone), nodesInOrder;
+    // Nodes in the order their first edge named them (networkx's node
+    // order); each node's incoming and outgoing edges counted on the way.
+    // (Tables, not a list per node: millions of small vectors cost more
+    // than the search; and as few passes over the edges as can be.)
+    std::vector<uint8_t> named(n, 0);
+    std::vector<uint32_t> nodesInOrder;
     nodesInOrder.reserve(n);
-    auto touch = [&](uint32_t v) {
-        if (order[v] == kNone) {
-            order[v] = static_cast<uint32_t>(nodesInOrder.size());
-            nodesInOrder.push_back(v);
-        }
-    };
+    std::vector<uint32_t> predStart(n + 1, 0), succStart(n + 1, 0);
     for (const PathEdge& e : g.edges) {
-        touch(e.from);
-        touch(e.to);
-    }
-    // Each node's incoming edges in the order they came (a table, not a
-    // list per node: millions of small vectors cost more than the search).
-    std::vector<uint32_t> predStart(n + 1, 0), preds(m);
-    for (const PathEdge& e : g.edges)
+        for (const uint32_t v : {e.from, e.to})
+            if (!named[v]) {
+                named[v] = 1;
+                nodesInOrder.push_back(v);
+            }
         ++predStart[e.to + 1];
+        ++succStart[e.from + 1];
+    }
+    named = {};
     for (size_t v = 0; v < n; ++v)
         predStart[v + 1] += predStart[v];
-    {
-        std::vector<uint32_t> fill(predStart.begin(), predStart.end() - 1);
-        for (uint32_t i = 0; i < m; ++i)
-            preds[fill[g.edges[i].to]++] = i;
-    }
+    std::vector<uint32_t> preds(m), fill(predStart.begin(), predStart.end() - 1);
+    for (uint32_t i = 0; i < m; ++i)  // in the order they came
+        preds[fill[g.edges[i].to]++] = i;
     // One edge per pair of nodes, as a directed graph keeps them: a later
     // edge between the same two nodes gives the first its weight and kind
-    // in the first's place (rare: a node has few incoming edges).
-    std::vector<uint32_t> use(m);
-    std::vector<uint8_t> alive(m, 1);
+    // in the first's place (rare: a node has few incoming edges). `use`:
+    // the edge whose weight an edge carries; kDead for the later ones.
+    constexpr uint32_t kDead = kNone;
+    std::vector<uint32_t> use(m), inDegree(n, 0);
     for (uint32_t i = 0; i < m; ++i)
         use[i] = i;
+    auto drop = [&](uint32_t kept, uint32_t later) {
+        use[later] = kDead;
+        use[kept] = later;
+        --succStart[g.edges[later].from + 1];
+    };
     std::vector<std::pair<uint32_t, uint32_t>> byFrom;  // (source, place), a node's many
     for (size_t v = 0; v < n; ++v) {
         const uint32_t lo = predStart[v], hi = predStart[v + 1];
         if (hi - lo <= 16) {
             for (uint32_t a = lo; a < hi; ++a) {
-                if (!alive[preds[a]]) continue;
+                if (use[preds[a]] == kDead) continue;
                 for (uint32_t b = a + 1; b < hi; ++b)
-                    if (alive[preds[b]] && g.edges[preds[b]].from == g.edges[preds[a]].from) {
-                        alive[preds[b]] = 0;
-                        use[preds[a]] = preds[b];
-                    }
+                    if (use[preds[b]] != kDead && g.edges[preds[b]].from == g.edges[preds[a]].from)
+                        drop(preds[a], preds[b]);
             }
-            continue;
+        } else {
+            // (Many waits on one call: sorted by source, not compared pairwise.)
+            byFrom.clear();
+            for (uint32_t a = lo; a < hi; ++a)
+                byFrom.emplace_back(g.edges[preds[a]].from, a);
+            std::sort(byFrom.begin(), byFrom.end());
+            for (size_t i = 0; i < byFrom.size();) {
+                size_t j = i + 1;
+                for (; j < byFrom.size() && byFrom[j].first == byFrom[i].first; ++j)
+                    drop(preds[byFrom[i].second], preds[byFrom[j].second]);
+                i = j;
+            }
         }
-        // (Many waits on one call: sorted by source, not compared pairwise.)
-        byFrom.clear();
         for (uint32_t a = lo; a < hi; ++a)
-            byFrom.emplace_back(g.edges[preds[a]].from, a);
-        std::sort(byFrom.begin(), byFrom.end());
-        for (size_t i = 0; i < byFrom.size();) {
-            size_t j = i + 1;
-            while (j < byFrom.size() && byFrom[j].first == byFrom[i].first) {
-                alive[preds[byFrom[j].second]] = 0;
-                use[preds[byFrom[i].second]] = preds[byFrom[j].second];
-                ++j;
-            }
-            i = j;
-        }
+            inDegree[v] += use[preds[a]] != kDead;
     }
     // Outgoing edges likewise, for the topological order.
-    std::vector<uint32_t> succStart(n + 1, 0), succs(m), inDegree(n, 0);
-    for (uint32_t i = 0; i < m; ++i)
-        if (alive[i]) {
-            ++succStart[g.edges[i].from + 1];
-            ++inDegree[g.edges[i].to];
-        }
     for (size_t v = 0; v < n; ++v)
         succStart[v + 1] += succStart[v];
-    {
-        std::vector<uint32_t> fill(succStart.begin(), succStart.end() - 1);
-        for (uint32_t i = 0; i < m; ++i)
-            if (alive[i]) succs[fill[g.edges[i].from]++] = i;
-    }
+    std::vector<uint32_t> succs(m);
+    fill.assign(succStart.begin(), succStart.end() - 1);
+    for (uint32_t i = 0; i < m; ++i)
+        if (use[i] != kDead) succs[fill[g.edges[i].from]++] = i;
+    fill = {};
     // Topological order, a generation at a time, from the nodes without a
     // predecessor in node order.
     std::vector<uint32_t> topo, generation, next;
@@ -155,7 +150,7 @@ LongestPath longestPath(const PathGraph& g, const std::vector<TimeNs>& weights,
     for (const uint32_t v : topo) {
         for (uint32_t a = predStart[v]; a < predStart[v + 1]; ++a) {
             const uint32_t e = preds[a];
-            if (!alive[e]) continue;
+            if (use[e] == kDead) continue;
             // (Saturating: a hostile file's times, scaled by a what-if.)
             TimeNs w = weights[use[e]];
             if (!hubOf.empty() && hubOf[use[e]] != kNone) {

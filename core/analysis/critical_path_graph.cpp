@@ -103,6 +103,47 @@ class Builder {
         return t_.processes[t_.tracks[t_.trackOfSlice(i)].process].group;
     }
 
+    // The track's slices with nodes by start; at one time the longer (the
+    // parent) first, then the shallower. Each row is by start already:
+    // its rows merged (a few cursors), not the track sorted.
+    void inOrder(const Track& track, std::vector<uint32_t>& out) {
+        out.clear();
+        auto before = [&](uint32_t a, uint32_t b) {
+            const Slice& x = slice(a);
+            const Slice& y = slice(b);
+            if (x.start != y.start) return x.start < y.start;
+            if (x.end() != y.end()) return x.end() > y.end();
+            if (x.depth != y.depth) return x.depth < y.depth;
+            return a < b;
+        };
+        // (next, end) of each row, past the slices without nodes.
+        auto advance = [&](uint32_t at, uint32_t end) {
+            while (at < end && !hasCpuNodes(at))
+                ++at;
+            return at;
+        };
+        cursors_.clear();
+        for (const Row& row : track.rows)
+            if (const uint32_t at = advance(row.begin, row.end); at < row.end)
+                cursors_.emplace_back(at, row.end);
+        // A heap whose top is the first in order.
+        auto later = [&](const std::pair<uint32_t, uint32_t>& a,
+                         const std::pair<uint32_t, uint32_t>& b) {
+            return before(b.first, a.first);
+        };
+        std::make_heap(cursors_.begin(), cursors_.end(), later);
+        while (!cursors_.empty()) {
+            std::pop_heap(cursors_.begin(), cursors_.end(), later);
+            auto& [at, end] = cursors_.back();
+            out.push_back(at);
+            at = advance(at + 1, end);
+            if (at < end)
+                std::push_heap(cursors_.begin(), cursors_.end(), later);
+            else
+                cursors_.pop_back();
+        }
+    }
+
     // Each thread's top-level ops, each a chain through its descendants'
     // nodes in time order; threads in (pid, tid) order, as HTA walks them.
     void threads() {
@@ -121,17 +162,7 @@ class Builder {
         for (const uint32_t tr : order) {
             if (cancelled()) return;
             const Track& track = t_.tracks[tr];
-            mine.clear();
-            for (uint32_t i = track.sliceBegin; i < track.sliceEnd; ++i)
-                if (hasCpuNodes(i)) mine.push_back(i);
-            // By start; at one time the longer (the parent) first.
-            std::sort(mine.begin(), mine.end(), [&](uint32_t a, uint32_t b) {
-                const Slice& x = slice(a);
-                const Slice& y = slice(b);
-                if (x.start != y.start) return x.start < y.start;
-                if (x.end() != y.end()) return x.end() > y.end();
-                return x.depth < y.depth;
-            });
+            inOrder(track, mine);
             uint32_t previousTop = kNone, previous = kNone;
             stack.clear();
             auto leave = [&]() {
@@ -371,6 +402,7 @@ class Builder {
         }
     }
 
+    std::vector<std::pair<uint32_t, uint32_t>> cursors_;  // inOrder's rows
     std::vector<uint32_t> steps_;                         // o_.steps, sorted
     std::unordered_map<uint32_t, uint32_t> stepOfGroup_;  // a rank's step (ranks merged)
     const Trace& t_;

@@ -118,7 +118,13 @@ std::vector<Analysis> analyses() {
          [](const Trace& t, Interval, const AnalysisIndex* x) {
              const std::vector<Step> steps = stepsIn(t, x, kWholeTrace);
              PathGraphOptions o;
-             if (!steps.empty()) o.window = steps[steps.size() / 2].span;
+             if (!steps.empty()) {  // the step's frame and end, as --step N has them
+                 const Step& mid = steps[steps.size() / 2];
+                 o.window = mid.span;
+                 if (mid.slice != kNone &&
+                     t.tracks[t.trackOfSlice(mid.slice)].kind == TrackKind::CpuThread)
+                     o.steps = {mid.slice};
+             }
              o.queues = keptQueues(x);
              const CriticalPath p =
                  x ? criticalPath(t, x->launches(), o) : criticalPath(t, LaunchCalls(t), o);
