@@ -42,8 +42,11 @@ take guide-pipeline "$sample" --panel InputPipelineDock
 take guide-advice "$sample" --panel AdviceDock --dark
 # A registered analysis without a panel of its own: the registry's panel.
 take guide-launch "$sample" --panel launchDock
-# The critical path of the input-bound sample: CPU work waiting for input.
-take guide-critical-path "$sample" --panel critical-pathDock --dock-height 470
+# The critical path of the input-bound sample's step 3: the wait for input.
+take guide-critical-path "$sample" --panel critical-pathDock --dock-height 470 --step 3
+# A recorded transformer's step: the path through the backward thread, the rest dimmed.
+take guide-critical-path-dim tests/data/recorded/h200_transformer_workers.pt.trace.json.gz \
+  --panel critical-pathDock --dock-height 400 --step 5 --dim-path --zoom 0.55,0.62
 take trace-panel "$sample" --panel infoDock
 QT_SCALE_FACTOR=2 "$shot" "$sample" "$scratch/t.png" --size 1400x860 --panel infoDock --dark 2>/dev/null
 mv "$scratch/t.png" "$out/trace-panel-dark-200.png" && rm -rf "$scratch/config"

@@ -47,6 +47,7 @@ class Builder {
     PathGraph run() {
         threads();
         if (cancelled()) return std::move(g_);
+        joinThreads();
         for (const uint32_t step : o_.steps)
             if (step < g_.startOf.size() && g_.startOf[step] != kNone)
                 g_.endNodes.push_back(g_.startOf[step] + 1);
@@ -165,6 +166,10 @@ class Builder {
             inOrder(track, mine);
             uint32_t previousTop = kNone, previous = kNone;
             stack.clear();
+            const bool framed = !steps_.empty();
+            auto isFrame = [&](uint32_t s) {
+                return framed && std::binary_search(steps_.begin(), steps_.end(), s);
+            };
             auto leave = [&]() {
                 const uint32_t s = stack.back();
                 stack.pop_back();
@@ -173,6 +178,8 @@ class Builder {
                 // its tail: the GPU's chain into its end stands for it.
                 addEdge(previous, end, PathEdgeKind::Operator,
                         vocabulary::blocksUntilGpuDone(name(s)), s);
+                if (isFrame(s)) stepGaps_.push_back({tr, s, lastEdge()});
+                if (framed && stack.empty()) tops_[tr].push_back({g_.startOf[s], end});
                 previous = end;
                 if (stack.empty()) {
                     previousTop = end;
@@ -190,14 +197,67 @@ class Builder {
                     // From the previous node of the chain: its slice's time
                     // for a start, the enclosing op's between siblings.
                     const PathNode& p = g_.nodes[previous];
-                    addEdge(previous, start, PathEdgeKind::Operator, false,
-                            p.end ? stack.back() : p.slice);
+                    const uint32_t whose = p.end ? stack.back() : p.slice;
+                    addEdge(previous, start, PathEdgeKind::Operator, false, whose);
+                    // The step's own time between its ops: where another
+                    // thread worked then, the step may have waited for it.
+                    if (stack.size() == 1 && isFrame(whose))
+                        stepGaps_.push_back({tr, whose, lastEdge()});
                 }
                 previous = start;
                 stack.push_back(s);
             }
             while (!stack.empty())
                 leave();
+        }
+    }
+
+    uint32_t lastEdge() const { return static_cast<uint32_t>(g_.edges.size() - 1); }
+
+    // A step's thread that has no op while another thread of its process
+    // has (PyTorch's backward runs on the autograd engine's thread while
+    // the training loop waits in backward()): the step may have waited for
+    // that thread. No trace records the hand-over, so the graph offers
+    // both: a way through the other thread's ops (from where the step's
+    // thread stopped to the first of them, the other thread's time between
+    // them, from the last of them to where the step's thread goes on), and
+    // the step's own time less those ops' (what it may have done itself).
+    void joinThreads() {
+        for (const StepGap& gap : stepGaps_) {
+            const uint32_t from = g_.edges[gap.edge].from, to = g_.edges[gap.edge].to;
+            const TimeNs a = g_.nodes[from].at, b = g_.nodes[to].at;
+            if (b <= a) continue;
+            const uint32_t process = t_.tracks[gap.track].process;
+            for (const uint32_t other : t_.processes[process].tracks) {
+                const auto tops = tops_.find(other);
+                if (other == gap.track || tops == tops_.end()) continue;
+                const std::vector<Top>& ops = tops->second;  // by start
+                auto first = std::lower_bound(
+                    ops.begin(), ops.end(), a,
+                    [&](const Top& o, TimeNs t) { return g_.nodes[o.start].at < t; });
+                auto last = first;
+                while (last != ops.end() && g_.nodes[last->end].at <= b)
+                    ++last;
+                if (first == last) continue;
+                addEdge(from, first->start, PathEdgeKind::Operator, false, gap.step);
+                for (auto op = first; op + 1 != last; ++op)
+                    addEdge(op->end, (op + 1)->start, PathEdgeKind::Operator, false, gap.step);
+                // The step's own edge gives its place (first among the
+                // edges into where the step goes on) to the way back, and
+                // keeps only the time the other thread was in no op: what
+                // the step's thread could have done itself, so that a
+                // faster backward op shortens the step.
+                PathEdge own = g_.edges[gap.edge];
+                TimeNs covered = 0;
+                for (auto op = first; op != last; ++op)
+                    covered += g_.nodes[op->end].at - g_.nodes[op->start].at;
+                own.weight = std::max<TimeNs>(0, own.weight - covered);
+                g_.edges[gap.edge] = {std::prev(last)->end, to,
+                                      std::max<TimeNs>(0, b - g_.nodes[std::prev(last)->end].at),
+                                      PathEdgeKind::Operator, gap.step};
+                g_.edges.push_back(own);
+                break;  // one other thread per gap: the first that worked in it
+            }
         }
     }
 
@@ -402,6 +462,14 @@ class Builder {
         }
     }
 
+    struct Top {
+        uint32_t start, end;  // nodes of a thread's top-level op
+    };
+    std::unordered_map<uint32_t, std::vector<Top>> tops_;  // by track, by start (with steps)
+    struct StepGap {
+        uint32_t track, step, edge;  // the step's own edge between two of its points
+    };
+    std::vector<StepGap> stepGaps_;
     std::vector<std::pair<uint32_t, uint32_t>> cursors_;  // inOrder's rows
     std::vector<uint32_t> steps_;                         // o_.steps, sorted
     std::unordered_map<uint32_t, uint32_t> stepOfGroup_;  // a rank's step (ranks merged)

@@ -89,6 +89,18 @@ std::shared_ptr<const Trace> jobOf(bool lateStart,
     return mergeRankTraces(std::move(parts), "job");
 }
 
+// Step 1 (1000 µs) whose thread waits in backward() while the autograd
+// engine's thread of the same process runs the backward ops (200-400 and
+// 450-800 µs); forward before (50-150), the optimizer after (850-900).
+const char* kBackwardThread = R"(
+{"ph":"X","cat":"user_annotation","pid":1,"tid":1,"name":"ProfilerStep#1","ts":0,"dur":1000},
+{"ph":"X","cat":"cpu_op","pid":1,"tid":1,"name":"aten::linear","ts":50,"dur":100},
+{"ph":"X","cat":"cpu_op","pid":1,"tid":1,"name":"Optimizer.step#SGD.step","ts":850,"dur":50},
+{"ph":"X","cat":"cpu_op","pid":1,"tid":2,"name":"autograd::engine::evaluate_function: MmBackward0","ts":200,"dur":200},
+{"ph":"X","cat":"cpu_op","pid":1,"tid":2,"name":"autograd::engine::evaluate_function: AddBackward0","ts":450,"dur":350},
+{"ph":"X","cat":"cpu_op","pid":1,"tid":2,"name":"aten::other_step","ts":1100,"dur":50}
+)";
+
 // eachRankKeepsToItsOwnStep's ranks: rank 1's step 1 lasts 1200 µs;
 // rank 0 runs ahead into step 2 (an all-reduce at 1020); each sends to or
 // receives from the other once (a SendRecv kernel).
@@ -385,6 +397,25 @@ class TestCriticalPath : public QObject {
         QCOMPARE(lastRankIn, 3);
         QCOMPARE(p.graph.unmatchedCollectives, size_t(0));
         QCOMPARE(p.lengthNs, int64_t(1190000));
+    }
+
+    // The step's thread waits in backward() while the autograd thread
+    // works: the path goes through that thread's ops (200 + 350 µs) and
+    // the time around them (50 before, 50 between, 50 after), not the
+    // step's own time alone: the step's 50, forward's 100, then those
+    // 700, the optimizer's 50, the step's last 100: 1000 µs, 700 of ops.
+    // A what-if on a backward op shortens the step by its share.
+    void theStepWaitsForItsBackwardThread() {
+        const Paths p = pathOf(kBackwardThread, {}, 1);
+        QVERIFY(p.sameWithIndex);
+        QCOMPARE(p.pathNs, int64_t(1000000));
+        const std::map<std::string, int64_t> kinds{{"host", 300000}, {"op", 700000}};
+        QCOMPARE(p.byKind, kinds);
+        QVERIFY(p.slices.count("autograd::engine::evaluate_function: AddBackward0"));
+        QCOMPARE(*pathOf(kBackwardThread, {"op:*AddBackward0=0.5"}, 1).projectedNs,
+                 int64_t(1000000 - 175000));
+        // The other thread's op after the step is no part of it.
+        QVERIFY(!p.slices.count("aten::other_step"));
     }
 
     // A collective on the path: its time is communication; comm=0.5 halves it.
