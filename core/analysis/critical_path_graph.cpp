@@ -214,10 +214,26 @@ class Builder {
 
     uint32_t lastEdge() const { return static_cast<uint32_t>(g_.edges.size() - 1); }
 
+    // A synchronize call's end after the GPU work it waited for: a
+    // device's (its streams only: another GPU's, another rank's, are not
+    // its), or a stream's last activity.
+    template <class WaitsFor>
+    void waitOn(vocabulary::CudaSyncRecord kind, StreamKey stream, uint32_t call,
+                const std::vector<std::pair<StreamKey, uint32_t>>& lastNode,
+                const WaitsFor& waitsFor) {
+        const uint32_t callEnd = g_.startNode(call) + 1;
+        for (const auto& [on, node] : lastNode) {
+            const bool waited = kind == vocabulary::CudaSyncRecord::Context
+                                    ? on.first == stream.first
+                                    : on == stream;
+            if (waited && waitsFor(node, call)) addEdge(node, callEnd, PathEdgeKind::Sync);
+        }
+    }
+
     // A step's thread that has no op while another thread of its process
-    // has (PyTorch's backward runs on the autograd engine's thread while
-    // the training loop waits in backward()): the step may have waited for
-    // that thread. No trace records the hand-over, so the graph offers
+    // is in ops most of that time (PyTorch's backward runs on the autograd
+    // engine's thread while the training loop waits in backward()): the
+    // step may have waited for that thread. No trace records the hand-over, so the graph offers
     // both: a way through the other thread's ops (from where the step's
     // thread stopped to the first of them, the other thread's time between
     // them, from the last of them to where the step's thread goes on), and
@@ -239,6 +255,12 @@ class Builder {
                 while (last != ops.end() && g_.nodes[last->end].at <= b)
                     ++last;
                 if (first == last) continue;
+                // A thread busy for at most half of it (a worker's few
+                // launches) is no thread the step waited for.
+                TimeNs covered = 0;
+                for (auto op = first; op != last; ++op)
+                    covered += g_.nodes[op->end].at - g_.nodes[op->start].at;
+                if (covered * 2 < b - a) continue;
                 addEdge(from, first->start, PathEdgeKind::Operator, false, gap.step);
                 for (auto op = first; op + 1 != last; ++op)
                     addEdge(op->end, (op + 1)->start, PathEdgeKind::Operator, false, gap.step);
@@ -248,9 +270,6 @@ class Builder {
                 // the step's thread could have done itself, so that a
                 // faster backward op shortens the step.
                 PathEdge own = g_.edges[gap.edge];
-                TimeNs covered = 0;
-                for (auto op = first; op != last; ++op)
-                    covered += g_.nodes[op->end].at - g_.nodes[op->start].at;
                 own.weight = std::max<TimeNs>(0, own.weight - covered);
                 g_.edges[gap.edge] = {std::prev(last)->end, to,
                                       std::max<TimeNs>(0, b - g_.nodes[std::prev(last)->end].at),
@@ -275,15 +294,33 @@ class Builder {
         // every stream's wait, wherever it lies (HTA keeps them all).
         std::vector<uint32_t> rows;
         using R = vocabulary::CudaSyncRecord;
-        for (const uint32_t call : withNodes_)
+        // A profiler that writes no synchronization records of its own
+        // (Nsight Systems' export, XSpace): a device's or a stream's
+        // synchronize waits for what its thread last launched onto (the
+        // device its thread works on, the stream it last used). Kineto
+        // writes them when asked (HTA reads only those: so do we).
+        const bool ownWaits = t_.producer != Producer::Kineto;
+        std::unordered_map<uint32_t, StreamKey> lastLaunchOf;  // by thread
+        for (const uint32_t call : withNodes_) {
+            bool recorded = false;
             queues.forEachOfCall(call, [&](uint32_t k) {
                 if (slice(k).flags & kSliceGpuActivity) {
                     rows.push_back(k);
-                } else if (const SyncRecord* r = queues.syncOf(k);
-                           r && r->kind != R::StreamWaitEvent) {
-                    rows.push_back(k);
+                    if (ownWaits) lastLaunchOf[t_.trackOfSlice(call)] = streamOf(k);
+                } else if (const SyncRecord* r = queues.syncOf(k)) {
+                    recorded = true;
+                    if (r->kind != R::StreamWaitEvent) rows.push_back(k);
                 }
             });
+            if (!ownWaits || recorded) continue;
+            const R kind = vocabulary::synchronizesDevice(name(call))   ? R::Context
+                           : vocabulary::synchronizesStream(name(call)) ? R::Stream
+                                                                        : R::None;
+            const auto launched = lastLaunchOf.find(t_.trackOfSlice(call));
+            if (kind == R::None || launched == lastLaunchOf.end()) continue;
+            ownWaits_.emplace(call, std::pair(kind, launched->second));
+            rows.push_back(call);
+        }
         for (const SyncRecord& r : queues.syncs())
             if (r.kind == R::StreamWaitEvent && calls_.first(r.slice) != kNone)
                 rows.push_back(r.slice);
@@ -317,6 +354,11 @@ class Builder {
         for (const uint32_t k : rows) {
             if (cancelled()) return;
             if (!(slice(k).flags & kSliceGpuActivity)) {
+                if (const auto mine = ownWaits_.find(k); mine != ownWaits_.end()) {
+                    const auto [kind, stream] = mine->second;
+                    waitOn(kind, stream, k, lastNode, waitsFor);
+                    continue;
+                }
                 const SyncRecord& r = *queues.syncOf(k);
                 const uint32_t call = calls_.first(k);
                 const uint32_t callStart = g_.startNode(call);
@@ -332,17 +374,7 @@ class Builder {
                     }
                     continue;
                 }
-                if (callStart == kNone) continue;
-                if (r.kind == R::Context) {
-                    // Its device's streams (another GPU's, another rank's, are not its).
-                    const int device = streamOf(k).first;
-                    for (const auto& [stream, node] : lastNode)
-                        if (stream.first == device && waitsFor(node, call))
-                            addEdge(node, callStart + 1, PathEdgeKind::Sync);
-                } else if (const auto it = lastOn(streamOf(k));
-                           it != lastNode.end() && waitsFor(it->second, call)) {
-                    addEdge(it->second, callStart + 1, PathEdgeKind::Sync);
-                }
+                if (callStart != kNone) waitOn(r.kind, streamOf(k), call, lastNode, waitsFor);
                 continue;
             }
             const uint32_t start = g_.startNode(k), end = start + 1;
@@ -470,6 +502,8 @@ class Builder {
         uint32_t track, step, edge;  // the step's own edge between two of its points
     };
     std::vector<StepGap> stepGaps_;
+    // Synchronize calls without a record (ownWaits): what each waited for.
+    std::unordered_map<uint32_t, std::pair<vocabulary::CudaSyncRecord, StreamKey>> ownWaits_;
     std::vector<std::pair<uint32_t, uint32_t>> cursors_;  // inOrder's rows
     std::vector<uint32_t> steps_;                         // o_.steps, sorted
     std::unordered_map<uint32_t, uint32_t> stepOfGroup_;  // a rank's step (ranks merged)

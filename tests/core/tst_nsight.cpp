@@ -18,6 +18,7 @@
 #include "loader/path_meaning.h"
 #include "loader/rank_view.h"
 #include "model/trace.h"
+#include "report/analysis_registry.h"
 #include "support/suite_main.h"
 #include "support/test_paths.h"
 #include "support/trace_files.h"
@@ -193,6 +194,50 @@ class TestNsight : public QObject {
 
     // A reference no reader writes (a table number out of range, a rowid
     // past the table's end) is said, not shown as someone else's args.
+    // An export holds no synchronization records the critical path reads
+    // (Kineto's): a synchronize waits for what its thread last launched.
+    // The plan (make_nsys_fixtures.py): the main thread's
+    // cudaStreamSynchronize from 1900 to 2390 µs returns as relu, launched
+    // at 1800 onto GPU 0's stream 7, ends at 2380; the one from 6310 to
+    // 6460 as the copy launched at 6300 onto stream 13 ends at 6450. So
+    // the path of ProfilerStep#1 (0 to 4905 µs) runs through relu: relu's
+    // launch at 1800, its 80 µs to relu's start, relu's 500, the
+    // synchronize's end at 2390. (The worker's three launches in the step's
+    // next gap, 30 µs of 1910, are no thread the step waited for.)
+    void theCriticalPathWaitsInItsSynchronizes() {
+        const LoadResult r = loadTrace((fixtures_ + "/nsys_2024_schema.sqlite").toStdString());
+        QVERIFY(r.trace);
+        Scope scope;
+        scope.step = 1;
+        AnalysisOptions options;
+        options.set("slices");
+        const AnalysisResult a =
+            computeAnalysis(*analysisRegistry().find("critical-path"), *r.trace, scope, options);
+        const ResultTable* path = a.table("path");
+        const TimeNs t0 = 1'000'000'000;
+        std::vector<std::string> hops;  // "name point @µs via"
+        for (size_t i = 0; i < path->rows.size(); ++i)
+            hops.push_back(textOr(path->at(i, "name")) + " " + textOr(path->at(i, "point")) + " @" +
+                           std::to_string((integerOr(path->at(i, "at_ns")) - t0) / 1000) + " " +
+                           textOr(path->at(i, "via")));
+        const auto at =
+            std::find(hops.begin(), hops.end(), "relu_kernel(float *, int) end @2380 critical_path_operator");
+        QVERIFY2(at != hops.end() && at + 1 != hops.end(),
+                 qPrintable(QString::number(hops.size())));
+        QCOMPARE(*(at + 1), std::string("cudaStreamSynchronize end @2390 "
+                                        "critical_path_sync_dependency"));
+        QCOMPARE(*(at - 1), std::string("relu_kernel(float *, int) start @1880 "
+                                        "critical_path_kernel_launch_delay"));
+        int64_t kernelNs = 0;
+        const ResultTable* kinds = a.table("kinds");
+        for (size_t i = 0; i < kinds->rows.size(); ++i)
+            if (textOr(kinds->at(i, "kind")) == "kernel") kernelNs = integerOr(kinds->at(i, "ns"));
+        QCOMPARE(kernelNs, int64_t(500'000));
+        for (size_t i = 0; i < path->rows.size(); ++i)
+            QVERIFY2(textOr(path->at(i, "track")).find("pt_data_worker") == std::string::npos,
+                     hops[i].c_str());
+    }
+
     void aBadReferenceIsSaid() {
         const LoadResult r = loadTrace((fixtures_ + "/nsys_2024_schema.sqlite").toStdString());
         QVERIFY(r.trace);

@@ -29,6 +29,16 @@ bool blocksUntilGpuDone(std::string_view call) {
            call == "hipEventSynchronize" || call == "hipMemcpy" || call == "hipMemcpyAsync";
 }
 
+bool synchronizesDevice(std::string_view call) {
+    return call == "cudaDeviceSynchronize" || call == "cuCtxSynchronize" ||
+           call == "hipDeviceSynchronize";
+}
+
+bool synchronizesStream(std::string_view call) {
+    return call == "cudaStreamSynchronize" || call == "cuStreamSynchronize" ||
+           call == "hipStreamSynchronize";
+}
+
 bool recordsEvent(std::string_view call) {
     return call == "cudaEventRecord" || call == "cudaEventRecordWithFlags" ||
            call == "hipEventRecord";

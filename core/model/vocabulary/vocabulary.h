@@ -176,6 +176,9 @@ OpArguments pytorchOpArguments(std::string_view opName);
 // GPU work it waits on is done, an event record, a stream's wait on one.
 bool queuesGpuWork(std::string_view call);
 bool blocksUntilGpuDone(std::string_view call);
+// Calls that wait for all of a device's work, or for one stream's.
+bool synchronizesDevice(std::string_view call);
+bool synchronizesStream(std::string_view call);
 bool recordsEvent(std::string_view call);
 bool waitsOnEventOnStream(std::string_view call);
 // Kineto's cuda_sync records (on the GPU's rows, correlated with the call
