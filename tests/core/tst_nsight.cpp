@@ -220,8 +220,8 @@ class TestNsight : public QObject {
             hops.push_back(textOr(path->at(i, "name")) + " " + textOr(path->at(i, "point")) + " @" +
                            std::to_string((integerOr(path->at(i, "at_ns")) - t0) / 1000) + " " +
                            textOr(path->at(i, "via")));
-        const auto at =
-            std::find(hops.begin(), hops.end(), "relu_kernel(float *, int) end @2380 critical_path_operator");
+        const auto at = std::find(hops.begin(), hops.end(),
+                                  "relu_kernel(float *, int) end @2380 critical_path_operator");
         QVERIFY2(at != hops.end() && at + 1 != hops.end(),
                  qPrintable(QString::number(hops.size())));
         QCOMPARE(*(at + 1), std::string("cudaStreamSynchronize end @2390 "
