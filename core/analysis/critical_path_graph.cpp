@@ -176,8 +176,12 @@ class Builder {
                 const uint32_t end = g_.startOf[s] + 1;
                 // A call that blocks until the GPU is done adds nothing for
                 // its tail: the GPU's chain into its end stands for it.
-                addEdge(previous, end, PathEdgeKind::Operator,
-                        vocabulary::blocksUntilGpuDone(name(s)), s);
+                // (Without Kineto's records, only once a wait is drawn: gpu().)
+                const bool htaBlocks = vocabulary::blocksUntilGpuDone(name(s));
+                addEdge(previous, end, PathEdgeKind::Operator, htaBlocks && kinetoWaits(), s);
+                if (!kinetoWaits() && (htaBlocks || vocabulary::synchronizesDevice(name(s)) ||
+                                       vocabulary::synchronizesStream(name(s))))
+                    tailOf_.emplace(s, lastEdge());
                 if (isFrame(s)) stepGaps_.push_back({tr, s, lastEdge()});
                 if (framed && stack.empty()) tops_[tr].push_back({g_.startOf[s], end});
                 previous = end;
@@ -217,18 +221,29 @@ class Builder {
     // A synchronize call's end after the GPU work it waited for: a
     // device's (its streams only: another GPU's, another rank's, are not
     // its), or a stream's last activity.
+    // Whether it drew a wait.
     template <class WaitsFor>
-    void waitOn(vocabulary::CudaSyncRecord kind, StreamKey stream, uint32_t call,
+    bool waitOn(vocabulary::CudaSyncRecord kind, StreamKey stream, uint32_t call,
                 const std::vector<std::pair<StreamKey, uint32_t>>& lastNode,
                 const WaitsFor& waitsFor) {
         const uint32_t callEnd = g_.startNode(call) + 1;
+        bool drawn = false;
         for (const auto& [on, node] : lastNode) {
             const bool waited = kind == vocabulary::CudaSyncRecord::Context
                                     ? on.first == stream.first
                                     : on == stream;
-            if (waited && waitsFor(node, call)) addEdge(node, callEnd, PathEdgeKind::Sync);
+            if (waited && waitsFor(node, call)) {
+                addEdge(node, callEnd, PathEdgeKind::Sync);
+                drawn = true;
+            }
         }
+        return drawn;
     }
+
+    // Kineto writes its synchronization records (when asked): HTA reads
+    // only those, and so do we for its traces; other producers' waits are
+    // the calls themselves (ownWaits_).
+    bool kinetoWaits() const { return t_.producer == Producer::Kineto; }
 
     // A step's thread that has no op while another thread of its process
     // is in ops most of that time (PyTorch's backward runs on the autograd
@@ -244,6 +259,11 @@ class Builder {
             const TimeNs a = g_.nodes[from].at, b = g_.nodes[to].at;
             if (b <= a) continue;
             const uint32_t process = t_.tracks[gap.track].process;
+            // The thread in ops the most of the gap (the first of equals).
+            struct Busiest {
+                std::vector<Top>::const_iterator first, last;
+                TimeNs covered = -1;
+            } busiest;
             for (const uint32_t other : t_.processes[process].tracks) {
                 const auto tops = tops_.find(other);
                 if (other == gap.track || tops == tops_.end()) continue;
@@ -255,28 +275,32 @@ class Builder {
                 while (last != ops.end() && g_.nodes[last->end].at <= b)
                     ++last;
                 if (first == last) continue;
-                // A thread busy for at most half of it (a worker's few
-                // launches) is no thread the step waited for.
                 TimeNs covered = 0;
                 for (auto op = first; op != last; ++op)
                     covered += g_.nodes[op->end].at - g_.nodes[op->start].at;
-                if (covered * 2 < b - a) continue;
-                addEdge(from, first->start, PathEdgeKind::Operator, false, gap.step);
-                for (auto op = first; op + 1 != last; ++op)
-                    addEdge(op->end, (op + 1)->start, PathEdgeKind::Operator, false, gap.step);
-                // The step's own edge gives its place (first among the
-                // edges into where the step goes on) to the way back, and
-                // keeps only the time the other thread was in no op: what
-                // the step's thread could have done itself, so that a
-                // faster backward op shortens the step.
-                PathEdge own = g_.edges[gap.edge];
-                own.weight = std::max<TimeNs>(0, own.weight - covered);
-                g_.edges[gap.edge] = {std::prev(last)->end, to,
-                                      std::max<TimeNs>(0, b - g_.nodes[std::prev(last)->end].at),
-                                      PathEdgeKind::Operator, gap.step};
-                g_.edges.push_back(own);
-                break;  // one other thread per gap: the first that worked in it
+                if (covered > busiest.covered) busiest = {first, last, covered};
             }
+            // A thread busy for less than half of it (a worker's few
+            // launches) is no thread the step waited for.
+            if (busiest.covered < 0 || busiest.covered * 2 < b - a) continue;
+            const auto first = busiest.first, last = busiest.last;
+            addEdge(from, first->start, PathEdgeKind::Operator, false, gap.step);
+            // (Between its ops the other thread's chain has a free edge
+            // already: this one, later, gives it the time and the step's
+            // name, on any path through that thread.)
+            for (auto op = first; op + 1 != last; ++op)
+                addEdge(op->end, (op + 1)->start, PathEdgeKind::Operator, false, gap.step);
+            // The step's own edge gives its place (first among the edges
+            // into where the step goes on) to the way back, and keeps only
+            // the time the other thread was in no op: what the step's
+            // thread could have done itself, so that a faster backward op
+            // shortens the step.
+            PathEdge own = g_.edges[gap.edge];
+            own.weight = std::max<TimeNs>(0, own.weight - busiest.covered);
+            g_.edges[gap.edge] = {std::prev(last)->end, to,
+                                  std::max<TimeNs>(0, b - g_.nodes[std::prev(last)->end].at),
+                                  PathEdgeKind::Operator, gap.step};
+            g_.edges.push_back(own);
         }
     }
 
@@ -299,26 +323,40 @@ class Builder {
         // synchronize waits for what its thread last launched onto (the
         // device its thread works on, the stream it last used). Kineto
         // writes them when asked (HTA reads only those: so do we).
-        const bool ownWaits = t_.producer != Producer::Kineto;
+        const bool ownWaits = !kinetoWaits();
         std::unordered_map<uint32_t, StreamKey> lastLaunchOf;  // by thread
         for (const uint32_t call : withNodes_) {
             bool recorded = false;
+            std::optional<StreamKey> ownCopy;  // a blocking call's own work (cudaMemcpy)
             queues.forEachOfCall(call, [&](uint32_t k) {
                 if (slice(k).flags & kSliceGpuActivity) {
                     rows.push_back(k);
-                    if (ownWaits) lastLaunchOf[t_.trackOfSlice(call)] = streamOf(k);
+                    if (ownWaits) {
+                        ownCopy = streamOf(k);
+                        lastLaunchOf[t_.trackOfSlice(call)] = *ownCopy;
+                    }
                 } else if (const SyncRecord* r = queues.syncOf(k)) {
                     recorded = true;
                     if (r->kind != R::StreamWaitEvent) rows.push_back(k);
                 }
             });
-            if (!ownWaits || recorded) continue;
-            const R kind = vocabulary::synchronizesDevice(name(call))   ? R::Context
-                           : vocabulary::synchronizesStream(name(call)) ? R::Stream
-                                                                        : R::None;
+            if (!ownWaits || recorded || !tailOf_.count(call)) continue;
+            // A device's synchronize: the device its thread last launched
+            // onto; a stream's: that stream (the reader keeps no stream of
+            // a synchronization row); a blocking copy: its own copy.
             const auto launched = lastLaunchOf.find(t_.trackOfSlice(call));
-            if (kind == R::None || launched == lastLaunchOf.end()) continue;
-            ownWaits_.emplace(call, std::pair(kind, launched->second));
+            if (ownCopy) {
+                ownWaits_.emplace(call, std::pair(R::Stream, *ownCopy));
+            } else if (launched != lastLaunchOf.end() &&
+                       (vocabulary::synchronizesDevice(name(call)) ||
+                        vocabulary::synchronizesStream(name(call)))) {
+                ownWaits_.emplace(
+                    call,
+                    std::pair(vocabulary::synchronizesDevice(name(call)) ? R::Context : R::Stream,
+                              launched->second));
+            } else {
+                continue;  // (an event's: no record names the event's work; its time stays)
+            }
             rows.push_back(call);
         }
         for (const SyncRecord& r : queues.syncs())
@@ -356,7 +394,9 @@ class Builder {
             if (!(slice(k).flags & kSliceGpuActivity)) {
                 if (const auto mine = ownWaits_.find(k); mine != ownWaits_.end()) {
                     const auto [kind, stream] = mine->second;
-                    waitOn(kind, stream, k, lastNode, waitsFor);
+                    // Its tail is the GPU's then, as a Kineto record's is.
+                    if (waitOn(kind, stream, k, lastNode, waitsFor))
+                        g_.edges[tailOf_.at(k)].weight = 0;
                     continue;
                 }
                 const SyncRecord& r = *queues.syncOf(k);
@@ -502,8 +542,11 @@ class Builder {
         uint32_t track, step, edge;  // the step's own edge between two of its points
     };
     std::vector<StepGap> stepGaps_;
-    // Synchronize calls without a record (ownWaits): what each waited for.
+    // Synchronize calls without a record (not Kineto's): what each waited
+    // for, and the edge of each blocking call's tail (zeroed once a wait
+    // stands for it).
     std::unordered_map<uint32_t, std::pair<vocabulary::CudaSyncRecord, StreamKey>> ownWaits_;
+    std::unordered_map<uint32_t, uint32_t> tailOf_;
     std::vector<std::pair<uint32_t, uint32_t>> cursors_;  // inOrder's rows
     std::vector<uint32_t> steps_;                         // o_.steps, sorted
     std::unordered_map<uint32_t, uint32_t> stepOfGroup_;  // a rank's step (ranks merged)

@@ -192,8 +192,6 @@ class TestNsight : public QObject {
         QCOMPARE(devices, (std::set<int64_t>{0, 1, 2, 3}));
     }
 
-    // A reference no reader writes (a table number out of range, a rowid
-    // past the table's end) is said, not shown as someone else's args.
     // An export holds no synchronization records the critical path reads
     // (Kineto's): a synchronize waits for what its thread last launched.
     // The plan (make_nsys_fixtures.py): the main thread's
@@ -238,6 +236,8 @@ class TestNsight : public QObject {
                      hops[i].c_str());
     }
 
+    // A reference no reader writes (a table number out of range, a rowid
+    // past the table's end) is said, not shown as someone else's args.
     void aBadReferenceIsSaid() {
         const LoadResult r = loadTrace((fixtures_ + "/nsys_2024_schema.sqlite").toStdString());
         QVERIFY(r.trace);
