@@ -37,6 +37,21 @@ class Builder {
         : t_(t), calls_(calls), o_(o) {
         g_.window = o.window;
         g_.startOf.assign(t.slices.size(), kNone);
+        // Room for the window's share of the trace (2 nodes and about 3
+        // edges a slice): growing copies what is there each time, and a
+        // whole trace's graph is hundreds of MB. (Untouched room costs no
+        // memory.)
+        const Interval span{t.spanStart, t.spanEnd};
+        const double share =
+            span.length() <= 0
+                ? 1
+                : std::clamp(static_cast<double>(std::min(o.window.end, span.end) -
+                                                 std::max(o.window.start, span.start)) /
+                                 static_cast<double>(span.length()),
+                             0.0, 1.0);
+        const auto expected = static_cast<size_t>(share * static_cast<double>(t.slices.size()));
+        g_.nodes.reserve(2 * expected + 64);
+        g_.edges.reserve(3 * expected + 64);
         steps_ = o.steps;
         std::sort(steps_.begin(), steps_.end());
         if (t.ranks.size() > 1)
