@@ -236,17 +236,20 @@ class Builder {
     // A synchronize call's end after the GPU work it waited for: a
     // device's (its streams only: another GPU's, another rank's, are not
     // its), or a stream's last activity.
-    // Whether it drew a wait.
+    // Whether it drew a wait. A wait no record says happened (`guessed`)
+    // is drawn only from work that ended before the call returned (an
+    // asynchronous copy's call returns at once).
     template <class WaitsFor>
     bool waitOn(vocabulary::CudaSyncRecord kind, StreamKey stream, uint32_t call,
                 const std::vector<std::pair<StreamKey, uint32_t>>& lastNode,
-                const WaitsFor& waitsFor) {
+                const WaitsFor& waitsFor, bool guessed = false) {
         const uint32_t callEnd = g_.startNode(call) + 1;
         bool drawn = false;
         for (const auto& [on, node] : lastNode) {
             const bool waited = kind == vocabulary::CudaSyncRecord::Context
                                     ? on.first == stream.first
                                     : on == stream;
+            if (guessed && g_.nodes[node].at > g_.nodes[callEnd].at) continue;
             if (waited && waitsFor(node, call)) {
                 addEdge(node, callEnd, PathEdgeKind::Sync);
                 drawn = true;
@@ -410,7 +413,7 @@ class Builder {
                 if (const auto mine = ownWaits_.find(k); mine != ownWaits_.end()) {
                     const auto [kind, stream] = mine->second;
                     // Its tail is the GPU's then, as a Kineto record's is.
-                    if (waitOn(kind, stream, k, lastNode, waitsFor))
+                    if (waitOn(kind, stream, k, lastNode, waitsFor, true))
                         g_.edges[tailOf_.at(k)].weight = 0;
                     continue;
                 }

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "analysis/critical_path.h"
 #include "io/compress.h"
 #include "loader/loader.h"
 #include "loader/path_meaning.h"
@@ -234,6 +235,21 @@ class TestNsight : public QObject {
         for (size_t i = 0; i < path->rows.size(); ++i)
             QVERIFY2(textOr(path->at(i, "track")).find("pt_data_worker") == std::string::npos,
                      hops[i].c_str());
+        // No wait is drawn from work that ended after the call returned
+        // (each cudaMemcpyAsync returns before its own copy ends): the two
+        // synchronizes', and the last copy's call (6300-6310) waiting for
+        // the work before its copy on stream 13 (the all-reduce, done at
+        // 4900).
+        PathGraphOptions o;
+        const CriticalPath whole = criticalPath(*r.trace, LaunchCalls(*r.trace), o);
+        std::multiset<std::pair<TimeNs, TimeNs>> waits;  // (from, to) µs after T0
+        for (const PathEdge& e : whole.graph.edges)
+            if (e.kind == PathEdgeKind::Sync)
+                waits.insert({(whole.graph.nodes[e.from].at - t0) / 1000,
+                              (whole.graph.nodes[e.to].at - t0) / 1000});
+        const std::multiset<std::pair<TimeNs, TimeNs>> want{
+            {2380, 2390}, {4900, 6310}, {6450, 6460}};
+        QCOMPARE(waits, want);
     }
 
     // A reference no reader writes (a table number out of range, a rowid
