@@ -1,6 +1,5 @@
 #include "timeline/path_overlay.h"
 
-#include <QPainterPath>
 #include <algorithm>
 #include <cmath>
 #include <map>
