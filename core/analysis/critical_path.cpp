@@ -75,9 +75,14 @@ LongestPath longestPath(const PathGraph& g, const std::vector<TimeNs>& weights,
     named = {};
     for (size_t v = 0; v < n; ++v)
         predStart[v + 1] += predStart[v];
-    std::vector<uint32_t> preds(m), fill(predStart.begin(), predStart.end() - 1);
-    for (uint32_t i = 0; i < m; ++i)  // in the order they came
-        preds[fill[g.edges[i].to]++] = i;
+    // Each incoming edge and its source side by side: the passes below
+    // read them in order, not the edges at random.
+    std::vector<uint32_t> preds(m), predFrom(m), fill(predStart.begin(), predStart.end() - 1);
+    for (uint32_t i = 0; i < m; ++i) {  // in the order they came
+        const uint32_t at = fill[g.edges[i].to]++;
+        preds[at] = i;
+        predFrom[at] = g.edges[i].from;
+    }
     // One edge per pair of nodes, as a directed graph keeps them: a later
     // edge between the same two nodes gives the first its weight and kind
     // in the first's place (rare: a node has few incoming edges). `use`:
@@ -98,14 +103,14 @@ LongestPath longestPath(const PathGraph& g, const std::vector<TimeNs>& weights,
             for (uint32_t a = lo; a < hi; ++a) {
                 if (use[preds[a]] == kDead) continue;
                 for (uint32_t b = a + 1; b < hi; ++b)
-                    if (use[preds[b]] != kDead && g.edges[preds[b]].from == g.edges[preds[a]].from)
+                    if (use[preds[b]] != kDead && predFrom[b] == predFrom[a])
                         drop(preds[a], preds[b]);
             }
         } else {
             // (Many waits on one call: sorted by source, not compared pairwise.)
             byFrom.clear();
             for (uint32_t a = lo; a < hi; ++a)
-                byFrom.emplace_back(g.edges[preds[a]].from, a);
+                byFrom.emplace_back(predFrom[a], a);
             std::sort(byFrom.begin(), byFrom.end());
             for (size_t i = 0; i < byFrom.size();) {
                 size_t j = i + 1;
@@ -120,10 +125,10 @@ LongestPath longestPath(const PathGraph& g, const std::vector<TimeNs>& weights,
     // Outgoing edges likewise, for the topological order.
     for (size_t v = 0; v < n; ++v)
         succStart[v + 1] += succStart[v];
-    std::vector<uint32_t> succs(m);
+    std::vector<uint32_t> succTo(m);  // each outgoing edge's target
     fill.assign(succStart.begin(), succStart.end() - 1);
     for (uint32_t i = 0; i < m; ++i)
-        if (use[i] != kDead) succs[fill[g.edges[i].from]++] = i;
+        if (use[i] != kDead) succTo[fill[g.edges[i].from]++] = g.edges[i].to;
     fill = {};
     // Topological order, a generation at a time, from the nodes without a
     // predecessor in node order.
@@ -136,7 +141,7 @@ LongestPath longestPath(const PathGraph& g, const std::vector<TimeNs>& weights,
         for (const uint32_t v : generation) {
             topo.push_back(v);
             for (uint32_t a = succStart[v]; a < succStart[v + 1]; ++a) {
-                const uint32_t to = g.edges[succs[a]].to;
+                const uint32_t to = succTo[a];
                 if (--inDegree[to] == 0) next.push_back(to);
             }
         }
@@ -157,7 +162,7 @@ LongestPath longestPath(const PathGraph& g, const std::vector<TimeNs>& weights,
                 const uint32_t hub = hubOf[use[e]];
                 w = shortenedWait(w, (*measured)[hub], dist[hub]);
             }
-            const TimeNs from = dist[g.edges[e].from];
+            const TimeNs from = dist[predFrom[a]];
             const TimeNs d = from > INT64_MAX - w ? INT64_MAX : from + w;
             if (via[v] == kNone || d > dist[v]) {
                 dist[v] = d;
