@@ -85,6 +85,8 @@ struct LongestPath {
 // ends the wait sooner, all else unchanged.
 LongestPath longestPath(const PathGraph& graph, const std::vector<TimeNs>& weights,
                         const std::vector<TimeNs>* measured = nullptr);
+// … whose edges weigh what they say.
+LongestPath longestPath(const PathGraph& graph);
 // A wait's weight with the hub's distance now and as measured.
 inline TimeNs shortenedWait(TimeNs wait, TimeNs hubMeasured, TimeNs hubNow) {
     return std::max<TimeNs>(0, wait - std::max<TimeNs>(0, hubMeasured - hubNow));

@@ -209,7 +209,7 @@ class Builder {
                 while (!stack.empty() && slice(stack.back()).end() <= slice(s).start)
                     leave();
                 const uint32_t start = addNodes(s);
-                withNodes_.push_back(s);
+                if (!kinetoWaits()) withNodes_.push_back(s);
                 if (stack.empty()) {
                     if (previousTop != kNone) addEdge(previousTop, start, PathEdgeKind::Dependency);
                 } else {
@@ -343,7 +343,20 @@ class Builder {
         // writes them when asked (HTA reads only those: so do we).
         const bool ownWaits = !kinetoWaits();
         std::unordered_map<uint32_t, StreamKey> lastLaunchOf;  // by thread
-        for (const uint32_t call : withNodes_) {
+        // Kineto's: each call's work in one pass by call (its order is
+        // the sort's below); the others' waits need each thread's calls
+        // in time order.
+        if (!ownWaits)
+            for (const auto& [call, k] : queues.byCall()) {
+                if (g_.startNode(call) == kNone) continue;  // (CPU nodes only, so far)
+                if (slice(k).flags & kSliceGpuActivity) {
+                    rows.push_back(k);
+                } else if (const SyncRecord* r = queues.syncOf(k);
+                           r && r->kind != R::StreamWaitEvent) {
+                    rows.push_back(k);
+                }
+            }
+        for (const uint32_t call : withNodes_) {  // (without Kineto's records)
             bool recorded = false;
             std::optional<StreamKey> ownCopy;  // a blocking call's own work (cudaMemcpy)
             queues.forEachOfCall(call, [&](uint32_t k) {
@@ -572,7 +585,9 @@ class Builder {
     const LaunchCalls& calls_;
     const PathGraphOptions& o_;
     PathGraph g_;
-    std::vector<uint32_t> withNodes_;  // the window's CPU slices with nodes (launchers)
+    // The window's CPU slices with nodes, each thread's in time order
+    // (without Kineto's records: their waits follow each thread's launches).
+    std::vector<uint32_t> withNodes_;
 };
 
 }  // namespace

@@ -55,6 +55,9 @@ class LaunchQueues {
         for (; it != byCall_.end() && it->first == call; ++it)
             f(it->second);
     }
+    // Every (call, activity or sync record) pair, by call: one pass over
+    // many calls costs less than a search for each.
+    const std::vector<std::pair<uint32_t, uint32_t>>& byCall() const { return byCall_; }
     const std::vector<SyncRecord>& syncs() const { return syncs_; }
     const SyncRecord* syncOf(uint32_t slice) const;
     // The activity an event waits on: the last launched onto the stream it
