@@ -237,6 +237,7 @@ void writeTraceBody(const Trace& t, CacheWriter& out) {
     out.podVector(t.launches);
     out.podVector(t.opShapes);
     out.podVector(t.collectives);
+    out.podVector(t.memoryEvents);
     writeArgsStore(t.argsStore, out);
     out.pod<uint64_t>(t.gpuDevices.size());
     for (const GpuDevice& d : t.gpuDevices) {
@@ -274,6 +275,7 @@ void readTraceBody(CacheReader& in, Trace& t) {
     in.podVector(t.launches);
     in.podVector(t.opShapes);
     in.podVector(t.collectives);
+    in.podVector(t.memoryEvents);
     bool fileBacked = false;
     readArgsStore(in, t.argsStore, fileBacked);
     // Args decoded from the file stay there for one file, not for a run's
@@ -427,6 +429,9 @@ void validateTrace(const Trace& t) {
     checkRefs(t, t.collectives, "collective");
     for (size_t i = 1; i < t.collectives.size(); ++i)
         require(t.collectives[i - 1].args < t.collectives[i].args, "collectives out of order");
+    checkRefs(t, t.memoryEvents, "memory event");
+    for (size_t i = 1; i < t.memoryEvents.size(); ++i)
+        require(t.memoryEvents[i - 1].ts <= t.memoryEvents[i].ts, "memory events out of order");
     checkRefs(t, t.gpuDevices, "gpu track");
     // A group is a rank of ranks merged into one trace, which is never
     // cached: the analyses index arrays by it.

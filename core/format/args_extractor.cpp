@@ -101,6 +101,13 @@ bool knownMember(RawEvent& ev, std::string_view key, const Value& v) {
     switch (key.size()) {
         case 4:
             if (key == "grid") any = true, toDim3(v, k.grid);
+            if (key == "Addr") {
+                int64_t a = -1;  // (a user-space address fits; a negative one is no address)
+                if (toInt64(v, a) && a >= 0) {
+                    ev.memAddress = static_cast<uint64_t>(a);
+                    ev.hasMemAddress = true;
+                }
+            }
             break;
         case 5:
             if (key == "block") any = true, toDim3(v, k.block);
@@ -237,6 +244,8 @@ void clearExtractedArgs(RawEvent& ev) {
     ev.memDeviceType = none.memDeviceType;
     ev.memDeviceId = none.memDeviceId;
     ev.memBytes = none.memBytes;
+    ev.memAddress = none.memAddress;
+    ev.hasMemAddress = none.hasMemAddress;
     ev.inputDims = ev.inputTypes = ev.concreteInputs = {};
     ev.flops = none.flops;
     ev.bytesAccessed = none.bytesAccessed;

@@ -107,6 +107,8 @@ struct RawEventFields {
     int32_t memDeviceType = -1, memDeviceId = -1;
     static constexpr int64_t kNoBytes = INT64_MIN;
     int64_t memBytes = kNoBytes;  // [memory] "Bytes": the change (may be negative)
+    uint64_t memAddress = 0;      // [memory] "Addr", with hasMemAddress
+    bool hasMemAddress = false;
     // A CPU op's tensors as the profiler recorded them (PyTorch's
     // record_shapes): the JSON arrays "Input Dims", "Input type" and
     // "Concrete Inputs" as written; and its own FLOP count (with_flops),

@@ -10,7 +10,8 @@ namespace gapscope {
 
 namespace {
 void addMemoryPoint(TraceBuilder::State& st, const RawEvent& ev, uint32_t proc, TimeNs ts);
-}
+void addMemoryEvent(TraceBuilder::State& st, const RawEvent& ev, uint32_t track, TimeNs ts);
+}  // namespace
 
 void ingestCompleteSlice(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts, uint32_t seq) {
     Trace& t = st.trace;
@@ -114,6 +115,28 @@ void addMemoryPoint(TraceBuilder::State& st, const RawEvent& ev, uint32_t proc, 
     }
 }
 
+// Each [memory] event as a row of its own, for the pairing of allocations
+// and frees (analysis/memory_allocations.h). One without a change in bytes
+// or a device type says nothing of a block.
+void addMemoryEvent(TraceBuilder::State& st, const RawEvent& ev, uint32_t track, TimeNs ts) {
+    if (ev.memDeviceType < 0 || ev.memDeviceType > INT16_MAX || ev.memBytes == RawEvent::kNoBytes)
+        return;
+    MemoryEvent m;
+    m.ts = ts;
+    m.bytes = ev.memBytes;
+    m.totalAllocated = ev.memTotalAllocated;
+    m.totalReserved = ev.memTotalReserved;
+    m.track = track;
+    m.deviceType = static_cast<int16_t>(ev.memDeviceType);
+    m.deviceId = ev.memDeviceType == 0 ? -1 : ev.memDeviceId;
+    if (ev.hasMemAddress) {
+        m.address = ev.memAddress;
+        m.flags |= kMemoryEventHasAddress;
+    }
+    st.makeRoom(st.memoryEvents, ev.offset);
+    st.memoryEvents.push_back(m);
+}
+
 }  // namespace
 
 void ingestInstant(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts) {
@@ -135,10 +158,14 @@ void ingestInstant(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts) {
         st.processes[key.process].sortIndex = INT64_MAX;
         st.processes[key.process].hasSortIndex = true;
     }
-    PendingTrack& track = st.tracks[st.track(key)];
+    const uint32_t tr = st.track(key);
+    PendingTrack& track = st.tracks[tr];
     st.makeRoom(track.instants, ev.offset);
     track.instants.push_back(in);
-    if (ev.name == "[memory]") addMemoryPoint(st, ev, proc, ts);
+    if (ev.name == "[memory]") {
+        addMemoryPoint(st, ev, proc, ts);
+        addMemoryEvent(st, ev, tr, ts);
+    }
 }
 
 void ingestCounter(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts) {

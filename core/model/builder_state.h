@@ -121,6 +121,9 @@ struct TraceBuilder::State {
     HugeVector<FlowPoint> flowPoints;
     HugeVector<DirectFlowEnd> directFlowEnds;
     HugeVector<AsyncPoint> asyncPoints;
+    // In file order, each on its pending track (finish() sorts them by
+    // time and names the final tracks).
+    HugeVector<MemoryEvent> memoryEvents;
     uint64_t singleCharPhases[256] = {};
     std::unordered_map<std::string, uint64_t> otherPhases;
     TimeNs spanStart = INT64_MAX;

@@ -253,6 +253,10 @@ void appendPart(Trace& m, RankPart& part, uint32_t group, bool fileCounted, int&
         schema::fields(c, remap);
         m.collectives.push_back(c);
     }
+    for (MemoryEvent e : t.memoryEvents) {  // (each rank's by time: merged after)
+        schema::fields(e, remap);
+        m.memoryEvents.push_back(e);
+    }
     for (GpuDevice d : t.gpuDevices) {
         rank.gpuLocalIndices.push_back(d.index);
         schema::fields(d, remap);
@@ -333,6 +337,8 @@ std::shared_ptr<Trace> mergeRankTraces(std::vector<RankPart> parts, const std::s
     m->fileStamp = stampOfFiles(files);
     std::sort(m->gpuDevices.begin(), m->gpuDevices.end(),
               [](const GpuDevice& a, const GpuDevice& b) { return a.index < b.index; });
+    std::stable_sort(m->memoryEvents.begin(), m->memoryEvents.end(),
+                     [](const MemoryEvent& a, const MemoryEvent& b) { return a.ts < b.ts; });
     indexRowBreaks(*m);
     return m;
 }

@@ -104,7 +104,8 @@ const CollectiveArgs* Trace::collectiveOf(uint32_t argsIndex) const {
 
 size_t Trace::memoryBytes() const {
     size_t total = strings.memoryBytes() + slices.capacity() * sizeof(Slice) +
-                   instants.capacity() * sizeof(Instant) + flows.capacity() * sizeof(Flow) +
+                   instants.capacity() * sizeof(Instant) +
+                   memoryEvents.capacity() * sizeof(MemoryEvent) + flows.capacity() * sizeof(Flow) +
                    // (size, not capacity: these grow by doubling and the
                    // untouched rest is address space, not memory)
                    args.size() * sizeof(ArgsRecord) + ids.size() * sizeof(ArgIds) +

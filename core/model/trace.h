@@ -63,6 +63,27 @@ struct Instant {
     char scope = 't';  // 't' thread, 'p' process, 'g' global
 };
 
+// One event of a memory allocator, as the profiler wrote it (Kineto's
+// [memory] instants with profile_memory=True): a block allocated (bytes >
+// 0) or freed (bytes < 0) at an address, and the allocator's totals just
+// after it. analysis/memory_allocations pairs them into allocations.
+struct MemoryEvent {
+    TimeNs ts = 0;
+    uint64_t address = 0;  // meaningful with kMemoryEventHasAddress
+    int64_t bytes = 0;
+    int64_t totalAllocated = -1;  // the allocator's totals after it; -1: not recorded
+    int64_t totalReserved = -1;
+    uint32_t track = 0;     // the thread it happened on
+    int32_t deviceId = -1;  // the device's index (-1: the host)
+    // c10::DeviceType as written: 0 the CPU, 1 CUDA (and ROCm), others
+    // other accelerators.
+    int16_t deviceType = 0;
+    uint16_t flags = 0;
+    uint32_t reserved = 0;
+};
+static_assert(sizeof(MemoryEvent) == 56);
+inline constexpr uint16_t kMemoryEventHasAddress = 1;
+
 // What a counter series measures, when it is one of the memory curves the
 // builder makes from Kineto's [memory] events.
 enum class MemoryCurve : uint8_t { None, Allocated, Reserved };
@@ -255,6 +276,7 @@ class Trace {
     HugeVector<LaunchParams> launches;
     HugeVector<OpShapes> opShapes;           // sorted by args
     HugeVector<CollectiveArgs> collectives;  // sorted by args
+    HugeVector<MemoryEvent> memoryEvents;    // by time, then file order
     ArgsStore argsStore;
     std::vector<GpuDevice> gpuDevices;     // sorted by index
     std::vector<TraceRank> ranks;          // empty unless merged from ranks

@@ -404,6 +404,17 @@ void finishRelativeMemory(Trace& t) {
     t.counters = std::move(kept);
 }
 
+// The allocator's events by time (file order between equals), each on its
+// final track.
+void finishMemoryEvents(TraceBuilder::State& st, const std::vector<uint32_t>& finalTrackOf) {
+    HugeVector<MemoryEvent>& events = st.memoryEvents;
+    for (MemoryEvent& m : events)
+        m.track = finalTrackOf[m.track];
+    std::stable_sort(events.begin(), events.end(),
+                     [](const MemoryEvent& a, const MemoryEvent& b) { return a.ts < b.ts; });
+    st.trace.memoryEvents = std::move(events);
+}
+
 }  // namespace
 
 void TraceBuilder::finish(const CancelToken* cancel, bool secondThread,
@@ -456,6 +467,7 @@ void TraceBuilder::finish(const CancelToken* cancel, bool secondThread,
     const std::vector<uint32_t> flowOrder =
         grouping.valid() ? grouping.get() : groupFlowPoints(st.flowPoints);
     indexRowBreaks(t);
+    finishMemoryEvents(st, finalTrackOfPending);
     for (CounterSeries& cs : t.counters) {
         if (std::is_sorted(cs.ts.begin(), cs.ts.end())) continue;
         std::vector<uint32_t> idx(cs.ts.size());

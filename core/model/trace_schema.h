@@ -206,6 +206,21 @@ void fields(C& c, V&& v) {
     v("groupSize", c.groupSize, Ref::None);
 }
 
+template <class M, class V>
+requires Is<M, MemoryEvent>
+void fields(M& m, V&& v) {
+    v("ts", m.ts, Ref::Time);
+    v("address", m.address, Ref::None);
+    v("bytes", m.bytes, Ref::None);
+    v("totalAllocated", m.totalAllocated, Ref::None);
+    v("totalReserved", m.totalReserved, Ref::None);
+    v("track", m.track, Ref::Track);
+    v("deviceId", m.deviceId, Ref::Device);
+    v("deviceType", m.deviceType, Ref::None);
+    v("flags", m.flags, Ref::None);
+    v("reserved", m.reserved, Ref::None);
+}
+
 // Not here: busy and instants (each user's own: times to move, intervals).
 template <class D, class V>
 requires Is<D, GpuDevice>

@@ -201,6 +201,11 @@ std::string canonicalDump(const Trace& t, const DumpOptions& options) {
         line << "collective";
         fieldsOf(line, c);
     }
+    for (const MemoryEvent& m : t.memoryEvents) {
+        Line line(out);
+        line << "memory_event";
+        fieldsOf(line, m);
+    }
     for (const GpuDevice& d : t.gpuDevices) {
         {
             Line line(out);

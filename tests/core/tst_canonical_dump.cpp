@@ -42,8 +42,9 @@ namespace {
     [[maybe_unused]] auto& [path, compression, inputFormat, objectForm, fileSize, decompressedSize,
                             fileStamp, fromCache, producer, displayTimeUnit, metadata, strings,
                             categories, processes, tracks, slices, instants, counters, flows, args,
-                            ids, launches, opShapes, collectives, argsStore, gpuDevices, ranks,
-                            alignedOnStep, report, spanStart, spanEnd, hasSpan] = t;
+                            ids, launches, opShapes, collectives, memoryEvents, argsStore,
+                            gpuDevices, ranks, alignedOnStep, report, spanStart, spanEnd, hasSpan] =
+        t;
     [[maybe_unused]] auto& [pid, pName, labels, pSortIndex, pHasSortIndex, pKind, pGpuDevice,
                             pDisplayName, pTracks, pGroup] = p;
     [[maybe_unused]] auto& [kKind, kProcess, tid, threadName, kDisplayName, kSortIndex,

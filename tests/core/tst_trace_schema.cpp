@@ -28,7 +28,8 @@ namespace {
 [[maybe_unused]] void membersOfEveryRecord(Process& p, Track& k, Slice& s, Instant& i,
                                            CounterSeries& c, Flow& f, ArgsRecord& a, ArgIds& x,
                                            LaunchParams& l, OpShapes& o, CollectiveArgs& ca,
-                                           GpuDevice& g, TraceRank& r, ImportReport& rep) {
+                                           MemoryEvent& me, GpuDevice& g, TraceRank& r,
+                                           ImportReport& rep) {
     [[maybe_unused]] auto& [p1, p2, p3, p4, p5, p6, p7, p8, p9, p10] = p;
     [[maybe_unused]] auto& [k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, k11, k12, k13, k14, k15, k16] =
         k;
@@ -41,6 +42,7 @@ namespace {
     [[maybe_unused]] auto& [l1, l2, l3, l4, l5, l6] = l;
     [[maybe_unused]] auto& [o1, o2, o3, o4] = o;
     [[maybe_unused]] auto& [ca1, ca2, ca3, ca4, ca5, ca6, ca7] = ca;
+    [[maybe_unused]] auto& [me1, me2, me3, me4, me5, me6, me7, me8, me9, me10] = me;
     [[maybe_unused]] auto& [g1, g2, g3, g4, g5, g6, g7] = g;
     [[maybe_unused]] auto& [r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13] = r;
     [[maybe_unused]] auto& [e1, e2, e3, e4, e5, e6, e7, e8, e9, e10, e11, e12, e13, e14, e15, e16,
@@ -131,7 +133,7 @@ Trace filledTrace() {
             ...);
     };
     twoFilled(t.processes, t.tracks, t.slices, t.instants, t.counters, t.flows, t.args, t.ids,
-              t.launches, t.opShapes, t.collectives, t.gpuDevices);
+              t.launches, t.opShapes, t.collectives, t.memoryEvents, t.gpuDevices);
     t.opShapes[0].args = 0;  // strictly in args order (both at entry 1 as filled)
     t.collectives[0].args = 0;
     for (auto& r : t.counters) {
@@ -215,6 +217,7 @@ class TestTraceSchema : public QObject {
         QCOMPARE(schema::fieldCount<LaunchParams>(), size_t(6 + 2 + 2));
         QCOMPARE(schema::fieldCount<OpShapes>(), size_t(4));
         QCOMPARE(schema::fieldCount<CollectiveArgs>(), size_t(7));
+        QCOMPARE(schema::fieldCount<MemoryEvent>(), size_t(10));
         // Not listed: busy and instants (intervals and times each user moves).
         QCOMPARE(schema::fieldCount<GpuDevice>(), size_t(7 - 2));
         QCOMPARE(schema::fieldCount<TraceRank>(), size_t(13));
@@ -241,6 +244,7 @@ class TestTraceSchema : public QObject {
         expectNotDefault(t.launches[1], "LaunchParams");
         expectNotDefault(t.opShapes[1], "OpShapes");
         expectNotDefault(t.collectives[1], "CollectiveArgs");
+        expectNotDefault(t.memoryEvents[1], "MemoryEvent");
         expectNotDefault(t.gpuDevices[1], "GpuDevice");
         expectNotDefault(t.report, "ImportReport");
         validateTrace(t);  // the filled trace is a valid one
@@ -262,6 +266,7 @@ class TestTraceSchema : public QObject {
         expectSame(copyOf(back.launches), copyOf(t.launches), "launch");
         expectSame(copyOf(back.opShapes), copyOf(t.opShapes), "op shapes");
         expectSame(copyOf(back.collectives), copyOf(t.collectives), "collectives");
+        expectSame(copyOf(back.memoryEvents), copyOf(t.memoryEvents), "memory events");
         expectSame(back.gpuDevices, t.gpuDevices, "gpu");
         DumpOptions plain;
         plain.argsText = false;
