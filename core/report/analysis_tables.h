@@ -14,6 +14,7 @@
 #include "analysis/kernel_stats.h"
 #include "analysis/launch_overhead.h"
 #include "analysis/memcpy_stats.h"
+#include "analysis/memory_held.h"
 #include "analysis/memory_usage.h"
 #include "analysis/op_stats.h"
 #include "analysis/steps.h"
@@ -69,6 +70,20 @@ ResultTable leadInTable(const StepsResult& steps);
 ResultTable memoryTable(const MemoryReport& memory);
 // One device's peak in each of `steps` (those its per-step peaks are of).
 ResultTable memoryStepTable(const DeviceMemory& device, const std::vector<Step>& steps);
+
+// What holds memory (analysis/memory_held.h), `at` one HeldAt per
+// allocator: each allocator's peak, fragmentation, headroom and what did
+// not pair; what is alive then by op or phase, and one by one (the `top`
+// largest of each allocator, 0: all); what steps leave behind, the leak
+// candidates and what is never freed.
+ResultTable memoryAllocatorTable(const Trace& trace, const MemoryAllocations& m,
+                                 const std::vector<HeldAt>& at);
+ResultTable memoryHeldGroupTable(const Trace& trace, const MemoryAllocations& m,
+                                 const std::vector<HeldAt>& at, HeldBy by);
+ResultTable memoryAliveTable(const Trace& trace, const MemoryAllocations& m,
+                             const std::vector<HeldAt>& at, size_t top);
+std::vector<ResultTable> memoryLeakTables(const Trace& trace, const MemoryAllocations& m,
+                                          const MemoryLeaks& leaks, const std::vector<Step>& steps);
 
 // The input pipeline's stages (tf.data's and the DataLoader's), by self
 // time: calls, inclusive and self time, the share of the input time.

@@ -194,6 +194,28 @@ QList<Case> allCases() {
                            QLatin1String(format), QStringLiteral("--no-cache")}});
         }
     }
+    // The planted memory trace (tests/tools/make_planted_memory.py): what is
+    // alive at the peak and at a moment asked for, what steps leave behind.
+    const QString memoryFolder = test::fixture(QStringLiteral("memory"));
+    for (const char* format : {"table", "json"}) {
+        const QString ext = extension(QLatin1String(format));
+        cases.append(
+            {QStringLiteral("planted_memory/memory_leaks.%1").arg(ext),
+             memoryFolder,
+             {QStringLiteral("memory"), QStringLiteral("planted.json"), QStringLiteral("--leaks"),
+              QStringLiteral("--format"), QLatin1String(format), QStringLiteral("--no-cache")}});
+        cases.append(
+            {QStringLiteral("planted_memory/memory_at_2600us.%1").arg(ext),
+             memoryFolder,
+             {QStringLiteral("memory"), QStringLiteral("planted.json"), QStringLiteral("--at"),
+              QStringLiteral("2600000"), QStringLiteral("--format"), QLatin1String(format),
+              QStringLiteral("--no-cache")}});
+        cases.append(
+            {QStringLiteral("planted_memory/hostile.%1").arg(ext),
+             memoryFolder,
+             {QStringLiteral("memory"), QStringLiteral("hostile.json"), QStringLiteral("--format"),
+              QLatin1String(format), QStringLiteral("--no-cache")}});
+    }
     return cases;
 }
 

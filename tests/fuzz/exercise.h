@@ -2,6 +2,7 @@
 // What every fuzz target does with a trace that loaded: the queries a
 // person's clicks and scrolling trigger.
 
+#include "analysis/memory_held.h"
 #include "analysis/slice_queries.h"
 #include "model/args_json.h"
 #include "model/trace.h"
@@ -24,6 +25,15 @@ inline void exercise(const gapscope::Trace& t) {
         t.trackOfSlice(i);
     }
     summarizeRange(t, t.spanStart, t.spanEnd);
+    // The allocator's events paired, what is alive at each peak and mid-way,
+    // what steps leave behind.
+    const MemoryAllocations m = pairAllocations(t);
+    for (uint32_t a = 0; a < m.allocators.size(); ++a) {
+        heldAt(t, m, a, m.allocators[a].peakEvent);
+        const HeldAt h = heldAt(t, m, a, MemoryAllocations::eventAt(t, mid));
+        groupHeld(t, m, h.alive, HeldBy::Op);
+    }
+    memoryLeaks(t, m, findSteps(t).steps);
 }
 
 }  // namespace gapscope::fuzz

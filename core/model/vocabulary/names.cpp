@@ -40,6 +40,19 @@ std::string_view stepNumberText(std::string_view name) {
     return isStepName(name) ? name.substr(13) : std::string_view();
 }
 
+std::string_view moduleFrameName(std::string_view name) {
+    constexpr std::string_view kPrefix = "nn.Module: ";
+    return name.starts_with(kPrefix) ? name.substr(kPrefix.size()) : std::string_view();
+}
+
+TrainingPhaseMark trainingPhaseMark(std::string_view name) {
+    if (name.starts_with("Optimizer.")) return TrainingPhaseMark::Optimizer;
+    if (name.starts_with("autograd::engine::evaluate_function") ||
+        name.find("Backward") != std::string_view::npos || name.ends_with("_backward"))
+        return TrainingPhaseMark::Backward;
+    return TrainingPhaseMark::None;
+}
+
 bool isTrainTestStepName(std::string_view name) {
     return name == "train" || name == "test";
 }

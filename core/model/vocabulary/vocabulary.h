@@ -98,6 +98,14 @@ bool isCommunicationKernelName(std::string_view name);
 // SendRecv), not one the whole group enters.
 bool isPointToPointKernelName(std::string_view name);
 bool isStepName(std::string_view name);
+// PyTorch's module frames (with_modules / with_stack): "nn.Module:
+// Linear_0" -> "Linear_0"; "" for another name.
+std::string_view moduleFrameName(std::string_view name);
+// What a range says of the training loop's phase around it: torch.optim's
+// "Optimizer.step#…" / "Optimizer.zero_grad#…", autograd's engine functions
+// and *Backward* / *_backward ops.
+enum class TrainingPhaseMark : uint8_t { None, Backward, Optimizer };
+TrainingPhaseMark trainingPhaseMark(std::string_view name);
 // "ProfilerStep#12" -> "12" (what follows the marker; "" for another name).
 std::string_view stepNumberText(std::string_view name);
 // Keras' "train" and "test" ranges, which carry their step number as an arg.
