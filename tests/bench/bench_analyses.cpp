@@ -8,6 +8,7 @@
 #include "analysis/critical_path.h"
 #include "analysis/efficiency.h"
 #include "analysis/kernel_scopes.h"
+#include "analysis/memory_held.h"
 #include "analysis/op_stats.h"
 #include "bench_common.h"
 #include "loader/loader.h"
@@ -129,6 +130,21 @@ std::vector<Analysis> analyses() {
              const CriticalPath p =
                  x ? criticalPath(t, x->launches(), o) : criticalPath(t, LaunchCalls(t), o);
              return p.nodes.size();
+         },
+         false},
+        {"memory allocations (pairing and attribution)",
+         [](const Trace& t, Interval, const AnalysisIndex*) {
+             return pairAllocations(t).allocations.size();
+         },
+         false},
+        {"memory: alive at each peak, what steps leave behind",
+         [](const Trace& t, Interval, const AnalysisIndex* x) {
+             const MemoryAllocations m = pairAllocations(t);
+             size_t n = 0;
+             for (uint32_t a = 0; a < m.allocators.size(); ++a)
+                 n += heldAt(t, m, a, m.allocators[a].peakEvent).alive.size();
+             return n +
+                    memoryLeaks(t, m, x ? x->steps().steps : findSteps(t).steps).candidates.size();
          },
          false},
         {"launch", [](const Trace& t, Interval w,
