@@ -38,6 +38,13 @@ take guide-kernels "$sample" --panel kernelsDock
 # The roofline of a recorded transformer (bf16 GEMMs, attention, norms).
 take guide-roofline tests/data/recorded/h200_transformer_workers.pt.trace.json.gz \
   --panel EfficiencyDock --dock-height 470
+# Memory: what holds the peak, by op, the band under the curve.
+SIZE=1400x900 take guide-memory "$sample" --panel MemoryDock --dock-height 520
+# The planted memory trace (a leak per step) at scale 2, dark.
+QT_SCALE_FACTOR=2 "$shot" tests/fixtures/memory/planted.json "$scratch/m.png" --size 1366x768 \
+  --panel MemoryDock --dock-height 480 --dark 2>/dev/null
+mv "$scratch/m.png" "$out/guide-memory-leak-dark-200.png" && rm -rf "$scratch/config"
+echo "$out/guide-memory-leak-dark-200.png"
 take guide-pipeline "$sample" --panel InputPipelineDock
 take guide-advice "$sample" --panel AdviceDock --dark
 # A registered analysis without a panel of its own: the registry's panel.

@@ -66,6 +66,47 @@ std::vector<HeldGroup> groupHeld(const Trace& t, const MemoryAllocations& m,
     return out;
 }
 
+HeldBand heldBand(const Trace& t, const MemoryAllocations& m, uint32_t allocator, uint32_t event,
+                  size_t most) {
+    HeldBand out;
+    const MemoryAllocator& alloc = m.allocators[allocator];
+    const std::vector<HeldGroup> groups =
+        groupHeld(t, m, heldAt(t, m, allocator, event).alive, HeldBy::Op);
+    std::map<std::string, size_t> layerOf;
+    for (size_t i = 0; i < groups.size() && i < most; ++i) {
+        layerOf.emplace(groups[i].name, i);
+        out.names.push_back(groups[i].name);
+    }
+    out.names.push_back("other");
+    const size_t other = out.names.size() - 1;
+    // Each allocation's change at its start and its end, by the
+    // allocator's event index (its events in order).
+    std::vector<std::vector<int64_t>> change(out.names.size(),
+                                             std::vector<int64_t>(alloc.events.size(), 0));
+    auto place = [&](uint32_t e) {
+        return static_cast<size_t>(std::lower_bound(alloc.events.begin(), alloc.events.end(), e) -
+                                   alloc.events.begin());
+    };
+    for (const Allocation& a : m.allocations) {
+        if (a.allocator != allocator) continue;
+        const auto it = layerOf.find(allocatingOp(t, m, a));
+        std::vector<int64_t>& layer = change[it == layerOf.end() ? other : it->second];
+        layer[place(a.allocEvent)] += a.bytes;
+        if (a.freeEvent != kNone) layer[place(a.freeEvent)] -= a.bytes;
+    }
+    for (const uint32_t e : alloc.events)
+        out.ts.push_back(t.memoryEvents[e].ts);
+    for (std::vector<int64_t>& layer : change) {
+        int64_t held = 0;
+        for (int64_t& c : layer) {
+            held += c;
+            c = held;
+        }
+        out.bytes.push_back(std::move(layer));
+    }
+    return out;
+}
+
 MemoryLeaks memoryLeaks(const Trace& t, const MemoryAllocations& m,
                         const std::vector<Step>& steps) {
     MemoryLeaks out;

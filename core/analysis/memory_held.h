@@ -50,6 +50,18 @@ std::vector<HeldGroup> groupHeld(const Trace& trace, const MemoryAllocations& m,
 // "Encoder/Linear_0 › aten::empty", or the op alone; "(no op)".
 std::string allocatingOp(const Trace& trace, const MemoryAllocations& m, const Allocation& a);
 
+// What the largest groups by op at a moment hold over the whole trace: a
+// stacked band under the allocator's curve. The `most` largest groups
+// alive just after `event` (as groupHeld names them), then "other": every
+// other allocation the trace saw made.
+struct HeldBand {
+    std::vector<std::string> names;           // the largest first; the last "other"
+    std::vector<TimeNs> ts;                   // the allocator's events' times
+    std::vector<std::vector<int64_t>> bytes;  // per group: held just after each event
+};
+HeldBand heldBand(const Trace& trace, const MemoryAllocations& m, uint32_t allocator,
+                  uint32_t event, size_t most);
+
 struct StepLeftover {
     size_t step = 0;  // index into the steps given
     uint32_t allocator = 0;

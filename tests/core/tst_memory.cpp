@@ -137,6 +137,30 @@ class TestMemory : public QObject {
         QCOMPARE(heldAt(*t, m, 0, kNone).allocated, 2 * MiB);
     }
 
+    // The band under the curve: the two largest groups at the peak, then
+    // the rest, over time.
+    void theBandFollowsTheGroupsOverTime() {
+        const auto t = load("planted.json");
+        const MemoryAllocations m = pairAllocations(*t);
+        const HeldBand band = heldBand(*t, m, 0, m.allocators[0].peakEvent, 2);
+        QCOMPARE(band.names,
+                 (std::vector<std::string>{"aten::zeros", "Net_0 › aten::empty", "other"}));
+        QCOMPARE(band.ts.size(), m.allocators[0].events.size());
+        const auto at = [&](TimeNs ts) {  // the index of the event at that time
+            return size_t(std::find(band.ts.begin(), band.ts.end(), ts) - band.ts.begin());
+        };
+        const size_t peak = at(3345 * us);
+        QCOMPARE(band.bytes[0][peak], 8 * MiB);
+        QCOMPARE(band.bytes[1][peak], 1 * MiB);
+        QCOMPARE(band.bytes[2][peak], 192 * KiB);  // the 64 KiB of steps 1-3
+        // Step 2 after the backward: no 1 MiB; 128 KiB and the 512 KiB in "other".
+        QCOMPARE(band.bytes[1][at(2600 * us)], 0);
+        QCOMPARE(band.bytes[2][at(2600 * us)], 128 * KiB + 512 * KiB);
+        // At the end: the four 64 KiB never freed.
+        QCOMPARE(band.bytes[0].back(), 0);
+        QCOMPARE(band.bytes[2].back(), 256 * KiB);
+    }
+
     void theLeakIsFoundWithItsOp() {
         const auto t = load("planted.json");
         const MemoryAllocations m = pairAllocations(*t);

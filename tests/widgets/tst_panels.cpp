@@ -882,6 +882,51 @@ class TestPanels : public QObject {
         QCOMPARE(target.slice, sig->rows[largest].ref.slice);
     }
 
+    // The Memory panel on the planted memory trace (tests/tools/
+    // make_planted_memory.py): what is alive at the peak by op is the
+    // planted set (the 8 MiB, step 3's 1 MiB, three 64 KiB), the band's
+    // layers are those groups; a click on the curve at 2600 µs lists what
+    // is alive then (two 64 KiB and step 2's 512 KiB); an allocation's row
+    // frames its op and selects its lifetime.
+    void theMemoryPanelListsWhatHoldsThePeak() {
+        window_->openTrace(test::fixture(QStringLiteral("memory/planted.json")));
+        window_->loader()->wait();
+        QVERIFY(settle());
+        auto* p = panel<MemoryPanel>("MemoryDock");
+        QVERIFY(p);
+        const auto* byOp = p->aliveByOp()->model();
+        QCOMPARE(byOp->rowCount(), 3);
+        const int op = byOp->column(QStringLiteral("op"));
+        const int bytes = byOp->column(QStringLiteral("bytes"));
+        QCOMPARE(byOp->cell(0, op).text, QStringLiteral("aten::zeros"));
+        QCOMPARE(byOp->cell(0, bytes).number, 8.0 * 1048576);
+        QCOMPARE(byOp->cell(2, op).text, QStringLiteral("Net_0 › aten::cat"));
+        QVERIFY2(p->heldText().contains(QStringLiteral("Alive at the peak")),
+                 qPrintable(p->heldText()));
+        QCOMPARE(p->alive()->model()->rowCount(), 5);
+        QCOMPARE(p->leaks()->model()->rowCount(), 1);
+        QCOMPARE(p->neverFreed()->model()->rowCount(), 1);
+        // A moment clicked on the curve.
+        p->showAliveAt(2600 * 1000);
+        QVERIFY(settle());
+        QCOMPARE(p->alive()->model()->rowCount(), 3);
+        QVERIFY2(p->heldText().contains(QStringLiteral("Alive at")), qPrintable(p->heldText()));
+        // The largest alive then (step 2's 512 KiB, from aten::mm): its op
+        // selected, its lifetime (2515 to 2850 µs) the selected range.
+        QSignalSpy spy(host()->session(), &AnalysisSession::navigateRequested);
+        emit p->alive()->activated(p->alive()->model()->row(0).target);
+        QCOMPARE(spy.count(), 1);
+        const auto target = spy.at(0).at(0).value<NavTarget>();
+        const Trace& t = *host()->session()->trace();
+        QCOMPARE(target.kind, NavTarget::Kind::Slice);
+        QCOMPARE(std::string(t.str(t.slices[target.slice].name)), std::string("aten::mm"));
+        QCOMPARE(target.range.start, TimeNs{2515 * 1000});
+        QCOMPARE(target.range.end, TimeNs{2850 * 1000});
+        p->showAliveAt(std::nullopt);
+        QVERIFY(settle());
+        QCOMPARE(p->alive()->model()->rowCount(), 5);
+    }
+
     // The Critical path panel draws its step's path over the timeline: the
     // planted path's six slices outlined, its two hops from one track to
     // another (mm's launch to gemm, gemm to the synchronize's end) drawn,

@@ -310,12 +310,10 @@ class TestPanelsCli : public QObject {
                     const AnalysisPanel::Request request{
                         session->indexed(), p->shownScope(session->scope()),
                         session->gapThreshold(), nullptr, session->peaks()};
-                    // (With the panel's own options: the Critical path's path.)
-                    const auto* registered = qobject_cast<const RegistryPanel*>(p);
+                    // (With the panel's own options: the Critical path's
+                    // path, the Memory panel's leaks.)
                     const std::vector<ResultTable> computed =
-                        renderedTables(*session->trace(), a,
-                                       request.compute(a.id, registered ? registered->options()
-                                                                        : AnalysisOptions{}));
+                        renderedTables(*session->trace(), a, request.compute(a.id, p->options()));
                     for (const auto& [table, snapshot] : p->resultSnapshots()) {
                         const auto it =
                             std::find_if(computed.begin(), computed.end(),

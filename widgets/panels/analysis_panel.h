@@ -58,6 +58,9 @@ class AnalysisPanel : public QWidget {
     // the whole trace (the import's health, the memory curves; the Steps
     // panel lists every step when one is the scope).
     virtual AnalysisScope shownScope(const AnalysisScope& scope) const { return scope; }
+    // The options its registered analysis computes with (a panel's own
+    // controls); none: the registered defaults.
+    virtual AnalysisOptions options() const { return {}; }
 
     // What a panel's computation reads: the trace and its index, the scope,
     // the gap threshold, the cancel token.

@@ -33,6 +33,23 @@ void MemoryChart::setCurves(uint32_t allocated, uint32_t reserved, std::optional
     update();
 }
 
+void MemoryChart::setBand(std::shared_ptr<const HeldBand> band) {
+    band_ = std::move(band);
+    update();
+}
+
+void MemoryChart::setMoment(std::optional<TimeNs> t) {
+    moment_ = t;
+    update();
+}
+
+QColor MemoryChart::layerColor(size_t layer, size_t layers) {
+    if (layer + 1 == layers) return QColor(150, 150, 150, 150);  // "other"
+    // Hues a golden angle apart: neighbours differ.
+    return QColor::fromHsv(static_cast<int>((30 + 137.5 * static_cast<double>(layer))) % 360, 150,
+                           220, 170);
+}
+
 void MemoryChart::setCursor(std::optional<TimeNs> t) {
     cursor_ = t;
     update();
@@ -97,6 +114,39 @@ void MemoryChart::paintEvent(QPaintEvent*) {
     };
     if (reserved_ != kNone) curve(reserved_, false);
     curve(allocated_, true);
+    // The band: each pixel column's value just after its last event (a
+    // binary search per column and layer: the frame's cost is its width).
+    if (band_ && !band_->ts.empty()) {
+        const size_t layers = band_->names.size();
+        std::vector<double> base(static_cast<size_t>(width) + 1, plot.bottom());
+        for (size_t l = 0; l < layers; ++l) {
+            QPolygonF top, bottom;
+            for (int x = 0; x <= width; ++x) {
+                const TimeNs at = axis.toTime(x);
+                const auto it = std::upper_bound(band_->ts.begin(), band_->ts.end(), at);
+                const double v =
+                    it == band_->ts.begin()
+                        ? 0
+                        : static_cast<double>(
+                              band_->bytes[l][static_cast<size_t>(it - band_->ts.begin()) - 1]);
+                const double y = base[static_cast<size_t>(x)] - v / hi * plot.height();
+                bottom.prepend(QPointF(x0 + x, base[static_cast<size_t>(x)]));
+                top.append(QPointF(x0 + x, y));
+                base[static_cast<size_t>(x)] = y;
+            }
+            QPolygonF area = top;
+            area += bottom;
+            p.setPen(Qt::NoPen);
+            p.setBrush(layerColor(l, layers));
+            p.drawPolygon(area);
+        }
+        p.setBrush(Qt::NoBrush);
+    }
+    if (moment_ && *moment_ >= w.start && *moment_ <= w.end) {
+        const double x = x0 + axis.toX(*moment_);
+        p.setPen(QPen(pal.color(QPalette::Highlight), 2));
+        p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
+    }
     if (peakTime_ && *peakTime_ >= w.start && *peakTime_ <= w.end) {
         const double x = x0 + axis.toX(*peakTime_);
         const double y = yOf(peakValue_);

@@ -4,11 +4,15 @@
 // gutter, so times line up), allocated as a filled step curve and reserved
 // as a line, the peak marked with its time and value, a cursor line that
 // follows the timeline's, and the value under the mouse. A click selects
-// that time on the timeline.
+// that time on the timeline. Under the allocated curve, a stacked band of
+// what the largest groups by op hold over time (analysis/memory_held.h),
+// sampled once per pixel column; and a mark at the moment whose alive
+// allocations the panel lists.
 
 #include <memory>
 #include <optional>
 
+#include "analysis/memory_held.h"
 #include "model/trace.h"
 #include "panels/time_axis_chart.h"
 #include "timeline/view_state.h"
@@ -24,6 +28,11 @@ class MemoryChart : public TimeAxisChart {
     void setCurves(uint32_t allocated, uint32_t reserved, std::optional<TimeNs> peakTime,
                    double peakValue);
     void setCursor(std::optional<TimeNs> t);
+    // The band (null: none) and the moment listed (none: the peak's).
+    void setBand(std::shared_ptr<const HeldBand> band);
+    void setMoment(std::optional<TimeNs> t);
+    // A band layer's colour, as the panel's legend shows it.
+    static QColor layerColor(size_t layer, size_t layers);
     QSize sizeHint() const override { return {600, 160}; }
 
   signals:
@@ -43,7 +52,8 @@ class MemoryChart : public TimeAxisChart {
     uint32_t allocated_ = kNone, reserved_ = kNone;
     std::optional<TimeNs> peakTime_;
     double peakValue_ = 0;
-    std::optional<TimeNs> cursor_;
+    std::optional<TimeNs> cursor_, moment_;
+    std::shared_ptr<const HeldBand> band_;
     std::optional<QPoint> mouse_;
 };
 

@@ -2,11 +2,17 @@
 // Memory: the curves of one device (allocated and reserved) on the
 // timeline's time axis, its peak, the per-step peaks and the growth
 // finding; the device (or any other counter series) picked from a list.
+// Under the curve, what the largest allocating ops hold over time; beside
+// it what is alive at the peak (or at a moment clicked on the curve) by op
+// and one by one, the leak candidates and what is never freed. A row
+// frames its op and its lifetime on the timeline.
 
 #include "panels/analysis_panel.h"
 
 class QComboBox;
 class QLabel;
+class QPushButton;
+class QTabWidget;
 
 namespace gapscope::ui {
 
@@ -24,10 +30,25 @@ class MemoryPanel : public AnalysisPanel {
     QComboBox* curves() const { return curves_; }
     QString summaryText() const;
     AnalysisTable* perStep() const { return perStep_; }
+    AnalysisTable* aliveByOp() const { return aliveByOp_; }
+    AnalysisTable* alive() const { return alive_; }
+    AnalysisTable* leaks() const { return leaks_; }
+    AnalysisTable* neverFreed() const { return neverFreed_; }
+    QTabWidget* tabs() const { return tabs_; }
+    QString heldText() const;
+    // What is alive is listed at this moment (none: each allocator's peak).
+    void showAliveAt(std::optional<TimeNs> at);
+    std::optional<TimeNs> aliveAt() const { return at_; }
     std::vector<std::pair<std::string, AnalysisTable*>> resultTables() const override {
-        return {{"memory_per_step", perStep_}};
+        return {{"memory_per_step", perStep_},
+                {"alive_by_op", aliveByOp_},
+                {"alive", alive_},
+                {"leak_candidates", leaks_},
+                {"never_freed", neverFreed_}};
     }
     AnalysisScope shownScope(const AnalysisScope&) const override { return {}; }
+    // With --leaks, the largest 500 alive, at the moment listed.
+    AnalysisOptions options() const override;
 
   protected:
     Work prepare(std::shared_ptr<const IndexedTrace> trace, AnalysisScope scope,
@@ -44,7 +65,16 @@ class MemoryPanel : public AnalysisPanel {
     MemoryChart* chart_;
     QComboBox* curves_;
     QLabel* summary_;
+    QLabel* held_;
+    QLabel* legend_;
+    QPushButton* peak_;
+    QTabWidget* tabs_;
     AnalysisTable* perStep_;
+    AnalysisTable* aliveByOp_;
+    AnalysisTable* alive_;
+    AnalysisTable* leaks_;
+    AnalysisTable* neverFreed_;
+    std::optional<TimeNs> at_;
     std::shared_ptr<const Shown> shown_;
 };
 

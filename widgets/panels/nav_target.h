@@ -11,7 +11,9 @@ struct NavTarget {
     enum class Kind { None, Slice, Range, Step, Name };
     Kind kind = Kind::None;
     uint32_t slice = kNone;  // Slice (and the step's slice for Step)
-    Interval range;          // Range, Step
+    // Range, Step; Slice: a span of the slice's to select with it (an
+    // allocation's lifetime), or empty.
+    Interval range;
     int64_t step = 0;        // Step: its number
     StringId name = 0;       // Name: every slice of that name (a kernel row)
     bool backwards = false;  // Name again: the previous occurrence (Shift+Enter)

@@ -255,8 +255,16 @@ void PanelHost::navigate(const NavTarget& target) {
             if (target.slice >= trace->slices.size()) return;
             const Slice& s = trace->slices[target.slice];
             state->setSelectedSlice(target.slice);
+            Interval shown{s.start, s.end()};
+            if (target.range.length() > 0) {  // the slice and a span of its (a lifetime)
+                navigating_ = true;
+                state->setSelectedRange(TimeWindow{target.range.start, target.range.end});
+                navigating_ = false;
+                shown = {std::min(shown.start, target.range.start),
+                         std::max(shown.end, target.range.end)};
+            }
             const TimeWindow v = state->visible();
-            if (s.start < v.start || s.end() > v.end) frame({s.start, s.end()});
+            if (shown.start < v.start || shown.end > v.end) frame(shown);
             page_->timeline()->revealSlice(target.slice);
             break;
         }

@@ -27,9 +27,6 @@ class RegistryPanel : public AnalysisPanel {
         return tables_;
     }
     QString figuresText() const;
-    // The options it computes with (a panel's own controls); none: the
-    // registered defaults.
-    virtual AnalysisOptions options() const { return {}; }
 
     using Derived = std::shared_ptr<const void>;
     using Derive = Derived (*)(const std::shared_ptr<const Trace>& trace,

@@ -71,7 +71,9 @@ NavTarget navTargetOf(const ResultRef& ref) {
         case ResultRef::Kind::None:
             break;
         case ResultRef::Kind::Slice:
-            return NavTarget::toSlice(ref.slice);
+            t = NavTarget::toSlice(ref.slice);
+            t.range = ref.range;
+            break;
         case ResultRef::Kind::Range:
             return NavTarget::toRange(ref.range);
         case ResultRef::Kind::Name:
