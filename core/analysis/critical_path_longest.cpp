@@ -17,16 +17,11 @@
 #include <algorithm>
 
 #include "analysis/critical_path.h"
+#include "util/saturating.h"
 
 namespace gapscope {
 
 namespace {
-
-constexpr uint32_t kDead = kNone;
-
-TimeNs saturatingAdd(TimeNs a, TimeNs w) {
-    return a > INT64_MAX - w ? INT64_MAX : a + w;
-}
 
 // Kahn's generation order exactly as networkx walks it (one edge per pair
 // of nodes, successors in the order their first edge came).

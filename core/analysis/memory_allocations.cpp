@@ -7,6 +7,7 @@
 
 #include "model/slice_kind.h"
 #include "model/vocabulary/vocabulary.h"
+#include "util/saturating.h"
 
 namespace gapscope {
 
@@ -66,6 +67,7 @@ class Attribution {
         for (const uint32_t i : around_) {
             const Slice& s = t_.slices[i];
             const std::string_view name = t_.str(s.name);
+            if (vocabulary::isAllocatorEventName(name)) continue;  // (the event itself)
             innermost = i;
             if (sliceKind(s) == SliceKind::CpuOp) op = i;
             if (const std::string_view module = vocabulary::moduleFrameName(name);
@@ -100,11 +102,6 @@ class Attribution {
     std::vector<uint32_t> around_;
     std::unordered_map<std::string, uint32_t> pathIndex_;
 };
-
-int64_t saturatingAdd(int64_t a, int64_t b) {
-    int64_t r = 0;
-    return __builtin_add_overflow(a, b, &r) ? (b > 0 ? INT64_MAX : INT64_MIN) : r;
-}
 
 }  // namespace
 
@@ -154,7 +151,7 @@ MemoryAllocations pairAllocations(const Trace& t, const CancelToken* cancel) {
         };
         alloc.totalsRecorded = recorded(&MemoryEvent::totalAllocated);
         alloc.reservedRecorded = recorded(&MemoryEvent::totalReserved);
-        alloc.before = alloc.totalsRecorded ? saturatingAdd(first.totalAllocated, -first.bytes) : 0;
+        alloc.before = alloc.totalsRecorded ? saturatingSub(first.totalAllocated, first.bytes) : 0;
         addresses.clear();
         int64_t allocated = alloc.before;
         bool atFirst = true;
@@ -178,7 +175,7 @@ MemoryAllocations pairAllocations(const Trace& t, const CancelToken* cancel) {
             }
             if (alloc.reservedRecorded) {
                 alloc.peakReserved = std::max(alloc.peakReserved, e.totalReserved);
-                const int64_t unused = saturatingAdd(e.totalReserved, -allocated);
+                const int64_t unused = saturatingSub(e.totalReserved, allocated);
                 if (alloc.mostUnusedEvent == kNone || unused > alloc.mostUnused) {
                     alloc.mostUnused = unused;
                     alloc.mostUnusedEvent = i;
@@ -204,6 +201,7 @@ MemoryAllocations pairAllocations(const Trace& t, const CancelToken* cancel) {
                 allocation.allocEvent = i;
                 allocation.address = e.address;
                 allocation.bytes = e.bytes;
+                allocation.opName = e.op;
                 attribution.attribute(e, allocation);
                 out.allocations.push_back(allocation);
             } else if (e.bytes < 0) {

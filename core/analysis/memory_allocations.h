@@ -13,8 +13,9 @@
 //    then ends there, its free unseen), a free whose size is not the
 //    allocation's, events without an address (2021's Kineto: no pairing);
 //  - each allocation is attributed to what its thread was doing then: the
-//    innermost CPU op, the nn.Module frames around it (with_modules /
-//    with_stack), and its phase where the trace's annotations say so.
+//    innermost CPU op (or the op the producer names: TensorFlow's tf_op),
+//    the nn.Module frames around it (with_modules / with_stack), and its
+//    phase where the trace's annotations say so.
 // The allocated total after each event is the allocator's own "Total
 // Allocated" where recorded (and where it is not, the sum of the changes
 // from the first event): the figures below are read from it.
@@ -81,6 +82,7 @@ struct Allocation {
     uint64_t address = 0;
     int64_t bytes = 0;
     uint32_t op = kNone;          // innermost CPU op on its thread (a slice)
+    StringId opName = 0;          // the op the producer says made it (tf_op); 0: none
     uint32_t modulePath = kNone;  // index into MemoryAllocations::modulePaths
     MemoryPhase phase = MemoryPhase::None;
 };

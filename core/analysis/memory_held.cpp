@@ -4,6 +4,8 @@
 #include <map>
 #include <set>
 
+#include "util/saturating.h"
+
 namespace gapscope {
 
 HeldAt heldAt(const Trace& t, const MemoryAllocations& m, uint32_t allocator, uint32_t event) {
@@ -27,20 +29,22 @@ HeldAt heldAt(const Trace& t, const MemoryAllocations& m, uint32_t allocator, ui
         if (a.allocEvent > out.event) break;  // (by allocation event)
         if (a.allocator == allocator && MemoryAllocations::aliveAfter(a, out.event)) {
             out.alive.push_back(i);
-            out.known += a.bytes;
+            out.known = saturatingAdd(out.known, a.bytes);
         }
     }
     std::stable_sort(out.alive.begin(), out.alive.end(), [&](uint32_t x, uint32_t y) {
         return m.allocations[x].bytes > m.allocations[y].bytes;
     });
-    out.beforeTrace = out.allocated - out.known;
+    out.beforeTrace = saturatingSub(out.allocated, out.known);
     return out;
 }
 
 std::string allocatingOp(const Trace& t, const MemoryAllocations& m, const Allocation& a) {
     std::string out;
     if (a.modulePath != kNone) out = m.modulePaths[a.modulePath] + " › ";
-    out += a.op == kNone ? std::string("(no op)") : std::string(t.str(t.slices[a.op].name));
+    out += a.opName != 0   ? std::string(t.str(a.opName))
+           : a.op == kNone ? std::string("(no op)")
+                           : std::string(t.str(t.slices[a.op].name));
     return out;
 }
 
@@ -55,7 +59,7 @@ std::vector<HeldGroup> groupHeld(const Trace& t, const MemoryAllocations& m,
         HeldGroup& g = groups[name];
         g.name = name;
         ++g.allocations;
-        g.bytes += a.bytes;
+        g.bytes = saturatingAdd(g.bytes, a.bytes);
         if (g.largest == kNone || a.bytes > m.allocations[g.largest].bytes) g.largest = i;
     }
     std::vector<HeldGroup> out;
@@ -91,15 +95,16 @@ HeldBand heldBand(const Trace& t, const MemoryAllocations& m, uint32_t allocator
         if (a.allocator != allocator) continue;
         const auto it = layerOf.find(allocatingOp(t, m, a));
         std::vector<int64_t>& layer = change[it == layerOf.end() ? other : it->second];
-        layer[place(a.allocEvent)] += a.bytes;
-        if (a.freeEvent != kNone) layer[place(a.freeEvent)] -= a.bytes;
+        layer[place(a.allocEvent)] = saturatingAdd(layer[place(a.allocEvent)], a.bytes);
+        if (a.freeEvent != kNone)
+            layer[place(a.freeEvent)] = saturatingSub(layer[place(a.freeEvent)], a.bytes);
     }
     for (const uint32_t e : alloc.events)
         out.ts.push_back(t.memoryEvents[e].ts);
     for (std::vector<int64_t>& layer : change) {
         int64_t held = 0;
         for (int64_t& c : layer) {
-            held += c;
+            held = saturatingAdd(held, c);
             c = held;
         }
         out.bytes.push_back(std::move(layer));
@@ -136,19 +141,19 @@ MemoryLeaks memoryLeaks(const Trace& t, const MemoryAllocations& m,
             s.step = k;
             s.allocator = a.allocator;
             ++s.allocations;
-            s.bytes += a.bytes;
+            s.bytes = saturatingAdd(s.bytes, a.bytes);
             s.judged = k + 1 < steps.size();
             if (!s.judged) continue;
             const TimeNs nextEnd = steps[k + 1].span.end;
             if (a.freeEvent != kNone && ts(a.freeEvent) <= nextEnd) continue;
             s.left.push_back(i);
-            s.leftBytes += a.bytes;
+            s.leftBytes = saturatingAdd(s.leftBytes, a.bytes);
             const Key key{a.allocator, allocatingOp(t, m, a)};
             LeakCandidate& c = byOp[key];
             c.allocator = a.allocator;
             c.op = key.op;
             ++c.allocations;
-            c.bytes += a.bytes;
+            c.bytes = saturatingAdd(c.bytes, a.bytes);
             c.neverFreed += a.freeEvent == kNone;
             if (c.first == kNone) c.first = i;
             stepsOf[key].insert(k);

@@ -21,7 +21,7 @@ class IndexCache {
     static constexpr uint64_t kDefaultMaxBytes = uint64_t{8} << 30;
     // Bump when the model's meaning or layout changes: old entries are then
     // ignored and rebuilt. (Tests pass other values to simulate that.)
-    static constexpr uint32_t kFormatVersion = 17;  // 3: memory curves marked
+    static constexpr uint32_t kFormatVersion = 18;  // 3: memory curves marked
     // 4: the input format (JSON or XSpace) is kept
     // 5: XSpace processes named without pids; several hosts' GPUs apart
     // 6: zero-duration GPU activity kept (GpuDevice::instants)
@@ -36,6 +36,7 @@ class IndexCache {
     // 15: signatures in Kineto's spacing; collectives' records kept (Trace::collectives)
     // 16: HLO ops' recorded bytes and result shapes kept (OpShapes::bytes)
     // 17: the memory allocator's events kept (Trace::memoryEvents)
+    // 18: XSpace's allocator events among them, with the op that made each
 
     explicit IndexCache(std::string dir, uint64_t maxBytes = kDefaultMaxBytes,
                         uint32_t formatVersion = kFormatVersion);

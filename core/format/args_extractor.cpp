@@ -246,6 +246,7 @@ void clearExtractedArgs(RawEvent& ev) {
     ev.memBytes = none.memBytes;
     ev.memAddress = none.memAddress;
     ev.hasMemAddress = none.hasMemAddress;
+    ev.memOpName = none.memOpName;
     ev.inputDims = ev.inputTypes = ev.concreteInputs = {};
     ev.flops = none.flops;
     ev.bytesAccessed = none.bytesAccessed;

@@ -158,7 +158,7 @@ void appendEventCopy(EventBatch& b, const RawEvent& ev, Keep keep) {
          {&copy.phText, &copy.name, &copy.cat, &copy.pid.text, &copy.tid.text, &copy.id.text,
           &copy.id2.text, &copy.args, &copy.metaName, &copy.metaLabels, &copy.flowCat,
           &copy.inputDims, &copy.inputTypes, &copy.concreteInputs, &copy.collectiveName,
-          &copy.collectiveType, &copy.resultShape})
+          &copy.collectiveType, &copy.resultShape, &copy.memOpName})
         keep(b, *v);
     for (CounterValue& c : copy.counterValues)
         keep(b, c.key);

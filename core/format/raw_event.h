@@ -109,6 +109,7 @@ struct RawEventFields {
     int64_t memBytes = kNoBytes;  // [memory] "Bytes": the change (may be negative)
     uint64_t memAddress = 0;      // [memory] "Addr", with hasMemAddress
     bool hasMemAddress = false;
+    std::string_view memOpName;  // the op that made it, where the producer says (tf_op)
     // A CPU op's tensors as the profiler recorded them (PyTorch's
     // record_shapes): the JSON arrays "Input Dims", "Input type" and
     // "Concrete Inputs" as written; and its own FLOP count (with_flops),

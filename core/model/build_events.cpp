@@ -58,8 +58,12 @@ void ingestCompleteSlice(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts,
     track.slices.push_back(s);
     track.seq.push_back(seq);
     // An allocator's event that says how much is in use after it (XSpace's
-    // MemoryAllocation / MemoryDeallocation): a point of that device's curve.
-    if (ev.allocatorState && ev.memTotalAllocated >= 0) addMemoryPoint(st, ev, proc, ts);
+    // MemoryAllocation / MemoryDeallocation): a point of that device's
+    // curve, and the block it allocated or freed where it says which.
+    if (ev.allocatorState) {
+        if (ev.memTotalAllocated >= 0) addMemoryPoint(st, ev, proc, ts);
+        addMemoryEvent(st, ev, tr, ts);
+    }
 }
 
 void ingestBeginEnd(TraceBuilder::State& st, const RawEvent& ev, TimeNs ts, uint32_t seq) {
@@ -115,9 +119,9 @@ void addMemoryPoint(TraceBuilder::State& st, const RawEvent& ev, uint32_t proc, 
     }
 }
 
-// Each [memory] event as a row of its own, for the pairing of allocations
-// and frees (analysis/memory_allocations.h). One without a change in bytes
-// or a device type says nothing of a block.
+// Each [memory] event (and XSpace's allocator events) as a row of its own, for the pairing of
+// allocations and frees (analysis/memory_allocations.h). One without a change in bytes or a device
+// type says nothing of a block.
 void addMemoryEvent(TraceBuilder::State& st, const RawEvent& ev, uint32_t track, TimeNs ts) {
     if (ev.memDeviceType < 0 || ev.memDeviceType > INT16_MAX || ev.memBytes == RawEvent::kNoBytes)
         return;
@@ -133,6 +137,7 @@ void addMemoryEvent(TraceBuilder::State& st, const RawEvent& ev, uint32_t track,
         m.address = ev.memAddress;
         m.flags |= kMemoryEventHasAddress;
     }
+    if (!ev.memOpName.empty()) m.op = st.trace.strings.intern(ev.memOpName);
     st.makeRoom(st.memoryEvents, ev.offset);
     st.memoryEvents.push_back(m);
 }

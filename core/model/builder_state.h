@@ -12,6 +12,7 @@
 #include "model/slice_kind.h"
 #include "model/trace.h"
 #include "model/trace_builder.h"
+#include "util/saturating.h"
 
 namespace gapscope {
 
@@ -185,12 +186,6 @@ inline std::string_view trimSpaces(std::string_view s) {
     while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
         s.remove_suffix(1);
     return s;
-}
-
-inline TimeNs saturatingAdd(TimeNs a, TimeNs b) {
-    TimeNs r;
-    if (__builtin_add_overflow(a, b, &r)) return b > 0 ? INT64_MAX : INT64_MIN;
-    return r;
 }
 
 // Ingest handlers per phase family (build_events.cpp); the event is valid

@@ -138,6 +138,14 @@ std::vector<bool> classifyProcesses(TraceBuilder::State& st) {
         }
         cs.memoryDevice = static_cast<int32_t>(device);
     }
+    // And so do its allocator's events.
+    for (MemoryEvent& m : st.memoryEvents) {
+        if (hosts.size() < 2 || m.deviceType == 0 || m.deviceId < 0) continue;
+        const uint32_t p = st.tracks[m.track].key.process;
+        if (p >= procs.size()) continue;
+        const int64_t device = hostBase[hostOf[p]] + m.deviceId;
+        if (device <= kMaxDevice) m.deviceId = static_cast<int32_t>(device);
+    }
     // By activity: a process with kernels, memcpy or memset is a GPU; its
     // device is args.device, else the pid.
     for (PendingTrack& tr : st.tracks) {

@@ -338,7 +338,9 @@ std::shared_ptr<Trace> mergeRankTraces(std::vector<RankPart> parts, const std::s
     std::sort(m->gpuDevices.begin(), m->gpuDevices.end(),
               [](const GpuDevice& a, const GpuDevice& b) { return a.index < b.index; });
     std::stable_sort(m->memoryEvents.begin(), m->memoryEvents.end(),
-                     [](const MemoryEvent& a, const MemoryEvent& b) { return a.ts < b.ts; });
+                     [](const MemoryEvent& a, const MemoryEvent& b) {
+                         return a.ts != b.ts ? a.ts < b.ts : a.track < b.track;
+                     });
     indexRowBreaks(*m);
     return m;
 }

@@ -64,9 +64,10 @@ struct Instant {
 };
 
 // One event of a memory allocator, as the profiler wrote it (Kineto's
-// [memory] instants with profile_memory=True): a block allocated (bytes >
-// 0) or freed (bytes < 0) at an address, and the allocator's totals just
-// after it. analysis/memory_allocations pairs them into allocations.
+// [memory] instants with profile_memory=True; TensorFlow's and JAX's
+// MemoryAllocation / MemoryDeallocation in XSpace): a block allocated
+// (bytes > 0) or freed (bytes < 0) at an address, and the allocator's
+// totals just after it. analysis/memory_allocations pairs them into allocations.
 struct MemoryEvent {
     TimeNs ts = 0;
     uint64_t address = 0;  // meaningful with kMemoryEventHasAddress
@@ -79,7 +80,7 @@ struct MemoryEvent {
     // other accelerators.
     int16_t deviceType = 0;
     uint16_t flags = 0;
-    uint32_t reserved = 0;
+    StringId op = 0;  // the op that made it, where the producer says so (tf_op); 0: none
 };
 static_assert(sizeof(MemoryEvent) == 56);
 inline constexpr uint16_t kMemoryEventHasAddress = 1;
@@ -276,7 +277,7 @@ class Trace {
     HugeVector<LaunchParams> launches;
     HugeVector<OpShapes> opShapes;           // sorted by args
     HugeVector<CollectiveArgs> collectives;  // sorted by args
-    HugeVector<MemoryEvent> memoryEvents;    // by time, then file order
+    HugeVector<MemoryEvent> memoryEvents;    // by time, then track, then file order
     ArgsStore argsStore;
     std::vector<GpuDevice> gpuDevices;     // sorted by index
     std::vector<TraceRank> ranks;          // empty unless merged from ranks

@@ -404,14 +404,16 @@ void finishRelativeMemory(Trace& t) {
     t.counters = std::move(kept);
 }
 
-// The allocator's events by time (file order between equals), each on its
-// final track.
+// The allocator's events by time, then track (file order between equals on
+// one track: the order of different threads' events at one time depends on
+// how the input was read), each on its final track.
 void finishMemoryEvents(TraceBuilder::State& st, const std::vector<uint32_t>& finalTrackOf) {
     HugeVector<MemoryEvent>& events = st.memoryEvents;
     for (MemoryEvent& m : events)
         m.track = finalTrackOf[m.track];
-    std::stable_sort(events.begin(), events.end(),
-                     [](const MemoryEvent& a, const MemoryEvent& b) { return a.ts < b.ts; });
+    std::stable_sort(events.begin(), events.end(), [](const MemoryEvent& a, const MemoryEvent& b) {
+        return a.ts != b.ts ? a.ts < b.ts : a.track < b.track;
+    });
     st.trace.memoryEvents = std::move(events);
 }
 

@@ -218,7 +218,7 @@ void fields(M& m, V&& v) {
     v("deviceId", m.deviceId, Ref::Device);
     v("deviceType", m.deviceType, Ref::None);
     v("flags", m.flags, Ref::None);
-    v("reserved", m.reserved, Ref::None);
+    v("op", m.op, Ref::String);
 }
 
 // Not here: busy and instants (each user's own: times to move, intervals).

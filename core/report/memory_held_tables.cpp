@@ -7,6 +7,7 @@
 
 #include "model/device_properties.h"
 #include "report/analysis_tables.h"
+#include "util/saturating.h"
 
 namespace gapscope {
 
@@ -28,7 +29,7 @@ ResultRef allocationRef(const Trace& t, const Allocation& a) {
     const TimeNs from = t.memoryEvents[a.allocEvent].ts;
     const TimeNs to =
         a.freeEvent == kNone ? std::max(from, t.spanEnd) : t.memoryEvents[a.freeEvent].ts;
-    ref.range = {from, std::max(to, from + 1)};
+    ref.range = {from, std::max(to, saturatingAdd(from, 1))};
     ref.kind = a.op == kNone ? ResultRef::Kind::Range : ResultRef::Kind::Slice;
     ref.slice = a.op;
     return ref;
@@ -91,7 +92,8 @@ ResultTable memoryAllocatorTable(const Trace& t, const MemoryAllocations& m,
             a.peakAllocated,
             t.memoryEvents[a.peakEvent].ts,
             bytesOrNone(a.reservedAtPeak),
-            a.reservedAtPeak >= 0 ? ResultCell(a.reservedAtPeak - a.peakAllocated) : ResultCell(),
+            a.reservedAtPeak >= 0 ? ResultCell(saturatingSub(a.reservedAtPeak, a.peakAllocated))
+                                  : ResultCell(),
             bytesOrNone(a.peakReserved),
             bytesOrNone(a.mostUnused),
             a.mostUnusedEvent == kNone ? ResultCell()
@@ -101,7 +103,8 @@ ResultTable memoryAllocatorTable(const Trace& t, const MemoryAllocations& m,
             largest ? shareOf(largest->bytes, a.reservedAtPeak) : ResultCell(),
             cellOf(memory),
             memory ? shareOf(a.peakReserved, *memory) : ResultCell(),
-            memory && a.peakReserved >= 0 ? ResultCell(*memory - a.peakReserved) : ResultCell(),
+            memory && a.peakReserved >= 0 ? ResultCell(saturatingSub(*memory, a.peakReserved))
+                                          : ResultCell(),
             h.event == kNone ? ResultCell() : ResultCell(t.memoryEvents[h.event].ts),
             h.allocated,
             h.known,
@@ -113,7 +116,8 @@ ResultTable memoryAllocatorTable(const Trace& t, const MemoryAllocations& m,
             static_cast<int64_t>(a.sizeMismatches),
             static_cast<int64_t>(a.totalsDisagree)};
         r.ref.kind = ResultRef::Kind::Range;
-        r.ref.range = {t.memoryEvents[a.peakEvent].ts, t.memoryEvents[a.peakEvent].ts + 1};
+        r.ref.range = {t.memoryEvents[a.peakEvent].ts,
+                       saturatingAdd(t.memoryEvents[a.peakEvent].ts, 1)};
         table.rows.push_back(std::move(r));
     }
     return table;
@@ -229,7 +233,7 @@ std::vector<ResultTable> memoryLeakTables(const Trace& t, const MemoryAllocation
         auto& [list, bytes] =
             byOp[{m.allocations[i].allocator, allocatingOp(t, m, m.allocations[i])}];
         list.push_back(i);
-        bytes += m.allocations[i].bytes;
+        bytes = saturatingAdd(bytes, m.allocations[i].bytes);
     }
     std::vector<
         std::pair<std::pair<uint32_t, std::string>, std::pair<std::vector<uint32_t>, int64_t>>>

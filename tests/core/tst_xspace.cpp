@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "analysis/memory_allocations.h"
 #include "cache/index_cache.h"
 #include "io/compress.h"
 #include "loader/loader.h"
@@ -194,6 +195,7 @@ class TestXSpace : public QObject {
         // and the same last value. Several hosts number their GPUs one
         // host after the other: host h's GPU N is the largest N of the
         // hosts before it (planes "/device:GPU:N" with lines), plus one, plus N.
+        const MemoryAllocations paired = pairAllocations(t);
         int base = 0;
         for (const auto& [prefix, ref] : hosts) {
             int largest = -1;
@@ -227,6 +229,32 @@ class TestXSpace : public QObject {
                     QCOMPARE(peak, a["peak_bytes"].get<double>());
                     QCOMPARE(curve->ts.back(), roundPs(a["last_ps"].get<int64_t>()));
                     QCOMPARE(curve->values.back(), a["last_bytes"].get<double>());
+                    // The blocks (address and size: TensorFlow's memory
+                    // profiler) paired as the reference pairs them.
+                    if (!a.contains("allocations") || gpu < 0) continue;
+                    const auto mine = std::find_if(
+                        paired.allocators.begin(), paired.allocators.end(),
+                        [&](const MemoryAllocator& m) {
+                            return m.deviceType == 1 && m.deviceId == base + gpu &&
+                                   nameOf(t, t.processes[m.process].name).rfind(prefix, 0) == 0;
+                        });
+                    QVERIFY2(mine != paired.allocators.end(), (prefix + allocator).c_str());
+                    const auto index = uint32_t(mine - paired.allocators.begin());
+                    size_t allocations = 0, neverFreed = 0;
+                    int64_t neverFreedBytes = 0;
+                    for (const Allocation& x : paired.allocations) {
+                        if (x.allocator != index) continue;
+                        ++allocations;
+                        if (x.freeEvent == kNone) {
+                            ++neverFreed;
+                            neverFreedBytes += x.bytes;
+                        }
+                    }
+                    QCOMPARE(allocations, a["allocations"].get<size_t>());
+                    QCOMPARE(mine->unknownFrees, a["unknown_frees"].get<size_t>());
+                    QCOMPARE(neverFreed, a["never_freed"].get<size_t>());
+                    QCOMPARE(neverFreedBytes, a["never_freed_bytes"].get<int64_t>());
+                    QCOMPARE(mine->withoutAddress, size_t(0));
                 }
             }
             base += largest + 1;
@@ -711,6 +739,13 @@ class TestXSpace : public QObject {
     void theJaxRecordingMatchesTheReference() {
         GAPSCOPE_REQUIRE_PYTHON("no python3 for the reference decoder");
         matchesTheReference(jaxRecording());
+        // Its allocator's blocks were among what was compared.
+        size_t blocks = 0;
+        const json ref = reference(jaxRecording());
+        for (const json& p : ref["planes"])
+            for (const auto& [allocator, a] : p["allocators"].items())
+                blocks += a.value("allocations", size_t(0));
+        QVERIFY(blocks > 0);
     }
 
     // The trace viewer's JSON of the same run: the same tracks with events

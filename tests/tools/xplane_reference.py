@@ -311,6 +311,7 @@ def parse_plane(buf, span):
     # Allocators: per allocator_name, the MemoryAllocation / MemoryDeallocation
     # events with a bytes_allocated stat, its peak and its last value in time.
     allocators = {}
+    blocks = {}  # allocator -> [(time ps, order, +/-bytes, address)]
     for line, used_ids, events in lines:
         line["distinct_event_names"] = len({event_names.get(e[1], "") for e in events} |
                                            {event_names.get(i, "") for i in used_ids})
@@ -326,6 +327,16 @@ def parse_plane(buf, span):
                 named[stat_names.get(sid, "")] = (kind, val)
             if named.get("bytes_allocated", (None,))[0] != "int":
                 continue
+            # The block (TensorFlow's memory profiler): its address ("addr")
+            # and size.
+            if named.get("addr", (None,))[0] == "int" and \
+                    named.get("allocation_bytes", (None,))[0] == "int":
+                size = named["allocation_bytes"][1]
+                sign = 1 if event_names.get(mid) == "MemoryAllocation" else -1
+                allocator_name = named.get("allocator_name", ("str", ""))[1]
+                blocks.setdefault(allocator_name, []).append(
+                    (base_ps + offset_ps, len(blocks.get(allocator_name, [])), sign * size,
+                     named["addr"][1]))
             allocator = named.get("allocator_name", ("str", ""))[1]
             value = named["bytes_allocated"][1]
             a = allocators.setdefault(allocator, {"points": 0, "peak_bytes": 0,
@@ -335,6 +346,26 @@ def parse_plane(buf, span):
             at = base_ps + offset_ps
             if a["last_ps"] is None or at >= a["last_ps"]:
                 a["last_ps"], a["last_bytes"] = at, value
+    # Each allocator's blocks paired by address in time order: an allocation
+    # lives until the first free of its address.
+    for name, events in blocks.items():
+        alive, paired, unknown = {}, 0, 0
+        for _, _, size, address in sorted(events):
+            if size > 0:
+                alive[address] = size
+            elif size < 0:
+                if address in alive:
+                    del alive[address]
+                    paired += 1
+                else:
+                    unknown += 1
+        allocators[name].update({
+            "allocations": sum(1 for e in events if e[2] > 0),
+            "frees_paired": paired,
+            "unknown_frees": unknown,
+            "never_freed": len(alive),
+            "never_freed_bytes": sum(alive.values()),
+        })
     plane["allocators"] = allocators
     plane["num_lines"] = len(out_lines)
     plane["num_events"] = sum(l["num_events"] for l in out_lines)

@@ -906,6 +906,11 @@ class TestPanels : public QObject {
         QCOMPARE(p->alive()->model()->rowCount(), 5);
         QCOMPARE(p->leaks()->model()->rowCount(), 1);
         QCOMPARE(p->neverFreed()->model()->rowCount(), 1);
+        // All five allocated in the forward; each step's allocations, the
+        // last step's not judged.
+        QCOMPARE(p->aliveByPhase()->model()->rowCount(), 1);
+        QCOMPARE(p->aliveByPhase()->model()->cell(0, 1).text, QStringLiteral("forward"));
+        QCOMPARE(p->leftPerStep()->model()->rowCount(), 4);
         // A moment clicked on the curve.
         p->showAliveAt(2600 * 1000);
         QVERIFY(settle());

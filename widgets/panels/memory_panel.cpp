@@ -33,7 +33,7 @@ struct MemoryPanel::Shown {
     };
     std::vector<Choice> choices;
     ResultRows perStep;  // every device's peak per step (the registry's table)
-    ResultRows aliveByOp, alive, leaks, neverFreed;  // every allocator's
+    ResultRows aliveByOp, aliveByPhase, leftPerStep, alive, leaks, neverFreed;  // every allocator's
 };
 
 MemoryPanel::MemoryPanel(AnalysisSession* session, ViewState* view, QWidget* parent)
@@ -47,6 +47,8 @@ MemoryPanel::MemoryPanel(AnalysisSession* session, ViewState* view, QWidget* par
       tabs_(new QTabWidget(this)),
       perStep_(new AnalysisTable(this)),
       aliveByOp_(new AnalysisTable(this)),
+      aliveByPhase_(new AnalysisTable(this)),
+      leftPerStep_(new AnalysisTable(this)),
       alive_(new AnalysisTable(this)),
       leaks_(new AnalysisTable(this)),
       neverFreed_(new AnalysisTable(this)) {
@@ -73,8 +75,10 @@ MemoryPanel::MemoryPanel(AnalysisSession* session, ViewState* view, QWidget* par
     tablesLayout->addLayout(heldRow);
     tablesLayout->addWidget(tabs_, 1);
     tabs_->addTab(aliveByOp_, tr("Alive by op"));
+    tabs_->addTab(aliveByPhase_, tr("Alive by phase"));
     tabs_->addTab(alive_, tr("Alive allocations"));
     tabs_->addTab(leaks_, tr("Leak candidates"));
+    tabs_->addTab(leftPerStep_, tr("Left by step"));
     tabs_->addTab(neverFreed_, tr("Never freed"));
     tabs_->addTab(perStep_, tr("Peak per step"));
     auto* split = new QSplitter(Qt::Vertical, this);
@@ -86,6 +90,8 @@ MemoryPanel::MemoryPanel(AnalysisSession* session, ViewState* view, QWidget* par
     // In export titles.
     perStep_->setAccessibleName(tr("peak per step"));
     aliveByOp_->setAccessibleName(tr("alive by allocating op"));
+    aliveByPhase_->setAccessibleName(tr("alive by phase"));
+    leftPerStep_->setAccessibleName(tr("left by each step"));
     alive_->setAccessibleName(tr("alive allocations"));
     leaks_->setAccessibleName(tr("leak candidates"));
     neverFreed_->setAccessibleName(tr("never freed"));
@@ -106,9 +112,12 @@ MemoryPanel::MemoryPanel(AnalysisSession* session, ViewState* view, QWidget* par
         if (t.kind == NavTarget::Kind::Step) session->setStepScope(t.step);
     });
     // An allocation (or a group's largest): its op, over its lifetime.
-    for (AnalysisTable* table : {aliveByOp_, alive_, leaks_, neverFreed_})
+    for (AnalysisTable* table : {aliveByOp_, aliveByPhase_, alive_, leaks_, neverFreed_})
         connect(table, &AnalysisTable::activated, this,
                 [session](const NavTarget& t) { session->navigate(t); });
+    connect(leftPerStep_, &AnalysisTable::activated, this, [session](const NavTarget& t) {
+        if (t.kind == NavTarget::Kind::Step) session->setStepScope(t.step);
+    });
 }
 
 AnalysisOptions MemoryPanel::options() const {
@@ -141,7 +150,8 @@ void MemoryPanel::clearContents() {
     summary_->clear();
     held_->clear();
     legend_->clear();
-    for (AnalysisTable* table : {perStep_, aliveByOp_, alive_, leaks_, neverFreed_})
+    for (AnalysisTable* table :
+         {perStep_, aliveByOp_, aliveByPhase_, leftPerStep_, alive_, leaks_, neverFreed_})
         table->model()->clearRows();
     chart_->setCurves(kNone, kNone, std::nullopt, 0);
     chart_->setBand(nullptr);
@@ -229,6 +239,8 @@ std::optional<std::shared_ptr<const MemoryPanel::Shown>> computeMemory(
     // Every device's rows, as the command lists them (the table's filter
     // narrows them to one).
     shown->aliveByOp = resultRows(*registered.table("alive_by_op"), t.spanStart);
+    shown->aliveByPhase = resultRows(*registered.table("alive_by_phase"), t.spanStart);
+    shown->leftPerStep = resultRows(*registered.table("left_per_step"), t.spanStart);
     shown->alive = resultRows(*registered.table("alive"), t.spanStart);
     shown->leaks = resultRows(*registered.table("leak_candidates"), t.spanStart);
     shown->neverFreed = resultRows(*registered.table("never_freed"), t.spanStart);
@@ -301,10 +313,13 @@ void MemoryPanel::present(const std::shared_ptr<const Shown>& shown) {
     perStep_->model()->setResult(shown->perStep);
     perStep_->setDefaultSort(QStringLiteral("number"), Qt::AscendingOrder);
     aliveByOp_->model()->setResult(shown->aliveByOp);
+    aliveByPhase_->model()->setResult(shown->aliveByPhase);
+    leftPerStep_->model()->setResult(shown->leftPerStep);
+    leftPerStep_->setDefaultSort(QStringLiteral("number"), Qt::AscendingOrder);
     alive_->model()->setResult(shown->alive);
     leaks_->model()->setResult(shown->leaks);
     neverFreed_->model()->setResult(shown->neverFreed);
-    for (AnalysisTable* table : {aliveByOp_, alive_, leaks_, neverFreed_})
+    for (AnalysisTable* table : {aliveByOp_, aliveByPhase_, alive_, leaks_, neverFreed_})
         table->setDefaultSort(QStringLiteral("bytes"), Qt::DescendingOrder);
 
     if (shown->choices.empty()) {

@@ -31,6 +31,8 @@ class MemoryPanel : public AnalysisPanel {
     QString summaryText() const;
     AnalysisTable* perStep() const { return perStep_; }
     AnalysisTable* aliveByOp() const { return aliveByOp_; }
+    AnalysisTable* aliveByPhase() const { return aliveByPhase_; }
+    AnalysisTable* leftPerStep() const { return leftPerStep_; }
     AnalysisTable* alive() const { return alive_; }
     AnalysisTable* leaks() const { return leaks_; }
     AnalysisTable* neverFreed() const { return neverFreed_; }
@@ -42,6 +44,8 @@ class MemoryPanel : public AnalysisPanel {
     std::vector<std::pair<std::string, AnalysisTable*>> resultTables() const override {
         return {{"memory_per_step", perStep_},
                 {"alive_by_op", aliveByOp_},
+                {"alive_by_phase", aliveByPhase_},
+                {"left_per_step", leftPerStep_},
                 {"alive", alive_},
                 {"leak_candidates", leaks_},
                 {"never_freed", neverFreed_}};
@@ -71,6 +75,8 @@ class MemoryPanel : public AnalysisPanel {
     QTabWidget* tabs_;
     AnalysisTable* perStep_;
     AnalysisTable* aliveByOp_;
+    AnalysisTable* aliveByPhase_;
+    AnalysisTable* leftPerStep_;
     AnalysisTable* alive_;
     AnalysisTable* leaks_;
     AnalysisTable* neverFreed_;

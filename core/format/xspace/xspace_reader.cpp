@@ -177,6 +177,11 @@ struct XSpaceReader::Impl {
     struct Memory {
         std::string_view allocator;
         int64_t inUse = -1;
+        // The block's, where TensorFlow's memory profiler writes them.
+        // (Not bytes_reserved: what the allocator set aside apart from its
+        // pool, not what it holds from the device as PyTorch's reserved.)
+        int64_t address = -1, bytes = -1;
+        std::string op;  // tf_op
     } memory;
     std::string counterName;
 
@@ -265,6 +270,9 @@ struct XSpaceReader::Impl {
                 memory.allocator = v.text;
             int64_t n = 0;
             if (name == "bytes_allocated" && v.integral(n) && n >= 0) memory.inUse = n;
+            if (name == "addr" && v.integral(n) && n >= 0) memory.address = n;
+            if (name == "allocation_bytes" && v.integral(n) && n >= 0) memory.bytes = n;
+            if (name == "tf_op" && v.kind == StatValue::Kind::Text) memory.op.assign(v.text);
             takeCostStat(name, v);
         }
     }
@@ -463,6 +471,14 @@ struct XSpaceReader::Impl {
             event.memDeviceType = gpu >= 0 ? 1 : 0;
             event.memDeviceId = gpu;
             event.memTotalAllocated = memory.inUse;
+            // The block itself: allocated, or freed.
+            if (memory.bytes >= 0)
+                event.memBytes = meta->name == "MemoryAllocation" ? memory.bytes : -memory.bytes;
+            if (memory.address >= 0) {
+                event.memAddress = static_cast<uint64_t>(memory.address);
+                event.hasMemAddress = true;
+            }
+            event.memOpName = memory.op;
         }
         sink.onEvent(event);
         if (allocation && event.memDeviceType < 0 && fits) addAllocatorCounter(pid, event.ts.ns);

@@ -45,6 +45,9 @@ size_t planeNameAt(std::string_view processName);
 // the ops that ran on it ("TensorFlow Ops").
 bool isStepsLine(std::string_view lineName);
 bool isTensorflowOpsLine(std::string_view lineName);
+// TensorFlow's memory profiler's events of a block allocated or freed: each
+// is an allocator's event of its own (Trace::memoryEvents), not work.
+bool isAllocatorEventName(std::string_view name);
 // TensorFlow's memory counter of a GPU ("Memory Usage" with its
 // bytes_in_use and bytes_reserved keys): which curve it is.
 MemoryCurve tensorflowMemoryCurve(std::string_view counterName);

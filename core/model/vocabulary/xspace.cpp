@@ -30,6 +30,10 @@ bool isTensorflowOpsLine(std::string_view lineName) {
     return lineName == "TensorFlow Ops";
 }
 
+bool isAllocatorEventName(std::string_view name) {
+    return name == "MemoryAllocation" || name == "MemoryDeallocation";
+}
+
 MemoryCurve tensorflowMemoryCurve(std::string_view counterName) {
     if (counterName == "Memory Usage bytes_in_use") return MemoryCurve::Allocated;
     if (counterName == "Memory Usage bytes_reserved") return MemoryCurve::Reserved;
