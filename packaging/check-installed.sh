@@ -21,11 +21,16 @@ home=$(mktemp -d)
 HOME=$home XDG_CONFIG_HOME=$home XDG_CACHE_HOME=$home QT_QPA_PLATFORM=offscreen \
   timeout 120 /usr/bin/gapscope --quit-after-load "$sample"
 rm -rf "$home"
+home_py=$(mktemp -d)
 desktop-file-validate /usr/share/applications/$app.desktop
 appstreamcli validate --no-net /usr/share/metainfo/$app.metainfo.xml >/dev/null
 test -s /usr/share/icons/hicolor/scalable/apps/$app.svg
 test -s /usr/share/icons/hicolor/512x512/apps/$app.png
 test -s /usr/share/gapscope/user-guide/index.html
+# The Python module, for Debian's python3 (with python3-pandas), from
+# outside any source tree.
+(cd "$home_py" && HOME=$home_py XDG_CACHE_HOME=$home_py /usr/bin/python3 -c \
+  "import gapscope; print(gapscope.open('$sample').gaps().head())")
 /usr/bin/gapscope-fleet --help >/dev/null
 /usr/bin/gapscope-fleet summarize --help >/dev/null
 grep -q "application/x-gapscope-chrome-trace=$app.desktop" /usr/share/applications/mimeinfo.cache
@@ -38,6 +43,6 @@ for page in gapscope gapscope-cli gapscope-fleet; do
   warnings=$(MANWIDTH=80 man --warnings -E UTF-8 -l "$unpacked/usr/share/man/man1/$page.1.gz" 2>&1 >/dev/null)
   [[ -z "$warnings" ]] || { echo "$warnings"; exit 1; }
 done
-rm -rf "$unpacked"
+rm -rf "$unpacked" "$home_py"
 { set +x; } 2>/dev/null
 echo "check-installed: the installed package works"

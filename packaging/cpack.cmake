@@ -15,9 +15,11 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE ${GAPSCOPE_URL})
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "The Gapscope authors <${GAPSCOPE_MAINTAINER_EMAIL}>")
 # The Qt platform plugin for X11/Wayland is loaded at run time, not linked.
-# python3 for gapscope-fleet (a Python script; Debian policy wants it named).
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins, python3")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-svg-plugins")
+# python3 for gapscope-fleet (a Python script; Debian policy wants it named)
+# and the Python module, built for Debian 12's Python 3.11 (its tables are
+# pandas DataFrames of NumPy arrays).
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins, python3 (>= 3.11~), python3 (<< 3.12)")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-svg-plugins, python3-pandas, python3-numpy")
 # gapscope-fleet summarize runs on Dask; its reduce and the CLI do not.
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "python3-distributed")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "viewer for GPU/CPU profiles of machine-learning jobs")
@@ -34,5 +36,6 @@ for a synchronisation or for communication.
 Side panels break the GPU time down and list kernels, ops, steps, memory
 and the input pipeline, with advice; annotations, pictures, tables and
 reports export. gapscope-cli gives scripts and CI the same numbers and a
-performance-regression gate.")
+performance-regression gate, the Python module (import gapscope) gives
+them to pandas, and gapscope-cli mcp to coding agents.")
 include(CPack)

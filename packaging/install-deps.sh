@@ -18,6 +18,8 @@ packages=(
   python3-pandas python3-numpy python3-plotly python3-networkx python3-ijson python3-yaml python3-psutil
   # the output contract test: every analysis's JSON against its published schema
   python3-jsonschema
+  # the Python module (app/python) and its tests, the walkthrough's plot
+  pybind11-dev python3-pytest python3-matplotlib
 )
 if [[ "${1:-}" == "--fuzz" ]]; then
   packages+=(clang libclang-rt-14-dev)

@@ -101,8 +101,8 @@ StepOptions AnalysisArgs::stepOptions() const {
     return o;
 }
 
-bool applyStepWindow(AnalysisArgs& args, const Trace& trace, const char* command) {
-    if (!args.step) return true;
+std::string stepWindowError(AnalysisArgs& args, const Trace& trace) {
+    if (!args.step) return {};
     const StepList list = findSteps(trace, args.stepRegex ? &*args.stepRegex : nullptr);
     const bool found = std::any_of(list.steps.begin(), list.steps.end(),
                                    [&](const Step& s) { return s.number == *args.step; });
@@ -118,15 +118,18 @@ bool applyStepWindow(AnalysisArgs& args, const Trace& trace, const char* command
             if (w.end <= w.start) w = {where.span.start, where.span.start};
         }
         args.range = w;
-        return true;
+        return {};
     }
-    std::cerr << "gapscope-cli " << command << ": " << trace.path << ": no step " << *args.step;
-    if (list.steps.empty()) {
-        std::cerr << " (the trace has no steps)\n";
-    } else {
-        std::cerr << " (steps " << list.steps.front().number << ".." << list.steps.back().number
-                  << ")\n";
-    }
+    std::string why = trace.path + ": no step " + std::to_string(*args.step);
+    if (list.steps.empty()) return why + " (the trace has no steps)";
+    return why + " (steps " + std::to_string(list.steps.front().number) + ".." +
+           std::to_string(list.steps.back().number) + ")";
+}
+
+bool applyStepWindow(AnalysisArgs& args, const Trace& trace, const char* command) {
+    const std::string why = stepWindowError(args, trace);
+    if (why.empty()) return true;
+    std::cerr << "gapscope-cli " << command << ": " << why << "\n";
     return false;
 }
 

@@ -53,6 +53,9 @@ std::optional<AnalysisArgs> parseAnalysisArgs(const char* command, int argc, cha
 // When argv asks for --help: prints `help` and the shared options, true.
 bool printedHelp(int argc, char** argv, const char* help);
 
+// With --step N: narrows --range to that step's span; else why not
+// ("TRACE: no step N (steps 1..9)").
+std::string stepWindowError(AnalysisArgs& args, const Trace& trace);
 // With --step N: narrows --range to that step's span. False (after saying
 // why on stderr) when the trace has no such step.
 bool applyStepWindow(AnalysisArgs& args, const Trace& trace, const char* command);

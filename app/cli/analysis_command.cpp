@@ -130,11 +130,12 @@ std::string analysisHelp(const Analysis& a) {
     return out + kLoadOptionsHelp + a.helpNotes;
 }
 
-std::optional<CommandLine> parseCommandLine(const Analysis& a, int argc, char** argv, int& status) {
+std::optional<CommandLine> parseCommandLine(const Analysis& a, int argc, char** argv, int& status,
+                                            std::ostream& err) {
     const std::string name = "gapscope-cli " + a.id;
     status = 1;
     auto fail = [&](const std::string& why) {
-        std::cerr << name << ": " << why << "\n";
+        err << name << ": " << why << "\n";
         return std::nullopt;
     };
     CommandLine line;
@@ -240,7 +241,7 @@ std::optional<CommandLine> parseCommandLine(const Analysis& a, int argc, char** 
     if (!line.outDir.empty() && !std::filesystem::is_directory(line.outDir))
         return fail("--out " + line.outDir + ": not a folder");
     auto load = parseLoadArgs(name.c_str(), static_cast<int>(rest.size()), rest.data(), {},
-                              !a.readsOneTrace());
+                              !a.readsOneTrace(), err);
     if (!load) return std::nullopt;
     args.load = std::move(*load);
     return line;
@@ -308,6 +309,18 @@ int finishCommand(const Analysis& a, const Trace& subject, const AnalysisResult&
     return status;
 }
 
+Scope scopeOf(const AnalysisArgs& args, std::string cacheNote) {
+    Scope scope;
+    scope.indexCache = std::move(cacheNote);
+    scope.window = args.range.value_or(kWholeTrace);
+    if (args.rangeGiven) scope.range = args.range;
+    scope.step = args.step;
+    scope.stepRegex = args.stepRegex ? &*args.stepRegex : nullptr;
+    if (args.minGapNs) scope.minGapNs = *args.minGapNs;
+    scope.peaks = args.peaks;
+    return scope;
+}
+
 int runAnalysisCommand(const Analysis& a, int argc, char** argv) {
     int status = 1;
     std::optional<CommandLine> line = parseCommandLine(a, argc, argv, status);
@@ -318,14 +331,7 @@ int runAnalysisCommand(const Analysis& a, int argc, char** argv) {
     if (!trace) return 2;
     if (!applyStepWindow(args, *trace, a.id.c_str())) return 1;
 
-    Scope scope;
-    scope.indexCache = cacheNote;
-    scope.window = args.range.value_or(kWholeTrace);
-    if (args.rangeGiven) scope.range = args.range;
-    scope.step = args.step;
-    scope.stepRegex = args.stepRegex ? &*args.stepRegex : nullptr;
-    if (args.minGapNs) scope.minGapNs = *args.minGapNs;
-    scope.peaks = args.peaks;
+    const Scope scope = scopeOf(args, cacheNote);
     AnalysisResult result;
     try {
         result = computeAnalysis(a, *trace, scope, line->options);

@@ -10,7 +10,8 @@
 namespace gapscope::cli {
 
 std::optional<LoadArgs> parseLoadArgs(const char* command, int argc, char** argv,
-                                      const std::vector<std::string>& known, bool manyTraces) {
+                                      const std::vector<std::string>& known, bool manyTraces,
+                                      std::ostream& err) {
     LoadArgs args;
     bool useCache = true;
     std::string cacheDir = IndexCache::defaultDir();
@@ -21,8 +22,8 @@ std::optional<LoadArgs> parseLoadArgs(const char* command, int argc, char** argv
             char* end = nullptr;
             const unsigned long long mb = std::strtoull(argv[++i], &end, 10);
             if (!end || *end != '\0' || mb == 0 || mb > (1ull << 40)) {
-                std::cerr << "gapscope-cli " << command << ": " << arg
-                          << " takes a positive number of MiB\n";
+                err << "gapscope-cli " << command << ": " << arg
+                    << " takes a positive number of MiB\n";
                 return std::nullopt;
             }
             if (arg == "--max-event-mb") args.options.maxEventBytes = static_cast<size_t>(mb) << 20;
@@ -30,7 +31,7 @@ std::optional<LoadArgs> parseLoadArgs(const char* command, int argc, char** argv
         } else if (arg == "--threads" && hasValue) {
             const std::optional<ReadingMode> mode = readingModeNamed(argv[++i]);
             if (!mode) {
-                std::cerr << "gapscope-cli " << command << ": --threads takes 1, 2 or auto\n";
+                err << "gapscope-cli " << command << ": --threads takes 1, 2 or auto\n";
                 return std::nullopt;
             }
             args.options.mode = *mode;
@@ -40,7 +41,7 @@ std::optional<LoadArgs> parseLoadArgs(const char* command, int argc, char** argv
             char* end = nullptr;
             const long long pid = std::strtoll(argv[++i], &end, 10);
             if (!end || *end != '\0' || pid <= 0) {
-                std::cerr << "gapscope-cli " << command << ": --process takes a process id\n";
+                err << "gapscope-cli " << command << ": --process takes a process id\n";
                 return std::nullopt;
             }
             args.process = pid;
@@ -51,19 +52,19 @@ std::optional<LoadArgs> parseLoadArgs(const char* command, int argc, char** argv
         } else if (std::find(known.begin(), known.end(), arg) != known.end()) {
             args.flags.push_back(arg);
         } else if (arg.size() > 1 && arg[0] == '-') {
-            std::cerr << "gapscope-cli " << command << ": unknown option '" << arg << "'\n";
+            err << "gapscope-cli " << command << ": unknown option '" << arg << "'\n";
             return std::nullopt;
         } else if (args.path.empty() || manyTraces) {
             if (args.path.empty()) args.path = arg;
             args.paths.push_back(arg);
         } else {
-            std::cerr << "gapscope-cli " << command << ": one trace at a time ('" << arg
-                      << "' is extra)\n";
+            err << "gapscope-cli " << command << ": one trace at a time ('" << arg
+                << "' is extra)\n";
             return std::nullopt;
         }
     }
     if (args.path.empty()) {
-        std::cerr << "gapscope-cli " << command << ": which trace? (see --help)\n";
+        err << "gapscope-cli " << command << ": which trace? (see --help)\n";
         return std::nullopt;
     }
     if (useCache && !cacheDir.empty()) {
@@ -73,8 +74,13 @@ std::optional<LoadArgs> parseLoadArgs(const char* command, int argc, char** argv
     return args;
 }
 
-std::shared_ptr<const Trace> loadOrReport(LoadArgs& args, std::string* cacheNote,
-                                          bool acrossRanks) {
+OpenedTrace openTrace(LoadArgs& args, bool acrossRanks) {
+    OpenedTrace out;
+    auto note = [&](std::string text) { out.notes.push_back(std::move(text)); };
+    auto fail = [&](std::string text) {
+        out.error = std::move(text);
+        return std::move(out);
+    };
     // What the path means, as the viewer decides it. A profile run of
     // several hosts reads as one trace here (each host's processes apart).
     PathChoices choices;
@@ -87,80 +93,80 @@ std::shared_ptr<const Trace> loadOrReport(LoadArgs& args, std::string* cacheNote
             meaning.sources.begin(), meaning.sources.end(),
             [&](const RankSource& s) { return !s.part.whole() && s.part.pid == *args.process; });
         if (!meaning.processesOfOneFile() || part == meaning.sources.end()) {
-            std::cerr << "gapscope: " << args.path << ": --process " << *args.process
-                      << ": not the process of one of its ranks";
+            std::string why = args.path + ": --process " + std::to_string(*args.process) +
+                              ": not the process of one of its ranks";
             if (meaning.processesOfOneFile()) {
-                std::cerr << " (they are";
+                why += " (they are";
                 for (const RankSource& s : meaning.sources)
-                    std::cerr << " " << s.part.pid;
-                std::cerr << ")";
+                    why += " " + std::to_string(s.part.pid);
+                why += ")";
             } else {
-                std::cerr << " (it holds one process's CUDA work, or is no Nsight Systems "
-                             "export)";
+                why += " (it holds one process's CUDA work, or is no Nsight Systems export)";
             }
-            std::cerr << "\n";
-            return nullptr;
+            return fail(why);
         }
         args.options.part = part->part;
-        std::cerr << "gapscope: " << args.path << ": rank " << (part - meaning.sources.begin())
-                  << " of " << meaning.sources.size() << ", " << part->part.label << "\n";
+        note(args.path + ": rank " + std::to_string(part - meaning.sources.begin()) + " of " +
+             std::to_string(meaning.sources.size()) + ", " + part->part.label);
     } else if (meaning.processesOfOneFile()) {
         // As a run of several hosts: one trace, each process apart.
-        std::cerr << "gapscope: " << args.path << ": holds the processes of "
-                  << meaning.sources.size()
-                  << " ranks; read as one trace (gapscope-cli ranks compares them)\n";
+        note(args.path + ": holds the processes of " + std::to_string(meaning.sources.size()) +
+             " ranks; read as one trace (gapscope-cli ranks compares them)");
     } else if (meaning.kind == PathMeaning::Kind::Ranks && meaning.run.empty() && acrossRanks) {
         RankViewOptions options;
         options.load.load = args.options;
         RankView view = loadRankView(meaning.sources, args.path, options);
         for (const std::string& w : view.warnings)
-            std::cerr << "gapscope: " << w << "\n";
+            note(w);
         for (const RankFailure& f : view.failed)
-            std::cerr << "gapscope: rank " << f.rank << ": " << f.failure.message() << "\n";
-        if (!view.trace) {
-            std::cerr << "gapscope: "
-                      << (view.failure ? view.failure->message() : args.path + ": no ranks")
-                      << "\n";
-            return nullptr;
-        }
-        std::cerr << "gapscope: " << args.path << ": the " << view.ranks.size()
-                  << " ranks of a job, read as one trace\n";
-        return view.trace;
+            note("rank " + std::to_string(f.rank) + ": " + f.failure.message());
+        if (!view.trace)
+            return fail(view.failure ? view.failure->message() : args.path + ": no ranks");
+        note(args.path + ": the " + std::to_string(view.ranks.size()) +
+             " ranks of a job, read as one trace");
+        out.trace = view.trace;
+        return out;
     } else if (meaning.kind == PathMeaning::Kind::Ranks && meaning.run.empty()) {
-        std::cerr << "gapscope: " << args.path << ": holds the traces of " << meaning.sources.size()
-                  << " ranks; compare them with gapscope-cli ranks, or name one file\n";
-        return nullptr;
+        return fail(args.path + ": holds the traces of " + std::to_string(meaning.sources.size()) +
+                    " ranks; compare them with gapscope-cli ranks, or name one file");
     }
-    if (meaning.kind == PathMeaning::Kind::FleetTable) {
-        std::cerr << "gapscope: " << args.path
-                  << ": a fleet table (gapscope-fleet's), not a trace; the viewer opens it\n";
-        return nullptr;
-    }
+    if (meaning.kind == PathMeaning::Kind::FleetTable)
+        return fail(args.path +
+                    ": a fleet table (gapscope-fleet's), not a trace; the viewer opens it");
     if (meaning.kind == PathMeaning::Kind::Trace && meaning.cycles.size() > 1) {
-        std::cerr << "gapscope: " << args.path << ": " << meaning.cycles.size()
-                  << " profiler cycles of one process; opened the newest, " << meaning.path
-                  << " (name a file for another)\n";
+        note(args.path + ": " + std::to_string(meaning.cycles.size()) +
+             " profiler cycles of one process; opened the newest, " + meaning.path +
+             " (name a file for another)");
         path = meaning.path;
     } else if (meaning.kind == PathMeaning::Kind::Trace && meaning.run.empty()) {
         path = meaning.path;  // a folder holding one trace: that trace
     }
     const LoadResult result = loadTrace(path, args.options);
-    if (cacheNote) *cacheNote = result.cacheNote;
+    out.cacheNote = result.cacheNote;
+    out.cancelled = result.cancelled;
     // A logdir with several runs: say which one this is and how to get another.
     if (result.trace && result.runs.size() > 1 && args.options.run.empty()) {
-        std::cerr << "gapscope: " << args.path << ": " << result.runs.size()
-                  << " profile runs; opened the newest, " << result.run
-                  << " (--run NAME for another:";
+        std::string runs;
         for (size_t i = 1; i < result.runs.size(); ++i)
-            std::cerr << " " << result.runs[i];
-        std::cerr << ")\n";
+            runs += " " + result.runs[i];
+        note(args.path + ": " + std::to_string(result.runs.size()) +
+             " profile runs; opened the newest, " + result.run +
+             " (--run NAME for another:" + runs + ")");
     }
-    if (!result.trace) {
-        std::cerr << "gapscope: "
-                  << (result.failure ? result.failure->message() : args.path + ": cancelled")
-                  << "\n";
-    }
-    return result.trace;
+    if (!result.trace)
+        return fail(result.failure ? result.failure->message() : args.path + ": cancelled");
+    out.trace = result.trace;
+    return out;
+}
+
+std::shared_ptr<const Trace> loadOrReport(LoadArgs& args, std::string* cacheNote,
+                                          bool acrossRanks) {
+    const OpenedTrace opened = openTrace(args, acrossRanks);
+    for (const std::string& n : opened.notes)
+        std::cerr << "gapscope: " << n << "\n";
+    if (!opened.trace) std::cerr << "gapscope: " << opened.error << "\n";
+    if (cacheNote) *cacheNote = opened.cacheNote;
+    return opened.trace;
 }
 
 }  // namespace gapscope::cli

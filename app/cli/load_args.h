@@ -2,6 +2,7 @@
 // The options every command that opens a trace shares: limits, the index
 // cache, and the one TRACE argument. Command-specific flags are handed back.
 
+#include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -44,9 +45,22 @@ inline constexpr const char* kLoadOptionsHelp =
 // command takes several TRACE arguments.
 std::optional<LoadArgs> parseLoadArgs(const char* command, int argc, char** argv,
                                       const std::vector<std::string>& known,
-                                      bool manyTraces = false);
+                                      bool manyTraces = false, std::ostream& err = std::cerr);
 
-// Loads, printing the one-line failure on stderr; null on failure.
+// A trace opened as the CLI opens TRACE, without a word on stderr: what a
+// person is told (`notes`, each a line after "gapscope: ") and, when
+// `trace` is null, why ("FILE: WHERE: WHAT"). The Python module opens
+// through it too.
+struct OpenedTrace {
+    std::shared_ptr<const Trace> trace;
+    std::vector<std::string> notes;
+    std::string error;
+    std::string cacheNote;
+    bool cancelled = false;
+};
+OpenedTrace openTrace(LoadArgs& args, bool acrossRanks = false);
+
+// Loads, printing the notes and the one-line failure on stderr; null on failure.
 // `acrossRanks`: a folder of a job's ranks is read as one trace, the ranks
 // merged (as the viewer opens them), not refused.
 std::shared_ptr<const Trace> loadOrReport(LoadArgs& args, std::string* cacheNote = nullptr,

@@ -20,12 +20,12 @@ namespace {
 
 // The files of the job as the viewer reads the paths (the newest profile
 // run and profiler cycle unless named); none after saying why.
-std::optional<std::vector<RankSource>> rankSources(const AnalysisArgs& args) {
+std::optional<std::vector<RankSource>> rankSources(const AnalysisArgs& args, std::ostream& log) {
     PathChoices choices;
     choices.run = args.load.options.run;
     const PathMeaning meaning = meaningOfPaths(args.load.paths, choices);
     if (meaning.kind == PathMeaning::Kind::Error) {
-        std::cerr << "gapscope: " << meaning.error << "\n";
+        log << "gapscope: " << meaning.error << "\n";
         return std::nullopt;
     }
     std::vector<RankSource> sources =
@@ -36,17 +36,17 @@ std::optional<std::vector<RankSource>> rankSources(const AnalysisArgs& args) {
             sources = wholeFiles(hosts);
     if (meaning.cycles.size() > 1 && meaning.cycles.front().size() == 1) {
         // One process's cycles: compared as ranks, as asked, with a word.
-        std::cerr << "gapscope: warning: these " << meaning.cycles.size()
-                  << " files are the cycles of one profiler (one process, one after "
-                     "another), not the ranks of a job; compared as ranks all the same\n";
+        log << "gapscope: warning: these " << meaning.cycles.size()
+            << " files are the cycles of one profiler (one process, one after "
+               "another), not the ranks of a job; compared as ranks all the same\n";
         sources.clear();
         for (const auto& cycle : meaning.cycles)
             sources.push_back({cycle.front(), {}});
     } else if (meaning.cycles.size() > 1) {
-        std::cerr << "gapscope: these files are " << meaning.cycles.size() << " cycles of "
-                  << meaning.sources.size()
-                  << " ranks; comparing the ranks of the newest cycle (name its files to "
-                     "compare another)\n";
+        log << "gapscope: these files are " << meaning.cycles.size() << " cycles of "
+            << meaning.sources.size()
+            << " ranks; comparing the ranks of the newest cycle (name its files to "
+               "compare another)\n";
     }
     return sources;
 }
@@ -77,18 +77,16 @@ bool takeWorkers(int argc, char** argv, std::vector<char*>& rest, unsigned& work
 
 }  // namespace
 
-int runRankJobCommand(const Analysis& a, int argc, char** argv) {
+ComparisonOutcome computeRankJob(const Analysis& a, CommandLine& line, unsigned workers,
+                                 std::ostream& log) {
+    ComparisonOutcome out;
+    out.status = 2;
     RankLoadOptions options;
-    std::vector<char*> rest;
-    if (!takeWorkers(argc, argv, rest, options.workers)) return 1;
-    int status = 1;
-    std::optional<CommandLine> line =
-        parseCommandLine(a, static_cast<int>(rest.size()), rest.data(), status);
-    if (!line) return status;
-    const AnalysisArgs& args = line->args;
+    options.workers = workers;
+    const AnalysisArgs& args = line.args;
     options.load = args.load.options;
-    const std::optional<std::vector<RankSource>> sources = rankSources(args);
-    if (!sources) return 2;
+    const std::optional<std::vector<RankSource>> sources = rankSources(args, log);
+    if (!sources) return out;
     const StepOptions steps = args.stepOptions();
     // Figures on each file's own thread, then its trace is let go.
     std::mutex figuresMutex;
@@ -110,9 +108,9 @@ int runRankJobCommand(const Analysis& a, int argc, char** argv) {
         spans[load.name()] = span;
     };
     const RankSetLoad loaded = loadRanks(*sources, options);
-    if (loaded.cancelled) return 2;
+    if (loaded.cancelled) return out;
     for (const std::string& w : loaded.warnings)
-        std::cerr << "gapscope: " << w << "\n";
+        log << "gapscope: " << w << "\n";
     RankJob job;
     job.path = args.load.path;
     bool anyLoaded = false;
@@ -120,7 +118,7 @@ int runRankJobCommand(const Analysis& a, int argc, char** argv) {
         RankRow row;
         row.origin = rankOriginName(r.origin);
         if (r.result.failure) {
-            std::cerr << "gapscope: " << r.result.failure->message() << "\n";
+            log << "gapscope: " << r.result.failure->message() << "\n";
             row.entry = {r.rank, r.file, r.host, {}, 0, std::nullopt, r.part};
             row.error = r.result.failure->where + ": " + r.result.failure->what;
         } else {
@@ -130,17 +128,29 @@ int runRankJobCommand(const Analysis& a, int argc, char** argv) {
         }
         job.ranks.push_back(std::move(row));
     }
-    if (!anyLoaded) return 2;
-    AnalysisResult result;
+    if (!anyLoaded) return out;
     try {
-        result = computeAnalysis(a, job, line->options);
+        out.result = computeAnalysis(a, job, line.options);
     } catch (const std::exception& e) {
-        std::cerr << "gapscope-cli " << a.id << ": " << e.what() << "\n";
-        return 2;
+        log << "gapscope-cli " << a.id << ": " << e.what() << "\n";
+        return out;
     }
-    Trace subject;  // what the HTML page is named after
-    subject.path = job.path;
-    return finishCommand(a, subject, result, *line);
+    out.status = 0;
+    out.subject.path = job.path;  // what the HTML page is named after
+    return out;
+}
+
+int runRankJobCommand(const Analysis& a, int argc, char** argv) {
+    unsigned workers = RankLoadOptions{}.workers;
+    std::vector<char*> rest;
+    if (!takeWorkers(argc, argv, rest, workers)) return 1;
+    int status = 1;
+    std::optional<CommandLine> line =
+        parseCommandLine(a, static_cast<int>(rest.size()), rest.data(), status);
+    if (!line) return status;
+    const ComparisonOutcome outcome = computeRankJob(a, *line, workers, std::cerr);
+    if (!outcome.result) return outcome.status;
+    return finishCommand(a, outcome.subject, *outcome.result, *line);
 }
 
 }  // namespace gapscope::cli

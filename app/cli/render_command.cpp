@@ -2,21 +2,14 @@
 // (title, ruler, tracks with GPU gaps shaded by cause, annotations, legend)
 // drawn headlessly by the viewer's own painter on Qt's offscreen platform.
 
-#include <QBuffer>
-#include <QFont>
 #include <QGuiApplication>
-#include <QImage>
-#include <QString>
 #include <cctype>
 #include <filesystem>
 #include <iostream>
 
-#include "analysis/analysis_index.h"
 #include "analysis_args.h"
 #include "analysis_commands.h"
-#include "picture/annotation_files.h"
-#include "picture/picture.h"
-#include "report/annotations.h"
+#include "render_picture.h"
 #include "util/atomic_file.h"
 
 namespace gapscope::cli {
@@ -107,73 +100,28 @@ int runRender(int argc, char** argv) {
         parseAnalysisArgs("render", static_cast<int>(rest.size()), rest.data(), {"--min-gap-us"});
     if (!args) return 1;
 
-    // The offscreen platform: no display is needed, whatever the session has.
-    // Qt's own warnings (no XDG_RUNTIME_DIR, font substitutions) are not
-    // this command's business; its errors go to stderr by themselves.
-    qputenv("QT_QPA_PLATFORM", "offscreen");
-    qInstallMessageHandler([](QtMsgType type, const QMessageLogContext&, const QString& text) {
-        if (type == QtCriticalMsg || type == QtFatalMsg)
-            std::cerr << "gapscope-cli render: " << text.toStdString() << "\n";
-    });
-    int qtArgc = 1;
-    char qtName[] = "gapscope-cli";
-    char* qtArgv[] = {qtName, nullptr};
-    QGuiApplication app(qtArgc, qtArgv);
+    ensureOffscreenGui();
 
     const auto trace = loadOrReport(args->load);
     if (!trace) return 2;
     if (!applyStepWindow(*args, *trace, "render")) return 1;
-    std::string error;
-    const auto tracks = ui::selectTracks(*trace, r.tracks, &error);
-    if (!tracks) return fail(error);
-
-    ui::PictureSpec spec;
-    spec.trace = trace;
-    spec.range = args->range ? ui::TimeWindow{args->range->start, args->range->end}
-                             : ui::TimeWindow{trace->spanStart,
-                                              std::max(trace->spanEnd, trace->spanStart + 1)};
-    spec.tracks = *tracks;
-    spec.width = r.width;
-    spec.height = r.height;
-    spec.scale = r.scale;
-    spec.dark = r.dark;
-    spec.title = QString::fromStdString(std::filesystem::path(args->load.path).filename().string());
-    spec.origin = trace->spanStart;
-    spec.gapThreshold = args->minGapNs.value_or(kDefaultGapThresholdNs);
-    spec.font = QGuiApplication::font();
-    {
-        const AnalysisIndex index(*trace);
-        GapOptions o;
-        o.minGapNs = spec.gapThreshold;
-        o.index = &index;
-        spec.gapColours = ui::gapCauseColours(*trace, o, r.dark);
-    }
-    if (r.annotations) {
-        const SidecarRead read = readSidecar(ui::sidecarLocation(args->load.path).readPath);
-        if (read.status == SidecarStatus::Loaded) {
-            spec.annotations = read.annotations;
-        } else if (read.status != SidecarStatus::Missing) {
-            std::cerr << "gapscope-cli render: annotations left out: " << read.error << "\n";
-        }
-    }
-
-    std::string bytes;
-    if (ext == ".svg") {
-        QString why;
-        const QByteArray svg = ui::renderSvg(spec, &why);
-        if (svg.isEmpty()) return fail(r.out + ": " + why.toStdString());
-        bytes.assign(svg.constData(), static_cast<size_t>(svg.size()));
-    } else {
-        QString why;
-        const QImage image = ui::renderPicture(spec, &why);
-        if (image.isNull()) return fail(r.out + ": " + why.toStdString());
-        QByteArray png;
-        QBuffer buffer(&png);
-        buffer.open(QIODevice::WriteOnly);
-        if (!image.save(&buffer, "PNG")) return fail(r.out + ": could not encode the PNG");
-        bytes.assign(png.constData(), static_cast<size_t>(png.size()));
-    }
-    error = writeFileAtomically(r.out, bytes, Overwrite::Yes);
+    PictureRequest request;
+    request.range = args->range;
+    request.tracks = r.tracks;
+    request.width = r.width;
+    request.height = r.height;
+    request.scale = r.scale;
+    request.svg = ext == ".svg";
+    request.dark = r.dark;
+    request.annotations = r.annotations;
+    request.minGapNs = args->minGapNs.value_or(kDefaultGapThresholdNs);
+    request.tracePath = args->load.path;
+    const Picture picture = renderTracePicture(trace, request);
+    for (const std::string& w : picture.warnings)
+        std::cerr << "gapscope-cli render: " << w << "\n";
+    if (picture.bytes.empty())
+        return fail(picture.badRequest ? picture.error : r.out + ": " + picture.error);
+    const std::string error = writeFileAtomically(r.out, picture.bytes, Overwrite::Yes);
     if (!error.empty()) {
         std::cerr << "gapscope-cli render: " << r.out << ": " << error << "\n";
         return 2;

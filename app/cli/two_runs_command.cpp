@@ -20,7 +20,8 @@ namespace {
 // ranks merged into one trace as the viewer merges them (`trace`, null on
 // failure, said on stderr), and the job. None for anything else, or with
 // --process (one rank), `trace` untouched.
-std::optional<RankJob> loadJob(const AnalysisArgs& args, std::shared_ptr<const Trace>& trace) {
+std::optional<RankJob> loadJob(const AnalysisArgs& args, std::shared_ptr<const Trace>& trace,
+                               std::ostream& log) {
     PathChoices choices;
     choices.run = args.load.options.run;
     const PathMeaning meaning = meaningOfPaths({args.load.path}, choices);
@@ -32,19 +33,18 @@ std::optional<RankJob> loadJob(const AnalysisArgs& args, std::shared_ptr<const T
     options.figures.minGapNs = steps.minGapNs;
     RankView view = loadRankView(meaning.sources, meaning.path, options);
     for (const std::string& w : view.warnings)
-        std::cerr << "gapscope: " << w << "\n";
+        log << "gapscope: " << w << "\n";
     RankJob job;
     job.path = args.load.path;
     if (!view.trace) {
-        std::cerr << "gapscope: "
-                  << (view.failure ? view.failure->message() : args.load.path + ": no ranks")
-                  << "\n";
+        log << "gapscope: "
+            << (view.failure ? view.failure->message() : args.load.path + ": no ranks") << "\n";
         return job;
     }
     for (RankEntry& e : view.ranks)
         job.ranks.push_back({std::move(e), "", ""});
     for (const RankFailure& f : view.failed) {
-        std::cerr << "gapscope: " << f.failure.message() << "\n";
+        log << "gapscope: " << f.failure.message() << "\n";
         RankRow row;
         row.entry.rank = f.rank;
         row.entry.file = f.failure.path;
@@ -62,27 +62,32 @@ std::optional<RankJob> loadJob(const AnalysisArgs& args, std::shared_ptr<const T
 
 }  // namespace
 
-int runTwoRunsCommand(const Analysis& a, int argc, char** argv) {
+ComparisonOutcome computeTwoRuns(const Analysis& a, CommandLine& line, std::ostream& log) {
     const std::string name = "gapscope-cli " + a.id;
-    int status = 1;
-    std::optional<CommandLine> line = parseCommandLine(a, argc, argv, status);
-    // A usage error of a gate is bad input (exit 2: "cannot say").
-    if (!line) return status == 0 ? 0 : a.gate ? 2 : status;
-    AnalysisArgs& args = line->args;
+    ComparisonOutcome out;
+    out.status = a.gate ? 2 : 1;
+    AnalysisArgs& args = line.args;
     const std::vector<std::string> paths = args.load.paths;
     if (paths.size() != 2) {
-        std::cerr << name << ": needs BASE and NEW (see --help)\n";
-        return a.gate ? 2 : 1;
+        log << name << ": needs BASE and NEW (see --help)\n";
+        return out;
     }
     TwoRuns runs;
     runs.basePath = paths[0];
     runs.newPath = paths[1];
+    out.status = 2;
     for (size_t k = 0; k < 2; ++k) {
         args.load.path = paths[k];
         std::shared_ptr<const Trace> trace;
-        std::optional<RankJob> job = loadJob(args, trace);
-        if (!job && !trace) trace = loadOrReport(args.load);
-        if (!trace) return 2;
+        std::optional<RankJob> job = loadJob(args, trace, log);
+        if (!job && !trace) {
+            const OpenedTrace opened = openTrace(args.load);
+            for (const std::string& n : opened.notes)
+                log << "gapscope: " << n << "\n";
+            if (!opened.trace) log << "gapscope: " << opened.error << "\n";
+            trace = opened.trace;
+        }
+        if (!trace) return out;
         (k == 0 ? runs.baseJob : runs.newJob) = std::move(job);
         const AnalysisIndex index(*trace);
         StepOptions options = args.stepOptions();
@@ -90,19 +95,29 @@ int runTwoRunsCommand(const Analysis& a, int argc, char** argv) {
         (k == 0 ? runs.base : runs.now) = runMetrics(*trace, options);
     }
     if (runs.baseJob.has_value() != runs.newJob.has_value())
-        std::cerr << name << ": only " << (runs.baseJob ? "BASE" : "NEW")
-                  << " is a job of ranks: its ranks are compared as one trace\n";
-    AnalysisResult result;
+        log << name << ": only " << (runs.baseJob ? "BASE" : "NEW")
+            << " is a job of ranks: its ranks are compared as one trace\n";
     try {
-        result = computeAnalysis(a, runs, line->options);
+        out.result = computeAnalysis(a, runs, line.options);
     } catch (const std::exception& e) {
-        std::cerr << name << ": " << e.what() << "\n";
-        return 2;
+        log << name << ": " << e.what() << "\n";
+        return out;
     }
-    Trace subject;  // what the HTML page is named after
-    subject.path = std::filesystem::path(runs.basePath).filename().string() + " vs " +
-                   std::filesystem::path(runs.newPath).filename().string();
-    return finishCommand(a, subject, result, *line);
+    out.status = 0;
+    // What the HTML page is named after.
+    out.subject.path = std::filesystem::path(runs.basePath).filename().string() + " vs " +
+                       std::filesystem::path(runs.newPath).filename().string();
+    return out;
+}
+
+int runTwoRunsCommand(const Analysis& a, int argc, char** argv) {
+    int status = 1;
+    std::optional<CommandLine> line = parseCommandLine(a, argc, argv, status);
+    // A usage error of a gate is bad input (exit 2: "cannot say").
+    if (!line) return status == 0 ? 0 : a.gate ? 2 : status;
+    const ComparisonOutcome outcome = computeTwoRuns(a, *line, std::cerr);
+    if (!outcome.result) return outcome.status;
+    return finishCommand(a, outcome.subject, *outcome.result, *line);
 }
 
 }  // namespace gapscope::cli

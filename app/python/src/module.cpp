@@ -1,0 +1,392 @@
+// gapscope._gapscope: the native half of the Python module. It opens a
+// trace as the CLI opens TRACE, runs any registered analysis with the
+// CLI's own command-line parser (so an option means exactly what it means
+// to gapscope-cli) and hands back its typed tables as columns, the
+// trace's slices as NumPy arrays, and the exported picture. The Python
+// half (gapscope/__init__.py) turns these into DataFrames and methods.
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <sstream>
+
+#include "analysis/analysis_index.h"
+#include "analysis_command.h"
+#include "load_args.h"
+#include "python_values.h"
+#include "report/analysis_render.h"
+#include "report/analysis_schema.h"
+#include "report/result_memo.h"
+#include "slice_arrays.h"
+#include "util/atomic_file.h"
+#ifdef GAPSCOPE_HAVE_RENDER
+#include "render_picture.h"
+#endif
+
+namespace py = pybind11;
+
+namespace gapscope::python {
+
+namespace {
+
+// gapscope.TraceError: a trace that cannot be opened, or a request it
+// cannot answer (no such step); its text names the file.
+// (A handle kept for the process: an object would be let go after the
+// interpreter.)
+py::handle& traceError() {
+    static py::handle error;
+    return error;
+}
+
+[[noreturn]] void raise(const std::string& message) {
+    PyErr_SetString(traceError().ptr(), message.c_str());
+    throw py::error_already_set();
+}
+
+// One opened trace, the analysis index built once on first use, and the
+// results remembered by scope and options.
+class OpenTrace {
+  public:
+    OpenTrace(std::shared_ptr<const Trace> trace, std::string path, std::string cacheNote,
+              std::vector<std::string> notes)
+        : trace_(std::move(trace)),
+          path_(std::move(path)),
+          cacheNote_(std::move(cacheNote)),
+          notes_(std::move(notes)) {}
+
+    const Trace& trace() const { return *trace_; }
+    const std::shared_ptr<const Trace>& shared() const { return trace_; }
+    const std::string& path() const { return path_; }
+    const std::string& cacheNote() const { return cacheNote_; }
+    const std::vector<std::string>& notes() const { return notes_; }
+    const AnalysisIndex& index() {
+        const std::lock_guard lock(mutex_);
+        if (!index_) index_ = std::make_unique<AnalysisIndex>(*trace_);
+        return *index_;
+    }
+    ResultMemo& memo() { return memo_; }
+
+  private:
+    std::shared_ptr<const Trace> trace_;
+    std::string path_, cacheNote_;
+    std::vector<std::string> notes_;
+    std::mutex mutex_;
+    std::unique_ptr<AnalysisIndex> index_;
+    ResultMemo memo_;
+};
+
+const char* phaseName(LoadPhase phase) {
+    switch (phase) {
+        case LoadPhase::Reading:
+            return "reading";
+        case LoadPhase::Building:
+            return "building";
+        case LoadPhase::Indexing:
+            return "indexing";
+    }
+    return "";
+}
+
+// argv for the CLI's parser: the tokens, then the trace's path last.
+struct Argv {
+    explicit Argv(std::vector<std::string> tokens) : text(std::move(tokens)) {
+        for (std::string& t : text)
+            pointers.push_back(t.data());
+    }
+    int argc() const { return static_cast<int>(pointers.size()); }
+    char** argv() { return pointers.data(); }
+    std::vector<std::string> text;
+    std::vector<char*> pointers;
+};
+
+const Analysis& registered(const std::string& id) {
+    const Analysis* a = analysisRegistry().find(id);
+    if (!a) throw py::value_error("no analysis '" + id + "'");
+    return *a;
+}
+
+cli::CommandLine parsed(const Analysis& a, std::vector<std::string> tokens) {
+    Argv argv(std::move(tokens));
+    std::ostringstream err;
+    int status = 1;
+    std::optional<cli::CommandLine> line =
+        cli::parseCommandLine(a, argv.argc(), argv.argv(), status, err);
+    if (!line) {
+        std::string why = err.str();
+        while (!why.empty() && why.back() == '\n')
+            why.pop_back();
+        throw py::value_error(why.empty() ? "gapscope-cli " + a.id + ": not an option" : why);
+    }
+    return std::move(*line);
+}
+
+py::dict resultDict(const Trace& subject, const Analysis& a, const AnalysisResult& result) {
+    py::dict out;
+    out["analysis"] = a.id;
+    out["schema_version"] = a.schemaVersion;
+    out["empty"] = result.empty;
+    py::list tables;
+    for (const ResultTable& t : renderedTables(subject, a, result))
+        tables.append(tableColumns(t));
+    out["tables"] = tables;
+    return out;
+}
+
+AnalysisResult computeOn(OpenTrace& t, const Analysis& a, std::vector<std::string> tokens) {
+    if (!a.readsOneTrace())
+        throw py::value_error(a.id + " compares runs or ranks: gapscope." +
+                              (a.input == AnalysisInput::TwoRuns ? "compare" : "ranks") +
+                              "() runs it");
+    tokens.push_back(t.path());
+    cli::CommandLine line = parsed(a, std::move(tokens));
+    AnalysisResult result;
+    std::string error;
+    {
+        const py::gil_scoped_release release;
+        const AnalysisIndex& index = t.index();
+        error = cli::stepWindowError(line.args, t.trace());
+        if (error.empty()) {
+            Scope scope = cli::scopeOf(line.args, t.cacheNote());
+            scope.index = &index;
+            scope.memo = &t.memo();
+            try {
+                result = computeAnalysis(a, t.trace(), scope, line.options);
+            } catch (const std::exception& e) {
+                error = t.path() + ": " + e.what();
+            }
+        }
+    }
+    if (!error.empty()) raise(error);
+    return result;
+}
+
+std::shared_ptr<OpenTrace> openPath(const std::string& path, const std::string& run, bool cache,
+                                    const std::string& cacheDir, const std::string& threads,
+                                    std::optional<int64_t> process, bool ranksAsOne,
+                                    const py::object& progress) {
+    cli::LoadArgs args;
+    args.path = path;
+    args.paths = {path};
+    args.options.run = run;
+    const std::optional<ReadingMode> mode = readingModeNamed(threads);
+    if (!mode) throw py::value_error("threads takes 'auto', '1' or '2'");
+    args.options.mode = *mode;
+    args.process = process;
+    if (cache) {
+        args.cache =
+            std::make_unique<IndexCache>(cacheDir.empty() ? IndexCache::defaultDir() : cacheDir);
+        args.options.cache = args.cache.get();
+    }
+    // Ctrl+C and the caller's progress callback, at most every 50 ms, with
+    // the GIL taken only then: between calls Python threads run.
+    CancelToken cancel;
+    args.options.cancel = &cancel;
+    std::optional<py::error_already_set> pending;
+    auto last = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+    args.options.progress = [&](LoadPhase phase, uint64_t done, uint64_t total) {
+        const auto now = std::chrono::steady_clock::now();
+        if (now - last < std::chrono::milliseconds(50) || pending) return;
+        last = now;
+        const py::gil_scoped_acquire gil;
+        if (PyErr_CheckSignals() != 0) {
+            pending.emplace();
+            cancel.cancel();
+            return;
+        }
+        if (progress.is_none()) return;
+        try {
+            progress(phaseName(phase), done, total);
+        } catch (py::error_already_set& e) {
+            pending.emplace(std::move(e));
+            cancel.cancel();
+        }
+    };
+    cli::OpenedTrace opened;
+    {
+        const py::gil_scoped_release release;
+        opened = cli::openTrace(args, ranksAsOne);
+    }
+    if (pending) throw std::move(*pending);
+    if (!opened.trace) raise(opened.error);
+    return std::make_shared<OpenTrace>(opened.trace, path, opened.cacheNote, opened.notes);
+}
+
+py::list registryDescription() {
+    py::list out;
+    for (const Analysis& a : analysisRegistry().all()) {
+        py::dict d;
+        d["id"] = a.id;
+        d["title"] = a.title;
+        d["what"] = a.what;
+        d["help"] = a.help;
+        d["help_notes"] = a.helpNotes;
+        d["input"] = a.input == AnalysisInput::Trace     ? "trace"
+                     : a.input == AnalysisInput::TwoRuns ? "two_runs"
+                                                         : "ranks";
+        d["scoped"] = a.scoped;
+        d["uses_gap_threshold"] = a.usesGapThreshold;
+        d["uses_peaks"] = a.usesPeaks;
+        d["takes_step_regex"] = a.takesStepRegex;
+        d["has_gate"] = static_cast<bool>(a.gate);
+        py::list tables;
+        for (const TableShape& s : analysisShape(a))
+            tables.append(s.table.id);
+        d["tables"] = tables;
+        std::string primary = a.primaryTable;
+        if (primary.empty())
+            for (const TableShape& s : analysisShape(a))
+                if (s.table.id != "figures") {
+                    primary = s.table.id;
+                    break;
+                }
+        d["primary_table"] = primary;
+        py::list options;
+        for (const OptionSpec& o : a.options) {
+            py::dict od;
+            od["name"] = o.name;
+            od["kind"] = o.kind == OptionSpec::Kind::Flag     ? "flag"
+                         : o.kind == OptionSpec::Kind::Count  ? "count"
+                         : o.kind == OptionSpec::Kind::Index  ? "index"
+                         : o.kind == OptionSpec::Kind::Micros ? "micros"
+                                                              : "texts";
+            od["help"] = o.help;
+            od["value_name"] = o.valueName;
+            od["default"] = o.defaultValue ? py::object(py::int_(*o.defaultValue)) : py::none();
+            options.append(od);
+        }
+        d["options"] = options;
+        out.append(d);
+    }
+    return out;
+}
+
+}  // namespace
+
+}  // namespace gapscope::python
+
+using namespace gapscope;
+using namespace gapscope::python;
+
+PYBIND11_MODULE(_gapscope, m) {
+    m.doc() = "The native half of gapscope (see help(gapscope)).";
+    traceError() = py::exception<std::runtime_error>(m, "TraceError", PyExc_RuntimeError).release();
+
+    py::class_<OpenTrace, std::shared_ptr<OpenTrace>>(m, "OpenTrace")
+        .def_property_readonly("path", &OpenTrace::path)
+        .def_property_readonly("cache_note", &OpenTrace::cacheNote)
+        .def_property_readonly("notes", &OpenTrace::notes)
+        .def_property_readonly("slice_count",
+                               [](const OpenTrace& t) { return t.trace().slices.size(); })
+        .def(
+            "compute",
+            [](OpenTrace& t, const std::string& id, std::vector<std::string> tokens) {
+                const Analysis& a = registered(id);
+                const AnalysisResult result = computeOn(t, a, std::move(tokens));
+                return resultDict(t.trace(), a, result);
+            },
+            py::arg("id"), py::arg("tokens"))
+        .def(
+            "compute_json",
+            [](OpenTrace& t, const std::string& id, std::vector<std::string> tokens) {
+                const Analysis& a = registered(id);
+                const AnalysisResult result = computeOn(t, a, std::move(tokens));
+                return toPython(analysisJson(t.trace(), a, result));
+            },
+            py::arg("id"), py::arg("tokens"))
+        .def(
+            "slices",
+            [](const OpenTrace& t, const SliceQuery& q) { return sliceArrays(t.trace(), q); },
+            py::arg("query"))
+        .def("tracks", [](const OpenTrace& t) { return trackColumns(t.trace()); })
+#ifdef GAPSCOPE_HAVE_RENDER
+        .def(
+            "render",
+            [](OpenTrace& t, std::vector<std::string> tokens, const std::string& tracks, int width,
+               int height, int scale, bool svg, bool dark, bool annotations) {
+                // The range, step and gap threshold as `render` reads them.
+                const Analysis& account = registered("account");  // (--range, --step, --min-gap-us)
+                tokens.push_back(t.path());
+                cli::CommandLine line = parsed(account, std::move(tokens));
+                cli::PictureRequest r;
+                r.tracks = tracks;
+                r.width = width;
+                r.height = height;
+                r.scale = scale;
+                r.svg = svg;
+                r.dark = dark;
+                r.annotations = annotations;
+                r.tracePath = t.path();
+                r.minGapNs = line.args.minGapNs.value_or(kDefaultGapThresholdNs);
+                std::string error = cli::stepWindowError(line.args, t.trace());
+                if (!error.empty()) raise(error);
+                r.range = line.args.range;
+                cli::ensureOffscreenGui();
+                cli::Picture picture;
+                {
+                    const py::gil_scoped_release release;
+                    picture = cli::renderTracePicture(t.shared(), r);
+                }
+                if (picture.bytes.empty()) throw py::value_error(picture.error);
+                return py::make_tuple(py::bytes(picture.bytes), picture.warnings);
+            },
+            py::arg("tokens"), py::arg("tracks"), py::arg("width"), py::arg("height"),
+            py::arg("scale"), py::arg("svg"), py::arg("dark"), py::arg("annotations"))
+#endif
+        ;
+
+    py::class_<SliceQuery>(m, "SliceQuery")
+        .def(py::init<>())
+        .def_readwrite("kind", &SliceQuery::kind)
+        .def_readwrite("name", &SliceQuery::name)
+        .def_readwrite("name_regex", &SliceQuery::nameRegex)
+        .def_readwrite("start", &SliceQuery::start)
+        .def_readwrite("end", &SliceQuery::end)
+        .def_readwrite("track", &SliceQuery::track)
+        .def_readwrite("track_regex", &SliceQuery::trackRegex);
+    m.def("open", &openPath, py::arg("path"), py::arg("run"), py::arg("cache"),
+          py::arg("cache_dir"), py::arg("threads"), py::arg("process"), py::arg("ranks_as_one"),
+          py::arg("progress"));
+    m.def("analyses", &registryDescription);
+    m.def(
+        "compare",
+        [](const std::string& id, std::vector<std::string> tokens, bool json, unsigned workers) {
+            const Analysis& a = registered(id);
+            if (a.readsOneTrace()) throw py::value_error(id + " reads one trace");
+            cli::CommandLine line = parsed(a, std::move(tokens));
+            std::ostringstream log;
+            cli::ComparisonOutcome outcome;
+            {
+                const py::gil_scoped_release release;
+                outcome = a.input == AnalysisInput::TwoRuns
+                              ? cli::computeTwoRuns(a, line, log)
+                              : cli::computeRankJob(a, line, workers, log);
+            }
+            if (!outcome.result) {
+                std::string why = log.str();
+                while (!why.empty() && why.back() == '\n')
+                    why.pop_back();
+                raise(why);
+            }
+            py::object body = json ? toPython(analysisJson(outcome.subject, a, *outcome.result))
+                                   : py::object(resultDict(outcome.subject, a, *outcome.result));
+            std::string verdict;
+            py::object status = py::none();
+            if (a.gate) status = py::int_(a.gate(*outcome.result, verdict));
+            return py::make_tuple(body, log.str(), status, verdict);
+        },
+        py::arg("id"), py::arg("tokens"), py::arg("json"), py::arg("workers"));
+    m.def("write_file", [](const std::string& path, const py::bytes& bytes) {
+        const std::string error = writeFileAtomically(path, std::string(bytes), Overwrite::Yes);
+        if (!error.empty()) throw py::value_error(path + ": " + error);
+    });
+    m.attr("has_render") =
+#ifdef GAPSCOPE_HAVE_RENDER
+        true;
+#else
+        false;
+#endif
+}
