@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "dump_command.h"
 #include "io/library_versions.h"
+#include "mcp_server.h"
 #include "report/analysis_registry.h"
 
 namespace gapscope::cli {
@@ -42,6 +43,9 @@ constexpr OwnCommand kAfter[] = {
 #endif
     },
     {"dump", "TRACE", "every field of the loaded model as text (to compare loads)", runDump},
+    {"mcp", "",
+     "the analyses as tools for coding agents (Model Context\nProtocol on stdin and stdout)",
+     runMcp},
 };
 
 }  // namespace

@@ -28,6 +28,7 @@ XSpace inputs of corpus/fuzz_xspace.
 With --nsight, those of fuzz_nsight: the Nsight Systems exports that
 tests/tools/make_nsys_fixtures.py writes (two releases' schemas, broken
 ones), each rewritten with 512-byte pages to stay small.
+With --mcp, those of fuzz_mcp: sessions of an agent with gapscope-cli mcp.
 Usage: make_seeds.py [--nsight | --xspace | --ranks | --args | --sidecar | --fail-if | --fleet |
                       --index-cache | --profile-folder] OUT_DIR [FILE...]"""
 import gzip
@@ -223,13 +224,56 @@ def nsight_seeds(out):
         write_seeds(out, seeds)
 
 
+def mcp_seeds(out):
+    """Sessions of an agent with gapscope-cli mcp: the handshake, the lists,
+    each tool with good and bad arguments, batches and broken lines."""
+    import json
+
+    def line(method, params=None, ident=1):
+        m = {"jsonrpc": "2.0", "id": ident, "method": method}
+        if params is not None:
+            m["params"] = params
+        return json.dumps(m)
+
+    trace = "sample.pt.trace.json.gz"
+    calls = [
+        ("open_trace", {"path": trace}),
+        ("kernels", {"trace": trace, "top": 5, "table": "kernels", "offset": 3, "limit": 2}),
+        ("gaps", {"trace": trace, "min_gap_us": 12.5, "start_ns": 1, "end_ns": 9}),
+        ("steps", {"trace": trace, "step": 3, "step_regex": "^Step#"}),
+        ("critical-path", {"trace": trace, "what_if": ["kernel:*gemm*=0.5", "input=0"]}),
+        ("diff", {"base": "a.json", "new": "b.json", "fail_if": ["step_time>+5%"]}),
+        ("ranks", {"paths": ["ranks/"]}),
+        ("render", {"trace": trace, "step": 2, "width": 800, "dark": True}),
+        ("kernels", {"trace": trace, "top": "five", "limit": 0}),
+        ("memory", {"trace": trace, "at": -1, "leaks": "yes"}),
+        ("efficiency", {"trace": trace, "peak": 3}),
+        ("no_such_tool", {}),
+    ]
+    sessions = [
+        [line("initialize", {"protocolVersion": "2025-06-18", "capabilities": {}}),
+         json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+         line("tools/list", ident=2), line("ping", ident="p")],
+        [line("tools/call", {"name": n, "arguments": a}, ident=i) for i, (n, a) in enumerate(calls)],
+        [json.dumps([json.loads(line("ping", ident=1)), {"jsonrpc": "2.0", "method": "x"}]),
+         "[]", "{not json", '{"jsonrpc": "1.0", "id": 1, "method": "ping"}',
+         '{"jsonrpc": "2.0", "id": null, "method": "ping"}', '{"jsonrpc": "2.0", "id": 1}',
+         line("tools/call", {"name": 5}), line("tools/call", {"arguments": []}),
+         r'"\udcff"', line("no/such/method", ident=[1])],
+    ]
+    for session in sessions:
+        data = ("\n".join(session) + "\n").encode()
+        (out / hashlib.sha1(data).hexdigest()).write_bytes(data)
+    print(f"{len(sessions)} seeds in {out}")
+
+
 def main():
     args = sys.argv[1:]
     xspace = "--xspace" in args
     ranks = "--ranks" in args
     args_only = "--args" in args
     modes = {"--nsight": nsight_seeds, "--sidecar": sidecar_seeds, "--fail-if": fail_if_seeds,
-             "--profile-folder": profile_folder_seeds}
+             "--profile-folder": profile_folder_seeds, "--mcp": mcp_seeds}
     with_files = {"--fleet": fleet_seeds, "--index-cache": index_cache_seeds}
     chosen = [a for a in args if a in modes or a in with_files]
     args = [a for a in args if a not in ("--xspace", "--ranks", "--args") and a not in chosen]

@@ -233,10 +233,15 @@ def _spec(analysis):
     return spec
 
 
+def _path_token(path):
+    # A path that starts with '-' is no option to the command line.
+    path = _os.fspath(path)
+    return "./" + path if path.startswith("-") else path
+
+
 def _comparison(analysis, paths, options, json, workers=0):
     spec = _spec(analysis)
-    table = options.pop("table", None)
-    args = _tokens(spec, options, analysis) + [_os.fspath(getattr(p, "path", p)) for p in paths]
+    args = _tokens(spec, options, analysis) + [_path_token(getattr(p, "path", p)) for p in paths]
     body, log, status, verdict = _gapscope.compare(spec["id"], args, json, int(workers))
     if json:
         return body
@@ -244,7 +249,7 @@ def _comparison(analysis, paths, options, json, workers=0):
     result.log = log
     if status is not None:
         result.status, result.verdict = status, verdict
-    return result, table
+    return result
 
 
 def compare_result(base, new, analysis="diff", **options):
@@ -254,7 +259,7 @@ def compare_result(base, new, analysis="diff", **options):
     folder of a job's ranks compares rank by rank). With ``fail_if=[...]``
     the gate's exit status and lines are ``Result.status`` and ``Result.verdict``.
     """
-    result, _ = _comparison(analysis, [base, new], options, False)
+    result = _comparison(analysis, [base, new], options, False)
     return result
 
 
@@ -264,7 +269,7 @@ def compare(base, new, analysis="diff", *, table=None, **options):
     The same as :func:`compare_result` (``options`` are ``gapscope-cli diff``'s,
     as keyword arguments), returning one table (``table``, default the primary).
     """
-    result, _ = _comparison(analysis, [base, new], options, False)
+    result = _comparison(analysis, [base, new], options, False)
     return result.table(table or result.primary)
 
 
@@ -273,13 +278,13 @@ def ranks_result(path, *more, workers=0, **options):
 
     ``workers`` is how many files are read at once (0: the machine's cores).
     """
-    result, _ = _comparison("ranks", [path, *more], options, False, workers)
+    result = _comparison("ranks", [path, *more], options, False, workers)
     return result
 
 
 def ranks(path, *more, workers=0, table=None, **options):
     """The ranks of a job, one row per rank (the primary table) as a DataFrame."""
-    result, _ = _comparison("ranks", [path, *more], options, False, workers)
+    result = _comparison("ranks", [path, *more], options, False, workers)
     return result.table(table or result.primary)
 
 

@@ -11,17 +11,14 @@
 
 #include <chrono>
 #include <memory>
-#include <mutex>
 #include <sstream>
 
-#include "analysis/analysis_index.h"
-#include "analysis_command.h"
 #include "load_args.h"
 #include "python_values.h"
 #include "report/analysis_render.h"
 #include "report/analysis_schema.h"
-#include "report/result_memo.h"
 #include "slice_arrays.h"
+#include "trace_session.h"
 #include "util/atomic_file.h"
 #ifdef GAPSCOPE_HAVE_RENDER
 #include "render_picture.h"
@@ -47,37 +44,7 @@ py::handle& traceError() {
     throw py::error_already_set();
 }
 
-// One opened trace, the analysis index built once on first use, and the
-// results remembered by scope and options.
-class OpenTrace {
-  public:
-    OpenTrace(std::shared_ptr<const Trace> trace, std::string path, std::string cacheNote,
-              std::vector<std::string> notes)
-        : trace_(std::move(trace)),
-          path_(std::move(path)),
-          cacheNote_(std::move(cacheNote)),
-          notes_(std::move(notes)) {}
-
-    const Trace& trace() const { return *trace_; }
-    const std::shared_ptr<const Trace>& shared() const { return trace_; }
-    const std::string& path() const { return path_; }
-    const std::string& cacheNote() const { return cacheNote_; }
-    const std::vector<std::string>& notes() const { return notes_; }
-    const AnalysisIndex& index() {
-        const std::lock_guard lock(mutex_);
-        if (!index_) index_ = std::make_unique<AnalysisIndex>(*trace_);
-        return *index_;
-    }
-    ResultMemo& memo() { return memo_; }
-
-  private:
-    std::shared_ptr<const Trace> trace_;
-    std::string path_, cacheNote_;
-    std::vector<std::string> notes_;
-    std::mutex mutex_;
-    std::unique_ptr<AnalysisIndex> index_;
-    ResultMemo memo_;
-};
+using OpenTrace = cli::TraceSession;
 
 const char* phaseName(LoadPhase phase) {
     switch (phase) {
@@ -91,18 +58,6 @@ const char* phaseName(LoadPhase phase) {
     return "";
 }
 
-// argv for the CLI's parser: the tokens, then the trace's path last.
-struct Argv {
-    explicit Argv(std::vector<std::string> tokens) : text(std::move(tokens)) {
-        for (std::string& t : text)
-            pointers.push_back(t.data());
-    }
-    int argc() const { return static_cast<int>(pointers.size()); }
-    char** argv() { return pointers.data(); }
-    std::vector<std::string> text;
-    std::vector<char*> pointers;
-};
-
 const Analysis& registered(const std::string& id) {
     const Analysis* a = analysisRegistry().find(id);
     if (!a) throw py::value_error("no analysis '" + id + "'");
@@ -110,17 +65,9 @@ const Analysis& registered(const std::string& id) {
 }
 
 cli::CommandLine parsed(const Analysis& a, std::vector<std::string> tokens) {
-    Argv argv(std::move(tokens));
-    std::ostringstream err;
-    int status = 1;
-    std::optional<cli::CommandLine> line =
-        cli::parseCommandLine(a, argv.argc(), argv.argv(), status, err);
-    if (!line) {
-        std::string why = err.str();
-        while (!why.empty() && why.back() == '\n')
-            why.pop_back();
-        throw py::value_error(why.empty() ? "gapscope-cli " + a.id + ": not an option" : why);
-    }
+    std::string error;
+    std::optional<cli::CommandLine> line = cli::commandLineOf(a, std::move(tokens), error);
+    if (!line) throw py::value_error(error);
     return std::move(*line);
 }
 
@@ -141,27 +88,16 @@ AnalysisResult computeOn(OpenTrace& t, const Analysis& a, std::vector<std::strin
         throw py::value_error(a.id + " compares runs or ranks: gapscope." +
                               (a.input == AnalysisInput::TwoRuns ? "compare" : "ranks") +
                               "() runs it");
-    tokens.push_back(t.path());
+    tokens.push_back(cli::pathToken(t.path()));
     cli::CommandLine line = parsed(a, std::move(tokens));
-    AnalysisResult result;
+    std::optional<AnalysisResult> result;
     std::string error;
     {
         const py::gil_scoped_release release;
-        const AnalysisIndex& index = t.index();
-        error = cli::stepWindowError(line.args, t.trace());
-        if (error.empty()) {
-            Scope scope = cli::scopeOf(line.args, t.cacheNote());
-            scope.index = &index;
-            scope.memo = &t.memo();
-            try {
-                result = computeAnalysis(a, t.trace(), scope, line.options);
-            } catch (const std::exception& e) {
-                error = t.path() + ": " + e.what();
-            }
-        }
+        result = t.compute(a, line, error);
     }
-    if (!error.empty()) raise(error);
-    return result;
+    if (!result) raise(error);
+    return std::move(*result);
 }
 
 std::shared_ptr<OpenTrace> openPath(const std::string& path, const std::string& run, bool cache,
@@ -309,7 +245,7 @@ PYBIND11_MODULE(_gapscope, m) {
                int height, int scale, bool svg, bool dark, bool annotations) {
                 // The range, step and gap threshold as `render` reads them.
                 const Analysis& account = registered("account");  // (--range, --step, --min-gap-us)
-                tokens.push_back(t.path());
+                tokens.push_back(cli::pathToken(t.path()));
                 cli::CommandLine line = parsed(account, std::move(tokens));
                 cli::PictureRequest r;
                 r.tracks = tracks;
