@@ -16,9 +16,11 @@ set(CPACK_DEBIAN_PACKAGE_HOMEPAGE ${GAPSCOPE_URL})
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "The Gapscope authors <${GAPSCOPE_MAINTAINER_EMAIL}>")
 # The Qt platform plugin for X11/Wayland is loaded at run time, not linked.
 # python3 for gapscope-fleet (a Python script; Debian policy wants it named)
-# and the Python module, built for Debian 12's Python 3.11 (its tables are
-# pandas DataFrames of NumPy arrays).
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins, python3 (>= 3.11~), python3 (<< 3.12)")
+# and the Python module, built for the Python of the build (Debian 12's
+# 3.11; another Python does not find it), whose tables are pandas
+# DataFrames of NumPy arrays. No version is pinned: the viewer and the CLI
+# install where another Python is the default.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins, python3")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-svg-plugins, python3-pandas, python3-numpy")
 # gapscope-fleet summarize runs on Dask; its reduce and the CLI do not.
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "python3-distributed")

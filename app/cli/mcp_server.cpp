@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cache/index_cache.h"
+#include "io/file_stamp.h"
 #include "load_args.h"
 #include "mcp_tools.h"
 #include "report/analysis_render.h"
@@ -22,8 +23,13 @@ using nlohmann::json;
 // asking for one of them gets it, any other gets the newest.
 constexpr const char* kProtocolVersions[] = {"2025-06-18", "2025-03-26", "2024-11-05"};
 
-// A line longer than this is refused unread (a client's mistake, or worse).
+// A line longer than this is refused, not kept (a client's mistake, or worse).
 constexpr size_t kMaxLineBytes = 16u << 20;
+// Arrays and objects nested deeper than this are refused.
+constexpr int kMaxDepth = 64;
+
+const nlohmann::json kNull;
+const nlohmann::json kEmpty = nlohmann::json::object();
 
 json rpcError(const json& id, int code, const std::string& message) {
     return {{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}};
@@ -40,6 +46,31 @@ json toolError(const std::string& message) {
 std::string dumped(const json& value) {
     // Text from a trace may hold bytes that are not UTF-8: replaced, never thrown.
     return value.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+// What a path is now: a file's size, modification time and head and tail,
+// a folder's files' names, sizes and times (the first 10000 below it).
+std::string stampText(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!fs::is_directory(path, ec)) {
+        const FileStamp s = stampOfPath(path);
+        return s.valid ? std::to_string(s.size) + ":" + std::to_string(s.mtimeNs) + ":" +
+                             std::to_string(s.headTailHash)
+                       : std::string();
+    }
+    uint64_t hash = 0, files = 0;
+    for (auto it = fs::recursive_directory_iterator(
+             path, fs::directory_options::skip_permission_denied, ec);
+         !ec && it != fs::recursive_directory_iterator() && files < 10000; it.increment(ec)) {
+        if (!it->is_regular_file(ec)) continue;
+        const auto size = it->file_size(ec);
+        const auto time = it->last_write_time(ec).time_since_epoch().count();
+        hash = hash * 1000003u ^ std::hash<std::string>()(it->path().string()) ^
+               (static_cast<uint64_t>(size) * 31u) ^ static_cast<uint64_t>(time);
+        ++files;
+    }
+    return "folder:" + std::to_string(files) + ":" + std::to_string(hash);
 }
 
 json toolAnswer(const std::string& summary, json document) {
@@ -68,14 +99,30 @@ std::shared_ptr<TraceSession> McpServer::session(const std::string& path, const 
     LoadArgs args;
     args.path = path;
     args.paths = {path};
-    if (arguments.contains("run") && arguments["run"].is_string())
+    if (arguments.contains("run")) {
+        if (!arguments["run"].is_string()) {
+            error = "run takes the name of a profile run";
+            return nullptr;
+        }
         args.options.run = arguments["run"].get<std::string>();
-    if (arguments.contains("process") && arguments["process"].is_number_integer())
-        args.process = arguments["process"].get<int64_t>();
+    }
+    if (arguments.contains("process")) {
+        const json& p = arguments["process"];
+        if (!p.is_number_integer() || (p.is_number_unsigned() && p.get<uint64_t>() > INT64_MAX) ||
+            p.get<int64_t>() <= 0) {
+            error = "process takes a process id";
+            return nullptr;
+        }
+        args.process = p.get<int64_t>();
+    }
+    // The same path, run and part, and the file as it was: a trace written
+    // again since (the agent profiled once more) is read again.
     std::error_code ec;
-    const std::string key = std::filesystem::weakly_canonical(path, ec).string() + "\n" +
-                            args.options.run + "\n" +
-                            (args.process ? std::to_string(*args.process) : "");
+    std::string where = std::filesystem::weakly_canonical(path, ec).string();
+    if (ec || where.empty()) where = path;
+    const std::string key = where + "\n" + args.options.run + "\n" +
+                            (args.process ? std::to_string(*args.process) : "") + "\n" +
+                            stampText(path);
     for (auto it = open_.begin(); it != open_.end(); ++it)
         if (it->first == key) {
             auto found = *it;
@@ -102,6 +149,24 @@ std::shared_ptr<TraceSession> McpServer::session(const std::string& path, const 
 json McpServer::callTool(const std::string& name, const json& arguments) {
     std::string error;
     const std::string readsNoFiles = name + ": this server reads no files";
+    // An argument the tool does not take is refused, as the CLI refuses an
+    // option: a misspelt one, or a step for an analysis of the whole trace.
+#ifdef GAPSCOPE_HAVE_RENDER
+    const json tools = mcp::toolList(true);
+#else
+    const json tools = mcp::toolList(false);
+#endif
+    const auto tool =
+        std::find_if(tools.begin(), tools.end(), [&](const json& t) { return t["name"] == name; });
+    if (tool == tools.end()) return nullptr;  // (the caller's protocol error)
+    const json& known = (*tool)["inputSchema"]["properties"];
+    for (const auto& [key, value] : arguments.items())
+        if (!known.contains(key)) {
+            std::string names;
+            for (const auto& [k, v] : known.items())
+                names += (names.empty() ? "" : ", ") + k;
+            return toolError(name + ": no argument '" + key + "' (it takes " + names + ")");
+        }
     if (name == "open_trace") {
         if (!arguments.contains("path") || !arguments["path"].is_string())
             return toolError("path (a trace file or folder) is required");
@@ -152,10 +217,19 @@ json McpServer::callTool(const std::string& name, const json& arguments) {
         r.width = 1200;
         if (!integer("width", 400, 4000, r.width) || !integer("height", 100, 4000, r.height))
             return toolError("width takes 400 to 4000 pixels, height 100 to 4000");
-        if (arguments.contains("tracks") && arguments["tracks"].is_string())
+        // Without a height, at most 1600 pixels of tracks: what agents'
+        // models take as one image.
+        r.maxTracksHeight = 1600;
+        if (arguments.contains("tracks")) {
+            if (!arguments["tracks"].is_string())
+                return toolError("tracks takes gpu, cpu, all or a regular expression");
             r.tracks = arguments["tracks"].get<std::string>();
-        r.dark = arguments.value("dark", false) == true;
-        ensureOffscreenGui();
+        }
+        if (arguments.contains("dark")) {
+            if (!arguments["dark"].is_boolean()) return toolError("dark takes true or false");
+            r.dark = arguments["dark"].get<bool>();
+        }
+        if (!gui_) gui_ = offscreenGui("gapscope-cli mcp");
         const Picture picture = renderTracePicture(s->shared(), r);
         if (picture.bytes.empty()) return toolError("render: " + picture.error);
         const TimeNs from = r.range ? r.range->start : s->trace().spanStart;
@@ -175,7 +249,7 @@ json McpServer::callTool(const std::string& name, const json& arguments) {
 #endif
     }
     const Analysis* a = mcp::analysisTool(name);
-    if (!a) return nullptr;  // (the caller's protocol error)
+    if (!a) return nullptr;
     const std::optional<std::vector<std::string>> tokens = mcp::optionTokens(*a, arguments, error);
     if (!tokens) return toolError(name + ": " + error);
     const std::optional<std::vector<std::string>> paths = mcp::inputPaths(*a, arguments, error);
@@ -219,23 +293,31 @@ json McpServer::callTool(const std::string& name, const json& arguments) {
 }
 
 json McpServer::handle(const json& m) {
-    if (!m.is_object() || m.value("jsonrpc", json()) != "2.0")
-        return rpcError(m.is_object() && m.contains("id") ? m["id"] : json(), -32600,
-                        "Invalid Request: a JSON-RPC 2.0 object");
+    if (!m.is_object() || !m.contains("jsonrpc") || m["jsonrpc"] != "2.0")
+        return rpcError(nullptr, -32600, "Invalid Request: a JSON-RPC 2.0 object");
     const bool notification = !m.contains("id");
-    const json id = notification ? json() : m["id"];
+    const json& id = notification ? kNull : m["id"];
     if (!notification && !id.is_string() && !id.is_number_integer() && !id.is_number_unsigned())
         return rpcError(nullptr, -32600, "Invalid Request: id is a string or an integer");
-    if (!m.contains("method")) return nullptr;  // a response to us: none is expected
-    if (!m["method"].is_string()) return rpcError(id, -32600, "Invalid Request: method");
+    if (!m.contains("method")) {
+        // A response to us (none is asked for), or nothing at all.
+        if (m.contains("result") || m.contains("error")) return nullptr;
+        return rpcError(id, -32600, "Invalid Request: no method");
+    }
+    if (!m["method"].is_string())
+        return notification ? json() : rpcError(id, -32600, "Invalid Request: method");
     const std::string method = m["method"].get<std::string>();
-    const json params =
-        m.contains("params") && m["params"].is_object() ? m["params"] : json::object();
+    // Notifications (initialized, cancelled, progress) are never answered.
+    if (notification) return nullptr;
+    if (m.contains("params") && !m["params"].is_object() && !m["params"].is_null())
+        return rpcError(id, -32602, "Invalid params: an object");
+    const json& params = m.contains("params") && m["params"].is_object() ? m["params"] : kEmpty;
     if (method == "initialize") {
         std::string version = kProtocolVersions[0];
         if (params.contains("protocolVersion") && params["protocolVersion"].is_string())
             for (const char* v : kProtocolVersions)
                 if (params["protocolVersion"] == v) version = v;
+        version_ = version;
         return rpcResult(
             id, {{"protocolVersion", version},
                  {"capabilities", {{"tools", {{"listChanged", false}}}}},
@@ -243,7 +325,6 @@ json McpServer::handle(const json& m) {
                   {{"name", "gapscope"}, {"title", "Gapscope"}, {"version", GAPSCOPE_VERSION}}},
                  {"instructions", kInstructions}});
     }
-    if (notification) return nullptr;  // initialized, cancelled, progress: nothing to answer
     if (method == "ping") return rpcResult(id, json::object());
     if (method == "tools/list") {
 #ifdef GAPSCOPE_HAVE_RENDER
@@ -256,9 +337,12 @@ json McpServer::handle(const json& m) {
     if (method == "tools/call") {
         if (!params.contains("name") || !params["name"].is_string())
             return rpcError(id, -32602, "Invalid params: name");
-        const json arguments = params.contains("arguments") && params["arguments"].is_object()
-                                   ? params["arguments"]
-                                   : json::object();
+        if (params.contains("arguments") && !params["arguments"].is_object() &&
+            !params["arguments"].is_null())
+            return rpcError(id, -32602, "Invalid params: arguments is an object");
+        const json& arguments = params.contains("arguments") && params["arguments"].is_object()
+                                    ? params["arguments"]
+                                    : kEmpty;
         const std::string name = params["name"].get<std::string>();
         try {
             json result = callTool(name, arguments);
@@ -277,14 +361,41 @@ std::optional<std::string> McpServer::handleLine(std::string_view line) {
     if (line.empty()) return std::nullopt;
     if (line.size() > kMaxLineBytes)
         return dumped(rpcError(nullptr, -32600, "Invalid Request: a message over 16 MiB"));
-    const json message = json::parse(line.begin(), line.end(), nullptr, false);
+    // Nothing nested deeper than a protocol message needs: a value copied
+    // or written recursively must not exhaust the stack.
+    bool tooDeep = false;
+    const json message = json::parse(
+        line.begin(), line.end(),
+        [&](int depth, json::parse_event_t event, json&) {
+            if ((event == json::parse_event_t::object_start ||
+                 event == json::parse_event_t::array_start) &&
+                depth > kMaxDepth) {
+                tooDeep = true;
+                return false;
+            }
+            return true;
+        },
+        false);
     if (message.is_discarded()) return dumped(rpcError(nullptr, -32700, "Parse error"));
-    if (message.is_array()) {  // a batch (2025-03-26)
-        if (message.empty())
-            return dumped(rpcError(nullptr, -32600, "Invalid Request: empty batch"));
+    if (tooDeep)
+        return dumped(rpcError(nullptr, -32600,
+                               "Invalid Request: nested deeper than " + std::to_string(kMaxDepth)));
+    if (message.is_array()) {
+        // Batches are 2025-03-26's (and JSON-RPC's); 2025-06-18 has none.
+        if (version_ == kProtocolVersions[0] || message.empty())
+            return dumped(rpcError(nullptr, -32600, "Invalid Request: no batches"));
         json answers = json::array();
-        for (const json& m : message)
+        for (const json& m : message) {
+            if (m.is_object() && m.contains("method") && m["method"] == "initialize") {
+                answers.push_back(rpcError(
+                    m.contains("id") && (m["id"].is_string() || m["id"].is_number_integer())
+                        ? m["id"]
+                        : json(),
+                    -32600, "Invalid Request: initialize in a batch"));
+                continue;
+            }
             if (json a = handle(m); !a.is_null()) answers.push_back(std::move(a));
+        }
         if (answers.empty()) return std::nullopt;
         return dumped(answers);
     }
@@ -294,13 +405,33 @@ std::optional<std::string> McpServer::handleLine(std::string_view line) {
 }
 
 void McpServer::serve(std::istream& in, std::ostream& out) {
+    // Lines read a byte at a time from the stream's buffer: one longer than
+    // the limit is not kept past it, only answered as too long.
+    std::streambuf* buffer = in.rdbuf();
     std::string line;
-    while (std::getline(in, line)) {
-        if (const std::optional<std::string> answer = handleLine(line)) {
-            out << *answer << '\n';
+    bool tooLong = false;
+    auto answer = [&] {
+        const std::optional<std::string> a =
+            tooLong ? std::optional(dumped(
+                          rpcError(nullptr, -32600, "Invalid Request: a message over 16 MiB")))
+                    : handleLine(line);
+        if (a) {
+            out << *a << '\n';
             out.flush();
         }
+        line.clear();
+        tooLong = false;
+    };
+    for (int c = buffer->sbumpc(); c != std::char_traits<char>::eof(); c = buffer->sbumpc()) {
+        if (c == '\n') {
+            answer();
+        } else if (line.size() < kMaxLineBytes) {
+            line.push_back(static_cast<char>(c));
+        } else {
+            tooLong = true;
+        }
     }
+    if (!line.empty() || tooLong) answer();
 }
 
 int runMcp(int argc, char** argv) {

@@ -26,11 +26,19 @@ std::string argumentName(const std::string& option) {
     return out;
 }
 
-json pagingProperties(const Analysis& a) {
-    json tables = json::array();
+// The tables of the analysis's JSON (the figures are no table; the
+// findings are one, whose CSV tables are not).
+std::vector<std::string> jsonTables(const Analysis& a) {
+    std::vector<std::string> tables;
     for (const TableShape& s : analysisShape(a))
-        if (s.table.id != "figures") tables.push_back(s.table.id);
+        if (s.table.id != "figures" && s.table.id.rfind("finding", 0) != 0)
+            tables.push_back(s.table.id);
     if (a.hasFindings) tables.push_back("findings");
+    return tables;
+}
+
+json pagingProperties(const Analysis& a) {
+    const json tables = jsonTables(a);
     return {
         {"table",
          {{"type", "string"},
@@ -136,11 +144,14 @@ json analysisTool(const Analysis& a) {
                               "\nReturns the JSON of `gapscope-cli " + a.id +
                               " --format json` (times in absolute integer ns, bytes, shares as "
                               "fractions), long tables paged (offset, limit), and a summary.";
-    return {
-        {"name", a.id},
-        {"title", a.title},
-        {"description", description},
-        {"inputSchema", {{"type", "object"}, {"properties", properties}, {"required", required}}}};
+    return {{"name", a.id},
+            {"title", a.title},
+            {"description", description},
+            {"inputSchema",
+             {{"type", "object"},
+              {"properties", properties},
+              {"required", required},
+              {"additionalProperties", false}}}};
 }
 
 bool isInteger(const json& v) {
@@ -177,7 +188,8 @@ json toolList(bool canRender) {
              {"run", {{"type", "string"}, {"description", "a TensorBoard log folder's run"}}},
              {"process",
               {{"type", "integer"}, {"description", "a file of several ranks: this rank"}}}}},
-           {"required", {"path"}}}}});
+           {"required", {"path"}},
+           {"additionalProperties", false}}}});
     for (const Analysis& a : analysisRegistry().all())
         tools.push_back(analysisTool(a));
     if (canRender)
@@ -199,10 +211,17 @@ json toolList(bool canRender) {
                    {"description", "gpu, cpu, all (default) or a regular expression"}}},
                  {"width",
                   {{"type", "integer"}, {"minimum", 400}, {"maximum", 4000}, {"default", 1200}}},
-                 {"height", {{"type", "integer"}, {"minimum", 100}, {"maximum", 4000}}},
+                 {"height",
+                  {{"type", "integer"},
+                   {"minimum", 100},
+                   {"maximum", 4000},
+                   {"description",
+                    "the picture's height (default: every row, at most 1600 "
+                    "pixels of tracks)"}}},
                  {"dark", {{"type", "boolean"}}},
                  {"min_gap_us", {{"type", "number"}, {"minimum", 0}}}}},
-               {"required", {"trace"}}}}});
+               {"required", {"trace"}},
+               {"additionalProperties", false}}}});
     return tools;
 }
 

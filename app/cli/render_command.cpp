@@ -2,7 +2,6 @@
 // (title, ruler, tracks with GPU gaps shaded by cause, annotations, legend)
 // drawn headlessly by the viewer's own painter on Qt's offscreen platform.
 
-#include <QGuiApplication>
 #include <cctype>
 #include <filesystem>
 #include <iostream>
@@ -100,7 +99,7 @@ int runRender(int argc, char** argv) {
         parseAnalysisArgs("render", static_cast<int>(rest.size()), rest.data(), {"--min-gap-us"});
     if (!args) return 1;
 
-    ensureOffscreenGui();
+    const std::shared_ptr<void> gui = offscreenGui("gapscope-cli render");
 
     const auto trace = loadOrReport(args->load);
     if (!trace) return 2;

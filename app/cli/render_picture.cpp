@@ -3,6 +3,7 @@
 #include <QBuffer>
 #include <QGuiApplication>
 #include <QImage>
+#include <clocale>
 #include <filesystem>
 #include <iostream>
 
@@ -13,21 +14,34 @@
 
 namespace gapscope::cli {
 
-void ensureOffscreenGui() {
-    if (QCoreApplication::instance()) return;
-    // No display is needed, whatever the session has; Qt's own warnings
-    // (no XDG_RUNTIME_DIR, font substitutions) are not the caller's
-    // business.
-    qputenv("QT_QPA_PLATFORM", "offscreen");
+namespace {
+std::string& messagePrefix() {
+    static std::string prefix;
+    return prefix;
+}
+}  // namespace
+
+std::shared_ptr<void> offscreenGui(const std::string& who) {
+    if (QCoreApplication::instance()) return nullptr;
+    // Qt's own warnings (no XDG_RUNTIME_DIR, font substitutions) are not
+    // the caller's business; its errors are, named by the caller.
+    messagePrefix() = who;
     qInstallMessageHandler([](QtMsgType type, const QMessageLogContext&, const QString& text) {
         if (type == QtCriticalMsg || type == QtFatalMsg)
-            std::cerr << "gapscope: " << text.toStdString() << "\n";
+            std::cerr << messagePrefix() << ": " << text.toStdString() << "\n";
     });
-    // Made once and kept for the process: Qt keeps argc and argv.
-    static int argc = 1;
-    static char name[] = "gapscope";
-    static char* argv[] = {name, nullptr};
-    new QGuiApplication(argc, argv);
+    // The offscreen platform by its argument, not the environment, so that
+    // a process that shows windows later (a notebook's Qt backend) still
+    // can. Qt keeps argc and argv.
+    static int argc = 3;
+    static char name[] = "gapscope", platform[] = "-platform", offscreen[] = "offscreen";
+    static char* argv[] = {name, platform, offscreen, nullptr};
+    // Qt sets the C library's locale from the environment; numbers are
+    // written with the C locale's point in every figure and message.
+    const std::string locale = setlocale(LC_ALL, nullptr);
+    auto app = std::make_shared<QGuiApplication>(argc, argv);
+    setlocale(LC_ALL, locale.c_str());
+    return app;
 }
 
 Picture renderTracePicture(const std::shared_ptr<const Trace>& trace, const PictureRequest& r) {
@@ -47,6 +61,7 @@ Picture renderTracePicture(const std::shared_ptr<const Trace>& trace, const Pict
     spec.tracks = *tracks;
     spec.width = r.width;
     spec.height = r.height;
+    spec.maxTracksHeight = r.maxTracksHeight;
     spec.scale = r.scale;
     spec.dark = r.dark;
     spec.title = QString::fromStdString(std::filesystem::path(r.tracePath).filename().string());

@@ -18,6 +18,7 @@ struct PictureRequest {
     std::string tracks = "all";     // gpu, cpu, all or a regular expression
     int width = 1600;               // pixels
     int height = 0;                 // 0: every chosen row, up to 16000
+    int maxTracksHeight = 16000;    // with height 0: the tracks' part at most this tall
     int scale = 1;                  // device pixels per pixel (PNG)
     bool svg = false;               // SVG, else PNG
     bool dark = false;
@@ -33,9 +34,11 @@ struct Picture {
     std::vector<std::string> warnings;  // what was left out (annotations)
 };
 
-// A Qt GUI application on the offscreen platform, made once where the
-// process has none (the CLI makes its own).
-void ensureOffscreenGui();
+// A Qt GUI application on the offscreen platform where the process has
+// none, alive as long as what is returned (null where there was one
+// already); Qt's errors go to stderr after "WHO: ". The C library's locale
+// is left as it was.
+[[nodiscard]] std::shared_ptr<void> offscreenGui(const std::string& who);
 
 // Needs a Qt GUI application (ensureOffscreenGui).
 Picture renderTracePicture(const std::shared_ptr<const Trace>& trace, const PictureRequest& r);

@@ -18,14 +18,17 @@ const AnalysisIndex& TraceSession::index() {
 }
 
 std::optional<AnalysisResult> TraceSession::compute(const Analysis& a, CommandLine& line,
-                                                    std::string& error) {
+                                                    std::string& error, const CancelToken* cancel) {
     error = stepWindowError(line.args, *trace_);
     if (!error.empty()) return std::nullopt;
     Scope scope = scopeOf(line.args, cacheNote_);
     scope.index = &index();
     scope.memo = &memo_;
+    scope.cancel = cancel;
     try {
-        return computeAnalysis(a, *trace_, scope, line.options);
+        AnalysisResult result = computeAnalysis(a, *trace_, scope, line.options);
+        if (cancel && cancel->isCancelled()) return std::nullopt;
+        return result;
     } catch (const std::exception& e) {  // a registration's mistake (tst_registry checks them)
         error = path_ + ": " + e.what();
         return std::nullopt;

@@ -31,8 +31,9 @@ class TraceSession {
     // The analysis over this trace as its command computes it with `line`
     // (--range, --step, --min-gap-us, its own options); none, with why
     // ("TRACE: no step 9 (steps 1..5)"), when it cannot be answered.
+    // `cancel` stops it early (the result is then none, `error` empty).
     std::optional<AnalysisResult> compute(const Analysis& analysis, CommandLine& line,
-                                          std::string& error);
+                                          std::string& error, const CancelToken* cancel = nullptr);
 
   private:
     std::shared_ptr<const Trace> trace_;

@@ -292,7 +292,11 @@ std::string renderAnalysis(const Trace& trace, const Analysis& analysis,
         case OutputFormat::Html:
             return htmlPage(trace, analysis, result);
         case OutputFormat::Json:
-            return analysisJson(trace, analysis, result).dump(2) + "\n";
+            // A name that is not UTF-8 (a trace may hold one) is written
+            // with U+FFFD where its bad bytes were, not refused.
+            return analysisJson(trace, analysis, result)
+                       .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+                   "\n";
         case OutputFormat::Text:
         case OutputFormat::Markdown:
             break;

@@ -260,6 +260,11 @@ def mcp_seeds(out):
          '{"jsonrpc": "2.0", "id": null, "method": "ping"}', '{"jsonrpc": "2.0", "id": 1}',
          line("tools/call", {"name": 5}), line("tools/call", {"arguments": []}),
          r'"\udcff"', line("no/such/method", ident=[1])],
+        # Nesting deeper than any message needs (refused before it is copied).
+        ['{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":' + "[" * 3000 + "]" * 3000 + "}}",
+         '{"jsonrpc":"2.0","id":' + "[" * 3000 + "]" * 3000 + "}",
+         json.dumps({"jsonrpc": "2.0", "method": "initialize", "params": {}}),
+         json.dumps({"jsonrpc": "2.0", "id": 9})],
     ]
     for session in sessions:
         data = ("\n".join(session) + "\n").encode()

@@ -7,6 +7,7 @@ import decimal
 import gzip
 import inspect
 import json
+import os
 import re
 import signal
 import threading
@@ -77,12 +78,42 @@ def test_bad_queries_say_what_is_wrong():
         t.slices(name_regex="(")
     with pytest.raises(TypeError, match="unexpected keyword argument 'bogus'"):
         t.kernels(bogus=1)
-    with pytest.raises(ValueError, match="--top takes a positive count"):
+    with pytest.raises(ValueError, match=r"^kernels\(\): top takes a positive count"):
         t.kernels(top=0)
     with pytest.raises(gapscope.TraceError, match=r"no step 99 \(steps"):
         t.steps(step=99)
     with pytest.raises(ValueError, match="compares runs"):
         t.result("diff")
+    with pytest.raises(ValueError, match="has no table 'nope'"):
+        t.kernels(table="nope")
+
+
+def test_numpy_numbers_are_option_values():
+    import numpy as np
+
+    t = gapscope.open(str(SAMPLE))
+    steps = t.steps()
+    step = steps["step"].iloc[1]  # a NumPy integer
+    assert isinstance(step, np.integer)
+    assert t.kernels(step=step).equals(t.kernels(step=int(step)))
+    window = (steps["start_ns"].iloc[1], steps["end_ns"].iloc[1])
+    assert t.gaps(range=window, min_gap_us=np.float64(12.5)).equals(
+        t.gaps(range=(int(window[0]), int(window[1])), min_gap_us=12.5))
+
+
+def test_names_that_are_not_utf8_read_as_the_cli_writes_them(tmp_path, cli):
+    path = tmp_path / "bytes.json"
+    path.write_bytes(
+        b'{"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "op\xff\xfe", "pid": 1, '
+        b'"tid": 1, "ts": 1, "dur": 5}, {"ph": "X", "cat": "cpu_op", "name": "ok", "pid": 1, '
+        b'"tid": 1, "ts": 10, "dur": 5}]}')
+    t = gapscope.open(str(path), cache=False)
+    assert sorted(t.slices()["name"].astype(str)) == ["ok", "op\ufffd\ufffd"]
+    ops = t.ops()
+    from conftest import run_cli_json
+    theirs = run_cli_json(cli, ["ops", str(path), "--no-cache"], str(tmp_path))
+    assert sorted(ops["name"]) == sorted(r["name"] for r in theirs["ops"])
+    assert "op\ufffd\ufffd" in list(ops["name"])
 
 
 def test_a_broken_trace_names_the_file(tmp_path):
@@ -173,6 +204,11 @@ def test_render_writes_a_png(tmp_path):
     assert out == tmp_path / "step.svg"
     with pytest.raises(ValueError, match="width"):
         t.render(width=10)
+    # Drawing leaves the process as it was: the C locale's numbers, and no
+    # platform forced on a later Qt application.
+    import locale
+    assert locale.setlocale(locale.LC_NUMERIC) == "C"
+    assert "QT_QPA_PLATFORM" not in os.environ
 
 
 def test_every_public_function_has_a_docstring():

@@ -12,8 +12,13 @@ answers against the CLI itself:
     walked page by page equals the CLI's whole table, the text summary
     names the figures;
   - diff of the two recorded runs equals `gapscope-cli diff`;
-  - a bad path and bad arguments are tool errors (isError) naming them;
+  - a bad path and bad arguments are tool errors (isError) naming them,
+    an argument the tool does not take among them;
   - render answers a PNG image;
+  - a trace written again at the same path is read again;
+  - hostile messages (deep nesting, over 16 MiB, an id without a method,
+    a notification of initialize, a batch under 2025-06-18) are refused
+    and the server goes on;
   - nothing but protocol messages is written on stdout.
 
   mcp_client_test.py --cli GAPSCOPE_CLI --source SOURCE_DIR
@@ -22,10 +27,13 @@ answers against the CLI itself:
 import argparse
 import base64
 import json
+import os
 import pathlib
+import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 
 class Client:
@@ -187,6 +195,49 @@ def check(cli, source, cache_dir):
 
     opened = c.call("open_trace", {"path": sample})
     assert opened["isError"] is False and "Trace" in opened["content"][0]["text"]
+
+    # Arguments a tool does not take are refused, not ignored.
+    bad = c.call("advice", {"trace": sample, "step": 3})
+    assert bad["isError"] is True and "no argument 'step'" in bad["content"][0]["text"], bad
+    bad = c.call("kernels", {"trace": sample, "topp": 3})
+    assert bad["isError"] is True and "no argument 'topp'" in bad["content"][0]["text"], bad
+    bad = c.call("render", {"trace": sample, "dark": "yes"})
+    assert bad["isError"] is True and "dark takes true or false" in bad["content"][0]["text"]
+    assert "finding_figures" not in tools["advice"]["inputSchema"]["properties"]["table"]["enum"]
+
+    # A trace written again at the same path is read again.
+    with tempfile.TemporaryDirectory() as folder:
+        path = str(pathlib.Path(folder) / "run.pt.trace.json.gz")
+        shutil.copyfile(sample, path)
+        first = c.call("info", {"trace": path})["structuredContent"]["span_start_ns"]
+        shutil.copyfile(base, path)
+        os.utime(path, (time.time() + 5, time.time() + 5))
+        again = c.call("info", {"trace": path})["structuredContent"]["span_start_ns"]
+        assert again != first
+        assert again == cli_json(cli, ["info", path], cache_dir)["span_start_ns"]
+
+    # Hostile messages: deep nesting, an initialize as a notification, an id
+    # without a method, a line over 16 MiB; the server goes on answering.
+    c.send_line('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":' + "[" * 30000 +
+                "]" * 30000 + "}}")
+    assert c.read()["error"]["code"] == -32600
+    c.send({"jsonrpc": "2.0", "method": "initialize", "params": {}})
+    c.send({"jsonrpc": "2.0", "id": 77})
+    assert c.read() == {"jsonrpc": "2.0", "id": 77,
+                        "error": {"code": -32600, "message": "Invalid Request: no method"}}
+    c.send_line('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"' + "a" * (17 << 20) +
+                '"}}')
+    assert c.read()["error"]["code"] == -32600
+    assert c.request("ping")["result"] == {}
+    c.close()
+
+    # Under 2025-06-18 there are no batches.
+    c = Client(cli, cache_dir)
+    assert c.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                    "clientInfo": {"name": "t", "version": "1"}}
+                     )["result"]["protocolVersion"] == "2025-06-18"
+    c.send([{"jsonrpc": "2.0", "id": "a", "method": "ping"}])
+    assert c.read()["error"]["code"] == -32600
     c.close()
 
 

@@ -71,7 +71,7 @@ std::string exportResult(const AnalysisTableModel& model, const std::vector<int>
         nlohmann::json out;
         out["title"] = title;
         out["rows"] = resultRowsJson(picked);
-        return out.dump(2) + "\n";
+        return out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     }
     RenderOptions options;
     options.readable = format != OutputFormat::Csv;  // documents read as the panel shows

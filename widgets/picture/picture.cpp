@@ -43,8 +43,9 @@ Parts partsOf(const PictureSpec& spec, const TimelineLayout& layout) {
     const int ruler = rulerHeight(QFontMetricsF(spec.font), !spec.annotations.empty());
     parts.ruler = QRect(0, line, w, ruler);
     const int fixed = 2 * line + ruler;
-    const int rows = spec.height > 0 ? std::max(0, spec.height - fixed)
-                                     : std::min(layout.totalHeight(), kPictureMaxHeight);
+    const int rows =
+        spec.height > 0 ? std::max(0, spec.height - fixed)
+                        : std::min({layout.totalHeight(), spec.maxTracksHeight, kPictureMaxHeight});
     parts.tracks = QRect(0, parts.ruler.bottom() + 1, w, std::min(rows, kPictureMaxHeight));
     parts.legend = QRect(0, parts.tracks.bottom() + 1, w, line);
     return parts;

@@ -37,7 +37,9 @@ struct PictureSpec {
     TrackArrangement arrangement;
     int width = 1600;  // logical px
     int height = 0;    // logical px of the whole picture; 0: every chosen row
-    qreal scale = 1;   // device pixels per logical px (PNG)
+    // With height 0: the tracks' part at most this tall (rows below are cut).
+    int maxTracksHeight = kPictureMaxHeight;
+    qreal scale = 1;  // device pixels per logical px (PNG)
     bool dark = false;
     QString title;      // usually the trace's file name
     TimeNs origin = 0;  // the ruler counts from here (the trace's start)

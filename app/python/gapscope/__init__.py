@@ -28,6 +28,7 @@ from . import _frames, _gapscope
 from ._frames import Result
 from ._methods import make_method as _make_method
 from ._methods import method_name as _method_name
+from ._methods import python_words as _words
 from ._methods import registry as _registry
 from ._methods import tokens as _tokens
 
@@ -35,6 +36,7 @@ __all__ = ["open", "compare", "compare_result", "ranks", "ranks_result", "analys
            "Result", "TraceError"]
 
 TraceError = _gapscope.TraceError
+TraceError.__module__ = "gapscope"
 TraceError.__doc__ = (
     "A trace that cannot be opened (its text names the file, where and what was wrong), "
     "or a question it cannot answer (a step it does not have)."
@@ -42,7 +44,8 @@ TraceError.__doc__ = (
 
 
 def analyses():
-    """The registered analyses: a dict of id -> (title, what it computes, input)."""
+    """The registered analyses by id: each a dict of its title, what it computes, its
+    input ("trace", "two_runs" or "ranks") and its Trace method (None for comparisons)."""
     return {
         a["id"]: {"title": a["title"], "what": a["what"], "input": a["input"],
                   "method": _method_name(a["id"]) if a["input"] == "trace" else None}
@@ -75,11 +78,14 @@ def open(path, run=None, cache=True, *, cache_dir=None, threads="auto", process=
         loading (``phase`` is "reading", "building" or "indexing").
         An exception it raises stops the load and is raised here.
     ranks_as_one : bool
-        A folder of a job's ranks opens as one trace (else TraceError).
+        A folder of a job's ranks opens as one trace, the ranks merged as the
+        viewer merges them (else TraceError). The CLI's commands of one trace
+        refuse such a folder (but critical-path); :func:`ranks` compares them.
 
-    The load runs without the GIL (other Python threads go on) and stops at
-    Ctrl+C (KeyboardInterrupt). A file that cannot be read raises
-    :class:`TraceError` naming the file, where and what was wrong.
+    The load runs on a thread of its own without the GIL (other Python threads
+    go on) and stops at Ctrl+C (KeyboardInterrupt), as an analysis does. A file
+    that cannot be read raises :class:`TraceError` naming the file, where and
+    what was wrong.
     """
     native = _gapscope.open(
         _os.fspath(path), run or "", bool(cache), _os.fspath(cache_dir) if cache_dir else "",
@@ -116,7 +122,8 @@ class Trace:
         return "<gapscope.Trace %s: %d slices>" % (self.path, self._native.slice_count)
 
     def info(self, **options):
-        """What the trace holds, as ``gapscope-cli info TRACE --format json``: a dict."""
+        """What the trace holds, as ``gapscope-cli info TRACE --format json``: a dict
+        (unlike the other analyses' methods; ``result("info")`` has its tables)."""
         return self.json("info", **options)
 
     def result(self, analysis, **options):
@@ -126,13 +133,21 @@ class Trace:
         (``top=5``, ``min_gap_us=50``, ``range=(start_ns, end_ns)``, ``step=3``).
         """
         spec = _spec(analysis)
-        native = self._native.compute(spec["id"], _tokens(spec, options, analysis))
+        args = _tokens(spec, options, _method_name(spec["id"]))
+        try:
+            native = self._native.compute(spec["id"], args)
+        except ValueError as e:
+            raise ValueError(_words(str(e), _method_name(spec["id"]))) from None
         return Result(native, spec["primary_table"])
 
     def json(self, analysis, **options):
         """The analysis exactly as ``gapscope-cli ID TRACE --format json`` writes it: a dict."""
         spec = _spec(analysis)
-        return self._native.compute_json(spec["id"], _tokens(spec, options, analysis))
+        args = _tokens(spec, options, _method_name(spec["id"]))
+        try:
+            return self._native.compute_json(spec["id"], args)
+        except ValueError as e:
+            raise ValueError(_words(str(e), _method_name(spec["id"]))) from None
 
     def slices(self, kind=None, name=None, *, name_regex=None, start=None, end=None, track=None,
                track_regex=None):
@@ -239,12 +254,13 @@ def _path_token(path):
     return "./" + path if path.startswith("-") else path
 
 
-def _comparison(analysis, paths, options, json, workers=0):
+def _comparison(analysis, paths, options, workers=0):
     spec = _spec(analysis)
     args = _tokens(spec, options, analysis) + [_path_token(getattr(p, "path", p)) for p in paths]
-    body, log, status, verdict = _gapscope.compare(spec["id"], args, json, int(workers))
-    if json:
-        return body
+    try:
+        body, log, status, verdict = _gapscope.compare(spec["id"], args, int(workers))
+    except ValueError as e:
+        raise ValueError(_words(str(e), analysis)) from None
     result = Result(body, spec["primary_table"])
     result.log = log
     if status is not None:
@@ -255,11 +271,13 @@ def _comparison(analysis, paths, options, json, workers=0):
 def compare_result(base, new, analysis="diff", **options):
     """Compare two runs as ``gapscope-cli diff BASE NEW``; every table as a :class:`Result`.
 
-    ``base`` and ``new`` are paths or opened :class:`Trace` objects (a
-    folder of a job's ranks compares rank by rank). With ``fail_if=[...]``
-    the gate's exit status and lines are ``Result.status`` and ``Result.verdict``.
+    ``base`` and ``new`` are paths, or opened :class:`Trace` objects whose paths are
+    compared (each opened again as the CLI opens it: from the index cache when
+    unchanged; the ``run`` or ``process`` it was opened with does not carry over).
+    A folder of a job's ranks compares rank by rank. With ``fail_if=[...]`` the
+    gate's exit status and lines are ``Result.status`` and ``Result.verdict``.
     """
-    result = _comparison(analysis, [base, new], options, False)
+    result = _comparison(analysis, [base, new], options)
     return result
 
 
@@ -269,7 +287,7 @@ def compare(base, new, analysis="diff", *, table=None, **options):
     The same as :func:`compare_result` (``options`` are ``gapscope-cli diff``'s,
     as keyword arguments), returning one table (``table``, default the primary).
     """
-    result = _comparison(analysis, [base, new], options, False)
+    result = _comparison(analysis, [base, new], options)
     return result.table(table or result.primary)
 
 
@@ -278,13 +296,13 @@ def ranks_result(path, *more, workers=0, **options):
 
     ``workers`` is how many files are read at once (0: the machine's cores).
     """
-    result = _comparison("ranks", [path, *more], options, False, workers)
+    result = _comparison("ranks", [path, *more], options, workers)
     return result
 
 
 def ranks(path, *more, workers=0, table=None, **options):
     """The ranks of a job, one row per rank (the primary table) as a DataFrame."""
-    result = _comparison("ranks", [path, *more], options, False, workers)
+    result = _comparison("ranks", [path, *more], options, workers)
     return result.table(table or result.primary)
 
 

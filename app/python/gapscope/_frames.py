@@ -3,8 +3,9 @@
 An analysis's table arrives as (key, unit, values) columns, each cell as
 the CLI's JSON writes it: integers and reals as NumPy arrays, everything
 else (text, flags, lists, integers with gaps) as lists. Integer columns
-with a missing value become pandas' nullable ``Int64``; missing reals are
-NaN. Units stay with the frame in ``DataFrame.attrs["units"]``.
+with a missing value become pandas' nullable ``Int64``, flags its
+``boolean``; missing reals are NaN. Units stay with the frame in
+``DataFrame.attrs["units"]``.
 """
 
 
@@ -25,11 +26,13 @@ def _column(unit, values):
     pd = _pandas()
     if not isinstance(values, list):
         return values
-    numbers = [v for v in values if v is not None]
+    present = [v for v in values if v is not None]
     if unit in _INTEGER_UNITS and all(
-        isinstance(v, int) and not isinstance(v, bool) for v in numbers
+        isinstance(v, int) and not isinstance(v, bool) for v in present
     ):
         return pd.array(values, dtype="Int64")
+    if unit == "flag" and all(isinstance(v, bool) for v in present):
+        return pd.array(values, dtype="boolean")  # true, false or missing
     return pd.Series(values, dtype=object)
 
 
@@ -95,7 +98,7 @@ class Result:
     def table(self, name):
         """The table ``name`` as a DataFrame, the figures and analysis in its attrs."""
         if name not in self.tables:
-            raise KeyError(
+            raise ValueError(
                 "%s has no table %r (it has %s)"
                 % (self.analysis, name, ", ".join(self.tables))
             )

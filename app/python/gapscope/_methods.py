@@ -10,6 +10,9 @@ with no code.
 import decimal
 import functools
 import inspect
+import numbers
+import operator
+import re
 
 from . import _gapscope
 
@@ -48,12 +51,21 @@ def shared_options(spec):
 
 
 def _number(value, what):
-    if isinstance(value, bool) or not isinstance(value, (int, float, decimal.Decimal)):
+    # Any integer or real, NumPy's included (a cell of a DataFrame).
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError("%s takes a number, not %r" % (what, value))
-    if isinstance(value, int):
-        return str(value)
+    if isinstance(value, numbers.Integral):
+        return str(operator.index(value))
+    if isinstance(value, decimal.Decimal):
+        return format(value, "f")
     # Exact decimals, never an exponent ("1e-05" is no option value).
-    return format(decimal.Decimal(str(value)), "f")
+    return format(decimal.Decimal(repr(float(value))), "f")
+
+
+def python_words(message, caller):
+    """A message of the CLI's parser in the keyword arguments' words."""
+    message = re.sub(r"^gapscope-cli [\w-]+: ", caller + "(): ", message)
+    return re.sub(r"--([a-z][a-z-]*)", lambda m: m.group(1).replace("-", "_"), message)
 
 
 def tokens(spec, options, caller):

@@ -10,8 +10,10 @@
 #include <pybind11/stl.h>
 
 #include <chrono>
+#include <future>
 #include <memory>
 #include <sstream>
+#include <thread>
 
 #include "load_args.h"
 #include "python_values.h"
@@ -40,8 +42,15 @@ py::handle& traceError() {
 }
 
 [[noreturn]] void raise(const std::string& message) {
-    PyErr_SetString(traceError().ptr(), message.c_str());
+    PyErr_SetObject(traceError().ptr(), text(message).ptr());
     throw py::error_already_set();
+}
+
+py::list texts(const std::vector<std::string>& lines) {
+    py::list out;
+    for (const std::string& l : lines)
+        out.append(text(l));
+    return out;
 }
 
 using OpenTrace = cli::TraceSession;
@@ -83,6 +92,32 @@ py::dict resultDict(const Trace& subject, const Analysis& a, const AnalysisResul
     return out;
 }
 
+// Runs `work` on a thread of its own while this one, without the GIL,
+// looks at Python's signals every 50 ms: Ctrl+C cancels the token the work
+// polls, and KeyboardInterrupt is raised once the work has stopped. (Only
+// the main thread sees signals; elsewhere the work runs to its end.)
+template <class Work>
+auto cancellable(CancelToken& cancel, Work&& work) -> decltype(work()) {
+    using Result = decltype(work());
+    std::packaged_task<Result()> task(std::forward<Work>(work));
+    std::future<Result> done = task.get_future();
+    std::optional<py::error_already_set> interrupted;
+    {
+        const py::gil_scoped_release release;
+        std::thread worker(std::move(task));
+        while (done.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) {
+            const py::gil_scoped_acquire gil;
+            if (!interrupted && PyErr_CheckSignals() != 0) {
+                interrupted.emplace();  // (fetches the KeyboardInterrupt)
+                cancel.cancel();
+            }
+        }
+        worker.join();
+    }
+    if (interrupted) throw std::move(*interrupted);
+    return done.get();
+}
+
 AnalysisResult computeOn(OpenTrace& t, const Analysis& a, std::vector<std::string> tokens) {
     if (!a.readsOneTrace())
         throw py::value_error(a.id + " compares runs or ranks: gapscope." +
@@ -90,12 +125,10 @@ AnalysisResult computeOn(OpenTrace& t, const Analysis& a, std::vector<std::strin
                               "() runs it");
     tokens.push_back(cli::pathToken(t.path()));
     cli::CommandLine line = parsed(a, std::move(tokens));
-    std::optional<AnalysisResult> result;
     std::string error;
-    {
-        const py::gil_scoped_release release;
-        result = t.compute(a, line, error);
-    }
+    CancelToken cancel;
+    std::optional<AnalysisResult> result =
+        cancellable(cancel, [&] { return t.compute(a, line, error, &cancel); });
     if (!result) raise(error);
     return std::move(*result);
 }
@@ -117,36 +150,32 @@ std::shared_ptr<OpenTrace> openPath(const std::string& path, const std::string& 
             std::make_unique<IndexCache>(cacheDir.empty() ? IndexCache::defaultDir() : cacheDir);
         args.options.cache = args.cache.get();
     }
-    // Ctrl+C and the caller's progress callback, at most every 50 ms, with
-    // the GIL taken only then: between calls Python threads run.
+    // The caller's progress callback at most every 50 ms and at each new
+    // phase, with the GIL taken only then (the load runs on a thread of its
+    // own: cancellable()).
     CancelToken cancel;
     args.options.cancel = &cancel;
-    std::optional<py::error_already_set> pending;
+    std::optional<py::error_already_set> failed;  // the callback's exception
     auto last = std::chrono::steady_clock::now() - std::chrono::seconds(1);
-    args.options.progress = [&](LoadPhase phase, uint64_t done, uint64_t total) {
-        const auto now = std::chrono::steady_clock::now();
-        if (now - last < std::chrono::milliseconds(50) || pending) return;
-        last = now;
-        const py::gil_scoped_acquire gil;
-        if (PyErr_CheckSignals() != 0) {
-            pending.emplace();
-            cancel.cancel();
-            return;
-        }
-        if (progress.is_none()) return;
-        try {
-            progress(phaseName(phase), done, total);
-        } catch (py::error_already_set& e) {
-            pending.emplace(std::move(e));
-            cancel.cancel();
-        }
-    };
-    cli::OpenedTrace opened;
-    {
-        const py::gil_scoped_release release;
-        opened = cli::openTrace(args, ranksAsOne);
-    }
-    if (pending) throw std::move(*pending);
+    std::optional<LoadPhase> lastPhase;
+    if (!progress.is_none())
+        args.options.progress = [&](LoadPhase phase, uint64_t done, uint64_t total) {
+            const auto now = std::chrono::steady_clock::now();
+            const bool news = phase != lastPhase || done == total;
+            if ((!news && now - last < std::chrono::milliseconds(50)) || cancel.isCancelled())
+                return;
+            last = now;
+            lastPhase = phase;
+            const py::gil_scoped_acquire gil;
+            try {
+                progress(phaseName(phase), done, total);
+            } catch (py::error_already_set& e) {
+                failed.emplace(std::move(e));
+                cancel.cancel();
+            }
+        };
+    cli::OpenedTrace opened = cancellable(cancel, [&] { return cli::openTrace(args, ranksAsOne); });
+    if (failed) throw std::move(*failed);
     if (!opened.trace) raise(opened.error);
     return std::make_shared<OpenTrace>(opened.trace, path, opened.cacheNote, opened.notes);
 }
@@ -212,9 +241,9 @@ PYBIND11_MODULE(_gapscope, m) {
     traceError() = py::exception<std::runtime_error>(m, "TraceError", PyExc_RuntimeError).release();
 
     py::class_<OpenTrace, std::shared_ptr<OpenTrace>>(m, "OpenTrace")
-        .def_property_readonly("path", &OpenTrace::path)
+        .def_property_readonly("path", [](const OpenTrace& t) { return text(t.path()); })
         .def_property_readonly("cache_note", &OpenTrace::cacheNote)
-        .def_property_readonly("notes", &OpenTrace::notes)
+        .def_property_readonly("notes", [](const OpenTrace& t) { return texts(t.notes()); })
         .def_property_readonly("slice_count",
                                [](const OpenTrace& t) { return t.trace().slices.size(); })
         .def(
@@ -260,14 +289,20 @@ PYBIND11_MODULE(_gapscope, m) {
                 std::string error = cli::stepWindowError(line.args, t.trace());
                 if (!error.empty()) raise(error);
                 r.range = line.args.range;
-                cli::ensureOffscreenGui();
+                // Kept for the process (never let go while Python runs).
+                static const std::shared_ptr<void>* gui =
+                    new std::shared_ptr<void>(cli::offscreenGui("gapscope"));
+                (void)gui;
                 cli::Picture picture;
                 {
                     const py::gil_scoped_release release;
                     picture = cli::renderTracePicture(t.shared(), r);
                 }
-                if (picture.bytes.empty()) throw py::value_error(picture.error);
-                return py::make_tuple(py::bytes(picture.bytes), picture.warnings);
+                if (picture.bytes.empty()) {
+                    PyErr_SetObject(PyExc_ValueError, text(picture.error).ptr());
+                    throw py::error_already_set();
+                }
+                return py::make_tuple(py::bytes(picture.bytes), texts(picture.warnings));
             },
             py::arg("tokens"), py::arg("tracks"), py::arg("width"), py::arg("height"),
             py::arg("scale"), py::arg("svg"), py::arg("dark"), py::arg("annotations"))
@@ -289,7 +324,7 @@ PYBIND11_MODULE(_gapscope, m) {
     m.def("analyses", &registryDescription);
     m.def(
         "compare",
-        [](const std::string& id, std::vector<std::string> tokens, bool json, unsigned workers) {
+        [](const std::string& id, std::vector<std::string> tokens, unsigned workers) {
             const Analysis& a = registered(id);
             if (a.readsOneTrace()) throw py::value_error(id + " reads one trace");
             cli::CommandLine line = parsed(a, std::move(tokens));
@@ -307,14 +342,13 @@ PYBIND11_MODULE(_gapscope, m) {
                     why.pop_back();
                 raise(why);
             }
-            py::object body = json ? toPython(analysisJson(outcome.subject, a, *outcome.result))
-                                   : py::object(resultDict(outcome.subject, a, *outcome.result));
+            py::dict body = resultDict(outcome.subject, a, *outcome.result);
             std::string verdict;
             py::object status = py::none();
             if (a.gate) status = py::int_(a.gate(*outcome.result, verdict));
-            return py::make_tuple(body, log.str(), status, verdict);
+            return py::make_tuple(body, text(log.str()), status, text(verdict));
         },
-        py::arg("id"), py::arg("tokens"), py::arg("json"), py::arg("workers"));
+        py::arg("id"), py::arg("tokens"), py::arg("workers"));
     m.def("write_file", [](const std::string& path, const py::bytes& bytes) {
         const std::string error = writeFileAtomically(path, std::string(bytes), Overwrite::Yes);
         if (!error.empty()) throw py::value_error(path + ": " + error);

@@ -12,6 +12,13 @@ namespace py = pybind11;
 
 namespace gapscope::python {
 
+py::str text(std::string_view utf8) {
+    PyObject* s =
+        PyUnicode_DecodeUTF8(utf8.data(), static_cast<Py_ssize_t>(utf8.size()), "replace");
+    if (!s) throw py::error_already_set();
+    return py::reinterpret_steal<py::str>(s);
+}
+
 py::object toPython(const nlohmann::json& v) {
     switch (v.type()) {
         case nlohmann::json::value_t::null:
@@ -25,7 +32,7 @@ py::object toPython(const nlohmann::json& v) {
         case nlohmann::json::value_t::number_float:
             return py::float_(v.get<double>());
         case nlohmann::json::value_t::string:
-            return py::str(v.get_ref<const std::string&>());
+            return text(v.get_ref<const std::string&>());
         case nlohmann::json::value_t::array: {
             py::list out;
             for (const auto& e : v)
@@ -35,7 +42,7 @@ py::object toPython(const nlohmann::json& v) {
         case nlohmann::json::value_t::object: {
             py::dict out;
             for (const auto& [key, e] : v.items())
-                out[py::str(key)] = toPython(e);
+                out[text(key)] = toPython(e);
             return out;
         }
         default:
@@ -111,11 +118,11 @@ py::dict tableColumns(const ResultTable& table) {
                 break;
             }
         }
-        columns.append(py::make_tuple(column.key, unitName(column.unit), values));
+        columns.append(py::make_tuple(text(column.key), unitName(column.unit), values));
     }
     py::dict out;
-    out["id"] = table.id;
-    out["title"] = table.title;
+    out["id"] = text(table.id);
+    out["title"] = text(table.title);
     out["columns"] = columns;
     return out;
 }

@@ -6,10 +6,15 @@
 #include <pybind11/pybind11.h>
 
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "report/result_table.h"
 
 namespace gapscope::python {
+
+// Text as Python's str; bytes that are not UTF-8 (a trace may hold them)
+// become U+FFFD, as the CLI's JSON writes them.
+pybind11::str text(std::string_view utf8);
 
 pybind11::object toPython(const nlohmann::json& value);
 

@@ -9,6 +9,7 @@
 
 #include "analysis/slice_queries.h"
 #include "model/slice_kind.h"
+#include "python_values.h"
 
 namespace py = pybind11;
 
@@ -22,6 +23,13 @@ std::regex compiled(const std::string& pattern, const char* what) {
     } catch (const std::regex_error& e) {
         throw py::value_error(std::string(what) + " " + pattern + ": " + e.what());
     }
+}
+
+py::list texts(const std::vector<std::string>& values) {
+    py::list out;
+    for (const std::string& v : values)
+        out.append(text(v));
+    return out;
 }
 
 template <class T>
@@ -71,9 +79,10 @@ py::dict sliceArrays(const Trace& t, const SliceQuery& q) {
                               std::to_string(t.tracks.size()) + " tracks");
     const TimeNs from = q.start.value_or(INT64_MIN), to = q.end.value_or(INT64_MAX);
 
-    std::vector<uint32_t> slice, track;
+    // Signed, as pandas users subtract them (a depth - 1 must not wrap).
+    std::vector<int64_t> slice, track;
     std::vector<int64_t> start, end, dur;
-    std::vector<uint16_t> depth;
+    std::vector<int32_t> depth;
     std::vector<int32_t> name, kindCode, category;
     Codes names, kinds, categories;
     {
@@ -127,24 +136,23 @@ py::dict sliceArrays(const Trace& t, const SliceQuery& q) {
     columns["category"] = arrayOf(category);
     py::dict out;
     out["columns"] = columns;
-    out["names"] = names.texts();
-    out["kinds"] = kinds.texts();
-    out["categories"] = categories.texts();
+    out["names"] = texts(names.texts());
+    out["kinds"] = texts(kinds.texts());
+    out["categories"] = texts(categories.texts());
     return out;
 }
 
 py::dict trackColumns(const Trace& t) {
     py::list label, kind, process, thread;
-    std::vector<uint32_t> index, count;
-    std::vector<int64_t> rank, gpu;
+    std::vector<int64_t> index, count, rank, gpu;
     for (uint32_t i = 0; i < t.tracks.size(); ++i) {
         const Track& tr = t.tracks[i];
         const Process& p = t.processes[tr.process];
         index.push_back(i);
-        label.append(trackLabel(t, i));
-        kind.append(trackKindName(tr.kind));
-        process.append(idText(t, p.pid));
-        thread.append(idText(t, tr.tid));
+        label.append(text(trackLabel(t, i)));
+        kind.append(text(trackKindName(tr.kind)));
+        process.append(text(idText(t, p.pid)));
+        thread.append(text(idText(t, tr.tid)));
         rank.push_back(t.ranks.empty() ? 0 : t.ranks[p.group].rank);
         gpu.push_back(tr.gpuDevice);
         count.push_back(tr.sliceCount());
