@@ -57,6 +57,7 @@
 #include "loading/run_chooser.h"
 #include "loading/trace_loader.h"
 #include "loading/warnings_list.h"
+#include "model/slice_kind.h"
 #include "panels/analysis_session.h"
 #include "panels/details_panel.h"
 #include "panels/dock_content.h"
@@ -82,6 +83,26 @@ namespace gapscope::app {
 
 namespace {
 constexpr int kMaxRecent = 10;
+
+// Where a rank's step is on the timeline: its step slice in the merged
+// trace (selected, so that the rank's tracks come into view), else the
+// span alone.
+ui::NavTarget rankStepTarget(const Trace* trace, int64_t rank, Interval span) {
+    if (trace)
+        for (const TraceRank& r : trace->ranks) {
+            if (r.rank != rank) continue;
+            for (uint32_t i = r.firstSlice; i < r.firstSlice + r.sliceCount; ++i) {
+                const Slice& s = trace->slices[i];
+                if (sliceKind(s) == SliceKind::Step && s.start == span.start) {
+                    ui::NavTarget t = ui::NavTarget::toSlice(i);
+                    t.range = span;
+                    return t;
+                }
+            }
+        }
+    return ui::NavTarget::toRange(span);
+}
+
 const char* kRecentKey = "recentFiles";
 const char* kTourSeenKey = "tour/seen";
 }  // namespace
@@ -127,8 +148,8 @@ MainWindow::MainWindow(QWidget* parent)
     connect(loader_, &ui::TraceLoader::ranksLoaded, this,
             [this](std::shared_ptr<const RanksDocument> doc) { pendingRanks_ = std::move(doc); });
     connect(loader_, &ui::TraceLoader::loaded, this, &MainWindow::onLoaded);
-    connect(ranks_, &ui::RanksPanel::frameRange, this, [this](Interval range) {
-        panels_->session()->navigate(ui::NavTarget::toRange(range));
+    connect(ranks_, &ui::RanksPanel::frameRankStep, this, [this](int64_t rank, Interval range) {
+        panels_->session()->navigate(rankStepTarget(page_->trace().get(), rank, range));
     });
     connect(ranks_, &ui::RanksPanel::openTrace, this,
             [this](const QString& path) { openTrace(path); });

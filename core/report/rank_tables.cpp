@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "analysis/rank_outliers.h"
 #include "analysis/rank_totals.h"
 #include "report/ranks_report.h"
 
@@ -55,6 +56,13 @@ ResultTable rankTable(const std::vector<RankRow>& ranks, const RankComparison& c
                      {"wait_ns", "Waited", Unit::Duration},
                      {"transfer_ns", "In transfer", Unit::Duration},
                      {"straggler_in", "Straggler in", Unit::Count},
+                     {"outlier", "Outlier", Unit::Flag},
+                     {"outlier_score", "Outlier score", Unit::Number, 2},
+                     {"outlier_figure",
+                      "Stands apart in",
+                      Unit::Text,
+                      1,
+                      {{"step_time", "step time"}, {"busy_share", "GPU busy"}, {"wait", "wait"}}},
                      {"file", "File", Unit::Text},
                      {"part", "Process", Unit::Text},
                      {"origin", "Rank from", Unit::Text},
@@ -70,9 +78,17 @@ ResultTable rankTable(const std::vector<RankRow>& ranks, const RankComparison& c
     // The process of a file of several ranks (an Nsight Systems export).
     for (const char* key : {"part", "device", "step_source"})
         table.columns[static_cast<size_t>(table.column(key))].sparse = true;
+    std::vector<RankTotals> totals;
+    std::vector<size_t> stepCounts;
+    for (const RankRow& r : ranks) {
+        totals.push_back(rankTotals(r.entry.figures));
+        stepCounts.push_back(r.error.empty() ? r.entry.figures.steps.size() : 0);
+    }
+    const std::vector<RankOutlier> outliers = rankOutliers(totals, stepCounts);
     for (size_t i = 0; i < ranks.size(); ++i) {
         const RankRow& r = ranks[i];
-        const RankTotals t = rankTotals(r.entry.figures);
+        const RankTotals& t = totals[i];
+        const RankOutlier& o = outliers[i];
         const auto n = static_cast<int64_t>(r.entry.figures.steps.size());
         const auto straggles = std::count_if(
             comparison.stragglers.begin(), comparison.stragglers.end(),
@@ -81,8 +97,10 @@ ResultTable rankTable(const std::vector<RankRow>& ranks, const RankComparison& c
         row.cells = {r.entry.rank, r.entry.host, n,
                      n ? ResultCell(double(t.duration) / double(n)) : ResultCell(),
                      t.gpuTime > 0 ? ResultCell(double(t.busy) / double(t.gpuTime)) : ResultCell(),
-                     t.comm, t.exposedComm, t.wait, t.transfer, int64_t{straggles}, r.entry.file,
-                     r.entry.part.empty() ? ResultCell() : ResultCell(r.entry.part),
+                     t.comm, t.exposedComm, t.wait, t.transfer, int64_t{straggles},
+                     o.score ? ResultCell(int64_t{o.outlier()}) : ResultCell(), cellOf(o.score),
+                     o.score ? ResultCell(std::string(rankFigureName(o.figure))) : ResultCell(),
+                     r.entry.file, r.entry.part.empty() ? ResultCell() : ResultCell(r.entry.part),
                      r.origin.empty() ? ResultCell() : ResultCell(r.origin), r.entry.offset,
                      // Aligned on a step: whether it has that step (else left as it was).
                      comparison.alignedOn && r.error.empty()

@@ -15,6 +15,35 @@ const char* const kPlantedStepEvents = R"(
 {"ph":"X","cat":"kernel","pid":0,"tid":7,"name":"k_tail","ts":915,"dur":500,"args":{"device":0,"stream":7,"correlation":3}}
 )";
 
+std::string plantedRankOfLargeJob(int rank, int ranks, bool slow) {
+    std::string e;
+    for (int step = 1; step <= 3; ++step) {
+        const int base = (step - 1) * 1000;
+        const int gemmCall = 2 * step - 1, ncclCall = 2 * step;  // correlations
+        const int gemm = slow ? 700 : 300 + rank % 7;
+        const int entry = base + 20 + gemm, end = base + 770;
+        auto at = [&](int us) { return std::to_string(us); };
+        e +=
+            std::string(e.empty() ? "" : ",\n") +
+            R"({"ph":"X","cat":"user_annotation","pid":1,"tid":1,"name":"ProfilerStep#)" +
+            std::to_string(step) + R"(","ts":)" + at(base) + R"(,"dur":1000},)" + "\n" +
+            R"({"ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"name":"cudaLaunchKernel","ts":)" +
+            at(base + 10) + R"(,"dur":4,"args":{"correlation":)" + at(gemmCall) + "}},\n" +
+            R"({"ph":"X","cat":"kernel","pid":0,"tid":7,"name":"gemm","ts":)" + at(base + 20) +
+            R"(,"dur":)" + at(gemm) + R"(,"args":{"device":0,"stream":7,"correlation":)" +
+            at(gemmCall) + "}},\n" +
+            R"({"ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"name":"cudaLaunchKernel","ts":)" +
+            at(base + 15) + R"(,"dur":4,"args":{"correlation":)" + at(ncclCall) + "}},\n" +
+            R"({"ph":"X","cat":"kernel","pid":0,"tid":20,"name":"ncclDevKernel_AllReduce_Sum_f32_RING_LL","ts":)" +
+            at(entry) + R"(,"dur":)" + at(end - entry) +
+            R"(,"args":{"device":0,"stream":20,"correlation":)" + at(ncclCall) + "}}";
+    }
+    return R"({"distributedInfo":{"backend":"nccl","rank":)" + std::to_string(rank) +
+           R"(,"world_size":)" + std::to_string(ranks) + R"(},
+"traceEvents":[)" +
+           e + "]}";
+}
+
 std::string plantedRankOfJob(int rank, bool lateStart) {
     const char* nccl = "ncclDevKernel_AllReduce_Sum_f32_RING_LL";
     std::string e;

@@ -12,6 +12,14 @@ namespace gapscope::test {
 
 std::string plantedRankOfJob(int rank, bool lateStart);
 
+// One rank of a large job with planted slow ranks: three steps of 1000 µs
+// (ProfilerStep#1..3 from 0, 1000, 2000 µs); in each, a gemm launched at
+// +10 µs runs from +20 for 300 + (rank % 7) µs (700 on a slow rank), then
+// the all-reduce runs from the gemm's end to +770 on every rank (50 µs
+// after the slow ranks entered it). The others wait about 400 µs in each
+// step for the slow ranks, which wait 0: their wait stands apart.
+std::string plantedRankOfLargeJob(int rank, int ranks, bool slow);
+
 // One step (1000 µs) of one process, as traceEvents' elements: mm at 100
 // µs launches gemm (600 µs from 130); a synchronize from 200 returns at
 // 740; at 900 a launch of k_tail (500 µs from 915), which runs past the

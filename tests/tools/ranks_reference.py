@@ -104,6 +104,15 @@ Stragglers
   longest_wait_ns / longest_wait_rank = their largest wait (lowest rank on
   ties); instead = the straggler's matched collective's work_before.  Ranks
   outside the match keep their first collective and null wait / transfer.
+
+Outliers (after the stragglers' waits)
+  Per rank with steps: mean step time (sum of durations / steps), busy
+  share (sum busy_ns / sum (busy_ns + idle_ns); none when 0) and wait per
+  step (sum of wait_ns, null as 0, / steps).  For each figure over the ranks
+  that have it (at least 4, else none), Iglewicz and Hoaglin's modified z:
+  0.6745 (x - median) / MAD; MAD 0: (x - median) / (1.253314 mean absolute
+  deviation); both 0: 0.  A rank's score is the one furthest from 0 (the
+  first of step time, busy, wait on ties); an outlier when |score| > 3.5.
 """
 
 import argparse
@@ -589,6 +598,62 @@ def stragglers(ranks):
     return out
 
 
+def modified_z(values):
+    """Iglewicz and Hoaglin's modified z-scores of the non-None values."""
+    present = [v for v in values if v is not None]
+    if len(present) < 4:
+        return [None] * len(values)
+
+    def median(xs):
+        xs = sorted(xs)
+        n = len(xs)
+        return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+
+    m = median(present)
+    mad = median([abs(v - m) for v in present])
+    mean_ad = sum(abs(v - m) for v in present) / len(present)
+    out = []
+    for v in values:
+        if v is None:
+            out.append(None)
+        elif mad > 0:
+            out.append(0.6745 * (v - m) / mad)
+        elif mean_ad > 0:
+            out.append((v - m) / (1.253314 * mean_ad))
+        else:
+            out.append(0.0)
+    return out
+
+
+def outliers(ranks):
+    """Per rank: the score furthest from 0 of its mean step time, busy share
+    and wait per step, the figure, and whether |score| > 3.5."""
+    step_time, busy, wait = [], [], []
+    for rk in ranks:
+        steps = rk["steps"]
+        if not steps:
+            step_time.append(None)
+            busy.append(None)
+            wait.append(None)
+            continue
+        n = len(steps)
+        step_time.append(sum(s["end_ns"] - s["start_ns"] for s in steps) / n)
+        window = sum(s["busy_ns"] + s["idle_ns"] for s in steps)
+        busy.append(sum(s["busy_ns"] for s in steps) / window if window > 0 else None)
+        wait.append(sum(s["wait_ns"] or 0 for s in steps) / n)
+    scores = list(zip(modified_z(step_time), modified_z(busy), modified_z(wait)))
+    out = []
+    for rk, zs in zip(ranks, scores):
+        best = None
+        for figure, z in zip(("step_time", "busy_share", "wait"), zs):
+            if z is not None and (best is None or abs(z) > abs(best[1])):
+                best = (figure, z)
+        out.append({"rank": rk["rank"], "figure": best[0] if best else None,
+                    "score": best[1] if best else None,
+                    "outlier": best is not None and abs(best[1]) > 3.5})
+    return out
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description="Reference for gapscope-cli ranks")
     parser.add_argument("--align-step", type=int, default=None)
@@ -608,8 +673,9 @@ def main(argv):
                       "offset_ns": 0, "steps": steps})
     ranks.sort(key=lambda rk: rk["rank"])
     unaligned = align(ranks, opts.align_step) if opts.align_step is not None else []
+    straggling = stragglers(ranks)
     result = {"aligned_on_step": opts.align_step, "unaligned_ranks": unaligned,
-              "ranks": ranks, "stragglers": stragglers(ranks)}
+              "ranks": ranks, "stragglers": straggling, "outliers": outliers(ranks)}
     json.dump(result, sys.stdout, indent=2)
     sys.stdout.write("\n")
     return 0

@@ -7,6 +7,7 @@
 // tables are held against the independent reference (ranks_reference.py).
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
@@ -15,6 +16,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLineEdit>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
@@ -36,9 +38,11 @@
 #include "ranks/ranks_panel.h"
 #include "report/ranks_report.h"
 #include "support/cli_run.h"
+#include "support/planted_job.h"
 #include "support/reference_run.h"
 #include "support/suite_main.h"
 #include "support/test_paths.h"
+#include "timeline/overview_strip.h"
 #include "timeline/time_ruler.h"
 #include "timeline/timeline_view.h"
 #include "timeline/view_state.h"
@@ -94,7 +98,8 @@ class TestRanksView : public QObject {
     // unions): per rank its steps, mean step time, busy share, communication,
     // exposed communication, time waited and straggler count; per step its
     // straggler and the waits.
-    void compareWithReference(const RanksPanel* panel, const QStringList& files) {
+    void compareWithReference(const RanksPanel* panel, const QStringList& files,
+                              size_t stepsPerRank = 1) {
         const nlohmann::json ref = test::runReference("ranks_reference.py", files);
         QVERIFY(ref.is_object());
         const AnalysisTableModel* ranks = panel->ranksTable()->model();
@@ -139,6 +144,35 @@ class TestRanksView : public QObject {
             same(7, wait, "waited");
             same(8, transfer, "in transfer");
             same(9, straggles, "straggler in");
+            // Who stands apart, from the reference's own figures.
+            const nlohmann::json* o = nullptr;
+            for (const auto& candidate : ref["outliers"])
+                if (candidate["rank"].get<int64_t>() == rank) o = &candidate;
+            QVERIFY(o);
+            const TableCell& score = ranks->cell(row, ranks->column("outlier_score"));
+            QCOMPARE(score.empty, (*o)["score"].is_null());
+            if (!score.empty) {
+                QVERIFY2(std::fabs(score.number - (*o)["score"].get<double>()) < 1e-6,
+                         qPrintable(QStringLiteral("%1: outlier score %2, the reference %3")
+                                        .arg(where)
+                                        .arg(score.number)
+                                        .arg((*o)["score"].get<double>())));
+                // (The table shows the figure's label.)
+                const std::map<std::string, QString> labels = {
+                    {"step_time", "step time"}, {"busy_share", "GPU busy"}, {"wait", "wait"}};
+                QCOMPARE(ranks->cell(row, ranks->column("outlier_figure")).text,
+                         labels.at((*o)["figure"].get<std::string>()));
+            }
+            const bool outlier = (*o)["outlier"].get<bool>();
+            QCOMPARE(ranks->cell(row, ranks->column("outlier")).text,
+                     score.empty ? QStringLiteral("unknown")
+                     : outlier   ? QStringLiteral("yes")
+                                 : QStringLiteral("no"));
+            // The heat map marks the same ranks.
+            const RankHeatMap* map = panel->heatMap();
+            for (int m = 0; m < map->rankCount(); ++m)
+                if (panel->document()->ranks[map->rankRow(m)].entry.rank == rank)
+                    QCOMPARE(map->isOutlier(m), outlier);
         }
         // The Overview's account of the merged trace (which the timeline's
         // strip shows too): each GPU over its own rank's step, as the table
@@ -149,7 +183,7 @@ class TestRanksView : public QObject {
         QCOMPARE(account.devices.size(), trace->gpuDevices.size());
         for (const GpuTimeAccount& a : account.devices) {
             QCOMPARE(a.denominator, Denominator::StepTime);
-            QCOMPARE(a.steps, size_t(1));
+            QCOMPARE(a.steps, stepsPerRank);
             const int64_t rank = trace->ranks.at(trace->gpuDevices.at(size_t(a.device)).group).rank;
             for (int row = 0; row < ranks->rowCount(); ++row)
                 if (int64_t(ranks->cell(row, 0).number) == rank)
@@ -184,6 +218,100 @@ class TestRanksView : public QObject {
         window_->disableCacheForSession();
         window_->resize(1600, 1000);
         window_->show();
+    }
+
+    // A job of 1024 ranks (generated here: three steps each, ranks 17 and
+    // 800 planted slow) on a 1366×768 screen: the busy strip folds into a
+    // band of bounded height and the timeline keeps at least half the
+    // window; the Ranks panel marks the slow ranks as its independent
+    // reference (ranks_reference.py) and the planting say, sorts them
+    // first and filters to them; a cell leads to that rank's step slice.
+    void aThousandRanksFitOnALaptop() {
+        QTemporaryDir dir;
+        QStringList files;
+        for (int r = 0; r < 1024; ++r) {
+            const QString path = dir.filePath(QStringLiteral("rank%1.pt.trace.json").arg(r));
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray::fromStdString(
+                test::plantedRankOfLargeJob(r, 1024, r == 17 || r == 800)));
+            files << path;
+        }
+        window_->resize(1366, 768);
+        window_->openTrace(dir.path());
+        QVERIFY(settle());
+        const auto trace = window_->tracePage()->trace();
+        QVERIFY(trace);
+        QCOMPARE(trace->ranks.size(), size_t(1024));
+        QCOMPARE(trace->gpuDevices.size(), size_t(1024));
+        QApplication::processEvents();
+        OverviewStrip* strip = window_->tracePage()->overview();
+        QVERIFY(strip->folded());
+        QVERIFY2(strip->height() <= OverviewStrip::kBandHeight + 6,
+                 qPrintable(QString::number(strip->height())));
+        QCOMPARE(strip->bandRows(), OverviewStrip::kBandHeight);
+        // Every device in exactly one band row.
+        size_t covered = 0;
+        for (int row = 0; row < strip->bandRows(); ++row) {
+            const auto [first, last] = strip->bandRowDevices(row);
+            QCOMPARE(first, covered);
+            covered = last;
+        }
+        QCOMPARE(covered, size_t(1024));
+        // The timeline (its page: tracks, ruler and strip) keeps half the
+        // window beside the panels' docks, and the tracks most of it.
+        const QWidget* page = window_->tracePage();
+        const QWidget* tracks = window_->tracePage()->timeline();
+        QVERIFY2(page->height() * 2 >= window_->height() &&
+                     tracks->height() * 3 >= page->height() * 2 - 60,
+                 qPrintable(QStringLiteral("page %1, tracks %2, strip %3 of %4 px")
+                                .arg(page->height())
+                                .arg(tracks->height())
+                                .arg(strip->height())
+                                .arg(window_->height())));
+        // The strip's band as drawn: the slow ranks' rows are no darker
+        // than the others' (every GPU busy in its all-reduce); it paints.
+        QVERIFY(!strip->grab().toImage().isNull());
+
+        RanksPanel* panel = window_->ranks();
+        QVERIFY(panel->document());
+        compareWithReference(panel, files, 3);
+        if (QTest::currentTestFailed()) return;
+        RankHeatMap* map = panel->heatMap();
+        QCOMPARE(map->rankCount(), 1024);
+        std::vector<int64_t> marked;
+        for (int r = 0; r < map->rankCount(); ++r)
+            if (map->isOutlier(r))
+                marked.push_back(panel->document()->ranks[map->rankRow(r)].entry.rank);
+        QCOMPARE(marked, (std::vector<int64_t>{17, 800}));
+        // Sorted by outlier score, they come first; filtered, they alone.
+        panel->orderPicker()->setCurrentIndex(int(RankHeatMap::Order::Outlier));
+        QVERIFY(map->isOutlier(0) && map->isOutlier(1) && !map->isOutlier(2));
+        panel->outliersOnlyBox()->setChecked(true);
+        QCOMPARE(map->rankCount(), 2);
+        panel->outliersOnlyBox()->setChecked(false);
+        panel->filterBox()->setText(QStringLiteral("rank 80"));  // 80, 800-809
+        QCOMPARE(map->rankCount(), 11);
+        panel->filterBox()->clear();
+        panel->orderPicker()->setCurrentIndex(int(RankHeatMap::Order::Wait));
+        // The longest waits first: a rank that waited for the slow ones.
+        QVERIFY(!map->isOutlier(0));
+        panel->orderPicker()->setCurrentIndex(int(RankHeatMap::Order::Rank));
+        QCOMPARE(panel->document()->ranks[map->rankRow(0)].entry.rank, int64_t{0});
+        // A cell leads to that rank's step: its step slice is selected.
+        int row800 = -1;
+        for (int r = 0; r < map->rankCount(); ++r)
+            if (panel->document()->ranks[map->rankRow(r)].entry.rank == 800) row800 = r;
+        QVERIFY(row800 >= 0);
+        QTest::mouseClick(map, Qt::LeftButton, {}, map->cellRect(row800, 1).center());
+        QApplication::processEvents();
+        const uint32_t selected = window_->tracePage()->state()->selectedSlice();
+        QVERIFY(selected != kNone);
+        const uint32_t process = trace->tracks[trace->trackOfSlice(selected)].process;
+        QCOMPARE(trace->ranks[trace->processes[process].group].rank, int64_t{800});
+        QCOMPARE(std::string(trace->str(trace->slices[selected].name)),
+                 std::string("ProfilerStep#2"));
+        window_->resize(1600, 1000);
     }
 
     void aFolderOfRanksOpensSideBySide() {

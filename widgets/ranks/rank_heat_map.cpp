@@ -6,6 +6,7 @@
 #include <QPainter>
 #include <QToolTip>
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "analysis/distribution.h"
@@ -20,6 +21,7 @@ constexpr int kLegendHeight = 22;
 constexpr int kMinCell = 6;
 constexpr int kMaxCellWidth = 56;
 constexpr int kCellHeight = 16;
+constexpr int kMarkWidth = 6;  // the outlier's mark, left of the cells
 
 // Light (little) to dark (much): one hue, readable in both palettes.
 QColor shadeColour(double t, bool dark) {
@@ -50,19 +52,90 @@ void RankHeatMap::setMetric(Metric m) {
     rebuild();
 }
 
+void RankHeatMap::setOrder(Order o) {
+    order_ = o;
+    current_ = -1;
+    rebuild();
+}
+
+void RankHeatMap::setFilter(const QString& text, bool outliersOnly) {
+    filter_ = text.trimmed();
+    outliersOnly_ = outliersOnly;
+    current_ = -1;
+    rebuild();
+}
+
+bool RankHeatMap::isOutlier(int row) const {
+    const size_t r = rankRow(row);
+    return r < outliers_.size() && outliers_[r].outlier();
+}
+
 void RankHeatMap::rebuild() {
     rows_.clear();
     steps_.clear();
     cells_.clear();
     min_ = max_ = 0;
+    outliers_.clear();
     if (doc_) {
+        // The ranks' totals and who stands apart, as the Ranks table has them.
+        std::vector<RankTotals> totals;
+        std::vector<size_t> stepCounts;
+        for (const RankRow& r : doc_->ranks) {
+            totals.push_back(rankTotals(r.entry.figures));
+            stepCounts.push_back(r.error.empty() ? r.entry.figures.steps.size() : 0);
+        }
+        outliers_ = rankOutliers(totals, stepCounts);
         std::set<int64_t> numbers;
         for (size_t i = 0; i < doc_->ranks.size(); ++i) {
-            if (doc_->ranks[i].entry.figures.steps.empty()) continue;
+            const RankEntry& e = doc_->ranks[i].entry;
+            if (e.figures.steps.empty()) continue;
+            if (outliersOnly_ && !outliers_[i].outlier()) continue;
+            if (!filter_.isEmpty() &&
+                !tr("rank %1").arg(e.rank).contains(filter_, Qt::CaseInsensitive) &&
+                !QString::fromStdString(e.host).contains(filter_, Qt::CaseInsensitive))
+                continue;
             rows_.push_back(i);
-            for (const RankStep& s : doc_->ranks[i].entry.figures.steps)
+            for (const RankStep& s : e.figures.steps)
                 numbers.insert(s.number);
         }
+        // Each order's key, then the rank: the same rows in the same order
+        // whatever order they came in.
+        auto perStep = [&](size_t i, TimeNs v) {
+            return stepCounts[i] ? double(v) / double(stepCounts[i]) : 0.0;
+        };
+        auto busy = [&](size_t i) {
+            return totals[i].gpuTime > 0 ? double(totals[i].busy) / double(totals[i].gpuTime)
+                                         : 2.0;  // (none: last)
+        };
+        auto rankOf = [&](size_t i) { return doc_->ranks[i].entry.rank; };
+        std::stable_sort(rows_.begin(), rows_.end(), [&](size_t a, size_t b) {
+            switch (order_) {
+                case Order::Rank:
+                    break;
+                case Order::StepTime:
+                    if (perStep(a, totals[a].duration) != perStep(b, totals[b].duration))
+                        return perStep(a, totals[a].duration) > perStep(b, totals[b].duration);
+                    break;
+                case Order::Busy:
+                    if (busy(a) != busy(b)) return busy(a) < busy(b);
+                    break;
+                case Order::Wait:
+                    if (perStep(a, totals[a].wait) != perStep(b, totals[b].wait))
+                        return perStep(a, totals[a].wait) > perStep(b, totals[b].wait);
+                    break;
+                case Order::Host:
+                    if (doc_->ranks[a].entry.host != doc_->ranks[b].entry.host)
+                        return doc_->ranks[a].entry.host < doc_->ranks[b].entry.host;
+                    break;
+                case Order::Outlier: {
+                    const double x = std::fabs(outliers_[a].score.value_or(0.0));
+                    const double y = std::fabs(outliers_[b].score.value_or(0.0));
+                    if (x != y) return x > y;
+                    break;
+                }
+            }
+            return rankOf(a) < rankOf(b);
+        });
         steps_.assign(numbers.begin(), numbers.end());
         for (const size_t i : rows_) {
             std::vector<const RankStep*> row(steps_.size(), nullptr);
@@ -98,7 +171,7 @@ void RankHeatMap::rebuild() {
                 break;
         }
     }
-    labelWidth_ = fontMetrics().horizontalAdvance(QStringLiteral("rank 00000")) + 8;
+    labelWidth_ = fontMetrics().horizontalAdvance(QStringLiteral("rank 00000")) + 8 + kMarkWidth;
     updateGeometry();
     update();
 }
@@ -178,6 +251,13 @@ QString RankHeatMap::cellText(int row, int column) const {
     for (const StepStraggler& st : doc_->comparison.stragglers)
         if (st.step == s->number && st.rank == r.entry.rank)
             text += tr("; the straggler: the others waited %1").arg(shortDuration(st.othersWait));
+    if (isOutlier(row)) {
+        const RankOutlier& o = outliers_[rankRow(row)];
+        const QString figure = o.figure == RankFigure::StepTime    ? tr("step time")
+                               : o.figure == RankFigure::BusyShare ? tr("GPU busy")
+                                                                   : tr("wait");
+        text += tr("; stands apart in %1 (score %2)").arg(figure).arg(*o.score, 0, 'f', 1);
+    }
     return text;
 }
 
@@ -187,7 +267,9 @@ void RankHeatMap::paintEvent(QPaintEvent*) {
     p.setPen(palette().color(QPalette::WindowText));
     const QFontMetrics fm = fontMetrics();
     if (rankCount() == 0) {
-        p.drawText(rect(), Qt::AlignCenter, tr("No rank has steps."));
+        p.drawText(rect(), Qt::AlignCenter,
+                   doc_ && (outliersOnly_ || !filter_.isEmpty()) ? tr("No rank matches.")
+                                                                 : tr("No rank has steps."));
         return;
     }
     const int cw = cellWidth(), ch = cellHeight();
@@ -199,9 +281,19 @@ void RankHeatMap::paintEvent(QPaintEvent*) {
                    QString::number(steps_[static_cast<size_t>(c)]));
     const int labelEvery = std::max(1, (fm.height() + ch - 1) / ch);
     for (int r = 0; r < rankCount(); r += labelEvery)
-        p.drawText(QRect(0, kHeaderHeight + r * ch, labelWidth_ - 6, ch * labelEvery),
+        p.drawText(QRect(0, kHeaderHeight + r * ch, labelWidth_ - 6 - kMarkWidth, ch * labelEvery),
                    Qt::AlignRight | Qt::AlignTop,
                    tr("rank %1").arg(doc_->ranks[rankRow(r)].entry.rank));
+    // The outliers' marks: a bar left of their cells, at any row height.
+    const QColor mark = palette().color(QPalette::Highlight);
+    bool anyOutlier = false;
+    for (int r = 0; r < rankCount(); ++r)
+        if (isOutlier(r)) {
+            p.fillRect(QRect(labelWidth_ - kMarkWidth, kHeaderHeight + r * ch, kMarkWidth - 2,
+                             std::max(1, ch - 1)),
+                       mark);
+            anyOutlier = true;
+        }
     for (int r = 0; r < rankCount(); ++r) {
         for (int c = 0; c < stepCount(); ++c) {
             const QRect cell = cellRect(r, c).adjusted(0, 0, -1, -1);
@@ -245,10 +337,11 @@ void RankHeatMap::paintEvent(QPaintEvent*) {
                          : metric_ == Metric::Wait
                              ? tr("%1 (half the median step)").arg(label(max_))
                              : label(max_);
-    p.drawText(
-        QRect(labelWidth_ + w + 6, top - 3, width() - labelWidth_ - w - 6, kLegendHeight),
-        Qt::AlignLeft | Qt::AlignTop,
-        low + QStringLiteral(" → ") + high + "   " + tr("outlined: entered the collective last"));
+    p.drawText(QRect(labelWidth_ + w + 6, top - 3, width() - labelWidth_ - w - 6, kLegendHeight),
+               Qt::AlignLeft | Qt::AlignTop,
+               low + QStringLiteral(" → ") + high + "   " +
+                   tr("outlined: entered the collective last") +
+                   (anyOutlier ? "   " + tr("marked: stands apart") : QString()));
 }
 
 std::pair<int, int> RankHeatMap::cellAt(QPoint pos) const {

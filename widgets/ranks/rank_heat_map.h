@@ -3,14 +3,19 @@
 // rank, one column per step number, the colour a figure of that rank's
 // step (its time, its idle share, or how long it waited in the step's
 // collective), darker for more, on a scale from the smallest to the largest
-// cell. The straggler of a step is outlined. Hover names the cell; a click
-// or Enter activates it. Painted from the document alone: nothing
-// trace-sized per paint.
+// cell. The straggler of a step is outlined; a rank that stands apart
+// (analysis/rank_outliers.h, the Ranks table's "Outlier") is marked beside
+// its label. The rows sort by rank, step time, busy share, wait, host or
+// outlier score, and filter by rank or host text and to the outliers. Hover
+// names the cell; a click or Enter activates it. Painted from the document
+// alone: nothing trace-sized per paint; a label is drawn only where it
+// fits (every n-th row at a thousand ranks).
 
 #include <QWidget>
 #include <memory>
 #include <vector>
 
+#include "analysis/rank_outliers.h"
 #include "report/ranks_report.h"
 
 namespace gapscope::ui {
@@ -19,11 +24,21 @@ class RankHeatMap : public QWidget {
     Q_OBJECT
   public:
     enum class Metric { StepTime, IdleShare, Wait };
+    // The rows' order: by rank; the longest mean step, the least busy, the
+    // longest wait first; by host (then rank); the furthest outlier first.
+    enum class Order { Rank, StepTime, Busy, Wait, Host, Outlier };
 
     explicit RankHeatMap(QWidget* parent = nullptr);
     void setDocument(std::shared_ptr<const RanksDocument> doc);
     void setMetric(Metric m);
     Metric metric() const { return metric_; }
+    void setOrder(Order o);
+    Order order() const { return order_; }
+    // Only the ranks whose "rank N" or host contains `text` (any case), and
+    // with `outliersOnly` only the outliers.
+    void setFilter(const QString& text, bool outliersOnly);
+    // Whether grid row `row`'s rank stands apart from the others.
+    bool isOutlier(int row) const;
 
     // The grid: the rows (documents' rank rows that have steps) and columns.
     int rankCount() const { return static_cast<int>(rows_.size()); }
@@ -62,6 +77,10 @@ class RankHeatMap : public QWidget {
 
     std::shared_ptr<const RanksDocument> doc_;
     Metric metric_ = Metric::StepTime;
+    Order order_ = Order::Rank;
+    QString filter_;
+    bool outliersOnly_ = false;
+    std::vector<RankOutlier> outliers_;                // by document rank row
     std::vector<size_t> rows_;                         // document rank rows shown
     std::vector<int64_t> steps_;                       // step numbers, ascending
     std::vector<std::vector<const RankStep*>> cells_;  // [row][column]

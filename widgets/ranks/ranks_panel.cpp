@@ -1,9 +1,11 @@
 #include "ranks/ranks_panel.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
@@ -39,6 +41,9 @@ RanksPanel::RanksPanel(QWidget* parent)
     : QWidget(parent),
       summary_(new QLabel(this)),
       metric_(new QComboBox(this)),
+      order_(new QComboBox(this)),
+      filter_(new QLineEdit(this)),
+      outliersOnly_(new QCheckBox(tr("Outliers only"), this)),
       heatMap_(new RankHeatMap(this)),
       ranks_(new AnalysisTable(this)),
       stragglers_(new AnalysisTable(this)) {
@@ -55,7 +60,22 @@ RanksPanel::RanksPanel(QWidget* parent)
     metric_->addItem(tr("Wait in the collective"));
     metric_->setAccessibleName(tr("heat map colour"));
     pick->addWidget(metric_);
-    pick->addStretch(1);
+    pick->addSpacing(12);
+    pick->addWidget(new QLabel(tr("Sort:"), this));
+    for (const QString& o :
+         {tr("Rank"), tr("Step time (slowest first)"), tr("GPU busy (least first)"),
+          tr("Wait (longest first)"), tr("Host"), tr("Outliers first")})
+        order_->addItem(o);
+    order_->setAccessibleName(tr("heat map order"));
+    pick->addWidget(order_);
+    filter_->setPlaceholderText(tr("Filter: rank or host"));
+    filter_->setClearButtonEnabled(true);
+    filter_->setAccessibleName(tr("filter ranks"));
+    pick->addWidget(filter_, 1);
+    outliersOnly_->setToolTip(
+        tr("Only the ranks that stand apart from the others in step time, GPU busy or wait "
+           "(a modified z-score over 3.5; the Ranks table's Outlier column)"));
+    pick->addWidget(outliersOnly_);
     layout->addLayout(pick);
     split_ = new QSplitter(Qt::Horizontal, this);
     QSplitter* split = split_;
@@ -79,6 +99,11 @@ RanksPanel::RanksPanel(QWidget* parent)
     stragglers_->setHiddenColumns({"entered_ns", "waiting_ranks"});
     connect(metric_, &QComboBox::currentIndexChanged, this,
             [this](int i) { heatMap_->setMetric(static_cast<RankHeatMap::Metric>(i)); });
+    connect(order_, &QComboBox::currentIndexChanged, this,
+            [this](int i) { heatMap_->setOrder(static_cast<RankHeatMap::Order>(i)); });
+    auto refilter = [this] { heatMap_->setFilter(filter_->text(), outliersOnly_->isChecked()); };
+    connect(filter_, &QLineEdit::textChanged, this, refilter);
+    connect(outliersOnly_, &QCheckBox::toggled, this, refilter);
     connect(heatMap_, &RankHeatMap::cellActivated, this, &RanksPanel::activate);
     // Rows lead to a step of a rank: the target's step and, in `slice`,
     // the rank's row in the document.
@@ -228,7 +253,7 @@ void RanksPanel::activate(size_t rankRow, int64_t step) {
         return;
     }
     for (const RankStep& s : r.entry.figures.steps)
-        if (s.number == step) emit frameRange(s.span);
+        if (s.number == step) emit frameRankStep(r.entry.rank, s.span);
 }
 
 }  // namespace gapscope::ui

@@ -14,7 +14,9 @@
 #include "index/interval_set.h"
 #include "report/ranks_report.h"
 
+class QCheckBox;
 class QComboBox;
+class QLineEdit;
 class QLabel;
 class QSplitter;
 
@@ -36,11 +38,15 @@ class RanksPanel : public QWidget {
     AnalysisTable* ranksTable() const { return ranks_; }
     AnalysisTable* stragglersTable() const { return stragglers_; }
     QComboBox* metricPicker() const { return metric_; }
+    QComboBox* orderPicker() const { return order_; }
+    QLineEdit* filterBox() const { return filter_; }
+    QCheckBox* outliersOnlyBox() const { return outliersOnly_; }
     // What a cell does (the heat map's and the tables' activations).
     void activate(size_t rankRow, int64_t step);
 
   signals:
-    void frameRange(gapscope::Interval range);
+    // A rank's step: its span, and the rank (the timeline shows its tracks).
+    void frameRankStep(int64_t rank, gapscope::Interval range);
     void openTrace(const QString& path);
 
   private:
@@ -50,6 +56,9 @@ class RanksPanel : public QWidget {
     bool withTrace_ = false;
     QLabel* summary_;
     QComboBox* metric_;
+    QComboBox* order_;
+    QLineEdit* filter_;
+    QCheckBox* outliersOnly_;
     RankHeatMap* heatMap_;
     QSplitter* split_;
     AnalysisTable* ranks_;

@@ -1,7 +1,9 @@
 #include "timeline/overview_strip.h"
 
+#include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QToolTip>
 #include <algorithm>
 
 #include "analysis/gpu_time_account.h"
@@ -110,8 +112,22 @@ void OverviewStrip::requestLanes(const LanesKey& key) {
 }
 
 QSize OverviewStrip::sizeHint() const {
+    if (folded()) return {600, kBandHeight + 6};
     const int lanes = trace_ ? std::max<int>(1, static_cast<int>(trace_->gpuDevices.size())) : 1;
     return {600, lanes * kLaneHeight + 6};
+}
+
+int OverviewStrip::bandRows() const {
+    if (!trace_) return 0;
+    return static_cast<int>(std::min<size_t>(trace_->gpuDevices.size(), kBandHeight));
+}
+
+std::pair<size_t, size_t> OverviewStrip::bandRowDevices(int row) const {
+    // The devices spread over the rows as evenly as whole devices allow.
+    const size_t n = trace_ ? trace_->gpuDevices.size() : 0;
+    const auto rows = static_cast<size_t>(std::max(1, bandRows()));
+    const auto r = static_cast<size_t>(std::clamp(row, 0, bandRows() - 1));
+    return {r * n / rows, (r + 1) * n / rows};
 }
 
 void OverviewStrip::paintEvent(QPaintEvent*) {
@@ -139,6 +155,21 @@ void OverviewStrip::paintEvent(QPaintEvent*) {
         }
     }
     const bool current = lanesKey_ == wanted;
+    if (folded())
+        paintBand(p, w);
+    else
+        paintLanes(p, w, current);
+    // The visible window.
+    const TimeAxis axis(all, w);
+    const TimeWindow v = state_->visible();
+    const double a = gutter_ + axis.toX(v.start), b = gutter_ + axis.toX(v.end);
+    p.setPen(QPen(c.selection, 1.5));
+    p.setBrush(QColor(c.selection.red(), c.selection.green(), c.selection.blue(), 30));
+    p.drawRect(QRectF(a, 1, std::max(2.0, b - a), height() - 3));
+}
+
+void OverviewStrip::paintLanes(QPainter& p, int w, bool current) {
+    const TimelineColors c = TimelineColors::fromPalette(palette());
     int y = 3;
     for (size_t lane = 0; lane < trace_->gpuDevices.size(); ++lane) {
         const GpuDevice& d = trace_->gpuDevices[lane];
@@ -171,13 +202,82 @@ void OverviewStrip::paintEvent(QPaintEvent*) {
         }
         y += kLaneHeight;
     }
-    // The visible window.
-    const TimeAxis axis(all, w);
-    const TimeWindow v = state_->visible();
-    const double a = gutter_ + axis.toX(v.start), b = gutter_ + axis.toX(v.end);
-    p.setPen(QPen(c.selection, 1.5));
-    p.setBrush(QColor(c.selection.red(), c.selection.green(), c.selection.blue(), 30));
-    p.drawRect(QRectF(a, 1, std::max(2.0, b - a), height() - 3));
+}
+
+void OverviewStrip::paintBand(QPainter& p, int w) {
+    const TimelineColors c = TimelineColors::fromPalette(palette());
+    const int rows = bandRows();
+    const int rowHeight = std::max(1, kBandHeight / std::max(1, rows));
+    const QRect area(gutter_, 3, w, rows * rowHeight);
+    p.fillRect(area, c.gapFill);
+    // The gutter: how many devices, and the spread of their busy shares.
+    std::optional<double> low, high;
+    for (const Lane& lane : lanes_)
+        if (lane.busy) {
+            low = std::min(low.value_or(1.0), lane.busy->share);
+            high = std::max(high.value_or(0.0), lane.busy->share);
+        }
+    const QString count = tr("%n GPUs", nullptr, static_cast<int>(trace_->gpuDevices.size()));
+    const QString spread =
+        low ? tr("busy %1–%2").arg(formatPercent(*low), formatPercent(*high)) : tr("busy …");
+    p.setPen(c.gutterText);
+    p.drawText(QRect(6, 3, gutter_ - 10, kBandHeight), Qt::AlignTop | Qt::AlignLeft,
+               count + "\n" + spread + "\n" +
+                   tr("one row per %1")
+                       .arg(rows == static_cast<int>(trace_->gpuDevices.size())
+                                ? tr("GPU")
+                                : tr("%1 GPUs").arg(trace_->gpuDevices.size() / size_t(rows))));
+    if (lanes_.size() != trace_->gpuDevices.size() || w <= 0) return;
+    const QRgb ink = c.counterLine.rgb();
+    if (!bandKey_ || bandKey_->first != lanesKey_ || bandKey_->second != ink) {
+        // Each pixel: the mean busy share of its devices in its column,
+        // blended from the idle fill to the busy colour.
+        const int columns = static_cast<int>(lanes_.front().bins.size());
+        bandImage_ = QImage(std::max(1, columns), rows, QImage::Format_ARGB32_Premultiplied);
+        const QColor idle = c.gapFill, busy = c.counterLine;
+        for (int r = 0; r < rows; ++r) {
+            const auto [first, last] = bandRowDevices(r);
+            auto* line = reinterpret_cast<QRgb*>(bandImage_.scanLine(r));
+            for (int x = 0; x < columns; ++x) {
+                double sum = 0;
+                for (size_t d = first; d < last; ++d) {
+                    const std::vector<double>& bins = lanes_[d].bins;
+                    if (size_t(x) < bins.size()) sum += std::clamp(bins[size_t(x)], 0.0, 1.0);
+                }
+                const double u = last > first ? sum / double(last - first) : 0.0;
+                auto mix = [&](int a, int b) { return int(std::lround(a + (b - a) * u)); };
+                line[x] = qRgb(mix(idle.red(), busy.red()), mix(idle.green(), busy.green()),
+                               mix(idle.blue(), busy.blue()));
+            }
+        }
+        bandKey_ = std::pair(lanesKey_, ink);
+    }
+    // (Stretched while another width's bins are in; one device row per band row.)
+    p.drawImage(area, bandImage_);
+}
+
+bool OverviewStrip::event(QEvent* e) {
+    if (e->type() == QEvent::ToolTip && folded()) {
+        const auto* help = static_cast<QHelpEvent*>(e);
+        const int rows = bandRows();
+        const int rowHeight = std::max(1, kBandHeight / std::max(1, rows));
+        const int row = (help->pos().y() - 3) / rowHeight;
+        if (row >= 0 && row < rows && help->pos().x() >= gutter_) {
+            const auto [first, last] = bandRowDevices(row);
+            QString text =
+                last - first == 1
+                    ? QString::fromStdString(trace_->gpuLabel(trace_->gpuDevices[first].index))
+                    : tr("%1 … %2").arg(
+                          QString::fromStdString(trace_->gpuLabel(trace_->gpuDevices[first].index)),
+                          QString::fromStdString(
+                              trace_->gpuLabel(trace_->gpuDevices[last - 1].index)));
+            if (first < lanes_.size() && last - first == 1 && lanes_[first].busy)
+                text += tr(": busy %1").arg(formatPercent(lanes_[first].busy->share));
+            QToolTip::showText(help->globalPos(), text + "\n" + tr("Click to go there"), this);
+            return true;
+        }
+    }
+    return QWidget::event(e);
 }
 
 void OverviewStrip::navigate(double x) {

@@ -1,7 +1,11 @@
 #pragma once
 // GPU utilisation over the whole trace, one lane per device, with the
-// visible window marked; clicking or dragging navigates there.
+// visible window marked; clicking or dragging navigates there. Beyond a few
+// devices (the ranks of a large job) the lanes fold into a density band of
+// a bounded height: devices × time, each pixel's colour the busy share of
+// the devices and time it stands for, so the timeline keeps the window.
 
+#include <QImage>
 #include <QWidget>
 #include <map>
 #include <memory>
@@ -32,18 +36,29 @@ class OverviewStrip : public QWidget {
         update();
     }
     QSize sizeHint() const override;
+    // Devices drawn as lanes at most; more fold into the band.
+    static constexpr int kMaxLanes = 8;
+    // The band's height in pixels, whatever the devices' count.
+    static constexpr int kBandHeight = 96;
+    bool folded() const { return trace_ && trace_->gpuDevices.size() > size_t(kMaxLanes); }
+    // The devices one band row stands for: [first, last) into gpuDevices.
+    std::pair<size_t, size_t> bandRowDevices(int row) const;
+    int bandRows() const;
     // For tests: whether the lanes for the current width are in, and how
     // many times a worker delivered them.
     bool lanesCurrent() const { return lanesKey_ == wantedKey(laneWidth()); }
     uint64_t lanesFromWorker() const { return lanesFromWorker_; }
 
   protected:
+    bool event(QEvent*) override;  // the band's tooltip: the devices under the cursor
     void paintEvent(QPaintEvent*) override;
     void mousePressEvent(QMouseEvent*) override;
     void mouseMoveEvent(QMouseEvent*) override;
 
   private:
     void navigate(double x);
+    void paintLanes(QPainter& p, int w, bool current);
+    void paintBand(QPainter& p, int w);
     // Each GPU's busy share per pixel and over its active span, for the
     // whole trace: computed when the trace or the width changes, not per
     // paint (the strip repaints on every pan and zoom), and on a worker (the
@@ -72,6 +87,10 @@ class OverviewStrip : public QWidget {
     std::optional<LanesKey> asked_;                // what the worker is computing
     std::unique_ptr<CoalescingRunner> binner_;
     uint64_t lanesFromWorker_ = 0;
+    // The band as an image, one pixel per column and band row, made once
+    // per lanes and palette (the strip repaints on every pan and zoom).
+    QImage bandImage_;
+    std::optional<std::pair<LanesKey, QRgb>> bandKey_;
 
     ViewState* state_;
     int gutter_;
