@@ -150,6 +150,13 @@ fi
 # per process, rank 1 step 1's straggler.
 python3 tests/tools/make_nsys_fixtures.py "$scratch/nsys" >/dev/null
 take guide-nsight-ranks "$scratch/nsys/nsys_2024_two_ranks.sqlite" --panel ranksDock
+# A job of 1024 ranks (two planted slow) on a laptop: the busy strip folded
+# into its band, the Ranks panel sorted by outlier score; and at scale 2, dark.
+python3 tests/tools/make_planted_job.py "$scratch/job1024"
+SIZE=1366x768 take guide-ranks-1024 "$scratch/job1024" --panel ranksDock
+QT_SCALE_FACTOR=2 "$shot" "$scratch/job1024" "$scratch/j.png" --size 1366x768 --panel ranksDock \
+  --dark 2>/dev/null
+mv "$scratch/j.png" "$out/guide-ranks-1024-dark-200.png" && echo "$out/guide-ranks-1024-dark-200.png"
 # Section 7: the 8 DLRM ranks of ../shared side by side (skipped without it).
 dlrm=../shared/traces/param/example_input_files/chakra_traces/dlrm_kineto_extracted/dlrm_kineto
 if [[ -d $dlrm ]]; then

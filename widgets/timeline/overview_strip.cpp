@@ -217,16 +217,19 @@ void OverviewStrip::paintBand(QPainter& p, int w) {
             low = std::min(low.value_or(1.0), lane.busy->share);
             high = std::max(high.value_or(0.0), lane.busy->share);
         }
-    const QString count = tr("%n GPUs", nullptr, static_cast<int>(trace_->gpuDevices.size()));
-    const QString spread =
-        low ? tr("busy %1–%2").arg(formatPercent(*low), formatPercent(*high)) : tr("busy …");
+    const size_t devices = trace_->gpuDevices.size();
+    const QString count = tr("%n GPUs", nullptr, static_cast<int>(devices));
+    const QString spread = !low            ? tr("busy …")
+                           : *low == *high ? tr("busy %1").arg(formatPercent(*low))
+                                           : tr("busy %1–%2").arg(formatPercent(*low),
+                                                                  formatPercent(*high));
+    const size_t fewest = devices / size_t(rows), most = (devices + size_t(rows) - 1) / size_t(rows);
+    const QString perRow = most == 1        ? tr("one row per GPU")
+                           : fewest == most ? tr("one row per %1 GPUs").arg(most)
+                                            : tr("one row per %1–%2 GPUs").arg(fewest).arg(most);
     p.setPen(c.gutterText);
     p.drawText(QRect(6, 3, gutter_ - 10, kBandHeight), Qt::AlignTop | Qt::AlignLeft,
-               count + "\n" + spread + "\n" +
-                   tr("one row per %1")
-                       .arg(rows == static_cast<int>(trace_->gpuDevices.size())
-                                ? tr("GPU")
-                                : tr("%1 GPUs").arg(trace_->gpuDevices.size() / size_t(rows))));
+               count + "\n" + spread + "\n" + perRow);
     if (lanes_.size() != trace_->gpuDevices.size() || w <= 0) return;
     const QRgb ink = c.counterLine.rgb();
     if (!bandKey_ || bandKey_->first != lanesKey_ || bandKey_->second != ink) {
