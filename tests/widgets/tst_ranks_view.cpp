@@ -311,6 +311,39 @@ class TestRanksView : public QObject {
         QCOMPARE(trace->ranks[trace->processes[process].group].rank, int64_t{800});
         QCOMPARE(std::string(trace->str(trace->slices[selected].name)),
                  std::string("ProfilerStep#2"));
+
+        // Beyond one machine: the same job four times over, 4096 ranks, as a
+        // fleet table (summaries only, as the fleet tool writes them): the
+        // Ranks panel works from it and marks the 8 planted slow ranks.
+        std::vector<RankRow> rows;
+        std::vector<RankEntry> entries;
+        for (int64_t k = 0; k < 4; ++k)
+            for (const RankRow& r : panel->document()->ranks) {
+                RankRow copy = r;
+                copy.entry.rank += 1024 * k;
+                rows.push_back(copy);
+                entries.push_back(copy.entry);
+            }
+        const RankComparison comparison = compareRanks(entries);
+        for (size_t i = 0; i < rows.size(); ++i)
+            rows[i].entry = entries[i];
+        const QString fleet = dir.filePath(QStringLiteral("job4096.fleet.json"));
+        {
+            QFile f(fleet);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray::fromStdString(ranksJson(rows, comparison)));
+        }
+        window_->openTrace(fleet);
+        QApplication::processEvents();
+        QVERIFY(window_->lastError().isEmpty());
+        QCOMPARE(panel->document()->ranks.size(), size_t(4096));
+        QCOMPARE(map->rankCount(), 4096);
+        marked.clear();
+        for (int r = 0; r < map->rankCount(); ++r)
+            if (map->isOutlier(r))
+                marked.push_back(panel->document()->ranks[map->rankRow(r)].entry.rank);
+        QCOMPARE(marked, (std::vector<int64_t>{17, 800, 1041, 1824, 2065, 2848, 3089, 3872}));
+        QVERIFY(!map->grab().toImage().isNull());
         window_->resize(1600, 1000);
     }
 
