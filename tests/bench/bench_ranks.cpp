@@ -87,4 +87,40 @@ void printRanksTable(const std::vector<std::string>& files) {
     std::filesystem::remove_all(cacheDir, ec);
 }
 
+void printJobTable(const std::string& reference, const std::vector<std::string>& files) {
+    char cacheDir[] = "/tmp/gapscope-bench-job-XXXXXX";
+    if (!mkdtemp(cacheDir)) return;
+    const IndexCache cache(cacheDir);  // unused: every load parses
+    uint64_t jobBytes = 0;
+    std::error_code ec;
+    for (const std::string& f : files)
+        jobBytes += std::filesystem::file_size(f, ec);
+    const uint64_t oneBytes = std::filesystem::file_size(reference, ec);
+    const LoadFigures one = loadInChild(reference, CacheMode::None, cache, 0);
+    const ViewFigures job = viewInChild(files, 0);
+    std::filesystem::remove_all(cacheDir, ec);
+    if (!one.ok || !job.ok) {
+        std::printf("%s failed to load\n", one.ok ? "the job" : reference.c_str());
+        return;
+    }
+    const double mb = 1e6;
+    // Per GB, so that a reference a little larger or smaller still compares.
+    const double oneRate = one.wall / (double(oneBytes) / 1e9);
+    const double jobRate = job.wall / (double(jobBytes) / 1e9);
+    std::printf(
+        "\n| what | files | MB | slices | load s | s per GB | / one file's | peak RSS MB | RSS / "
+        "files | model MB |\n|---|---|---|---|---|---|---|---|---|---|\n");
+    std::printf("| one file | 1 | %.0f | %llu | %.2f | %.2f | 1.00 | %.0f | %.2f | %.0f |\n",
+                double(oneBytes) / mb, static_cast<unsigned long long>(one.slices), one.wall,
+                oneRate, double(one.peakRssKb) * 1024 / mb,
+                double(one.peakRssKb) * 1024 / double(oneBytes), double(one.modelBytes) / mb);
+    std::printf(
+        "| the job, merged, all cores | %zu | %.0f | %llu | %.2f | %.2f | %.2f | %.0f | %.2f | "
+        "%.0f "
+        "|\n",
+        files.size(), double(jobBytes) / mb, static_cast<unsigned long long>(job.slices), job.wall,
+        jobRate, jobRate / oneRate, double(job.peakRssKb) * 1024 / mb,
+        double(job.peakRssKb) * 1024 / double(jobBytes), double(job.modelBytes) / mb);
+}
+
 }  // namespace gapscope::bench

@@ -11,4 +11,10 @@ namespace gapscope::bench {
 
 void printRanksTable(const std::vector<std::string>& files);
 
+// A job's ranks merged on all cores against one file of about the same
+// size (`reference`), each in a child: wall time and peak RSS, as ratios
+// to the one file's load and to the bytes read (the goals: the job at the
+// single-file rate, peak memory at most 0.4x the files).
+void printJobTable(const std::string& reference, const std::vector<std::string>& files);
+
 }  // namespace gapscope::bench

@@ -41,6 +41,7 @@ int main(int argc, char** argv) {
     TimedApplication app(argc, argv);
     bool frames = false, interaction = false, analyses = false, panels = false, render = false,
          quick = false, xspace = false, ranks = false;
+    std::string jobReference;  // --job ONE_FILE
     std::vector<std::string> files;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -60,6 +61,8 @@ int main(int argc, char** argv) {
             xspace = true;
         else if (a == "--ranks")
             ranks = true;
+        else if (a == "--job" && i + 1 < argc)
+            jobReference = argv[++i];
         else
             files.push_back(a);
     }
@@ -72,8 +75,14 @@ int main(int argc, char** argv) {
             stderr,
             "usage: gapscope-bench [--frames] [--interaction] [--analyses] [--panels] [--render] "
             "[--xspace] [--quick] TRACE...\n"
-            "       gapscope-bench --ranks RANK_TRACE...   (the ranks of one job side by side)\n");
+            "       gapscope-bench --ranks RANK_TRACE...   (the ranks of one job side by side)\n"
+            "       gapscope-bench --job ONE_FILE RANK_TRACE...   (a job against one file of\n"
+            "                      about its size, each loaded once in a child)\n");
         return 1;
+    }
+    if (!jobReference.empty()) {  // a job against one file of its size
+        printJobTable(jobReference, files);
+        return 0;
     }
     if (ranks) {  // the files are the ranks of one job
         printRanksTable(files);
