@@ -91,14 +91,20 @@ ui::NavTarget rankStepTarget(const Trace* trace, int64_t rank, Interval span) {
     if (trace)
         for (const TraceRank& r : trace->ranks) {
             if (r.rank != rank) continue;
-            for (uint32_t i = r.firstSlice; i < r.firstSlice + r.sliceCount; ++i) {
-                const Slice& s = trace->slices[i];
-                if (sliceKind(s) == SliceKind::Step && s.start == span.start) {
-                    ui::NavTarget t = ui::NavTarget::toSlice(i);
-                    t.range = span;
-                    return t;
+            // Each row of the rank's tracks, searched at the step's start
+            // (rows are by start): no walk over the rank's slices.
+            for (uint32_t tr = r.firstTrack; tr < r.firstTrack + r.trackCount; ++tr)
+                for (const Row& row : trace->tracks[tr].rows) {
+                    const auto [lo, hi] = trace->visibleInRow(row, span.start, span.start);
+                    for (uint32_t i = lo; i < hi; ++i) {
+                        const Slice& s = trace->slices[i];
+                        if (sliceKind(s) == SliceKind::Step && s.start == span.start) {
+                            ui::NavTarget t = ui::NavTarget::toSlice(i);
+                            t.range = span;
+                            return t;
+                        }
+                    }
                 }
-            }
         }
     return ui::NavTarget::toRange(span);
 }

@@ -1,7 +1,10 @@
 #include "analysis/rank_outliers.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+
+#include "analysis/rank_totals.h"
 
 namespace gapscope {
 
@@ -23,6 +26,14 @@ double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     const size_t n = v.size();
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+std::optional<double> medianOfPresent(const std::vector<std::optional<double>>& values) {
+    std::vector<double> present;
+    for (const auto& v : values)
+        if (v && std::isfinite(*v)) present.push_back(*v);
+    if (present.empty()) return std::nullopt;
+    return median(std::move(present));
 }
 
 }  // namespace
@@ -56,28 +67,43 @@ std::vector<std::optional<double>> modifiedZScores(
     return out;
 }
 
-std::vector<RankOutlier> rankOutliers(const std::vector<RankTotals>& ranks,
-                                      const std::vector<size_t>& stepCounts) {
+std::vector<RankOutlier> rankOutliers(const std::vector<const RankFigures*>& ranks) {
     const size_t n = ranks.size();
-    std::vector<std::optional<double>> stepTime(n), busy(n), wait(n);
+    // [figure][rank]
+    std::array<std::vector<std::optional<double>>, 3> values;
+    for (auto& v : values)
+        v.resize(n);
     for (size_t i = 0; i < n; ++i) {
-        const size_t steps = i < stepCounts.size() ? stepCounts[i] : 0;
-        if (steps == 0) continue;
-        stepTime[i] = double(ranks[i].duration) / double(steps);
-        if (ranks[i].gpuTime > 0) busy[i] = double(ranks[i].busy) / double(ranks[i].gpuTime);
-        wait[i] = double(ranks[i].wait) / double(steps);
+        if (!ranks[i] || ranks[i]->steps.empty()) continue;
+        const RankTotals t = rankTotals(*ranks[i]);
+        const auto steps = static_cast<double>(ranks[i]->steps.size());
+        values[0][i] = double(t.duration) / steps;
+        if (t.gpuTime > 0) values[1][i] = double(t.busy) / double(t.gpuTime);
+        size_t waited = 0;
+        for (const RankStep& s : ranks[i]->steps)
+            waited += s.wait.has_value();
+        if (waited) values[2][i] = double(t.wait) / double(waited);
     }
-    const auto zStep = modifiedZScores(stepTime), zBusy = modifiedZScores(busy),
-               zWait = modifiedZScores(wait);
     std::vector<RankOutlier> out(n);
-    for (size_t i = 0; i < n; ++i) {
-        // The furthest from the median; the first of the three on a tie.
-        auto consider = [&](const std::optional<double>& z, RankFigure f) {
-            if (z && (!out[i].score || std::fabs(*z) > std::fabs(*out[i].score))) out[i] = {z, f};
-        };
-        consider(zStep[i], RankFigure::StepTime);
-        consider(zBusy[i], RankFigure::BusyShare);
-        consider(zWait[i], RankFigure::Wait);
+    constexpr RankFigure kFigures[] = {RankFigure::StepTime, RankFigure::BusyShare,
+                                       RankFigure::Wait};
+    for (size_t f = 0; f < 3; ++f) {
+        const auto z = modifiedZScores(values[f]);
+        const std::optional<double> m = medianOfPresent(values[f]);
+        const double floor = std::max(
+            m ? kOutlierShareOfMedian * std::fabs(*m) : 0.0,
+            kFigures[f] == RankFigure::BusyShare ? kOutlierMinimumShare : kOutlierMinimumNs);
+        for (size_t i = 0; i < n; ++i) {
+            if (!z[i]) continue;
+            const bool apart =
+                std::fabs(*z[i]) > kOutlierScore && std::fabs(*values[f][i] - *m) >= floor;
+            RankOutlier& o = out[i];
+            // The figure it stands apart in (the furthest of those), else
+            // the furthest score; the first of the three on a tie.
+            const bool better = !o.score || (apart && !o.outlier) ||
+                                (apart == o.outlier && std::fabs(*z[i]) > std::fabs(*o.score));
+            if (better) o = {z[i], kFigures[f], apart};
+        }
     }
     return out;
 }

@@ -42,6 +42,13 @@ ResultRef stepRef(int64_t step, size_t row) {
 
 }  // namespace
 
+std::vector<RankOutlier> rankOutliersOf(const std::vector<RankRow>& ranks) {
+    std::vector<const RankFigures*> figures;
+    for (const RankRow& r : ranks)
+        figures.push_back(r.error.empty() ? &r.entry.figures : nullptr);
+    return rankOutliers(figures);
+}
+
 ResultTable rankTable(const std::vector<RankRow>& ranks, const RankComparison& comparison) {
     ResultTable table;
     table.id = "ranks";
@@ -78,16 +85,10 @@ ResultTable rankTable(const std::vector<RankRow>& ranks, const RankComparison& c
     // The process of a file of several ranks (an Nsight Systems export).
     for (const char* key : {"part", "device", "step_source"})
         table.columns[static_cast<size_t>(table.column(key))].sparse = true;
-    std::vector<RankTotals> totals;
-    std::vector<size_t> stepCounts;
-    for (const RankRow& r : ranks) {
-        totals.push_back(rankTotals(r.entry.figures));
-        stepCounts.push_back(r.error.empty() ? r.entry.figures.steps.size() : 0);
-    }
-    const std::vector<RankOutlier> outliers = rankOutliers(totals, stepCounts);
+    const std::vector<RankOutlier> outliers = rankOutliersOf(ranks);
     for (size_t i = 0; i < ranks.size(); ++i) {
         const RankRow& r = ranks[i];
-        const RankTotals& t = totals[i];
+        const RankTotals t = rankTotals(r.entry.figures);
         const RankOutlier& o = outliers[i];
         const auto n = static_cast<int64_t>(r.entry.figures.steps.size());
         const auto straggles = std::count_if(
@@ -98,8 +99,8 @@ ResultTable rankTable(const std::vector<RankRow>& ranks, const RankComparison& c
                      n ? ResultCell(double(t.duration) / double(n)) : ResultCell(),
                      t.gpuTime > 0 ? ResultCell(double(t.busy) / double(t.gpuTime)) : ResultCell(),
                      t.comm, t.exposedComm, t.wait, t.transfer, int64_t{straggles},
-                     o.score ? ResultCell(int64_t{o.outlier()}) : ResultCell(), cellOf(o.score),
-                     o.score ? ResultCell(std::string(rankFigureName(o.figure))) : ResultCell(),
+                     o.score ? ResultCell(int64_t{o.outlier}) : ResultCell(), cellOf(o.score),
+                     o.outlier ? ResultCell(std::string(rankFigureName(o.figure))) : ResultCell(),
                      r.entry.file, r.entry.part.empty() ? ResultCell() : ResultCell(r.entry.part),
                      r.origin.empty() ? ResultCell() : ResultCell(r.origin), r.entry.offset,
                      // Aligned on a step: whether it has that step (else left as it was).

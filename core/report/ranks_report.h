@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "analysis/rank_comparison.h"
+#include "analysis/rank_outliers.h"
 #include "report/result_table.h"
 
 namespace gapscope {
@@ -45,6 +46,9 @@ struct RankRow {
 // steps' GPU time), communication, exposed communication, the wait in the
 // step's collective and the transfer, how often it was the straggler.
 ResultTable rankTable(const std::vector<RankRow>& ranks, const RankComparison& comparison);
+// Who stands apart (analysis/rank_outliers.h), one per row; a failed file's
+// row has no score. The table's columns and the heat map's marks.
+std::vector<RankOutlier> rankOutliersOf(const std::vector<RankRow>& ranks);
 // One row per rank and step (a failed file: one row with its error).
 ResultTable rankStepTable(const std::vector<RankRow>& ranks);
 // One row per rank, step and collective of the step, in the order of the

@@ -12,10 +12,12 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "analysis/gap_causes.h"
 #include "analysis/rank_comparison.h"
+#include "analysis/rank_outliers.h"
 #include "analysis/time_breakdown.h"
 #include "analysis/trace_health.h"
 #include "cache/index_cache.h"
@@ -186,6 +188,68 @@ class TestRanks : public QObject {
     QTemporaryDir dir_;
 
   private slots:
+    // Who stands apart, on figures made by hand (the expected ranks are the
+    // planted ones): a tiny difference among near-equal steps is none; a
+    // rank 2x slower is one; a rank without any wait is judged on the others
+    // only; a failed rank (null) and a rank without steps have no score.
+    void outliersNeedARealDifference() {
+        auto ranks = [](size_t n, auto stepOf) {
+            std::vector<RankFigures> out(n);
+            for (size_t r = 0; r < n; ++r)
+                for (int64_t k = 1; k <= 3; ++k) {
+                    RankStep s;
+                    s.number = k;
+                    stepOf(r, s);
+                    out[r].steps.push_back(s);
+                }
+            return out;
+        };
+        auto judged = [](const std::vector<RankFigures>& figures,
+                         std::vector<size_t> missing = {}) {
+            std::vector<const RankFigures*> p;
+            for (size_t i = 0; i < figures.size(); ++i)
+                p.push_back(std::find(missing.begin(), missing.end(), i) == missing.end()
+                                ? &figures[i]
+                                : nullptr);
+            std::vector<size_t> apart;
+            const std::vector<RankOutlier> o = rankOutliers(p);
+            for (size_t i = 0; i < o.size(); ++i)
+                if (o[i].outlier) apart.push_back(i);
+            return std::pair(apart, o);
+        };
+        // 1020 ranks of exactly 1 ms steps, 4 of 1.001 ms: MAD 0, the mean
+        // deviation tiny, the scores huge, the difference 0.1 %: none.
+        auto nearlyEqual = ranks(1024, [](size_t r, RankStep& s) {
+            s.span = {0, r >= 1020 ? 1'001'000 : 1'000'000};
+            s.busy = 500'000;
+            s.idle = s.span.length() - s.busy;
+            s.wait = 100'000;
+        });
+        auto [apart, scores] = judged(nearlyEqual);
+        QVERIFY(apart.empty());
+        QVERIFY(std::fabs(*scores[1023].score) > kOutlierScore);  // (the score alone would say yes)
+        // One rank twice as slow: it, in step time.
+        nearlyEqual[7].steps[1].span = {0, 4'000'000};
+        std::tie(apart, scores) = judged(nearlyEqual);
+        QCOMPARE(apart, std::vector<size_t>{7});
+        QCOMPARE(scores[7].figure, RankFigure::StepTime);
+        // A rank that never waited (none: not 0) is not the straggler's
+        // signature; one that waited 0 in every step is.
+        auto waits = ranks(16, [](size_t r, RankStep& s) {
+            s.span = {0, 1'000'000};
+            s.busy = 500'000;
+            s.idle = 500'000;
+            s.wait = 400'000 + TimeNs(r % 5) * 1000;
+            if (r == 3) s.wait.reset();
+            if (r == 9) s.wait = 0;
+        });
+        std::tie(apart, scores) = judged(waits, {12});
+        QCOMPARE(apart, std::vector<size_t>{9});
+        QCOMPARE(scores[9].figure, RankFigure::Wait);
+        QVERIFY(scores[3].score && !scores[3].outlier);  // judged on its steps and busy share
+        QVERIFY(!scores[12].score);                      // a file that failed
+    }
+
     // One profiler's cycles (one WORKER, several times) are no ranks; the
     // ranks of a job, or names of another form, are no cycles.
     void profilerCyclesAreNotRanks() {

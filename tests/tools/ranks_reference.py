@@ -107,12 +107,15 @@ Stragglers
 
 Outliers (after the stragglers' waits)
   Per rank with steps: mean step time (sum of durations / steps), busy
-  share (sum busy_ns / sum (busy_ns + idle_ns); none when 0) and wait per
-  step (sum of wait_ns, null as 0, / steps).  For each figure over the ranks
-  that have it (at least 4, else none), Iglewicz and Hoaglin's modified z:
-  0.6745 (x - median) / MAD; MAD 0: (x - median) / (1.253314 mean absolute
-  deviation); both 0: 0.  A rank's score is the one furthest from 0 (the
-  first of step time, busy, wait on ties); an outlier when |score| > 3.5.
+  share (sum busy_ns / sum (busy_ns + idle_ns); none when 0) and mean wait
+  (over its steps whose wait_ns is not null; none without any).  For each
+  figure over the ranks that have it (at least 4, else none), Iglewicz and
+  Hoaglin's modified z: 0.6745 (x - median) / MAD; MAD 0: (x - median) /
+  (1.253314 mean absolute deviation); both 0: 0.  It stands apart in the
+  figure when |z| > 3.5 and |x - median| >= max(5 % of |median|, 10000 ns,
+  or 0.01 for the busy share).  A rank's score: of the figures it stands
+  apart in, the furthest from 0, else the furthest of all (the first of
+  step time, busy, wait on ties); "figure" only when it stands apart.
 """
 
 import argparse
@@ -626,31 +629,45 @@ def modified_z(values):
 
 
 def outliers(ranks):
-    """Per rank: the score furthest from 0 of its mean step time, busy share
-    and wait per step, the figure, and whether |score| > 3.5."""
-    step_time, busy, wait = [], [], []
+    """Per rank: whether it stands apart, its score and the figure."""
+    values = [[], [], []]  # step time, busy share, wait
     for rk in ranks:
         steps = rk["steps"]
         if not steps:
-            step_time.append(None)
-            busy.append(None)
-            wait.append(None)
+            for v in values:
+                v.append(None)
             continue
         n = len(steps)
-        step_time.append(sum(s["end_ns"] - s["start_ns"] for s in steps) / n)
+        values[0].append(sum(s["end_ns"] - s["start_ns"] for s in steps) / n)
         window = sum(s["busy_ns"] + s["idle_ns"] for s in steps)
-        busy.append(sum(s["busy_ns"] for s in steps) / window if window > 0 else None)
-        wait.append(sum(s["wait_ns"] or 0 for s in steps) / n)
-    scores = list(zip(modified_z(step_time), modified_z(busy), modified_z(wait)))
-    out = []
-    for rk, zs in zip(ranks, scores):
-        best = None
-        for figure, z in zip(("step_time", "busy_share", "wait"), zs):
-            if z is not None and (best is None or abs(z) > abs(best[1])):
-                best = (figure, z)
-        out.append({"rank": rk["rank"], "figure": best[0] if best else None,
-                    "score": best[1] if best else None,
-                    "outlier": best is not None and abs(best[1]) > 3.5})
+        values[1].append(sum(s["busy_ns"] for s in steps) / window if window > 0 else None)
+        waits = [s["wait_ns"] for s in steps if s["wait_ns"] is not None]
+        values[2].append(sum(waits) / len(waits) if waits else None)
+    figures = ("step_time", "busy_share", "wait")
+    out = [{"rank": rk["rank"], "figure": None, "score": None, "outlier": False} for rk in ranks]
+    best = [None] * len(ranks)  # (apart, |z|, z, figure)
+    for f, name in enumerate(figures):
+        zs = modified_z(values[f])
+        present = sorted(v for v in values[f] if v is not None)
+        if not present:
+            continue
+        n = len(present)
+        m = present[n // 2] if n % 2 else (present[n // 2 - 1] + present[n // 2]) / 2
+        floor = max(0.05 * abs(m), 0.01 if name == "busy_share" else 10000)
+        for i, z in enumerate(zs):
+            if z is None:
+                continue
+            apart = abs(z) > 3.5 and abs(values[f][i] - m) >= floor
+            b = best[i]
+            # Where it stands apart (the furthest), else the furthest score;
+            # the first figure on a tie.
+            if b is None or (apart and not b[0]) or (apart == b[0] and abs(z) > b[1]):
+                best[i] = (apart, abs(z), z, name)
+    for i, b in enumerate(best):
+        if b is not None:
+            out[i]["score"] = b[2]
+            out[i]["outlier"] = b[0]
+            out[i]["figure"] = b[3] if b[0] else None
     return out
 
 

@@ -7,9 +7,11 @@
 #include <QToolTip>
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include "analysis/distribution.h"
+#include "analysis/rank_totals.h"
 #include "panels/units.h"
 
 namespace gapscope::ui {
@@ -44,6 +46,26 @@ RankHeatMap::RankHeatMap(QWidget* parent) : QWidget(parent) {
 void RankHeatMap::setDocument(std::shared_ptr<const RanksDocument> doc) {
     doc_ = std::move(doc);
     current_ = -1;
+    // What the orders and the filter read, once per document: who stands
+    // apart (as the Ranks table has it), each rank's keys and words.
+    outliers_.clear();
+    keys_.clear();
+    if (doc_) {
+        outliers_ = rankOutliersOf(doc_->ranks);
+        for (const RankRow& r : doc_->ranks) {
+            const RankTotals t = rankTotals(r.entry.figures);
+            const auto steps =
+                static_cast<double>(std::max<size_t>(1, r.entry.figures.steps.size()));
+            size_t waited = 0;
+            for (const RankStep& st : r.entry.figures.steps)
+                waited += st.wait.has_value();
+            keys_.push_back({double(t.duration) / steps,
+                             t.gpuTime > 0 ? double(t.busy) / double(t.gpuTime) : 2.0,
+                             waited ? double(t.wait) / double(waited) : -1.0,
+                             tr("rank %1").arg(r.entry.rank),
+                             QString::fromStdString(r.entry.host)});
+        }
+    }
     rebuild();
 }
 
@@ -67,7 +89,7 @@ void RankHeatMap::setFilter(const QString& text, bool outliersOnly) {
 
 bool RankHeatMap::isOutlier(int row) const {
     const size_t r = rankRow(row);
-    return r < outliers_.size() && outliers_[r].outlier();
+    return r < outliers_.size() && outliers_[r].outlier;
 }
 
 void RankHeatMap::rebuild() {
@@ -75,62 +97,46 @@ void RankHeatMap::rebuild() {
     steps_.clear();
     cells_.clear();
     min_ = max_ = 0;
-    outliers_.clear();
+    stragglerCells_.clear();
     if (doc_) {
-        // The ranks' totals and who stands apart, as the Ranks table has them.
-        std::vector<RankTotals> totals;
-        std::vector<size_t> stepCounts;
-        for (const RankRow& r : doc_->ranks) {
-            totals.push_back(rankTotals(r.entry.figures));
-            stepCounts.push_back(r.error.empty() ? r.entry.figures.steps.size() : 0);
-        }
-        outliers_ = rankOutliers(totals, stepCounts);
         std::set<int64_t> numbers;
         for (size_t i = 0; i < doc_->ranks.size(); ++i) {
             const RankEntry& e = doc_->ranks[i].entry;
             if (e.figures.steps.empty()) continue;
-            if (outliersOnly_ && !outliers_[i].outlier()) continue;
-            if (!filter_.isEmpty() &&
-                !tr("rank %1").arg(e.rank).contains(filter_, Qt::CaseInsensitive) &&
-                !QString::fromStdString(e.host).contains(filter_, Qt::CaseInsensitive))
+            if (outliersOnly_ && !outliers_[i].outlier) continue;
+            if (!filter_.isEmpty() && !keys_[i].label.contains(filter_, Qt::CaseInsensitive) &&
+                !keys_[i].host.contains(filter_, Qt::CaseInsensitive))
                 continue;
             rows_.push_back(i);
             for (const RankStep& s : e.figures.steps)
                 numbers.insert(s.number);
         }
         // Each order's key, then the rank: the same rows in the same order
-        // whatever order they came in.
-        auto perStep = [&](size_t i, TimeNs v) {
-            return stepCounts[i] ? double(v) / double(stepCounts[i]) : 0.0;
-        };
-        auto busy = [&](size_t i) {
-            return totals[i].gpuTime > 0 ? double(totals[i].busy) / double(totals[i].gpuTime)
-                                         : 2.0;  // (none: last)
-        };
+        // whatever order they came in. (A share none, or no wait: last.)
         auto rankOf = [&](size_t i) { return doc_->ranks[i].entry.rank; };
         std::stable_sort(rows_.begin(), rows_.end(), [&](size_t a, size_t b) {
+            const Keys &x = keys_[a], &y = keys_[b];
             switch (order_) {
                 case Order::Rank:
                     break;
                 case Order::StepTime:
-                    if (perStep(a, totals[a].duration) != perStep(b, totals[b].duration))
-                        return perStep(a, totals[a].duration) > perStep(b, totals[b].duration);
+                    if (x.stepTime != y.stepTime) return x.stepTime > y.stepTime;
                     break;
                 case Order::Busy:
-                    if (busy(a) != busy(b)) return busy(a) < busy(b);
+                    if (x.busy != y.busy) return x.busy < y.busy;
                     break;
                 case Order::Wait:
-                    if (perStep(a, totals[a].wait) != perStep(b, totals[b].wait))
-                        return perStep(a, totals[a].wait) > perStep(b, totals[b].wait);
+                    if (x.wait != y.wait) return x.wait > y.wait;
                     break;
                 case Order::Host:
-                    if (doc_->ranks[a].entry.host != doc_->ranks[b].entry.host)
-                        return doc_->ranks[a].entry.host < doc_->ranks[b].entry.host;
+                    if (x.host != y.host) return x.host < y.host;
                     break;
                 case Order::Outlier: {
-                    const double x = std::fabs(outliers_[a].score.value_or(0.0));
-                    const double y = std::fabs(outliers_[b].score.value_or(0.0));
-                    if (x != y) return x > y;
+                    // Those that stand apart first, then the furthest scores.
+                    if (outliers_[a].outlier != outliers_[b].outlier) return outliers_[a].outlier;
+                    const double p = std::fabs(outliers_[a].score.value_or(0.0));
+                    const double q = std::fabs(outliers_[b].score.value_or(0.0));
+                    if (p != q) return p > q;
                     break;
                 }
             }
@@ -169,6 +175,17 @@ void RankHeatMap::rebuild() {
                 min_ = 0;
                 max_ = 1;
                 break;
+        }
+        // The stragglers' cells, found once (not per paint).
+        std::map<int64_t, std::vector<int>> rowsOfRank;
+        for (int r = 0; r < rankCount(); ++r)
+            rowsOfRank[doc_->ranks[rankRow(r)].entry.rank].push_back(r);
+        for (const StepStraggler& st : doc_->comparison.stragglers) {
+            const auto col = std::lower_bound(steps_.begin(), steps_.end(), st.step);
+            const auto rows = rowsOfRank.find(st.rank);
+            if (col == steps_.end() || *col != st.step || rows == rowsOfRank.end()) continue;
+            for (const int r : rows->second)
+                stragglerCells_.emplace_back(r, static_cast<int>(col - steps_.begin()));
         }
     }
     labelWidth_ = fontMetrics().horizontalAdvance(QStringLiteral("rank 00000")) + 8 + kMarkWidth;
@@ -261,7 +278,7 @@ QString RankHeatMap::cellText(int row, int column) const {
     return text;
 }
 
-void RankHeatMap::paintEvent(QPaintEvent*) {
+void RankHeatMap::paintEvent(QPaintEvent* event) {
     QPainter p(this);
     const bool dark = palette().color(QPalette::Base).lightness() < 128;
     p.setPen(palette().color(QPalette::WindowText));
@@ -279,39 +296,37 @@ void RankHeatMap::paintEvent(QPaintEvent*) {
         p.drawText(QRect(labelWidth_ + c * cw, 0, cw * every, kHeaderHeight),
                    Qt::AlignLeft | Qt::AlignVCenter,
                    QString::number(steps_[static_cast<size_t>(c)]));
+    // Only the rows the paint exposes: the grid of a thousand ranks is a
+    // scroll area's tall child.
+    const int firstRow = std::clamp((event->rect().top() - kHeaderHeight) / ch - 1, 0, rankCount());
+    const int lastRow =
+        std::clamp((event->rect().bottom() - kHeaderHeight) / ch + 2, 0, rankCount());
     const int labelEvery = std::max(1, (fm.height() + ch - 1) / ch);
-    for (int r = 0; r < rankCount(); r += labelEvery)
+    for (int r = firstRow - firstRow % labelEvery; r < lastRow; r += labelEvery)
         p.drawText(QRect(0, kHeaderHeight + r * ch, labelWidth_ - 6 - kMarkWidth, ch * labelEvery),
-                   Qt::AlignRight | Qt::AlignTop,
-                   tr("rank %1").arg(doc_->ranks[rankRow(r)].entry.rank));
+                   Qt::AlignRight | Qt::AlignTop, keys_[rankRow(r)].label);
     // The outliers' marks: a bar left of their cells, at any row height.
     const QColor mark = palette().color(QPalette::Highlight);
     bool anyOutlier = false;
     for (int r = 0; r < rankCount(); ++r)
         if (isOutlier(r)) {
-            p.fillRect(QRect(labelWidth_ - kMarkWidth, kHeaderHeight + r * ch, kMarkWidth - 2,
-                             std::max(1, ch - 1)),
-                       mark);
             anyOutlier = true;
+            if (r >= firstRow && r < lastRow)
+                p.fillRect(QRect(labelWidth_ - kMarkWidth, kHeaderHeight + r * ch, kMarkWidth - 2,
+                                 std::max(1, ch - 1)),
+                           mark);
         }
-    for (int r = 0; r < rankCount(); ++r) {
+    for (int r = firstRow; r < lastRow; ++r) {
         for (int c = 0; c < stepCount(); ++c) {
             const QRect cell = cellRect(r, c).adjusted(0, 0, -1, -1);
-            const auto v = value(r, c);
-            p.fillRect(cell, v ? shadeColour(*shade(r, c), dark)
-                               : palette().color(QPalette::AlternateBase));
+            const auto v = shade(r, c);
+            p.fillRect(cell, v ? shadeColour(*v, dark) : palette().color(QPalette::AlternateBase));
         }
     }
     // The stragglers, outlined.
     p.setPen(QPen(palette().color(QPalette::Highlight), 2));
-    for (const StepStraggler& st : doc_->comparison.stragglers) {
-        const auto col = std::lower_bound(steps_.begin(), steps_.end(), st.step);
-        if (col == steps_.end() || *col != st.step) continue;
-        for (int r = 0; r < rankCount(); ++r)
-            if (doc_->ranks[rankRow(r)].entry.rank == st.rank)
-                p.drawRect(
-                    cellRect(r, static_cast<int>(col - steps_.begin())).adjusted(1, 1, -2, -2));
-    }
+    for (const auto& [r, c] : stragglerCells_)
+        if (r >= firstRow && r < lastRow) p.drawRect(cellRect(r, c).adjusted(1, 1, -2, -2));
     if (current_ >= 0 && hasFocus()) {
         p.setPen(QPen(palette().color(QPalette::WindowText), 1, Qt::DotLine));
         p.drawRect(cellRect(current_ / stepCount(), current_ % stepCount()).adjusted(0, 0, -1, -1));

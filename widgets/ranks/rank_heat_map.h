@@ -15,7 +15,6 @@
 #include <memory>
 #include <vector>
 
-#include "analysis/rank_outliers.h"
 #include "report/ranks_report.h"
 
 namespace gapscope::ui {
@@ -80,7 +79,13 @@ class RankHeatMap : public QWidget {
     Order order_ = Order::Rank;
     QString filter_;
     bool outliersOnly_ = false;
-    std::vector<RankOutlier> outliers_;                // by document rank row
+    std::vector<RankOutlier> outliers_;  // by document rank row
+    struct Keys {
+        double stepTime, busy, wait;  // mean step, busy share (2: none), mean wait (-1: none)
+        QString label, host;          // "rank N", its host
+    };
+    std::vector<Keys> keys_;                           // by document rank row
+    std::vector<std::pair<int, int>> stragglerCells_;  // (row, column) outlined
     std::vector<size_t> rows_;                         // document rank rows shown
     std::vector<int64_t> steps_;                       // step numbers, ascending
     std::vector<std::vector<const RankStep*>> cells_;  // [row][column]

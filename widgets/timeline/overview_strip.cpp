@@ -35,6 +35,7 @@ void OverviewStrip::setTrace(std::shared_ptr<const Trace> trace) {
     lanes_.clear();
     lanesKey_ = {};
     asked_.reset();
+    bandKey_.reset();  // (a new trace may live where the last one did)
     updateGeometry();
     setFixedHeight(sizeHint().height());
     update();
@@ -219,11 +220,12 @@ void OverviewStrip::paintBand(QPainter& p, int w) {
         }
     const size_t devices = trace_->gpuDevices.size();
     const QString count = tr("%n GPUs", nullptr, static_cast<int>(devices));
-    const QString spread = !low            ? tr("busy …")
-                           : *low == *high ? tr("busy %1").arg(formatPercent(*low))
-                                           : tr("busy %1–%2").arg(formatPercent(*low),
-                                                                  formatPercent(*high));
-    const size_t fewest = devices / size_t(rows), most = (devices + size_t(rows) - 1) / size_t(rows);
+    const QString spread = !low ? tr("busy …")
+                           : *low == *high
+                               ? tr("busy %1").arg(formatPercent(*low))
+                               : tr("busy %1–%2").arg(formatPercent(*low), formatPercent(*high));
+    const size_t fewest = devices / size_t(rows),
+                 most = (devices + size_t(rows) - 1) / size_t(rows);
     const QString perRow = most == 1        ? tr("one row per GPU")
                            : fewest == most ? tr("one row per %1 GPUs").arg(most)
                                             : tr("one row per %1–%2 GPUs").arg(fewest).arg(most);
@@ -231,13 +233,21 @@ void OverviewStrip::paintBand(QPainter& p, int w) {
     p.drawText(QRect(6, 3, gutter_ - 10, kBandHeight), Qt::AlignTop | Qt::AlignLeft,
                count + "\n" + spread + "\n" + perRow);
     if (lanes_.size() != trace_->gpuDevices.size() || w <= 0) return;
-    const QRgb ink = c.counterLine.rgb();
-    if (!bandKey_ || bandKey_->first != lanesKey_ || bandKey_->second != ink) {
+    // Idle is the gap shading as the lanes show it: its translucent fill
+    // over the strip's background.
+    const QColor wash = c.gapFill, ground = c.gutter;
+    const double alpha = wash.alphaF();
+    const QColor idle =
+        QColor::fromRgbF(float(wash.redF() * alpha + ground.redF() * (1 - alpha)),
+                         float(wash.greenF() * alpha + ground.greenF() * (1 - alpha)),
+                         float(wash.blueF() * alpha + ground.blueF() * (1 - alpha)));
+    const QColor busy = c.counterLine;
+    const std::pair<QRgb, QRgb> inks{idle.rgb(), busy.rgb()};
+    if (!bandKey_ || bandKey_->first != lanesKey_ || bandKey_->second != inks) {
         // Each pixel: the mean busy share of its devices in its column,
-        // blended from the idle fill to the busy colour.
+        // blended from the idle colour to the busy one.
         const int columns = static_cast<int>(lanes_.front().bins.size());
         bandImage_ = QImage(std::max(1, columns), rows, QImage::Format_ARGB32_Premultiplied);
-        const QColor idle = c.gapFill, busy = c.counterLine;
         for (int r = 0; r < rows; ++r) {
             const auto [first, last] = bandRowDevices(r);
             auto* line = reinterpret_cast<QRgb*>(bandImage_.scanLine(r));
@@ -253,7 +263,7 @@ void OverviewStrip::paintBand(QPainter& p, int w) {
                                mix(idle.blue(), busy.blue()));
             }
         }
-        bandKey_ = std::pair(lanesKey_, ink);
+        bandKey_ = std::pair(lanesKey_, inks);
     }
     // (Stretched while another width's bins are in; one device row per band row.)
     p.drawImage(area, bandImage_);
@@ -264,8 +274,9 @@ bool OverviewStrip::event(QEvent* e) {
         const auto* help = static_cast<QHelpEvent*>(e);
         const int rows = bandRows();
         const int rowHeight = std::max(1, kBandHeight / std::max(1, rows));
-        const int row = (help->pos().y() - 3) / rowHeight;
-        if (row >= 0 && row < rows && help->pos().x() >= gutter_) {
+        const int y = help->pos().y() - 3, x = help->pos().x() - gutter_;
+        const int row = y >= 0 ? y / rowHeight : -1;
+        if (row >= 0 && row < rows && x >= 0 && x < laneWidth()) {
             const auto [first, last] = bandRowDevices(row);
             QString text =
                 last - first == 1

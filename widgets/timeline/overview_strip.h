@@ -90,7 +90,7 @@ class OverviewStrip : public QWidget {
     // The band as an image, one pixel per column and band row, made once
     // per lanes and palette (the strip repaints on every pan and zoom).
     QImage bandImage_;
-    std::optional<std::pair<LanesKey, QRgb>> bandKey_;
+    std::optional<std::pair<LanesKey, std::pair<QRgb, QRgb>>> bandKey_;  // (idle, busy)
 
     ViewState* state_;
     int gutter_;
