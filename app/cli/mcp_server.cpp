@@ -91,7 +91,14 @@ constexpr const char* kInstructions =
 
 }  // namespace
 
-McpServer::McpServer(McpOptions options) : options_(std::move(options)) {}
+#ifdef GAPSCOPE_HAVE_RENDER
+constexpr bool kCanRender = true;
+#else
+constexpr bool kCanRender = false;
+#endif
+
+McpServer::McpServer(McpOptions options)
+    : options_(std::move(options)), tools_(mcp::toolList(kCanRender)) {}
 McpServer::~McpServer() = default;
 
 std::shared_ptr<TraceSession> McpServer::session(const std::string& path, const json& arguments,
@@ -151,11 +158,7 @@ json McpServer::callTool(const std::string& name, const json& arguments) {
     const std::string readsNoFiles = name + ": this server reads no files";
     // An argument the tool does not take is refused, as the CLI refuses an
     // option: a misspelt one, or a step for an analysis of the whole trace.
-#ifdef GAPSCOPE_HAVE_RENDER
-    const json tools = mcp::toolList(true);
-#else
-    const json tools = mcp::toolList(false);
-#endif
+    const json& tools = tools_;
     const auto tool =
         std::find_if(tools.begin(), tools.end(), [&](const json& t) { return t["name"] == name; });
     if (tool == tools.end()) return nullptr;  // (the caller's protocol error)
@@ -326,14 +329,7 @@ json McpServer::handle(const json& m) {
                  {"instructions", kInstructions}});
     }
     if (method == "ping") return rpcResult(id, json::object());
-    if (method == "tools/list") {
-#ifdef GAPSCOPE_HAVE_RENDER
-        const bool canRender = true;
-#else
-        const bool canRender = false;
-#endif
-        return rpcResult(id, {{"tools", mcp::toolList(canRender)}});
-    }
+    if (method == "tools/list") return rpcResult(id, {{"tools", tools_}});
     if (method == "tools/call") {
         if (!params.contains("name") || !params["name"].is_string())
             return rpcError(id, -32602, "Invalid params: name");

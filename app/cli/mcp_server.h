@@ -48,7 +48,8 @@ class McpServer {
                                           std::string& error);
 
     McpOptions options_;
-    std::string version_;        // the protocol revision agreed at initialize
+    nlohmann::json tools_;  // the tool list, made once: listed, and every call checked against it
+    std::string version_;   // the protocol revision agreed at initialize
     std::shared_ptr<void> gui_;  // Qt's, for the pictures: made on the first
     // Open traces by path, the most recently used first.
     std::deque<std::pair<std::string, std::shared_ptr<TraceSession>>> open_;
