@@ -73,13 +73,7 @@ void align(std::vector<RankEntry>& ranks, int64_t number, RankComparison& out) {
     out.alignedOn = number;
     std::optional<TimeNs> reference;
     for (RankEntry& e : ranks) {
-        const RankStep* s = stepNumbered(e.figures, number);
-        if (s && !reference) reference = s->span.start;
-        Interval bounds = boundsOf(e.figures);
-        if (e.span)
-            bounds = {std::min(bounds.start, e.span->start), std::max(bounds.end, e.span->end)};
-        const std::optional<TimeNs> by =
-            s ? safeShift(*reference, s->span.start, bounds) : std::nullopt;
+        const std::optional<TimeNs> by = stepAlignmentShift(e.figures, e.span, number, reference);
         if (!by) {
             out.unaligned.push_back(e.rank);
             continue;
@@ -87,6 +81,20 @@ void align(std::vector<RankEntry>& ranks, int64_t number, RankComparison& out) {
         shift(e, *by);
     }
 }
+
+}  // namespace
+
+std::optional<TimeNs> stepAlignmentShift(const RankFigures& figures, std::optional<Interval> span,
+                                         int64_t number, std::optional<TimeNs>& reference) {
+    const RankStep* s = stepNumbered(figures, number);
+    if (!s) return std::nullopt;
+    if (!reference) reference = s->span.start;
+    Interval bounds = boundsOf(figures);
+    if (span) bounds = {std::min(bounds.start, span->start), std::max(bounds.end, span->end)};
+    return safeShift(*reference, s->span.start, bounds);
+}
+
+namespace {
 
 // a - b, saturated: hostile traces can put entries 2^63 ns apart.
 TimeNs saturatedDifference(TimeNs a, TimeNs b) {

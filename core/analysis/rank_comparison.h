@@ -87,6 +87,15 @@ struct RankComparison {
     std::vector<ClockDisagreement> clockDisagreements;  // by step number
 };
 
+// The shift that aligns one rank on step `number`: its step's start moved
+// onto `reference`, which the first rank (in rank order) with that step
+// sets. None where the rank has no such step or where the shift would carry
+// one of its times (figures, `span`) out of int64: such a rank stays where
+// it is. compareRanks aligns with it; a merge that aligns ranks as they
+// come, in rank order, gets the same shifts.
+std::optional<TimeNs> stepAlignmentShift(const RankFigures& figures, std::optional<Interval> span,
+                                         int64_t number, std::optional<TimeNs>& reference);
+
 // Sorts `ranks` by rank, applies the alignment to their times and fills
 // each step's `wait`.
 RankComparison compareRanks(std::vector<RankEntry>& ranks,

@@ -220,14 +220,39 @@ RankSetLoad loadRanks(const std::vector<RankSource>& sources, const RankLoadOpti
     const uint64_t memoryLimit =
         options.load.memoryLimitBytes ? options.load.memoryLimitBytes : defaultMemoryLimit();
     const uint64_t memoryPerLoad = std::max<uint64_t>(memoryLimit / std::max(1u, workers), 1);
+    // The loading order: by the rank a file's name states, so that the ranks
+    // finish in about their order whatever order the files came in (a
+    // shell's glob puts rank10 before rank2); the others after, as given.
+    std::vector<size_t> schedule(n);
+    for (size_t i = 0; i < n; ++i)
+        schedule[i] = i;
+    {
+        std::vector<std::optional<int64_t>> named(n);
+        for (size_t i = 0; i < n; ++i)
+            if (sources[i].part.whole()) named[i] = rankOfFileName(fileNameOf(sources[i].file));
+        std::stable_sort(schedule.begin(), schedule.end(), [&](size_t a, size_t b) {
+            if (named[a] && named[b]) return *named[a] < *named[b];
+            return named[a].has_value() && !named[b].has_value();
+        });
+    }
     std::atomic<size_t> next{0};
+    auto settle = [&](RankLoad& load) {
+        try {
+            options.settled(load);
+        } catch (const std::exception&) {  // never out of a worker thread; the
+        }                                  // caller finds the source missing
+    };
     auto work = [&] {
-        for (size_t i = next++; i < n; i = next++) {
+        for (size_t turn = next++; turn < n; turn = next++) {
+            const size_t i = schedule[turn];
             RankLoad& load = out.ranks[i];
             load.file = sources[i].file;
             load.part = sources[i].part.label;
+            load.order = i;
+            load.turn = turn;
             if (options.load.cancel && options.load.cancel->isCancelled()) {
                 load.result.cancelled = true;
+                if (options.settled) settle(load);
                 continue;
             }
             LoadOptions lo = options.load;
@@ -246,13 +271,15 @@ RankSetLoad loadRanks(const std::vector<RankSource>& sources, const RankLoadOpti
             identify(nullptr);
             try {
                 load.result = loadTrace(load.file, lo);
-                if (!load.result.trace) continue;
-                identify(load.result.trace.get());
-                if (options.afterLoad) options.afterLoad(load);
+                if (load.result.trace) {
+                    identify(load.result.trace.get());
+                    if (options.afterLoad) options.afterLoad(load);
+                }
             } catch (const std::exception& e) {  // never out of a worker thread
                 load.result = {};
                 load.result.failure = LoadFailure{load.file, "load", e.what()};
             }
+            if (options.settled) settle(load);
         }
     };
     // A thread per other worker, not tasks of the shared pool: each runs

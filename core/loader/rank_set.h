@@ -61,6 +61,8 @@ struct RankLoad {
     std::string file;
     std::string part;  // the part's label; "" for a whole file
     std::string name() const { return rankSourceName(file, part); }
+    size_t order = 0;  // its source's place in the list given
+    size_t turn = 0;   // its place in the loading order (by the ranks names state)
     int64_t rank = 0;
     RankOrigin origin = RankOrigin::Order;
     std::string host;
@@ -76,6 +78,10 @@ struct RankLoadOptions {
     // identity still provisional (collisions are resolved after all loads):
     // what to keep of it (analyses; reset result.trace to free it).
     std::function<void(RankLoad&)> afterLoad;
+    // Called on the loading thread of every source once it is done with
+    // (after afterLoad; loaded, failed or cancelled): what the loads hand on
+    // as they finish (rank_view merges them). What it throws is dropped.
+    std::function<void(RankLoad&)> settled;
 };
 
 struct RankSetLoad {

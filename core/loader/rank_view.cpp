@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <mutex>
+#include <set>
 #include <stdexcept>
 
 #include "analysis/analysis_index.h"
@@ -28,13 +29,169 @@ std::string commonFolder(const std::vector<std::string>& files) {
     return common && !common->empty() ? common->string() : std::string("/");
 }
 
-RankView loadRankView(const std::vector<RankSource>& sources, const std::string& path,
-                      const RankViewOptions& options) {
+namespace {
+
+// What a failed merge says (a limit of the model, or memory).
+LoadFailure mergeFailure(const std::string& path, const std::exception& e) {
+    if (dynamic_cast<const std::bad_alloc*>(&e))
+        return LoadFailure{path, "memory", "out of memory while merging the ranks"};
+    return LoadFailure{path, "ranks", e.what()};
+}
+
+// What a rank was merged as.
+struct MergedAs {
+    size_t order = 0;  // its place in the loading order (RankLoad::turn)
+    int64_t rank = 0;
+    std::string host;
+    TimeNs offset = 0;
+};
+
+// The ranks merged as they load, so that only the ranks in flight are held
+// beside the merged trace: in their loading order (by the ranks the file
+// names state), as long as that is their rank order (the usual case). A rank out of that order and
+// every rank after it are held to be merged at the end; whether the ranks merged early got the
+// number, host and alignment that all the loads settle on is checked then.
+class StreamingMerge {
+  public:
+    StreamingMerge(const std::string& path, uint64_t bytes, std::optional<int64_t> alignOn)
+        : path_(path), merger_(path, bytes), alignOn_(alignOn) {}
+
+    // On the loading thread of each source: queued, then merged by whichever
+    // thread finds the next source in order at hand (one at a time).
+    void settle(RankLoad& load, const RankFigures* figures, std::optional<Interval> span) {
+        Waiting w;
+        if (load.result.trace) {
+            w.loaded = true;
+            w.part = {load.rank,
+                      load.host,
+                      load.file,
+                      0,
+                      std::const_pointer_cast<Trace>(std::move(load.result.trace)),
+                      load.part};
+            w.figures = figures;
+            w.span = span;
+        }
+        std::unique_lock lock(mutex_);
+        waiting_.emplace(load.turn, std::move(w));
+        if (merging_) return;
+        merging_ = true;
+        for (auto it = waiting_.find(next_); it != waiting_.end(); it = waiting_.find(next_)) {
+            Waiting next = std::move(it->second);
+            waiting_.erase(it);
+            const size_t order = next_++;
+            lock.unlock();
+            take(order, std::move(next));
+            lock.lock();
+        }
+        merging_ = false;
+    }
+
+    // After every load: the merged trace, when the ranks in `final` (by
+    // rank, with their settled numbers and offsets) are what was merged
+    // early plus what was held; null when they are not (the ranks must be
+    // merged again in their order), with `failure` set when the merge failed.
+    std::shared_ptr<Trace> finish(const std::vector<MergedAs>& final,
+                                  std::optional<LoadFailure>& failure) {
+        if (failure_) {
+            failure = failure_;
+            return nullptr;
+        }
+        if (merged_.size() + held_.size() != final.size()) return nullptr;
+        for (size_t i = 0; i < merged_.size(); ++i) {
+            const MergedAs& a = merged_[i];
+            const MergedAs& b = final[i];
+            if (a.order != b.order || a.rank != b.rank || a.host != b.host || a.offset != b.offset)
+                return nullptr;
+        }
+        std::map<size_t, RankPart*> heldByOrder;
+        for (auto& [order, part] : held_)
+            heldByOrder[order] = &part;
+        try {
+            for (size_t i = merged_.size(); i < final.size(); ++i) {
+                const auto it = heldByOrder.find(final[i].order);
+                if (it == heldByOrder.end()) return nullptr;
+                RankPart& part = *it->second;
+                part.rank = final[i].rank;
+                part.host = final[i].host;
+                part.offset = final[i].offset;
+                merger_.append(std::move(part));
+            }
+            return merger_.finish();
+        } catch (const std::exception& e) {
+            failure = mergeFailure(path_, e);
+            return nullptr;
+        }
+    }
+
+  private:
+    struct Waiting {
+        bool loaded = false;
+        RankPart part;
+        const RankFigures* figures = nullptr;
+        std::optional<Interval> span;
+    };
+
+    void take(size_t order, Waiting w) {
+        if (!w.loaded || failure_) return;  // a failed file is ranked last, never merged
+        if (!inOrder_ || (lastRank_ && w.part.rank <= *lastRank_)) {
+            inOrder_ = false;
+            held_.emplace_back(order, std::move(w.part));
+            return;
+        }
+        lastRank_ = w.part.rank;
+        if (w.part.trace.use_count() != 1) {
+            failure_ =
+                LoadFailure{w.part.file, "ranks", "its trace is shared and cannot be merged"};
+            return;
+        }
+        if (alignOn_ && w.figures)
+            w.part.offset =
+                stepAlignmentShift(*w.figures, w.span, *alignOn_, reference_).value_or(0);
+        merged_.push_back({order, w.part.rank, w.part.host, w.part.offset});
+        try {
+            merger_.append(std::move(w.part));
+        } catch (const std::exception& e) {
+            failure_ = mergeFailure(path_, e);
+        }
+    }
+
+    const std::string path_;
+    std::mutex mutex_;
+    std::map<size_t, Waiting> waiting_;  // by loading order
+    size_t next_ = 0;
+    bool merging_ = false;
+    // Only the merging thread touches these (the mutex hands them over).
+    RankMerger merger_;
+    std::optional<int64_t> alignOn_;
+    std::optional<TimeNs> reference_;
+    bool inOrder_ = true;
+    std::optional<int64_t> lastRank_;
+    std::vector<MergedAs> merged_;
+    std::vector<std::pair<size_t, RankPart>> held_;
+    std::optional<LoadFailure> failure_;
+};
+
+uint64_t bytesOf(const std::vector<RankSource>& sources) {
+    std::set<std::string> files;
+    uint64_t bytes = 0;
+    for (const RankSource& s : sources) {
+        std::error_code ec;
+        if (files.insert(s.file).second) bytes += std::filesystem::file_size(s.file, ec);
+    }
+    return bytes;
+}
+
+// Every rank loaded, compared and merged; with `stream`, merged as they load.
+RankView loadView(const std::vector<RankSource>& sources, const std::string& path,
+                  const RankViewOptions& options, bool stream, bool& mergeAgain) {
+    mergeAgain = false;
     RankView view;
     std::mutex mutex;
     std::map<std::string, RankFigures> figures;
     RankLoadOptions lo = options.load;
     std::map<std::string, std::optional<Interval>> spans;
+    std::optional<StreamingMerge> streaming;
+    if (stream) streaming.emplace(path, bytesOf(sources), options.alignOnStep);
     lo.afterLoad = [&](RankLoad& load) {
         RankFigureOptions fo = options.figures;
         const Trace& t = *load.result.trace;
@@ -45,14 +202,28 @@ RankView loadRankView(const std::vector<RankSource>& sources, const std::string&
         figures[load.name()] = std::move(f);
         if (t.hasSpan) spans[load.name()] = Interval{t.spanStart, t.spanEnd};
     };
+    if (streaming) {
+        lo.settled = [&](RankLoad& load) {
+            const RankFigures* f = nullptr;
+            std::optional<Interval> span;
+            if (load.result.trace) {
+                const std::lock_guard lock(mutex);
+                f = &figures[load.name()];  // (a map's entries stay where they are)
+                span = spans[load.name()];
+            }
+            streaming->settle(load, f, span);
+        };
+    }
     RankSetLoad loaded = loadRanks(sources, lo);
     view.warnings = loaded.warnings;
     if (loaded.cancelled) {
         view.cancelled = true;
         return view;
     }
+    std::map<std::string, size_t> orders;
     for (RankLoad& r : loaded.ranks) {
         view.origins[r.name()] = r.origin;
+        orders[r.name()] = r.turn;
         if (r.result.failure) {
             view.failed.push_back({r.rank, *r.result.failure, r.part});
             continue;
@@ -68,35 +239,60 @@ RankView loadRankView(const std::vector<RankSource>& sources, const std::string&
         return view;
     }
     view.comparison = compareRanks(view.ranks, options.alignOnStep);
-    std::map<std::string, TimeNs> offsets;
-    for (const RankEntry& e : view.ranks)
-        offsets[rankSourceName(e.file, e.part)] = e.offset;
-    std::vector<RankPart> parts;
-    for (RankLoad& r : loaded.ranks) {
-        if (!r.result.trace) continue;
-        // The load's own trace (parsed, or restored from the cache): this is
-        // its only owner, so it may be taken apart.
-        if (r.result.trace.use_count() != 1) {
-            view.failure = LoadFailure{r.file, "ranks", "its trace is shared and cannot be merged"};
+    std::shared_ptr<Trace> merged;
+    if (streaming) {
+        std::vector<MergedAs> final;
+        for (const RankEntry& e : view.ranks)
+            final.push_back({orders[e.source()], e.rank, e.host, e.offset});
+        merged = streaming->finish(final, view.failure);
+        if (!merged) {
+            mergeAgain = !view.failure;
             return view;
         }
-        parts.push_back({r.rank, r.host, r.file, offsets[r.name()],
-                         std::const_pointer_cast<Trace>(std::move(r.result.trace)), r.part});
+    } else {
+        std::map<std::string, TimeNs> offsets;
+        for (const RankEntry& e : view.ranks)
+            offsets[rankSourceName(e.file, e.part)] = e.offset;
+        std::vector<RankPart> parts;
+        for (RankLoad& r : loaded.ranks) {
+            if (!r.result.trace) continue;
+            // The load's own trace (parsed, or restored from the cache): this
+            // is its only owner, so it may be taken apart.
+            if (r.result.trace.use_count() != 1) {
+                view.failure =
+                    LoadFailure{r.file, "ranks", "its trace is shared and cannot be merged"};
+                return view;
+            }
+            parts.push_back({r.rank, r.host, r.file, offsets[r.name()],
+                             std::const_pointer_cast<Trace>(std::move(r.result.trace)), r.part});
+        }
+        try {
+            merged = mergeRankTraces(std::move(parts), path);
+        } catch (const std::exception& e) {
+            view.failure = mergeFailure(path, e);
+            return view;
+        }
     }
-    try {
-        std::shared_ptr<Trace> merged = mergeRankTraces(std::move(parts), path);
-        merged->alignedOnStep = view.comparison.alignedOn;
-        // What the comparison found of the ranks' clocks is the merged
-        // trace's import news (Trace Health's rank_clocks).
-        merged->report.rankClockDisagreements = view.comparison.clockDisagreements.size();
-        for (const ClockDisagreement& d : view.comparison.clockDisagreements)
-            merged->report.warn(0, std::string(kRankClocksPrefix) + d.sentence());
-        view.trace = std::move(merged);
-    } catch (const std::length_error& e) {
-        view.failure = LoadFailure{path, "ranks", e.what()};
-    } catch (const std::bad_alloc&) {
-        view.failure = LoadFailure{path, "memory", "out of memory while merging the ranks"};
-    }
+    merged->alignedOnStep = view.comparison.alignedOn;
+    // What the comparison found of the ranks' clocks is the merged trace's
+    // import news (Trace Health's rank_clocks).
+    merged->report.rankClockDisagreements = view.comparison.clockDisagreements.size();
+    for (const ClockDisagreement& d : view.comparison.clockDisagreements)
+        merged->report.warn(0, std::string(kRankClocksPrefix) + d.sentence());
+    view.trace = std::move(merged);
+    view.mergedAsLoaded = stream;
+    return view;
+}
+
+}  // namespace
+
+RankView loadRankView(const std::vector<RankSource>& sources, const std::string& path,
+                      const RankViewOptions& options) {
+    bool mergeAgain = false;
+    RankView view = loadView(sources, path, options, /*stream=*/true, mergeAgain);
+    // The ranks' order was not their sources' (rare): loaded again (from the
+    // index cache, as a rule) and merged once all are at hand.
+    if (mergeAgain) view = loadView(sources, path, options, /*stream=*/false, mergeAgain);
     return view;
 }
 

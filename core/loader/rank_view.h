@@ -2,8 +2,14 @@
 // The ranks of a job opened for the viewer: every file loaded (several at
 // once, each with its own index cache entry), each rank's figures computed
 // from its own trace (analysis/rank_figures.h: exactly the single-file
-// analyses), the ranks compared, then all merged into one trace for one
-// timeline (model/merge_traces.h), each rank's trace freed as it is copied.
+// analyses), the ranks compared, and all merged into one trace for one
+// timeline (model/merge_traces.h). Each rank is merged as soon as the ranks
+// before it have been, and its own trace freed, so that only the ranks in
+// flight are held beside the merged trace (the peak is about the merged
+// trace's size, not the files'). Files load in the order of the ranks
+// their names state; where that is not the ranks' order (names that state
+// none, traces that state others), the ranks are loaded again and merged
+// once all are at hand. The merged trace is the same either way.
 
 #include <map>
 #include <optional>
@@ -36,6 +42,7 @@ struct RankView {
     std::vector<std::string> warnings;          // rank collisions
     bool cancelled = false;
     std::optional<LoadFailure> failure;  // why there is no trace
+    bool mergedAsLoaded = false;         // false: loaded twice, merged at the end
 };
 
 // `path` names the merged trace (a folder opened, or the files' common folder).

@@ -298,22 +298,34 @@ void appendPart(Trace& m, RankPart& part, uint32_t group, bool fileCounted, int&
 
 }  // namespace
 
-std::shared_ptr<Trace> mergeRankTraces(std::vector<RankPart> parts, const std::string& path) {
-    if (parts.size() > ArgsStore::kMaxParts) throw std::length_error("more than 32767 ranks");
-    std::stable_sort(parts.begin(), parts.end(),
-                     [](const RankPart& a, const RankPart& b) { return a.rank < b.rank; });
-    auto m = std::make_shared<Trace>();
-    m->path = path;
-    std::vector<std::string> files;
-    if (!parts.empty()) {
-        m->compression = parts.front().trace->compression;
-        m->inputFormat = parts.front().trace->inputFormat;
-        m->producer = parts.front().trace->producer;
-        m->objectForm = parts.front().trace->objectForm;
-        m->displayTimeUnit = parts.front().trace->displayTimeUnit;
+namespace {
+
+// Room for `more` items, reserved for what all the ranks are expected to
+// hold where the estimate is larger: a vector that grows by doubling copies
+// itself (and holds both copies for a moment) a dozen times over a job,
+// while reserved pages that are never written cost no memory.
+template <class V>
+void makeRoom(V& v, size_t more, double scale) {
+    const size_t need = v.size() + more;
+    if (need <= v.capacity()) return;
+    const auto expected = static_cast<size_t>(static_cast<double>(need) * scale);
+    try {
+        v.reserve(std::max(need, expected));
+    } catch (const std::bad_alloc&) {  // an estimate too large to map
+        v.reserve(need);
     }
-    // Reserved whole: pages are touched only as each rank is copied, while
-    // the ranks already copied have been freed.
+}
+
+}  // namespace
+
+RankMerger::RankMerger(std::string path, uint64_t expectedBytes)
+    : trace_(std::make_shared<Trace>()), expectedBytes_(expectedBytes) {
+    trace_->path = std::move(path);
+}
+
+RankMerger::~RankMerger() = default;
+
+void RankMerger::reserve(const std::vector<RankPart>& parts) {
     size_t slices = 0, instants = 0, args = 0, ids = 0;
     for (const RankPart& p : parts) {
         slices += p.trace->slices.size();
@@ -321,28 +333,72 @@ std::shared_ptr<Trace> mergeRankTraces(std::vector<RankPart> parts, const std::s
         args += p.trace->args.size();
         ids += p.trace->ids.size();
     }
-    m->slices.reserve(slices);
-    m->instants.reserve(instants);
-    m->args.reserve(args);
-    m->ids.reserve(ids);
-    int nextDevice = 0;
-    std::unordered_map<StringId, uint16_t> categoryIndex;
-    std::set<std::string> counted;
-    for (size_t i = 0; i < parts.size(); ++i) {
-        const bool seen = !counted.insert(parts[i].file).second;
-        appendPart(*m, parts[i], static_cast<uint32_t>(i), seen, nextDevice, categoryIndex);
-        files.push_back(parts[i].file);
-        parts[i].trace.reset();  // the rest of it is no longer needed
+    trace_->slices.reserve(slices);
+    trace_->instants.reserve(instants);
+    trace_->args.reserve(args);
+    trace_->ids.reserve(ids);
+    reserved_ = true;
+}
+
+void RankMerger::append(RankPart part) {
+    if (groups_ >= ArgsStore::kMaxParts) throw std::length_error("more than 32767 ranks");
+    Trace& m = *trace_;
+    const Trace& t = *part.trace;
+    if (groups_ == 0) {
+        m.compression = t.compression;
+        m.inputFormat = t.inputFormat;
+        m.producer = t.producer;
+        m.objectForm = t.objectForm;
+        m.displayTimeUnit = t.displayTimeUnit;
     }
-    m->fileStamp = stampOfFiles(files);
-    std::sort(m->gpuDevices.begin(), m->gpuDevices.end(),
+    const bool seen = !counted_.insert(part.file).second;
+    if (!seen) bytesSoFar_ += std::max<uint64_t>(t.fileSize, 1);
+    if (!reserved_) {
+        // What is expected of all ranks, from the bytes merged so far.
+        const double scale = expectedBytes_ > bytesSoFar_
+                                 ? 1.1 * static_cast<double>(expectedBytes_) /
+                                       static_cast<double>(std::max<uint64_t>(bytesSoFar_, 1))
+                                 : 1.0;
+        makeRoom(m.slices, t.slices.size(), scale);
+        makeRoom(m.instants, t.instants.size(), scale);
+        makeRoom(m.args, t.args.size(), scale);
+        makeRoom(m.ids, t.ids.size(), scale);
+        makeRoom(m.flows, t.flows.size(), scale);
+        makeRoom(m.launches, t.launches.size(), scale);
+        makeRoom(m.opShapes, t.opShapes.size(), scale);
+        makeRoom(m.collectives, t.collectives.size(), scale);
+        makeRoom(m.memoryEvents, t.memoryEvents.size(), scale);
+    }
+    appendPart(m, part, groups_, seen, nextDevice_, categoryIndex_);
+    files_.push_back(part.file);
+    ++groups_;
+    part.trace.reset();  // the rest of it is no longer needed
+}
+
+std::shared_ptr<Trace> RankMerger::finish() {
+    Trace& m = *trace_;
+    m.fileStamp = stampOfFiles(files_);
+    std::sort(m.gpuDevices.begin(), m.gpuDevices.end(),
               [](const GpuDevice& a, const GpuDevice& b) { return a.index < b.index; });
-    std::stable_sort(m->memoryEvents.begin(), m->memoryEvents.end(),
+    std::stable_sort(m.memoryEvents.begin(), m.memoryEvents.end(),
                      [](const MemoryEvent& a, const MemoryEvent& b) {
                          return a.ts != b.ts ? a.ts < b.ts : a.track < b.track;
                      });
-    indexRowBreaks(*m);
-    return m;
+    indexRowBreaks(m);
+    return std::move(trace_);
+}
+
+std::shared_ptr<Trace> mergeRankTraces(std::vector<RankPart> parts, const std::string& path) {
+    if (parts.size() > ArgsStore::kMaxParts) throw std::length_error("more than 32767 ranks");
+    std::stable_sort(parts.begin(), parts.end(),
+                     [](const RankPart& a, const RankPart& b) { return a.rank < b.rank; });
+    RankMerger merger(path);
+    // Reserved whole: pages are touched only as each rank is copied, while
+    // the ranks already copied have been freed.
+    merger.reserve(parts);
+    for (RankPart& p : parts)
+        merger.append(std::move(p));
+    return merger.finish();
 }
 
 }  // namespace gapscope

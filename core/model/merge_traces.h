@@ -16,7 +16,9 @@
 // Process names are prefixed "rank N · " (and the host, when known).
 
 #include <memory>
+#include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "model/trace.h"
@@ -30,6 +32,37 @@ struct RankPart {
     TimeNs offset = 0;
     std::shared_ptr<Trace> trace;  // given up: freed once it is copied
     std::string part;              // TraceRank::part
+};
+
+// The merge one rank at a time, so that a job's ranks can be merged as they
+// load and each freed at once: the ranks are appended in the order they are
+// to have (rank order), each rank's part becoming group 0, 1, 2... Throws as
+// mergeRankTraces says.
+class RankMerger {
+  public:
+    // `expectedBytes`: the size of all the ranks' files, for reserving the
+    // merged arrays ahead (0: grown as needed).
+    explicit RankMerger(std::string path, uint64_t expectedBytes = 0);
+    ~RankMerger();
+    RankMerger(const RankMerger&) = delete;
+    RankMerger& operator=(const RankMerger&) = delete;
+
+    // Reserves exactly what all of `parts` hold (when they are all at hand).
+    void reserve(const std::vector<RankPart>& parts);
+    void append(RankPart part);  // frees part.trace
+    size_t size() const { return groups_; }
+    // The merged trace, indexed; the merger is spent.
+    std::shared_ptr<Trace> finish();
+
+  private:
+    std::shared_ptr<Trace> trace_;
+    uint64_t expectedBytes_ = 0, bytesSoFar_ = 0;
+    bool reserved_ = false;
+    uint32_t groups_ = 0;
+    int nextDevice_ = 0;
+    std::unordered_map<StringId, uint16_t> categoryIndex_;
+    std::set<std::string> counted_;
+    std::vector<std::string> files_;
 };
 
 // `path` names the merged trace (the folder, or the files' common folder).

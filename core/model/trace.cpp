@@ -102,25 +102,32 @@ const CollectiveArgs* Trace::collectiveOf(uint32_t argsIndex) const {
     return it != collectives.end() && it->args == argsIndex ? &*it : nullptr;
 }
 
-size_t Trace::memoryBytes() const {
-    size_t total = strings.memoryBytes() + slices.capacity() * sizeof(Slice) +
-                   instants.capacity() * sizeof(Instant) +
-                   memoryEvents.capacity() * sizeof(MemoryEvent) + flows.capacity() * sizeof(Flow) +
-                   // (size, not capacity: these grow by doubling and the
-                   // untouched rest is address space, not memory)
-                   args.size() * sizeof(ArgsRecord) + ids.size() * sizeof(ArgIds) +
-                   launches.size() * sizeof(LaunchParams) + opShapes.size() * sizeof(OpShapes) +
-                   collectives.size() * sizeof(CollectiveArgs) + argsStore.memoryBytes();
+Trace::MemoryParts Trace::memoryParts() const {
+    // Sizes, not capacities: the model's arrays grow by doubling or are
+    // reserved ahead (a job's merge), and the untouched rest is address
+    // space, not memory.
+    MemoryParts m;
+    m.slices = slices.size() * sizeof(Slice);
     for (const Track& t : tracks) {
-        total += sizeof(Track) + t.rows.capacity() * sizeof(Row) + t.index.memoryBytes();
+        m.tracks += sizeof(Track) + t.rows.capacity() * sizeof(Row) + t.index.memoryBytes();
         for (const RunBreakIndex& b : t.rowBreaks)
-            total += sizeof b + b.memoryBytes();
+            m.tracks += sizeof b + b.memoryBytes();
     }
+    m.strings = strings.memoryBytes();
+    m.args = args.size() * sizeof(ArgsRecord) + ids.size() * sizeof(ArgIds) +
+             launches.size() * sizeof(LaunchParams) + opShapes.size() * sizeof(OpShapes) +
+             collectives.size() * sizeof(CollectiveArgs) + argsStore.memoryBytes();
+    m.instants = instants.size() * sizeof(Instant) + memoryEvents.size() * sizeof(MemoryEvent) +
+                 flows.size() * sizeof(Flow);
     for (const CounterSeries& c : counters)
-        total += c.ts.capacity() * 8 + c.values.capacity() * 8 + c.extremes.memoryBytes();
+        m.counters += c.ts.capacity() * 8 + c.values.capacity() * 8 + c.extremes.memoryBytes();
     for (const GpuDevice& d : gpuDevices)
-        total += d.busy.capacity() * sizeof(Interval);
-    return total;
+        m.devices += d.busy.capacity() * sizeof(Interval);
+    return m;
+}
+
+size_t Trace::memoryBytes() const {
+    return memoryParts().total();
 }
 
 const char* producerName(Producer producer) {

@@ -323,6 +323,20 @@ class Trace {
 
     // Total memory held by the model, for benchmarks and the import report.
     size_t memoryBytes() const;
+    // The same, by what holds it (gapscope-bench: where a job's memory goes).
+    struct MemoryParts {
+        size_t slices = 0;    // the slices themselves
+        size_t tracks = 0;    // rows, interval indices, row breaks
+        size_t strings = 0;   // the string table
+        size_t args = 0;      // records, ids, launches, shapes, collectives, args store
+        size_t instants = 0;  // instants, memory events, flows
+        size_t counters = 0;  // samples and their min/max index
+        size_t devices = 0;   // GPUs' busy intervals
+        size_t total() const {
+            return slices + tracks + strings + args + instants + counters + devices;
+        }
+    };
+    MemoryParts memoryParts() const;
 };
 
 // Builds every track's rowBreaks from its rows (after a load or a cache read).

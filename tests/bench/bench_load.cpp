@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <vector>
 
 #include "bench_common.h"
@@ -36,6 +37,7 @@ LoadFigures loadInChild(const std::string& path, CacheMode mode, const IndexCach
             f.slices = r.trace->slices.size();
             f.jsonBytes = r.trace->decompressedSize;
             f.modelBytes = r.trace->memoryBytes();
+            f.parts = r.trace->memoryParts();
             if (mode == CacheMode::Write) {
                 const auto t1 = Clock::now();
                 f.ok = cache.store(*r.trace).empty();
@@ -50,11 +52,42 @@ LoadFigures loadInChild(const std::string& path, CacheMode mode, const IndexCach
     return f;
 }
 
+namespace {
+
+// A compressed file's load against its plain twin's, both medians of three
+// timed in this run (the goal: within 1.2x).
+void printTwins(const std::map<std::string, double>& loads,
+                const std::map<std::string, double>& reopens) {
+    bool header = false;
+    for (const auto& [file, wall] : loads) {
+        std::string plain;
+        for (const char* suffix : {".zst", ".gz"}) {
+            const std::string s = suffix;
+            if (file.size() > s.size() && file.compare(file.size() - s.size(), s.size(), s) == 0)
+                plain = file.substr(0, file.size() - s.size());
+        }
+        const auto twin = loads.find(plain);
+        if (plain.empty() || twin == loads.end() || twin->second <= 0) continue;
+        if (!header) {
+            std::printf(
+                "\n| compressed | its plain twin | load s | twin's load s | / twin's | reopen / "
+                "twin's |\n|---|---|---|---|---|---|\n");
+            header = true;
+        }
+        const double reopen = reopens.at(file), twinReopen = reopens.at(plain);
+        std::printf("| %s | %s | %.2f | %.2f | %.2f | %.2f |\n", file.c_str(), plain.c_str(), wall,
+                    twin->second, wall / twin->second, twinReopen > 0 ? reopen / twinReopen : 0.0);
+    }
+}
+
+}  // namespace
+
 void printLoadTable(const std::vector<std::string>& files) {
     // A private index cache folder, removed at the end.
     char cacheDir[] = "/tmp/gapscope-bench-XXXXXX";
     if (!mkdtemp(cacheDir)) return;
     const IndexCache cache(cacheDir);
+    std::map<std::string, double> medians, reopenMedians;
     std::printf(
         "| file | file MB | JSON MB | events | cat s | decompress s | load s | load s min–max | "
         "JSON MB/s | load / "
@@ -126,7 +159,10 @@ void printLoadTable(const std::vector<std::string>& files) {
             stored.storeWall, cacheMb, reopened.wall,
             static_cast<double>(reopened.peakRssKb) * 1024.0 / 1e6);
         std::fflush(stdout);
+        medians[f] = l.wall;
+        reopenMedians[f] = reopened.wall;
     }
+    printTwins(medians, reopenMedians);
     std::error_code ec;
     std::filesystem::remove_all(cacheDir, ec);
 }

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "model/trace.h"
+
 namespace gapscope {
 class IndexCache;
 }
@@ -19,6 +21,7 @@ struct LoadFigures {
     uint64_t events = 0, slices = 0, jsonBytes = 0, modelBytes = 0;
     uint64_t eventsParsedAhead = 0;  // on other cores (ImportReport::eventsParsedAhead)
     bool ok = false, fromCache = false;
+    Trace::MemoryParts parts;  // the model's bytes, by what holds them
 };
 
 enum class CacheMode { None, Write, Read };
@@ -30,6 +33,8 @@ enum class CacheMode { None, Write, Read };
 LoadFigures loadInChild(const std::string& path, CacheMode mode, const IndexCache& cache,
                         int threads = 0);
 
+// Each file's load, and each compressed file's against its plain twin (the
+// same name without .zst or .gz) when that is among `files`.
 void printLoadTable(const std::vector<std::string>& files);
 
 }  // namespace gapscope::bench

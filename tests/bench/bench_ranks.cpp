@@ -1,5 +1,6 @@
 #include "bench_ranks.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -7,6 +8,7 @@
 #include "bench_common.h"
 #include "bench_load.h"
 #include "cache/index_cache.h"
+#include "io/rank_files.h"
 #include "loader/rank_view.h"
 
 namespace gapscope::bench {
@@ -17,15 +19,19 @@ struct ViewFigures {
     double wall = 0;
     long peakRssKb = 0;
     uint64_t slices = 0, modelBytes = 0;
-    bool ok = false;
+    bool ok = false, mergedAsLoaded = false;
+    Trace::MemoryParts parts;
 };
 
-// The rank view in a child: its wall time and its own peak RSS.
-ViewFigures viewInChild(const std::vector<std::string>& files, unsigned workers) {
+// The rank view in a child: its wall time and its own peak RSS; with a
+// cache, reopened from it (or parsed and stored there).
+ViewFigures viewInChild(const std::vector<std::string>& files, unsigned workers,
+                        const IndexCache* cache = nullptr) {
     const auto r = inChild<ViewFigures>([&] {
         ViewFigures f;
         RankViewOptions options;
         options.load.workers = workers;
+        options.load.load.cache = cache;
         const auto t0 = Clock::now();
         const RankView view = loadRankView(wholeFiles(files), "job", options);
         f.wall = seconds(t0, Clock::now());
@@ -33,6 +39,8 @@ ViewFigures viewInChild(const std::vector<std::string>& files, unsigned workers)
             f.ok = true;
             f.slices = view.trace->slices.size();
             f.modelBytes = view.trace->memoryBytes();
+            f.parts = view.trace->memoryParts();
+            f.mergedAsLoaded = view.mergedAsLoaded;
         } else {
             std::fprintf(stderr, "gapscope-bench: %s\n",
                          view.failure          ? view.failure->message().c_str()
@@ -87,40 +95,101 @@ void printRanksTable(const std::vector<std::string>& files) {
     std::filesystem::remove_all(cacheDir, ec);
 }
 
-void printJobTable(const std::string& reference, const std::vector<std::string>& files) {
-    char cacheDir[] = "/tmp/gapscope-bench-job-XXXXXX";
-    if (!mkdtemp(cacheDir)) return;
-    const IndexCache cache(cacheDir);  // unused: every load parses
-    uint64_t jobBytes = 0;
+namespace {
+
+uint64_t bytesOf(const std::vector<std::string>& files) {
+    uint64_t bytes = 0;
     std::error_code ec;
     for (const std::string& f : files)
-        jobBytes += std::filesystem::file_size(f, ec);
+        bytes += std::filesystem::file_size(f, ec);
+    return bytes;
+}
+
+struct Timed {
+    std::string what;
+    size_t files = 0;
+    uint64_t bytes = 0, slices = 0, modelBytes = 0;
+    double wall = 0;
+    long peakRssKb = 0;
+    Trace::MemoryParts parts;
+    std::string note;
+};
+
+void printRow(const Timed& t, double oneRate) {
+    const double mb = 1e6;
+    const double rate = t.wall / (double(t.bytes) / 1e9);
+    std::printf("| %s | %zu | %.0f | %llu | %.2f | %.2f | %.2f | %.0f | %.2f | %.0f |%s\n",
+                t.what.c_str(), t.files, double(t.bytes) / mb,
+                static_cast<unsigned long long>(t.slices), t.wall, rate, rate / oneRate,
+                double(t.peakRssKb) * 1024 / mb, double(t.peakRssKb) * 1024 / double(t.bytes),
+                double(t.modelBytes) / mb, t.note.c_str());
+}
+
+void printParts(const std::vector<Timed>& rows) {
+    std::printf(
+        "\n| model MB | slices | tracks (rows, indices) | strings | args | instants, "
+        "flows | counters | devices |\n|---|---|---|---|---|---|---|---|\n");
+    const double mb = 1e6;
+    for (const Timed& t : rows) {
+        const Trace::MemoryParts& p = t.parts;
+        std::printf("| %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |\n", t.what.c_str(),
+                    double(p.slices) / mb, double(p.tracks) / mb, double(p.strings) / mb,
+                    double(p.args) / mb, double(p.instants) / mb, double(p.counters) / mb,
+                    double(p.devices) / mb);
+    }
+}
+
+}  // namespace
+
+void printJobTable(const std::string& reference, std::vector<std::string> files) {
+    // By the ranks the names state, as a folder lists them.
+    std::sort(files.begin(), files.end(), [](const std::string& a, const std::string& b) {
+        return naturalLess(std::filesystem::path(a).filename().string(),
+                           std::filesystem::path(b).filename().string());
+    });
+    char cacheDir[] = "/tmp/gapscope-bench-job-XXXXXX";
+    if (!mkdtemp(cacheDir)) return;
+    const IndexCache cache(cacheDir, uint64_t{1} << 40);
+    std::error_code ec;
     const uint64_t oneBytes = std::filesystem::file_size(reference, ec);
-    const LoadFigures one = loadInChild(reference, CacheMode::None, cache, 0);
-    const ViewFigures job = viewInChild(files, 0);
+    std::vector<Timed> rows;
+    bool failed = false;
+    auto one = [&](const std::string& what, CacheMode mode) {
+        const LoadFigures l = loadInChild(reference, mode, cache, 0);
+        failed = failed || !l.ok;
+        rows.push_back(
+            {what, 1, oneBytes, l.slices, l.modelBytes, l.wall, l.peakRssKb, l.parts, ""});
+    };
+    auto job = [&](const std::string& what, const std::vector<std::string>& ranks,
+                   const IndexCache* from) {
+        const ViewFigures v = viewInChild(ranks, 0, from);
+        failed = failed || !v.ok;
+        rows.push_back({what, ranks.size(), bytesOf(ranks), v.slices, v.modelBytes, v.wall,
+                        v.peakRssKb, v.parts, v.mergedAsLoaded ? "" : " loaded twice |"});
+    };
+    one("one file", CacheMode::None);
+    job("the job, merged, all cores", files, nullptr);
+    if (files.size() > 256)
+        job("its first 256 ranks", {files.begin(), files.begin() + 256}, nullptr);
+    // Reopened from the index cache: each stored by a parse first.
+    loadInChild(reference, CacheMode::Write, cache, 0);
+    viewInChild(files, 0, &cache);
+    timeCommand("sync");
+    one("one file, reopened", CacheMode::Read);
+    job("the job, reopened", files, &cache);
     std::filesystem::remove_all(cacheDir, ec);
-    if (!one.ok || !job.ok) {
-        std::printf("%s failed to load\n", one.ok ? "the job" : reference.c_str());
+    if (failed) {
+        std::printf("a load failed (see above)\n");
         return;
     }
-    const double mb = 1e6;
-    // Per GB, so that a reference a little larger or smaller still compares.
-    const double oneRate = one.wall / (double(oneBytes) / 1e9);
-    const double jobRate = job.wall / (double(jobBytes) / 1e9);
+    const double parseRate = rows[0].wall / (double(rows[0].bytes) / 1e9);
+    const double reopenRate = rows[rows.size() - 2].wall / (double(oneBytes) / 1e9);
     std::printf(
         "\n| what | files | MB | slices | load s | s per GB | / one file's | peak RSS MB | RSS / "
         "files | model MB |\n|---|---|---|---|---|---|---|---|---|---|\n");
-    std::printf("| one file | 1 | %.0f | %llu | %.2f | %.2f | 1.00 | %.0f | %.2f | %.0f |\n",
-                double(oneBytes) / mb, static_cast<unsigned long long>(one.slices), one.wall,
-                oneRate, double(one.peakRssKb) * 1024 / mb,
-                double(one.peakRssKb) * 1024 / double(oneBytes), double(one.modelBytes) / mb);
-    std::printf(
-        "| the job, merged, all cores | %zu | %.0f | %llu | %.2f | %.2f | %.2f | %.0f | %.2f | "
-        "%.0f "
-        "|\n",
-        files.size(), double(jobBytes) / mb, static_cast<unsigned long long>(job.slices), job.wall,
-        jobRate, jobRate / oneRate, double(job.peakRssKb) * 1024 / mb,
-        double(job.peakRssKb) * 1024 / double(jobBytes), double(job.modelBytes) / mb);
+    for (const Timed& t : rows)
+        printRow(t, t.what.find("reopened") == std::string::npos ? parseRate : reopenRate);
+    printParts(rows);
 }
 
 }  // namespace gapscope::bench

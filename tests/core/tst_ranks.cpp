@@ -25,6 +25,8 @@
 #include "loader/path_meaning.h"
 #include "loader/rank_set.h"
 #include "loader/rank_view.h"
+#include "model/merge_traces.h"
+#include "report/canonical_dump.h"
 #include "report/ranks_report.h"
 #include "support/cli_run.h"
 #include "support/generator.h"
@@ -65,6 +67,25 @@ std::vector<std::string> toStd(const QStringList& files) {
     for (const QString& f : files)
         out.push_back(f.toStdString());
     return out;
+}
+
+// The ranks of `view` each loaded alone and merged once all are at hand,
+// with the view's numbers, hosts and offsets (what a merge as they load
+// must equal).
+std::shared_ptr<const Trace> mergedAtTheEnd(const RankView& view, const std::string& path) {
+    std::vector<RankPart> parts;
+    for (const RankEntry& e : view.ranks) {
+        LoadResult alone = loadTrace(e.file);
+        if (!alone.trace) return nullptr;
+        parts.push_back({e.rank, e.host, e.file, e.offset,
+                         std::const_pointer_cast<Trace>(std::move(alone.trace)), e.part});
+    }
+    std::shared_ptr<Trace> m = mergeRankTraces(std::move(parts), path);
+    m->alignedOnStep = view.comparison.alignedOn;
+    m->report.rankClockDisagreements = view.comparison.clockDisagreements.size();
+    for (const ClockDisagreement& d : view.comparison.clockDisagreements)
+        m->report.warn(0, std::string(kRankClocksPrefix) + d.sentence());
+    return m;
 }
 
 struct Compared {
@@ -537,6 +558,77 @@ class TestRanks : public QObject {
             const Compared c = compare(toStd(files), align);
             compareWithReference(c, reference(toStd(files), align));
             if (QTest::currentTestFailed()) return;
+        }
+    }
+
+    // Ranks are merged as they load, in their files' order while that is
+    // their rank order; the merged trace is, field for field, the one
+    // merged once all are at hand. Given in order (one and two files at
+    // once), with a broken file among them (ranked last, never merged), with
+    // a file stating a rank another has (numbered after the largest: held
+    // and merged at the end; given before others, it renumbers them: loaded
+    // again), reversed (loaded in the order their names
+    // state), reversed under names that state no rank (the traces state
+    // them, so the loading order is not theirs: loaded again), each
+    // unaligned and aligned.
+    void ranksMergedAsTheyLoadAreMergedAtTheEnd() {
+        GAPSCOPE_REQUIRE_SHARED();
+        GAPSCOPE_REQUIRE_PYTHON("no python3 for the generator");
+        const QString dir = dir_.filePath("streamed");
+        const std::vector<std::string> files =
+            toStd(makeRankSet(dir, {"--ranks", "5", "--steps", "3"}));
+        QCOMPARE(files.size(), size_t(5));
+        const std::string broken = (dir + "/broken.json").toStdString();
+        const std::string again = (dir + "/again.json").toStdString();
+        {
+            QFile b(QString::fromStdString(broken));
+            QVERIFY(b.open(QIODevice::WriteOnly));
+            b.write("{\"traceEvents\": [{\"ph\": \"X\", \"ts\": 1,");
+            QVERIFY(QFile::copy(QString::fromStdString(files[1]), QString::fromStdString(again)));
+        }
+        std::vector<std::string> unnamed;  // "a.json" is rank 4, "e.json" rank 0
+        for (size_t r = 0; r < files.size(); ++r) {
+            unnamed.push_back((dir + "/" + QChar('a' + int(r)) + ".json").toStdString());
+            QVERIFY(QFile::copy(QString::fromStdString(files[files.size() - 1 - r]),
+                                QString::fromStdString(unnamed.back())));
+        }
+        struct Case {
+            const char* what;
+            std::vector<std::string> given;
+            bool asLoaded;
+        };
+        const std::vector<Case> cases = {
+            {"in order", files, true},
+            {"a broken file", {files[0], files[1], broken, files[2], files[3], files[4]}, true},
+            {"a rank twice", {files[0], files[1], files[2], files[3], again}, true},
+            // The second rank 1 is numbered 2 here, and the files after it
+            // one more than they state.
+            {"a rank twice, before others", {files[0], files[1], again, files[2], files[3]}, false},
+            {"reversed", {files.rbegin(), files.rend()}, true},
+            {"reversed, unnamed", unnamed, false},
+        };
+        for (const Case& c : cases) {
+            for (const unsigned workers : {1u, 2u}) {
+                for (const std::optional<int64_t> align :
+                     {std::optional<int64_t>{}, std::optional<int64_t>{5}}) {
+                    const QByteArray what = QByteArray(c.what) + ", " +
+                                            QByteArray::number(workers) + " at once" +
+                                            (align ? ", aligned" : "");
+                    RankViewOptions options;
+                    options.load.workers = workers;
+                    options.alignOnStep = align;
+                    const RankView view =
+                        loadRankView(wholeFiles(c.given), dir.toStdString(), options);
+                    QVERIFY2(view.trace, what.constData());
+                    QVERIFY2(view.mergedAsLoaded == c.asLoaded, what.constData());
+                    QCOMPARE(view.trace->ranks.size(), c.given.size() - (c.given.size() == 6));
+                    const std::shared_ptr<const Trace> whole =
+                        mergedAtTheEnd(view, dir.toStdString());
+                    QVERIFY2(whole, what.constData());
+                    QVERIFY2(canonicalDump(*view.trace) == canonicalDump(*whole), what.constData());
+                    if (align) QVERIFY2(view.trace->ranks.back().offset != 0, what.constData());
+                }
+            }
         }
     }
 
