@@ -6,6 +6,7 @@
 
 #include "format/event_parser.h"
 #include "io/file_source.h"
+#include "util/helper_priority.h"
 
 namespace gapscope {
 
@@ -61,7 +62,11 @@ ChunkedEvents::ChunkedEvents(Options options) : options_(std::move(options)) {
     readerParser_ = std::make_unique<Parser>();
     for (int i = 0; i < options_.workers && (fed() || chunkCount_ > 1); ++i) {
         try {
-            workers_.emplace_back([this] { work(); });
+            workers_.emplace_back([this] {
+                // Beside an inflating thread, whose text everything waits for.
+                if (fed()) lowerHelperThreadPriority();
+                work();
+            });
         } catch (const std::system_error&) {
             break;  // no thread to be had: the reader parses (and reads ahead) alone
         }

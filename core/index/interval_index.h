@@ -48,6 +48,20 @@ class IntervalIndex {
     }
     size_t memoryBytes() const { return order_.capacity() * 4 + maxEnd_.capacity() * 4; }
 
+    // The same members moved: every id by `idBy`, every time by `timeBy`
+    // (a rank's track appended to a job's trace). Order and subtree maxima
+    // do not change, so nothing is rebuilt. False, unchanged, where a time
+    // would leave the int64 range.
+    bool move(uint32_t idBy, int64_t timeBy) {
+        if (order_.empty()) return true;  // (no base: an empty index's is 0)
+        int64_t base = 0;
+        if (__builtin_add_overflow(base_, timeBy, &base)) return false;
+        base_ = base;
+        for (uint32_t& id : order_)
+            id += idBy;
+        return true;
+    }
+
   private:
     template <class Items>
     int64_t buildRange(const Items& items, size_t lo, size_t hi);

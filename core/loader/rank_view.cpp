@@ -1,9 +1,12 @@
 #include "loader/rank_view.h"
 
+#include <algorithm>
+#include <condition_variable>
 #include <filesystem>
 #include <mutex>
 #include <set>
 #include <stdexcept>
+#include <thread>
 
 #include "analysis/analysis_index.h"
 #include "format/import_report.h"
@@ -53,8 +56,13 @@ struct MergedAs {
 // number, host and alignment that all the loads settle on is checked then.
 class StreamingMerge {
   public:
-    StreamingMerge(const std::string& path, uint64_t bytes, std::optional<int64_t> alignOn)
-        : path_(path), merger_(path, bytes), alignOn_(alignOn) {}
+    // `workers`: files loading at once.
+    StreamingMerge(const std::string& path, uint64_t bytes, std::optional<int64_t> alignOn,
+                   unsigned workers)
+        : path_(path),
+          maxWaiting_(2 * size_t{std::max(workers, 1u)} + 2),
+          merger_(path, bytes),
+          alignOn_(alignOn) {}
 
     // On the loading thread of each source: queued, then merged by whichever
     // thread finds the next source in order at hand (one at a time).
@@ -73,17 +81,25 @@ class StreamingMerge {
         }
         std::unique_lock lock(mutex_);
         waiting_.emplace(load.turn, std::move(w));
-        if (merging_) return;
-        merging_ = true;
-        for (auto it = waiting_.find(next_); it != waiting_.end(); it = waiting_.find(next_)) {
-            Waiting next = std::move(it->second);
-            waiting_.erase(it);
-            const size_t order = next_++;
-            lock.unlock();
-            take(order, std::move(next));
-            lock.lock();
+        if (!merging_) {
+            merging_ = true;
+            for (auto it = waiting_.find(next_); it != waiting_.end(); it = waiting_.find(next_)) {
+                Waiting next = std::move(it->second);
+                waiting_.erase(it);
+                const size_t order = next_++;
+                lock.unlock();
+                take(order, std::move(next));
+                lock.lock();
+                advanced_.notify_all();
+            }
+            merging_ = false;
         }
-        merging_ = false;
+        // A worker far ahead of the merge waits for it, so that the ranks
+        // held stay a few whatever the files' speeds. The rank the merge
+        // waits for is being loaded by a worker that is not waiting here
+        // (ranks are taken in turn, and a worker waits only once its rank
+        // is in), so the merge always comes.
+        advanced_.wait(lock, [&] { return waiting_.size() < maxWaiting_; });
     }
 
     // After every load: the merged trace, when the ranks in `final` (by
@@ -156,7 +172,9 @@ class StreamingMerge {
     }
 
     const std::string path_;
+    const size_t maxWaiting_;
     std::mutex mutex_;
+    std::condition_variable advanced_;
     std::map<size_t, Waiting> waiting_;  // by loading order
     size_t next_ = 0;
     bool merging_ = false;
@@ -191,7 +209,11 @@ RankView loadView(const std::vector<RankSource>& sources, const std::string& pat
     RankLoadOptions lo = options.load;
     std::map<std::string, std::optional<Interval>> spans;
     std::optional<StreamingMerge> streaming;
-    if (stream) streaming.emplace(path, bytesOf(sources), options.alignOnStep);
+    if (stream) {
+        const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+        const unsigned workers = options.load.workers ? options.load.workers : cores;
+        streaming.emplace(path, bytesOf(sources), options.alignOnStep, workers);
+    }
     lo.afterLoad = [&](RankLoad& load) {
         RankFigureOptions fo = options.figures;
         const Trace& t = *load.result.trace;

@@ -14,6 +14,8 @@
 #include <thread>
 #include <utility>
 
+#include "util/helper_priority.h"
+
 namespace gapscope {
 
 // Compresses the blocks on a thread of its own, one block at a time, so
@@ -25,7 +27,10 @@ class ArgsStore::Compressor {
   public:
     Compressor() : context_(ZSTD_createCCtx()) {
         try {
-            thread_ = std::thread([this] { run(); });
+            thread_ = std::thread([this] {
+                lowerHelperThreadPriority();
+                run();
+            });
         } catch (const std::system_error&) {
         }
     }

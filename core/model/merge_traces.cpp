@@ -209,11 +209,15 @@ void appendPart(Trace& m, RankPart& part, uint32_t group, bool fileCounted, int&
             r.begin += map.sliceBase;
             r.end += map.sliceBase;
         }
-        HugeVector<uint32_t> ids(tr.sliceCount());
-        for (uint32_t i = 0; i < ids.size(); ++i)
-            ids[i] = tr.sliceBegin + i;
-        tr.index = IntervalIndex();
-        tr.index.build(m.slices, std::move(ids));
+        // The rank's index over its slices, moved with them; built again
+        // only where it is not whole (or would leave the time range).
+        if (tr.index.size() != tr.sliceCount() || !tr.index.move(map.sliceBase, by)) {
+            HugeVector<uint32_t> ids(tr.sliceCount());
+            for (uint32_t i = 0; i < ids.size(); ++i)
+                ids[i] = tr.sliceBegin + i;
+            tr.index = IntervalIndex();
+            tr.index.build(m.slices, std::move(ids));
+        }
         tr.rowBreaks.clear();
         m.tracks.push_back(std::move(tr));
     }

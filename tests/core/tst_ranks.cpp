@@ -627,6 +627,20 @@ class TestRanks : public QObject {
                     QVERIFY2(whole, what.constData());
                     QVERIFY2(canonicalDump(*view.trace) == canonicalDump(*whole), what.constData());
                     if (align) QVERIFY2(view.trace->ranks.back().offset != 0, what.constData());
+                    // Each track's index, moved with its rank's slices, is
+                    // the one built over them in place.
+                    for (const Track& tr : view.trace->tracks) {
+                        HugeVector<uint32_t> ids(tr.sliceCount());
+                        for (uint32_t i = 0; i < ids.size(); ++i)
+                            ids[i] = tr.sliceBegin + i;
+                        IntervalIndex built;
+                        built.build(view.trace->slices, std::move(ids));
+                        QVERIFY2(tr.index.order() == built.order() &&
+                                     tr.index.maxEnds() == built.maxEnds() &&
+                                     tr.index.base() == built.base() &&
+                                     tr.index.shift() == built.shift(),
+                                 what.constData());
+                    }
                 }
             }
         }

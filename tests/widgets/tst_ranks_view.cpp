@@ -546,6 +546,7 @@ class TestRanksView : public QObject {
         for (int i = 0; i < 1000; ++i) {
             QJsonObject rank = eight[i % 8].toObject();
             rank["rank"] = i;
+            rank["host"] = QStringLiteral("node%1").arg(i % 12);
             many.append(rank);
         }
         doc["ranks"] = many;
@@ -570,6 +571,16 @@ class TestRanksView : public QObject {
         const QRect seen(QPoint(0, scroll->verticalScrollBar()->value()),
                          scroll->viewport()->size());
         QVERIFY(seen.contains(map->cellRect(999, 0).center()));
+        // By host, in natural order (node2 before node10), then by rank.
+        panel->orderPicker()->setCurrentIndex(int(RankHeatMap::Order::Host));
+        std::vector<std::pair<int, int>> expected;  // (node number, rank)
+        for (int i = 0; i < 1000; ++i)
+            expected.emplace_back(i % 12, i);
+        std::sort(expected.begin(), expected.end());
+        for (int row = 0; row < 1000; ++row)
+            QCOMPARE(panel->document()->ranks[map->rankRow(row)].entry.rank,
+                     int64_t(expected[size_t(row)].second));
+        panel->orderPicker()->setCurrentIndex(int(RankHeatMap::Order::Rank));
     }
 
     void cleanupTestCase() { window_.reset(); }

@@ -12,6 +12,7 @@
 
 #include "analysis/distribution.h"
 #include "analysis/rank_totals.h"
+#include "io/rank_files.h"
 #include "panels/units.h"
 
 namespace gapscope::ui {
@@ -128,9 +129,13 @@ void RankHeatMap::rebuild() {
                 case Order::Wait:
                     if (x.wait != y.wait) return x.wait > y.wait;
                     break;
-                case Order::Host:
-                    if (x.host != y.host) return x.host < y.host;
+                case Order::Host: {
+                    // Natural order: node2 before node10.
+                    const std::string &p = doc_->ranks[a].entry.host,
+                                      &q = doc_->ranks[b].entry.host;
+                    if (p != q) return naturalLess(p, q);
                     break;
+                }
                 case Order::Outlier: {
                     // Those that stand apart first, then the furthest scores.
                     if (outliers_[a].outlier != outliers_[b].outlier) return outliers_[a].outlier;
