@@ -48,6 +48,15 @@ class IntervalIndex {
     }
     size_t memoryBytes() const { return order_.capacity() * 4 + maxEnd_.capacity() * 4; }
 
+    // Whether its members are exactly the ids [begin, end) (as a track's
+    // index is over its slices).
+    bool covers(uint32_t begin, uint32_t end) const {
+        if (end < begin || order_.size() != size_t{end - begin}) return false;
+        if (order_.empty()) return true;
+        const auto [lo, hi] = std::minmax_element(order_.begin(), order_.end());
+        return *lo == begin && *hi == end - 1;  // (its ids are distinct)
+    }
+
     // The same members moved: every id by `idBy`, every time by `timeBy`
     // (a rank's track appended to a job's trace). Order and subtree maxima
     // do not change, so nothing is rebuilt. False, unchanged, where a time

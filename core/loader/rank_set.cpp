@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "io/rank_files.h"
+#include "io/rank_hint.h"
 #include "loader/profile_folder.h"
 #include "model/distributed_info.h"
 
@@ -220,16 +221,21 @@ RankSetLoad loadRanks(const std::vector<RankSource>& sources, const RankLoadOpti
     const uint64_t memoryLimit =
         options.load.memoryLimitBytes ? options.load.memoryLimitBytes : defaultMemoryLimit();
     const uint64_t memoryPerLoad = std::max<uint64_t>(memoryLimit / std::max(1u, workers), 1);
-    // The loading order: by the rank a file's name states, so that the ranks
-    // finish in about their order whatever order the files came in (a
-    // shell's glob puts rank10 before rank2); the others after, as given.
+    // The loading order: by the rank a file's name states, else the one the
+    // head of a Kineto trace states (PyTorch names files by host and pid),
+    // so that the ranks finish in about their order whatever order the
+    // files came in (a shell's glob puts rank10 before rank2); the others
+    // after, as given. Only a hint: the ranks are numbered once all loaded.
     std::vector<size_t> schedule(n);
     for (size_t i = 0; i < n; ++i)
         schedule[i] = i;
     {
         std::vector<std::optional<int64_t>> named(n);
-        for (size_t i = 0; i < n; ++i)
-            if (sources[i].part.whole()) named[i] = rankOfFileName(fileNameOf(sources[i].file));
+        for (size_t i = 0; i < n; ++i) {
+            if (!sources[i].part.whole()) continue;
+            named[i] = rankOfFileName(fileNameOf(sources[i].file));
+            if (!named[i]) named[i] = rankInFileHead(sources[i].file);
+        }
         std::stable_sort(schedule.begin(), schedule.end(), [&](size_t a, size_t b) {
             if (named[a] && named[b]) return *named[a] < *named[b];
             return named[a].has_value() && !named[b].has_value();

@@ -2,7 +2,9 @@
 // A distributed job's traces, one per rank, loaded side by side: `gapscope
 // DIR`, `gapscope FILE...`, `gapscope-cli ranks`. Each file is opened by
 // loadTrace (its own index cache entry), several at once on the machine's
-// cores, so the peak memory is the sum of the single-file loads; a file that
+// cores (in the order of the ranks their names, else the heads of their
+// traces, state: a hint, io/rank_hint.h), so the peak memory is the sum of
+// the single-file loads unless afterLoad or settled free them; a file that
 // fails is reported and the others open.
 //
 // The rank of a file: its trace's distributedInfo.rank (Kineto), else the

@@ -51,42 +51,56 @@ struct MergedAs {
 
 // The ranks merged as they load, so that only the ranks in flight are held
 // beside the merged trace: in their loading order (by the ranks the file
-// names state), as long as that is their rank order (the usual case). A rank out of that order and
-// every rank after it are held to be merged at the end; whether the ranks merged early got the
-// number, host and alignment that all the loads settle on is checked then.
+// names or heads state), as long as that is their rank order (the usual
+// case). A rank out of that order and every rank after it are held to be
+// merged at the end; whether the ranks merged early got the number, host
+// and alignment that all the loads settle on is checked then.
 class StreamingMerge {
   public:
-    // `workers`: files loading at once.
+    // `sources`: how many turns there are; `ahead`: how many ranks may wait
+    // for the merge before the workers that loaded them wait too.
     StreamingMerge(const std::string& path, uint64_t bytes, std::optional<int64_t> alignOn,
-                   unsigned workers)
+                   size_t sources, size_t ahead)
         : path_(path),
-          maxWaiting_(2 * size_t{std::max(workers, 1u)} + 2),
+          maxWaiting_(std::max<size_t>(ahead, 1)),
+          slots_(sources),
           merger_(path, bytes),
           alignOn_(alignOn) {}
 
     // On the loading thread of each source: queued, then merged by whichever
-    // thread finds the next source in order at hand (one at a time).
-    void settle(RankLoad& load, const RankFigures* figures, std::optional<Interval> span) {
-        Waiting w;
-        if (load.result.trace) {
-            w.loaded = true;
-            w.part = {load.rank,
-                      load.host,
-                      load.file,
-                      0,
-                      std::const_pointer_cast<Trace>(std::move(load.result.trace)),
-                      load.part};
-            w.figures = figures;
-            w.span = span;
+    // thread finds the next source in order at hand (one at a time). Never
+    // throws and never loses a turn (a rank it could not keep has the ranks
+    // merged again at the end), so the merge cannot stall.
+    void settle(RankLoad& load, const RankFigures* figures, std::optional<Interval> span) noexcept {
+        Slot slot;
+        slot.arrived = true;
+        try {
+            if (load.result.trace) {
+                slot.waiting.loaded = true;
+                slot.waiting.part = {load.rank,
+                                     load.host,
+                                     load.file,
+                                     0,
+                                     std::const_pointer_cast<Trace>(std::move(load.result.trace)),
+                                     load.part};
+                slot.waiting.figures = figures;
+                slot.waiting.span = span;
+            }
+        } catch (...) {  // (out of memory copying its names)
+            slot.waiting = Waiting{};
+            slot.waiting.lost = true;
         }
         std::unique_lock lock(mutex_);
-        waiting_.emplace(load.turn, std::move(w));
+        if (load.turn >= slots_.size()) return;
+        slots_[load.turn] = std::move(slot);
+        ++waiting_;
         if (!merging_) {
             merging_ = true;
-            for (auto it = waiting_.find(next_); it != waiting_.end(); it = waiting_.find(next_)) {
-                Waiting next = std::move(it->second);
-                waiting_.erase(it);
+            while (next_ < slots_.size() && slots_[next_].arrived) {
+                Waiting next = std::move(slots_[next_].waiting);
+                slots_[next_].waiting = Waiting{};  // (its trace is the merge's now)
                 const size_t order = next_++;
+                --waiting_;
                 lock.unlock();
                 take(order, std::move(next));
                 lock.lock();
@@ -99,7 +113,7 @@ class StreamingMerge {
         // waits for is being loaded by a worker that is not waiting here
         // (ranks are taken in turn, and a worker waits only once its rank
         // is in), so the merge always comes.
-        advanced_.wait(lock, [&] { return waiting_.size() < maxWaiting_; });
+        advanced_.wait(lock, [&] { return waiting_ < maxWaiting_; });
     }
 
     // After every load: the merged trace, when the ranks in `final` (by
@@ -112,7 +126,7 @@ class StreamingMerge {
             failure = failure_;
             return nullptr;
         }
-        if (merged_.size() + held_.size() != final.size()) return nullptr;
+        if (lost_ || merged_.size() + held_.size() != final.size()) return nullptr;
         for (size_t i = 0; i < merged_.size(); ++i) {
             const MergedAs& a = merged_[i];
             const MergedAs& b = final[i];
@@ -142,13 +156,26 @@ class StreamingMerge {
   private:
     struct Waiting {
         bool loaded = false;
+        bool lost = false;  // loaded, but not kept: the ranks are merged again
         RankPart part;
         const RankFigures* figures = nullptr;
         std::optional<Interval> span;
     };
+    struct Slot {
+        bool arrived = false;
+        Waiting waiting;
+    };
 
-    void take(size_t order, Waiting w) {
-        if (!w.loaded || failure_) return;  // a failed file is ranked last, never merged
+    void take(size_t order, Waiting w) noexcept {
+        try {
+            takeOrThrow(order, std::move(w));
+        } catch (const std::exception& e) {
+            if (!failure_) failure_ = mergeFailure(path_, e);
+        }
+    }
+    void takeOrThrow(size_t order, Waiting w) {
+        lost_ = lost_ || w.lost;
+        if (!w.loaded || failure_ || lost_) return;  // a failed file is ranked last, never merged
         if (!inOrder_ || (lastRank_ && w.part.rank <= *lastRank_)) {
             inOrder_ = false;
             held_.emplace_back(order, std::move(w.part));
@@ -164,18 +191,15 @@ class StreamingMerge {
             w.part.offset =
                 stepAlignmentShift(*w.figures, w.span, *alignOn_, reference_).value_or(0);
         merged_.push_back({order, w.part.rank, w.part.host, w.part.offset});
-        try {
-            merger_.append(std::move(w.part));
-        } catch (const std::exception& e) {
-            failure_ = mergeFailure(path_, e);
-        }
+        merger_.append(std::move(w.part));
     }
 
     const std::string path_;
     const size_t maxWaiting_;
     std::mutex mutex_;
     std::condition_variable advanced_;
-    std::map<size_t, Waiting> waiting_;  // by loading order
+    std::vector<Slot> slots_;  // by loading order (made whole first: never grows)
+    size_t waiting_ = 0;       // arrived and not yet taken
     size_t next_ = 0;
     bool merging_ = false;
     // Only the merging thread touches these (the mutex hands them over).
@@ -186,6 +210,7 @@ class StreamingMerge {
     std::optional<int64_t> lastRank_;
     std::vector<MergedAs> merged_;
     std::vector<std::pair<size_t, RankPart>> held_;
+    bool lost_ = false;
     std::optional<LoadFailure> failure_;
 };
 
@@ -211,8 +236,9 @@ RankView loadView(const std::vector<RankSource>& sources, const std::string& pat
     std::optional<StreamingMerge> streaming;
     if (stream) {
         const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-        const unsigned workers = options.load.workers ? options.load.workers : cores;
-        streaming.emplace(path, bytesOf(sources), options.alignOnStep, workers);
+        const size_t workers = options.load.workers ? options.load.workers : cores;
+        streaming.emplace(path, bytesOf(sources), options.alignOnStep, sources.size(),
+                          options.ranksAhead ? options.ranksAhead : 2 * workers + 2);
     }
     lo.afterLoad = [&](RankLoad& load) {
         RankFigureOptions fo = options.figures;
@@ -230,8 +256,10 @@ RankView loadView(const std::vector<RankSource>& sources, const std::string& pat
             std::optional<Interval> span;
             if (load.result.trace) {
                 const std::lock_guard lock(mutex);
-                f = &figures[load.name()];  // (a map's entries stay where they are)
-                span = spans[load.name()];
+                const std::string name = load.name();
+                // (A map's entries stay where they are.)
+                if (const auto it = figures.find(name); it != figures.end()) f = &it->second;
+                if (const auto it = spans.find(name); it != spans.end()) span = it->second;
             }
             streaming->settle(load, f, span);
         };

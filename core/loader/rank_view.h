@@ -7,9 +7,9 @@
 // before it have been, and its own trace freed, so that only the ranks in
 // flight are held beside the merged trace (the peak is about the merged
 // trace's size, not the files'). Files load in the order of the ranks
-// their names state; where that is not the ranks' order (names that state
-// none, traces that state others), the ranks are loaded again and merged
-// once all are at hand. The merged trace is the same either way.
+// their names (or the heads of their traces) state; where that is not the
+// ranks' order, the ranks are loaded again and merged once all are at
+// hand. The merged trace is the same either way.
 
 #include <map>
 #include <optional>
@@ -25,6 +25,9 @@ struct RankViewOptions {
     RankLoadOptions load;                // its afterLoad is not used
     std::optional<int64_t> alignOnStep;  // shifts the ranks' times in the merged trace too
     RankFigureOptions figures;
+    // Ranks that may wait for the merge before the workers that loaded them
+    // wait too; 0: twice the files loading at once, plus 2.
+    size_t ranksAhead = 0;
 };
 
 struct RankFailure {

@@ -211,7 +211,8 @@ void appendPart(Trace& m, RankPart& part, uint32_t group, bool fileCounted, int&
         }
         // The rank's index over its slices, moved with them; built again
         // only where it is not whole (or would leave the time range).
-        if (tr.index.size() != tr.sliceCount() || !tr.index.move(map.sliceBase, by)) {
+        if (!tr.index.covers(tr.sliceBegin - map.sliceBase, tr.sliceEnd - map.sliceBase) ||
+            !tr.index.move(map.sliceBase, by)) {
             HugeVector<uint32_t> ids(tr.sliceCount());
             for (uint32_t i = 0; i < ids.size(); ++i)
                 ids[i] = tr.sliceBegin + i;
@@ -307,17 +308,27 @@ namespace {
 // Room for `more` items, reserved for what all the ranks are expected to
 // hold where the estimate is larger: a vector that grows by doubling copies
 // itself (and holds both copies for a moment) a dozen times over a job,
-// while reserved pages that are never written cost no memory.
+// while reserved pages that are never written cost no memory. Where the
+// estimate cannot be had (or mapped), the vector grows by half its size, so
+// that the copies stay few; false then, and the merge stops estimating.
 template <class V>
-void makeRoom(V& v, size_t more, double scale) {
+bool makeRoom(V& v, size_t more, double scale) {
     const size_t need = v.size() + more;
-    if (need <= v.capacity()) return;
-    const auto expected = static_cast<size_t>(static_cast<double>(need) * scale);
-    try {
-        v.reserve(std::max(need, expected));
-    } catch (const std::bad_alloc&) {  // an estimate too large to map
-        v.reserve(need);
+    if (need <= v.capacity()) return true;
+    const double wanted = static_cast<double>(need) * scale;
+    const size_t most = v.max_size();
+    const size_t expected =
+        wanted >= static_cast<double>(most) ? most : static_cast<size_t>(wanted);
+    if (scale > 1.0) {
+        try {
+            v.reserve(std::max(need, expected));
+            return true;
+        } catch (const std::bad_alloc&) {  // an estimate too large to map
+        } catch (const std::length_error&) {
+        }
     }
+    v.reserve(std::max(need, v.capacity() + v.capacity() / 2));
+    return false;
 }
 
 }  // namespace
@@ -359,19 +370,21 @@ void RankMerger::append(RankPart part) {
     if (!seen) bytesSoFar_ += std::max<uint64_t>(t.fileSize, 1);
     if (!reserved_) {
         // What is expected of all ranks, from the bytes merged so far.
-        const double scale = expectedBytes_ > bytesSoFar_
+        const double scale = estimating_ && expectedBytes_ > bytesSoFar_
                                  ? 1.1 * static_cast<double>(expectedBytes_) /
                                        static_cast<double>(std::max<uint64_t>(bytesSoFar_, 1))
                                  : 1.0;
-        makeRoom(m.slices, t.slices.size(), scale);
-        makeRoom(m.instants, t.instants.size(), scale);
-        makeRoom(m.args, t.args.size(), scale);
-        makeRoom(m.ids, t.ids.size(), scale);
-        makeRoom(m.flows, t.flows.size(), scale);
-        makeRoom(m.launches, t.launches.size(), scale);
-        makeRoom(m.opShapes, t.opShapes.size(), scale);
-        makeRoom(m.collectives, t.collectives.size(), scale);
-        makeRoom(m.memoryEvents, t.memoryEvents.size(), scale);
+        bool estimated = true;
+        estimated = makeRoom(m.slices, t.slices.size(), scale) && estimated;
+        estimated = makeRoom(m.instants, t.instants.size(), scale) && estimated;
+        estimated = makeRoom(m.args, t.args.size(), scale) && estimated;
+        estimated = makeRoom(m.ids, t.ids.size(), scale) && estimated;
+        estimated = makeRoom(m.flows, t.flows.size(), scale) && estimated;
+        estimated = makeRoom(m.launches, t.launches.size(), scale) && estimated;
+        estimated = makeRoom(m.opShapes, t.opShapes.size(), scale) && estimated;
+        estimated = makeRoom(m.collectives, t.collectives.size(), scale) && estimated;
+        estimated = makeRoom(m.memoryEvents, t.memoryEvents.size(), scale) && estimated;
+        estimating_ = estimating_ && estimated;
     }
     appendPart(m, part, groups_, seen, nextDevice_, categoryIndex_);
     files_.push_back(part.file);

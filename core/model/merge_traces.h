@@ -58,6 +58,7 @@ class RankMerger {
     std::shared_ptr<Trace> trace_;
     uint64_t expectedBytes_ = 0, bytesSoFar_ = 0;
     bool reserved_ = false;
+    bool estimating_ = true;  // false once an estimate could not be had
     uint32_t groups_ = 0;
     int nextDevice_ = 0;
     std::unordered_map<StringId, uint16_t> categoryIndex_;

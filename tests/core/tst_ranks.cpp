@@ -21,7 +21,9 @@
 #include "analysis/time_breakdown.h"
 #include "analysis/trace_health.h"
 #include "cache/index_cache.h"
+#include "io/compress.h"
 #include "io/rank_files.h"
+#include "io/rank_hint.h"
 #include "loader/path_meaning.h"
 #include "loader/rank_set.h"
 #include "loader/rank_view.h"
@@ -379,6 +381,39 @@ class TestRanks : public QObject {
         QVERIFY2(m.error.find(base + "/empty") == 0, m.error.c_str());
     }
 
+    // The rank the head of a Kineto trace states, the hint the loading
+    // order takes where a file's name states none.
+    void theHeadOfATraceHintsItsRank() {
+        using O = std::optional<int64_t>;
+        const std::string info = R"({"schemaVersion": 1, "distributedInfo": )";
+        QCOMPARE(rankInTraceHead(info + R"({"backend": "nccl", "rank": 12, "world_size": 16},)"),
+                 O{12});
+        QCOMPARE(rankInTraceHead(R"({"distributedInfo":{"rank":-3}})"), O{-3});
+        // Members before it, nested, and a string "rank" as a value: skipped.
+        QCOMPARE(rankInTraceHead(info + R"({"pg": {"rank": 9}, "backend": "rank", "list": )" +
+                                 R"([{"rank": 8}], "rank": 2})"),
+                 O{2});
+        QCOMPARE(rankInTraceHead(info + "{\"note\": \"a \\\"rank\\\": 5\", \"rank\": 6}"), O{6});
+        // None, not an integer, cut short, or only in another member.
+        QCOMPARE(rankInTraceHead(info + R"({"backend": "nccl"}, "rank": 4)"), O{});
+        QCOMPARE(rankInTraceHead(info + R"({"rank": 1.5})"), O{});
+        QCOMPARE(rankInTraceHead(info + R"({"rank": "3"})"), O{});
+        QCOMPARE(rankInTraceHead(info + R"({"rank": 4)"), O{});
+        QCOMPARE(rankInTraceHead(info + "{\"backend\": \"ncc"), O{});
+        QCOMPARE(rankInTraceHead(R"({"deviceProperties": [{"rank": 7}]})"), O{});
+        QCOMPARE(rankInTraceHead(""), O{});
+        // A compressed file is read through its decompressor.
+        const QString path = dir_.filePath("hinted.json.gz");
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            const std::string text = info + R"({"rank": 5}, "traceEvents": []})";
+            f.write(QByteArray::fromStdString(gzipCompress(text)));
+        }
+        QCOMPARE(rankInFileHead(path.toStdString()), O{5});
+        QCOMPARE(rankInFileHead(dir_.filePath("missing.json").toStdString()), O{});
+    }
+
     // Ranks that each wrote several cycles: the cycles of the job, each with
     // one file per rank (ranks in natural order, cycles by time).
     void cyclesOfRanks() {
@@ -561,16 +596,17 @@ class TestRanks : public QObject {
         }
     }
 
-    // Ranks are merged as they load, in their files' order while that is
+    // Ranks are merged as they load, in their loading order while that is
     // their rank order; the merged trace is, field for field, the one
-    // merged once all are at hand. Given in order (one and two files at
-    // once), with a broken file among them (ranked last, never merged), with
-    // a file stating a rank another has (numbered after the largest: held
-    // and merged at the end; given before others, it renumbers them: loaded
-    // again), reversed (loaded in the order their names
-    // state), reversed under names that state no rank (the traces state
-    // them, so the loading order is not theirs: loaded again), each
-    // unaligned and aligned.
+    // merged once all are at hand. Given in order, with a broken file among
+    // them (ranked last, never merged), with a file stating a rank another
+    // has (numbered after the largest: held and merged at the end; given
+    // before others, it renumbers them, held and merged at the end too),
+    // reversed (loaded in the order their names state), reversed under
+    // names that state no rank (in the order their heads state), and so
+    // with the rank past the head (the loading order is not theirs: loaded
+    // again); each with one file at a time, two, and two with one rank at
+    // most waiting; unaligned and aligned.
     void ranksMergedAsTheyLoadAreMergedAtTheEnd() {
         GAPSCOPE_REQUIRE_SHARED();
         GAPSCOPE_REQUIRE_PYTHON("no python3 for the generator");
@@ -586,42 +622,65 @@ class TestRanks : public QObject {
             b.write("{\"traceEvents\": [{\"ph\": \"X\", \"ts\": 1,");
             QVERIFY(QFile::copy(QString::fromStdString(files[1]), QString::fromStdString(again)));
         }
-        std::vector<std::string> unnamed;  // "a.json" is rank 4, "e.json" rank 0
+        // Names that state no rank: "a.json" is rank 4, "e.json" rank 0, as
+        // their heads say; "late_a.json"... the same with 70 KB before
+        // distributedInfo, past the head read for the hint.
+        std::vector<std::string> unnamed, late;
         for (size_t r = 0; r < files.size(); ++r) {
+            const QString from = QString::fromStdString(files[files.size() - 1 - r]);
             unnamed.push_back((dir + "/" + QChar('a' + int(r)) + ".json").toStdString());
-            QVERIFY(QFile::copy(QString::fromStdString(files[files.size() - 1 - r]),
-                                QString::fromStdString(unnamed.back())));
+            QVERIFY(QFile::copy(from, QString::fromStdString(unnamed.back())));
+            QFile in(from);
+            QVERIFY(in.open(QIODevice::ReadOnly));
+            const auto original = nlohmann::ordered_json::parse(in.readAll().toStdString());
+            nlohmann::ordered_json padded;
+            padded["padding"] = std::string(70000, 'x');
+            for (const auto& [key, value] : original.items())
+                padded[key] = value;
+            late.push_back((dir + "/late_" + QChar('a' + int(r)) + ".json").toStdString());
+            QFile out(QString::fromStdString(late.back()));
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(QByteArray::fromStdString(padded.dump()));
         }
         struct Case {
             const char* what;
             std::vector<std::string> given;
             bool asLoaded;
+            size_t ranks;
         };
         const std::vector<Case> cases = {
-            {"in order", files, true},
-            {"a broken file", {files[0], files[1], broken, files[2], files[3], files[4]}, true},
-            {"a rank twice", {files[0], files[1], files[2], files[3], again}, true},
+            {"in order", files, true, 5},
+            {"a broken file", {files[0], files[1], broken, files[2], files[3], files[4]}, true, 5},
+            {"a rank twice", {files[0], files[1], files[2], files[3], again}, true, 5},
             // The second rank 1 is numbered 2 here, and the files after it
             // one more than they state.
-            {"a rank twice, before others", {files[0], files[1], again, files[2], files[3]}, false},
-            {"reversed", {files.rbegin(), files.rend()}, true},
-            {"reversed, unnamed", unnamed, false},
+            {"a rank twice, before others",
+             {files[0], files[1], again, files[2], files[3]},
+             true,
+             5},
+            {"reversed", {files.rbegin(), files.rend()}, true, 5},
+            {"reversed, unnamed", unnamed, true, 5},
+            {"reversed, unnamed, stated late", late, false, 5},
         };
+        // Two at once, also with one rank at most waiting for the merge: the
+        // workers then wait for it all the time.
+        const std::vector<std::pair<unsigned, size_t>> ways = {{1, 0}, {2, 0}, {2, 1}};
         for (const Case& c : cases) {
-            for (const unsigned workers : {1u, 2u}) {
+            for (const auto& [workers, ahead] : ways) {
                 for (const std::optional<int64_t> align :
                      {std::optional<int64_t>{}, std::optional<int64_t>{5}}) {
                     const QByteArray what = QByteArray(c.what) + ", " +
                                             QByteArray::number(workers) + " at once" +
-                                            (align ? ", aligned" : "");
+                                            (ahead ? ", 1 ahead" : "") + (align ? ", aligned" : "");
                     RankViewOptions options;
                     options.load.workers = workers;
+                    options.ranksAhead = ahead;
                     options.alignOnStep = align;
                     const RankView view =
                         loadRankView(wholeFiles(c.given), dir.toStdString(), options);
                     QVERIFY2(view.trace, what.constData());
                     QVERIFY2(view.mergedAsLoaded == c.asLoaded, what.constData());
-                    QCOMPARE(view.trace->ranks.size(), c.given.size() - (c.given.size() == 6));
+                    QCOMPARE(view.trace->ranks.size(), c.ranks);
                     const std::shared_ptr<const Trace> whole =
                         mergedAtTheEnd(view, dir.toStdString());
                     QVERIFY2(whole, what.constData());

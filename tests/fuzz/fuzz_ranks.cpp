@@ -1,4 +1,5 @@
-// libFuzzer target for the ranks of a job: (first byte odd) a ranks or
+// libFuzzer target for the ranks of a job: the rank a trace's head states
+// (every input); (first byte odd) a ranks or
 // fleet table as the viewer reads it back (parseRanksJson), written again
 // and read again, which must give the same text; (even) two traces from the
 // input's two halves, loaded as loadTrace would, then merged into one
@@ -10,6 +11,7 @@
 #include <string>
 
 #include "exercise.h"
+#include "io/rank_hint.h"
 #include "loader/loader.h"
 #include "model/merge_traces.h"
 #include "report/ranks_report.h"
@@ -56,6 +58,8 @@ void mergeTwo(std::string_view bytes, size_t split) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size < 2) return 0;
     const std::string_view bytes(reinterpret_cast<const char*>(data + 2), size - 2);
+    // The rank a trace's head states (the loading order's hint): any bytes.
+    (void)rankInTraceHead(bytes);
     if (data[0] & 1) {
         ranksJsonRoundTrip(bytes);
     } else {
