@@ -323,18 +323,22 @@ RankView loadView(const std::vector<RankSource>& sources, const std::string& pat
             return view;
         }
     }
-    merged->alignedOnStep = view.comparison.alignedOn;
-    // What the comparison found of the ranks' clocks is the merged trace's
-    // import news (Trace Health's rank_clocks).
-    merged->report.rankClockDisagreements = view.comparison.clockDisagreements.size();
-    for (const ClockDisagreement& d : view.comparison.clockDisagreements)
-        merged->report.warn(0, std::string(kRankClocksPrefix) + d.sentence());
+    noteComparison(*merged, view.comparison);
     view.trace = std::move(merged);
     view.mergedAsLoaded = stream;
     return view;
 }
 
 }  // namespace
+
+void noteComparison(Trace& merged, const RankComparison& comparison) {
+    merged.alignedOnStep = comparison.alignedOn;
+    // What the comparison found of the ranks' clocks is the merged trace's
+    // import news (Trace Health's rank_clocks).
+    merged.report.rankClockDisagreements = comparison.clockDisagreements.size();
+    for (const ClockDisagreement& d : comparison.clockDisagreements)
+        merged.report.warn(0, std::string(kRankClocksPrefix) + d.sentence());
+}
 
 RankView loadRankView(const std::vector<RankSource>& sources, const std::string& path,
                       const RankViewOptions& options) {

@@ -52,6 +52,10 @@ struct RankView {
 RankView loadRankView(const std::vector<RankSource>& sources, const std::string& path,
                       const RankViewOptions& options);
 
+// What the comparison of the ranks says in their merged trace: the step it
+// is aligned on, and the clocks that disagree (its import warnings).
+void noteComparison(Trace& merged, const RankComparison& comparison);
+
 // The folder that holds all of `files` ("/" at worst).
 std::string commonFolder(const std::vector<std::string>& files);
 

@@ -83,10 +83,7 @@ std::shared_ptr<const Trace> mergedAtTheEnd(const RankView& view, const std::str
                          std::const_pointer_cast<Trace>(std::move(alone.trace)), e.part});
     }
     std::shared_ptr<Trace> m = mergeRankTraces(std::move(parts), path);
-    m->alignedOnStep = view.comparison.alignedOn;
-    m->report.rankClockDisagreements = view.comparison.clockDisagreements.size();
-    for (const ClockDisagreement& d : view.comparison.clockDisagreements)
-        m->report.warn(0, std::string(kRankClocksPrefix) + d.sentence());
+    noteComparison(*m, view.comparison);
     return m;
 }
 
