@@ -125,6 +125,7 @@ OpenedTrace openTrace(LoadArgs& args, bool acrossRanks) {
         note(args.path + ": the " + std::to_string(view.ranks.size()) +
              " ranks of a job, read as one trace");
         out.trace = view.trace;
+        out.cacheNote = view.cacheNote;
         return out;
     } else if (meaning.kind == PathMeaning::Kind::Ranks && meaning.run.empty()) {
         return fail(args.path + ": holds the traces of " + std::to_string(meaning.sources.size()) +

@@ -27,6 +27,10 @@ namespace fs = std::filesystem;
 
 constexpr char kMagic[8] = {'G', 'S', 'I', 'N', 'D', 'E', 'X', '\n'};
 constexpr const char* kSuffix = ".gsidx";
+// What a job's key starts with, so that it is never a part's.
+const std::string kMergedKey = "ranks of a job\n";
+// A key (a path, or a job's files) is read whole before it is compared.
+constexpr uint64_t kMaxKeyBytes = uint64_t{16} << 20;
 
 // Every POD array is stored in its in-memory layout: a build where any of
 // them differs must not read another build's entries.
@@ -151,7 +155,12 @@ std::string IndexCache::entryPath(const std::string& tracePath, const std::strin
     return dir_ + "/" + name + kSuffix;
 }
 
-IndexCache::Lookup IndexCache::load(const std::string& tracePath, const std::string& part) const {
+// The entry `entry` for `key`, checked against `stampNow()` (taken only once
+// the entry is known to be of this version): the model, with what the entry
+// holds beside it in `extras`.
+IndexCache::Lookup IndexCache::readEntry(const std::string& entry, const std::string& key,
+                                         const std::function<FileStamp()>& stampNow,
+                                         StoredExtras& extras) const {
     Lookup result;
     auto miss = [&](Outcome o, std::string why) {
         result.outcome = o;
@@ -159,8 +168,7 @@ IndexCache::Lookup IndexCache::load(const std::string& tracePath, const std::str
         return result;
     };
     if (dir_.empty()) return miss(Outcome::Miss, "no cache folder");
-    const std::string abs = entryKey(tracePath, part);
-    const UniqueFd cacheFd(::open(entryPath(tracePath, part).c_str(), O_RDONLY | O_CLOEXEC));
+    const UniqueFd cacheFd(::open(entry.c_str(), O_RDONLY | O_CLOEXEC));
     if (!cacheFd.valid()) return miss(Outcome::Miss, "no entry");
     struct stat st {};
     Header h{};
@@ -173,23 +181,18 @@ IndexCache::Lookup IndexCache::load(const std::string& tracePath, const std::str
         std::memcmp(h.appVersion, version, sizeof version) != 0)
         return miss(Outcome::OtherVersion, "written by another version of Gapscope");
 
-    UniqueFd traceFd(::open(tracePath.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
-    if (!traceFd.valid()) return miss(Outcome::Miss, "the trace cannot be opened");
-    struct stat traceSt {};
-    const bool folder = ::fstat(traceFd.get(), &traceSt) == 0 && S_ISDIR(traceSt.st_mode);
-    // A folder is a profile run: stamped by its XSpace files.
-    const FileStamp stamp = folder ? stampOfFolder(tracePath) : stampOfDescriptor(traceFd.get());
-    if (!stamp.valid || stamp.size != h.size || stamp.mtimeNs != h.mtimeNs ||
-        stamp.headTailHash != h.headTailHash)
+    const FileStamp stamp = stampNow();
+    if (!stamp.valid) return miss(Outcome::Miss, "the trace cannot be opened");
+    if (stamp.size != h.size || stamp.mtimeNs != h.mtimeNs || stamp.headTailHash != h.headTailHash)
         return miss(Outcome::Stale, "the trace changed since the entry was written");
     const uint64_t fileBytes = static_cast<uint64_t>(st.st_size);
-    if (h.pathBytes > 65536 || sizeof h + h.pathBytes > fileBytes ||
+    if (h.pathBytes > kMaxKeyBytes || sizeof h + h.pathBytes > fileBytes ||
         h.bodyBytes != fileBytes - sizeof h - h.pathBytes)
         return miss(Outcome::Corrupt, "the entry's size is wrong");
-    std::string storedPath(static_cast<size_t>(h.pathBytes), '\0');
-    if (!readExactly(cacheFd.get(), storedPath.data(), storedPath.size(), sizeof h))
+    std::string storedKey(static_cast<size_t>(h.pathBytes), '\0');
+    if (!readExactly(cacheFd.get(), storedKey.data(), storedKey.size(), sizeof h))
         return miss(Outcome::Corrupt, "the entry ends early");
-    if (storedPath != abs) return miss(Outcome::Miss, "the entry is for another path or part");
+    if (storedKey != key) return miss(Outcome::Miss, "the entry is for another path or part");
 
     auto trace = std::make_shared<Trace>();
     try {
@@ -197,7 +200,7 @@ IndexCache::Lookup IndexCache::load(const std::string& tracePath, const std::str
             throw CacheCorrupt("seek failed");
         ::posix_fadvise(cacheFd.get(), 0, 0, POSIX_FADV_SEQUENTIAL);
         CacheReader in(cacheFd.get(), h.bodyBytes);
-        readTraceBody(in, *trace);
+        readTraceBody(in, *trace, extras);
         if (in.left() != 0) throw CacheCorrupt("trailing bytes");
         if (in.hash() != h.bodyHash) throw CacheCorrupt("checksum mismatch");
         validateTrace(*trace);
@@ -207,36 +210,113 @@ IndexCache::Lookup IndexCache::load(const std::string& tracePath, const std::str
     } catch (const std::bad_alloc&) {
         return miss(Outcome::Corrupt, "out of memory reading the entry");
     }
-    trace->path = tracePath;
     trace->fileStamp = stamp;
     trace->fromCache = true;
-    if (!folder && trace->compression == Compression::None &&
-        argsInFile(trace->inputFormat) != ArgsInFile::No) {
-        // Args are read back from the trace file itself, as after a parse.
-        const int flags = ::fcntl(traceFd.get(), F_GETFL);
-        if (flags >= 0) ::fcntl(traceFd.get(), F_SETFL, flags & ~O_NONBLOCK);
-        trace->argsStore.useFile(std::move(traceFd), stamp.size, stamp.mtimeNs,
-                                 makeArgsDecoder(trace->inputFormat));
-    }
     ::futimens(cacheFd.get(), nullptr);  // recently used: pruned last
     result.trace = std::move(trace);
     result.outcome = Outcome::Hit;
     return result;
 }
 
+IndexCache::Lookup IndexCache::load(const std::string& tracePath, const std::string& part) const {
+    UniqueFd traceFd;
+    bool folder = false;
+    StoredExtras extras;
+    Lookup result = readEntry(
+        entryPath(tracePath, part), entryKey(tracePath, part),
+        [&] {
+            traceFd = UniqueFd(::open(tracePath.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+            if (!traceFd.valid()) return FileStamp{};
+            struct stat st {};
+            folder = ::fstat(traceFd.get(), &st) == 0 && S_ISDIR(st.st_mode);
+            // A folder is a profile run: stamped by its XSpace files.
+            return folder ? stampOfFolder(tracePath) : stampOfDescriptor(traceFd.get());
+        },
+        extras);
+    if (!result.trace) return result;
+    if (!result.trace->ranks.empty()) {
+        result = {};
+        result.outcome = Outcome::Corrupt;
+        result.detail = "a merged trace's entry under a file's name";
+        return result;
+    }
+    Trace& trace = *result.trace;
+    trace.path = tracePath;
+    if (!folder && trace.compression == Compression::None &&
+        argsInFile(trace.inputFormat) != ArgsInFile::No) {
+        // Args are read back from the trace file itself, as after a parse.
+        const int flags = ::fcntl(traceFd.get(), F_GETFL);
+        if (flags >= 0) ::fcntl(traceFd.get(), F_SETFL, flags & ~O_NONBLOCK);
+        trace.argsStore.useFile(std::move(traceFd), trace.fileStamp.size, trace.fileStamp.mtimeNs,
+                                makeArgsDecoder(trace.inputFormat));
+    }
+    return result;
+}
+
+std::string IndexCache::mergedEntryPath(const std::string& path, const std::string& key) const {
+    return entryPath(path, kMergedKey + key);
+}
+
+IndexCache::Lookup IndexCache::loadMerged(const std::string& path, const std::string& key,
+                                          const FileStamp& stamp) const {
+    StoredExtras extras;
+    Lookup result = readEntry(
+        mergedEntryPath(path, key), entryKey(path, kMergedKey + key), [&] { return stamp; },
+        extras);
+    if (!result.trace) return result;
+    Trace& trace = *result.trace;
+    auto fail = [&](Outcome o, std::string why) {
+        result = {};
+        result.outcome = o;
+        result.detail = std::move(why);
+        return result;
+    };
+    if (trace.ranks.empty()) return fail(Outcome::Corrupt, "a file's entry under a job's name");
+    trace.path = path;
+    // Each rank's args that live in its file are read back from it, as
+    // after its parse.
+    for (const uint32_t i : extras.partsInFile) {
+        const TraceRank& rank = trace.ranks[i];
+        UniqueFd fd(::open(rank.file.c_str(), O_RDONLY | O_CLOEXEC));
+        struct stat st {};
+        if (!fd.valid() || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode))
+            return fail(Outcome::Stale, rank.file + " cannot be opened");
+        trace.argsStore.part(i).useFile(
+            std::move(fd), static_cast<uint64_t>(st.st_size),
+            int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec,
+            makeArgsDecoder(rank.inputFormat));
+    }
+    result.attachment = std::move(extras.attachment);
+    return result;
+}
+
 std::string IndexCache::store(const Trace& trace, const std::string& part) const {
-    if (dir_.empty()) return "no cache folder (neither XDG_CACHE_HOME nor HOME is set)";
     if (!trace.fileStamp.valid) return "the trace did not come from a file";
-    // Each rank's file has its own entry; their merged view is rebuilt from them.
-    if (!trace.ranks.empty()) return "ranks merged into one view are not cached (each file is)";
+    // A job's merged ranks are stored by storeMerged, with their own key.
+    if (!trace.ranks.empty()) return "ranks merged into one view are stored as a job";
+    return writeEntry(trace, trace.path, part, trace.fileStamp, {});
+}
+
+std::string IndexCache::storeMerged(const Trace& merged, const std::string& key,
+                                    const FileStamp& stamp, std::string_view attachment) const {
+    if (merged.ranks.empty()) return "not ranks merged into one trace";
+    if (!stamp.valid) return "the ranks' files could not be stamped";
+    return writeEntry(merged, merged.path, kMergedKey + key, stamp, attachment);
+}
+
+std::string IndexCache::writeEntry(const Trace& trace, const std::string& path,
+                                   const std::string& part, const FileStamp& stamp,
+                                   std::string_view attachment) const {
+    if (dir_.empty()) return "no cache folder (neither XDG_CACHE_HOME nor HOME is set)";
     std::error_code ec;
     fs::create_directories(dir_, ec);
     if (ec) return dir_ + ": " + ec.message();
-    const std::string entry = entryPath(trace.path, part);
+    const std::string entry = entryPath(path, part);
+    const std::string abs = entryKey(path, part);
+    if (abs.size() > kMaxKeyBytes) return "the key is too long";
     std::string tmp = entry + ".XXXXXX";
     const UniqueFd fd(::mkostemp(tmp.data(), O_CLOEXEC));
     if (!fd.valid()) return dir_ + ": " + std::strerror(errno);
-    const std::string abs = entryKey(trace.path, part);
     try {
         Header h{};
         CacheWriter prefix(fd.get());
@@ -244,16 +324,16 @@ std::string IndexCache::store(const Trace& trace, const std::string& part) const
         prefix.bytes(abs.data(), abs.size());
         prefix.flush();
         CacheWriter body(fd.get());
-        writeTraceBody(trace, body);
+        writeTraceBody(trace, body, attachment);
         body.flush();
         std::memcpy(h.magic, kMagic, sizeof kMagic);
         h.formatVersion = formatVersion_;
         h.layout = layoutSignature();
         fillVersion(h.appVersion);
         h.pathHash = fastHash(abs.data(), abs.size());
-        h.size = trace.fileStamp.size;
-        h.mtimeNs = trace.fileStamp.mtimeNs;
-        h.headTailHash = trace.fileStamp.headTailHash;
+        h.size = stamp.size;
+        h.mtimeNs = stamp.mtimeNs;
+        h.headTailHash = stamp.headTailHash;
         h.pathBytes = abs.size();
         h.bodyBytes = body.written();
         h.bodyHash = body.hash();

@@ -9,10 +9,16 @@
 // error: the trace is parsed and the entry rewritten.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "model/trace.h"
+
+namespace gapscope {
+struct StoredExtras;
+}
 
 namespace gapscope {
 
@@ -21,7 +27,7 @@ class IndexCache {
     static constexpr uint64_t kDefaultMaxBytes = uint64_t{8} << 30;
     // Bump when the model's meaning or layout changes: old entries are then
     // ignored and rebuilt. (Tests pass other values to simulate that.)
-    static constexpr uint32_t kFormatVersion = 18;  // 3: memory curves marked
+    static constexpr uint32_t kFormatVersion = 19;  // 3: memory curves marked
     // 4: the input format (JSON or XSpace) is kept
     // 5: XSpace processes named without pids; several hosts' GPUs apart
     // 6: zero-duration GPU activity kept (GpuDevice::instants)
@@ -37,6 +43,7 @@ class IndexCache {
     // 16: HLO ops' recorded bytes and result shapes kept (OpShapes::bytes)
     // 17: the memory allocator's events kept (Trace::memoryEvents)
     // 18: XSpace's allocator events among them, with the op that made each
+    // 19: a job's ranks merged into one trace kept as one entry
 
     explicit IndexCache(std::string dir, uint64_t maxBytes = kDefaultMaxBytes,
                         uint32_t formatVersion = kFormatVersion);
@@ -54,7 +61,8 @@ class IndexCache {
     struct Lookup {
         std::shared_ptr<Trace> trace;  // set on a hit
         Outcome outcome = Outcome::Miss;
-        std::string detail;  // why it was not used
+        std::string detail;      // why it was not used
+        std::string attachment;  // of a job's entry: what its writer kept beside the trace
     };
     Lookup load(const std::string& tracePath, const std::string& part = {}) const;
 
@@ -62,7 +70,22 @@ class IndexCache {
     // what went wrong. Old entries are pruned past the size cap.
     std::string store(const Trace& trace, const std::string& part = {}) const;
 
+    // A job's ranks merged into one trace (loader/rank_view.h), as one
+    // entry: named by the merged trace's path and `key` (what was opened,
+    // and how), valid while `stamp` (of all its files, taken before they
+    // were read) holds, with `attachment` kept beside it. Each rank's args
+    // that live in its file are read from there again on a hit.
+    Lookup loadMerged(const std::string& path, const std::string& key,
+                      const FileStamp& stamp) const;
+    std::string storeMerged(const Trace& merged, const std::string& key, const FileStamp& stamp,
+                            std::string_view attachment) const;
+    std::string mergedEntryPath(const std::string& path, const std::string& key) const;
+
   private:
+    Lookup readEntry(const std::string& entry, const std::string& key,
+                     const std::function<FileStamp()>& stampNow, StoredExtras& extras) const;
+    std::string writeEntry(const Trace& trace, const std::string& path, const std::string& part,
+                           const FileStamp& stamp, std::string_view attachment) const;
     void prune(const std::string& keep) const;
     std::string dir_;
     uint64_t maxBytes_;

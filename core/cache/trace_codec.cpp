@@ -1,6 +1,7 @@
 #include "cache/trace_codec.h"
 
 #include <algorithm>
+#include <set>
 #include <type_traits>
 
 #include "format/args_decoder.h"
@@ -182,9 +183,10 @@ void readTracks(CacheReader& in, Trace& t) {
     }
 }
 
-void writeArgsStore(const ArgsStore& store, CacheWriter& out) {
+// A store's own blocks, and whether it reads args from its file.
+void writeArgsBlocks(const ArgsStore& store, bool fileBacked, CacheWriter& out) {
     // A file-backed store may hold owned blocks too (args a reader composed).
-    out.pod<uint8_t>(store.fileBacked() ? 1 : 0);
+    out.pod<uint8_t>(fileBacked ? 1 : 0);
     out.pod<uint64_t>(store.frames().size());
     for (const auto& f : store.frames())
         out.podVector(f);
@@ -192,7 +194,7 @@ void writeArgsStore(const ArgsStore& store, CacheWriter& out) {
     out.pod(store.rawBytes());
 }
 
-void readArgsStore(CacheReader& in, ArgsStore& store, bool& fileBacked) {
+void readArgsBlocks(CacheReader& in, ArgsStore& store, bool& fileBacked) {
     fileBacked = asBool(in.pod<uint8_t>());
     ArgsStore::Blocks b;
     b.frames.resize(static_cast<size_t>(in.count(8)));
@@ -210,9 +212,55 @@ void readArgsStore(CacheReader& in, ArgsStore& store, bool& fileBacked) {
     store.restore(std::move(b));
 }
 
+// Whether a store of args from a file of this format and compression reads
+// them from the file, as the load decides (Decoded formats: either).
+void checkArgsPlace(bool fileBacked, InputFormat format, Compression compression) {
+    const ArgsInFile inFile = argsInFile(format);
+    if (inFile != ArgsInFile::Decoded &&
+        fileBacked != (compression == Compression::None && inFile == ArgsInFile::AsText))
+        throw CacheCorrupt("args storage does not match the compression and format");
+    if (fileBacked && (compression != Compression::None || inFile == ArgsInFile::No))
+        throw CacheCorrupt("args storage does not match the compression and format");
+}
+
+// The ranks merged into one trace, each with its part of the args store.
+void writeRanks(const Trace& t, CacheWriter& out) {
+    out.pod<uint64_t>(t.ranks.size());
+    for (const TraceRank& r : t.ranks)
+        schema::fields(r, FieldWriter{out});
+    out.pod<uint8_t>(t.alignedOnStep ? 1 : 0);
+    out.pod<int64_t>(t.alignedOnStep.value_or(0));
+    out.pod<uint64_t>(t.argsStore.partCount());
+    for (size_t i = 0; i < t.argsStore.partCount(); ++i) {
+        const ArgsStore& part = t.argsStore.part(i);
+        writeArgsBlocks(part, part.fileBacked(), out);
+    }
+}
+
+void readRanks(CacheReader& in, Trace& t, std::vector<uint32_t>& partsInFile) {
+    t.ranks.resize(static_cast<size_t>(in.count(64)));
+    for (TraceRank& r : t.ranks)
+        schema::fields(r, FieldReader{in});
+    const bool aligned = asBool(in.pod<uint8_t>());
+    const auto step = in.pod<int64_t>();
+    if (aligned) t.alignedOnStep = step;
+    const uint64_t parts = in.count(25);
+    // Each rank's args are its part (model/merge_traces.h).
+    if (parts != t.ranks.size() || parts > ArgsStore::kMaxParts)
+        throw CacheCorrupt("the args store's parts are not the ranks");
+    for (uint32_t i = 0; i < parts; ++i) {
+        ArgsStore part;
+        bool fileBacked = false;
+        readArgsBlocks(in, part, fileBacked);
+        checkArgsPlace(fileBacked, t.ranks[i].inputFormat, t.ranks[i].compression);
+        if (fileBacked) partsInFile.push_back(i);
+        t.argsStore.adoptPart(std::move(part));
+    }
+}
+
 }  // namespace
 
-void writeTraceBody(const Trace& t, CacheWriter& out) {
+void writeTraceBody(const Trace& t, CacheWriter& out, std::string_view attachment) {
     schema::fields(t, FieldWriter{out});
     out.pod<uint64_t>(t.metadata.size());
     for (const auto& [k, v] : t.metadata) {
@@ -238,7 +286,8 @@ void writeTraceBody(const Trace& t, CacheWriter& out) {
     out.podVector(t.opShapes);
     out.podVector(t.collectives);
     out.podVector(t.memoryEvents);
-    writeArgsStore(t.argsStore, out);
+    // A merged trace's store has only parts (written with the ranks below).
+    writeArgsBlocks(t.argsStore, t.argsStore.fileBacked() && t.ranks.empty(), out);
     out.pod<uint64_t>(t.gpuDevices.size());
     for (const GpuDevice& d : t.gpuDevices) {
         schema::fields(d, FieldWriter{out});
@@ -246,9 +295,11 @@ void writeTraceBody(const Trace& t, CacheWriter& out) {
         out.podVector(d.instants);
     }
     writeReport(t.report, out);
+    writeRanks(t, out);
+    out.string(attachment);
 }
 
-void readTraceBody(CacheReader& in, Trace& t) {
+void readTraceBody(CacheReader& in, Trace& t, StoredExtras& extras) {
     schema::fields(t, FieldReader{in});
     const uint64_t metadata = in.count(16);
     for (uint64_t i = 0; i < metadata; ++i) {
@@ -277,13 +328,7 @@ void readTraceBody(CacheReader& in, Trace& t) {
     in.podVector(t.collectives);
     in.podVector(t.memoryEvents);
     bool fileBacked = false;
-    readArgsStore(in, t.argsStore, fileBacked);
-    // Args decoded from the file stay there for one file, not for a run's
-    // folder of them (composed then): either is sound, an offset says which.
-    const ArgsInFile inFile = argsInFile(t.inputFormat);
-    if (inFile != ArgsInFile::Decoded &&
-        fileBacked != (t.compression == Compression::None && inFile == ArgsInFile::AsText))
-        throw CacheCorrupt("args storage does not match the compression and format");
+    readArgsBlocks(in, t.argsStore, fileBacked);
     t.gpuDevices.resize(static_cast<size_t>(in.count(32)));
     for (GpuDevice& d : t.gpuDevices) {
         schema::fields(d, FieldReader{in});
@@ -291,6 +336,15 @@ void readTraceBody(CacheReader& in, Trace& t) {
         in.podVector(d.instants);
     }
     readReport(in, t.report);
+    readRanks(in, t, extras.partsInFile);
+    // Args decoded from the file stay there for one file, not for a run's
+    // folder of them (composed then): either is sound, an offset says which.
+    // A merged trace's own store holds nothing: its ranks' parts do.
+    if (t.ranks.empty())
+        checkArgsPlace(fileBacked, t.inputFormat, t.compression);
+    else if (fileBacked || !t.argsStore.frames().empty())
+        throw CacheCorrupt("a merged trace's args are its ranks'");
+    extras.attachment = in.string();
 }
 
 namespace {
@@ -393,6 +447,27 @@ void validateTracks(const Trace& t) {
     }
 }
 
+// A merged trace's ranks: each one's processes, tracks and slices inside
+// the trace, its devices the trace's.
+void validateRanks(const Trace& t) {
+    require(t.ranks.size() <= ArgsStore::kMaxParts, "ranks");
+    std::set<int> devices;
+    for (const GpuDevice& d : t.gpuDevices)
+        devices.insert(d.index);
+    auto within = [](uint32_t first, uint32_t count, size_t size) {
+        return uint64_t{first} + count <= size;
+    };
+    for (const TraceRank& r : t.ranks) {
+        require(within(r.firstProcess, r.processCount, t.processes.size()) &&
+                    within(r.firstTrack, r.trackCount, t.tracks.size()) &&
+                    within(r.firstSlice, r.sliceCount, t.slices.size()),
+                "rank ranges");
+        require(r.gpuDevices.size() == r.gpuLocalIndices.size(), "rank devices");
+        for (int d : r.gpuDevices)
+            require(devices.count(d) == 1, "rank devices");
+    }
+}
+
 }  // namespace
 
 void validateTrace(const Trace& t) {
@@ -433,8 +508,9 @@ void validateTrace(const Trace& t) {
     for (size_t i = 1; i < t.memoryEvents.size(); ++i)
         require(t.memoryEvents[i - 1].ts <= t.memoryEvents[i].ts, "memory events out of order");
     checkRefs(t, t.gpuDevices, "gpu track");
-    // A group is a rank of ranks merged into one trace, which is never
-    // cached: the analyses index arrays by it.
+    validateRanks(t);
+    // A group is a rank of ranks merged into one trace: the analyses index
+    // arrays by it.
     for (const Process& p : t.processes)
         require(p.group == 0 || p.group < t.ranks.size(), "process group");
     for (const GpuDevice& d : t.gpuDevices)

@@ -9,11 +9,19 @@
 
 namespace gapscope {
 
-void writeTraceBody(const Trace& trace, CacheWriter& out);
+// `attachment`: what the writer keeps beside the model (a job's ranks'
+// figures, loader/job_cache.h), read back whole.
+void writeTraceBody(const Trace& trace, CacheWriter& out, std::string_view attachment = {});
 
-// Fills `trace` (except path, stamp and a file-backed args store); throws
-// CacheCorrupt.
-void readTraceBody(CacheReader& in, Trace& trace);
+// What an entry holds beside the model.
+struct StoredExtras {
+    std::vector<uint32_t> partsInFile;  // the ranks whose args part reads its file
+    std::string attachment;
+};
+
+// Fills `trace` (except path, stamp and the args stores that read files);
+// throws CacheCorrupt.
+void readTraceBody(CacheReader& in, Trace& trace, StoredExtras& extras);
 
 // Throws CacheCorrupt when any stored reference is out of range.
 void validateTrace(const Trace& trace);

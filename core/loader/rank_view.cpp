@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "analysis/analysis_index.h"
+#include "cache/index_cache.h"
 #include "format/import_report.h"
 #include "model/merge_traces.h"
 
@@ -225,8 +226,10 @@ uint64_t bytesOf(const std::vector<RankSource>& sources) {
 }
 
 // Every rank loaded, compared and merged; with `stream`, merged as they load.
+// `record`: what the job's cache entry is to keep of the ranks as loaded.
 RankView loadView(const std::vector<RankSource>& sources, const std::string& path,
-                  const RankViewOptions& options, bool stream, bool& mergeAgain) {
+                  const RankViewOptions& options, bool stream, bool& mergeAgain,
+                  std::string* record) {
     mergeAgain = false;
     RankView view;
     std::mutex mutex;
@@ -288,6 +291,8 @@ RankView loadView(const std::vector<RankSource>& sources, const std::string& pat
                                                              view.failed.front().failure.message()};
         return view;
     }
+    // (Before the comparison moves their times and fills their waits.)
+    if (record) *record = encodeJobRecord({view.ranks, view.origins, view.warnings});
     view.comparison = compareRanks(view.ranks, options.alignOnStep);
     std::shared_ptr<Trace> merged;
     if (streaming) {
@@ -340,13 +345,82 @@ void noteComparison(Trace& merged, const RankComparison& comparison) {
         merged.report.warn(0, std::string(kRankClocksPrefix) + d.sentence());
 }
 
+namespace {
+
+// The job restored from its entry: the merged trace, and the ranks compared
+// again from their figures as loaded. None on a miss (`note` says why).
+std::optional<RankView> restoreJob(const IndexCache& cache, const JobCacheEntry& entry,
+                                   const std::string& path, const RankViewOptions& options,
+                                   std::string& note) {
+    IndexCache::Lookup hit = cache.loadMerged(path, entry.key, entry.stamp);
+    if (!hit.trace) {
+        note = std::string(cacheOutcomeName(hit.outcome)) + " (" + hit.detail + ")";
+        return std::nullopt;
+    }
+    RankView view;
+    try {
+        JobRecord record = decodeJobRecord(hit.attachment);
+        view.ranks = std::move(record.ranks);
+        view.origins = std::move(record.origins);
+        view.warnings = std::move(record.warnings);
+        view.comparison = compareRanks(view.ranks, options.alignOnStep);
+    } catch (const std::exception& e) {
+        note = std::string("corrupt (") + e.what() + ")";
+        return std::nullopt;
+    }
+    // The ranks as compared must be those the trace merged.
+    const std::vector<TraceRank>& merged = hit.trace->ranks;
+    bool same = merged.size() == view.ranks.size();
+    for (size_t i = 0; same && i < merged.size(); ++i) {
+        const RankEntry& e = view.ranks[i];
+        const TraceRank& m = merged[i];
+        same = e.rank == m.rank && e.file == m.file && e.host == m.host && e.part == m.part &&
+               e.offset == m.offset;
+    }
+    if (!same) {
+        note = "corrupt (its ranks are not its trace's)";
+        return std::nullopt;
+    }
+    view.trace = std::move(hit.trace);
+    view.cacheNote = "hit";
+    return view;
+}
+
+}  // namespace
+
+std::string storeJob(const IndexCache& cache, const Trace& merged, const JobCacheEntry& entry) {
+    return cache.storeMerged(merged, entry.key, entry.stamp, entry.record);
+}
+
 RankView loadRankView(const std::vector<RankSource>& sources, const std::string& path,
                       const RankViewOptions& options) {
+    const IndexCache* cache = options.load.load.cache;
+    std::optional<JobCacheEntry> entry = jobCacheEntry(sources, options);
+    std::string note;
+    if (cache && entry)
+        if (std::optional<RankView> restored = restoreJob(*cache, *entry, path, options, note))
+            return std::move(*restored);
+    std::string* record = entry ? &entry->record : nullptr;
     bool mergeAgain = false;
-    RankView view = loadView(sources, path, options, /*stream=*/true, mergeAgain);
+    RankView view = loadView(sources, path, options, /*stream=*/true, mergeAgain, record);
     // The ranks' order was not their sources' (rare): loaded again (from the
     // index cache, as a rule) and merged once all are at hand.
-    if (mergeAgain) view = loadView(sources, path, options, /*stream=*/false, mergeAgain);
+    if (mergeAgain) view = loadView(sources, path, options, /*stream=*/false, mergeAgain, record);
+    if (!cache) return view;
+    if (!entry) {
+        view.cacheNote =
+            "not used (the job's files could not be stamped, or steps are found by a regex)";
+    } else if (!view.trace || !view.failed.empty()) {
+        view.cacheNote = note + "; not written: " +
+                         (view.trace ? "a rank failed to load" : "the job did not load");
+    } else {
+        view.cacheNote = note;
+        if (options.storeJobInCache) {
+            const std::string error = storeJob(*cache, *view.trace, *entry);
+            view.cacheNote += error.empty() ? "; written" : "; not written: " + error;
+        }
+        view.cacheEntry = std::move(entry);
+    }
     return view;
 }
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "analysis/rank_comparison.h"
+#include "loader/job_cache.h"
 #include "loader/rank_set.h"
 
 namespace gapscope {
@@ -28,6 +29,11 @@ struct RankViewOptions {
     // Ranks that may wait for the merge before the workers that loaded them
     // wait too; 0: twice the files loading at once, plus 2.
     size_t ranksAhead = 0;
+    // With load.load.cache: the job is reopened from its own entry, and
+    // after a load its entry is written (false: the caller writes it later
+    // with storeJob; the viewer does, once the job is shown). Each file's
+    // entry is its load's either way.
+    bool storeJobInCache = true;
 };
 
 struct RankFailure {
@@ -45,12 +51,20 @@ struct RankView {
     std::vector<std::string> warnings;          // rank collisions
     bool cancelled = false;
     std::optional<LoadFailure> failure;  // why there is no trace
-    bool mergedAsLoaded = false;         // false: loaded twice, merged at the end
+    bool mergedAsLoaded = false;         // false: loaded twice, merged at the end (or restored)
+    // What the job's index cache entry did: "" without a cache, else as
+    // LoadResult::cacheNote ("hit", "miss (no entry); written"...).
+    std::string cacheNote;
+    // Set when the job was loaded (not restored) and may be stored (storeJob).
+    std::optional<JobCacheEntry> cacheEntry;
 };
 
 // `path` names the merged trace (a folder opened, or the files' common folder).
 RankView loadRankView(const std::vector<RankSource>& sources, const std::string& path,
                       const RankViewOptions& options);
+
+// Writes the job's entry; "" on success, else what went wrong.
+std::string storeJob(const IndexCache& cache, const Trace& merged, const JobCacheEntry& entry);
 
 // What the comparison of the ranks says in their merged trace: the step it
 // is aligned on, and the clocks that disagree (its import warnings).

@@ -74,6 +74,8 @@ class ArgsStore {
     static constexpr uint64_t kPartMask = uint64_t{0x7FFF} << kPartShift;
     static constexpr size_t kMaxParts = 0x7FFF;
     size_t partCount() const { return parts_.size(); }
+    const ArgsStore& part(size_t i) const { return *parts_[i]; }
+    ArgsStore& part(size_t i) { return *parts_[i]; }
 
     // The sealed compressed blocks, for the index cache.
     struct Blocks {

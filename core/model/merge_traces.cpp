@@ -180,6 +180,8 @@ void appendPart(Trace& m, RankPart& part, uint32_t group, bool fileCounted, int&
     rank.host = part.host;
     rank.file = part.file;
     rank.part = part.part;
+    rank.inputFormat = t.inputFormat;
+    rank.compression = t.compression;
     rank.offset = by;
     rank.firstProcess = map.processBase;
     rank.processCount = static_cast<uint32_t>(t.processes.size());

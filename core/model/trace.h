@@ -191,7 +191,11 @@ struct TraceRank {
     int64_t rank = 0;
     std::string host;
     std::string file;
-    std::string part;   // the process of `file` it is, when the file holds several ranks
+    std::string part;  // the process of `file` it is, when the file holds several ranks
+    // How its file is written: where its args are read back from (its
+    // part of the args store reopens the file after an index cache hit).
+    InputFormat inputFormat = InputFormat::ChromeJson;
+    Compression compression = Compression::None;
     TimeNs offset = 0;  // added to its times (aligned on a step)
     uint32_t firstProcess = 0, processCount = 0;
     uint32_t firstTrack = 0, trackCount = 0;

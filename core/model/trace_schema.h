@@ -239,6 +239,8 @@ void fields(R& r, V&& v) {
     v("host", r.host, Ref::None);
     v("file", r.file, Ref::None);
     v("part", r.part, Ref::None);
+    v("inputFormat", r.inputFormat, Ref::None);
+    v("compression", r.compression, Ref::None);
     v("offset", r.offset, Ref::None);
     v("firstProcess", r.firstProcess, Ref::None);
     v("processCount", r.processCount, Ref::None);

@@ -57,8 +57,9 @@ namespace {
                             extremes] = c;
     [[maybe_unused]] auto& [from, to, fName, fCategory, fKind, fReserved] = f;
     [[maybe_unused]] auto& [gIndex, gName, gTracks, busy, gInstants, busyNs, gGroup] = g;
-    [[maybe_unused]] auto& [rank, host, file, part, offset, firstProcess, processCount, firstTrack,
-                            trackCount, firstSlice, sliceCount, rGpuDevices, gpuLocalIndices] = r;
+    [[maybe_unused]] auto& [rank, host, file, part, rInputFormat, rCompression, offset,
+                            firstProcess, processCount, firstTrack, trackCount, firstSlice,
+                            sliceCount, rGpuDevices, gpuLocalIndices] = r;
     [[maybe_unused]] auto& [aOffset, length, extracted] = a;
     [[maybe_unused]] auto& [correlation, externalId, device, stream, launch, stepNumber] = x;
     [[maybe_unused]] auto& [grid, block, registersPerThread, occupancyPercent, sharedMemory,

@@ -946,7 +946,7 @@ class TestRanks : public QObject {
             QCOMPARE(a.steps[0].busy, b.steps[0].busy);
             QCOMPARE(a.steps[0].collectiveEnter, b.steps[0].collectiveEnter);
         }
-        // The merged view of them is not cached itself.
+        // Their merged view is not a file's entry (the job has its own: tst_job_cache).
         RankViewOptions vo;
         vo.load = options;
         const RankView view = loadRankView(wholeFiles(files), dlrmFolder().toStdString(), vo);

@@ -36,15 +36,18 @@ void TraceLoader::dropCacheWrite() {
     waitForCacheWrite();
 }
 
-void TraceLoader::storeInCache(std::shared_ptr<const Trace> trace, const QString& path) {
+void TraceLoader::storeInCache(std::shared_ptr<const Trace> trace, const QString& path,
+                               std::optional<JobCacheEntry> job) {
     waitForCacheWrite();  // one writer at a time; the previous one is nearly done
-    store_ = sharedExecutor(Priority::Work)
-                 .submit([this, cache = cache_, trace = std::move(trace), path] {
-                     const QString error = QString::fromStdString(cache->store(*trace));
-                     QMetaObject::invokeMethod(
-                         this, [this, path, error] { emit cacheWritten(path, error); },
-                         Qt::QueuedConnection);
-                 });
+    store_ =
+        sharedExecutor(Priority::Work)
+            .submit([this, cache = cache_, trace = std::move(trace), path, job = std::move(job)] {
+                const QString error = QString::fromStdString(job ? storeJob(*cache, *trace, *job)
+                                                                 : cache->store(*trace));
+                QMetaObject::invokeMethod(
+                    this, [this, path, error] { emit cacheWritten(path, error); },
+                    Qt::QueuedConnection);
+            });
 }
 
 void TraceLoader::wait() {
@@ -113,6 +116,7 @@ void TraceLoader::loadRanks(const std::vector<RankSource>& sources, const QStrin
     RankViewOptions options;
     options.load.load = loadOptions();
     options.alignOnStep = alignOnStep;
+    options.storeJobInCache = false;  // after the job is shown: see finishRanks()
     const std::string name = QFile::encodeName(path).toStdString();
     // Each file's cache entry is written by its own load (storeInCache).
     run([this, shared, sources, name, path, options, cache = cache_] {
@@ -168,9 +172,11 @@ void TraceLoader::finishRanks(RankView view, const QString& path) {
     for (StepStraggler& s : doc->comparison.stragglers)
         for (size_t i = 0; i < doc->ranks.size(); ++i)
             if (doc->ranks[i].entry.rank == s.rank && doc->ranks[i].error.empty()) s.entry = i;
-    cacheNote_.clear();  // one per rank: no one note for the merged job
+    cacheNote_ = view.cacheNote;  // the job's own entry (each rank's file has one too)
     emit ranksLoaded(std::move(doc), path);
+    std::shared_ptr<const Trace> trace = view.trace;
     emit loaded(std::move(view.trace), path);
+    if (view.cacheEntry && cache_) storeInCache(std::move(trace), path, std::move(view.cacheEntry));
 }
 
 void TraceLoader::load(const QString& path) {

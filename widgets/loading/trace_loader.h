@@ -76,7 +76,9 @@ class TraceLoader : public QObject {
     void endLoad();  // waits for the finished task, stops polling
     LoadOptions loadOptions() const;
 
-    void storeInCache(std::shared_ptr<const Trace> trace, const QString& path);
+    // The trace's entry, or with `job` the entry of the job it merges.
+    void storeInCache(std::shared_ptr<const Trace> trace, const QString& path,
+                      std::optional<JobCacheEntry> job = std::nullopt);
 
     Executor::Pending<void> load_;
     Executor::Pending<void> store_;
