@@ -28,7 +28,8 @@ FileStamp stampOfDescriptor(int fd);
 // removed host file makes a new stamp.
 FileStamp stampOfPath(const std::string& path);
 FileStamp stampOfFolder(const std::string& dir);
-// The same of these files (a run's, as found when it was opened).
-FileStamp stampOfFiles(const std::vector<std::string>& files);
+// The same of these files (a run's, as found when it was opened), each
+// file's stamp taken on up to `threads` threads.
+FileStamp stampOfFiles(const std::vector<std::string>& files, unsigned threads = 1);
 
 }  // namespace gapscope

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <set>
 #include <stdexcept>
+#include <thread>
 #include <type_traits>
 
 #include "loader/rank_view.h"
@@ -179,13 +180,16 @@ std::optional<JobCacheEntry> jobCacheEntry(const std::vector<RankSource>& source
     for (const RankSource& s : sources) {
         const std::string file = absolute(s.file);
         files.insert(file);
-        entry.key += file + '\t' + s.part.cacheKey() + '\n';
+        // The name as given too: the view (and the args parts' reopening)
+        // names each rank's file so.
+        entry.key += file + '\t' + s.file + '\t' + s.part.cacheKey() + '\n';
     }
     entry.key +=
         "aligned on " +
         (options.alignOnStep ? std::to_string(*options.alignOnStep) : std::string("none")) +
         "\ngaps from " + std::to_string(options.figures.minGapNs) + " ns\n";
-    entry.stamp = stampOfFiles({files.begin(), files.end()});
+    entry.stamp = stampOfFiles({files.begin(), files.end()},
+                               std::max(1u, std::thread::hardware_concurrency()));
     if (!entry.stamp.valid) return std::nullopt;
     return entry;
 }

@@ -212,6 +212,13 @@ class TestJobCache : public QObject {
         std::vector<std::string> reversed(files.rbegin(), files.rend());
         QCOMPARE(open(wholeFiles(reversed), path, &cache).cacheNote,
                  std::string("miss (no entry); written"));
+        // The same files named otherwise (the view names them as given,
+        // and a relative name reopens from another folder): another entry.
+        std::vector<std::string> renamed;
+        for (const std::string& f : files)
+            renamed.push_back(path + "/./" + std::filesystem::path(f).filename().string());
+        QCOMPARE(open(wholeFiles(renamed), path, &cache).cacheNote,
+                 std::string("miss (no entry); written"));
 
         // Rank 2 rewritten later, entering the all-reduce 300 us late.
         writeJob(folder, Compression::None, 300);
