@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <new>
+#include <set>
 
 #include "cache/cache_io.h"
 #include "cache/trace_codec.h"
@@ -258,7 +259,8 @@ std::string IndexCache::mergedEntryPath(const std::string& path, const std::stri
 }
 
 IndexCache::Lookup IndexCache::loadMerged(const std::string& path, const std::string& key,
-                                          const FileStamp& stamp) const {
+                                          const FileStamp& stamp,
+                                          const std::vector<std::string>& files) const {
     StoredExtras extras;
     Lookup result = readEntry(
         mergedEntryPath(path, key), entryKey(path, kMergedKey + key), [&] { return stamp; },
@@ -272,19 +274,27 @@ IndexCache::Lookup IndexCache::loadMerged(const std::string& path, const std::st
         return result;
     };
     if (trace.ranks.empty()) return fail(Outcome::Corrupt, "a file's entry under a job's name");
+    // Only the job's own files are ever opened (a crafted entry could name any).
+    const std::set<std::string> jobFiles(files.begin(), files.end());
+    for (const TraceRank& rank : trace.ranks)
+        if (!jobFiles.count(rank.file))
+            return fail(Outcome::Corrupt, "a rank's file is not the job's");
     trace.path = path;
     // Each rank's args that live in its file are read back from it, as
-    // after its parse.
-    for (const uint32_t i : extras.partsInFile) {
-        const TraceRank& rank = trace.ranks[i];
-        UniqueFd fd(::open(rank.file.c_str(), O_RDONLY | O_CLOEXEC));
+    // after its parse, while it is the file they were found in.
+    for (const StoredExtras::PartFile& part : extras.partsInFile) {
+        const TraceRank& rank = trace.ranks[part.rank];
+        UniqueFd fd(::open(rank.file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
         struct stat st {};
         if (!fd.valid() || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode))
             return fail(Outcome::Stale, rank.file + " cannot be opened");
-        trace.argsStore.part(i).useFile(
-            std::move(fd), static_cast<uint64_t>(st.st_size),
-            int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec,
-            makeArgsDecoder(rank.inputFormat));
+        if (static_cast<uint64_t>(st.st_size) != part.size ||
+            int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec != part.mtimeNs)
+            return fail(Outcome::Stale, rank.file + " changed since the entry was written");
+        const int flags = ::fcntl(fd.get(), F_GETFL);
+        if (flags >= 0) ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK);
+        trace.argsStore.part(part.rank).useFile(std::move(fd), part.size, part.mtimeNs,
+                                                makeArgsDecoder(rank.inputFormat));
     }
     result.attachment = std::move(extras.attachment);
     return result;

@@ -13,6 +13,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "model/trace.h"
 
@@ -75,8 +76,9 @@ class IndexCache {
     // and how), valid while `stamp` (of all its files, taken before they
     // were read) holds, with `attachment` kept beside it. Each rank's args
     // that live in its file are read from there again on a hit.
-    Lookup loadMerged(const std::string& path, const std::string& key,
-                      const FileStamp& stamp) const;
+    // `files`: the job's files, as its ranks name them (no other is opened).
+    Lookup loadMerged(const std::string& path, const std::string& key, const FileStamp& stamp,
+                      const std::vector<std::string>& files) const;
     std::string storeMerged(const Trace& merged, const std::string& key, const FileStamp& stamp,
                             std::string_view attachment) const;
     std::string mergedEntryPath(const std::string& path, const std::string& key) const;

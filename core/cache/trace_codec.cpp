@@ -234,17 +234,22 @@ void writeRanks(const Trace& t, CacheWriter& out) {
     for (size_t i = 0; i < t.argsStore.partCount(); ++i) {
         const ArgsStore& part = t.argsStore.part(i);
         writeArgsBlocks(part, part.fileBacked(), out);
+        // The file as its offsets knew it: a reopen must find it so.
+        out.pod<uint64_t>(part.fileSize());
+        out.pod<int64_t>(part.fileMtimeNs());
     }
 }
 
-void readRanks(CacheReader& in, Trace& t, std::vector<uint32_t>& partsInFile) {
-    t.ranks.resize(static_cast<size_t>(in.count(64)));
+void readRanks(CacheReader& in, Trace& t, std::vector<StoredExtras::PartFile>& partsInFile) {
+    const uint64_t ranks = in.count(64);
+    if (ranks > ArgsStore::kMaxParts) throw CacheCorrupt("too many ranks");
+    t.ranks.resize(static_cast<size_t>(ranks));
     for (TraceRank& r : t.ranks)
         schema::fields(r, FieldReader{in});
     const bool aligned = asBool(in.pod<uint8_t>());
     const auto step = in.pod<int64_t>();
     if (aligned) t.alignedOnStep = step;
-    const uint64_t parts = in.count(25);
+    const uint64_t parts = in.count(41);
     // Each rank's args are its part (model/merge_traces.h).
     if (parts != t.ranks.size() || parts > ArgsStore::kMaxParts)
         throw CacheCorrupt("the args store's parts are not the ranks");
@@ -253,7 +258,9 @@ void readRanks(CacheReader& in, Trace& t, std::vector<uint32_t>& partsInFile) {
         bool fileBacked = false;
         readArgsBlocks(in, part, fileBacked);
         checkArgsPlace(fileBacked, t.ranks[i].inputFormat, t.ranks[i].compression);
-        if (fileBacked) partsInFile.push_back(i);
+        const auto size = in.pod<uint64_t>();
+        const auto mtimeNs = in.pod<int64_t>();
+        if (fileBacked) partsInFile.push_back({i, size, mtimeNs});
         t.argsStore.adoptPart(std::move(part));
     }
 }

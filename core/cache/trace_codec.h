@@ -15,7 +15,13 @@ void writeTraceBody(const Trace& trace, CacheWriter& out, std::string_view attac
 
 // What an entry holds beside the model.
 struct StoredExtras {
-    std::vector<uint32_t> partsInFile;  // the ranks whose args part reads its file
+    // A rank whose args part reads its file, and that file as it was loaded.
+    struct PartFile {
+        uint32_t rank = 0;
+        uint64_t size = 0;
+        int64_t mtimeNs = 0;
+    };
+    std::vector<PartFile> partsInFile;
     std::string attachment;
 };
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <filesystem>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -42,17 +43,27 @@ FileStamp stampOfFiles(const std::vector<std::string>& files, unsigned threads) 
     // Each file's own stamp (128 KiB read from each: a job of 1024 files
     // reads 128 MB, so on several threads when asked).
     std::vector<FileStamp> each(files.size());
+    std::vector<char> done(files.size(), 0);
     const size_t workers = std::clamp<size_t>(threads, 1, files.size());
     auto stampSome = [&](size_t first) {
-        for (size_t i = first; i < files.size(); i += workers)
+        for (size_t i = first; i < files.size(); i += workers) {
             each[i] = stampOfPath(files[i]);
+            done[i] = 1;
+        }
     };
     std::vector<std::thread> helpers;
-    for (size_t w = 1; w < workers; ++w)
-        helpers.emplace_back(stampSome, w);
+    try {
+        for (size_t w = 1; w < workers; ++w)
+            helpers.emplace_back(stampSome, w);
+    } catch (const std::system_error&) {
+        // (No thread to be had: what the missing helpers would have stamped
+        // is stamped below.)
+    }
     stampSome(0);
     for (std::thread& t : helpers)
         t.join();
+    for (size_t i = 0; i < files.size(); ++i)
+        if (!done[i]) each[i] = stampOfPath(files[i]);
     std::vector<uint64_t> parts;
     for (size_t i = 0; i < files.size(); ++i) {
         const FileStamp& one = each[i];

@@ -162,6 +162,9 @@ RankStep readStep(RecordReader& r) {
     return s;
 }
 
+// As many as a merged trace can hold (ArgsStore::kMaxParts).
+constexpr size_t kMaxRanks = 0x7FFF;
+
 std::string absolute(const std::string& file) {
     std::error_code ec;
     const std::filesystem::path p = std::filesystem::absolute(file, ec);
@@ -182,10 +185,10 @@ std::optional<JobCacheEntry> jobCacheEntry(const std::vector<RankSource>& source
         files.insert(file);
         // The name as given too: the view (and the args parts' reopening)
         // names each rank's file so.
-        entry.key += file + '\t' + s.file + '\t' + s.part.cacheKey() + '\n';
+        entry.key += file + '\t' + s.file + '\t' + s.part.cacheKey() + '\t' + s.part.label + '\n';
     }
     entry.key +=
-        "aligned on " +
+        "record " + std::to_string(kJobRecordVersion) + "\naligned on " +
         (options.alignOnStep ? std::to_string(*options.alignOnStep) : std::string("none")) +
         "\ngaps from " + std::to_string(options.figures.minGapNs) + " ns\n";
     entry.stamp = stampOfFiles({files.begin(), files.end()},
@@ -225,7 +228,9 @@ JobRecord decodeJobRecord(std::string_view bytes) {
     RecordReader r(bytes);
     JobRecord record;
     // (The smallest rank and step the writer can write, for the counts.)
-    record.ranks.resize(r.count(8 + 3 * 8 + 8 + 1 + 4 + 1 + 8));
+    const size_t ranks = r.count(8 + 3 * 8 + 8 + 1 + 4 + 1 + 8);
+    if (ranks > kMaxRanks) throw std::runtime_error("the job's record holds too many ranks");
+    record.ranks.resize(ranks);
     for (RankEntry& e : record.ranks) {
         e.rank = r.pod<int64_t>();
         e.file = r.string();

@@ -26,6 +26,12 @@ namespace gapscope {
 
 struct RankViewOptions;
 
+// Bump when what the record holds changes, or what the ranks' figures are
+// (analysis/rank_figures.h): older entries are then another key's, and
+// the jobs are loaded and stored again. (The model's own format is
+// IndexCache::kFormatVersion.)
+inline constexpr int kJobRecordVersion = 1;
+
 struct JobCacheEntry {
     std::string key;     // the sources in order, and the options that shape the view
     FileStamp stamp;     // of every file, taken before any was read

@@ -229,7 +229,7 @@ uint64_t bytesOf(const std::vector<RankSource>& sources) {
 // `record`: what the job's cache entry is to keep of the ranks as loaded.
 RankView loadView(const std::vector<RankSource>& sources, const std::string& path,
                   const RankViewOptions& options, bool stream, bool& mergeAgain,
-                  std::string* record) {
+                  std::string* record, const FileStamp& stamp) {
     mergeAgain = false;
     RankView view;
     std::mutex mutex;
@@ -329,6 +329,7 @@ RankView loadView(const std::vector<RankSource>& sources, const std::string& pat
         }
     }
     noteComparison(*merged, view.comparison);
+    merged->fileStamp = stamp;  // (as a reopen from the job's entry has it)
     view.trace = std::move(merged);
     view.mergedAsLoaded = stream;
     return view;
@@ -350,9 +351,12 @@ namespace {
 // The job restored from its entry: the merged trace, and the ranks compared
 // again from their figures as loaded. None on a miss (`note` says why).
 std::optional<RankView> restoreJob(const IndexCache& cache, const JobCacheEntry& entry,
-                                   const std::string& path, const RankViewOptions& options,
-                                   std::string& note) {
-    IndexCache::Lookup hit = cache.loadMerged(path, entry.key, entry.stamp);
+                                   const std::vector<RankSource>& sources, const std::string& path,
+                                   const RankViewOptions& options, std::string& note) {
+    std::vector<std::string> files;
+    for (const RankSource& s : sources)
+        files.push_back(s.file);
+    IndexCache::Lookup hit = cache.loadMerged(path, entry.key, entry.stamp, files);
     if (!hit.trace) {
         note = std::string(cacheOutcomeName(hit.outcome)) + " (" + hit.detail + ")";
         return std::nullopt;
@@ -398,14 +402,17 @@ RankView loadRankView(const std::vector<RankSource>& sources, const std::string&
     std::optional<JobCacheEntry> entry = jobCacheEntry(sources, options);
     std::string note;
     if (cache && entry)
-        if (std::optional<RankView> restored = restoreJob(*cache, *entry, path, options, note))
+        if (std::optional<RankView> restored =
+                restoreJob(*cache, *entry, sources, path, options, note))
             return std::move(*restored);
     std::string* record = entry ? &entry->record : nullptr;
+    const FileStamp stamp = entry ? entry->stamp : FileStamp{};
     bool mergeAgain = false;
-    RankView view = loadView(sources, path, options, /*stream=*/true, mergeAgain, record);
+    RankView view = loadView(sources, path, options, /*stream=*/true, mergeAgain, record, stamp);
     // The ranks' order was not their sources' (rare): loaded again (from the
     // index cache, as a rule) and merged once all are at hand.
-    if (mergeAgain) view = loadView(sources, path, options, /*stream=*/false, mergeAgain, record);
+    if (mergeAgain)
+        view = loadView(sources, path, options, /*stream=*/false, mergeAgain, record, stamp);
     if (!cache) return view;
     if (!entry) {
         view.cacheNote =

@@ -57,6 +57,9 @@ class ArgsStore {
     void useFile(UniqueFd fd, uint64_t size, int64_t mtimeNs,
                  std::shared_ptr<const ArgsDecoder> decoder = nullptr);
     bool fileBacked() const;  // its own file, or a part's
+    // The size and mtime of its own file as loaded (0 without one).
+    uint64_t fileSize() const { return fileSize_; }
+    int64_t fileMtimeNs() const { return fileMtimeNs_; }
     // True once a fetch found the file changed since loading.
     bool fileChanged() const;
 

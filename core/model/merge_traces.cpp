@@ -389,14 +389,12 @@ void RankMerger::append(RankPart part) {
         estimating_ = estimating_ && estimated;
     }
     appendPart(m, part, groups_, seen, nextDevice_, categoryIndex_);
-    files_.push_back(part.file);
     ++groups_;
     part.trace.reset();  // the rest of it is no longer needed
 }
 
 std::shared_ptr<Trace> RankMerger::finish() {
     Trace& m = *trace_;
-    m.fileStamp = stampOfFiles(files_);
     std::sort(m.gpuDevices.begin(), m.gpuDevices.end(),
               [](const GpuDevice& a, const GpuDevice& b) { return a.index < b.index; });
     std::stable_sort(m.memoryEvents.begin(), m.memoryEvents.end(),

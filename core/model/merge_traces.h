@@ -63,7 +63,6 @@ class RankMerger {
     int nextDevice_ = 0;
     std::unordered_map<StringId, uint16_t> categoryIndex_;
     std::set<std::string> counted_;
-    std::vector<std::string> files_;
 };
 
 // `path` names the merged trace (the folder, or the files' common folder).

@@ -262,7 +262,9 @@ class Trace {
     bool objectForm = false;  // {"traceEvents": [...]} rather than a bare array
     uint64_t fileSize = 0;
     uint64_t decompressedSize = 0;
-    FileStamp fileStamp;     // the file version this model describes (index cache key)
+    // The file version this model describes (index cache key); of a job's
+    // ranks merged, their files' (set by loader/rank_view.h with a cache).
+    FileStamp fileStamp;
     bool fromCache = false;  // restored from the index cache rather than parsed
     Producer producer = Producer::Unknown;
     std::string displayTimeUnit;                  // "ms" or "ns" when the file says so

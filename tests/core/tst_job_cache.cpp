@@ -35,7 +35,7 @@ namespace {
 // One rank of a small job: two ProfilerSteps, each a CPU op with args, a
 // launch and its kernel, then an all-reduce the rank enters `late` us
 // after the others.
-std::string rankTrace(int rank, int late) {
+std::string rankTrace(int rank, int late, size_t padding = 0) {
     json events = json::array();
     for (int s = 0; s < 2; ++s) {
         const int base = 1000 + 1000 * s, correlation = 10 * s + 1;
@@ -79,9 +79,10 @@ std::string rankTrace(int rank, int late) {
                           {"dur", 400 - late},
                           {"args", {{"device", 0}, {"stream", 7}}}});
     }
-    const json trace = {
-        {"distributedInfo", {{"rank", rank}, {"world_size", 4}, {"backend", "nccl"}}},
-        {"traceEvents", events}};
+    json trace = {{"distributedInfo", {{"rank", rank}, {"world_size", 4}, {"backend", "nccl"}}},
+                  {"traceEvents", events}};
+    // (Keys are written in order: "_padding" before distributedInfo.)
+    if (padding) trace["_padding"] = std::string(padding, 'x');
     return trace.dump();
 }
 
@@ -261,6 +262,46 @@ class TestJobCache : public QObject {
         QVERIFY2(partial.cacheNote == "miss (no entry); not written: a rank failed to load",
                  partial.cacheNote.c_str());
         QVERIFY(!partial.cacheEntry);
+    }
+
+    // The ways ranks come to be known and ordered, each restored as loaded:
+    // a rank two files claim (renumbered, with a warning), files whose names
+    // state no rank (ranked by the heads of their traces), and such files
+    // whose ranks are stated past the head (loaded twice, merged at the end).
+    void everyWayOfKnowingRanksIsRestored() {
+        const QString folder = dir_.filePath("known");
+        const std::vector<std::string> files = writeJob(folder, Compression::None);
+        std::vector<std::string> twice = files;
+        twice.push_back((folder + "/again.json").toStdString());
+        QVERIFY(test::writeFile(twice.back(), rankTrace(1, 0)));
+        std::vector<std::string> unnamed, late;
+        for (int r = 3; r >= 0; --r) {
+            unnamed.push_back((folder + "/" + QChar('a' + 3 - r) + ".json").toStdString());
+            QVERIFY(test::writeFile(unnamed.back(), rankTrace(r, r == 2 ? 150 : 0)));
+            late.push_back((folder + "/late_" + QChar('a' + 3 - r) + ".json").toStdString());
+            QVERIFY(test::writeFile(late.back(), rankTrace(r, r == 2 ? 150 : 0, 70000)));
+        }
+        const IndexCache cache((folder + "/cache").toStdString());
+        const std::string path = folder.toStdString();
+        for (const auto* sources : {&twice, &unnamed, &late}) {
+            const RankView plain = open(wholeFiles(*sources), path, nullptr);
+            QVERIFY(plain.trace);
+            if (sources == &twice) QVERIFY(!plain.warnings.empty());
+            if (sources == &unnamed) QCOMPARE(plain.origins.at(unnamed[0]), RankOrigin::Trace);
+            QCOMPARE(plain.mergedAsLoaded, sources != &late);
+            expectRestoredAsLoaded(wholeFiles(*sources), path, cache);
+        }
+        // A load cancelled before it ends writes nothing.
+        CancelToken cancelled;
+        cancelled.cancel();
+        RankViewOptions options;
+        options.load.load.cache = &cache;
+        options.load.load.cancel = &cancelled;
+        const RankView none = loadRankView(wholeFiles(files), path, options);
+        QVERIFY(none.cancelled && !none.trace);
+        const std::optional<JobCacheEntry> entry = jobCacheEntry(wholeFiles(files), options);
+        QVERIFY(entry);
+        QVERIFY(!QFile::exists(QString::fromStdString(cache.mergedEntryPath(path, entry->key))));
     }
 
     // The viewer shows the job first and writes its entry after.

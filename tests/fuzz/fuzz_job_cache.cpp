@@ -83,6 +83,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!view.trace || view.cacheNote.empty()) std::abort();  // the files open either way
     if (view.cacheNote == "hit") {
         if (!view.trace->fromCache || view.ranks.size() != view.trace->ranks.size()) std::abort();
+        for (const TraceRank& r : view.trace->ranks)  // no other file is ever opened
+            if (r.file != "rank0.json" && r.file != "rank1.json.gz") std::abort();
         fuzz::exercise(*view.trace);
     } else if (view.trace->fromCache || view.ranks.size() != 2) {
         std::abort();

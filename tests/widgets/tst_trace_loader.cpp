@@ -12,9 +12,27 @@
 #include "loading/trace_loader.h"
 #include "support/suite_main.h"
 #include "support/test_paths.h"
+#include "support/trace_files.h"
 
 using namespace gapscope;
 using namespace gapscope::ui;
+
+namespace {
+
+// One rank of a small job: a step with a kernel and its launch.
+std::string rankTrace(int rank) {
+    const std::string r = std::to_string(rank);
+    return "{\"distributedInfo\": {\"rank\": " + r +
+           "}, \"traceEvents\": ["
+           "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#1\", "
+           "\"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 90},"
+           "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", "
+           "\"pid\": 1, \"tid\": 1, \"ts\": 3, \"dur\": 1, \"args\": {\"correlation\": 5}},"
+           "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", \"pid\": 0, "
+           "\"tid\": 7, \"ts\": 5, \"dur\": 20, \"args\": {\"correlation\": 5, \"device\": 0}}]}";
+}
+
+}  // namespace
 
 class TestTraceLoader : public QObject {
     Q_OBJECT
@@ -46,6 +64,39 @@ class TestTraceLoader : public QObject {
         const auto second = loaded.at(1).at(0).value<std::shared_ptr<const Trace>>();
         QVERIFY(second && second->fromCache);
         QCOMPARE(second->slices.size(), first->slices.size());
+    }
+
+    // A job: its ranks merged and shown first, then the job's own entry
+    // written on the cache's thread; the next open is a hit.
+    void aJobIsShownThenCachedThenReopenedFromItsEntry() {
+        auto cache = std::make_shared<const IndexCache>(dir_.filePath("job-cache").toStdString());
+        std::vector<RankSource> sources;
+        for (int r = 0; r < 2; ++r) {
+            const std::string file =
+                dir_.filePath(QStringLiteral("rank%1.json").arg(r)).toStdString();
+            QVERIFY(test::writeFile(file, rankTrace(r)));
+            sources.push_back({file, {}});
+        }
+        TraceLoader loader;
+        loader.setCache(cache);
+        QSignalSpy loaded(&loader, &TraceLoader::loaded);
+        QSignalSpy written(&loader, &TraceLoader::cacheWritten);
+        loader.loadRanks(sources, dir_.path(), std::nullopt);
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 1, 60000);
+        const auto first = loaded.at(0).at(0).value<std::shared_ptr<const Trace>>();
+        QVERIFY(first && !first->fromCache);
+        QCOMPARE(first->ranks.size(), size_t(2));
+        QCOMPARE(loader.cacheNote(), std::string("miss (no entry)"));
+        loader.waitForCacheWrite();
+        QTRY_COMPARE(written.size(), 1);
+        QCOMPARE(written.at(0).at(1).toString(), QString());
+        loader.loadRanks(sources, dir_.path(), std::nullopt);
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 2, 60000);
+        const auto second = loaded.at(1).at(0).value<std::shared_ptr<const Trace>>();
+        QVERIFY(second && second->fromCache);
+        QCOMPARE(loader.cacheNote(), std::string("hit"));
+        QCOMPARE(second->slices.size(), first->slices.size());
+        QCOMPARE(written.size(), 1);  // nothing to write after a hit
     }
 
     void failureAndCancelAreReported() {
