@@ -7,6 +7,7 @@
 // (exercise.h) whose ranks are the record's; a miss says why and opens the
 // ranks from their files.
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -39,6 +40,23 @@ std::string rankTrace(int rank) {
            std::to_string(30 + 10 * rank) + R"(,"dur":20,"args":{"device":0}}]})";
 }
 
+// The working folder is `dir` while this lives.
+class InScratch {
+  public:
+    explicit InScratch(const std::string& dir) : back_(::open(".", O_RDONLY | O_DIRECTORY)) {
+        if (back_ < 0 || ::chdir(dir.c_str()) != 0) std::abort();
+    }
+    ~InScratch() {
+        if (::fchdir(back_) != 0) std::abort();
+        ::close(back_);
+    }
+    InScratch(const InScratch&) = delete;
+    InScratch& operator=(const InScratch&) = delete;
+
+  private:
+    int back_;
+};
+
 // Two ranks' files, their job's entry, and how the harness opens the job.
 struct Setup {
     fuzz::ScratchFolder scratch{"job-cache"};
@@ -51,8 +69,10 @@ struct Setup {
 
     Setup() {
         // Files named from the scratch folder, so that the body (which
-        // names them) is the same in every run: seeds reach a hit.
-        if (::chdir(folder.c_str()) != 0) std::abort();
+        // names them) is the same in every run: seeds reach a hit. (In it
+        // only while the harness runs: the fuzzer's own paths are relative
+        // to where it was started.)
+        const InScratch in(folder);
         fuzz::writeAll("rank0.json", rankTrace(0));
         fuzz::writeAll("rank1.json.gz", gzipCompress(rankTrace(1)));
         sources = wholeFiles({"rank0.json", "rank1.json.gz"});
@@ -79,6 +99,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     static Setup setup;
     const std::string_view body(reinterpret_cast<const char*>(data), size);
     fuzz::writeAll(setup.entryFile, setup.entry->before(body), body);
+    const InScratch in(setup.folder);
     const RankView view = loadRankView(setup.sources, setup.folder, setup.options);
     if (!view.trace || view.cacheNote.empty()) std::abort();  // the files open either way
     if (view.cacheNote == "hit") {
