@@ -99,6 +99,38 @@ class TestTraceLoader : public QObject {
         QCOMPARE(written.size(), 1);  // nothing to write after a hit
     }
 
+    // Writes queue behind each other on the cache's threads (the GUI thread
+    // never waits for one): a trace and then a job, both written, in order.
+    void cacheWritesQueueInOrder() {
+        auto cache = std::make_shared<const IndexCache>(dir_.filePath("queued").toStdString());
+        std::vector<RankSource> sources;
+        for (int r = 0; r < 2; ++r) {
+            const std::string file =
+                dir_.filePath(QStringLiteral("queued%1.json").arg(r)).toStdString();
+            QVERIFY(test::writeFile(file, rankTrace(r)));
+            sources.push_back({file, {}});
+        }
+        TraceLoader loader;
+        loader.setCache(cache);
+        QSignalSpy loaded(&loader, &TraceLoader::loaded);
+        QSignalSpy written(&loader, &TraceLoader::cacheWritten);
+        loader.load(test::samplePath());
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 1, 60000);
+        loader.loadRanks(sources, dir_.filePath("queued"), std::nullopt);
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 2, 60000);
+        loader.waitForCacheWrite();
+        QTRY_COMPARE(written.size(), 2);
+        QCOMPARE(written.at(0).at(0).toString(), test::samplePath());
+        QCOMPARE(written.at(0).at(1).toString(), QString());
+        QCOMPARE(written.at(1).at(1).toString(), QString());
+        loader.load(test::samplePath());
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 3, 60000);
+        QVERIFY(loaded.at(2).at(0).value<std::shared_ptr<const Trace>>()->fromCache);
+        loader.loadRanks(sources, dir_.filePath("queued"), std::nullopt);
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 4, 60000);
+        QVERIFY(loaded.at(3).at(0).value<std::shared_ptr<const Trace>>()->fromCache);
+    }
+
     void failureAndCancelAreReported() {
         TraceLoader loader;
         QSignalSpy failed(&loader, &TraceLoader::failed);

@@ -38,16 +38,19 @@ void TraceLoader::dropCacheWrite() {
 
 void TraceLoader::storeInCache(std::shared_ptr<const Trace> trace, const QString& path,
                                std::optional<JobCacheEntry> job) {
-    waitForCacheWrite();  // one writer at a time; the previous one is nearly done
-    store_ =
-        sharedExecutor(Priority::Work)
-            .submit([this, cache = cache_, trace = std::move(trace), path, job = std::move(job)] {
-                const QString error = QString::fromStdString(job ? storeJob(*cache, *trace, *job)
-                                                                 : cache->store(*trace));
-                QMetaObject::invokeMethod(
-                    this, [this, path, error] { emit cacheWritten(path, error); },
-                    Qt::QueuedConnection);
-            });
+    // One writer at a time, in order; the GUI thread never waits for the
+    // previous one (a job's entry can be a GB): this one waits for it.
+    auto previous = std::make_shared<Executor::Pending<void>>(std::move(store_));
+    store_ = sharedExecutor(Priority::Work)
+                 .submit([this, previous, cache = cache_, trace = std::move(trace), path,
+                          job = std::move(job)] {
+                     if (previous->valid()) previous->get();
+                     const QString error = QString::fromStdString(
+                         job ? storeJob(*cache, *trace, *job) : cache->store(*trace));
+                     QMetaObject::invokeMethod(
+                         this, [this, path, error] { emit cacheWritten(path, error); },
+                         Qt::QueuedConnection);
+                 });
 }
 
 void TraceLoader::wait() {
