@@ -38,6 +38,18 @@ class TestTraceLoader : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
 
+    // Two ranks' files, PREFIX0.json and PREFIX1.json (none when one cannot be written).
+    std::vector<RankSource> writeJob(const char* prefix) {
+        std::vector<RankSource> sources;
+        for (int r = 0; r < 2; ++r) {
+            const std::string file =
+                dir_.filePath(QStringLiteral("%1%2.json").arg(prefix).arg(r)).toStdString();
+            if (!test::writeFile(file, rankTrace(r))) return {};
+            sources.push_back({file, {}});
+        }
+        return sources;
+    }
+
   private slots:
     void initTestCase() { qRegisterMetaType<std::shared_ptr<const Trace>>(); }
 
@@ -70,13 +82,8 @@ class TestTraceLoader : public QObject {
     // written on the cache's thread; the next open is a hit.
     void aJobIsShownThenCachedThenReopenedFromItsEntry() {
         auto cache = std::make_shared<const IndexCache>(dir_.filePath("job-cache").toStdString());
-        std::vector<RankSource> sources;
-        for (int r = 0; r < 2; ++r) {
-            const std::string file =
-                dir_.filePath(QStringLiteral("rank%1.json").arg(r)).toStdString();
-            QVERIFY(test::writeFile(file, rankTrace(r)));
-            sources.push_back({file, {}});
-        }
+        const std::vector<RankSource> sources = writeJob("rank");
+        QCOMPARE(sources.size(), size_t(2));
         TraceLoader loader;
         loader.setCache(cache);
         QSignalSpy loaded(&loader, &TraceLoader::loaded);
@@ -103,13 +110,8 @@ class TestTraceLoader : public QObject {
     // never waits for one): a trace and then a job, both written, in order.
     void cacheWritesQueueInOrder() {
         auto cache = std::make_shared<const IndexCache>(dir_.filePath("queued").toStdString());
-        std::vector<RankSource> sources;
-        for (int r = 0; r < 2; ++r) {
-            const std::string file =
-                dir_.filePath(QStringLiteral("queued%1.json").arg(r)).toStdString();
-            QVERIFY(test::writeFile(file, rankTrace(r)));
-            sources.push_back({file, {}});
-        }
+        const std::vector<RankSource> sources = writeJob("queued");
+        QCOMPARE(sources.size(), size_t(2));
         TraceLoader loader;
         loader.setCache(cache);
         QSignalSpy loaded(&loader, &TraceLoader::loaded);
