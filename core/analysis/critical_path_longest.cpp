@@ -17,6 +17,7 @@
 #include <algorithm>
 
 #include "analysis/critical_path.h"
+#include "util/huge_vector.h"
 #include "util/saturating.h"
 
 namespace gapscope {
@@ -89,23 +90,22 @@ LongestPath longestPathWith(const PathGraph& g, const WeightOf& weightOf,
                             const std::vector<TimeNs>* measured) {
     LongestPath out;
     const size_t n = g.nodes.size(), m = g.edges.size();
-    std::vector<NodeState> s(n);
-    std::vector<uint32_t> succStart(n + 1, 0);
+    HugeVector<NodeState> s(n);
+    // Each node's outgoing edges, and each edge's target beside it, in the
+    // order they came: counted into their node's end, then placed from
+    // the last edge back, each node's end moving down to its start.
+    HugeVector<uint32_t> succStart(n + 1, 0);
     for (const PathEdge& e : g.edges) {
-        ++succStart[e.from + 1];
+        ++succStart[e.from];
         ++s[e.to].waiting;
     }
-    for (size_t v = 0; v < n; ++v)
-        succStart[v + 1] += succStart[v];
-    // Each outgoing edge and its target side by side, in the order they came.
-    std::vector<uint32_t> succEdge(m), succTo(m);
-    {
-        std::vector<uint32_t> fill(succStart.begin(), succStart.end() - 1);
-        for (uint32_t i = 0; i < m; ++i) {
-            const uint32_t at = fill[g.edges[i].from]++;
-            succEdge[at] = i;
-            succTo[at] = g.edges[i].to;
-        }
+    for (size_t v = 1; v <= n; ++v)
+        succStart[v] += succStart[v - 1];
+    HugeVector<uint32_t> succEdge(m), succTo(m);
+    for (uint32_t i = static_cast<uint32_t>(m); i-- > 0;) {
+        const uint32_t at = --succStart[g.edges[i].from];
+        succEdge[at] = i;
+        succTo[at] = g.edges[i].to;
     }
     // A rank's wait for the last entry (with `measured`) is weighed once
     // its hub's distance is final: when its target's last edge is in.
@@ -125,16 +125,18 @@ LongestPath longestPathWith(const PathGraph& g, const WeightOf& weightOf,
             v.viaPlace = place;
         }
     };
-    // Kahn's walk (first in, first out), relaxing each node's edges once
-    // its distance is final.
-    std::vector<uint32_t> queue;
-    queue.reserve(n);
-    size_t named = 0;
+    // Kahn's walk, relaxing each node's edges once its distance is final.
+    // Last in, first out: a node freed is walked next, so a chain (a
+    // thread's ops, a stream's kernels) is walked along its nodes in the
+    // order they lie, not a node of every chain in turn.
+    std::vector<uint32_t> ready;
+    size_t named = 0, walked = 0;
     for (uint32_t v = 0; v < n; ++v) {
         const bool hasEdges = s[v].waiting > 0 || succStart[v + 1] > succStart[v];
         named += hasEdges;
-        if (hasEdges && s[v].waiting == 0) queue.push_back(v);
+        if (hasEdges && s[v].waiting == 0) ready.push_back(v);
     }
+    std::reverse(ready.begin(), ready.end());  // (the first source first)
     auto applyDeferred = [&](uint32_t v) {
         auto it = std::lower_bound(deferred.begin(), deferred.end(), std::pair(v, 0u));
         for (; it != deferred.end() && it->first == v; ++it) {
@@ -151,8 +153,10 @@ LongestPath longestPathWith(const PathGraph& g, const WeightOf& weightOf,
             deferred.emplace_back(g.edges[e].to, e);
         std::sort(deferred.begin(), deferred.end());
     }
-    for (size_t head = 0; head < queue.size(); ++head) {
-        const uint32_t u = queue[head];
+    while (!ready.empty()) {
+        const uint32_t u = ready.back();
+        ready.pop_back();
+        ++walked;
         const uint32_t lo = succStart[u], hi = succStart[u + 1];
         for (uint32_t a = lo; a < hi; ++a) {
             const uint32_t to = succTo[a];
@@ -173,24 +177,28 @@ LongestPath longestPathWith(const PathGraph& g, const WeightOf& weightOf,
             v.generation = std::max(v.generation, s[u].generation + 1);
             if (--v.waiting == 0) {
                 if (!hubOf.empty()) applyDeferred(to);
-                queue.push_back(to);
+                ready.push_back(to);
             }
         }
     }
     // Nodes on a cycle (clocks that disagree can make one) are left out, and
     // counted: the path is then of the rest of the graph.
-    out.nodesLeftOut = named - queue.size();
-    if (queue.empty()) return out;
+    out.nodesLeftOut = named - walked;
+    if (walked == 0) return out;
+    // Walked: every in-edge relaxed, and named by an edge.
+    auto walkedNode = [&](uint32_t v) {
+        return s[v].waiting == 0 && (s[v].via != kNone || succStart[v + 1] > succStart[v]);
+    };
     // The first node of the longest distance in generation order: the
-    // least generation; the exact order only between equals.
+    // least generation; the exact order only between equals. (One pass
+    // over the nodes in their order, which touches each once in turn.)
     TimeNs longest = 0;
-    for (const uint32_t v : queue)
-        longest = std::max(longest, s[v].dist);
     uint32_t last = kNone;
     bool tie = false;
-    for (const uint32_t v : queue) {
-        if (s[v].dist != longest) continue;
-        if (last == kNone || s[v].generation < s[last].generation) {
+    for (uint32_t v = 0; v < n; ++v) {
+        if (!walkedNode(v) || (last != kNone && s[v].dist < longest)) continue;
+        if (last == kNone || s[v].dist > longest || s[v].generation < s[last].generation) {
+            longest = s[v].dist;
             last = v;
             tie = false;
         } else if (s[v].generation == s[last].generation) {

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <functional>
+#include <string_view>
 
 #include "analysis/advice.h"
 #include "analysis/analysis_index.h"
@@ -184,7 +185,7 @@ std::vector<Analysis> analyses() {
 
 }  // namespace
 
-void printAnalyses(const std::vector<std::string>& files, bool quick) {
+void printAnalyses(const std::vector<std::string>& files, bool quick, const std::string& only) {
     std::printf(
         "\n| file | load s | analysis | whole trace, alone ms | / load | whole trace with the "
         "index ms | / load | 1 %% range with the index ms | / load |\n"
@@ -218,6 +219,8 @@ void printAnalyses(const std::vector<std::string>& files, bool quick) {
         };
         const double pct = loadS * 10;  // ms per 1 % of the load
         for (const Analysis& a : analyses()) {
+            if (!only.empty() && std::string_view(a.name).find(only) == std::string_view::npos)
+                continue;
             const double alone = timed(a, kWholeTrace, nullptr, quick ? 1 : 3);
             const double whole = timed(a, kWholeTrace, &index, quick ? 1 : 3);
             std::printf("| %s | %.2f | %s | %.1f | %.1f %% | %.1f | %.1f %% |", path.c_str(), loadS,

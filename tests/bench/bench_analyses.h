@@ -8,6 +8,7 @@
 
 namespace gapscope::bench {
 
-void printAnalyses(const std::vector<std::string>& files, bool quick);
+// `only`: the analyses whose name holds it (all when empty).
+void printAnalyses(const std::vector<std::string>& files, bool quick, const std::string& only = {});
 
 }  // namespace gapscope::bench

@@ -17,6 +17,8 @@
 //                  the load, a scope change to a step, GUI stalls (bench_panels)
 //   --render       `gapscope-cli render`'s work after the load, step by step
 //                  (bench_render)
+//   --only NAME    only the analyses whose name holds NAME, nothing else
+//                  (to profile one)
 //   --quick        fewer repeats (CI smoke test)
 
 #include <QApplication>
@@ -42,6 +44,7 @@ int main(int argc, char** argv) {
     bool frames = false, interaction = false, analyses = false, panels = false, render = false,
          quick = false, xspace = false, ranks = false;
     std::string jobReference;  // --job ONE_FILE
+    std::string only;          // --only NAME: the analyses whose name holds it
     std::vector<std::string> files;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -61,6 +64,8 @@ int main(int argc, char** argv) {
             xspace = true;
         else if (a == "--ranks")
             ranks = true;
+        else if (a == "--only" && i + 1 < argc)
+            only = argv[++i];
         else if (a == "--job" && i + 1 < argc)
             jobReference = argv[++i];
         else
@@ -75,6 +80,8 @@ int main(int argc, char** argv) {
             stderr,
             "usage: gapscope-bench [--frames] [--interaction] [--analyses] [--panels] [--render] "
             "[--xspace] [--quick] TRACE...\n"
+            "       gapscope-bench --only NAME TRACE...   (only the analyses whose name holds "
+            "NAME)\n"
             "       gapscope-bench --ranks RANK_TRACE...   (the ranks of one job side by side)\n"
             "       gapscope-bench --job ONE_FILE RANK_TRACE...   (a job against one file of\n"
             "                      about its size, each loaded once in a child)\n");
@@ -86,6 +93,10 @@ int main(int argc, char** argv) {
     }
     if (ranks) {  // the files are the ranks of one job
         printRanksTable(files);
+        return 0;
+    }
+    if (!only.empty()) {  // one analysis, for a profile of it
+        printAnalyses(files, quick, only);
         return 0;
     }
     printLoadTable(files);
