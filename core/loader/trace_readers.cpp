@@ -23,7 +23,6 @@ namespace gapscope {
 namespace {
 
 constexpr size_t kPipelineBufferBytes = 1u << 20;
-constexpr size_t kFedBufferBytes = 1u << 20;
 constexpr size_t kJumpingBufferBytes = 16u << 10;
 
 void releaseFreedMemory() {
@@ -65,14 +64,12 @@ void readChromeJson(ReadRequest& rq) {
             chunks.emplace(co);
         }
         if (chunks) ro.jumps = &*chunks;
-        // What the reader takes from a compressed stream frees blocks for
-        // the decompressing thread to fill, and every chunk it fills ahead
-        // holds text: a smaller buffer keeps fewer in memory.
-        if (chunks && compressed)
-            ro.initialBufferBytes = std::min<size_t>(ro.initialBufferBytes, kFedBufferBytes);
-        // A plain file's reader jumps over the chunks: each jump reads one
-        // buffer at the next chunk's start, so a small one reads less twice.
-        if (chunks && !compressed)
+        // The reader jumps over the chunks parsed ahead: each jump reads one
+        // buffer at the next chunk's start, so a small one copies less of
+        // what it passes over (with 1 MiB, the reader of a compressed
+        // stream copied 70 % of the inflated text out of the blocks only to
+        // jump over it), and holds fewer of the decompressing thread's blocks.
+        if (chunks)
             ro.initialBufferBytes = std::min<size_t>(ro.initialBufferBytes, kJumpingBufferBytes);
         std::unique_ptr<ByteSource> source = std::move(rq.source);
         if (parseAhead && compressed)
