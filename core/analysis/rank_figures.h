@@ -34,6 +34,7 @@
 
 #include "analysis/gap_causes.h"
 #include "analysis/steps.h"
+#include "util/saturating.h"
 
 namespace gapscope {
 
@@ -75,7 +76,8 @@ struct RankStep {
     TimeNs duration() const { return span.length(); }
     // The step's GPU window on the rank's GPU (busy + idle; the span
     // without a GPU): what busy shares are of, as in the time account.
-    TimeNs gpuTime() const { return busy + idle; }
+    // (Saturating: a cache entry's figures are checked for range, not for sums.)
+    TimeNs gpuTime() const { return saturatingAdd(busy, idle); }
 };
 
 struct RankFigures {

@@ -2,12 +2,14 @@
 
 #include <cstdint>
 
+#include "util/saturating.h"
+
 namespace gapscope {
 
 namespace {
 
 void add(TimeNs& sum, TimeNs v) {
-    if (__builtin_add_overflow(sum, v, &sum)) sum = v < 0 ? INT64_MIN : INT64_MAX;
+    sum = saturatingAdd(sum, v);
 }
 
 }  // namespace

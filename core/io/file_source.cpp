@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "util/load_error.h"
+#include "util/open_files.h"
 
 namespace gapscope {
 
@@ -15,7 +16,13 @@ FileSource::FileSource(const std::string& path) {
     // O_NONBLOCK so that opening a FIFO without a writer cannot hang; it is
     // rejected below as not a regular file anyway.
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd_ < 0) throw LoadError("open", std::strerror(errno));
+    if (fd_ < 0) {
+        const int err = errno;
+        std::string why = std::strerror(err);
+        if (err == EMFILE || err == ENFILE)
+            if (const std::string hint = openFilesHint(); !hint.empty()) why += " (" + hint + ")";
+        throw LoadError("open", why);
+    }
     struct stat st {};
     if (::fstat(fd_, &st) != 0) {
         const int err = errno;

@@ -12,6 +12,7 @@
 #include "cache/index_cache.h"
 #include "format/import_report.h"
 #include "model/merge_traces.h"
+#include "util/open_files.h"
 
 namespace gapscope {
 
@@ -34,6 +35,11 @@ std::string commonFolder(const std::vector<std::string>& files) {
 }
 
 namespace {
+
+// Files open beside the ranks' own while a job loads: each loading
+// thread's source and its second descriptor, the index cache's entries,
+// the viewer's own.
+constexpr size_t kFilesBesideRanks = 256;
 
 // What a failed merge says (a limit of the model, or memory).
 LoadFailure mergeFailure(const std::string& path, const std::exception& e) {
@@ -398,6 +404,9 @@ std::string storeJob(const IndexCache& cache, const Trace& merged, const JobCach
 
 RankView loadRankView(const std::vector<RankSource>& sources, const std::string& path,
                       const RankViewOptions& options) {
+    // Each rank's file stays open (its args are read back from it): room
+    // for all of them, beside what the loading threads and the cache open.
+    makeRoomForOpenFiles(sources.size() + kFilesBesideRanks);
     const IndexCache* cache = options.load.load.cache;
     std::optional<JobCacheEntry> entry = jobCacheEntry(sources, options);
     std::string note;

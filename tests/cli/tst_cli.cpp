@@ -2,6 +2,8 @@
 // (text and JSON), bad input (exit 2, one line on stderr), and log folders
 // of profile runs (--run).
 
+#include <sys/resource.h>
+
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
@@ -91,6 +93,49 @@ class TestCli : public QObject {
             QCOMPARE(kinds["op"], lateStart ? int64_t(5000) : int64_t(500000));
             QCOMPARE(kinds["peer_wait"], lateStart ? int64_t(480000) : int64_t(0));
         }
+    }
+
+    // A job keeps each rank's file open, and a desktop's soft limit on open
+    // files is often 1024 (its hard limit far higher): a job of more ranks
+    // than the soft limit opens whole, the limit raised as far as it
+    // needs. Where the hard limit itself is too low, the ranks past it say
+    // why and what to raise.
+    void aJobOfMoreRanksThanTheSoftLimitOnOpenFiles() {
+        constexpr int kRanks = 320;
+        constexpr rlim_t kLimit = 256;
+        struct rlimit mine {};
+        QVERIFY(getrlimit(RLIMIT_NOFILE, &mine) == 0);
+        if (mine.rlim_max != RLIM_INFINITY && mine.rlim_max < kRanks + 256 + 64)
+            QSKIP("this machine's hard limit on open files is below what the job needs");
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        for (int r = 0; r < kRanks; ++r) {
+            QFile f(dir.filePath(QStringLiteral("rank%1.json").arg(r)));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray::fromStdString(
+                gapscope::test::plantedRankOfLargeJob(r, kRanks, r == 5)));
+        }
+        const QStringList args{"critical-path", dir.path(), "--step",    "2",
+                               "--format",      "json",     "--no-cache"};
+        const Run raised = runCli(args, 300000, {}, [] {
+            struct rlimit low {};
+            getrlimit(RLIMIT_NOFILE, &low);
+            low.rlim_cur = kLimit;
+            setrlimit(RLIMIT_NOFILE, &low);
+        });
+        QVERIFY2(raised.exitCode == 0, raised.err.constData());
+        QVERIFY2(!raised.err.contains("Too many open files"), raised.err.constData());
+        QVERIFY2(raised.err.contains("the 320 ranks of a job, read as one trace"),
+                 raised.err.constData());
+        const Run capped = runCli(args, 300000, {}, [] {
+            const struct rlimit low { kLimit, kLimit };
+            setrlimit(RLIMIT_NOFILE, &low);
+        });
+        QVERIFY2(capped.err.contains("Too many open files (this process may have 256 files open "
+                                     "at once, and a job keeps each rank's file open: raise "
+                                     "`ulimit -n` and its hard limit"),
+                 capped.err.constData());
+        QVERIFY2(!capped.err.contains("the 320 ranks of a job"), capped.err.constData());
     }
 
     void theIndexCacheServesASecondOpen() {

@@ -18,6 +18,7 @@
 #include "analysis/gap_causes.h"
 #include "analysis/rank_comparison.h"
 #include "analysis/rank_outliers.h"
+#include "analysis/rank_totals.h"
 #include "analysis/time_breakdown.h"
 #include "analysis/trace_health.h"
 #include "cache/index_cache.h"
@@ -575,6 +576,23 @@ class TestRanks : public QObject {
         const RankComparison again = compareRanks(ranks);
         QCOMPARE(again.stragglers.front().enteredAt, TimeNs(400));
         QCOMPARE(again.stragglers.front().othersWait, TimeNs(2 * 280));
+    }
+
+    // A rank's figures from a crafted cache entry (each checked for range,
+    // not their sums): its GPU time and the job's totals stop at the ends
+    // of int64 instead of wrapping.
+    void figuresAtTheEndsOfTheRangeSaturate() {
+        RankEntry e;
+        RankStep s;
+        s.span = {0, INT64_MAX};
+        s.busy = INT64_MAX;
+        s.idle = 1;
+        QCOMPARE(s.gpuTime(), TimeNs(INT64_MAX));
+        e.figures.steps = {s, s};
+        const RankTotals t = rankTotals(e.figures);
+        QCOMPARE(t.gpuTime, TimeNs(INT64_MAX));
+        QCOMPARE(t.busy, TimeNs(INT64_MAX));
+        QCOMPARE(t.duration, TimeNs(INT64_MAX));
     }
 
     void generatedRanksMatchTheReference() {

@@ -5,6 +5,7 @@
 #include <QByteArray>
 #include <QString>
 #include <QStringList>
+#include <functional>
 
 namespace gapscope::test {
 
@@ -15,6 +16,9 @@ struct CliRun {
 
 // `workingDir`: where it runs (default: this process's folder), so that
 // relative paths in the arguments, and in its output, stay relative.
-CliRun runCli(const QStringList& args, int timeoutMs = 300000, const QString& workingDir = {});
+// `inChild` runs in the child before the CLI starts (async-signal-safe
+// calls only: a limit to set).
+CliRun runCli(const QStringList& args, int timeoutMs = 300000, const QString& workingDir = {},
+              const std::function<void()>& inChild = {});
 
 }  // namespace gapscope::test
