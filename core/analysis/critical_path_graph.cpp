@@ -450,7 +450,12 @@ class Builder {
             }
             const uint32_t start = g_.startNode(k), end = start + 1;
             addEdge(start, end, PathEdgeKind::Operator, false, k);
-            const StreamKey stream = streamOf(k);
+            // A queued launch's record holds its call, the call's start and
+            // the stream: one read in launch order, where the call's slice
+            // and the activity's args lie all over memory.
+            const uint32_t launch = queues.launchOf(k);
+            const QueuedLaunch* queued = launch != kNone ? &queues.launches()[launch] : nullptr;
+            const StreamKey stream = queued ? queued->stream : streamOf(k);
             uint32_t waitEnd = kNone;
             if (const auto w = kernelWaitsFor.find(k); w != kernelWaitsFor.end()) {
                 if (const uint32_t source = g_.startNode(w->second); source != kNone) {
@@ -459,17 +464,18 @@ class Builder {
                 }
                 kernelWaitsFor.erase(w);
             }
-            const uint32_t call = calls_.first(k);
+            const uint32_t call = queued ? queued->call : calls_.first(k);
             const uint32_t callStart = g_.startNode(call);
-            const TimeNs launchedAt = slice(call).start;
+            const TimeNs launchedAt = queued ? queued->at : slice(call).start;
             const auto last = lastOn(stream);
-            const uint32_t launch = queues.launchOf(k);
             bool launchEdge = false;
-            if (launch != kNone && queues.launches()[launch].queuedAtLaunch == 1 &&
-                queues.launches()[launch].queuedAtStart == 0 &&
+            if (queued && queued->queuedAtLaunch == 1 && queued->queuedAtStart == 0 &&
                 (last == lastNode.end() || g_.nodes[last->second].at < launchedAt) &&
                 (waitEnd == kNone || g_.nodes[waitEnd].at < launchedAt)) {
-                addEdge(callStart, start, PathEdgeKind::KernelLaunch);
+                // (The launch's time, as addEdge weighs it from the nodes.)
+                g_.edges.push_back({callStart, start,
+                                    std::max<TimeNs>(0, g_.nodes[start].at - launchedAt),
+                                    PathEdgeKind::KernelLaunch, kNone});
                 launchEdge = true;
             } else if (last != lastNode.end() &&
                        (waitEnd == kNone || g_.nodes[waitEnd].at < g_.nodes[last->second].at)) {
