@@ -75,7 +75,9 @@ struct PathGraphOptions {
     bool zeroWeightLaunchEdges = true;
     const CancelToken* cancel = nullptr;
     // The trace's launches and their queues (the index keeps them); built
-    // for the call without.
+    // for the call without. They must be built from the same launch table
+    // as the one the graph is built with: a kernel's call is read from its
+    // launch's record.
     const LaunchQueues* queues = nullptr;
     // A step's own slices (its ProfilerStep annotation on a CPU thread, one
     // per rank of a job merged into one trace): each thread's ops are a

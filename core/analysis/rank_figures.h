@@ -73,10 +73,11 @@ struct RankStep {
     // transfer itself (its end - the last entry, at least 0).
     std::optional<TimeNs> transfer;
 
-    TimeNs duration() const { return span.length(); }
+    // (Saturating, as gpuTime(): a cache entry's figures are checked for
+    // range, not for sums.)
+    TimeNs duration() const { return saturatingSub(span.end, span.start); }
     // The step's GPU window on the rank's GPU (busy + idle; the span
     // without a GPU): what busy shares are of, as in the time account.
-    // (Saturating: a cache entry's figures are checked for range, not for sums.)
     TimeNs gpuTime() const { return saturatingAdd(busy, idle); }
 };
 

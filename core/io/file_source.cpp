@@ -19,8 +19,7 @@ FileSource::FileSource(const std::string& path) {
     if (fd_ < 0) {
         const int err = errno;
         std::string why = std::strerror(err);
-        if (err == EMFILE || err == ENFILE)
-            if (const std::string hint = openFilesHint(); !hint.empty()) why += " (" + hint + ")";
+        if (const std::string hint = openFilesHint(err); !hint.empty()) why += " (" + hint + ")";
         throw LoadError("open", why);
     }
     struct stat st {};

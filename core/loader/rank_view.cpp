@@ -36,9 +36,9 @@ std::string commonFolder(const std::vector<std::string>& files) {
 
 namespace {
 
-// Files open beside the ranks' own while a job loads: each loading
-// thread's source and its second descriptor, the index cache's entries,
-// the viewer's own.
+// Files open beside the ranks' own while a job loads, at least: each
+// loading thread's source and its copies, the index cache's entries, the
+// viewer's own (past this, the soft limit is raised to the hard one).
 constexpr size_t kFilesBesideRanks = 256;
 
 // What a failed merge says (a limit of the model, or memory).

@@ -13,6 +13,7 @@
 #include <QTest>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "support/cli_run.h"
 #include "support/planted_job.h"
@@ -131,6 +132,15 @@ class TestCli : public QObject {
             const struct rlimit low { kLimit, kLimit };
             setrlimit(RLIMIT_NOFILE, &low);
         });
+        // (With one loading thread, each rank past the limit opens its file
+        // in the one descriptor left and keeps its args in memory instead
+        // of the file open: nothing fails. Two or more open at once. Under
+        // a sanitizer, whose runtime probes memory through a pipe of its
+        // own, a process out of descriptors reports errors that are not.)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+        return;
+#endif
+        if (std::thread::hardware_concurrency() < 2) return;
         QVERIFY2(capped.err.contains("Too many open files (this process may have 256 files open "
                                      "at once, and a job keeps each rank's file open: raise "
                                      "`ulimit -n` and its hard limit"),

@@ -593,6 +593,8 @@ class TestRanks : public QObject {
         QCOMPARE(t.gpuTime, TimeNs(INT64_MAX));
         QCOMPARE(t.busy, TimeNs(INT64_MAX));
         QCOMPARE(t.duration, TimeNs(INT64_MAX));
+        s.span = {INT64_MIN, INT64_MAX};
+        QCOMPARE(s.duration(), TimeNs(INT64_MAX));
     }
 
     void generatedRanksMatchTheReference() {
