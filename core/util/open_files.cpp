@@ -2,31 +2,26 @@
 
 #include <sys/resource.h>
 
-#include <algorithm>
 #include <cerrno>
-#include <cstdint>
 #include <mutex>
 
 namespace gapscope {
 
-size_t makeRoomForOpenFiles(size_t wanted) {
+void makeRoomForOpenFiles(size_t wanted) {
     // (Read and raised under one lock: two loads at once never lower it.)
     static std::mutex mutex;
     const std::lock_guard lock(mutex);
     struct rlimit limit {};
-    if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) return 0;
-    if (limit.rlim_cur == RLIM_INFINITY) return SIZE_MAX;
-    if (limit.rlim_cur < wanted) {
-        // The hard limit, not just `wanted`: files other than the ranks'
-        // (each loading thread's, the viewer's) are open beside them.
-        struct rlimit raised = limit;
-        raised.rlim_cur =
-            limit.rlim_max == RLIM_INFINITY ? static_cast<rlim_t>(wanted) : limit.rlim_max;
-        // (Refused past the kernel's own cap, fs.nr_open: kept as it was.)
-        if (raised.rlim_cur > limit.rlim_cur && ::setrlimit(RLIMIT_NOFILE, &raised) == 0)
-            limit = raised;
-    }
-    return static_cast<size_t>(limit.rlim_cur);
+    if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY ||
+        limit.rlim_cur >= wanted)
+        return;
+    // The hard limit, not just `wanted`: files other than the ranks' (each
+    // loading thread's, the viewer's) are open beside them.
+    struct rlimit raised = limit;
+    raised.rlim_cur =
+        limit.rlim_max == RLIM_INFINITY ? static_cast<rlim_t>(wanted) : limit.rlim_max;
+    // (Refused past the kernel's own cap, fs.nr_open: kept as it was.)
+    if (raised.rlim_cur > limit.rlim_cur) ::setrlimit(RLIMIT_NOFILE, &raised);
 }
 
 std::string openFilesHint(int error) {

@@ -11,9 +11,8 @@ namespace gapscope {
 
 // Raises this process's soft limit on open files to the hard limit where
 // the soft one is below `wanted` (to `wanted` where the hard limit is
-// unlimited); returns the soft limit after (SIZE_MAX where there is none).
-// Thread-safe.
-size_t makeRoomForOpenFiles(size_t wanted);
+// unlimited). Thread-safe.
+void makeRoomForOpenFiles(size_t wanted);
 
 // What to add to an open that failed with `error` (EMFILE: this process's
 // limit and how to raise it; ENFILE: the system's); "" for other errors.
