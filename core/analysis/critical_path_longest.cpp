@@ -17,6 +17,7 @@
 #include <algorithm>
 
 #include "analysis/critical_path.h"
+#include "util/executor.h"
 #include "util/huge_vector.h"
 #include "util/saturating.h"
 
@@ -84,29 +85,54 @@ struct NodeState {
     uint32_t waiting = 0;  // incoming edges not yet relaxed
 };
 
+// Each node's outgoing edges and each edge's target beside it, in the
+// order they came: counted into their node's end, then placed from the
+// last edge back, each node's end moving down to its start.
+struct Successors {
+    HugeVector<uint32_t> start, edge, to;  // start: n + 1, by node
+};
+Successors successorsOf(const PathGraph& g) {
+    const size_t n = g.nodes.size(), m = g.edges.size();
+    Successors out;
+    out.start.assign(n + 1, 0);
+    for (const PathEdge& e : g.edges)
+        ++out.start[e.from];
+    for (size_t v = 1; v <= n; ++v)
+        out.start[v] += out.start[v - 1];
+    out.edge.resize(m);
+    out.to.resize(m);
+    for (uint32_t i = static_cast<uint32_t>(m); i-- > 0;) {
+        const uint32_t at = --out.start[g.edges[i].from];
+        out.edge[at] = i;
+        out.to[at] = g.edges[i].to;
+    }
+    return out;
+}
+
+// Graphs smaller than this are done on the calling thread: a task costs
+// more than their passes (a step's graph, the tests' thousands of graphs).
+constexpr size_t kEdgesWorthATask = size_t{1} << 16;
+
 // `weightOf(edge)`: an edge's weight.
 template <class WeightOf>
 LongestPath longestPathWith(const PathGraph& g, const WeightOf& weightOf,
                             const std::vector<TimeNs>* measured) {
     LongestPath out;
     const size_t n = g.nodes.size(), m = g.edges.size();
+    // The two passes over the edges (each node's successors; each node's
+    // count of incoming edges) are independent: a big graph's on two
+    // cores. (Each pass reads every edge and writes a table of its own.)
+    Executor::Pending<Successors> later;
+    if (m >= kEdgesWorthATask)
+        later = sharedExecutor(Priority::Analyses).submit([&g] { return successorsOf(g); });
     HugeVector<NodeState> s(n);
-    // Each node's outgoing edges, and each edge's target beside it, in the
-    // order they came: counted into their node's end, then placed from
-    // the last edge back, each node's end moving down to its start.
-    HugeVector<uint32_t> succStart(n + 1, 0);
-    for (const PathEdge& e : g.edges) {
-        ++succStart[e.from];
+    for (const PathEdge& e : g.edges)
         ++s[e.to].waiting;
-    }
-    for (size_t v = 1; v <= n; ++v)
-        succStart[v] += succStart[v - 1];
-    HugeVector<uint32_t> succEdge(m), succTo(m);
-    for (uint32_t i = static_cast<uint32_t>(m); i-- > 0;) {
-        const uint32_t at = --succStart[g.edges[i].from];
-        succEdge[at] = i;
-        succTo[at] = g.edges[i].to;
-    }
+    std::vector<uint32_t> noneIn;  // the sources, and nodes without edges
+    for (uint32_t v = 0; v < n; ++v)
+        if (s[v].waiting == 0) noneIn.push_back(v);
+    const Successors succ = later.valid() ? later.get() : successorsOf(g);
+    const HugeVector<uint32_t>&succStart = succ.start, &succEdge = succ.edge, &succTo = succ.to;
     // A rank's wait for the last entry (with `measured`) is weighed once
     // its hub's distance is final: when its target's last edge is in.
     std::vector<uint32_t> hubOf;
@@ -130,12 +156,13 @@ LongestPath longestPathWith(const PathGraph& g, const WeightOf& weightOf,
     // thread's ops, a stream's kernels) is walked along its nodes in the
     // order they lie, not a node of every chain in turn.
     std::vector<uint32_t> ready;
-    size_t named = 0, walked = 0;
-    for (uint32_t v = 0; v < n; ++v) {
-        const bool hasEdges = s[v].waiting > 0 || succStart[v + 1] > succStart[v];
-        named += hasEdges;
-        if (hasEdges && s[v].waiting == 0) ready.push_back(v);
-    }
+    size_t named = n, walked = 0;
+    for (const uint32_t v : noneIn)
+        if (succStart[v + 1] > succStart[v]) {
+            ready.push_back(v);
+        } else {
+            --named;  // (no edge names it)
+        }
     std::reverse(ready.begin(), ready.end());  // (the first source first)
     auto applyDeferred = [&](uint32_t v) {
         auto it = std::lower_bound(deferred.begin(), deferred.end(), std::pair(v, 0u));
@@ -153,10 +180,26 @@ LongestPath longestPathWith(const PathGraph& g, const WeightOf& weightOf,
             deferred.emplace_back(g.edges[e].to, e);
         std::sort(deferred.begin(), deferred.end());
     }
+    // The first node of the longest distance in generation order: the
+    // least generation; the exact order only between equals (which the
+    // walk's order does not change: chosen as each node is walked, when
+    // its distance and generation are final).
+    TimeNs longest = 0;
+    uint32_t farthest = kNone;
+    bool tie = false;
     while (!ready.empty()) {
         const uint32_t u = ready.back();
         ready.pop_back();
         ++walked;
+        if (const NodeState& x = s[u]; farthest == kNone || x.dist >= longest) {
+            if (farthest == kNone || x.dist > longest || x.generation < s[farthest].generation) {
+                longest = x.dist;
+                farthest = u;
+                tie = false;
+            } else if (x.generation == s[farthest].generation) {
+                tie = true;
+            }
+        }
         const uint32_t lo = succStart[u], hi = succStart[u + 1];
         for (uint32_t a = lo; a < hi; ++a) {
             const uint32_t to = succTo[a];
@@ -185,30 +228,10 @@ LongestPath longestPathWith(const PathGraph& g, const WeightOf& weightOf,
     // counted: the path is then of the rest of the graph.
     out.nodesLeftOut = named - walked;
     if (walked == 0) return out;
-    // Walked: every in-edge relaxed, and named by an edge.
-    auto walkedNode = [&](uint32_t v) {
-        return s[v].waiting == 0 && (s[v].via != kNone || succStart[v + 1] > succStart[v]);
-    };
-    // The first node of the longest distance in generation order: the
-    // least generation; the exact order only between equals. (One pass
-    // over the nodes in their order, which touches each once in turn.)
-    TimeNs longest = 0;
-    uint32_t last = kNone;
-    bool tie = false;
-    for (uint32_t v = 0; v < n; ++v) {
-        if (!walkedNode(v) || (last != kNone && s[v].dist < longest)) continue;
-        if (last == kNone || s[v].dist > longest || s[v].generation < s[last].generation) {
-            longest = s[v].dist;
-            last = v;
-            tie = false;
-        } else if (s[v].generation == s[last].generation) {
-            tie = true;
-        }
-    }
     if (tie)
         for (const uint32_t v : generationOrder(g))
             if (s[v].dist == longest) {
-                last = v;
+                farthest = v;
                 break;
             }
     // A step's path ends at a step's end (of the rank whose chain to it is
@@ -216,13 +239,13 @@ LongestPath longestPathWith(const PathGraph& g, const WeightOf& weightOf,
     bool atEnd = false;
     for (const uint32_t end : g.endNodes)
         if (end < n && s[end].via != kNone && s[end].waiting == 0 &&
-            (!atEnd || s[end].dist > s[last].dist)) {
-            last = end;
+            (!atEnd || s[end].dist > s[farthest].dist)) {
+            farthest = end;
             atEnd = true;
         }
-    out.lengthNs = s[last].dist;
-    out.nodes.push_back(last);
-    for (uint32_t v = last; s[v].via != kNone;) {
+    out.lengthNs = s[farthest].dist;
+    out.nodes.push_back(farthest);
+    for (uint32_t v = farthest; s[v].via != kNone;) {
         out.edges.push_back(s[v].via);
         v = g.edges[s[v].via].from;
         out.nodes.push_back(v);

@@ -102,15 +102,16 @@ Reference networkxLongestPath(const PathGraph& g, const std::vector<TimeNs>& wei
 
 // A random graph: edges only from earlier to later in a shuffled rank (no
 // cycle), in a random order, some doubled; weights 0 to 3 (many ties).
-PathGraph randomDag(std::mt19937& rng, std::vector<TimeNs>& weights) {
+PathGraph randomDag(std::mt19937& rng, std::vector<TimeNs>& weights, uint32_t fewest = 2,
+                    uint32_t most = 24, uint32_t fewestEdges = 1) {
     PathGraph g;
-    const uint32_t n = std::uniform_int_distribution<uint32_t>(2, 24)(rng);
+    const uint32_t n = std::uniform_int_distribution<uint32_t>(fewest, most)(rng);
     g.nodes.resize(n + 2);  // two never named
     std::vector<uint32_t> rank(n);
     for (uint32_t i = 0; i < n; ++i)
         rank[i] = i;
     std::shuffle(rank.begin(), rank.end(), rng);
-    const uint32_t m = std::uniform_int_distribution<uint32_t>(1, 3 * n)(rng);
+    const uint32_t m = std::uniform_int_distribution<uint32_t>(fewestEdges, 3 * n)(rng);
     std::uniform_int_distribution<uint32_t> node(0, n - 1);
     std::uniform_int_distribution<int> weight(0, 3), coin(0, 9);
     weights.clear();
@@ -147,6 +148,22 @@ class TestLongestPath : public QObject {
             QCOMPARE(got.nodesLeftOut, size_t{0});
             // The edges' own weights give the same.
             QCOMPARE(longestPath(g).nodes, want.nodes);
+        }
+    }
+
+    // Graphs of more than 2^16 edges: their passes run on two threads.
+    void equalsNetworkxOnBigGraphs() {
+        std::mt19937 rng(20261208);
+        for (int round = 0; round < 4; ++round) {
+            std::vector<TimeNs> weights;
+            const PathGraph g = randomDag(rng, weights, 30000, 40000, 70000);
+            QVERIFY(g.edges.size() > (size_t{1} << 16));
+            const Reference want = networkxLongestPath(g, weights);
+            const LongestPath got = longestPath(g, weights);
+            QCOMPARE(got.lengthNs, want.length);
+            QCOMPARE(got.nodes, want.nodes);
+            QCOMPARE(got.edges, want.edges);
+            QCOMPARE(got.nodesLeftOut, size_t{0});
         }
     }
 
