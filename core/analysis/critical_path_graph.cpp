@@ -8,6 +8,7 @@
 
 #include "model/slice_kind.h"
 #include "model/vocabulary/vocabulary.h"
+#include "util/executor.h"
 
 namespace gapscope {
 
@@ -31,12 +32,15 @@ const char* pathEdgeKindName(PathEdgeKind kind) {
 
 namespace {
 
+// Traces smaller than this build the graph's two parts in turn: a task
+// costs more than the GPU's part of a step.
+constexpr size_t kSlicesWorthTwoParts = size_t{1} << 16;
+
 class Builder {
   public:
     Builder(const Trace& t, const LaunchCalls& calls, const PathGraphOptions& o)
         : t_(t), calls_(calls), o_(o) {
         g_.window = o.window;
-        g_.startOf.assign(t.slices.size(), kNone);
         // Room for the window's share of the trace (2 nodes and about 3
         // edges a slice): growing copies what is there each time, and a
         // whole trace's graph is hundreds of MB. (Untouched room costs no
@@ -50,23 +54,51 @@ class Builder {
                                  static_cast<double>(span.length()),
                              0.0, 1.0);
         const auto expected = static_cast<size_t>(share * static_cast<double>(t.slices.size()));
-        g_.nodes.reserve(2 * expected + 64);
-        g_.edges.reserve(3 * expected + 64);
         steps_ = o.steps;
         std::sort(steps_.begin(), steps_.end());
+        // A graph of most of a big trace of Kineto's: the GPU's part is
+        // built on a second core beside the threads' (its waits are
+        // Kineto's records, which need nothing the threads' part finds),
+        // each slice's nodes at twice its index (so each part names the
+        // other's nodes without waiting for it; the few slices without
+        // nodes leave holes, named by no edge).
+        bySlice_ = o.twoCores && kinetoWaits() && steps_.empty() && share >= 0.5 &&
+                   t.slices.size() >= kSlicesWorthTwoParts && t.slices.size() < (size_t{1} << 31);
+        g_.bySlice = bySlice_;
+        if (bySlice_) {
+            g_.nodes.resize(2 * t.slices.size());
+        } else {
+            g_.startOf.assign(t.slices.size(), kNone);
+            g_.nodes.reserve(2 * expected + 64);
+        }
+        g_.edges.reserve(3 * expected + 64);
         if (t.ranks.size() > 1)
             for (const uint32_t step : steps_)
                 stepOfGroup_.emplace(groupOf(step), step);
     }
 
     PathGraph run() {
-        threads();
-        if (cancelled()) return std::move(g_);
-        joinThreads();
-        for (const uint32_t step : o_.steps)
-            if (step < g_.startOf.size() && g_.startOf[step] != kNone)
-                g_.endNodes.push_back(g_.startOf[step] + 1);
-        gpu();
+        if (bySlice_) {
+            HugeVector<PathEdge> gpuEdges;
+            gpuOut_ = &gpuEdges;
+            auto gpuPart = sharedExecutor(Priority::Analyses).submit([this] { gpu(); });
+            threads();
+            joinThreads();
+            gpuPart.get();
+            // The GPU's edges after the threads' (the order is networkx's
+            // tie rule).
+            g_.edges.insert(g_.edges.end(), gpuEdges.begin(), gpuEdges.end());
+            gpuOut_ = &g_.edges;
+        } else {
+            threads();
+            if (cancelled()) return std::move(g_);
+            joinThreads();
+            for (const uint32_t step : o_.steps)
+                if (const uint32_t start = g_.startNode(step); start != kNone)
+                    g_.endNodes.push_back(start + 1);
+            gpu();
+        }
+        g_.cancelled = g_.cancelled || gpuCancelled_;
         if (!cancelled() && t_.ranks.size() > 1) peers();
         return std::move(g_);
     }
@@ -76,26 +108,55 @@ class Builder {
         if (o_.cancel && o_.cancel->isCancelled()) g_.cancelled = true;
         return g_.cancelled;
     }
+    // The GPU's part's own (it may run beside the threads' part).
+    bool gpuCancelled() {
+        if (o_.cancel && o_.cancel->isCancelled()) gpuCancelled_ = true;
+        return gpuCancelled_;
+    }
 
     const Slice& slice(uint32_t i) const { return t_.slices[i]; }
     std::string_view name(uint32_t i) const { return t_.str(t_.slices[i].name); }
 
     uint32_t addNodes(uint32_t s) {
+        if (bySlice_) {
+            g_.nodes[2 * s] = {s, false, false, slice(s).start};
+            g_.nodes[2 * s + 1] = {s, true, false, slice(s).end()};
+            return 2 * s;
+        }
         const auto index = static_cast<uint32_t>(g_.nodes.size());
         g_.nodes.push_back({s, false, false, slice(s).start});
         g_.nodes.push_back({s, true, false, slice(s).end()});
         g_.startOf[s] = index;
         return index;
     }
+    // The start node of a slice given its nodes.
+    uint32_t nodeOf(uint32_t s) const { return bySlice_ ? 2 * s : g_.startOf[s]; }
+    // A CPU slice's start node, as the GPU's part asks for it: beside the
+    // threads' part (which writes those nodes), from the slice itself.
+    uint32_t cpuNode(uint32_t s) const {
+        if (!bySlice_) return g_.startNode(s);
+        return t_.tracks[t_.trackOfSlice(s)].kind == TrackKind::CpuThread && hasCpuNodes(s) ? 2 * s
+                                                                                            : kNone;
+    }
 
-    void addEdge(uint32_t from, uint32_t to, PathEdgeKind kind, bool zeroWeight = false,
-                 uint32_t attributed = kNone) {
+    void addEdgeTo(HugeVector<PathEdge>& out, uint32_t from, uint32_t to, PathEdgeKind kind,
+                   bool zeroWeight, uint32_t attributed) {
         const bool free =
             zeroWeight || kind == PathEdgeKind::Dependency || kind == PathEdgeKind::Sync;
         // (A child that ends after its parent, a kernel before its launch's
         // end: an order, never negative time.)
         const TimeNs w = free ? 0 : std::max<TimeNs>(0, g_.nodes[to].at - g_.nodes[from].at);
-        g_.edges.push_back({from, to, w, kind, attributed});
+        out.push_back({from, to, w, kind, attributed});
+    }
+    void addEdge(uint32_t from, uint32_t to, PathEdgeKind kind, bool zeroWeight = false,
+                 uint32_t attributed = kNone) {
+        addEdgeTo(g_.edges, from, to, kind, zeroWeight, attributed);
+    }
+    // (Where the GPU's part is built beside the threads', its edges go to
+    // a list of their own, placed after the threads' when both are done.)
+    void addGpuEdge(uint32_t from, uint32_t to, PathEdgeKind kind, bool zeroWeight = false,
+                    uint32_t attributed = kNone) {
+        addEdgeTo(*gpuOut_, from, to, kind, zeroWeight, attributed);
     }
 
     // CPU ops and runtime calls that start in the window and last, the
@@ -136,6 +197,9 @@ class Builder {
         auto advance = [&](uint32_t at, uint32_t end) {
             while (at < end && !hasCpuNodes(at))
                 ++at;
+            // (Each row is read in order, a few rows at once: ask for the
+            // slices a few lines ahead of each.)
+            if (at + 16 < end) __builtin_prefetch(&t_.slices[at + 16]);
             return at;
         };
         cursors_.clear();
@@ -188,7 +252,7 @@ class Builder {
             auto leave = [&]() {
                 const uint32_t s = stack.back();
                 stack.pop_back();
-                const uint32_t end = g_.startOf[s] + 1;
+                const uint32_t end = nodeOf(s) + 1;
                 // A call that blocks until the GPU is done adds nothing for
                 // its tail: the GPU's chain into its end stands for it.
                 // (Without Kineto's records, only once a wait is drawn: gpu().)
@@ -198,7 +262,7 @@ class Builder {
                                        vocabulary::synchronizesStream(name(s))))
                     tailOf_.emplace(s, lastEdge());
                 if (isFrame(s)) stepGaps_.push_back({tr, s, lastEdge()});
-                if (framed && stack.empty()) tops_[tr].push_back({g_.startOf[s], end});
+                if (framed && stack.empty()) tops_[tr].push_back({nodeOf(s), end});
                 previous = end;
                 if (stack.empty()) {
                     previousTop = end;
@@ -243,7 +307,7 @@ class Builder {
     bool waitOn(vocabulary::CudaSyncRecord kind, StreamKey stream, uint32_t call,
                 const std::vector<std::pair<StreamKey, uint32_t>>& lastNode,
                 const WaitsFor& waitsFor, bool guessed = false) {
-        const uint32_t callEnd = g_.startNode(call) + 1;
+        const uint32_t callEnd = cpuNode(call) + 1;
         bool drawn = false;
         for (const auto& [on, node] : lastNode) {
             const bool waited = kind == vocabulary::CudaSyncRecord::Context
@@ -251,7 +315,7 @@ class Builder {
                                     : on == stream;
             if (guessed && g_.nodes[node].at > g_.nodes[callEnd].at) continue;
             if (waited && waitsFor(node, call)) {
-                addEdge(node, callEnd, PathEdgeKind::Sync);
+                addGpuEdge(node, callEnd, PathEdgeKind::Sync);
                 drawn = true;
             }
         }
@@ -328,8 +392,8 @@ class Builder {
         std::optional<LaunchQueues> own;
         if (!o_.queues) own.emplace(t_, calls_, o_.cancel);
         const LaunchQueues& queues = o_.queues ? *o_.queues : *own;
-        if (queues.cancelled() || cancelled()) {
-            g_.cancelled = true;
+        if (queues.cancelled() || gpuCancelled()) {
+            gpuCancelled_ = true;
             return;
         }
         // The window's activities and sync records: those of its calls; and
@@ -348,7 +412,7 @@ class Builder {
         // in time order.
         if (!ownWaits)
             for (const auto& [call, k] : queues.byCall()) {
-                if (g_.startNode(call) == kNone) continue;  // (CPU nodes only, so far)
+                if (cpuNode(call) == kNone) continue;  // (CPU nodes only, so far)
                 if (slice(k).flags & kSliceGpuActivity) {
                     rows.push_back(k);
                 } else if (const SyncRecord* r = queues.syncOf(k);
@@ -395,6 +459,7 @@ class Builder {
                 rows.push_back(r.slice);
         for (const uint32_t k : rows)
             if (slice(k).flags & kSliceGpuActivity) addNodes(k);
+        if (gpuOut_ != &g_.edges) gpuOut_->reserve(3 * rows.size() + 64);
 
         // Activities by start, a sync record by its end (a Stream Sync
         // spans the copy it waits for).
@@ -421,7 +486,7 @@ class Builder {
         };
         std::map<uint32_t, uint32_t> kernelWaitsFor;  // activity -> the kernel it waits on
         for (const uint32_t k : rows) {
-            if (cancelled()) return;
+            if (gpuCancelled()) return;
             if (!(slice(k).flags & kSliceGpuActivity)) {
                 if (const auto mine = ownWaits_.find(k); mine != ownWaits_.end()) {
                     const auto [kind, stream] = mine->second;
@@ -432,7 +497,7 @@ class Builder {
                 }
                 const SyncRecord& r = *queues.syncOf(k);
                 const uint32_t call = calls_.first(k);
-                const uint32_t callStart = g_.startNode(call);
+                const uint32_t callStart = cpuNode(call);
                 if (r.kind == R::Event || r.kind == R::StreamWaitEvent) {
                     const uint32_t source = queues.recordedActivity(r.recordCorrelation, calls_);
                     if (source == kNone) continue;
@@ -441,7 +506,7 @@ class Builder {
                         if (dest != kNone) kernelWaitsFor[dest] = source;
                     } else if (g_.startNode(source) != kNone && callStart != kNone &&
                                waitsFor(g_.startNode(source) + 1, call)) {
-                        addEdge(g_.startNode(source) + 1, callStart + 1, PathEdgeKind::Sync);
+                        addGpuEdge(g_.startNode(source) + 1, callStart + 1, PathEdgeKind::Sync);
                     }
                     continue;
                 }
@@ -449,7 +514,7 @@ class Builder {
                 continue;
             }
             const uint32_t start = g_.startNode(k), end = start + 1;
-            addEdge(start, end, PathEdgeKind::Operator, false, k);
+            addGpuEdge(start, end, PathEdgeKind::Operator, false, k);
             // A queued launch's record holds its call, the call's start and
             // the stream: one read in launch order, where the call's slice
             // and the activity's args lie all over memory.
@@ -460,12 +525,12 @@ class Builder {
             if (const auto w = kernelWaitsFor.find(k); w != kernelWaitsFor.end()) {
                 if (const uint32_t source = g_.startNode(w->second); source != kNone) {
                     waitEnd = source + 1;
-                    addEdge(waitEnd, start, PathEdgeKind::Sync);
+                    addGpuEdge(waitEnd, start, PathEdgeKind::Sync);
                 }
                 kernelWaitsFor.erase(w);
             }
             const uint32_t call = queued ? queued->call : calls_.first(k);
-            const uint32_t callStart = g_.startNode(call);
+            const uint32_t callStart = cpuNode(call);
             const TimeNs launchedAt = queued ? queued->at : slice(call).start;
             const auto last = lastOn(stream);
             bool launchEdge = false;
@@ -473,17 +538,17 @@ class Builder {
                 (last == lastNode.end() || g_.nodes[last->second].at < launchedAt) &&
                 (waitEnd == kNone || g_.nodes[waitEnd].at < launchedAt)) {
                 // (The launch's time, as addEdge weighs it from the nodes.)
-                g_.edges.push_back({callStart, start,
+                gpuOut_->push_back({callStart, start,
                                     std::max<TimeNs>(0, g_.nodes[start].at - launchedAt),
                                     PathEdgeKind::KernelLaunch, kNone});
                 launchEdge = true;
             } else if (last != lastNode.end() &&
                        (waitEnd == kNone || g_.nodes[waitEnd].at < g_.nodes[last->second].at)) {
-                addEdge(last->second, start, PathEdgeKind::KernelKernel, false,
-                        g_.nodes[last->second].slice);
+                addGpuEdge(last->second, start, PathEdgeKind::KernelKernel, false,
+                           g_.nodes[last->second].slice);
             }
             if (!launchEdge && o_.zeroWeightLaunchEdges)
-                addEdge(callStart, start, PathEdgeKind::KernelLaunch, true);
+                addGpuEdge(callStart, start, PathEdgeKind::KernelLaunch, true);
             if (last != lastNode.end())
                 last->second = end;
             else
@@ -591,6 +656,9 @@ class Builder {
     const LaunchCalls& calls_;
     const PathGraphOptions& o_;
     PathGraph g_;
+    bool bySlice_ = false;  // each slice's nodes at twice its index, the parts on two cores
+    HugeVector<PathEdge>* gpuOut_ = &g_.edges;  // where the GPU's part puts its edges
+    bool gpuCancelled_ = false;
     // The window's CPU slices with nodes, each thread's in time order
     // (without Kineto's records: their waits follow each thread's launches).
     std::vector<uint32_t> withNodes_;

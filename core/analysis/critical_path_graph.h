@@ -49,7 +49,7 @@ inline constexpr size_t kPathEdgeKindCount = 6;
 const char* pathEdgeKindName(PathEdgeKind kind);
 
 struct PathNode {
-    uint32_t slice = kNone;
+    uint32_t slice = kNone;  // kNone: no node (a hole of a graph bySlice)
     bool end = false;
     // Inside a collective of ranks merged into one trace: when the last
     // rank entered it (neither its start nor its end).
@@ -74,6 +74,10 @@ struct PathGraphOptions {
     // tests do).
     bool zeroWeightLaunchEdges = true;
     const CancelToken* cancel = nullptr;
+    // Most of a big trace of Kineto's: the GPU's part of the graph built
+    // on a second core, each slice's nodes at twice its index (the same
+    // edges in the same order: the tests compare the two).
+    bool twoCores = true;
     // The trace's launches and their queues (the index keeps them); built
     // for the call without. They must be built from the same launch table
     // as the one the graph is built with: a kernel's call is read from its
@@ -95,8 +99,16 @@ struct PathGraph {
     HugeVector<PathEdge> edges;  // in the order they were added
     // A slice's start node (its end node follows it); kNone without nodes.
     uint32_t startNode(uint32_t slice) const {
+        if (bySlice)
+            return size_t{2} * slice + 1 < nodes.size() && nodes[2 * slice].slice == slice
+                       ? 2 * slice
+                       : kNone;
         return slice < startOf.size() ? startOf[slice] : kNone;
     }
+    // Whether each slice's nodes are at twice its index (most of a big
+    // trace: a node without a slice, kNone, where it has none), not in
+    // the order they were made (startOf).
+    bool bySlice = false;
     HugeVector<uint32_t> startOf;  // by slice
     // Where the path may end (a step's end on each rank); none: anywhere.
     std::vector<uint32_t> endNodes;

@@ -76,13 +76,16 @@ std::vector<uint32_t> generationOrder(const PathGraph& g) {
 }
 
 // What the longest path keeps of a node, side by side: a relaxation
-// touches one cache line, not five tables.
+// touches one cache line, not five tables. All zero before the walk (a
+// fresh mapping: a table of a hundred MB that nothing clears).
 struct NodeState {
-    TimeNs dist = 0;
-    uint32_t via = kNone;       // the edge whose weight the chain arrives by
-    uint32_t viaPlace = kNone;  // where that pair's first edge came (pred order)
-    uint32_t generation = 0;
-    uint32_t waiting = 0;  // incoming edges not yet relaxed
+    TimeNs dist;
+    uint32_t viaPlus1;  // the edge whose weight the chain arrives by, + 1; 0: none
+    uint32_t viaPlace;  // where that pair's first edge came (pred order)
+    uint32_t generation;
+    uint32_t waiting;  // incoming edges not yet relaxed
+    bool reached() const { return viaPlus1 != 0; }
+    uint32_t via() const { return viaPlus1 - 1; }
 };
 
 // Each node's outgoing edges and each edge's target beside it, in the
@@ -125,7 +128,7 @@ LongestPath longestPathWith(const PathGraph& g, const WeightOf& weightOf,
     Executor::Pending<Successors> later;
     if (m >= kEdgesWorthATask)
         later = sharedExecutor(Priority::Analyses).submit([&g] { return successorsOf(g); });
-    HugeVector<NodeState> s(n);
+    ZeroedHugeArray<NodeState> s(n);
     for (const PathEdge& e : g.edges)
         ++s[e.to].waiting;
     std::vector<uint32_t> noneIn;  // the sources, and nodes without edges
@@ -145,9 +148,9 @@ LongestPath longestPathWith(const PathGraph& g, const WeightOf& weightOf,
     auto relax = [&](uint32_t from, uint32_t to, uint32_t place, uint32_t edge, TimeNs w) {
         NodeState& v = s[to];
         const TimeNs d = saturatingAdd(s[from].dist, w);
-        if (v.via == kNone || d > v.dist || (d == v.dist && place < v.viaPlace)) {
+        if (!v.reached() || d > v.dist || (d == v.dist && place < v.viaPlace)) {
             v.dist = d;
-            v.via = edge;
+            v.viaPlus1 = edge + 1;
             v.viaPlace = place;
         }
     };
@@ -238,16 +241,16 @@ LongestPath longestPathWith(const PathGraph& g, const WeightOf& weightOf,
     // longest, where the graph reaches one).
     bool atEnd = false;
     for (const uint32_t end : g.endNodes)
-        if (end < n && s[end].via != kNone && s[end].waiting == 0 &&
+        if (end < n && s[end].reached() && s[end].waiting == 0 &&
             (!atEnd || s[end].dist > s[farthest].dist)) {
             farthest = end;
             atEnd = true;
         }
     out.lengthNs = s[farthest].dist;
     out.nodes.push_back(farthest);
-    for (uint32_t v = farthest; s[v].via != kNone;) {
-        out.edges.push_back(s[v].via);
-        v = g.edges[s[v].via].from;
+    for (uint32_t v = farthest; s[v].reached();) {
+        out.edges.push_back(s[v].via());
+        v = g.edges[s[v].via()].from;
         out.nodes.push_back(v);
     }
     std::reverse(out.nodes.begin(), out.nodes.end());

@@ -131,7 +131,7 @@ RankDurations rankDurations(const Trace& t, const PathGraph& g) {
     std::map<int64_t, PathGraph> parts;
     std::vector<uint32_t> local(g.nodes.size(), kNone);
     for (size_t v = 0; v < g.nodes.size(); ++v) {
-        nodeRank[v] = rankOf(t, g.nodes[v].slice);
+        nodeRank[v] = g.nodes[v].slice == kNone ? -1 : rankOf(t, g.nodes[v].slice);
         if (nodeRank[v] < 0) continue;
         PathGraph& part = parts[nodeRank[v]];
         local[v] = static_cast<uint32_t>(part.nodes.size());

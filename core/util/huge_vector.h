@@ -11,7 +11,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <new>
+#include <type_traits>
 #include <vector>
 
 #if defined(__has_feature)  // clang spells "AddressSanitizer is on" this way
@@ -63,5 +65,43 @@ struct HugePageAllocator {
 
 template <class T>
 using HugeVector = std::vector<T, HugePageAllocator<T>>;
+
+// A fixed array of T whose all-zero bytes are its empty value, on huge
+// pages, written by nothing before its first use: a fresh mapping is zero
+// already, so a table of a hundred MB is not written twice (cleared, then
+// filled) as a vector's would be.
+template <class T>
+class ZeroedHugeArray {
+    static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+
+  public:
+    explicit ZeroedHugeArray(size_t n) : n_(n) {
+        if (n > SIZE_MAX / sizeof(T)) throw std::bad_alloc();
+        if (bytes() >= huge_detail::kMinMappedBytes) {
+            data_ = static_cast<T*>(huge_detail::mapAdvised(bytes()));
+        } else {
+            data_ = static_cast<T*>(::operator new(bytes()));
+            std::memset(static_cast<void*>(data_), 0, bytes());
+        }
+    }
+    ~ZeroedHugeArray() {
+        if (bytes() >= huge_detail::kMinMappedBytes) {
+            huge_detail::unmap(data_, bytes());
+        } else {
+            ::operator delete(data_);
+        }
+    }
+    ZeroedHugeArray(const ZeroedHugeArray&) = delete;
+    ZeroedHugeArray& operator=(const ZeroedHugeArray&) = delete;
+
+    T& operator[](size_t i) { return data_[i]; }
+    const T& operator[](size_t i) const { return data_[i]; }
+    size_t size() const { return n_; }
+
+  private:
+    size_t bytes() const { return n_ * sizeof(T); }
+    size_t n_;
+    T* data_;
+};
 
 }  // namespace gapscope

@@ -182,6 +182,77 @@ Paths pathOf(const char* events, const std::vector<std::string>& whatIfs = {},
     return p;
 }
 
+// A trace of Kineto's big enough for the graph's two parts to be built on
+// two cores: two threads launching kernels onto three streams (queues
+// that wait and streams that idle), a device synchronize every fifth
+// launch, a stream's wait for another's event every seventh, a stream
+// synchronize every eleventh; and ops without a launch between them.
+std::string manyLaunches(int launches) {
+    std::string out;
+    auto add = [&](const std::string& event) {
+        if (!out.empty()) out += ",\n";
+        out += event;
+    };
+    auto x = [](const char* cat, int pid, int tid, const std::string& name, int64_t ts, int64_t dur,
+                const std::string& args = "") {
+        return "{\"ph\":\"X\",\"cat\":\"" + std::string(cat) + "\",\"pid\":" + std::to_string(pid) +
+               ",\"tid\":" + std::to_string(tid) + ",\"name\":\"" + name +
+               "\",\"ts\":" + std::to_string(ts) + ",\"dur\":" + std::to_string(dur) +
+               (args.empty() ? "" : ",\"args\":{" + args + "}") + "}";
+    };
+    auto corr = [](int c) { return "\"correlation\":" + std::to_string(c); };
+    auto gpu = [&](int stream, int c) {
+        return "\"device\":0,\"stream\":" + std::to_string(stream) + "," + corr(c);
+    };
+    int c = 0;
+    int64_t busyUntil[3] = {0, 0, 0};
+    for (int i = 0; i < launches; ++i) {
+        const int tid = 1 + i % 2, stream = i % 3;
+        const int64_t t = int64_t(i) * 20;
+        add(x("cpu_op", 1, tid, "aten::mm", t, 16));
+        add(x("cuda_runtime", 1, tid, "cudaLaunchKernel", t + 2, 4, corr(++c)));
+        const int64_t start = std::max(t + 8, busyUntil[stream] + 1);
+        const int64_t dur = 10 + (i * 37) % 90;
+        busyUntil[stream] = start + dur;
+        add(x("kernel", 0, 7 + stream, "gemm_" + std::to_string(i % 4), start, dur,
+              gpu(7 + stream, c)));
+        add(x("cpu_op", 1, tid, "aten::view", t + 7, 1));
+        if (i % 5 == 4) {
+            add(x("cuda_runtime", 1, tid, "cudaDeviceSynchronize", t + 9, 5, corr(++c)));
+            add(x(
+                "cuda_sync", 0, -1, "Context Sync", t + 12, 2,
+                "\"device\":0,\"stream\":-1," + corr(c) + ",\"cuda_sync_kind\":\"Context Sync\""));
+        } else if (i % 7 == 6) {
+            add(x("cuda_runtime", 1, tid, "cudaEventRecord", t + 9, 1, corr(++c)));
+            const int recorded = c;
+            add(x("cuda_runtime", 1, tid, "cudaStreamWaitEvent", t + 11, 1, corr(++c)));
+            add(x("cuda_sync", 0, 8, "Stream Wait Event", t + 12, 1,
+                  gpu(8, c) +
+                      ",\"cuda_sync_kind\":\"Stream Wait Event\",\"wait_on_stream\":7,"
+                      "\"wait_on_cuda_event_record_corr_id\":" +
+                      std::to_string(recorded)));
+        } else if (i % 11 == 10) {
+            add(x("cuda_runtime", 1, tid, "cudaStreamSynchronize", t + 9, 5, corr(++c)));
+            add(x("cuda_sync", 0, 9, "Stream Sync", t + 12, 2,
+                  gpu(9, c) + ",\"cuda_sync_kind\":\"Stream Sync\""));
+        }
+    }
+    return out;
+}
+
+// An edge as its ends' slices and times (the node numbers differ between
+// the ways a graph is built).
+using EdgeSeen = std::tuple<uint32_t, bool, TimeNs, uint32_t, bool, TimeNs, TimeNs, int, uint32_t>;
+std::vector<EdgeSeen> edgesSeen(const PathGraph& g) {
+    std::vector<EdgeSeen> out;
+    for (const PathEdge& e : g.edges) {
+        const PathNode &a = g.nodes[e.from], &b = g.nodes[e.to];
+        out.emplace_back(a.slice, a.end, a.at, b.slice, b.end, b.at, e.weight,
+                         static_cast<int>(e.kind), e.attributed);
+    }
+    return out;
+}
+
 }  // namespace
 
 class TestCriticalPath : public QObject {
@@ -230,6 +301,39 @@ class TestCriticalPath : public QObject {
         QCOMPARE(p.pathNs, int64_t(580000));
         QVERIFY(p.projectedNs);
         QCOMPARE(*p.projectedNs, int64_t(projectedNs));
+    }
+
+    // A big trace's graph built on two cores (each slice's nodes at twice
+    // its index, the GPU's part beside the threads') is the graph built on
+    // one, edge for edge in the same order; so is its path.
+    void twoCoresBuildTheSameGraph() {
+        const LoadResult loaded = test::loadJsonText(traceOf(manyLaunches(16000)));
+        QVERIFY(loaded.trace);
+        const Trace& t = *loaded.trace;
+        QVERIFY(t.slices.size() > (size_t{1} << 16));
+        const LaunchCalls calls(t);
+        PathGraphOptions one;
+        one.twoCores = false;
+        const CriticalPath a = criticalPath(t, calls, PathGraphOptions{}),
+                           b = criticalPath(t, calls, one);
+        QVERIFY(a.graph.bySlice);
+        QVERIFY(!b.graph.bySlice);
+        QVERIFY(edgesSeen(a.graph) == edgesSeen(b.graph));
+        QVERIFY(b.graph.edges.size() > 100000);
+        QCOMPARE(a.lengthNs, b.lengthNs);
+        QCOMPARE(a.slices, b.slices);
+        QCOMPARE(a.byKind, b.byKind);
+        QCOMPARE(a.nodesLeftOut, size_t{0});
+        // Every kind of wait is in it.
+        std::set<int> kinds;
+        for (const PathEdge& e : a.graph.edges)
+            kinds.insert(static_cast<int>(e.kind));
+        QVERIFY(kinds.count(static_cast<int>(PathEdgeKind::Sync)));
+        QVERIFY(kinds.count(static_cast<int>(PathEdgeKind::KernelKernel)));
+        QVERIFY(kinds.count(static_cast<int>(PathEdgeKind::KernelLaunch)));
+        // Each slice's start node, either way.
+        for (const uint32_t slice : a.slices)
+            QCOMPARE(a.graph.nodes[a.graph.startNode(slice)].slice, slice);
     }
 
     // The wait: k_a's launch 10 µs, k_a 300 µs, k_b 100 µs from k_a's end:
