@@ -149,7 +149,7 @@ void findLongestPath(const Trace& t, CriticalPath& out) {
         out.byKind[static_cast<size_t>(kindOf(t, g.edges[e], input))] += g.edges[e].weight;
     }
     for (const uint32_t v : out.nodes)
-        out.slices.push_back(g.nodes[v].slice);
+        out.slices.push_back(g.node(v).slice);
     std::sort(out.slices.begin(), out.slices.end());
     out.slices.erase(std::unique(out.slices.begin(), out.slices.end()), out.slices.end());
 }

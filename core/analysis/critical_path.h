@@ -49,7 +49,7 @@ const char* pathKindName(PathKind k);  // "op", "runtime_call", "input_wait", â€
 struct CriticalPath {
     PathGraph graph;
     TimeNs lengthNs = 0;
-    std::vector<uint32_t> nodes;  // the path's nodes, first to last (graph.nodes indices)
+    std::vector<uint32_t> nodes;  // the path's nodes, first to last (graph.node(v))
     std::vector<uint32_t> edges;  // the edges between them (graph.edges indices)
     std::array<TimeNs, kBoundByCount> byBound{};
     std::array<TimeNs, kPathKindCount> byKind{};

@@ -66,10 +66,12 @@ class Builder {
                    t.slices.size() >= kSlicesWorthTwoParts && t.slices.size() < (size_t{1} << 31);
         g_.bySlice = bySlice_;
         if (bySlice_) {
-            g_.nodes.resize(2 * t.slices.size());
+            g_.slices = t.slices.data();
+            g_.sliceCount = static_cast<uint32_t>(t.slices.size());
+            g_.made.assign(t.slices.size(), 0);
         } else {
             g_.startOf.assign(t.slices.size(), kNone);
-            g_.nodes.reserve(2 * expected + 64);
+            g_.stored.reserve(2 * expected + 64);
         }
         g_.edges.reserve(3 * expected + 64);
         if (t.ranks.size() > 1)
@@ -119,15 +121,20 @@ class Builder {
 
     uint32_t addNodes(uint32_t s) {
         if (bySlice_) {
-            g_.nodes[2 * s] = {s, false, false, slice(s).start};
-            g_.nodes[2 * s + 1] = {s, true, false, slice(s).end()};
+            g_.made[s] = 1;
             return 2 * s;
         }
-        const auto index = static_cast<uint32_t>(g_.nodes.size());
-        g_.nodes.push_back({s, false, false, slice(s).start});
-        g_.nodes.push_back({s, true, false, slice(s).end()});
+        const uint32_t index = g_.addNode({s, false, false, slice(s).start});
+        g_.addNode({s, true, false, slice(s).end()});
         g_.startOf[s] = index;
         return index;
+    }
+    // A node's time (bySlice, its slice's start or end, without a look at
+    // whether the slice has nodes: it does where an edge names it).
+    TimeNs atOf(uint32_t v) const {
+        if (bySlice_ && v < 2 * g_.sliceCount)
+            return (v & 1) ? slice(v / 2).end() : slice(v / 2).start;
+        return g_.node(v).at;
     }
     // The start node of a slice given its nodes.
     uint32_t nodeOf(uint32_t s) const { return bySlice_ ? 2 * s : g_.startOf[s]; }
@@ -145,7 +152,7 @@ class Builder {
             zeroWeight || kind == PathEdgeKind::Dependency || kind == PathEdgeKind::Sync;
         // (A child that ends after its parent, a kernel before its launch's
         // end: an order, never negative time.)
-        const TimeNs w = free ? 0 : std::max<TimeNs>(0, g_.nodes[to].at - g_.nodes[from].at);
+        const TimeNs w = free ? 0 : std::max<TimeNs>(0, atOf(to) - atOf(from));
         out.push_back({from, to, w, kind, attributed});
     }
     void addEdge(uint32_t from, uint32_t to, PathEdgeKind kind, bool zeroWeight = false,
@@ -279,7 +286,7 @@ class Builder {
                 } else {
                     // From the previous node of the chain: its slice's time
                     // for a start, the enclosing op's between siblings.
-                    const PathNode& p = g_.nodes[previous];
+                    const PathNode p = g_.node(previous);
                     const uint32_t whose = p.end ? stack.back() : p.slice;
                     addEdge(previous, start, PathEdgeKind::Operator, false, whose);
                     // The step's own time between its ops: where another
@@ -313,7 +320,7 @@ class Builder {
             const bool waited = kind == vocabulary::CudaSyncRecord::Context
                                     ? on.first == stream.first
                                     : on == stream;
-            if (guessed && g_.nodes[node].at > g_.nodes[callEnd].at) continue;
+            if (guessed && atOf(node) > atOf(callEnd)) continue;
             if (waited && waitsFor(node, call)) {
                 addGpuEdge(node, callEnd, PathEdgeKind::Sync);
                 drawn = true;
@@ -338,7 +345,7 @@ class Builder {
     void joinThreads() {
         for (const StepGap& gap : stepGaps_) {
             const uint32_t from = g_.edges[gap.edge].from, to = g_.edges[gap.edge].to;
-            const TimeNs a = g_.nodes[from].at, b = g_.nodes[to].at;
+            const TimeNs a = atOf(from), b = atOf(to);
             if (b <= a) continue;
             const uint32_t process = t_.tracks[gap.track].process;
             // The thread in ops the most of the gap (the first of equals).
@@ -350,16 +357,16 @@ class Builder {
                 const auto tops = tops_.find(other);
                 if (other == gap.track || tops == tops_.end()) continue;
                 const std::vector<Top>& ops = tops->second;  // by start
-                auto first = std::lower_bound(
-                    ops.begin(), ops.end(), a,
-                    [&](const Top& o, TimeNs t) { return g_.nodes[o.start].at < t; });
+                auto first =
+                    std::lower_bound(ops.begin(), ops.end(), a,
+                                     [&](const Top& o, TimeNs t) { return atOf(o.start) < t; });
                 auto last = first;
-                while (last != ops.end() && g_.nodes[last->end].at <= b)
+                while (last != ops.end() && atOf(last->end) <= b)
                     ++last;
                 if (first == last) continue;
                 TimeNs covered = 0;
                 for (auto op = first; op != last; ++op)
-                    covered += g_.nodes[op->end].at - g_.nodes[op->start].at;
+                    covered += atOf(op->end) - atOf(op->start);
                 if (covered > busiest.covered) busiest = {first, last, covered};
             }
             // A thread busy for less than half of it (a worker's few
@@ -380,7 +387,7 @@ class Builder {
             PathEdge own = g_.edges[gap.edge];
             own.weight = std::max<TimeNs>(0, own.weight - busiest.covered);
             g_.edges[gap.edge] = {std::prev(last)->end, to,
-                                  std::max<TimeNs>(0, b - g_.nodes[std::prev(last)->end].at),
+                                  std::max<TimeNs>(0, b - atOf(std::prev(last)->end)),
                                   PathEdgeKind::Operator, gap.step};
             g_.edges.push_back(own);
         }
@@ -481,7 +488,7 @@ class Builder {
         // work launched after it (a clock that disagrees puts it first on
         // the GPU) is no part of what it waited for, and would make a cycle.
         auto waitsFor = [&](uint32_t activityEnd, uint32_t waitCall) {
-            const uint32_t launch = calls_.first(g_.nodes[activityEnd].slice);
+            const uint32_t launch = calls_.first(g_.node(activityEnd).slice);
             return launch == kNone || slice(launch).start <= slice(waitCall).start;
         };
         std::map<uint32_t, uint32_t> kernelWaitsFor;  // activity -> the kernel it waits on
@@ -535,17 +542,16 @@ class Builder {
             const auto last = lastOn(stream);
             bool launchEdge = false;
             if (queued && queued->queuedAtLaunch == 1 && queued->queuedAtStart == 0 &&
-                (last == lastNode.end() || g_.nodes[last->second].at < launchedAt) &&
-                (waitEnd == kNone || g_.nodes[waitEnd].at < launchedAt)) {
+                (last == lastNode.end() || atOf(last->second) < launchedAt) &&
+                (waitEnd == kNone || atOf(waitEnd) < launchedAt)) {
                 // (The launch's time, as addEdge weighs it from the nodes.)
-                gpuOut_->push_back({callStart, start,
-                                    std::max<TimeNs>(0, g_.nodes[start].at - launchedAt),
+                gpuOut_->push_back({callStart, start, std::max<TimeNs>(0, atOf(start) - launchedAt),
                                     PathEdgeKind::KernelLaunch, kNone});
                 launchEdge = true;
             } else if (last != lastNode.end() &&
-                       (waitEnd == kNone || g_.nodes[waitEnd].at < g_.nodes[last->second].at)) {
+                       (waitEnd == kNone || atOf(waitEnd) < atOf(last->second))) {
                 addGpuEdge(last->second, start, PathEdgeKind::KernelKernel, false,
-                           g_.nodes[last->second].slice);
+                           g_.node(last->second).slice);
             }
             if (!launchEdge && o_.zeroWeightLaunchEdges)
                 addGpuEdge(callStart, start, PathEdgeKind::KernelLaunch, true);
@@ -568,7 +574,7 @@ class Builder {
             if (edge.kind == PathEdgeKind::Operator && edge.attributed != kNone &&
                 sliceKind(slice(edge.attributed)) == SliceKind::CommKernel &&
                 !vocabulary::isPointToPointKernelName(name(edge.attributed)) &&
-                g_.nodes[edge.from].slice == edge.attributed && !g_.nodes[edge.from].end)
+                g_.node(edge.from).slice == edge.attributed && !g_.node(edge.from).end)
                 runEdge.emplace(edge.attributed, e);
         }
         // (kernel name, recorded collective) -> rank -> its runs, by start
@@ -612,14 +618,12 @@ class Builder {
                     if (entered < slice(ks[i]).end()) runs1.push_back(ks[i]);
                 std::stable_partition(runs1.begin(), runs1.end(),
                                       [&](uint32_t k) { return k == last; });
-                const auto hub = static_cast<uint32_t>(g_.nodes.size());
-                g_.nodes.push_back({last, false, true, entered});
+                const uint32_t hub = g_.addNode({last, false, true, entered});
                 // The last rank's entry first: it wins a tie at the hub.
                 for (const uint32_t k : runs1)
                     addEdge(g_.startNode(k), hub, PathEdgeKind::Sync);
                 for (const uint32_t k : runs1) {
-                    const auto in = static_cast<uint32_t>(g_.nodes.size());
-                    g_.nodes.push_back({k, false, true, entered});
+                    const uint32_t in = g_.addNode({k, false, true, entered});
                     // The run's edge becomes the hub's: first among the
                     // point's edges, it wins a tie (the late rank's chain
                     // explains the wait; a rank's own wait is on the path

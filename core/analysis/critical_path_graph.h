@@ -93,23 +93,43 @@ struct PathGraphOptions {
 
 struct PathGraph {
     Interval window{};
-    // (On huge pages: a whole trace's graph is hundreds of MB, whose first
-    // touch in 4 KiB pages took a third of the path's time.)
-    HugeVector<PathNode> nodes;  // a slice's start node, then its end node
-    HugeVector<PathEdge> edges;  // in the order they were added
+    // Node v (v < nodeCount()): a slice's start (its end node follows it),
+    // or a point inside a collective; a hole (slice kNone) where a graph
+    // bySlice has a slice without nodes.
+    PathNode node(uint32_t v) const {
+        if (!bySlice) return stored[v];
+        if (v >= 2 * sliceCount) return stored[v - 2 * sliceCount];
+        const uint32_t s = v / 2;
+        if (!made[s]) return {};
+        return (v & 1) ? PathNode{s, true, false, slices[s].end()}
+                       : PathNode{s, false, false, slices[s].start};
+    }
+    size_t nodeCount() const { return (bySlice ? size_t{2} * sliceCount : 0) + stored.size(); }
     // A slice's start node (its end node follows it); kNone without nodes.
     uint32_t startNode(uint32_t slice) const {
-        if (bySlice)
-            return size_t{2} * slice + 1 < nodes.size() && nodes[2 * slice].slice == slice
-                       ? 2 * slice
-                       : kNone;
+        if (bySlice) return slice < sliceCount && made[slice] ? 2 * slice : kNone;
         return slice < startOf.size() ? startOf[slice] : kNone;
     }
-    // Whether each slice's nodes are at twice its index (most of a big
-    // trace: a node without a slice, kNone, where it has none), not in
-    // the order they were made (startOf).
+    // Adds a node after the others: its index.
+    uint32_t addNode(const PathNode& n) {
+        stored.push_back(n);
+        return static_cast<uint32_t>(nodeCount() - 1);
+    }
+
+    // (On huge pages: a whole trace's graph is hundreds of MB, whose first
+    // touch in 4 KiB pages took a third of the path's time.)
+    HugeVector<PathEdge> edges;  // in the order they were added
+    // The nodes kept as such: all of them; or, bySlice, those after the
+    // slices' (a slice's pair is its start and end, read from the trace).
+    HugeVector<PathNode> stored;
+    HugeVector<uint32_t> startOf;  // by slice, without bySlice
+    // Most of a big trace: each slice's nodes at twice its index (those
+    // that have nodes: `made`), read from the trace's slices (which must
+    // outlive the graph), not kept.
     bool bySlice = false;
-    HugeVector<uint32_t> startOf;  // by slice
+    const Slice* slices = nullptr;
+    uint32_t sliceCount = 0;
+    HugeVector<uint8_t> made;  // by slice
     // Where the path may end (a step's end on each rank); none: anywhere.
     std::vector<uint32_t> endNodes;
     // Collectives of several ranks whose instances could not be paired

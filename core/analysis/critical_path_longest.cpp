@@ -28,7 +28,7 @@ namespace {
 // Kahn's generation order exactly as networkx walks it (one edge per pair
 // of nodes, successors in the order their first edge came).
 std::vector<uint32_t> generationOrder(const PathGraph& g) {
-    const size_t n = g.nodes.size(), m = g.edges.size();
+    const size_t n = g.nodeCount(), m = g.edges.size();
     std::vector<uint8_t> named(n, 0);
     std::vector<uint32_t> nodesInOrder, succStart(n + 1, 0), inDegree(n, 0);
     for (const PathEdge& e : g.edges)
@@ -95,7 +95,7 @@ struct Successors {
     HugeVector<uint32_t> start, edge, to;  // start: n + 1, by node
 };
 Successors successorsOf(const PathGraph& g) {
-    const size_t n = g.nodes.size(), m = g.edges.size();
+    const size_t n = g.nodeCount(), m = g.edges.size();
     Successors out;
     out.start.assign(n + 1, 0);
     for (const PathEdge& e : g.edges)
@@ -121,7 +121,7 @@ template <class WeightOf>
 LongestPath longestPathWith(const PathGraph& g, const WeightOf& weightOf,
                             const std::vector<TimeNs>* measured) {
     LongestPath out;
-    const size_t n = g.nodes.size(), m = g.edges.size();
+    const size_t n = g.nodeCount(), m = g.edges.size();
     // The two passes over the edges (each node's successors; each node's
     // count of incoming edges) are independent: a big graph's on two
     // cores. (Each pass reads every edge and writes a table of its own.)

@@ -127,15 +127,15 @@ struct RankDurations {
 };
 RankDurations rankDurations(const Trace& t, const PathGraph& g) {
     RankDurations out;
-    std::vector<int64_t> nodeRank(g.nodes.size());
+    std::vector<int64_t> nodeRank(g.nodeCount());
     std::map<int64_t, PathGraph> parts;
-    std::vector<uint32_t> local(g.nodes.size(), kNone);
-    for (size_t v = 0; v < g.nodes.size(); ++v) {
-        nodeRank[v] = g.nodes[v].slice == kNone ? -1 : rankOf(t, g.nodes[v].slice);
+    std::vector<uint32_t> local(g.nodeCount(), kNone);
+    for (uint32_t v = 0; v < g.nodeCount(); ++v) {
+        const PathNode node = g.node(v);
+        nodeRank[v] = node.slice == kNone ? -1 : rankOf(t, node.slice);
         if (nodeRank[v] < 0) continue;
         PathGraph& part = parts[nodeRank[v]];
-        local[v] = static_cast<uint32_t>(part.nodes.size());
-        part.nodes.push_back(g.nodes[v]);
+        local[v] = part.addNode(node);
     }
     for (const PathEdge& e : g.edges) {
         const int64_t r = nodeRank[e.from];
@@ -233,7 +233,7 @@ Projection projectPath(const Trace& t, const CriticalPath& path,
         if (!rankFactor.empty() &&
             (e.kind == PathEdgeKind::Operator || e.kind == PathEdgeKind::KernelLaunch ||
              e.kind == PathEdgeKind::KernelKernel)) {
-            const int64_t rank = rankOf(t, g.nodes[e.from].slice);
+            const int64_t rank = rankOf(t, g.node(e.from).slice);
             ranksSeen.insert(rank);
             if (const auto it = rankFactor.find(rank); it != rankFactor.end()) factor *= it->second;
         }

@@ -246,7 +246,7 @@ using EdgeSeen = std::tuple<uint32_t, bool, TimeNs, uint32_t, bool, TimeNs, Time
 std::vector<EdgeSeen> edgesSeen(const PathGraph& g) {
     std::vector<EdgeSeen> out;
     for (const PathEdge& e : g.edges) {
-        const PathNode &a = g.nodes[e.from], &b = g.nodes[e.to];
+        const PathNode a = g.node(e.from), b = g.node(e.to);
         out.emplace_back(a.slice, a.end, a.at, b.slice, b.end, b.at, e.weight,
                          static_cast<int>(e.kind), e.attributed);
     }
@@ -333,7 +333,7 @@ class TestCriticalPath : public QObject {
         QVERIFY(kinds.count(static_cast<int>(PathEdgeKind::KernelLaunch)));
         // Each slice's start node, either way.
         for (const uint32_t slice : a.slices)
-            QCOMPARE(a.graph.nodes[a.graph.startNode(slice)].slice, slice);
+            QCOMPARE(a.graph.node(a.graph.startNode(slice)).slice, slice);
     }
 
     // The wait: k_a's launch 10 µs, k_a 300 µs, k_b 100 µs from k_a's end:
@@ -497,8 +497,8 @@ class TestCriticalPath : public QObject {
         o.window = {job->slices[o.steps[0]].start, job->slices[o.steps[1]].end()};
         const CriticalPath p = criticalPath(*job, LaunchCalls(*job), o);
         int lastRankIn = 0;
-        for (const PathNode& n : p.graph.nodes)
-            lastRankIn += n.lastRankIn;
+        for (uint32_t v = 0; v < p.graph.nodeCount(); ++v)
+            lastRankIn += p.graph.node(v).lastRankIn;
         QCOMPARE(lastRankIn, 3);
         QCOMPARE(p.graph.unmatchedCollectives, size_t(0));
         QCOMPARE(p.lengthNs, int64_t(1190000));

@@ -106,7 +106,7 @@ PathGraph randomDag(std::mt19937& rng, std::vector<TimeNs>& weights, uint32_t fe
                     uint32_t most = 24, uint32_t fewestEdges = 1) {
     PathGraph g;
     const uint32_t n = std::uniform_int_distribution<uint32_t>(fewest, most)(rng);
-    g.nodes.resize(n + 2);  // two never named
+    g.stored.resize(n + 2);  // two never named
     std::vector<uint32_t> rank(n);
     for (uint32_t i = 0; i < n; ++i)
         rank[i] = i;
@@ -171,7 +171,7 @@ class TestLongestPath : public QObject {
     // the first node in its order alone.
     void allEqualIsTheFirstNode() {
         PathGraph g;
-        g.nodes.resize(4);
+        g.stored.resize(4);
         g.edges = {{2, 3, 0, PathEdgeKind::Dependency, kNone},
                    {0, 1, 0, PathEdgeKind::Dependency, kNone},
                    {3, 1, 0, PathEdgeKind::Dependency, kNone}};
@@ -184,7 +184,7 @@ class TestLongestPath : public QObject {
     // the rest's.
     void aCycleIsLeftOut() {
         PathGraph g;
-        g.nodes.resize(5);
+        g.stored.resize(5);
         g.edges = {{0, 1, 5, PathEdgeKind::Operator, kNone},
                    {2, 3, 1, PathEdgeKind::Operator, kNone},
                    {3, 2, 1, PathEdgeKind::Operator, kNone},

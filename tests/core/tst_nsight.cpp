@@ -245,8 +245,8 @@ class TestNsight : public QObject {
         std::multiset<std::pair<TimeNs, TimeNs>> waits;  // (from, to) µs after T0
         for (const PathEdge& e : whole.graph.edges)
             if (e.kind == PathEdgeKind::Sync)
-                waits.insert({(whole.graph.nodes[e.from].at - t0) / 1000,
-                              (whole.graph.nodes[e.to].at - t0) / 1000});
+                waits.insert({(whole.graph.node(e.from).at - t0) / 1000,
+                              (whole.graph.node(e.to).at - t0) / 1000});
         const std::multiset<std::pair<TimeNs, TimeNs>> want{
             {2380, 2390}, {4900, 6310}, {6450, 6460}};
         QCOMPARE(waits, want);

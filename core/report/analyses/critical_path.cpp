@@ -253,7 +253,7 @@ ResultTable pathTable(const Trace& t, const CriticalPath& p, bool wanted) {
     if (!wanted) return table;
     table.rows.reserve(p.nodes.size());
     for (size_t i = 0; i < p.nodes.size(); ++i) {
-        const PathNode& node = p.graph.nodes[p.nodes[i]];
+        const PathNode node = p.graph.node(p.nodes[i]);
         ResultRow r;
         r.cells = {node.at,
                    std::string(t.str(t.slices[node.slice].name)),
