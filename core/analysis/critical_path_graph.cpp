@@ -62,8 +62,11 @@ class Builder {
         // each slice's nodes at twice its index (so each part names the
         // other's nodes without waiting for it; the few slices without
         // nodes leave holes, named by no edge).
+        // (Node numbers stay below 2^31 and clear of kNone, the hubs of
+        // ranks' collectives after them.)
         bySlice_ = o.twoCores && kinetoWaits() && steps_.empty() && share >= 0.5 &&
-                   t.slices.size() >= kSlicesWorthTwoParts && t.slices.size() < (size_t{1} << 31);
+                   t.slices.size() >= kSlicesWorthTwoParts && t.slices.size() < (size_t{1} << 30) &&
+                   mostSlicesHaveNodes();
         g_.bySlice = bySlice_;
         if (bySlice_) {
             g_.slices = t.slices.data();
@@ -87,10 +90,16 @@ class Builder {
             threads();
             joinThreads();
             gpuPart.get();
+            gpuOut_ = &g_.edges;
+            // (Cancelled, the GPU's edges may name calls the threads' part
+            // never reached: a graph no one reads.)
+            if (cancelled() || gpuCancelled_) {
+                g_.cancelled = true;
+                return std::move(g_);
+            }
             // The GPU's edges after the threads' (the order is networkx's
             // tie rule).
             g_.edges.insert(g_.edges.end(), gpuEdges.begin(), gpuEdges.end());
-            gpuOut_ = &g_.edges;
         } else {
             threads();
             if (cancelled()) return std::move(g_);
@@ -135,6 +144,17 @@ class Builder {
         if (bySlice_ && v < 2 * g_.sliceCount)
             return (v & 1) ? slice(v / 2).end() : slice(v / 2).start;
         return g_.node(v).at;
+    }
+    // Whether most slices (every 256th looked at) would have nodes: in a
+    // trace of Python frames (with_stack) most of a graph bySlice would be
+    // holes, each taking room in every table by node.
+    bool mostSlicesHaveNodes() const {
+        size_t seen = 0, with = 0;
+        for (uint32_t i = 0; i < t_.slices.size(); i += 256) {
+            ++seen;
+            with += (slice(i).flags & kSliceGpuActivity) || hasCpuNodes(i);
+        }
+        return with * 4 >= seen * 3;
     }
     // The start node of a slice given its nodes.
     uint32_t nodeOf(uint32_t s) const { return bySlice_ ? 2 * s : g_.startOf[s]; }

@@ -131,9 +131,18 @@ LongestPath longestPathWith(const PathGraph& g, const WeightOf& weightOf,
     ZeroedHugeArray<NodeState> s(n);
     for (const PathEdge& e : g.edges)
         ++s[e.to].waiting;
-    std::vector<uint32_t> noneIn;  // the sources, and nodes without edges
+    // The sources, and nodes without edges (not a graph bySlice's holes:
+    // slices without nodes).
+    std::vector<uint32_t> noneIn;
+    size_t holes = 0;
     for (uint32_t v = 0; v < n; ++v)
-        if (s[v].waiting == 0) noneIn.push_back(v);
+        if (s[v].waiting == 0) {
+            if (g.bySlice && v < 2 * size_t{g.sliceCount} && !g.made[v / 2]) {
+                ++holes;
+            } else {
+                noneIn.push_back(v);
+            }
+        }
     const Successors succ = later.valid() ? later.get() : successorsOf(g);
     const HugeVector<uint32_t>&succStart = succ.start, &succEdge = succ.edge, &succTo = succ.to;
     // A rank's wait for the last entry (with `measured`) is weighed once
@@ -159,7 +168,7 @@ LongestPath longestPathWith(const PathGraph& g, const WeightOf& weightOf,
     // thread's ops, a stream's kernels) is walked along its nodes in the
     // order they lie, not a node of every chain in turn.
     std::vector<uint32_t> ready;
-    size_t named = n, walked = 0;
+    size_t named = n - holes, walked = 0;
     for (const uint32_t v : noneIn)
         if (succStart[v + 1] > succStart[v]) {
             ready.push_back(v);

@@ -70,15 +70,12 @@ const char* kCollective = R"(
 {"ph":"X","cat":"kernel","pid":0,"tid":7,"name":"ncclDevKernel_AllReduce_Sum_f32_RING_LL","ts":10,"dur":200,"args":{"device":0,"stream":7,"correlation":1}}
 )";
 
-// `edit` changes a rank's trace text before it loads.
-std::shared_ptr<const Trace> jobOf(bool lateStart,
-                                   const std::function<void(int, std::string&)>& edit = {}) {
+// Two ranks, whose traces are textOf(0) and textOf(1), merged into one.
+std::shared_ptr<const Trace> twoRanks(const std::function<std::string(int)>& textOf) {
     std::vector<RankPart> parts;
     for (int r = 0; r < 2; ++r) {
-        std::string text = test::plantedRankOfJob(r, lateStart);
-        if (edit) edit(r, text);
-        LoadResult one = test::loadJsonText(text);
-        if (!one.trace) throw std::runtime_error("a planted rank did not load");
+        LoadResult one = test::loadJsonText(textOf(r));
+        if (!one.trace) throw std::runtime_error("a rank did not load");
         parts.push_back({r,
                          "host",
                          "rank" + std::to_string(r) + ".json",
@@ -87,6 +84,16 @@ std::shared_ptr<const Trace> jobOf(bool lateStart,
                          {}});
     }
     return mergeRankTraces(std::move(parts), "job");
+}
+
+// `edit` changes a rank's trace text before it loads.
+std::shared_ptr<const Trace> jobOf(bool lateStart,
+                                   const std::function<void(int, std::string&)>& edit = {}) {
+    return twoRanks([&](int r) {
+        std::string text = test::plantedRankOfJob(r, lateStart);
+        if (edit) edit(r, text);
+        return text;
+    });
 }
 
 // Step 1 (1000 µs) whose thread waits in backward() while the autograd
@@ -240,15 +247,34 @@ std::string manyLaunches(int launches) {
     return out;
 }
 
+// Two ranks of manyLaunches, each ending with the same all-reduce, rank 1
+// entering it later: merged into one trace.
+std::shared_ptr<const Trace> manyLaunchesJob(int launches) {
+    return twoRanks([&](int r) {
+        const int64_t at = int64_t(launches) * 20 + 100 + r * 300;
+        const std::string allReduce =
+            ",\n{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"pid\":1,\"tid\":1,\"name\":"
+            "\"cudaLaunchKernel\",\"ts\":" +
+            std::to_string(at) +
+            ",\"dur\":5,\"args\":{\"correlation\":999999}},\n{\"ph\":\"X\",\"cat\":"
+            "\"kernel\",\"pid\":0,\"tid\":7,\"name\":\"ncclDevKernel_AllReduce_Sum_f32_RING_LL\","
+            "\"ts\":" +
+            std::to_string(at + 10) +
+            ",\"dur\":900,\"args\":{\"device\":0,\"stream\":7,\"correlation\":999999}}";
+        return traceOf(manyLaunches(launches) + allReduce);
+    });
+}
+
 // An edge as its ends' slices and times (the node numbers differ between
 // the ways a graph is built).
-using EdgeSeen = std::tuple<uint32_t, bool, TimeNs, uint32_t, bool, TimeNs, TimeNs, int, uint32_t>;
+using EdgeSeen =
+    std::tuple<uint32_t, bool, bool, TimeNs, uint32_t, bool, bool, TimeNs, TimeNs, int, uint32_t>;
 std::vector<EdgeSeen> edgesSeen(const PathGraph& g) {
     std::vector<EdgeSeen> out;
     for (const PathEdge& e : g.edges) {
         const PathNode a = g.node(e.from), b = g.node(e.to);
-        out.emplace_back(a.slice, a.end, a.at, b.slice, b.end, b.at, e.weight,
-                         static_cast<int>(e.kind), e.attributed);
+        out.emplace_back(a.slice, a.end, a.lastRankIn, a.at, b.slice, b.end, b.lastRankIn, b.at,
+                         e.weight, static_cast<int>(e.kind), e.attributed);
     }
     return out;
 }
@@ -334,6 +360,46 @@ class TestCriticalPath : public QObject {
         // Each slice's start node, either way.
         for (const uint32_t slice : a.slices)
             QCOMPARE(a.graph.node(a.graph.startNode(slice)).slice, slice);
+    }
+
+    // Ranks merged into one trace, built on two cores: the same graph, each
+    // rank's wait for the last to enter the all-reduce included, and the
+    // same projection where a rank is made as fast as the median.
+    void twoCoresBuildTheSameJobGraph() {
+        const std::shared_ptr<const Trace> job = manyLaunchesJob(9000);
+        QVERIFY(job->slices.size() > (size_t{1} << 16));
+        const LaunchCalls calls(*job);
+        PathGraphOptions one;
+        one.twoCores = false;
+        const CriticalPath a = criticalPath(*job, calls, PathGraphOptions{}),
+                           b = criticalPath(*job, calls, one);
+        QVERIFY(a.graph.bySlice);
+        QVERIFY(!b.graph.bySlice);
+        QCOMPARE(a.graph.peerWaits.size(), size_t(2));
+        QVERIFY(edgesSeen(a.graph) == edgesSeen(b.graph));
+        QCOMPARE(a.lengthNs, b.lengthNs);
+        QCOMPARE(a.slices, b.slices);
+        std::string error;
+        const std::vector<WhatIf> fast{*parseWhatIf("rank:1=0.5", error),
+                                       *parseWhatIf("kernel:gemm_1=0.5", error)};
+        const Projection pa = projectPath(*job, a, fast), pb = projectPath(*job, b, fast);
+        QCOMPARE(pa.lengthNs, pb.lengthNs);
+        QVERIFY(pa.lengthNs < a.lengthNs);
+        QCOMPARE(pa.byBound, pb.byBound);
+    }
+
+    // Cancelled, a graph built on two cores says so (and the report
+    // projects nothing from it).
+    void twoCoresCancelled() {
+        const LoadResult loaded = test::loadJsonText(traceOf(manyLaunches(16000)));
+        QVERIFY(loaded.trace);
+        CancelToken cancel;
+        cancel.cancel();
+        PathGraphOptions o;
+        o.cancel = &cancel;
+        const CriticalPath p = criticalPath(*loaded.trace, LaunchCalls(*loaded.trace), o);
+        QVERIFY(p.cancelled);
+        QVERIFY(p.graph.cancelled);
     }
 
     // The wait: k_a's launch 10 µs, k_a 300 µs, k_b 100 µs from k_a's end:

@@ -334,7 +334,7 @@ Analysis criticalPathAnalysis() {
             }
         }
         std::optional<Projection> projected;
-        if (!whatIfs.empty()) projected = projectPath(t, p, whatIfs);
+        if (!whatIfs.empty() && !p.cancelled) projected = projectPath(t, p, whatIfs);
         AnalysisResult r;
         const bool whole = options.window.start == kWholeTrace.start;
         r.addFigure({"window_ns", "Window", Unit::Duration},
