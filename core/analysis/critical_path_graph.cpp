@@ -61,9 +61,9 @@ class Builder {
         // Kineto's records, which need nothing the threads' part finds),
         // each slice's nodes at twice its index (so each part names the
         // other's nodes without waiting for it; the few slices without
-        // nodes leave holes, named by no edge).
-        // (Node numbers stay below 2^31 and clear of kNone, the hubs of
-        // ranks' collectives after them.)
+        // nodes leave holes, named by no edge). Below 2^30 slices, node
+        // numbers stay clear of kNone with the hubs of ranks' collectives
+        // after them.
         bySlice_ = o.twoCores && kinetoWaits() && steps_.empty() && share >= 0.5 &&
                    t.slices.size() >= kSlicesWorthTwoParts && t.slices.size() < (size_t{1} << 30) &&
                    mostSlicesHaveNodes();
