@@ -99,11 +99,13 @@ struct PathGraph {
     PathNode node(uint32_t v) const {
         if (!bySlice) return stored[v];
         if (v >= 2 * sliceCount) return stored[v - 2 * sliceCount];
+        if (hole(v)) return {};
         const uint32_t s = v / 2;
-        if (!made[s]) return {};
         return (v & 1) ? PathNode{s, true, false, slices[s].end()}
                        : PathNode{s, false, false, slices[s].start};
     }
+    // A number bySlice whose slice has no nodes: named by no edge.
+    bool hole(uint32_t v) const { return bySlice && v < 2 * sliceCount && !made[v / 2]; }
     size_t nodeCount() const { return (bySlice ? size_t{2} * sliceCount : 0) + stored.size(); }
     // A slice's start node (its end node follows it); kNone without nodes.
     uint32_t startNode(uint32_t slice) const {

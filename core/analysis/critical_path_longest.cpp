@@ -137,7 +137,7 @@ LongestPath longestPathWith(const PathGraph& g, const WeightOf& weightOf,
     size_t holes = 0;
     for (uint32_t v = 0; v < n; ++v)
         if (s[v].waiting == 0) {
-            if (g.bySlice && v < 2 * size_t{g.sliceCount} && !g.made[v / 2]) {
+            if (g.hole(v)) {
                 ++holes;
             } else {
                 noneIn.push_back(v);
