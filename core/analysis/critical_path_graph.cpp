@@ -68,6 +68,7 @@ class Builder {
                    t.slices.size() >= kSlicesWorthTwoParts && t.slices.size() < (size_t{1} << 30) &&
                    mostSlicesHaveNodes();
         g_.bySlice = bySlice_;
+        folding_ = bySlice_ && o.queues;
         if (bySlice_) {
             g_.slices = t.slices.data();
             g_.sliceCount = static_cast<uint32_t>(t.slices.size());
@@ -77,6 +78,7 @@ class Builder {
             g_.stored.reserve(2 * expected + 64);
         }
         g_.edges.reserve(3 * expected + 64);
+        if (folding_) g_.folds.reserve(expected + 64);
         if (t.ranks.size() > 1)
             for (const uint32_t step : steps_)
                 stepOfGroup_.emplace(groupOf(step), step);
@@ -89,7 +91,14 @@ class Builder {
             auto gpuPart = sharedExecutor(Priority::Analyses).submit([this] { gpu(); });
             threads();
             joinThreads();
+            if (folding_) g_.foldedEdges = static_cast<uint32_t>(g_.edges.size());
             gpuPart.get();
+            // (A call the GPU's part named that the queues do not say has
+            // work: its node may be inside a fold. Walked one by one.)
+            if (foldBroken_) {
+                HugeVector<PathFold>().swap(g_.folds);
+                g_.foldedEdges = 0;
+            }
             gpuOut_ = &g_.edges;
             // (Cancelled, the GPU's edges may name calls the threads' part
             // never reached: a graph no one reads.)
@@ -285,6 +294,7 @@ class Builder {
                 // (Without Kineto's records, only once a wait is drawn: gpu().)
                 const bool htaBlocks = vocabulary::blocksUntilGpuDone(name(s));
                 addEdge(previous, end, PathEdgeKind::Operator, htaBlocks && kinetoWaits(), s);
+                chained();
                 if (!kinetoWaits() && (htaBlocks || vocabulary::synchronizesDevice(name(s)) ||
                                        vocabulary::synchronizesStream(name(s))))
                     tailOf_.emplace(s, lastEdge());
@@ -302,13 +312,17 @@ class Builder {
                 const uint32_t start = addNodes(s);
                 if (!kinetoWaits()) withNodes_.push_back(s);
                 if (stack.empty()) {
-                    if (previousTop != kNone) addEdge(previousTop, start, PathEdgeKind::Dependency);
+                    if (previousTop != kNone) {
+                        addEdge(previousTop, start, PathEdgeKind::Dependency);
+                        chained();
+                    }
                 } else {
                     // From the previous node of the chain: its slice's time
                     // for a start, the enclosing op's between siblings.
                     const PathNode p = g_.node(previous);
                     const uint32_t whose = p.end ? stack.back() : p.slice;
                     addEdge(previous, start, PathEdgeKind::Operator, false, whose);
+                    chained();
                     // The step's own time between its ops: where another
                     // thread worked then, the step may have waited for it.
                     if (stack.size() == 1 && isFrame(whose))
@@ -319,7 +333,47 @@ class Builder {
             }
             while (!stack.empty())
                 leave();
+            closeFold();
         }
+    }
+
+    // A chain's node that no other edge names: not the start of a call
+    // that launched GPU work (its launch edges leave it), nor the end of
+    // one that waited (the waits arrive there).
+    bool onlyChained(uint32_t v) const {
+        const uint8_t work = o_.queues->workOfCall(v / 2);
+        return !(work & ((v & 1) ? LaunchQueues::kCallWaits : LaunchQueues::kCallLaunches));
+    }
+    // The thread's chain edge just added, into the fold being made (bySlice).
+    void chained() {
+        if (!folding_) return;
+        const uint32_t e = lastEdge();
+        const PathEdge& edge = g_.edges[e];
+        // (A chain's edges follow each other; the first test only guards it.)
+        if (fold_.count > 0 && (g_.edges[e - 1].to != edge.from || !onlyChained(edge.from)))
+            closeFold();
+        if (fold_.count == 0) fold_.first = e;
+        ++fold_.count;
+        fold_.weight += edge.weight;
+        if (edge.weight > 0) {
+            fold_.timed = fold_.count;
+            fold_.timedWeight = fold_.weight;
+        }
+    }
+    // The fold ends on its last edge of time, so that no inner node can be
+    // where the path ends (it would be nearer the start than the fold's
+    // end, at the same distance); the free edges after it go one by one.
+    void closeFold() {
+        uint32_t e = fold_.first;
+        const uint32_t end = fold_.first + fold_.count;
+        if (fold_.timed >= 2) {
+            g_.folds.push_back({g_.edges[e].from, g_.edges[e + fold_.timed - 1].to,
+                                fold_.timedWeight, e, fold_.timed});
+            e += fold_.timed;
+        }
+        for (; e < end; ++e)
+            g_.folds.push_back({g_.edges[e].from, g_.edges[e].to, g_.edges[e].weight, e, 1});
+        fold_ = {};
     }
 
     uint32_t lastEdge() const { return static_cast<uint32_t>(g_.edges.size() - 1); }
@@ -335,6 +389,7 @@ class Builder {
                 const std::vector<std::pair<StreamKey, uint32_t>>& lastNode,
                 const WaitsFor& waitsFor, bool guessed = false) {
         const uint32_t callEnd = cpuNode(call) + 1;
+        namedByGpu(call, LaunchQueues::kCallWaits);
         bool drawn = false;
         for (const auto& [on, node] : lastNode) {
             const bool waited = kind == vocabulary::CudaSyncRecord::Context
@@ -414,6 +469,12 @@ class Builder {
     }
 
     StreamKey streamOf(uint32_t s) const { return streamOfActivity(t_, s); }
+
+    // The GPU's part names a call's node: one the threads' part may have
+    // folded if the queues do not say the call has such work.
+    void namedByGpu(uint32_t call, uint8_t work) {
+        if (folding_ && !(o_.queues->workOfCall(call) & work)) foldBroken_ = true;
+    }
 
     void gpu() {
         std::optional<LaunchQueues> own;
@@ -533,6 +594,7 @@ class Builder {
                         if (dest != kNone) kernelWaitsFor[dest] = source;
                     } else if (g_.startNode(source) != kNone && callStart != kNone &&
                                waitsFor(g_.startNode(source) + 1, call)) {
+                        namedByGpu(call, LaunchQueues::kCallWaits);
                         addGpuEdge(g_.startNode(source) + 1, callStart + 1, PathEdgeKind::Sync);
                     }
                     continue;
@@ -558,6 +620,7 @@ class Builder {
             }
             const uint32_t call = queued ? queued->call : calls_.first(k);
             const uint32_t callStart = cpuNode(call);
+            namedByGpu(call, LaunchQueues::kCallLaunches);
             const TimeNs launchedAt = queued ? queued->at : slice(call).start;
             const auto last = lastOn(stream);
             bool launchEdge = false;
@@ -683,6 +746,16 @@ class Builder {
     bool bySlice_ = false;  // each slice's nodes at twice its index, the parts on two cores
     HugeVector<PathEdge>* gpuOut_ = &g_.edges;  // where the GPU's part puts its edges
     bool gpuCancelled_ = false;
+    // Each thread's chain folded (PathGraph::folds): a graph bySlice built
+    // with the trace's queues (which say which calls' nodes the GPU's part
+    // names, before it runs).
+    bool folding_ = false;
+    struct Fold {
+        uint32_t first = 0, count = 0;
+        uint32_t timed = 0;  // its edges up to its last of time
+        TimeNs weight = 0, timedWeight = 0;
+    } fold_;                   // the thread's chain being folded
+    bool foldBroken_ = false;  // (the GPU's part's: read once it is done)
     // The window's CPU slices with nodes, each thread's in time order
     // (without Kineto's records: their waits follow each thread's launches).
     std::vector<uint32_t> withNodes_;

@@ -66,6 +66,15 @@ struct PathEdge {
     uint32_t attributed = kNone;
 };
 
+// Edges of one thread's chain walked as one (PathGraph::folds): members
+// [first, first + count) of the graph's edges, from `from` to `to`, their
+// weights summed. A single edge is a fold of one.
+struct PathFold {
+    uint32_t from = 0, to = 0;
+    TimeNs weight = 0;
+    uint32_t first = 0, count = 1;
+};
+
 struct PathGraphOptions {
     Interval window = kWholeTrace;
     // A kernel whose launch did not wait for an idle stream still cannot
@@ -132,6 +141,16 @@ struct PathGraph {
     const Slice* slices = nullptr;
     uint32_t sliceCount = 0;
     HugeVector<uint8_t> made;  // by slice
+    // The longest path's walk of a graph bySlice built with the trace's
+    // launch queues (PathGraphOptions::queues): each thread's chain
+    // (its edges come first, in chain order) folded between the nodes
+    // other edges name too (a call's start that launched GPU work, a
+    // call's end that waited for some), each fold ending on an edge of
+    // time (so none of its inner nodes can be where the path ends). Edges
+    // [0, foldedEdges) are walked as `folds`, the rest one by one. Empty:
+    // every edge walked as it is.
+    HugeVector<PathFold> folds;
+    uint32_t foldedEdges = 0;
     // Where the path may end (a step's end on each rank); none: anywhere.
     std::vector<uint32_t> endNodes;
     // Collectives of several ranks whose instances could not be paired

@@ -43,6 +43,7 @@ SyncRecord syncRecordOf(const Trace& t, uint32_t s) {
 
 LaunchQueues::LaunchQueues(const Trace& t, const LaunchCalls& calls, const CancelToken* cancel)
     : trace_(t) {
+    workOfCall_.assign(t.slices.size(), 0);
     // Every GPU row: a GPU's rows without activity ("Device 0" of Kineto's)
     // hold its sync records.
     for (const Track& track : t.tracks) {
@@ -57,6 +58,7 @@ LaunchQueues::LaunchQueues(const Trace& t, const LaunchCalls& calls, const Cance
                 const uint32_t call = calls.first(k);
                 if (call == kNone) continue;
                 byCall_.emplace_back(call, k);
+                workOfCall_[call] |= kCallLaunches;
                 if (vocabulary::queuesGpuWork(t.str(t.slices[call].name))) {
                     QueuedLaunch l;
                     l.at = t.slices[call].start;
@@ -75,7 +77,13 @@ LaunchQueues::LaunchQueues(const Trace& t, const LaunchCalls& calls, const Cance
                 recordedOn_.emplace(r.recordCorrelation,
                                     StreamKey{deviceOfSlice(t, track, s), r.waitOnStream});
             syncs_.push_back(r);
-            if (const uint32_t call = calls.first(k); call != kNone) byCall_.emplace_back(call, k);
+            if (const uint32_t call = calls.first(k); call != kNone) {
+                byCall_.emplace_back(call, k);
+                // (A stream's wait for an event holds back the GPU's work,
+                // not the call's end.)
+                if (r.kind != vocabulary::CudaSyncRecord::StreamWaitEvent)
+                    workOfCall_[call] |= kCallWaits;
+            }
         }
     }
     std::sort(byCall_.begin(), byCall_.end());

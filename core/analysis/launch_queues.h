@@ -59,6 +59,13 @@ class LaunchQueues {
     // many calls costs less than a search for each.
     const std::vector<std::pair<uint32_t, uint32_t>>& byCall() const { return byCall_; }
     const std::vector<SyncRecord>& syncs() const { return syncs_; }
+    // What a CPU slice is the call of (a byte by slice): GPU activities
+    // (kCallLaunches), sync records whose wait ends the call
+    // (kCallWaits: not a stream's wait for an event); 0 for the others.
+    static constexpr uint8_t kCallLaunches = 1, kCallWaits = 2;
+    uint8_t workOfCall(uint32_t slice) const {
+        return slice < workOfCall_.size() ? workOfCall_[slice] : 0;
+    }
     const SyncRecord* syncOf(uint32_t slice) const;
     // The activity an event waits on: the last launched onto the stream it
     // was recorded on, from any thread, before the record call (kNone).
@@ -74,6 +81,7 @@ class LaunchQueues {
     std::vector<uint32_t> launchOf_;                       // by slice
     std::vector<std::pair<uint32_t, uint32_t>> byCall_;    // (call, activity or sync), sorted
     std::vector<SyncRecord> syncs_;                        // by slice
+    std::vector<uint8_t> workOfCall_;                      // by slice
     std::map<int64_t, StreamKey> recordedOn_;              // event record correlation
     std::map<StreamKey, std::vector<uint32_t>> onStream_;  // launches by stream
     std::map<std::pair<uint32_t, StreamKey>, std::vector<uint32_t>> fromThread_;

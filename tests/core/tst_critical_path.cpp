@@ -9,7 +9,9 @@
 
 #include <QTest>
 #include <functional>
+#include <map>
 #include <set>
+#include <tuple>
 
 #include "analysis/analysis_index.h"
 #include "analysis/critical_path_what_if.h"
@@ -279,6 +281,30 @@ std::vector<EdgeSeen> edgesSeen(const PathGraph& g) {
     return out;
 }
 
+// A path as its nodes and its edges are (their numbers differ between the
+// ways a graph is built).
+using NodeSeen = std::tuple<uint32_t, bool, bool, TimeNs>;
+NodeSeen nodeSeen(const PathGraph& g, uint32_t v) {
+    const PathNode n = g.node(v);
+    return {n.slice, n.end, n.lastRankIn, n.at};
+}
+std::pair<std::vector<NodeSeen>, std::vector<EdgeSeen>> pathSeen(const CriticalPath& p) {
+    std::pair<std::vector<NodeSeen>, std::vector<EdgeSeen>> out;
+    for (const uint32_t v : p.nodes)
+        out.first.push_back(nodeSeen(p.graph, v));
+    const std::vector<EdgeSeen> all = edgesSeen(p.graph);
+    for (const uint32_t e : p.edges)
+        out.second.push_back(all[e]);
+    return out;
+}
+// Each node's longest chain, where it is kept (ranks waiting for each other).
+std::map<NodeSeen, TimeNs> distancesSeen(const CriticalPath& p) {
+    std::map<NodeSeen, TimeNs> out;
+    for (uint32_t v = 0; v < p.distance.size(); ++v)
+        if (!p.graph.hole(v)) out[nodeSeen(p.graph, v)] = p.distance[v];
+    return out;
+}
+
 }  // namespace
 
 class TestCriticalPath : public QObject {
@@ -338,10 +364,11 @@ class TestCriticalPath : public QObject {
         const Trace& t = *loaded.trace;
         QVERIFY(t.slices.size() > (size_t{1} << 16));
         const LaunchCalls calls(t);
-        PathGraphOptions one;
+        const LaunchQueues queues(t, calls);
+        PathGraphOptions two, one;
+        two.queues = &queues;  // (as the index gives them: the chains folded)
         one.twoCores = false;
-        const CriticalPath a = criticalPath(t, calls, PathGraphOptions{}),
-                           b = criticalPath(t, calls, one);
+        const CriticalPath a = criticalPath(t, calls, two), b = criticalPath(t, calls, one);
         QVERIFY(a.graph.bySlice);
         QVERIFY(!b.graph.bySlice);
         QVERIFY(edgesSeen(a.graph) == edgesSeen(b.graph));
@@ -350,6 +377,16 @@ class TestCriticalPath : public QObject {
         QCOMPARE(a.slices, b.slices);
         QCOMPARE(a.byKind, b.byKind);
         QCOMPARE(a.nodesLeftOut, size_t{0});
+        // With the trace's queues, its threads' chains walked as folds (most
+        // of their edges inside one), the path listed edge by edge: the
+        // same path. (Without them, as the path alone is asked for, none.)
+        QVERIFY(!a.graph.folds.empty());
+        QVERIFY(a.graph.folds.size() * 2 < a.graph.foldedEdges);
+        QVERIFY(b.graph.folds.empty());
+        QVERIFY(pathSeen(a) == pathSeen(b));
+        const CriticalPath alone = criticalPath(t, calls, PathGraphOptions{});
+        QVERIFY(alone.graph.bySlice && alone.graph.folds.empty());
+        QVERIFY(pathSeen(alone) == pathSeen(b));
         // Every kind of wait is in it.
         std::set<int> kinds;
         for (const PathEdge& e : a.graph.edges)
@@ -369,16 +406,23 @@ class TestCriticalPath : public QObject {
         const std::shared_ptr<const Trace> job = manyLaunchesJob(9000);
         QVERIFY(job->slices.size() > (size_t{1} << 16));
         const LaunchCalls calls(*job);
-        PathGraphOptions one;
+        const LaunchQueues queues(*job, calls);
+        PathGraphOptions two, one;
+        two.queues = &queues;
         one.twoCores = false;
-        const CriticalPath a = criticalPath(*job, calls, PathGraphOptions{}),
-                           b = criticalPath(*job, calls, one);
+        const CriticalPath a = criticalPath(*job, calls, two), b = criticalPath(*job, calls, one);
         QVERIFY(a.graph.bySlice);
         QVERIFY(!b.graph.bySlice);
         QCOMPARE(a.graph.peerWaits.size(), size_t(2));
         QVERIFY(edgesSeen(a.graph) == edgesSeen(b.graph));
         QCOMPARE(a.lengthNs, b.lengthNs);
         QCOMPARE(a.slices, b.slices);
+        QVERIFY(!a.graph.folds.empty());
+        QVERIFY(pathSeen(a) == pathSeen(b));
+        // Every node's longest chain (a fold's inner nodes too), against
+        // which a what-if measures the ranks' waits.
+        QVERIFY(!a.distance.empty());
+        QVERIFY(distancesSeen(a) == distancesSeen(b));
         std::string error;
         const std::vector<WhatIf> fast{*parseWhatIf("rank:1=0.5", error),
                                        *parseWhatIf("kernel:gemm_1=0.5", error)};

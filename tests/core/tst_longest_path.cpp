@@ -129,6 +129,83 @@ PathGraph randomDag(std::mt19937& rng, std::vector<TimeNs>& weights, uint32_t fe
     return g;
 }
 
+// A graph shaped as the critical path's: chains first (a thread's ops,
+// each chain's edges in order), then edges across them and to other nodes
+// (launches, waits), some doubled; weights 0 to `most`, about a quarter of
+// them 0 (few ties where most is large, many where it is small).
+// `backward` edges against the nodes' order make cycles. Its chains are
+// folded as the graph's builder folds them: between the nodes another
+// edge names, each fold ending on its last edge of time.
+PathGraph chainedGraph(std::mt19937& rng, int backward, int most) {
+    PathGraph g;
+    std::uniform_int_distribution<int> weight(-most / 3 - 1, most), coin(0, 9);
+    auto weightOf = [&] { return std::max(0, weight(rng)); };
+    std::vector<std::pair<uint32_t, uint32_t>> chains;  // (first edge, edges)
+    uint32_t nodes = 0;
+    const int chainCount = std::uniform_int_distribution<int>(1, 4)(rng);
+    for (int c = 0; c < chainCount; ++c) {
+        const uint32_t length = std::uniform_int_distribution<uint32_t>(1, 14)(rng);
+        chains.emplace_back(static_cast<uint32_t>(g.edges.size()), length);
+        for (uint32_t i = 0; i < length; ++i)
+            g.edges.push_back(
+                {nodes + i, nodes + i + 1, weightOf(), PathEdgeKind::Operator, kNone});
+        nodes += length + 1;
+    }
+    nodes += std::uniform_int_distribution<uint32_t>(0, 6)(rng);  // nodes of no chain
+    g.stored.resize(nodes + 1);                                   // one never named
+    const uint32_t across = std::uniform_int_distribution<uint32_t>(0, nodes)(rng);
+    std::uniform_int_distribution<uint32_t> node(0, nodes - 1);
+    auto addAcross = [&](uint32_t a, uint32_t b) {
+        g.edges.push_back({a, b, weightOf(), PathEdgeKind::Sync, kNone});
+        if (coin(rng) == 0) g.edges.push_back({a, b, weightOf(), PathEdgeKind::Sync, kNone});
+    };
+    for (uint32_t i = 0; i < across; ++i) {
+        uint32_t a = node(rng), b = node(rng);
+        if (a == b) continue;
+        addAcross(std::min(a, b), std::max(a, b));
+    }
+    for (int i = 0; i < backward; ++i) {
+        const uint32_t a = node(rng), b = node(rng);
+        if (a > b) addAcross(a, b);
+    }
+    // Which chain nodes other edges name.
+    std::vector<uint8_t> named(nodes, 0);
+    const size_t chainEdges = chains.empty() ? 0 : chains.back().first + chains.back().second;
+    for (size_t e = chainEdges; e < g.edges.size(); ++e)
+        named[g.edges[e].from] = named[g.edges[e].to] = 1;
+    for (const auto& [first, length] : chains) {
+        uint32_t e = first;
+        const uint32_t end = first + length;
+        while (e < end) {
+            // The run: up to the next node another edge names.
+            uint32_t stop = e + 1;
+            while (stop < end && !named[g.edges[stop].from])
+                ++stop;
+            uint32_t timed = e;  // one past its last edge of time
+            for (uint32_t k = e; k < stop; ++k)
+                if (g.edges[k].weight > 0) timed = k + 1;
+            if (timed - e >= 2) {
+                TimeNs w = 0;
+                for (uint32_t k = e; k < timed; ++k)
+                    w += g.edges[k].weight;
+                g.folds.push_back({g.edges[e].from, g.edges[timed - 1].to, w, e, timed - e});
+                e = timed;
+            }
+            for (; e < stop; ++e)
+                g.folds.push_back({g.edges[e].from, g.edges[e].to, g.edges[e].weight, e, 1});
+        }
+    }
+    g.foldedEdges = static_cast<uint32_t>(chainEdges);
+    return g;
+}
+
+std::vector<TimeNs> ownWeights(const PathGraph& g) {
+    std::vector<TimeNs> out;
+    for (const PathEdge& e : g.edges)
+        out.push_back(e.weight);
+    return out;
+}
+
 }  // namespace
 
 class TestLongestPath : public QObject {
@@ -166,6 +243,48 @@ class TestLongestPath : public QObject {
             // The edges' own weights give the same.
             QCOMPARE(longestPath(g).nodes, want.nodes);
         }
+    }
+
+    // A graph's chains walked as folds give networkx's path through every
+    // edge (listed edge by edge); with cycles, the same path and count of
+    // nodes left out as the graph walked edge by edge.
+    void foldedChainsAreWalkedAsTheirEdges_data() {
+        QTest::addColumn<int>("seed");
+        QTest::addColumn<int>("backward");
+        QTest::addColumn<int>("most");  // weights 0 to most
+        QTest::newRow("no cycle, many ties") << 20261209 << 0 << 3;
+        QTest::newRow("no cycle, few ties") << 20261211 << 0 << 1000;
+        QTest::newRow("cycles") << 20261210 << 2 << 3;
+        QTest::newRow("cycles, few ties") << 20261212 << 2 << 1000;
+    }
+    void foldedChainsAreWalkedAsTheirEdges() {
+        QFETCH(int, seed);
+        QFETCH(int, backward);
+        QFETCH(int, most);
+        std::mt19937 rng(static_cast<uint32_t>(seed));
+        size_t folded = 0, leftOut = 0;
+        for (int round = 0; round < 3000; ++round) {
+            const PathGraph g = chainedGraph(rng, backward, most);
+            PathGraph unfolded = g;
+            unfolded.folds = {};
+            unfolded.foldedEdges = 0;
+            const LongestPath got = longestPath(g), want = longestPath(unfolded);
+            if (backward == 0) {
+                const Reference networkx = networkxLongestPath(g, ownWeights(g));
+                QCOMPARE(got.lengthNs, networkx.length);
+                QCOMPARE(got.nodes, networkx.nodes);
+                QCOMPARE(got.edges, networkx.edges);
+            }
+            QCOMPARE(got.lengthNs, want.lengthNs);
+            QCOMPARE(got.nodes, want.nodes);
+            QCOMPARE(got.edges, want.edges);
+            QCOMPARE(got.nodesLeftOut, want.nodesLeftOut);
+            for (const PathFold& f : g.folds)
+                folded += f.count > 1;
+            leftOut += got.nodesLeftOut;
+        }
+        QVERIFY(folded > 1000);  // (folds of several edges were walked)
+        QCOMPARE(leftOut > 0, backward > 0);
     }
 
     // Every weight zero: every node is as long as any; networkx's path is
