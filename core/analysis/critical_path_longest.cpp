@@ -20,8 +20,8 @@
 // place among the edges into its end. Its inner nodes have one edge in and
 // one out, so each one's distance and generation follow from the fold's
 // start; and a fold ends on an edge of time, so none of them can be where
-// the path ends (its end is nearer, at the same chain); nor is a fold any
-// other edge's pair of nodes. The path is then listed member by member.
+// the path ends (each is shorter than the fold's end, after it); nor is a
+// fold any other edge's pair of nodes. The path is then listed member by member.
 // Where two ends tie, or a cycle holds nodes back, the graph is walked
 // again edge by edge.
 
