@@ -361,8 +361,9 @@ class Builder {
         }
     }
     // The fold ends on its last edge of time, so that no inner node can be
-    // where the path ends (it would be nearer the start than the fold's
-    // end, at the same distance); the free edges after it go one by one.
+    // where the path ends (one after that edge would be as far as the
+    // fold's end and nearer the start); the free edges after it go one by
+    // one.
     void closeFold() {
         uint32_t e = fold_.first;
         const uint32_t end = fold_.first + fold_.count;
