@@ -1,6 +1,8 @@
 #include "analysis/critical_path_graph.h"
 
 #include <algorithm>
+#include <atomic>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -9,6 +11,8 @@
 #include "model/slice_kind.h"
 #include "model/vocabulary/vocabulary.h"
 #include "util/executor.h"
+#include "util/flatten.h"
+#include "util/radix_sort.h"
 
 namespace gapscope {
 
@@ -88,7 +92,11 @@ class Builder {
         if (bySlice_) {
             HugeVector<PathEdge> gpuEdges;
             gpuOut_ = &gpuEdges;
-            auto gpuPart = sharedExecutor(Priority::Analyses).submit([this] { gpu(); });
+            threadOrder();
+            auto gpuPart = sharedExecutor(Priority::Analyses).submit([this] {
+                chainsAhead();
+                gpu();
+            });
             threads();
             joinThreads();
             if (folding_) g_.foldedEdges = static_cast<uint32_t>(g_.edges.size());
@@ -110,6 +118,7 @@ class Builder {
             // tie rule).
             g_.edges.insert(g_.edges.end(), gpuEdges.begin(), gpuEdges.end());
         } else {
+            threadOrder();
             threads();
             if (cancelled()) return std::move(g_);
             joinThreads();
@@ -219,7 +228,8 @@ class Builder {
     // The track's slices with nodes by start; at one time the longer (the
     // parent) first, then the shallower. Each row is by start already:
     // its rows merged (a few cursors), not the track sorted.
-    void inOrder(const Track& track, std::vector<uint32_t>& out) {
+    void inOrder(const Track& track, std::vector<uint32_t>& out,
+                 std::vector<std::pair<uint32_t, uint32_t>>& cursors) const {
         out.clear();
         auto before = [&](uint32_t a, uint32_t b) {
             const Slice& x = slice(a);
@@ -238,47 +248,93 @@ class Builder {
             if (at + 16 < end) __builtin_prefetch(&t_.slices[at + 16]);
             return at;
         };
-        cursors_.clear();
+        cursors.clear();
         for (const Row& row : track.rows)
             if (const uint32_t at = advance(row.begin, row.end); at < row.end)
-                cursors_.emplace_back(at, row.end);
+                cursors.emplace_back(at, row.end);
         // A heap whose top is the first in order.
         auto later = [&](const std::pair<uint32_t, uint32_t>& a,
                          const std::pair<uint32_t, uint32_t>& b) {
             return before(b.first, a.first);
         };
-        std::make_heap(cursors_.begin(), cursors_.end(), later);
-        while (!cursors_.empty()) {
-            std::pop_heap(cursors_.begin(), cursors_.end(), later);
-            auto& [at, end] = cursors_.back();
+        std::make_heap(cursors.begin(), cursors.end(), later);
+        while (!cursors.empty()) {
+            std::pop_heap(cursors.begin(), cursors.end(), later);
+            auto& [at, end] = cursors.back();
             out.push_back(at);
             at = advance(at + 1, end);
             if (at < end)
-                std::push_heap(cursors_.begin(), cursors_.end(), later);
+                std::push_heap(cursors.begin(), cursors.end(), later);
             else
-                cursors_.pop_back();
+                cursors.pop_back();
         }
     }
 
-    // Each thread's top-level ops, each a chain through its descendants'
-    // nodes in time order; threads in (pid, tid) order, as HTA walks them.
-    void threads() {
-        std::vector<uint32_t> order;
+    // The CPU threads in (pid, tid) order, as HTA walks them.
+    void threadOrder() {
         for (uint32_t i = 0; i < t_.tracks.size(); ++i)
-            if (t_.tracks[i].kind == TrackKind::CpuThread) order.push_back(i);
+            if (t_.tracks[i].kind == TrackKind::CpuThread) order_.push_back(i);
         auto key = [&](uint32_t i) {
             const Track& tr = t_.tracks[i];
             const IdKey& pid = t_.processes[tr.process].pid;
             return std::tuple(pid.isText, pid.number, pid.text, tr.tid.isText, tr.tid.number,
                               tr.tid.text);
         };
-        std::sort(order.begin(), order.end(),
+        std::sort(order_.begin(), order_.end(),
                   [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
-        std::vector<uint32_t> mine, stack;
-        for (const uint32_t tr : order) {
+        ahead_ = std::vector<Ahead>(order_.size());
+    }
+
+    // The second core's share of the threads' part, before the GPU's part:
+    // each thread's chain order from the last thread back, until the
+    // threads' part reaches one first. (A trace's work is mostly on two
+    // threads, the training loop's and autograd's: the second's order is
+    // ready when the first core gets there.)
+    GAPSCOPE_FLATTEN void chainsAhead() {
+        std::vector<std::pair<uint32_t, uint32_t>> cursors;
+        for (size_t i = order_.size(); i-- > 0;) {
+            Ahead& a = ahead_[i];
+            uint8_t expected = Ahead::kFree;
+            if (gpuCancelled() || !a.state.compare_exchange_strong(expected, Ahead::kMaking))
+                return;
+            try {
+                inOrder(t_.tracks[order_[i]], a.slices, cursors);
+            } catch (...) {  // (out of memory: the first core makes it, or fails)
+                a.state.store(Ahead::kFree, std::memory_order_release);
+                a.state.notify_one();
+                throw;
+            }
+            a.state.store(Ahead::kMade, std::memory_order_release);
+            a.state.notify_one();
+        }
+    }
+    // The i-th thread's chain order: made ahead, or made here.
+    const std::vector<uint32_t>& chainOf(size_t i, std::vector<uint32_t>& mine) {
+        Ahead& a = ahead_[i];
+        for (;;) {
+            uint8_t state = a.state.load(std::memory_order_acquire);
+            if (state == Ahead::kMade) return a.slices;
+            if (state == Ahead::kMaking) {
+                a.state.wait(Ahead::kMaking, std::memory_order_acquire);
+            } else if (a.state.compare_exchange_strong(state, Ahead::kTaken)) {
+                inOrder(t_.tracks[order_[i]], mine, cursors_);
+                return mine;
+            }
+        }
+    }
+
+    // Each thread's top-level ops, each a chain through its descendants'
+    // nodes in time order.
+    // (The parts' loops are flattened, every call in them inlined: called
+    // out of line, the small steps each of millions of slices takes (an
+    // edge's push, a node's time) cost a fifth of the graph. Optimised
+    // builds only: util/flatten.h.)
+    GAPSCOPE_FLATTEN void threads() {
+        std::vector<uint32_t> ownChain, stack;
+        for (size_t i = 0; i < order_.size(); ++i) {
             if (cancelled()) return;
-            const Track& track = t_.tracks[tr];
-            inOrder(track, mine);
+            const uint32_t tr = order_[i];
+            const std::vector<uint32_t>& mine = chainOf(i, ownChain);
             uint32_t previousTop = kNone, previous = kNone;
             stack.clear();
             const bool framed = !steps_.empty();
@@ -306,7 +362,15 @@ class Builder {
                     previous = kNone;
                 }
             };
-            for (const uint32_t s : mine) {
+            for (size_t at = 0; at < mine.size(); ++at) {
+                const uint32_t s = mine[at];
+                // (The chain goes through the thread's rows in turn: its
+                // slices are asked for a few ahead, and what the queues say
+                // of their calls.)
+                if (at + 8 < mine.size()) {
+                    __builtin_prefetch(&t_.slices[mine[at + 8]]);
+                    if (folding_) o_.queues->prefetchWorkOfCall(mine[at + 8]);
+                }
                 while (!stack.empty() && slice(stack.back()).end() <= slice(s).start)
                     leave();
                 const uint32_t start = addNodes(s);
@@ -477,7 +541,36 @@ class Builder {
         if (folding_ && !(o_.queues->workOfCall(call) & work)) foldBroken_ = true;
     }
 
-    void gpu() {
+    // The GPU's part's rows: an activity (at its start, with its call's
+    // start node) or a wait (at its end).
+    struct GpuRow {
+        TimeNs at;
+        uint32_t slice, callStart;
+    };
+    // Rows in time order, equal times by slice: by the keys they keep (a
+    // sort that reads the slices at each comparison waits on memory), in
+    // a radix sort's passes.
+    static void sortByTime(std::vector<GpuRow>& rows) {
+        // (From the first: the key's bits are the span's, not a time's.)
+        TimeNs first = std::numeric_limits<TimeNs>::max();
+        for (const GpuRow& r : rows)
+            first = std::min(first, r.at);
+        radixSort(rows, [first](const GpuRow& r) {
+            return static_cast<uint64_t>(r.at) - static_cast<uint64_t>(first);
+        });
+        for (size_t i = 0; i < rows.size();) {
+            size_t j = i + 1;
+            while (j < rows.size() && rows[j].at == rows[i].at)
+                ++j;
+            if (j - i > 1)
+                std::sort(rows.begin() + static_cast<ptrdiff_t>(i),
+                          rows.begin() + static_cast<ptrdiff_t>(j),
+                          [](const GpuRow& x, const GpuRow& y) { return x.slice < y.slice; });
+            i = j;
+        }
+    }
+
+    GAPSCOPE_FLATTEN void gpu() {
         std::optional<LaunchQueues> own;
         if (!o_.queues) own.emplace(t_, calls_, o_.cancel);
         const LaunchQueues& queues = o_.queues ? *o_.queues : *own;
@@ -487,7 +580,15 @@ class Builder {
         }
         // The window's activities and sync records: those of its calls; and
         // every stream's wait, wherever it lies (HTA keeps them all).
-        std::vector<uint32_t> rows;
+        std::vector<GpuRow> rows;
+        // An activity's row keeps its call's start node, read here in the
+        // order of calls rather than in the order of time.
+        auto addActivity = [&](uint32_t k, uint32_t call, uint32_t callStart) {
+            addNodes(k);
+            namedByGpu(call, LaunchQueues::kCallLaunches);
+            rows.push_back({slice(k).start, k, callStart});
+        };
+        auto addWait = [&](uint32_t k) { rows.push_back({slice(k).end(), k, kNone}); };
         using R = vocabulary::CudaSyncRecord;
         // A profiler that writes no synchronization records of its own
         // (Nsight Systems' export, XSpace): a device's or a stream's
@@ -501,12 +602,13 @@ class Builder {
         // in time order.
         if (!ownWaits)
             for (const auto& [call, k] : queues.byCall()) {
-                if (cpuNode(call) == kNone) continue;  // (CPU nodes only, so far)
+                const uint32_t callStart = cpuNode(call);
+                if (callStart == kNone) continue;  // (CPU nodes only, so far)
                 if (slice(k).flags & kSliceGpuActivity) {
-                    rows.push_back(k);
+                    addActivity(k, call, callStart);
                 } else if (const SyncRecord* r = queues.syncOf(k);
                            r && r->kind != R::StreamWaitEvent) {
-                    rows.push_back(k);
+                    addWait(k);
                 }
             }
         for (const uint32_t call : withNodes_) {  // (without Kineto's records)
@@ -514,14 +616,14 @@ class Builder {
             std::optional<StreamKey> ownCopy;  // a blocking call's own work (cudaMemcpy)
             queues.forEachOfCall(call, [&](uint32_t k) {
                 if (slice(k).flags & kSliceGpuActivity) {
-                    rows.push_back(k);
+                    addActivity(k, call, cpuNode(call));
                     if (ownWaits) {
                         ownCopy = streamOf(k);
                         lastLaunchOf[t_.trackOfSlice(call)] = *ownCopy;
                     }
                 } else if (const SyncRecord* r = queues.syncOf(k)) {
                     recorded = true;
-                    if (r->kind != R::StreamWaitEvent) rows.push_back(k);
+                    if (r->kind != R::StreamWaitEvent) addWait(k);
                 }
             });
             if (!ownWaits || recorded || !tailOf_.count(call)) continue;
@@ -541,24 +643,15 @@ class Builder {
             } else {
                 continue;  // (an event's: no record names the event's work; its time stays)
             }
-            rows.push_back(call);
+            addWait(call);
         }
         for (const SyncRecord& r : queues.syncs())
-            if (r.kind == R::StreamWaitEvent && calls_.first(r.slice) != kNone)
-                rows.push_back(r.slice);
-        for (const uint32_t k : rows)
-            if (slice(k).flags & kSliceGpuActivity) addNodes(k);
+            if (r.kind == R::StreamWaitEvent && calls_.first(r.slice) != kNone) addWait(r.slice);
         if (gpuOut_ != &g_.edges) gpuOut_->reserve(3 * rows.size() + 64);
 
         // Activities by start, a sync record by its end (a Stream Sync
-        // spans the copy it waits for).
-        auto sortKey = [&](uint32_t k) {
-            return (slice(k).flags & kSliceGpuActivity) ? slice(k).start : slice(k).end();
-        };
-        std::stable_sort(rows.begin(), rows.end(), [&](uint32_t a, uint32_t b) {
-            const TimeNs x = sortKey(a), y = sortKey(b);
-            return x != y ? x < y : a < b;
-        });
+        // spans the copy it waits for); equal times by slice.
+        sortByTime(rows);
         // The end node of each stream's last activity, streams in the order
         // they came (a Context Sync waits on them in that order, as HTA's).
         std::vector<std::pair<StreamKey, uint32_t>> lastNode;
@@ -574,7 +667,7 @@ class Builder {
             return launch == kNone || slice(launch).start <= slice(waitCall).start;
         };
         std::map<uint32_t, uint32_t> kernelWaitsFor;  // activity -> the kernel it waits on
-        for (const uint32_t k : rows) {
+        for (const auto& [at, k, rowCallStart] : rows) {
             if (gpuCancelled()) return;
             if (!(slice(k).flags & kSliceGpuActivity)) {
                 if (const auto mine = ownWaits_.find(k); mine != ownWaits_.end()) {
@@ -619,10 +712,8 @@ class Builder {
                 }
                 kernelWaitsFor.erase(w);
             }
-            const uint32_t call = queued ? queued->call : calls_.first(k);
-            const uint32_t callStart = cpuNode(call);
-            namedByGpu(call, LaunchQueues::kCallLaunches);
-            const TimeNs launchedAt = queued ? queued->at : slice(call).start;
+            const uint32_t callStart = rowCallStart;
+            const TimeNs launchedAt = queued ? queued->at : slice(calls_.first(k)).start;
             const auto last = lastOn(stream);
             bool launchEdge = false;
             if (queued && queued->queuedAtLaunch == 1 && queued->queuedAtStart == 0 &&
@@ -738,6 +829,15 @@ class Builder {
     std::unordered_map<uint32_t, std::pair<vocabulary::CudaSyncRecord, StreamKey>> ownWaits_;
     std::unordered_map<uint32_t, uint32_t> tailOf_;
     std::vector<std::pair<uint32_t, uint32_t>> cursors_;  // inOrder's rows
+    std::vector<uint32_t> order_;                         // the CPU threads, in HTA's order
+    // A thread's chain order made on the second core (chainsAhead), or
+    // taken by the first.
+    struct Ahead {
+        static constexpr uint8_t kFree = 0, kMaking = 1, kMade = 2, kTaken = 3;
+        std::atomic<uint8_t> state{kFree};
+        std::vector<uint32_t> slices;
+    };
+    std::vector<Ahead> ahead_;                            // by order_
     std::vector<uint32_t> steps_;                         // o_.steps, sorted
     std::unordered_map<uint32_t, uint32_t> stepOfGroup_;  // a rank's step (ranks merged)
     const Trace& t_;

@@ -83,9 +83,10 @@ struct PathGraphOptions {
     // tests do).
     bool zeroWeightLaunchEdges = true;
     const CancelToken* cancel = nullptr;
-    // Most of a big trace of Kineto's: the GPU's part of the graph built
-    // on a second core, each slice's nodes at twice its index (the same
-    // edges in the same order: the tests compare the two).
+    // Most of a big trace of Kineto's: the GPU's part of the graph (and
+    // the chain order of the threads the first core has not reached)
+    // built on a second core, each slice's nodes at twice its index (the
+    // same edges in the same order: the tests compare the two).
     bool twoCores = true;
     // The trace's launches and their queues (the index keeps them); built
     // for the call without. They must be built from the same launch table

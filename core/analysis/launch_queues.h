@@ -66,6 +66,9 @@ class LaunchQueues {
     uint8_t workOfCall(uint32_t slice) const {
         return slice < workOfCall_.size() ? workOfCall_[slice] : 0;
     }
+    void prefetchWorkOfCall(uint32_t slice) const {
+        if (slice < workOfCall_.size()) __builtin_prefetch(&workOfCall_[slice]);
+    }
     const SyncRecord* syncOf(uint32_t slice) const;
     // The activity an event waits on: the last launched onto the stream it
     // was recorded on, from any thread, before the record call (kNone).

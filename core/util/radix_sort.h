@@ -1,11 +1,15 @@
 #pragma once
-// A stable sort by an unsigned 64-bit key: LSD radix, one pass per byte of
-// the key that is not the same in every item. A million keys that differ
-// in their low three bytes (correlation ids) take three linear passes,
-// where std::sort's comparisons cost several times as much.
+// A stable sort by an unsigned 64-bit key: LSD radix, one pass per 12-bit
+// digit of the key that is not the same in every item. A million keys that
+// differ in their low three bytes (correlation ids) take two linear passes,
+// times that span a minute in nanoseconds (36 bits) three, where
+// std::sort's comparisons cost several times as much. (A digit's counts
+// fit the first-level cache; more buckets than that scatter writes over
+// more lines than it holds.)
 
-#include <array>
+#include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace gapscope {
@@ -14,6 +18,8 @@ namespace gapscope {
 template <class T, class KeyOf>
 void radixSort(std::vector<T>& items, KeyOf keyOf) {
     if (items.size() < 2) return;
+    constexpr int kDigitBits = 12;
+    constexpr uint64_t kDigitMask = (uint64_t{1} << kDigitBits) - 1;
     uint64_t all = ~uint64_t{0}, any = 0;
     for (const T& item : items) {
         const uint64_t k = keyOf(item);
@@ -22,15 +28,17 @@ void radixSort(std::vector<T>& items, KeyOf keyOf) {
     }
     const uint64_t varying = all ^ any;  // bits that are not the same everywhere
     std::vector<T> scratch(items.size());
-    for (int shift = 0; shift < 64; shift += 8) {
-        if (((varying >> shift) & 0xFF) == 0) continue;
-        std::array<size_t, 257> at{};
+    std::vector<size_t> at(size_t{1} << kDigitBits);
+    for (int shift = 0; shift < 64; shift += kDigitBits) {
+        if (((varying >> shift) & kDigitMask) == 0) continue;
+        std::fill(at.begin(), at.end(), size_t{0});
         for (const T& item : items)
-            ++at[((keyOf(item) >> shift) & 0xFF) + 1];
-        for (size_t d = 1; d < at.size(); ++d)
-            at[d] += at[d - 1];
+            ++at[(keyOf(item) >> shift) & kDigitMask];
+        size_t sum = 0;
+        for (size_t& count : at)
+            sum += std::exchange(count, sum);
         for (const T& item : items)
-            scratch[at[(keyOf(item) >> shift) & 0xFF]++] = item;
+            scratch[at[(keyOf(item) >> shift) & kDigitMask]++] = item;
         items.swap(scratch);
     }
 }
