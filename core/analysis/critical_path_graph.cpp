@@ -299,7 +299,7 @@ class Builder {
                 return;
             try {
                 inOrder(t_.tracks[order_[i]], a.slices, cursors);
-            } catch (...) {  // (out of memory: the first core makes it, or fails)
+            } catch (...) {  // (out of memory: the first core must not wait for it)
                 a.state.store(Ahead::kFree, std::memory_order_release);
                 a.state.notify_one();
                 throw;

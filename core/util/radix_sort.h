@@ -3,9 +3,10 @@
 // digit of the key that is not the same in every item. A million keys that
 // differ in their low three bytes (correlation ids) take two linear passes,
 // times that span a minute in nanoseconds (36 bits) three, where
-// std::sort's comparisons cost several times as much. (A digit's counts
-// fit the first-level cache; more buckets than that scatter writes over
-// more lines than it holds.)
+// std::sort's comparisons cost several times as much. (Digits of 12 bits
+// rather than 8: fewer passes over the items, each scattering them to
+// 4096 places; measured on the critical path's rows, the sort's share of
+// its part halved.)
 
 #include <algorithm>
 #include <cstdint>

@@ -2,7 +2,8 @@
 // gallopLowerBound against std::lower_bound on random sorted arrays with
 // runs of equal values, for every query value in and around the range and
 // every start offset (the same iterator every time); radixSort against
-// std::stable_sort on keys that vary in few bytes, in many, or not at all.
+// std::stable_sort on keys that vary in few digits, in many, across a
+// digit's edge, or not at all.
 
 #include <QRandomGenerator>
 #include <QTest>
@@ -57,8 +58,11 @@ class TestGallop : public QObject {
             uint64_t key;
             uint32_t seq;  // its place before sorting
         };
-        for (const uint64_t mask : {uint64_t{0}, uint64_t{0xFF}, uint64_t{0xF0F00}, ~uint64_t{0},
-                                    uint64_t{0xFFFF} << 40}) {
+        // (Digits of 12 bits: masks that vary across a digit's edge, and in
+        // the last digit's four bits alone, where equal keys are common.)
+        for (const uint64_t mask :
+             {uint64_t{0}, uint64_t{0xFF}, uint64_t{0xF0F00}, ~uint64_t{0}, uint64_t{0xFFFF} << 40,
+              uint64_t{0x1800}, uint64_t{0xB} << 60, (uint64_t{0x3} << 23) | 0x7}) {
             for (int round = 0; round < 20; ++round) {
                 const auto n = static_cast<uint32_t>(rng.bounded(0, 3000));
                 std::vector<Item> items(n);
